@@ -1,0 +1,2 @@
+//! Benchmark support code: see `benches/README.md`.
+#![forbid(unsafe_code)]

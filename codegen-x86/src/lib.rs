@@ -1,0 +1,2 @@
+//! Placeholder: see the crate issue.
+#![forbid(unsafe_code)]

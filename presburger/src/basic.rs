@@ -1,0 +1,285 @@
+//! Basic relations: conjunctions of affine constraints with local variables.
+//!
+//! A [`BasicMap`] is `{ x : exists l : E·(1, x, l) = 0 and I·(1, x, l) >= 0 }`
+//! where `x` are the parameters and dimensions of its [`Space`] and `l` the
+//! *local variables*. Each constraint is a row `[c | params | in | out | locals]`
+//! of exact integers ([`Int`]); the constant comes first.
+//!
+//! A local either has a definition `floor(num / den)` ([`Div`], an *integer
+//! division*) or is a plain existential (`None`).
+//!
+//! Invariants:
+//! - every row has length [`BasicMap::row_len`];
+//! - the constraints alone define the set: a div's definition is extra
+//!   knowledge, never needed to decide membership. When a div is added, its
+//!   two defining inequalities `num - den·q >= 0` and
+//!   `-num + den·q + den - 1 >= 0` are added too;
+//! - a definition is *consistent*: for every solution `(x, l)` of the
+//!   constraints, a defined local equals `floor(num(x, l) / den)`;
+//! - a div's numerator refers only to locals with smaller index.
+//!
+//! ```
+//! use presburger::{BasicMap, Int, Space, Tuple};
+//! // { [i] : 0 <= i <= 10 and i = 2*floor(i/2) }
+//! let mut b = BasicMap::universe(Space::set(vec![], Tuple::anonymous(1)));
+//! b.add_ineq(vec![Int::from(0), Int::from(1)]);
+//! b.add_ineq(vec![Int::from(10), Int::from(-1)]);
+//! let q = b.add_div(vec![Int::from(0), Int::from(1)], Int::from(2));
+//! let mut row = vec![Int::from(0); b.row_len()];
+//! row[1] = Int::from(1);
+//! row[q] = Int::from(-2);
+//! b.add_eq(row);
+//! assert_eq!(b.n_div(), 1);
+//! ```
+
+use crate::int::{gcd_slice, Int};
+use crate::space::Space;
+
+/// The definition `floor(num / den)` of a local variable.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Div {
+    /// Numerator row, `[c | params | in | out | locals]` (same length as a constraint row).
+    pub num: Vec<Int>,
+    /// Positive denominator.
+    pub den: Int,
+}
+
+/// A conjunction of affine constraints over a space, with local variables.
+/// See the [module documentation](self).
+#[derive(Clone, Debug)]
+pub struct BasicMap {
+    pub(crate) space: Space,
+    pub(crate) divs: Vec<Option<Div>>,
+    pub(crate) eqs: Vec<Vec<Int>>,
+    pub(crate) ineqs: Vec<Vec<Int>>,
+}
+
+impl BasicMap {
+    /// All points of the space.
+    pub fn universe(space: Space) -> BasicMap {
+        BasicMap { space, divs: Vec::new(), eqs: Vec::new(), ineqs: Vec::new() }
+    }
+
+    /// No point of the space (the single constraint `-1 >= 0`).
+    pub fn empty(space: Space) -> BasicMap {
+        let mut b = BasicMap::universe(space);
+        let mut row = vec![Int::ZERO; b.row_len()];
+        row[0] = Int::from(-1);
+        b.ineqs.push(row);
+        b
+    }
+
+    /// The space.
+    pub fn space(&self) -> &Space {
+        &self.space
+    }
+
+    /// Number of parameters.
+    pub fn n_param(&self) -> usize {
+        self.space.n_param()
+    }
+    /// Number of domain dimensions (0 for a set).
+    pub fn n_in(&self) -> usize {
+        self.space.n_in()
+    }
+    /// Number of range (set) dimensions.
+    pub fn n_out(&self) -> usize {
+        self.space.n_out()
+    }
+    /// Number of local variables.
+    pub fn n_div(&self) -> usize {
+        self.divs.len()
+    }
+    /// Column of the first parameter (1: column 0 is the constant).
+    pub fn off_param(&self) -> usize {
+        1
+    }
+    /// Column of the first domain dimension.
+    pub fn off_in(&self) -> usize {
+        1 + self.n_param()
+    }
+    /// Column of the first range dimension.
+    pub fn off_out(&self) -> usize {
+        1 + self.n_param() + self.n_in()
+    }
+    /// Column of the first local variable.
+    pub fn off_div(&self) -> usize {
+        1 + self.space.n_vars()
+    }
+    /// Length of a constraint row: constant, variables, locals.
+    pub fn row_len(&self) -> usize {
+        1 + self.space.n_vars() + self.divs.len()
+    }
+
+    /// The equality constraints (`row · (1, x, l) = 0`).
+    pub fn eqs(&self) -> &[Vec<Int>] {
+        &self.eqs
+    }
+    /// The inequality constraints (`row · (1, x, l) >= 0`).
+    pub fn ineqs(&self) -> &[Vec<Int>] {
+        &self.ineqs
+    }
+    /// The local variables' definitions (`None` for an existential).
+    pub fn divs(&self) -> &[Option<Div>] {
+        &self.divs
+    }
+
+    /// Add the equality `row · (1, x, l) = 0`.
+    ///
+    /// # Panics
+    /// If the row length is not [`row_len`](Self::row_len) (a programming error).
+    pub fn add_eq(&mut self, row: Vec<Int>) {
+        assert_eq!(row.len(), self.row_len(), "constraint row length");
+        self.eqs.push(row);
+    }
+
+    /// Add the inequality `row · (1, x, l) >= 0`.
+    ///
+    /// # Panics
+    /// If the row length is not [`row_len`](Self::row_len) (a programming error).
+    pub fn add_ineq(&mut self, row: Vec<Int>) {
+        assert_eq!(row.len(), self.row_len(), "constraint row length");
+        self.ineqs.push(row);
+    }
+
+    /// Add an existentially quantified local variable; returns its column.
+    pub fn add_existential(&mut self) -> usize {
+        self.push_local(None)
+    }
+
+    /// Add the local `q = floor(num / den)` (with `num` of the current row
+    /// length, `den > 0`) and its two defining inequalities; returns its column.
+    ///
+    /// # Panics
+    /// If `den <= 0` or the row length is wrong (programming errors).
+    pub fn add_div(&mut self, num: Vec<Int>, den: Int) -> usize {
+        assert!(den.is_pos(), "div denominator must be positive");
+        assert_eq!(num.len(), self.row_len(), "div numerator length");
+        let mut num = num;
+        num.push(Int::ZERO);
+        let col = self.push_local(Some(Div { num: num.clone(), den: den.clone() }));
+        // num - den*q >= 0
+        let mut lo = num.clone();
+        lo[col] = -&den;
+        // -num + den*q + den - 1 >= 0
+        let mut hi: Vec<Int> = num.iter().map(|v| -v).collect();
+        hi[col] = den.clone();
+        hi[0] = &(&hi[0] + &den) - &Int::ONE;
+        self.ineqs.push(lo);
+        self.ineqs.push(hi);
+        col
+    }
+
+    fn push_local(&mut self, def: Option<Div>) -> usize {
+        let col = self.row_len();
+        for r in self.eqs.iter_mut().chain(self.ineqs.iter_mut()) {
+            r.push(Int::ZERO);
+        }
+        for d in self.divs.iter_mut().flatten() {
+            d.num.push(Int::ZERO);
+        }
+        self.divs.push(def);
+        col
+    }
+
+    /// True if a constraint is trivially violated (e.g. `-1 >= 0`); a cheap,
+    /// incomplete test. Use [`is_empty`](Self::is_empty) for the exact answer.
+    pub fn is_obviously_empty(&self) -> bool {
+        let n = self.row_len();
+        self.ineqs.iter().any(|r| r[0].is_neg() && r[1..n].iter().all(Int::is_zero))
+            || self.eqs.iter().any(|r| !r[0].is_zero() && r[1..n].iter().all(Int::is_zero))
+    }
+
+    /// True if the basic map has no constraints and no locals.
+    pub fn is_universe_syntactically(&self) -> bool {
+        self.eqs.is_empty() && self.ineqs.is_empty() && self.divs.is_empty()
+    }
+
+    /// Insert `n` zero columns at column `pos` of every row and div numerator.
+    pub(crate) fn insert_cols(&mut self, pos: usize, n: usize) {
+        if n == 0 {
+            return;
+        }
+        let ins = |r: &mut Vec<Int>| {
+            r.splice(pos..pos, std::iter::repeat(Int::ZERO).take(n));
+        };
+        for r in self.eqs.iter_mut().chain(self.ineqs.iter_mut()) {
+            ins(r);
+        }
+        for d in self.divs.iter_mut().flatten() {
+            ins(&mut d.num);
+        }
+    }
+
+    /// Permute and embed the columns: column `k` of the old rows moves to
+    /// column `map[k]` of rows of length `new_len` (column 0 must map to 0).
+    pub(crate) fn remap_cols(&mut self, map: &[usize], new_len: usize) {
+        let f = |r: &Vec<Int>| {
+            let mut out = vec![Int::ZERO; new_len];
+            for (k, v) in r.iter().enumerate() {
+                if !v.is_zero() {
+                    out[map[k]] = &out[map[k]] + v;
+                }
+            }
+            out
+        };
+        self.eqs = self.eqs.iter().map(f).collect();
+        self.ineqs = self.ineqs.iter().map(f).collect();
+        for d in self.divs.iter_mut().flatten() {
+            d.num = f(&d.num);
+        }
+    }
+
+    /// Divide every constraint by the gcd of its variable coefficients,
+    /// tightening inequality constants (`floor`), and detect trivially false
+    /// rows. Returns `false` if a row is trivially false.
+    pub(crate) fn normalize_rows(&mut self) -> bool {
+        let mut ok = true;
+        for r in self.eqs.iter_mut() {
+            let g = gcd_slice(&r[1..]);
+            if g.is_zero() {
+                if !r[0].is_zero() {
+                    ok = false;
+                }
+                continue;
+            }
+            if !r[0].is_divisible_by(&g) {
+                ok = false;
+                continue;
+            }
+            if !g.is_one() {
+                for v in r.iter_mut() {
+                    *v = v.div_exact(&g);
+                }
+            }
+        }
+        for r in self.ineqs.iter_mut() {
+            let g = gcd_slice(&r[1..]);
+            if g.is_zero() {
+                if r[0].is_neg() {
+                    ok = false;
+                }
+                continue;
+            }
+            if !g.is_one() {
+                r[0] = r[0].div_floor(&g);
+                for v in r[1..].iter_mut() {
+                    *v = v.div_exact(&g);
+                }
+            }
+        }
+        ok
+    }
+}
+
+/// Negate a row in place.
+pub(crate) fn negate_row(r: &mut [Int]) {
+    for v in r.iter_mut() {
+        *v = -&*v;
+    }
+}
+
+/// `a·r1 + b·r2` for rows of equal length.
+pub(crate) fn combine_rows(a: &Int, r1: &[Int], b: &Int, r2: &[Int]) -> Vec<Int> {
+    r1.iter().zip(r2).map(|(x, y)| Int::combine(a, x, b, y)).collect()
+}

@@ -1,0 +1,386 @@
+//! Exact integers: `i64` on the fast path, [`BigInt`] when a value does not fit.
+//!
+//! [`Int`] is the coefficient type of every constraint in the engine. Every
+//! operation first tries machine arithmetic (`checked_*` on `i64`, or `i128`
+//! for fused products) and falls back to big integers only when the result
+//! does not fit. The representation is canonical: a value that fits in an
+//! `i64` is always stored as [`Int::Small`], so equality and hashing are
+//! structural. Nothing ever wraps or saturates.
+//!
+//! ```
+//! use presburger::Int;
+//! let a = Int::from(i64::MAX);
+//! let b = &a + &Int::from(1);
+//! assert_eq!(b.to_string(), "9223372036854775808");
+//! assert_eq!(&b - &Int::from(1), a);
+//! ```
+
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_traits::{Signed, ToPrimitive, Zero};
+use std::cmp::Ordering;
+use std::fmt;
+use std::ops::{Add, Mul, Neg, Sub};
+use std::str::FromStr;
+
+/// An exact integer. See the [module documentation](self).
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub enum Int {
+    /// A value that fits in 64 bits (always used when it does).
+    Small(i64),
+    /// A value that does not fit in 64 bits.
+    Big(Box<BigInt>),
+}
+
+impl Default for Int {
+    fn default() -> Self {
+        Int::Small(0)
+    }
+}
+
+impl From<i64> for Int {
+    fn from(v: i64) -> Self {
+        Int::Small(v)
+    }
+}
+
+impl From<i32> for Int {
+    fn from(v: i32) -> Self {
+        Int::Small(v as i64)
+    }
+}
+
+impl From<i128> for Int {
+    fn from(v: i128) -> Self {
+        match i64::try_from(v) {
+            Ok(s) => Int::Small(s),
+            Err(_) => Int::Big(Box::new(BigInt::from(v))),
+        }
+    }
+}
+
+impl From<BigInt> for Int {
+    fn from(v: BigInt) -> Self {
+        match v.to_i64() {
+            Some(s) => Int::Small(s),
+            None => Int::Big(Box::new(v)),
+        }
+    }
+}
+
+impl Int {
+    /// Zero.
+    pub const ZERO: Int = Int::Small(0);
+    /// One.
+    pub const ONE: Int = Int::Small(1);
+
+    /// The value as a big integer.
+    pub fn to_bigint(&self) -> BigInt {
+        match self {
+            Int::Small(v) => BigInt::from(*v),
+            Int::Big(b) => (**b).clone(),
+        }
+    }
+
+    /// The value as an `i64`, if it fits.
+    pub fn to_i64(&self) -> Option<i64> {
+        match self {
+            Int::Small(v) => Some(*v),
+            Int::Big(_) => None,
+        }
+    }
+
+    /// True if the value is zero.
+    #[inline]
+    pub fn is_zero(&self) -> bool {
+        matches!(self, Int::Small(0))
+    }
+
+    /// True if the value is one.
+    #[inline]
+    pub fn is_one(&self) -> bool {
+        matches!(self, Int::Small(1))
+    }
+
+    /// -1, 0 or 1.
+    #[inline]
+    pub fn signum(&self) -> i32 {
+        match self {
+            Int::Small(v) => v.signum() as i32,
+            Int::Big(b) => {
+                if b.is_negative() {
+                    -1
+                } else {
+                    1
+                }
+            }
+        }
+    }
+
+    /// True if the value is strictly negative.
+    #[inline]
+    pub fn is_neg(&self) -> bool {
+        self.signum() < 0
+    }
+
+    /// True if the value is strictly positive.
+    #[inline]
+    pub fn is_pos(&self) -> bool {
+        self.signum() > 0
+    }
+
+    /// Absolute value.
+    pub fn abs(&self) -> Int {
+        if self.is_neg() {
+            -self
+        } else {
+            self.clone()
+        }
+    }
+
+    /// Greatest common divisor (non-negative; `gcd(0, 0) = 0`).
+    pub fn gcd(&self, other: &Int) -> Int {
+        match (self, other) {
+            (Int::Small(a), Int::Small(b)) => {
+                let mut a = a.unsigned_abs();
+                let mut b = b.unsigned_abs();
+                while b != 0 {
+                    let t = a % b;
+                    a = b;
+                    b = t;
+                }
+                match i64::try_from(a) {
+                    Ok(v) => Int::Small(v),
+                    Err(_) => Int::from(BigInt::from(a)),
+                }
+            }
+            _ => Int::from(self.to_bigint().gcd(&other.to_bigint())),
+        }
+    }
+
+    /// Least common multiple (non-negative).
+    pub fn lcm(&self, other: &Int) -> Int {
+        if self.is_zero() || other.is_zero() {
+            return Int::ZERO;
+        }
+        let g = self.gcd(other);
+        (&self.div_exact(&g) * other).abs()
+    }
+
+    /// Floor of `self / d` (`d != 0`).
+    pub fn div_floor(&self, d: &Int) -> Int {
+        match (self, d) {
+            (Int::Small(a), Int::Small(b)) if !(*a == i64::MIN && *b == -1) => {
+                Int::Small(a.div_euclid(*b) - if *b < 0 && a.rem_euclid(*b) != 0 { 1 } else { 0 })
+            }
+            _ => Int::from(self.to_bigint().div_floor(&d.to_bigint())),
+        }
+    }
+
+    /// Ceiling of `self / d` (`d != 0`).
+    pub fn div_ceil(&self, d: &Int) -> Int {
+        -(&(-self).div_floor(d))
+    }
+
+    /// `self / d` where `d` is known to divide `self` exactly.
+    pub fn div_exact(&self, d: &Int) -> Int {
+        match (self, d) {
+            (Int::Small(a), Int::Small(b)) if !(*a == i64::MIN && *b == -1) => Int::Small(a / b),
+            _ => Int::from(self.to_bigint() / d.to_bigint()),
+        }
+    }
+
+    /// `self mod d` in `0..|d|` (`d != 0`).
+    pub fn mod_floor(&self, d: &Int) -> Int {
+        let d = d.abs();
+        self - &(&self.div_floor(&d) * &d)
+    }
+
+    /// True if `d` divides `self`.
+    pub fn is_divisible_by(&self, d: &Int) -> bool {
+        if d.is_zero() {
+            return self.is_zero();
+        }
+        self.mod_floor(d).is_zero()
+    }
+
+    /// `a * x + b * y`, computed exactly (one `i128` evaluation on the fast path).
+    #[inline]
+    pub fn combine(a: &Int, x: &Int, b: &Int, y: &Int) -> Int {
+        if let (Int::Small(a), Int::Small(x), Int::Small(b), Int::Small(y)) = (a, x, b, y) {
+            let p = (*a as i128) * (*x as i128);
+            let q = (*b as i128) * (*y as i128);
+            if let Some(s) = p.checked_add(q) {
+                return Int::from(s);
+            }
+        }
+        Int::from(a.to_bigint() * x.to_bigint() + b.to_bigint() * y.to_bigint())
+    }
+
+    /// `self += a * b`.
+    #[inline]
+    pub fn add_mul(&mut self, a: &Int, b: &Int) {
+        *self = Int::combine(&Int::ONE, self, a, b);
+    }
+}
+
+macro_rules! binop {
+    ($trait:ident, $method:ident, $checked:ident, $big:tt) => {
+        impl<'a> $trait<&'a Int> for &'a Int {
+            type Output = Int;
+            #[inline]
+            fn $method(self, rhs: &'a Int) -> Int {
+                if let (Int::Small(a), Int::Small(b)) = (self, rhs) {
+                    if let Some(v) = a.$checked(*b) {
+                        return Int::Small(v);
+                    }
+                }
+                Int::from(self.to_bigint() $big rhs.to_bigint())
+            }
+        }
+        impl $trait<Int> for Int {
+            type Output = Int;
+            #[inline]
+            fn $method(self, rhs: Int) -> Int {
+                (&self).$method(&rhs)
+            }
+        }
+        impl<'a> $trait<&'a Int> for Int {
+            type Output = Int;
+            #[inline]
+            fn $method(self, rhs: &'a Int) -> Int {
+                (&self).$method(rhs)
+            }
+        }
+    };
+}
+
+binop!(Add, add, checked_add, +);
+binop!(Sub, sub, checked_sub, -);
+binop!(Mul, mul, checked_mul, *);
+
+impl Neg for &Int {
+    type Output = Int;
+    #[inline]
+    fn neg(self) -> Int {
+        match self {
+            Int::Small(v) => match v.checked_neg() {
+                Some(n) => Int::Small(n),
+                None => Int::from(-BigInt::from(*v)),
+            },
+            Int::Big(b) => Int::from(-(**b).clone()),
+        }
+    }
+}
+
+impl Neg for Int {
+    type Output = Int;
+    fn neg(self) -> Int {
+        -&self
+    }
+}
+
+impl PartialOrd for Int {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Int {
+    fn cmp(&self, other: &Self) -> Ordering {
+        match (self, other) {
+            (Int::Small(a), Int::Small(b)) => a.cmp(b),
+            _ => self.to_bigint().cmp(&other.to_bigint()),
+        }
+    }
+}
+
+impl fmt::Display for Int {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Int::Small(v) => write!(f, "{v}"),
+            Int::Big(b) => write!(f, "{b}"),
+        }
+    }
+}
+
+impl fmt::Debug for Int {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl FromStr for Int {
+    type Err = crate::Error;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if let Ok(v) = s.parse::<i64>() {
+            return Ok(Int::Small(v));
+        }
+        s.parse::<BigInt>()
+            .map(Int::from)
+            .map_err(|_| crate::Error::Invalid(format!("not an integer: {s:?}")))
+    }
+}
+
+impl Zero for Int {
+    fn zero() -> Self {
+        Int::ZERO
+    }
+    fn is_zero(&self) -> bool {
+        Int::is_zero(self)
+    }
+}
+
+/// Greatest common divisor of all entries of a slice (0 for an all-zero slice).
+pub fn gcd_slice(row: &[Int]) -> Int {
+    let mut g = Int::ZERO;
+    for v in row {
+        if !v.is_zero() {
+            g = g.gcd(v);
+            if g.is_one() {
+                break;
+            }
+        }
+    }
+    g
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn big(v: &Int) -> BigInt {
+        v.to_bigint()
+    }
+
+    fn arb_int() -> impl Strategy<Value = Int> {
+        prop_oneof![
+            (-10i64..10).prop_map(Int::from),
+            any::<i64>().prop_map(Int::from),
+            (any::<i64>(), any::<i64>()).prop_map(|(a, b)| Int::from(BigInt::from(a) * BigInt::from(b))),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn arithmetic_matches_bigint(a in arb_int(), b in arb_int(), c in arb_int(), d in arb_int()) {
+            prop_assert_eq!(big(&(&a + &b)), big(&a) + big(&b));
+            prop_assert_eq!(big(&(&a - &b)), big(&a) - big(&b));
+            prop_assert_eq!(big(&(&a * &b)), big(&a) * big(&b));
+            prop_assert_eq!(big(&-&a), -big(&a));
+            prop_assert_eq!(big(&Int::combine(&a, &b, &c, &d)), big(&a) * big(&b) + big(&c) * big(&d));
+            prop_assert_eq!(a.cmp(&b), big(&a).cmp(&big(&b)));
+            prop_assert_eq!(big(&a.gcd(&b)), big(&a).gcd(&big(&b)));
+            if !b.is_zero() {
+                prop_assert_eq!(big(&a.div_floor(&b)), big(&a).div_floor(&big(&b)));
+                prop_assert_eq!(big(&a.div_ceil(&b)), num_integer::Integer::div_ceil(&big(&a), &big(&b)));
+                prop_assert_eq!(big(&a.mod_floor(&b)), big(&a).mod_floor(&big(&b).abs()));
+            }
+            // canonical form: small values are always Small
+            let s = &(&a + &b) - &b;
+            prop_assert_eq!(&s, &a);
+            prop_assert_eq!(s.to_string().parse::<Int>().unwrap(), a);
+        }
+    }
+}

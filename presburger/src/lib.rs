@@ -1,0 +1,20 @@
+//! # presburger: exact parametric integer sets and relations
+//!
+//! (Crate documentation: see the design section below; it grows with the engine.)
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod basic;
+pub mod budget;
+pub mod error;
+pub mod int;
+pub mod map;
+pub mod space;
+pub mod union;
+
+pub use basic::{BasicMap, Div};
+pub use error::{Error, Result};
+pub use int::Int;
+pub use map::{BasicSet, Map, Set};
+pub use space::{Space, Tuple, TupleKind};
+pub use union::{UnionMap, UnionSet};

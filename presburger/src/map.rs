@@ -1,0 +1,178 @@
+//! Finite unions of basic relations over one space.
+//!
+//! A [`Map`] is a disjunction of [`BasicMap`]s that all live in the same
+//! [`Space`]. A set is a map whose space is a set space ([`Set`] is the same
+//! type): every operation that makes sense for sets works on it, and the
+//! relation-only operations return [`Error::SpaceMismatch`] for a set.
+//!
+//! ```
+//! use presburger::Set;
+//! let a: Set = "[n] -> { [i] : 0 <= i < n }".parse().unwrap();
+//! let b: Set = "[n] -> { [i] : i >= 5 }".parse().unwrap();
+//! let u = a.union(&b).unwrap();
+//! assert_eq!(u.basic_maps().len(), 2);
+//! ```
+
+use crate::basic::BasicMap;
+use crate::error::{Error, Result};
+use crate::space::{merge_params, Space};
+
+/// A finite union of [`BasicMap`]s over one space.
+#[derive(Clone, Debug)]
+pub struct Map {
+    pub(crate) space: Space,
+    pub(crate) parts: Vec<BasicMap>,
+}
+
+/// A set is a [`Map`] with a set space.
+pub type Set = Map;
+/// A basic set is a [`BasicMap`] with a set space.
+pub type BasicSet = BasicMap;
+
+impl Map {
+    /// The empty map of a space.
+    pub fn empty(space: Space) -> Map {
+        Map { space, parts: Vec::new() }
+    }
+
+    /// All points of a space.
+    pub fn universe(space: Space) -> Map {
+        Map { parts: vec![BasicMap::universe(space.clone())], space }
+    }
+
+    /// A map with one disjunct.
+    pub fn from_basic(b: BasicMap) -> Map {
+        Map { space: b.space.clone(), parts: vec![b] }
+    }
+
+    /// The space.
+    pub fn space(&self) -> &Space {
+        &self.space
+    }
+
+    /// True if this is a set (its space has no domain tuple).
+    pub fn is_set(&self) -> bool {
+        self.space.is_set()
+    }
+
+    /// The disjuncts.
+    pub fn basic_maps(&self) -> &[BasicMap] {
+        &self.parts
+    }
+
+    /// Add a disjunct (its parameters are aligned to the map's).
+    pub fn add_basic(&mut self, b: BasicMap) -> Result<()> {
+        if !b.space.tuples_match(&self.space) {
+            return Err(Error::SpaceMismatch(format!("cannot add a disjunct of another space")));
+        }
+        let mut b = b;
+        if b.space.params != self.space.params {
+            let params = merge_params(&self.space.params, &b.space.params);
+            self.align_params(&params);
+            b.align_params(&params);
+        }
+        if !b.is_obviously_empty() {
+            self.parts.push(b);
+        }
+        Ok(())
+    }
+
+    /// Reorder and extend the parameters to `params` (a superset of the current ones).
+    pub fn align_params(&mut self, params: &[String]) {
+        if self.space.params == params {
+            return;
+        }
+        for b in &mut self.parts {
+            b.align_params(params);
+        }
+        self.space.params = params.to_vec();
+    }
+
+    /// Make both operands' parameters agree and check that their tuples match.
+    pub(crate) fn aligned(&self, other: &Map, what: &str) -> Result<(Map, Map)> {
+        if !self.space.tuples_match(&other.space) {
+            return Err(Error::SpaceMismatch(format!("{what}: operands live in different spaces")));
+        }
+        let mut a = self.clone();
+        let mut b = other.clone();
+        if a.space.params != b.space.params {
+            let params = merge_params(&a.space.params, &b.space.params);
+            a.align_params(&params);
+            b.align_params(&params);
+        }
+        Ok((a, b))
+    }
+
+    /// The union of two maps of the same space.
+    pub fn union(&self, other: &Map) -> Result<Map> {
+        let (mut a, b) = self.aligned(other, "union")?;
+        a.parts.extend(b.parts);
+        Ok(a)
+    }
+
+    /// The intersection of two maps of the same space (pairwise intersection of disjuncts).
+    pub fn intersect(&self, other: &Map) -> Result<Map> {
+        let (a, b) = self.aligned(other, "intersect")?;
+        let mut out = Map::empty(a.space.clone());
+        for x in &a.parts {
+            for y in &b.parts {
+                let z = x.intersect(y)?;
+                if !z.is_obviously_empty() {
+                    out.parts.push(z);
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl BasicMap {
+    /// Reorder and extend the parameters to `params` (a superset of the current ones).
+    pub fn align_params(&mut self, params: &[String]) {
+        if self.space.params == params {
+            return;
+        }
+        let old_np = self.n_param();
+        let new_len = self.row_len() - old_np + params.len();
+        let mut map = Vec::with_capacity(self.row_len());
+        map.push(0);
+        for p in &self.space.params {
+            map.push(1 + params.iter().position(|q| q == p).expect("params must be a superset"));
+        }
+        for k in 1 + old_np..self.row_len() {
+            map.push(k - old_np + params.len());
+        }
+        self.remap_cols(&map, new_len);
+        self.space.params = params.to_vec();
+    }
+
+    /// The intersection of two basic maps of the same space (locals are concatenated).
+    pub fn intersect(&self, other: &BasicMap) -> Result<BasicMap> {
+        if !self.space.tuples_match(&other.space) {
+            return Err(Error::SpaceMismatch("intersect: operands live in different spaces".into()));
+        }
+        let mut a = self.clone();
+        let mut b = other.clone();
+        if a.space.params != b.space.params {
+            let params = merge_params(&a.space.params, &b.space.params);
+            a.align_params(&params);
+            b.align_params(&params);
+        }
+        let nb = b.n_div();
+        let na = a.n_div();
+        let base = a.off_div();
+        // make room for b's locals after a's
+        a.insert_cols(a.row_len(), nb);
+        a.divs.extend(std::iter::repeat(None).take(nb));
+        let mut map: Vec<usize> = (0..base).collect();
+        map.extend((0..nb).map(|k| base + na + k));
+        let new_len = a.row_len();
+        b.remap_cols(&map, new_len);
+        for (k, d) in b.divs.into_iter().enumerate() {
+            a.divs[na + k] = d;
+        }
+        a.eqs.extend(b.eqs);
+        a.ineqs.extend(b.ineqs);
+        Ok(a)
+    }
+}
