@@ -10,6 +10,8 @@ pub mod error;
 pub mod int;
 pub mod map;
 pub mod space;
+pub mod ops;
+pub mod structural;
 pub mod union;
 
 pub use basic::{BasicMap, Div};
@@ -17,4 +19,5 @@ pub use error::{Error, Result};
 pub use int::Int;
 pub use map::{BasicSet, Map, Set};
 pub use space::{Space, Tuple, TupleKind};
+pub use structural::lex_order_map;
 pub use union::{UnionMap, UnionSet};

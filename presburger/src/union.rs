@@ -85,3 +85,327 @@ impl UnionMap {
         }
     }
 }
+
+fn same_space_pairs<'a>(a: &'a UnionMap, b: &'a UnionMap) -> Vec<(Option<&'a Map>, Option<&'a Map>)> {
+    let mut out = Vec::new();
+    for m in &a.maps {
+        out.push((Some(m), b.maps.iter().find(|x| x.space.tuples_match(&m.space))));
+    }
+    for m in &b.maps {
+        if !a.maps.iter().any(|x| x.space.tuples_match(&m.space)) {
+            out.push((None, Some(m)));
+        }
+    }
+    out
+}
+
+impl UnionMap {
+    fn aligned(&self, other: &UnionMap) -> (UnionMap, UnionMap) {
+        let mut a = self.clone();
+        let mut b = other.clone();
+        if a.params != b.params {
+            let p = merge_params(&a.params, &b.params);
+            a.align_params(&p);
+            b.align_params(&p);
+        }
+        (a, b)
+    }
+
+    fn collect(params: &[String], maps: impl IntoIterator<Item = Result<Map>>) -> Result<UnionMap> {
+        let mut u = UnionMap::empty(params.to_vec());
+        for m in maps {
+            u.add_map(m?)?;
+        }
+        Ok(u)
+    }
+
+    fn each(&self, f: impl Fn(&Map) -> Result<Map>) -> Result<UnionMap> {
+        UnionMap::collect(&self.params, self.maps.iter().map(f))
+    }
+
+    /// Union (per space).
+    pub fn union(&self, other: &UnionMap) -> Result<UnionMap> {
+        let (a, b) = self.aligned(other);
+        UnionMap::collect(&a.params, a.maps.iter().chain(b.maps.iter()).cloned().map(Ok))
+    }
+
+    /// Intersection (spaces present in both).
+    pub fn intersect(&self, other: &UnionMap) -> Result<UnionMap> {
+        let (a, b) = self.aligned(other);
+        let mut u = UnionMap::empty(a.params.clone());
+        for (x, y) in same_space_pairs(&a, &b) {
+            if let (Some(x), Some(y)) = (x, y) {
+                u.add_map(x.intersect(y)?)?;
+            }
+        }
+        Ok(u)
+    }
+
+    /// Difference (per space).
+    pub fn subtract(&self, other: &UnionMap) -> Result<UnionMap> {
+        let (a, b) = self.aligned(other);
+        let mut u = UnionMap::empty(a.params.clone());
+        for (x, y) in same_space_pairs(&a, &b) {
+            match (x, y) {
+                (Some(x), Some(y)) => u.add_map(x.subtract(y)?)?,
+                (Some(x), None) => u.add_map(x.clone())?,
+                _ => {}
+            }
+        }
+        Ok(u)
+    }
+
+    /// Complement of each part within its space.
+    pub fn complement(&self) -> Result<UnionMap> {
+        self.each(Map::complement)
+    }
+
+    /// True if no part has a point.
+    pub fn is_empty(&self) -> Result<bool> {
+        for m in &self.maps {
+            if !m.is_empty()? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Subset test.
+    pub fn is_subset(&self, other: &UnionMap) -> Result<bool> {
+        self.subtract(other)?.is_empty()
+    }
+
+    /// Equality test.
+    pub fn is_equal(&self, other: &UnionMap) -> Result<bool> {
+        Ok(self.is_subset(other)? && other.is_subset(self)?)
+    }
+
+    /// One point of the union (as a union with one single-point part), or the empty union.
+    pub fn sample(&self) -> Result<UnionMap> {
+        for m in &self.maps {
+            if let Some(p) = m.sample_point()? {
+                return Ok(UnionMap::from_map(p));
+            }
+        }
+        Ok(UnionMap::empty(self.params.clone()))
+    }
+
+    /// Lexicographic minimum per space (sets) or per domain point (relations).
+    pub fn lexmin(&self) -> Result<UnionMap> {
+        self.each(Map::lexmin)
+    }
+
+    /// Lexicographic maximum per space (sets) or per domain point (relations).
+    pub fn lexmax(&self) -> Result<UnionMap> {
+        self.each(Map::lexmax)
+    }
+
+    /// Coalesce each part.
+    pub fn coalesce(&self) -> Result<UnionMap> {
+        self.each(Map::coalesce)
+    }
+
+    /// Gist of each part with respect to the part of `context` in the same space
+    /// (parts without a context part are unchanged).
+    pub fn gist(&self, context: &UnionMap) -> Result<UnionMap> {
+        let (a, b) = self.aligned(context);
+        let mut u = UnionMap::empty(a.params.clone());
+        for (x, y) in same_space_pairs(&a, &b) {
+            match (x, y) {
+                (Some(x), Some(y)) => u.add_map(x.gist(y)?)?,
+                (Some(x), None) => u.add_map(x.clone())?,
+                _ => {}
+            }
+        }
+        Ok(u)
+    }
+
+    /// Number of points of a bounded union without parameters.
+    pub fn card(&self) -> Result<crate::Int> {
+        let mut total = crate::Int::ZERO;
+        for m in &self.maps {
+            total = &total + &m.card()?;
+        }
+        Ok(total)
+    }
+
+    /// Inverse of every relation.
+    pub fn reverse(&self) -> Result<UnionMap> {
+        self.each(Map::reverse)
+    }
+
+    /// Domains of the relations.
+    pub fn domain(&self) -> Result<UnionMap> {
+        self.each(Map::domain)
+    }
+
+    /// Ranges of the relations.
+    pub fn range(&self) -> Result<UnionMap> {
+        self.each(Map::range)
+    }
+
+    /// Parameter domain of the union.
+    pub fn params_set(&self) -> Result<UnionMap> {
+        let mut u = UnionMap::empty(self.params.clone());
+        u.add_map(Map::empty(crate::Space::params_only(self.params.clone())))?;
+        for m in &self.maps {
+            u.add_map(m.params())?;
+        }
+        Ok(u)
+    }
+
+    /// Differences of the relations.
+    pub fn deltas(&self) -> Result<UnionMap> {
+        self.each(Map::deltas)
+    }
+
+    /// `{ [x -> y] -> y - x }` for every relation.
+    pub fn deltas_map(&self) -> Result<UnionMap> {
+        self.each(Map::deltas_map)
+    }
+
+    /// Identity relations of the sets.
+    pub fn identity(&self) -> Result<UnionMap> {
+        self.each(Map::identity)
+    }
+
+    /// Domain maps of the relations.
+    pub fn domain_map(&self) -> Result<UnionMap> {
+        self.each(Map::domain_map)
+    }
+
+    /// Range maps of the relations.
+    pub fn range_map(&self) -> Result<UnionMap> {
+        self.each(Map::range_map)
+    }
+
+    /// Wrap every relation.
+    pub fn wrap(&self) -> Result<UnionMap> {
+        self.each(Map::wrap)
+    }
+
+    /// Unwrap every wrapped set.
+    pub fn unwrap(&self) -> Result<UnionMap> {
+        self.each(Map::unwrap)
+    }
+
+    /// Join `A . B`: apply `self`, then `other`, over all pairs of matching spaces.
+    pub fn apply_range(&self, other: &UnionMap) -> Result<UnionMap> {
+        let (a, b) = self.aligned(other);
+        let mut u = UnionMap::empty(a.params.clone());
+        for x in &a.maps {
+            for y in &b.maps {
+                if !x.is_set() && !y.is_set() && Some(&x.space.range) == y.space.domain.as_ref() {
+                    u.add_map(x.apply_range(y)?)?;
+                }
+            }
+        }
+        Ok(u)
+    }
+
+    /// Apply the relations of `map` to the sets of `self`.
+    pub fn apply(&self, map: &UnionMap) -> Result<UnionMap> {
+        let (a, b) = self.aligned(map);
+        let mut u = UnionMap::empty(a.params.clone());
+        for x in &a.maps {
+            for y in &b.maps {
+                if x.is_set() && !y.is_set() && Some(&x.space.range) == y.space.domain.as_ref() {
+                    u.add_map(x.apply(y)?)?;
+                }
+            }
+        }
+        Ok(u)
+    }
+
+    /// Restrict the domains of the relations to the sets of `set`.
+    pub fn intersect_domain(&self, set: &UnionMap) -> Result<UnionMap> {
+        let (a, b) = self.aligned(set);
+        let mut u = UnionMap::empty(a.params.clone());
+        for x in &a.maps {
+            for y in &b.maps {
+                if !x.is_set() && y.is_set() && Some(&y.space.range) == x.space.domain.as_ref() {
+                    u.add_map(x.intersect_domain(y)?)?;
+                }
+            }
+        }
+        Ok(u)
+    }
+
+    /// Restrict the ranges of the relations to the sets of `set`.
+    pub fn intersect_range(&self, set: &UnionMap) -> Result<UnionMap> {
+        let (a, b) = self.aligned(set);
+        let mut u = UnionMap::empty(a.params.clone());
+        for x in &a.maps {
+            for y in &b.maps {
+                if !x.is_set() && y.is_set() && y.space.range == x.space.range {
+                    u.add_map(x.intersect_range(y)?)?;
+                }
+            }
+        }
+        Ok(u)
+    }
+
+    /// Product of two union sets: `{ x -> y }` for every pair of parts.
+    pub fn product_sets(&self, other: &UnionMap) -> Result<UnionMap> {
+        let (a, b) = self.aligned(other);
+        let mut u = UnionMap::empty(a.params.clone());
+        for x in &a.maps {
+            for y in &b.maps {
+                u.add_map(x.product_sets(y)?)?;
+            }
+        }
+        Ok(u)
+    }
+
+    /// Cross product of every pair of parts.
+    pub fn cross(&self, other: &UnionMap) -> Result<UnionMap> {
+        let (a, b) = self.aligned(other);
+        let mut u = UnionMap::empty(a.params.clone());
+        for x in &a.maps {
+            for y in &b.maps {
+                u.add_map(x.cross(y)?)?;
+            }
+        }
+        Ok(u)
+    }
+
+    /// Lexicographic order relation between the parts of two union sets of equal
+    /// dimension: `<<` (`strict`, `less`), `<<=`, `>>`, `>>=`.
+    pub fn lex_order(&self, other: &UnionMap, strict: bool, less: bool) -> Result<UnionMap> {
+        let (a, b) = self.aligned(other);
+        let mut u = UnionMap::empty(a.params.clone());
+        for x in &a.maps {
+            for y in &b.maps {
+                if x.is_set() && y.is_set() && x.space.n_out() == y.space.n_out() {
+                    u.add_map(x.lex_order(y, strict, less)?)?;
+                }
+            }
+        }
+        Ok(u)
+    }
+
+    /// True if every relation maps each domain point to at most one point.
+    pub fn is_single_valued(&self) -> Result<bool> {
+        for m in &self.maps {
+            if !m.is_single_valued()? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// True if no two domain points map to the same range point (across all parts).
+    pub fn is_injective(&self) -> Result<bool> {
+        self.reverse()?.is_single_valued()
+    }
+
+    /// Affine hull of each part.
+    pub fn affine_hull(&self) -> Result<UnionMap> {
+        self.each(Map::affine_hull)
+    }
+
+    /// A basic set or map containing each part (its convex hull over the rationals, over-approximated exactly as isl's simple hull).
+    pub fn convex_hull(&self) -> Result<UnionMap> {
+        self.each(Map::convex_hull)
+    }
+}

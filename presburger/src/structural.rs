@@ -1,0 +1,523 @@
+//! Structural operations: those that only rearrange variables and spaces.
+//!
+//! Projection is exact because projected dimensions become existentially
+//! quantified locals; nothing is approximated. Every operation here is a
+//! special case of [`BasicMap::transform`], which moves the variables of a
+//! basic map into a new layout.
+
+use crate::basic::BasicMap;
+use crate::error::{Error, Result};
+use crate::int::Int;
+use crate::map::Map;
+use crate::space::{Space, Tuple};
+
+/// Where an old variable goes in [`BasicMap::transform`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Dest {
+    /// To variable `k` of the new space (0-based over params, in, out).
+    Var(usize),
+    /// To new existential `k`.
+    Exist(usize),
+}
+
+impl BasicMap {
+    /// Move the variables into `space`: old variable `k` (0-based over params,
+    /// in, out) goes to `dest[k]`; `n_exist` fresh existentials are created
+    /// before the old locals. New variables not hit by `dest` are unconstrained.
+    pub(crate) fn transform(&self, space: Space, dest: &[Dest], n_exist: usize) -> BasicMap {
+        debug_assert_eq!(dest.len(), self.space.n_vars());
+        let nv = space.n_vars();
+        let new_len = 1 + nv + n_exist + self.n_div();
+        let mut map = Vec::with_capacity(self.row_len());
+        map.push(0);
+        for d in dest {
+            map.push(match *d {
+                Dest::Var(k) => 1 + k,
+                Dest::Exist(k) => 1 + nv + k,
+            });
+        }
+        for k in 0..self.n_div() {
+            map.push(1 + nv + n_exist + k);
+        }
+        let mut b = self.clone();
+        b.remap_cols(&map, new_len);
+        let mut divs = vec![None; n_exist];
+        divs.extend(b.divs);
+        BasicMap { space, divs, eqs: b.eqs, ineqs: b.ineqs }
+    }
+
+    /// Add the equality `x_a - x_b = 0` between variables `a` and `b`
+    /// (0-based over params, in, out).
+    pub(crate) fn add_var_eq(&mut self, a: usize, b: usize) {
+        let mut row = vec![Int::ZERO; self.row_len()];
+        row[1 + a] = Int::ONE;
+        row[1 + b] = &row[1 + b] - &Int::ONE;
+        self.eqs.push(row);
+    }
+}
+
+fn params_dest(np: usize) -> impl Iterator<Item = Dest> {
+    (0..np).map(Dest::Var)
+}
+
+fn need_map(m: &Map, what: &str) -> Result<()> {
+    if m.is_set() {
+        Err(Error::SpaceMismatch(format!("{what} needs a relation, got a set")))
+    } else {
+        Ok(())
+    }
+}
+
+fn need_set(m: &Map, what: &str) -> Result<()> {
+    if m.is_set() {
+        Ok(())
+    } else {
+        Err(Error::SpaceMismatch(format!("{what} needs a set, got a relation")))
+    }
+}
+
+impl Map {
+    fn map_parts(&self, space: Space, f: impl Fn(&BasicMap) -> BasicMap) -> Map {
+        Map { space, parts: self.parts.iter().map(f).collect() }
+    }
+
+    /// The inverse relation `{ y -> x : x -> y in self }`.
+    ///
+    /// ```
+    /// use presburger::Map;
+    /// let m: Map = "{ [i] -> [j] : j = i + 1 }".parse().unwrap();
+    /// let r = m.reverse().unwrap();
+    /// assert!(r.is_equal(&"{ [j] -> [i] : j = i + 1 }".parse().unwrap()).unwrap());
+    /// ```
+    pub fn reverse(&self) -> Result<Map> {
+        need_map(self, "reverse")?;
+        let (np, ni, no) = (self.space.n_param(), self.space.n_in(), self.space.n_out());
+        let space = self.space.reverse();
+        let dest: Vec<Dest> = params_dest(np)
+            .chain((0..ni).map(|k| Dest::Var(np + no + k)))
+            .chain((0..no).map(|k| Dest::Var(np + k)))
+            .collect();
+        Ok(self.map_parts(space.clone(), |b| b.transform(space.clone(), &dest, 0)))
+    }
+
+    /// The domain `{ x : exists y : x -> y in self }`.
+    pub fn domain(&self) -> Result<Map> {
+        need_map(self, "domain")?;
+        let (np, ni, no) = (self.space.n_param(), self.space.n_in(), self.space.n_out());
+        let space = self.space.domain_space();
+        let dest: Vec<Dest> =
+            params_dest(np).chain((0..ni).map(|k| Dest::Var(np + k))).chain((0..no).map(Dest::Exist)).collect();
+        Ok(self.map_parts(space.clone(), |b| b.transform(space.clone(), &dest, no)))
+    }
+
+    /// The range `{ y : exists x : x -> y in self }`.
+    pub fn range(&self) -> Result<Map> {
+        need_map(self, "range")?;
+        let (np, ni, no) = (self.space.n_param(), self.space.n_in(), self.space.n_out());
+        let space = self.space.range_space();
+        let dest: Vec<Dest> =
+            params_dest(np).chain((0..ni).map(Dest::Exist)).chain((0..no).map(|k| Dest::Var(np + k))).collect();
+        Ok(self.map_parts(space.clone(), |b| b.transform(space.clone(), &dest, ni)))
+    }
+
+    /// The parameter domain `{ : exists x : x in self }` (a set with no dimensions).
+    pub fn params(&self) -> Map {
+        let np = self.space.n_param();
+        let nd = self.space.n_in() + self.space.n_out();
+        let space = self.space.params_space();
+        let dest: Vec<Dest> = params_dest(np).chain((0..nd).map(Dest::Exist)).collect();
+        self.map_parts(space.clone(), |b| b.transform(space.clone(), &dest, nd))
+    }
+
+    /// Project out `n` set (range) dimensions starting at `first`; they become existentials.
+    pub fn project_out(&self, first: usize, n: usize) -> Result<Map> {
+        let (np, ni, no) = (self.space.n_param(), self.space.n_in(), self.space.n_out());
+        if first + n > no {
+            return Err(Error::Invalid("project_out: dimension range out of bounds".into()));
+        }
+        let mut range = self.space.range.clone();
+        let names = range.dim_names();
+        let kept: Vec<String> =
+            names.iter().enumerate().filter(|(k, _)| *k < first || *k >= first + n).map(|(_, s)| s.clone()).collect();
+        range = Tuple::flat(if n == 0 { range.name } else { range.name.clone() }, kept);
+        let space = Space { params: self.space.params.clone(), domain: self.space.domain.clone(), range };
+        let dest: Vec<Dest> = params_dest(np)
+            .chain((0..ni).map(|k| Dest::Var(np + k)))
+            .chain((0..no).map(|k| {
+                if k < first {
+                    Dest::Var(np + ni + k)
+                } else if k < first + n {
+                    Dest::Exist(k - first)
+                } else {
+                    Dest::Var(np + ni + k - n)
+                }
+            }))
+            .collect();
+        Ok(self.map_parts(space.clone(), |b| b.transform(space.clone(), &dest, n)))
+    }
+
+    /// The differences `{ y - x : x -> y in self }` of a relation between spaces of equal dimension.
+    pub fn deltas(&self) -> Result<Map> {
+        need_map(self, "deltas")?;
+        let (np, ni, no) = (self.space.n_param(), self.space.n_in(), self.space.n_out());
+        if ni != no {
+            return Err(Error::SpaceMismatch("deltas needs domain and range of equal dimension".into()));
+        }
+        let space = Space::set(self.space.params.clone(), Tuple::anonymous(no));
+        let dest: Vec<Dest> = params_dest(np).chain((0..ni + no).map(Dest::Exist)).collect();
+        let parts = self
+            .parts
+            .iter()
+            .map(|b| {
+                let mut t = b.transform(space.clone(), &dest, ni + no);
+                let off_e = 1 + np + no;
+                for k in 0..no {
+                    // d_k - (y_k - x_k) = 0
+                    let mut row = vec![Int::ZERO; t.row_len()];
+                    row[1 + np + k] = Int::ONE;
+                    row[off_e + ni + k] = Int::from(-1);
+                    row[off_e + k] = Int::ONE;
+                    t.eqs.push(row);
+                }
+                t
+            })
+            .collect();
+        Ok(Map { space, parts })
+    }
+
+    /// The relation `{ x -> y - x : x -> y in self }` (iscc's `deltas_map`
+    /// returns `{ [x -> y] -> y - x }`; this is that relation).
+    pub fn deltas_map(&self) -> Result<Map> {
+        need_map(self, "deltas_map")?;
+        let (np, ni, no) = (self.space.n_param(), self.space.n_in(), self.space.n_out());
+        if ni != no {
+            return Err(Error::SpaceMismatch("deltas_map needs domain and range of equal dimension".into()));
+        }
+        let wrapped = self.wrap()?;
+        let space = Space::map(self.space.params.clone(), wrapped.space.range.clone(), Tuple::anonymous(no));
+        let dest: Vec<Dest> = (0..np + ni + no).map(Dest::Var).collect();
+        let parts = self
+            .parts
+            .iter()
+            .map(|b| {
+                let mut t = b.transform(space.clone(), &dest, 0);
+                for k in 0..no {
+                    let mut row = vec![Int::ZERO; t.row_len()];
+                    row[1 + np + ni + no + k] = Int::ONE;
+                    row[1 + np + ni + k] = Int::from(-1);
+                    row[1 + np + k] = Int::ONE;
+                    t.eqs.push(row);
+                }
+                t
+            })
+            .collect();
+        Ok(Map { space, parts })
+    }
+
+    /// Wrap a relation into a set of pairs `{ [x -> y] }`.
+    pub fn wrap(&self) -> Result<Map> {
+        need_map(self, "wrap")?;
+        let space = self.space.wrap();
+        Ok(self.map_parts(space.clone(), |b| BasicMap { space: space.clone(), ..b.clone() }))
+    }
+
+    /// Unwrap a set of pairs `{ [x -> y] }` into a relation.
+    pub fn unwrap(&self) -> Result<Map> {
+        need_set(self, "unwrap")?;
+        let space = self.space.unwrap().ok_or_else(|| Error::SpaceMismatch("unwrap needs a wrapped set".into()))?;
+        Ok(self.map_parts(space.clone(), |b| BasicMap { space: space.clone(), ..b.clone() }))
+    }
+
+    /// The identity relation `{ x -> x : x in self }` of a set.
+    pub fn identity(&self) -> Result<Map> {
+        need_set(self, "identity")?;
+        let (np, no) = (self.space.n_param(), self.space.n_out());
+        let space = Space::map(self.space.params.clone(), self.space.range.clone(), self.space.range.clone());
+        let dest: Vec<Dest> = (0..np + no).map(Dest::Var).collect();
+        let parts = self
+            .parts
+            .iter()
+            .map(|b| {
+                let mut t = b.transform(space.clone(), &dest, 0);
+                for k in 0..no {
+                    t.add_var_eq(np + k, np + no + k);
+                }
+                t
+            })
+            .collect();
+        Ok(Map { space, parts })
+    }
+
+    /// `{ [x -> y] -> x : x -> y in self }`.
+    pub fn domain_map(&self) -> Result<Map> {
+        self.pair_projection(true)
+    }
+
+    /// `{ [x -> y] -> y : x -> y in self }`.
+    pub fn range_map(&self) -> Result<Map> {
+        self.pair_projection(false)
+    }
+
+    fn pair_projection(&self, dom: bool) -> Result<Map> {
+        need_map(self, if dom { "domain_map" } else { "range_map" })?;
+        let (np, ni, no) = (self.space.n_param(), self.space.n_in(), self.space.n_out());
+        let wrapped = self.space.wrap().range;
+        let target = if dom { self.space.domain.clone().unwrap_or_else(|| Tuple::anonymous(0)) } else { self.space.range.clone() };
+        let space = Space::map(self.space.params.clone(), wrapped, target);
+        let dest: Vec<Dest> = (0..np + ni + no).map(Dest::Var).collect();
+        let parts = self
+            .parts
+            .iter()
+            .map(|b| {
+                let mut t = b.transform(space.clone(), &dest, 0);
+                let n = if dom { ni } else { no };
+                let src = if dom { np } else { np + ni };
+                for k in 0..n {
+                    t.add_var_eq(src + k, np + ni + no + k);
+                }
+                t
+            })
+            .collect();
+        Ok(Map { space, parts })
+    }
+
+    /// The product of two sets as a relation `{ x -> y : x in self, y in other }`.
+    pub fn product_sets(&self, other: &Map) -> Result<Map> {
+        need_set(self, "->")?;
+        need_set(other, "->")?;
+        let (a, b) = align_any(self, other);
+        let np = a.space.n_param();
+        let (na, nb) = (a.space.n_out(), b.space.n_out());
+        let space = Space::map(a.space.params.clone(), a.space.range.clone(), b.space.range.clone());
+        let da: Vec<Dest> = (0..np + na).map(Dest::Var).collect();
+        let db: Vec<Dest> = params_dest(np).chain((0..nb).map(|k| Dest::Var(np + na + k))).collect();
+        let mut out = Map::empty(space.clone());
+        for x in &a.parts {
+            for y in &b.parts {
+                out.parts.push(x.transform(space.clone(), &da, 0).intersect(&y.transform(space.clone(), &db, 0))?);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The cross product `{ [x -> u] -> [y -> v] : x -> y in self, u -> v in other }`
+    /// of two relations, or `{ [x -> y] }` of two sets.
+    pub fn cross(&self, other: &Map) -> Result<Map> {
+        let (a, b) = align_any(self, other);
+        let np = a.space.n_param();
+        if a.is_set() != b.is_set() {
+            return Err(Error::SpaceMismatch("cross needs two sets or two relations".into()));
+        }
+        let (ai, ao, bi, bo) = (a.space.n_in(), a.space.n_out(), b.space.n_in(), b.space.n_out());
+        let space = if a.is_set() {
+            Space::set(a.space.params.clone(), Tuple::nested(None, a.space.range.clone(), b.space.range.clone()))
+        } else {
+            Space::map(
+                a.space.params.clone(),
+                Tuple::nested(None, a.space.domain.clone().unwrap(), b.space.domain.clone().unwrap()),
+                Tuple::nested(None, a.space.range.clone(), b.space.range.clone()),
+            )
+        };
+        // new layout: params | ai | bi | ao | bo
+        let da: Vec<Dest> = params_dest(np)
+            .chain((0..ai).map(|k| Dest::Var(np + k)))
+            .chain((0..ao).map(|k| Dest::Var(np + ai + bi + k)))
+            .collect();
+        let db: Vec<Dest> = params_dest(np)
+            .chain((0..bi).map(|k| Dest::Var(np + ai + k)))
+            .chain((0..bo).map(|k| Dest::Var(np + ai + bi + ao + k)))
+            .collect();
+        let mut out = Map::empty(space.clone());
+        for x in &a.parts {
+            for y in &b.parts {
+                out.parts.push(x.transform(space.clone(), &da, 0).intersect(&y.transform(space.clone(), &db, 0))?);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Join: `{ x -> z : exists y : x -> y in self and y -> z in other }`.
+    pub fn apply_range(&self, other: &Map) -> Result<Map> {
+        need_map(self, "apply_range")?;
+        need_map(other, "apply_range")?;
+        let (a, b) = align_any(self, other);
+        if a.space.range != *b.space.domain.as_ref().unwrap() {
+            return Err(Error::SpaceMismatch("apply_range: range of the first does not match domain of the second".into()));
+        }
+        let np = a.space.n_param();
+        let (ni, nm, no) = (a.space.n_in(), a.space.n_out(), b.space.n_out());
+        let space = Space::map(a.space.params.clone(), a.space.domain.clone().unwrap(), b.space.range.clone());
+        let da: Vec<Dest> =
+            params_dest(np).chain((0..ni).map(|k| Dest::Var(np + k))).chain((0..nm).map(Dest::Exist)).collect();
+        let db: Vec<Dest> =
+            params_dest(np).chain((0..nm).map(Dest::Exist)).chain((0..no).map(|k| Dest::Var(np + ni + k))).collect();
+        join(&a, &b, space, &da, &db, nm)
+    }
+
+    /// Apply a relation to a set: `{ y : exists x in self : x -> y in map }`.
+    pub fn apply(&self, map: &Map) -> Result<Map> {
+        need_set(self, "apply")?;
+        need_map(map, "apply")?;
+        let (a, b) = align_any(self, map);
+        if a.space.range != *b.space.domain.as_ref().unwrap() {
+            return Err(Error::SpaceMismatch("apply: the set does not live in the relation's domain".into()));
+        }
+        let np = a.space.n_param();
+        let (nm, no) = (a.space.n_out(), b.space.n_out());
+        let space = b.space.range_space();
+        let da: Vec<Dest> = params_dest(np).chain((0..nm).map(Dest::Exist)).collect();
+        let db: Vec<Dest> =
+            params_dest(np).chain((0..nm).map(Dest::Exist)).chain((0..no).map(|k| Dest::Var(np + k))).collect();
+        join(&a, &b, space, &da, &db, nm)
+    }
+
+    /// Intersect the domain of a relation with a set.
+    pub fn intersect_domain(&self, set: &Map) -> Result<Map> {
+        need_map(self, "intersect_domain")?;
+        need_set(set, "intersect_domain")?;
+        let (a, s) = align_any(self, set);
+        if s.space.range != *a.space.domain.as_ref().unwrap() {
+            return Err(Error::SpaceMismatch("intersect_domain: the set does not live in the domain".into()));
+        }
+        let np = a.space.n_param();
+        let dest: Vec<Dest> = (0..np + a.space.n_in()).map(Dest::Var).collect();
+        let lifted = Map {
+            space: a.space.clone(),
+            parts: s.parts.iter().map(|b| b.transform(a.space.clone(), &dest, 0)).collect(),
+        };
+        a.intersect(&lifted)
+    }
+
+    /// Intersect the range of a relation with a set.
+    pub fn intersect_range(&self, set: &Map) -> Result<Map> {
+        need_map(self, "intersect_range")?;
+        need_set(set, "intersect_range")?;
+        let (a, s) = align_any(self, set);
+        if s.space.range != a.space.range {
+            return Err(Error::SpaceMismatch("intersect_range: the set does not live in the range".into()));
+        }
+        let (np, ni) = (a.space.n_param(), a.space.n_in());
+        let dest: Vec<Dest> = params_dest(np).chain((0..a.space.n_out()).map(|k| Dest::Var(np + ni + k))).collect();
+        let lifted = Map {
+            space: a.space.clone(),
+            parts: s.parts.iter().map(|b| b.transform(a.space.clone(), &dest, 0)).collect(),
+        };
+        a.intersect(&lifted)
+    }
+
+    /// Intersect with a parameter domain (a set whose space has no dimensions).
+    pub fn intersect_params(&self, params: &Map) -> Result<Map> {
+        let (a, p) = align_any(self, params);
+        let np = a.space.n_param();
+        let dest: Vec<Dest> = params_dest(np).chain((0..p.space.n_in() + p.space.n_out()).map(Dest::Exist)).collect();
+        let nd = p.space.n_in() + p.space.n_out();
+        let lifted = Map {
+            space: a.space.clone(),
+            parts: p.parts.iter().map(|b| b.transform(a.space.clone(), &dest, nd)).collect(),
+        };
+        a.intersect(&lifted)
+    }
+
+    /// The relation `{ x -> y : x ≺ y }` (strictly lexicographically smaller, `strict`)
+    /// or `x ≼ y`, between two set spaces of equal dimension, restricted to `self -> other`.
+    pub fn lex_order(&self, other: &Map, strict: bool, less: bool) -> Result<Map> {
+        need_set(self, "lexicographic order")?;
+        need_set(other, "lexicographic order")?;
+        let (a, b) = align_any(self, other);
+        let n = a.space.n_out();
+        if n != b.space.n_out() {
+            return Err(Error::SpaceMismatch("lexicographic order needs sets of equal dimension".into()));
+        }
+        let prod = a.product_sets(&b)?;
+        let order = lex_order_map(prod.space.clone(), strict, less);
+        prod.intersect(&order)
+    }
+
+    /// Fix variable `k` (0-based over params, in, out) to a value.
+    pub fn fix_var(&self, k: usize, value: &Int) -> Map {
+        let mut m = self.clone();
+        for b in &mut m.parts {
+            let mut row = vec![Int::ZERO; b.row_len()];
+            row[1 + k] = Int::ONE;
+            row[0] = -value;
+            b.eqs.push(row);
+        }
+        m
+    }
+}
+
+/// The lexicographic order relation on a relation space with equal tuples' dimensions:
+/// `x << y` (`strict`, `less`), `x <<= y`, `x >> y`, `x >>= y`.
+pub fn lex_order_map(space: Space, strict: bool, less: bool) -> Map {
+    let np = space.n_param();
+    let n = space.n_in();
+    let mut out = Map::empty(space.clone());
+    for level in 0..=n {
+        if level == n && strict {
+            break;
+        }
+        let mut b = BasicMap::universe(space.clone());
+        for k in 0..level {
+            b.add_var_eq(np + k, np + n + k);
+        }
+        if level < n {
+            // y_l - x_l - 1 >= 0 (less) or x_l - y_l - 1 >= 0
+            let mut row = vec![Int::ZERO; b.row_len()];
+            let (p, q) = if less { (np + n + level, np + level) } else { (np + level, np + n + level) };
+            row[1 + p] = Int::ONE;
+            row[1 + q] = Int::from(-1);
+            row[0] = Int::from(-1);
+            b.ineqs.push(row);
+        }
+        out.parts.push(b);
+    }
+    out
+}
+
+/// Align the parameters of two maps of possibly different spaces.
+pub(crate) fn align_any(a: &Map, b: &Map) -> (Map, Map) {
+    let mut a = a.clone();
+    let mut b = b.clone();
+    if a.space.params != b.space.params {
+        let params = crate::space::merge_params(&a.space.params, &b.space.params);
+        a.align_params(&params);
+        b.align_params(&params);
+    }
+    (a, b)
+}
+
+fn join(a: &Map, b: &Map, space: Space, da: &[Dest], db: &[Dest], n_exist: usize) -> Result<Map> {
+    let mut out = Map::empty(space.clone());
+    for x in &a.parts {
+        let tx = x.transform(space.clone(), da, n_exist);
+        for y in &b.parts {
+            let ty = y.transform(space.clone(), db, n_exist);
+            out.parts.push(tx.intersect_shared(&ty, n_exist)?);
+        }
+    }
+    Ok(out)
+}
+
+impl BasicMap {
+    /// Intersect two basic maps of the same space whose first `n_shared` locals
+    /// denote the same (existential) variables.
+    pub(crate) fn intersect_shared(&self, other: &BasicMap, n_shared: usize) -> Result<BasicMap> {
+        let mut a = self.clone();
+        let mut b = other.clone();
+        let base = a.off_div();
+        let na = a.n_div();
+        let nb = b.n_div() - n_shared;
+        a.insert_cols(a.row_len(), nb);
+        a.divs.extend(std::iter::repeat(None).take(nb));
+        let mut map: Vec<usize> = (0..base + n_shared).collect();
+        map.extend((0..nb).map(|k| base + na + k));
+        let new_len = a.row_len();
+        b.remap_cols(&map, new_len);
+        for (k, d) in b.divs.into_iter().enumerate().skip(n_shared) {
+            a.divs[na + k - n_shared] = d;
+        }
+        a.eqs.extend(b.eqs);
+        a.ineqs.extend(b.ineqs);
+        Ok(a)
+    }
+}
