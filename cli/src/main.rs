@@ -1,1 +1,161 @@
-fn main() {}
+//! `poly`: the polyhedral toolkit's command line (argument dispatch only).
+
+use std::io::{IsTerminal, Read, Write};
+use std::process::ExitCode;
+
+use poly::calc;
+use poly::error::Error;
+
+const USAGE: &str = "\
+poly: a polyhedral toolkit in pure Rust
+
+Usage:
+  poly                      run the built-in example (same as `poly demo`)
+  poly demo                 run the built-in example
+  poly calc [--batch] [FILE]
+                            run an iscc script from FILE or standard input
+                            (an interactive prompt when standard input is a terminal);
+                            --batch: one output line per value, `error: ...` lines for
+                            failing statements (the conformance protocol)
+  poly scop FILE.c          extract the polyhedral model of a C kernel
+  poly interp FILE.c NAME=VALUE...
+                            run a C kernel with the given parameter values
+  poly --help               print this message
+";
+
+fn calc_command(args: &[String]) -> Result<ExitCode, Error> {
+    let mut batch = false;
+    let mut file = None;
+    for a in args {
+        match a.as_str() {
+            "--batch" => batch = true,
+            "-h" | "--help" => {
+                print!("{USAGE}");
+                return Ok(ExitCode::SUCCESS);
+            }
+            s if s.starts_with('-') && s != "-" => {
+                return Err(Error::Usage(format!(
+                    "unknown option `{s}` for `poly calc`"
+                )))
+            }
+            s => {
+                if file.is_some() {
+                    return Err(Error::Usage("`poly calc` takes at most one FILE".into()));
+                }
+                file = Some(s.to_string());
+            }
+        }
+    }
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let summary = match file.as_deref() {
+        Some(path) if path != "-" => {
+            let src =
+                std::fs::read_to_string(path).map_err(|e| Error::Io(format!("{path}: {e}")))?;
+            run_text(&src, batch, &mut out)?
+        }
+        _ => {
+            let stdin = std::io::stdin();
+            if !batch && stdin.is_terminal() {
+                calc::interactive(&mut stdin.lock(), &mut out, true)?
+            } else {
+                let mut src = String::new();
+                stdin.lock().read_to_string(&mut src)?;
+                run_text(&src, batch, &mut out)?
+            }
+        }
+    };
+    Ok(if summary.errors > 0 && !batch {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Batch: everything on stdout. Otherwise errors (with context) on stderr.
+fn run_text(src: &str, batch: bool, out: &mut dyn Write) -> Result<calc::Summary, Error> {
+    let mut s = calc::Session::new(batch);
+    if batch {
+        s.run(src, 1, out, None)?;
+    } else {
+        let stderr = std::io::stderr();
+        let mut err = stderr.lock();
+        s.run(src, 1, out, Some(&mut err))?;
+    }
+    Ok(s.summary().clone())
+}
+
+fn front_end<E: std::fmt::Display>(result: Result<String, E>) -> Result<ExitCode, Error> {
+    match result {
+        Ok(text) => {
+            print!("{text}");
+            if !text.is_empty() && !text.ends_with('\n') {
+                println!();
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => Err(Error::Command(e.to_string())),
+    }
+}
+
+// FRONT-END HOOK: these become `scop::commands::{scop_command, interp_command}`.
+fn scop_command(_args: &[String]) -> Result<String, String> {
+    Err("`poly scop` is not available yet".into())
+}
+
+fn interp_command(_args: &[String]) -> Result<String, String> {
+    Err("`poly interp` is not available yet".into())
+}
+
+fn dispatch(args: &[String]) -> Result<ExitCode, Error> {
+    match args.first().map(String::as_str) {
+        None | Some("demo") => {
+            poly::demo::run_demo(&mut std::io::stdout().lock())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some("-h" | "--help" | "help") => {
+            print!("{USAGE}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Some("calc") => calc_command(&args[1..]),
+        Some("scop") => front_end(scop_command(&args[1..])),
+        Some("interp") => front_end(interp_command(&args[1..])),
+        Some(other) => Err(Error::Usage(format!(
+            "unknown command `{other}` (see `poly --help`)"
+        ))),
+    }
+}
+
+fn main() -> ExitCode {
+    // Panics inside an operation are turned into `error:` lines by the
+    // calculator; keep their default report off the terminal.
+    std::panic::set_hook(Box::new(|_| {}));
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    // The engine may recurse deeply: run on a thread with a large stack.
+    let worker = std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(move || dispatch(&args));
+    let result = match worker {
+        Ok(h) => h.join().unwrap_or_else(|p| {
+            let msg = p
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned());
+            Err(Error::Command(format!(
+                "internal error: {}",
+                msg.unwrap_or_else(|| "panic".into())
+            )))
+        }),
+        Err(e) => Err(Error::Io(e.to_string())),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            if matches!(e, Error::Usage(_)) {
+                eprint!("{USAGE}");
+            }
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,472 @@
+//! Evaluation of statements and expressions, with iscc's typing rules.
+
+use std::collections::HashMap;
+
+use presburger::{Int, UnionMap};
+
+use super::ast::{BinOp, Expr, ExprKind, Flow, Stmt, UnOp};
+use super::value::Value;
+use crate::error::{Error, Pos, Result};
+
+/// The variables of a running script.
+#[derive(Clone, Debug, Default)]
+pub struct Env {
+    vars: HashMap<String, Value>,
+}
+
+/// Turn an engine result into a calculator result.
+fn engine<T>(r: presburger::Result<T>, op: &str, pos: Pos) -> Result<T> {
+    r.map_err(|e| Error::Engine {
+        pos,
+        op: op.to_string(),
+        message: e.to_string(),
+    })
+}
+
+fn type_error(pos: Pos, message: String) -> Error {
+    Error::Type { pos, message }
+}
+
+/// Translate a parse error of a literal (positions relative to the literal's
+/// text) into a script position.
+fn literal_error(e: presburger::Error, at: Pos) -> Error {
+    match e {
+        presburger::Error::Parse {
+            line,
+            col,
+            expected,
+        } => {
+            let pos = if line <= 1 {
+                Pos::new(at.line, at.col + col.max(1) - 1)
+            } else {
+                Pos::new(at.line + line - 1, col)
+            };
+            Error::Parse {
+                pos,
+                expected: format!("{expected} (in a set or map literal)"),
+            }
+        }
+        other => Error::Parse {
+            pos: at,
+            expected: format!("a valid set or map literal: {other}"),
+        },
+    }
+}
+
+/// Dataflow analysis: the four results of isl's `compute_flow`,
+/// `[must_dependence, may_dependence, must_no_source, may_no_source]`, for the
+/// given must and may sources, kills, sinks and schedule.
+///
+/// DATAFLOW HOOK: this is the one place where the calculator calls the
+/// `dataflow` crate; replace the body when that crate provides the analysis.
+pub fn eval_flow(
+    must: &UnionMap,
+    may: &UnionMap,
+    kill: Option<&UnionMap>,
+    sink: &UnionMap,
+    schedule: &UnionMap,
+) -> std::result::Result<Vec<UnionMap>, String> {
+    let _ = (must, may, kill, sink, schedule);
+    Err("dataflow analysis is not available yet".to_string())
+}
+
+impl Env {
+    /// An empty environment.
+    pub fn new() -> Env {
+        Env::default()
+    }
+
+    /// The value of a variable, if set.
+    pub fn get(&self, name: &str) -> Option<&Value> {
+        self.vars.get(name)
+    }
+
+    /// Run one statement: `Ok(Some(v))` if it prints `v`, `Ok(None)` for an assignment.
+    pub fn exec(&mut self, stmt: &Stmt) -> Result<Option<Value>> {
+        match stmt {
+            Stmt::Assign { name, expr, .. } => {
+                let v = self.eval(expr)?;
+                self.vars.insert(name.clone(), v);
+                Ok(None)
+            }
+            Stmt::Print { expr, .. } | Stmt::Expr { expr, .. } => self.eval(expr).map(Some),
+        }
+    }
+
+    /// Evaluate an expression.
+    pub fn eval(&self, e: &Expr) -> Result<Value> {
+        let pos = e.pos;
+        match &e.kind {
+            ExprKind::Literal(text) => {
+                let u = super::parse_literal(text).map_err(|err| literal_error(err, pos))?;
+                Ok(if u.is_set() {
+                    Value::Set(u)
+                } else {
+                    Value::Map(u)
+                })
+            }
+            ExprKind::Int(s) => s.parse::<Int>().map(Value::Int).map_err(|_| Error::Parse {
+                pos,
+                expected: format!("an integer, found `{s}`"),
+            }),
+            ExprKind::Str(s) => Ok(Value::Str(s.clone())),
+            ExprKind::Var(name) => self.vars.get(name).cloned().ok_or_else(|| Error::Eval {
+                pos,
+                message: format!("unknown identifier `{name}`"),
+            }),
+            ExprKind::List(items) => items
+                .iter()
+                .map(|x| self.eval(x))
+                .collect::<Result<Vec<_>>>()
+                .map(Value::List),
+            ExprKind::Neg(x) => match self.eval(x)? {
+                Value::Int(i) => Ok(Value::Int(-i)),
+                v => Err(type_error(
+                    pos,
+                    format!("unary `-` expects an int, found {}", v.a_type()),
+                )),
+            },
+            ExprKind::Unary(op, x) => {
+                let v = self.eval(x)?;
+                unary(*op, v, pos)
+            }
+            ExprKind::Binary(op, l, r) => {
+                let l = self.eval(l)?;
+                let r = self.eval(r)?;
+                binary(*op, l, r, pos)
+            }
+            ExprKind::Inverse(x) => {
+                let v = self.eval(x)?;
+                match v.as_map() {
+                    Some(u) => Ok(Value::Map(engine(u.reverse(), "^-1", pos)?)),
+                    None => Err(type_error(
+                        pos,
+                        format!("`^-1` expects a map, found {}", v.a_type()),
+                    )),
+                }
+            }
+            ExprKind::Apply(f, a) => {
+                let f = self.eval(f)?;
+                let a = self.eval(a)?;
+                apply(f, a, pos)
+            }
+            ExprKind::Index(l, i) => {
+                let l = self.eval(l)?;
+                let i = self.eval(i)?;
+                index(l, i, pos)
+            }
+            ExprKind::Flow(flow) => self.flow(flow, pos),
+        }
+    }
+
+    fn flow_operand(&self, e: &Expr, role: &str) -> Result<UnionMap> {
+        let v = self.eval(e)?;
+        v.as_map().cloned().ok_or_else(|| {
+            type_error(
+                e.pos,
+                format!(
+                    "the {role} of a dataflow expression must be a map, found {}",
+                    v.a_type()
+                ),
+            )
+        })
+    }
+
+    fn flow(&self, f: &Flow, pos: Pos) -> Result<Value> {
+        let empty = UnionMap::empty(Vec::new());
+        let must = match &f.must {
+            Some(e) => self.flow_operand(e, "`last` part (must sources)")?,
+            None => empty.clone(),
+        };
+        let may = match &f.may {
+            Some(e) => self.flow_operand(e, "`any` part (may sources)")?,
+            None => empty.clone(),
+        };
+        let kill = match &f.kill {
+            Some(e) => Some(self.flow_operand(e, "`kill` part")?),
+            None => None,
+        };
+        let sink = self.flow_operand(&f.sink, "`before` part (sinks)")?;
+        let schedule = self.flow_operand(&f.schedule, "`under` part (schedule)")?;
+        let res = eval_flow(&must, &may, kill.as_ref(), &sink, &schedule)
+            .map_err(|message| Error::Eval { pos, message })?;
+        if res.len() != 4 {
+            return Err(Error::Internal {
+                pos,
+                message: format!("dataflow returned {} results instead of 4", res.len()),
+            });
+        }
+        let picked: Vec<UnionMap> = match (f.must.is_some(), f.may.is_some()) {
+            // `last W before R under S`: [dependences, sinks without a source]
+            (true, false) => vec![res[0].clone(), res[2].clone()],
+            // `any W before R under S`: [may dependences, sinks that may have no source]
+            (false, true) => vec![res[1].clone(), res[3].clone()],
+            _ => res,
+        };
+        Ok(Value::List(picked.into_iter().map(Value::Map).collect()))
+    }
+}
+
+/// Evaluate a prefix operator.
+pub fn unary(op: UnOp, v: Value, pos: Pos) -> Result<Value> {
+    use UnOp::*;
+    let name = op.name();
+    let want_map = |v: &Value| -> Result<UnionMap> {
+        v.as_map()
+            .cloned()
+            .ok_or_else(|| type_error(pos, format!("`{name}` expects a map, found {}", v.a_type())))
+    };
+    let want_set = |v: &Value| -> Result<UnionMap> {
+        v.as_set()
+            .cloned()
+            .ok_or_else(|| type_error(pos, format!("`{name}` expects a set, found {}", v.a_type())))
+    };
+    // Operators that keep the kind: a set gives a set, a map a map.
+    let same_kind =
+        |v: Value, f: &dyn Fn(&UnionMap) -> presburger::Result<UnionMap>| -> Result<Value> {
+            match v {
+                Value::Set(u) => Ok(Value::Set(engine(f(&u), name, pos)?)),
+                Value::Map(u) => Ok(Value::Map(engine(f(&u), name, pos)?)),
+                v => Err(type_error(
+                    pos,
+                    format!("`{name}` expects a set or a map, found {}", v.a_type()),
+                )),
+            }
+        };
+    match op {
+        Typeof => Ok(Value::Str(v.type_name().to_string())),
+        Lexmin => same_kind(v, &UnionMap::lexmin),
+        Lexmax => same_kind(v, &UnionMap::lexmax),
+        Coalesce => same_kind(v, &UnionMap::coalesce),
+        Sample => same_kind(v, &UnionMap::sample),
+        Complement => same_kind(v, &UnionMap::complement),
+        AffineHull => same_kind(v, &UnionMap::affine_hull),
+        ConvexHull => same_kind(v, &UnionMap::convex_hull),
+        Domain if matches!(v, Value::Set(_)) => Err(type_error(
+            pos,
+            "`domain` expects a map, found a set".into(),
+        )),
+        Range if matches!(v, Value::Set(_)) => {
+            Err(type_error(pos, "`range` expects a map, found a set".into()))
+        }
+        Domain => Ok(Value::Set(engine(want_map(&v)?.domain(), name, pos)?)),
+        Range => Ok(Value::Set(engine(want_map(&v)?.range(), name, pos)?)),
+        Deltas => Ok(Value::Set(engine(want_map(&v)?.deltas(), name, pos)?)),
+        DeltasMap => Ok(Value::Map(engine(want_map(&v)?.deltas_map(), name, pos)?)),
+        DomainMap => Ok(Value::Map(engine(want_map(&v)?.domain_map(), name, pos)?)),
+        RangeMap => Ok(Value::Map(engine(want_map(&v)?.range_map(), name, pos)?)),
+        Wrap => Ok(Value::Set(engine(want_map(&v)?.wrap(), name, pos)?)),
+        Identity => Ok(Value::Map(engine(want_set(&v)?.identity(), name, pos)?)),
+        Unwrap => Ok(Value::Map(engine(want_set(&v)?.unwrap(), name, pos)?)),
+        Card => Ok(Value::Card(engine(want_set(&v)?.card(), name, pos)?)),
+        Params => match &v {
+            Value::Set(u) | Value::Map(u) => Ok(Value::Set(engine(u.params_set(), name, pos)?)),
+            v => Err(type_error(
+                pos,
+                format!("`params` expects a set or a map, found {}", v.a_type()),
+            )),
+        },
+        IsEmpty => match &v {
+            Value::Set(u) | Value::Map(u) => Ok(Value::Bool(engine(u.is_empty(), name, pos)?)),
+            Value::List(l) => Ok(Value::Bool(l.is_empty())),
+            v => Err(type_error(
+                pos,
+                format!("`is_empty` expects a set or a map, found {}", v.a_type()),
+            )),
+        },
+        IsSingleValued => Ok(Value::Bool(engine(
+            want_map(&v)?.is_single_valued(),
+            name,
+            pos,
+        )?)),
+        IsInjective => Ok(Value::Bool(engine(
+            want_map(&v)?.is_injective(),
+            name,
+            pos,
+        )?)),
+    }
+}
+
+/// The kind shared by two union operands, if any: `Some(true)` for two sets,
+/// `Some(false)` for two maps.
+fn same_union_kind(l: &Value, r: &Value) -> Option<bool> {
+    if l.as_set().is_some() && r.as_set().is_some() {
+        Some(true)
+    } else if l.as_map().is_some() && r.as_map().is_some() {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+fn union_of(v: &Value) -> UnionMap {
+    match v {
+        Value::Set(u) | Value::Map(u) => u.clone(),
+        _ => UnionMap::default(),
+    }
+}
+
+/// Evaluate a binary operator.
+pub fn binary(op: BinOp, l: Value, r: Value, pos: Pos) -> Result<Value> {
+    use BinOp::*;
+    let sym = op.symbol();
+    let mismatch = |l: &Value, r: &Value| {
+        type_error(
+            pos,
+            format!("`{sym}` cannot combine {} and {}", l.a_type(), r.a_type()),
+        )
+    };
+    // Integer arithmetic and comparisons.
+    if let (Some(a), Some(b)) = (l.as_int(), r.as_int()) {
+        return match op {
+            Union => Ok(Value::Int(a + b)),
+            Diff => Ok(Value::Int(a - b)),
+            Inter => Ok(Value::Int(a * b)),
+            Eq => Ok(Value::Bool(a == b)),
+            Le => Ok(Value::Bool(a <= b)),
+            Ge => Ok(Value::Bool(a >= b)),
+            Lt => Ok(Value::Bool(a < b)),
+            Gt => Ok(Value::Bool(a > b)),
+            _ => Err(mismatch(&l, &r)),
+        };
+    }
+    match (op, &l, &r) {
+        (Eq, Value::Bool(a), Value::Bool(b)) => return Ok(Value::Bool(a == b)),
+        (Eq, Value::Str(a), Value::Str(b)) => return Ok(Value::Bool(a == b)),
+        (Union, Value::List(a), Value::List(b)) => {
+            return Ok(Value::List(a.iter().chain(b).cloned().collect()))
+        }
+        (Union, Value::Str(a), Value::Str(b)) => return Ok(Value::Str(format!("{a}{b}"))),
+        _ => {}
+    }
+    let kind = same_union_kind(&l, &r);
+    let (a, b) = (union_of(&l), union_of(&r));
+    let wrap = |is_set: bool, u: UnionMap| if is_set { Value::Set(u) } else { Value::Map(u) };
+    match op {
+        Union | Diff | Gist | Cross => {
+            let is_set = kind.ok_or_else(|| mismatch(&l, &r))?;
+            let (res, name) = match op {
+                Union => (a.union(&b), "union"),
+                Diff => (a.subtract(&b), "subtract"),
+                Gist => (a.gist(&b), "gist"),
+                _ => (a.cross(&b), "cross"),
+            };
+            Ok(wrap(is_set, engine(res, name, pos)?))
+        }
+        Inter => match kind {
+            Some(is_set) => Ok(wrap(is_set, engine(a.intersect(&b), "intersect", pos)?)),
+            None => match (&l, &r) {
+                (Value::Set(s), Value::Map(m)) | (Value::Map(m), Value::Set(s)) => Ok(Value::Map(
+                    engine(m.intersect_domain(s), "intersect_domain", pos)?,
+                )),
+                _ => Err(mismatch(&l, &r)),
+            },
+        },
+        Join => match (l.as_map(), r.as_map()) {
+            (Some(x), Some(y)) => Ok(Value::Map(engine(x.apply_range(y), "join", pos)?)),
+            _ => Err(type_error(
+                pos,
+                format!(
+                    "`.` expects two maps, found {} and {}",
+                    l.a_type(),
+                    r.a_type()
+                ),
+            )),
+        },
+        Product => match (l.as_set(), r.as_set()) {
+            (Some(x), Some(y)) => Ok(Value::Map(engine(x.product_sets(y), "product", pos)?)),
+            _ => Err(type_error(
+                pos,
+                format!(
+                    "`->` expects two sets, found {} and {}",
+                    l.a_type(),
+                    r.a_type()
+                ),
+            )),
+        },
+        Eq | Le | Ge | Lt | Gt => {
+            kind.ok_or_else(|| mismatch(&l, &r))?;
+            let sub = |x: &UnionMap, y: &UnionMap| engine(x.is_subset(y), "is_subset", pos);
+            let b = match op {
+                Eq => engine(a.is_equal(&b), "is_equal", pos)?,
+                Le => sub(&a, &b)?,
+                Ge => sub(&b, &a)?,
+                Lt => sub(&a, &b)? && !sub(&b, &a)?,
+                _ => sub(&b, &a)? && !sub(&a, &b)?,
+            };
+            Ok(Value::Bool(b))
+        }
+        LexLt | LexLe | LexGt | LexGe => match (l.as_set(), r.as_set()) {
+            (Some(x), Some(y)) => {
+                let strict = matches!(op, LexLt | LexGt);
+                let less = matches!(op, LexLt | LexLe);
+                Ok(Value::Map(engine(x.lex_order(y, strict, less), sym, pos)?))
+            }
+            _ => Err(type_error(
+                pos,
+                format!(
+                    "`{sym}` expects two sets, found {} and {}",
+                    l.a_type(),
+                    r.a_type()
+                ),
+            )),
+        },
+    }
+}
+
+/// Evaluate an application `f(a)`: a map applied to a set (its image) or to
+/// a map (applied to the map's range).
+pub fn apply(f: Value, a: Value, pos: Pos) -> Result<Value> {
+    match (&f, &a) {
+        (Value::Map(m), Value::Set(s)) => Ok(Value::Set(engine(s.apply(m), "apply", pos)?)),
+        (Value::Map(m), Value::Map(x)) => Ok(Value::Map(engine(x.apply_range(m), "apply", pos)?)),
+        (Value::Map(_), a) => Err(type_error(
+            pos,
+            format!(
+                "a map can be applied to a set or a map, not to {}",
+                a.a_type()
+            ),
+        )),
+        (f, _) => Err(type_error(
+            pos,
+            format!("only a map can be applied, found {}", f.a_type()),
+        )),
+    }
+}
+
+/// Evaluate an indexing `l[i]`.
+pub fn index(l: Value, i: Value, pos: Pos) -> Result<Value> {
+    let items = match l {
+        Value::List(items) => items,
+        v => {
+            return Err(type_error(
+                pos,
+                format!("only a list can be indexed, found {}", v.a_type()),
+            ))
+        }
+    };
+    let k = match i.as_int() {
+        Some(k) => k.clone(),
+        None => {
+            return Err(type_error(
+                pos,
+                format!("a list index must be an int, found {}", i.a_type()),
+            ))
+        }
+    };
+    match k
+        .to_i64()
+        .and_then(|k| usize::try_from(k).ok())
+        .filter(|&k| k < items.len())
+    {
+        Some(k) => Ok(items[k].clone()),
+        None => Err(Error::Eval {
+            pos,
+            message: format!(
+                "index {k} out of range for a list of {} element{}",
+                items.len(),
+                if items.len() == 1 { "" } else { "s" }
+            ),
+        }),
+    }
+}

@@ -1,0 +1,276 @@
+//! `poly calc`: an iscc-compatible calculator on the presburger engine.
+//!
+//! A script is a sequence of statements ending with `;`:
+//!
+//! ```text
+//! D := [n] -> { S[i, j] : 0 <= i < n and 0 <= j <= i };   # assignment: prints nothing
+//! card (D * [n] -> { S[i, j] : n = 4 });                  # expression: prints its value
+//! print lexmin D;                                          # same
+//! ```
+//!
+//! Values are union sets and maps (in isl notation), booleans (`True`,
+//! `False`), integers, strings and lists (`[a, b]`, indexed `L[0]`). See
+//! [`parser`] for the grammar and [`eval`] for the operators' typing rules.
+//!
+//! In batch mode ([`run_script`] with `batch`), every statement that yields a
+//! value prints exactly one line, and a failing statement prints exactly one
+//! line `error: statement N, line L, column C: ...`; the run always goes on.
+//!
+//! ```
+//! let mut out = Vec::new();
+//! poly::calc::run_script("L := [1, 2, 3]; L[1]; typeof L; L[7];", true, &mut out).unwrap();
+//! let text = String::from_utf8(out).unwrap();
+//! assert_eq!(text.lines().collect::<Vec<_>>()[..2], ["2", "list"]);
+//! assert!(text.lines().nth(2).unwrap().starts_with("error: statement 4, line 1, column 25"));
+//! ```
+
+pub mod ast;
+pub mod eval;
+pub mod lexer;
+pub mod parser;
+pub mod value;
+
+use std::io::{BufRead, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use presburger::UnionMap;
+
+pub use eval::{eval_flow, Env};
+pub use value::Value;
+
+use crate::error::{Error, Pos, Result};
+
+/// Parse a set or map literal in isl notation with the engine's parser.
+pub fn parse_literal(text: &str) -> std::result::Result<UnionMap, presburger::Error> {
+    // NOTATION HOOK: becomes `text.parse::<UnionMap>()` when the engine's parser lands.
+    let _ = text;
+    Err(presburger::Error::Invalid(
+        "the isl notation parser is not available yet".into(),
+    ))
+}
+
+/// Print a union set or map in isl notation (one line).
+pub fn show(u: &UnionMap) -> String {
+    // NOTATION HOOK: becomes `format!("{u}")` when the engine's printer lands.
+    format!("{u:?}")
+}
+
+/// What a run did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Statements run (including failing ones).
+    pub statements: usize,
+    /// Values printed.
+    pub values: usize,
+    /// Statements that failed.
+    pub errors: usize,
+}
+
+/// A calculator session: variables persist across calls to [`Session::run`].
+#[derive(Clone, Debug, Default)]
+pub struct Session {
+    env: Env,
+    batch: bool,
+    summary: Summary,
+}
+
+/// The message of a caught panic.
+fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "panic".to_string()
+    }
+}
+
+impl Session {
+    /// A new session; `batch` selects the one-line-per-statement protocol
+    /// (otherwise errors also show the offending source line).
+    pub fn new(batch: bool) -> Session {
+        Session {
+            env: Env::new(),
+            batch,
+            summary: Summary::default(),
+        }
+    }
+
+    /// The variables.
+    pub fn env(&self) -> &Env {
+        &self.env
+    }
+
+    /// What the session did so far.
+    pub fn summary(&self) -> &Summary {
+        &self.summary
+    }
+
+    /// Run a chunk of script whose first line is line `first_line` of the
+    /// whole script. Values go to `out`; error lines go to `err`, or to `out`
+    /// when `err` is `None`. Only a failing write is an `Err`.
+    pub fn run(
+        &mut self,
+        src: &str,
+        first_line: usize,
+        out: &mut dyn Write,
+        mut err: Option<&mut dyn Write>,
+    ) -> Result<()> {
+        let toks = lexer::Lexer::new(src, first_line).tokenize();
+        let mut p = parser::Parser::new(toks);
+        while let Some(stmt) = p.next_statement() {
+            self.summary.statements += 1;
+            let n = self.summary.statements;
+            let result = match stmt {
+                Ok(stmt) => {
+                    let pos = stmt.pos();
+                    let env = &mut self.env;
+                    match catch_unwind(AssertUnwindSafe(|| env.exec(&stmt))) {
+                        Ok(r) => r,
+                        Err(payload) => Err(Error::Internal {
+                            pos,
+                            message: panic_message(payload.as_ref()),
+                        }),
+                    }
+                }
+                Err(e) => Err(e),
+            };
+            match result {
+                Ok(None) => {}
+                Ok(Some(v)) => {
+                    self.summary.values += 1;
+                    let text = v.to_string();
+                    let text = if self.batch {
+                        text.replace('\n', " ")
+                    } else {
+                        text
+                    };
+                    writeln!(out, "{text}")?;
+                }
+                Err(e) => {
+                    self.summary.errors += 1;
+                    let w: &mut dyn Write = match err.as_mut() {
+                        Some(w) => &mut **w,
+                        None => &mut *out,
+                    };
+                    writeln!(w, "error: statement {n}, {e}")?;
+                    if !self.batch {
+                        if let Some(pos) = e.pos() {
+                            write_context(w, src, first_line, pos)?;
+                        }
+                    }
+                }
+            }
+        }
+        out.flush()?;
+        Ok(())
+    }
+}
+
+/// Show the source line of an error and a caret under its column.
+fn write_context(w: &mut dyn Write, src: &str, first_line: usize, pos: Pos) -> Result<()> {
+    if pos.line < first_line {
+        return Ok(());
+    }
+    if let Some(line) = src.lines().nth(pos.line - first_line) {
+        let margin = format!("{}", pos.line);
+        writeln!(w, "  {margin} | {line}")?;
+        let pad: String = line
+            .chars()
+            .take(pos.col.saturating_sub(1))
+            .map(|c| if c == '\t' { '\t' } else { ' ' })
+            .collect();
+        writeln!(w, "  {} | {pad}^", " ".repeat(margin.len()))?;
+    }
+    Ok(())
+}
+
+/// Run a whole script, writing values and error lines to `out`.
+pub fn run_script(src: &str, batch: bool, out: &mut dyn Write) -> Result<Summary> {
+    let mut s = Session::new(batch);
+    s.run(src, 1, out, None)?;
+    Ok(s.summary)
+}
+
+/// Run statements as lines arrive on `input` (an interactive prompt): a
+/// statement runs as soon as its `;` is read. `prompt` is written before
+/// each line (`poly> `, or `  ...> ` inside a statement).
+pub fn interactive(input: &mut dyn BufRead, out: &mut dyn Write, prompt: bool) -> Result<Summary> {
+    let mut s = Session::new(false);
+    let mut pending = String::new();
+    let mut pending_line = 1;
+    let mut line_no = 0;
+    loop {
+        if prompt {
+            write!(
+                out,
+                "{}",
+                if pending.trim().is_empty() {
+                    "poly> "
+                } else {
+                    " ...> "
+                }
+            )?;
+            out.flush()?;
+        }
+        let mut line = String::new();
+        let n = input.read_line(&mut line)?;
+        if n == 0 {
+            if !pending.trim().is_empty() {
+                s.run(&pending, pending_line, out, None)?;
+            }
+            if prompt {
+                writeln!(out)?;
+            }
+            return Ok(s.summary);
+        }
+        line_no += 1;
+        if pending.trim().is_empty() {
+            pending.clear();
+            pending_line = line_no;
+        }
+        pending.push_str(&line);
+        if lexer::is_incomplete(&pending) {
+            continue;
+        }
+        // Run everything up to the last `;` outside literals and strings.
+        let toks = lexer::Lexer::new(&pending, 1).tokenize();
+        let last_semi = toks
+            .iter()
+            .rev()
+            .find(|t| t.tok == lexer::Tok::Sym(";"))
+            .map(|t| t.pos);
+        if let Some(p) = last_semi {
+            let cut = byte_offset(&pending, p) + 1;
+            let rest = pending[cut..].to_string();
+            let head = pending[..cut].to_string();
+            s.run(&head, pending_line, out, None)?;
+            let consumed_lines = head.matches('\n').count();
+            pending = rest;
+            pending_line += consumed_lines;
+        }
+    }
+}
+
+/// Byte offset of a (line, column) position in `src` (positions numbered from line 1).
+fn byte_offset(src: &str, pos: Pos) -> usize {
+    let mut line = 1;
+    let mut col = 1;
+    for (k, c) in src.char_indices() {
+        if line == pos.line && col == pos.col {
+            return k;
+        }
+        if c == '\n' {
+            line += 1;
+            col = 1;
+        } else {
+            col += 1;
+        }
+    }
+    src.len()
+}
+
+/// An error is reported as `error: statement N, <error>`.
+pub fn format_error(statement: usize, e: &Error) -> String {
+    format!("error: statement {statement}, {e}")
+}

@@ -1,0 +1,55 @@
+//! The built-in example run by `poly` (or `poly demo`): a short calculator
+//! script that walks through what the toolkit does on a small kernel,
+//! printing each statement and its value.
+
+use std::io::Write;
+
+use crate::calc::Session;
+use crate::error::Result;
+
+/// The demo script: one statement per line; `#` lines are narration.
+pub const DEMO_SCRIPT: &str = "\
+# poly: exact integer sets and relations for loop nests.
+# The kernel (a triangular matrix-vector product):
+#   for (i = 0; i < n; i++)
+#     for (j = 0; j <= i; j++)
+#       S: y[i] = y[i] + A[i][j] * x[j];
+# Its iteration domain, accesses and schedule, in isl notation:
+Domain := [n] -> { S[i, j] : 0 <= i < n and 0 <= j <= i };
+Write := [n] -> { S[i, j] -> y[i] } * Domain;
+Read := ([n] -> { S[i, j] -> y[i]; S[i, j] -> A[i, j]; S[i, j] -> x[j] }) * Domain;
+Schedule := [n] -> { S[i, j] -> [i, j] };
+# The first iteration, and the arrays each statement touches:
+lexmin Domain;
+range Read;
+# Pairs of iterations that touch the same element of y, and pairs in execution order:
+Same := Write . Write^-1;
+Before := Schedule . ((range Schedule) << (range Schedule)) . Schedule^-1;
+# Their intersection is the dependence relation on y (minus the self pairs):
+Dep := Same * Before;
+coalesce Dep;
+# The dependence distances, and the immediate predecessor of each iteration:
+deltas Dep;
+lexmax (Dep^-1);
+# Counting: how many iterations for n = 10?
+card ({ S[i, j] : 0 <= i < 10 and 0 <= j <= i });
+# Try it yourself: poly calc (type statements ending with ';').
+";
+
+/// Run the demo, echoing each statement before its value.
+pub fn run_demo(out: &mut dyn Write) -> Result<()> {
+    let mut s = Session::new(false);
+    for (k, line) in DEMO_SCRIPT.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() {
+            continue;
+        }
+        if t.starts_with('#') {
+            writeln!(out, "{t}")?;
+            continue;
+        }
+        writeln!(out, "poly> {t}")?;
+        s.run(line, k + 1, out, None)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,16 @@
+//! # poly: the polyhedral toolkit's command line
+//!
+//! - [`calc`]: `poly calc`, an iscc-compatible calculator over the
+//!   `presburger` engine (interactive, script files, and a batch protocol
+//!   used by the conformance checker).
+//! - [`demo`]: the built-in example run by `poly` without arguments.
+//! - [`error`]: the crate's error type.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod calc;
+pub mod demo;
+pub mod error;
+
+pub use calc::{run_script, Session, Summary, Value};
+pub use error::{Error, Pos, Result};
