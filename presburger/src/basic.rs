@@ -271,15 +271,3 @@ impl BasicMap {
         ok
     }
 }
-
-/// Negate a row in place.
-pub(crate) fn negate_row(r: &mut [Int]) {
-    for v in r.iter_mut() {
-        *v = -&*v;
-    }
-}
-
-/// `a·r1 + b·r2` for rows of equal length.
-pub(crate) fn combine_rows(a: &Int, r1: &[Int], b: &Int, r2: &[Int]) -> Vec<Int> {
-    r1.iter().zip(r2).map(|(x, y)| Int::combine(a, x, b, y)).collect()
-}

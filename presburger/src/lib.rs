@@ -9,9 +9,16 @@ pub mod budget;
 pub mod error;
 pub mod int;
 pub mod map;
+pub mod simplify;
 pub mod space;
+pub mod coalesce;
 pub mod ops;
+pub mod pip;
+pub mod parse;
+pub mod print;
+pub mod simplex;
 pub mod structural;
+pub mod testing;
 pub mod union;
 
 pub use basic::{BasicMap, Div};

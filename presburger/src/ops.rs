@@ -1,26 +1,361 @@
-//! Set operations that need the solvers (temporary placeholders during bring-up).
-#![allow(missing_docs)]
+//! Set operations that need the solvers: emptiness, sampling, difference,
+//! complement, inclusion, counting.
+//!
+//! Emptiness is exact over the integers: all parameters, dimensions and
+//! locals are integer unknowns of one branch-and-bound search
+//! ([`crate::simplex::integer_sample`]). Difference `A \ B` splits on the
+//! constraints of each disjunct of `B`, which needs every local of `B` to
+//! have an explicit definition; existentials that the cheap rules of
+//! [`BasicMap::detect_divs`] cannot define are made explicit with parametric
+//! integer programming ([`crate::pip`]).
+
+use crate::basic::BasicMap;
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::map::Map;
+use crate::simplex::integer_sample;
+use crate::{budget, Space};
 
-fn nyi(what: &str) -> Error {
-    Error::Invalid(format!("{what}: not available yet"))
+impl BasicMap {
+    /// Exact integer emptiness.
+    ///
+    /// ```
+    /// use presburger::Set;
+    /// let s: Set = "{ [i] : 1 <= 2i <= 1 }".parse().unwrap();
+    /// assert!(s.is_empty().unwrap());
+    /// ```
+    pub fn is_empty(&self) -> Result<bool> {
+        Ok(self.sample()?.is_none())
+    }
+
+    /// An integer point `(params, in, out)` of the basic map, or `None` if it is empty.
+    pub fn sample(&self) -> Result<Option<Vec<Int>>> {
+        let mut b = self.clone();
+        if !b.simplify() {
+            return Ok(None);
+        }
+        let nv = b.space.n_vars();
+        let full = integer_sample(nv + b.n_div(), &strip(&b.eqs), &strip(&b.ineqs))?;
+        Ok(full.map(|mut p| {
+            p.truncate(nv);
+            p
+        }))
+    }
+
+    /// The simplified basic map, or `None` if it is empty (exact test).
+    pub(crate) fn simplified_nonempty(&self) -> Result<Option<BasicMap>> {
+        let mut b = self.clone();
+        if !b.simplify() || b.is_empty()? {
+            return Ok(None);
+        }
+        Ok(Some(b))
+    }
+
+    /// Make every local explicit (a div with a definition): first by the cheap
+    /// rules of [`detect_divs`](Self::detect_divs), then by parametric integer
+    /// programming. The result is a union of basic maps equal to `self`.
+    pub fn make_divs_explicit(&self) -> Result<Vec<BasicMap>> {
+        let mut b = self.clone();
+        if !b.simplify() {
+            return Ok(vec![]);
+        }
+        if b.detect_divs() {
+            return Ok(vec![b]);
+        }
+        crate::pip::explicit_divs(&b)
+    }
+
+    /// True if `(params, in, out)` satisfies the basic map (locals are searched exactly).
+    pub fn contains_point(&self, point: &[Int]) -> Result<bool> {
+        let nv = self.space.n_vars();
+        if point.len() != nv {
+            return Err(Error::Invalid("contains_point: wrong number of coordinates".into()));
+        }
+        let mut b = self.clone();
+        for (k, v) in point.iter().enumerate() {
+            let mut row = vec![Int::ZERO; b.row_len()];
+            row[1 + k] = Int::ONE;
+            row[0] = -v;
+            b.eqs.push(row);
+        }
+        Ok(!b.is_empty()?)
+    }
+}
+
+/// Rows as the tableau wants them (they already are: `[c | vars]`).
+fn strip(rows: &[Vec<Int>]) -> Vec<Vec<Int>> {
+    rows.to_vec()
 }
 
 impl Map {
-    pub fn subtract(&self, _other: &Map) -> Result<Map> { Err(nyi("subtract")) }
-    pub fn complement(&self) -> Result<Map> { Err(nyi("complement")) }
-    pub fn is_empty(&self) -> Result<bool> { Err(nyi("is_empty")) }
-    pub fn is_subset(&self, other: &Map) -> Result<bool> { self.subtract(other)?.is_empty() }
-    pub fn is_equal(&self, other: &Map) -> Result<bool> { Ok(self.is_subset(other)? && other.is_subset(self)?) }
-    pub fn sample_point(&self) -> Result<Option<Map>> { Err(nyi("sample")) }
-    pub fn lexmin(&self) -> Result<Map> { Err(nyi("lexmin")) }
-    pub fn lexmax(&self) -> Result<Map> { Err(nyi("lexmax")) }
-    pub fn coalesce(&self) -> Result<Map> { Err(nyi("coalesce")) }
-    pub fn gist(&self, _c: &Map) -> Result<Map> { Err(nyi("gist")) }
-    pub fn card(&self) -> Result<Int> { Err(nyi("card")) }
-    pub fn is_single_valued(&self) -> Result<bool> { Err(nyi("is_single_valued")) }
-    pub fn affine_hull(&self) -> Result<Map> { Err(nyi("affine_hull")) }
-    pub fn convex_hull(&self) -> Result<Map> { Err(nyi("convex_hull")) }
+    /// Simplify every disjunct and drop the empty ones (exact).
+    pub fn remove_empty_parts(&self) -> Result<Map> {
+        let mut out = Map::empty(self.space.clone());
+        for b in &self.parts {
+            if let Some(b) = b.simplified_nonempty()? {
+                out.parts.push(b);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Exact integer emptiness.
+    pub fn is_empty(&self) -> Result<bool> {
+        for b in &self.parts {
+            if !b.is_empty()? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// One integer point of the map as a single-point map (parameters fixed too), or `None`.
+    pub fn sample_point(&self) -> Result<Option<Map>> {
+        for b in &self.parts {
+            if let Some(p) = b.sample()? {
+                let mut pt = BasicMap::universe(self.space.clone());
+                for (k, v) in p.iter().enumerate() {
+                    let mut row = vec![Int::ZERO; pt.row_len()];
+                    row[1 + k] = Int::ONE;
+                    row[0] = -v;
+                    pt.eqs.push(row);
+                }
+                return Ok(Some(Map::from_basic(pt)));
+            }
+        }
+        Ok(None)
+    }
+
+    /// True if `(params, in, out)` lies in the map.
+    pub fn contains_point(&self, point: &[Int]) -> Result<bool> {
+        for b in &self.parts {
+            if b.contains_point(point)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// The difference `self \ other`.
+    ///
+    /// ```
+    /// use presburger::Set;
+    /// let a: Set = "{ [i] : 0 <= i <= 10 }".parse().unwrap();
+    /// let b: Set = "{ [i] : exists e : i = 2e }".parse().unwrap();
+    /// let d = a.subtract(&b).unwrap();
+    /// assert!(d.is_equal(&"{ [i] : 0 <= i <= 10 and i % 2 = 1 }".parse().unwrap()).unwrap());
+    /// ```
+    pub fn subtract(&self, other: &Map) -> Result<Map> {
+        let (a, b) = self.aligned(other, "subtract")?;
+        let mut cur: Vec<BasicMap> = Vec::new();
+        for p in &a.parts {
+            if let Some(p) = p.simplified_nonempty()? {
+                cur.push(p);
+            }
+        }
+        for bpart in &b.parts {
+            if cur.is_empty() {
+                break;
+            }
+            for bx in bpart.make_divs_explicit()? {
+                let mut next = Vec::new();
+                for p in &cur {
+                    next.extend(subtract_basic(p, &bx)?);
+                }
+                cur = next;
+            }
+        }
+        Ok(Map { space: a.space, parts: cur })
+    }
+
+    /// The complement within the space.
+    pub fn complement(&self) -> Result<Map> {
+        Map::universe(self.space.clone()).subtract(self)
+    }
+
+    /// Inclusion test.
+    pub fn is_subset(&self, other: &Map) -> Result<bool> {
+        let (a, b) = self.aligned(other, "is_subset")?;
+        for p in &a.parts {
+            if !Map::from_basic(p.clone()).subtract(&b)?.is_empty()? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Equality test.
+    pub fn is_equal(&self, other: &Map) -> Result<bool> {
+        Ok(self.is_subset(other)? && other.is_subset(self)?)
+    }
+
+    /// True if every domain point has at most one image.
+    pub fn is_single_valued(&self) -> Result<bool> {
+        if self.is_set() {
+            return Err(Error::SpaceMismatch("is_single_valued needs a relation".into()));
+        }
+        // R = { y1 -> y2 : exists x : x -> y1, x -> y2 } must be in the identity
+        let r = self.reverse()?.apply_range(self)?;
+        let id = Map::universe(self.space.range_space()).identity()?;
+        r.is_subset(&id)
+    }
+
+    /// True if no two domain points have a common image.
+    pub fn is_injective(&self) -> Result<bool> {
+        self.reverse()?.is_single_valued()
+    }
+
+    /// The number of points of a bounded map without parameters (or with all
+    /// parameters fixed by the constraints). `Err` if it is unbounded.
+    pub fn card(&self) -> Result<Int> {
+        let m = self.remove_empty_parts()?;
+        let nv = m.space.n_vars();
+        let mut count = Int::ZERO;
+        let mut prefix = Vec::with_capacity(nv);
+        count_rec(&m.parts, nv, &mut prefix, &mut count)?;
+        Ok(count)
+    }
+}
+
+/// `p \ b` as disjoint pieces, where every local of `b` is defined.
+fn subtract_basic(p: &BasicMap, b: &BasicMap) -> Result<Vec<BasicMap>> {
+    // base = p ∩ (b's locals with their defining constraints)
+    let mut divs_only = BasicMap { space: b.space.clone(), divs: b.divs.clone(), eqs: vec![], ineqs: vec![] };
+    let off = b.off_div();
+    for (k, d) in b.divs.iter().enumerate() {
+        let d = d.as_ref().ok_or_else(|| Error::Invalid("subtract: unexpected existential".into()))?;
+        let col = off + k;
+        let mut lo = d.num.clone();
+        lo[col] = &lo[col] - &d.den;
+        let mut hi: Vec<Int> = d.num.iter().map(|v| -v).collect();
+        hi[col] = &hi[col] + &d.den;
+        hi[0] = &(&hi[0] + &d.den) - &Int::ONE;
+        divs_only.ineqs.push(lo);
+        divs_only.ineqs.push(hi);
+    }
+    let base = p.intersect(&divs_only)?;
+    // b's constraints in base's layout: b's columns [0, off) stay, locals shift by p.n_div()
+    let shift = p.n_div();
+    let lift = |r: &Vec<Int>| -> Vec<Int> {
+        let mut out = vec![Int::ZERO; base.row_len()];
+        for (c, v) in r.iter().enumerate() {
+            out[if c < off { c } else { c + shift }] = v.clone();
+        }
+        out
+    };
+    let mut cons: Vec<Vec<Int>> = Vec::new();
+    for e in &b.eqs {
+        cons.push(lift(e));
+        cons.push(lift(&e.iter().map(|v| -v).collect()));
+    }
+    for r in &b.ineqs {
+        cons.push(lift(r));
+    }
+    // skip the rows already in base (the definitional ones) for negation
+    let mut pieces = Vec::new();
+    let mut acc = base.clone();
+    for c in cons {
+        budget::tick(1)?;
+        if base.ineqs.contains(&c) {
+            continue;
+        }
+        let mut neg: Vec<Int> = c.iter().map(|v| -v).collect();
+        neg[0] = &neg[0] - &Int::ONE;
+        let mut piece = acc.clone();
+        piece.ineqs.push(neg);
+        if let Some(pc) = piece.simplified_nonempty()? {
+            pieces.push(pc);
+        }
+        acc.ineqs.push(c);
+        if !acc.simplify() || acc.is_empty()? {
+            break;
+        }
+    }
+    Ok(pieces)
+}
+
+fn count_rec(parts: &[BasicMap], nv: usize, prefix: &mut Vec<Int>, count: &mut Int) -> Result<()> {
+    budget::tick(1)?;
+    let k = prefix.len();
+    if k == nv {
+        for p in parts {
+            if !p.is_empty()? {
+                *count = &*count + &Int::ONE;
+                return Ok(());
+            }
+        }
+        return Ok(());
+    }
+    // bounds of variable k in each part (with the prefix fixed)
+    let mut ranges: Vec<(Int, Int, usize)> = Vec::new();
+    for (idx, p) in parts.iter().enumerate() {
+        let fixed = fix_prefix(p, prefix);
+        let mut t = crate::simplex::Tableau::new(fixed.space.n_vars() + fixed.n_div());
+        for e in &fixed.eqs {
+            t.add_eq(e)?;
+        }
+        for r in &fixed.ineqs {
+            t.add_ineq(r)?;
+        }
+        if t.is_empty() {
+            continue;
+        }
+        let mut obj = vec![Int::ZERO; 1 + t.n_var()];
+        obj[1 + k] = Int::ONE;
+        let lo = t.clone().minimize(&obj)?;
+        let hi = t.maximize(&obj)?;
+        match (lo, hi) {
+            (crate::simplex::Opt::Value(ln, ld), crate::simplex::Opt::Value(hn, hd)) => {
+                ranges.push((ln.div_ceil(&ld), hn.div_floor(&hd), idx));
+            }
+            _ => return Err(Error::Invalid("card: the set is unbounded".into())),
+        }
+    }
+    if ranges.is_empty() {
+        return Ok(());
+    }
+    let lo = ranges.iter().map(|r| r.0.clone()).min().unwrap();
+    let hi = ranges.iter().map(|r| r.1.clone()).max().unwrap();
+    let mut v = lo;
+    while v <= hi {
+        let active: Vec<BasicMap> =
+            ranges.iter().filter(|r| r.0 <= v && v <= r.1).map(|r| parts[r.2].clone()).collect();
+        if !active.is_empty() {
+            prefix.push(v.clone());
+            count_rec(&active, nv, prefix, count)?;
+            prefix.pop();
+        }
+        v = &v + &Int::ONE;
+    }
+    Ok(())
+}
+
+fn fix_prefix(p: &BasicMap, prefix: &[Int]) -> BasicMap {
+    let mut b = p.clone();
+    for (k, v) in prefix.iter().enumerate() {
+        let mut row = vec![Int::ZERO; b.row_len()];
+        row[1 + k] = Int::ONE;
+        row[0] = -v;
+        b.eqs.push(row);
+    }
+    b
+}
+
+/// The universe of a space as a map (helper for callers that build spaces).
+pub fn universe(space: Space) -> Map {
+    Map::universe(space)
+}
+
+impl Map {
+    /// Lexicographic minimum: for a set, the set of its lexicographically
+    /// smallest point for each parameter value; for a relation, the smallest
+    /// image of every domain point.
+    pub fn lexmin(&self) -> Result<Map> {
+        crate::pip::lexopt_map(self, false)
+    }
+
+    /// Lexicographic maximum (see [`lexmin`](Self::lexmin)).
+    pub fn lexmax(&self) -> Result<Map> {
+        crate::pip::lexopt_map(self, true)
+    }
 }

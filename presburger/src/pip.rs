@@ -1,0 +1,730 @@
+//! Parametric integer programming (Feautrier's PIP).
+//!
+//! Given integer unknowns `u` and parameters `p` with constraints
+//! `A·u + B·p + c >= 0` (and equalities), [`solve`] computes the
+//! lexicographic minimum of `u` as a function of `p`: a list of pieces, each a
+//! *context* (a basic set over the parameters, possibly with new integer
+//! divisions of the parameters) and the value of every unknown there as an
+//! affine function of the parameters and those divisions. Parameters where
+//! no solution exists belong to no piece.
+//!
+//! The algorithm is the parametric lexicographic dual simplex:
+//! - unknowns are free in sign, so they are shifted by a *big parameter*
+//!   `M`: `u = u' - M` with `u' >= 0`. A row constant is a vector over
+//!   `(M, 1, p, divs)`; its sign is that of the `M` coefficient when non-zero.
+//!   A solution whose value still contains `M` means the minimum is unbounded;
+//! - the columns (non-basic unknowns) are kept lexicographically positive with
+//!   respect to the rows of `u'`; a row whose constant is negative everywhere
+//!   in the context is pivoted with the lexicographically smallest column;
+//! - a row whose sign depends on the parameters splits the context into the
+//!   part where it is non-negative and the part where it is negative;
+//! - when the rational optimum is found but an unknown `u = (c(p) + ...)/d` is
+//!   not integral, a Gomory cut is added that introduces the parameter
+//!   division `q = floor(c(p)/d)` into the context.
+//!
+//! Signs over the context are decided exactly (integer emptiness of the
+//! context with one more constraint), with a cache of known context points.
+
+use crate::basic::{BasicMap, Div};
+use crate::budget;
+use crate::error::{Error, Result};
+use crate::int::{gcd_slice, Int};
+use crate::map::Map;
+use crate::space::{Space, Tuple};
+
+/// One piece of a parametric solution.
+#[derive(Clone, Debug)]
+pub struct Piece {
+    /// The context: a basic set whose dimensions are the parameters of the
+    /// problem; its locals are the divisions introduced by cuts.
+    pub ctx: BasicMap,
+    /// For every unknown, its value `row · (1, params, ctx locals) / den`
+    /// (exact: the division is exact on the context).
+    pub values: Vec<(Vec<Int>, Int)>,
+}
+
+/// A parametric integer program: lexmin of the unknowns subject to the
+/// constraints, rows laid out `[1 | params | unknowns]`.
+#[derive(Clone, Debug)]
+pub struct Problem {
+    /// Number of parameters.
+    pub n_par: usize,
+    /// Number of unknowns.
+    pub n_unk: usize,
+    /// Equalities.
+    pub eqs: Vec<Vec<Int>>,
+    /// Inequalities.
+    pub ineqs: Vec<Vec<Int>>,
+    /// The initial context (a basic set with `n_par` dimensions, its params
+    /// unused: they are part of the `n_par` dimensions).
+    pub ctx: BasicMap,
+}
+
+#[derive(Clone, Debug)]
+struct Tab {
+    /// number of context columns: 1 + n_par + n_div (the constant part without M)
+    n_ctx: usize,
+    /// row: [d | M | 1 | params | divs | cols...]
+    rows: Vec<Vec<Int>>,
+    row_unknown: Vec<usize>,
+    col_unknown: Vec<usize>,
+    /// position of each unknown: Ok(row) or Err(col)
+    pos: Vec<std::result::Result<usize, usize>>,
+    n_var: usize,
+}
+
+impl Tab {
+    fn ncol(&self) -> usize {
+        self.col_unknown.len()
+    }
+    fn cstart(&self) -> usize {
+        2 + self.n_ctx
+    }
+
+    fn insert_ctx_col(&mut self) {
+        let at = 2 + self.n_ctx;
+        for r in &mut self.rows {
+            r.insert(at, Int::ZERO);
+        }
+        self.n_ctx += 1;
+    }
+
+    /// Add a restricted row expressed over `[M | 1 | params | divs]` (constant)
+    /// and the original unknowns `u'`; returns its index.
+    fn add_row(&mut self, konst: &[Int], coef: &[Int]) -> usize {
+        let cs = self.cstart();
+        let mut out = vec![Int::ZERO; cs + self.ncol()];
+        out[0] = Int::ONE;
+        for (k, v) in konst.iter().enumerate() {
+            out[1 + k] = v.clone();
+        }
+        for (k, a) in coef.iter().enumerate() {
+            if a.is_zero() {
+                continue;
+            }
+            match self.pos[k] {
+                Err(c) => out[cs + c] = &out[cs + c] + &(a * &out[0]),
+                Ok(r) => {
+                    let src = &self.rows[r];
+                    let d1 = out[0].clone();
+                    let g = d1.gcd(&src[0]);
+                    let m1 = src[0].div_exact(&g);
+                    let m2 = &d1.div_exact(&g) * a;
+                    out[0] = &d1 * &m1;
+                    for j in 1..out.len() {
+                        out[j] = Int::combine(&m1, &out[j], &m2, &src[j]);
+                    }
+                    normalize(&mut out);
+                }
+            }
+        }
+        self.push(out)
+    }
+
+    fn push(&mut self, row: Vec<Int>) -> usize {
+        let u = self.pos.len();
+        self.pos.push(Ok(self.rows.len()));
+        self.row_unknown.push(u);
+        self.rows.push(row);
+        u
+    }
+
+    fn pivot(&mut self, r: usize, c: usize) {
+        let cs = self.cstart();
+        let piv = self.rows[r].clone();
+        let a = piv[cs + c].clone();
+        let len = piv.len();
+        let mut nr = vec![Int::ZERO; len];
+        nr[0] = a.clone();
+        for j in 1..len {
+            nr[j] = if j == cs + c { piv[0].clone() } else { -&piv[j] };
+        }
+        if nr[0].is_neg() {
+            nr.iter_mut().for_each(|v| *v = -&*v);
+        }
+        normalize(&mut nr);
+        for i in 0..self.rows.len() {
+            if i == r || self.rows[i][cs + c].is_zero() {
+                continue;
+            }
+            let row = &self.rows[i];
+            let m = row[cs + c].clone();
+            let dn = &nr[0];
+            let mut out = vec![Int::ZERO; len];
+            out[0] = &row[0] * dn;
+            for j in 1..len {
+                out[j] = if j == cs + c { &m * &nr[j] } else { Int::combine(dn, &row[j], &m, &nr[j]) };
+            }
+            normalize(&mut out);
+            self.rows[i] = out;
+        }
+        self.rows[r] = nr;
+        let ur = self.row_unknown[r];
+        let uc = self.col_unknown[c];
+        self.row_unknown[r] = uc;
+        self.col_unknown[c] = ur;
+        self.pos[uc] = Ok(r);
+        self.pos[ur] = Err(c);
+    }
+
+    /// Entry of unknown-variable `i` (an original unknown) in column `c`, as a fraction.
+    fn var_entry(&self, i: usize, c: usize) -> (Int, Int) {
+        match self.pos[i] {
+            Err(cc) => (if cc == c { Int::ONE } else { Int::ZERO }, Int::ONE),
+            Ok(r) => (self.rows[r][self.cstart() + c].clone(), self.rows[r][0].clone()),
+        }
+    }
+
+    /// Lexicographic dual simplex pivot column for row `r` (negative constant).
+    fn choose_col(&self, r: usize) -> Option<usize> {
+        let cs = self.cstart();
+        let mut best: Option<usize> = None;
+        for c in 0..self.ncol() {
+            if !self.rows[r][cs + c].is_pos() {
+                continue;
+            }
+            best = match best {
+                None => Some(c),
+                Some(b) => {
+                    if self.lex_less(r, c, b) {
+                        Some(c)
+                    } else {
+                        Some(b)
+                    }
+                }
+            };
+        }
+        best
+    }
+
+    /// Is column `c` / a_rc lexicographically smaller than column `b` / a_rb?
+    fn lex_less(&self, r: usize, c: usize, b: usize) -> bool {
+        let cs = self.cstart();
+        let arc = &self.rows[r][cs + c];
+        let arb = &self.rows[r][cs + b];
+        for i in 0..self.n_var {
+            let (ec, _) = self.var_entry(i, c);
+            let (eb, _) = self.var_entry(i, b);
+            // compare ec/arc vs eb/arb (same row denominator cancels)
+            let lhs = &ec * arb;
+            let rhs = &eb * arc;
+            if lhs != rhs {
+                return lhs < rhs;
+            }
+        }
+        // identical (cannot happen for independent columns): fall back to index
+        self.col_unknown[c] < self.col_unknown[b]
+    }
+}
+
+fn normalize(row: &mut [Int]) {
+    let g = gcd_slice(row);
+    if !g.is_zero() && !g.is_one() {
+        row.iter_mut().for_each(|v| *v = v.div_exact(&g));
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Sign {
+    Pos,
+    Neg,
+    Mixed,
+}
+
+struct Ctx {
+    bset: BasicMap,
+    samples: Vec<Vec<Int>>,
+}
+
+impl Ctx {
+    /// Is there an integer point of the context with `row · (1, vars, divs) >= 0`?
+    fn has(&mut self, row: &[Int]) -> Result<bool> {
+        for s in &self.samples {
+            if eval(row, s).signum() >= 0 {
+                return Ok(true);
+            }
+        }
+        let mut b = self.bset.clone();
+        b.ineqs.push(row.to_vec());
+        let n = b.space.n_vars() + b.n_div();
+        match crate::simplex::integer_sample(n, &b.eqs, &b.ineqs)? {
+            Some(p) => {
+                self.samples.push(p);
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+
+    fn sign(&mut self, konst: &[Int]) -> Result<Sign> {
+        // konst = [M | 1 | vars | divs]
+        if konst[0].is_pos() {
+            return Ok(Sign::Pos);
+        }
+        if konst[0].is_neg() {
+            return Ok(Sign::Neg);
+        }
+        let f = &konst[1..];
+        let mut negf: Vec<Int> = f.iter().map(|v| -v).collect();
+        negf[0] = &negf[0] - &Int::ONE;
+        let can_neg = self.has(&negf)?;
+        if !can_neg {
+            return Ok(Sign::Pos);
+        }
+        let can_pos = self.has(f)?;
+        Ok(if can_pos { Sign::Mixed } else { Sign::Neg })
+    }
+
+    fn restrict(&self, row: Vec<Int>) -> Ctx {
+        let mut bset = self.bset.clone();
+        bset.ineqs.push(row.clone());
+        let samples = self.samples.iter().filter(|s| eval(&row, s).signum() >= 0).cloned().collect();
+        Ctx { bset, samples }
+    }
+}
+
+fn eval(row: &[Int], point: &[Int]) -> Int {
+    let mut v = row[0].clone();
+    for (a, x) in row[1..].iter().zip(point) {
+        if !a.is_zero() {
+            v.add_mul(a, x);
+        }
+    }
+    v
+}
+
+/// Solve a parametric integer program (lexicographic minimum).
+pub fn solve(problem: &Problem) -> Result<Vec<Piece>> {
+    let n = problem.n_unk;
+    let np = problem.n_par;
+    let nd0 = problem.ctx.n_div();
+    let mut tab = Tab {
+        n_ctx: 1 + np + nd0,
+        rows: Vec::new(),
+        row_unknown: Vec::new(),
+        col_unknown: (0..n).collect(),
+        pos: (0..n).map(Err).collect(),
+        n_var: n,
+    };
+    let add = |tab: &mut Tab, r: &[Int]| {
+        // r = [1 | params | unknowns]; u = u' - M  =>  M coefficient = -Σ a
+        let mut konst = vec![Int::ZERO; 1 + tab.n_ctx];
+        let mut msum = Int::ZERO;
+        for a in &r[1 + np..] {
+            msum = &msum + a;
+        }
+        konst[0] = -&msum;
+        for (k, v) in r[..1 + np].iter().enumerate() {
+            konst[1 + k] = v.clone();
+        }
+        tab.add_row(&konst, &r[1 + np..]);
+    };
+    for e in &problem.eqs {
+        add(&mut tab, e);
+        let neg: Vec<Int> = e.iter().map(|v| -v).collect();
+        add(&mut tab, &neg);
+    }
+    for r in &problem.ineqs {
+        add(&mut tab, r);
+    }
+    // u' >= 0 are restricted by construction: they are the initial columns (slack-like).
+    let ctx = Ctx { bset: problem.ctx.clone(), samples: Vec::new() };
+    let mut out = Vec::new();
+    run(tab, ctx, &mut out)?;
+    Ok(out)
+}
+
+fn run(mut tab: Tab, mut ctx: Ctx, out: &mut Vec<Piece>) -> Result<()> {
+    let mut iterations = 0usize;
+    loop {
+        budget::tick(1)?;
+        iterations += 1;
+        if iterations > 100_000 {
+            return Err(Error::Invalid("parametric integer programming did not converge".into()));
+        }
+        // 1. find rows negative everywhere / of mixed sign
+        let mut neg_row = None;
+        let mut mixed_row = None;
+        for r in 0..tab.rows.len() {
+            let row = &tab.rows[r];
+            let konst = row[1..2 + tab.n_ctx].to_vec();
+            match ctx.sign(&konst)? {
+                Sign::Pos => {}
+                Sign::Neg => {
+                    neg_row = Some(r);
+                    break;
+                }
+                Sign::Mixed => {
+                    if mixed_row.is_none() {
+                        mixed_row = Some(r);
+                    }
+                }
+            }
+        }
+        if let Some(r) = neg_row {
+            match tab.choose_col(r) {
+                Some(c) => {
+                    tab.pivot(r, c);
+                    continue;
+                }
+                None => return Ok(()), // infeasible in this context
+            }
+        }
+        if let Some(r) = mixed_row {
+            let f = tab.rows[r][2..2 + tab.n_ctx].to_vec();
+            let mut negf: Vec<Int> = f.iter().map(|v| -v).collect();
+            negf[0] = &negf[0] - &Int::ONE;
+            let pos_ctx = ctx.restrict(f);
+            let neg_ctx = ctx.restrict(negf);
+            run(tab.clone(), pos_ctx, out)?;
+            ctx = neg_ctx;
+            continue;
+        }
+        // 2. rational optimum: check boundedness and integrality, in order
+        let mut cut_needed = None;
+        for i in 0..tab.n_var {
+            let Ok(r) = tab.pos[i] else {
+                // a column: u' = 0, so u = -M: unbounded
+                return Err(Error::Unbounded(format!("unknown {i} has no lower bound")));
+            };
+            let row = &tab.rows[r];
+            if row[1] != row[0] {
+                return Err(Error::Unbounded(format!("unknown {i} has no lower bound")));
+            }
+            let d = &row[0];
+            if !row[2..2 + tab.n_ctx].iter().all(|v| v.is_divisible_by(d)) {
+                cut_needed = Some(r);
+                break;
+            }
+        }
+        let Some(r) = cut_needed else {
+            // integral solution
+            let mut values = Vec::new();
+            for i in 0..tab.n_var {
+                let r = tab.pos[i].unwrap();
+                let row = &tab.rows[r];
+                values.push((row[2..2 + tab.n_ctx].to_vec(), row[0].clone()));
+            }
+            out.push(Piece { ctx: ctx.bset.clone(), values });
+            return Ok(());
+        };
+        // 3. Gomory cut on row r: value (d·M + c(p) + Σ a_j x_j)/d must be integral
+        let d = tab.rows[r][0].clone();
+        let c: Vec<Int> = tab.rows[r][2..2 + tab.n_ctx].to_vec();
+        let q_col = add_ctx_div(&mut tab, &mut ctx, &c, &d);
+        // c mod d = c - d·q ; if it is 0 on the whole context, rewrite the row
+        let mut rem = tab.rows[r][2..2 + tab.n_ctx].to_vec();
+        rem[q_col] = &rem[q_col] - &d;
+        let mut rem_pos = rem.clone();
+        rem_pos[0] = &rem_pos[0] - &Int::ONE;
+        if !ctx.has(&rem_pos)? {
+            // c = d·q on the context
+            let row = &mut tab.rows[r];
+            for k in 0..tab.n_ctx {
+                row[2 + k] = Int::ZERO;
+            }
+            row[2 + q_col] = d.clone();
+            continue;
+        }
+        let cs = tab.cstart();
+        let mut cut = vec![Int::ZERO; tab.rows[r].len()];
+        cut[0] = d.clone();
+        for k in 0..tab.n_ctx {
+            cut[2 + k] = -&rem[k];
+        }
+        for j in 0..tab.ncol() {
+            cut[cs + j] = (-&tab.rows[r][cs + j]).mod_floor(&d);
+        }
+        normalize(&mut cut);
+        tab.push(cut);
+    }
+}
+
+/// Add (or find) the context division `floor(c / d)`; returns its index in the
+/// constant part `[1 | params | divs]`.
+fn add_ctx_div(tab: &mut Tab, ctx: &mut Ctx, c: &[Int], d: &Int) -> usize {
+    let b = &mut ctx.bset;
+    let off = b.off_div();
+    for (k, div) in b.divs.iter().enumerate() {
+        if let Some(div) = div {
+            if &div.den == d && div.num[..] == c[..] {
+                return off + k;
+            }
+        }
+    }
+    let col = b.add_div(c.to_vec(), d.clone());
+    tab.insert_ctx_col();
+    // extend cached samples with the div value
+    for s in &mut ctx.samples {
+        let v = eval(c, s).div_floor(d);
+        s.push(v);
+    }
+    debug_assert_eq!(col, tab.n_ctx - 1);
+    col
+}
+
+/// Build a problem from a basic map: parameters are the first `n_par`
+/// variables `[params | in | ...]`, unknowns the rest (including all locals,
+/// in order). With `max`, unknowns are negated (lexmax).
+fn problem_of(b: &BasicMap, n_par: usize, max: bool) -> Problem {
+    let total = b.row_len() - 1;
+    let conv = |r: &Vec<Int>| -> Vec<Int> {
+        let mut out = r.clone();
+        if max {
+            for v in out[1 + n_par..].iter_mut() {
+                *v = -&*v;
+            }
+        }
+        out
+    };
+    let np_space = b.space.n_param();
+    let ctx_space = Space::set(b.space.params.clone(), Tuple::anonymous(n_par - np_space));
+    Problem {
+        n_par,
+        n_unk: total - n_par,
+        eqs: b.eqs.iter().map(conv).collect(),
+        ineqs: b.ineqs.iter().map(conv).collect(),
+        ctx: BasicMap::universe(ctx_space),
+    }
+}
+
+/// Lexicographic optimum of a map (per domain point) or set (per parameter value).
+pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
+    let np = m.space.n_param() + m.space.n_in();
+    let no = m.space.n_out();
+    let mut pieces: Vec<(BasicMap, Vec<(Vec<Int>, Int)>)> = Vec::new();
+    for b in &m.parts {
+        let mut b = b.clone();
+        if !b.simplify() {
+            continue;
+        }
+        let prob = problem_of(&b, np, max);
+        for p in solve(&prob)? {
+            let mut vals = p.values;
+            vals.truncate(no);
+            if max {
+                for (row, _) in vals.iter_mut() {
+                    row.iter_mut().for_each(|v| *v = -&*v);
+                }
+            }
+            pieces.push((p.ctx, vals));
+        }
+    }
+    // turn pieces into basic maps of m's space
+    let mut candidates: Vec<BasicMap> = Vec::new();
+    for (ctx, vals) in pieces {
+        candidates.push(piece_to_basic(&m.space, &ctx, &vals));
+    }
+    if m.parts.len() <= 1 {
+        return Ok(Map { space: m.space.clone(), parts: candidates });
+    }
+    // several disjuncts: the optimum of the union is the best candidate per point
+    let cand = Map { space: m.space.clone(), parts: candidates };
+    let worse = better_than(&cand, max)?;
+    cand.subtract(&worse)
+}
+
+/// `{ x -> y in cand : exists y' in cand(x) with y' strictly better than y }`.
+fn better_than(cand: &Map, max: bool) -> Result<Map> {
+    // pairs (x -> y, x -> y') with y' < y (lexmin) or y' > y (lexmax)
+    let np = cand.space.n_param();
+    let ni = cand.space.n_in();
+    let no = cand.space.n_out();
+    let mut out = Map::empty(cand.space.clone());
+    for a in &cand.parts {
+        for b in &cand.parts {
+            // layout of the combined basic map: vars of a, then y' as existentials, then locals
+            let dest: Vec<crate::structural::Dest> =
+                (0..np + ni + no).map(crate::structural::Dest::Var).collect();
+            let ta = a.transform(cand.space.clone(), &dest, no);
+            let destb: Vec<crate::structural::Dest> = (0..np + ni)
+                .map(crate::structural::Dest::Var)
+                .chain((0..no).map(crate::structural::Dest::Exist))
+                .collect();
+            let tb = b.transform(cand.space.clone(), &destb, no);
+            let joint = ta.intersect_shared(&tb, no)?;
+            // y' lexicographically better than y, level by level
+            for level in 0..no {
+                let mut j = joint.clone();
+                let off_e = j.off_div();
+                for k in 0..level {
+                    let mut row = vec![Int::ZERO; j.row_len()];
+                    row[1 + np + ni + k] = Int::ONE;
+                    row[off_e + k] = Int::from(-1);
+                    j.eqs.push(row);
+                }
+                let mut row = vec![Int::ZERO; j.row_len()];
+                // lexmin: y_l - y'_l - 1 >= 0 ; lexmax: y'_l - y_l - 1 >= 0
+                let (s1, s2) = if max { (Int::from(-1), Int::ONE) } else { (Int::ONE, Int::from(-1)) };
+                row[1 + np + ni + level] = s1;
+                row[off_e + level] = s2;
+                row[0] = Int::from(-1);
+                j.ineqs.push(row);
+                out.parts.push(j);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The basic map `{ x -> y : x in ctx, y = values(x) }` in `space`.
+fn piece_to_basic(space: &Space, ctx: &BasicMap, vals: &[(Vec<Int>, Int)]) -> BasicMap {
+    // ctx rows: [1 | params | in | ctx divs]; target: [1 | params | in | out | divs]
+    let np = space.n_param() + space.n_in();
+    let no = space.n_out();
+    let nd = ctx.n_div();
+    let mut b = BasicMap::universe(space.clone());
+    b.insert_cols(b.row_len(), nd);
+    b.divs = vec![None; nd];
+    let map_row = |r: &[Int]| -> Vec<Int> {
+        let mut out = vec![Int::ZERO; 1 + np + no + nd];
+        for (k, v) in r.iter().enumerate() {
+            let t = if k < 1 + np { k } else { k + no };
+            out[t] = v.clone();
+        }
+        out
+    };
+    for (k, d) in ctx.divs.iter().enumerate() {
+        b.divs[k] = d.as_ref().map(|d| Div { num: map_row(&d.num), den: d.den.clone() });
+    }
+    b.eqs = ctx.eqs.iter().map(|r| map_row(r)).collect();
+    b.ineqs = ctx.ineqs.iter().map(|r| map_row(r)).collect();
+    for (i, (row, den)) in vals.iter().enumerate() {
+        // den·y_i - row = 0
+        let mut r: Vec<Int> = map_row(row).iter().map(|v| -v).collect();
+        r[1 + np + i] = den.clone();
+        b.eqs.push(r);
+    }
+    b
+}
+
+/// Make every existential of `b` explicit: returns basic maps whose union is
+/// `b` and whose locals all have definitions.
+pub fn explicit_divs(b: &BasicMap) -> Result<Vec<BasicMap>> {
+    // classify locals: unknowns are undefined ones and defined ones depending on them
+    let nv = b.space.n_vars();
+    let off = b.off_div();
+    let nd = b.n_div();
+    let mut unknown = vec![false; nd];
+    for k in 0..nd {
+        unknown[k] = match &b.divs[k] {
+            None => true,
+            Some(d) => (0..nd).any(|j| unknown[j] && !d.num[off + j].is_zero()),
+        };
+    }
+    // a defined local that refers to a later unknown (unordered) counts as unknown
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for k in 0..nd {
+            if !unknown[k] {
+                if let Some(d) = &b.divs[k] {
+                    if (0..nd).any(|j| unknown[j] && !d.num[off + j].is_zero()) {
+                        unknown[k] = true;
+                        changed = true;
+                    }
+                }
+            }
+        }
+    }
+    let params: Vec<usize> = (0..nd).filter(|&k| !unknown[k]).collect();
+    let unks: Vec<usize> = (0..nd).filter(|&k| unknown[k]).collect();
+    let n_par = nv + params.len();
+    // reorder columns: [1 | vars | param locals | unknown locals]
+    let mut perm = vec![0usize; b.row_len()];
+    for c in 0..=nv {
+        perm[c] = c;
+    }
+    for (i, &k) in params.iter().enumerate() {
+        perm[off + k] = 1 + nv + i;
+    }
+    for (i, &k) in unks.iter().enumerate() {
+        perm[off + k] = 1 + n_par + i;
+    }
+    let reorder = |r: &Vec<Int>| -> Vec<Int> {
+        let mut out = vec![Int::ZERO; r.len()];
+        for (c, v) in r.iter().enumerate() {
+            out[perm[c]] = v.clone();
+        }
+        out
+    };
+    let eqs: Vec<Vec<Int>> = b.eqs.iter().map(reorder).collect();
+    let ineqs: Vec<Vec<Int>> = b.ineqs.iter().map(reorder).collect();
+    // the context: params are [vars | param locals], with the param locals' definitions
+    // expressed as constraints (they are determined by the vars)
+    let ctx_space = Space::set(b.space.params.clone(), Tuple::anonymous(n_par - b.space.n_param()));
+    let mut ctx = BasicMap::universe(ctx_space);
+    for &k in &params {
+        if let Some(d) = &b.divs[k] {
+            let num = reorder(&d.num);
+            let num = num[..1 + n_par].to_vec();
+            let col = 1 + nv + params.iter().position(|&x| x == k).unwrap();
+            let mut lo = num.clone();
+            lo[col] = &lo[col] - &d.den;
+            let mut hi: Vec<Int> = num.iter().map(|v| -v).collect();
+            hi[col] = &hi[col] + &d.den;
+            hi[0] = &(&hi[0] + &d.den) - &Int::ONE;
+            ctx.ineqs.push(lo);
+            ctx.ineqs.push(hi);
+        }
+    }
+    let prob = Problem { n_par, n_unk: unks.len(), eqs, ineqs, ctx };
+    let pieces = solve(&prob)?;
+    let mut out = Vec::new();
+    for p in pieces {
+        // result locals: [param locals | cut divs | unknown locals]
+        let ncut = p.ctx.n_div();
+        let mut r = BasicMap::universe(b.space.clone());
+        let n_loc = params.len() + ncut + unks.len();
+        r.insert_cols(r.row_len(), n_loc);
+        r.divs = vec![None; n_loc];
+        let len = 1 + nv + n_loc;
+        // ctx rows are [1 | vars | param locals | cuts]: identity layout prefix
+        let pad = |row: &[Int]| -> Vec<Int> {
+            let mut o = row.to_vec();
+            o.resize(len, Int::ZERO);
+            o
+        };
+        for (i, &k) in params.iter().enumerate() {
+            let d = b.divs[k].as_ref().unwrap();
+            let num = reorder(&d.num);
+            r.divs[i] = Some(Div { num: pad(&num[..1 + n_par]), den: d.den.clone() });
+        }
+        for (j, d) in p.ctx.divs.iter().enumerate() {
+            let d = d.as_ref().expect("cut divisions are defined");
+            r.divs[params.len() + j] = Some(Div { num: pad(&d.num), den: d.den.clone() });
+        }
+        for (i, (row, den)) in p.values.iter().enumerate() {
+            r.divs[params.len() + ncut + i] = Some(Div { num: pad(row), den: den.clone() });
+            // den·u - row = 0
+            let mut e: Vec<Int> = pad(row).iter().map(|v| -v).collect();
+            e[1 + nv + params.len() + ncut + i] = den.clone();
+            r.eqs.push(e);
+        }
+        for e in &p.ctx.eqs {
+            r.eqs.push(pad(e));
+        }
+        for e in &p.ctx.ineqs {
+            r.ineqs.push(pad(e));
+        }
+        // the original constraints, with unknown locals moved after the cuts
+        let shift = |row: &Vec<Int>| -> Vec<Int> {
+            let mut o = vec![Int::ZERO; len];
+            for (c, v) in row.iter().enumerate() {
+                let t = if c <= n_par { c } else { c + ncut };
+                o[t] = v.clone();
+            }
+            o
+        };
+        for e in &prob.eqs {
+            r.eqs.push(shift(e));
+        }
+        for e in &prob.ineqs {
+            r.ineqs.push(shift(e));
+        }
+        if r.simplify() {
+            out.push(r);
+        }
+    }
+    Ok(out)
+}

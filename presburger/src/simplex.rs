@@ -1,0 +1,534 @@
+//! An exact, incremental simplex tableau over the rationals.
+//!
+//! The tableau holds *unknowns*: the original variables (free in sign) and one
+//! slack per added constraint (non-negative for an inequality). Every unknown
+//! is either a *column* (non-basic, value 0 in the current sample) or a *row*
+//! (basic), expressed as `(c + Σ a_j·col_j) / d` with integer `c`, `a_j` and a
+//! positive row denominator `d`. The current sample point is feasible: every
+//! restricted row has a non-negative constant.
+//!
+//! Adding a constraint expresses it in the current basis and, if its value is
+//! negative, pivots to increase it (primal simplex with Bland's rule); if it
+//! cannot be made non-negative the tableau is empty. Equalities are added as
+//! an inequality driven to zero and then fixed by removing its column.
+//!
+//! Undo is by cloning: callers that explore (branch and bound, parametric
+//! search) keep a copy. Invariants are checked by [`Tableau::check`] in tests.
+
+use crate::budget;
+use crate::error::{Error, Result};
+use crate::int::{gcd_slice, Int};
+use std::cmp::Ordering;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pos {
+    Row(usize),
+    Col(usize),
+    /// Fixed at zero (an equality's slack whose column was removed).
+    Dead,
+}
+
+#[derive(Clone, Debug)]
+struct Unknown {
+    pos: Pos,
+    restricted: bool,
+}
+
+/// The result of optimizing an affine function over the tableau.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Opt {
+    /// The optimum, as numerator and positive denominator.
+    Value(Int, Int),
+    /// The function is unbounded in the requested direction.
+    Unbounded,
+}
+
+/// See the [module documentation](self).
+#[derive(Clone, Debug)]
+pub struct Tableau {
+    n_var: usize,
+    unknowns: Vec<Unknown>,
+    /// Row r: `[d, c, a_0, .., a_{ncol-1}]`.
+    rows: Vec<Vec<Int>>,
+    row_var: Vec<usize>,
+    col_var: Vec<usize>,
+    empty: bool,
+}
+
+impl Tableau {
+    /// A tableau over `n_var` free variables and no constraints.
+    pub fn new(n_var: usize) -> Tableau {
+        Tableau {
+            n_var,
+            unknowns: (0..n_var).map(|k| Unknown { pos: Pos::Col(k), restricted: false }).collect(),
+            rows: Vec::new(),
+            row_var: Vec::new(),
+            col_var: (0..n_var).collect(),
+            empty: false,
+        }
+    }
+
+    /// Number of original variables.
+    pub fn n_var(&self) -> usize {
+        self.n_var
+    }
+
+    /// True once a constraint made the rational relaxation empty.
+    pub fn is_empty(&self) -> bool {
+        self.empty
+    }
+
+    fn ncol(&self) -> usize {
+        self.col_var.len()
+    }
+
+    /// Express `row · (1, x)` in the current basis, as `[d, c, a...]`.
+    fn express(&self, row: &[Int]) -> Vec<Int> {
+        debug_assert_eq!(row.len(), 1 + self.n_var);
+        let ncol = self.ncol();
+        let mut out = vec![Int::ZERO; 2 + ncol];
+        out[0] = Int::ONE;
+        out[1] = row[0].clone();
+        for k in 0..self.n_var {
+            let a = &row[1 + k];
+            if a.is_zero() {
+                continue;
+            }
+            match self.unknowns[k].pos {
+                Pos::Col(c) => out[2 + c] = &out[2 + c] + &(a * &out[0]),
+                Pos::Row(r) => {
+                    // out = out + a * row_r  (common denominator)
+                    let src = &self.rows[r];
+                    let d1 = out[0].clone();
+                    let d2 = &src[0];
+                    let g = d1.gcd(d2);
+                    let m1 = d2.div_exact(&g);
+                    let m2 = &d1.div_exact(&g) * a;
+                    out[0] = &d1 * &m1;
+                    for j in 1..out.len() {
+                        out[j] = Int::combine(&m1, &out[j], &m2, &src[j]);
+                    }
+                    normalize(&mut out);
+                }
+                Pos::Dead => {}
+            }
+        }
+        out
+    }
+
+    fn push_row(&mut self, expr: Vec<Int>, restricted: bool) -> usize {
+        let u = self.unknowns.len();
+        self.unknowns.push(Unknown { pos: Pos::Row(self.rows.len()), restricted });
+        self.row_var.push(u);
+        self.rows.push(expr);
+        u
+    }
+
+    /// Add the inequality `row · (1, x) >= 0`; returns the constraint's unknown.
+    /// Afterwards check [`is_empty`](Self::is_empty).
+    pub fn add_ineq(&mut self, row: &[Int]) -> Result<usize> {
+        let e = self.express(row);
+        let u = self.push_row(e, true);
+        if !self.empty {
+            let r = self.row_of(u).unwrap();
+            if self.rows[r][1].is_neg() && !self.restore(u)? {
+                self.empty = true;
+            }
+        }
+        Ok(u)
+    }
+
+    /// Add the equality `row · (1, x) = 0`.
+    pub fn add_eq(&mut self, row: &[Int]) -> Result<()> {
+        let u = self.add_ineq(row)?;
+        if self.empty {
+            return Ok(());
+        }
+        // drive the (non-negative) slack down to zero
+        if let Some(r) = self.row_of(u) {
+            if self.rows[r][1].is_pos() && !self.decrease_to_zero(u)? {
+                self.empty = true;
+                return Ok(());
+            }
+        }
+        // make it a column, then remove that column
+        if let Some(r) = self.row_of(u) {
+            debug_assert!(self.rows[r][1].is_zero());
+            let c = (0..self.ncol()).find(|&c| !self.rows[r][2 + c].is_zero());
+            match c {
+                Some(c) => self.pivot(r, c),
+                None => {
+                    // 0 = 0: redundant, drop the row
+                    self.remove_row(r);
+                    self.unknowns[u].pos = Pos::Dead;
+                    return Ok(());
+                }
+            }
+        }
+        if let Pos::Col(c) = self.unknowns[u].pos {
+            self.remove_col(c);
+        }
+        self.unknowns[u].pos = Pos::Dead;
+        Ok(())
+    }
+
+    fn row_of(&self, u: usize) -> Option<usize> {
+        match self.unknowns[u].pos {
+            Pos::Row(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    fn remove_row(&mut self, r: usize) {
+        let last = self.rows.len() - 1;
+        self.rows.swap(r, last);
+        self.row_var.swap(r, last);
+        self.rows.pop();
+        self.row_var.pop();
+        if r < self.rows.len() {
+            let u = self.row_var[r];
+            self.unknowns[u].pos = Pos::Row(r);
+        }
+    }
+
+    fn remove_col(&mut self, c: usize) {
+        let last = self.ncol() - 1;
+        for row in &mut self.rows {
+            row.swap(2 + c, 2 + last);
+            row.pop();
+        }
+        self.col_var.swap(c, last);
+        self.col_var.pop();
+        if c < self.ncol() {
+            let u = self.col_var[c];
+            self.unknowns[u].pos = Pos::Col(c);
+        }
+        for row in &mut self.rows {
+            normalize(row);
+        }
+    }
+
+    /// Pivot row `r` with column `c`.
+    fn pivot(&mut self, r: usize, c: usize) {
+        let ncol = self.ncol();
+        let piv = self.rows[r].clone();
+        let a = piv[2 + c].clone();
+        debug_assert!(!a.is_zero());
+        // new row for the column unknown: x_c = (d*b - c0 - Σ_{j≠c} a_j x_j) / a
+        let mut nr = vec![Int::ZERO; 2 + ncol];
+        nr[0] = a.clone();
+        nr[1] = -&piv[1];
+        for j in 0..ncol {
+            nr[2 + j] = if j == c { piv[0].clone() } else { -&piv[2 + j] };
+        }
+        if nr[0].is_neg() {
+            for v in nr.iter_mut() {
+                *v = -&*v;
+            }
+        }
+        normalize(&mut nr);
+        // substitute into the other rows
+        for i in 0..self.rows.len() {
+            if i == r || self.rows[i][2 + c].is_zero() {
+                continue;
+            }
+            let row = &mut self.rows[i];
+            let m = row[2 + c].clone();
+            let dn = nr[0].clone();
+            // row = (row_without_c * dn + m * nr) / (d_i * dn), where nr's col c entry multiplies b
+            let mut out = vec![Int::ZERO; 2 + ncol];
+            out[0] = &row[0] * &dn;
+            for j in 1..2 + ncol {
+                if j == 2 + c {
+                    out[j] = &m * &nr[j];
+                } else {
+                    out[j] = Int::combine(&dn, &row[j], &m, &nr[j]);
+                }
+            }
+            normalize(&mut out);
+            *row = out;
+        }
+        self.rows[r] = nr;
+        let ur = self.row_var[r];
+        let uc = self.col_var[c];
+        self.row_var[r] = uc;
+        self.col_var[c] = ur;
+        self.unknowns[uc].pos = Pos::Row(r);
+        self.unknowns[ur].pos = Pos::Col(c);
+    }
+
+    /// Direction in which column `c` may move to change row `r` in direction
+    /// `sign` (+1/-1), or `None`.
+    fn col_direction(&self, r: usize, c: usize, sign: i32) -> Option<i32> {
+        let a = self.rows[r][2 + c].signum();
+        if a == 0 {
+            return None;
+        }
+        let d = a * sign;
+        let u = self.col_var[c];
+        if self.unknowns[u].restricted && d < 0 {
+            return None;
+        }
+        Some(d)
+    }
+
+    /// Ratio test for moving column `c` in direction `d`: the restricted row
+    /// (other than `skip`) that first hits zero, with its limit `value/|rate|`
+    /// as a fraction.
+    fn ratio_test(&self, c: usize, d: i32, skip: Option<usize>) -> Option<(usize, Int, Int)> {
+        let mut best: Option<(usize, Int, Int)> = None;
+        for (i, row) in self.rows.iter().enumerate() {
+            if Some(i) == skip || !self.unknowns[self.row_var[i]].restricted {
+                continue;
+            }
+            let rate = &row[2 + c];
+            if rate.is_zero() || rate.signum() * d > 0 {
+                continue;
+            }
+            let num = row[1].clone();
+            let den = rate.abs();
+            best = match best {
+                None => Some((i, num, den)),
+                Some((bi, bn, bd)) => {
+                    let ord = Int::combine(&num, &bd, &Int::ZERO, &Int::ZERO).cmp(&(&bn * &den));
+                    if ord == Ordering::Less
+                        || (ord == Ordering::Equal && self.row_var[i] < self.row_var[bi])
+                    {
+                        Some((i, num, den))
+                    } else {
+                        Some((bi, bn, bd))
+                    }
+                }
+            };
+        }
+        best
+    }
+
+    /// Pivot until the restricted unknown `u` (a row with negative value) is
+    /// non-negative. Returns false if its maximum is negative.
+    fn restore(&mut self, u: usize) -> Result<bool> {
+        loop {
+            budget::tick(1)?;
+            let r = match self.unknowns[u].pos {
+                Pos::Row(r) => r,
+                _ => return Ok(true),
+            };
+            if !self.rows[r][1].is_neg() {
+                return Ok(true);
+            }
+            let col = self.choose_col(r, 1);
+            let Some((c, d)) = col else { return Ok(false) };
+            let target_num = self.rows[r][1].abs();
+            let target_den = self.rows[r][2 + c].abs();
+            match self.ratio_test(c, d, Some(r)) {
+                Some((i, n, dd)) if (&n * &target_den) < (&target_num * &dd) => self.pivot(i, c),
+                _ => {
+                    self.pivot(r, c);
+                    return Ok(true);
+                }
+            }
+        }
+    }
+
+    /// Pivot until the restricted row unknown `u` (non-negative value) is zero.
+    /// Returns false if its minimum is positive.
+    fn decrease_to_zero(&mut self, u: usize) -> Result<bool> {
+        loop {
+            budget::tick(1)?;
+            let r = match self.unknowns[u].pos {
+                Pos::Row(r) => r,
+                _ => return Ok(true),
+            };
+            if self.rows[r][1].is_zero() {
+                return Ok(true);
+            }
+            let Some((c, d)) = self.choose_col(r, -1) else { return Ok(false) };
+            let target_num = self.rows[r][1].abs();
+            let target_den = self.rows[r][2 + c].abs();
+            match self.ratio_test(c, d, Some(r)) {
+                Some((i, n, dd)) if (&n * &target_den) < (&target_num * &dd) => self.pivot(i, c),
+                _ => {
+                    self.pivot(r, c);
+                    return Ok(true);
+                }
+            }
+        }
+    }
+
+    /// Bland's rule: the eligible column with the smallest unknown index.
+    fn choose_col(&self, r: usize, sign: i32) -> Option<(usize, i32)> {
+        let mut best: Option<(usize, i32)> = None;
+        for c in 0..self.ncol() {
+            if let Some(d) = self.col_direction(r, c, sign) {
+                if best.map_or(true, |(b, _)| self.col_var[c] < self.col_var[b]) {
+                    best = Some((c, d));
+                }
+            }
+        }
+        best
+    }
+
+    /// Minimize `row · (1, x)` over the tableau (which must not be empty).
+    pub fn minimize(&mut self, row: &[Int]) -> Result<Opt> {
+        let e = self.express(row);
+        let u = self.push_row(e, false);
+        let res = loop {
+            budget::tick(1)?;
+            let r = self.row_of(u).expect("objective stays a row");
+            let Some((c, d)) = self.choose_col(r, -1) else {
+                break Opt::Value(self.rows[r][1].clone(), self.rows[r][0].clone());
+            };
+            match self.ratio_test(c, d, Some(r)) {
+                Some((i, _, _)) => self.pivot(i, c),
+                None => break Opt::Unbounded,
+            }
+        };
+        let r = self.row_of(u).expect("objective stays a row");
+        self.remove_row(r);
+        self.unknowns.pop();
+        Ok(res)
+    }
+
+    /// Maximize `row · (1, x)`.
+    pub fn maximize(&mut self, row: &[Int]) -> Result<Opt> {
+        let neg: Vec<Int> = row.iter().map(|v| -v).collect();
+        Ok(match self.minimize(&neg)? {
+            Opt::Value(n, d) => Opt::Value(-n, d),
+            Opt::Unbounded => Opt::Unbounded,
+        })
+    }
+
+    /// The current sample value of variable `k`, as numerator and denominator.
+    pub fn sample_value(&self, k: usize) -> (Int, Int) {
+        match self.unknowns[k].pos {
+            Pos::Row(r) => (self.rows[r][1].clone(), self.rows[r][0].clone()),
+            _ => (Int::ZERO, Int::ONE),
+        }
+    }
+
+    /// The first variable (in order) whose sample value is not an integer.
+    pub fn fractional_var(&self) -> Option<usize> {
+        (0..self.n_var).find(|&k| match self.unknowns[k].pos {
+            Pos::Row(r) => !self.rows[r][1].is_divisible_by(&self.rows[r][0]),
+            _ => false,
+        })
+    }
+
+    /// True if the constraint `u` (an unknown returned by `add_ineq`) is a column or dead.
+    pub fn is_tight_nonbasic(&self, u: usize) -> bool {
+        !matches!(self.unknowns[u].pos, Pos::Row(_))
+    }
+
+    /// Check the invariants (for tests): feasibility of restricted rows.
+    pub fn check(&self) -> bool {
+        self.empty
+            || self.rows.iter().enumerate().all(|(i, r)| {
+                r[0].is_pos() && (!self.unknowns[self.row_var[i]].restricted || !r[1].is_neg())
+            })
+    }
+}
+
+/// Divide a `[d, c, a...]` row by the gcd of all its entries.
+fn normalize(row: &mut [Int]) {
+    let g = gcd_slice(row);
+    if !g.is_zero() && !g.is_one() {
+        for v in row.iter_mut() {
+            *v = v.div_exact(&g);
+        }
+    }
+}
+
+/// Find an integer point satisfying `eqs` (= 0) and `ineqs` (>= 0) over `n`
+/// integer variables, by branch and bound on the rational relaxation.
+/// Returns `None` if there is none.
+pub fn integer_sample(n: usize, eqs: &[Vec<Int>], ineqs: &[Vec<Int>]) -> Result<Option<Vec<Int>>> {
+    let mut t = Tableau::new(n);
+    for e in eqs {
+        t.add_eq(e)?;
+        if t.is_empty() {
+            return Ok(None);
+        }
+    }
+    for r in ineqs {
+        t.add_ineq(r)?;
+        if t.is_empty() {
+            return Ok(None);
+        }
+    }
+    branch_and_bound(t, 0)
+}
+
+fn branch_and_bound(t: Tableau, depth: usize) -> Result<Option<Vec<Int>>> {
+    budget::tick(1)?;
+    if depth > 2000 {
+        return Err(Error::Invalid("integer feasibility: branch and bound too deep (unbounded set?)".into()));
+    }
+    let n = t.n_var();
+    let Some(k) = t.fractional_var() else {
+        return Ok(Some((0..n).map(|k| { let (a, b) = t.sample_value(k); a.div_exact(&b) }).collect()));
+    };
+    let (num, den) = t.sample_value(k);
+    let lo = num.div_floor(&den);
+    // branch x_k <= floor(v), then x_k >= floor(v) + 1
+    let mut down = t.clone();
+    let mut row = vec![Int::ZERO; n + 1];
+    row[0] = lo.clone();
+    row[1 + k] = Int::from(-1);
+    down.add_ineq(&row)?;
+    if !down.is_empty() {
+        if let Some(p) = branch_and_bound(down, depth + 1)? {
+            return Ok(Some(p));
+        }
+    }
+    let mut up = t;
+    let mut row = vec![Int::ZERO; n + 1];
+    row[0] = -&(&lo + &Int::ONE);
+    row[1 + k] = Int::ONE;
+    up.add_ineq(&row)?;
+    if up.is_empty() {
+        return Ok(None);
+    }
+    branch_and_bound(up, depth + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn r(v: &[i64]) -> Vec<Int> {
+        v.iter().map(|&x| Int::from(x)).collect()
+    }
+
+    #[test]
+    fn lp_box() {
+        let mut t = Tableau::new(2);
+        for row in [[0, 1, 0], [5, -1, 0], [0, 0, 1], [7, 0, -1], [-3, 1, 1]] {
+            t.add_ineq(&r(&row)).unwrap();
+            assert!(t.check());
+        }
+        assert!(!t.is_empty());
+        assert_eq!(t.clone().minimize(&r(&[0, 1, 1])).unwrap(), Opt::Value(Int::from(3), Int::ONE));
+        assert_eq!(t.clone().maximize(&r(&[0, 1, 1])).unwrap(), Opt::Value(Int::from(12), Int::ONE));
+        assert_eq!(t.clone().minimize(&r(&[0, 2, -3])).unwrap(), Opt::Value(Int::from(-21), Int::ONE));
+        t.add_ineq(&r(&[-20, 1, 1])).unwrap();
+        assert!(t.is_empty());
+    }
+
+    #[test]
+    fn integer_gap() {
+        // 1 <= 2x <= 1 has a rational but no integer solution
+        assert_eq!(integer_sample(1, &[], &[r(&[-1, 2]), r(&[1, -2])]).unwrap(), None);
+        // 2x = 3y + 1, 0 <= x, y <= 5
+        let p = integer_sample(2, &[r(&[-1, 2, -3])], &[r(&[0, 1, 0]), r(&[5, -1, 0]), r(&[0, 0, 1]), r(&[5, 0, -1])])
+            .unwrap()
+            .unwrap();
+        assert_eq!(&p[0] * &Int::from(2), &(&p[1] * &Int::from(3)) + &Int::ONE);
+    }
+
+    #[test]
+    fn unbounded() {
+        let mut t = Tableau::new(1);
+        t.add_ineq(&r(&[0, 1])).unwrap();
+        assert_eq!(t.maximize(&r(&[0, 1])).unwrap(), Opt::Unbounded);
+    }
+}

@@ -1,0 +1,369 @@
+//! Cheap exact simplification of basic maps.
+//!
+//! [`BasicMap::simplify`] keeps the set unchanged and applies, to a fixpoint:
+//! gcd normalization of rows (tightening inequality constants, which is exact
+//! over the integers), Gaussian elimination of equalities, removal of
+//! duplicate and trivially true constraints, merging of opposite inequalities
+//! into equalities, elimination of existentials that an equality with a unit
+//! coefficient defines, and removal of existentials bounded on one side only.
+//! It also tries to give existentials explicit definitions
+//! ([`BasicMap::detect_divs`]), which [`complement`](crate::Map::complement)
+//! and [`subtract`](crate::Map::subtract) need.
+
+use crate::basic::{BasicMap, Div};
+use crate::int::{gcd_slice, Int};
+use std::collections::HashMap;
+
+impl BasicMap {
+    /// Make this basic map the canonical empty one.
+    pub(crate) fn set_empty(&mut self) {
+        *self = BasicMap::empty(self.space.clone());
+    }
+
+    /// Simplify in place (see the [module documentation](self)).
+    /// Returns `false` if the basic map was found to be empty.
+    pub fn simplify(&mut self) -> bool {
+        for _ in 0..8 {
+            if !self.normalize_rows() {
+                self.set_empty();
+                return false;
+            }
+            self.gauss();
+            if self.is_obviously_empty() {
+                self.set_empty();
+                return false;
+            }
+            if !self.normalize_rows() {
+                self.set_empty();
+                return false;
+            }
+            if !self.dedup_ineqs() {
+                self.set_empty();
+                return false;
+            }
+            let changed = self.drop_unit_existentials() | self.drop_one_sided_existentials() | self.drop_unused_locals();
+            if !changed {
+                break;
+            }
+        }
+        true
+    }
+
+    /// Gaussian elimination: every equality gets a pivot column (the last
+    /// non-zero one) that is eliminated from all other rows and div numerators.
+    pub(crate) fn gauss(&mut self) {
+        let n = self.row_len();
+        let mut done = 0;
+        while done < self.eqs.len() {
+            // pick the equality (from `done` on) with the largest last non-zero column
+            let mut best: Option<(usize, usize)> = None;
+            for (k, r) in self.eqs.iter().enumerate().skip(done) {
+                if let Some(c) = (1..n).rev().find(|&c| !r[c].is_zero()) {
+                    if best.map_or(true, |(_, bc)| c > bc) {
+                        best = Some((k, c));
+                    }
+                }
+            }
+            let Some((k, col)) = best else {
+                // remaining equalities are constant: keep a false one, drop 0 = 0
+                self.eqs.retain(|r| !r.iter().all(Int::is_zero));
+                return;
+            };
+            self.eqs.swap(done, k);
+            let mut piv = self.eqs[done].clone();
+            if piv[col].is_neg() {
+                piv.iter_mut().for_each(|v| *v = -&*v);
+            }
+            self.eqs[done] = piv.clone();
+            let a = piv[col].clone();
+            for (i, r) in self.eqs.iter_mut().enumerate() {
+                if i != done && !r[col].is_zero() {
+                    eliminate(r, &piv, col, &a);
+                }
+            }
+            for r in self.ineqs.iter_mut() {
+                if !r[col].is_zero() {
+                    eliminate(r, &piv, col, &a);
+                }
+            }
+            for d in self.divs.iter_mut().flatten() {
+                if !d.num[col].is_zero() {
+                    // floor(num/den) = floor(a·num / (a·den)); then eliminate
+                    let b = d.num[col].clone();
+                    for j in 0..n {
+                        d.num[j] = Int::combine(&a, &d.num[j], &-&b, &piv[j]);
+                    }
+                    d.den = &d.den * &a;
+                    let g = gcd_slice(&d.num).gcd(&d.den);
+                    if !g.is_one() && !g.is_zero() {
+                        d.num.iter_mut().for_each(|v| *v = v.div_exact(&g));
+                        d.den = d.den.div_exact(&g);
+                    }
+                }
+            }
+            done += 1;
+        }
+    }
+
+    /// Remove duplicate inequalities (keeping the tightest constant), turn
+    /// opposite pairs with matching constants into equalities, and drop
+    /// trivially true rows. Returns `false` on a contradiction.
+    fn dedup_ineqs(&mut self) -> bool {
+        let n = self.row_len();
+        let mut best: HashMap<Vec<Int>, Int> = HashMap::new();
+        let mut order: Vec<Vec<Int>> = Vec::new();
+        for r in &self.ineqs {
+            if r[1..n].iter().all(Int::is_zero) {
+                if r[0].is_neg() {
+                    return false;
+                }
+                continue;
+            }
+            let key = r[1..n].to_vec();
+            match best.get_mut(&key) {
+                Some(c) => {
+                    if r[0] < *c {
+                        *c = r[0].clone();
+                    }
+                }
+                None => {
+                    best.insert(key.clone(), r[0].clone());
+                    order.push(key);
+                }
+            }
+        }
+        let mut ineqs = Vec::new();
+        let mut new_eqs = Vec::new();
+        let mut skip: std::collections::HashSet<Vec<Int>> = Default::default();
+        for key in &order {
+            if skip.contains(key) {
+                continue;
+            }
+            let c = best[key].clone();
+            let neg: Vec<Int> = key.iter().map(|v| -v).collect();
+            if let Some(c2) = best.get(&neg) {
+                // c + e >= 0 and c2 - e >= 0: -c <= e <= c2
+                let s = &c + c2;
+                if s.is_neg() {
+                    return false;
+                }
+                if s.is_zero() {
+                    let mut row = vec![c.clone()];
+                    row.extend(key.iter().cloned());
+                    new_eqs.push(row);
+                    skip.insert(neg);
+                    continue;
+                }
+            }
+            let mut row = vec![c];
+            row.extend(key.iter().cloned());
+            ineqs.push(row);
+        }
+        // drop inequalities made redundant by an equality pair skip
+        let eq_keys: Vec<Vec<Int>> = new_eqs.iter().map(|r| r[1..].to_vec()).collect();
+        ineqs.retain(|r| !eq_keys.iter().any(|k| *k == r[1..]));
+        self.ineqs = ineqs;
+        if !new_eqs.is_empty() {
+            self.eqs.extend(new_eqs);
+            self.gauss();
+        }
+        true
+    }
+
+    /// True if local `k` (index among locals) is used by another local's definition.
+    fn local_used_in_divs(&self, k: usize) -> bool {
+        let col = self.off_div() + k;
+        self.divs.iter().enumerate().any(|(j, d)| j != k && d.as_ref().is_some_and(|d| !d.num[col].is_zero()))
+    }
+
+    /// An existential that appears in an equality with coefficient ±1 and
+    /// nowhere else (after Gaussian elimination) is dropped with that equality.
+    fn drop_unit_existentials(&mut self) -> bool {
+        let off = self.off_div();
+        let mut changed = false;
+        let mut k = 0;
+        while k < self.n_div() {
+            let col = off + k;
+            if self.divs[k].is_some() || self.local_used_in_divs(k) {
+                k += 1;
+                continue;
+            }
+            let in_eqs: Vec<usize> = (0..self.eqs.len()).filter(|&i| !self.eqs[i][col].is_zero()).collect();
+            let in_ineqs = self.ineqs.iter().any(|r| !r[col].is_zero());
+            if in_eqs.len() == 1 && !in_ineqs && self.eqs[in_eqs[0]][col].abs().is_one() {
+                self.eqs.remove(in_eqs[0]);
+                self.remove_local(k);
+                changed = true;
+                continue;
+            }
+            k += 1;
+        }
+        changed
+    }
+
+    /// An existential bounded only from below (or only from above), outside
+    /// equalities and definitions, is dropped with its constraints.
+    fn drop_one_sided_existentials(&mut self) -> bool {
+        let off = self.off_div();
+        let mut changed = false;
+        let mut k = 0;
+        while k < self.n_div() {
+            let col = off + k;
+            if self.divs[k].is_some() || self.local_used_in_divs(k) || self.eqs.iter().any(|r| !r[col].is_zero()) {
+                k += 1;
+                continue;
+            }
+            let pos = self.ineqs.iter().any(|r| r[col].is_pos());
+            let neg = self.ineqs.iter().any(|r| r[col].is_neg());
+            if !(pos && neg) {
+                self.ineqs.retain(|r| r[col].is_zero());
+                self.remove_local(k);
+                changed = true;
+                continue;
+            }
+            k += 1;
+        }
+        changed
+    }
+
+    /// Remove locals that no constraint mentions and no definition uses.
+    fn drop_unused_locals(&mut self) -> bool {
+        let off = self.off_div();
+        let mut changed = false;
+        let mut k = 0;
+        while k < self.n_div() {
+            let col = off + k;
+            let used = self.eqs.iter().chain(self.ineqs.iter()).any(|r| !r[col].is_zero()) || self.local_used_in_divs(k);
+            if !used {
+                self.remove_local(k);
+                changed = true;
+                continue;
+            }
+            k += 1;
+        }
+        changed
+    }
+
+    /// Remove local `k` (which must have zero coefficients everywhere it matters).
+    pub(crate) fn remove_local(&mut self, k: usize) {
+        let col = self.off_div() + k;
+        for r in self.eqs.iter_mut().chain(self.ineqs.iter_mut()) {
+            r.remove(col);
+        }
+        self.divs.remove(k);
+        for d in self.divs.iter_mut().flatten() {
+            d.num.remove(col);
+        }
+    }
+
+    /// Give existentials explicit definitions where the constraints determine
+    /// one: from an equality `a·e = f` (then `e = floor(f/a)` with `a | f`),
+    /// from a single upper bound `a·e <= U` (take the largest `e`:
+    /// `e = floor(U/a)`, adding `a·e > U - a`) or a single lower bound.
+    /// Also recognizes the defining pair `f - d·e >= 0`, `-f + d·e + d - 1 >= 0`.
+    /// Returns true if every local has a definition afterwards.
+    pub fn detect_divs(&mut self) -> bool {
+        let off = self.off_div();
+        for k in 0..self.n_div() {
+            if self.divs[k].is_some() {
+                continue;
+            }
+            let col = off + k;
+            let later_free = |r: &[Int]| (col + 1..r.len()).all(|c| r[c].is_zero() || false);
+            // equality a·e + rest = 0  =>  e = -rest / a
+            if let Some(r) = self.eqs.iter().find(|r| !r[col].is_zero() && later_free(r)) {
+                let mut num: Vec<Int> = r.iter().map(|v| -v).collect();
+                let mut a = r[col].clone();
+                if a.is_neg() {
+                    num.iter_mut().for_each(|v| *v = -&*v);
+                    a = -&a;
+                }
+                num[col] = Int::ZERO;
+                self.divs[k] = Some(Div { num, den: a });
+                continue;
+            }
+            if self.local_used_in_divs(k) {
+                continue;
+            }
+            // defining pair
+            if let Some(def) = self.find_div_pair(col) {
+                self.divs[k] = Some(def);
+                continue;
+            }
+            let uppers: Vec<usize> = (0..self.ineqs.len()).filter(|&i| self.ineqs[i][col].is_neg()).collect();
+            let lowers: Vec<usize> = (0..self.ineqs.len()).filter(|&i| self.ineqs[i][col].is_pos()).collect();
+            if uppers.len() == 1 && later_free(&self.ineqs[uppers[0]]) {
+                // U - a·e >= 0  =>  e = floor(U/a); add -U + a·e + a - 1 >= 0
+                let r = self.ineqs[uppers[0]].clone();
+                let a = -&r[col];
+                let mut num = r.clone();
+                num[col] = Int::ZERO;
+                let mut extra: Vec<Int> = r.iter().map(|v| -v).collect();
+                extra[0] = &(&extra[0] + &a) - &Int::ONE;
+                self.ineqs.push(extra);
+                self.divs[k] = Some(Div { num, den: a });
+                continue;
+            }
+            if lowers.len() == 1 && later_free(&self.ineqs[lowers[0]]) {
+                // a·e + L >= 0 => e = ceil(-L/a) = -floor(L/a); introduce via e' = -e is awkward:
+                // use e = floor((-L + a - 1)/a), add -(a·e + L) + a - 1 >= 0
+                let r = self.ineqs[lowers[0]].clone();
+                let a = r[col].clone();
+                let mut num: Vec<Int> = r.iter().map(|v| -v).collect();
+                num[col] = Int::ZERO;
+                num[0] = &(&num[0] + &a) - &Int::ONE;
+                let mut extra: Vec<Int> = r.iter().map(|v| -v).collect();
+                extra[0] = &(&extra[0] + &a) - &Int::ONE;
+                self.ineqs.push(extra);
+                self.divs[k] = Some(Div { num, den: a });
+                continue;
+            }
+        }
+        self.divs.iter().all(Option::is_some) && self.divs_ordered()
+    }
+
+    fn find_div_pair(&self, col: usize) -> Option<Div> {
+        for lo in &self.ineqs {
+            // f - d·e >= 0 with d > 0
+            if !lo[col].is_neg() || (col + 1..lo.len()).any(|c| !lo[c].is_zero()) {
+                continue;
+            }
+            let d = -&lo[col];
+            for hi in &self.ineqs {
+                if hi[col] != d {
+                    continue;
+                }
+                // hi = -f + d·e + d - 1 ?
+                let ok = (1..lo.len()).all(|c| c == col || hi[c] == -&lo[c]) && hi[0] == &(&(-&lo[0]) + &d) - &Int::ONE;
+                if ok {
+                    let mut num = lo.clone();
+                    num[col] = Int::ZERO;
+                    return Some(Div { num, den: d });
+                }
+            }
+        }
+        None
+    }
+
+    /// True if every definition refers only to earlier locals.
+    pub(crate) fn divs_ordered(&self) -> bool {
+        let off = self.off_div();
+        self.divs.iter().enumerate().all(|(k, d)| match d {
+            Some(d) => (off + k..d.num.len()).all(|c| d.num[c].is_zero()),
+            None => true,
+        })
+    }
+}
+
+/// `r := a·r - r[col]·piv` (with `a = piv[col] > 0`), then divide by the gcd.
+fn eliminate(r: &mut [Int], piv: &[Int], col: usize, a: &Int) {
+    let b = r[col].clone();
+    let nb = -&b;
+    for j in 0..r.len() {
+        r[j] = Int::combine(a, &r[j], &nb, &piv[j]);
+    }
+    let g = gcd_slice(r);
+    if !g.is_zero() && !g.is_one() {
+        r.iter_mut().for_each(|v| *v = v.div_exact(&g));
+    }
+}
