@@ -1,0 +1,572 @@
+//! Calculator tests that need no solver: lexing, parsing, typing, lists,
+//! integers, error reporting and recovery, the batch protocol, sessions.
+
+use std::io::Cursor;
+
+use poly::calc::ast::ExprKind;
+use poly::calc::lexer::{Lexer, Tok};
+use poly::calc::parser::Parser;
+use poly::calc::{interactive, run_script, Session};
+
+/// Run a script in batch mode; the output lines.
+fn run(src: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    run_script(src, true, &mut out).expect("writing to a Vec cannot fail");
+    String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// The single output line of a one-statement script.
+fn one(src: &str) -> String {
+    let lines = run(src);
+    assert_eq!(lines.len(), 1, "{src:?} printed {lines:?}");
+    lines[0].clone()
+}
+
+/// Assert that a line is an error at `line:col` mentioning `what`.
+fn assert_error(got: &str, stmt: usize, line: usize, col: usize, what: &str) {
+    let head = format!("error: statement {stmt}, line {line}, column {col}: ");
+    assert!(got.starts_with(&head), "expected {head:?}..., got {got:?}");
+    assert!(got.contains(what), "expected {what:?} in {got:?}");
+}
+
+#[test]
+fn assignments_print_nothing_expressions_and_print_do() {
+    assert_eq!(run("a := 1; b := 2;"), Vec::<String>::new());
+    assert_eq!(run("a := 1; a; print a; a + 1;"), ["1", "1", "2"]);
+}
+
+#[test]
+fn integers_and_precedence() {
+    assert_eq!(one("1 + 2 * 3;"), "7");
+    assert_eq!(one("(1 + 2) * 3;"), "9");
+    assert_eq!(one("10 - 3 - 2;"), "5");
+    assert_eq!(one("-4 + 1;"), "-3");
+    assert_eq!(one("- - 4;"), "4");
+    assert_eq!(
+        one("123456789012345678901234567890 * 10;"),
+        "1234567890123456789012345678900"
+    );
+}
+
+#[test]
+fn integer_comparisons_print_true_false() {
+    assert_eq!(
+        run("1 = 1; 1 = 2; 1 <= 2; 2 <= 1; 3 >= 3; 1 < 1; 2 > 1;"),
+        ["True", "False", "True", "False", "True", "False", "True"]
+    );
+    assert_eq!(one("1 + 1 = 2;"), "True", "comparisons bind loosest");
+    assert_eq!(one("(1 = 1) = (2 = 2);"), "True");
+}
+
+#[test]
+fn lists_and_indexing() {
+    assert_eq!(one("[1, 2, 3];"), "[1, 2, 3]");
+    assert_eq!(one("[];"), "[]");
+    assert_eq!(
+        run("L := [10, [20, 30], \"s\"]; L[0]; L[1][1]; L[2]; L;"),
+        ["10", "30", "s", "[10, [20, 30], \"s\"]"]
+    );
+    assert_eq!(one("[1, 2][1 + 0 * 5];"), "2");
+    assert_eq!(one("[1] + [2, 3];"), "[1, 2, 3]");
+    assert_eq!(one("is_empty [];"), "True");
+}
+
+#[test]
+fn typeof_names() {
+    assert_eq!(
+        run("typeof 1; typeof [1]; typeof \"x\"; typeof (1 = 1); typeof typeof 1; L := [1]; typeof L[0];"),
+        ["int", "list", "string", "bool", "string", "int"]
+    );
+}
+
+#[test]
+fn strings() {
+    assert_eq!(
+        run("print \"hello, world\"; \"a\" + \"b\"; \"a\" = \"a\";"),
+        ["hello, world", "ab", "True"]
+    );
+    assert_eq!(one("\"tab\\there\";"), "tab\there");
+}
+
+#[test]
+fn comments_and_empty_statements() {
+    assert_eq!(
+        run("# a comment\n;;  a := 2; # trailing\n a; # done\n"),
+        ["2"]
+    );
+}
+
+#[test]
+fn batch_prints_one_line_per_value_statement() {
+    let src = "a := 1;\na;\nb;\nc := a + ;\na + 1;\n[a, a];\nx := [1, 2];\nx[5];\nprint x[0];\n";
+    let lines = run(src);
+    // a; b (error); c := (error); a + 1; [a, a]; x[5] (error); print x[0]
+    assert_eq!(lines.len(), 7, "{lines:?}");
+    assert_eq!(lines[0], "1");
+    assert_error(&lines[1], 3, 3, 1, "unknown identifier `b`");
+    assert_error(&lines[2], 4, 4, 10, "expected an operand");
+    assert_eq!(lines[3], "2");
+    assert_eq!(lines[4], "[1, 1]");
+    assert_error(
+        &lines[5],
+        8,
+        8,
+        2,
+        "index 5 out of range for a list of 2 elements",
+    );
+    assert_eq!(lines[6], "1");
+}
+
+#[test]
+fn error_lines_do_not_stop_the_run() {
+    let lines = run("x;\ny;\n1;\n");
+    assert_eq!(lines.len(), 3);
+    assert!(lines[0].starts_with("error:"));
+    assert!(lines[1].starts_with("error:"));
+    assert_eq!(lines[2], "1");
+}
+
+#[test]
+fn summary_counts() {
+    let mut out = Vec::new();
+    let s = run_script("a := 1; a; b; [a];", true, &mut out).unwrap();
+    assert_eq!((s.statements, s.values, s.errors), (4, 2, 1));
+}
+
+// ---- the malformed-script corpus: each gives clean `error:` lines with positions ----
+
+#[test]
+fn malformed_unknown_identifier() {
+    assert_error(&one("  foo;"), 1, 1, 3, "unknown identifier `foo`");
+    assert_error(&one("[1, bar];"), 1, 1, 5, "unknown identifier `bar`");
+}
+
+#[test]
+fn malformed_unbalanced_braces_recover_at_next_statement() {
+    let lines = run("A := { [i] : i > 0;\nB := 5;\nB;\n");
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert_error(&lines[0], 1, 1, 6, "a `}` closing the `{` of this literal");
+    assert_eq!(lines[1], "5");
+
+    let lines = run("A := { [i] : i > 0;\n");
+    assert_eq!(lines.len(), 1);
+    assert_error(&lines[0], 1, 1, 6, "before the end of input");
+
+    let lines = run("1;\n}\nx := 2;\nx;\n");
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert_eq!(lines[0], "1");
+    assert_error(&lines[1], 2, 2, 1, "found `}`");
+    assert_eq!(lines[2], "2");
+}
+
+#[test]
+fn malformed_unbalanced_parentheses_and_brackets() {
+    assert_error(&one("((1);"), 1, 1, 5, "expected `)`");
+    assert_error(
+        &one("(1));"),
+        1,
+        1,
+        4,
+        "expected `;` or an operator, found `)`",
+    );
+    assert_error(&one("[1, 2;"), 1, 1, 6, "expected `,` or `]`");
+    assert_error(&one("[1][0;"), 1, 1, 6, "expected `]` closing the index");
+}
+
+#[test]
+fn malformed_missing_semicolon() {
+    // The next statement starts on a new line: only the unterminated one fails.
+    let lines = run("a := 1\nb := 2;\nb;\n");
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert_error(&lines[0], 1, 2, 1, "expected `;` or an operator, found `b`");
+    assert_eq!(lines[1], "2");
+    // At the end of input.
+    assert_error(&one("1 + 1"), 1, 1, 6, "found end of input");
+}
+
+#[test]
+fn malformed_type_errors() {
+    assert_error(
+        &one("lexmin [1, 2];"),
+        1,
+        1,
+        1,
+        "`lexmin` expects a set or a map, found a list",
+    );
+    assert_error(
+        &one("x := 3;\ndomain x;"),
+        2,
+        2,
+        1,
+        "`domain` expects a map, found an int",
+    );
+    assert_error(
+        &one("card \"s\";"),
+        1,
+        1,
+        1,
+        "`card` expects a set, found a string",
+    );
+    assert_error(
+        &one("1 + [1];"),
+        1,
+        1,
+        3,
+        "`+` cannot combine an int and a list",
+    );
+    assert_error(
+        &one("\"a\" . [2];"),
+        1,
+        1,
+        5,
+        "`.` expects two maps, found a string and a list",
+    );
+    assert_error(
+        &one("(1)(2);"),
+        1,
+        1,
+        4,
+        "only a map can be applied, found an int",
+    );
+    assert_error(
+        &one("1[0];"),
+        1,
+        1,
+        2,
+        "only a list can be indexed, found an int",
+    );
+    assert_error(
+        &one("[1][\"a\"];"),
+        1,
+        1,
+        4,
+        "a list index must be an int, found a string",
+    );
+    assert_error(
+        &one("[1]^-1;"),
+        1,
+        1,
+        4,
+        "`^-1` expects a map, found a list",
+    );
+    assert_error(&one("-[1];"), 1, 1, 1, "unary `-` expects an int");
+    assert_error(&one("[1] << 2;"), 1, 1, 5, "`<<` expects two sets");
+    assert_error(
+        &one("is_single_valued 1;"),
+        1,
+        1,
+        1,
+        "`is_single_valued` expects a map",
+    );
+}
+
+#[test]
+fn malformed_wrong_index() {
+    assert_error(
+        &one("[1, 2][2];"),
+        1,
+        1,
+        7,
+        "index 2 out of range for a list of 2 elements",
+    );
+    assert_error(&one("[1, 2][-1];"), 1, 1, 7, "index -1 out of range");
+    assert_error(
+        &one("[][0];"),
+        1,
+        1,
+        3,
+        "out of range for a list of 0 elements",
+    );
+}
+
+#[test]
+fn malformed_keywords_and_symbols() {
+    assert_error(
+        &one("domain := 1;"),
+        1,
+        1,
+        1,
+        "a variable name before `:=`, found keyword `domain`",
+    );
+    assert_error(&one("lexmin;"), 1, 1, 7, "expected an operand");
+    assert_error(&one("1 ^ 2;"), 1, 1, 3, "`^-1`");
+    assert_error(&one("1 $ 2;"), 1, 1, 3, "unexpected character `$`");
+    assert_error(&one("\"open;"), 1, 1, 1, "a `\"` closing this string");
+    assert_error(&one("print;"), 1, 1, 6, "expected an operand");
+    assert_error(&one("kill;"), 1, 1, 1, "found keyword `kill`");
+}
+
+#[test]
+fn malformed_dataflow() {
+    assert_error(&one("last 1 before 2;"), 1, 1, 16, "expected `under`");
+    assert_error(
+        &one("last 1 under 2;"),
+        1,
+        1,
+        8,
+        "expected `any`, `kill` or `before`",
+    );
+    assert_error(&one("any 1 kill 2 under 3;"), 1, 1, 14, "expected `before`");
+    assert_error(
+        &one("last 1 before 2 under 3;"),
+        1,
+        1,
+        6,
+        "must be a map, found an int",
+    );
+}
+
+#[test]
+fn deep_nesting_is_an_error_not_a_crash() {
+    let src = format!("{}1{};", "(".repeat(5000), ")".repeat(5000));
+    assert_error(&one(&src), 1, 1, 101, "nested at most");
+    let src = format!("{}1;", "lexmin ".repeat(5000));
+    assert!(one(&src).starts_with("error: statement 1, line 1"));
+}
+
+#[test]
+fn statement_numbers_and_positions_on_later_lines() {
+    let lines = run("a := 1;\n\n   # comment\n  a;  zz;\n");
+    assert_eq!(lines[0], "1");
+    assert_error(&lines[1], 3, 4, 7, "unknown identifier `zz`");
+}
+
+// ---- the grammar ----
+
+fn parse_one(src: &str) -> poly::calc::ast::Stmt {
+    let mut p = Parser::new(Lexer::new(src, 1).tokenize());
+    let s = p.next_statement().expect("a statement").expect("parses");
+    assert!(p.next_statement().is_none());
+    s
+}
+
+fn expr_of(s: poly::calc::ast::Stmt) -> poly::calc::ast::Expr {
+    match s {
+        poly::calc::ast::Stmt::Expr { expr, .. }
+        | poly::calc::ast::Stmt::Print { expr, .. }
+        | poly::calc::ast::Stmt::Assign { expr, .. } => expr,
+    }
+}
+
+#[test]
+fn literals_are_single_tokens() {
+    let toks = Lexer::new(
+        "A := [n, m] -> { S[i] : i < n; T[j] -> U[j] } + { [i] };",
+        1,
+    )
+    .tokenize();
+    let lits: Vec<_> = toks
+        .iter()
+        .filter_map(|t| match &t.tok {
+            Tok::Literal(s) => Some((s.clone(), t.pos.col)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        lits,
+        [
+            ("[n, m] -> { S[i] : i < n; T[j] -> U[j] }".to_string(), 6),
+            ("{ [i] }".to_string(), 49)
+        ]
+    );
+    // After an operand, `[` is an index, not a parameter list.
+    let toks = Lexer::new("L[n] -> { [i] };", 1).tokenize();
+    assert!(matches!(toks[1].tok, Tok::Sym("[")));
+    // A list that is not followed by `-> {` stays a list.
+    let toks = Lexer::new("[a, b];", 1).tokenize();
+    assert!(matches!(toks[0].tok, Tok::Sym("[")));
+    // Multi-line literals keep their text.
+    let toks = Lexer::new("{ S[i] : i > 0;\n  T[j] };", 1).tokenize();
+    assert_eq!(
+        toks[0].tok,
+        Tok::Literal("{ S[i] : i > 0;\n  T[j] }".into())
+    );
+    assert!(matches!(toks[1].tok, Tok::Sym(";")));
+    assert_eq!(toks[1].pos.line, 2);
+}
+
+#[test]
+fn dataflow_grammar() {
+    let cases = [
+        ("last W any M kill K before R under S;", (true, true, true)),
+        ("last W any M before R under S;", (true, true, false)),
+        ("last W before R under S;", (true, false, false)),
+        ("any M before R under S;", (false, true, false)),
+        (
+            "last (W + W) any ({ }) kill K . K before R * R under S^-1;",
+            (true, true, true),
+        ),
+    ];
+    for (src, (must, may, kill)) in cases {
+        match expr_of(parse_one(src)).kind {
+            ExprKind::Flow(f) => {
+                assert_eq!(
+                    (f.must.is_some(), f.may.is_some(), f.kill.is_some()),
+                    (must, may, kill),
+                    "{src}"
+                )
+            }
+            other => panic!("{src}: not a flow: {other:?}"),
+        }
+    }
+    // D := last ... ; D[0] parses as an assignment and an indexing.
+    assert!(matches!(
+        parse_one("D := last W before R under S;"),
+        poly::calc::ast::Stmt::Assign { .. }
+    ));
+    assert!(matches!(
+        expr_of(parse_one("D[0];")).kind,
+        ExprKind::Index(..)
+    ));
+}
+
+#[test]
+fn operator_precedence_and_associativity() {
+    use poly::calc::ast::BinOp;
+    fn top(src: &str) -> BinOp {
+        match expr_of(parse_one(src)).kind {
+            ExprKind::Binary(op, ..) => op,
+            other => panic!("{src}: {other:?}"),
+        }
+    }
+    assert_eq!(top("A + B * C;"), BinOp::Union);
+    assert_eq!(top("A * B + C;"), BinOp::Union);
+    assert_eq!(top("A . B * C;"), BinOp::Inter);
+    assert_eq!(top("A - B . C;"), BinOp::Diff);
+    assert_eq!(top("A + B = C;"), BinOp::Eq);
+    assert_eq!(top("A << B + C;"), BinOp::LexLt);
+    assert_eq!(top("A -> B * C;"), BinOp::Inter);
+    assert_eq!(top("A cross B . C;"), BinOp::Cross);
+    assert_eq!(top("A % B;"), BinOp::Gist);
+    // Prefix operators bind tighter than binary ones, postfix ones tighter still.
+    match expr_of(parse_one("domain M^-1 . N;")).kind {
+        ExprKind::Binary(BinOp::Join, l, _) => match l.kind {
+            ExprKind::Unary(_, x) => assert!(matches!(x.kind, ExprKind::Inverse(_))),
+            other => panic!("{other:?}"),
+        },
+        other => panic!("{other:?}"),
+    }
+    // `({1})({0})` is an application; `A(B)[0]` indexes the result.
+    assert!(matches!(
+        expr_of(parse_one("(M)(S);")).kind,
+        ExprKind::Apply(..)
+    ));
+    assert!(matches!(
+        expr_of(parse_one("M(S)[0];")).kind,
+        ExprKind::Index(..)
+    ));
+    // Left associativity.
+    match expr_of(parse_one("A - B - C;")).kind {
+        ExprKind::Binary(BinOp::Diff, l, r) => {
+            assert!(matches!(l.kind, ExprKind::Binary(BinOp::Diff, ..)));
+            assert!(matches!(r.kind, ExprKind::Var(_)));
+        }
+        other => panic!("{other:?}"),
+    }
+    // Every prefix operator and its alias parses.
+    for op in [
+        "lexmin",
+        "lexmax",
+        "domain",
+        "range",
+        "deltas",
+        "deltas_map",
+        "domain_map",
+        "range_map",
+        "identity",
+        "coalesce",
+        "sample",
+        "card",
+        "params",
+        "wrap",
+        "unwrap",
+        "affine_hull",
+        "aff",
+        "convex_hull",
+        "hull",
+        "typeof",
+        "is_empty",
+        "complement",
+        "is_single_valued",
+        "is_injective",
+    ] {
+        assert!(
+            matches!(
+                expr_of(parse_one(&format!("{op} X;"))).kind,
+                ExprKind::Unary(..)
+            ),
+            "{op}"
+        );
+    }
+}
+
+// ---- sessions ----
+
+#[test]
+fn session_keeps_variables_between_chunks() {
+    let mut s = Session::new(true);
+    let mut out = Vec::new();
+    s.run("a := 41;", 1, &mut out, None).unwrap();
+    s.run("a + 1; zz;", 2, &mut out, None).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<_> = text.lines().collect();
+    assert_eq!(lines[0], "42");
+    assert_error(lines[1], 3, 2, 8, "unknown identifier");
+}
+
+#[test]
+fn errors_can_go_to_a_separate_writer_with_context() {
+    let mut s = Session::new(false);
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    s.run("1;\n  nope + 1;\n", 1, &mut out, Some(&mut err))
+        .unwrap();
+    assert_eq!(String::from_utf8(out).unwrap(), "1\n");
+    let err = String::from_utf8(err).unwrap();
+    assert!(
+        err.starts_with("error: statement 2, line 2, column 3: unknown identifier `nope`\n"),
+        "{err}"
+    );
+    assert!(err.contains("  2 |   nope + 1;\n"), "{err}");
+    assert!(err.contains("    |   ^\n"), "{err}");
+}
+
+#[test]
+fn interactive_runs_each_complete_statement() {
+    let input = "a := 2;\na\n + 1;\nb := [a,\n a]; b[1];\nzz;\nc := { [i] :\n";
+    let mut out = Vec::new();
+    let s = interactive(&mut Cursor::new(input), &mut out, false).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<_> = text.lines().collect();
+    assert_eq!(lines[0], "3");
+    assert_eq!(lines[1], "2");
+    assert_error(lines[2], 5, 6, 1, "unknown identifier `zz`");
+    // The unterminated literal at the end of input is reported with its position.
+    assert!(
+        text.contains("error: statement 6, line 7, column 6:"),
+        "{text}"
+    );
+    assert_eq!(s.errors, 2);
+}
+
+#[test]
+fn interactive_prompt() {
+    let mut out = Vec::new();
+    interactive(&mut Cursor::new("1;\n[1,\n2];\n"), &mut out, true).unwrap();
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        "poly> 1\npoly>  ...> [1, 2]\npoly> \n"
+    );
+}
+
+#[test]
+fn demo_runs_without_panicking() {
+    let mut out = Vec::new();
+    poly::demo::run_demo(&mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.starts_with("# poly:"));
+    assert!(text.contains("poly> lexmin Domain;"));
+}
