@@ -21,7 +21,7 @@
 //! poly::calc::run_script("L := [1, 2, 3]; L[1]; typeof L; L[7];", true, &mut out).unwrap();
 //! let text = String::from_utf8(out).unwrap();
 //! assert_eq!(text.lines().collect::<Vec<_>>()[..2], ["2", "list"]);
-//! assert!(text.lines().nth(2).unwrap().starts_with("error: statement 4, line 1, column 25"));
+//! assert!(text.lines().nth(2).unwrap().starts_with("error: statement 4, line 1, column 34: index 7 out of range"));
 //! ```
 
 pub mod ast;
