@@ -1,0 +1,522 @@
+//! Quasi-affine integer expressions and Presburger formulas, printed in isl
+//! notation.
+//!
+//! * [`Affine`]: an integer linear combination of named variables (loop
+//!   iterators, parameters) and of floor divisions by positive constants.
+//! * [`IntTerm`]: an affine expression possibly wrapped in `min`/`max`
+//!   (loop bounds such as `i < min(N, j + 4)`).
+//! * [`Formula`]: an and/or tree of constraints (`>= 0`, `= 0`, and
+//!   divisibility `e mod m = r`), used for iteration domains.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write;
+
+/// A variable of an affine expression.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum AVar {
+    /// A loop iterator or a parameter.
+    Name(String),
+    /// `floor(num / den)` with `den > 1`.
+    Div(Box<Affine>, i64),
+}
+
+/// An integer affine expression `sum(coef * var) + constant`.
+///
+/// ```
+/// use scop::affine::Affine;
+/// let e = Affine::var("i").add(&Affine::var("N").scale(2)).add(&Affine::constant(-1));
+/// assert_eq!(e.to_isl(), "i + 2N - 1");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Affine {
+    /// Non-zero coefficients.
+    pub terms: BTreeMap<AVar, i64>,
+    /// The constant term.
+    pub constant: i64,
+}
+
+impl Affine {
+    /// The constant `c`.
+    pub fn constant(c: i64) -> Affine {
+        Affine {
+            terms: BTreeMap::new(),
+            constant: c,
+        }
+    }
+    /// The variable `name`.
+    pub fn var(name: &str) -> Affine {
+        let mut terms = BTreeMap::new();
+        terms.insert(AVar::Name(name.to_string()), 1);
+        Affine { terms, constant: 0 }
+    }
+    /// `Some(c)` if the expression is the constant `c`.
+    pub fn as_const(&self) -> Option<i64> {
+        if self.terms.is_empty() {
+            Some(self.constant)
+        } else {
+            None
+        }
+    }
+    /// `self + other`.
+    pub fn add(&self, other: &Affine) -> Affine {
+        let mut r = self.clone();
+        for (v, c) in &other.terms {
+            let e = r.terms.entry(v.clone()).or_insert(0);
+            *e = e.wrapping_add(*c);
+            if *e == 0 {
+                r.terms.remove(v);
+            }
+        }
+        r.constant = r.constant.wrapping_add(other.constant);
+        r
+    }
+    /// `self - other`.
+    pub fn sub(&self, other: &Affine) -> Affine {
+        self.add(&other.scale(-1))
+    }
+    /// `k * self`.
+    pub fn scale(&self, k: i64) -> Affine {
+        if k == 0 {
+            return Affine::constant(0);
+        }
+        Affine {
+            terms: self
+                .terms
+                .iter()
+                .map(|(v, c)| (v.clone(), c.wrapping_mul(k)))
+                .collect(),
+            constant: self.constant.wrapping_mul(k),
+        }
+    }
+    /// `floor(self / d)` for `d > 0`.
+    pub fn floor_div(&self, d: i64) -> Affine {
+        if d == 1 {
+            return self.clone();
+        }
+        if self.terms.values().all(|c| c % d == 0) {
+            let mut r = Affine {
+                terms: self.terms.iter().map(|(v, c)| (v.clone(), c / d)).collect(),
+                constant: self.constant.div_euclid(d),
+            };
+            if self.constant.rem_euclid(d) == 0 || self.terms.is_empty() {
+                return r;
+            }
+            // floor((d*x + c) / d) = x + floor(c / d)
+            r.constant = self.constant.div_euclid(d);
+            return r;
+        }
+        let mut terms = BTreeMap::new();
+        terms.insert(AVar::Div(Box::new(self.clone()), d), 1);
+        Affine { terms, constant: 0 }
+    }
+    /// True if the named variable occurs (also inside divisions).
+    pub fn mentions(&self, name: &str) -> bool {
+        self.terms.keys().any(|v| match v {
+            AVar::Name(n) => n == name,
+            AVar::Div(a, _) => a.mentions(name),
+        })
+    }
+    /// Coefficient of a named variable (outside divisions).
+    pub fn coeff(&self, name: &str) -> i64 {
+        self.terms
+            .get(&AVar::Name(name.to_string()))
+            .copied()
+            .unwrap_or(0)
+    }
+    /// Evaluates with the given variable values (floor semantics for divisions).
+    pub fn eval(&self, val: &dyn Fn(&str) -> Option<i64>) -> Option<i64> {
+        let mut s = self.constant;
+        for (v, c) in &self.terms {
+            let x = match v {
+                AVar::Name(n) => val(n)?,
+                AVar::Div(a, d) => a.eval(val)?.div_euclid(*d),
+            };
+            s = s.wrapping_add(c.wrapping_mul(x));
+        }
+        Some(s)
+    }
+    /// Prints in isl notation, e.g. `i + 2N - 1` or `-j + floor((i)/2)`.
+    pub fn to_isl(&self) -> String {
+        let mut s = String::new();
+        for (v, &c) in &self.terms {
+            let name = match v {
+                AVar::Name(n) => n.clone(),
+                AVar::Div(a, d) => format!("floor(({})/{})", a.to_isl(), d),
+            };
+            let is_div = matches!(v, AVar::Div(..));
+            let mag = c.unsigned_abs();
+            if s.is_empty() {
+                if c < 0 {
+                    s.push('-');
+                }
+            } else {
+                s.push_str(if c < 0 { " - " } else { " + " });
+            }
+            if mag != 1 {
+                let _ = write!(s, "{}{}", mag, if is_div { "*" } else { "" });
+            }
+            s.push_str(&name);
+        }
+        if s.is_empty() {
+            return self.constant.to_string();
+        }
+        if self.constant != 0 {
+            let _ = write!(
+                s,
+                " {} {}",
+                if self.constant < 0 { "-" } else { "+" },
+                self.constant.unsigned_abs()
+            );
+        }
+        s
+    }
+    /// Compact isl form without spaces (used in access subscripts), e.g. `i+j`.
+    pub fn to_isl_compact(&self) -> String {
+        self.to_isl().replace(' ', "")
+    }
+}
+
+/// An affine expression possibly combined with `min`/`max`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum IntTerm {
+    /// A plain quasi-affine expression.
+    Aff(Affine),
+    /// Minimum of the terms.
+    Min(Vec<IntTerm>),
+    /// Maximum of the terms.
+    Max(Vec<IntTerm>),
+}
+
+impl IntTerm {
+    /// `self + other`, distributing over `min`/`max`.
+    pub fn add(&self, other: &IntTerm) -> IntTerm {
+        match (self, other) {
+            (IntTerm::Aff(a), IntTerm::Aff(b)) => IntTerm::Aff(a.add(b)),
+            (IntTerm::Min(xs), _) => IntTerm::Min(xs.iter().map(|x| x.add(other)).collect()),
+            (IntTerm::Max(xs), _) => IntTerm::Max(xs.iter().map(|x| x.add(other)).collect()),
+            (_, _) => other.add(self),
+        }
+    }
+    /// `-self`.
+    pub fn neg(&self) -> IntTerm {
+        self.scale(-1)
+    }
+    /// `self - other`.
+    pub fn sub(&self, other: &IntTerm) -> IntTerm {
+        self.add(&other.neg())
+    }
+    /// `k * self`.
+    pub fn scale(&self, k: i64) -> IntTerm {
+        match self {
+            IntTerm::Aff(a) => IntTerm::Aff(a.scale(k)),
+            IntTerm::Min(xs) | IntTerm::Max(xs) => {
+                let ys = xs.iter().map(|x| x.scale(k)).collect();
+                let is_min = matches!(self, IntTerm::Min(_));
+                if (k >= 0) == is_min {
+                    IntTerm::Min(ys)
+                } else {
+                    IntTerm::Max(ys)
+                }
+            }
+        }
+    }
+    /// `floor(self / d)` for `d > 0` (monotone, so it distributes).
+    pub fn floor_div(&self, d: i64) -> IntTerm {
+        match self {
+            IntTerm::Aff(a) => IntTerm::Aff(a.floor_div(d)),
+            IntTerm::Min(xs) => IntTerm::Min(xs.iter().map(|x| x.floor_div(d)).collect()),
+            IntTerm::Max(xs) => IntTerm::Max(xs.iter().map(|x| x.floor_div(d)).collect()),
+        }
+    }
+    /// The affine expression if there is no `min`/`max`.
+    pub fn as_affine(&self) -> Option<&Affine> {
+        match self {
+            IntTerm::Aff(a) => Some(a),
+            _ => None,
+        }
+    }
+    /// True if the named variable occurs anywhere.
+    pub fn mentions(&self, name: &str) -> bool {
+        match self {
+            IntTerm::Aff(a) => a.mentions(name),
+            IntTerm::Min(xs) | IntTerm::Max(xs) => xs.iter().any(|x| x.mentions(name)),
+        }
+    }
+}
+
+/// A Presburger formula over iterators and parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Formula {
+    /// Always true.
+    True,
+    /// Always false.
+    False,
+    /// `e >= 0`
+    Ge(Affine),
+    /// `e = 0`
+    Eq(Affine),
+    /// `e mod m = r` (floor semantics, `0 <= r < m`), printed as an
+    /// existential: `exists (e0 : e = m*e0 + r)`.
+    Mod(Affine, i64, i64),
+    /// `lo <= var < hi` (or `<= hi` when `strict` is false).
+    Range {
+        /// Lower bound.
+        lo: Affine,
+        /// The variable.
+        var: String,
+        /// Upper bound.
+        hi: Affine,
+        /// Whether the upper bound is exclusive.
+        strict: bool,
+    },
+    /// Conjunction.
+    And(Vec<Formula>),
+    /// Disjunction.
+    Or(Vec<Formula>),
+}
+
+impl Formula {
+    /// `a >= b`
+    pub fn ge(a: &Affine, b: &Affine) -> Formula {
+        Formula::Ge(a.sub(b))
+    }
+
+    /// Conjunction, flattened, with `True` dropped.
+    pub fn and(fs: Vec<Formula>) -> Formula {
+        let mut out = Vec::new();
+        for f in fs {
+            match f {
+                Formula::True => {}
+                Formula::False => return Formula::False,
+                Formula::And(gs) => out.extend(gs),
+                g => out.push(g),
+            }
+        }
+        match out.len() {
+            0 => Formula::True,
+            1 => out.pop().unwrap_or(Formula::True),
+            _ => Formula::And(out),
+        }
+    }
+
+    /// Disjunction, flattened, with `False` dropped.
+    pub fn or(fs: Vec<Formula>) -> Formula {
+        let mut out = Vec::new();
+        for f in fs {
+            match f {
+                Formula::False => {}
+                Formula::True => return Formula::True,
+                Formula::Or(gs) => out.extend(gs),
+                g => out.push(g),
+            }
+        }
+        match out.len() {
+            0 => Formula::False,
+            1 => out.pop().unwrap_or(Formula::False),
+            _ => Formula::Or(out),
+        }
+    }
+
+    /// Logical negation (pushed down to the atoms).
+    pub fn negate(&self) -> Formula {
+        match self {
+            Formula::True => Formula::False,
+            Formula::False => Formula::True,
+            Formula::Ge(a) => Formula::Ge(a.scale(-1).add(&Affine::constant(-1))),
+            Formula::Eq(a) => Formula::or(vec![
+                Formula::Ge(a.add(&Affine::constant(-1))),
+                Formula::Ge(a.scale(-1).add(&Affine::constant(-1))),
+            ]),
+            Formula::Mod(e, m, r) => Formula::or(
+                (0..*m)
+                    .filter(|x| x != r)
+                    .map(|x| Formula::Mod(e.clone(), *m, x))
+                    .collect(),
+            ),
+            Formula::Range {
+                lo,
+                var,
+                hi,
+                strict,
+            } => {
+                let v = Affine::var(var);
+                let upper_violated = if *strict {
+                    Formula::ge(&v, hi)
+                } else {
+                    Formula::ge(&v, &hi.add(&Affine::constant(1)))
+                };
+                Formula::or(vec![
+                    Formula::ge(lo, &v.add(&Affine::constant(1))),
+                    upper_violated,
+                ])
+            }
+            Formula::And(fs) => Formula::or(fs.iter().map(|f| f.negate()).collect()),
+            Formula::Or(fs) => Formula::and(fs.iter().map(|f| f.negate()).collect()),
+        }
+    }
+
+    /// Evaluates with the given variable values.
+    pub fn eval(&self, val: &dyn Fn(&str) -> Option<i64>) -> Option<bool> {
+        Some(match self {
+            Formula::True => true,
+            Formula::False => false,
+            Formula::Ge(a) => a.eval(val)? >= 0,
+            Formula::Eq(a) => a.eval(val)? == 0,
+            Formula::Mod(e, m, r) => e.eval(val)?.rem_euclid(*m) == *r,
+            Formula::Range {
+                lo,
+                var,
+                hi,
+                strict,
+            } => {
+                let x = val(var)?;
+                let (l, h) = (lo.eval(val)?, hi.eval(val)?);
+                l <= x && if *strict { x < h } else { x <= h }
+            }
+            Formula::And(fs) => {
+                for f in fs {
+                    if !f.eval(val)? {
+                        return Some(false);
+                    }
+                }
+                true
+            }
+            Formula::Or(fs) => {
+                for f in fs {
+                    if f.eval(val)? {
+                        return Some(true);
+                    }
+                }
+                false
+            }
+        })
+    }
+
+    /// Prints in isl notation; `exists_names` supplies fresh names for
+    /// existential variables. Returns `None` for `True`.
+    ///
+    /// ```
+    /// use scop::affine::{Affine, Formula};
+    /// let f = Formula::and(vec![
+    ///     Formula::Range { lo: Affine::constant(0), var: "i".into(), hi: Affine::var("N"), strict: true },
+    ///     Formula::Mod(Affine::var("i"), 2, 0),
+    /// ]);
+    /// let mut k = 0;
+    /// assert_eq!(f.to_isl(&mut || { k += 1; format!("e{}", k - 1) }).unwrap(),
+    ///            "0 <= i < N and exists (e0 : i = 2e0)");
+    /// ```
+    pub fn to_isl(&self, exists_names: &mut dyn FnMut() -> String) -> Option<String> {
+        Some(match self {
+            Formula::True => return None,
+            Formula::False => "1 = 0".to_string(),
+            Formula::Ge(a) => {
+                let (l, r) = split_sides(a);
+                format!("{l} >= {r}")
+            }
+            Formula::Eq(a) => {
+                let (l, r) = split_sides(a);
+                format!("{l} = {r}")
+            }
+            Formula::Mod(e, m, r) => {
+                let q = exists_names();
+                let rhs = if *r == 0 {
+                    format!("{m}{q}")
+                } else {
+                    format!("{m}{q} + {r}")
+                };
+                format!("exists ({q} : {} = {rhs})", e.to_isl())
+            }
+            Formula::Range {
+                lo,
+                var,
+                hi,
+                strict,
+            } => format!(
+                "{} <= {var} {} {}",
+                lo.to_isl(),
+                if *strict { "<" } else { "<=" },
+                hi.to_isl()
+            ),
+            Formula::And(fs) => {
+                let parts: Vec<String> = fs
+                    .iter()
+                    .filter_map(|f| {
+                        let s = f.to_isl(exists_names)?;
+                        Some(if matches!(f, Formula::Or(_)) {
+                            format!("({s})")
+                        } else {
+                            s
+                        })
+                    })
+                    .collect();
+                if parts.is_empty() {
+                    return None;
+                }
+                parts.join(" and ")
+            }
+            Formula::Or(fs) => {
+                let parts: Vec<String> = fs
+                    .iter()
+                    .map(|f| match f.to_isl(exists_names) {
+                        None => "1 = 1".to_string(),
+                        Some(s) if matches!(f, Formula::And(_)) => format!("({s})"),
+                        Some(s) => s,
+                    })
+                    .collect();
+                parts.join(" or ")
+            }
+        })
+    }
+
+    /// All named variables mentioned.
+    pub fn names(&self, out: &mut BTreeSet<String>) {
+        fn aff(a: &Affine, out: &mut BTreeSet<String>) {
+            for v in a.terms.keys() {
+                match v {
+                    AVar::Name(n) => {
+                        out.insert(n.clone());
+                    }
+                    AVar::Div(b, _) => aff(b, out),
+                }
+            }
+        }
+        match self {
+            Formula::True | Formula::False => {}
+            Formula::Ge(a) | Formula::Eq(a) | Formula::Mod(a, _, _) => aff(a, out),
+            Formula::Range { lo, var, hi, .. } => {
+                aff(lo, out);
+                aff(hi, out);
+                out.insert(var.clone());
+            }
+            Formula::And(fs) | Formula::Or(fs) => fs.iter().for_each(|f| f.names(out)),
+        }
+    }
+}
+
+/// Splits `a` (meaning `a >= 0` or `a = 0`) into `lhs`, `rhs` with positive
+/// coefficients on both sides.
+fn split_sides(a: &Affine) -> (String, String) {
+    let mut pos = Affine::constant(0);
+    let mut neg = Affine::constant(0);
+    for (v, &c) in &a.terms {
+        let t = Affine {
+            terms: [(v.clone(), c.unsigned_abs() as i64)].into_iter().collect(),
+            constant: 0,
+        };
+        if c > 0 {
+            pos = pos.add(&t);
+        } else {
+            neg = neg.add(&t);
+        }
+    }
+    if pos.terms.is_empty() && !neg.terms.is_empty() {
+        // -x + c >= 0  ->  c >= x
+        return (Affine::constant(a.constant).to_isl(), neg.to_isl());
+    }
+    if a.constant >= 0 {
+        pos.constant = a.constant;
+    } else {
+        neg.constant = -a.constant;
+    }
+    (pos.to_isl(), neg.to_isl())
+}

@@ -1,0 +1,264 @@
+//! Abstract syntax tree of the accepted C subset, with source positions.
+
+use crate::error::Pos;
+
+/// Scalar base types of the subset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BaseTy {
+    /// C `int`.
+    Int,
+    /// C `double`.
+    Double,
+}
+
+/// A kernel parameter.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Param {
+    /// Its name.
+    pub name: String,
+    /// Its kind.
+    pub kind: ParamKind,
+    /// Where it is declared.
+    pub pos: Pos,
+}
+
+/// Kinds of kernel parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ParamKind {
+    /// `int N`: a size parameter.
+    Int,
+    /// `double alpha`: a scalar.
+    Double,
+    /// `double A[N][M]`: an array with the given extents.
+    Array(Vec<Expr>),
+}
+
+/// The kernel function.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Function {
+    /// Its name.
+    pub name: String,
+    /// Parameters in signature order.
+    pub params: Vec<Param>,
+    /// The body's statements.
+    pub body: Vec<Stmt>,
+    /// Where the function's name is.
+    pub pos: Pos,
+}
+
+/// A statement with its position.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stmt {
+    /// What it is.
+    pub kind: StmtKind,
+    /// Where it starts.
+    pub pos: Pos,
+}
+
+/// Assignment operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AssignOp {
+    /// `=`
+    Set,
+    /// `+=`
+    Add,
+    /// `-=`
+    Sub,
+    /// `*=`
+    Mul,
+    /// `/=`
+    Div,
+}
+
+impl AssignOp {
+    /// The C spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AssignOp::Set => "=",
+            AssignOp::Add => "+=",
+            AssignOp::Sub => "-=",
+            AssignOp::Mul => "*=",
+            AssignOp::Div => "/=",
+        }
+    }
+    /// The binary operator of a compound assignment.
+    pub fn binop(self) -> Option<BinOp> {
+        match self {
+            AssignOp::Set => None,
+            AssignOp::Add => Some(BinOp::Add),
+            AssignOp::Sub => Some(BinOp::Sub),
+            AssignOp::Mul => Some(BinOp::Mul),
+            AssignOp::Div => Some(BinOp::Div),
+        }
+    }
+}
+
+/// Statement kinds.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StmtKind {
+    /// `int i;` or `double s = e;` (one declarator each).
+    Decl {
+        /// Declared type.
+        ty: BaseTy,
+        /// Variable name.
+        name: String,
+        /// Optional initializer.
+        init: Option<Expr>,
+    },
+    /// `lhs op rhs;`
+    Assign {
+        /// A scalar variable or an array element.
+        lhs: Expr,
+        /// The operator.
+        op: AssignOp,
+        /// The right-hand side.
+        rhs: Expr,
+    },
+    /// `for (int var = init; cond; var += step) body`
+    For {
+        /// The iterator.
+        var: String,
+        /// Whether the iterator is declared in the `for` header.
+        declared: bool,
+        /// Initial value.
+        init: Expr,
+        /// Loop condition.
+        cond: Expr,
+        /// Step (non-zero; negative for decrementing loops).
+        step: i64,
+        /// The body.
+        body: Box<Stmt>,
+    },
+    /// `if (cond) then_s else else_s`
+    If {
+        /// Condition.
+        cond: Expr,
+        /// Then branch.
+        then_s: Box<Stmt>,
+        /// Optional else branch.
+        else_s: Option<Box<Stmt>>,
+    },
+    /// `{ ... }`
+    Block(Vec<Stmt>),
+    /// `;`
+    Empty,
+}
+
+/// Unary operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnOp {
+    /// `-e`
+    Neg,
+    /// `+e`
+    Plus,
+    /// `!e`
+    Not,
+}
+
+/// Binary operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+    /// `%`
+    Mod,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `&&`
+    And,
+    /// `||`
+    Or,
+}
+
+impl BinOp {
+    /// The C spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Mod => "%",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::And => "&&",
+            BinOp::Or => "||",
+        }
+    }
+    /// True for the comparison operators.
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne
+        )
+    }
+}
+
+/// An expression with its position.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expr {
+    /// What it is.
+    pub kind: ExprKind,
+    /// Where it starts.
+    pub pos: Pos,
+}
+
+/// Expression kinds.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ExprKind {
+    /// Integer literal.
+    Int(i64),
+    /// Floating literal (value and spelling).
+    Float(f64, String),
+    /// A variable.
+    Var(String),
+    /// `A[i][j]`
+    Index(String, Vec<Expr>),
+    /// Unary operation.
+    Unary(UnOp, Box<Expr>),
+    /// Binary operation.
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// Call of a known math function or of `min`/`max`.
+    Call(String, Vec<Expr>),
+    /// `(double) e`
+    CastDouble(Box<Expr>),
+}
+
+/// The functions a kernel may call, with their arities.
+pub const KNOWN_FUNCTIONS: &[(&str, usize)] = &[
+    ("sqrt", 1),
+    ("exp", 1),
+    ("fabs", 1),
+    ("fmin", 2),
+    ("fmax", 2),
+    ("pow", 2),
+    ("min", 2),
+    ("max", 2),
+    ("MIN", 2),
+    ("MAX", 2),
+];
+
+/// True for the integer `min`/`max` helpers (`min`, `max`, `MIN`, `MAX`).
+pub fn is_int_minmax(name: &str) -> bool {
+    matches!(name, "min" | "max" | "MIN" | "MAX")
+}

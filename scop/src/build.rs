@@ -1,0 +1,988 @@
+//! Extraction of the polyhedral model from the AST (the static-control checks
+//! live here).
+
+use crate::affine::{Affine, Formula, IntTerm};
+use crate::ast::{self, AssignOp, BaseTy, BinOp, ExprKind, ParamKind, StmtKind, UnOp};
+use crate::error::{Error, Pos};
+use crate::model::*;
+use std::collections::{BTreeSet, HashMap};
+
+#[derive(Debug, Clone, PartialEq)]
+enum Sym {
+    IntParam,
+    DoubleParam { written: bool },
+    Array { rank: usize },
+    LocalDouble,
+    IntLocal,
+    Iterator,
+}
+
+struct Builder {
+    syms: HashMap<String, Sym>,
+    loops: Vec<(String, Formula)>,
+    conds: Vec<Formula>,
+    statements: Vec<Statement>,
+    locals: Vec<String>,
+    next_ref: usize,
+}
+
+/// Parses `src` and builds its polyhedral model.
+///
+/// ```
+/// let scop = scop::build_scop(
+///     "void k(int N, double A[N], double B[N]) {
+///        for (int i = 0; i < N; i += 2) B[i] = A[i] + 1; }").unwrap();
+/// assert_eq!(scop.statements[0].name, "S0");
+/// assert_eq!(scop.domain_text(), "[N] -> { S0[i] : 0 <= i < N and exists (e0 : i = 2e0) }");
+/// assert_eq!(scop.read_text(), "[N] -> { S0[i] -> A[i] : 0 <= i < N and exists (e0 : i = 2e0) }");
+/// ```
+pub fn build_scop(src: &str) -> Result<Scop, Error> {
+    let f = crate::parser::parse_kernel(src)?;
+    build_from_ast(&f)
+}
+
+/// Builds the model of an already parsed kernel.
+pub fn build_from_ast(f: &ast::Function) -> Result<Scop, Error> {
+    let mut written = BTreeSet::new();
+    collect_written(&f.body, &mut written);
+    let mut b = Builder {
+        syms: HashMap::new(),
+        loops: Vec::new(),
+        conds: Vec::new(),
+        statements: Vec::new(),
+        locals: Vec::new(),
+        next_ref: 0,
+    };
+    let mut params = Vec::new();
+    let mut scalar_params = Vec::new();
+    let mut arrays = Vec::new();
+    let mut scalar_arrays = Vec::new();
+    for (k, p) in f.params.iter().enumerate() {
+        if b.syms.contains_key(&p.name) {
+            return Err(Error::semantic(
+                p.pos,
+                format!("duplicate parameter `{}`", p.name),
+            ));
+        }
+        check_name(&p.name, p.pos)?;
+        match &p.kind {
+            ParamKind::Int => {
+                params.push(p.name.clone());
+                b.syms.insert(p.name.clone(), Sym::IntParam);
+            }
+            ParamKind::Double => {
+                let w = written.contains(&p.name);
+                if w {
+                    scalar_arrays.push(Array {
+                        name: p.name.clone(),
+                        dims: vec![],
+                        element_type: "double".into(),
+                        origin: ArrayOrigin::ScalarParam(k),
+                    });
+                } else {
+                    scalar_params.push(p.name.clone());
+                }
+                b.syms
+                    .insert(p.name.clone(), Sym::DoubleParam { written: w });
+            }
+            ParamKind::Array(dims) => {
+                let mut ds = Vec::new();
+                for d in dims {
+                    let t = b.int_term(d)?;
+                    match t {
+                        IntTerm::Aff(a) => ds.push(a),
+                        _ => {
+                            return Err(Error::unsupported(
+                                d.pos,
+                                "min/max array size",
+                                "array sizes must be affine in the integer parameters",
+                            ))
+                        }
+                    }
+                }
+                b.syms.insert(p.name.clone(), Sym::Array { rank: ds.len() });
+                arrays.push(Array {
+                    name: p.name.clone(),
+                    dims: ds,
+                    element_type: "double".into(),
+                    origin: ArrayOrigin::Param(k),
+                });
+            }
+        }
+    }
+    b.block(&f.body, &[])?;
+    let depth = b
+        .statements
+        .iter()
+        .map(|s| s.schedule.len())
+        .max()
+        .unwrap_or(0);
+    for s in &mut b.statements {
+        while s.schedule.len() < depth {
+            s.schedule.push(SchedDim::Const(0));
+        }
+    }
+    arrays.extend(scalar_arrays);
+    for l in &b.locals {
+        arrays.push(Array {
+            name: l.clone(),
+            dims: vec![],
+            element_type: "double".into(),
+            origin: ArrayOrigin::Local,
+        });
+    }
+    let context = Formula::and(params.iter().map(|p| Formula::Ge(Affine::var(p))).collect());
+    Ok(Scop {
+        function: f.name.clone(),
+        params,
+        scalar_params,
+        context,
+        arrays,
+        statements: b.statements,
+    })
+}
+
+const ISL_WORDS: &[&str] = &[
+    "and", "or", "not", "exists", "mod", "floor", "ceil", "min", "max", "infty", "true", "false",
+    "rat", "implies", "xor",
+];
+
+fn check_name(name: &str, pos: Pos) -> Result<(), Error> {
+    if ISL_WORDS.contains(&name) {
+        return Err(Error::unsupported(
+            pos,
+            format!("identifier `{name}`"),
+            "the name is a keyword of the isl notation; rename it",
+        ));
+    }
+    Ok(())
+}
+
+fn collect_written(stmts: &[ast::Stmt], out: &mut BTreeSet<String>) {
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Assign { lhs, .. } => {
+                if let ExprKind::Var(n) = &lhs.kind {
+                    out.insert(n.clone());
+                }
+            }
+            StmtKind::For { body, .. } => collect_written(std::slice::from_ref(body), out),
+            StmtKind::If { then_s, else_s, .. } => {
+                collect_written(std::slice::from_ref(then_s), out);
+                if let Some(e) = else_s {
+                    collect_written(std::slice::from_ref(e), out);
+                }
+            }
+            StmtKind::Block(b) => collect_written(b, out),
+            _ => {}
+        }
+    }
+}
+
+fn contains_stmt(s: &ast::Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Decl { init, .. } => init.is_some(),
+        StmtKind::Assign { .. } => true,
+        StmtKind::For { body, .. } => contains_stmt(body),
+        StmtKind::If { then_s, else_s, .. } => {
+            contains_stmt(then_s) || else_s.as_ref().is_some_and(|e| contains_stmt(e))
+        }
+        StmtKind::Block(b) => b.iter().any(contains_stmt),
+        StmtKind::Empty => false,
+    }
+}
+
+fn non_affine(pos: Pos, what: &str) -> Error {
+    Error::unsupported(
+        pos,
+        what,
+        "expressions in subscripts, bounds and conditions must be affine in the loop iterators and integer parameters",
+    )
+}
+
+impl Builder {
+    fn block(&mut self, stmts: &[ast::Stmt], prefix: &[SchedDim]) -> Result<(), Error> {
+        let saved = self.syms.clone();
+        let many = stmts.iter().filter(|s| contains_stmt(s)).count() > 1;
+        let mut k = 0;
+        for s in stmts {
+            let mut pre = prefix.to_vec();
+            if many && contains_stmt(s) {
+                pre.push(SchedDim::Const(k));
+                k += 1;
+            }
+            self.stmt(s, &pre)?;
+        }
+        self.syms = saved;
+        Ok(())
+    }
+
+    fn stmt(&mut self, s: &ast::Stmt, prefix: &[SchedDim]) -> Result<(), Error> {
+        match &s.kind {
+            StmtKind::Empty => Ok(()),
+            StmtKind::Block(b) => self.block(b, prefix),
+            StmtKind::Decl { ty, name, init } => {
+                check_name(name, s.pos)?;
+                if let Some(old) = self.syms.get(name) {
+                    if *old != Sym::LocalDouble || *ty != BaseTy::Double {
+                        return Err(Error::unsupported(
+                            s.pos,
+                            format!("declaration of `{name}`"),
+                            "shadowing another variable is not supported",
+                        ));
+                    }
+                }
+                match ty {
+                    BaseTy::Int => {
+                        if init.is_some() {
+                            return Err(Error::unsupported(
+                                s.pos,
+                                format!("int {name} = ..."),
+                                "integer variables may only be used as loop iterators",
+                            ));
+                        }
+                        self.syms.insert(name.clone(), Sym::IntLocal);
+                        Ok(())
+                    }
+                    BaseTy::Double => {
+                        self.syms.insert(name.clone(), Sym::LocalDouble);
+                        if !self.locals.contains(name) {
+                            self.locals.push(name.clone());
+                        }
+                        if let Some(e) = init {
+                            let lhs = ast::Expr {
+                                kind: ExprKind::Var(name.clone()),
+                                pos: s.pos,
+                            };
+                            self.assignment(&lhs, AssignOp::Set, e, s.pos, prefix)?;
+                        }
+                        Ok(())
+                    }
+                }
+            }
+            StmtKind::Assign { lhs, op, rhs } => self.assignment(lhs, *op, rhs, s.pos, prefix),
+            StmtKind::If {
+                cond,
+                then_s,
+                else_s,
+            } => {
+                let f = self.cond_formula(cond)?;
+                let both =
+                    contains_stmt(then_s) && else_s.as_ref().is_some_and(|e| contains_stmt(e));
+                let mut pre = prefix.to_vec();
+                if both {
+                    pre.push(SchedDim::Const(0));
+                }
+                self.conds.push(f.clone());
+                let r = self.stmt(then_s, &pre);
+                self.conds.pop();
+                r?;
+                if let Some(e) = else_s {
+                    if both {
+                        pre.pop();
+                        pre.push(SchedDim::Const(1));
+                    }
+                    self.conds.push(f.negate());
+                    let r = self.stmt(e, &pre);
+                    self.conds.pop();
+                    r?;
+                }
+                Ok(())
+            }
+            StmtKind::For {
+                var,
+                declared,
+                init,
+                cond,
+                step,
+                body,
+            } => {
+                check_name(var, s.pos)?;
+                match (self.syms.get(var), declared) {
+                    (None, true) | (Some(Sym::IntLocal), false) => {}
+                    (None, false) => {
+                        return Err(Error::semantic(
+                            s.pos,
+                            format!("undeclared loop iterator `{var}`"),
+                        ))
+                    }
+                    _ => {
+                        return Err(Error::unsupported(
+                            s.pos,
+                            format!("loop iterator `{var}`"),
+                            "the iterator must be a fresh `int` variable (no shadowing or reuse inside its own loop)",
+                        ))
+                    }
+                }
+                let init_t = self.int_term(init)?;
+                let saved = self.syms.clone();
+                self.syms.insert(var.clone(), Sym::Iterator);
+                let r = self.for_loop(s.pos, var, init_t, cond, *step, body, prefix);
+                self.syms = saved;
+                r
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn for_loop(
+        &mut self,
+        pos: Pos,
+        var: &str,
+        init: IntTerm,
+        cond: &ast::Expr,
+        step: i64,
+        body: &ast::Stmt,
+        prefix: &[SchedDim],
+    ) -> Result<(), Error> {
+        let c = self.cond_formula(cond)?;
+        check_monotone(&c, var, step > 0, cond.pos)?;
+        if !formula_mentions(&c, var) {
+            return Err(Error::unsupported(
+                cond.pos,
+                "loop condition",
+                format!("the condition does not bound the iterator `{var}`"),
+            ));
+        }
+        let v = IntTerm::Aff(Affine::var(var));
+        let mut parts = Vec::new();
+        // Try the compact `lo <= i < hi` form.
+        let mut compact = None;
+        if let (IntTerm::Aff(a), Formula::Ge(g)) = (&init, &c) {
+            let k = g.coeff(var);
+            if step > 0 && k == -1 {
+                let h = g.add(&Affine::var(var));
+                compact = Some(if h.constant < 0 {
+                    Formula::Range {
+                        lo: a.clone(),
+                        var: var.into(),
+                        hi: h.add(&Affine::constant(1)),
+                        strict: true,
+                    }
+                } else {
+                    Formula::Range {
+                        lo: a.clone(),
+                        var: var.into(),
+                        hi: h,
+                        strict: false,
+                    }
+                });
+            } else if step < 0 && k == 1 {
+                let l = g.sub(&Affine::var(var)).scale(-1);
+                compact = Some(Formula::Range {
+                    lo: l,
+                    var: var.into(),
+                    hi: a.clone(),
+                    strict: false,
+                });
+            }
+        }
+        match compact {
+            Some(f) => parts.push(f),
+            None => {
+                parts.push(if step > 0 {
+                    ge0(&v.sub(&init))
+                } else {
+                    ge0(&init.sub(&v))
+                });
+                parts.push(c);
+            }
+        }
+        if step.abs() > 1 {
+            parts.push(stride_formula(var, &init, step.abs()));
+        }
+        self.loops.push((var.to_string(), Formula::and(parts)));
+        let mut pre = prefix.to_vec();
+        pre.push(SchedDim::Iter(
+            var.to_string(),
+            if step > 0 { 1 } else { -1 },
+        ));
+        let r = self.stmt(body, &pre);
+        self.loops.pop();
+        let _ = pos;
+        r
+    }
+
+    fn new_ref(&mut self) -> String {
+        self.next_ref += 1;
+        format!("R{}", self.next_ref - 1)
+    }
+
+    fn assignment(
+        &mut self,
+        lhs: &ast::Expr,
+        op: AssignOp,
+        rhs: &ast::Expr,
+        pos: Pos,
+        prefix: &[SchedDim],
+    ) -> Result<(), Error> {
+        let mut acc = Vec::new();
+        let (array, index) = match &lhs.kind {
+            ExprKind::Var(n) => match self.syms.get(n) {
+                Some(Sym::LocalDouble) | Some(Sym::DoubleParam { .. }) => (n.clone(), vec![]),
+                Some(Sym::Array { .. }) => {
+                    return Err(Error::unsupported(
+                        lhs.pos,
+                        format!("assignment to array `{n}`"),
+                        "whole arrays cannot be assigned (pointer assignment)",
+                    ))
+                }
+                Some(_) => {
+                    return Err(Error::unsupported(
+                        lhs.pos,
+                        format!("assignment to `{n}`"),
+                        "integer variables may only be changed by their `for` loop",
+                    ))
+                }
+                None => return Err(Error::semantic(lhs.pos, format!("unknown variable `{n}`"))),
+            },
+            ExprKind::Index(n, subs) => (n.clone(), self.subscripts(n, subs, lhs.pos)?),
+            _ => {
+                return Err(Error::syntax(
+                    lhs.pos,
+                    "the left-hand side must be a variable or an array element",
+                ))
+            }
+        };
+        let ref_id = self.new_ref();
+        acc.push(Access {
+            kind: AccessKind::MustWrite,
+            array: array.clone(),
+            index: index.clone(),
+            ref_id: ref_id.clone(),
+            pos: lhs.pos,
+        });
+        let rhs_first = if op != AssignOp::Set {
+            acc.push(Access {
+                kind: AccessKind::Read,
+                array,
+                index,
+                ref_id,
+                pos: lhs.pos,
+            });
+            Some(Expr::Access(1))
+        } else {
+            None
+        };
+        let (mut v, t) = self.value(rhs, &mut acc)?;
+        if t == Ty::Int {
+            v = Expr::ToDouble(Box::new(v));
+        }
+        if let (Some(old), Some(bop)) = (rhs_first, op.binop()) {
+            v = Expr::Binary {
+                op: bop,
+                ty: Ty::Double,
+                lhs: Box::new(old),
+                rhs: Box::new(v),
+            };
+        }
+        let body = Expr::Assign {
+            op,
+            target: 0,
+            value: Box::new(v),
+        };
+        let mut dom = Vec::new();
+        for (_, f) in &self.loops {
+            dom.push(f.clone());
+        }
+        dom.extend(self.conds.iter().cloned());
+        let name = format!("S{}", self.statements.len());
+        self.statements.push(Statement {
+            name,
+            iterators: self.loops.iter().map(|(v, _)| v.clone()).collect(),
+            domain: Formula::and(dom),
+            schedule: prefix.to_vec(),
+            accesses: acc,
+            body,
+            pos,
+        });
+        Ok(())
+    }
+
+    fn subscripts(&mut self, n: &str, subs: &[ast::Expr], pos: Pos) -> Result<Vec<Affine>, Error> {
+        let rank = match self.syms.get(n) {
+            Some(Sym::Array { rank }) => *rank,
+            Some(_) => return Err(Error::semantic(pos, format!("`{n}` is not an array"))),
+            None => return Err(Error::semantic(pos, format!("unknown array `{n}`"))),
+        };
+        if subs.len() < rank {
+            return Err(Error::unsupported(
+                pos,
+                format!("partial subscript of `{n}`"),
+                format!("`{n}` has {rank} dimension(s); sub-arrays (pointer arithmetic) are not supported"),
+            ));
+        }
+        if subs.len() > rank {
+            return Err(Error::semantic(
+                pos,
+                format!(
+                    "`{n}` has {rank} dimension(s) but {} subscripts",
+                    subs.len()
+                ),
+            ));
+        }
+        let mut out = Vec::new();
+        for s in subs {
+            match self.int_term(s)? {
+                IntTerm::Aff(a) => out.push(a),
+                _ => {
+                    return Err(Error::unsupported(
+                        s.pos,
+                        "min/max subscript",
+                        "subscripts must be affine",
+                    ))
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Value expression of a statement body (collects read accesses).
+    fn value(&mut self, e: &ast::Expr, acc: &mut Vec<Access>) -> Result<(Expr, Ty), Error> {
+        Ok(match &e.kind {
+            ExprKind::Int(v) => (Expr::Int(*v), Ty::Int),
+            ExprKind::Float(v, _) => (Expr::Double(*v), Ty::Double),
+            ExprKind::Var(n) => {
+                match self.syms.get(n) {
+                    Some(Sym::IntParam) | Some(Sym::Iterator) => (Expr::IntVar(n.clone()), Ty::Int),
+                    Some(Sym::IntLocal) => {
+                        return Err(Error::unsupported(
+                            e.pos,
+                            format!("use of `{n}`"),
+                            "an integer variable may only be used inside its loop",
+                        ))
+                    }
+                    Some(Sym::DoubleParam { written: false }) => {
+                        (Expr::DoubleParam(n.clone()), Ty::Double)
+                    }
+                    Some(Sym::DoubleParam { written: true }) | Some(Sym::LocalDouble) => {
+                        let ref_id = self.new_ref();
+                        acc.push(Access {
+                            kind: AccessKind::Read,
+                            array: n.clone(),
+                            index: vec![],
+                            ref_id,
+                            pos: e.pos,
+                        });
+                        (Expr::Access(acc.len() - 1), Ty::Double)
+                    }
+                    Some(Sym::Array { .. }) => return Err(Error::unsupported(
+                        e.pos,
+                        format!("array `{n}` used as a value"),
+                        "arrays must be fully subscripted (pointer arithmetic is not supported)",
+                    )),
+                    None => return Err(Error::semantic(e.pos, format!("unknown variable `{n}`"))),
+                }
+            }
+            ExprKind::Index(n, subs) => {
+                let index = self.subscripts(n, subs, e.pos)?;
+                let ref_id = self.new_ref();
+                acc.push(Access {
+                    kind: AccessKind::Read,
+                    array: n.clone(),
+                    index,
+                    ref_id,
+                    pos: e.pos,
+                });
+                (Expr::Access(acc.len() - 1), Ty::Double)
+            }
+            ExprKind::Unary(UnOp::Not, _) => {
+                return Err(Error::unsupported(
+                    e.pos,
+                    "!",
+                    "logical operators are only supported in `if` and loop conditions",
+                ))
+            }
+            ExprKind::Unary(op, a) => {
+                let (x, t) = self.value(a, acc)?;
+                if *op == UnOp::Plus {
+                    (x, t)
+                } else {
+                    (
+                        Expr::Unary {
+                            op: *op,
+                            ty: t,
+                            arg: Box::new(x),
+                        },
+                        t,
+                    )
+                }
+            }
+            ExprKind::Binary(op, a, b) => {
+                if op.is_comparison() || matches!(op, BinOp::And | BinOp::Or) {
+                    return Err(Error::unsupported(
+                        e.pos,
+                        op.as_str(),
+                        "comparisons and logical operators are only supported in `if` and loop conditions",
+                    ));
+                }
+                let (x, tx) = self.value(a, acc)?;
+                let (y, ty) = self.value(b, acc)?;
+                let t = if tx == Ty::Double || ty == Ty::Double {
+                    Ty::Double
+                } else {
+                    Ty::Int
+                };
+                if *op == BinOp::Mod && t == Ty::Double {
+                    return Err(Error::semantic(e.pos, "`%` needs integer operands"));
+                }
+                let conv = |v: Expr, tv: Ty| {
+                    if tv != t {
+                        Expr::ToDouble(Box::new(v))
+                    } else {
+                        v
+                    }
+                };
+                (
+                    Expr::Binary {
+                        op: *op,
+                        ty: t,
+                        lhs: Box::new(conv(x, tx)),
+                        rhs: Box::new(conv(y, ty)),
+                    },
+                    t,
+                )
+            }
+            ExprKind::Call(name, args) => {
+                let mut xs = Vec::new();
+                let mut any_double = false;
+                for a in args {
+                    let (x, t) = self.value(a, acc)?;
+                    any_double |= t == Ty::Double;
+                    xs.push((x, t));
+                }
+                if ast::is_int_minmax(name) {
+                    if any_double {
+                        return Err(Error::unsupported(
+                            e.pos,
+                            format!("{name} of doubles"),
+                            "use `fmin`/`fmax` for doubles",
+                        ));
+                    }
+                    (
+                        Expr::Call {
+                            name: name.clone(),
+                            ty: Ty::Int,
+                            args: xs.into_iter().map(|(x, _)| x).collect(),
+                        },
+                        Ty::Int,
+                    )
+                } else {
+                    let args = xs
+                        .into_iter()
+                        .map(|(x, t)| {
+                            if t == Ty::Int {
+                                Expr::ToDouble(Box::new(x))
+                            } else {
+                                x
+                            }
+                        })
+                        .collect();
+                    (
+                        Expr::Call {
+                            name: name.clone(),
+                            ty: Ty::Double,
+                            args,
+                        },
+                        Ty::Double,
+                    )
+                }
+            }
+            ExprKind::CastDouble(a) => {
+                let (x, t) = self.value(a, acc)?;
+                if t == Ty::Int {
+                    (Expr::ToDouble(Box::new(x)), Ty::Double)
+                } else {
+                    (x, t)
+                }
+            }
+        })
+    }
+
+    /// Integer (quasi-)affine term of an expression.
+    fn int_term(&self, e: &ast::Expr) -> Result<IntTerm, Error> {
+        Ok(match &e.kind {
+            ExprKind::Int(v) => IntTerm::Aff(Affine::constant(*v)),
+            ExprKind::Float(_, s) => {
+                return Err(Error::unsupported(
+                    e.pos,
+                    s.clone(),
+                    "floating-point values cannot appear in subscripts, bounds or conditions",
+                ))
+            }
+            ExprKind::Var(n) => match self.syms.get(n) {
+                Some(Sym::IntParam) | Some(Sym::Iterator) => IntTerm::Aff(Affine::var(n)),
+                Some(Sym::IntLocal) => {
+                    return Err(Error::unsupported(
+                        e.pos,
+                        format!("use of `{n}`"),
+                        "an integer variable may only be used inside its loop",
+                    ))
+                }
+                Some(_) => {
+                    return Err(Error::unsupported(
+                        e.pos,
+                        format!("data-dependent value `{n}`"),
+                        "subscripts, bounds and conditions may only use loop iterators and integer parameters",
+                    ))
+                }
+                None => {
+                    return Err(Error::semantic(e.pos, format!("unknown variable `{n}`")))
+                }
+            },
+            ExprKind::Index(n, _) => {
+                if !self.syms.contains_key(n) {
+                    return Err(Error::semantic(e.pos, format!("unknown array `{n}`")));
+                }
+                return Err(Error::unsupported(
+                    e.pos,
+                    format!("data-dependent value `{n}[...]`"),
+                    "subscripts, bounds and conditions may only use loop iterators and integer parameters",
+                ));
+            }
+            ExprKind::Unary(UnOp::Neg, a) => self.int_term(a)?.neg(),
+            ExprKind::Unary(UnOp::Plus, a) => self.int_term(a)?,
+            ExprKind::Unary(UnOp::Not, _) => {
+                return Err(Error::unsupported(
+                    e.pos,
+                    "!",
+                    "`!` is only allowed on conditions",
+                ))
+            }
+            ExprKind::Binary(op, a, b) => {
+                let x = self.int_term(a)?;
+                let y = self.int_term(b)?;
+                let yc = y.as_affine().and_then(|a| a.as_const());
+                match op {
+                    BinOp::Add => x.add(&y),
+                    BinOp::Sub => x.sub(&y),
+                    BinOp::Mul => {
+                        let xc = x.as_affine().and_then(|a| a.as_const());
+                        match (xc, yc) {
+                            (_, Some(c)) => x.scale(c),
+                            (Some(c), _) => y.scale(c),
+                            _ => return Err(non_affine(e.pos, "non-affine product")),
+                        }
+                    }
+                    BinOp::Div => match yc {
+                        Some(c) if c > 0 => x.floor_div(c),
+                        _ => {
+                            return Err(non_affine(
+                                e.pos,
+                                "division by a non-constant or non-positive value",
+                            ))
+                        }
+                    },
+                    BinOp::Mod => match (yc, &x) {
+                        (Some(c), IntTerm::Aff(a)) if c > 0 => {
+                            IntTerm::Aff(a.sub(&a.floor_div(c).scale(c)))
+                        }
+                        _ => {
+                            return Err(non_affine(
+                                e.pos,
+                                "`%` by a non-constant or non-positive value",
+                            ))
+                        }
+                    },
+                    _ => {
+                        return Err(Error::unsupported(
+                            e.pos,
+                            op.as_str(),
+                            "a condition cannot be used as an integer value",
+                        ))
+                    }
+                }
+            }
+            ExprKind::Call(name, args) if ast::is_int_minmax(name) => {
+                let xs = args
+                    .iter()
+                    .map(|a| self.int_term(a))
+                    .collect::<Result<Vec<_>, _>>()?;
+                if name.eq_ignore_ascii_case("min") {
+                    IntTerm::Min(xs)
+                } else {
+                    IntTerm::Max(xs)
+                }
+            }
+            ExprKind::Call(name, _) => {
+                return Err(non_affine(e.pos, &format!("call to `{name}`")))
+            }
+            ExprKind::CastDouble(_) => {
+                return Err(Error::unsupported(
+                    e.pos,
+                    "(double)",
+                    "floating-point values cannot appear in subscripts, bounds or conditions",
+                ))
+            }
+        })
+    }
+
+    /// Formula of an `if`/loop condition.
+    fn cond_formula(&self, e: &ast::Expr) -> Result<Formula, Error> {
+        match &e.kind {
+            ExprKind::Binary(BinOp::And, a, b) => Ok(Formula::and(vec![
+                self.cond_formula(a)?,
+                self.cond_formula(b)?,
+            ])),
+            ExprKind::Binary(BinOp::Or, a, b) => Ok(Formula::or(vec![
+                self.cond_formula(a)?,
+                self.cond_formula(b)?,
+            ])),
+            ExprKind::Unary(UnOp::Not, a) => Ok(self.cond_formula(a)?.negate()),
+            ExprKind::Binary(op, a, b) if op.is_comparison() => {
+                if matches!(op, BinOp::Eq | BinOp::Ne) {
+                    if let Some(f) = self.mod_compare(a, b)?.or(self.mod_compare(b, a)?) {
+                        return Ok(if *op == BinOp::Eq { f } else { f.negate() });
+                    }
+                }
+                let x = self.int_term(a)?;
+                let y = self.int_term(b)?;
+                let one = IntTerm::Aff(Affine::constant(1));
+                Ok(match op {
+                    BinOp::Lt => ge0(&y.sub(&x).sub(&one)),
+                    BinOp::Le => ge0(&y.sub(&x)),
+                    BinOp::Gt => ge0(&x.sub(&y).sub(&one)),
+                    BinOp::Ge => ge0(&x.sub(&y)),
+                    BinOp::Eq => eq0(&x.sub(&y)),
+                    _ => eq0(&x.sub(&y)).negate(),
+                })
+            }
+            _ => {
+                let x = self.int_term(e)?;
+                Ok(eq0(&x).negate())
+            }
+        }
+    }
+
+    /// `e % m == r` with C semantics, if `a` is `e % m` and `b` a constant.
+    fn mod_compare(&self, a: &ast::Expr, b: &ast::Expr) -> Result<Option<Formula>, Error> {
+        let ExprKind::Binary(BinOp::Mod, x, m) = &a.kind else {
+            return Ok(None);
+        };
+        let Some(r) = self.int_term(b)?.as_affine().and_then(|a| a.as_const()) else {
+            return Ok(None);
+        };
+        let Some(m) = self.int_term(m)?.as_affine().and_then(|a| a.as_const()) else {
+            return Err(non_affine(a.pos, "`%` by a non-constant value"));
+        };
+        if m == 0 {
+            return Err(Error::semantic(a.pos, "`%` by zero"));
+        }
+        let m = m.abs();
+        let e = match self.int_term(x)? {
+            IntTerm::Aff(e) => e,
+            _ => return Err(non_affine(a.pos, "`%` of min/max")),
+        };
+        Ok(Some(if r == 0 {
+            Formula::Mod(e, m, 0)
+        } else if r > 0 && r < m {
+            Formula::and(vec![Formula::Ge(e.clone()), Formula::Mod(e, m, r)])
+        } else if r < 0 && -r < m {
+            Formula::and(vec![Formula::Ge(e.scale(-1)), Formula::Mod(e, m, r + m)])
+        } else {
+            Formula::False
+        }))
+    }
+}
+
+/// `t >= 0`
+fn ge0(t: &IntTerm) -> Formula {
+    match t {
+        IntTerm::Aff(a) => Formula::Ge(a.clone()),
+        IntTerm::Min(xs) => Formula::and(xs.iter().map(ge0).collect()),
+        IntTerm::Max(xs) => Formula::or(xs.iter().map(ge0).collect()),
+    }
+}
+
+/// `t = 0`
+fn eq0(t: &IntTerm) -> Formula {
+    match t {
+        IntTerm::Aff(a) => Formula::Eq(a.clone()),
+        IntTerm::Min(xs) => Formula::and(vec![ge0(t), Formula::or(xs.iter().map(eq0).collect())]),
+        IntTerm::Max(xs) => Formula::and(vec![
+            ge0(&t.neg()),
+            Formula::or(xs.iter().map(eq0).collect()),
+        ]),
+    }
+}
+
+/// `var - init` is a multiple of `step`, where `init` may use min/max.
+fn stride_formula(var: &str, init: &IntTerm, step: i64) -> Formula {
+    match init {
+        IntTerm::Aff(a) => Formula::Mod(Affine::var(var).sub(a), step, 0),
+        IntTerm::Min(xs) | IntTerm::Max(xs) => {
+            let is_max = matches!(init, IntTerm::Max(_));
+            let mut alts = Vec::new();
+            for (k, xk) in xs.iter().enumerate() {
+                let mut conj = Vec::new();
+                for (j, xj) in xs.iter().enumerate() {
+                    if j == k {
+                        continue;
+                    }
+                    // Ties go to the first candidate.
+                    let d = if is_max { xk.sub(xj) } else { xj.sub(xk) };
+                    let d = if j < k {
+                        d.sub(&IntTerm::Aff(Affine::constant(1)))
+                    } else {
+                        d
+                    };
+                    conj.push(ge0(&d));
+                }
+                conj.push(stride_formula(var, xk, step));
+                alts.push(Formula::and(conj));
+            }
+            Formula::or(alts)
+        }
+    }
+}
+
+fn formula_mentions(f: &Formula, var: &str) -> bool {
+    let mut names = BTreeSet::new();
+    f.names(&mut names);
+    names.contains(var)
+}
+
+/// Checks that a loop condition only bounds the iterator from above (for
+/// increasing loops) or from below (for decreasing ones).
+fn check_monotone(f: &Formula, var: &str, increasing: bool, pos: Pos) -> Result<(), Error> {
+    let bad = || {
+        Error::unsupported(
+            pos,
+            "loop condition",
+            format!(
+                "the condition must be a conjunction/disjunction of {} bounds on `{var}`",
+                if increasing { "upper" } else { "lower" }
+            ),
+        )
+    };
+    match f {
+        Formula::True | Formula::False => Ok(()),
+        Formula::Ge(a) => {
+            if !a.mentions(var) {
+                return Ok(());
+            }
+            let c = a.coeff(var);
+            let mut rest = a.clone();
+            rest.terms
+                .remove(&crate::affine::AVar::Name(var.to_string()));
+            if rest.mentions(var) || c == 0 || (c < 0) != increasing {
+                return Err(bad());
+            }
+            Ok(())
+        }
+        Formula::Eq(a) | Formula::Mod(a, _, _) => {
+            if a.mentions(var) {
+                Err(bad())
+            } else {
+                Ok(())
+            }
+        }
+        Formula::Range { .. } => Err(bad()),
+        Formula::And(fs) | Formula::Or(fs) => {
+            for g in fs {
+                check_monotone(g, var, increasing, pos)?;
+            }
+            Ok(())
+        }
+    }
+}

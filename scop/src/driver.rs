@@ -1,0 +1,81 @@
+//! Generation of a C driver program that runs a kernel on the agreed inputs
+//! and prints the same checksum lines as [`crate::interp_command`]; used to
+//! compare the interpreter with a C compiler.
+
+use crate::ast::ParamKind;
+use crate::error::Error;
+use std::collections::HashMap;
+use std::fmt::Write;
+
+/// Returns the C source of a driver that `#include`s `kernel_path` (whose
+/// text is `src`), sets the integer parameters from `ints`, the scalar
+/// parameters to their agreed defaults (or `scalars`), initializes the arrays
+/// with the agreed formula, calls the kernel and prints
+/// `printf("%s %.12e\n", NAME, CHECKSUM)` per array.
+///
+/// ```
+/// use std::collections::HashMap;
+/// let src = "void k(int N, double A[N]) { for (int i = 0; i < N; i++) A[i] = 1; }";
+/// let ints: HashMap<String, i64> = [("N".to_string(), 5)].into_iter().collect();
+/// let c = scop::driver::c_driver("k.c", src, &ints, &HashMap::new()).unwrap();
+/// assert!(c.contains("#include \"k.c\"") && c.contains("k(N, (void *)A);"));
+/// ```
+pub fn c_driver(
+    kernel_path: &str,
+    src: &str,
+    ints: &HashMap<String, i64>,
+    scalars: &HashMap<String, f64>,
+) -> Result<String, Error> {
+    let f = crate::parser::parse_kernel(src)?;
+    let st = crate::interp::initial_state(&f, ints, scalars)?;
+    let mut c = String::new();
+    let _ = writeln!(c, "#include <stdio.h>\n#include <stdlib.h>");
+    let _ = writeln!(
+        c,
+        "#include \"{}\"",
+        kernel_path.replace('\\', "\\\\").replace('"', "\\\"")
+    );
+    let _ = writeln!(
+        c,
+        "static double checksum(const double *v, long n) {{\n  double s = 0.0;\n  for (long x = 0; x < n; x++)\n    s += v[x] * (double)(1 + x % 7);\n  return s;\n}}"
+    );
+    let _ = writeln!(c, "int main(void) {{");
+    let mut call_args = Vec::new();
+    let mut arrays = Vec::new();
+    let mut k_array = 0;
+    for p in &f.params {
+        match &p.kind {
+            ParamKind::Int => {
+                let _ = writeln!(c, "  int {} = {};", p.name, st.ints[&p.name]);
+                call_args.push(p.name.clone());
+            }
+            ParamKind::Double => {
+                let _ = writeln!(c, "  double {} = {:e};", p.name, st.doubles[&p.name]);
+                call_args.push(p.name.clone());
+            }
+            ParamKind::Array(_) => {
+                let len = st.arrays[&p.name].data.len();
+                let _ = writeln!(
+                    c,
+                    "  long n_{0} = {1}L;\n  double *{0} = malloc(sizeof(double) * (n_{0} > 0 ? n_{0} : 1));\n  for (long x = 0; x < n_{0}; x++)\n    {0}[x] = ((x * 7 + {2}L * 13) % 101) / 101.0 + 0.5;",
+                    p.name, len, k_array
+                );
+                k_array += 1;
+                call_args.push(format!("(void *){}", p.name));
+                arrays.push(p.name.clone());
+            }
+        }
+    }
+    let _ = writeln!(c, "  {}({});", f.name, call_args.join(", "));
+    for a in &arrays {
+        let _ = writeln!(
+            c,
+            "  printf(\"%s %.12e\\n\", \"{a}\", checksum({a}, n_{a}));"
+        );
+    }
+    for a in &arrays {
+        let _ = writeln!(c, "  free({a});");
+    }
+    let _ = writeln!(c, "  return 0;\n}}");
+    Ok(c)
+}

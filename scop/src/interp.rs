@@ -1,0 +1,440 @@
+//! Reference interpreter: executes the kernel's AST with exact C semantics
+//! (IEEE doubles, C evaluation order, truncating integer division).
+
+use crate::ast::{self, AssignOp, BinOp, ExprKind, ParamKind, StmtKind, UnOp};
+use crate::error::{Error, Pos};
+use std::collections::HashMap;
+
+/// A value: C `int` (held in 64 bits) or `double`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Value {
+    /// An integer.
+    Int(i64),
+    /// A double.
+    Double(f64),
+}
+
+impl Value {
+    fn as_f64(self) -> f64 {
+        match self {
+            Value::Int(i) => i as f64,
+            Value::Double(d) => d,
+        }
+    }
+}
+
+/// A dense row-major array.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ArrayData {
+    /// Extents.
+    pub dims: Vec<usize>,
+    /// Row-major contents.
+    pub data: Vec<f64>,
+}
+
+/// The machine state of a kernel run.
+#[derive(Debug, Clone, Default)]
+pub struct State {
+    /// Integer parameters and live iterators.
+    pub ints: HashMap<String, i64>,
+    /// Double scalars (parameters and locals).
+    pub doubles: HashMap<String, f64>,
+    /// Arrays by name.
+    pub arrays: HashMap<String, ArrayData>,
+}
+
+/// The agreed initial value of element `x` of array number `a`.
+pub fn initial_value(x: usize, a: usize) -> f64 {
+    ((x as u64 * 7 + a as u64 * 13) % 101) as f64 / 101.0 + 0.5
+}
+
+/// The agreed default of the `k`-th double scalar parameter.
+pub fn default_scalar(k: usize) -> f64 {
+    1.5 + 0.25 * k as f64
+}
+
+/// The agreed checksum: sum of `value[x] * (1 + x % 7)` in index order.
+pub fn checksum(data: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for (x, v) in data.iter().enumerate() {
+        s += v * (1 + x % 7) as f64;
+    }
+    s
+}
+
+/// Formats like C's `printf("%.*e", prec, v)` (glibc spelling of nan/inf).
+///
+/// ```
+/// assert_eq!(scop::interp::format_c_exp(1234.5, 3), "1.234e+03");
+/// assert_eq!(scop::interp::format_c_exp(-0.0, 2), "-0.00e+00");
+/// ```
+pub fn format_c_exp(v: f64, prec: usize) -> String {
+    if v.is_nan() {
+        return if v.is_sign_negative() { "-nan" } else { "nan" }.to_string();
+    }
+    if v.is_infinite() {
+        return if v < 0.0 { "-inf" } else { "inf" }.to_string();
+    }
+    let s = format!("{:.*e}", prec, v);
+    let (mant, exp) = s.split_once('e').unwrap_or((&s, "0"));
+    let e: i32 = exp.parse().unwrap_or(0);
+    format!(
+        "{mant}e{}{:02}",
+        if e < 0 { '-' } else { '+' },
+        e.unsigned_abs()
+    )
+}
+
+/// Sets up the agreed inputs for `f`: `ints` gives the integer parameters,
+/// `scalars` overrides double scalar parameters.
+pub fn initial_state(
+    f: &ast::Function,
+    ints: &HashMap<String, i64>,
+    scalars: &HashMap<String, f64>,
+) -> Result<State, Error> {
+    let mut st = State::default();
+    let (mut k_scalar, mut k_array) = (0usize, 0usize);
+    for p in &f.params {
+        match &p.kind {
+            ParamKind::Int => {
+                let v = *ints.get(&p.name).ok_or_else(|| {
+                    Error::usage(format!("missing value for integer parameter {}", p.name))
+                })?;
+                st.ints.insert(p.name.clone(), v);
+            }
+            ParamKind::Double => {
+                let v = scalars
+                    .get(&p.name)
+                    .copied()
+                    .unwrap_or_else(|| default_scalar(k_scalar));
+                k_scalar += 1;
+                st.doubles.insert(p.name.clone(), v);
+            }
+            ParamKind::Array(dims) => {
+                let mut ds = Vec::new();
+                let mut len: usize = 1;
+                for d in dims {
+                    let v = eval_int(&st, d)?;
+                    if !(0..=(1 << 28)).contains(&v) {
+                        return Err(Error::runtime(
+                            d.pos,
+                            format!("extent {v} of array `{}` is negative or too large", p.name),
+                        ));
+                    }
+                    ds.push(v as usize);
+                    len = len.saturating_mul(v as usize);
+                }
+                if len > (1 << 28) {
+                    return Err(Error::runtime(
+                        p.pos,
+                        format!("array `{}` is too large", p.name),
+                    ));
+                }
+                let data = (0..len).map(|x| initial_value(x, k_array)).collect();
+                k_array += 1;
+                st.arrays
+                    .insert(p.name.clone(), ArrayData { dims: ds, data });
+            }
+        }
+    }
+    Ok(st)
+}
+
+/// Runs the kernel body on `st`.
+pub fn run(f: &ast::Function, st: &mut State) -> Result<(), Error> {
+    exec_block(st, &f.body)
+}
+
+fn exec_block(st: &mut State, stmts: &[ast::Stmt]) -> Result<(), Error> {
+    for s in stmts {
+        exec(st, s)?;
+    }
+    Ok(())
+}
+
+fn exec(st: &mut State, s: &ast::Stmt) -> Result<(), Error> {
+    match &s.kind {
+        StmtKind::Empty => Ok(()),
+        StmtKind::Block(b) => exec_block(st, b),
+        StmtKind::Decl { ty, name, init } => {
+            match ty {
+                ast::BaseTy::Int => {
+                    st.ints.insert(name.clone(), 0);
+                }
+                ast::BaseTy::Double => {
+                    let v = match init {
+                        Some(e) => eval(st, e)?.as_f64(),
+                        None => st.doubles.get(name).copied().unwrap_or(0.0),
+                    };
+                    st.doubles.insert(name.clone(), v);
+                }
+            }
+            Ok(())
+        }
+        StmtKind::Assign { lhs, op, rhs } => {
+            // C evaluates `a op= b` as `a = a op (b)`.
+            let old = if *op != AssignOp::Set {
+                Some(eval(st, lhs)?.as_f64())
+            } else {
+                None
+            };
+            let r = eval(st, rhs)?.as_f64();
+            let v = match (old, op) {
+                (Some(o), AssignOp::Add) => o + r,
+                (Some(o), AssignOp::Sub) => o - r,
+                (Some(o), AssignOp::Mul) => o * r,
+                (Some(o), AssignOp::Div) => o / r,
+                _ => r,
+            };
+            store(st, lhs, v)
+        }
+        StmtKind::If {
+            cond,
+            then_s,
+            else_s,
+        } => {
+            if truth(st, cond)? {
+                exec(st, then_s)
+            } else if let Some(e) = else_s {
+                exec(st, e)
+            } else {
+                Ok(())
+            }
+        }
+        StmtKind::For {
+            var,
+            init,
+            cond,
+            step,
+            body,
+            ..
+        } => {
+            let saved = st.ints.get(var).copied();
+            let mut i = eval_int(st, init)?;
+            loop {
+                st.ints.insert(var.clone(), i);
+                if !truth(st, cond)? {
+                    break;
+                }
+                exec(st, body)?;
+                i = i.wrapping_add(*step);
+            }
+            match saved {
+                Some(v) => st.ints.insert(var.clone(), v),
+                None => st.ints.remove(var),
+            };
+            Ok(())
+        }
+    }
+}
+
+fn flat_index(st: &State, name: &str, subs: &[ast::Expr], pos: Pos) -> Result<usize, Error> {
+    let mut idx = Vec::with_capacity(subs.len());
+    for s in subs {
+        idx.push(eval_int(st, s)?);
+    }
+    let a = st
+        .arrays
+        .get(name)
+        .ok_or_else(|| Error::semantic(pos, format!("unknown array `{name}`")))?;
+    if a.dims.len() != idx.len() {
+        return Err(Error::semantic(
+            pos,
+            format!("wrong number of subscripts for `{name}`"),
+        ));
+    }
+    let mut flat = 0usize;
+    for (k, (&i, &d)) in idx.iter().zip(&a.dims).enumerate() {
+        if i < 0 || i as u64 >= d as u64 {
+            return Err(Error::runtime(
+                pos,
+                format!("subscript {k} of `{name}` is {i}, outside 0..{d}"),
+            ));
+        }
+        flat = flat * d + i as usize;
+    }
+    Ok(flat)
+}
+
+fn store(st: &mut State, lhs: &ast::Expr, v: f64) -> Result<(), Error> {
+    match &lhs.kind {
+        ExprKind::Var(n) => {
+            if !st.doubles.contains_key(n) {
+                return Err(Error::semantic(
+                    lhs.pos,
+                    format!("`{n}` is not a double scalar"),
+                ));
+            }
+            st.doubles.insert(n.clone(), v);
+            Ok(())
+        }
+        ExprKind::Index(n, subs) => {
+            let k = flat_index(st, n, subs, lhs.pos)?;
+            if let Some(a) = st.arrays.get_mut(n) {
+                a.data[k] = v;
+            }
+            Ok(())
+        }
+        _ => Err(Error::syntax(lhs.pos, "invalid assignment target")),
+    }
+}
+
+fn truth(st: &State, e: &ast::Expr) -> Result<bool, Error> {
+    Ok(match eval(st, e)? {
+        Value::Int(i) => i != 0,
+        Value::Double(d) => d != 0.0,
+    })
+}
+
+fn eval_int(st: &State, e: &ast::Expr) -> Result<i64, Error> {
+    match eval(st, e)? {
+        Value::Int(i) => Ok(i),
+        Value::Double(_) => Err(Error::unsupported(
+            e.pos,
+            "double value",
+            "an integer expression was expected",
+        )),
+    }
+}
+
+fn int_op(op: BinOp, a: i64, b: i64, pos: Pos) -> Result<i64, Error> {
+    Ok(match op {
+        BinOp::Add => a.wrapping_add(b),
+        BinOp::Sub => a.wrapping_sub(b),
+        BinOp::Mul => a.wrapping_mul(b),
+        BinOp::Div | BinOp::Mod => {
+            if b == 0 {
+                return Err(Error::runtime(pos, "integer division by zero"));
+            }
+            if op == BinOp::Div {
+                a.wrapping_div(b)
+            } else {
+                a.wrapping_rem(b)
+            }
+        }
+        BinOp::Lt => (a < b) as i64,
+        BinOp::Le => (a <= b) as i64,
+        BinOp::Gt => (a > b) as i64,
+        BinOp::Ge => (a >= b) as i64,
+        BinOp::Eq => (a == b) as i64,
+        BinOp::Ne => (a != b) as i64,
+        BinOp::And => (a != 0 && b != 0) as i64,
+        BinOp::Or => (a != 0 || b != 0) as i64,
+    })
+}
+
+fn double_op(op: BinOp, a: f64, b: f64, pos: Pos) -> Result<Value, Error> {
+    Ok(match op {
+        BinOp::Add => Value::Double(a + b),
+        BinOp::Sub => Value::Double(a - b),
+        BinOp::Mul => Value::Double(a * b),
+        BinOp::Div => Value::Double(a / b),
+        BinOp::Mod => return Err(Error::semantic(pos, "`%` needs integer operands")),
+        BinOp::Lt => Value::Int((a < b) as i64),
+        BinOp::Le => Value::Int((a <= b) as i64),
+        BinOp::Gt => Value::Int((a > b) as i64),
+        BinOp::Ge => Value::Int((a >= b) as i64),
+        BinOp::Eq => Value::Int((a == b) as i64),
+        BinOp::Ne => Value::Int((a != b) as i64),
+        BinOp::And => Value::Int((a != 0.0 && b != 0.0) as i64),
+        BinOp::Or => Value::Int((a != 0.0 || b != 0.0) as i64),
+    })
+}
+
+/// Evaluates an expression with C semantics.
+pub fn eval(st: &State, e: &ast::Expr) -> Result<Value, Error> {
+    Ok(match &e.kind {
+        ExprKind::Int(v) => Value::Int(*v),
+        ExprKind::Float(v, _) => Value::Double(*v),
+        ExprKind::Var(n) => {
+            if let Some(v) = st.ints.get(n) {
+                Value::Int(*v)
+            } else if let Some(v) = st.doubles.get(n) {
+                Value::Double(*v)
+            } else {
+                return Err(Error::semantic(e.pos, format!("unknown variable `{n}`")));
+            }
+        }
+        ExprKind::Index(n, subs) => {
+            let k = flat_index(st, n, subs, e.pos)?;
+            Value::Double(st.arrays.get(n).map(|a| a.data[k]).unwrap_or(0.0))
+        }
+        ExprKind::Unary(op, a) => {
+            let v = eval(st, a)?;
+            match (op, v) {
+                (UnOp::Plus, v) => v,
+                (UnOp::Neg, Value::Int(i)) => Value::Int(i.wrapping_neg()),
+                (UnOp::Neg, Value::Double(d)) => Value::Double(-d),
+                (UnOp::Not, Value::Int(i)) => Value::Int((i == 0) as i64),
+                (UnOp::Not, Value::Double(d)) => Value::Int((d == 0.0) as i64),
+            }
+        }
+        ExprKind::Binary(BinOp::And, a, b) => Value::Int((truth(st, a)? && truth(st, b)?) as i64),
+        ExprKind::Binary(BinOp::Or, a, b) => Value::Int((truth(st, a)? || truth(st, b)?) as i64),
+        ExprKind::Binary(op, a, b) => {
+            let x = eval(st, a)?;
+            let y = eval(st, b)?;
+            match (x, y) {
+                (Value::Int(i), Value::Int(j)) => Value::Int(int_op(*op, i, j, e.pos)?),
+                _ => double_op(*op, x.as_f64(), y.as_f64(), e.pos)?,
+            }
+        }
+        ExprKind::CastDouble(a) => Value::Double(eval(st, a)?.as_f64()),
+        ExprKind::Call(name, args) => {
+            let mut vs = Vec::with_capacity(args.len());
+            for a in args {
+                vs.push(eval(st, a)?);
+            }
+            let arity_err =
+                || Error::semantic(e.pos, format!("wrong number of arguments to `{name}`"));
+            if ast::is_int_minmax(name) {
+                let (Some(&a), Some(&b)) = (vs.first(), vs.get(1)) else {
+                    return Err(arity_err());
+                };
+                match (a, b) {
+                    (Value::Int(x), Value::Int(y)) => {
+                        Value::Int(if name.eq_ignore_ascii_case("min") {
+                            if x < y {
+                                x
+                            } else {
+                                y
+                            }
+                        } else if x > y {
+                            x
+                        } else {
+                            y
+                        })
+                    }
+                    _ => {
+                        // The usual macro: ((a) < (b) ? (a) : (b)).
+                        let (x, y) = (a.as_f64(), b.as_f64());
+                        let pick_a = if name.eq_ignore_ascii_case("min") {
+                            x < y
+                        } else {
+                            x > y
+                        };
+                        Value::Double(if pick_a { x } else { y })
+                    }
+                }
+            } else {
+                let x = vs.first().ok_or_else(arity_err)?.as_f64();
+                let y = || vs.get(1).map(|v| v.as_f64()).ok_or_else(arity_err);
+                Value::Double(match name.as_str() {
+                    "sqrt" => x.sqrt(),
+                    "exp" => x.exp(),
+                    "fabs" => x.abs(),
+                    "fmin" => x.min(y()?),
+                    "fmax" => x.max(y()?),
+                    "pow" => x.powf(y()?),
+                    _ => {
+                        return Err(Error::unsupported(
+                            e.pos,
+                            format!("call to `{name}`"),
+                            "unknown function",
+                        ))
+                    }
+                })
+            }
+        }
+    })
+}

@@ -1,0 +1,212 @@
+//! Tokenizer for the C subset.
+//!
+//! Comments are skipped, and so are preprocessor lines (`#include`,
+//! `#define min(a,b) ...`): the front end knows `min`/`max` natively.
+
+use crate::error::{Error, Pos};
+
+/// A token kind.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Tok {
+    /// An identifier or keyword.
+    Ident(String),
+    /// An integer literal.
+    Int(i64),
+    /// A floating-point literal (the value and its spelling).
+    Float(f64, String),
+    /// A punctuator such as `+=` or `[`.
+    Punct(&'static str),
+    /// End of input.
+    Eof,
+}
+
+/// A token with its position.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Token {
+    /// The kind.
+    pub tok: Tok,
+    /// Where it starts.
+    pub pos: Pos,
+}
+
+const PUNCTS: &[&str] = &[
+    "<<=", ">>=", "...", "->", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<=",
+    ">=", "==", "!=", "&&", "||", "<<", ">>", "+", "-", "*", "/", "%", "<", ">", "=", "!", "(",
+    ")", "[", "]", "{", "}", ",", ";", "?", ":", "&", "|", "^", "~", ".",
+];
+
+/// Splits `src` into tokens (the last one is [`Tok::Eof`]).
+///
+/// ```
+/// let toks = scop::lexer::tokenize("x += 1.5; // c").unwrap();
+/// assert_eq!(toks.len(), 5);
+/// ```
+pub fn tokenize(src: &str) -> Result<Vec<Token>, Error> {
+    let chars: Vec<char> = src.chars().collect();
+    let mut toks = Vec::new();
+    let (mut i, mut line, mut col) = (0usize, 1usize, 1usize);
+    let mut at_line_start = true;
+    macro_rules! bump {
+        () => {{
+            if chars[i] == '\n' {
+                line += 1;
+                col = 1;
+            } else {
+                col += 1;
+            }
+            i += 1;
+        }};
+    }
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '\n' {
+            at_line_start = true;
+            bump!();
+            continue;
+        }
+        if c.is_whitespace() {
+            bump!();
+            continue;
+        }
+        let pos = Pos { line, col };
+        if c == '#' && at_line_start {
+            // Preprocessor line, with backslash continuations.
+            while i < chars.len() && chars[i] != '\n' {
+                if chars[i] == '\\' && i + 1 < chars.len() && chars[i + 1] == '\n' {
+                    bump!();
+                }
+                bump!();
+            }
+            continue;
+        }
+        at_line_start = false;
+        if c == '/' && i + 1 < chars.len() && chars[i + 1] == '/' {
+            while i < chars.len() && chars[i] != '\n' {
+                bump!();
+            }
+            continue;
+        }
+        if c == '/' && i + 1 < chars.len() && chars[i + 1] == '*' {
+            bump!();
+            bump!();
+            loop {
+                if i >= chars.len() {
+                    return Err(Error::syntax(pos, "unterminated comment"));
+                }
+                if chars[i] == '*' && i + 1 < chars.len() && chars[i + 1] == '/' {
+                    bump!();
+                    bump!();
+                    break;
+                }
+                bump!();
+            }
+            continue;
+        }
+        if c.is_ascii_alphabetic() || c == '_' {
+            let start = i;
+            while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '_') {
+                bump!();
+            }
+            toks.push(Token {
+                tok: Tok::Ident(chars[start..i].iter().collect()),
+                pos,
+            });
+            continue;
+        }
+        if c.is_ascii_digit() || (c == '.' && i + 1 < chars.len() && chars[i + 1].is_ascii_digit())
+        {
+            let start = i;
+            let mut is_float = false;
+            while i < chars.len() && chars[i].is_ascii_digit() {
+                bump!();
+            }
+            if i < chars.len() && chars[i] == '.' {
+                is_float = true;
+                bump!();
+                while i < chars.len() && chars[i].is_ascii_digit() {
+                    bump!();
+                }
+            }
+            if i < chars.len() && (chars[i] == 'e' || chars[i] == 'E') {
+                let save = (i, line, col);
+                bump!();
+                if i < chars.len() && (chars[i] == '+' || chars[i] == '-') {
+                    bump!();
+                }
+                if i < chars.len() && chars[i].is_ascii_digit() {
+                    is_float = true;
+                    while i < chars.len() && chars[i].is_ascii_digit() {
+                        bump!();
+                    }
+                } else {
+                    (i, line, col) = save;
+                }
+            }
+            let text: String = chars[start..i].iter().collect();
+            if i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '_') {
+                return Err(Error::unsupported(
+                    pos,
+                    format!("{text}{}", chars[i]),
+                    "number literal suffixes and non-decimal literals are not supported",
+                ));
+            }
+            if is_float {
+                let v: f64 = text
+                    .parse()
+                    .map_err(|_| Error::syntax(pos, format!("bad number `{text}`")))?;
+                toks.push(Token {
+                    tok: Tok::Float(v, text),
+                    pos,
+                });
+            } else {
+                if text.len() > 1 && text.starts_with('0') {
+                    return Err(Error::unsupported(
+                        pos,
+                        text,
+                        "octal literals are not supported",
+                    ));
+                }
+                let v: i64 = text.parse().map_err(|_| {
+                    Error::unsupported(pos, text.clone(), "integer literal too large")
+                })?;
+                toks.push(Token {
+                    tok: Tok::Int(v),
+                    pos,
+                });
+            }
+            continue;
+        }
+        let mut matched = None;
+        for p in PUNCTS {
+            let pc: Vec<char> = p.chars().collect();
+            if i + pc.len() <= chars.len() && chars[i..i + pc.len()] == pc[..] {
+                matched = Some(*p);
+                break;
+            }
+        }
+        match matched {
+            Some(p) => {
+                for _ in 0..p.chars().count() {
+                    bump!();
+                }
+                toks.push(Token {
+                    tok: Tok::Punct(p),
+                    pos,
+                });
+            }
+            None => {
+                let what = if c == '"' || c == '\'' {
+                    "string and character literals are not supported".to_string()
+                } else {
+                    format!("unexpected character `{}`", c.escape_default())
+                };
+                return Err(Error::syntax(pos, what));
+            }
+        }
+    }
+    toks.push(Token {
+        tok: Tok::Eof,
+        pos: Pos { line, col },
+    });
+    Ok(toks)
+}

@@ -1,0 +1,842 @@
+//! Recursive-descent parser: tokens of the C subset → [`ast::Function`].
+
+use crate::ast::*;
+use crate::error::{Error, Pos};
+use crate::lexer::{tokenize, Tok, Token};
+
+/// Parses a source file and returns its kernel function.
+///
+/// Preprocessor lines are ignored; helper functions named `min`, `max`,
+/// `MIN` or `MAX` are skipped (their meaning is built in), and prototypes are
+/// skipped. Exactly one other function definition (the kernel) must remain.
+///
+/// ```
+/// let f = scop::parse_kernel("void k(int N, double A[N]) { for (int i = 0; i < N; i++) A[i] = 0; }").unwrap();
+/// assert_eq!(f.name, "k");
+/// assert_eq!(f.params.len(), 2);
+/// ```
+pub fn parse_kernel(src: &str) -> Result<Function, Error> {
+    let toks = tokenize(src)?;
+    let mut p = Parser { toks, i: 0 };
+    let mut kernel: Option<Function> = None;
+    while !p.at_eof() {
+        if let Some(f) = p.top_level()? {
+            if let Some(prev) = &kernel {
+                return Err(Error::unsupported(
+                    f.pos,
+                    format!("function `{}`", f.name),
+                    format!(
+                        "only one kernel function per file is supported (already found `{}`)",
+                        prev.name
+                    ),
+                ));
+            }
+            kernel = Some(f);
+        }
+    }
+    kernel.ok_or_else(|| Error::syntax(p.pos(), "no kernel function definition found"))
+}
+
+struct Parser {
+    toks: Vec<Token>,
+    i: usize,
+}
+
+const UNSUPPORTED_KEYWORDS: &[(&str, &str)] = &[
+    ("while", "only `for` loops with affine bounds are supported"),
+    ("do", "only `for` loops with affine bounds are supported"),
+    ("switch", "only `if` with affine conditions is supported"),
+    ("goto", "unstructured control flow is not static control"),
+    ("break", "loop exits are not static control"),
+    ("continue", "loop exits are not static control"),
+    ("return", "returning from the kernel is not static control"),
+    ("float", "only `int` and `double` are supported"),
+    ("long", "only `int` and `double` are supported"),
+    ("short", "only `int` and `double` are supported"),
+    ("char", "only `int` and `double` are supported"),
+    ("unsigned", "only `int` and `double` are supported"),
+    ("signed", "only `int` and `double` are supported"),
+    ("struct", "only `int` and `double` are supported"),
+    ("union", "only `int` and `double` are supported"),
+    ("enum", "only `int` and `double` are supported"),
+    ("typedef", "type definitions are not supported"),
+    ("sizeof", "`sizeof` is not supported"),
+];
+
+impl Parser {
+    fn peek(&self) -> &Tok {
+        &self.toks[self.i].tok
+    }
+    fn peek_at(&self, k: usize) -> &Tok {
+        let j = (self.i + k).min(self.toks.len() - 1);
+        &self.toks[j].tok
+    }
+    fn pos(&self) -> Pos {
+        self.toks[self.i].pos
+    }
+    fn at_eof(&self) -> bool {
+        matches!(self.peek(), Tok::Eof)
+    }
+    fn advance(&mut self) -> Token {
+        let t = self.toks[self.i].clone();
+        if self.i + 1 < self.toks.len() {
+            self.i += 1;
+        }
+        t
+    }
+    fn is_punct(&self, p: &str) -> bool {
+        matches!(self.peek(), Tok::Punct(q) if *q == p)
+    }
+    fn is_ident(&self, s: &str) -> bool {
+        matches!(self.peek(), Tok::Ident(q) if q == s)
+    }
+    fn eat_punct(&mut self, p: &str) -> bool {
+        if self.is_punct(p) {
+            self.advance();
+            true
+        } else {
+            false
+        }
+    }
+    fn eat_ident(&mut self, s: &str) -> bool {
+        if self.is_ident(s) {
+            self.advance();
+            true
+        } else {
+            false
+        }
+    }
+    fn describe(&self) -> String {
+        match self.peek() {
+            Tok::Ident(s) => format!("`{s}`"),
+            Tok::Int(v) => format!("`{v}`"),
+            Tok::Float(_, s) => format!("`{s}`"),
+            Tok::Punct(p) => format!("`{p}`"),
+            Tok::Eof => "end of file".to_string(),
+        }
+    }
+    fn expect_punct(&mut self, p: &str) -> Result<(), Error> {
+        if self.eat_punct(p) {
+            Ok(())
+        } else {
+            Err(Error::syntax(
+                self.pos(),
+                format!("expected `{p}`, found {}", self.describe()),
+            ))
+        }
+    }
+    fn check_unsupported_keyword(&self) -> Result<(), Error> {
+        if let Tok::Ident(s) = self.peek() {
+            for (kw, why) in UNSUPPORTED_KEYWORDS {
+                if s == kw {
+                    return Err(Error::unsupported(self.pos(), *kw, *why));
+                }
+            }
+        }
+        Ok(())
+    }
+    fn ident(&mut self) -> Result<(String, Pos), Error> {
+        self.check_unsupported_keyword()?;
+        let pos = self.pos();
+        match self.peek().clone() {
+            Tok::Ident(s) if !is_keyword(&s) => {
+                self.advance();
+                Ok((s, pos))
+            }
+            _ => Err(Error::syntax(
+                pos,
+                format!("expected an identifier, found {}", self.describe()),
+            )),
+        }
+    }
+
+    /// Skips qualifiers that do not change the meaning for us.
+    fn skip_qualifiers(&mut self) {
+        while self.is_ident("static")
+            || self.is_ident("inline")
+            || self.is_ident("const")
+            || self.is_ident("extern")
+            || self.is_ident("restrict")
+            || self.is_ident("__restrict")
+            || self.is_ident("__restrict__")
+        {
+            self.advance();
+        }
+    }
+
+    fn base_type(&mut self) -> Result<Option<BaseTy>, Error> {
+        self.check_unsupported_keyword()?;
+        if self.eat_ident("int") {
+            Ok(Some(BaseTy::Int))
+        } else if self.eat_ident("double") {
+            Ok(Some(BaseTy::Double))
+        } else {
+            Ok(None)
+        }
+    }
+
+    fn top_level(&mut self) -> Result<Option<Function>, Error> {
+        if self.eat_punct(";") {
+            return Ok(None);
+        }
+        self.skip_qualifiers();
+        let tpos = self.pos();
+        let is_void = self.eat_ident("void");
+        if !is_void && self.base_type()?.is_none() {
+            return Err(Error::syntax(
+                tpos,
+                format!("expected a function definition, found {}", self.describe()),
+            ));
+        }
+        if self.is_punct("*") {
+            return Err(Error::unsupported(
+                self.pos(),
+                "*",
+                "pointer types are not supported",
+            ));
+        }
+        let (name, npos) = self.ident()?;
+        if !self.is_punct("(") {
+            return Err(Error::unsupported(
+                npos,
+                format!("global variable `{name}`"),
+                "global variables are not supported; pass data as parameters",
+            ));
+        }
+        if is_int_minmax(&name) {
+            // A helper such as `static inline int min(int a, int b) {...}`.
+            self.skip_balanced("(", ")")?;
+            if !self.eat_punct(";") {
+                self.skip_balanced("{", "}")?;
+            }
+            return Ok(None);
+        }
+        if !is_void {
+            return Err(Error::unsupported(
+                tpos,
+                format!("function `{name}`"),
+                "the kernel must return `void`",
+            ));
+        }
+        self.expect_punct("(")?;
+        let mut params = Vec::new();
+        if self.is_ident("void") && matches!(self.peek_at(1), Tok::Punct(")")) {
+            self.advance();
+        }
+        if !self.is_punct(")") {
+            loop {
+                params.push(self.param()?);
+                if !self.eat_punct(",") {
+                    break;
+                }
+            }
+        }
+        self.expect_punct(")")?;
+        if self.eat_punct(";") {
+            return Ok(None); // prototype
+        }
+        let bpos = self.pos();
+        if !self.is_punct("{") {
+            return Err(Error::syntax(
+                bpos,
+                format!("expected `{{`, found {}", self.describe()),
+            ));
+        }
+        let body = match self.block()? {
+            Stmt {
+                kind: StmtKind::Block(b),
+                ..
+            } => b,
+            _ => Vec::new(),
+        };
+        Ok(Some(Function {
+            name,
+            params,
+            body,
+            pos: npos,
+        }))
+    }
+
+    fn skip_balanced(&mut self, open: &str, close: &str) -> Result<(), Error> {
+        let start = self.pos();
+        self.expect_punct(open)?;
+        let mut depth = 1usize;
+        while depth > 0 {
+            if self.at_eof() {
+                return Err(Error::syntax(start, format!("unbalanced `{open}`")));
+            }
+            if self.is_punct(open) {
+                depth += 1;
+            } else if self.is_punct(close) {
+                depth -= 1;
+            }
+            self.advance();
+        }
+        Ok(())
+    }
+
+    fn param(&mut self) -> Result<Param, Error> {
+        self.skip_qualifiers();
+        let tpos = self.pos();
+        let ty = match self.base_type()? {
+            Some(t) => t,
+            None => {
+                return Err(Error::syntax(
+                    tpos,
+                    format!("expected a parameter type, found {}", self.describe()),
+                ))
+            }
+        };
+        self.skip_qualifiers();
+        if self.is_punct("*") {
+            return Err(Error::unsupported(
+                self.pos(),
+                "*",
+                "pointer parameters are not supported; declare arrays with their sizes",
+            ));
+        }
+        let (name, pos) = self.ident()?;
+        let mut dims = Vec::new();
+        while self.eat_punct("[") {
+            self.skip_qualifiers();
+            if self.is_punct("]") {
+                return Err(Error::unsupported(
+                    self.pos(),
+                    "[]",
+                    "array parameters need explicit sizes",
+                ));
+            }
+            dims.push(self.expr()?);
+            self.expect_punct("]")?;
+        }
+        let kind = match (ty, dims.is_empty()) {
+            (BaseTy::Int, true) => ParamKind::Int,
+            (BaseTy::Double, true) => ParamKind::Double,
+            (BaseTy::Double, false) => ParamKind::Array(dims),
+            (BaseTy::Int, false) => {
+                return Err(Error::unsupported(
+                    pos,
+                    format!("int {name}[]"),
+                    "only arrays of `double` are supported",
+                ))
+            }
+        };
+        Ok(Param { name, kind, pos })
+    }
+
+    fn block(&mut self) -> Result<Stmt, Error> {
+        let pos = self.pos();
+        self.expect_punct("{")?;
+        let mut items = Vec::new();
+        loop {
+            if self.at_eof() {
+                return Err(Error::syntax(pos, "unbalanced `{`: missing `}`"));
+            }
+            if self.eat_punct("}") {
+                break;
+            }
+            items.extend(self.block_item()?);
+        }
+        Ok(Stmt {
+            kind: StmtKind::Block(items),
+            pos,
+        })
+    }
+
+    fn block_item(&mut self) -> Result<Vec<Stmt>, Error> {
+        self.check_unsupported_keyword()?;
+        if self.is_ident("int") || self.is_ident("double") || self.is_ident("const") {
+            return self.declaration();
+        }
+        Ok(vec![self.statement()?])
+    }
+
+    fn declaration(&mut self) -> Result<Vec<Stmt>, Error> {
+        self.skip_qualifiers();
+        let ty = self.base_type()?.unwrap_or(BaseTy::Int);
+        let mut out = Vec::new();
+        loop {
+            if self.is_punct("*") {
+                return Err(Error::unsupported(
+                    self.pos(),
+                    "*",
+                    "pointer variables are not supported",
+                ));
+            }
+            let (name, pos) = self.ident()?;
+            if self.is_punct("[") {
+                return Err(Error::unsupported(
+                    pos,
+                    format!("local array `{name}`"),
+                    "local arrays are not supported; pass arrays as parameters",
+                ));
+            }
+            let init = if self.eat_punct("=") {
+                Some(self.expr()?)
+            } else {
+                None
+            };
+            out.push(Stmt {
+                kind: StmtKind::Decl { ty, name, init },
+                pos,
+            });
+            if !self.eat_punct(",") {
+                break;
+            }
+        }
+        self.expect_punct(";")?;
+        Ok(out)
+    }
+
+    fn statement(&mut self) -> Result<Stmt, Error> {
+        self.check_unsupported_keyword()?;
+        let pos = self.pos();
+        if self.is_punct("{") {
+            return self.block();
+        }
+        if self.eat_punct(";") {
+            return Ok(Stmt {
+                kind: StmtKind::Empty,
+                pos,
+            });
+        }
+        if self.is_ident("int") || self.is_ident("double") {
+            return Err(Error::syntax(
+                pos,
+                "a declaration is not allowed here; use braces",
+            ));
+        }
+        if self.eat_ident("for") {
+            return self.for_stmt(pos);
+        }
+        if self.eat_ident("if") {
+            self.expect_punct("(")?;
+            let cond = self.expr()?;
+            self.expect_punct(")")?;
+            let then_s = Box::new(self.statement()?);
+            let else_s = if self.eat_ident("else") {
+                Some(Box::new(self.statement()?))
+            } else {
+                None
+            };
+            return Ok(Stmt {
+                kind: StmtKind::If {
+                    cond,
+                    then_s,
+                    else_s,
+                },
+                pos,
+            });
+        }
+        if self.is_punct("++") || self.is_punct("--") {
+            return Err(Error::unsupported(
+                pos,
+                self.describe().trim_matches('`').to_string(),
+                "increments are only supported as `for` loop steps",
+            ));
+        }
+        let lhs = self.unary()?;
+        let op = match self.peek() {
+            Tok::Punct("=") => AssignOp::Set,
+            Tok::Punct("+=") => AssignOp::Add,
+            Tok::Punct("-=") => AssignOp::Sub,
+            Tok::Punct("*=") => AssignOp::Mul,
+            Tok::Punct("/=") => AssignOp::Div,
+            Tok::Punct(p @ ("++" | "--" | "%=" | "&=" | "|=" | "^=" | "<<=" | ">>=")) => {
+                let p = *p;
+                return Err(Error::unsupported(
+                    self.pos(),
+                    p,
+                    "only `=`, `+=`, `-=`, `*=`, `/=` assignments are supported",
+                ));
+            }
+            _ => {
+                return Err(Error::unsupported(
+                    self.pos(),
+                    "expression statement",
+                    format!(
+                        "expected an assignment operator, found {}; only assignments are supported as statements",
+                        self.describe()
+                    ),
+                ))
+            }
+        };
+        self.advance();
+        let rhs = self.expr()?;
+        if self.is_punct("=") || self.is_punct(",") {
+            return Err(Error::unsupported(
+                self.pos(),
+                self.describe().trim_matches('`').to_string(),
+                "chained assignments and comma expressions are not supported",
+            ));
+        }
+        self.expect_punct(";")?;
+        Ok(Stmt {
+            kind: StmtKind::Assign { lhs, op, rhs },
+            pos,
+        })
+    }
+
+    fn for_stmt(&mut self, pos: Pos) -> Result<Stmt, Error> {
+        self.expect_punct("(")?;
+        let declared = if self.is_ident("int") {
+            self.advance();
+            true
+        } else {
+            if self.is_ident("double") {
+                return Err(Error::unsupported(
+                    self.pos(),
+                    "double iterator",
+                    "loop iterators must be `int`",
+                ));
+            }
+            false
+        };
+        if self.is_punct(";") {
+            return Err(Error::unsupported(
+                self.pos(),
+                "for (;...)",
+                "loops need an iterator initialization",
+            ));
+        }
+        let (var, _) = self.ident()?;
+        self.expect_punct("=")?;
+        let init = self.expr()?;
+        if self.is_punct(",") {
+            return Err(Error::unsupported(
+                self.pos(),
+                ",",
+                "only one iterator per loop is supported",
+            ));
+        }
+        self.expect_punct(";")?;
+        if self.is_punct(";") {
+            return Err(Error::unsupported(
+                self.pos(),
+                "for (...;;...)",
+                "loops need a condition (infinite loops are not static control)",
+            ));
+        }
+        let cond = self.expr()?;
+        self.expect_punct(";")?;
+        let spos = self.pos();
+        let bad_step = || {
+            Error::unsupported(
+                spos,
+                "loop step",
+                "the step must be `i++`, `i--`, `i += c` or `i -= c` with a positive integer constant c",
+            )
+        };
+        let step: i64;
+        if self.eat_punct("++") || self.eat_punct("--") {
+            let inc = matches!(self.toks[self.i - 1].tok, Tok::Punct("++"));
+            let (v, _) = self.ident()?;
+            if v != var {
+                return Err(bad_step());
+            }
+            step = if inc { 1 } else { -1 };
+        } else {
+            let (v, _) = self.ident()?;
+            if v != var {
+                return Err(bad_step());
+            }
+            if self.eat_punct("++") {
+                step = 1;
+            } else if self.eat_punct("--") {
+                step = -1;
+            } else if self.eat_punct("+=") || self.eat_punct("-=") {
+                let neg = matches!(self.toks[self.i - 1].tok, Tok::Punct("-="));
+                match self.peek().clone() {
+                    Tok::Int(c) if c > 0 => {
+                        self.advance();
+                        step = if neg { -c } else { c };
+                    }
+                    _ => return Err(bad_step()),
+                }
+            } else if self.eat_punct("=") {
+                let (v2, _) = self.ident()?;
+                if v2 != var {
+                    return Err(bad_step());
+                }
+                let neg = if self.eat_punct("+") {
+                    false
+                } else if self.eat_punct("-") {
+                    true
+                } else {
+                    return Err(bad_step());
+                };
+                match self.peek().clone() {
+                    Tok::Int(c) if c > 0 => {
+                        self.advance();
+                        step = if neg { -c } else { c };
+                    }
+                    _ => return Err(bad_step()),
+                }
+            } else {
+                return Err(bad_step());
+            }
+        }
+        self.expect_punct(")")?;
+        let body = Box::new(self.statement()?);
+        Ok(Stmt {
+            kind: StmtKind::For {
+                var,
+                declared,
+                init,
+                cond,
+                step,
+                body,
+            },
+            pos,
+        })
+    }
+
+    /// Full expression (no assignments, no comma, no `?:`).
+    fn expr(&mut self) -> Result<Expr, Error> {
+        let e = self.binary(0)?;
+        if self.is_punct("?") {
+            return Err(Error::unsupported(
+                self.pos(),
+                "?:",
+                "the conditional operator is not supported; use `min`/`max`, `fmin`/`fmax` or `if`",
+            ));
+        }
+        Ok(e)
+    }
+
+    fn binop_info(&self) -> Option<(BinOp, u8)> {
+        let op = match self.peek() {
+            Tok::Punct(p) => *p,
+            _ => return None,
+        };
+        Some(match op {
+            "||" => (BinOp::Or, 1),
+            "&&" => (BinOp::And, 2),
+            "==" => (BinOp::Eq, 3),
+            "!=" => (BinOp::Ne, 3),
+            "<" => (BinOp::Lt, 4),
+            "<=" => (BinOp::Le, 4),
+            ">" => (BinOp::Gt, 4),
+            ">=" => (BinOp::Ge, 4),
+            "+" => (BinOp::Add, 5),
+            "-" => (BinOp::Sub, 5),
+            "*" => (BinOp::Mul, 6),
+            "/" => (BinOp::Div, 6),
+            "%" => (BinOp::Mod, 6),
+            _ => return None,
+        })
+    }
+
+    fn binary(&mut self, min_prec: u8) -> Result<Expr, Error> {
+        let mut lhs = self.unary()?;
+        loop {
+            if let Tok::Punct(p @ ("&" | "|" | "^" | "<<" | ">>")) = self.peek() {
+                let p = *p;
+                return Err(Error::unsupported(
+                    self.pos(),
+                    p,
+                    "bitwise operators are not supported",
+                ));
+            }
+            let Some((op, prec)) = self.binop_info() else {
+                break;
+            };
+            if prec < min_prec {
+                break;
+            }
+            self.advance();
+            let rhs = self.binary(prec + 1)?;
+            let pos = lhs.pos;
+            lhs = Expr {
+                kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+                pos,
+            };
+        }
+        Ok(lhs)
+    }
+
+    fn unary(&mut self) -> Result<Expr, Error> {
+        let pos = self.pos();
+        let op = match self.peek() {
+            Tok::Punct("-") => Some(UnOp::Neg),
+            Tok::Punct("+") => Some(UnOp::Plus),
+            Tok::Punct("!") => Some(UnOp::Not),
+            Tok::Punct("*") => {
+                return Err(Error::unsupported(
+                    pos,
+                    "*",
+                    "pointer dereference is not supported (pointer arithmetic is not affine array access)",
+                ))
+            }
+            Tok::Punct("&") => {
+                return Err(Error::unsupported(
+                    pos,
+                    "&",
+                    "taking addresses (pointer arithmetic) is not supported",
+                ))
+            }
+            Tok::Punct(p @ ("++" | "--")) => {
+                let p = *p;
+                return Err(Error::unsupported(
+                    pos,
+                    p,
+                    "increments are only supported as `for` loop steps",
+                ));
+            }
+            Tok::Punct("~") => {
+                return Err(Error::unsupported(
+                    pos,
+                    "~",
+                    "bitwise operators are not supported",
+                ))
+            }
+            _ => None,
+        };
+        if let Some(op) = op {
+            self.advance();
+            let e = self.unary()?;
+            return Ok(Expr {
+                kind: ExprKind::Unary(op, Box::new(e)),
+                pos,
+            });
+        }
+        self.postfix()
+    }
+
+    fn postfix(&mut self) -> Result<Expr, Error> {
+        let e = self.primary()?;
+        match self.peek() {
+            Tok::Punct(p @ ("++" | "--")) => {
+                let p = *p;
+                Err(Error::unsupported(
+                    self.pos(),
+                    p,
+                    "increments are only supported as `for` loop steps",
+                ))
+            }
+            Tok::Punct(p @ ("->" | ".")) => {
+                let p = *p;
+                Err(Error::unsupported(
+                    self.pos(),
+                    p,
+                    "structures and pointers are not supported",
+                ))
+            }
+            _ => Ok(e),
+        }
+    }
+
+    fn primary(&mut self) -> Result<Expr, Error> {
+        self.check_unsupported_keyword()?;
+        let pos = self.pos();
+        match self.peek().clone() {
+            Tok::Int(v) => {
+                self.advance();
+                Ok(Expr {
+                    kind: ExprKind::Int(v),
+                    pos,
+                })
+            }
+            Tok::Float(v, s) => {
+                self.advance();
+                Ok(Expr {
+                    kind: ExprKind::Float(v, s),
+                    pos,
+                })
+            }
+            Tok::Punct("(") => {
+                self.advance();
+                if self.is_ident("double") && matches!(self.peek_at(1), Tok::Punct(")")) {
+                    self.advance();
+                    self.advance();
+                    let e = self.unary()?;
+                    return Ok(Expr {
+                        kind: ExprKind::CastDouble(Box::new(e)),
+                        pos,
+                    });
+                }
+                if self.is_ident("int") || self.is_ident("float") {
+                    return Err(Error::unsupported(
+                        self.pos(),
+                        "cast",
+                        "only `(double)` casts are supported",
+                    ));
+                }
+                let e = self.expr()?;
+                self.expect_punct(")")?;
+                Ok(e)
+            }
+            Tok::Ident(name) => {
+                let (name, _) = self.ident().map_err(|_| {
+                    Error::syntax(pos, format!("unexpected keyword `{name}` in expression"))
+                })?;
+                if self.eat_punct("(") {
+                    let mut args = Vec::new();
+                    if !self.is_punct(")") {
+                        loop {
+                            args.push(self.expr()?);
+                            if !self.eat_punct(",") {
+                                break;
+                            }
+                        }
+                    }
+                    self.expect_punct(")")?;
+                    match KNOWN_FUNCTIONS.iter().find(|(n, _)| *n == name) {
+                        None => {
+                            return Err(Error::unsupported(
+                                pos,
+                                format!("call to `{name}`"),
+                                "only sqrt, exp, fabs, fmin, fmax, pow, min and max may be called",
+                            ))
+                        }
+                        Some((_, arity)) if *arity != args.len() => {
+                            return Err(Error::semantic(
+                                pos,
+                                format!("`{name}` takes {arity} argument(s), got {}", args.len()),
+                            ))
+                        }
+                        _ => {}
+                    }
+                    return Ok(Expr {
+                        kind: ExprKind::Call(name, args),
+                        pos,
+                    });
+                }
+                let mut subs = Vec::new();
+                while self.eat_punct("[") {
+                    subs.push(self.expr()?);
+                    self.expect_punct("]")?;
+                }
+                Ok(Expr {
+                    kind: if subs.is_empty() {
+                        ExprKind::Var(name)
+                    } else {
+                        ExprKind::Index(name, subs)
+                    },
+                    pos,
+                })
+            }
+            _ => Err(Error::syntax(
+                pos,
+                format!("expected an expression, found {}", self.describe()),
+            )),
+        }
+    }
+}
+
+fn is_keyword(s: &str) -> bool {
+    matches!(
+        s,
+        "int"
+            | "double"
+            | "void"
+            | "for"
+            | "if"
+            | "else"
+            | "static"
+            | "inline"
+            | "const"
+            | "extern"
+            | "restrict"
+    ) || UNSUPPORTED_KEYWORDS.iter().any(|(k, _)| *k == s)
+}
