@@ -1,0 +1,510 @@
+//! Writing isl notation: [`Display`](std::fmt::Display) for [`BasicMap`], [`Map`] and [`UnionMap`].
+//!
+//! The output is deterministic and is valid input both for this crate's
+//! parser and for isl:
+//!
+//! - parameters first, `[n] -> { ... }`;
+//! - each disjunct repeats its tuples, `{ [i] : i >= 0; [i] : i <= -5 }`;
+//!   disjuncts of a parameter set are joined with `or`, `[n] -> { : (n > 0) or (n < -5) }`;
+//! - dimension names come from [`Space::print_names`] (the user's names where
+//!   possible, `i0`, `o0`, ... otherwise);
+//! - each constraint is solved for its last variable, `i <= n - 1` being
+//!   printed `i < n`, and a lower and an upper bound with the same
+//!   variable and coefficient are merged into a chain `0 <= i < n`;
+//! - local variables that are all integer divisions defined in terms of
+//!   earlier ones are written inline as `floor((num)/den)` (their two
+//!   defining inequalities are omitted); otherwise all locals are
+//!   existentially quantified, `exists (e0, e1 : ...)`, with all constraints;
+//! - an empty map prints `{ [i] : false }`, the empty union `{  }`.
+//!
+//! ```
+//! use presburger::{Map, UnionMap};
+//! let m: Map = "[n] -> { S[i, j] : 0 <= i < n and j >= 0 and j mod 2 = 0 }".parse().unwrap();
+//! assert_eq!(m.to_string(), "[n] -> { S[i, j] : 2*floor((j)/2) = j and 0 <= i < n and j >= 0 }");
+//! let u: UnionMap = "{ }".parse().unwrap();
+//! assert_eq!(u.to_string(), "{  }");
+//! ```
+
+use std::fmt;
+
+use crate::basic::BasicMap;
+use crate::int::Int;
+use crate::map::Map;
+use crate::parse::is_valid_name;
+use crate::space::{Space, Tuple, TupleKind};
+use crate::union::UnionMap;
+
+/// The parameter prefix `[n, m] -> ` (empty without parameters).
+fn params_prefix(params: &[String]) -> String {
+    if params.is_empty() {
+        String::new()
+    } else {
+        format!("[{}] -> ", params.join(", "))
+    }
+}
+
+/// Dimension names to print: [`Space::print_names`], with names that could
+/// not be read back replaced by fresh ones.
+pub(crate) fn dim_names(space: &Space) -> Vec<String> {
+    let mut names = space.print_names();
+    for k in 0..names.len() {
+        if !is_valid_name(&names[k]) {
+            let mut t = k;
+            loop {
+                let cand = format!("v{t}");
+                if !names.contains(&cand) && !space.params.contains(&cand) {
+                    names[k] = cand;
+                    break;
+                }
+                t += 1;
+            }
+        }
+    }
+    names
+}
+
+fn tuple_text(t: &Tuple, names: &mut std::slice::Iter<'_, String>, out: &mut String) {
+    if let Some(n) = &t.name {
+        out.push_str(n);
+    }
+    out.push('[');
+    match &t.kind {
+        TupleKind::Flat(d) => {
+            for k in 0..d.len() {
+                if k > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(names.next().map(String::as_str).unwrap_or("_"));
+            }
+        }
+        TupleKind::Nested(a, b) => {
+            tuple_text(a, names, out);
+            out.push_str(" -> ");
+            tuple_text(b, names, out);
+        }
+    }
+    out.push(']');
+}
+
+/// The tuples of a space as isl prints them inside braces (`S[i, j]`,
+/// `A[i] -> B[o0]`); empty for a parameter space (an anonymous zero-dimensional set).
+///
+/// ```
+/// use presburger::{Space, Tuple};
+/// let s = Space::map(vec![], Tuple::named("A", &["i"]), Tuple::anonymous(2));
+/// assert_eq!(presburger::print::tuples_text(&s), "A[i] -> [o0, o1]");
+/// ```
+pub fn tuples_text(space: &Space) -> String {
+    let names = dim_names(space);
+    let mut it = names.iter();
+    let mut out = String::new();
+    if space.is_set()
+        && space.range.name.is_none()
+        && matches!(&space.range.kind, TupleKind::Flat(d) if d.is_empty())
+    {
+        return out;
+    }
+    if let Some(d) = &space.domain {
+        tuple_text(d, &mut it, &mut out);
+        out.push_str(" -> ");
+    }
+    tuple_text(&space.range, &mut it, &mut out);
+    out
+}
+
+/// A printable term: coefficient and text of a variable.
+struct Term<'a> {
+    coef: Int,
+    text: &'a str,
+    ident: bool,
+}
+
+fn term_text(coef: &Int, text: &str, ident: bool, first: bool, out: &mut String) {
+    let neg = coef.is_neg();
+    let a = coef.abs();
+    if first {
+        if neg {
+            out.push('-');
+        }
+    } else {
+        out.push_str(if neg { " - " } else { " + " });
+    }
+    if !a.is_one() {
+        out.push_str(&a.to_string());
+        if !ident {
+            out.push('*');
+        }
+    }
+    out.push_str(text);
+}
+
+fn lin_text(terms: &[Term<'_>], c: &Int) -> String {
+    let mut out = String::new();
+    for (k, t) in terms.iter().enumerate() {
+        term_text(&t.coef, t.text, t.ident, k == 0, &mut out);
+    }
+    if terms.is_empty() {
+        out.push_str(&c.to_string());
+    } else if !c.is_zero() {
+        out.push_str(if c.is_neg() { " - " } else { " + " });
+        out.push_str(&c.abs().to_string());
+    }
+    out
+}
+
+/// Names of the columns of a basic map for printing.
+struct ColNames {
+    /// Text of column `k` (index 0 unused).
+    text: Vec<String>,
+    /// Whether column `k` is a plain identifier (`2i`) or a compound (`2*floor(...)`).
+    ident: Vec<bool>,
+    /// Printing order of the variable columns.
+    order: Vec<usize>,
+    /// Number of non-local columns (constant included).
+    off_div: usize,
+}
+
+impl ColNames {
+    fn terms<'a>(&'a self, row: &[Int], skip: Option<usize>, negate: bool) -> Vec<Term<'a>> {
+        self.order
+            .iter()
+            .filter(|&&k| Some(k) != skip && k < row.len() && !row[k].is_zero())
+            .map(|&k| Term {
+                coef: if negate { -&row[k] } else { row[k].clone() },
+                text: &self.text[k],
+                ident: self.ident[k],
+            })
+            .collect()
+    }
+
+    /// The main variable of a row: the last non-local variable, else the last local in printing order.
+    fn main(&self, row: &[Int]) -> Option<usize> {
+        let nz: Vec<usize> = self
+            .order
+            .iter()
+            .copied()
+            .filter(|&k| k < row.len() && !row[k].is_zero())
+            .collect();
+        nz.iter()
+            .rev()
+            .copied()
+            .find(|&k| k < self.off_div)
+            .or_else(|| nz.last().copied())
+    }
+}
+
+enum Cons {
+    Text(String),
+    Bound {
+        main: usize,
+        coef: Int,
+        lower: bool,
+        rhs: String,
+        strict: bool,
+    },
+}
+
+fn bound_side(cn: &ColNames, row: &[Int], m: usize, lower: bool) -> (String, bool) {
+    // lower: a x >= -(rest);  upper: a x <= rest
+    let terms = cn.terms(row, Some(m), lower);
+    let mut c = if lower { -&row[0] } else { row[0].clone() };
+    let mut strict = false;
+    if !terms.is_empty() {
+        if lower && c.is_one() {
+            c = Int::ZERO;
+            strict = true;
+        } else if !lower && c == Int::from(-1) {
+            c = Int::ZERO;
+            strict = true;
+        }
+    }
+    (lin_text(&terms, &c), strict)
+}
+
+fn lhs_text(cn: &ColNames, m: usize, coef: &Int) -> String {
+    let mut s = String::new();
+    term_text(coef, &cn.text[m], cn.ident[m], true, &mut s);
+    s
+}
+
+/// The constraints of a basic map as an isl formula (empty for the universe).
+fn basic_body(b: &BasicMap, dims: &[String]) -> String {
+    let sp = b.space();
+    let np = sp.n_param();
+    let off_div = b.off_div();
+    let nl = b.n_div();
+    let n = b.row_len();
+    let mut text: Vec<String> = vec![String::new(); n];
+    let mut ident = vec![true; n];
+    for (k, p) in sp.params.iter().enumerate() {
+        text[1 + k] = p.clone();
+    }
+    for (k, d) in dims.iter().enumerate() {
+        text[1 + np + k] = d.clone();
+    }
+    let inline = b
+        .divs()
+        .iter()
+        .enumerate()
+        .all(|(k, d)| matches!(d, Some(d) if d.den.is_pos() && d.num.len() == n && d.num[off_div + k..].iter().all(Int::is_zero)));
+    let mut skip = vec![false; b.ineqs().len()];
+    let mut local_names = Vec::new();
+    if inline {
+        let mut order: Vec<usize> = (1..off_div).collect();
+        for (k, d) in b.divs().iter().enumerate() {
+            let Some(d) = d else { continue };
+            let col = off_div + k;
+            let cn = ColNames {
+                text: text.clone(),
+                ident: ident.clone(),
+                order: order.clone(),
+                off_div,
+            };
+            let num = lin_text(&cn.terms(&d.num, None, false), &d.num[0]);
+            text[col] = format!("floor(({num})/{})", d.den);
+            ident[col] = false;
+            order.push(col);
+            // the defining inequalities
+            let mut lo = d.num.clone();
+            lo[col] = -&d.den;
+            let mut hi: Vec<Int> = d.num.iter().map(|v| -v).collect();
+            hi[col] = d.den.clone();
+            hi[0] = &(&hi[0] + &d.den) - &Int::ONE;
+            for def in [lo, hi] {
+                if let Some(i) = (0..skip.len()).find(|&i| !skip[i] && b.ineqs()[i] == def) {
+                    skip[i] = true;
+                }
+            }
+        }
+    } else {
+        let mut used: Vec<&String> = sp.params.iter().chain(dims.iter()).collect();
+        let mut t = 0;
+        let mut fresh = Vec::new();
+        for _ in 0..nl {
+            loop {
+                let cand = format!("e{t}");
+                t += 1;
+                if !used.contains(&&cand) {
+                    fresh.push(cand);
+                    break;
+                }
+            }
+        }
+        for (k, name) in fresh.iter().enumerate() {
+            text[off_div + k] = name.clone();
+        }
+        local_names = fresh;
+        used.clear();
+    }
+    // printing order: non-locals in column order, then locals by text
+    let mut order: Vec<usize> = (1..off_div).collect();
+    let mut locs: Vec<usize> = (off_div..n).collect();
+    locs.sort_by(|&a, &b| text[a].cmp(&text[b]).then(a.cmp(&b)));
+    order.extend(locs);
+    let cn = ColNames {
+        text,
+        ident,
+        order,
+        off_div,
+    };
+
+    let mut cons = Vec::new();
+    let mut false_seen = false;
+    for r in b.eqs() {
+        match cn.main(r) {
+            None => {
+                if !r[0].is_zero() {
+                    false_seen = true;
+                }
+            }
+            Some(m) => {
+                let flip = r[m].is_neg();
+                let row: Vec<Int> = if flip {
+                    r.iter().map(|v| -v).collect()
+                } else {
+                    r.clone()
+                };
+                let rhs = lin_text(&cn.terms(&row, Some(m), true), &-&row[0]);
+                cons.push(Cons::Text(format!("{} = {rhs}", lhs_text(&cn, m, &row[m]))));
+            }
+        }
+    }
+    for (i, r) in b.ineqs().iter().enumerate() {
+        if skip[i] {
+            continue;
+        }
+        match cn.main(r) {
+            None => {
+                if r[0].is_neg() {
+                    false_seen = true;
+                }
+            }
+            Some(m) => {
+                let lower = r[m].is_pos();
+                let (rhs, strict) = bound_side(&cn, r, m, lower);
+                cons.push(Cons::Bound {
+                    main: m,
+                    coef: r[m].abs(),
+                    lower,
+                    rhs,
+                    strict,
+                });
+            }
+        }
+    }
+    if false_seen {
+        return "false".to_string();
+    }
+    let mut used = vec![false; cons.len()];
+    let mut parts = Vec::new();
+    for i in 0..cons.len() {
+        if used[i] {
+            continue;
+        }
+        used[i] = true;
+        match &cons[i] {
+            Cons::Text(s) => parts.push(s.clone()),
+            Cons::Bound {
+                main,
+                coef,
+                lower,
+                rhs,
+                strict,
+            } => {
+                let partner = (i + 1..cons.len()).find(|&j| {
+                    !used[j] && matches!(&cons[j], Cons::Bound { main: m2, coef: c2, lower: l2, .. } if m2 == main && c2 == coef && l2 != lower)
+                });
+                let lhs = lhs_text(&cn, *main, coef);
+                let op = |lower: bool, strict: bool| match (lower, strict) {
+                    (true, false) => ">=",
+                    (true, true) => ">",
+                    (false, false) => "<=",
+                    (false, true) => "<",
+                };
+                match partner {
+                    None => parts.push(format!("{lhs} {} {rhs}", op(*lower, *strict))),
+                    Some(j) => {
+                        used[j] = true;
+                        let Cons::Bound {
+                            rhs: rhs2,
+                            strict: strict2,
+                            ..
+                        } = &cons[j]
+                        else {
+                            continue;
+                        };
+                        let ((lo, lo_s), (hi, hi_s)) = if *lower {
+                            ((rhs, *strict), (rhs2, *strict2))
+                        } else {
+                            ((rhs2, *strict2), (rhs, *strict))
+                        };
+                        let o1 = if lo_s { "<" } else { "<=" };
+                        let o2 = if hi_s { "<" } else { "<=" };
+                        parts.push(format!("{lo} {o1} {lhs} {o2} {hi}"));
+                    }
+                }
+            }
+        }
+    }
+    let body = parts.join(" and ");
+    if !local_names.is_empty() && !body.is_empty() {
+        format!("exists ({} : {body})", local_names.join(", "))
+    } else {
+        body
+    }
+}
+
+/// One disjunct `T : constraints` (or `T`) as it appears between braces.
+fn basic_part(b: &BasicMap, tuples: &str, dims: &[String]) -> String {
+    let body = basic_body(b, dims);
+    match (tuples.is_empty(), body.is_empty()) {
+        (true, true) => ":".to_string(),
+        (true, false) => format!(": {body}"),
+        (false, true) => tuples.to_string(),
+        (false, false) => format!("{tuples} : {body}"),
+    }
+}
+
+/// The parts of a map between braces (no parameters, no braces).
+fn map_parts(m: &Map) -> String {
+    let tuples = tuples_text(m.space());
+    let dims = dim_names(m.space());
+    let bs = m.basic_maps();
+    if bs.is_empty() {
+        return if tuples.is_empty() {
+            ": false".to_string()
+        } else {
+            format!("{tuples} : false")
+        };
+    }
+    if tuples.is_empty() && bs.len() > 1 {
+        let bodies: Vec<String> = bs.iter().map(|b| basic_body(b, &dims)).collect();
+        if bodies.iter().any(String::is_empty) {
+            return ":".to_string();
+        }
+        let joined: Vec<String> = bodies.iter().map(|s| format!("({s})")).collect();
+        return format!(": {}", joined.join(" or "));
+    }
+    bs.iter()
+        .map(|b| basic_part(b, &tuples, &dims))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+impl fmt::Display for BasicMap {
+    /// isl notation, e.g. `[n] -> { [i] : 0 <= i < n }`.
+    ///
+    /// ```
+    /// let b: presburger::BasicMap = "{ [i] -> [j] : j = i + 1 }".parse().unwrap();
+    /// assert_eq!(b.to_string(), "{ [i] -> [j] : j = i + 1 }");
+    /// ```
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let tuples = tuples_text(self.space());
+        let dims = dim_names(self.space());
+        write!(
+            f,
+            "{}{{ {} }}",
+            params_prefix(&self.space().params),
+            basic_part(self, &tuples, &dims)
+        )
+    }
+}
+
+impl fmt::Display for Map {
+    /// isl notation, e.g. `{ [i] : i >= 0; [i] : i <= -5 }`.
+    ///
+    /// ```
+    /// let m: presburger::Map = "{ [i] : i >= 0 or i <= -5 }".parse().unwrap();
+    /// assert_eq!(m.to_string(), "{ [i] : i >= 0; [i] : i <= -5 }");
+    /// ```
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}{{ {} }}",
+            params_prefix(&self.space().params),
+            map_parts(self)
+        )
+    }
+}
+
+impl fmt::Display for UnionMap {
+    /// isl notation, e.g. `[n] -> { A[i] : i < n; B[j] }`; the empty union is `{  }`.
+    ///
+    /// ```
+    /// let u: presburger::UnionMap = "[n] -> { B[j]; A[i] : i < n }".parse().unwrap();
+    /// assert_eq!(u.to_string(), "[n] -> { A[i] : i < n; B[j] }");
+    /// ```
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let parts: Vec<String> = self.maps().iter().map(map_parts).collect();
+        if parts.is_empty() {
+            write!(f, "{}{{  }}", params_prefix(self.params()))
+        } else {
+            write!(
+                f,
+                "{}{{ {} }}",
+                params_prefix(self.params()),
+                parts.join("; ")
+            )
+        }
+    }
+}
