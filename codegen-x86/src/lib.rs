@@ -80,6 +80,7 @@ mod error;
 mod func;
 mod gp;
 pub mod jit;
+pub mod kernels;
 mod label;
 mod operand;
 mod reg;
