@@ -18,7 +18,7 @@ use std::fmt::Write;
 /// let src = "void k(int N, double A[N]) { for (int i = 0; i < N; i++) A[i] = 1; }";
 /// let ints: HashMap<String, i64> = [("N".to_string(), 5)].into_iter().collect();
 /// let c = scop::driver::c_driver("k.c", src, &ints, &HashMap::new()).unwrap();
-/// assert!(c.contains("#include \"k.c\"") && c.contains("k(N, (void *)A);"));
+/// assert!(c.contains("#include \"k.c\"") && c.contains("k(scop_p_N, (void *)scop_p_A);"));
 /// ```
 pub fn c_driver(
     kernel_path: &str,
@@ -37,7 +37,7 @@ pub fn c_driver(
     );
     let _ = writeln!(
         c,
-        "static double checksum(const double *v, long n) {{\n  double s = 0.0;\n  for (long x = 0; x < n; x++)\n    s += v[x] * (double)(1 + x % 7);\n  return s;\n}}"
+        "static double scop_checksum(const double *scop_v, long scop_n) {{\n  double scop_s = 0.0;\n  for (long scop_x = 0; scop_x < scop_n; scop_x++)\n    scop_s += scop_v[scop_x] * (double)(1 + scop_x % 7);\n  return scop_s;\n}}"
     );
     let _ = writeln!(c, "int main(void) {{");
     let mut call_args = Vec::new();
@@ -46,22 +46,22 @@ pub fn c_driver(
     for p in &f.params {
         match &p.kind {
             ParamKind::Int => {
-                let _ = writeln!(c, "  int {} = {};", p.name, st.ints[&p.name]);
-                call_args.push(p.name.clone());
+                let _ = writeln!(c, "  int scop_p_{} = {};", p.name, st.ints[&p.name]);
+                call_args.push(format!("scop_p_{}", p.name));
             }
             ParamKind::Double => {
-                let _ = writeln!(c, "  double {} = {:e};", p.name, st.doubles[&p.name]);
-                call_args.push(p.name.clone());
+                let _ = writeln!(c, "  double scop_p_{} = {:e};", p.name, st.doubles[&p.name]);
+                call_args.push(format!("scop_p_{}", p.name));
             }
             ParamKind::Array(_) => {
                 let len = st.arrays[&p.name].data.len();
                 let _ = writeln!(
                     c,
-                    "  long n_{0} = {1}L;\n  double *{0} = malloc(sizeof(double) * (n_{0} > 0 ? n_{0} : 1));\n  for (long x = 0; x < n_{0}; x++)\n    {0}[x] = ((x * 7 + {2}L * 13) % 101) / 101.0 + 0.5;",
+                    "  long scop_n_{0} = {1}L;\n  double *scop_p_{0} = malloc(sizeof(double) * (scop_n_{0} > 0 ? scop_n_{0} : 1));\n  for (long scop_x = 0; scop_x < scop_n_{0}; scop_x++)\n    scop_p_{0}[scop_x] = ((scop_x * 7 + {2}L * 13) % 101) / 101.0 + 0.5;",
                     p.name, len, k_array
                 );
                 k_array += 1;
-                call_args.push(format!("(void *){}", p.name));
+                call_args.push(format!("(void *)scop_p_{}", p.name));
                 arrays.push(p.name.clone());
             }
         }
@@ -70,11 +70,11 @@ pub fn c_driver(
     for a in &arrays {
         let _ = writeln!(
             c,
-            "  printf(\"%s %.12e\\n\", \"{a}\", checksum({a}, n_{a}));"
+            "  printf(\"%s %.12e\\n\", \"{a}\", scop_checksum(scop_p_{a}, scop_n_{a}));"
         );
     }
     for a in &arrays {
-        let _ = writeln!(c, "  free({a});");
+        let _ = writeln!(c, "  free(scop_p_{a});");
     }
     let _ = writeln!(c, "  return 0;\n}}");
     Ok(c)

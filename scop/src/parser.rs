@@ -17,7 +17,11 @@ use crate::lexer::{tokenize, Tok, Token};
 /// ```
 pub fn parse_kernel(src: &str) -> Result<Function, Error> {
     let toks = tokenize(src)?;
-    let mut p = Parser { toks, i: 0 };
+    let mut p = Parser {
+        toks,
+        i: 0,
+        depth: 0,
+    };
     let mut kernel: Option<Function> = None;
     while !p.at_eof() {
         if let Some(f) = p.top_level()? {
@@ -40,7 +44,12 @@ pub fn parse_kernel(src: &str) -> Result<Function, Error> {
 struct Parser {
     toks: Vec<Token>,
     i: usize,
+    /// Current nesting depth (statements, unary operators, operator chains).
+    depth: usize,
 }
+
+/// Maximum nesting depth accepted (keeps recursion bounded on hostile input).
+const MAX_DEPTH: usize = 400;
 
 const UNSUPPORTED_KEYWORDS: &[(&str, &str)] = &[
     ("while", "only `for` loops with affine bounds are supported"),
@@ -388,7 +397,26 @@ impl Parser {
         Ok(out)
     }
 
+    fn enter(&mut self) -> Result<(), Error> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(Error::unsupported(
+                self.pos(),
+                "deep nesting",
+                format!("nesting deeper than {MAX_DEPTH} levels is not supported"),
+            ));
+        }
+        Ok(())
+    }
+
     fn statement(&mut self) -> Result<Stmt, Error> {
+        self.enter()?;
+        let r = self.statement_inner();
+        self.depth -= 1;
+        r
+    }
+
+    fn statement_inner(&mut self) -> Result<Stmt, Error> {
         self.check_unsupported_keyword()?;
         let pos = self.pos();
         if self.is_punct("{") {
@@ -628,6 +656,13 @@ impl Parser {
     }
 
     fn binary(&mut self, min_prec: u8) -> Result<Expr, Error> {
+        let start = self.depth;
+        let r = self.binary_inner(min_prec);
+        self.depth = start;
+        r
+    }
+
+    fn binary_inner(&mut self, min_prec: u8) -> Result<Expr, Error> {
         let mut lhs = self.unary()?;
         loop {
             if let Tok::Punct(p @ ("&" | "|" | "^" | "<<" | ">>")) = self.peek() {
@@ -645,6 +680,7 @@ impl Parser {
                 break;
             }
             self.advance();
+            self.enter()?;
             let rhs = self.binary(prec + 1)?;
             let pos = lhs.pos;
             lhs = Expr {
@@ -656,6 +692,13 @@ impl Parser {
     }
 
     fn unary(&mut self) -> Result<Expr, Error> {
+        self.enter()?;
+        let r = self.unary_inner();
+        self.depth -= 1;
+        r
+    }
+
+    fn unary_inner(&mut self) -> Result<Expr, Error> {
         let pos = self.pos();
         let op = match self.peek() {
             Tok::Punct("-") => Some(UnOp::Neg),

@@ -1,0 +1,54 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+/// The shared kernels directory (`../shared/kernels` from the workspace).
+pub fn shared_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/kernels")
+}
+
+/// This crate's own kernels.
+pub fn own_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/kernels")
+}
+
+/// `*.c` files of a directory, sorted.
+pub fn c_files(dir: &std::path::Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "c"))
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+/// All kernels: shared ones (if present) and ours.
+pub fn all_kernels() -> Vec<PathBuf> {
+    let mut v = c_files(&shared_dir());
+    v.extend(c_files(&own_dir()));
+    v
+}
+
+/// Small parameter values for a kernel: time-step parameters get 3, the
+/// others 7, 9, 11, ... in signature order.
+pub fn param_values(src: &str) -> Vec<(String, i64)> {
+    let f = scop::parse_kernel(src).expect("kernel parses");
+    let mut out = Vec::new();
+    let mut k = 0;
+    for p in &f.params {
+        if let scop::ast::ParamKind::Int = p.kind {
+            let v = if p.name.starts_with('T') {
+                3
+            } else {
+                7 + 2 * (k % 4)
+            };
+            k += 1;
+            out.push((p.name.clone(), v));
+        }
+    }
+    out
+}
