@@ -98,15 +98,6 @@ fn front_end<E: std::fmt::Display>(result: Result<String, E>) -> Result<ExitCode
     }
 }
 
-// FRONT-END HOOK: these become `scop::commands::{scop_command, interp_command}`.
-fn scop_command(_args: &[String]) -> Result<String, String> {
-    Err("`poly scop` is not available yet".into())
-}
-
-fn interp_command(_args: &[String]) -> Result<String, String> {
-    Err("`poly interp` is not available yet".into())
-}
-
 fn dispatch(args: &[String]) -> Result<ExitCode, Error> {
     match args.first().map(String::as_str) {
         None | Some("demo") => {
@@ -118,8 +109,8 @@ fn dispatch(args: &[String]) -> Result<ExitCode, Error> {
             Ok(ExitCode::SUCCESS)
         }
         Some("calc") => calc_command(&args[1..]),
-        Some("scop") => front_end(scop_command(&args[1..])),
-        Some("interp") => front_end(interp_command(&args[1..])),
+        Some("scop") => front_end(scop::commands::scop_command(&args[1..])),
+        Some("interp") => front_end(scop::commands::interp_command(&args[1..])),
         Some(other) => Err(Error::Usage(format!(
             "unknown command `{other}` (see `poly --help`)"
         ))),

@@ -42,17 +42,12 @@ use crate::error::{Error, Pos, Result};
 
 /// Parse a set or map literal in isl notation with the engine's parser.
 pub fn parse_literal(text: &str) -> std::result::Result<UnionMap, presburger::Error> {
-    // NOTATION HOOK: becomes `text.parse::<UnionMap>()` when the engine's parser lands.
-    let _ = text;
-    Err(presburger::Error::Invalid(
-        "the isl notation parser is not available yet".into(),
-    ))
+    text.parse::<UnionMap>()
 }
 
 /// Print a union set or map in isl notation (one line).
 pub fn show(u: &UnionMap) -> String {
-    // NOTATION HOOK: becomes `format!("{u}")` when the engine's printer lands.
-    format!("{u:?}")
+    format!("{u}")
 }
 
 /// What a run did.
