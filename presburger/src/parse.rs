@@ -597,22 +597,41 @@ impl Parser {
         }
     }
 
+    /// A comparison chain; each operand may be a list (`0 <= i, j < n` means
+    /// every element of a list compares with every element of its neighbours).
     fn parse_cmp(&mut self) -> Result<Node> {
         let pos = self.pos();
         let first = self.parse_add()?;
-        if self.cmp_op().is_none() {
+        if self.cmp_op().is_none() && !self.is_sym(",") {
             return Ok(first);
         }
-        let mut prev = match first {
+        let first = match first {
             Node::E(e) => e,
             Node::F(_) => return Err(perr(pos, "an expression before a comparison")),
         };
+        let mut prev = vec![first];
+        while self.eat_sym(",") {
+            prev.push(self.parse_expr()?);
+        }
+        if self.cmp_op().is_none() {
+            return Err(self.err("a comparison operator after a list of expressions"));
+        }
         let mut atoms = Vec::new();
         while let Some(op) = self.cmp_op() {
             let opos = self.pos();
             self.bump();
-            let rhs = self.parse_expr()?;
-            atoms.push(Formula::Cmp(prev, op, rhs.clone(), opos));
+            let mut rhs = vec![self.parse_expr()?];
+            while self.eat_sym(",") {
+                rhs.push(self.parse_expr()?);
+            }
+            if atoms.len() + prev.len() * rhs.len() > 10_000 {
+                return Err(perr(opos, "shorter lists in a comparison"));
+            }
+            for a in &prev {
+                for b in &rhs {
+                    atoms.push(Formula::Cmp(a.clone(), op, b.clone(), opos));
+                }
+            }
             prev = rhs;
         }
         Ok(Node::F(if atoms.len() == 1 {
@@ -668,11 +687,11 @@ impl Parser {
 
     fn parse_mul(&mut self) -> Result<Node> {
         let pos = self.pos();
-        let first_is_num = matches!(self.peek(), Tok::Num(_));
         let first = self.parse_unary()?;
         let mut rest = Vec::new();
-        let mut last_is_num = first_is_num;
         loop {
+            // an implicit product follows a bare integer literal: `2i`, `-3(i + 1)`
+            let last_is_num = self.k > 0 && matches!(self.toks[self.k - 1].tok, Tok::Num(_));
             let opos = self.pos();
             let op = if self.eat_sym("*") {
                 MulOp::Mul
@@ -685,7 +704,6 @@ impl Parser {
             } else {
                 break;
             };
-            last_is_num = matches!(self.peek(), Tok::Num(_));
             let p = self.pos();
             let e = match self.parse_unary()? {
                 Node::E(e) => e,

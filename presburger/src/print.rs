@@ -20,7 +20,7 @@
 //! ```
 //! use presburger::{Map, UnionMap};
 //! let m: Map = "[n] -> { S[i, j] : 0 <= i < n and j >= 0 and j mod 2 = 0 }".parse().unwrap();
-//! assert_eq!(m.to_string(), "[n] -> { S[i, j] : 2*floor((j)/2) = j and 0 <= i < n and j >= 0 }");
+//! assert_eq!(m.to_string(), "[n] -> { S[i, j] : j = 2*floor((j)/2) and 0 <= i < n and j >= 0 }");
 //! let u: UnionMap = "{ }".parse().unwrap();
 //! assert_eq!(u.to_string(), "{  }");
 //! ```
