@@ -25,7 +25,7 @@ pub enum AVar {
 /// ```
 /// use scop::affine::Affine;
 /// let e = Affine::var("i").add(&Affine::var("N").scale(2)).add(&Affine::constant(-1));
-/// assert_eq!(e.to_isl(), "i + 2N - 1");
+/// assert_eq!(e.to_isl(), "2N + i - 1");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Affine {

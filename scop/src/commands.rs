@@ -122,7 +122,7 @@ pub fn interp_command(args: &[String]) -> Result<String, Error> {
 /// ```
 /// let src = "void k(int N, double A[N]) { for (int i = 0; i < N; i++) A[i] = A[i] * 2; }";
 /// let out = scop::commands::interp_source(src, &["N=3".to_string()]).unwrap();
-/// assert_eq!(out, "A 6.396039603960e+00\n");
+/// assert_eq!(out, "A 7.108910891089e+00\n");
 /// ```
 pub fn interp_source(src: &str, assignments: &[String]) -> Result<String, Error> {
     let f = crate::parser::parse_kernel(src)?;
