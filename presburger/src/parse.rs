@@ -403,10 +403,8 @@ impl Parser {
             }
         };
         let mut formula = Formula::Bool(true);
-        if self.eat_sym(":") {
-            if !(self.is_sym("}") || self.is_sym(";")) {
-                formula = self.parse_formula()?;
-            }
+        if self.eat_sym(":") && !(self.is_sym("}") || self.is_sym(";")) {
+            formula = self.parse_formula()?;
         }
         let mut atoms = std::mem::take(&mut ctx.atoms);
         if !atoms.is_empty() {

@@ -209,14 +209,15 @@ fn bound_side(cn: &ColNames, row: &[Int], m: usize, lower: bool) -> (String, boo
     let terms = cn.terms(row, Some(m), lower);
     let mut c = if lower { -&row[0] } else { row[0].clone() };
     let mut strict = false;
-    if !terms.is_empty() {
-        if lower && c.is_one() {
-            c = Int::ZERO;
-            strict = true;
-        } else if !lower && c == Int::from(-1) {
-            c = Int::ZERO;
-            strict = true;
-        }
+    // `x >= n + 1` is printed `x > n`, `x <= n - 1` is printed `x < n`
+    let off_by_one = if lower {
+        c.is_one()
+    } else {
+        c == Int::from(-1)
+    };
+    if !terms.is_empty() && off_by_one {
+        c = Int::ZERO;
+        strict = true;
     }
     (lin_text(&terms, &c), strict)
 }

@@ -97,8 +97,8 @@ fn check_semantics(s: &str, f: Pred) {
     let mut pt = vec![0i128; n];
     let lo = |k: usize| if k < np { -3 } else { -6 };
     let hi = |k: usize| if k < np { 3 } else { 6 };
-    for k in 0..n {
-        pt[k] = lo(k);
+    for (k, v) in pt.iter_mut().enumerate() {
+        *v = lo(k);
     }
     loop {
         let want = f(&pt);
@@ -617,7 +617,7 @@ fn exercise(s: &str) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 2000, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn arbitrary_strings_never_panic(s in "\\PC{0,60}") {
