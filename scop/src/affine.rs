@@ -292,6 +292,18 @@ impl Formula {
                 g => out.push(g),
             }
         }
+        // `a >= 0 and -a >= 0` is `a = 0`.
+        let mut k = 0;
+        while k < out.len() {
+            if let Formula::Ge(a) = &out[k] {
+                let neg = Formula::Ge(a.scale(-1));
+                if let Some(j) = out.iter().position(|g| *g == neg) {
+                    out[k] = Formula::Eq(a.clone());
+                    out.remove(j);
+                }
+            }
+            k += 1;
+        }
         match out.len() {
             0 => Formula::True,
             1 => out.pop().unwrap_or(Formula::True),

@@ -41,6 +41,11 @@ pub struct State {
     pub doubles: HashMap<String, f64>,
     /// Arrays by name.
     pub arrays: HashMap<String, ArrayData>,
+    /// When tracing: the executed statement instances, as (statement number
+    /// in the model, values of the enclosing loop iterators).
+    pub trace: Option<Vec<(usize, Vec<i64>)>>,
+    loop_vars: Vec<String>,
+    stmt_ids: HashMap<usize, usize>,
 }
 
 /// The agreed initial value of element `x` of array number `a`.
@@ -145,6 +150,60 @@ pub fn run(f: &ast::Function, st: &mut State) -> Result<(), Error> {
     exec_block(st, &f.body)
 }
 
+/// Runs the kernel and returns the executed statement instances in
+/// execution order: (index of the statement in the model, iterator values).
+///
+/// ```
+/// use std::collections::HashMap;
+/// let f = scop::parse_kernel("void k(int N, double A[N]) { for (int i = 0; i < N; i += 2) A[i] = 1; }").unwrap();
+/// let ints: HashMap<String, i64> = [("N".to_string(), 5)].into_iter().collect();
+/// let mut st = scop::interp::initial_state(&f, &ints, &HashMap::new()).unwrap();
+/// let trace = scop::interp::run_traced(&f, &mut st).unwrap();
+/// assert_eq!(trace, vec![(0, vec![0]), (0, vec![2]), (0, vec![4])]);
+/// ```
+pub fn run_traced(f: &ast::Function, st: &mut State) -> Result<Vec<(usize, Vec<i64>)>, Error> {
+    fn number(stmts: &[ast::Stmt], ids: &mut HashMap<usize, usize>) {
+        for s in stmts {
+            match &s.kind {
+                StmtKind::Assign { .. } | StmtKind::Decl { init: Some(_), .. } => {
+                    let n = ids.len();
+                    ids.insert(s as *const ast::Stmt as usize, n);
+                }
+                StmtKind::For { body, .. } => number(std::slice::from_ref(body), ids),
+                StmtKind::If { then_s, else_s, .. } => {
+                    number(std::slice::from_ref(then_s), ids);
+                    if let Some(e) = else_s {
+                        number(std::slice::from_ref(e), ids);
+                    }
+                }
+                StmtKind::Block(b) => number(b, ids),
+                _ => {}
+            }
+        }
+    }
+    let mut ids = HashMap::new();
+    number(&f.body, &mut ids);
+    st.stmt_ids = ids;
+    st.trace = Some(Vec::new());
+    let r = exec_block(st, &f.body);
+    let t = st.trace.take().unwrap_or_default();
+    r.map(|_| t)
+}
+
+fn record(st: &mut State, s: &ast::Stmt) {
+    if st.trace.is_some() {
+        let id = st.stmt_ids.get(&(s as *const ast::Stmt as usize)).copied();
+        let its: Vec<i64> = st
+            .loop_vars
+            .iter()
+            .map(|v| st.ints.get(v).copied().unwrap_or(0))
+            .collect();
+        if let (Some(id), Some(t)) = (id, st.trace.as_mut()) {
+            t.push((id, its));
+        }
+    }
+}
+
 fn exec_block(st: &mut State, stmts: &[ast::Stmt]) -> Result<(), Error> {
     for s in stmts {
         exec(st, s)?;
@@ -162,6 +221,9 @@ fn exec(st: &mut State, s: &ast::Stmt) -> Result<(), Error> {
                     st.ints.insert(name.clone(), 0);
                 }
                 ast::BaseTy::Double => {
+                    if init.is_some() {
+                        record(st, s);
+                    }
                     let v = match init {
                         Some(e) => eval(st, e)?.as_f64(),
                         None => st.doubles.get(name).copied().unwrap_or(0.0),
@@ -172,6 +234,7 @@ fn exec(st: &mut State, s: &ast::Stmt) -> Result<(), Error> {
             Ok(())
         }
         StmtKind::Assign { lhs, op, rhs } => {
+            record(st, s);
             // C evaluates `a op= b` as `a = a op (b)`.
             let old = if *op != AssignOp::Set {
                 Some(eval(st, lhs)?.as_f64())
@@ -211,14 +274,20 @@ fn exec(st: &mut State, s: &ast::Stmt) -> Result<(), Error> {
         } => {
             let saved = st.ints.get(var).copied();
             let mut i = eval_int(st, init)?;
-            loop {
-                st.ints.insert(var.clone(), i);
+            st.loop_vars.push(var.clone());
+            st.ints.insert(var.clone(), i);
+            let r = (|| loop {
+                if let Some(slot) = st.ints.get_mut(var) {
+                    *slot = i;
+                }
                 if !truth(st, cond)? {
-                    break;
+                    break Ok(());
                 }
                 exec(st, body)?;
                 i = i.wrapping_add(*step);
-            }
+            })();
+            st.loop_vars.pop();
+            r?;
             match saved {
                 Some(v) => st.ints.insert(var.clone(), v),
                 None => st.ints.remove(var),

@@ -249,7 +249,7 @@ fn random_bytes_never_panic() {
         let len = (rng.next() % 80) as usize;
         let s: String = (0..len)
             .map(|_| {
-                if rng.next() % 8 == 0 {
+                if rng.next().is_multiple_of(8) {
                     char::from_u32((rng.next() % 0x2FF) as u32).unwrap_or('x')
                 } else {
                     alphabet[(rng.next() as usize) % alphabet.len()]

@@ -90,3 +90,68 @@ fn interp_usage_errors() {
     assert!(scop::interp_command(&["/nonexistent/file.c".into()]).is_err());
     assert!(scop::scop_command(&[]).is_err());
 }
+
+/// The instances the interpreter executes are exactly the points of the
+/// model's iteration domains, and they run in increasing schedule order.
+#[test]
+fn model_agrees_with_execution() {
+    for path in common::all_kernels() {
+        let p = path.display().to_string();
+        let src = std::fs::read_to_string(&path).unwrap();
+        let scop = scop::build_scop(&src).unwrap();
+        let f = scop::parse_kernel(&src).unwrap();
+        let params = common::param_values(&src);
+        let ints: HashMap<String, i64> = params.iter().cloned().collect();
+        let mut st = scop::interp::initial_state(&f, &ints, &HashMap::new()).unwrap();
+        let trace = scop::interp::run_traced(&f, &mut st).unwrap();
+        // Schedule order.
+        let time = |(s, it): &(usize, Vec<i64>)| -> Vec<i64> {
+            let stmt = &scop.statements[*s];
+            stmt.schedule
+                .iter()
+                .map(|d| match d {
+                    scop::model::SchedDim::Const(c) => *c,
+                    scop::model::SchedDim::Iter(v, k) => {
+                        k * it[stmt.iterators.iter().position(|x| x == v).unwrap()]
+                    }
+                })
+                .collect()
+        };
+        for w in trace.windows(2) {
+            assert!(time(&w[0]) < time(&w[1]), "{p}: {:?} then {:?}", w[0], w[1]);
+        }
+        // Domains: enumerate a box around the parameter values.
+        let hi = params.iter().map(|(_, v)| *v).max().unwrap_or(0) + 2;
+        let mut points = Vec::new();
+        for (k, s) in scop.statements.iter().enumerate() {
+            let n = s.iterators.len();
+            let mut pt = vec![-2i64; n];
+            'outer: loop {
+                let val = |name: &str| {
+                    ints.get(name)
+                        .copied()
+                        .or_else(|| s.iterators.iter().position(|x| x == name).map(|j| pt[j]))
+                };
+                if s.domain.eval(&val) == Some(true) {
+                    points.push((k, pt.clone()));
+                }
+                let mut j = n;
+                loop {
+                    if j == 0 {
+                        break 'outer;
+                    }
+                    j -= 1;
+                    pt[j] += 1;
+                    if pt[j] <= hi {
+                        break;
+                    }
+                    pt[j] = -2;
+                }
+            }
+        }
+        let mut executed = trace.clone();
+        executed.sort();
+        points.sort();
+        assert_eq!(executed, points, "{p}: executed instances vs domains");
+    }
+}
