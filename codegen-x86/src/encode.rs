@@ -219,7 +219,7 @@ impl Assembler {
     /// ```
     pub fn align(&mut self, align: usize) {
         let align = align.max(1).next_power_of_two();
-        while self.buf.len() % align != 0 {
+        while !self.buf.len().is_multiple_of(align) {
             self.buf.push(0x90);
         }
     }
@@ -346,7 +346,7 @@ impl Assembler {
         };
         self.emit_bytes(op);
         let at = self.offset();
-        self.buf.extend(std::iter::repeat(0).take(len));
+        self.buf.extend(std::iter::repeat_n(0, len));
         self.fixups.push(Fixup {
             at,
             end: at + len,

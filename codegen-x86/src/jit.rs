@@ -25,7 +25,7 @@ use std::sync::Arc;
 struct Mapping {
     ptr: NonNull<u8>,
     /// Mapped length (whole pages).
-    len: usize,
+    mapped_len: usize,
     /// Number of code bytes at the start of the region.
     code_len: usize,
 }
@@ -38,11 +38,11 @@ unsafe impl Sync for Mapping {}
 
 impl Drop for Mapping {
     fn drop(&mut self) {
-        // SAFETY: `ptr`/`len` describe exactly the region returned by `mmap` in
+        // SAFETY: `ptr`/`mapped_len` describe exactly the region returned by `mmap` in
         // `ExecutableMemory::new`, and no reference into it outlives `self`
         // (borrows of the bytes are tied to the owning handle).
         unsafe {
-            libc::munmap(self.ptr.as_ptr().cast(), self.len);
+            libc::munmap(self.ptr.as_ptr().cast(), self.mapped_len);
         }
     }
 }
@@ -74,7 +74,7 @@ impl fmt::Debug for ExecutableMemory {
         f.debug_struct("ExecutableMemory")
             .field("addr", &self.map.ptr)
             .field("code_len", &self.map.code_len)
-            .field("mapped_len", &self.map.len)
+            .field("mapped_len", &self.map.mapped_len)
             .finish()
     }
 }
@@ -110,7 +110,7 @@ impl ExecutableMemory {
         // From here on, `map` unmaps the region on every exit path.
         let map = Mapping {
             ptr,
-            len,
+            mapped_len: len,
             code_len: code.len(),
         };
         // SAFETY: the region is `len >= code.len()` bytes, currently writable,

@@ -154,10 +154,9 @@ fn gemm_micro_kernel_matches_rust() -> Result<(), Error> {
 
 /// `C[m×n] += A[m×k] · B[k×n]` (row-major, dense): a three-deep loop nest with
 /// `jcc` back edges, callee-saved registers and scalar FMA.
-fn matmul_loop_nest() -> Result<
-    JitFunction<extern "sysv64" fn(*const f64, *const f64, *mut f64, usize, usize, usize) -> ()>,
-    Error,
-> {
+type MatmulFn = extern "sysv64" fn(*const f64, *const f64, *mut f64, usize, usize, usize);
+
+fn matmul_loop_nest() -> Result<JitFunction<MatmulFn>, Error> {
     let [pa, pb, pc, m, n, k] = INT_ARGS;
     let (i, j, p) = (Gpr::Rbx, Gpr::R12, Gpr::R13);
     let (arow, tmp) = (Gpr::R14, Gpr::R15);
