@@ -1429,11 +1429,20 @@ fn parse_text(src: &str) -> Result<Parsed> {
         };
         let states = bld.process(&part.formula, true, vec![init])?;
         work = bld.work;
-        let mut m = Map::empty(part.space.clone());
+        // parts of the same space are merged here (not by `union`, which copies)
+        let k = match maps
+            .iter()
+            .position(|(_, m): &(Pos, Map)| m.space().tuples_match(&part.space))
+        {
+            Some(k) => k,
+            None => {
+                maps.push((part.pos, Map::empty(part.space.clone())));
+                maps.len() - 1
+            }
+        };
         for s in states {
-            m.add_basic(s.b)?;
+            maps[k].1.add_basic(s.b)?;
         }
-        maps.push((part.pos, m));
     }
     Ok(Parsed {
         params: ast.params,
@@ -1470,17 +1479,14 @@ pub fn parse_union_map(s: &str) -> Result<UnionMap> {
 pub fn parse_map(s: &str) -> Result<Map> {
     let p = parse_text(s)?;
     let mut it = p.maps.into_iter();
-    let Some((_, mut m)) = it.next() else {
+    let Some((_, m)) = it.next() else {
         return Ok(Map::empty(Space::params_only(p.params)));
     };
-    for (pos, x) in it {
-        if !x.space().tuples_match(m.space()) {
-            return Err(perr(
-                pos,
-                "a part in the same space as the first one (use a union map for several spaces)",
-            ));
-        }
-        m = m.union(&x)?;
+    if let Some((pos, _)) = it.next() {
+        return Err(perr(
+            pos,
+            "a part in the same space as the first one (use a union map for several spaces)",
+        ));
     }
     Ok(m)
 }

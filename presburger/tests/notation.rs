@@ -522,6 +522,14 @@ fn limits_are_errors_not_hangs() {
     assert_eq!(m.to_string(), "{ [i] : i <= -1 }");
     let long_sum = format!("{{ [i] : {}i >= 0 }}", "i + ".repeat(20000));
     assert!(long_sum.parse::<Map>().is_ok());
+    let many_parts: String = (0..3000)
+        .map(|k| format!("[i, j] : {k} <= i < j + {k}"))
+        .collect::<Vec<_>>()
+        .join("; ");
+    let t = std::time::Instant::now();
+    let m: Map = format!("[n] -> {{ {many_parts} }}").parse().unwrap();
+    assert_eq!(m.basic_maps().len(), 3000);
+    assert!(t.elapsed().as_secs() < 20);
     let mins = format!("{{ [i] : i >= {} }}", vec!["min(i, 1)"; 40].join(" + "));
     assert!(matches!(mins.parse::<Map>(), Err(Error::Parse { .. })));
 }
