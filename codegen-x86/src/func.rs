@@ -37,12 +37,41 @@ pub struct Frame {
 impl Frame {
     /// Jump here to return; the epilogue follows it. Falling off the end of the
     /// body also returns.
+    ///
+    /// ```
+    /// use codegen_x86::{Cond, FunctionBuilder, Gpr, INT_ARGS};
+    /// // u64 f(u64 x) { if x == 0 { return 0 } x + 1 }
+    /// let f = FunctionBuilder::new().build_jit::<extern "sysv64" fn(u64) -> u64>(|asm, frame| {
+    ///     asm.mov(Gpr::Rax, INT_ARGS[0]);
+    ///     asm.test(Gpr::Rax, Gpr::Rax);
+    ///     asm.jcc(Cond::E, frame.exit());
+    ///     asm.inc(Gpr::Rax);
+    ///     Ok(())
+    /// })?;
+    /// assert_eq!((f.call((0,)), f.call((41,))), (0, 42));
+    /// # Ok::<(), codegen_x86::Error>(())
+    /// ```
     pub fn exit(&self) -> Label {
         self.exit
     }
 
     /// `[rsp + offset]`: a slot in the local area (`0 <= offset < locals`),
     /// which is 16-byte aligned at offset 0.
+    ///
+    /// ```
+    /// use codegen_x86::{FunctionBuilder, Gpr, INT_ARGS};
+    /// // Round-trips the argument through a stack slot.
+    /// let f = FunctionBuilder::new().locals(16).build_jit::<extern "sysv64" fn(i64) -> i64>(
+    ///     |asm, frame| {
+    ///         assert_eq!(frame.locals(), 16);
+    ///         asm.mov(frame.local(8), INT_ARGS[0]);
+    ///         asm.mov(Gpr::Rax, frame.local(8));
+    ///         Ok(())
+    ///     },
+    /// )?;
+    /// assert_eq!(f.call((-5,)), -5);
+    /// # Ok::<(), codegen_x86::Error>(())
+    /// ```
     pub fn local(&self, offset: i32) -> Mem {
         Mem::base(Gpr::Rsp).disp(offset)
     }
@@ -92,6 +121,14 @@ impl FunctionBuilder {
     /// Also preserve `reg` (pushed in the prologue, popped in the epilogue).
     /// `rbp` is always preserved and `rsp` cannot be saved; both are ignored,
     /// as are duplicates.
+    ///
+    /// ```
+    /// use codegen_x86::{FunctionBuilder, Gpr};
+    /// let code = FunctionBuilder::new().save(Gpr::R12).build(|_, _| Ok(()))?;
+    /// // push rbp; mov rbp, rsp; push r12; sub rsp, 8; add rsp, 8; pop r12; pop rbp; ret
+    /// assert_eq!(code[4..6], [0x41, 0x54]);
+    /// # Ok::<(), codegen_x86::Error>(())
+    /// ```
     pub fn save(mut self, reg: Gpr) -> FunctionBuilder {
         if reg != Gpr::Rbp && reg != Gpr::Rsp && !self.saved.contains(&reg) {
             self.saved.push(reg);
@@ -100,12 +137,24 @@ impl FunctionBuilder {
     }
 
     /// Reserve `bytes` of 16-byte-aligned local stack space (see [`Frame::local`]).
+    ///
+    /// ```
+    /// use codegen_x86::{Error, FunctionBuilder};
+    /// let err = FunctionBuilder::new().locals(u32::MAX).build(|_, _| Ok(()));
+    /// assert_eq!(err, Err(Error::FrameTooLarge(u32::MAX)));
+    /// ```
     pub fn locals(mut self, bytes: u32) -> FunctionBuilder {
         self.locals = bytes;
         self
     }
 
     /// Emit `vzeroupper` before returning (do this when the body uses ymm registers).
+    ///
+    /// ```
+    /// let code = codegen_x86::FunctionBuilder::new().vzeroupper(true).build(|_, _| Ok(()))?;
+    /// assert_eq!(code[code.len() - 4..], [0xc5, 0xf8, 0x77, 0xc3]);
+    /// # Ok::<(), codegen_x86::Error>(())
+    /// ```
     pub fn vzeroupper(mut self, on: bool) -> FunctionBuilder {
         self.vzeroupper = on;
         self
@@ -120,6 +169,15 @@ impl FunctionBuilder {
 
     /// Emits prologue, `body`, epilogue into `asm` (which may already hold code;
     /// the function starts at the current offset).
+    ///
+    /// ```
+    /// use codegen_x86::{Assembler, FunctionBuilder};
+    /// let mut asm = Assembler::new();
+    /// asm.nop();
+    /// FunctionBuilder::new().emit(&mut asm, |asm, _| Ok(asm.nop()))?;
+    /// assert_eq!(asm.finish()?.len(), 1 + 7);
+    /// # Ok::<(), codegen_x86::Error>(())
+    /// ```
     pub fn emit(
         &self,
         asm: &mut Assembler,
@@ -173,6 +231,14 @@ impl FunctionBuilder {
     }
 
     /// Assembles the function and maps it executable as signature `F`.
+    ///
+    /// ```
+    /// use codegen_x86::{FunctionBuilder, Gpr};
+    /// let f = FunctionBuilder::new()
+    ///     .build_jit::<extern "sysv64" fn() -> i64>(|asm, _| Ok(asm.mov(Gpr::Rax, 7)))?;
+    /// assert_eq!(f.call(()), 7);
+    /// # Ok::<(), codegen_x86::Error>(())
+    /// ```
     pub fn build_jit<F: Signature>(
         &self,
         body: impl FnOnce(&mut Assembler, &Frame) -> Result<(), Error>,

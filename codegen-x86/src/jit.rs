@@ -81,6 +81,15 @@ impl fmt::Debug for ExecutableMemory {
 
 impl ExecutableMemory {
     /// Maps `code` into fresh pages: RW while copying, then RX.
+    ///
+    /// ```
+    /// use codegen_x86::{Error, ExecutableMemory};
+    /// assert_eq!(ExecutableMemory::new(&[]).unwrap_err(), Error::EmptyCode);
+    /// let mem = ExecutableMemory::new(&[0x90, 0xc3])?;
+    /// assert_eq!((mem.len(), mem.is_empty()), (2, false));
+    /// assert!(!mem.as_ptr().is_null());
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn new(code: &[u8]) -> Result<ExecutableMemory, Error> {
         if code.is_empty() {
             return Err(Error::EmptyCode);
@@ -241,11 +250,29 @@ impl<F: Signature> fmt::Debug for JitFunction<F> {
 
 impl<F: Signature> JitFunction<F> {
     /// Maps `code` (entry point at offset 0) as a function of type `F`.
+    ///
+    /// ```
+    /// use codegen_x86::JitFunction;
+    /// // 48 c7 c0 05 00 00 00 = mov rax, 5; c3 = ret
+    /// let f: JitFunction<extern "sysv64" fn() -> u64> =
+    ///     JitFunction::new(&[0x48, 0xc7, 0xc0, 0x05, 0, 0, 0, 0xc3])?;
+    /// assert_eq!(f.call(()), 5);
+    /// # Ok::<(), codegen_x86::Error>(())
+    /// ```
     pub fn new(code: &[u8]) -> Result<JitFunction<F>, Error> {
         Ok(JitFunction::from_memory(ExecutableMemory::new(code)?))
     }
 
     /// Wraps already-mapped code whose entry point is its first byte.
+    ///
+    /// ```
+    /// use codegen_x86::{ExecutableMemory, JitFunction};
+    /// let mem = ExecutableMemory::new(&[0x48, 0x89, 0xf8, 0xc3])?; // mov rax, rdi; ret
+    /// let id = JitFunction::<extern "sysv64" fn(i64) -> i64>::from_memory(mem);
+    /// assert_eq!(id.call((-3,)), -3);
+    /// assert_eq!(id.memory().len(), 4);
+    /// # Ok::<(), codegen_x86::Error>(())
+    /// ```
     pub fn from_memory(mem: ExecutableMemory) -> JitFunction<F> {
         const { assert!(std::mem::size_of::<F>() == std::mem::size_of::<*const u8>()) };
         let ptr = mem.as_ptr();

@@ -19,6 +19,13 @@ pub enum Scale {
 
 impl Scale {
     /// The two-bit SIB encoding.
+    ///
+    /// ```
+    /// use codegen_x86::Scale;
+    /// assert_eq!(Scale::X8.bits(), 3);
+    /// assert_eq!(Scale::from_factor(4), Some(Scale::X4));
+    /// assert_eq!(Scale::X2.factor(), 2);
+    /// ```
     pub fn bits(self) -> u8 {
         self as u8
     }
@@ -65,6 +72,11 @@ pub struct Mem {
 
 impl Mem {
     /// `[base]`
+    ///
+    /// ```
+    /// use codegen_x86::{Gpr, Mem};
+    /// assert_eq!(Mem::base(Gpr::R13).to_string(), "[r13]");
+    /// ```
     pub fn base(base: Gpr) -> Mem {
         Mem {
             base: Some(base),
@@ -86,6 +98,12 @@ impl Mem {
     }
 
     /// `[index*scale + disp]` without a base register; fails if `index` is `rsp`.
+    ///
+    /// ```
+    /// use codegen_x86::{Gpr, Mem, Scale};
+    /// assert_eq!(Mem::index_only(Gpr::Rcx, Scale::X8, 64)?.to_string(), "[rcx*8+0x40]");
+    /// # Ok::<(), codegen_x86::Error>(())
+    /// ```
     pub fn index_only(index: Gpr, scale: Scale, disp: i32) -> Result<Mem, Error> {
         if index == Gpr::Rsp {
             return Err(Error::RspAsIndex);
@@ -98,6 +116,12 @@ impl Mem {
     }
 
     /// `[disp]`: an absolute 32-bit (sign-extended) address.
+    ///
+    /// ```
+    /// use codegen_x86::Mem;
+    /// assert_eq!(Mem::absolute(0x1000).displacement(), 0x1000);
+    /// assert_eq!(Mem::absolute(0x1000).base_reg(), None);
+    /// ```
     pub fn absolute(disp: i32) -> Mem {
         Mem {
             base: None,
@@ -107,6 +131,14 @@ impl Mem {
     }
 
     /// The same operand with its displacement replaced by `disp`.
+    ///
+    /// ```
+    /// use codegen_x86::{Gpr, Mem, Scale};
+    /// let m = Mem::sib(Gpr::Rax, Gpr::Rbx, Scale::X2, 0)?.disp(-4);
+    /// assert_eq!(m.index_reg(), Some((Gpr::Rbx, Scale::X2)));
+    /// assert_eq!(m.to_string(), "[rax+rbx*2-0x4]");
+    /// # Ok::<(), codegen_x86::Error>(())
+    /// ```
     pub fn disp(self, disp: i32) -> Mem {
         Mem { disp, ..self }
     }
