@@ -223,14 +223,12 @@ impl Builder {
             StmtKind::Block(b) => self.block(b, prefix),
             StmtKind::Decl { ty, name, init } => {
                 check_name(name, s.pos)?;
-                if let Some(old) = self.syms.get(name) {
-                    if *old != Sym::LocalDouble || *ty != BaseTy::Double {
-                        return Err(Error::unsupported(
-                            s.pos,
-                            format!("declaration of `{name}`"),
-                            "shadowing another variable is not supported",
-                        ));
-                    }
+                if self.syms.contains_key(name) {
+                    return Err(Error::unsupported(
+                        s.pos,
+                        format!("declaration of `{name}`"),
+                        "shadowing another variable is not supported",
+                    ));
                 }
                 match ty {
                     BaseTy::Int => {

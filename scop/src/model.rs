@@ -307,7 +307,14 @@ impl Scop {
     /// The set of valid elements of an array, e.g.
     /// `[N] -> { A[i0, i1] : 0 <= i0 < N and 0 <= i1 < N }`.
     pub fn array_extent_text(&self, a: &Array) -> String {
-        let vars: Vec<String> = (0..a.dims.len()).map(|k| format!("i{k}")).collect();
+        let mut base = "i".to_string();
+        while self.params.iter().any(|n| {
+            n.strip_prefix(base.as_str())
+                .is_some_and(|r| !r.is_empty() && r.chars().all(|c| c.is_ascii_digit()))
+        }) {
+            base.push('i');
+        }
+        let vars: Vec<String> = (0..a.dims.len()).map(|k| format!("{base}{k}")).collect();
         let cons: Vec<Formula> = a
             .dims
             .iter()

@@ -313,3 +313,32 @@ fn deep_nesting_is_an_error_not_a_crash() {
     );
     assert!(scop::build_scop(&blocks).is_err());
 }
+
+#[test]
+fn shadowing_is_rejected_but_sibling_redeclaration_is_fine() {
+    let shadow = "void k(int N, double A[N]) {\n  double s = 0;\n  for (int i = 0; i < N; i++) {\n    double s = A[i];\n    A[i] = s;\n  }\n  A[0] = s;\n}";
+    let e = scop::build_scop(shadow).unwrap_err();
+    assert_eq!((e.line(), e.col()), (4, 12));
+    assert!(e.to_string().contains("shadowing"));
+    let siblings = "void k(int N, double A[N]) {\n  for (int i = 0; i < N; i++) {\n    double s = A[i];\n    A[i] = s * s;\n  }\n  for (int i = 0; i < N; i++) {\n    double s = A[i];\n    A[i] = s + s;\n  }\n}";
+    let scop = scop::build_scop(siblings).unwrap();
+    assert_eq!(scop.statements.len(), 4);
+    assert_eq!(scop.arrays.iter().filter(|a| a.name == "s").count(), 1);
+}
+
+#[test]
+fn isl_names_do_not_clash() {
+    let src =
+        "void k(int e0, int i0, double A[i0]) {\n  for (int i = 0; i < i0; i += 2) A[i] = e0;\n}";
+    let scop = scop::build_scop(src).unwrap();
+    assert_eq!(
+        scop.domain_text(),
+        "[e0, i0] -> { S0[i] : 0 <= i < i0 and exists (ee0 : i = 2ee0) }"
+    );
+    assert_eq!(
+        scop.array_extent_text(&scop.arrays[0]),
+        "[e0, i0] -> { A[ii0] : 0 <= ii0 < i0 }"
+    );
+    let bad = scop::build_scop("void k(int and, double A[and]) { A[0] = 1; }").unwrap_err();
+    assert!(bad.to_string().contains("isl"));
+}
