@@ -267,7 +267,7 @@ fn subtract_basic(p: &BasicMap, b: &BasicMap) -> Result<Vec<BasicMap>> {
             pieces.push(pc);
         }
         acc.ineqs.push(c);
-        if !acc.simplify() || acc.is_empty()? {
+        if acc.is_empty()? {
             break;
         }
     }

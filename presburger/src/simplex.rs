@@ -438,24 +438,142 @@ fn normalize(row: &mut [Int]) {
     }
 }
 
+/// The integer solutions of `eqs` (= 0) over `n` variables, as
+/// `x = x0 + B·z` for all integer `z` (B has `n` rows and one column per free
+/// direction), or `None` if there is no integer solution. Column operations
+/// with unimodular steps (Euclid on columns) bring the equalities to lower
+/// triangular form.
+pub fn solve_equalities(n: usize, eqs: &[Vec<Int>]) -> Option<(Vec<Int>, Vec<Vec<Int>>)> {
+    // e: rows of coefficients (transformed by the column operations), u: n×n, columns = basis
+    let mut e: Vec<Vec<Int>> = eqs.iter().map(|r| r[1..].to_vec()).collect();
+    let consts: Vec<Int> = eqs.iter().map(|r| r[0].clone()).collect();
+    let mut u: Vec<Vec<Int>> = (0..n).map(|i| (0..n).map(|j| if i == j { Int::ONE } else { Int::ZERO }).collect()).collect();
+    let mut z: Vec<Int> = Vec::new();
+    let mut col = 0;
+    let col_op = |e: &mut Vec<Vec<Int>>, u: &mut Vec<Vec<Int>>, j: usize, p: usize, q: &Int| {
+        // column j -= q * column p
+        let nq = -q;
+        for row in e.iter_mut().chain(u.iter_mut()) {
+            if !row[p].is_zero() {
+                row[j] = Int::combine(&Int::ONE, &row[j], &nq, &row[p]);
+            }
+        }
+    };
+    let swap_cols = |e: &mut Vec<Vec<Int>>, u: &mut Vec<Vec<Int>>, a: usize, b: usize| {
+        for row in e.iter_mut().chain(u.iter_mut()) {
+            row.swap(a, b);
+        }
+    };
+    for i in 0..e.len() {
+        loop {
+            let mut piv: Option<usize> = None;
+            let mut count = 0;
+            for j in col..n {
+                if !e[i][j].is_zero() {
+                    count += 1;
+                    if piv.map_or(true, |p| e[i][j].abs() < e[i][p].abs()) {
+                        piv = Some(j);
+                    }
+                }
+            }
+            let Some(p) = piv else { break };
+            if count == 1 {
+                swap_cols(&mut e, &mut u, p, col);
+                if e[i][col].is_neg() {
+                    for row in e.iter_mut().chain(u.iter_mut()) {
+                        row[col] = -&row[col];
+                    }
+                }
+                break;
+            }
+            for j in col..n {
+                if j != p && !e[i][j].is_zero() {
+                    let q = e[i][j].div_floor(&e[i][p]);
+                    col_op(&mut e, &mut u, j, p, &q);
+                }
+            }
+        }
+        // value of the row with the fixed z's
+        let mut v = consts[i].clone();
+        for (j, zj) in z.iter().enumerate() {
+            v.add_mul(&e[i][j], zj);
+        }
+        if col < n && !e[i][col].is_zero() {
+            if !v.is_divisible_by(&e[i][col]) {
+                return None;
+            }
+            z.push((-&v).div_exact(&e[i][col]));
+            col += 1;
+        } else if !v.is_zero() {
+            return None;
+        }
+    }
+    let x0: Vec<Int> = (0..n)
+        .map(|r| {
+            let mut v = Int::ZERO;
+            for (j, zj) in z.iter().enumerate() {
+                v.add_mul(&u[r][j], zj);
+            }
+            v
+        })
+        .collect();
+    let basis: Vec<Vec<Int>> = (0..n).map(|r| u[r][col..].to_vec()).collect();
+    Some((x0, basis))
+}
+
 /// Find an integer point satisfying `eqs` (= 0) and `ineqs` (>= 0) over `n`
-/// integer variables, by branch and bound on the rational relaxation.
-/// Returns `None` if there is none.
+/// integer variables: equalities are solved exactly over the integers
+/// ([`solve_equalities`]), then branch and bound runs on the rational
+/// relaxation of the remaining inequalities. Returns `None` if there is none.
 pub fn integer_sample(n: usize, eqs: &[Vec<Int>], ineqs: &[Vec<Int>]) -> Result<Option<Vec<Int>>> {
-    let mut t = Tableau::new(n);
-    for e in eqs {
-        t.add_eq(e)?;
-        if t.is_empty() {
-            return Ok(None);
-        }
-    }
+    let Some((x0, basis)) = solve_equalities(n, eqs) else { return Ok(None) };
+    let k = basis.first().map_or(0, Vec::len);
+    let mut t = Tableau::new(k);
     for r in ineqs {
-        t.add_ineq(r)?;
+        // r·(1, x0 + B z) = (r0 + a·x0) + (a·B) z
+        let mut row = vec![Int::ZERO; 1 + k];
+        row[0] = r[0].clone();
+        for (i, a) in r[1..].iter().enumerate() {
+            if a.is_zero() {
+                continue;
+            }
+            row[0].add_mul(a, &x0[i]);
+            for j in 0..k {
+                if !basis[i][j].is_zero() {
+                    row[1 + j].add_mul(a, &basis[i][j]);
+                }
+            }
+        }
+        // tighten: divide by the gcd of the coefficients, flooring the constant
+        let g = gcd_slice(&row[1..]);
+        if g.is_zero() {
+            if row[0].is_neg() {
+                return Ok(None);
+            }
+            continue;
+        }
+        if !g.is_one() {
+            row[0] = row[0].div_floor(&g);
+            for v in row[1..].iter_mut() {
+                *v = v.div_exact(&g);
+            }
+        }
+        t.add_ineq(&row)?;
         if t.is_empty() {
             return Ok(None);
         }
     }
-    branch_and_bound(t, 0)
+    Ok(branch_and_bound(t, 0)?.map(|z| {
+        (0..n)
+            .map(|i| {
+                let mut v = x0[i].clone();
+                for j in 0..k {
+                    v.add_mul(&basis[i][j], &z[j]);
+                }
+                v
+            })
+            .collect()
+    }))
 }
 
 fn branch_and_bound(t: Tableau, depth: usize) -> Result<Option<Vec<Int>>> {

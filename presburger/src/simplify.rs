@@ -23,6 +23,7 @@ impl BasicMap {
     /// Simplify in place (see the [module documentation](self)).
     /// Returns `false` if the basic map was found to be empty.
     pub fn simplify(&mut self) -> bool {
+        debug_assert!(self.check_lengths(), "row lengths: {:?}", self);
         for _ in 0..8 {
             if !self.normalize_rows() {
                 self.set_empty();
@@ -47,6 +48,13 @@ impl BasicMap {
             }
         }
         true
+    }
+
+    /// True if every row and div numerator has length `row_len()`.
+    pub(crate) fn check_lengths(&self) -> bool {
+        let n = self.row_len();
+        self.eqs.iter().chain(self.ineqs.iter()).all(|r| r.len() == n)
+            && self.divs.iter().flatten().all(|d| d.num.len() == n)
     }
 
     /// Gaussian elimination: every equality gets a pivot column (the last

@@ -1,0 +1,292 @@
+//! Runs the isl-derived conformance cases of `../shared/conformance` through
+//! the engine and compares answers semantically (the engine's own `is_equal`).
+//!
+//! The shared directory lives beside the repository; when it is missing the
+//! test prints a note and passes vacuously.
+
+use presburger::{budget, Int, Map, UnionMap};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// A tiny JSON reader for the case files (objects, arrays, strings, null, numbers).
+#[derive(Debug, Clone)]
+enum Json {
+    Null,
+    Str(String),
+    Num(String),
+    Bool(bool),
+    Arr(Vec<Json>),
+    Obj(Vec<(String, Json)>),
+}
+
+impl Json {
+    fn get(&self, k: &str) -> Option<&Json> {
+        match self {
+            Json::Obj(v) => v.iter().find(|(a, _)| a == k).map(|(_, b)| b),
+            _ => None,
+        }
+    }
+    fn str(&self) -> &str {
+        match self {
+            Json::Str(s) => s,
+            Json::Num(s) => s,
+            _ => "",
+        }
+    }
+}
+
+fn parse_json(s: &str) -> Json {
+    let b: Vec<char> = s.chars().collect();
+    let mut i = 0;
+    value(&b, &mut i)
+}
+
+fn ws(b: &[char], i: &mut usize) {
+    while *i < b.len() && b[*i].is_whitespace() {
+        *i += 1;
+    }
+}
+
+fn value(b: &[char], i: &mut usize) -> Json {
+    ws(b, i);
+    match b[*i] {
+        '{' => {
+            *i += 1;
+            let mut v = Vec::new();
+            loop {
+                ws(b, i);
+                if b[*i] == '}' {
+                    *i += 1;
+                    break;
+                }
+                let Json::Str(k) = value(b, i) else { panic!("key") };
+                ws(b, i);
+                assert_eq!(b[*i], ':');
+                *i += 1;
+                let x = value(b, i);
+                v.push((k, x));
+                ws(b, i);
+                if b[*i] == ',' {
+                    *i += 1;
+                }
+            }
+            Json::Obj(v)
+        }
+        '[' => {
+            *i += 1;
+            let mut v = Vec::new();
+            loop {
+                ws(b, i);
+                if b[*i] == ']' {
+                    *i += 1;
+                    break;
+                }
+                v.push(value(b, i));
+                ws(b, i);
+                if b[*i] == ',' {
+                    *i += 1;
+                }
+            }
+            Json::Arr(v)
+        }
+        '"' => {
+            *i += 1;
+            let mut s = String::new();
+            while b[*i] != '"' {
+                if b[*i] == '\\' {
+                    *i += 1;
+                    match b[*i] {
+                        'n' => s.push('\n'),
+                        't' => s.push('\t'),
+                        c => s.push(c),
+                    }
+                } else {
+                    s.push(b[*i]);
+                }
+                *i += 1;
+            }
+            *i += 1;
+            Json::Str(s)
+        }
+        'n' => {
+            *i += 4;
+            Json::Null
+        }
+        't' => {
+            *i += 4;
+            Json::Bool(true)
+        }
+        'f' => {
+            *i += 5;
+            Json::Bool(false)
+        }
+        _ => {
+            let st = *i;
+            while *i < b.len() && (b[*i] == '-' || b[*i].is_ascii_digit()) {
+                *i += 1;
+            }
+            Json::Num(b[st..*i].iter().collect())
+        }
+    }
+}
+
+fn shared() -> Option<PathBuf> {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance");
+    p.exists().then_some(p)
+}
+
+fn u(s: &str) -> Result<UnionMap, String> {
+    s.parse::<UnionMap>().map_err(|e| format!("parse: {e}"))
+}
+
+fn same(got: &UnionMap, want: &str) -> Result<bool, String> {
+    let w = u(want)?;
+    if got.is_empty().map_err(|e| e.to_string())? && w.is_empty().map_err(|e| e.to_string())? {
+        return Ok(true);
+    }
+    got.is_equal(&w).map_err(|e| e.to_string())
+}
+
+/// Evaluate one case; Ok(true) if the answer matches.
+fn run_case(op: &str, args: &[String], expect: &str) -> Result<bool, String> {
+    let e = |r: presburger::Result<UnionMap>| r.map_err(|e| e.to_string());
+    let b = |r: presburger::Result<bool>| r.map_err(|e| e.to_string());
+    let res: Result<UnionMap, String> = match op {
+        "is_empty" | "is_subset" | "is_equal" | "is_single_valued" | "is_injective" => {
+            let a = u(&args[0])?;
+            let v = match op {
+                "is_empty" => b(a.is_empty())?,
+                "is_subset" => b(a.is_subset(&u(&args[1])?))?,
+                "is_equal" => b(a.is_equal(&u(&args[1])?))?,
+                "is_single_valued" => b(a.is_single_valued())?,
+                _ => b(a.is_injective())?,
+            };
+            return Ok(v.to_string() == expect);
+        }
+        "card" => {
+            let a = u(&args[0])?;
+            return match a.card() {
+                Ok(n) => Ok(n == expect.parse::<Int>().map_err(|e| e.to_string())?),
+                Err(err) => Err(err.to_string()),
+            };
+        }
+        "sample" => {
+            let a = u(&args[0])?;
+            let s = e(a.sample())?;
+            if expect == "empty" {
+                return Ok(s.is_empty().unwrap_or(false));
+            }
+            let ok = !b(s.is_empty())? && b(s.is_subset(&a))? && s.card().map(|c| c == Int::ONE).unwrap_or(false);
+            return Ok(ok);
+        }
+        "gist" => {
+            let a = u(&args[0])?;
+            let c = u(&args[1])?;
+            let g = e(a.gist(&c))?;
+            return b(e(g.intersect(&c))?.is_equal(&e(a.intersect(&c))?));
+        }
+        "project" => {
+            let a = u(&args[0])?;
+            let k: usize = args[1].parse().map_err(|_| "bad index".to_string())?;
+            let m = a.to_map().map_err(|e| e.to_string())?.ok_or("empty")?;
+            let p: Map = m.project_out(k, 1).map_err(|e| e.to_string())?;
+            Ok(UnionMap::from_map(p))
+        }
+        "lexmin" | "lexmin_map" => e(u(&args[0])?.lexmin()),
+        "lexmax" | "lexmax_map" => e(u(&args[0])?.lexmax()),
+        "union" => e(u(&args[0])?.union(&u(&args[1])?)),
+        "intersect" => e(u(&args[0])?.intersect(&u(&args[1])?)),
+        "subtract" => e(u(&args[0])?.subtract(&u(&args[1])?)),
+        "complement" => e(u(&args[0])?.complement()),
+        "coalesce" => e(u(&args[0])?.coalesce()),
+        "reverse" => e(u(&args[0])?.reverse()),
+        "domain" => e(u(&args[0])?.domain()),
+        "range" => e(u(&args[0])?.range()),
+        "deltas" => e(u(&args[0])?.deltas()),
+        "compose" => e(u(&args[0])?.apply_range(&u(&args[1])?)),
+        "apply" => e(u(&args[0])?.apply(&u(&args[1])?)),
+        _ => return Err(format!("unknown op {op}")),
+    };
+    match res {
+        Err(err) => Ok(expect == "error" && !err.starts_with("parse")).and_then(|ok| if ok { Ok(true) } else { Err(err) }),
+        Ok(v) => {
+            if expect == "error" {
+                return Ok(false);
+            }
+            same(&v, expect)
+        }
+    }
+}
+
+fn run_file(name: &str) -> (usize, usize, Vec<String>) {
+    let Some(dir) = shared() else {
+        eprintln!("note: ../shared/conformance not found; skipping {name}");
+        return (0, 0, vec![]);
+    };
+    let text = std::fs::read_to_string(dir.join(name)).unwrap();
+    let mut by_op: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let mut fails = Vec::new();
+    let (mut pass, mut total) = (0, 0);
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let case = parse_json(line);
+        let id = case.get("id").unwrap().str().to_string();
+        let op = case.get("op").unwrap().str().to_string();
+        let args: Vec<String> = match case.get("args").unwrap() {
+            Json::Arr(v) => v.iter().map(|x| x.str().to_string()).collect(),
+            _ => continue,
+        };
+        let expect = match case.get("expect").unwrap() {
+            Json::Bool(b) => b.to_string(),
+            x => x.str().to_string(),
+        };
+        let t0 = std::time::Instant::now();
+        let r = budget::with_budget(2_000_000, || run_case(&op, &args, &expect));
+        let ms = t0.elapsed().as_millis();
+        let ok = matches!(r, Ok(true));
+        let ent = by_op.entry(op.clone()).or_default();
+        ent.1 += 1;
+        total += 1;
+        if ok {
+            ent.0 += 1;
+            pass += 1;
+        } else {
+            fails.push(format!("{id} ({op}, {ms} ms): {:?}", r));
+        }
+        if ms > 2000 {
+            eprintln!("slow: {id} ({op}) {ms} ms");
+        }
+    }
+    for (op, (p, t)) in &by_op {
+        eprintln!("{name} {op:18} {p}/{t}");
+    }
+    (pass, total, fails)
+}
+
+fn check(name: &str) {
+    let (pass, total, fails) = run_file(name);
+    for f in fails.iter().take(30) {
+        eprintln!("FAIL {f}");
+    }
+    eprintln!("{name}: {pass} passed, {} failed", total - pass);
+    assert!(fails.is_empty(), "{} conformance failures in {name}", fails.len());
+}
+
+#[test]
+fn small() {
+    check("small.jsonl");
+}
+
+#[test]
+fn medium() {
+    check("medium.jsonl");
+}
+
+#[test]
+fn bignum() {
+    check("bignum.jsonl");
+}
+
+#[test]
+fn maps() {
+    check("maps.jsonl");
+}
