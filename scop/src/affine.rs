@@ -292,6 +292,59 @@ impl Formula {
                 g => out.push(g),
             }
         }
+        // Intersect divisibility conditions on the same expression:
+        // `(e mod 3 = 0 or e mod 3 = 1) and (e mod 3 = 1 or e mod 3 = 2)`
+        // becomes `e mod 3 = 1`.
+        fn mod_set(f: &Formula) -> Option<(Affine, i64, Vec<i64>)> {
+            match f {
+                Formula::Mod(e, m, r) => Some((e.clone(), *m, vec![*r])),
+                Formula::Or(gs) => {
+                    let mut acc: Option<(Affine, i64, Vec<i64>)> = None;
+                    for g in gs {
+                        let Formula::Mod(e, m, r) = g else {
+                            return None;
+                        };
+                        match &mut acc {
+                            None => acc = Some((e.clone(), *m, vec![*r])),
+                            Some((e2, m2, rs)) if e2 == e && m2 == m => rs.push(*r),
+                            _ => return None,
+                        }
+                    }
+                    acc
+                }
+                _ => None,
+            }
+        }
+        let mut k = 0;
+        while k < out.len() {
+            if let Some((e, m, mut rs)) = mod_set(&out[k]) {
+                let mut j = k + 1;
+                let mut merged = false;
+                while j < out.len() {
+                    match mod_set(&out[j]) {
+                        Some((e2, m2, rs2)) if e2 == e && m2 == m => {
+                            rs.retain(|r| rs2.contains(r));
+                            out.remove(j);
+                            merged = true;
+                        }
+                        _ => j += 1,
+                    }
+                }
+                if merged {
+                    rs.sort_unstable();
+                    rs.dedup();
+                    if rs.is_empty() {
+                        return Formula::False;
+                    }
+                    out[k] = Formula::or(
+                        rs.into_iter()
+                            .map(|r| Formula::Mod(e.clone(), m, r))
+                            .collect(),
+                    );
+                }
+            }
+            k += 1;
+        }
         // `a >= 0 and -a >= 0` is `a = 0`.
         let mut k = 0;
         while k < out.len() {

@@ -20,14 +20,8 @@ pub fn scop_command(args: &[String]) -> Result<String, Error> {
         return Err(Error::usage("usage: poly scop FILE.c"));
     };
     let src = read_source(path)?;
-    let scop = crate::build_scop(&src).map_err(|e| with_file(e, path))?;
+    let scop = crate::build_scop(&src)?;
     Ok(scop_json(&scop).pretty())
-}
-
-/// Errors from files keep their position; this only exists so that a future
-/// file-name field can be added in one place.
-fn with_file(e: Error, _path: &str) -> Error {
-    e
 }
 
 /// The JSON document printed by `poly scop`.

@@ -1,4 +1,4 @@
-//! Recursive-descent parser: tokens of the C subset → [`ast::Function`].
+//! Recursive-descent parser: tokens of the C subset → [`crate::ast::Function`].
 
 use crate::ast::*;
 use crate::error::{Error, Pos};

@@ -1,0 +1,109 @@
+//! Property tests of the formula layer: smart constructors and negation keep
+//! the meaning of raw formulas (checked by evaluation on a box of points).
+
+use scop::affine::{Affine, Formula};
+
+struct Lcg(u64);
+impl Lcg {
+    fn next(&mut self) -> i64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) as i64
+    }
+    fn small(&mut self) -> i64 {
+        self.next() % 5 - 2
+    }
+}
+
+fn random_affine(rng: &mut Lcg) -> Affine {
+    let mut a = Affine::constant(rng.small() * 2);
+    for v in ["i", "j"] {
+        a = a.add(&Affine::var(v).scale(rng.small()));
+    }
+    if rng.next() % 4 == 0 {
+        a = a.add(&Affine::var("i").floor_div(2 + rng.next() % 2));
+    }
+    a
+}
+
+/// Returns (raw formula built without simplification, simplified formula).
+fn random_formula(rng: &mut Lcg, depth: u32) -> (Formula, Formula) {
+    if depth == 0 || rng.next() % 3 == 0 {
+        let f = match rng.next() % 3 {
+            0 => Formula::Ge(random_affine(rng)),
+            1 => Formula::Eq(random_affine(rng)),
+            _ => {
+                let m = 2 + rng.next() % 3;
+                Formula::Mod(random_affine(rng), m, rng.next().rem_euclid(m))
+            }
+        };
+        return (f.clone(), f);
+    }
+    let n = 2 + (rng.next() % 2) as usize;
+    let kids: Vec<(Formula, Formula)> = (0..n).map(|_| random_formula(rng, depth - 1)).collect();
+    let raws = kids.iter().map(|k| k.0.clone()).collect();
+    let simps = kids.into_iter().map(|k| k.1).collect();
+    match rng.next() % 3 {
+        0 => (Formula::And(raws), Formula::and(simps)),
+        1 => (Formula::Or(raws), Formula::or(simps)),
+        _ => {
+            let (r, s) = (Formula::And(raws), Formula::and(simps));
+            (negate_raw(&r), s.negate())
+        }
+    }
+}
+
+/// Negation by De Morgan without any simplification (atoms use their own
+/// negation, which the test checks separately by evaluation).
+fn negate_raw(f: &Formula) -> Formula {
+    match f {
+        Formula::And(fs) => Formula::Or(fs.iter().map(negate_raw).collect()),
+        Formula::Or(fs) => Formula::And(fs.iter().map(negate_raw).collect()),
+        atom => atom.negate(),
+    }
+}
+
+#[test]
+fn simplification_and_negation_preserve_meaning() {
+    let mut rng = Lcg(2024);
+    for _ in 0..400 {
+        let (raw, simp) = random_formula(&mut rng, 3);
+        let neg = simp.negate();
+        for i in -6..=6 {
+            for j in -6..=6 {
+                let val = |n: &str| match n {
+                    "i" => Some(i),
+                    "j" => Some(j),
+                    _ => None,
+                };
+                let a = raw.eval(&val).unwrap();
+                assert_eq!(
+                    simp.eval(&val).unwrap(),
+                    a,
+                    "{raw:?}\nvs\n{simp:?} at {i},{j}"
+                );
+                assert_eq!(neg.eval(&val).unwrap(), !a, "negation of {simp:?}");
+            }
+        }
+        // Printing never fails and names existentials uniquely.
+        let mut k = 0;
+        let _ = simp.to_isl(&mut || {
+            k += 1;
+            format!("e{k}")
+        });
+    }
+}
+
+#[test]
+fn affine_floor_div_matches_floor_semantics() {
+    let a = Affine::var("i").scale(3).add(&Affine::constant(-4));
+    for d in 1..5 {
+        let q = a.floor_div(d);
+        for i in -10..10 {
+            let val = |n: &str| if n == "i" { Some(i) } else { None };
+            assert_eq!(q.eval(&val), Some((3 * i - 4i64).div_euclid(d)));
+        }
+    }
+}
