@@ -102,7 +102,9 @@ pub fn scop_json(scop: &Scop) -> Json {
 }
 
 /// `poly interp FILE.c NAME=VALUE...`: runs the kernel on the agreed inputs
-/// and returns one `NAME CHECKSUM` line per array parameter.
+/// and returns one `NAME CHECKSUM` line per array parameter, in signature
+/// order, each terminated by `\n` (print it with `print!`, not `println!`).
+/// CHECKSUM is `sum(value[x] * (1 + x % 7))` formatted like C's `%.12e`.
 pub fn interp_command(args: &[String]) -> Result<String, Error> {
     let Some((path, rest)) = args.split_first() else {
         return Err(Error::usage("usage: poly interp FILE.c NAME=VALUE..."));
