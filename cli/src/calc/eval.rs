@@ -58,7 +58,7 @@ fn literal_error(e: presburger::Error, at: Pos) -> Error {
 /// given must and may sources, kills, sinks and schedule.
 ///
 /// DATAFLOW HOOK: this is the one place where the calculator calls the
-/// `dataflow` crate; replace the body when that crate provides the analysis.
+/// `dataflow` crate (`dataflow::compute_flow`).
 pub fn eval_flow(
     must: &UnionMap,
     may: &UnionMap,
@@ -66,8 +66,15 @@ pub fn eval_flow(
     sink: &UnionMap,
     schedule: &UnionMap,
 ) -> std::result::Result<Vec<UnionMap>, String> {
-    let _ = (must, may, kill, sink, schedule);
-    Err("dataflow analysis is not available yet".to_string())
+    let mut info = dataflow::AccessInfo::from_sink(sink.clone())
+        .with_must_source(must.clone())
+        .with_may_source(may.clone())
+        .with_schedule(schedule.clone());
+    if let Some(k) = kill {
+        info = info.with_kill(k.clone());
+    }
+    let flow = dataflow::compute_flow(&info).map_err(|e| format!("dataflow: {e}"))?;
+    Ok(vec![flow.must_dependence, flow.may_dependence, flow.must_no_source, flow.may_no_source])
 }
 
 impl Env {
