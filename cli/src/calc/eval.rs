@@ -74,7 +74,12 @@ pub fn eval_flow(
         info = info.with_kill(k.clone());
     }
     let flow = dataflow::compute_flow(&info).map_err(|e| format!("dataflow: {e}"))?;
-    Ok(vec![flow.must_dependence, flow.may_dependence, flow.must_no_source, flow.may_no_source])
+    Ok(vec![
+        flow.must_dependence,
+        flow.may_dependence,
+        flow.must_no_source,
+        flow.may_no_source,
+    ])
 }
 
 impl Env {
