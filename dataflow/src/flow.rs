@@ -205,40 +205,76 @@ pub(crate) fn compute_flow_with(info: &AccessInfo, tm: &Timing) -> Result<Flow> 
     let p_elem = sink.range_map()?;
     let p_time = sink.domain_map()?.apply_range(&tm.sched)?;
     // p -> x : time(x) < time(sink of p), for every scheduled x.
-    let before = p_time.apply_range(&tm.gt)?.apply_range(&tm.sched_inv)?;
+    let before = clean(&p_time.apply_range(&tm.gt)?.apply_range(&tm.sched_inv)?)?;
     let cand = |src: &UnionMap| -> Result<UnionMap> {
         if src.maps().is_empty() {
             return Ok(UnionMap::empty(Vec::new()));
         }
-        Ok(p_elem.apply_range(&src.reverse()?)?.intersect(&before)?)
+        clean(&p_elem.apply_range(&src.reverse()?)?.intersect(&before)?)
     };
     let c_must = cand(info.must_source())?;
     let c_kill = cand(info.kill())?;
     let c_may = cand(info.may_source())?;
-    let c_src = c_must.union(&c_kill)?;
+    let c_src = if c_kill.maps().is_empty() {
+        c_must.clone()
+    } else {
+        clean(&c_must.union(&c_kill)?)?
+    };
 
     // Latest time of a must-source or kill, per sink access.
     let t_last = c_src.apply_range(&tm.sched)?.lexmax()?;
     let has_last = t_last.domain()?;
-    let m_all = c_src.intersect(&t_last.apply_range(&tm.sched_inv)?)?;
-    let m_must = m_all.intersect(&c_must)?;
+    // All must-sources and kills at that time, and the must-sources among them.
+    let m_all = clean(&c_src.intersect(&t_last.apply_range(&tm.sched_inv)?)?)?;
+    let m_must = if c_kill.maps().is_empty() {
+        m_all.clone()
+    } else {
+        clean(&m_all.intersect(&c_must)?)?
+    };
     // May-sources at or after the last must-source / kill.
-    let may_after = c_may.intersect(&t_last.apply_range(&tm.le)?.apply_range(&tm.sched_inv)?)?;
-    let no_last = p_all.subtract(&has_last)?;
-    let may_nolast = c_may.intersect_domain(&no_last)?;
+    let may_after = if c_may.maps().is_empty() {
+        c_may.clone()
+    } else {
+        clean(&c_may.intersect(&t_last.apply_range(&tm.le)?.apply_range(&tm.sched_inv)?)?)?
+    };
+    let no_last = clean(&p_all.subtract(&has_last)?)?;
+    let may_nolast = clean(&c_may.intersect_domain(&no_last)?)?;
 
-    let demote = multiple_images(&m_all)?.union(&may_after.subtract(&m_all)?.domain()?)?;
-    let must_pairs = m_must.intersect_domain(&p_all.subtract(&demote)?)?;
-    let may_pairs = m_must.union(&may_after)?.union(&may_nolast)?;
+    // A must dependence is demoted to a may dependence when several instances
+    // are last, or a may-source other than the last source runs at or after it.
+    let demote = clean(&multiple_images(&m_all)?.union(&may_after.subtract(&m_all)?.domain()?)?)?;
+    let must_pairs = if demote.is_empty()? {
+        m_must.clone()
+    } else {
+        clean(&m_must.subtract(&m_must.intersect_domain(&demote)?)?)?
+    };
+    let may_pairs = clean(&m_must.union(&may_after)?.union(&may_nolast)?)?;
 
-    let must_dependence = to_instances(&must_pairs, sink)?.coalesce()?;
-    let may_dependence = to_instances(&may_pairs, sink)?.coalesce()?;
-    let must_no_source = no_last.subtract(&c_may.domain()?)?.unwrap()?.coalesce()?;
-    let may_no_source = no_last.unwrap()?.coalesce()?;
+    let must_dependence = clean(&to_instances(&must_pairs, sink)?)?;
+    let may_dependence = clean(&to_instances(&may_pairs, sink)?)?;
+    let must_no_source = if c_may.maps().is_empty() {
+        no_last.clone()
+    } else {
+        clean(&no_last.subtract(&c_may.domain()?)?)?
+    };
+    let must_no_source = must_no_source.unwrap()?;
+    let may_no_source = no_last.unwrap()?;
     Ok(Flow {
         must_dependence,
         may_dependence,
         must_no_source,
         may_no_source,
     })
+}
+
+/// Drop empty and redundant disjuncts (and empty parts).
+fn clean(u: &UnionMap) -> Result<UnionMap> {
+    let mut out = UnionMap::empty(u.params().to_vec());
+    for m in u.maps() {
+        let c = m.coalesce()?;
+        if !c.basic_maps().is_empty() {
+            out.add_map(c)?;
+        }
+    }
+    Ok(out)
 }
