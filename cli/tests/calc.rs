@@ -570,3 +570,285 @@ fn demo_runs_without_panicking() {
     assert!(text.starts_with("# poly:"));
     assert!(text.contains("poly> lexmin Domain;"));
 }
+
+// ---- literals (the engine's notation, no solver needed) ----
+
+/// The engine's own rendering of a literal after a structural operation.
+fn engine_text(
+    lit: &str,
+    f: impl Fn(&presburger::UnionMap) -> presburger::Result<presburger::UnionMap>,
+) -> String {
+    let u: presburger::UnionMap = lit.parse().unwrap();
+    poly::calc::show(&f(&u).unwrap())
+}
+
+#[test]
+fn literal_types() {
+    assert_eq!(
+        run("typeof { [i] }; typeof { [i] -> [j] }; typeof [n] -> { S[i] : i < n }; typeof { }; typeof [n] -> { : n > 0 };"),
+        ["set", "map", "set", "set", "set"]
+    );
+    assert_eq!(
+        run("M := { [i] -> [j] }; S := { [i] }; typeof domain M; typeof M(S); typeof (S -> S); typeof identity S; typeof wrap M; typeof unwrap wrap M; typeof (S << S); typeof [S, M];"),
+        ["set", "set", "map", "map", "set", "map", "map", "list"]
+    );
+}
+
+#[test]
+fn structural_operators_print_the_engines_values() {
+    let m = "{ A[i] -> B[i + 1] : 0 <= i < 10 }";
+    assert_eq!(one(&format!("({m})^-1;")), engine_text(m, |u| u.reverse()));
+    assert_eq!(one(&format!("domain {m};")), engine_text(m, |u| u.domain()));
+    assert_eq!(one(&format!("range {m};")), engine_text(m, |u| u.range()));
+    assert_eq!(one(&format!("wrap {m};")), engine_text(m, |u| u.wrap()));
+    assert_eq!(
+        one(&format!("domain_map {m};")),
+        engine_text(m, |u| u.domain_map())
+    );
+    assert_eq!(
+        one(&format!("range_map {m};")),
+        engine_text(m, |u| u.range_map())
+    );
+    let s = "[n] -> { S[i, j] : 0 <= i < n and 0 <= j <= i }";
+    assert_eq!(
+        one(&format!("identity {s};")),
+        engine_text(s, |u| u.identity())
+    );
+    assert_eq!(one(&format!("{s};")), engine_text(s, |u| Ok(u.clone())));
+    // An assignment keeps the value; a variable prints it again.
+    assert_eq!(
+        run(&format!("X := {s}; X; print X;")),
+        [
+            engine_text(s, |u| Ok(u.clone())),
+            engine_text(s, |u| Ok(u.clone()))
+        ]
+    );
+    // Lists of sets print their elements.
+    assert_eq!(
+        one(&format!("[{s}, 1];")),
+        format!("[{}, 1]", engine_text(s, |u| Ok(u.clone())))
+    );
+}
+
+#[test]
+fn literal_errors_point_into_the_script() {
+    // The engine's parse error position is translated to the script's line and column.
+    let got = one("x := 1;\n  A := { [i] : i >< 0 };");
+    assert!(
+        got.starts_with("error: statement 2, line 2, column "),
+        "{got}"
+    );
+    assert!(got.contains("parse error"), "{got}");
+    let col: usize = got["error: statement 2, line 2, column ".len()..]
+        .split(':')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        (15..=19).contains(&col),
+        "column {col} should point inside the literal: {got}"
+    );
+    // Unknown variables inside isl notation are the engine's business, reported the same way.
+    assert!(one("{ [i] : i < ; };").starts_with("error: statement 1, line 1, column "));
+    // A multi-line literal: the error is on its second line.
+    let got = one("{ [i] :\n  i >< 0 };");
+    assert!(
+        got.starts_with("error: statement 1, line 2, column "),
+        "{got}"
+    );
+}
+
+#[test]
+fn literal_type_errors() {
+    assert_error(
+        &one("domain { [i] };"),
+        1,
+        1,
+        1,
+        "`domain` expects a map, found a set",
+    );
+    assert_error(
+        &one("range { [i] };"),
+        1,
+        1,
+        1,
+        "`range` expects a map, found a set",
+    );
+    assert_error(
+        &one("deltas { [i] : i > 0 };"),
+        1,
+        1,
+        1,
+        "`deltas` expects a map, found a set",
+    );
+    assert_error(
+        &one("identity { [i] -> [j] };"),
+        1,
+        1,
+        1,
+        "`identity` expects a set, found a map",
+    );
+    assert_error(
+        &one("unwrap { [i] -> [j] };"),
+        1,
+        1,
+        1,
+        "`unwrap` expects a set, found a map",
+    );
+    assert_error(
+        &one("card { [i] -> [j] };"),
+        1,
+        1,
+        1,
+        "`card` expects a set, found a map",
+    );
+    assert_error(
+        &one("is_injective { [i] };"),
+        1,
+        1,
+        1,
+        "`is_injective` expects a map, found a set",
+    );
+    assert_error(
+        &one("{ [i] }^-1;"),
+        1,
+        1,
+        8,
+        "`^-1` expects a map, found a set",
+    );
+    assert_error(
+        &one("{ [i] } + { [i] -> [j] };"),
+        1,
+        1,
+        9,
+        "`+` cannot combine a set and a map",
+    );
+    assert_error(
+        &one("{ [i] } = { [i] -> [j] };"),
+        1,
+        1,
+        9,
+        "`=` cannot combine a set and a map",
+    );
+    assert_error(
+        &one("{ [i] } . { [i] };"),
+        1,
+        1,
+        9,
+        "`.` expects two maps, found a set and a set",
+    );
+    assert_error(
+        &one("{ [i] -> [j] } -> { [i] };"),
+        1,
+        1,
+        16,
+        "`->` expects two sets, found a map and a set",
+    );
+    assert_error(
+        &one("{ [i] -> [j] } << { [i] };"),
+        1,
+        1,
+        16,
+        "`<<` expects two sets",
+    );
+    assert_error(
+        &one("{ [i] }({ [i] });"),
+        1,
+        1,
+        8,
+        "only a map can be applied, found a set",
+    );
+    assert_error(
+        &one("{ [i] -> [j] }(1);"),
+        1,
+        1,
+        15,
+        "a map can be applied to a set or a map, not to an int",
+    );
+    assert_error(
+        &one("{ [i] }[0];"),
+        1,
+        1,
+        8,
+        "only a list can be indexed, found a set",
+    );
+    assert_error(
+        &one("{ [i] } + 1;"),
+        1,
+        1,
+        9,
+        "`+` cannot combine a set and an int",
+    );
+    assert_error(
+        &one("last { [i] } before { [i] -> [j] } under { [i] -> [j] };"),
+        1,
+        1,
+        6,
+        "must be a map, found a set",
+    );
+}
+
+#[test]
+fn the_empty_literal_is_a_set_and_a_map() {
+    // `{ }` has no parts: it may stand for an empty set or an empty map.
+    assert_eq!(one("typeof ({ } + { [i] -> [j] });"), "map");
+    assert_eq!(one("typeof ({ } + { [i] });"), "set");
+    assert_eq!(one("typeof { }^-1;"), "map");
+    assert_eq!(one("typeof ({ [i] -> [j] } . { });"), "map");
+}
+
+#[test]
+fn product_cross_and_lex_order_are_structural() {
+    let a = "{ A[i] : 0 <= i < 3 }";
+    let b = "{ B[j] : 0 <= j < 2 }";
+    let ua: presburger::UnionMap = a.parse().unwrap();
+    let ub: presburger::UnionMap = b.parse().unwrap();
+    let show = poly::calc::show;
+    assert_eq!(
+        one(&format!("{a} -> {b};")),
+        show(&ua.product_sets(&ub).unwrap())
+    );
+    assert_eq!(
+        one(&format!("{a} cross {b};")),
+        show(&ua.cross(&ub).unwrap())
+    );
+    assert_eq!(
+        one(&format!("{a} << {b};")),
+        show(&ua.lex_order(&ub, true, true).unwrap())
+    );
+    assert_eq!(
+        one(&format!("{a} <<= {b};")),
+        show(&ua.lex_order(&ub, false, true).unwrap())
+    );
+    assert_eq!(
+        one(&format!("{a} >> {b};")),
+        show(&ua.lex_order(&ub, true, false).unwrap())
+    );
+    assert_eq!(
+        one(&format!("{a} >>= {b};")),
+        show(&ua.lex_order(&ub, false, false).unwrap())
+    );
+    let m = "{ A[i] -> B[i] }";
+    let n = "{ B[i] -> C[2i] }";
+    let um: presburger::UnionMap = m.parse().unwrap();
+    let un: presburger::UnionMap = n.parse().unwrap();
+    assert_eq!(
+        one(&format!("{m} . {n};")),
+        show(&um.apply_range(&un).unwrap())
+    );
+    assert_eq!(
+        one(&format!("({n})({m});")),
+        show(&um.apply_range(&un).unwrap())
+    );
+    assert_eq!(one(&format!("({m})({a});")), show(&ua.apply(&um).unwrap()));
+    assert_eq!(
+        one(&format!("{a} * {m};")),
+        show(&um.intersect_domain(&ua).unwrap())
+    );
+    assert_eq!(
+        one(&format!("{m} * {a};")),
+        show(&um.intersect_domain(&ua).unwrap())
+    );
+    assert_eq!(one(&format!("{a} + {b};")), show(&ua.union(&ub).unwrap()));
+}
