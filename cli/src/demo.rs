@@ -29,8 +29,14 @@ Before := Schedule . ((range Schedule) << (range Schedule)) . Schedule^-1;
 Dep := Same * Before;
 coalesce Dep;
 # The dependence distances, and the immediate predecessor of each iteration:
-deltas Dep;
+coalesce (deltas Dep);
 lexmax (Dep^-1);
+# Array dataflow: the last write before each read, and the reads nothing wrote before:
+Flow := last Write before Read under Schedule;
+Flow[0];
+Flow[1];
+# Each read has at most one last writer (source -> sink is injective):
+is_injective Flow[0];
 # Counting: how many iterations for n = 10?
 card ({ S[i, j] : 0 <= i < 10 and 0 <= j <= i });
 # Try it yourself: poly calc (type statements ending with ';').
