@@ -279,7 +279,7 @@ fn count_rec(parts: &[BasicMap], nv: usize, prefix: &mut Vec<Int>, count: &mut I
     let k = prefix.len();
     if k == nv {
         for p in parts {
-            if !p.is_empty()? {
+            if !fix_prefix(p, prefix).is_empty()? {
                 *count = &*count + &Int::ONE;
                 return Ok(());
             }

@@ -510,61 +510,92 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
             pieces.push((p.ctx, vals));
         }
     }
-    // turn pieces into basic maps of m's space
-    let mut candidates: Vec<BasicMap> = Vec::new();
-    for (ctx, vals) in pieces {
-        candidates.push(piece_to_basic(&m.space, &ctx, &vals));
+    if m.parts.len() <= 1 || pieces.len() <= 1 {
+        let parts = pieces.iter().map(|(ctx, vals)| piece_to_basic(&m.space, ctx, vals)).collect();
+        return Ok(Map { space: m.space.clone(), parts });
     }
-    if m.parts.len() <= 1 {
-        return Ok(Map { space: m.space.clone(), parts: candidates });
-    }
-    // several disjuncts: the optimum of the union is the best candidate per point
-    let cand = Map { space: m.space.clone(), parts: candidates };
-    let worse = better_than(&cand, max)?;
-    cand.subtract(&worse)
-}
-
-/// `{ x -> y in cand : exists y' in cand(x) with y' strictly better than y }`.
-fn better_than(cand: &Map, max: bool) -> Result<Map> {
-    // pairs (x -> y, x -> y') with y' < y (lexmin) or y' > y (lexmax)
-    let np = cand.space.n_param();
-    let ni = cand.space.n_in();
-    let no = cand.space.n_out();
-    let mut out = Map::empty(cand.space.clone());
-    for a in &cand.parts {
-        for b in &cand.parts {
-            // layout of the combined basic map: vars of a, then y' as existentials, then locals
-            let dest: Vec<crate::structural::Dest> =
-                (0..np + ni + no).map(crate::structural::Dest::Var).collect();
-            let ta = a.transform(cand.space.clone(), &dest, no);
-            let destb: Vec<crate::structural::Dest> = (0..np + ni)
-                .map(crate::structural::Dest::Var)
-                .chain((0..no).map(crate::structural::Dest::Exist))
-                .collect();
-            let tb = b.transform(cand.space.clone(), &destb, no);
-            let joint = ta.intersect_shared(&tb, no)?;
-            // y' lexicographically better than y, level by level
-            for level in 0..no {
-                let mut j = joint.clone();
-                let off_e = j.off_div();
-                for k in 0..level {
-                    let mut row = vec![Int::ZERO; j.row_len()];
-                    row[1 + np + ni + k] = Int::ONE;
-                    row[off_e + k] = Int::from(-1);
-                    j.eqs.push(row);
-                }
-                let mut row = vec![Int::ZERO; j.row_len()];
-                // lexmin: y_l - y'_l - 1 >= 0 ; lexmax: y'_l - y_l - 1 >= 0
-                let (s1, s2) = if max { (Int::from(-1), Int::ONE) } else { (Int::ONE, Int::from(-1)) };
-                row[1 + np + ni + level] = s1;
-                row[off_e + level] = s2;
-                row[0] = Int::from(-1);
-                j.ineqs.push(row);
-                out.parts.push(j);
+    // several disjuncts: keep, for every candidate, the points where no other
+    // candidate is strictly better (candidates are functions of the domain,
+    // so "better" is a condition on the domain with explicit divisions only)
+    let np = m.space.n_param() + m.space.n_in();
+    let mut out = Map::empty(m.space.clone());
+    for (a, (ctx_a, vals_a)) in pieces.iter().enumerate() {
+        let base = piece_to_basic(&m.space, ctx_a, vals_a);
+        let mut cur = Map::from_basic(base.clone());
+        for (b, (ctx_b, vals_b)) in pieces.iter().enumerate() {
+            if a == b {
+                continue;
+            }
+            let mut worse = Map::empty(m.space.clone());
+            for level in 0..vals_a.len() {
+                worse.parts.push(better_at_level(&base, np, ctx_b, vals_b, level, max));
+            }
+            cur = cur.subtract(&worse)?;
+            if cur.parts.is_empty() {
+                break;
             }
         }
+        out.parts.extend(cur.parts);
     }
     Ok(out)
+}
+
+/// `{ (x, y) in base : x in ctx_b and vals_b(x) is strictly better than y,
+/// equal on the first `level` coordinates }`.
+fn better_at_level(
+    base: &BasicMap,
+    np: usize,
+    ctx_b: &BasicMap,
+    vals_b: &[(Vec<Int>, Int)],
+    level: usize,
+    max: bool,
+) -> BasicMap {
+    let mut b = base.clone();
+    // append ctx_b's divisions (in order), mapping [1 | x | q_b] into b's layout
+    let mut qcols: Vec<usize> = Vec::new();
+    let map_row = |r: &[Int], qcols: &[usize], len: usize| -> Vec<Int> {
+        let mut out = vec![Int::ZERO; len];
+        for (k, v) in r.iter().enumerate() {
+            if v.is_zero() {
+                continue;
+            }
+            let t = if k < 1 + np { k } else { qcols[k - 1 - np] };
+            out[t] = &out[t] + v;
+        }
+        out
+    };
+    for d in ctx_b.divs.iter() {
+        let d = d.as_ref().expect("context divisions are defined");
+        let num = map_row(&d.num[..1 + np + qcols.len()], &qcols, b.row_len());
+        let col = b.add_div(num, d.den.clone());
+        qcols.push(col);
+    }
+    let len = b.row_len();
+    for e in &ctx_b.eqs {
+        b.eqs.push(map_row(e, &qcols, len));
+    }
+    for e in &ctx_b.ineqs {
+        b.ineqs.push(map_row(e, &qcols, len));
+    }
+    let off_y = 1 + np;
+    for (l, (row, den)) in vals_b.iter().enumerate().take(level + 1) {
+        // f = row(x, q_b); y'_l = f / den; diff = den·y_l - f
+        let f = map_row(row, &qcols, len);
+        let mut diff: Vec<Int> = f.iter().map(|v| -v).collect();
+        diff[off_y + l] = &diff[off_y + l] + den;
+        if l < level {
+            b.eqs.push(diff);
+        } else {
+            // lexmin: y'_l <= y_l - 1  <=>  den·y_l - f - den >= 0
+            // lexmax: y'_l >= y_l + 1  <=>  f - den·y_l - den >= 0
+            if max {
+                diff.iter_mut().for_each(|v| *v = -&*v);
+            }
+            diff[0] = &diff[0] - den;
+            b.ineqs.push(diff);
+        }
+    }
+    b
 }
 
 /// The basic map `{ x -> y : x in ctx, y = values(x) }` in `space`.

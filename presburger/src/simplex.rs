@@ -522,13 +522,23 @@ pub fn solve_equalities(n: usize, eqs: &[Vec<Int>]) -> Option<(Vec<Int>, Vec<Vec
 }
 
 /// Find an integer point satisfying `eqs` (= 0) and `ineqs` (>= 0) over `n`
-/// integer variables: equalities are solved exactly over the integers
-/// ([`solve_equalities`]), then branch and bound runs on the rational
-/// relaxation of the remaining inequalities. Returns `None` if there is none.
+/// integer variables. Returns `None` if there is none.
+///
+/// 1. Equalities are solved exactly over the integers ([`solve_equalities`]),
+///    leaving inequalities over the free directions.
+/// 2. The implicit equalities of the recession cone `{z : A·z >= 0}` are
+///    found by linear programming. A unimodular change of coordinates makes
+///    them involve only the first `r` coordinates; the set is bounded in
+///    those, and its recession cone is full-dimensional in the others.
+/// 3. Branch and bound runs on the first `r` coordinates only (it terminates:
+///    they are bounded). Once they are integral, the remaining slice has a
+///    full-dimensional recession cone, so it contains integer points: one is
+///    found by moving the rational sample far enough along an interior
+///    direction of the cone and rounding.
 pub fn integer_sample(n: usize, eqs: &[Vec<Int>], ineqs: &[Vec<Int>]) -> Result<Option<Vec<Int>>> {
     let Some((x0, basis)) = solve_equalities(n, eqs) else { return Ok(None) };
     let k = basis.first().map_or(0, Vec::len);
-    let mut t = Tableau::new(k);
+    let mut rows: Vec<Vec<Int>> = Vec::with_capacity(ineqs.len());
     for r in ineqs {
         // r·(1, x0 + B z) = (r0 + a·x0) + (a·B) z
         let mut row = vec![Int::ZERO; 1 + k];
@@ -544,26 +554,13 @@ pub fn integer_sample(n: usize, eqs: &[Vec<Int>], ineqs: &[Vec<Int>]) -> Result<
                 }
             }
         }
-        // tighten: divide by the gcd of the coefficients, flooring the constant
-        let g = gcd_slice(&row[1..]);
-        if g.is_zero() {
-            if row[0].is_neg() {
-                return Ok(None);
-            }
-            continue;
-        }
-        if !g.is_one() {
-            row[0] = row[0].div_floor(&g);
-            for v in row[1..].iter_mut() {
-                *v = v.div_exact(&g);
-            }
-        }
-        t.add_ineq(&row)?;
-        if t.is_empty() {
-            return Ok(None);
+        match tighten(row) {
+            Some(Some(row)) => rows.push(row),
+            Some(None) => {}
+            None => return Ok(None),
         }
     }
-    Ok(branch_and_bound(t, 0)?.map(|z| {
+    Ok(sample_ineqs(k, &rows)?.map(|z| {
         (0..n)
             .map(|i| {
                 let mut v = x0[i].clone();
@@ -576,14 +573,329 @@ pub fn integer_sample(n: usize, eqs: &[Vec<Int>], ineqs: &[Vec<Int>]) -> Result<
     }))
 }
 
-fn branch_and_bound(t: Tableau, depth: usize) -> Result<Option<Vec<Int>>> {
+/// Divide an inequality by the gcd of its coefficients, flooring the
+/// constant. `None`: infeasible constant row; `Some(None)`: trivially true.
+fn tighten(mut row: Vec<Int>) -> Option<Option<Vec<Int>>> {
+    let g = gcd_slice(&row[1..]);
+    if g.is_zero() {
+        return if row[0].is_neg() { None } else { Some(None) };
+    }
+    if !g.is_one() {
+        row[0] = row[0].div_floor(&g);
+        for v in row[1..].iter_mut() {
+            *v = v.div_exact(&g);
+        }
+    }
+    Some(Some(row))
+}
+
+fn tableau_of(k: usize, rows: &[Vec<Int>]) -> Result<Tableau> {
+    let mut t = Tableau::new(k);
+    for r in rows {
+        t.add_ineq(r)?;
+        if t.is_empty() {
+            break;
+        }
+    }
+    Ok(t)
+}
+
+/// Integer point of `{ z : rows·(1, z) >= 0 }` (see [`integer_sample`]).
+fn sample_ineqs(k: usize, rows: &[Vec<Int>]) -> Result<Option<Vec<Int>>> {
+    let t = tableau_of(k, rows)?;
+    if t.is_empty() {
+        return Ok(None);
+    }
+    if k == 0 {
+        return Ok(Some(vec![]));
+    }
+    // fast path: plain branch and bound with a small node limit
+    let mut nodes = 0usize;
+    if let Some(res) = bnb_limited(t.clone(), &mut nodes)? {
+        return Ok(res);
+    }
+    // implicit equalities of the recession cone
+    let cone: Vec<Vec<Int>> = rows
+        .iter()
+        .map(|r| {
+            let mut c = r.clone();
+            c[0] = Int::ZERO;
+            c
+        })
+        .collect();
+    let tc = tableau_of(k, &cone)?;
+    let mut implicit = Vec::new();
+    for (i, c) in cone.iter().enumerate() {
+        if c[1..].iter().all(Int::is_zero) {
+            continue;
+        }
+        if let Opt::Value(..) = tc.clone().maximize(c)? {
+            implicit.push(i);
+        }
+    }
+    if implicit.is_empty() {
+        return Ok(Some(round_in_cone(k, rows, &t, 0)?));
+    }
+    // unimodular U with E·U = [H 0]: reuse the equality solver on E·z = 0
+    let e: Vec<Vec<Int>> = implicit.iter().map(|&i| cone[i].clone()).collect();
+    let (u, r) = unimodular_split(k, &e);
+    if r == k {
+        return branch_and_bound(t, 0, k, &|t: &Tableau| Ok(Some(int_sample(t))));
+    }
+    // rows in w coordinates: a·U
+    let wrows: Vec<Vec<Int>> = rows
+        .iter()
+        .map(|row| {
+            let mut out = vec![Int::ZERO; 1 + k];
+            out[0] = row[0].clone();
+            for j in 0..k {
+                let mut v = Int::ZERO;
+                for i in 0..k {
+                    if !row[1 + i].is_zero() && !u[i][j].is_zero() {
+                        v.add_mul(&row[1 + i], &u[i][j]);
+                    }
+                }
+                out[1 + j] = v;
+            }
+            out
+        })
+        .collect();
+    let tw = tableau_of(k, &wrows)?;
+    if tw.is_empty() {
+        return Ok(None);
+    }
+    let leaf = |t: &Tableau| -> Result<Option<Vec<Int>>> {
+        // first r coordinates are integral: fix them and round in the slice
+        let fixed: Vec<Int> = (0..r)
+            .map(|j| {
+                let (a, b) = t.sample_value(j);
+                a.div_exact(&b)
+            })
+            .collect();
+        let slice: Vec<Vec<Int>> = wrows
+            .iter()
+            .map(|row| {
+                let mut out = vec![row[0].clone()];
+                for j in 0..r {
+                    out[0].add_mul(&row[1 + j], &fixed[j]);
+                }
+                out.extend(row[1 + r..].iter().cloned());
+                out
+            })
+            .collect();
+        let ts = tableau_of(k - r, &slice)?;
+        if ts.is_empty() {
+            return Ok(None);
+        }
+        let rest = round_in_cone(k - r, &slice, &ts, 0)?;
+        let mut w = fixed;
+        w.extend(rest);
+        Ok(Some(w))
+    };
+    let w = branch_and_bound(tw, 0, r, &leaf)?;
+    Ok(w.map(|w| {
+        (0..k)
+            .map(|i| {
+                let mut v = Int::ZERO;
+                for j in 0..k {
+                    if !u[i][j].is_zero() {
+                        v.add_mul(&u[i][j], &w[j]);
+                    }
+                }
+                v
+            })
+            .collect()
+    }))
+}
+
+/// Plain branch and bound on all variables, giving up (`None`) after a few
+/// hundred nodes; a completed search is exact either way.
+fn bnb_limited(t: Tableau, nodes: &mut usize) -> Result<Option<Option<Vec<Int>>>> {
     budget::tick(1)?;
-    if depth > 2000 {
-        return Err(Error::Invalid("integer feasibility: branch and bound too deep (unbounded set?)".into()));
+    *nodes += 1;
+    if *nodes > 300 {
+        return Ok(None);
     }
     let n = t.n_var();
-    let Some(k) = t.fractional_var() else {
-        return Ok(Some((0..n).map(|k| { let (a, b) = t.sample_value(k); a.div_exact(&b) }).collect()));
+    let Some(k) = t.fractional_var() else { return Ok(Some(Some(int_sample(&t)))) };
+    let (num, den) = t.sample_value(k);
+    let lo = num.div_floor(&den);
+    let mut down = t.clone();
+    let mut row = vec![Int::ZERO; n + 1];
+    row[0] = lo.clone();
+    row[1 + k] = Int::from(-1);
+    down.add_ineq(&row)?;
+    if !down.is_empty() {
+        match bnb_limited(down, nodes)? {
+            None => return Ok(None),
+            Some(Some(p)) => return Ok(Some(Some(p))),
+            Some(None) => {}
+        }
+    }
+    let mut up = t;
+    let mut row = vec![Int::ZERO; n + 1];
+    row[0] = -&(&lo + &Int::ONE);
+    row[1 + k] = Int::ONE;
+    up.add_ineq(&row)?;
+    if up.is_empty() {
+        return Ok(Some(None));
+    }
+    bnb_limited(up, nodes)
+}
+
+fn int_sample(t: &Tableau) -> Vec<Int> {
+    (0..t.n_var())
+        .map(|j| {
+            let (a, b) = t.sample_value(j);
+            a.div_exact(&b)
+        })
+        .collect()
+}
+
+/// Column operations bringing the rows `e` (constants ignored) to `[H 0]`
+/// with `H` of full column rank `r`; returns the unimodular `U` and `r`.
+fn unimodular_split(k: usize, e: &[Vec<Int>]) -> (Vec<Vec<Int>>, usize) {
+    let mut e: Vec<Vec<Int>> = e.iter().map(|r| r[1..].to_vec()).collect();
+    let mut u: Vec<Vec<Int>> = (0..k).map(|i| (0..k).map(|j| if i == j { Int::ONE } else { Int::ZERO }).collect()).collect();
+    let mut col = 0;
+    for i in 0..e.len() {
+        if col == k {
+            break;
+        }
+        loop {
+            let mut piv: Option<usize> = None;
+            let mut count = 0;
+            for j in col..k {
+                if !e[i][j].is_zero() {
+                    count += 1;
+                    if piv.map_or(true, |p| e[i][j].abs() < e[i][p].abs()) {
+                        piv = Some(j);
+                    }
+                }
+            }
+            let Some(p) = piv else { break };
+            if count == 1 {
+                for row in e.iter_mut().chain(u.iter_mut()) {
+                    row.swap(p, col);
+                }
+                col += 1;
+                break;
+            }
+            for j in col..k {
+                if j != p && !e[i][j].is_zero() {
+                    let q = -&e[i][j].div_floor(&e[i][p]);
+                    for row in e.iter_mut().chain(u.iter_mut()) {
+                        if !row[p].is_zero() {
+                            row[j] = Int::combine(&Int::ONE, &row[j], &q, &row[p]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    (u, col)
+}
+
+/// An integer point of `{ z : rows·(1, z) >= 0 }` whose recession cone has
+/// no implicit equality (except rows constant in `z`), starting from the
+/// rational sample of `t`.
+fn round_in_cone(k: usize, rows: &[Vec<Int>], t: &Tableau, _depth: usize) -> Result<Vec<Int>> {
+    // interior direction d: a·d >= 1 for every non-constant row
+    let mut td = Tableau::new(k);
+    for r in rows {
+        if r[1..].iter().all(Int::is_zero) {
+            continue;
+        }
+        let mut c = r.clone();
+        c[0] = Int::from(-1);
+        td.add_ineq(&c)?;
+    }
+    if td.is_empty() {
+        return Err(Error::Invalid("integer feasibility: recession cone has no interior".into()));
+    }
+    let mut lcm = Int::ONE;
+    for j in 0..k {
+        lcm = lcm.lcm(&td.sample_value(j).1);
+    }
+    let d: Vec<Int> = (0..k)
+        .map(|j| {
+            let (a, b) = td.sample_value(j);
+            &a * &lcm.div_exact(&b)
+        })
+        .collect();
+    // rational sample x0 = num_j / den (common denominator)
+    let mut den = Int::ONE;
+    for j in 0..k {
+        den = den.lcm(&t.sample_value(j).1);
+    }
+    let x0: Vec<Int> = (0..k)
+        .map(|j| {
+            let (a, b) = t.sample_value(j);
+            &a * &den.div_exact(&b)
+        })
+        .collect();
+    // t >= (||a||_1 / 2 - (a·x0 + b)) / (a·d), all scaled by 2·den
+    let mut steps = Int::ZERO;
+    for r in rows {
+        if r[1..].iter().all(Int::is_zero) {
+            continue;
+        }
+        let mut ax = &r[0] * &den;
+        let mut ad = Int::ZERO;
+        let mut norm = Int::ZERO;
+        for j in 0..k {
+            ax.add_mul(&r[1 + j], &x0[j]);
+            ad.add_mul(&r[1 + j], &d[j]);
+            norm = &norm + &r[1 + j].abs();
+        }
+        // need: 2·(ax + den·t·ad) >= den·norm
+        let need = &(&den * &norm) - &(&ax * &Int::from(2));
+        if need.is_pos() {
+            let q = need.div_ceil(&(&(&den * &ad) * &Int::from(2)));
+            if q > steps {
+                steps = q;
+            }
+        }
+    }
+    // point = round((x0 + den·steps·d) / den)
+    let two = Int::from(2);
+    let point: Vec<Int> = (0..k)
+        .map(|j| {
+            let num = Int::combine(&Int::ONE, &x0[j], &(&den * &steps), &d[j]);
+            // floor(num/den + 1/2) = floor((2·num + den) / (2·den))
+            Int::combine(&two, &num, &Int::ONE, &den).div_floor(&(&two * &den))
+        })
+        .collect();
+    debug_assert!(rows.iter().all(|r| {
+        let mut v = r[0].clone();
+        for j in 0..k {
+            v.add_mul(&r[1 + j], &point[j]);
+        }
+        !v.is_neg()
+    }));
+    Ok(point)
+}
+
+/// Branch and bound on the first `n_branch` variables; `leaf` completes a
+/// tableau whose first `n_branch` sample values are integral.
+fn branch_and_bound(
+    t: Tableau,
+    depth: usize,
+    n_branch: usize,
+    leaf: &dyn Fn(&Tableau) -> Result<Option<Vec<Int>>>,
+) -> Result<Option<Vec<Int>>> {
+    budget::tick(1)?;
+    if depth > 4000 {
+        return Err(Error::Invalid("integer feasibility: branch and bound too deep".into()));
+    }
+    let n = t.n_var();
+    let Some(k) = t.fractional_var().filter(|&k| k < n_branch).or_else(|| {
+        (0..n_branch).find(|&j| {
+            let (a, b) = t.sample_value(j);
+            !a.is_divisible_by(&b)
+        })
+    }) else {
+        return leaf(&t);
     };
     let (num, den) = t.sample_value(k);
     let lo = num.div_floor(&den);
@@ -594,7 +906,7 @@ fn branch_and_bound(t: Tableau, depth: usize) -> Result<Option<Vec<Int>>> {
     row[1 + k] = Int::from(-1);
     down.add_ineq(&row)?;
     if !down.is_empty() {
-        if let Some(p) = branch_and_bound(down, depth + 1)? {
+        if let Some(p) = branch_and_bound(down, depth + 1, n_branch, leaf)? {
             return Ok(Some(p));
         }
     }
@@ -606,7 +918,7 @@ fn branch_and_bound(t: Tableau, depth: usize) -> Result<Option<Vec<Int>>> {
     if up.is_empty() {
         return Ok(None);
     }
-    branch_and_bound(up, depth + 1)
+    branch_and_bound(up, depth + 1, n_branch, leaf)
 }
 
 #[cfg(test)]

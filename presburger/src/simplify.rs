@@ -25,6 +25,9 @@ impl BasicMap {
     pub fn simplify(&mut self) -> bool {
         debug_assert!(self.check_lengths(), "row lengths: {:?}", self);
         for _ in 0..8 {
+            let n_eqs = self.eqs.len();
+            self.fix_constant_divs();
+            let added = self.eqs.len() != n_eqs;
             if !self.normalize_rows() {
                 self.set_empty();
                 return false;
@@ -42,12 +45,53 @@ impl BasicMap {
                 self.set_empty();
                 return false;
             }
-            let changed = self.drop_unit_existentials() | self.drop_one_sided_existentials() | self.drop_unused_locals();
+            let changed = added
+                | self.drop_unit_existentials()
+                | self.drop_one_sided_existentials()
+                | self.drop_unused_locals();
             if !changed {
                 break;
             }
         }
         true
+    }
+
+    /// A division of a constant is that constant: add the equality.
+    fn fix_constant_divs(&mut self) {
+        let off = self.off_div();
+        let n = self.row_len();
+        for k in 0..self.n_div() {
+            if let Some(d) = &self.divs[k] {
+                if d.den.is_one() {
+                    // floor(num / 1) = num
+                    let mut row: Vec<Int> = d.num.iter().map(|v| -v).collect();
+                    row[off + k] = &row[off + k] + &Int::ONE;
+                    if !self.eqs.contains(&row) {
+                        self.eqs.push(row);
+                    }
+                    continue;
+                }
+                if let Some(j) = (0..k).find(|&j| self.divs[j].as_ref() == Some(d)) {
+                    // the same division twice
+                    let mut row = vec![Int::ZERO; n];
+                    row[off + k] = Int::ONE;
+                    row[off + j] = Int::from(-1);
+                    if !self.eqs.contains(&row) {
+                        self.eqs.push(row);
+                    }
+                    continue;
+                }
+                if d.num[1..].iter().all(Int::is_zero) {
+                    let v = d.num[0].div_floor(&d.den);
+                    let mut row = vec![Int::ZERO; n];
+                    row[off + k] = Int::ONE;
+                    row[0] = -&v;
+                    if !self.eqs.contains(&row) {
+                        self.eqs.push(row);
+                    }
+                }
+            }
+        }
     }
 
     /// True if every row and div numerator has length `row_len()`.
@@ -192,7 +236,7 @@ impl BasicMap {
         let mut k = 0;
         while k < self.n_div() {
             let col = off + k;
-            if self.divs[k].is_some() || self.local_used_in_divs(k) {
+            if self.local_used_in_divs(k) {
                 k += 1;
                 continue;
             }

@@ -230,6 +230,11 @@ fn run_file(name: &str) -> (usize, usize, Vec<String>) {
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let case = parse_json(line);
         let id = case.get("id").unwrap().str().to_string();
+        if let Ok(f) = std::env::var("CASE") {
+            if !f.split(',').any(|x| x == id) {
+                continue;
+            }
+        }
         let op = case.get("op").unwrap().str().to_string();
         let args: Vec<String> = match case.get("args").unwrap() {
             Json::Arr(v) => v.iter().map(|x| x.str().to_string()).collect(),
@@ -239,6 +244,9 @@ fn run_file(name: &str) -> (usize, usize, Vec<String>) {
             Json::Bool(b) => b.to_string(),
             x => x.str().to_string(),
         };
+        if std::env::var("TRACE").is_ok() {
+            eprintln!("start {id} {op}");
+        }
         let t0 = std::time::Instant::now();
         let r = budget::with_budget(2_000_000, || run_case(&op, &args, &expect));
         let ms = t0.elapsed().as_millis();
