@@ -103,20 +103,6 @@ impl Error {
             Error::Command(m) => m.clone(),
         }
     }
-
-    /// Shift the position by the start of a chunk of script (used when a
-    /// script is run in pieces, as in interactive mode).
-    pub fn shifted(mut self, line_offset: usize) -> Error {
-        match &mut self {
-            Error::Parse { pos, .. }
-            | Error::Type { pos, .. }
-            | Error::Eval { pos, .. }
-            | Error::Engine { pos, .. }
-            | Error::Internal { pos, .. } => pos.line += line_offset,
-            Error::Io(_) | Error::Usage(_) | Error::Command(_) => {}
-        }
-        self
-    }
 }
 
 impl fmt::Display for Error {

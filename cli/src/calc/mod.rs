@@ -148,7 +148,7 @@ impl Session {
                         Some(w) => &mut **w,
                         None => &mut *out,
                     };
-                    writeln!(w, "error: statement {n}, {e}")?;
+                    writeln!(w, "{}", format_error(n, &e))?;
                     if !self.batch {
                         if let Some(pos) = e.pos() {
                             write_context(w, src, first_line, pos)?;
