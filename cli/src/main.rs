@@ -12,11 +12,12 @@ poly: a polyhedral toolkit in pure Rust
 Usage:
   poly                      run the built-in example (same as `poly demo`)
   poly demo                 run the built-in example
-  poly calc [--batch] [FILE]
+  poly calc [--batch] [--budget N] [FILE]
                             run an iscc script from FILE or standard input
                             (an interactive prompt when standard input is a terminal);
                             --batch: one output line per value, `error: ...` lines for
-                            failing statements (the conformance protocol)
+                            failing statements (the conformance protocol);
+                            --budget N: give up on a statement after N units of engine work
   poly scop FILE.c          extract the polyhedral model of a C kernel
   poly interp FILE.c NAME=VALUE...
                             run a C kernel with the given parameter values
@@ -26,9 +27,17 @@ Usage:
 fn calc_command(args: &[String]) -> Result<ExitCode, Error> {
     let mut batch = false;
     let mut file = None;
-    for a in args {
+    let mut budget = None;
+    let mut args = args.iter();
+    while let Some(a) = args.next() {
         match a.as_str() {
             "--batch" => batch = true,
+            "--budget" => {
+                let n = args.next().and_then(|n| n.parse::<u64>().ok());
+                budget = Some(n.ok_or_else(|| {
+                    Error::Usage("`--budget` needs a number of operations".into())
+                })?);
+            }
             "-h" | "--help" => {
                 print!("{USAGE}");
                 return Ok(ExitCode::SUCCESS);
@@ -52,7 +61,7 @@ fn calc_command(args: &[String]) -> Result<ExitCode, Error> {
         Some(path) if path != "-" => {
             let src =
                 std::fs::read_to_string(path).map_err(|e| Error::Io(format!("{path}: {e}")))?;
-            run_text(&src, batch, &mut out)?
+            run_text(&src, batch, budget, &mut out)?
         }
         _ => {
             let stdin = std::io::stdin();
@@ -61,7 +70,7 @@ fn calc_command(args: &[String]) -> Result<ExitCode, Error> {
             } else {
                 let mut src = String::new();
                 stdin.lock().read_to_string(&mut src)?;
-                run_text(&src, batch, &mut out)?
+                run_text(&src, batch, budget, &mut out)?
             }
         }
     };
@@ -73,8 +82,14 @@ fn calc_command(args: &[String]) -> Result<ExitCode, Error> {
 }
 
 /// Batch: everything on stdout. Otherwise errors (with context) on stderr.
-fn run_text(src: &str, batch: bool, out: &mut dyn Write) -> Result<calc::Summary, Error> {
+fn run_text(
+    src: &str,
+    batch: bool,
+    budget: Option<u64>,
+    out: &mut dyn Write,
+) -> Result<calc::Summary, Error> {
     let mut s = calc::Session::new(batch);
+    s.set_budget(budget);
     if batch {
         s.run(src, 1, out, None)?;
     } else {

@@ -66,6 +66,7 @@ pub struct Summary {
 pub struct Session {
     env: Env,
     batch: bool,
+    budget: Option<u64>,
     summary: Summary,
 }
 
@@ -87,8 +88,16 @@ impl Session {
         Session {
             env: Env::new(),
             batch,
+            budget: None,
             summary: Summary::default(),
         }
+    }
+
+    /// Bound the engine's work per statement (see `presburger::budget`): a
+    /// statement that needs more fails with an error line instead of running
+    /// on. `None` (the default) leaves the work unbounded.
+    pub fn set_budget(&mut self, ops: Option<u64>) {
+        self.budget = ops;
     }
 
     /// The variables.
@@ -120,7 +129,12 @@ impl Session {
                 Ok(stmt) => {
                     let pos = stmt.pos();
                     let env = &mut self.env;
-                    match catch_unwind(AssertUnwindSafe(|| env.exec(&stmt))) {
+                    let budget = self.budget;
+                    let exec = || match budget {
+                        Some(ops) => presburger::budget::with_budget(ops, || env.exec(&stmt)),
+                        None => env.exec(&stmt),
+                    };
+                    match catch_unwind(AssertUnwindSafe(exec)) {
                         Ok(r) => r,
                         Err(payload) => Err(Error::Internal {
                             pos,
