@@ -116,13 +116,20 @@ impl Map {
         let mut out = Map::empty(a.space.clone());
         for x in &a.parts {
             for y in &b.parts {
-                let z = x.intersect(y)?;
-                if !z.is_obviously_empty() {
+                let mut z = x.intersect(y)?;
+                if z.simplify() {
                     out.parts.push(z);
                 }
             }
         }
         Ok(out)
+    }
+
+    /// Simplify every disjunct (cheaply: no linear programming) and drop the
+    /// ones found empty.
+    pub fn simplify_parts(mut self) -> Map {
+        self.parts.retain_mut(|b| b.simplify());
+        self
     }
 }
 

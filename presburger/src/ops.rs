@@ -48,6 +48,9 @@ impl BasicMap {
         if !b.simplify() || b.is_empty()? {
             return Ok(None);
         }
+        if b.local_relations_by_lp()? {
+            b.simplify();
+        }
         Ok(Some(b))
     }
 

@@ -32,6 +32,7 @@ impl BasicMap {
                 self.set_empty();
                 return false;
             }
+            let rel = self.local_relations_from_eqs();
             self.gauss();
             if self.is_obviously_empty() {
                 self.set_empty();
@@ -46,6 +47,7 @@ impl BasicMap {
                 return false;
             }
             let changed = added
+                | rel
                 | self.drop_unit_existentials()
                 | self.drop_one_sided_existentials()
                 | self.drop_unused_locals();
@@ -111,7 +113,12 @@ impl BasicMap {
             let mut best: Option<(usize, usize)> = None;
             for (k, r) in self.eqs.iter().enumerate().skip(done) {
                 if let Some(c) = (1..n).rev().find(|&c| !r[c].is_zero()) {
-                    if best.map_or(true, |(_, bc)| c > bc) {
+                    // the last column; among equal columns the smallest coefficient
+                    let better = match best {
+                        None => true,
+                        Some((bk, bc)) => c > bc || (c == bc && r[c].abs() < self.eqs[bk][bc].abs()),
+                    };
+                    if better {
                         best = Some((k, c));
                     }
                 }
@@ -155,6 +162,121 @@ impl BasicMap {
             }
             done += 1;
         }
+    }
+
+    /// Relations among locals implied by the equalities: eliminate the
+    /// parameters and dimensions first (on a copy); the rows left over that
+    /// involve locals only are added as equalities (e.g. `i = 2a` and
+    /// `i = -2b` give `a + b = 0`). Returns true if something was added.
+    pub(crate) fn local_relations_from_eqs(&mut self) -> bool {
+        let off = self.off_div();
+        let n = self.row_len();
+        if self.n_div() < 2 || self.eqs.len() < 2 {
+            return false;
+        }
+        let mut m = self.eqs.clone();
+        let mut row = 0;
+        for c in 1..off {
+            let Some(p) = (row..m.len()).find(|&r| !m[r][c].is_zero()) else { continue };
+            m.swap(row, p);
+            let piv = m[row].clone();
+            let a = piv[c].abs();
+            for r in row + 1..m.len() {
+                if !m[r][c].is_zero() {
+                    let b = if piv[c].is_neg() { -&m[r][c] } else { m[r][c].clone() };
+                    let nb = -&b;
+                    for k in 0..n {
+                        m[r][k] = Int::combine(&a, &m[r][k], &nb, &piv[k]);
+                    }
+                    let g = gcd_slice(&m[r]);
+                    if !g.is_zero() && !g.is_one() {
+                        m[r].iter_mut().for_each(|v| *v = v.div_exact(&g));
+                    }
+                }
+            }
+            row += 1;
+        }
+        for r in &m[row..] {
+            // a relation with a unit coefficient on a local: substitute that local away
+            if let Some(q) = (off..n).rev().find(|&c| r[c].abs().is_one()) {
+                self.substitute_local(q, r);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Eliminate local column `q` using the equality `r` (with `r[q] = ±1`)
+    /// from every row and definition, then remove the local.
+    fn substitute_local(&mut self, q: usize, r: &[Int]) {
+        // q = -(r - r[q]·q) / r[q]
+        let mut piv = r.to_vec();
+        if piv[q].is_neg() {
+            piv.iter_mut().for_each(|v| *v = -&*v);
+        }
+        let sub = |row: &mut Vec<Int>| {
+            if !row[q].is_zero() {
+                let b = row[q].clone();
+                let nb = -&b;
+                for k in 0..row.len() {
+                    row[k] = Int::combine(&Int::ONE, &row[k], &nb, &piv[k]);
+                }
+            }
+        };
+        for row in self.eqs.iter_mut().chain(self.ineqs.iter_mut()) {
+            sub(row);
+        }
+        for d in self.divs.iter_mut().flatten() {
+            sub(&mut d.num);
+        }
+        self.eqs.retain(|row| !row.iter().all(Int::is_zero));
+        let k = q - self.off_div();
+        self.remove_local(k);
+    }
+
+    /// Equalities between pairs of locals that the rational relaxation
+    /// implies up to rounding: if `l ± l'` is bounded in `[lo, hi]` over the
+    /// rationals and `ceil(lo) = floor(hi)`, the integer sum is constant.
+    pub(crate) fn local_relations_by_lp(&mut self) -> crate::error::Result<bool> {
+        let nd = self.n_div();
+        if !(2..=12).contains(&nd) {
+            return Ok(false);
+        }
+        let off = self.off_div();
+        let n = self.row_len();
+        let mut t = crate::simplex::Tableau::new(n - 1);
+        for e in &self.eqs {
+            t.add_eq(e)?;
+        }
+        for r in &self.ineqs {
+            t.add_ineq(r)?;
+        }
+        if t.is_empty() {
+            return Ok(false);
+        }
+        let mut added = false;
+        for a in 0..nd {
+            for b in a + 1..nd {
+                for sign in [1i64, -1] {
+                    let mut obj = vec![Int::ZERO; n];
+                    obj[off + a] = Int::ONE;
+                    obj[off + b] = Int::from(sign);
+                    let lo = t.clone().minimize(&obj)?;
+                    let crate::simplex::Opt::Value(ln, ld) = lo else { continue };
+                    let hi = t.clone().maximize(&obj)?;
+                    let crate::simplex::Opt::Value(hn, hd) = hi else { continue };
+                    let l = ln.div_ceil(&ld);
+                    if l == hn.div_floor(&hd) {
+                        let mut row = obj.clone();
+                        row[0] = -&l;
+                        self.eqs.push(row);
+                        added = true;
+                        break;
+                    }
+                }
+            }
+        }
+        Ok(added)
     }
 
     /// Remove duplicate inequalities (keeping the tightest constant), turn

@@ -492,7 +492,10 @@ fn join(a: &Map, b: &Map, space: Space, da: &[Dest], db: &[Dest], n_exist: usize
         let tx = x.transform(space.clone(), da, n_exist);
         for y in &b.parts {
             let ty = y.transform(space.clone(), db, n_exist);
-            out.parts.push(tx.intersect_shared(&ty, n_exist)?);
+            let mut z = tx.intersect_shared(&ty, n_exist)?;
+            if z.simplify() {
+                out.parts.push(z);
+            }
         }
     }
     Ok(out)
