@@ -4,10 +4,13 @@ fn main() {
     let m: Map = a[0].parse().unwrap();
     println!("{m}");
     for b in m.basic_maps() {
-        let mut b = b.clone();
-        println!("{:?}", b);
-        b.simplify();
-        println!("{:?}", b);
-        println!("{}", Map::from_basic(b));
+        let pieces = b.make_divs_explicit().unwrap();
+        for p in &pieces {
+            println!("piece {}", Map::from_basic(p.clone()));
+            let pts: Vec<i64> = (-15..0).filter(|&v| presburger::testing::basic_contains(p, &[Int::from(v)])).collect();
+            println!("  points {:?}", pts);
+        }
     }
+    let pts: Vec<i64> = (-15..0).filter(|&v| presburger::testing::contains(&m, &[Int::from(v)])).collect();
+    println!("orig points {:?}", pts);
 }

@@ -456,7 +456,7 @@ impl BasicMap {
                 self.divs[k] = Some(Div { num, den: a });
                 continue;
             }
-            if self.local_used_in_divs(k) {
+            if self.local_used_in_divs(k) || self.eqs.iter().any(|r| !r[col].is_zero()) {
                 continue;
             }
             // defining pair

@@ -254,14 +254,22 @@ impl UnionMap {
         Ok(u)
     }
 
-    /// Differences of the relations.
+    /// Differences of the relations whose domain and range live in the same
+    /// space (as in isl, the other relations are left out).
     pub fn deltas(&self) -> Result<UnionMap> {
-        self.each(Map::deltas)
+        UnionMap::collect(
+            &self.params,
+            self.maps.iter().filter(|m| m.space.domain.as_ref() == Some(&m.space.range)).map(Map::deltas),
+        )
     }
 
-    /// `{ [x -> y] -> y - x }` for every relation.
+    /// `{ [x -> y] -> y - x }` for every relation whose domain and range
+    /// live in the same space.
     pub fn deltas_map(&self) -> Result<UnionMap> {
-        self.each(Map::deltas_map)
+        UnionMap::collect(
+            &self.params,
+            self.maps.iter().filter(|m| m.space.domain.as_ref() == Some(&m.space.range)).map(Map::deltas_map),
+        )
     }
 
     /// Identity relations of the sets.
