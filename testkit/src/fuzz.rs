@@ -1,0 +1,199 @@
+//! Bodies of the cargo-fuzz targets (`fuzz/fuzz_targets/*.rs`), as plain
+//! functions: each panics exactly when it finds a bug, so the fuzzer reports
+//! it and `cargo test` can replay a stored corpus (`testkit/tests/fuzz_corpus.rs`).
+//!
+//! Engine calls run under an operation budget; running out of budget is not
+//! a bug and ends the check early.
+
+use presburger::{budget, Error, Map, UnionMap};
+
+use crate::gen::{generate, Bytes, Shape};
+use crate::oracle::{self, Universe};
+
+/// Work budget for one engine call inside a fuzz body.
+pub const BUDGET: u64 = 200_000;
+
+/// Names of the targets, in the order of `fuzz/fuzz_targets/`.
+pub const TARGETS: [&str; 4] = ["parse_roundtrip", "calc", "set_identities", "brute_force"];
+
+/// Run the target `name` on one input (for corpus replay).
+pub fn run(name: &str, data: &[u8]) {
+    match name {
+        "parse_roundtrip" => parse_roundtrip(data),
+        "calc" => calc(data),
+        "set_identities" => set_identities(data),
+        "brute_force" => brute_force(data),
+        _ => panic!("unknown fuzz target {name}"),
+    }
+}
+
+/// isl notation: parsing never panics, and for text that parses,
+/// `print ∘ parse` is a fixed point (the printed text re-parses, to an equal
+/// set, and prints the same).
+pub fn parse_roundtrip(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if text.len() > 2000 {
+        return;
+    }
+    let Ok(u) = text.parse::<UnionMap>() else {
+        return;
+    };
+    let p1 = u.to_string();
+    let u2: UnionMap = match p1.parse() {
+        Ok(u2) => u2,
+        Err(e) => panic!("printed form of {text:?} does not re-parse: {p1:?}: {e}"),
+    };
+    let p2 = u2.to_string();
+    assert_eq!(
+        p1, p2,
+        "print(parse(print(parse(s)))) differs from print(parse(s)) for {text:?}"
+    );
+    if let Ok(eq) = budget::with_budget(BUDGET, || u.is_equal(&u2)) {
+        assert!(
+            eq,
+            "re-parsed set differs from the original for {text:?}: {p1}"
+        );
+    }
+}
+
+/// The calculator language: any script runs to the end without an internal
+/// error (a panic caught by the calculator) and writes one line per value or
+/// error.
+pub fn calc(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if text.len() > 2000 {
+        return;
+    }
+    let mut out = Vec::new();
+    let summary = budget::with_budget(BUDGET, || poly::calc::run_script(text, true, &mut out))
+        .expect("writing to a vector cannot fail");
+    let out = String::from_utf8(out).expect("calculator output is UTF-8");
+    assert!(
+        !out.contains("internal error"),
+        "calculator panicked on {text:?}:\n{out}"
+    );
+    assert_eq!(
+        out.lines().count(),
+        summary.values + summary.errors,
+        "batch output must have one line per value or error, for {text:?}:\n{out}"
+    );
+}
+
+fn ok<T>(r: presburger::Result<T>) -> Option<T> {
+    match r {
+        Ok(v) => Some(v),
+        Err(Error::BudgetExceeded) => None,
+        Err(e) => panic!("engine error: {e}"),
+    }
+}
+
+fn pair(data: &[u8], max_dims: usize) -> (Shape, Map, Map, String, String) {
+    let mut src = Bytes::new(data);
+    let shape = Shape::from_bytes(&mut src, false, max_dims);
+    let a = generate(&mut src, shape);
+    let b = generate(&mut src, shape);
+    (shape, a.map(), b.map(), a.text, b.text)
+}
+
+/// Set-algebra identities on generated sets A and B:
+/// (A−B)∪(A∩B) = A, A ⊆ A∪B, complement twice is A, lexmin A ⊆ A and lies
+/// lexicographically at or below a sample point of A with the same
+/// parameters, and the projection of A contains the projected sample point.
+pub fn set_identities(data: &[u8]) {
+    let (shape, a, b, ta, tb) = pair(data, 3);
+    let go = || -> Option<()> {
+        let d = ok(a.subtract(&b))?;
+        let i = ok(a.intersect(&b))?;
+        let u = ok(d.union(&i))?;
+        assert!(
+            ok(u.is_equal(&a))?,
+            "(A-B)|(A*B) != A for A = {ta}, B = {tb}"
+        );
+        let ab = ok(a.union(&b))?;
+        assert!(
+            ok(a.is_subset(&ab))?,
+            "A not a subset of A|B for A = {ta}, B = {tb}"
+        );
+        let cc = ok(ok(a.complement())?.complement())?;
+        assert!(ok(cc.is_equal(&a))?, "complement twice != A for A = {ta}");
+        let Some(sample) = ok(a.sample_point())? else {
+            assert!(ok(a.is_empty())?, "no sample point in a non-empty set {ta}");
+            return Some(());
+        };
+        let u = Universe::of(shape);
+        let pts = oracle::points_of(&sample, &u);
+        assert_eq!(
+            pts.len(),
+            1,
+            "sample of {ta} is not one point of the box: {sample}"
+        );
+        let p = &pts[0];
+        assert!(oracle::member(&a, p), "sample {p:?} not in {ta}");
+        let lexmin = ok(a.lexmin())?;
+        let np = shape.n_param();
+        let mins: Vec<Vec<i64>> = oracle::points_of(&lexmin, &u)
+            .into_iter()
+            .filter(|q| q[..np] == p[..np])
+            .collect();
+        assert_eq!(
+            mins.len(),
+            1,
+            "lexmin of {ta} at params {:?}: {mins:?}",
+            &p[..np]
+        );
+        assert!(
+            oracle::member(&a, &mins[0]),
+            "lexmin {:?} not in {ta}",
+            mins[0]
+        );
+        assert!(
+            mins[0] <= *p,
+            "lexmin {:?} above sample point {p:?} of {ta}",
+            mins[0]
+        );
+        let k = p.len() - np - 1;
+        let proj = ok(a.project_out(k, 1))?;
+        let mut q = p.clone();
+        q.remove(np + k);
+        assert!(
+            oracle::member(&proj, &q),
+            "projection of {ta} on all but dimension {k} misses {q:?}"
+        );
+        Some(())
+    };
+    let _ = budget::with_budget(BUDGET * 10, go);
+}
+
+/// Brute-force cross-check in a small box: membership of A∩B, A∪B, A−B and
+/// the complement of A agrees with the memberships of A and B at every point,
+/// and emptiness agrees with enumeration.
+pub fn brute_force(data: &[u8]) {
+    let (shape, a, b, ta, tb) = pair(data, 2);
+    let u = Universe::of(shape);
+    let ma = oracle::membership(&a, &u);
+    let mb = oracle::membership(&b, &u);
+    type Op = fn(&Map, &Map) -> presburger::Result<Map>;
+    let ops: [(&str, Op, fn(bool, bool) -> bool); 4] = [
+        ("intersect", |x, y| x.intersect(y), |x, y| x && y),
+        ("union", |x, y| x.union(y), |x, y| x || y),
+        ("subtract", |x, y| x.subtract(y), |x, y| x && !y),
+        ("complement", |x, _| x.complement(), |x, _| !x),
+    ];
+    for (name, op, f) in ops {
+        let Some(r) = ok(budget::with_budget(BUDGET, || op(&a, &b))) else {
+            continue;
+        };
+        let want: Vec<bool> = ma.iter().zip(&mb).map(|(&x, &y)| f(x, y)).collect();
+        let got = oracle::membership(&r, &u);
+        if let Some((p, g, w)) = oracle::first_difference(&got, &want, &u) {
+            panic!("{name}: at {p:?} engine says {g}, brute force {w}; A = {ta}, B = {tb}, result = {r}");
+        }
+    }
+    if let Some(e) = ok(budget::with_budget(BUDGET, || a.is_empty())) {
+        assert_eq!(e, !ma.iter().any(|&x| x), "is_empty of {ta}");
+    }
+}
