@@ -8,9 +8,11 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod bench;
 pub mod calc;
 pub mod demo;
 pub mod error;
+pub mod json;
 
 pub use calc::{run_script, Session, Summary, Value};
 pub use error::{Error, Pos, Result};

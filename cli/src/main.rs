@@ -21,6 +21,9 @@ Usage:
   poly scop FILE.c          extract the polyhedral model of a C kernel
   poly interp FILE.c NAME=VALUE...
                             run a C kernel with the given parameter values
+  poly bench CASES.jsonl [--min-ms N]
+                            check and time engine operations on conformance cases
+                            (one line per case: ID OP NANOSECONDS, or ID OP WRONG)
   poly --help               print this message
 ";
 
@@ -124,6 +127,7 @@ fn dispatch(args: &[String]) -> Result<ExitCode, Error> {
             Ok(ExitCode::SUCCESS)
         }
         Some("calc") => calc_command(&args[1..]),
+        Some("bench") => poly::bench::bench_command(&args[1..]),
         Some("scop") => front_end(scop::commands::scop_command(&args[1..])),
         Some("interp") => front_end(scop::commands::interp_command(&args[1..])),
         Some(other) => Err(Error::Usage(format!(
