@@ -247,7 +247,12 @@ impl Ctx {
         let mut b = self.bset.clone();
         b.ineqs.push(row.to_vec());
         let n = b.space.n_vars() + b.n_div();
-        match crate::simplex::integer_sample(n, &b.eqs, &b.ineqs)? {
+        let t0 = std::time::Instant::now();
+        let res = crate::simplex::integer_sample(n, &b.eqs, &b.ineqs);
+        if std::env::var_os("PIP_TRACE").is_some() && t0.elapsed().as_millis() > 50 {
+            eprintln!("slow ctx check {} ms: {}", t0.elapsed().as_millis(), crate::Map::from_basic(b.clone()));
+        }
+        match res? {
             Some(p) => {
                 self.samples.push(p);
                 Ok(true)
@@ -337,7 +342,7 @@ pub fn solve(problem: &Problem) -> Result<Vec<Piece>> {
 fn run(mut tab: Tab, mut ctx: Ctx, out: &mut Vec<Piece>) -> Result<()> {
     let mut iterations = 0usize;
     loop {
-        budget::tick(1)?;
+        budget::tick(1 + tab.rows.len() as u64)?;
         iterations += 1;
         if iterations > 100_000 {
             return Err(Error::Invalid("parametric integer programming did not converge".into()));
@@ -371,6 +376,9 @@ fn run(mut tab: Tab, mut ctx: Ctx, out: &mut Vec<Piece>) -> Result<()> {
             }
         }
         if let Some(r) = mixed_row {
+            if std::env::var_os("PIP_TRACE").is_some() {
+                eprintln!("split on row {r}: {:?}", &tab.rows[r][1..2 + tab.n_ctx]);
+            }
             let f = tab.rows[r][2..2 + tab.n_ctx].to_vec();
             let mut negf: Vec<Int> = f.iter().map(|v| -v).collect();
             negf[0] = &negf[0] - &Int::ONE;
@@ -410,21 +418,26 @@ fn run(mut tab: Tab, mut ctx: Ctx, out: &mut Vec<Piece>) -> Result<()> {
         };
         // 3. Gomory cut on row r: value (d·M + c(p) + Σ a_j x_j)/d must be integral
         let d = tab.rows[r][0].clone();
-        let c: Vec<Int> = tab.rows[r][2..2 + tab.n_ctx].to_vec();
-        let q_col = add_ctx_div(&mut tab, &mut ctx, &c, &d);
-        // c mod d = c - d·q ; if it is 0 on the whole context, rewrite the row
-        let mut rem = tab.rows[r][2..2 + tab.n_ctx].to_vec();
+        // c = d·Q + R with R reduced mod d: floor(c/d) = Q + floor(R/d), so
+        // the remainder c - d·floor(c/d) = R - d·q with q = floor(R/d)
+        let reduced: Vec<Int> = tab.rows[r][2..2 + tab.n_ctx].iter().map(|v| v.mod_floor(&d)).collect();
+        let q_col = add_ctx_div(&mut tab, &mut ctx, &reduced, &d);
+        let mut rem: Vec<Int> = tab.rows[r][2..2 + tab.n_ctx].iter().map(|v| v.mod_floor(&d)).collect();
         rem[q_col] = &rem[q_col] - &d;
         let mut rem_pos = rem.clone();
         rem_pos[0] = &rem_pos[0] - &Int::ONE;
         if !ctx.has(&rem_pos)? {
-            // c = d·q on the context
+            // R = d·q on the context, so c = d·(Q + q): rewrite the row constant
             let row = &mut tab.rows[r];
             for k in 0..tab.n_ctx {
-                row[2 + k] = Int::ZERO;
+                let v = &row[2 + k] - &rem[k];
+                row[2 + k] = v;
             }
-            row[2 + q_col] = d.clone();
+            // subtracting rem removed R and added d·q
             continue;
+        }
+        if std::env::var_os("PIP_TRACE").is_some() {
+            eprintln!("cut on row {r}: d={d} c={:?} ctx divs={} rows={}", &tab.rows[r][1..2 + tab.n_ctx], ctx.bset.n_div(), tab.rows.len());
         }
         let cs = tab.cstart();
         let mut cut = vec![Int::ZERO; tab.rows[r].len()];
