@@ -1,2 +1,217 @@
-//! Benchmark support code: see `benches/README.md`.
+//! Benchmark inputs shared by the criterion benches (see `benches/README.md`):
+//! deterministic sparse polytopes, dependence-style intersections, and the
+//! shared kernel models (`../shared/kernels/*.model.json`).
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+use std::path::PathBuf;
+
+use poly::json::Json;
+use presburger::{Result, UnionMap};
+
+/// A small deterministic pseudo-random generator (64-bit LCG, high bits).
+#[derive(Clone, Debug)]
+pub struct Lcg(u64);
+
+impl Lcg {
+    /// Seeded generator.
+    pub fn new(seed: u64) -> Lcg {
+        Lcg(seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407))
+    }
+
+    /// A value in `lo..=hi`.
+    pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        lo + ((self.0 >> 33) % ((hi - lo + 1) as u64)) as i64
+    }
+}
+
+/// A sparse bounded polytope of dimension `d` in isl text: the box
+/// `0 <= x_k <= 20` plus `2d` random constraints with two or three non-zero
+/// coefficients, each satisfied at the box centre (so the set is non-empty).
+pub fn sparse_polytope(d: usize, seed: u64) -> String {
+    let mut r = Lcg::new(seed);
+    let vars: Vec<String> = (0..d).map(|k| format!("x{k}")).collect();
+    let mut cs: Vec<String> = vars.iter().map(|v| format!("0 <= {v} <= 20")).collect();
+    for _ in 0..2 * d {
+        let mut coef = vec![0i64; d];
+        for _ in 0..r.range(2, 3) {
+            let k = r.range(0, d as i64 - 1) as usize;
+            coef[k] = r.range(-5, 5);
+        }
+        let at_centre: i64 = coef.iter().map(|c| c * 10).sum();
+        let k = -at_centre + r.range(0, 15);
+        let terms: Vec<String> = coef
+            .iter()
+            .zip(&vars)
+            .filter(|(c, _)| **c != 0)
+            .map(|(c, v)| format!("{c}*{v}"))
+            .collect();
+        if !terms.is_empty() {
+            cs.push(format!("{} + {k} >= 0", terms.join(" + ")));
+        }
+    }
+    format!("{{ [{}] : {} }}", vars.join(", "), cs.join(" and "))
+}
+
+/// A dependence-style relation of loop depth `depth` (1 to 3): pairs of
+/// iterations `S[i] -> S[j]` of an `n`-sized box with the source before the
+/// sink (lexicographically) where the source writes `A[sum of i]` and the sink
+/// reads `A[sum of j - 1]` (`2*sum(i) = 2*sum(j) - 2 + parity`). With
+/// `parity` 1 the relation is empty (an odd number cannot equal an even one),
+/// which the engine must prove.
+pub fn dependence(depth: usize, parity: i64) -> String {
+    let src: Vec<String> = (0..depth).map(|k| format!("i{k}")).collect();
+    let snk: Vec<String> = (0..depth).map(|k| format!("j{k}")).collect();
+    let mut cs: Vec<String> = src
+        .iter()
+        .chain(&snk)
+        .map(|v| format!("0 <= {v} < n"))
+        .collect();
+    cs.push(format!(
+        "2*({}) = 2*({}) - 2 + {parity}",
+        src.join(" + "),
+        snk.join(" + ")
+    ));
+    // source before sink: a disjunction over the depth at which they differ
+    let before: Vec<String> = (0..depth)
+        .map(|l| {
+            let mut c: Vec<String> = (0..l).map(|k| format!("i{k} = j{k}")).collect();
+            c.push(format!("i{l} < j{l}"));
+            format!("({})", c.join(" and "))
+        })
+        .collect();
+    format!(
+        "[n] -> {{ S[{}] -> S[{}] : {} and ({}) }}",
+        src.join(", "),
+        snk.join(", "),
+        cs.join(" and "),
+        before.join(" or ")
+    )
+}
+
+/// The directory of the shared kernel models, if present (`../shared/kernels`).
+pub fn kernels_dir() -> Option<PathBuf> {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/kernels");
+    p.exists().then_some(p)
+}
+
+/// A kernel model: its name and the fields of `NAME.model.json`.
+#[derive(Clone, Debug)]
+pub struct Model {
+    /// Kernel name (file stem).
+    pub name: String,
+    /// Iteration domains.
+    pub domain: UnionMap,
+    /// Schedule.
+    pub schedule: UnionMap,
+    /// Definite writes.
+    pub must_write: UnionMap,
+    /// Possible writes (empty when the model has none).
+    pub may_write: UnionMap,
+    /// Reads.
+    pub read: UnionMap,
+}
+
+fn field(j: &Json, k: &str) -> Option<UnionMap> {
+    let s = j.get(k)?.as_str()?;
+    match s.parse::<UnionMap>() {
+        Ok(u) => Some(u),
+        Err(e) => panic!("model field {k}: {e}"),
+    }
+}
+
+/// All shared kernel models, sorted by name (empty if the directory is missing).
+pub fn models() -> Vec<Model> {
+    let Some(dir) = kernels_dir() else {
+        return vec![];
+    };
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("readable kernels directory")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.to_string_lossy().ends_with(".model.json"))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(p).expect("readable model");
+            let j = Json::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            let name = p
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .trim_end_matches(".model.json")
+                .to_string();
+            let params = match field(&j, "domain") {
+                Some(d) => d.params().to_vec(),
+                None => vec![],
+            };
+            let get = |k: &str| field(&j, k).unwrap_or_else(|| UnionMap::empty(params.clone()));
+            Model {
+                name,
+                domain: get("domain"),
+                schedule: get("schedule"),
+                must_write: get("must_write"),
+                may_write: get("may_write"),
+                read: get("read"),
+            }
+        })
+        .collect()
+}
+
+/// The last-writer candidate relation of a model:
+/// `{ sink instance -> source instance : same element, source before sink }`
+/// (reads as sinks, all writes as sources).
+pub fn writer_relation(m: &Model) -> Result<UnionMap> {
+    let writes = m.must_write.union(&m.may_write)?;
+    let same = m.read.apply_range(&writes.reverse()?)?;
+    let times = m.schedule.range()?;
+    let later = times.lex_order(&times, true, false)?; // t_sink >> t_source
+    let before = m
+        .schedule
+        .apply_range(&later)?
+        .apply_range(&m.schedule.reverse()?)?;
+    same.intersect(&before)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn polytopes_are_non_empty_and_bounded() {
+        for d in [2, 5, 8] {
+            let s: UnionMap = sparse_polytope(d, 1).parse().unwrap();
+            assert!(!s.is_empty().unwrap(), "{}", sparse_polytope(d, 1));
+            assert!(s.lexmin().is_ok());
+        }
+    }
+
+    #[test]
+    fn dependences_are_empty_exactly_for_odd_parity() {
+        for depth in 1..=2 {
+            let even: UnionMap = dependence(depth, 0).parse().unwrap();
+            let odd: UnionMap = dependence(depth, 1).parse().unwrap();
+            assert!(!even.is_empty().unwrap(), "{}", dependence(depth, 0));
+            assert!(odd.is_empty().unwrap(), "{}", dependence(depth, 1));
+        }
+    }
+
+    #[test]
+    fn writer_relation_of_jacobi_is_non_empty() {
+        let Some(m) = models().into_iter().find(|m| m.name == "jacobi_1d") else {
+            return;
+        };
+        let r = writer_relation(&m).unwrap();
+        assert!(!r.is_empty().unwrap());
+        let lw = r.lexmax().unwrap();
+        assert!(lw.is_subset(&r).unwrap());
+        assert!(lw.is_single_valued().unwrap());
+    }
+}
