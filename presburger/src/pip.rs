@@ -247,6 +247,7 @@ impl Ctx {
         let mut b = self.bset.clone();
         b.ineqs.push(row.to_vec());
         let n = b.space.n_vars() + b.n_div();
+        budget::tick(1 + (n * b.ineqs.len()) as u64)?;
         let t0 = std::time::Instant::now();
         let res = crate::simplex::integer_sample(n, &b.eqs, &b.ineqs);
         if std::env::var_os("PIP_TRACE").is_some() && t0.elapsed().as_millis() > 50 {
@@ -342,7 +343,7 @@ pub fn solve(problem: &Problem) -> Result<Vec<Piece>> {
 fn run(mut tab: Tab, mut ctx: Ctx, out: &mut Vec<Piece>) -> Result<()> {
     let mut iterations = 0usize;
     loop {
-        budget::tick(1 + tab.rows.len() as u64)?;
+        budget::tick(1 + (tab.rows.len() * tab.rows.first().map_or(1, Vec::len)) as u64 / 4)?;
         iterations += 1;
         if iterations > 100_000 {
             return Err(Error::Invalid("parametric integer programming did not converge".into()));
@@ -505,6 +506,9 @@ fn problem_of(b: &BasicMap, n_par: usize, max: bool) -> Problem {
 pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
     let np = m.space.n_param() + m.space.n_in();
     let no = m.space.n_out();
+    if np == 0 {
+        return lexopt_points(m, max);
+    }
     let mut pieces: Vec<(BasicMap, Vec<(Vec<Int>, Int)>)> = Vec::new();
     for b in &m.parts {
         let mut b = b.clone();
@@ -551,6 +555,110 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
         out.parts.extend(cur.parts);
     }
     Ok(out)
+}
+
+/// Non-parametric fast path: the optimum of each disjunct by successive
+/// integer feasibility tests (binary search on each coordinate between its
+/// rational bounds), then the best of them.
+fn lexopt_points(m: &Map, max: bool) -> Result<Map> {
+    let mut best: Option<Vec<Int>> = None;
+    for b in &m.parts {
+        if let Some(p) = lexopt_point(b, max)? {
+            let better = match &best {
+                None => true,
+                Some(q) => if max { p > *q } else { p < *q },
+            };
+            if better {
+                best = Some(p);
+            }
+        }
+    }
+    let mut out = Map::empty(m.space.clone());
+    if let Some(p) = best {
+        let mut b = BasicMap::universe(m.space.clone());
+        for (k, v) in p.iter().enumerate() {
+            let mut row = vec![Int::ZERO; b.row_len()];
+            row[1 + k] = Int::ONE;
+            row[0] = -v;
+            b.eqs.push(row);
+        }
+        out.parts.push(b);
+    }
+    Ok(out)
+}
+
+/// The lexicographic optimum of the dimensions of a basic set without
+/// parameters, or `None` if it is empty.
+pub fn lexopt_point(b: &BasicMap, max: bool) -> Result<Option<Vec<Int>>> {
+    use crate::simplex::{integer_sample, Opt, Tableau};
+    let mut b = b.clone();
+    if !b.simplify() {
+        return Ok(None);
+    }
+    let nv = b.row_len() - 1;
+    let feasible = |b: &BasicMap| -> Result<bool> { Ok(integer_sample(nv, &b.eqs, &b.ineqs)?.is_some()) };
+    if !feasible(&b)? {
+        return Ok(None);
+    }
+    let no = b.space.n_out();
+    let off = 1 + b.space.n_param() + b.space.n_in();
+    let mut point = Vec::with_capacity(no);
+    for k in 0..no {
+        // objective: y_k (min) or -y_k (max), minimized
+        let mut obj = vec![Int::ZERO; nv + 1];
+        obj[off + k] = if max { Int::from(-1) } else { Int::ONE };
+        let mut t = Tableau::new(nv);
+        for e in &b.eqs {
+            t.add_eq(e)?;
+        }
+        for r in &b.ineqs {
+            t.add_ineq(r)?;
+        }
+        let lo = match t.clone().minimize(&obj)? {
+            Opt::Value(n, d) => n.div_ceil(&d),
+            Opt::Unbounded => return Err(Error::Unbounded(format!("dimension {k} has no {} bound", if max { "upper" } else { "lower" }))),
+        };
+        // smallest v >= lo with an integer point where obj <= v
+        let with_bound = |v: &Int| -> BasicMap {
+            let mut c = b.clone();
+            let mut row: Vec<Int> = obj.iter().map(|x| -x).collect();
+            row[0] = v.clone();
+            c.ineqs.push(row);
+            c
+        };
+        let mut hi = match t.maximize(&obj)? {
+            Opt::Value(n, d) => n.div_floor(&d),
+            Opt::Unbounded => {
+                let mut step = Int::ONE;
+                let mut v = lo.clone();
+                loop {
+                    budget::tick(1)?;
+                    if feasible(&with_bound(&v))? {
+                        break v;
+                    }
+                    v = &v + &step;
+                    step = &step * &Int::from(2);
+                }
+            }
+        };
+        let mut lo = lo;
+        while lo < hi {
+            budget::tick(1)?;
+            let mid = (&lo + &hi).div_floor(&Int::from(2));
+            if feasible(&with_bound(&mid))? {
+                hi = mid;
+            } else {
+                lo = &mid + &Int::ONE;
+            }
+        }
+        let v = if max { -&lo } else { lo };
+        let mut row = vec![Int::ZERO; nv + 1];
+        row[off + k] = Int::ONE;
+        row[0] = -&v;
+        b.eqs.push(row);
+        point.push(v);
+    }
+    Ok(Some(point))
 }
 
 /// `{ (x, y) in base : x in ctx_b and vals_b(x) is strictly better than y,

@@ -308,7 +308,7 @@ impl Tableau {
     /// non-negative. Returns false if its maximum is negative.
     fn restore(&mut self, u: usize) -> Result<bool> {
         loop {
-            budget::tick(1 + self.rows.len() as u64)?;
+            budget::tick(1 + (self.rows.len() * (1 + self.col_var.len())) as u64 / 4)?;
             let r = match self.unknowns[u].pos {
                 Pos::Row(r) => r,
                 _ => return Ok(true),
@@ -334,7 +334,7 @@ impl Tableau {
     /// Returns false if its minimum is positive.
     fn decrease_to_zero(&mut self, u: usize) -> Result<bool> {
         loop {
-            budget::tick(1 + self.rows.len() as u64)?;
+            budget::tick(1 + (self.rows.len() * (1 + self.col_var.len())) as u64 / 4)?;
             let r = match self.unknowns[u].pos {
                 Pos::Row(r) => r,
                 _ => return Ok(true),
@@ -373,7 +373,7 @@ impl Tableau {
         let e = self.express(row);
         let u = self.push_row(e, false);
         let res = loop {
-            budget::tick(1 + self.rows.len() as u64)?;
+            budget::tick(1 + (self.rows.len() * (1 + self.col_var.len())) as u64 / 4)?;
             let r = self.row_of(u).expect("objective stays a row");
             let Some((c, d)) = self.choose_col(r, -1) else {
                 break Opt::Value(self.rows[r][1].clone(), self.rows[r][0].clone());
@@ -711,7 +711,7 @@ fn sample_ineqs(k: usize, rows: &[Vec<Int>]) -> Result<Option<Vec<Int>>> {
 /// Plain branch and bound on all variables, giving up (`None`) after a few
 /// hundred nodes; a completed search is exact either way.
 fn bnb_limited(t: Tableau, nodes: &mut usize) -> Result<Option<Option<Vec<Int>>>> {
-    budget::tick(1)?;
+    budget::tick(1 + t.n_var() as u64)?;
     *nodes += 1;
     if *nodes > 300 {
         return Ok(None);
