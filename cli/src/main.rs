@@ -18,6 +18,8 @@ Usage:
                             --batch: one output line per value, `error: ...` lines for
                             failing statements (the conformance protocol);
                             --budget N: give up on a statement after N units of engine work
+                            (default in batch mode: 50000000, about a minute at most;
+                            0 means no limit)
   poly scop FILE.c          extract the polyhedral model of a C kernel
   poly interp FILE.c NAME=VALUE...
                             run a C kernel with the given parameter values
@@ -26,6 +28,9 @@ Usage:
                             (one line per case: ID OP NANOSECONDS, or ID OP WRONG)
   poly --help               print this message
 ";
+
+/// Work limit per statement in batch mode unless `--budget` says otherwise.
+const DEFAULT_BATCH_BUDGET: u64 = 50_000_000;
 
 fn calc_command(args: &[String]) -> Result<ExitCode, Error> {
     let mut batch = false;
@@ -58,6 +63,13 @@ fn calc_command(args: &[String]) -> Result<ExitCode, Error> {
             }
         }
     }
+    // batch runs (scripts, the conformance checker) never hang: a default budget
+    let budget = match budget {
+        Some(0) => None,
+        Some(n) => Some(n),
+        None if batch => Some(DEFAULT_BATCH_BUDGET),
+        None => None,
+    };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let summary = match file.as_deref() {

@@ -36,6 +36,22 @@ impl Map {
             next.push(b.clone());
             keep = next;
         }
+        // fuse pairs whose combined valid constraints describe exactly their union
+        let mut changed = true;
+        while changed {
+            changed = false;
+            'pairs: for i in 0..keep.len() {
+                for j in i + 1..keep.len() {
+                    crate::budget::tick(1)?;
+                    if let Some(h) = fuse(&keep[i], &keep[j])? {
+                        keep.remove(j);
+                        keep[i] = h;
+                        changed = true;
+                        break 'pairs;
+                    }
+                }
+            }
+        }
         Ok(Map { space: m.space, parts: keep })
     }
 
@@ -210,6 +226,47 @@ impl Map {
         }
         hull.simplify();
         Ok(Map::from_basic(hull))
+    }
+}
+
+/// The basic map of the constraints of `a` valid on `b` and of `b` valid on
+/// `a`, if it equals `a ∪ b` (checked exactly); only for maps without locals.
+fn fuse(a: &BasicMap, b: &BasicMap) -> Result<Option<BasicMap>> {
+    if a.n_div() > 0 || b.n_div() > 0 {
+        return Ok(None);
+    }
+    let valid_on = |rows: &[Vec<Int>], other: &BasicMap| -> Result<Vec<Vec<Int>>> {
+        let mut out = Vec::new();
+        for r in rows {
+            let mut t = other.clone();
+            let mut neg: Vec<Int> = r.iter().map(|v| -v).collect();
+            neg[0] = &neg[0] - &Int::ONE;
+            t.ineqs.push(neg);
+            if t.is_empty()? {
+                out.push(r.clone());
+            }
+        }
+        Ok(out)
+    };
+    let as_ineqs = |x: &BasicMap| -> Vec<Vec<Int>> {
+        let mut v = x.ineqs.clone();
+        for e in &x.eqs {
+            v.push(e.clone());
+            v.push(e.iter().map(|c| -c).collect());
+        }
+        v
+    };
+    let mut h = BasicMap::universe(a.space.clone());
+    h.ineqs = valid_on(&as_ineqs(a), b)?;
+    h.ineqs.extend(valid_on(&as_ineqs(b), a)?);
+    if !h.simplify() {
+        return Ok(None);
+    }
+    let union = Map { space: a.space.clone(), parts: vec![a.clone(), b.clone()] };
+    if Map::from_basic(h.clone()).is_subset(&union)? {
+        Ok(Some(h))
+    } else {
+        Ok(None)
     }
 }
 
