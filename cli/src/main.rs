@@ -18,7 +18,7 @@ Usage:
                             --batch: one output line per value, `error: ...` lines for
                             failing statements (the conformance protocol);
                             --budget N: give up on a statement after N units of engine work
-                            (default in batch mode: 50000000, about a minute at most;
+                            (default in batch mode: 10000000, seconds at most;
                             0 means no limit)
   poly scop FILE.c          extract the polyhedral model of a C kernel
   poly interp FILE.c NAME=VALUE...
@@ -30,7 +30,7 @@ Usage:
 ";
 
 /// Work limit per statement in batch mode unless `--budget` says otherwise.
-const DEFAULT_BATCH_BUDGET: u64 = 50_000_000;
+const DEFAULT_BATCH_BUDGET: u64 = 10_000_000;
 
 fn calc_command(args: &[String]) -> Result<ExitCode, Error> {
     let mut batch = false;
