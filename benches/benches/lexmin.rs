@@ -1,6 +1,6 @@
 //! Non-parametric lexmin of sparse bounded polytopes (dimension 2 to 12,
-//! 2d extra constraints), and emptiness of dependence-style intersections (source before sink, same
-//! element; depth 1 to 3).
+//! 2d extra constraints), and emptiness of dependence-style intersections
+//! (source before sink, same element; depth 1 to 3).
 
 use std::time::Duration;
 
