@@ -13,11 +13,6 @@ use testkit::strategies;
 const BUDGET: u64 = 500_000;
 
 /// 64 cases per property (`PROPTEST_CASES` overrides), no persistence files.
-///
-/// The complement property (complement membership against enumeration) is
-/// left out of this suite while the engine fails it: `complement { [x] : -4
-/// <= x <= -3 and exists (e : -20 <= e <= 20 and 4 - x <= 3e <= 5 - x) }`
-/// misses the point -8. The `brute_force` fuzz target still checks complement.
 fn config() -> Config {
     let cases = std::env::var("PROPTEST_CASES")
         .ok()
@@ -85,6 +80,16 @@ proptest! {
         }
         if let Some(r) = run("subtract", || a.subtract(&b))? {
             check_same("subtract", &r, &zip(|x, y| x && !y), &u, &[&ga, &gb])?;
+        }
+    }
+
+    #[test]
+    fn complement_matches_brute_force(ga in strategies::set()) {
+        let a = ga.map();
+        let u = Universe::of(ga.shape);
+        let want: Vec<bool> = oracle::membership(&a, &u).into_iter().map(|x| !x).collect();
+        if let Some(r) = run("complement", || a.complement())? {
+            check_same("complement", &r, &want, &u, &[&ga])?;
         }
     }
 
