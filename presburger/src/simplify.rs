@@ -198,7 +198,10 @@ impl BasicMap {
         }
         for r in &m[row..] {
             // a relation with a unit coefficient on a local: substitute that local away
-            if let Some(q) = (off..n).rev().find(|&c| r[c].abs().is_one()) {
+            // only the last local of the relation may go (so that no definition
+            // gains a reference to a later local, which could make them cyclic)
+            let last = (off..n).rev().find(|&c| !r[c].is_zero());
+            if let Some(q) = last.filter(|&c| r[c].abs().is_one()) {
                 self.substitute_local(q, r);
                 return true;
             }
