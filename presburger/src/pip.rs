@@ -167,6 +167,40 @@ impl Tab {
         self.pos[ur] = Err(c);
     }
 
+    /// Remove column `c`, which holds the (dead) unknown `u`.
+    fn kill_col(&mut self, c: usize, u: usize) {
+        let cs = self.cstart();
+        let last = self.ncol() - 1;
+        for row in &mut self.rows {
+            row.swap(cs + c, cs + last);
+            row.pop();
+        }
+        self.col_unknown.swap(c, last);
+        self.col_unknown.pop();
+        if c < self.ncol() {
+            let moved = self.col_unknown[c];
+            self.pos[moved] = Err(c);
+        }
+        self.pos[u] = Err(usize::MAX);
+        for row in &mut self.rows {
+            normalize(row);
+        }
+    }
+
+    /// Remove row `r`, which holds the unknown `u` (no longer needed).
+    fn remove_row(&mut self, r: usize, u: usize) {
+        let last = self.rows.len() - 1;
+        self.rows.swap(r, last);
+        self.row_unknown.swap(r, last);
+        self.rows.pop();
+        self.row_unknown.pop();
+        if r < self.rows.len() {
+            let moved = self.row_unknown[r];
+            self.pos[moved] = Ok(r);
+        }
+        self.pos[u] = Err(usize::MAX);
+    }
+
     /// Entry of unknown-variable `i` (an original unknown) in column `c`, as a fraction.
     fn var_entry(&self, i: usize, c: usize) -> (Int, Int) {
         match self.pos[i] {
@@ -312,7 +346,7 @@ pub fn solve(problem: &Problem) -> Result<Vec<Piece>> {
         pos: (0..n).map(Err).collect(),
         n_var: n,
     };
-    let add = |tab: &mut Tab, r: &[Int]| {
+    let add = |tab: &mut Tab, r: &[Int]| -> usize {
         // r = [1 | params | unknowns]; u = u' - M  =>  M coefficient = -Σ a
         let mut konst = vec![Int::ZERO; 1 + tab.n_ctx];
         let mut msum = Int::ZERO;
@@ -323,24 +357,56 @@ pub fn solve(problem: &Problem) -> Result<Vec<Piece>> {
         for (k, v) in r[..1 + np].iter().enumerate() {
             konst[1 + k] = v.clone();
         }
-        tab.add_row(&konst, &r[1 + np..]);
+        tab.add_row(&konst, &r[1 + np..])
     };
+    let mut ctx = Ctx { bset: problem.ctx.clone(), samples: Vec::new() };
+    // equalities: make the slack a column (keeping the columns lexicographically
+    // positive) and remove that column; one unknown direction less
     for e in &problem.eqs {
-        add(&mut tab, e);
-        let neg: Vec<Int> = e.iter().map(|v| -v).collect();
-        add(&mut tab, &neg);
+        let u = add(&mut tab, e);
+        let r = tab.pos[u].expect("a new constraint is a row");
+        let cs = tab.cstart();
+        if !(0..tab.ncol()).any(|c| tab.rows[r][cs + c].is_pos()) {
+            for v in tab.rows[r][1..].iter_mut() {
+                *v = -&*v;
+            }
+        }
+        match tab.choose_col(r) {
+            Some(c) => {
+                tab.pivot(r, c);
+                tab.kill_col(c, u);
+            }
+            None => {
+                // a condition on the parameters only
+                let konst = tab.rows[r][1..2 + tab.n_ctx].to_vec();
+                tab.remove_row(r, u);
+                if !konst[0].is_zero() {
+                    return Ok(Vec::new());
+                }
+                ctx.bset.eqs.push(konst[1..].to_vec());
+            }
+        }
     }
     for r in &problem.ineqs {
         add(&mut tab, r);
     }
-    // u' >= 0 are restricted by construction: they are the initial columns (slack-like).
-    let ctx = Ctx { bset: problem.ctx.clone(), samples: Vec::new() };
     let mut out = Vec::new();
     run(tab, ctx, &mut out)?;
     Ok(out)
 }
 
-fn run(mut tab: Tab, mut ctx: Ctx, out: &mut Vec<Piece>) -> Result<()> {
+/// Solve every (tableau, context) pair of a work list; a split pushes one
+/// half and goes on with the other (no recursion: deep splits cannot
+/// overflow the stack).
+fn run(tab: Tab, ctx: Ctx, out: &mut Vec<Piece>) -> Result<()> {
+    let mut work = vec![(tab, ctx)];
+    while let Some((tab, ctx)) = work.pop() {
+        run_one(tab, ctx, out, &mut work)?;
+    }
+    Ok(())
+}
+
+fn run_one(mut tab: Tab, mut ctx: Ctx, out: &mut Vec<Piece>, work: &mut Vec<(Tab, Ctx)>) -> Result<()> {
     let mut iterations = 0usize;
     loop {
         budget::tick(1 + (tab.rows.len() * tab.rows.first().map_or(1, Vec::len)) as u64 / 4)?;
@@ -385,7 +451,7 @@ fn run(mut tab: Tab, mut ctx: Ctx, out: &mut Vec<Piece>) -> Result<()> {
             negf[0] = &negf[0] - &Int::ONE;
             let pos_ctx = ctx.restrict(f);
             let neg_ctx = ctx.restrict(negf);
-            run(tab.clone(), pos_ctx, out)?;
+            work.push((tab.clone(), pos_ctx));
             ctx = neg_ctx;
             continue;
         }

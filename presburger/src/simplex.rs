@@ -876,49 +876,52 @@ fn round_in_cone(k: usize, rows: &[Vec<Int>], t: &Tableau, _depth: usize) -> Res
     Ok(point)
 }
 
-/// Branch and bound on the first `n_branch` variables; `leaf` completes a
-/// tableau whose first `n_branch` sample values are integral.
+/// Branch and bound on the first `n_branch` variables (depth first, with an
+/// explicit stack); `leaf` completes a tableau whose first `n_branch` sample
+/// values are integral, or says that its slice has no integer point.
 fn branch_and_bound(
     t: Tableau,
-    depth: usize,
+    _depth: usize,
     n_branch: usize,
     leaf: &dyn Fn(&Tableau) -> Result<Option<Vec<Int>>>,
 ) -> Result<Option<Vec<Int>>> {
-    budget::tick(1)?;
-    if depth > 4000 {
-        return Err(Error::Invalid("integer feasibility: branch and bound too deep".into()));
-    }
     let n = t.n_var();
-    let Some(k) = t.fractional_var().filter(|&k| k < n_branch).or_else(|| {
-        (0..n_branch).find(|&j| {
-            let (a, b) = t.sample_value(j);
-            !a.is_divisible_by(&b)
-        })
-    }) else {
-        return leaf(&t);
-    };
-    let (num, den) = t.sample_value(k);
-    let lo = num.div_floor(&den);
-    // branch x_k <= floor(v), then x_k >= floor(v) + 1
-    let mut down = t.clone();
-    let mut row = vec![Int::ZERO; n + 1];
-    row[0] = lo.clone();
-    row[1 + k] = Int::from(-1);
-    down.add_ineq(&row)?;
-    if !down.is_empty() {
-        if let Some(p) = branch_and_bound(down, depth + 1, n_branch, leaf)? {
-            return Ok(Some(p));
+    let mut stack = vec![t];
+    while let Some(t) = stack.pop() {
+        budget::tick(1 + n as u64)?;
+        let frac = t.fractional_var().filter(|&k| k < n_branch).or_else(|| {
+            (0..n_branch).find(|&j| {
+                let (a, b) = t.sample_value(j);
+                !a.is_divisible_by(&b)
+            })
+        });
+        let Some(k) = frac else {
+            if let Some(p) = leaf(&t)? {
+                return Ok(Some(p));
+            }
+            continue;
+        };
+        let (num, den) = t.sample_value(k);
+        let lo = num.div_floor(&den);
+        // x_k >= floor(v) + 1 is explored after x_k <= floor(v)
+        let mut up = t.clone();
+        let mut row = vec![Int::ZERO; n + 1];
+        row[0] = -&(&lo + &Int::ONE);
+        row[1 + k] = Int::ONE;
+        up.add_ineq(&row)?;
+        if !up.is_empty() {
+            stack.push(up);
+        }
+        let mut down = t;
+        let mut row = vec![Int::ZERO; n + 1];
+        row[0] = lo;
+        row[1 + k] = Int::from(-1);
+        down.add_ineq(&row)?;
+        if !down.is_empty() {
+            stack.push(down);
         }
     }
-    let mut up = t;
-    let mut row = vec![Int::ZERO; n + 1];
-    row[0] = -&(&lo + &Int::ONE);
-    row[1 + k] = Int::ONE;
-    up.add_ineq(&row)?;
-    if up.is_empty() {
-        return Ok(None);
-    }
-    branch_and_bound(up, depth + 1, n_branch, leaf)
+    Ok(None)
 }
 
 #[cfg(test)]
