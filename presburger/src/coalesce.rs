@@ -52,6 +52,9 @@ impl Map {
                 }
             }
         }
+        for b in &mut keep {
+            b.remove_redundancies()?;
+        }
         Ok(Map { space: m.space, parts: keep })
     }
 

@@ -48,6 +48,7 @@ impl BasicMap {
             }
             let changed = added
                 | rel
+                | self.eliminate_existentials_fm()
                 | self.drop_unit_existentials()
                 | self.drop_one_sided_existentials()
                 | self.drop_unused_locals();
@@ -401,6 +402,82 @@ impl BasicMap {
             k += 1;
         }
         changed
+    }
+
+    /// Fourier–Motzkin elimination of an existential, where it is exact over
+    /// the integers: all its lower bounds have coefficient 1, or all its upper
+    /// bounds have coefficient -1 (then `l <= e <= floor(u / b)` has an
+    /// integer solution iff `b·l <= u` for every pair). Only when few rows result.
+    fn eliminate_existentials_fm(&mut self) -> bool {
+        let off = self.off_div();
+        let mut changed = false;
+        let mut k = 0;
+        while k < self.n_div() {
+            let col = off + k;
+            if self.divs[k].is_some() || self.local_used_in_divs(k) || self.eqs.iter().any(|r| !r[col].is_zero()) {
+                k += 1;
+                continue;
+            }
+            let lowers: Vec<usize> = (0..self.ineqs.len()).filter(|&i| self.ineqs[i][col].is_pos()).collect();
+            let uppers: Vec<usize> = (0..self.ineqs.len()).filter(|&i| self.ineqs[i][col].is_neg()).collect();
+            let unit_lo = lowers.iter().all(|&i| self.ineqs[i][col].is_one());
+            let unit_hi = uppers.iter().all(|&i| (-&self.ineqs[i][col]).is_one());
+            if lowers.is_empty() || uppers.is_empty() || !(unit_lo || unit_hi) || lowers.len() * uppers.len() > 16 {
+                k += 1;
+                continue;
+            }
+            let mut new_rows = Vec::new();
+            for &l in &lowers {
+                for &u in &uppers {
+                    let a = -&self.ineqs[u][col];
+                    let b = self.ineqs[l][col].clone();
+                    let row: Vec<Int> = self.ineqs[l]
+                        .iter()
+                        .zip(&self.ineqs[u])
+                        .map(|(x, y)| Int::combine(&a, x, &b, y))
+                        .collect();
+                    new_rows.push(row);
+                }
+            }
+            self.ineqs.retain(|r| r[col].is_zero());
+            self.ineqs.extend(new_rows);
+            self.remove_local(k);
+            changed = true;
+        }
+        changed
+    }
+
+    /// Remove inequalities implied (over the rationals) by the other
+    /// constraints: `r` is redundant if its minimum subject to the rest is
+    /// non-negative (the set is unchanged, so definitions stay consistent).
+    pub fn remove_redundancies(&mut self) -> crate::error::Result<()> {
+        let n = self.row_len();
+        let mut k = 0;
+        while k < self.ineqs.len() {
+            crate::budget::tick(1)?;
+            let mut t = crate::simplex::Tableau::new(n - 1);
+            for e in &self.eqs {
+                t.add_eq(e)?;
+            }
+            for (i, r) in self.ineqs.iter().enumerate() {
+                if i != k {
+                    t.add_ineq(r)?;
+                }
+            }
+            if t.is_empty() {
+                return Ok(());
+            }
+            let redundant = match t.minimize(&self.ineqs[k])? {
+                crate::simplex::Opt::Value(num, _) => !num.is_neg(),
+                crate::simplex::Opt::Unbounded => false,
+            };
+            if redundant {
+                self.ineqs.remove(k);
+            } else {
+                k += 1;
+            }
+        }
+        Ok(())
     }
 
     /// Remove locals that no constraint mentions and no definition uses.

@@ -78,7 +78,7 @@ fn need_set(m: &Map, what: &str) -> Result<()> {
 
 impl Map {
     fn map_parts(&self, space: Space, f: impl Fn(&BasicMap) -> BasicMap) -> Map {
-        Map { space, parts: self.parts.iter().map(f).collect() }
+        Map { space, parts: self.parts.iter().map(f).collect() }.simplify_parts()
     }
 
     /// The inverse relation `{ y -> x : x -> y in self }`.
@@ -182,7 +182,7 @@ impl Map {
                 t
             })
             .collect();
-        Ok(Map { space, parts })
+        Ok(Map { space, parts }.simplify_parts())
     }
 
     /// The relation `{ x -> y - x : x -> y in self }` (iscc's `deltas_map`
