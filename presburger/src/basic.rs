@@ -44,6 +44,20 @@ pub struct Div {
     pub den: Int,
 }
 
+impl Div {
+    /// The two defining inequalities of the local `q = floor(num / den)` at
+    /// column `col`: `num - den·q >= 0` and `-num + den·q + den - 1 >= 0`
+    /// (`num` may mention `q`'s column only with coefficient 0).
+    pub fn bounds(&self, col: usize) -> [Vec<Int>; 2] {
+        let mut lo = self.num.clone();
+        lo[col] = &lo[col] - &self.den;
+        let mut hi: Vec<Int> = self.num.iter().map(|v| -v).collect();
+        hi[col] = &hi[col] + &self.den;
+        hi[0] = &(&hi[0] + &self.den) - &Int::ONE;
+        [lo, hi]
+    }
+}
+
 /// A conjunction of affine constraints over a space, with local variables.
 /// See the [module documentation](self).
 #[derive(Clone, Debug)]
@@ -157,16 +171,9 @@ impl BasicMap {
         assert_eq!(num.len(), self.row_len(), "div numerator length");
         let mut num = num;
         num.push(Int::ZERO);
-        let col = self.push_local(Some(Div { num: num.clone(), den: den.clone() }));
-        // num - den*q >= 0
-        let mut lo = num.clone();
-        lo[col] = -&den;
-        // -num + den*q + den - 1 >= 0
-        let mut hi: Vec<Int> = num.iter().map(|v| -v).collect();
-        hi[col] = den.clone();
-        hi[0] = &(&hi[0] + &den) - &Int::ONE;
-        self.ineqs.push(lo);
-        self.ineqs.push(hi);
+        let def = Div { num, den };
+        let col = self.push_local(Some(def.clone()));
+        self.ineqs.extend(def.bounds(col));
         col
     }
 

@@ -340,14 +340,7 @@ fn div_constraints(b: &BasicMap) -> Vec<Vec<crate::Int>> {
     let off = b.off_div();
     for (k, d) in b.divs.iter().enumerate() {
         if let Some(d) = d {
-            let col = off + k;
-            let mut lo = d.num.clone();
-            lo[col] = &lo[col] - &d.den;
-            let mut hi: Vec<crate::Int> = d.num.iter().map(|v| -v).collect();
-            hi[col] = &hi[col] + &d.den;
-            hi[0] = &(&hi[0] + &d.den) - &crate::Int::ONE;
-            out.push(lo);
-            out.push(hi);
+            out.extend(d.bounds(off + k));
         }
     }
     out

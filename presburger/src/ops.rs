@@ -230,14 +230,7 @@ fn subtract_basic(p: &BasicMap, b: &BasicMap) -> Result<Vec<BasicMap>> {
     let off = b.off_div();
     for (k, d) in b.divs.iter().enumerate() {
         let d = d.as_ref().ok_or_else(|| Error::Invalid("subtract: unexpected existential".into()))?;
-        let col = off + k;
-        let mut lo = d.num.clone();
-        lo[col] = &lo[col] - &d.den;
-        let mut hi: Vec<Int> = d.num.iter().map(|v| -v).collect();
-        hi[col] = &hi[col] + &d.den;
-        hi[0] = &(&hi[0] + &d.den) - &Int::ONE;
-        divs_only.ineqs.push(lo);
-        divs_only.ineqs.push(hi);
+        divs_only.ineqs.extend(d.bounds(off + k));
     }
     let base = p.intersect(&divs_only)?;
     // b's constraints in base's layout: b's columns [0, off) stay, locals shift by p.n_div()

@@ -874,16 +874,9 @@ pub fn explicit_divs(b: &BasicMap) -> Result<Vec<BasicMap>> {
     let mut ctx = BasicMap::universe(ctx_space);
     for &k in &params {
         if let Some(d) = &b.divs[k] {
-            let num = reorder(&d.num);
-            let num = num[..1 + n_par].to_vec();
+            let num = reorder(&d.num)[..1 + n_par].to_vec();
             let col = 1 + nv + params.iter().position(|&x| x == k).unwrap();
-            let mut lo = num.clone();
-            lo[col] = &lo[col] - &d.den;
-            let mut hi: Vec<Int> = num.iter().map(|v| -v).collect();
-            hi[col] = &hi[col] + &d.den;
-            hi[0] = &(&hi[0] + &d.den) - &Int::ONE;
-            ctx.ineqs.push(lo);
-            ctx.ineqs.push(hi);
+            ctx.ineqs.extend(Div { num, den: d.den.clone() }.bounds(col));
         }
     }
     let prob = Problem { n_par, n_unk: unks.len(), eqs, ineqs, ctx };

@@ -266,12 +266,7 @@ fn basic_body(b: &BasicMap, dims: &[String]) -> String {
             ident[col] = false;
             order.push(col);
             // the defining inequalities
-            let mut lo = d.num.clone();
-            lo[col] = -&d.den;
-            let mut hi: Vec<Int> = d.num.iter().map(|v| -v).collect();
-            hi[col] = d.den.clone();
-            hi[0] = &(&hi[0] + &d.den) - &Int::ONE;
-            for def in [lo, hi] {
+            for def in d.bounds(col) {
                 if let Some(i) = (0..skip.len()).find(|&i| !skip[i] && b.ineqs()[i] == def) {
                     skip[i] = true;
                 }
