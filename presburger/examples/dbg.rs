@@ -5,11 +5,15 @@ fn main() {
     for b in m.basic_maps() {
         for p in &b.make_divs_explicit().unwrap() {
             println!("piece {:?}", p);
-            let c = Map::universe(m.space().clone()).subtract(&Map::from_basic(p.clone())).unwrap();
+            let c = Map::universe(m.space().clone())
+                .subtract(&Map::from_basic(p.clone()))
+                .unwrap();
             for q in c.basic_maps() {
                 println!(" part {}", Map::from_basic(q.clone()));
                 println!("   {:?}", q);
-                let pts: Vec<i64> = (-10..3).filter(|&v| presburger::testing::basic_contains(q, &[Int::from(v)])).collect();
+                let pts: Vec<i64> = (-10..3)
+                    .filter(|&v| presburger::testing::basic_contains(q, &[Int::from(v)]))
+                    .collect();
                 println!("   points {:?}", pts);
             }
         }

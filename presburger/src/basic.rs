@@ -71,7 +71,12 @@ pub struct BasicMap {
 impl BasicMap {
     /// All points of the space.
     pub fn universe(space: Space) -> BasicMap {
-        BasicMap { space, divs: Vec::new(), eqs: Vec::new(), ineqs: Vec::new() }
+        BasicMap {
+            space,
+            divs: Vec::new(),
+            eqs: Vec::new(),
+            ineqs: Vec::new(),
+        }
     }
 
     /// No point of the space (the single constraint `-1 >= 0`).
@@ -193,8 +198,13 @@ impl BasicMap {
     /// incomplete test. Use [`is_empty`](Self::is_empty) for the exact answer.
     pub fn is_obviously_empty(&self) -> bool {
         let n = self.row_len();
-        self.ineqs.iter().any(|r| r[0].is_neg() && r[1..n].iter().all(Int::is_zero))
-            || self.eqs.iter().any(|r| !r[0].is_zero() && r[1..n].iter().all(Int::is_zero))
+        self.ineqs
+            .iter()
+            .any(|r| r[0].is_neg() && r[1..n].iter().all(Int::is_zero))
+            || self
+                .eqs
+                .iter()
+                .any(|r| !r[0].is_zero() && r[1..n].iter().all(Int::is_zero))
     }
 
     /// True if the basic map has no constraints and no locals.

@@ -55,7 +55,10 @@ impl Map {
         for b in &mut keep {
             b.remove_redundancies()?;
         }
-        Ok(Map { space: m.space, parts: keep })
+        Ok(Map {
+            space: m.space,
+            parts: keep,
+        })
     }
 
     /// A map equal to `self` inside `context`, with constraints implied by the context removed.
@@ -170,7 +173,11 @@ impl Map {
             return Ok(m);
         }
         let nv = m.space.n_vars();
-        let mut hull = m.affine_hull()?.parts.pop().unwrap_or_else(|| BasicMap::universe(m.space.clone()));
+        let mut hull = m
+            .affine_hull()?
+            .parts
+            .pop()
+            .unwrap_or_else(|| BasicMap::universe(m.space.clone()));
         // candidate directions: constraints of the parts without locals, and ±x_k
         let mut dirs: Vec<Vec<Int>> = Vec::new();
         for b in &m.parts {
@@ -265,7 +272,10 @@ fn fuse(a: &BasicMap, b: &BasicMap) -> Result<Option<BasicMap>> {
     if !h.simplify() {
         return Ok(None);
     }
-    let union = Map { space: a.space.clone(), parts: vec![a.clone(), b.clone()] };
+    let union = Map {
+        space: a.space.clone(),
+        parts: vec![a.clone(), b.clone()],
+    };
     if Map::from_basic(h.clone()).is_subset(&union)? {
         Ok(Some(h))
     } else {
@@ -289,7 +299,9 @@ fn null_space_affine(points: &[Vec<Int>], nv: usize) -> Vec<Vec<Int>> {
     let mut pivots: Vec<usize> = Vec::new();
     let mut row = 0;
     for c in 0..ncol {
-        let Some(pr) = (row..m.len()).find(|&r| !m[r][c].is_zero()) else { continue };
+        let Some(pr) = (row..m.len()).find(|&r| !m[r][c].is_zero()) else {
+            continue;
+        };
         m.swap(row, pr);
         for r in 0..m.len() {
             if r != row && !m[r][c].is_zero() {

@@ -27,7 +27,14 @@ pub enum Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Parse { line, col, expected } => write!(f, "parse error at line {line}, column {col}: expected {expected}"),
+            Error::Parse {
+                line,
+                col,
+                expected,
+            } => write!(
+                f,
+                "parse error at line {line}, column {col}: expected {expected}"
+            ),
             Error::SpaceMismatch(s) => write!(f, "space mismatch: {s}"),
             Error::Unbounded(s) => write!(f, "unbounded optimum: {s}"),
             Error::BudgetExceeded => write!(f, "operation budget exceeded"),

@@ -170,9 +170,14 @@ impl Int {
     /// Floor of `self / d` (`d != 0`).
     pub fn div_floor(&self, d: &Int) -> Int {
         match (self, d) {
-            (Int::Small(a), Int::Small(b)) if !(*a == i64::MIN && *b == -1) => {
-                Int::Small(a.div_euclid(*b) - if *b < 0 && a.rem_euclid(*b) != 0 { 1 } else { 0 })
-            }
+            (Int::Small(a), Int::Small(b)) if !(*a == i64::MIN && *b == -1) => Int::Small(
+                a.div_euclid(*b)
+                    - if *b < 0 && a.rem_euclid(*b) != 0 {
+                        1
+                    } else {
+                        0
+                    },
+            ),
             _ => Int::from(self.to_bigint().div_floor(&d.to_bigint())),
         }
     }
@@ -358,7 +363,8 @@ mod tests {
         prop_oneof![
             (-10i64..10).prop_map(Int::from),
             any::<i64>().prop_map(Int::from),
-            (any::<i64>(), any::<i64>()).prop_map(|(a, b)| Int::from(BigInt::from(a) * BigInt::from(b))),
+            (any::<i64>(), any::<i64>())
+                .prop_map(|(a, b)| Int::from(BigInt::from(a) * BigInt::from(b))),
         ]
     }
 

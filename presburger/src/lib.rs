@@ -55,17 +55,17 @@
 
 pub mod basic;
 pub mod budget;
+pub mod coalesce;
 pub mod error;
 pub mod int;
 pub mod map;
-pub mod simplify;
-pub mod space;
-pub mod coalesce;
 pub mod ops;
-pub mod pip;
 pub mod parse;
+pub mod pip;
 pub mod print;
 pub mod simplex;
+pub mod simplify;
+pub mod space;
 pub mod structural;
 pub mod testing;
 pub mod union;

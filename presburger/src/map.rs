@@ -32,17 +32,26 @@ pub type BasicSet = BasicMap;
 impl Map {
     /// The empty map of a space.
     pub fn empty(space: Space) -> Map {
-        Map { space, parts: Vec::new() }
+        Map {
+            space,
+            parts: Vec::new(),
+        }
     }
 
     /// All points of a space.
     pub fn universe(space: Space) -> Map {
-        Map { parts: vec![BasicMap::universe(space.clone())], space }
+        Map {
+            parts: vec![BasicMap::universe(space.clone())],
+            space,
+        }
     }
 
     /// A map with one disjunct.
     pub fn from_basic(b: BasicMap) -> Map {
-        Map { space: b.space.clone(), parts: vec![b] }
+        Map {
+            space: b.space.clone(),
+            parts: vec![b],
+        }
     }
 
     /// The space.
@@ -63,7 +72,9 @@ impl Map {
     /// Add a disjunct (its parameters are aligned to the map's).
     pub fn add_basic(&mut self, b: BasicMap) -> Result<()> {
         if !b.space.tuples_match(&self.space) {
-            return Err(Error::SpaceMismatch(format!("cannot add a disjunct of another space")));
+            return Err(Error::SpaceMismatch(format!(
+                "cannot add a disjunct of another space"
+            )));
         }
         let mut b = b;
         if b.space.params != self.space.params {
@@ -91,7 +102,9 @@ impl Map {
     /// Make both operands' parameters agree and check that their tuples match.
     pub(crate) fn aligned(&self, other: &Map, what: &str) -> Result<(Map, Map)> {
         if !self.space.tuples_match(&other.space) {
-            return Err(Error::SpaceMismatch(format!("{what}: operands live in different spaces")));
+            return Err(Error::SpaceMismatch(format!(
+                "{what}: operands live in different spaces"
+            )));
         }
         let mut a = self.clone();
         let mut b = other.clone();
@@ -144,7 +157,12 @@ impl BasicMap {
         let mut map = Vec::with_capacity(self.row_len());
         map.push(0);
         for p in &self.space.params {
-            map.push(1 + params.iter().position(|q| q == p).expect("params must be a superset"));
+            map.push(
+                1 + params
+                    .iter()
+                    .position(|q| q == p)
+                    .expect("params must be a superset"),
+            );
         }
         for k in 1 + old_np..self.row_len() {
             map.push(k - old_np + params.len());
@@ -156,7 +174,9 @@ impl BasicMap {
     /// The intersection of two basic maps of the same space (locals are concatenated).
     pub fn intersect(&self, other: &BasicMap) -> Result<BasicMap> {
         if !self.space.tuples_match(&other.space) {
-            return Err(Error::SpaceMismatch("intersect: operands live in different spaces".into()));
+            return Err(Error::SpaceMismatch(
+                "intersect: operands live in different spaces".into(),
+            ));
         }
         let mut a = self.clone();
         let mut b = other.clone();

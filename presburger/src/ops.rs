@@ -72,7 +72,9 @@ impl BasicMap {
     pub fn contains_point(&self, point: &[Int]) -> Result<bool> {
         let nv = self.space.n_vars();
         if point.len() != nv {
-            return Err(Error::Invalid("contains_point: wrong number of coordinates".into()));
+            return Err(Error::Invalid(
+                "contains_point: wrong number of coordinates".into(),
+            ));
         }
         let mut b = self.clone();
         for (k, v) in point.iter().enumerate() {
@@ -168,7 +170,10 @@ impl Map {
                 cur = next;
             }
         }
-        Ok(Map { space: a.space, parts: cur })
+        Ok(Map {
+            space: a.space,
+            parts: cur,
+        })
     }
 
     /// The complement within the space.
@@ -195,7 +200,9 @@ impl Map {
     /// True if every domain point has at most one image.
     pub fn is_single_valued(&self) -> Result<bool> {
         if self.is_set() {
-            return Err(Error::SpaceMismatch("is_single_valued needs a relation".into()));
+            return Err(Error::SpaceMismatch(
+                "is_single_valued needs a relation".into(),
+            ));
         }
         // R = { y1 -> y2 : exists x : x -> y1, x -> y2 } must be in the identity
         let r = self.reverse()?.apply_range(self)?;
@@ -226,10 +233,17 @@ impl Map {
 /// `p \ b` as disjoint pieces, where every local of `b` is defined.
 fn subtract_basic(p: &BasicMap, b: &BasicMap) -> Result<Vec<BasicMap>> {
     // base = p ∩ (b's locals with their defining constraints)
-    let mut divs_only = BasicMap { space: b.space.clone(), divs: b.divs.clone(), eqs: vec![], ineqs: vec![] };
+    let mut divs_only = BasicMap {
+        space: b.space.clone(),
+        divs: b.divs.clone(),
+        eqs: vec![],
+        ineqs: vec![],
+    };
     let off = b.off_div();
     for (k, d) in b.divs.iter().enumerate() {
-        let d = d.as_ref().ok_or_else(|| Error::Invalid("subtract: unexpected existential".into()))?;
+        let d = d
+            .as_ref()
+            .ok_or_else(|| Error::Invalid("subtract: unexpected existential".into()))?;
         divs_only.ineqs.extend(d.bounds(off + k));
     }
     let base = p.intersect(&divs_only)?;
@@ -317,8 +331,11 @@ fn count_rec(parts: &[BasicMap], nv: usize, prefix: &mut Vec<Int>, count: &mut I
     let hi = ranges.iter().map(|r| r.1.clone()).max().unwrap();
     let mut v = lo;
     while v <= hi {
-        let active: Vec<BasicMap> =
-            ranges.iter().filter(|r| r.0 <= v && v <= r.1).map(|r| parts[r.2].clone()).collect();
+        let active: Vec<BasicMap> = ranges
+            .iter()
+            .filter(|r| r.0 <= v && v <= r.1)
+            .map(|r| parts[r.2].clone())
+            .collect();
         if !active.is_empty() {
             prefix.push(v.clone());
             count_rec(&active, nv, prefix, count)?;
@@ -335,8 +352,12 @@ fn count_rec(parts: &[BasicMap], nv: usize, prefix: &mut Vec<Int>, count: &mut I
 /// an interval counted in closed form; the counts multiply.
 fn count_without_locals(b: &BasicMap) -> Result<Int> {
     let nv = b.space.n_vars();
-    let rows: Vec<(bool, &Vec<Int>)> =
-        b.eqs.iter().map(|r| (true, r)).chain(b.ineqs.iter().map(|r| (false, r))).collect();
+    let rows: Vec<(bool, &Vec<Int>)> = b
+        .eqs
+        .iter()
+        .map(|r| (true, r))
+        .chain(b.ineqs.iter().map(|r| (false, r)))
+        .collect();
     // union-find over variables
     let mut parent: Vec<usize> = (0..nv).collect();
     fn find(p: &mut Vec<usize>, x: usize) -> usize {
@@ -369,8 +390,16 @@ fn count_without_locals(b: &BasicMap) -> Result<Int> {
             out
         };
         let touches = |r: &Vec<Int>| group.iter().any(|&k| !r[1 + k].is_zero());
-        let eqs: Vec<Vec<Int>> = rows.iter().filter(|(e, r)| *e && touches(r)).map(|(_, r)| sub(r)).collect();
-        let ineqs: Vec<Vec<Int>> = rows.iter().filter(|(e, r)| !*e && touches(r)).map(|(_, r)| sub(r)).collect();
+        let eqs: Vec<Vec<Int>> = rows
+            .iter()
+            .filter(|(e, r)| *e && touches(r))
+            .map(|(_, r)| sub(r))
+            .collect();
+        let ineqs: Vec<Vec<Int>> = rows
+            .iter()
+            .filter(|(e, r)| !*e && touches(r))
+            .map(|(_, r)| sub(r))
+            .collect();
         let mut prefix = Vec::new();
         let c = count_group(group.len(), &eqs, &ineqs, &mut prefix)?;
         total = &total * &c;
@@ -387,7 +416,12 @@ fn count_without_locals(b: &BasicMap) -> Result<Int> {
     Ok(total)
 }
 
-fn count_group(n: usize, eqs: &[Vec<Int>], ineqs: &[Vec<Int>], prefix: &mut Vec<Int>) -> Result<Int> {
+fn count_group(
+    n: usize,
+    eqs: &[Vec<Int>],
+    ineqs: &[Vec<Int>],
+    prefix: &mut Vec<Int>,
+) -> Result<Int> {
     budget::tick(1 + n as u64)?;
     let k = prefix.len();
     let mut t = crate::simplex::Tableau::new(n);
@@ -414,7 +448,9 @@ fn count_group(n: usize, eqs: &[Vec<Int>], ineqs: &[Vec<Int>], prefix: &mut Vec<
     let mut obj = vec![Int::ZERO; n + 1];
     obj[1 + k] = Int::ONE;
     let (lo, hi) = match (t.clone().minimize(&obj)?, t.maximize(&obj)?) {
-        (crate::simplex::Opt::Value(ln, ld), crate::simplex::Opt::Value(hn, hd)) => (ln.div_ceil(&ld), hn.div_floor(&hd)),
+        (crate::simplex::Opt::Value(ln, ld), crate::simplex::Opt::Value(hn, hd)) => {
+            (ln.div_ceil(&ld), hn.div_floor(&hd))
+        }
         _ => return Err(Error::Invalid("card: the set is unbounded".into())),
     };
     if lo > hi {

@@ -137,7 +137,11 @@ impl Tab {
         let mut nr = vec![Int::ZERO; len];
         nr[0] = a.clone();
         for j in 1..len {
-            nr[j] = if j == cs + c { piv[0].clone() } else { -&piv[j] };
+            nr[j] = if j == cs + c {
+                piv[0].clone()
+            } else {
+                -&piv[j]
+            };
         }
         if nr[0].is_neg() {
             nr.iter_mut().for_each(|v| *v = -&*v);
@@ -153,7 +157,11 @@ impl Tab {
             let mut out = vec![Int::ZERO; len];
             out[0] = &row[0] * dn;
             for j in 1..len {
-                out[j] = if j == cs + c { &m * &nr[j] } else { Int::combine(dn, &row[j], &m, &nr[j]) };
+                out[j] = if j == cs + c {
+                    &m * &nr[j]
+                } else {
+                    Int::combine(dn, &row[j], &m, &nr[j])
+                };
             }
             normalize(&mut out);
             self.rows[i] = out;
@@ -205,7 +213,10 @@ impl Tab {
     fn var_entry(&self, i: usize, c: usize) -> (Int, Int) {
         match self.pos[i] {
             Err(cc) => (if cc == c { Int::ONE } else { Int::ZERO }, Int::ONE),
-            Ok(r) => (self.rows[r][self.cstart() + c].clone(), self.rows[r][0].clone()),
+            Ok(r) => (
+                self.rows[r][self.cstart() + c].clone(),
+                self.rows[r][0].clone(),
+            ),
         }
     }
 
@@ -285,7 +296,11 @@ impl Ctx {
         let t0 = std::time::Instant::now();
         let res = crate::simplex::integer_sample(n, &b.eqs, &b.ineqs);
         if std::env::var_os("PIP_TRACE").is_some() && t0.elapsed().as_millis() > 50 {
-            eprintln!("slow ctx check {} ms: {}", t0.elapsed().as_millis(), crate::Map::from_basic(b.clone()));
+            eprintln!(
+                "slow ctx check {} ms: {}",
+                t0.elapsed().as_millis(),
+                crate::Map::from_basic(b.clone())
+            );
         }
         match res? {
             Some(p) => {
@@ -318,7 +333,12 @@ impl Ctx {
     fn restrict(&self, row: Vec<Int>) -> Ctx {
         let mut bset = self.bset.clone();
         bset.ineqs.push(row.clone());
-        let samples = self.samples.iter().filter(|s| eval(&row, s).signum() >= 0).cloned().collect();
+        let samples = self
+            .samples
+            .iter()
+            .filter(|s| eval(&row, s).signum() >= 0)
+            .cloned()
+            .collect();
         Ctx { bset, samples }
     }
 }
@@ -359,7 +379,10 @@ pub fn solve(problem: &Problem) -> Result<Vec<Piece>> {
         }
         tab.add_row(&konst, &r[1 + np..])
     };
-    let mut ctx = Ctx { bset: problem.ctx.clone(), samples: Vec::new() };
+    let mut ctx = Ctx {
+        bset: problem.ctx.clone(),
+        samples: Vec::new(),
+    };
     // equalities: make the slack a column (keeping the columns lexicographically
     // positive) and remove that column; one unknown direction less
     for e in &problem.eqs {
@@ -406,13 +429,20 @@ fn run(tab: Tab, ctx: Ctx, out: &mut Vec<Piece>) -> Result<()> {
     Ok(())
 }
 
-fn run_one(mut tab: Tab, mut ctx: Ctx, out: &mut Vec<Piece>, work: &mut Vec<(Tab, Ctx)>) -> Result<()> {
+fn run_one(
+    mut tab: Tab,
+    mut ctx: Ctx,
+    out: &mut Vec<Piece>,
+    work: &mut Vec<(Tab, Ctx)>,
+) -> Result<()> {
     let mut iterations = 0usize;
     loop {
         budget::tick(1 + (tab.rows.len() * tab.rows.first().map_or(1, Vec::len)) as u64 / 4)?;
         iterations += 1;
         if iterations > 100_000 {
-            return Err(Error::Invalid("parametric integer programming did not converge".into()));
+            return Err(Error::Invalid(
+                "parametric integer programming did not converge".into(),
+            ));
         }
         // 1. find rows negative everywhere / of mixed sign
         let mut neg_row = None;
@@ -480,16 +510,25 @@ fn run_one(mut tab: Tab, mut ctx: Ctx, out: &mut Vec<Piece>, work: &mut Vec<(Tab
                 let row = &tab.rows[r];
                 values.push((row[2..2 + tab.n_ctx].to_vec(), row[0].clone()));
             }
-            out.push(Piece { ctx: ctx.bset.clone(), values });
+            out.push(Piece {
+                ctx: ctx.bset.clone(),
+                values,
+            });
             return Ok(());
         };
         // 3. Gomory cut on row r: value (d·M + c(p) + Σ a_j x_j)/d must be integral
         let d = tab.rows[r][0].clone();
         // c = d·Q + R with R reduced mod d: floor(c/d) = Q + floor(R/d), so
         // the remainder c - d·floor(c/d) = R - d·q with q = floor(R/d)
-        let reduced: Vec<Int> = tab.rows[r][2..2 + tab.n_ctx].iter().map(|v| v.mod_floor(&d)).collect();
+        let reduced: Vec<Int> = tab.rows[r][2..2 + tab.n_ctx]
+            .iter()
+            .map(|v| v.mod_floor(&d))
+            .collect();
         let q_col = add_ctx_div(&mut tab, &mut ctx, &reduced, &d);
-        let mut rem: Vec<Int> = tab.rows[r][2..2 + tab.n_ctx].iter().map(|v| v.mod_floor(&d)).collect();
+        let mut rem: Vec<Int> = tab.rows[r][2..2 + tab.n_ctx]
+            .iter()
+            .map(|v| v.mod_floor(&d))
+            .collect();
         rem[q_col] = &rem[q_col] - &d;
         let mut rem_pos = rem.clone();
         rem_pos[0] = &rem_pos[0] - &Int::ONE;
@@ -504,7 +543,12 @@ fn run_one(mut tab: Tab, mut ctx: Ctx, out: &mut Vec<Piece>, work: &mut Vec<(Tab
             continue;
         }
         if std::env::var_os("PIP_TRACE").is_some() {
-            eprintln!("cut on row {r}: d={d} c={:?} ctx divs={} rows={}", &tab.rows[r][1..2 + tab.n_ctx], ctx.bset.n_div(), tab.rows.len());
+            eprintln!(
+                "cut on row {r}: d={d} c={:?} ctx divs={} rows={}",
+                &tab.rows[r][1..2 + tab.n_ctx],
+                ctx.bset.n_div(),
+                tab.rows.len()
+            );
         }
         let cs = tab.cstart();
         let mut cut = vec![Int::ZERO; tab.rows[r].len()];
@@ -594,8 +638,14 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
         }
     }
     if m.parts.len() <= 1 || pieces.len() <= 1 {
-        let parts = pieces.iter().map(|(ctx, vals)| piece_to_basic(&m.space, ctx, vals)).collect();
-        return Ok(Map { space: m.space.clone(), parts });
+        let parts = pieces
+            .iter()
+            .map(|(ctx, vals)| piece_to_basic(&m.space, ctx, vals))
+            .collect();
+        return Ok(Map {
+            space: m.space.clone(),
+            parts,
+        });
     }
     // several disjuncts: keep, for every candidate, the points where no other
     // candidate is strictly better (candidates are functions of the domain,
@@ -611,7 +661,9 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
             }
             let mut worse = Map::empty(m.space.clone());
             for level in 0..vals_a.len() {
-                worse.parts.push(better_at_level(&base, np, ctx_b, vals_b, level, max));
+                worse
+                    .parts
+                    .push(better_at_level(&base, np, ctx_b, vals_b, level, max));
             }
             cur = cur.subtract(&worse)?;
             if cur.parts.is_empty() {
@@ -632,7 +684,13 @@ fn lexopt_points(m: &Map, max: bool) -> Result<Map> {
         if let Some(p) = lexopt_point(b, max)? {
             let better = match &best {
                 None => true,
-                Some(q) => if max { p > *q } else { p < *q },
+                Some(q) => {
+                    if max {
+                        p > *q
+                    } else {
+                        p < *q
+                    }
+                }
             };
             if better {
                 best = Some(p);
@@ -662,7 +720,8 @@ pub fn lexopt_point(b: &BasicMap, max: bool) -> Result<Option<Vec<Int>>> {
         return Ok(None);
     }
     let nv = b.row_len() - 1;
-    let feasible = |b: &BasicMap| -> Result<bool> { Ok(integer_sample(nv, &b.eqs, &b.ineqs)?.is_some()) };
+    let feasible =
+        |b: &BasicMap| -> Result<bool> { Ok(integer_sample(nv, &b.eqs, &b.ineqs)?.is_some()) };
     if !feasible(&b)? {
         return Ok(None);
     }
@@ -682,7 +741,12 @@ pub fn lexopt_point(b: &BasicMap, max: bool) -> Result<Option<Vec<Int>>> {
         }
         let lo = match t.clone().minimize(&obj)? {
             Opt::Value(n, d) => n.div_ceil(&d),
-            Opt::Unbounded => return Err(Error::Unbounded(format!("dimension {k} has no {} bound", if max { "upper" } else { "lower" }))),
+            Opt::Unbounded => {
+                return Err(Error::Unbounded(format!(
+                    "dimension {k} has no {} bound",
+                    if max { "upper" } else { "lower" }
+                )))
+            }
         };
         // smallest v >= lo with an integer point where obj <= v
         let with_bound = |v: &Int| -> BasicMap {
@@ -803,7 +867,10 @@ fn piece_to_basic(space: &Space, ctx: &BasicMap, vals: &[(Vec<Int>, Int)]) -> Ba
         out
     };
     for (k, d) in ctx.divs.iter().enumerate() {
-        b.divs[k] = d.as_ref().map(|d| Div { num: map_row(&d.num), den: d.den.clone() });
+        b.divs[k] = d.as_ref().map(|d| Div {
+            num: map_row(&d.num),
+            den: d.den.clone(),
+        });
     }
     b.eqs = ctx.eqs.iter().map(|r| map_row(r)).collect();
     b.ineqs = ctx.ineqs.iter().map(|r| map_row(r)).collect();
@@ -870,16 +937,31 @@ pub fn explicit_divs(b: &BasicMap) -> Result<Vec<BasicMap>> {
     let ineqs: Vec<Vec<Int>> = b.ineqs.iter().map(reorder).collect();
     // the context: params are [vars | param locals], with the param locals' definitions
     // expressed as constraints (they are determined by the vars)
-    let ctx_space = Space::set(b.space.params.clone(), Tuple::anonymous(n_par - b.space.n_param()));
+    let ctx_space = Space::set(
+        b.space.params.clone(),
+        Tuple::anonymous(n_par - b.space.n_param()),
+    );
     let mut ctx = BasicMap::universe(ctx_space);
     for &k in &params {
         if let Some(d) = &b.divs[k] {
             let num = reorder(&d.num)[..1 + n_par].to_vec();
             let col = 1 + nv + params.iter().position(|&x| x == k).unwrap();
-            ctx.ineqs.extend(Div { num, den: d.den.clone() }.bounds(col));
+            ctx.ineqs.extend(
+                Div {
+                    num,
+                    den: d.den.clone(),
+                }
+                .bounds(col),
+            );
         }
     }
-    let prob = Problem { n_par, n_unk: unks.len(), eqs, ineqs, ctx };
+    let prob = Problem {
+        n_par,
+        n_unk: unks.len(),
+        eqs,
+        ineqs,
+        ctx,
+    };
     let pieces = solve(&prob)?;
     let mut out = Vec::new();
     for p in pieces {
@@ -899,14 +981,23 @@ pub fn explicit_divs(b: &BasicMap) -> Result<Vec<BasicMap>> {
         for (i, &k) in params.iter().enumerate() {
             let d = b.divs[k].as_ref().unwrap();
             let num = reorder(&d.num);
-            r.divs[i] = Some(Div { num: pad(&num[..1 + n_par]), den: d.den.clone() });
+            r.divs[i] = Some(Div {
+                num: pad(&num[..1 + n_par]),
+                den: d.den.clone(),
+            });
         }
         for (j, d) in p.ctx.divs.iter().enumerate() {
             let d = d.as_ref().expect("cut divisions are defined");
-            r.divs[params.len() + j] = Some(Div { num: pad(&d.num), den: d.den.clone() });
+            r.divs[params.len() + j] = Some(Div {
+                num: pad(&d.num),
+                den: d.den.clone(),
+            });
         }
         for (i, (row, den)) in p.values.iter().enumerate() {
-            r.divs[params.len() + ncut + i] = Some(Div { num: pad(row), den: den.clone() });
+            r.divs[params.len() + ncut + i] = Some(Div {
+                num: pad(row),
+                den: den.clone(),
+            });
             // den·u - row = 0
             let mut e: Vec<Int> = pad(row).iter().map(|v| -v).collect();
             e[1 + nv + params.len() + ncut + i] = den.clone();

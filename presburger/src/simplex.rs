@@ -60,7 +60,12 @@ impl Tableau {
     pub fn new(n_var: usize) -> Tableau {
         Tableau {
             n_var,
-            unknowns: (0..n_var).map(|k| Unknown { pos: Pos::Col(k), restricted: false }).collect(),
+            unknowns: (0..n_var)
+                .map(|k| Unknown {
+                    pos: Pos::Col(k),
+                    restricted: false,
+                })
+                .collect(),
             rows: Vec::new(),
             row_var: Vec::new(),
             col_var: (0..n_var).collect(),
@@ -118,7 +123,10 @@ impl Tableau {
 
     fn push_row(&mut self, expr: Vec<Int>, restricted: bool) -> usize {
         let u = self.unknowns.len();
-        self.unknowns.push(Unknown { pos: Pos::Row(self.rows.len()), restricted });
+        self.unknowns.push(Unknown {
+            pos: Pos::Row(self.rows.len()),
+            restricted,
+        });
         self.row_var.push(u);
         self.rows.push(expr);
         u
@@ -342,7 +350,9 @@ impl Tableau {
             if self.rows[r][1].is_zero() {
                 return Ok(true);
             }
-            let Some((c, d)) = self.choose_col(r, -1) else { return Ok(false) };
+            let Some((c, d)) = self.choose_col(r, -1) else {
+                return Ok(false);
+            };
             let target_num = self.rows[r][1].abs();
             let target_den = self.rows[r][2 + c].abs();
             match self.ratio_test(c, d, Some(r)) {
@@ -447,7 +457,13 @@ pub fn solve_equalities(n: usize, eqs: &[Vec<Int>]) -> Option<(Vec<Int>, Vec<Vec
     // e: rows of coefficients (transformed by the column operations), u: n×n, columns = basis
     let mut e: Vec<Vec<Int>> = eqs.iter().map(|r| r[1..].to_vec()).collect();
     let consts: Vec<Int> = eqs.iter().map(|r| r[0].clone()).collect();
-    let mut u: Vec<Vec<Int>> = (0..n).map(|i| (0..n).map(|j| if i == j { Int::ONE } else { Int::ZERO }).collect()).collect();
+    let mut u: Vec<Vec<Int>> = (0..n)
+        .map(|i| {
+            (0..n)
+                .map(|j| if i == j { Int::ONE } else { Int::ZERO })
+                .collect()
+        })
+        .collect();
     let mut z: Vec<Int> = Vec::new();
     let mut col = 0;
     let col_op = |e: &mut Vec<Vec<Int>>, u: &mut Vec<Vec<Int>>, j: usize, p: usize, q: &Int| {
@@ -536,7 +552,9 @@ pub fn solve_equalities(n: usize, eqs: &[Vec<Int>]) -> Option<(Vec<Int>, Vec<Vec
 ///    found by moving the rational sample far enough along an interior
 ///    direction of the cone and rounding.
 pub fn integer_sample(n: usize, eqs: &[Vec<Int>], ineqs: &[Vec<Int>]) -> Result<Option<Vec<Int>>> {
-    let Some((x0, basis)) = solve_equalities(n, eqs) else { return Ok(None) };
+    let Some((x0, basis)) = solve_equalities(n, eqs) else {
+        return Ok(None);
+    };
     let k = basis.first().map_or(0, Vec::len);
     let mut rows: Vec<Vec<Int>> = Vec::with_capacity(ineqs.len());
     for r in ineqs {
@@ -717,7 +735,9 @@ fn bnb_limited(t: Tableau, nodes: &mut usize) -> Result<Option<Option<Vec<Int>>>
         return Ok(None);
     }
     let n = t.n_var();
-    let Some(k) = t.fractional_var() else { return Ok(Some(Some(int_sample(&t)))) };
+    let Some(k) = t.fractional_var() else {
+        return Ok(Some(Some(int_sample(&t))));
+    };
     let (num, den) = t.sample_value(k);
     let lo = num.div_floor(&den);
     let mut down = t.clone();
@@ -756,7 +776,13 @@ fn int_sample(t: &Tableau) -> Vec<Int> {
 /// with `H` of full column rank `r`; returns the unimodular `U` and `r`.
 fn unimodular_split(k: usize, e: &[Vec<Int>]) -> (Vec<Vec<Int>>, usize) {
     let mut e: Vec<Vec<Int>> = e.iter().map(|r| r[1..].to_vec()).collect();
-    let mut u: Vec<Vec<Int>> = (0..k).map(|i| (0..k).map(|j| if i == j { Int::ONE } else { Int::ZERO }).collect()).collect();
+    let mut u: Vec<Vec<Int>> = (0..k)
+        .map(|i| {
+            (0..k)
+                .map(|j| if i == j { Int::ONE } else { Int::ZERO })
+                .collect()
+        })
+        .collect();
     let mut col = 0;
     for i in 0..e.len() {
         if col == k {
@@ -811,7 +837,9 @@ fn round_in_cone(k: usize, rows: &[Vec<Int>], t: &Tableau, _depth: usize) -> Res
         td.add_ineq(&c)?;
     }
     if td.is_empty() {
-        return Err(Error::Invalid("integer feasibility: recession cone has no interior".into()));
+        return Err(Error::Invalid(
+            "integer feasibility: recession cone has no interior".into(),
+        ));
     }
     let mut lcm = Int::ONE;
     for j in 0..k {
@@ -940,9 +968,18 @@ mod tests {
             assert!(t.check());
         }
         assert!(!t.is_empty());
-        assert_eq!(t.clone().minimize(&r(&[0, 1, 1])).unwrap(), Opt::Value(Int::from(3), Int::ONE));
-        assert_eq!(t.clone().maximize(&r(&[0, 1, 1])).unwrap(), Opt::Value(Int::from(12), Int::ONE));
-        assert_eq!(t.clone().minimize(&r(&[0, 2, -3])).unwrap(), Opt::Value(Int::from(-21), Int::ONE));
+        assert_eq!(
+            t.clone().minimize(&r(&[0, 1, 1])).unwrap(),
+            Opt::Value(Int::from(3), Int::ONE)
+        );
+        assert_eq!(
+            t.clone().maximize(&r(&[0, 1, 1])).unwrap(),
+            Opt::Value(Int::from(12), Int::ONE)
+        );
+        assert_eq!(
+            t.clone().minimize(&r(&[0, 2, -3])).unwrap(),
+            Opt::Value(Int::from(-21), Int::ONE)
+        );
         t.add_ineq(&r(&[-20, 1, 1])).unwrap();
         assert!(t.is_empty());
     }
@@ -950,11 +987,18 @@ mod tests {
     #[test]
     fn integer_gap() {
         // 1 <= 2x <= 1 has a rational but no integer solution
-        assert_eq!(integer_sample(1, &[], &[r(&[-1, 2]), r(&[1, -2])]).unwrap(), None);
+        assert_eq!(
+            integer_sample(1, &[], &[r(&[-1, 2]), r(&[1, -2])]).unwrap(),
+            None
+        );
         // 2x = 3y + 1, 0 <= x, y <= 5
-        let p = integer_sample(2, &[r(&[-1, 2, -3])], &[r(&[0, 1, 0]), r(&[5, -1, 0]), r(&[0, 0, 1]), r(&[5, 0, -1])])
-            .unwrap()
-            .unwrap();
+        let p = integer_sample(
+            2,
+            &[r(&[-1, 2, -3])],
+            &[r(&[0, 1, 0]), r(&[5, -1, 0]), r(&[0, 0, 1]), r(&[5, 0, -1])],
+        )
+        .unwrap()
+        .unwrap();
         assert_eq!(&p[0] * &Int::from(2), &(&p[1] * &Int::from(3)) + &Int::ONE);
     }
 

@@ -100,7 +100,10 @@ impl BasicMap {
     /// True if every row and div numerator has length `row_len()`.
     pub(crate) fn check_lengths(&self) -> bool {
         let n = self.row_len();
-        self.eqs.iter().chain(self.ineqs.iter()).all(|r| r.len() == n)
+        self.eqs
+            .iter()
+            .chain(self.ineqs.iter())
+            .all(|r| r.len() == n)
             && self.divs.iter().flatten().all(|d| d.num.len() == n)
     }
 
@@ -117,7 +120,9 @@ impl BasicMap {
                     // the last column; among equal columns the smallest coefficient
                     let better = match best {
                         None => true,
-                        Some((bk, bc)) => c > bc || (c == bc && r[c].abs() < self.eqs[bk][bc].abs()),
+                        Some((bk, bc)) => {
+                            c > bc || (c == bc && r[c].abs() < self.eqs[bk][bc].abs())
+                        }
                     };
                     if better {
                         best = Some((k, c));
@@ -178,13 +183,19 @@ impl BasicMap {
         let mut m = self.eqs.clone();
         let mut row = 0;
         for c in 1..off {
-            let Some(p) = (row..m.len()).find(|&r| !m[r][c].is_zero()) else { continue };
+            let Some(p) = (row..m.len()).find(|&r| !m[r][c].is_zero()) else {
+                continue;
+            };
             m.swap(row, p);
             let piv = m[row].clone();
             let a = piv[c].abs();
             for r in row + 1..m.len() {
                 if !m[r][c].is_zero() {
-                    let b = if piv[c].is_neg() { -&m[r][c] } else { m[r][c].clone() };
+                    let b = if piv[c].is_neg() {
+                        -&m[r][c]
+                    } else {
+                        m[r][c].clone()
+                    };
                     let nb = -&b;
                     for k in 0..n {
                         m[r][k] = Int::combine(&a, &m[r][k], &nb, &piv[k]);
@@ -266,9 +277,13 @@ impl BasicMap {
                     obj[off + a] = Int::ONE;
                     obj[off + b] = Int::from(sign);
                     let lo = t.clone().minimize(&obj)?;
-                    let crate::simplex::Opt::Value(ln, ld) = lo else { continue };
+                    let crate::simplex::Opt::Value(ln, ld) = lo else {
+                        continue;
+                    };
                     let hi = t.clone().maximize(&obj)?;
-                    let crate::simplex::Opt::Value(hn, hd) = hi else { continue };
+                    let crate::simplex::Opt::Value(hn, hd) = hi else {
+                        continue;
+                    };
                     let l = ln.div_ceil(&ld);
                     if l == hn.div_floor(&hd) {
                         let mut row = obj.clone();
@@ -351,7 +366,10 @@ impl BasicMap {
     /// True if local `k` (index among locals) is used by another local's definition.
     fn local_used_in_divs(&self, k: usize) -> bool {
         let col = self.off_div() + k;
-        self.divs.iter().enumerate().any(|(j, d)| j != k && d.as_ref().is_some_and(|d| !d.num[col].is_zero()))
+        self.divs
+            .iter()
+            .enumerate()
+            .any(|(j, d)| j != k && d.as_ref().is_some_and(|d| !d.num[col].is_zero()))
     }
 
     /// An existential that appears in an equality with coefficient ±1 and
@@ -366,7 +384,9 @@ impl BasicMap {
                 k += 1;
                 continue;
             }
-            let in_eqs: Vec<usize> = (0..self.eqs.len()).filter(|&i| !self.eqs[i][col].is_zero()).collect();
+            let in_eqs: Vec<usize> = (0..self.eqs.len())
+                .filter(|&i| !self.eqs[i][col].is_zero())
+                .collect();
             let in_ineqs = self.ineqs.iter().any(|r| !r[col].is_zero());
             if in_eqs.len() == 1 && !in_ineqs && self.eqs[in_eqs[0]][col].abs().is_one() {
                 self.eqs.remove(in_eqs[0]);
@@ -387,7 +407,10 @@ impl BasicMap {
         let mut k = 0;
         while k < self.n_div() {
             let col = off + k;
-            if self.divs[k].is_some() || self.local_used_in_divs(k) || self.eqs.iter().any(|r| !r[col].is_zero()) {
+            if self.divs[k].is_some()
+                || self.local_used_in_divs(k)
+                || self.eqs.iter().any(|r| !r[col].is_zero())
+            {
                 k += 1;
                 continue;
             }
@@ -414,15 +437,26 @@ impl BasicMap {
         let mut k = 0;
         while k < self.n_div() {
             let col = off + k;
-            if self.divs[k].is_some() || self.local_used_in_divs(k) || self.eqs.iter().any(|r| !r[col].is_zero()) {
+            if self.divs[k].is_some()
+                || self.local_used_in_divs(k)
+                || self.eqs.iter().any(|r| !r[col].is_zero())
+            {
                 k += 1;
                 continue;
             }
-            let lowers: Vec<usize> = (0..self.ineqs.len()).filter(|&i| self.ineqs[i][col].is_pos()).collect();
-            let uppers: Vec<usize> = (0..self.ineqs.len()).filter(|&i| self.ineqs[i][col].is_neg()).collect();
+            let lowers: Vec<usize> = (0..self.ineqs.len())
+                .filter(|&i| self.ineqs[i][col].is_pos())
+                .collect();
+            let uppers: Vec<usize> = (0..self.ineqs.len())
+                .filter(|&i| self.ineqs[i][col].is_neg())
+                .collect();
             let unit_lo = lowers.iter().all(|&i| self.ineqs[i][col].is_one());
             let unit_hi = uppers.iter().all(|&i| (-&self.ineqs[i][col]).is_one());
-            if lowers.is_empty() || uppers.is_empty() || !(unit_lo || unit_hi) || lowers.len() * uppers.len() > 16 {
+            if lowers.is_empty()
+                || uppers.is_empty()
+                || !(unit_lo || unit_hi)
+                || lowers.len() * uppers.len() > 16
+            {
                 k += 1;
                 continue;
             }
@@ -487,7 +521,12 @@ impl BasicMap {
         let mut k = 0;
         while k < self.n_div() {
             let col = off + k;
-            let used = self.eqs.iter().chain(self.ineqs.iter()).any(|r| !r[col].is_zero()) || self.local_used_in_divs(k);
+            let used = self
+                .eqs
+                .iter()
+                .chain(self.ineqs.iter())
+                .any(|r| !r[col].is_zero())
+                || self.local_used_in_divs(k);
             if !used {
                 self.remove_local(k);
                 changed = true;
@@ -544,8 +583,12 @@ impl BasicMap {
                 self.divs[k] = Some(def);
                 continue;
             }
-            let uppers: Vec<usize> = (0..self.ineqs.len()).filter(|&i| self.ineqs[i][col].is_neg()).collect();
-            let lowers: Vec<usize> = (0..self.ineqs.len()).filter(|&i| self.ineqs[i][col].is_pos()).collect();
+            let uppers: Vec<usize> = (0..self.ineqs.len())
+                .filter(|&i| self.ineqs[i][col].is_neg())
+                .collect();
+            let lowers: Vec<usize> = (0..self.ineqs.len())
+                .filter(|&i| self.ineqs[i][col].is_pos())
+                .collect();
             if uppers.len() == 1 && later_free(&self.ineqs[uppers[0]]) {
                 // U - a·e >= 0  =>  e = floor(U/a); add -U + a·e + a - 1 >= 0
                 let r = self.ineqs[uppers[0]].clone();
@@ -588,7 +631,8 @@ impl BasicMap {
                     continue;
                 }
                 // hi = -f + d·e + d - 1 ?
-                let ok = (1..lo.len()).all(|c| c == col || hi[c] == -&lo[c]) && hi[0] == &(&(-&lo[0]) + &d) - &Int::ONE;
+                let ok = (1..lo.len()).all(|c| c == col || hi[c] == -&lo[c])
+                    && hi[0] == &(&(-&lo[0]) + &d) - &Int::ONE;
                 if ok {
                     let mut num = lo.clone();
                     num[col] = Int::ZERO;

@@ -38,22 +38,34 @@ pub enum TupleKind {
 impl Tuple {
     /// An anonymous flat tuple with `n` dimensions and no dimension names.
     pub fn anonymous(n: usize) -> Tuple {
-        Tuple { name: None, kind: TupleKind::Flat(vec![String::new(); n]) }
+        Tuple {
+            name: None,
+            kind: TupleKind::Flat(vec![String::new(); n]),
+        }
     }
 
     /// A named flat tuple with the given dimension names.
     pub fn named(name: &str, dims: &[&str]) -> Tuple {
-        Tuple { name: Some(name.to_string()), kind: TupleKind::Flat(dims.iter().map(|s| s.to_string()).collect()) }
+        Tuple {
+            name: Some(name.to_string()),
+            kind: TupleKind::Flat(dims.iter().map(|s| s.to_string()).collect()),
+        }
     }
 
     /// A flat tuple with an optional name and dimension names.
     pub fn flat(name: Option<String>, dims: Vec<String>) -> Tuple {
-        Tuple { name, kind: TupleKind::Flat(dims) }
+        Tuple {
+            name,
+            kind: TupleKind::Flat(dims),
+        }
     }
 
     /// The wrapped relation `[dom -> ran]`.
     pub fn nested(name: Option<String>, dom: Tuple, ran: Tuple) -> Tuple {
-        Tuple { name, kind: TupleKind::Nested(Box::new(dom), Box::new(ran)) }
+        Tuple {
+            name,
+            kind: TupleKind::Nested(Box::new(dom), Box::new(ran)),
+        }
     }
 
     /// Total number of dimensions.
@@ -85,7 +97,11 @@ impl Tuple {
     pub fn without_dim_names(&self) -> Tuple {
         match &self.kind {
             TupleKind::Flat(d) => Tuple::flat(self.name.clone(), vec![String::new(); d.len()]),
-            TupleKind::Nested(a, b) => Tuple::nested(self.name.clone(), a.without_dim_names(), b.without_dim_names()),
+            TupleKind::Nested(a, b) => Tuple::nested(
+                self.name.clone(),
+                a.without_dim_names(),
+                b.without_dim_names(),
+            ),
         }
     }
 }
@@ -123,12 +139,16 @@ impl PartialOrd for Tuple {
 impl Ord for Tuple {
     /// Orders by name, then shape; dimension names are ignored.
     fn cmp(&self, other: &Tuple) -> Ordering {
-        self.name.cmp(&other.name).then_with(|| match (&self.kind, &other.kind) {
-            (TupleKind::Flat(a), TupleKind::Flat(b)) => a.len().cmp(&b.len()),
-            (TupleKind::Flat(_), TupleKind::Nested(..)) => Ordering::Less,
-            (TupleKind::Nested(..), TupleKind::Flat(_)) => Ordering::Greater,
-            (TupleKind::Nested(a1, b1), TupleKind::Nested(a2, b2)) => a1.cmp(a2).then_with(|| b1.cmp(b2)),
-        })
+        self.name
+            .cmp(&other.name)
+            .then_with(|| match (&self.kind, &other.kind) {
+                (TupleKind::Flat(a), TupleKind::Flat(b)) => a.len().cmp(&b.len()),
+                (TupleKind::Flat(_), TupleKind::Nested(..)) => Ordering::Less,
+                (TupleKind::Nested(..), TupleKind::Flat(_)) => Ordering::Greater,
+                (TupleKind::Nested(a1, b1), TupleKind::Nested(a2, b2)) => {
+                    a1.cmp(a2).then_with(|| b1.cmp(b2))
+                }
+            })
     }
 }
 
@@ -150,12 +170,20 @@ pub struct Space {
 impl Space {
     /// The space of a set.
     pub fn set(params: Vec<String>, tuple: Tuple) -> Space {
-        Space { params, domain: None, range: tuple }
+        Space {
+            params,
+            domain: None,
+            range: tuple,
+        }
     }
 
     /// The space of a relation.
     pub fn map(params: Vec<String>, domain: Tuple, range: Tuple) -> Space {
-        Space { params, domain: Some(domain), range }
+        Space {
+            params,
+            domain: Some(domain),
+            range,
+        }
     }
 
     /// The space of a parameter domain (a set with a zero-dimensional anonymous tuple).
@@ -191,7 +219,10 @@ impl Space {
     /// The domain of a relation as a set space (a set space is its own domain
     /// only in the sense of `params`; use on relations).
     pub fn domain_space(&self) -> Space {
-        Space::set(self.params.clone(), self.domain.clone().unwrap_or_else(|| Tuple::anonymous(0)))
+        Space::set(
+            self.params.clone(),
+            self.domain.clone().unwrap_or_else(|| Tuple::anonymous(0)),
+        )
     }
 
     /// The range of a relation (or the tuple of a set) as a set space.
@@ -201,7 +232,11 @@ impl Space {
 
     /// The reversed relation space.
     pub fn reverse(&self) -> Space {
-        Space::map(self.params.clone(), self.range.clone(), self.domain.clone().unwrap_or_else(|| Tuple::anonymous(0)))
+        Space::map(
+            self.params.clone(),
+            self.range.clone(),
+            self.domain.clone().unwrap_or_else(|| Tuple::anonymous(0)),
+        )
     }
 
     /// The parameter space (`[params] -> { : }`).
@@ -212,13 +247,20 @@ impl Space {
     /// Wrap a relation space into a set space `{ [A -> B] }`.
     pub fn wrap(&self) -> Space {
         let dom = self.domain.clone().unwrap_or_else(|| Tuple::anonymous(0));
-        Space::set(self.params.clone(), Tuple::nested(None, dom, self.range.clone()))
+        Space::set(
+            self.params.clone(),
+            Tuple::nested(None, dom, self.range.clone()),
+        )
     }
 
     /// Unwrap a set space `{ [A -> B] }` into a relation space, if it is nested.
     pub fn unwrap(&self) -> Option<Space> {
         match (&self.domain, &self.range.kind) {
-            (None, TupleKind::Nested(a, b)) => Some(Space::map(self.params.clone(), (**a).clone(), (**b).clone())),
+            (None, TupleKind::Nested(a, b)) => Some(Space::map(
+                self.params.clone(),
+                (**a).clone(),
+                (**b).clone(),
+            )),
             _ => None,
         }
     }
@@ -235,7 +277,11 @@ impl Space {
 
     /// The same space with a different parameter list.
     pub fn with_params(&self, params: Vec<String>) -> Space {
-        Space { params, domain: self.domain.clone(), range: self.range.clone() }
+        Space {
+            params,
+            domain: self.domain.clone(),
+            range: self.range.clone(),
+        }
     }
 
     /// Names to print for the dimensions `[domain dims | range dims]`, filling
@@ -252,7 +298,11 @@ impl Space {
         for k in 0..names.len() {
             let bad = names[k].is_empty() || used.contains(&names[k]);
             if bad {
-                let base = if self.domain.is_some() && k >= n_in { format!("o{}", k - n_in) } else { format!("i{}", k) };
+                let base = if self.domain.is_some() && k >= n_in {
+                    format!("o{}", k - n_in)
+                } else {
+                    format!("i{}", k)
+                };
                 let mut cand = base.clone();
                 let mut t = 0;
                 while used.contains(&cand) || names[k + 1..].contains(&cand) {

@@ -43,7 +43,12 @@ impl BasicMap {
         b.remap_cols(&map, new_len);
         let mut divs = vec![None; n_exist];
         divs.extend(b.divs);
-        BasicMap { space, divs, eqs: b.eqs, ineqs: b.ineqs }
+        BasicMap {
+            space,
+            divs,
+            eqs: b.eqs,
+            ineqs: b.ineqs,
+        }
     }
 
     /// Add the equality `x_a - x_b = 0` between variables `a` and `b`
@@ -62,7 +67,9 @@ fn params_dest(np: usize) -> impl Iterator<Item = Dest> {
 
 fn need_map(m: &Map, what: &str) -> Result<()> {
     if m.is_set() {
-        Err(Error::SpaceMismatch(format!("{what} needs a relation, got a set")))
+        Err(Error::SpaceMismatch(format!(
+            "{what} needs a relation, got a set"
+        )))
     } else {
         Ok(())
     }
@@ -72,13 +79,19 @@ fn need_set(m: &Map, what: &str) -> Result<()> {
     if m.is_set() {
         Ok(())
     } else {
-        Err(Error::SpaceMismatch(format!("{what} needs a set, got a relation")))
+        Err(Error::SpaceMismatch(format!(
+            "{what} needs a set, got a relation"
+        )))
     }
 }
 
 impl Map {
     fn map_parts(&self, space: Space, f: impl Fn(&BasicMap) -> BasicMap) -> Map {
-        Map { space, parts: self.parts.iter().map(f).collect() }.simplify_parts()
+        Map {
+            space,
+            parts: self.parts.iter().map(f).collect(),
+        }
+        .simplify_parts()
     }
 
     /// The inverse relation `{ y -> x : x -> y in self }`.
@@ -105,8 +118,10 @@ impl Map {
         need_map(self, "domain")?;
         let (np, ni, no) = (self.space.n_param(), self.space.n_in(), self.space.n_out());
         let space = self.space.domain_space();
-        let dest: Vec<Dest> =
-            params_dest(np).chain((0..ni).map(|k| Dest::Var(np + k))).chain((0..no).map(Dest::Exist)).collect();
+        let dest: Vec<Dest> = params_dest(np)
+            .chain((0..ni).map(|k| Dest::Var(np + k)))
+            .chain((0..no).map(Dest::Exist))
+            .collect();
         Ok(self.map_parts(space.clone(), |b| b.transform(space.clone(), &dest, no)))
     }
 
@@ -115,8 +130,10 @@ impl Map {
         need_map(self, "range")?;
         let (np, ni, no) = (self.space.n_param(), self.space.n_in(), self.space.n_out());
         let space = self.space.range_space();
-        let dest: Vec<Dest> =
-            params_dest(np).chain((0..ni).map(Dest::Exist)).chain((0..no).map(|k| Dest::Var(np + k))).collect();
+        let dest: Vec<Dest> = params_dest(np)
+            .chain((0..ni).map(Dest::Exist))
+            .chain((0..no).map(|k| Dest::Var(np + k)))
+            .collect();
         Ok(self.map_parts(space.clone(), |b| b.transform(space.clone(), &dest, ni)))
     }
 
@@ -133,14 +150,31 @@ impl Map {
     pub fn project_out(&self, first: usize, n: usize) -> Result<Map> {
         let (np, ni, no) = (self.space.n_param(), self.space.n_in(), self.space.n_out());
         if first + n > no {
-            return Err(Error::Invalid("project_out: dimension range out of bounds".into()));
+            return Err(Error::Invalid(
+                "project_out: dimension range out of bounds".into(),
+            ));
         }
         let mut range = self.space.range.clone();
         let names = range.dim_names();
-        let kept: Vec<String> =
-            names.iter().enumerate().filter(|(k, _)| *k < first || *k >= first + n).map(|(_, s)| s.clone()).collect();
-        range = Tuple::flat(if n == 0 { range.name } else { range.name.clone() }, kept);
-        let space = Space { params: self.space.params.clone(), domain: self.space.domain.clone(), range };
+        let kept: Vec<String> = names
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| *k < first || *k >= first + n)
+            .map(|(_, s)| s.clone())
+            .collect();
+        range = Tuple::flat(
+            if n == 0 {
+                range.name
+            } else {
+                range.name.clone()
+            },
+            kept,
+        );
+        let space = Space {
+            params: self.space.params.clone(),
+            domain: self.space.domain.clone(),
+            range,
+        };
         let dest: Vec<Dest> = params_dest(np)
             .chain((0..ni).map(|k| Dest::Var(np + k)))
             .chain((0..no).map(|k| {
@@ -161,10 +195,14 @@ impl Map {
         need_map(self, "deltas")?;
         let (np, ni, no) = (self.space.n_param(), self.space.n_in(), self.space.n_out());
         if ni != no {
-            return Err(Error::SpaceMismatch("deltas needs domain and range of equal dimension".into()));
+            return Err(Error::SpaceMismatch(
+                "deltas needs domain and range of equal dimension".into(),
+            ));
         }
         let space = Space::set(self.space.params.clone(), Tuple::anonymous(no));
-        let dest: Vec<Dest> = params_dest(np).chain((0..ni + no).map(Dest::Exist)).collect();
+        let dest: Vec<Dest> = params_dest(np)
+            .chain((0..ni + no).map(Dest::Exist))
+            .collect();
         let parts = self
             .parts
             .iter()
@@ -191,10 +229,16 @@ impl Map {
         need_map(self, "deltas_map")?;
         let (np, ni, no) = (self.space.n_param(), self.space.n_in(), self.space.n_out());
         if ni != no {
-            return Err(Error::SpaceMismatch("deltas_map needs domain and range of equal dimension".into()));
+            return Err(Error::SpaceMismatch(
+                "deltas_map needs domain and range of equal dimension".into(),
+            ));
         }
         let wrapped = self.wrap()?;
-        let space = Space::map(self.space.params.clone(), wrapped.space.range.clone(), Tuple::anonymous(no));
+        let space = Space::map(
+            self.space.params.clone(),
+            wrapped.space.range.clone(),
+            Tuple::anonymous(no),
+        );
         let dest: Vec<Dest> = (0..np + ni + no).map(Dest::Var).collect();
         let parts = self
             .parts
@@ -218,21 +262,34 @@ impl Map {
     pub fn wrap(&self) -> Result<Map> {
         need_map(self, "wrap")?;
         let space = self.space.wrap();
-        Ok(self.map_parts(space.clone(), |b| BasicMap { space: space.clone(), ..b.clone() }))
+        Ok(self.map_parts(space.clone(), |b| BasicMap {
+            space: space.clone(),
+            ..b.clone()
+        }))
     }
 
     /// Unwrap a set of pairs `{ [x -> y] }` into a relation.
     pub fn unwrap(&self) -> Result<Map> {
         need_set(self, "unwrap")?;
-        let space = self.space.unwrap().ok_or_else(|| Error::SpaceMismatch("unwrap needs a wrapped set".into()))?;
-        Ok(self.map_parts(space.clone(), |b| BasicMap { space: space.clone(), ..b.clone() }))
+        let space = self
+            .space
+            .unwrap()
+            .ok_or_else(|| Error::SpaceMismatch("unwrap needs a wrapped set".into()))?;
+        Ok(self.map_parts(space.clone(), |b| BasicMap {
+            space: space.clone(),
+            ..b.clone()
+        }))
     }
 
     /// The identity relation `{ x -> x : x in self }` of a set.
     pub fn identity(&self) -> Result<Map> {
         need_set(self, "identity")?;
         let (np, no) = (self.space.n_param(), self.space.n_out());
-        let space = Space::map(self.space.params.clone(), self.space.range.clone(), self.space.range.clone());
+        let space = Space::map(
+            self.space.params.clone(),
+            self.space.range.clone(),
+            self.space.range.clone(),
+        );
         let dest: Vec<Dest> = (0..np + no).map(Dest::Var).collect();
         let parts = self
             .parts
@@ -262,7 +319,14 @@ impl Map {
         need_map(self, if dom { "domain_map" } else { "range_map" })?;
         let (np, ni, no) = (self.space.n_param(), self.space.n_in(), self.space.n_out());
         let wrapped = self.space.wrap().range;
-        let target = if dom { self.space.domain.clone().unwrap_or_else(|| Tuple::anonymous(0)) } else { self.space.range.clone() };
+        let target = if dom {
+            self.space
+                .domain
+                .clone()
+                .unwrap_or_else(|| Tuple::anonymous(0))
+        } else {
+            self.space.range.clone()
+        };
         let space = Space::map(self.space.params.clone(), wrapped, target);
         let dest: Vec<Dest> = (0..np + ni + no).map(Dest::Var).collect();
         let parts = self
@@ -288,13 +352,24 @@ impl Map {
         let (a, b) = align_any(self, other);
         let np = a.space.n_param();
         let (na, nb) = (a.space.n_out(), b.space.n_out());
-        let space = Space::map(a.space.params.clone(), a.space.range.clone(), b.space.range.clone());
+        let space = Space::map(
+            a.space.params.clone(),
+            a.space.range.clone(),
+            b.space.range.clone(),
+        );
         let da: Vec<Dest> = (0..np + na).map(Dest::Var).collect();
-        let db: Vec<Dest> = params_dest(np).chain((0..nb).map(|k| Dest::Var(np + na + k))).collect();
+        let db: Vec<Dest> = params_dest(np)
+            .chain((0..nb).map(|k| Dest::Var(np + na + k)))
+            .collect();
         let mut out = Map::empty(space.clone());
         for x in &a.parts {
             for y in &b.parts {
-                out.parts.push(x.transform(space.clone(), &da, 0).intersect(&y.transform(space.clone(), &db, 0))?);
+                out.parts
+                    .push(x.transform(space.clone(), &da, 0).intersect(&y.transform(
+                        space.clone(),
+                        &db,
+                        0,
+                    ))?);
             }
         }
         Ok(out)
@@ -306,15 +381,29 @@ impl Map {
         let (a, b) = align_any(self, other);
         let np = a.space.n_param();
         if a.is_set() != b.is_set() {
-            return Err(Error::SpaceMismatch("cross needs two sets or two relations".into()));
+            return Err(Error::SpaceMismatch(
+                "cross needs two sets or two relations".into(),
+            ));
         }
-        let (ai, ao, bi, bo) = (a.space.n_in(), a.space.n_out(), b.space.n_in(), b.space.n_out());
+        let (ai, ao, bi, bo) = (
+            a.space.n_in(),
+            a.space.n_out(),
+            b.space.n_in(),
+            b.space.n_out(),
+        );
         let space = if a.is_set() {
-            Space::set(a.space.params.clone(), Tuple::nested(None, a.space.range.clone(), b.space.range.clone()))
+            Space::set(
+                a.space.params.clone(),
+                Tuple::nested(None, a.space.range.clone(), b.space.range.clone()),
+            )
         } else {
             Space::map(
                 a.space.params.clone(),
-                Tuple::nested(None, a.space.domain.clone().unwrap(), b.space.domain.clone().unwrap()),
+                Tuple::nested(
+                    None,
+                    a.space.domain.clone().unwrap(),
+                    b.space.domain.clone().unwrap(),
+                ),
                 Tuple::nested(None, a.space.range.clone(), b.space.range.clone()),
             )
         };
@@ -330,7 +419,12 @@ impl Map {
         let mut out = Map::empty(space.clone());
         for x in &a.parts {
             for y in &b.parts {
-                out.parts.push(x.transform(space.clone(), &da, 0).intersect(&y.transform(space.clone(), &db, 0))?);
+                out.parts
+                    .push(x.transform(space.clone(), &da, 0).intersect(&y.transform(
+                        space.clone(),
+                        &db,
+                        0,
+                    ))?);
             }
         }
         Ok(out)
@@ -342,15 +436,25 @@ impl Map {
         need_map(other, "apply_range")?;
         let (a, b) = align_any(self, other);
         if a.space.range != *b.space.domain.as_ref().unwrap() {
-            return Err(Error::SpaceMismatch("apply_range: range of the first does not match domain of the second".into()));
+            return Err(Error::SpaceMismatch(
+                "apply_range: range of the first does not match domain of the second".into(),
+            ));
         }
         let np = a.space.n_param();
         let (ni, nm, no) = (a.space.n_in(), a.space.n_out(), b.space.n_out());
-        let space = Space::map(a.space.params.clone(), a.space.domain.clone().unwrap(), b.space.range.clone());
-        let da: Vec<Dest> =
-            params_dest(np).chain((0..ni).map(|k| Dest::Var(np + k))).chain((0..nm).map(Dest::Exist)).collect();
-        let db: Vec<Dest> =
-            params_dest(np).chain((0..nm).map(Dest::Exist)).chain((0..no).map(|k| Dest::Var(np + ni + k))).collect();
+        let space = Space::map(
+            a.space.params.clone(),
+            a.space.domain.clone().unwrap(),
+            b.space.range.clone(),
+        );
+        let da: Vec<Dest> = params_dest(np)
+            .chain((0..ni).map(|k| Dest::Var(np + k)))
+            .chain((0..nm).map(Dest::Exist))
+            .collect();
+        let db: Vec<Dest> = params_dest(np)
+            .chain((0..nm).map(Dest::Exist))
+            .chain((0..no).map(|k| Dest::Var(np + ni + k)))
+            .collect();
         join(&a, &b, space, &da, &db, nm)
     }
 
@@ -360,14 +464,18 @@ impl Map {
         need_map(map, "apply")?;
         let (a, b) = align_any(self, map);
         if a.space.range != *b.space.domain.as_ref().unwrap() {
-            return Err(Error::SpaceMismatch("apply: the set does not live in the relation's domain".into()));
+            return Err(Error::SpaceMismatch(
+                "apply: the set does not live in the relation's domain".into(),
+            ));
         }
         let np = a.space.n_param();
         let (nm, no) = (a.space.n_out(), b.space.n_out());
         let space = b.space.range_space();
         let da: Vec<Dest> = params_dest(np).chain((0..nm).map(Dest::Exist)).collect();
-        let db: Vec<Dest> =
-            params_dest(np).chain((0..nm).map(Dest::Exist)).chain((0..no).map(|k| Dest::Var(np + k))).collect();
+        let db: Vec<Dest> = params_dest(np)
+            .chain((0..nm).map(Dest::Exist))
+            .chain((0..no).map(|k| Dest::Var(np + k)))
+            .collect();
         join(&a, &b, space, &da, &db, nm)
     }
 
@@ -377,13 +485,19 @@ impl Map {
         need_set(set, "intersect_domain")?;
         let (a, s) = align_any(self, set);
         if s.space.range != *a.space.domain.as_ref().unwrap() {
-            return Err(Error::SpaceMismatch("intersect_domain: the set does not live in the domain".into()));
+            return Err(Error::SpaceMismatch(
+                "intersect_domain: the set does not live in the domain".into(),
+            ));
         }
         let np = a.space.n_param();
         let dest: Vec<Dest> = (0..np + a.space.n_in()).map(Dest::Var).collect();
         let lifted = Map {
             space: a.space.clone(),
-            parts: s.parts.iter().map(|b| b.transform(a.space.clone(), &dest, 0)).collect(),
+            parts: s
+                .parts
+                .iter()
+                .map(|b| b.transform(a.space.clone(), &dest, 0))
+                .collect(),
         };
         a.intersect(&lifted)
     }
@@ -394,13 +508,21 @@ impl Map {
         need_set(set, "intersect_range")?;
         let (a, s) = align_any(self, set);
         if s.space.range != a.space.range {
-            return Err(Error::SpaceMismatch("intersect_range: the set does not live in the range".into()));
+            return Err(Error::SpaceMismatch(
+                "intersect_range: the set does not live in the range".into(),
+            ));
         }
         let (np, ni) = (a.space.n_param(), a.space.n_in());
-        let dest: Vec<Dest> = params_dest(np).chain((0..a.space.n_out()).map(|k| Dest::Var(np + ni + k))).collect();
+        let dest: Vec<Dest> = params_dest(np)
+            .chain((0..a.space.n_out()).map(|k| Dest::Var(np + ni + k)))
+            .collect();
         let lifted = Map {
             space: a.space.clone(),
-            parts: s.parts.iter().map(|b| b.transform(a.space.clone(), &dest, 0)).collect(),
+            parts: s
+                .parts
+                .iter()
+                .map(|b| b.transform(a.space.clone(), &dest, 0))
+                .collect(),
         };
         a.intersect(&lifted)
     }
@@ -409,11 +531,17 @@ impl Map {
     pub fn intersect_params(&self, params: &Map) -> Result<Map> {
         let (a, p) = align_any(self, params);
         let np = a.space.n_param();
-        let dest: Vec<Dest> = params_dest(np).chain((0..p.space.n_in() + p.space.n_out()).map(Dest::Exist)).collect();
+        let dest: Vec<Dest> = params_dest(np)
+            .chain((0..p.space.n_in() + p.space.n_out()).map(Dest::Exist))
+            .collect();
         let nd = p.space.n_in() + p.space.n_out();
         let lifted = Map {
             space: a.space.clone(),
-            parts: p.parts.iter().map(|b| b.transform(a.space.clone(), &dest, nd)).collect(),
+            parts: p
+                .parts
+                .iter()
+                .map(|b| b.transform(a.space.clone(), &dest, nd))
+                .collect(),
         };
         a.intersect(&lifted)
     }
@@ -426,7 +554,9 @@ impl Map {
         let (a, b) = align_any(self, other);
         let n = a.space.n_out();
         if n != b.space.n_out() {
-            return Err(Error::SpaceMismatch("lexicographic order needs sets of equal dimension".into()));
+            return Err(Error::SpaceMismatch(
+                "lexicographic order needs sets of equal dimension".into(),
+            ));
         }
         let prod = a.product_sets(&b)?;
         let order = lex_order_map(prod.space.clone(), strict, less);
@@ -463,7 +593,11 @@ pub fn lex_order_map(space: Space, strict: bool, less: bool) -> Map {
         if level < n {
             // y_l - x_l - 1 >= 0 (less) or x_l - y_l - 1 >= 0
             let mut row = vec![Int::ZERO; b.row_len()];
-            let (p, q) = if less { (np + n + level, np + level) } else { (np + level, np + n + level) };
+            let (p, q) = if less {
+                (np + n + level, np + level)
+            } else {
+                (np + level, np + n + level)
+            };
             row[1 + p] = Int::ONE;
             row[1 + q] = Int::from(-1);
             row[0] = Int::from(-1);

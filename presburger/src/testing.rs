@@ -26,21 +26,26 @@ fn search(b: &BasicMap, vals: &mut Vec<Int>, k: usize) -> bool {
     let nd = b.n_div();
     let base = b.space().n_vars();
     if k == nd {
-        return b.eqs().iter().all(|r| eval(r, vals).is_zero()) && b.ineqs().iter().all(|r| !eval(r, vals).is_neg());
+        return b.eqs().iter().all(|r| eval(r, vals).is_zero())
+            && b.ineqs().iter().all(|r| !eval(r, vals).is_neg());
     }
     // prune: a constraint fully evaluated so far that fails
     let known = base + k;
     let fails = |vals: &Vec<Int>| {
-        b.eqs().iter().chain(b.ineqs().iter()).enumerate().any(|(i, r)| {
-            r[1 + known..].iter().all(Int::is_zero) && {
-                let v = eval(&r[..1 + known], &vals[..known]);
-                if i < b.eqs().len() {
-                    !v.is_zero()
-                } else {
-                    v.is_neg()
+        b.eqs()
+            .iter()
+            .chain(b.ineqs().iter())
+            .enumerate()
+            .any(|(i, r)| {
+                r[1 + known..].iter().all(Int::is_zero) && {
+                    let v = eval(&r[..1 + known], &vals[..known]);
+                    if i < b.eqs().len() {
+                        !v.is_zero()
+                    } else {
+                        v.is_neg()
+                    }
                 }
-            }
-        })
+            })
     };
     if fails(vals) {
         return false;

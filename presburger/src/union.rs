@@ -22,7 +22,10 @@ pub type UnionSet = UnionMap;
 impl UnionMap {
     /// The empty union with the given parameters.
     pub fn empty(params: Vec<String>) -> UnionMap {
-        UnionMap { params, maps: Vec::new() }
+        UnionMap {
+            params,
+            maps: Vec::new(),
+        }
     }
 
     /// The parameters.
@@ -56,7 +59,9 @@ impl UnionMap {
             self.align_params(&params);
             m.align_params(&params);
         }
-        match self.maps.binary_search_by(|x| (&x.space.domain, &x.space.range).cmp(&(&m.space.domain, &m.space.range))) {
+        match self.maps.binary_search_by(|x| {
+            (&x.space.domain, &x.space.range).cmp(&(&m.space.domain, &m.space.range))
+        }) {
             Ok(k) => {
                 let u = self.maps[k].union(&m)?;
                 self.maps[k] = u;
@@ -73,7 +78,10 @@ impl UnionMap {
 
     /// A union with a single part.
     pub fn from_map(m: Map) -> UnionMap {
-        UnionMap { params: m.space.params.clone(), maps: vec![m] }
+        UnionMap {
+            params: m.space.params.clone(),
+            maps: vec![m],
+        }
     }
 
     /// The single part of a union in one space; `Err` if there are several.
@@ -86,10 +94,16 @@ impl UnionMap {
     }
 }
 
-fn same_space_pairs<'a>(a: &'a UnionMap, b: &'a UnionMap) -> Vec<(Option<&'a Map>, Option<&'a Map>)> {
+fn same_space_pairs<'a>(
+    a: &'a UnionMap,
+    b: &'a UnionMap,
+) -> Vec<(Option<&'a Map>, Option<&'a Map>)> {
     let mut out = Vec::new();
     for m in &a.maps {
-        out.push((Some(m), b.maps.iter().find(|x| x.space.tuples_match(&m.space))));
+        out.push((
+            Some(m),
+            b.maps.iter().find(|x| x.space.tuples_match(&m.space)),
+        ));
     }
     for m in &b.maps {
         if !a.maps.iter().any(|x| x.space.tuples_match(&m.space)) {
@@ -126,7 +140,10 @@ impl UnionMap {
     /// Union (per space).
     pub fn union(&self, other: &UnionMap) -> Result<UnionMap> {
         let (a, b) = self.aligned(other);
-        UnionMap::collect(&a.params, a.maps.iter().chain(b.maps.iter()).cloned().map(Ok))
+        UnionMap::collect(
+            &a.params,
+            a.maps.iter().chain(b.maps.iter()).cloned().map(Ok),
+        )
     }
 
     /// Intersection (spaces present in both).
@@ -259,7 +276,10 @@ impl UnionMap {
     pub fn deltas(&self) -> Result<UnionMap> {
         UnionMap::collect(
             &self.params,
-            self.maps.iter().filter(|m| m.space.domain.as_ref() == Some(&m.space.range)).map(Map::deltas),
+            self.maps
+                .iter()
+                .filter(|m| m.space.domain.as_ref() == Some(&m.space.range))
+                .map(Map::deltas),
         )
     }
 
@@ -268,7 +288,10 @@ impl UnionMap {
     pub fn deltas_map(&self) -> Result<UnionMap> {
         UnionMap::collect(
             &self.params,
-            self.maps.iter().filter(|m| m.space.domain.as_ref() == Some(&m.space.range)).map(Map::deltas_map),
+            self.maps
+                .iter()
+                .filter(|m| m.space.domain.as_ref() == Some(&m.space.range))
+                .map(Map::deltas_map),
         )
     }
 

@@ -59,7 +59,9 @@ fn value(b: &[char], i: &mut usize) -> Json {
                     *i += 1;
                     break;
                 }
-                let Json::Str(k) = value(b, i) else { panic!("key") };
+                let Json::Str(k) = value(b, i) else {
+                    panic!("key")
+                };
                 ws(b, i);
                 assert_eq!(b[*i], ':');
                 *i += 1;
@@ -176,7 +178,9 @@ fn run_case(op: &str, args: &[String], expect: &str) -> Result<bool, String> {
             if expect == "empty" {
                 return Ok(s.is_empty().unwrap_or(false));
             }
-            let ok = !b(s.is_empty())? && b(s.is_subset(&a))? && s.card().map(|c| c == Int::ONE).unwrap_or(false);
+            let ok = !b(s.is_empty())?
+                && b(s.is_subset(&a))?
+                && s.card().map(|c| c == Int::ONE).unwrap_or(false);
             return Ok(ok);
         }
         "gist" => {
@@ -208,7 +212,13 @@ fn run_case(op: &str, args: &[String], expect: &str) -> Result<bool, String> {
         _ => return Err(format!("unknown op {op}")),
     };
     match res {
-        Err(err) => Ok(expect == "error" && !err.starts_with("parse")).and_then(|ok| if ok { Ok(true) } else { Err(err) }),
+        Err(err) => Ok(expect == "error" && !err.starts_with("parse")).and_then(|ok| {
+            if ok {
+                Ok(true)
+            } else {
+                Err(err)
+            }
+        }),
         Ok(v) => {
             if expect == "error" {
                 return Ok(false);
@@ -283,9 +293,18 @@ fn check(name: &str, min_pass: usize) {
         eprintln!("FAIL {f}");
     }
     eprintln!("{name}: {pass} passed, {} failed", total - pass);
-    let wrong: Vec<&String> = fails.iter().filter(|f| !f.contains("operation budget exceeded")).collect();
-    assert!(wrong.is_empty(), "wrong answers or unexpected errors in {name}: {wrong:#?}");
-    assert!(pass >= min_pass, "{name}: only {pass} cases passed, expected at least {min_pass}");
+    let wrong: Vec<&String> = fails
+        .iter()
+        .filter(|f| !f.contains("operation budget exceeded"))
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "wrong answers or unexpected errors in {name}: {wrong:#?}"
+    );
+    assert!(
+        pass >= min_pass,
+        "{name}: only {pass} cases passed, expected at least {min_pass}"
+    );
 }
 
 #[test]

@@ -23,7 +23,8 @@ fn json_str(text: &str, key: &str) -> Option<String> {
 }
 
 fn parse(text: &str, what: &str) -> UnionMap {
-    text.parse().unwrap_or_else(|e| panic!("{what}: {e}\n{text}"))
+    text.parse()
+        .unwrap_or_else(|e| panic!("{what}: {e}\n{text}"))
 }
 
 /// `{ a -> b : a scheduled strictly before b }` over the instances of `domain`.
@@ -42,7 +43,11 @@ fn before(schedule: &UnionMap, domain: &UnionMap) -> UnionMap {
             let ta = ua.range().unwrap();
             let tb = ub.range().unwrap();
             let lt = ta.lex_order(&tb, true, true).unwrap();
-            let rel = ua.apply_range(&lt).unwrap().apply_range(&ub.reverse().unwrap()).unwrap();
+            let rel = ua
+                .apply_range(&lt)
+                .unwrap()
+                .apply_range(&ub.reverse().unwrap())
+                .unwrap();
             out = out.union(&rel).unwrap();
         }
     }
@@ -59,19 +64,31 @@ fn shared_models_are_semantically_equal() {
     let mut checked = 0;
     for c in common::c_files(&dir) {
         let model_path = c.with_extension("model.json");
-        let Ok(model) = std::fs::read_to_string(&model_path) else { continue };
+        let Ok(model) = std::fs::read_to_string(&model_path) else {
+            continue;
+        };
         let src = std::fs::read_to_string(&c).unwrap();
         let ours = scop::model_texts(&src).unwrap();
         let name = c.file_name().unwrap().to_string_lossy().to_string();
-        for (key, mine) in [("domain", &ours.domain), ("read", &ours.read), ("must_write", &ours.must_write)] {
+        for (key, mine) in [
+            ("domain", &ours.domain),
+            ("read", &ours.read),
+            ("must_write", &ours.must_write),
+        ] {
             let theirs = json_str(&model, key).unwrap();
             let a = parse(mine, key);
             let b = parse(&theirs, key);
-            assert!(a.is_equal(&b).unwrap(), "{name}: {key} differs\n ours:   {mine}\n shared: {theirs}");
+            assert!(
+                a.is_equal(&b).unwrap(),
+                "{name}: {key} differs\n ours:   {mine}\n shared: {theirs}"
+            );
         }
         let dom = parse(&ours.domain, "domain");
         let ours_before = before(&parse(&ours.schedule, "schedule"), &dom);
-        let theirs_before = before(&parse(&json_str(&model, "schedule").unwrap(), "schedule"), &dom);
+        let theirs_before = before(
+            &parse(&json_str(&model, "schedule").unwrap(), "schedule"),
+            &dom,
+        );
         // schedules of different lengths: compare the induced orders only when both are uniform
         if ours_before.maps().len() == theirs_before.maps().len() {
             assert!(
@@ -81,5 +98,8 @@ fn shared_models_are_semantically_equal() {
         }
         checked += 1;
     }
-    assert!(checked >= 8, "expected the 8 shared kernels, checked {checked}");
+    assert!(
+        checked >= 8,
+        "expected the 8 shared kernels, checked {checked}"
+    );
 }
