@@ -731,7 +731,7 @@ fn sample_ineqs(k: usize, rows: &[Vec<Int>]) -> Result<Option<Vec<Int>>> {
 fn bnb_limited(t: Tableau, nodes: &mut usize) -> Result<Option<Option<Vec<Int>>>> {
     budget::tick(1 + t.n_var() as u64)?;
     *nodes += 1;
-    if *nodes > 300 {
+    if *nodes > 40 {
         return Ok(None);
     }
     let n = t.n_var();

@@ -314,7 +314,7 @@ fn small() {
 
 #[test]
 fn medium() {
-    check("medium.jsonl", 381);
+    check("medium.jsonl", 383);
 }
 
 #[test]
