@@ -68,6 +68,25 @@ impl BasicMap {
         crate::pip::explicit_divs(&b)
     }
 
+    /// True if the rational relaxation is empty (a cheap test: `false` does
+    /// not mean there is an integer point).
+    pub fn is_rationally_empty(&self) -> Result<bool> {
+        let mut t = crate::simplex::Tableau::new(self.row_len() - 1);
+        for e in &self.eqs {
+            t.add_eq(e)?;
+            if t.is_empty() {
+                return Ok(true);
+            }
+        }
+        for r in &self.ineqs {
+            t.add_ineq(r)?;
+            if t.is_empty() {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
     /// True if `(params, in, out)` satisfies the basic map (locals are searched exactly).
     pub fn contains_point(&self, point: &[Int]) -> Result<bool> {
         let nv = self.space.n_vars();
@@ -280,7 +299,7 @@ fn subtract_basic(p: &BasicMap, b: &BasicMap) -> Result<Vec<BasicMap>> {
             pieces.push(pc);
         }
         acc.ineqs.push(c);
-        if acc.is_empty()? {
+        if acc.is_rationally_empty()? {
             break;
         }
     }

@@ -324,5 +324,5 @@ fn bignum() {
 
 #[test]
 fn maps() {
-    check("maps.jsonl", 397);
+    check("maps.jsonl", 398);
 }
