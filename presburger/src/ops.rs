@@ -10,11 +10,11 @@
 //! integer programming ([`crate::pip`]).
 
 use crate::basic::BasicMap;
+use crate::budget;
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::map::Map;
 use crate::simplex::integer_sample;
-use crate::{budget, Space};
 
 impl BasicMap {
     /// Exact integer emptiness.
@@ -35,7 +35,7 @@ impl BasicMap {
             return Ok(None);
         }
         let nv = b.space.n_vars();
-        let full = integer_sample(nv + b.n_div(), &strip(&b.eqs), &strip(&b.ineqs))?;
+        let full = integer_sample(nv + b.n_div(), &b.eqs, &b.ineqs)?;
         Ok(full.map(|mut p| {
             p.truncate(nv);
             p
@@ -104,11 +104,6 @@ impl BasicMap {
         }
         Ok(!b.is_empty()?)
     }
-}
-
-/// Rows as the tableau wants them (they already are: `[c | vars]`).
-fn strip(rows: &[Vec<Int>]) -> Vec<Vec<Int>> {
-    rows.to_vec()
 }
 
 impl Map {
@@ -498,11 +493,6 @@ fn fix_prefix(p: &BasicMap, prefix: &[Int]) -> BasicMap {
         b.eqs.push(row);
     }
     b
-}
-
-/// The universe of a space as a map (helper for callers that build spaces).
-pub fn universe(space: Space) -> Map {
-    Map::universe(space)
 }
 
 impl Map {

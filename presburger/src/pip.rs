@@ -293,16 +293,7 @@ impl Ctx {
         b.ineqs.push(row.to_vec());
         let n = b.space.n_vars() + b.n_div();
         budget::tick(1 + (n * b.ineqs.len()) as u64)?;
-        let t0 = std::time::Instant::now();
-        let res = crate::simplex::integer_sample(n, &b.eqs, &b.ineqs);
-        if std::env::var_os("PIP_TRACE").is_some() && t0.elapsed().as_millis() > 50 {
-            eprintln!(
-                "slow ctx check {} ms: {}",
-                t0.elapsed().as_millis(),
-                crate::Map::from_basic(b.clone())
-            );
-        }
-        match res? {
+        match crate::simplex::integer_sample(n, &b.eqs, &b.ineqs)? {
             Some(p) => {
                 self.samples.push(p);
                 Ok(true)
@@ -473,9 +464,6 @@ fn run_one(
             }
         }
         if let Some(r) = mixed_row {
-            if std::env::var_os("PIP_TRACE").is_some() {
-                eprintln!("split on row {r}: {:?}", &tab.rows[r][1..2 + tab.n_ctx]);
-            }
             let f = tab.rows[r][2..2 + tab.n_ctx].to_vec();
             let mut negf: Vec<Int> = f.iter().map(|v| -v).collect();
             negf[0] = &negf[0] - &Int::ONE;
@@ -541,14 +529,6 @@ fn run_one(
             }
             // subtracting rem removed R and added d·q
             continue;
-        }
-        if std::env::var_os("PIP_TRACE").is_some() {
-            eprintln!(
-                "cut on row {r}: d={d} c={:?} ctx divs={} rows={}",
-                &tab.rows[r][1..2 + tab.n_ctx],
-                ctx.bset.n_div(),
-                tab.rows.len()
-            );
         }
         let cs = tab.cstart();
         let mut cut = vec![Int::ZERO; tab.rows[r].len()];

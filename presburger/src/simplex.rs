@@ -454,86 +454,45 @@ fn normalize(row: &mut [Int]) {
 /// with unimodular steps (Euclid on columns) bring the equalities to lower
 /// triangular form.
 pub fn solve_equalities(n: usize, eqs: &[Vec<Int>]) -> Option<(Vec<Int>, Vec<Vec<Int>>)> {
-    // e: rows of coefficients (transformed by the column operations), u: n×n, columns = basis
-    let mut e: Vec<Vec<Int>> = eqs.iter().map(|r| r[1..].to_vec()).collect();
-    let consts: Vec<Int> = eqs.iter().map(|r| r[0].clone()).collect();
-    let mut u: Vec<Vec<Int>> = (0..n)
-        .map(|i| {
-            (0..n)
-                .map(|j| if i == j { Int::ONE } else { Int::ZERO })
-                .collect()
-        })
-        .collect();
-    let mut z: Vec<Int> = Vec::new();
-    let mut col = 0;
-    let col_op = |e: &mut Vec<Vec<Int>>, u: &mut Vec<Vec<Int>>, j: usize, p: usize, q: &Int| {
-        // column j -= q * column p
-        let nq = -q;
-        for row in e.iter_mut().chain(u.iter_mut()) {
-            if !row[p].is_zero() {
-                row[j] = Int::combine(&Int::ONE, &row[j], &nq, &row[p]);
-            }
-        }
-    };
-    let swap_cols = |e: &mut Vec<Vec<Int>>, u: &mut Vec<Vec<Int>>, a: usize, b: usize| {
-        for row in e.iter_mut().chain(u.iter_mut()) {
-            row.swap(a, b);
-        }
-    };
-    for i in 0..e.len() {
-        loop {
-            let mut piv: Option<usize> = None;
-            let mut count = 0;
-            for j in col..n {
-                if !e[i][j].is_zero() {
-                    count += 1;
-                    if piv.map_or(true, |p| e[i][j].abs() < e[i][p].abs()) {
-                        piv = Some(j);
-                    }
+    // E·U = [H 0] with H lower triangular; then H·z = -c by forward substitution
+    let (u, r) = unimodular_split(n, eqs);
+    let mut z: Vec<Int> = Vec::with_capacity(r);
+    for e in eqs {
+        // row of E·U restricted to the pivot columns found so far, and the next one
+        let eu = |j: usize| -> Int {
+            let mut v = Int::ZERO;
+            for (i, a) in e[1..].iter().enumerate() {
+                if !a.is_zero() && !u[i][j].is_zero() {
+                    v.add_mul(a, &u[i][j]);
                 }
             }
-            let Some(p) = piv else { break };
-            if count == 1 {
-                swap_cols(&mut e, &mut u, p, col);
-                if e[i][col].is_neg() {
-                    for row in e.iter_mut().chain(u.iter_mut()) {
-                        row[col] = -&row[col];
-                    }
-                }
-                break;
-            }
-            for j in col..n {
-                if j != p && !e[i][j].is_zero() {
-                    let q = e[i][j].div_floor(&e[i][p]);
-                    col_op(&mut e, &mut u, j, p, &q);
-                }
-            }
-        }
-        // value of the row with the fixed z's
-        let mut v = consts[i].clone();
+            v
+        };
+        let mut v = e[0].clone();
         for (j, zj) in z.iter().enumerate() {
-            v.add_mul(&e[i][j], zj);
+            v.add_mul(&eu(j), zj);
         }
-        if col < n && !e[i][col].is_zero() {
-            if !v.is_divisible_by(&e[i][col]) {
+        let col = z.len();
+        let pivot = if col < r { eu(col) } else { Int::ZERO };
+        if !pivot.is_zero() {
+            if !v.is_divisible_by(&pivot) {
                 return None;
             }
-            z.push((-&v).div_exact(&e[i][col]));
-            col += 1;
+            z.push((-&v).div_exact(&pivot));
         } else if !v.is_zero() {
             return None;
         }
     }
     let x0: Vec<Int> = (0..n)
-        .map(|r| {
+        .map(|row| {
             let mut v = Int::ZERO;
             for (j, zj) in z.iter().enumerate() {
-                v.add_mul(&u[r][j], zj);
+                v.add_mul(&u[row][j], zj);
             }
             v
         })
         .collect();
-    let basis: Vec<Vec<Int>> = (0..n).map(|r| u[r][col..].to_vec()).collect();
+    let basis: Vec<Vec<Int>> = (0..n).map(|row| u[row][r..].to_vec()).collect();
     Some((x0, basis))
 }
 
@@ -652,13 +611,13 @@ fn sample_ineqs(k: usize, rows: &[Vec<Int>]) -> Result<Option<Vec<Int>>> {
         }
     }
     if implicit.is_empty() {
-        return Ok(Some(round_in_cone(k, rows, &t, 0)?));
+        return Ok(Some(round_in_cone(k, rows, &t)?));
     }
     // unimodular U with E·U = [H 0]: reuse the equality solver on E·z = 0
     let e: Vec<Vec<Int>> = implicit.iter().map(|&i| cone[i].clone()).collect();
     let (u, r) = unimodular_split(k, &e);
     if r == k {
-        return branch_and_bound(t, 0, k, &|t: &Tableau| Ok(Some(int_sample(t))));
+        return branch_and_bound(t, k, &|t: &Tableau| Ok(Some(int_sample(t))));
     }
     // rows in w coordinates: a·U
     let wrows: Vec<Vec<Int>> = rows
@@ -705,12 +664,12 @@ fn sample_ineqs(k: usize, rows: &[Vec<Int>]) -> Result<Option<Vec<Int>>> {
         if ts.is_empty() {
             return Ok(None);
         }
-        let rest = round_in_cone(k - r, &slice, &ts, 0)?;
+        let rest = round_in_cone(k - r, &slice, &ts)?;
         let mut w = fixed;
         w.extend(rest);
         Ok(Some(w))
     };
-    let w = branch_and_bound(tw, 0, r, &leaf)?;
+    let w = branch_and_bound(tw, r, &leaf)?;
     Ok(w.map(|w| {
         (0..k)
             .map(|i| {
@@ -772,8 +731,10 @@ fn int_sample(t: &Tableau) -> Vec<Int> {
         .collect()
 }
 
-/// Column operations bringing the rows `e` (constants ignored) to `[H 0]`
-/// with `H` of full column rank `r`; returns the unimodular `U` and `r`.
+/// Column operations (Euclid on columns) bringing the rows `e` (constants
+/// ignored) to `[H 0]` with `H` lower triangular of full column rank `r`: row
+/// by row, the first row with an entry beyond the pivots found so far gets the
+/// next pivot. Returns the unimodular `U` and `r`.
 fn unimodular_split(k: usize, e: &[Vec<Int>]) -> (Vec<Vec<Int>>, usize) {
     let mut e: Vec<Vec<Int>> = e.iter().map(|r| r[1..].to_vec()).collect();
     let mut u: Vec<Vec<Int>> = (0..k)
@@ -825,7 +786,7 @@ fn unimodular_split(k: usize, e: &[Vec<Int>]) -> (Vec<Vec<Int>>, usize) {
 /// An integer point of `{ z : rows·(1, z) >= 0 }` whose recession cone has
 /// no implicit equality (except rows constant in `z`), starting from the
 /// rational sample of `t`.
-fn round_in_cone(k: usize, rows: &[Vec<Int>], t: &Tableau, _depth: usize) -> Result<Vec<Int>> {
+fn round_in_cone(k: usize, rows: &[Vec<Int>], t: &Tableau) -> Result<Vec<Int>> {
     // interior direction d: a·d >= 1 for every non-constant row
     let mut td = Tableau::new(k);
     for r in rows {
@@ -909,7 +870,6 @@ fn round_in_cone(k: usize, rows: &[Vec<Int>], t: &Tableau, _depth: usize) -> Res
 /// values are integral, or says that its slice has no integer point.
 fn branch_and_bound(
     t: Tableau,
-    _depth: usize,
     n_branch: usize,
     leaf: &dyn Fn(&Tableau) -> Result<Option<Vec<Int>>>,
 ) -> Result<Option<Vec<Int>>> {

@@ -265,11 +265,6 @@ impl Space {
         }
     }
 
-    /// True if the tuples (and parameters) are the same, ignoring dimension names.
-    pub fn matches(&self, other: &Space) -> bool {
-        self == other
-    }
-
     /// True if both spaces have the same tuples, whatever their parameters.
     pub fn tuples_match(&self, other: &Space) -> bool {
         self.domain == other.domain && self.range == other.range

@@ -481,50 +481,47 @@ impl Map {
 
     /// Intersect the domain of a relation with a set.
     pub fn intersect_domain(&self, set: &Map) -> Result<Map> {
-        need_map(self, "intersect_domain")?;
-        need_set(set, "intersect_domain")?;
-        let (a, s) = align_any(self, set);
-        if s.space.range != *a.space.domain.as_ref().unwrap() {
-            return Err(Error::SpaceMismatch(
-                "intersect_domain: the set does not live in the domain".into(),
-            ));
-        }
-        let np = a.space.n_param();
-        let dest: Vec<Dest> = (0..np + a.space.n_in()).map(Dest::Var).collect();
-        let lifted = Map {
-            space: a.space.clone(),
-            parts: s
-                .parts
-                .iter()
-                .map(|b| b.transform(a.space.clone(), &dest, 0))
-                .collect(),
-        };
-        a.intersect(&lifted)
+        self.intersect_side(set, true)
     }
 
     /// Intersect the range of a relation with a set.
     pub fn intersect_range(&self, set: &Map) -> Result<Map> {
-        need_map(self, "intersect_range")?;
-        need_set(set, "intersect_range")?;
+        self.intersect_side(set, false)
+    }
+
+    fn intersect_side(&self, set: &Map, domain: bool) -> Result<Map> {
+        let what = if domain {
+            "intersect_domain"
+        } else {
+            "intersect_range"
+        };
+        need_map(self, what)?;
+        need_set(set, what)?;
         let (a, s) = align_any(self, set);
-        if s.space.range != a.space.range {
-            return Err(Error::SpaceMismatch(
-                "intersect_range: the set does not live in the range".into(),
-            ));
+        let side = if domain {
+            a.space.domain.as_ref().unwrap()
+        } else {
+            &a.space.range
+        };
+        if s.space.range != *side {
+            return Err(Error::SpaceMismatch(format!(
+                "{what}: the set does not live there"
+            )));
         }
         let (np, ni) = (a.space.n_param(), a.space.n_in());
+        let first = if domain { np } else { np + ni };
         let dest: Vec<Dest> = params_dest(np)
-            .chain((0..a.space.n_out()).map(|k| Dest::Var(np + ni + k)))
+            .chain((0..s.space.n_out()).map(|k| Dest::Var(first + k)))
             .collect();
-        let lifted = Map {
+        let parts = s
+            .parts
+            .iter()
+            .map(|b| b.transform(a.space.clone(), &dest, 0))
+            .collect();
+        a.intersect(&Map {
             space: a.space.clone(),
-            parts: s
-                .parts
-                .iter()
-                .map(|b| b.transform(a.space.clone(), &dest, 0))
-                .collect(),
-        };
-        a.intersect(&lifted)
+            parts,
+        })
     }
 
     /// Intersect with a parameter domain (a set whose space has no dimensions).

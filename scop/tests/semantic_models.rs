@@ -7,21 +7,6 @@ mod common;
 
 use presburger::UnionMap;
 
-fn json_str(text: &str, key: &str) -> Option<String> {
-    let pat = format!("\"{key}\": \"");
-    let start = text.find(&pat)? + pat.len();
-    let mut out = String::new();
-    let mut chars = text[start..].chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => out.push(chars.next()?),
-            '"' => return Some(out),
-            c => out.push(c),
-        }
-    }
-    None
-}
-
 fn parse(text: &str, what: &str) -> UnionMap {
     text.parse()
         .unwrap_or_else(|e| panic!("{what}: {e}\n{text}"))
@@ -75,7 +60,7 @@ fn shared_models_are_semantically_equal() {
             ("read", &ours.read),
             ("must_write", &ours.must_write),
         ] {
-            let theirs = json_str(&model, key).unwrap();
+            let theirs = common::json_str(&model, key).unwrap();
             let a = parse(mine, key);
             let b = parse(&theirs, key);
             assert!(
@@ -86,7 +71,7 @@ fn shared_models_are_semantically_equal() {
         let dom = parse(&ours.domain, "domain");
         let ours_before = before(&parse(&ours.schedule, "schedule"), &dom);
         let theirs_before = before(
-            &parse(&json_str(&model, "schedule").unwrap(), "schedule"),
+            &parse(&common::json_str(&model, "schedule").unwrap(), "schedule"),
             &dom,
         );
         // schedules of different lengths: compare the induced orders only when both are uniform

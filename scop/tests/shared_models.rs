@@ -6,22 +6,6 @@ mod common;
 
 use std::collections::BTreeMap;
 
-/// Extracts the string value of `"key": "..."` from simple JSON.
-fn json_str(text: &str, key: &str) -> Option<String> {
-    let pat = format!("\"{key}\": \"");
-    let start = text.find(&pat)? + pat.len();
-    let mut out = String::new();
-    let mut chars = text[start..].chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => out.push(chars.next()?),
-            '"' => return Some(out),
-            c => out.push(c),
-        }
-    }
-    None
-}
-
 /// Extracts `"key": [ "a", "b" ]`.
 fn json_str_list(text: &str, key: &str) -> Option<Vec<String>> {
     let pat = format!("\"{key}\": [");
@@ -116,12 +100,12 @@ fn shared_kernels_parse_and_match_structurally() {
             json_str_list(&reference, "params"),
             "{p}: params"
         );
-        let dom = json_str(&json, "domain").unwrap();
-        let rdom = json_str(&reference, "domain").unwrap();
+        let dom = common::json_str(&json, "domain").unwrap();
+        let rdom = common::json_str(&reference, "domain").unwrap();
         assert_eq!(tuples(&dom), tuples(&rdom), "{p}: statements");
         for key in ["read", "must_write"] {
-            let mine = json_str(&json, key).unwrap();
-            let theirs = json_str(&reference, key).unwrap();
+            let mine = common::json_str(&json, key).unwrap();
+            let theirs = common::json_str(&reference, key).unwrap();
             assert_eq!(access_counts(&mine), access_counts(&theirs), "{p}: {key}");
             if !theirs.contains("exists") {
                 assert_eq!(norm(&mine), norm(&theirs), "{p}: {key} text");
@@ -131,8 +115,11 @@ fn shared_kernels_parse_and_match_structurally() {
             assert_eq!(norm(&dom), norm(&rdom), "{p}: domain text");
         }
         // may_write equals must_write for static-control code.
-        let mw = json_str(&json, "may_write").unwrap();
-        assert_eq!(norm(&mw), norm(&json_str(&json, "must_write").unwrap()));
+        let mw = common::json_str(&json, "may_write").unwrap();
+        assert_eq!(
+            norm(&mw),
+            norm(&common::json_str(&json, "must_write").unwrap())
+        );
         // Arrays: everything accessed is declared.
         let texts = scop::model_texts(&std::fs::read_to_string(&path).unwrap()).unwrap();
         let scop = scop::build_scop(&std::fs::read_to_string(&path).unwrap()).unwrap();
@@ -145,7 +132,11 @@ fn shared_kernels_parse_and_match_structurally() {
                 "{p}: array {arr}"
             );
         }
-        check_schedule_order(&p, &scop, &json_str(&reference, "schedule").unwrap());
+        check_schedule_order(
+            &p,
+            &scop,
+            &common::json_str(&reference, "schedule").unwrap(),
+        );
     }
 }
 

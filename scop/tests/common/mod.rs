@@ -52,3 +52,19 @@ pub fn param_values(src: &str) -> Vec<(String, i64)> {
     }
     out
 }
+
+/// Extracts the string value of `"key": "..."` from simple JSON.
+pub fn json_str(text: &str, key: &str) -> Option<String> {
+    let pat = format!("\"{key}\": \"");
+    let start = text.find(&pat)? + pat.len();
+    let mut out = String::new();
+    let mut chars = text[start..].chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.push(chars.next()?),
+            '"' => return Some(out),
+            c => out.push(c),
+        }
+    }
+    None
+}
