@@ -175,40 +175,6 @@ impl Tab {
         self.pos[ur] = Err(c);
     }
 
-    /// Remove column `c`, which holds the (dead) unknown `u`.
-    fn kill_col(&mut self, c: usize, u: usize) {
-        let cs = self.cstart();
-        let last = self.ncol() - 1;
-        for row in &mut self.rows {
-            row.swap(cs + c, cs + last);
-            row.pop();
-        }
-        self.col_unknown.swap(c, last);
-        self.col_unknown.pop();
-        if c < self.ncol() {
-            let moved = self.col_unknown[c];
-            self.pos[moved] = Err(c);
-        }
-        self.pos[u] = Err(usize::MAX);
-        for row in &mut self.rows {
-            normalize(row);
-        }
-    }
-
-    /// Remove row `r`, which holds the unknown `u` (no longer needed).
-    fn remove_row(&mut self, r: usize, u: usize) {
-        let last = self.rows.len() - 1;
-        self.rows.swap(r, last);
-        self.row_unknown.swap(r, last);
-        self.rows.pop();
-        self.row_unknown.pop();
-        if r < self.rows.len() {
-            let moved = self.row_unknown[r];
-            self.pos[moved] = Ok(r);
-        }
-        self.pos[u] = Err(usize::MAX);
-    }
-
     /// Entry of unknown-variable `i` (an original unknown) in column `c`, as a fraction.
     fn var_entry(&self, i: usize, c: usize) -> (Int, Int) {
         match self.pos[i] {
@@ -345,65 +311,276 @@ fn eval(row: &[Int], point: &[Int]) -> Int {
 }
 
 /// Solve a parametric integer program (lexicographic minimum).
+///
+/// Equalities are solved over the integers first (see [`solve_equalities`]);
+/// the tableau only ever sees inequalities.
 pub fn solve(problem: &Problem) -> Result<Vec<Piece>> {
+    let np = problem.n_par;
+    if !problem.eqs.is_empty() {
+        return solve_equalities(problem);
+    }
+    // rows [1 | params | unknowns] -> [1 | params | ctx divs | unknowns]
+    let nd0 = problem.ctx.n_div();
+    let rows = problem
+        .ineqs
+        .iter()
+        .map(|r| {
+            let mut o = r[..1 + np].to_vec();
+            o.extend(std::iter::repeat_n(Int::ZERO, nd0));
+            o.extend_from_slice(&r[1 + np..]);
+            o
+        })
+        .collect();
+    solve_ineqs(problem.n_unk, problem.ctx.clone(), rows)
+}
+
+/// The equalities `A·u + c(p) = 0` of a problem define the lattice
+/// `u = u0(p, q) + L·z` (`z` integer, `q` new context divisions with
+/// `d·q = f(p)` making `u0` integral). `L` is brought to column echelon form
+/// with positive pivots, so the lexicographic order of `u` is that of `z`:
+/// the lexicographic minimum of `z` under the substituted inequalities gives
+/// the one of `u`. Unlike pivoting the equalities into a rational tableau,
+/// no cut is ever needed for them.
+fn solve_equalities(problem: &Problem) -> Result<Vec<Piece>> {
     let n = problem.n_unk;
     let np = problem.n_par;
-    let nd0 = problem.ctx.n_div();
+    let mut ctx = problem.ctx.clone();
+    let a_rows: Vec<Vec<Int>> = problem
+        .eqs
+        .iter()
+        .map(|e| {
+            let mut r = vec![Int::ZERO];
+            r.extend_from_slice(&e[1 + np..]);
+            r
+        })
+        .collect();
+    let (u, rank) = crate::simplex::unimodular_split(n, &a_rows);
+    // E·U = [H 0], H lower triangular: forward substitution for y = U^-1·u,
+    // each y_j an affine function over the context columns [1 | p | divs]
+    let mut y: Vec<Vec<Int>> = Vec::with_capacity(rank);
+    for e in &problem.eqs {
+        let eu = |j: usize| -> Int {
+            let mut v = Int::ZERO;
+            for (i, a) in e[1 + np..].iter().enumerate() {
+                if !a.is_zero() && !u[i][j].is_zero() {
+                    v.add_mul(a, &u[i][j]);
+                }
+            }
+            v
+        };
+        let w = ctx.row_len();
+        let mut v = vec![Int::ZERO; w];
+        v[..1 + np].clone_from_slice(&e[..1 + np]);
+        for (j, yj) in y.iter().enumerate() {
+            let c = eu(j);
+            if c.is_zero() {
+                continue;
+            }
+            for (k, t) in yj.iter().enumerate() {
+                if !t.is_zero() {
+                    v[k].add_mul(&c, t);
+                }
+            }
+        }
+        let h = if y.len() < rank {
+            eu(y.len())
+        } else {
+            Int::ZERO
+        };
+        if h.is_zero() {
+            // a condition on the parameters alone
+            if v[1..].iter().all(Int::is_zero) {
+                if !v[0].is_zero() {
+                    return Ok(Vec::new());
+                }
+                continue;
+            }
+            ctx.eqs.push(v);
+            continue;
+        }
+        // h·y + v = 0
+        let (num, den) = if h.is_neg() {
+            (v, -&h)
+        } else {
+            (v.iter().map(|x| -x).collect::<Vec<_>>(), h)
+        };
+        if num.iter().all(|x| x.is_divisible_by(&den)) {
+            y.push(num.iter().map(|x| x.div_exact(&den)).collect());
+        } else {
+            // y = q = floor(num/den), and num = den·q on the context
+            let col = ctx.add_div(num.clone(), den.clone());
+            let mut eq = num;
+            eq.push(-&den);
+            ctx.eqs.push(eq);
+            let mut yv = vec![Int::ZERO; col + 1];
+            yv[col] = Int::ONE;
+            y.push(yv);
+        }
+    }
+    if crate::simplex::integer_sample(ctx.row_len() - 1, &ctx.eqs, &ctx.ineqs)?.is_none() {
+        return Ok(Vec::new());
+    }
+    let w = ctx.row_len();
+    // u0 = U[:, ..rank]·y and the lattice basis L = echelon(U[:, rank..])
+    let u0: Vec<Vec<Int>> = (0..n)
+        .map(|i| {
+            let mut v = vec![Int::ZERO; w];
+            for (j, yj) in y.iter().enumerate() {
+                if u[i][j].is_zero() {
+                    continue;
+                }
+                for (k, t) in yj.iter().enumerate() {
+                    if !t.is_zero() {
+                        v[k].add_mul(&u[i][j], t);
+                    }
+                }
+            }
+            v
+        })
+        .collect();
+    let l = column_echelon(u.iter().map(|row| row[rank..].to_vec()).collect());
+    let k = n - rank;
+    let rows: Vec<Vec<Int>> = problem
+        .ineqs
+        .iter()
+        .map(|r| {
+            let mut o = vec![Int::ZERO; w + k];
+            o[..1 + np].clone_from_slice(&r[..1 + np]);
+            for (i, a) in r[1 + np..].iter().enumerate() {
+                if a.is_zero() {
+                    continue;
+                }
+                for (c, t) in u0[i].iter().enumerate() {
+                    if !t.is_zero() {
+                        o[c].add_mul(a, t);
+                    }
+                }
+                for j in 0..k {
+                    if !l[i][j].is_zero() {
+                        o[w + j].add_mul(a, &l[i][j]);
+                    }
+                }
+            }
+            o
+        })
+        .collect();
+    let pieces = solve_ineqs(k, ctx, rows)?;
+    // u = u0 + L·z on every piece
+    Ok(pieces
+        .into_iter()
+        .map(|p| {
+            let width = p.ctx.row_len();
+            let mut den = Int::ONE;
+            for (_, d) in &p.values {
+                den = den.lcm(d);
+            }
+            let values = (0..n)
+                .map(|i| {
+                    let mut num: Vec<Int> = u0[i].iter().map(|t| t * &den).collect();
+                    num.resize(width, Int::ZERO);
+                    for (j, (row, d)) in p.values.iter().enumerate() {
+                        if l[i][j].is_zero() {
+                            continue;
+                        }
+                        let m = &l[i][j] * &den.div_exact(d);
+                        for (c, t) in row.iter().enumerate() {
+                            if !t.is_zero() {
+                                num[c].add_mul(&m, t);
+                            }
+                        }
+                    }
+                    let g = gcd_slice(&num).gcd(&den);
+                    if g.is_one() {
+                        (num, den.clone())
+                    } else {
+                        (
+                            num.iter().map(|t| t.div_exact(&g)).collect(),
+                            den.div_exact(&g),
+                        )
+                    }
+                })
+                .collect();
+            Piece { ctx: p.ctx, values }
+        })
+        .collect())
+}
+
+/// Unimodular column operations bringing a lattice basis (`n` rows, one
+/// column per basis vector, full column rank) to column echelon form: the
+/// first non-zero entry of column `t` is positive and lies in a row strictly
+/// below that of column `t - 1`. Then `u = L·z` orders `z` as `u`.
+fn column_echelon(mut m: Vec<Vec<Int>>) -> Vec<Vec<Int>> {
+    let k = m.first().map_or(0, Vec::len);
+    let mut t = 0;
+    for i in 0..m.len() {
+        if t == k {
+            break;
+        }
+        loop {
+            let mut piv: Option<usize> = None;
+            let mut count = 0;
+            for j in t..k {
+                if !m[i][j].is_zero() {
+                    count += 1;
+                    if piv.is_none_or(|p| m[i][j].abs() < m[i][p].abs()) {
+                        piv = Some(j);
+                    }
+                }
+            }
+            let Some(p) = piv else { break };
+            if count == 1 {
+                let neg = m[i][p].is_neg();
+                for row in m.iter_mut() {
+                    row.swap(p, t);
+                    if neg {
+                        row[t] = -&row[t];
+                    }
+                }
+                t += 1;
+                break;
+            }
+            for j in t..k {
+                if j != p && !m[i][j].is_zero() {
+                    let q = m[i][j].div_floor(&m[i][p]);
+                    for row in m.iter_mut() {
+                        if !row[p].is_zero() {
+                            row[j] = Int::combine(&Int::ONE, &row[j], &-&q, &row[p]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    m
+}
+
+/// The core: lexmin of `n` unknowns under inequalities laid out
+/// `[1 | params | ctx divs | unknowns]`, in the context `ctx`.
+fn solve_ineqs(n: usize, ctx: BasicMap, ineqs: Vec<Vec<Int>>) -> Result<Vec<Piece>> {
+    let n_ctx = ctx.row_len();
     let mut tab = Tab {
-        n_ctx: 1 + np + nd0,
+        n_ctx,
         rows: Vec::new(),
         row_unknown: Vec::new(),
         col_unknown: (0..n).collect(),
         pos: (0..n).map(Err).collect(),
         n_var: n,
     };
-    let add = |tab: &mut Tab, r: &[Int]| -> usize {
-        // r = [1 | params | unknowns]; u = u' - M  =>  M coefficient = -Σ a
-        let mut konst = vec![Int::ZERO; 1 + tab.n_ctx];
+    for r in &ineqs {
+        // r = [ctx part | unknowns]; u = u' - M  =>  M coefficient = -Σ a
+        let mut konst = vec![Int::ZERO; 1 + n_ctx];
         let mut msum = Int::ZERO;
-        for a in &r[1 + np..] {
+        for a in &r[n_ctx..] {
             msum = &msum + a;
         }
         konst[0] = -&msum;
-        for (k, v) in r[..1 + np].iter().enumerate() {
-            konst[1 + k] = v.clone();
-        }
-        tab.add_row(&konst, &r[1 + np..])
-    };
-    let mut ctx = Ctx {
-        bset: problem.ctx.clone(),
+        konst[1..].clone_from_slice(&r[..n_ctx]);
+        tab.add_row(&konst, &r[n_ctx..]);
+    }
+    let ctx = Ctx {
+        bset: ctx,
         samples: Vec::new(),
     };
-    // equalities: make the slack a column (keeping the columns lexicographically
-    // positive) and remove that column; one unknown direction less
-    for e in &problem.eqs {
-        let u = add(&mut tab, e);
-        let r = tab.pos[u].expect("a new constraint is a row");
-        let cs = tab.cstart();
-        if !(0..tab.ncol()).any(|c| tab.rows[r][cs + c].is_pos()) {
-            for v in tab.rows[r][1..].iter_mut() {
-                *v = -&*v;
-            }
-        }
-        match tab.choose_col(r) {
-            Some(c) => {
-                tab.pivot(r, c);
-                tab.kill_col(c, u);
-            }
-            None => {
-                // a condition on the parameters only
-                let konst = tab.rows[r][1..2 + tab.n_ctx].to_vec();
-                tab.remove_row(r, u);
-                if !konst[0].is_zero() {
-                    return Ok(Vec::new());
-                }
-                ctx.bset.eqs.push(konst[1..].to_vec());
-            }
-        }
-    }
-    for r in &problem.ineqs {
-        add(&mut tab, r);
-    }
     let mut out = Vec::new();
     run(tab, ctx, &mut out)?;
     Ok(out)
@@ -473,8 +650,12 @@ fn run_one(
             ctx = neg_ctx;
             continue;
         }
-        // 2. rational optimum: check boundedness and integrality, in order
-        let mut cut_needed = None;
+        // 2. rational optimum: check boundedness and integrality. Among the
+        //    non-integral unknowns, cut first on one whose column coefficients
+        //    are integral (its integrality is a condition on the context
+        //    alone), then on one whose parametric part is integral (no new
+        //    division needed), then on the first one.
+        let mut cut_needed: Option<(usize, u8)> = None;
         for i in 0..tab.n_var {
             let Ok(r) = tab.pos[i] else {
                 // a column: u' = 0, so u = -M: unbounded
@@ -485,12 +666,25 @@ fn run_one(
                 return Err(Error::Unbounded(format!("unknown {i} has no lower bound")));
             }
             let d = &row[0];
-            if !row[2..2 + tab.n_ctx].iter().all(|v| v.is_divisible_by(d)) {
-                cut_needed = Some(r);
+            if row[2..2 + tab.n_ctx].iter().all(|v| v.is_divisible_by(d)) {
+                continue;
+            }
+            let cs = tab.cstart();
+            let rank = if row[cs..].iter().all(|v| v.is_divisible_by(d)) {
+                0
+            } else if row[3..2 + tab.n_ctx].iter().all(|v| v.is_divisible_by(d)) {
+                1
+            } else {
+                2
+            };
+            if cut_needed.is_none_or(|(_, best)| rank < best) {
+                cut_needed = Some((r, rank));
+            }
+            if rank == 0 {
                 break;
             }
         }
-        let Some(r) = cut_needed else {
+        let Some((r, _)) = cut_needed else {
             // integral solution
             let mut values = Vec::new();
             for i in 0..tab.n_var {
@@ -504,30 +698,42 @@ fn run_one(
             });
             return Ok(());
         };
-        // 3. Gomory cut on row r: value (d·M + c(p) + Σ a_j x_j)/d must be integral
+        // 3. A cut on row r, whose value u = (d·M + c(p) + Σ a_j x_j)/d must
+        //    be integral (x_j >= 0 are the columns).
+        //    - If every a_j >= 0, then u >= c/d on the whole feasible region,
+        //      so u >= ceil(c/d) is valid (a rounding cut). Pivoting on it
+        //      makes u exactly ceil(c/d): one cut per unknown, and the new
+        //      division floor(-c/d) is the natural one.
+        //    - Otherwise the Gomory fractional cut Σ (a_j mod d) x_j >= (-c) mod d
+        //      (u - floor(c/d) - Σ floor(a_j/d) x_j = frac(c/d) + Σ frac(a_j/d) x_j
+        //      is an integer, positive when c/d is not, hence at least 1).
+        //    Both have the right-hand side (-c) mod d. With w = -c, w = d·Q + R
+        //    where R is w reduced coefficient-wise mod d, and the new context
+        //    division is q = floor(R/d); then w mod d = R - d·q, in [0, d).
         let d = tab.rows[r][0].clone();
-        // c = d·Q + R with R reduced mod d: floor(c/d) = Q + floor(R/d), so
-        // the remainder c - d·floor(c/d) = R - d·q with q = floor(R/d)
+        let cs = tab.cstart();
+        let rounding = tab.rows[r][cs..].iter().all(|v| !v.is_neg());
         let reduced: Vec<Int> = tab.rows[r][2..2 + tab.n_ctx]
             .iter()
-            .map(|v| v.mod_floor(&d))
+            .map(|v| (-v).mod_floor(&d))
             .collect();
-        let q_col = add_ctx_div(&mut tab, &mut ctx, &reduced, &d);
-        let mut rem: Vec<Int> = tab.rows[r][2..2 + tab.n_ctx]
-            .iter()
-            .map(|v| v.mod_floor(&d))
-            .collect();
-        rem[q_col] = &rem[q_col] - &d;
+        let mut rem = reduced;
+        if rem[1..].iter().any(|v| !v.is_zero()) {
+            let q_col = add_ctx_div(&mut tab, &mut ctx, &rem, &d);
+            rem.push(Int::ZERO); // the column of q, when it is new
+            rem.truncate(tab.n_ctx);
+            rem[q_col] = &rem[q_col] - &d;
+        } // else R is a constant in [0, d): q = 0
         let mut rem_pos = rem.clone();
         rem_pos[0] = &rem_pos[0] - &Int::ONE;
         if !ctx.has(&rem_pos)? {
-            // R = d·q on the context, so c = d·(Q + q): rewrite the row constant
+            // w mod d = 0 on the context, so c is a multiple of d there:
+            // rewrite the row constant as c + (R - d·q)
             let row = &mut tab.rows[r];
             for k in 0..tab.n_ctx {
-                let v = &row[2 + k] - &rem[k];
+                let v = &row[2 + k] + &rem[k];
                 row[2 + k] = v;
             }
-            // subtracting rem removed R and added d·q
             continue;
         }
         let cs = tab.cstart();
@@ -537,7 +743,8 @@ fn run_one(
             cut[2 + k] = -&rem[k];
         }
         for j in 0..tab.ncol() {
-            cut[cs + j] = (-&tab.rows[r][cs + j]).mod_floor(&d);
+            let a = &tab.rows[r][cs + j];
+            cut[cs + j] = if rounding { a.clone() } else { a.mod_floor(&d) };
         }
         normalize(&mut cut);
         tab.push(cut);

@@ -537,6 +537,35 @@ pub fn integer_sample(n: usize, eqs: &[Vec<Int>], ineqs: &[Vec<Int>]) -> Result<
             None => return Ok(None),
         }
     }
+    // pairs of opposite inequalities whose constants cancel are equalities
+    // (cuts and context splits produce them): solve those exactly first, a
+    // thin set is hopeless for branch and bound when its coefficients are big
+    if let Some(pairs) = opposite_pairs(&rows) {
+        if pairs
+            .iter()
+            .any(|&(i, j)| (&rows[i][0] + &rows[j][0]).is_neg())
+        {
+            return Ok(None);
+        }
+        let new_eqs: Vec<Vec<Int>> = pairs
+            .iter()
+            .filter(|&&(i, j)| (&rows[i][0] + &rows[j][0]).is_zero())
+            .map(|&(i, _)| rows[i].clone())
+            .collect();
+        if !new_eqs.is_empty() {
+            return Ok(integer_sample(k, &new_eqs, &rows)?.map(|z| {
+                (0..n)
+                    .map(|i| {
+                        let mut v = x0[i].clone();
+                        for j in 0..k {
+                            v.add_mul(&basis[i][j], &z[j]);
+                        }
+                        v
+                    })
+                    .collect()
+            }));
+        }
+    }
     Ok(sample_ineqs(k, &rows)?.map(|z| {
         (0..n)
             .map(|i| {
@@ -548,6 +577,31 @@ pub fn integer_sample(n: usize, eqs: &[Vec<Int>], ineqs: &[Vec<Int>]) -> Result<
             })
             .collect()
     }))
+}
+
+/// Index pairs `(i, j)` of (tightened) inequalities with opposite
+/// directions, or `None` if there are none.
+fn opposite_pairs(rows: &[Vec<Int>]) -> Option<Vec<(usize, usize)>> {
+    let mut seen: std::collections::HashMap<&[Int], usize> = std::collections::HashMap::new();
+    for (i, r) in rows.iter().enumerate() {
+        seen.insert(&r[1..], i);
+    }
+    let mut pairs = Vec::new();
+    let mut neg = Vec::new();
+    for (i, r) in rows.iter().enumerate() {
+        neg.clear();
+        neg.extend(r[1..].iter().map(|v| -v));
+        if let Some(&j) = seen.get(&neg[..]) {
+            if i < j {
+                pairs.push((i, j));
+            }
+        }
+    }
+    if pairs.is_empty() {
+        None
+    } else {
+        Some(pairs)
+    }
 }
 
 /// Divide an inequality by the gcd of its coefficients, flooring the
@@ -735,7 +789,7 @@ fn int_sample(t: &Tableau) -> Vec<Int> {
 /// ignored) to `[H 0]` with `H` lower triangular of full column rank `r`: row
 /// by row, the first row with an entry beyond the pivots found so far gets the
 /// next pivot. Returns the unimodular `U` and `r`.
-fn unimodular_split(k: usize, e: &[Vec<Int>]) -> (Vec<Vec<Int>>, usize) {
+pub(crate) fn unimodular_split(k: usize, e: &[Vec<Int>]) -> (Vec<Vec<Int>>, usize) {
     let mut e: Vec<Vec<Int>> = e.iter().map(|r| r[1..].to_vec()).collect();
     let mut u: Vec<Vec<Int>> = (0..k)
         .map(|i| {

@@ -314,15 +314,15 @@ fn small() {
 
 #[test]
 fn medium() {
-    check("medium.jsonl", 383);
+    check("medium.jsonl", 388);
 }
 
 #[test]
 fn bignum() {
-    check("bignum.jsonl", 393);
+    check("bignum.jsonl", 398);
 }
 
 #[test]
 fn maps() {
-    check("maps.jsonl", 398);
+    check("maps.jsonl", 400);
 }
