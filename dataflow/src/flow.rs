@@ -4,6 +4,8 @@ use crate::access::AccessInfo;
 use crate::error::{Error, Result};
 use presburger::{BasicMap, Int, Map, Space, Tuple, UnionMap};
 
+mod reference;
+
 /// The four results of [`compute_flow`], with the meaning of isl's
 /// `isl_union_access_info_compute_flow`.
 ///
@@ -145,32 +147,6 @@ impl Timing {
     }
 }
 
-/// The set of domain points of `m` with at least two distinct images.
-fn multiple_images(m: &UnionMap) -> Result<UnionMap> {
-    let mut out = UnionMap::empty(m.params().to_vec());
-    let parts = m.maps();
-    let doms: Vec<Map> = parts
-        .iter()
-        .map(Map::domain)
-        .collect::<presburger::Result<_>>()?;
-    for (i, x) in parts.iter().enumerate() {
-        let extra = x.subtract(&x.lexmax()?)?;
-        out.add_map(extra.domain()?)?;
-        for (j, y) in parts.iter().enumerate().skip(i + 1) {
-            if x.space().domain == y.space().domain {
-                out.add_map(doms[i].intersect(&doms[j])?)?;
-            }
-        }
-    }
-    Ok(out)
-}
-
-/// Dependences `p -> x` from wrapped sink accesses to source instances,
-/// turned into `x -> sink instance`.
-fn to_instances(pairs: &UnionMap, sink: &UnionMap) -> Result<UnionMap> {
-    Ok(pairs.reverse()?.apply_range(&sink.domain_map()?)?)
-}
-
 /// Array dataflow analysis: for every sink access, its last source(s).
 ///
 /// Every sink access `S[i] -> A[a]` is considered separately (a sink instance
@@ -195,111 +171,26 @@ fn to_instances(pairs: &UnionMap, sink: &UnionMap) -> Result<UnionMap> {
 /// ```
 pub fn compute_flow(info: &AccessInfo) -> Result<Flow> {
     let timing = Timing::new(info)?;
-    compute_flow_with(info, &timing)
+    reference::flow(info, &timing)
 }
 
-pub(crate) fn compute_flow_with(info: &AccessInfo, tm: &Timing) -> Result<Flow> {
-    let sink = info.sink();
-    let trace = Trace::new();
-    // Wrapped sink accesses p = [S[i] -> A[a]].
-    let p_all = sink.wrap()?;
-    trace.step("p_all", &p_all);
-    let p_elem = sink.range_map()?;
-    trace.step("p_elem", &p_elem);
-    let p_time = sink.domain_map()?.apply_range(&tm.sched)?;
-    trace.step("p_time", &p_time);
-    // p -> x : time(x) < time(sink of p), for every scheduled x.
-    let before = clean(&p_time.apply_range(&tm.gt)?.apply_range(&tm.sched_inv)?)?;
-    trace.step("before", &before);
-    let cand = |src: &UnionMap| -> Result<UnionMap> {
-        if src.maps().is_empty() {
-            return Ok(UnionMap::empty(Vec::new()));
-        }
-        clean(&p_elem.apply_range(&src.reverse()?)?.intersect(&before)?)
-    };
-    let c_must = cand(info.must_source())?;
-    trace.step("c_must", &c_must);
-    let c_kill = cand(info.kill())?;
-    trace.step("c_kill", &c_kill);
-    let c_may = cand(info.may_source())?;
-    trace.step("c_may", &c_may);
-    let c_src = if c_kill.maps().is_empty() {
-        c_must.clone()
-    } else {
-        clean(&c_must.union(&c_kill)?)?
-    };
-    trace.step("c_src", &c_src);
-
-    // Latest time of a must-source or kill, per sink access.
-    let t_last = c_src.apply_range(&tm.sched)?.lexmax()?;
-    trace.step("t_last", &t_last);
-    let has_last = t_last.domain()?;
-    trace.step("has_last", &has_last);
-    // All must-sources and kills at that time, and the must-sources among them.
-    let m_all = clean(&c_src.intersect(&t_last.apply_range(&tm.sched_inv)?)?)?;
-    trace.step("m_all", &m_all);
-    let m_must = if c_kill.maps().is_empty() {
-        m_all.clone()
-    } else {
-        clean(&m_all.intersect(&c_must)?)?
-    };
-    trace.step("m_must", &m_must);
-    // May-sources at or after the last must-source / kill.
-    let may_after = if c_may.maps().is_empty() {
-        c_may.clone()
-    } else {
-        clean(&c_may.intersect(&t_last.apply_range(&tm.le)?.apply_range(&tm.sched_inv)?)?)?
-    };
-    trace.step("may_after", &may_after);
-    let no_last = clean(&p_all.subtract(&has_last)?)?;
-    trace.step("no_last", &no_last);
-    let may_nolast = clean(&c_may.intersect_domain(&no_last)?)?;
-    trace.step("may_nolast", &may_nolast);
-
-    // A must dependence is demoted to a may dependence when several instances
-    // are last, or a may-source other than the last source runs at or after it.
-    let demote = clean(&multiple_images(&m_all)?.union(&may_after.subtract(&m_all)?.domain()?)?)?;
-    trace.step("demote", &demote);
-    let must_pairs = if demote.is_empty()? {
-        m_must.clone()
-    } else {
-        clean(&m_must.subtract(&m_must.intersect_domain(&demote)?)?)?
-    };
-    trace.step("must_pairs", &must_pairs);
-    let may_pairs = clean(&m_must.union(&may_after)?.union(&may_nolast)?)?;
-    trace.step("may_pairs", &may_pairs);
-
-    let must_dependence = clean(&to_instances(&must_pairs, sink)?)?;
-    trace.step("must_dependence", &must_dependence);
-    let may_dependence = clean(&to_instances(&may_pairs, sink)?)?;
-    trace.step("may_dependence", &may_dependence);
-    let must_no_source = if c_may.maps().is_empty() {
-        no_last.clone()
-    } else {
-        clean(&no_last.subtract(&c_may.domain()?)?)?
-    };
-    trace.step("must_no_source", &must_no_source);
-    let must_no_source = must_no_source.unwrap()?;
-    trace.step("must_no_source", &must_no_source);
-    let may_no_source = no_last.unwrap()?;
-    trace.step("may_no_source", &may_no_source);
-    Ok(Flow {
-        must_dependence,
-        may_dependence,
-        must_no_source,
-        may_no_source,
-    })
+/// The same analysis as [`compute_flow`] in its simplest formulation: per sink
+/// access, one parametric lexmax over the times of all candidate sources. It is
+/// slower and kept as a test oracle.
+pub fn compute_flow_reference(info: &AccessInfo) -> Result<Flow> {
+    let timing = Timing::new(info)?;
+    reference::flow(info, &timing)
 }
 
 /// Step timing printed to stderr when `DATAFLOW_TRACE` is set.
-struct Trace(Option<std::time::Instant>);
+pub(crate) struct Trace(Option<std::time::Instant>);
 
 impl Trace {
-    fn new() -> Trace {
+    pub(crate) fn new() -> Trace {
         Trace(std::env::var_os("DATAFLOW_TRACE").map(|_| std::time::Instant::now()))
     }
 
-    fn step(&self, name: &str, u: &UnionMap) {
+    pub(crate) fn step(&self, name: &str, u: &UnionMap) {
         if let Some(t) = self.0 {
             let n: usize = u.maps().iter().map(|m| m.basic_maps().len()).sum();
             eprintln!(
@@ -311,7 +202,7 @@ impl Trace {
 }
 
 /// Drop empty and redundant disjuncts (and empty parts).
-fn clean(u: &UnionMap) -> Result<UnionMap> {
+pub(crate) fn clean(u: &UnionMap) -> Result<UnionMap> {
     let mut out = UnionMap::empty(u.params().to_vec());
     for m in u.maps() {
         let c = m.coalesce()?;
