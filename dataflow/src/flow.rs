@@ -4,6 +4,7 @@ use crate::access::AccessInfo;
 use crate::error::{Error, Result};
 use presburger::{BasicMap, Int, Map, Space, Tuple, UnionMap};
 
+mod levels;
 mod reference;
 
 /// The four results of [`compute_flow`], with the meaning of isl's
@@ -171,7 +172,7 @@ impl Timing {
 /// ```
 pub fn compute_flow(info: &AccessInfo) -> Result<Flow> {
     let timing = Timing::new(info)?;
-    reference::flow(info, &timing)
+    levels::flow(info, &timing)
 }
 
 /// The same analysis as [`compute_flow`] in its simplest formulation: per sink
@@ -211,4 +212,30 @@ pub(crate) fn clean(u: &UnionMap) -> Result<UnionMap> {
         }
     }
     Ok(out)
+}
+
+/// The set of domain points of `m` with at least two distinct images.
+pub(crate) fn multiple_images(m: &UnionMap) -> Result<UnionMap> {
+    let mut out = UnionMap::empty(m.params().to_vec());
+    let parts = m.maps();
+    let doms: Vec<Map> = parts
+        .iter()
+        .map(Map::domain)
+        .collect::<presburger::Result<_>>()?;
+    for (i, x) in parts.iter().enumerate() {
+        let extra = x.subtract(&x.lexmax()?)?;
+        out.add_map(extra.domain()?)?;
+        for (j, y) in parts.iter().enumerate().skip(i + 1) {
+            if x.space().domain == y.space().domain {
+                out.add_map(doms[i].intersect(&doms[j])?)?;
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Dependences `p -> x` from wrapped sink accesses to source instances,
+/// turned into `x -> sink instance`.
+pub(crate) fn to_instances(pairs: &UnionMap, sink: &UnionMap) -> Result<UnionMap> {
+    Ok(pairs.reverse()?.apply_range(&sink.domain_map()?)?)
 }

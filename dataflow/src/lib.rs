@@ -17,14 +17,18 @@
 //! 1. The schedule is normalised to one anonymous time space (shorter time
 //!    vectors are padded with zeros; tagged domains `[S[i] -> R[]]` without a
 //!    schedule of their own use the schedule of `S`).
-//! 2. Candidates: `p -> x` for every source instance `x` accessing the same
-//!    element and scheduled strictly before the sink:
-//!    `range_map(sink) . source^-1` intersected with
-//!    `sched(sink) . (>lex) . sched^-1`.
-//! 3. The time `T(p)` of the last must-source or kill is a parametric
-//!    lexicographic maximum (PIP) over the candidates' times. This is
-//!    Feautrier's level-by-level search done in one step: the lexmax over the
-//!    time vector resolves the deepest common loop level first.
+//! 2. Candidates, per sink access part and per source part writing the same
+//!    array: `p -> x` for every source instance `x` accessing the element of
+//!    `p`, split by the schedule level at which `x` runs before the sink
+//!    (equal on the first `l` time dimensions, smaller on dimension `l`).
+//!    With affine schedules the order constraints are added directly to the
+//!    same-element relation, with no composition.
+//! 3. The time `T(p)` of the last must-source or kill is found level by level
+//!    (Feautrier's algorithm, as in isl): from the deepest level to the
+//!    shallowest, a parametric lexicographic maximum (PIP) over the
+//!    candidates' times at that level, for the sinks not resolved at a
+//!    deeper level. The one-step formulation (one lexmax over all
+//!    candidates) is kept as [`flow::compute_flow_reference`], a test oracle.
 //! 4. The instances at time `T(p)` are the last sources. A dependence is a
 //!    *must* dependence when that instance is unique, is a must-source (not a
 //!    kill), and no other may-source runs at or after `T(p)` before the sink;

@@ -4,7 +4,8 @@
 //! The shared directory lives beside the repository; when it is missing the
 //! test prints a note and passes vacuously.
 
-use dataflow::{compute_flow, AccessInfo};
+use dataflow::flow::compute_flow_reference;
+use dataflow::{compute_flow, AccessInfo, Flow};
 use presburger::UnionMap;
 use std::path::PathBuf;
 
@@ -164,6 +165,7 @@ fn run_case(case: &Json) -> Result<(), String> {
         .with_kill(arg("kill")?)
         .with_schedule(arg("schedule_map")?);
     let flow = compute_flow(&info).map_err(|e| format!("compute_flow: {e}"))?;
+    agrees_with_reference(&info, &flow)?;
     let expect = case.get("expect").ok_or("no expect")?;
     let results = [
         ("must_dependence", &flow.must_dependence),
@@ -175,6 +177,24 @@ fn run_case(case: &Json) -> Result<(), String> {
         let want = expect.get(k).ok_or("missing expectation")?.str();
         if !same(got, want)? {
             return Err(format!("{k} differs:\n  got  {got}\n  want {want}"));
+        }
+    }
+    Ok(())
+}
+
+/// The level-by-level `compute_flow` and the one-lexmax oracle give equal results.
+fn agrees_with_reference(info: &AccessInfo, flow: &Flow) -> Result<(), String> {
+    let r = compute_flow_reference(info).map_err(|e| format!("reference: {e}"))?;
+    for (k, got, want) in [
+        ("must_dependence", &flow.must_dependence, &r.must_dependence),
+        ("may_dependence", &flow.may_dependence, &r.may_dependence),
+        ("must_no_source", &flow.must_no_source, &r.must_no_source),
+        ("may_no_source", &flow.may_no_source, &r.may_no_source),
+    ] {
+        if !same(got, &want.to_string())? {
+            return Err(format!(
+                "{k} differs from the oracle:\n  got    {got}\n  oracle {want}"
+            ));
         }
     }
     Ok(())
@@ -212,4 +232,36 @@ fn flow_jsonl() {
         pass >= PASSING_AT_LEAST.min(total),
         "only {pass} of {total} flow cases pass"
     );
+}
+
+/// Every shared kernel (`../shared/kernels/*.model.json`: reads as sinks,
+/// must-writes as must-sources, the model's schedule): `compute_flow` agrees
+/// with the oracle.
+#[test]
+fn kernels_agree_with_reference() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/kernels");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        println!("note: ../shared/kernels not found, skipping");
+        return;
+    };
+    let mut names: Vec<PathBuf> = entries
+        .map(|e| e.expect("dir entry").path())
+        .filter(|p| p.to_string_lossy().ends_with(".model.json"))
+        .collect();
+    names.sort();
+    for path in names {
+        let m = parse_json(&std::fs::read_to_string(&path).expect("read model"));
+        let field = |k: &str| match m.get(k) {
+            Some(Json::Str(s)) => u(s).expect("isl text"),
+            _ => UnionMap::empty(Vec::new()),
+        };
+        let info = AccessInfo::from_sink(field("read"))
+            .with_must_source(field("must_write"))
+            .with_may_source(field("may_write"))
+            .with_schedule(field("schedule"));
+        let flow = compute_flow(&info).expect("compute_flow");
+        if let Err(e) = agrees_with_reference(&info, &flow) {
+            panic!("{}: {e}", path.display());
+        }
+    }
 }

@@ -4,6 +4,7 @@
 //! non-single-valued sinks and strided domains.
 
 use dataflow::deps::{compute_dependences, MemoryAccesses};
+use dataflow::flow::compute_flow_reference;
 use dataflow::{compute_flow, AccessInfo, Flow};
 use presburger::UnionMap;
 
@@ -17,7 +18,30 @@ fn flow(sink: &str, must: &str, may: &str, kill: &str, sched: &str) -> Flow {
         .with_may_source(u(may))
         .with_kill(u(kill))
         .with_schedule(u(sched));
-    compute_flow(&info).expect("compute_flow")
+    let f = compute_flow(&info).expect("compute_flow");
+    // The level-by-level algorithm agrees with the one-lexmax oracle.
+    let r = compute_flow_reference(&info).expect("compute_flow_reference");
+    eq(
+        &f.must_dependence,
+        &r.must_dependence.to_string(),
+        "oracle must_dependence",
+    );
+    eq(
+        &f.may_dependence,
+        &r.may_dependence.to_string(),
+        "oracle may_dependence",
+    );
+    eq(
+        &f.must_no_source,
+        &r.must_no_source.to_string(),
+        "oracle must_no_source",
+    );
+    eq(
+        &f.may_no_source,
+        &r.may_no_source.to_string(),
+        "oracle may_no_source",
+    );
+    f
 }
 
 fn eq(got: &UnionMap, want: &str, what: &str) {

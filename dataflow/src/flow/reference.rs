@@ -2,36 +2,10 @@
 //! as a test oracle for the level-by-level algorithm: per sink access, one
 //! parametric lexmax over the times of all candidate sources.
 
-use super::{clean, Flow, Timing, Trace};
+use super::{clean, multiple_images, to_instances, Flow, Timing, Trace};
 use crate::access::AccessInfo;
 use crate::error::Result;
-use presburger::{Map, UnionMap};
-
-/// The set of domain points of `m` with at least two distinct images.
-pub(crate) fn multiple_images(m: &UnionMap) -> Result<UnionMap> {
-    let mut out = UnionMap::empty(m.params().to_vec());
-    let parts = m.maps();
-    let doms: Vec<Map> = parts
-        .iter()
-        .map(Map::domain)
-        .collect::<presburger::Result<_>>()?;
-    for (i, x) in parts.iter().enumerate() {
-        let extra = x.subtract(&x.lexmax()?)?;
-        out.add_map(extra.domain()?)?;
-        for (j, y) in parts.iter().enumerate().skip(i + 1) {
-            if x.space().domain == y.space().domain {
-                out.add_map(doms[i].intersect(&doms[j])?)?;
-            }
-        }
-    }
-    Ok(out)
-}
-
-/// Dependences `p -> x` from wrapped sink accesses to source instances,
-/// turned into `x -> sink instance`.
-pub(crate) fn to_instances(pairs: &UnionMap, sink: &UnionMap) -> Result<UnionMap> {
-    Ok(pairs.reverse()?.apply_range(&sink.domain_map()?)?)
-}
+use presburger::UnionMap;
 
 pub(crate) fn flow(info: &AccessInfo, tm: &Timing) -> Result<Flow> {
     let sink = info.sink();

@@ -1,0 +1,439 @@
+//! The level-by-level algorithm behind [`compute_flow`](crate::compute_flow)
+//! (Feautrier's, as in isl).
+//!
+//! Everything is done per sink access part `Ms: S[i] -> A[a]` (the unit is
+//! the wrapped access `p = [S[i] -> A[a]]`) and per source part writing the
+//! same array, on small relations `p -> x`:
+//!
+//! 1. `elem`: the source instances `x` accessing the element of `p`.
+//! 2. For every common schedule level `l`, from the deepest to the shallowest,
+//!    the candidates executed before the sink *at that level* (equal on the
+//!    first `l` time dimensions, strictly smaller on dimension `l`). With
+//!    affine schedules these constraints are written directly into `elem`
+//!    (no composition); otherwise they come from `time(p) . (>_l) . sched^-1`.
+//! 3. Per level, the latest must-source or kill time `t_l(p)` is a parametric
+//!    lexmax over the candidates of the sinks not resolved at a deeper level
+//!    (every candidate at a deeper level is later than any at a shallower
+//!    one). The sinks with a `t_l` are resolved and removed.
+//! 4. May-sources: a may-source at a deeper level than the level resolving
+//!    `p` always runs after `t_l(p)`; at the same level it is compared with
+//!    `t_l(p)`; at a shallower level it is before. Sinks never resolved take
+//!    every may candidate.
+//!
+//! The final combination (must / may, no-source) is the one of the reference
+//! formulation ([`super::reference`]), which this module must agree with.
+
+use super::{clean, multiple_images, Flow, Timing, Trace};
+use crate::access::AccessInfo;
+use crate::error::Result;
+use presburger::space::merge_params;
+use presburger::{BasicMap, Int, Map, Space, Tuple, UnionMap};
+
+/// The kind of a source access.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    Must,
+    Kill,
+    May,
+}
+
+/// A source access part with its schedule.
+struct Source<'a> {
+    kind: Kind,
+    access: &'a Map,
+    sched: Sched,
+}
+
+/// The schedule of one statement (domain tuple): as a relation, its inverse,
+/// and, when it is an affine function, the function's rows.
+#[derive(Clone)]
+struct Sched {
+    map: Map,
+    inv: Map,
+    /// Per time dimension `k`, `t_k = row · (1, params, instance)`.
+    affine: Option<Vec<Vec<Int>>>,
+}
+
+impl Sched {
+    fn new(map: Map) -> Result<Sched> {
+        let affine = affine_rows(&map);
+        let inv = map.reverse()?;
+        Ok(Sched { map, inv, affine })
+    }
+}
+
+/// The rows of a schedule that is one basic relation made only of one
+/// equality `t_k = f_k(instance)` per time dimension, or `None`.
+fn affine_rows(m: &Map) -> Option<Vec<Vec<Int>>> {
+    let [b] = m.basic_maps() else { return None };
+    let n = b.n_out();
+    if b.n_div() != 0 || !b.ineqs().is_empty() || b.eqs().len() != n {
+        return None;
+    }
+    let off = b.off_out();
+    let mut rows: Vec<Option<Vec<Int>>> = vec![None; n];
+    for e in b.eqs() {
+        let outs: Vec<usize> = (0..n).filter(|&k| !e[off + k].is_zero()).collect();
+        let [k] = outs[..] else { return None };
+        let c = &e[off + k];
+        let row: Vec<Int> = if c.is_one() {
+            e[..off].iter().map(|v| -v).collect()
+        } else if (-c).is_one() {
+            e[..off].to_vec()
+        } else {
+            return None;
+        };
+        if rows[k].replace(row).is_some() {
+            return None;
+        }
+    }
+    rows.into_iter().collect()
+}
+
+/// The schedule lookup of a normalised timing, all parameters aligned to `params`.
+struct Schedules(Vec<(Tuple, Sched)>);
+
+impl Schedules {
+    fn new(tm: &Timing, params: &[String]) -> Result<Schedules> {
+        let mut out = Vec::new();
+        for m in tm.sched.maps() {
+            let mut m = m.clone();
+            m.align_params(params);
+            let dom = m.space().domain.clone().expect("relation");
+            out.push((dom, Sched::new(m)?));
+        }
+        Ok(Schedules(out))
+    }
+
+    fn of(&self, domain: &Tuple) -> &Sched {
+        let found = self.0.iter().find(|(d, _)| d == domain);
+        &found.expect("Timing covers every access domain").1
+    }
+}
+
+/// `{ t -> t' : t[0..l] = t'[0..l] and t[l] > t'[l] }` on `n`-dimensional times.
+fn gt_at(n: usize, l: usize) -> Map {
+    let space = Space::map(Vec::new(), Tuple::anonymous(n), Tuple::anonymous(n));
+    let mut b = BasicMap::universe(space);
+    let len = b.row_len();
+    for k in 0..=l {
+        let mut row = vec![Int::ZERO; len];
+        row[1 + k] = Int::ONE;
+        row[1 + n + k] = Int::from(-1);
+        if k < l {
+            b.add_eq(row);
+        } else {
+            row[0] = Int::from(-1);
+            b.add_ineq(row);
+        }
+    }
+    Map::from_basic(b)
+}
+
+/// The pairs of `elem` (`[D[i] -> A[a]] -> T[j]`) with `sink(i)` after
+/// `source(j)` at level `l`, both schedules affine.
+fn order_affine(elem: &Map, sink: &[Vec<Int>], source: &[Vec<Int>], l: usize) -> Result<Map> {
+    let mut out = Map::empty(elem.space().clone());
+    for b in elem.basic_maps() {
+        let mut b = b.clone();
+        let (len, np) = (b.row_len(), b.n_param());
+        let (off_in, off_out) = (b.off_in(), b.off_out());
+        for k in 0..=l {
+            let (s, t) = (&sink[k], &source[k]);
+            let mut row = vec![Int::ZERO; len];
+            for c in 0..1 + np {
+                row[c] = &s[c] - &t[c];
+            }
+            for d in 0..s.len() - 1 - np {
+                row[off_in + d] = s[1 + np + d].clone();
+            }
+            for d in 0..t.len() - 1 - np {
+                row[off_out + d] = -&t[1 + np + d];
+            }
+            if k < l {
+                b.add_eq(row);
+            } else {
+                row[0] = &row[0] - &Int::ONE;
+                b.add_ineq(row);
+            }
+        }
+        out.add_basic(b)?;
+    }
+    Ok(out.remove_empty_parts()?)
+}
+
+/// Per sink access part: everything the final combination needs.
+struct SinkFlow {
+    must_pairs: UnionMap,
+    may_pairs: UnionMap,
+    must_no_source: Map,
+    may_no_source: Map,
+}
+
+/// The relations of one sink access part.
+struct SinkPart<'a> {
+    params: &'a [String],
+    /// The wrapped access as a set `[D[i] -> A[a]]`.
+    all: Map,
+    /// `p -> time(p)`.
+    time: Map,
+    sched: &'a Sched,
+    /// `p -> x` (same element) per source, `None` when the arrays differ.
+    elem: Vec<Option<Map>>,
+}
+
+impl<'a> SinkPart<'a> {
+    fn new(
+        access: &Map,
+        sched: &'a Sched,
+        sources: &[Source],
+        params: &'a [String],
+    ) -> Result<SinkPart<'a>> {
+        let to_elem = access.range_map()?;
+        let mut elem = Vec::new();
+        for s in sources {
+            elem.push(if s.access.space().range == access.space().range {
+                Some(
+                    to_elem
+                        .apply_range(&s.access.reverse()?)?
+                        .remove_empty_parts()?,
+                )
+            } else {
+                None
+            });
+        }
+        Ok(SinkPart {
+            params,
+            all: access.wrap()?,
+            time: access.domain_map()?.apply_range(&sched.map)?,
+            sched,
+            elem,
+        })
+    }
+
+    /// The candidates `p -> x` of source `k` before `p` at level `l`.
+    fn before_at(&self, s: &Source, k: usize, l: usize, n: usize) -> Result<Option<Map>> {
+        let Some(elem) = &self.elem[k] else {
+            return Ok(None);
+        };
+        if elem.basic_maps().is_empty() {
+            return Ok(None);
+        }
+        let m = match (&self.sched.affine, &s.sched.affine) {
+            (Some(a), Some(b)) => order_affine(elem, a, b, l)?,
+            _ => {
+                let order = self.time.apply_range(&gt_at(n, l))?;
+                elem.intersect(&order.apply_range(&s.sched.inv)?)?
+                    .remove_empty_parts()?
+            }
+        };
+        Ok((!m.basic_maps().is_empty()).then_some(m))
+    }
+
+    fn union_of(&self, parts: impl IntoIterator<Item = Map>) -> Result<UnionMap> {
+        let mut u = UnionMap::empty(self.params.to_vec());
+        for m in parts {
+            u.add_map(m)?;
+        }
+        Ok(u)
+    }
+
+    fn flow(&self, sources: &[Source], n: usize) -> Result<SinkFlow> {
+        let params = self.params.to_vec();
+        let has_may = sources.iter().any(|s| s.kind == Kind::May);
+        let mut remaining = self.all.clone();
+        let mut m_all = UnionMap::empty(params.clone());
+        let mut m_must = UnionMap::empty(params.clone());
+        let mut demote = UnionMap::empty(params.clone());
+        let mut may_after = UnionMap::empty(params.clone());
+        // May candidates at the levels below the current one (deeper), and all of them.
+        let mut may_deeper = UnionMap::empty(params.clone());
+        for l in (0..n).rev() {
+            if remaining.basic_maps().is_empty() {
+                break;
+            }
+            let mut src = Vec::new();
+            let mut may_l = Vec::new();
+            for (k, s) in sources.iter().enumerate() {
+                if s.kind == Kind::May {
+                    if let Some(c) = self.before_at(s, k, l, n)? {
+                        may_l.push((k, c));
+                    }
+                } else if let Some(c) = self.before_at(s, k, l, n)? {
+                    let c = c.intersect_domain(&remaining)?.remove_empty_parts()?;
+                    if !c.basic_maps().is_empty() {
+                        src.push((k, c));
+                    }
+                }
+            }
+            let may_l_union = self.union_of(may_l.iter().map(|(_, c)| c.clone()))?;
+            if !src.is_empty() {
+                // Latest must-source or kill time at this level.
+                let mut times: Option<Map> = None;
+                for (k, c) in &src {
+                    let t = c.apply_range(&sources[*k].sched.map)?;
+                    times = Some(match times {
+                        None => t,
+                        Some(u) => u.union(&t)?,
+                    });
+                }
+                let t_l = times.expect("non-empty").lexmax()?;
+                if !t_l.basic_maps().is_empty() {
+                    let dom = t_l.domain()?;
+                    let mut all_l = UnionMap::empty(params.clone());
+                    let mut must_l = UnionMap::empty(params.clone());
+                    for (k, c) in &src {
+                        let s = &sources[*k];
+                        let at = c
+                            .intersect(&t_l.apply_range(&s.sched.inv)?)?
+                            .remove_empty_parts()?;
+                        if at.basic_maps().is_empty() {
+                            continue;
+                        }
+                        if s.kind == Kind::Must {
+                            must_l.add_map(at.clone())?;
+                        }
+                        all_l.add_map(at)?;
+                    }
+                    let all_l = clean(&all_l)?;
+                    demote = demote.union(&multiple_images(&all_l)?)?;
+                    if has_may {
+                        // May-sources at or after t_l: deeper ones all, this level's compared.
+                        let mut after =
+                            may_deeper.intersect_domain(&UnionMap::from_map(dom.clone()))?;
+                        let le = t_l.apply_range(&le_at(n, l)?)?;
+                        for (k, c) in &may_l {
+                            let s = &sources[*k];
+                            let x = c.intersect(&le.apply_range(&s.sched.inv)?)?;
+                            after.add_map(x.remove_empty_parts()?)?;
+                        }
+                        let after = clean(&after)?;
+                        demote = demote.union(&after.subtract(&all_l)?.domain()?)?;
+                        may_after = may_after.union(&after)?;
+                    }
+                    m_all = m_all.union(&all_l)?;
+                    m_must = m_must.union(&must_l)?;
+                    remaining = remaining.subtract(&dom)?.coalesce()?;
+                }
+            }
+            may_deeper = may_deeper.union(&may_l_union)?;
+        }
+        let no_last = remaining;
+        let no_last_u = UnionMap::from_map(no_last.clone());
+        let m_must = clean(&m_must)?;
+        let demote = clean(&demote)?;
+        let must_pairs = if demote.is_empty()? {
+            m_must.clone()
+        } else {
+            clean(&m_must.subtract(&m_must.intersect_domain(&demote)?)?)?
+        };
+        let (may_nolast, must_no_source) = if has_may && !no_last.basic_maps().is_empty() {
+            let may_nolast = clean(&may_deeper.intersect_domain(&no_last_u)?)?;
+            let mns = no_last.subtract(
+                &may_nolast
+                    .domain()?
+                    .to_map()?
+                    .unwrap_or_else(|| Map::empty(no_last.space().clone())),
+            )?;
+            (may_nolast, mns.coalesce()?)
+        } else {
+            (UnionMap::empty(params.clone()), no_last.clone())
+        };
+        let may_pairs = clean(&m_must.union(&may_after)?.union(&may_nolast)?)?;
+        Ok(SinkFlow {
+            must_pairs,
+            may_pairs,
+            must_no_source,
+            may_no_source: no_last,
+        })
+    }
+}
+
+/// `{ t -> t' : t[0..l] = t'[0..l] and t[l..] <=lex t'[l..] }` on `n`-dimensional times.
+fn le_at(n: usize, l: usize) -> Result<Map> {
+    let space = Space::map(Vec::new(), Tuple::anonymous(n), Tuple::anonymous(n));
+    let mut out = Map::empty(space.clone());
+    // Equal on 0..m, then strictly smaller at m (m in l..n), or equal everywhere (m = n).
+    for m in l..=n {
+        let mut b = BasicMap::universe(space.clone());
+        let len = b.row_len();
+        for k in 0..m {
+            let mut row = vec![Int::ZERO; len];
+            row[1 + k] = Int::ONE;
+            row[1 + n + k] = Int::from(-1);
+            b.add_eq(row);
+        }
+        if m < n {
+            let mut row = vec![Int::ZERO; len];
+            row[1 + m] = Int::from(-1);
+            row[1 + n + m] = Int::ONE;
+            row[0] = Int::from(-1);
+            b.add_ineq(row);
+        }
+        out.add_basic(b)?;
+    }
+    Ok(out)
+}
+
+/// Level-by-level array dataflow analysis; see the module documentation.
+pub(crate) fn flow(info: &AccessInfo, tm: &Timing) -> Result<Flow> {
+    let trace = Trace::new();
+    let mut params = info.sink().params().to_vec();
+    for u in [
+        info.must_source(),
+        info.may_source(),
+        info.kill(),
+        &tm.sched,
+    ] {
+        params = merge_params(&params, u.params());
+    }
+    let aligned = |u: &UnionMap| {
+        let mut u = u.clone();
+        u.align_params(&params);
+        u
+    };
+    let (sink, must, may, kill) = (
+        aligned(info.sink()),
+        aligned(info.must_source()),
+        aligned(info.may_source()),
+        aligned(info.kill()),
+    );
+    let scheds = Schedules::new(tm, &params)?;
+    let n = tm.sched.maps().first().map_or(0, |m| m.space().n_out());
+    let mut sources = Vec::new();
+    for (kind, u) in [(Kind::Must, &must), (Kind::Kill, &kill), (Kind::May, &may)] {
+        for m in u.maps() {
+            let dom = m.space().domain.clone().expect("relation");
+            sources.push(Source {
+                kind,
+                access: m,
+                sched: scheds.of(&dom).clone(),
+            });
+        }
+    }
+    let mut must_dependence = UnionMap::empty(params.clone());
+    let mut may_dependence = UnionMap::empty(params.clone());
+    let mut must_no_source = UnionMap::empty(params.clone());
+    let mut may_no_source = UnionMap::empty(params.clone());
+    for ms in sink.maps() {
+        let dom = ms.space().domain.clone().expect("relation");
+        let part = SinkPart::new(ms, scheds.of(&dom), &sources, &params)?;
+        let f = part.flow(&sources, n)?;
+        let inst = ms.domain_map()?;
+        for m in f.must_pairs.maps() {
+            must_dependence.add_map(m.reverse()?.apply_range(&inst)?)?;
+        }
+        for m in f.may_pairs.maps() {
+            may_dependence.add_map(m.reverse()?.apply_range(&inst)?)?;
+        }
+        must_no_source.add_map(f.must_no_source.unwrap()?)?;
+        may_no_source.add_map(f.may_no_source.unwrap()?)?;
+        trace.step("sink part", &may_dependence);
+    }
+    Ok(Flow {
+        must_dependence: clean(&must_dependence)?,
+        may_dependence: clean(&may_dependence)?,
+        must_no_source: clean(&must_no_source)?,
+        may_no_source: clean(&may_no_source)?,
+    })
+}
