@@ -127,3 +127,15 @@ fn tagged_sinks_with_plain_schedule() {
         "{ R[i] -> [i, 1]; W[i] -> [i, 0] }",
     );
 }
+
+#[test]
+fn instances_of_one_statement_at_the_same_time() {
+    // W's schedule is not injective: all W[i, j] of one i run at the same time.
+    agree(
+        "[n] -> { R[i] -> A[0] : 0 <= i < n; R[i] -> B[i] : 0 <= i < n }",
+        "[n] -> { W[i, j] -> A[0] : 0 <= i < n and 0 <= j <= i; V[i] -> B[i] : 0 <= i < n }",
+        "",
+        "",
+        "{ W[i, j] -> [i, 0]; V[i] -> [i, 0]; R[i] -> [i, 1] }",
+    );
+}

@@ -23,7 +23,7 @@
 //! The final combination (must / may, no-source) is the one of the reference
 //! formulation ([`super::reference`]), which this module must agree with.
 
-use super::{clean, multiple_images, Flow, Timing, Trace};
+use super::{clean, Flow, Timing, Trace};
 use crate::access::AccessInfo;
 use crate::error::Result;
 use presburger::space::merge_params;
@@ -52,14 +52,69 @@ struct Sched {
     inv: Map,
     /// Per time dimension `k`, `t_k = row · (1, params, instance)`.
     affine: Option<Vec<Vec<Int>>>,
+    /// Distinct instances always have distinct times (an affine function
+    /// whose instance coefficients have full column rank).
+    injective: bool,
 }
 
 impl Sched {
     fn new(map: Map) -> Result<Sched> {
         let affine = affine_rows(&map);
+        let injective = affine.as_ref().is_some_and(|rows| {
+            let (np, nd) = (map.space().n_param(), map.space().n_in());
+            let m: Vec<Vec<Int>> = rows
+                .iter()
+                .map(|r| r[1 + np..1 + np + nd].to_vec())
+                .collect();
+            rank(m) == nd
+        });
         let inv = map.reverse()?;
-        Ok(Sched { map, inv, affine })
+        Ok(Sched {
+            map,
+            inv,
+            affine,
+            injective,
+        })
     }
+}
+
+/// The rank of an integer matrix (fraction-free Gaussian elimination).
+fn rank(mut m: Vec<Vec<Int>>) -> usize {
+    let ncol = m.first().map_or(0, Vec::len);
+    let mut r = 0;
+    for c in 0..ncol {
+        let Some(p) = (r..m.len()).find(|&i| !m[i][c].is_zero()) else {
+            continue;
+        };
+        m.swap(r, p);
+        for i in r + 1..m.len() {
+            if m[i][c].is_zero() {
+                continue;
+            }
+            let (a, b) = (m[r][c].clone(), m[i][c].clone());
+            for j in c..ncol {
+                m[i][j] = &(&m[i][j] * &a) - &(&m[r][j] * &b);
+            }
+        }
+        r += 1;
+    }
+    r
+}
+
+/// The sink accesses among `parts` (relations `p -> x` of one level, at the
+/// latest time) with at least two sources: two source statements, or two
+/// instances of one statement whose schedule is not injective.
+fn several_sources(parts: &[(Map, bool)], params: &[String]) -> Result<UnionMap> {
+    let mut out = UnionMap::empty(params.to_vec());
+    for (i, (x, injective)) in parts.iter().enumerate() {
+        if !injective {
+            out.add_map(x.subtract(&x.lexmax()?)?.domain()?)?;
+        }
+        for (y, _) in &parts[i + 1..] {
+            out.add_map(x.domain()?.intersect(&y.domain()?)?)?;
+        }
+    }
+    Ok(out)
 }
 
 /// The rows of a schedule that is one basic relation made only of one
@@ -242,7 +297,6 @@ impl<'a> SinkPart<'a> {
         let params = self.params.to_vec();
         let has_may = sources.iter().any(|s| s.kind == Kind::May);
         let mut remaining = self.all.clone();
-        let mut m_all = UnionMap::empty(params.clone());
         let mut m_must = UnionMap::empty(params.clone());
         let mut demote = UnionMap::empty(params.clone());
         let mut may_after = UnionMap::empty(params.clone());
@@ -282,6 +336,7 @@ impl<'a> SinkPart<'a> {
                     let dom = t_l.domain()?;
                     let mut all_l = UnionMap::empty(params.clone());
                     let mut must_l = UnionMap::empty(params.clone());
+                    let mut injective = Vec::new();
                     for (k, c) in &src {
                         let s = &sources[*k];
                         let at = c
@@ -293,10 +348,20 @@ impl<'a> SinkPart<'a> {
                         if s.kind == Kind::Must {
                             must_l.add_map(at.clone())?;
                         }
+                        let target = at.space().range.clone();
+                        injective.push((target, s.sched.injective));
                         all_l.add_map(at)?;
                     }
-                    let all_l = clean(&all_l)?;
-                    demote = demote.union(&multiple_images(&all_l)?)?;
+                    // A must-source and a kill of one statement are one part of `all_l`.
+                    let parts: Vec<(Map, bool)> = all_l
+                        .maps()
+                        .iter()
+                        .map(|m| {
+                            let inj = injective.iter().any(|(t, i)| *i && *t == m.space().range);
+                            (m.clone(), inj)
+                        })
+                        .collect();
+                    demote = demote.union(&several_sources(&parts, &params)?)?;
                     if has_may {
                         // May-sources at or after t_l: deeper ones all, this level's compared.
                         let mut after =
@@ -311,7 +376,6 @@ impl<'a> SinkPart<'a> {
                         demote = demote.union(&after.subtract(&all_l)?.domain()?)?;
                         may_after = may_after.union(&after)?;
                     }
-                    m_all = m_all.union(&all_l)?;
                     m_must = m_must.union(&must_l)?;
                     remaining = remaining.subtract(&dom)?.coalesce()?;
                 }
@@ -320,7 +384,6 @@ impl<'a> SinkPart<'a> {
         }
         let no_last = remaining;
         let no_last_u = UnionMap::from_map(no_last.clone());
-        let m_must = clean(&m_must)?;
         let demote = clean(&demote)?;
         let must_pairs = if demote.is_empty()? {
             m_must.clone()
@@ -339,7 +402,7 @@ impl<'a> SinkPart<'a> {
         } else {
             (UnionMap::empty(params.clone()), no_last.clone())
         };
-        let may_pairs = clean(&m_must.union(&may_after)?.union(&may_nolast)?)?;
+        let may_pairs = m_must.union(&may_after)?.union(&may_nolast)?;
         Ok(SinkFlow {
             must_pairs,
             may_pairs,
