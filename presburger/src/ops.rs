@@ -278,6 +278,12 @@ fn subtract_basic(p: &BasicMap, b: &BasicMap) -> Result<Vec<BasicMap>> {
     for r in &b.ineqs {
         cons.push(lift(r));
     }
+    // disjoint: nothing to remove (and no splitting of p)
+    let mut both = base.clone();
+    both.ineqs.extend(cons.iter().cloned());
+    if both.is_empty()? {
+        return Ok(vec![p.clone()]);
+    }
     // skip the rows already in base (the definitional ones) for negation
     let mut pieces = Vec::new();
     let mut acc = base.clone();
