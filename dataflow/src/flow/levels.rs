@@ -220,7 +220,8 @@ fn order_affine(elem: &Map, sink: &[Vec<Int>], source: &[Vec<Int>], l: usize) ->
 /// Per sink access part: everything the final combination needs.
 struct SinkFlow {
     must_pairs: UnionMap,
-    may_pairs: UnionMap,
+    /// `None` when equal to `must_pairs` (no may-source, no demotion).
+    may_pairs: Option<UnionMap>,
     must_no_source: Map,
     may_no_source: Map,
 }
@@ -402,7 +403,11 @@ impl<'a> SinkPart<'a> {
         } else {
             (UnionMap::empty(params.clone()), no_last.clone())
         };
-        let may_pairs = m_must.union(&may_after)?.union(&may_nolast)?;
+        let may_pairs = if has_may || !demote.is_empty()? {
+            Some(m_must.union(&may_after)?.union(&may_nolast)?)
+        } else {
+            None
+        };
         Ok(SinkFlow {
             must_pairs,
             may_pairs,
@@ -478,6 +483,7 @@ pub(crate) fn flow(info: &AccessInfo, tm: &Timing) -> Result<Flow> {
     let mut may_dependence = UnionMap::empty(params.clone());
     let mut must_no_source = UnionMap::empty(params.clone());
     let mut may_no_source = UnionMap::empty(params.clone());
+    let mut may_differs = false;
     for ms in sink.maps() {
         let dom = ms.space().domain.clone().expect("relation");
         let part = SinkPart::new(ms, scheds.of(&dom), &sources, &params)?;
@@ -486,17 +492,37 @@ pub(crate) fn flow(info: &AccessInfo, tm: &Timing) -> Result<Flow> {
         for m in f.must_pairs.maps() {
             must_dependence.add_map(m.reverse()?.apply_range(&inst)?)?;
         }
-        for m in f.may_pairs.maps() {
+        let may_pairs = match &f.may_pairs {
+            Some(u) => {
+                may_differs = true;
+                u
+            }
+            None => &f.must_pairs,
+        };
+        for m in may_pairs.maps() {
             may_dependence.add_map(m.reverse()?.apply_range(&inst)?)?;
         }
         must_no_source.add_map(f.must_no_source.unwrap()?)?;
         may_no_source.add_map(f.may_no_source.unwrap()?)?;
         trace.step("sink part", &may_dependence);
     }
+    // Coalesce each result once; equal results (no may-source, no demotion) share it.
+    let must_dependence = clean(&must_dependence)?;
+    let may_dependence = if may_differs {
+        clean(&may_dependence)?
+    } else {
+        must_dependence.clone()
+    };
+    let may_no_source = clean(&may_no_source)?;
+    let must_no_source = if may.maps().is_empty() {
+        may_no_source.clone()
+    } else {
+        clean(&must_no_source)?
+    };
     Ok(Flow {
-        must_dependence: clean(&must_dependence)?,
-        may_dependence: clean(&may_dependence)?,
-        must_no_source: clean(&must_no_source)?,
-        may_no_source: clean(&may_no_source)?,
+        must_dependence,
+        may_dependence,
+        must_no_source,
+        may_no_source,
     })
 }
