@@ -23,7 +23,7 @@
 //! The final combination (must / may, no-source) is the one of the reference
 //! formulation ([`super::reference`]), which this module must agree with.
 
-use super::{clean, Flow, Timing, Trace};
+use super::{Flow, Timing, Trace};
 use crate::access::AccessInfo;
 use crate::error::Result;
 use presburger::space::merge_params;
@@ -373,33 +373,32 @@ impl<'a> SinkPart<'a> {
                             let x = c.intersect(&le.apply_range(&s.sched.inv)?)?;
                             after.add_map(x.remove_empty_parts()?)?;
                         }
-                        let after = clean(&after)?;
                         demote = demote.union(&after.subtract(&all_l)?.domain()?)?;
                         may_after = may_after.union(&after)?;
                     }
                     m_must = m_must.union(&must_l)?;
-                    remaining = remaining.subtract(&dom)?.coalesce()?;
+                    remaining = coalesce_map(remaining.subtract(&dom)?)?;
                 }
             }
             may_deeper = may_deeper.union(&may_l_union)?;
         }
         let no_last = remaining;
         let no_last_u = UnionMap::from_map(no_last.clone());
-        let demote = clean(&demote)?;
+
         let must_pairs = if demote.is_empty()? {
             m_must.clone()
         } else {
-            clean(&m_must.subtract(&m_must.intersect_domain(&demote)?)?)?
+            m_must.subtract(&m_must.intersect_domain(&demote)?)?
         };
         let (may_nolast, must_no_source) = if has_may && !no_last.basic_maps().is_empty() {
-            let may_nolast = clean(&may_deeper.intersect_domain(&no_last_u)?)?;
+            let may_nolast = may_deeper.intersect_domain(&no_last_u)?;
             let mns = no_last.subtract(
                 &may_nolast
                     .domain()?
                     .to_map()?
                     .unwrap_or_else(|| Map::empty(no_last.space().clone())),
             )?;
-            (may_nolast, mns.coalesce()?)
+            (may_nolast, coalesce_map(mns)?)
         } else {
             (UnionMap::empty(params.clone()), no_last.clone())
         };
@@ -441,6 +440,30 @@ fn le_at(n: usize, l: usize) -> Result<Map> {
         out.add_basic(b)?;
     }
     Ok(out)
+}
+
+/// `u` without its parts that have no disjunct left. The results are not
+/// coalesced: coalescing costs more than the rest of the analysis, and
+/// the disjuncts built per sink access and level are already few (on the
+/// shared kernels, fewer in total than isl's answers).
+fn nonempty_parts(u: UnionMap) -> Result<UnionMap> {
+    let mut out = UnionMap::empty(u.params().to_vec());
+    for m in u.maps() {
+        if !m.basic_maps().is_empty() {
+            out.add_map(m.clone())?;
+        }
+    }
+    Ok(out)
+}
+
+/// Coalesce a set of sink accesses (the unresolved ones) only when it has
+/// fragmented into many disjuncts: coalescing is costly, and the few
+/// disjuncts left by one subtraction per level are what isl reports too.
+fn coalesce_map(m: Map) -> Result<Map> {
+    if m.basic_maps().len() <= 8 {
+        return Ok(m);
+    }
+    Ok(m.coalesce()?)
 }
 
 /// Level-by-level array dataflow analysis; see the module documentation.
@@ -506,18 +529,18 @@ pub(crate) fn flow(info: &AccessInfo, tm: &Timing) -> Result<Flow> {
         may_no_source.add_map(f.may_no_source.unwrap()?)?;
         trace.step("sink part", &may_dependence);
     }
-    // Coalesce each result once; equal results (no may-source, no demotion) share it.
-    let must_dependence = clean(&must_dependence)?;
+    // Equal results (no may-source, no demotion) are built once.
+    let must_dependence = nonempty_parts(must_dependence)?;
     let may_dependence = if may_differs {
-        clean(&may_dependence)?
+        nonempty_parts(may_dependence)?
     } else {
         must_dependence.clone()
     };
-    let may_no_source = clean(&may_no_source)?;
+    let may_no_source = nonempty_parts(may_no_source)?;
     let must_no_source = if may.maps().is_empty() {
         may_no_source.clone()
     } else {
-        clean(&must_no_source)?
+        nonempty_parts(must_no_source)?
     };
     Ok(Flow {
         must_dependence,
