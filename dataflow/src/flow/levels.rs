@@ -231,8 +231,8 @@ struct SinkPart<'a> {
     params: &'a [String],
     /// The wrapped access as a set `[D[i] -> A[a]]`.
     all: Map,
-    /// `p -> time(p)`.
-    time: Map,
+    /// `p -> time(p)`, when some schedule is not affine (the composition path).
+    time: Option<Map>,
     sched: &'a Sched,
     /// `p -> x` (same element) per source, `None` when the arrays differ.
     elem: Vec<Option<Map>>,
@@ -249,19 +249,21 @@ impl<'a> SinkPart<'a> {
         let mut elem = Vec::new();
         for s in sources {
             elem.push(if s.access.space().range == access.space().range {
-                Some(
-                    to_elem
-                        .apply_range(&s.access.reverse()?)?
-                        .remove_empty_parts()?,
-                )
+                Some(to_elem.apply_range(&s.access.reverse()?)?)
             } else {
                 None
             });
         }
+        let affine = sched.affine.is_some() && sources.iter().all(|s| s.sched.affine.is_some());
+        let time = if affine {
+            None
+        } else {
+            Some(access.domain_map()?.apply_range(&sched.map)?)
+        };
         Ok(SinkPart {
             params,
             all: access.wrap()?,
-            time: access.domain_map()?.apply_range(&sched.map)?,
+            time,
             sched,
             elem,
         })
@@ -278,7 +280,8 @@ impl<'a> SinkPart<'a> {
         let m = match (&self.sched.affine, &s.sched.affine) {
             (Some(a), Some(b)) => order_affine(elem, a, b, l)?,
             _ => {
-                let order = self.time.apply_range(&gt_at(n, l))?;
+                let time = self.time.as_ref().expect("built for non-affine schedules");
+                let order = time.apply_range(&gt_at(n, l))?;
                 elem.intersect(&order.apply_range(&s.sched.inv)?)?
                     .remove_empty_parts()?
             }
@@ -298,6 +301,9 @@ impl<'a> SinkPart<'a> {
         let params = self.params.to_vec();
         let has_may = sources.iter().any(|s| s.kind == Kind::May);
         let mut remaining = self.all.clone();
+        // Every candidate's domain lies in `all`: no restriction needed until
+        // some sinks are resolved.
+        let mut resolved_some = false;
         let mut m_must = UnionMap::empty(params.clone());
         let mut demote = UnionMap::empty(params.clone());
         let mut may_after = UnionMap::empty(params.clone());
@@ -315,7 +321,11 @@ impl<'a> SinkPart<'a> {
                         may_l.push((k, c));
                     }
                 } else if let Some(c) = self.before_at(s, k, l, n)? {
-                    let c = c.intersect_domain(&remaining)?.remove_empty_parts()?;
+                    let c = if resolved_some {
+                        c.intersect_domain(&remaining)?.remove_empty_parts()?
+                    } else {
+                        c
+                    };
                     if !c.basic_maps().is_empty() {
                         src.push((k, c));
                     }
@@ -378,6 +388,7 @@ impl<'a> SinkPart<'a> {
                     }
                     m_must = m_must.union(&must_l)?;
                     remaining = coalesce_map(remaining.subtract(&dom)?)?;
+                    resolved_some = true;
                 }
             }
             may_deeper = may_deeper.union(&may_l_union)?;
