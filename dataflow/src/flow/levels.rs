@@ -217,6 +217,60 @@ fn order_affine(elem: &Map, sink: &[Vec<Int>], source: &[Vec<Int>], l: usize) ->
     Ok(out.remove_empty_parts()?)
 }
 
+/// `{ [D[i] -> A[a]] -> T[j] : D[i] -> A[a] in sink and T[j] -> A[a] in
+/// source }` built by juxtaposing the constraints (nothing to project out),
+/// or `None` when a disjunct has local variables (then compose instead).
+/// Both relations have the same parameters.
+fn same_element(sink: &Map, source: &Map) -> Result<Option<Map>> {
+    let has_locals = |m: &Map| m.basic_maps().iter().any(|b| b.n_div() != 0);
+    if has_locals(sink) || has_locals(source) || sink.space().params != source.space().params {
+        return Ok(None);
+    }
+    let np = sink.space().n_param();
+    let (nd, na) = (sink.space().n_in(), sink.space().n_out());
+    let nt = source.space().n_in();
+    let space = Space::map(
+        sink.space().params.clone(),
+        sink.wrap()?.space().range.clone(),
+        source.space().domain.clone().expect("relation"),
+    );
+    let mut out = Map::empty(space.clone());
+    let len = 1 + np + nd + na + nt;
+    // Source columns [c | params | j | a] to [c | params | i a | j].
+    let src_col = |k: usize| {
+        if k < 1 + np {
+            k
+        } else if k < 1 + np + nt {
+            1 + np + nd + na + (k - 1 - np)
+        } else {
+            1 + np + nd + (k - 1 - np - nt)
+        }
+    };
+    for bs in sink.basic_maps() {
+        for bt in source.basic_maps() {
+            let mut b = BasicMap::universe(space.clone());
+            let widen = |r: &Vec<Int>| {
+                let mut row = r.clone();
+                row.resize(len, Int::ZERO);
+                row
+            };
+            let remap = |r: &Vec<Int>| {
+                let mut row = vec![Int::ZERO; len];
+                for (k, v) in r.iter().enumerate() {
+                    row[src_col(k)] = v.clone();
+                }
+                row
+            };
+            bs.eqs().iter().for_each(|r| b.add_eq(widen(r)));
+            bs.ineqs().iter().for_each(|r| b.add_ineq(widen(r)));
+            bt.eqs().iter().for_each(|r| b.add_eq(remap(r)));
+            bt.ineqs().iter().for_each(|r| b.add_ineq(remap(r)));
+            out.add_basic(b)?;
+        }
+    }
+    Ok(Some(out))
+}
+
 /// Per sink access part: everything the final combination needs.
 struct SinkFlow {
     must_pairs: UnionMap,
@@ -249,7 +303,10 @@ impl<'a> SinkPart<'a> {
         let mut elem = Vec::new();
         for s in sources {
             elem.push(if s.access.space().range == access.space().range {
-                Some(to_elem.apply_range(&s.access.reverse()?)?)
+                Some(match same_element(access, s.access)? {
+                    Some(m) => m,
+                    None => to_elem.apply_range(&s.access.reverse()?)?,
+                })
             } else {
                 None
             });
