@@ -407,9 +407,13 @@ impl<'a> SinkPart<'a> {
                     let mut injective = Vec::new();
                     for (k, c) in &src {
                         let s = &sources[*k];
-                        let at = c
-                            .intersect(&t_l.apply_range(&s.sched.inv)?)?
-                            .remove_empty_parts()?;
+                        let at = if src.len() == 1 && s.sched.injective {
+                            // The one instance at the latest time is a candidate.
+                            t_l.apply_range(&s.sched.inv)?
+                        } else {
+                            c.intersect(&t_l.apply_range(&s.sched.inv)?)?
+                                .remove_empty_parts()?
+                        };
                         if at.basic_maps().is_empty() {
                             continue;
                         }
