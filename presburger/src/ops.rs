@@ -168,7 +168,13 @@ impl Map {
         let (a, b) = self.aligned(other, "subtract")?;
         let mut cur: Vec<BasicMap> = Vec::new();
         for p in &a.parts {
-            if let Some(p) = p.simplified_nonempty()? {
+            if let Some(mut p) = p.simplified_nonempty()? {
+                // cheap definitions for the minuend's existentials let the
+                // subtrahend's equal divisions be recognised as the same
+                if p.divs.iter().any(Option::is_none) {
+                    p.detect_divs();
+                    p.simplify();
+                }
                 cur.push(p);
             }
         }
