@@ -92,8 +92,9 @@ fn rank(mut m: Vec<Vec<Int>>) -> usize {
                 continue;
             }
             let (a, b) = (m[r][c].clone(), m[i][c].clone());
-            for j in c..ncol {
-                m[i][j] = &(&m[i][j] * &a) - &(&m[r][j] * &b);
+            let pivot = m[r].clone();
+            for (x, y) in m[i].iter_mut().zip(&pivot).skip(c) {
+                *x = &(&*x * &a) - &(y * &b);
             }
         }
         r += 1;
