@@ -314,12 +314,12 @@ fn small() {
 
 #[test]
 fn medium() {
-    check("medium.jsonl", 388);
+    check("medium.jsonl", 399);
 }
 
 #[test]
 fn bignum() {
-    check("bignum.jsonl", 398);
+    check("bignum.jsonl", 400);
 }
 
 #[test]
