@@ -57,6 +57,7 @@ pub mod basic;
 pub mod budget;
 pub mod coalesce;
 pub mod error;
+mod fxhash;
 pub mod int;
 pub mod map;
 pub mod ops;

@@ -582,7 +582,7 @@ pub fn integer_sample(n: usize, eqs: &[Vec<Int>], ineqs: &[Vec<Int>]) -> Result<
 /// Index pairs `(i, j)` of (tightened) inequalities with opposite
 /// directions, or `None` if there are none.
 fn opposite_pairs(rows: &[Vec<Int>]) -> Option<Vec<(usize, usize)>> {
-    let mut seen: std::collections::HashMap<&[Int], usize> = std::collections::HashMap::new();
+    let mut seen: crate::fxhash::FxHashMap<&[Int], usize> = Default::default();
     for (i, r) in rows.iter().enumerate() {
         seen.insert(&r[1..], i);
     }

@@ -12,7 +12,6 @@
 
 use crate::basic::{BasicMap, Div};
 use crate::int::{gcd_slice, Int};
-use std::collections::HashMap;
 
 impl BasicMap {
     /// Make this basic map the canonical empty one.
@@ -302,60 +301,68 @@ impl BasicMap {
     /// opposite pairs with matching constants into equalities, and drop
     /// trivially true rows. Returns `false` on a contradiction.
     fn dedup_ineqs(&mut self) -> bool {
+        use std::collections::hash_map::Entry;
         let n = self.row_len();
-        let mut best: HashMap<Vec<Int>, Int> = HashMap::new();
-        let mut order: Vec<Vec<Int>> = Vec::new();
-        for r in &self.ineqs {
-            if r[1..n].iter().all(Int::is_zero) {
-                if r[0].is_neg() {
-                    return false;
-                }
-                continue;
-            }
-            let key = r[1..n].to_vec();
-            match best.get_mut(&key) {
-                Some(c) => {
-                    if r[0] < *c {
-                        *c = r[0].clone();
-                    }
-                }
-                None => {
-                    best.insert(key.clone(), r[0].clone());
-                    order.push(key);
-                }
-            }
-        }
-        let mut ineqs = Vec::new();
+        // first occurrence order of each direction; best[k] = row with the tightest constant
+        let mut best: Vec<usize> = Vec::with_capacity(self.ineqs.len());
+        let mut keep: Vec<bool>;
         let mut new_eqs = Vec::new();
-        let mut skip: std::collections::HashSet<Vec<Int>> = Default::default();
-        for key in &order {
-            if skip.contains(key) {
-                continue;
-            }
-            let c = best[key].clone();
-            let neg: Vec<Int> = key.iter().map(|v| -v).collect();
-            if let Some(c2) = best.get(&neg) {
-                // c + e >= 0 and c2 - e >= 0: -c <= e <= c2
-                let s = &c + c2;
-                if s.is_neg() {
-                    return false;
-                }
-                if s.is_zero() {
-                    let mut row = vec![c.clone()];
-                    row.extend(key.iter().cloned());
-                    new_eqs.push(row);
-                    skip.insert(neg);
+        {
+            let mut index: crate::fxhash::FxHashMap<&[Int], usize> =
+                crate::fxhash::FxHashMap::with_capacity_and_hasher(
+                    self.ineqs.len(),
+                    Default::default(),
+                );
+            for (i, r) in self.ineqs.iter().enumerate() {
+                if r[1..n].iter().all(Int::is_zero) {
+                    if r[0].is_neg() {
+                        return false;
+                    }
                     continue;
                 }
+                match index.entry(&r[1..n]) {
+                    Entry::Occupied(e) => {
+                        let k = *e.get();
+                        if r[0] < self.ineqs[best[k]][0] {
+                            best[k] = i;
+                        }
+                    }
+                    Entry::Vacant(e) => {
+                        e.insert(best.len());
+                        best.push(i);
+                    }
+                }
             }
-            let mut row = vec![c];
-            row.extend(key.iter().cloned());
-            ineqs.push(row);
+            // opposite pairs: c + e >= 0 and c2 - e >= 0, i.e. -c <= e <= c2
+            keep = vec![true; best.len()];
+            let mut neg: Vec<Int> = Vec::with_capacity(n);
+            for k in 0..best.len() {
+                if !keep[k] {
+                    continue;
+                }
+                let r = &self.ineqs[best[k]];
+                neg.clear();
+                neg.extend(r[1..n].iter().map(|v| -v));
+                if let Some(&k2) = index.get(&neg[..]) {
+                    let s = &r[0] + &self.ineqs[best[k2]][0];
+                    if s.is_neg() {
+                        return false;
+                    }
+                    if s.is_zero() {
+                        new_eqs.push(r.clone());
+                        keep[k] = false;
+                        keep[k2] = false;
+                    }
+                }
+            }
         }
-        // drop inequalities made redundant by an equality pair skip
-        let eq_keys: Vec<Vec<Int>> = new_eqs.iter().map(|r| r[1..].to_vec()).collect();
-        ineqs.retain(|r| !eq_keys.iter().any(|k| *k == r[1..]));
-        self.ineqs = ineqs;
+        let mut old = std::mem::take(&mut self.ineqs);
+        self.ineqs = best
+            .iter()
+            .zip(&keep)
+            .filter(|(_, &k)| k)
+            .map(|(&i, _)| std::mem::take(&mut old[i]))
+            .collect();
         if !new_eqs.is_empty() {
             self.eqs.extend(new_eqs);
             self.gauss();
