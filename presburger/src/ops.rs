@@ -202,7 +202,53 @@ impl Map {
     }
 
     /// Inclusion test.
+    ///
+    /// Each disjunct `p` of `self` is handled on its own (`A ⊆ B` iff every
+    /// disjunct of `A` is in `B`), trying cheap exact tests before the
+    /// difference `p \ B`:
+    /// - `p` simplifies to empty: contained;
+    /// - a simplified disjunct of `B` has only constraints that `p`'s
+    ///   constraints imply one by one ([`syntactically_contains`]): contained;
+    /// - an integer point of `p` lies in no disjunct of `B`
+    ///   ([`point_excluded`]): not contained.
+    ///
+    /// The simple version, [`is_subset_by_difference`](Self::is_subset_by_difference),
+    /// is kept as a test oracle.
     pub fn is_subset(&self, other: &Map) -> Result<bool> {
+        let (a, b) = self.aligned(other, "is_subset")?;
+        let bs: Vec<BasicMap> = b
+            .parts
+            .iter()
+            .filter_map(|q| {
+                let mut q = q.clone();
+                q.simplify().then_some(q)
+            })
+            .collect();
+        for p in &a.parts {
+            let mut ps = p.clone();
+            if !ps.simplify() {
+                continue;
+            }
+            if bs.iter().any(|q| syntactically_contains(q, &ps)) {
+                continue;
+            }
+            let Some(pt) = ps.sample()? else {
+                continue;
+            };
+            if bs.iter().all(|q| point_excluded(q, &pt)) {
+                return Ok(false);
+            }
+            if !Map::from_basic(ps).subtract(&b)?.is_empty()? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Inclusion test by difference only: `self \ other` is empty (the
+    /// simple version of [`is_subset`](Self::is_subset), kept as its test oracle).
+    #[doc(hidden)]
+    pub fn is_subset_by_difference(&self, other: &Map) -> Result<bool> {
         let (a, b) = self.aligned(other, "is_subset")?;
         for p in &a.parts {
             if !Map::from_basic(p.clone()).subtract(&b)?.is_empty()? {
@@ -248,6 +294,84 @@ impl Map {
         count_rec(&m.parts, nv, &mut prefix, &mut count)?;
         Ok(count)
     }
+}
+
+/// True if every point of `p` is in `q`, proved syntactically: both have the
+/// same row layout (same space, same number of locals) and every constraint
+/// of `q` is implied by a single constraint of `p`:
+/// - an equality of `q` is an equality of `p` or its negation;
+/// - an inequality `c + a·v >= 0` of `q` follows from an inequality
+///   `c' + a·v >= 0` of `p` with `c' <= c`, or from an equality `e` of `p`
+///   with `e = ±(c' + a·v)`, `±c' <= c` (then `a·v = -(±c')`).
+///
+/// Why this is exact: the constraints alone define a basic map (the div
+/// definitions are never needed, see [`BasicMap`]), so if `x ∈ p` there are
+/// locals `l` with `(x, l)` satisfying all of `p`'s rows; the same column
+/// layout means `(x, l)` is a candidate for `q`, and it satisfies each of
+/// `q`'s rows because one of `p`'s rows implies it. Hence `x ∈ q`.
+/// `false` means "not proved", never "not contained".
+fn syntactically_contains(q: &BasicMap, p: &BasicMap) -> bool {
+    let n = p.row_len();
+    if q.row_len() != n || q.space.params != p.space.params || !q.space.tuples_match(&p.space) {
+        return false;
+    }
+    let neg_eq = |a: &[Int], b: &[Int]| a.iter().zip(b).all(|(x, y)| (x + y).is_zero());
+    for e in &q.eqs {
+        if !p.eqs.iter().any(|f| f == e || neg_eq(f, e)) {
+            return false;
+        }
+    }
+    for r in &q.ineqs {
+        let by_ineq = p
+            .ineqs
+            .iter()
+            .any(|f| f[1..] == r[1..] && f[0] <= r[0]);
+        if by_ineq {
+            continue;
+        }
+        let by_eq = p.eqs.iter().any(|f| {
+            (f[1..] == r[1..] && f[0] <= r[0])
+                || (neg_eq(&f[1..], &r[1..]) && -&f[0] <= r[0])
+        });
+        if !by_eq {
+            return false;
+        }
+    }
+    true
+}
+
+/// True if the point `x = (params, in, out)` is proved not to be in `q`.
+///
+/// Without locals this is plain evaluation of `q`'s rows. When every local
+/// has a definition (each referring to earlier locals only), the locals are
+/// computed from their definitions: by the consistency invariant of
+/// [`BasicMap`], any locals `l` with `(x, l)` satisfying the constraints equal
+/// these values, so if the computed `(x, l)` violates a row, no witness
+/// exists and `x ∉ q`. With an undefined existential nothing is claimed
+/// (`false`).
+fn point_excluded(q: &BasicMap, x: &[Int]) -> bool {
+    let nv = q.space.n_vars();
+    if x.len() != nv || q.divs.iter().any(Option::is_none) || !q.divs_ordered() {
+        return false;
+    }
+    let mut v: Vec<Int> = Vec::with_capacity(q.row_len());
+    v.push(Int::ONE);
+    v.extend(x.iter().cloned());
+    let dot = |r: &[Int], v: &[Int]| {
+        let mut s = Int::ZERO;
+        for (a, b) in r.iter().zip(v) {
+            if !a.is_zero() {
+                s.add_mul(a, b);
+            }
+        }
+        s
+    };
+    for d in q.divs.iter().flatten() {
+        // `d.num` refers to earlier locals only: those are already in `v`
+        let val = dot(&d.num[..v.len()], &v).div_floor(&d.den);
+        v.push(val);
+    }
+    q.eqs.iter().any(|e| !dot(e, &v).is_zero()) || q.ineqs.iter().any(|r| dot(r, &v).is_neg())
 }
 
 /// `p \ b` as disjoint pieces, where every local of `b` is defined.

@@ -63,8 +63,11 @@ impl UnionMap {
             (&x.space.domain, &x.space.range).cmp(&(&m.space.domain, &m.space.range))
         }) {
             Ok(k) => {
-                let u = self.maps[k].union(&m)?;
-                self.maps[k] = u;
+                // same tuples and (now) the same parameters: the union of
+                // the two maps is the concatenation of their disjuncts, as
+                // `Map::union` computes it, without copying `self`'s part
+                debug_assert_eq!(self.maps[k].space.params, m.space.params);
+                self.maps[k].parts.extend(m.parts);
             }
             Err(k) => self.maps.insert(k, m),
         }
@@ -140,10 +143,8 @@ impl UnionMap {
     /// Union (per space).
     pub fn union(&self, other: &UnionMap) -> Result<UnionMap> {
         let (a, b) = self.aligned(other);
-        UnionMap::collect(
-            &a.params,
-            a.maps.iter().chain(b.maps.iter()).cloned().map(Ok),
-        )
+        // `aligned` made owned copies: move their parts instead of copying again
+        UnionMap::collect(&a.params, a.maps.into_iter().chain(b.maps).map(Ok))
     }
 
     /// Intersection (spaces present in both).
@@ -187,9 +188,27 @@ impl UnionMap {
         Ok(true)
     }
 
-    /// Subset test.
+    /// Subset test, space by space: a part of `self` must be contained in
+    /// the part of `other` in the same space, or be empty if there is none
+    /// (the same as `self \ other` being empty, without building it).
     pub fn is_subset(&self, other: &UnionMap) -> Result<bool> {
-        self.subtract(other)?.is_empty()
+        let (a, b) = self.aligned(other);
+        for (x, y) in same_space_pairs(&a, &b) {
+            match (x, y) {
+                (Some(x), Some(y)) => {
+                    if !x.is_subset(y)? {
+                        return Ok(false);
+                    }
+                }
+                (Some(x), None) => {
+                    if !x.is_empty()? {
+                        return Ok(false);
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(true)
     }
 
     /// Equality test.

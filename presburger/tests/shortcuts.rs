@@ -1,0 +1,77 @@
+//! The cheap exact shortcuts of `is_subset` / `is_equal` / `is_empty` against
+//! the plain difference-based test and a brute-force count over a box.
+
+use presburger::testing::{box_points, contains};
+use presburger::{Map, UnionMap};
+use proptest::prelude::*;
+
+/// Constraint pool over `[i, j]`; disjuncts pick subsets of it, so that
+/// syntactic containment between disjuncts is frequent.
+const POOL: &[&str] = &[
+    "i >= -3",
+    "i <= 4",
+    "j >= -2",
+    "j <= 3",
+    "i + j >= 0",
+    "i - j <= 2",
+    "2i + j <= 5",
+    "i = j",
+    "i = 2",
+    "(i + j) mod 2 = 0",
+    "exists (e : i = 3e + 1)",
+    "exists (e : 2e <= j <= 2e + 0)",
+    "-2 <= i - 2j <= 1",
+    "i >= 5",
+];
+
+fn set(disjuncts: &[Vec<usize>]) -> String {
+    if disjuncts.is_empty() {
+        return "{ [i, j] : 1 = 0 }".to_string();
+    }
+    let parts: Vec<String> = disjuncts
+        .iter()
+        .map(|d| {
+            // the box keeps every set finite, so brute force is exact
+            let mut c = vec!["-6 <= i <= 6".to_string(), "-6 <= j <= 6".to_string()];
+            c.extend(d.iter().map(|&k| POOL[k].to_string()));
+            format!("[i, j] : {}", c.join(" and "))
+        })
+        .collect();
+    format!("{{ {} }}", parts.join("; "))
+}
+
+fn brute_subset(a: &Map, b: &Map) -> bool {
+    box_points(2, -7, 7)
+        .iter()
+        .all(|p| !contains(a, p) || contains(b, p))
+}
+
+fn disjuncts() -> impl Strategy<Value = Vec<Vec<usize>>> {
+    prop::collection::vec(prop::collection::vec(0..POOL.len(), 0..4), 0..3)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn subset_shortcuts_agree(da in disjuncts(), db in disjuncts(), mix in any::<bool>()) {
+        let mut db = db;
+        if mix {
+            // B contains weakened copies of A's disjuncts
+            db.extend(da.iter().map(|d| d[..d.len() / 2].to_vec()));
+        }
+        let a: Map = set(&da).parse().unwrap();
+        let b: Map = set(&db).parse().unwrap();
+        let fast = a.is_subset(&b).unwrap();
+        prop_assert_eq!(fast, a.is_subset_by_difference(&b).unwrap(), "{} <= {}", set(&da), set(&db));
+        prop_assert_eq!(fast, brute_subset(&a, &b), "{} <= {}", set(&da), set(&db));
+        let ua: UnionMap = set(&da).parse().unwrap();
+        let ub: UnionMap = set(&db).parse().unwrap();
+        prop_assert_eq!(ua.is_subset(&ub).unwrap(), fast);
+        let eq = fast && brute_subset(&b, &a);
+        prop_assert_eq!(ua.is_equal(&ub).unwrap(), eq);
+        let empty = box_points(2, -7, 7).iter().all(|p| !contains(&a, p));
+        prop_assert_eq!(a.is_empty().unwrap(), empty);
+        prop_assert_eq!(ua.is_empty().unwrap(), empty);
+    }
+}
