@@ -29,7 +29,25 @@ impl BasicMap {
     }
 
     /// An integer point `(params, in, out)` of the basic map, or `None` if it is empty.
+    ///
+    /// A trivially false row answers `None`, and a point found by cheap bound
+    /// propagation ([`guess_point`], checked against every constraint) is
+    /// returned as is; otherwise the exact search runs
+    /// ([`sample_by_search`](Self::sample_by_search)).
     pub fn sample(&self) -> Result<Option<Vec<Int>>> {
+        if self.is_obviously_empty() {
+            return Ok(None);
+        }
+        if let Some(p) = guess_point(self) {
+            return Ok(Some(p));
+        }
+        self.sample_by_search()
+    }
+
+    /// [`sample`](Self::sample) without the shortcuts: simplify, then the
+    /// exact branch-and-bound search (kept as the shortcuts' test oracle).
+    #[doc(hidden)]
+    pub fn sample_by_search(&self) -> Result<Option<Vec<Int>>> {
         let mut b = self.clone();
         if !b.simplify() {
             return Ok(None);
@@ -338,6 +356,120 @@ fn syntactically_contains(q: &BasicMap, p: &BasicMap) -> bool {
         }
     }
     true
+}
+
+/// A cheap guess at an integer point of `b`, returned only if verified.
+///
+/// The variables `(params, in, out)` are fixed one at a time: a variable
+/// whose rows (without locals) have all other variables fixed gets the
+/// tightest such lower bound (else upper bound, else the value an equality
+/// forces); when no variable has such rows, the first unfixed one is set
+/// to 0. Defined locals are then computed from their definitions (each
+/// refers to earlier locals only); an existential makes the guess give up.
+///
+/// Exactness: the returned point `(x, l)` satisfies every equality and
+/// inequality of `b` (checked at the end), and the constraints alone define
+/// the set, so `x` is a point of `b`. `None` only means "no cheap point".
+fn guess_point(b: &BasicMap) -> Option<Vec<Int>> {
+    let nv = b.space.n_vars();
+    let off = b.off_div();
+    if b.divs.iter().any(Option::is_none) || !b.divs_ordered() {
+        return None;
+    }
+    let mut val: Vec<Int> = Vec::with_capacity(b.row_len());
+    val.push(Int::ONE);
+    val.resize(1 + nv, Int::ZERO);
+    let mut fixed = vec![false; 1 + nv];
+    fixed[0] = true;
+    // usable row for variable column `c`: no locals, every other variable fixed
+    let usable = |r: &[Int], c: usize, fixed: &[bool]| {
+        !r[c].is_zero()
+            && r[off..].iter().all(Int::is_zero)
+            && (1..off).all(|k| k == c || fixed[k] || r[k].is_zero())
+    };
+    // r[0] + sum_{k != c} r[k]·val[k]
+    let rest = |r: &[Int], c: usize, val: &[Int]| {
+        let mut s = r[0].clone();
+        for k in 1..off {
+            if k != c && !r[k].is_zero() {
+                s.add_mul(&r[k], &val[k]);
+            }
+        }
+        s
+    };
+    for _ in 0..nv {
+        let mut progress = false;
+        for c in 1..off {
+            if fixed[c] {
+                continue;
+            }
+            let mut lo: Option<Int> = None;
+            let mut hi: Option<Int> = None;
+            let mut exact: Option<Int> = None;
+            for e in &b.eqs {
+                if usable(e, c, &fixed) {
+                    // e[c]·v + s = 0
+                    let s = rest(e, c, &val);
+                    if !s.is_divisible_by(&e[c]) {
+                        return None;
+                    }
+                    exact = Some((-&s).div_exact(&e[c]));
+                }
+            }
+            for r in &b.ineqs {
+                if usable(r, c, &fixed) {
+                    // r[c]·v + s >= 0
+                    let s = rest(r, c, &val);
+                    if r[c].is_pos() {
+                        let l = (-&s).div_ceil(&r[c]);
+                        if lo.as_ref().map_or(true, |x| &l > x) {
+                            lo = Some(l);
+                        }
+                    } else {
+                        let h = s.div_floor(&-&r[c]);
+                        if hi.as_ref().map_or(true, |x| &h < x) {
+                            hi = Some(h);
+                        }
+                    }
+                }
+            }
+            if let Some(v) = exact.or(lo).or(hi) {
+                val[c] = v;
+                fixed[c] = true;
+                progress = true;
+            }
+        }
+        if !progress {
+            match (1..off).find(|&c| !fixed[c]) {
+                Some(c) => fixed[c] = true, // stays 0
+                None => break,
+            }
+        }
+    }
+    for d in b.divs.iter().flatten() {
+        let mut s = Int::ZERO;
+        for (a, x) in d.num.iter().zip(&val) {
+            if !a.is_zero() {
+                s.add_mul(a, x);
+            }
+        }
+        val.push(s.div_floor(&d.den));
+    }
+    let dot = |r: &[Int]| {
+        let mut s = Int::ZERO;
+        for (a, x) in r.iter().zip(&val) {
+            if !a.is_zero() {
+                s.add_mul(a, x);
+            }
+        }
+        s
+    };
+    if b.eqs.iter().any(|e| !dot(e).is_zero()) || b.ineqs.iter().any(|r| dot(r).is_neg()) {
+        return None;
+    }
+    val.truncate(1 + nv);
+    val.remove(0);
+    Some(val)
 }
 
 /// True if the point `x = (params, in, out)` is proved not to be in `q`.

@@ -1,7 +1,7 @@
 //! The cheap exact shortcuts of `is_subset` / `is_equal` / `is_empty` against
 //! the plain difference-based test and a brute-force count over a box.
 
-use presburger::testing::{box_points, contains};
+use presburger::testing::{basic_contains, box_points, contains};
 use presburger::{Map, UnionMap};
 use proptest::prelude::*;
 
@@ -73,5 +73,12 @@ proptest! {
         let empty = box_points(2, -7, 7).iter().all(|p| !contains(&a, p));
         prop_assert_eq!(a.is_empty().unwrap(), empty);
         prop_assert_eq!(ua.is_empty().unwrap(), empty);
+        for bm in a.basic_maps().iter().chain(b.basic_maps()) {
+            let fast = bm.sample().unwrap();
+            prop_assert_eq!(fast.is_some(), bm.sample_by_search().unwrap().is_some());
+            if let Some(p) = fast {
+                prop_assert!(basic_contains(bm, &p), "sample {:?} not in {:?}", p, bm);
+            }
+        }
     }
 }
