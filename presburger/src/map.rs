@@ -13,6 +13,8 @@
 //! assert_eq!(u.basic_maps().len(), 2);
 //! ```
 
+use std::borrow::Cow;
+
 use crate::basic::BasicMap;
 use crate::error::{Error, Result};
 use crate::space::{merge_params, Space};
@@ -116,6 +118,25 @@ impl Map {
         Ok((a, b))
     }
 
+    /// [`aligned`](Self::aligned) without copying operands whose parameters
+    /// already agree (for operations that only read them).
+    pub(crate) fn aligned_ref<'a>(
+        &'a self,
+        other: &'a Map,
+        what: &str,
+    ) -> Result<(Cow<'a, Map>, Cow<'a, Map>)> {
+        if self.space.params == other.space.params {
+            if !self.space.tuples_match(&other.space) {
+                return Err(Error::SpaceMismatch(format!(
+                    "{what}: operands live in different spaces"
+                )));
+            }
+            return Ok((Cow::Borrowed(self), Cow::Borrowed(other)));
+        }
+        let (a, b) = self.aligned(other, what)?;
+        Ok((Cow::Owned(a), Cow::Owned(b)))
+    }
+
     /// The union of two maps of the same space.
     pub fn union(&self, other: &Map) -> Result<Map> {
         let (mut a, b) = self.aligned(other, "union")?;
@@ -125,7 +146,7 @@ impl Map {
 
     /// The intersection of two maps of the same space (pairwise intersection of disjuncts).
     pub fn intersect(&self, other: &Map) -> Result<Map> {
-        let (a, b) = self.aligned(other, "intersect")?;
+        let (a, b) = self.aligned_ref(other, "intersect")?;
         let mut out = Map::empty(a.space.clone());
         for x in &a.parts {
             for y in &b.parts {

@@ -183,7 +183,7 @@ impl Map {
     /// assert!(d.is_equal(&"{ [i] : 0 <= i <= 10 and i % 2 = 1 }".parse().unwrap()).unwrap());
     /// ```
     pub fn subtract(&self, other: &Map) -> Result<Map> {
-        let (a, b) = self.aligned(other, "subtract")?;
+        let (a, b) = self.aligned_ref(other, "subtract")?;
         let mut cur: Vec<BasicMap> = Vec::new();
         for p in &a.parts {
             if let Some(mut p) = p.simplified_nonempty()? {
@@ -209,7 +209,7 @@ impl Map {
             }
         }
         Ok(Map {
-            space: a.space,
+            space: a.space.clone(),
             parts: cur,
         })
     }
@@ -233,7 +233,7 @@ impl Map {
     /// The simple version, [`is_subset_by_difference`](Self::is_subset_by_difference),
     /// is kept as a test oracle.
     pub fn is_subset(&self, other: &Map) -> Result<bool> {
-        let (a, b) = self.aligned(other, "is_subset")?;
+        let (a, b) = self.aligned_ref(other, "is_subset")?;
         let bs: Vec<BasicMap> = b
             .parts
             .iter()
@@ -267,7 +267,7 @@ impl Map {
     /// simple version of [`is_subset`](Self::is_subset), kept as its test oracle).
     #[doc(hidden)]
     pub fn is_subset_by_difference(&self, other: &Map) -> Result<bool> {
-        let (a, b) = self.aligned(other, "is_subset")?;
+        let (a, b) = self.aligned_ref(other, "is_subset")?;
         for p in &a.parts {
             if !Map::from_basic(p.clone()).subtract(&b)?.is_empty()? {
                 return Ok(false);

@@ -128,6 +128,20 @@ impl UnionMap {
         (a, b)
     }
 
+    /// [`aligned`](Self::aligned) without copying when the parameters already
+    /// agree (for operations that only read the operands).
+    fn aligned_ref<'a>(
+        &'a self,
+        other: &'a UnionMap,
+    ) -> (std::borrow::Cow<'a, UnionMap>, std::borrow::Cow<'a, UnionMap>) {
+        use std::borrow::Cow;
+        if self.params == other.params {
+            return (Cow::Borrowed(self), Cow::Borrowed(other));
+        }
+        let (a, b) = self.aligned(other);
+        (Cow::Owned(a), Cow::Owned(b))
+    }
+
     fn collect(params: &[String], maps: impl IntoIterator<Item = Result<Map>>) -> Result<UnionMap> {
         let mut u = UnionMap::empty(params.to_vec());
         for m in maps {
@@ -192,7 +206,7 @@ impl UnionMap {
     /// the part of `other` in the same space, or be empty if there is none
     /// (the same as `self \ other` being empty, without building it).
     pub fn is_subset(&self, other: &UnionMap) -> Result<bool> {
-        let (a, b) = self.aligned(other);
+        let (a, b) = self.aligned_ref(other);
         for (x, y) in same_space_pairs(&a, &b) {
             match (x, y) {
                 (Some(x), Some(y)) => {
