@@ -804,7 +804,32 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
     let np = m.space.n_param() + m.space.n_in();
     let no = m.space.n_out();
     if np == 0 {
-        return lexopt_points(m, max);
+        return lexopt_points(m, max, |b| {
+            let prob = problem_of(b, 0, max);
+            // without parameters a solution is one piece of constants
+            let Some(p) = solve(&prob)?.into_iter().next() else {
+                return Ok(None);
+            };
+            if p.values[..no]
+                .iter()
+                .any(|(row, _)| row[1..].iter().any(|v| !v.is_zero()))
+            {
+                return lexopt_point(b, max); // not expected: divisions of constants
+            }
+            Ok(Some(
+                p.values[..no]
+                    .iter()
+                    .map(|(row, den)| {
+                        let v = row[0].div_exact(den);
+                        if max {
+                            -v
+                        } else {
+                            v
+                        }
+                    })
+                    .collect(),
+            ))
+        });
     }
     let mut pieces: Vec<(BasicMap, Vec<(Vec<Int>, Int)>)> = Vec::new();
     for b in &m.parts {
@@ -862,13 +887,20 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
     Ok(out)
 }
 
-/// Non-parametric fast path: the optimum of each disjunct by successive
-/// integer feasibility tests (binary search on each coordinate between its
-/// rational bounds), then the best of them.
-fn lexopt_points(m: &Map, max: bool) -> Result<Map> {
+/// The optimum of a map without parameters or input dimensions: the optimum
+/// of each disjunct by `opt`, then the best of them.
+fn lexopt_points(
+    m: &Map,
+    max: bool,
+    opt: impl Fn(&BasicMap) -> Result<Option<Vec<Int>>>,
+) -> Result<Map> {
     let mut best: Option<Vec<Int>> = None;
     for b in &m.parts {
-        if let Some(p) = lexopt_point(b, max)? {
+        let mut b = b.clone();
+        if !b.simplify() {
+            continue;
+        }
+        if let Some(p) = opt(&b)? {
             let better = match &best {
                 None => true,
                 Some(q) => {
@@ -896,6 +928,15 @@ fn lexopt_points(m: &Map, max: bool) -> Result<Map> {
         out.parts.push(b);
     }
     Ok(out)
+}
+
+/// The lexicographic optimum of a set or map without parameters or input
+/// dimensions by the simple method: binary search on each coordinate between
+/// its rational bounds with exact integer feasibility tests. Slower than
+/// [`lexopt_map`] (which runs the dual simplex with cuts); kept as its
+/// independent oracle in tests.
+pub fn lexopt_by_search(m: &Map, max: bool) -> Result<Map> {
+    lexopt_points(m, max, |b| lexopt_point(b, max))
 }
 
 /// The lexicographic optimum of the dimensions of a basic set without
@@ -1065,6 +1106,10 @@ fn piece_to_basic(space: &Space, ctx: &BasicMap, vals: &[(Vec<Int>, Int)]) -> Ba
         // den·y_i - row = 0
         let mut r: Vec<Int> = map_row(row).iter().map(|v| -v).collect();
         r[1 + np + i] = den.clone();
+        let g = gcd_slice(&r);
+        if !g.is_one() && !g.is_zero() {
+            r.iter_mut().for_each(|v| *v = v.div_exact(&g));
+        }
         b.eqs.push(r);
     }
     b
