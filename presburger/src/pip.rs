@@ -71,6 +71,11 @@ struct Tab {
     /// position of each unknown: Ok(row) or Err(col)
     pos: Vec<std::result::Result<usize, usize>>,
     n_var: usize,
+    /// `pos_known[r]`: row `r`'s constant was proven non-negative on the
+    /// context. Stays true while the row is unchanged, since contexts only
+    /// shrink (splits and cuts restrict them); cleared when a pivot or a
+    /// rewrite changes the row.
+    pos_known: Vec<bool>,
 }
 
 impl Tab {
@@ -126,6 +131,7 @@ impl Tab {
         self.pos.push(Ok(self.rows.len()));
         self.row_unknown.push(u);
         self.rows.push(row);
+        self.pos_known.push(false);
         u
     }
 
@@ -165,8 +171,10 @@ impl Tab {
             }
             normalize(&mut out);
             self.rows[i] = out;
+            self.pos_known[i] = false;
         }
         self.rows[r] = nr;
+        self.pos_known[r] = false;
         let ur = self.row_unknown[r];
         let uc = self.col_unknown[c];
         self.row_unknown[r] = uc;
@@ -561,6 +569,7 @@ fn solve_ineqs(n: usize, ctx: BasicMap, ineqs: Vec<Vec<Int>>) -> Result<Vec<Piec
     let mut tab = Tab {
         n_ctx,
         rows: Vec::new(),
+        pos_known: Vec::new(),
         row_unknown: Vec::new(),
         col_unknown: (0..n).collect(),
         pos: (0..n).map(Err).collect(),
@@ -616,10 +625,13 @@ fn run_one(
         let mut neg_row = None;
         let mut mixed_row = None;
         for r in 0..tab.rows.len() {
+            if tab.pos_known[r] {
+                continue;
+            }
             let row = &tab.rows[r];
             let konst = row[1..2 + tab.n_ctx].to_vec();
             match ctx.sign(&konst)? {
-                Sign::Pos => {}
+                Sign::Pos => tab.pos_known[r] = true,
                 Sign::Neg => {
                     neg_row = Some(r);
                     break;
@@ -729,6 +741,7 @@ fn run_one(
         if !ctx.has(&rem_pos)? {
             // w mod d = 0 on the context, so c is a multiple of d there:
             // rewrite the row constant as c + (R - d·q)
+            tab.pos_known[r] = false;
             let row = &mut tab.rows[r];
             for k in 0..tab.n_ctx {
                 let v = &row[2 + k] + &rem[k];

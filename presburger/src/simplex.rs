@@ -582,17 +582,18 @@ pub fn integer_sample(n: usize, eqs: &[Vec<Int>], ineqs: &[Vec<Int>]) -> Result<
 /// Index pairs `(i, j)` of (tightened) inequalities with opposite
 /// directions, or `None` if there are none.
 fn opposite_pairs(rows: &[Vec<Int>]) -> Option<Vec<(usize, usize)>> {
-    let mut seen: crate::fxhash::FxHashMap<&[Int], usize> = Default::default();
-    for (i, r) in rows.iter().enumerate() {
-        seen.insert(&r[1..], i);
-    }
+    // quadratic, but each comparison stops at the first coefficient that is
+    // not the negation of the other's (usually the first)
+    let opposite = |a: &[Int], b: &[Int]| {
+        a[1..]
+            .iter()
+            .zip(&b[1..])
+            .all(|(x, y)| x.is_zero() && y.is_zero() || *x == -y)
+    };
     let mut pairs = Vec::new();
-    let mut neg = Vec::new();
-    for (i, r) in rows.iter().enumerate() {
-        neg.clear();
-        neg.extend(r[1..].iter().map(|v| -v));
-        if let Some(&j) = seen.get(&neg[..]) {
-            if i < j {
+    for i in 0..rows.len() {
+        for j in i + 1..rows.len() {
+            if opposite(&rows[i], &rows[j]) {
                 pairs.push((i, j));
             }
         }
