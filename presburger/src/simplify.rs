@@ -491,15 +491,31 @@ impl BasicMap {
     /// Remove inequalities implied (over the rationals) by the other
     /// constraints: `r` is redundant if its minimum subject to the rest is
     /// non-negative (the set is unchanged, so definitions stay consistent).
+    ///
+    /// Shortcut (keeping a row never changes the set, so only removals need
+    /// the LP): a row with a positive (negative) coefficient in a column
+    /// where every other inequality has a non-positive (non-negative)
+    /// coefficient and every equality a zero one is kept without LP. It is
+    /// not redundant when the relaxation is non-empty: from any point of it,
+    /// moving that column's value down (up) keeps the other rows satisfied
+    /// and eventually violates this one.
     pub fn remove_redundancies(&mut self) -> crate::error::Result<()> {
         let n = self.row_len();
+        let mut base = crate::simplex::Tableau::new(n - 1);
+        for e in &self.eqs {
+            base.add_eq(e)?;
+        }
+        if base.is_empty() {
+            return Ok(());
+        }
         let mut k = 0;
         while k < self.ineqs.len() {
             crate::budget::tick(1)?;
-            let mut t = crate::simplex::Tableau::new(n - 1);
-            for e in &self.eqs {
-                t.add_eq(e)?;
+            if self.only_bound_in_some_column(k) {
+                k += 1;
+                continue;
             }
+            let mut t = base.clone();
             for (i, r) in self.ineqs.iter().enumerate() {
                 if i != k {
                     t.add_ineq(r)?;
@@ -519,6 +535,23 @@ impl BasicMap {
             }
         }
         Ok(())
+    }
+
+    /// True if inequality `k` has a non-zero coefficient in a column where no
+    /// equality has one and every other inequality's coefficient is zero or
+    /// of the opposite sign (see [`remove_redundancies`](Self::remove_redundancies)).
+    fn only_bound_in_some_column(&self, k: usize) -> bool {
+        let r = &self.ineqs[k];
+        (1..self.row_len()).any(|c| {
+            let s = r[c].signum();
+            s != 0
+                && self.eqs.iter().all(|e| e[c].is_zero())
+                && self
+                    .ineqs
+                    .iter()
+                    .enumerate()
+                    .all(|(i, o)| i == k || o[c].signum() * s <= 0)
+        })
     }
 
     /// Remove locals that no constraint mentions and no definition uses.

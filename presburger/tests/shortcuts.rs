@@ -73,7 +73,13 @@ proptest! {
         let empty = box_points(2, -7, 7).iter().all(|p| !contains(&a, p));
         prop_assert_eq!(a.is_empty().unwrap(), empty);
         prop_assert_eq!(ua.is_empty().unwrap(), empty);
+        let c = a.coalesce().unwrap();
+        prop_assert!(brute_subset(&a, &c) && brute_subset(&c, &a), "coalesce of {}", set(&da));
         for bm in a.basic_maps().iter().chain(b.basic_maps()) {
+            let mut r = bm.clone();
+            r.remove_redundancies().unwrap();
+            let (x, y) = (Map::from_basic(bm.clone()), Map::from_basic(r));
+            prop_assert!(brute_subset(&x, &y) && brute_subset(&y, &x), "redundancies of {:?}", bm);
             let fast = bm.sample().unwrap();
             prop_assert_eq!(fast.is_some(), bm.sample_by_search().unwrap().is_some());
             if let Some(p) = fast {
