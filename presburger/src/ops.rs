@@ -41,7 +41,11 @@ impl BasicMap {
         if let Some(p) = guess_point(self) {
             return Ok(Some(p));
         }
-        self.sample_by_search()
+        let mut b = self.clone();
+        if !b.simplify() {
+            return Ok(None);
+        }
+        b.sample_simplified()
     }
 
     /// [`sample`](Self::sample) without the shortcuts: simplify, then the
@@ -52,8 +56,23 @@ impl BasicMap {
         if !b.simplify() {
             return Ok(None);
         }
-        let nv = b.space.n_vars();
-        let full = integer_sample(nv + b.n_div(), &b.eqs, &b.ineqs)?;
+        b.search_simplified()
+    }
+
+    /// [`sample`](Self::sample) of an already simplified basic map: a
+    /// verified guess ([`guess_point`]; simplification may have removed
+    /// what blocked it on the original), else the exact search.
+    fn sample_simplified(&self) -> Result<Option<Vec<Int>>> {
+        if let Some(p) = guess_point(self) {
+            return Ok(Some(p));
+        }
+        self.search_simplified()
+    }
+
+    /// The exact branch-and-bound search for a point of a simplified basic map.
+    fn search_simplified(&self) -> Result<Option<Vec<Int>>> {
+        let nv = self.space.n_vars();
+        let full = integer_sample(nv + self.n_div(), &self.eqs, &self.ineqs)?;
         Ok(full.map(|mut p| {
             p.truncate(nv);
             p
@@ -63,7 +82,8 @@ impl BasicMap {
     /// The simplified basic map, or `None` if it is empty (exact test).
     pub(crate) fn simplified_nonempty(&self) -> Result<Option<BasicMap>> {
         let mut b = self.clone();
-        if !b.simplify() || b.is_empty()? {
+        // `b` is simplified: search it directly instead of re-simplifying a copy
+        if !b.simplify() || b.sample_simplified()?.is_none() {
             return Ok(None);
         }
         if b.local_relations_by_lp()? {
@@ -360,47 +380,57 @@ fn syntactically_contains(q: &BasicMap, p: &BasicMap) -> bool {
 
 /// A cheap guess at an integer point of `b`, returned only if verified.
 ///
-/// The variables `(params, in, out)` are fixed one at a time: a variable
-/// whose rows (without locals) have all other variables fixed gets the
-/// tightest such lower bound (else upper bound, else the value an equality
-/// forces); when no variable has such rows, the first unfixed one is set
-/// to 0. Defined locals are then computed from their definitions (each
-/// refers to earlier locals only); an existential makes the guess give up.
+/// Every column (dimension, parameter, local) gets a value, one at a time:
+/// a defined local once its numerator's columns have values (its
+/// definition's value), any other column once some row has all its other
+/// columns valued: the tightest such lower bound (else upper bound, else the
+/// value an equality forces). When no column can progress, the first free
+/// non-div column is set to 0.
 ///
-/// Exactness: the returned point `(x, l)` satisfies every equality and
-/// inequality of `b` (checked at the end), and the constraints alone define
-/// the set, so `x` is a point of `b`. `None` only means "no cheap point".
+/// Exactness: the returned point `(x, l)` is checked against every equality
+/// and inequality of `b`, and the constraints alone define the set (the
+/// definitions only suggest values), so `x` is a point of `b`. `None` only
+/// means "no cheap point".
 fn guess_point(b: &BasicMap) -> Option<Vec<Int>> {
-    let nv = b.space.n_vars();
+    let n = b.row_len();
     let off = b.off_div();
-    if b.divs.iter().any(Option::is_none) || !b.divs_ordered() {
-        return None;
-    }
-    let mut val: Vec<Int> = Vec::with_capacity(b.row_len());
-    val.push(Int::ONE);
-    val.resize(1 + nv, Int::ZERO);
-    let mut fixed = vec![false; 1 + nv];
+    let mut val: Vec<Int> = vec![Int::ZERO; n];
+    val[0] = Int::ONE;
+    let mut fixed = vec![false; n];
     fixed[0] = true;
-    // usable row for variable column `c`: no locals, every other variable fixed
+    let div_of = |c: usize| if c >= off { b.divs[c - off].as_ref() } else { None };
+    // usable row for column `c`: every other column with a coefficient is valued
     let usable = |r: &[Int], c: usize, fixed: &[bool]| {
-        !r[c].is_zero()
-            && r[off..].iter().all(Int::is_zero)
-            && (1..off).all(|k| k == c || fixed[k] || r[k].is_zero())
+        !r[c].is_zero() && (1..n).all(|k| k == c || fixed[k] || r[k].is_zero())
     };
     // r[0] + sum_{k != c} r[k]·val[k]
     let rest = |r: &[Int], c: usize, val: &[Int]| {
         let mut s = r[0].clone();
-        for k in 1..off {
+        for k in 1..n {
             if k != c && !r[k].is_zero() {
                 s.add_mul(&r[k], &val[k]);
             }
         }
         s
     };
-    for _ in 0..nv {
+    for _ in 0..n {
         let mut progress = false;
-        for c in 1..off {
+        for c in 1..n {
             if fixed[c] {
+                continue;
+            }
+            if let Some(d) = div_of(c) {
+                if (1..n).all(|k| fixed[k] || d.num[k].is_zero()) && d.num[c].is_zero() {
+                    let mut s = Int::ZERO;
+                    for (a, x) in d.num.iter().zip(&val) {
+                        if !a.is_zero() {
+                            s.add_mul(a, x);
+                        }
+                    }
+                    val[c] = s.div_floor(&d.den);
+                    fixed[c] = true;
+                    progress = true;
+                }
                 continue;
             }
             let mut lo: Option<Int> = None;
@@ -440,20 +470,14 @@ fn guess_point(b: &BasicMap) -> Option<Vec<Int>> {
             }
         }
         if !progress {
-            match (1..off).find(|&c| !fixed[c]) {
+            match (1..n).find(|&c| !fixed[c] && div_of(c).is_none()) {
                 Some(c) => fixed[c] = true, // stays 0
                 None => break,
             }
         }
     }
-    for d in b.divs.iter().flatten() {
-        let mut s = Int::ZERO;
-        for (a, x) in d.num.iter().zip(&val) {
-            if !a.is_zero() {
-                s.add_mul(a, x);
-            }
-        }
-        val.push(s.div_floor(&d.den));
+    if fixed.iter().any(|f| !f) {
+        return None;
     }
     let dot = |r: &[Int]| {
         let mut s = Int::ZERO;
@@ -467,7 +491,7 @@ fn guess_point(b: &BasicMap) -> Option<Vec<Int>> {
     if b.eqs.iter().any(|e| !dot(e).is_zero()) || b.ineqs.iter().any(|r| dot(r).is_neg()) {
         return None;
     }
-    val.truncate(1 + nv);
+    val.truncate(off);
     val.remove(0);
     Some(val)
 }
