@@ -847,7 +847,9 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
     let mut pieces: Vec<(BasicMap, Vec<(Vec<Int>, Int)>)> = Vec::new();
     for b in &m.parts {
         let mut b = b.clone();
-        if !b.simplify() {
+        // a rationally empty disjunct is dropped by one LP (much cheaper than
+        // letting the parametric search discover it on every context branch)
+        if !b.simplify() || b.is_rationally_empty()? {
             continue;
         }
         let prob = problem_of(&b, np, max);
