@@ -845,7 +845,10 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
         });
     }
     let mut pieces: Vec<(BasicMap, Vec<(Vec<Int>, Int)>)> = Vec::new();
-    for b in &m.parts {
+    // the disjunct each piece comes from: pieces of one disjunct have
+    // disjoint contexts, so they never need comparing
+    let mut origin: Vec<usize> = Vec::new();
+    for (k, b) in m.parts.iter().enumerate() {
         let mut b = b.clone();
         // a rationally empty disjunct is dropped by one LP (much cheaper than
         // letting the parametric search discover it on every context branch)
@@ -862,6 +865,7 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
                 }
             }
             pieces.push((p.ctx, vals));
+            origin.push(k);
         }
     }
     if m.parts.len() <= 1 || pieces.len() <= 1 {
@@ -883,7 +887,7 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
         let base = piece_to_basic(&m.space, ctx_a, vals_a);
         let mut cur = Map::from_basic(base.clone());
         for (b, (ctx_b, vals_b)) in pieces.iter().enumerate() {
-            if a == b {
+            if origin[a] == origin[b] {
                 continue;
             }
             let mut worse = Map::empty(m.space.clone());
