@@ -276,6 +276,9 @@ impl Map {
             if bs.iter().all(|q| point_excluded(q, &pt)) {
                 return Ok(false);
             }
+            if lp_contains_any(&bs, &ps)? {
+                continue;
+            }
             if !Map::from_basic(ps).subtract(&b)?.is_empty()? {
                 return Ok(false);
             }
@@ -494,6 +497,59 @@ fn guess_point(b: &BasicMap) -> Option<Vec<Int>> {
     val.truncate(off);
     val.remove(0);
     Some(val)
+}
+
+/// True if some `q` of `qs` without locals contains every integer point of
+/// `p`, proved with linear programming over `p`'s rational relaxation.
+///
+/// Why this is exact: the rows of `q` take integer values at integer points.
+/// If the rational minimum `m` of a row `r` of `q` over the relaxation of
+/// `p` (all of `p`'s columns, locals included, as rational unknowns) is
+/// `> -1`, then every integer point of `p` (with its integer locals) has
+/// `r >= m > -1`, so `r >= 0`; an equality of `q` is checked as two
+/// inequalities. If all rows pass, `p ⊆ q`. An empty relaxation means `p`
+/// is empty, contained in anything. `false` means "not proved".
+fn lp_contains_any(qs: &[BasicMap], p: &BasicMap) -> Result<bool> {
+    let cands: Vec<&BasicMap> = qs
+        .iter()
+        .filter(|q| {
+            q.n_div() == 0 && q.space.params == p.space.params && q.space.tuples_match(&p.space)
+        })
+        .collect();
+    if cands.is_empty() {
+        return Ok(false);
+    }
+    let n = p.row_len();
+    let mut t = crate::simplex::Tableau::new(n - 1);
+    for e in &p.eqs {
+        t.add_eq(e)?;
+    }
+    for r in &p.ineqs {
+        t.add_ineq(r)?;
+    }
+    if t.is_empty() {
+        return Ok(true);
+    }
+    let mut row = vec![Int::ZERO; n];
+    'q: for q in cands {
+        let rows = q
+            .eqs
+            .iter()
+            .flat_map(|e| [(e, false), (e, true)])
+            .chain(q.ineqs.iter().map(|r| (r, false)));
+        for (r, negate) in rows {
+            for (k, v) in r.iter().enumerate() {
+                row[k] = if negate { -v } else { v.clone() };
+            }
+            // minimize leaves the tableau describing the same polyhedron
+            match t.minimize(&row)? {
+                crate::simplex::Opt::Value(num, den) if num > -&den => {}
+                _ => continue 'q,
+            }
+        }
+        return Ok(true);
+    }
+    Ok(false)
 }
 
 /// True if the point `x = (params, in, out)` is proved not to be in `q`.
