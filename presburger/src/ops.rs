@@ -254,19 +254,30 @@ impl Map {
     /// is kept as a test oracle.
     pub fn is_subset(&self, other: &Map) -> Result<bool> {
         let (a, b) = self.aligned_ref(other, "is_subset")?;
-        let bs: Vec<BasicMap> = b
-            .parts
-            .iter()
-            .filter_map(|q| {
-                let mut q = q.clone();
-                q.simplify().then_some(q)
-            })
-            .collect();
+        // a universe disjunct contains everything
+        if b.parts.iter().any(BasicMap::is_universe_syntactically) {
+            return Ok(true);
+        }
+        // the simplified disjuncts of `b`, made when first needed
+        let mut bs: Option<Vec<BasicMap>> = None;
         for p in &a.parts {
+            // the syntactic test holds for any rows, simplified or not
+            if b.parts.iter().any(|q| syntactically_contains(q, p)) {
+                continue;
+            }
             let mut ps = p.clone();
             if !ps.simplify() {
                 continue;
             }
+            let bs = bs.get_or_insert_with(|| {
+                b.parts
+                    .iter()
+                    .filter_map(|q| {
+                        let mut q = q.clone();
+                        q.simplify().then_some(q)
+                    })
+                    .collect()
+            });
             if bs.iter().any(|q| syntactically_contains(q, &ps)) {
                 continue;
             }
@@ -276,7 +287,7 @@ impl Map {
             if bs.iter().all(|q| point_excluded(q, &pt)) {
                 return Ok(false);
             }
-            if lp_contains_any(&bs, &ps)? {
+            if lp_contains_any(bs, &ps)? {
                 continue;
             }
             if !Map::from_basic(ps).subtract(&b)?.is_empty()? {
