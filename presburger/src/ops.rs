@@ -640,6 +640,15 @@ fn subtract_basic(p: &BasicMap, b: &BasicMap) -> Result<Vec<BasicMap>> {
     // skip the rows already in base (the definitional ones) for negation
     let mut pieces = Vec::new();
     let mut acc = base.clone();
+    // the rational relaxation of acc, extended row by row (one tableau, not
+    // one per step)
+    let mut acc_tab = crate::simplex::Tableau::new(acc.row_len() - 1);
+    for e in &acc.eqs {
+        acc_tab.add_eq(e)?;
+    }
+    for r in &acc.ineqs {
+        acc_tab.add_ineq(r)?;
+    }
     for c in cons {
         budget::tick(1)?;
         if base.ineqs.contains(&c) {
@@ -652,8 +661,9 @@ fn subtract_basic(p: &BasicMap, b: &BasicMap) -> Result<Vec<BasicMap>> {
         if let Some(pc) = piece.simplified_nonempty()? {
             pieces.push(pc);
         }
+        acc_tab.add_ineq(&c)?;
         acc.ineqs.push(c);
-        if acc.is_rationally_empty()? {
+        if acc_tab.is_empty() {
             break;
         }
     }
