@@ -619,11 +619,15 @@ pub(crate) fn align_any(a: &Map, b: &Map) -> (Map, Map) {
 
 fn join(a: &Map, b: &Map, space: Space, da: &[Dest], db: &[Dest], n_exist: usize) -> Result<Map> {
     let mut out = Map::empty(space.clone());
+    let tys: Vec<BasicMap> = b
+        .parts
+        .iter()
+        .map(|y| y.transform(space.clone(), db, n_exist))
+        .collect();
     for x in &a.parts {
         let tx = x.transform(space.clone(), da, n_exist);
-        for y in &b.parts {
-            let ty = y.transform(space.clone(), db, n_exist);
-            let mut z = tx.intersect_shared(&ty, n_exist)?;
+        for ty in &tys {
+            let mut z = tx.intersect_shared(ty, n_exist)?;
             if z.simplify() {
                 out.parts.push(z);
             }
