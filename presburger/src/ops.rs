@@ -322,7 +322,69 @@ impl Map {
                 "is_single_valued needs a relation".into(),
             ));
         }
-        // R = { y1 -> y2 : exists x : x -> y1, x -> y2 } must be in the identity
+        // Not single-valued iff some x has images y1 != y2, i.e. iff for some
+        // ordered pair of disjuncts (Bi, Bj) and some output k the set
+        // { x -> (y1, y2) : x -> y1 in Bi, x -> y2 in Bj, y1_k < y2_k } has
+        // an integer point (">" is the same test with the pair swapped).
+        let m = self.remove_empty_parts()?;
+        let np = self.space.n_param();
+        let ni = self.space.n_in();
+        let no = self.space.n_out();
+        let space2 = crate::space::Space::map(
+            self.space.params.clone(),
+            self.space
+                .domain
+                .clone()
+                .unwrap_or_else(|| crate::space::Tuple::anonymous(0)),
+            crate::space::Tuple::anonymous(2 * no),
+        );
+        for bi in &m.parts {
+            for bj in &m.parts {
+                budget::tick(1)?;
+                let (nli, nlj) = (bi.n_div(), bj.n_div());
+                let loc = 1 + np + ni + 2 * no;
+                let len = loc + nli + nlj;
+                // [1 | p | x | y1 | y2 | locals of Bi | locals of Bj]
+                let map_i: Vec<usize> = (0..1 + np + ni + no)
+                    .chain((0..nli).map(|l| loc + l))
+                    .collect();
+                let map_j: Vec<usize> = (0..1 + np + ni)
+                    .chain((0..no).map(|k| 1 + np + ni + no + k))
+                    .chain((0..nlj).map(|l| loc + nli + l))
+                    .collect();
+                let mut a = bi.clone();
+                a.remap_cols(&map_i, len);
+                let mut b = bj.clone();
+                b.remap_cols(&map_j, len);
+                a.space = space2.clone();
+                a.divs.extend(b.divs);
+                a.eqs.extend(b.eqs);
+                a.ineqs.extend(b.ineqs);
+                for k in 0..no {
+                    let mut c = a.clone();
+                    let mut row = vec![Int::ZERO; len];
+                    row[1 + np + ni + no + k] = Int::ONE; // y2_k
+                    row[1 + np + ni + k] = Int::from(-1); // - y1_k
+                    row[0] = Int::from(-1);
+                    c.ineqs.push(row);
+                    if !c.is_empty()? {
+                        return Ok(false);
+                    }
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    /// The composition-based test of single-valuedness (`R⁻¹ . R` inside the
+    /// identity): slower than [`is_single_valued`](Self::is_single_valued),
+    /// kept as its independent oracle in tests.
+    pub fn is_single_valued_by_composition(&self) -> Result<bool> {
+        if self.is_set() {
+            return Err(Error::SpaceMismatch(
+                "is_single_valued needs a relation".into(),
+            ));
+        }
         let r = self.reverse()?.apply_range(self)?;
         let id = Map::universe(self.space.range_space()).identity()?;
         r.is_subset(&id)
@@ -374,16 +436,12 @@ fn syntactically_contains(q: &BasicMap, p: &BasicMap) -> bool {
         }
     }
     for r in &q.ineqs {
-        let by_ineq = p
-            .ineqs
-            .iter()
-            .any(|f| f[1..] == r[1..] && f[0] <= r[0]);
+        let by_ineq = p.ineqs.iter().any(|f| f[1..] == r[1..] && f[0] <= r[0]);
         if by_ineq {
             continue;
         }
         let by_eq = p.eqs.iter().any(|f| {
-            (f[1..] == r[1..] && f[0] <= r[0])
-                || (neg_eq(&f[1..], &r[1..]) && -&f[0] <= r[0])
+            (f[1..] == r[1..] && f[0] <= r[0]) || (neg_eq(&f[1..], &r[1..]) && -&f[0] <= r[0])
         });
         if !by_eq {
             return false;
@@ -412,7 +470,13 @@ fn guess_point(b: &BasicMap) -> Option<Vec<Int>> {
     val[0] = Int::ONE;
     let mut fixed = vec![false; n];
     fixed[0] = true;
-    let div_of = |c: usize| if c >= off { b.divs[c - off].as_ref() } else { None };
+    let div_of = |c: usize| {
+        if c >= off {
+            b.divs[c - off].as_ref()
+        } else {
+            None
+        }
+    };
     // usable row for column `c`: every other column with a coefficient is valued
     let usable = |r: &[Int], c: usize, fixed: &[bool]| {
         !r[c].is_zero() && (1..n).all(|k| k == c || fixed[k] || r[k].is_zero())
