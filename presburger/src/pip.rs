@@ -263,11 +263,10 @@ impl Ctx {
                 return Ok(true);
             }
         }
-        let mut b = self.bset.clone();
-        b.ineqs.push(row.to_vec());
+        let b = &self.bset;
         let n = b.space.n_vars() + b.n_div();
-        budget::tick(1 + (n * b.ineqs.len()) as u64)?;
-        match crate::simplex::integer_sample(n, &b.eqs, &b.ineqs)? {
+        budget::tick(1 + (n * (b.ineqs.len() + 1)) as u64)?;
+        match crate::simplex::integer_sample_with(n, &b.eqs, &b.ineqs, Some(row))? {
             Some(p) => {
                 self.samples.push(p);
                 Ok(true)

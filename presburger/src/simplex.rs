@@ -511,12 +511,22 @@ pub fn solve_equalities(n: usize, eqs: &[Vec<Int>]) -> Option<(Vec<Int>, Vec<Vec
 ///    found by moving the rational sample far enough along an interior
 ///    direction of the cone and rounding.
 pub fn integer_sample(n: usize, eqs: &[Vec<Int>], ineqs: &[Vec<Int>]) -> Result<Option<Vec<Int>>> {
+    integer_sample_with(n, eqs, ineqs, None)
+}
+
+/// [`integer_sample`] with one more inequality `extra` (no copy of the others).
+pub(crate) fn integer_sample_with(
+    n: usize,
+    eqs: &[Vec<Int>],
+    ineqs: &[Vec<Int>],
+    extra: Option<&[Int]>,
+) -> Result<Option<Vec<Int>>> {
     let Some((x0, basis)) = solve_equalities(n, eqs) else {
         return Ok(None);
     };
     let k = basis.first().map_or(0, Vec::len);
-    let mut rows: Vec<Vec<Int>> = Vec::with_capacity(ineqs.len());
-    for r in ineqs {
+    let mut rows: Vec<Vec<Int>> = Vec::with_capacity(ineqs.len() + 1);
+    for r in ineqs.iter().map(Vec::as_slice).chain(extra) {
         // r·(1, x0 + B z) = (r0 + a·x0) + (a·B) z
         let mut row = vec![Int::ZERO; 1 + k];
         row[0] = r[0].clone();
