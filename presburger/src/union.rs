@@ -163,7 +163,7 @@ impl UnionMap {
 
     /// Intersection (spaces present in both).
     pub fn intersect(&self, other: &UnionMap) -> Result<UnionMap> {
-        let (a, b) = self.aligned(other);
+        let (a, b) = self.aligned_ref(other);
         let mut u = UnionMap::empty(a.params.clone());
         for (x, y) in same_space_pairs(&a, &b) {
             if let (Some(x), Some(y)) = (x, y) {
@@ -175,7 +175,7 @@ impl UnionMap {
 
     /// Difference (per space).
     pub fn subtract(&self, other: &UnionMap) -> Result<UnionMap> {
-        let (a, b) = self.aligned(other);
+        let (a, b) = self.aligned_ref(other);
         let mut u = UnionMap::empty(a.params.clone());
         for (x, y) in same_space_pairs(&a, &b) {
             match (x, y) {
@@ -258,7 +258,7 @@ impl UnionMap {
     /// Gist of each part with respect to the part of `context` in the same space
     /// (parts without a context part are unchanged).
     pub fn gist(&self, context: &UnionMap) -> Result<UnionMap> {
-        let (a, b) = self.aligned(context);
+        let (a, b) = self.aligned_ref(context);
         let mut u = UnionMap::empty(a.params.clone());
         for (x, y) in same_space_pairs(&a, &b) {
             match (x, y) {
@@ -355,7 +355,7 @@ impl UnionMap {
 
     /// Join `A . B`: apply `self`, then `other`, over all pairs of matching spaces.
     pub fn apply_range(&self, other: &UnionMap) -> Result<UnionMap> {
-        let (a, b) = self.aligned(other);
+        let (a, b) = self.aligned_ref(other);
         let mut u = UnionMap::empty(a.params.clone());
         for x in &a.maps {
             for y in &b.maps {
@@ -369,7 +369,7 @@ impl UnionMap {
 
     /// Apply the relations of `map` to the sets of `self`.
     pub fn apply(&self, map: &UnionMap) -> Result<UnionMap> {
-        let (a, b) = self.aligned(map);
+        let (a, b) = self.aligned_ref(map);
         let mut u = UnionMap::empty(a.params.clone());
         for x in &a.maps {
             for y in &b.maps {
@@ -383,7 +383,7 @@ impl UnionMap {
 
     /// Restrict the domains of the relations to the sets of `set`.
     pub fn intersect_domain(&self, set: &UnionMap) -> Result<UnionMap> {
-        let (a, b) = self.aligned(set);
+        let (a, b) = self.aligned_ref(set);
         let mut u = UnionMap::empty(a.params.clone());
         for x in &a.maps {
             for y in &b.maps {
@@ -397,7 +397,7 @@ impl UnionMap {
 
     /// Restrict the ranges of the relations to the sets of `set`.
     pub fn intersect_range(&self, set: &UnionMap) -> Result<UnionMap> {
-        let (a, b) = self.aligned(set);
+        let (a, b) = self.aligned_ref(set);
         let mut u = UnionMap::empty(a.params.clone());
         for x in &a.maps {
             for y in &b.maps {
@@ -411,7 +411,7 @@ impl UnionMap {
 
     /// Product of two union sets: `{ x -> y }` for every pair of parts.
     pub fn product_sets(&self, other: &UnionMap) -> Result<UnionMap> {
-        let (a, b) = self.aligned(other);
+        let (a, b) = self.aligned_ref(other);
         let mut u = UnionMap::empty(a.params.clone());
         for x in &a.maps {
             for y in &b.maps {
@@ -423,7 +423,7 @@ impl UnionMap {
 
     /// Cross product of every pair of parts.
     pub fn cross(&self, other: &UnionMap) -> Result<UnionMap> {
-        let (a, b) = self.aligned(other);
+        let (a, b) = self.aligned_ref(other);
         let mut u = UnionMap::empty(a.params.clone());
         for x in &a.maps {
             for y in &b.maps {
@@ -436,7 +436,7 @@ impl UnionMap {
     /// Lexicographic order relation between the parts of two union sets of equal
     /// dimension: `<<` (`strict`, `less`), `<<=`, `>>`, `>>=`.
     pub fn lex_order(&self, other: &UnionMap, strict: bool, less: bool) -> Result<UnionMap> {
-        let (a, b) = self.aligned(other);
+        let (a, b) = self.aligned_ref(other);
         let mut u = UnionMap::empty(a.params.clone());
         for x in &a.maps {
             for y in &b.maps {
