@@ -231,15 +231,7 @@ impl BasicMap {
     /// Permute and embed the columns: column `k` of the old rows moves to
     /// column `map[k]` of rows of length `new_len` (column 0 must map to 0).
     pub(crate) fn remap_cols(&mut self, map: &[usize], new_len: usize) {
-        let f = |r: &Vec<Int>| {
-            let mut out = vec![Int::ZERO; new_len];
-            for (k, v) in r.iter().enumerate() {
-                if !v.is_zero() {
-                    out[map[k]] = &out[map[k]] + v;
-                }
-            }
-            out
-        };
+        let f = |r: &Vec<Int>| remap_row(r, map, new_len);
         self.eqs = self.eqs.iter().map(f).collect();
         self.ineqs = self.ineqs.iter().map(f).collect();
         for d in self.divs.iter_mut().flatten() {
@@ -287,4 +279,16 @@ impl BasicMap {
         }
         ok
     }
+}
+
+/// The row `r` with column `k` moved to `map[k]` (columns mapped to the same
+/// place are added), in a row of length `new_len`.
+pub(crate) fn remap_row(r: &[Int], map: &[usize], new_len: usize) -> Vec<Int> {
+    let mut out = vec![Int::ZERO; new_len];
+    for (k, v) in r.iter().enumerate() {
+        if !v.is_zero() {
+            out[map[k]] = &out[map[k]] + v;
+        }
+    }
+    out
 }

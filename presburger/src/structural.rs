@@ -39,15 +39,20 @@ impl BasicMap {
         for k in 0..self.n_div() {
             map.push(1 + nv + n_exist + k);
         }
-        let mut b = self.clone();
-        b.remap_cols(&map, new_len);
+        // rows are remapped straight from self (no intermediate copy)
+        let f = |r: &Vec<Int>| crate::basic::remap_row(r, &map, new_len);
         let mut divs = vec![None; n_exist];
-        divs.extend(b.divs);
+        divs.extend(self.divs.iter().map(|d| {
+            d.as_ref().map(|d| crate::basic::Div {
+                num: f(&d.num),
+                den: d.den.clone(),
+            })
+        }));
         BasicMap {
             space,
             divs,
-            eqs: b.eqs,
-            ineqs: b.ineqs,
+            eqs: self.eqs.iter().map(f).collect(),
+            ineqs: self.ineqs.iter().map(f).collect(),
         }
     }
 
