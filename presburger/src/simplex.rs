@@ -850,6 +850,22 @@ pub(crate) fn unimodular_split(k: usize, e: &[Vec<Int>]) -> (Vec<Vec<Int>>, usiz
 
 /// An integer point of `{ z : rows·(1, z) >= 0 }` whose recession cone has
 /// no implicit equality (except rows constant in `z`), starting from the
+
+/// The sample point of the first `k` variables of `t` over a common
+/// denominator: `(numerators, denominator)`.
+fn scaled_sample(t: &Tableau, k: usize) -> (Vec<Int>, Int) {
+    let mut den = Int::ONE;
+    for j in 0..k {
+        den = den.lcm(&t.sample_value(j).1);
+    }
+    let num = (0..k)
+        .map(|j| {
+            let (a, b) = t.sample_value(j);
+            &a * &den.div_exact(&b)
+        })
+        .collect();
+    (num, den)
+}
 /// rational sample of `t`.
 fn round_in_cone(k: usize, rows: &[Vec<Int>], t: &Tableau) -> Result<Vec<Int>> {
     // interior direction d: a·d >= 1 for every non-constant row
@@ -867,27 +883,9 @@ fn round_in_cone(k: usize, rows: &[Vec<Int>], t: &Tableau) -> Result<Vec<Int>> {
             "integer feasibility: recession cone has no interior".into(),
         ));
     }
-    let mut lcm = Int::ONE;
-    for j in 0..k {
-        lcm = lcm.lcm(&td.sample_value(j).1);
-    }
-    let d: Vec<Int> = (0..k)
-        .map(|j| {
-            let (a, b) = td.sample_value(j);
-            &a * &lcm.div_exact(&b)
-        })
-        .collect();
+    let (d, _) = scaled_sample(&td, k);
     // rational sample x0 = num_j / den (common denominator)
-    let mut den = Int::ONE;
-    for j in 0..k {
-        den = den.lcm(&t.sample_value(j).1);
-    }
-    let x0: Vec<Int> = (0..k)
-        .map(|j| {
-            let (a, b) = t.sample_value(j);
-            &a * &den.div_exact(&b)
-        })
-        .collect();
+    let (x0, den) = scaled_sample(t, k);
     // t >= (||a||_1 / 2 - (a·x0 + b)) / (a·d), all scaled by 2·den
     let mut steps = Int::ZERO;
     for r in rows {

@@ -133,7 +133,10 @@ impl UnionMap {
     fn aligned_ref<'a>(
         &'a self,
         other: &'a UnionMap,
-    ) -> (std::borrow::Cow<'a, UnionMap>, std::borrow::Cow<'a, UnionMap>) {
+    ) -> (
+        std::borrow::Cow<'a, UnionMap>,
+        std::borrow::Cow<'a, UnionMap>,
+    ) {
         use std::borrow::Cow;
         if self.params == other.params {
             return (Cow::Borrowed(self), Cow::Borrowed(other));
