@@ -8,6 +8,12 @@
 //! affine function of the parameters and those divisions. Parameters where
 //! no solution exists belong to no piece.
 //!
+//! Equalities are solved first, over the integers: they define a lattice
+//! `u = u0(p, q) + L·z` whose basis `L` is in column echelon form (so the
+//! lexicographic order of `z` is that of `u`), with new context divisions
+//! `q` where `u0` needs a divisibility condition on the parameters. The
+//! tableau then only sees inequalities in `z`.
+//!
 //! The algorithm is the parametric lexicographic dual simplex:
 //! - unknowns are free in sign, so they are shifted by a *big parameter*
 //!   `M`: `u = u' - M` with `u' >= 0`. A row constant is a vector over
@@ -18,12 +24,20 @@
 //!   in the context is pivoted with the lexicographically smallest column;
 //! - a row whose sign depends on the parameters splits the context into the
 //!   part where it is non-negative and the part where it is negative;
-//! - when the rational optimum is found but an unknown `u = (c(p) + ...)/d` is
-//!   not integral, a Gomory cut is added that introduces the parameter
-//!   division `q = floor(c(p)/d)` into the context.
+//! - when the rational optimum is found but an unknown `u = (c(p) + Σ a_j x_j)/d`
+//!   is not integral, a cut is added: the rounding cut `u >= ceil(c/d)` when
+//!   every `a_j >= 0` (always true of the first unknown; one pivot then makes
+//!   `u` integral), otherwise the Gomory cut `Σ (a_j mod d) x_j >= (-c) mod d`.
+//!   Both introduce the context division `floor((-c mod d)/d)` when `c`
+//!   depends on the parameters. Rows whose integrality is a condition on the
+//!   context alone, then rows needing no new division, are cut first.
 //!
 //! Signs over the context are decided exactly (integer emptiness of the
-//! context with one more constraint), with a cache of known context points.
+//! context with one more constraint), with a cache of known context points;
+//! a row once proven non-negative is not re-checked until a pivot changes it.
+//!
+//! Lexmin of a union: each disjunct is solved, then every piece is kept only
+//! where no piece of another disjunct is strictly better.
 
 use crate::basic::{BasicMap, Div};
 use crate::budget;
