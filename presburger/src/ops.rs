@@ -31,7 +31,7 @@ impl BasicMap {
     /// An integer point `(params, in, out)` of the basic map, or `None` if it is empty.
     ///
     /// A trivially false row answers `None`, and a point found by cheap bound
-    /// propagation ([`guess_point`], checked against every constraint) is
+    /// propagation (`guess_point`, checked against every constraint) is
     /// returned as is; otherwise the exact search runs
     /// ([`sample_by_search`](Self::sample_by_search)).
     pub fn sample(&self) -> Result<Option<Vec<Int>>> {
@@ -60,7 +60,7 @@ impl BasicMap {
     }
 
     /// [`sample`](Self::sample) of an already simplified basic map: a
-    /// verified guess ([`guess_point`]; simplification may have removed
+    /// verified guess (`guess_point`; simplification may have removed
     /// what blocked it on the original), else the exact search.
     fn sample_simplified(&self) -> Result<Option<Vec<Int>>> {
         if let Some(p) = guess_point(self) {
@@ -246,9 +246,9 @@ impl Map {
     /// difference `p \ B`:
     /// - `p` simplifies to empty: contained;
     /// - a simplified disjunct of `B` has only constraints that `p`'s
-    ///   constraints imply one by one ([`syntactically_contains`]): contained;
+    ///   constraints imply one by one (`syntactically_contains`): contained;
     /// - an integer point of `p` lies in no disjunct of `B`
-    ///   ([`point_excluded`]): not contained.
+    ///   (`point_excluded`): not contained.
     ///
     /// The simple version, [`is_subset_by_difference`](Self::is_subset_by_difference),
     /// is kept as a test oracle.

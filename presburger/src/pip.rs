@@ -333,7 +333,7 @@ fn eval(row: &[Int], point: &[Int]) -> Int {
 
 /// Solve a parametric integer program (lexicographic minimum).
 ///
-/// Equalities are solved over the integers first (see [`solve_equalities`]);
+/// Equalities are solved over the integers first (see the module documentation);
 /// the tableau only ever sees inequalities.
 pub fn solve(problem: &Problem) -> Result<Vec<Piece>> {
     let np = problem.n_par;
