@@ -2,7 +2,7 @@
 //!
 //! Projection is exact because projected dimensions become existentially
 //! quantified locals; nothing is approximated. Every operation here is a
-//! special case of [`BasicMap::transform`], which moves the variables of a
+//! special case of `BasicMap::transform`, which moves the variables of a
 //! basic map into a new layout.
 
 use crate::basic::BasicMap;
