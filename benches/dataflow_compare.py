@@ -25,22 +25,13 @@ import os
 import statistics
 import subprocess
 import sys
-import time
 
 import islpy as isl
 
+from isl_compare import median_ns  # the same timing loop for both comparisons
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_KERNELS = os.path.join(HERE, "..", "..", "shared", "kernels")
-
-
-def median_ns(f, min_ms):
-    times = []
-    start = time.perf_counter()
-    while len(times) < 3 or (time.perf_counter() - start) * 1e3 < min_ms:
-        t = time.perf_counter_ns()
-        f()
-        times.append(time.perf_counter_ns() - t)
-    return statistics.median(times)
 
 
 def kernel_cases(d):

@@ -204,13 +204,7 @@ impl Map {
             let mut worst: Option<Int> = None;
             let mut bounded = true;
             for b in &m.parts {
-                let mut t = crate::simplex::Tableau::new(b.row_len() - 1);
-                for e in &b.eqs {
-                    t.add_eq(e)?;
-                }
-                for r in &b.ineqs {
-                    t.add_ineq(r)?;
-                }
+                let mut t = b.rational_tableau()?;
                 let mut obj = vec![Int::ZERO; b.row_len()];
                 obj[1..1 + nv].clone_from_slice(&d);
                 match t.minimize(&obj)? {

@@ -109,20 +109,26 @@ impl BasicMap {
     /// True if the rational relaxation is empty (a cheap test: `false` does
     /// not mean there is an integer point).
     pub fn is_rationally_empty(&self) -> Result<bool> {
+        Ok(self.rational_tableau()?.is_empty())
+    }
+
+    /// The simplex tableau of the rational relaxation (all constraints, the
+    /// locals as plain variables); it may be empty.
+    pub(crate) fn rational_tableau(&self) -> Result<crate::simplex::Tableau> {
         let mut t = crate::simplex::Tableau::new(self.row_len() - 1);
         for e in &self.eqs {
             t.add_eq(e)?;
             if t.is_empty() {
-                return Ok(true);
+                return Ok(t);
             }
         }
         for r in &self.ineqs {
             t.add_ineq(r)?;
             if t.is_empty() {
-                return Ok(true);
+                return Ok(t);
             }
         }
-        Ok(false)
+        Ok(t)
     }
 
     /// True if `(params, in, out)` satisfies the basic map (locals are searched exactly).
@@ -595,13 +601,7 @@ fn lp_contains_any(qs: &[BasicMap], p: &BasicMap) -> Result<bool> {
         return Ok(false);
     }
     let n = p.row_len();
-    let mut t = crate::simplex::Tableau::new(n - 1);
-    for e in &p.eqs {
-        t.add_eq(e)?;
-    }
-    for r in &p.ineqs {
-        t.add_ineq(r)?;
-    }
+    let mut t = p.rational_tableau()?;
     if t.is_empty() {
         return Ok(true);
     }
@@ -706,13 +706,7 @@ fn subtract_basic(p: &BasicMap, b: &BasicMap) -> Result<Vec<BasicMap>> {
     let mut acc = base.clone();
     // the rational relaxation of acc, extended row by row (one tableau, not
     // one per step)
-    let mut acc_tab = crate::simplex::Tableau::new(acc.row_len() - 1);
-    for e in &acc.eqs {
-        acc_tab.add_eq(e)?;
-    }
-    for r in &acc.ineqs {
-        acc_tab.add_ineq(r)?;
-    }
+    let mut acc_tab = acc.rational_tableau()?;
     for c in cons {
         budget::tick(1)?;
         if base.ineqs.contains(&c) {
@@ -750,13 +744,7 @@ fn count_rec(parts: &[BasicMap], nv: usize, prefix: &mut Vec<Int>, count: &mut I
     let mut ranges: Vec<(Int, Int, usize)> = Vec::new();
     for (idx, p) in parts.iter().enumerate() {
         let fixed = fix_prefix(p, prefix);
-        let mut t = crate::simplex::Tableau::new(fixed.space.n_vars() + fixed.n_div());
-        for e in &fixed.eqs {
-            t.add_eq(e)?;
-        }
-        for r in &fixed.ineqs {
-            t.add_ineq(r)?;
-        }
+        let mut t = fixed.rational_tableau()?;
         if t.is_empty() {
             continue;
         }

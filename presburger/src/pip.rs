@@ -530,49 +530,47 @@ fn solve_equalities(problem: &Problem) -> Result<Vec<Piece>> {
 /// column per basis vector, full column rank) to column echelon form: the
 /// first non-zero entry of column `t` is positive and lies in a row strictly
 /// below that of column `t - 1`. Then `u = L·z` orders `z` as `u`.
-fn column_echelon(mut m: Vec<Vec<Int>>) -> Vec<Vec<Int>> {
+fn column_echelon(m: Vec<Vec<Int>>) -> Vec<Vec<Int>> {
     let k = m.first().map_or(0, Vec::len);
-    let mut t = 0;
-    for i in 0..m.len() {
-        if t == k {
-            break;
-        }
-        loop {
-            let mut piv: Option<usize> = None;
-            let mut count = 0;
-            for j in t..k {
-                if !m[i][j].is_zero() {
-                    count += 1;
-                    if piv.is_none_or(|p| m[i][j].abs() < m[i][p].abs()) {
-                        piv = Some(j);
-                    }
-                }
-            }
-            let Some(p) = piv else { break };
-            if count == 1 {
-                let neg = m[i][p].is_neg();
-                for row in m.iter_mut() {
-                    row.swap(p, t);
-                    if neg {
-                        row[t] = -&row[t];
-                    }
-                }
-                t += 1;
-                break;
-            }
-            for j in t..k {
-                if j != p && !m[i][j].is_zero() {
-                    let q = m[i][j].div_floor(&m[i][p]);
-                    for row in m.iter_mut() {
-                        if !row[p].is_zero() {
-                            row[j] = Int::combine(&Int::ONE, &row[j], &-&q, &row[p]);
+    // the same column Euclid as for equalities, on the rows of m
+    let rows: Vec<Vec<Int>> = m
+        .iter()
+        .map(|r| {
+            std::iter::once(Int::ZERO)
+                .chain(r.iter().cloned())
+                .collect()
+        })
+        .collect();
+    let (u, _) = crate::simplex::unimodular_split(k, &rows);
+    let mut out: Vec<Vec<Int>> = m
+        .iter()
+        .map(|r| {
+            (0..k)
+                .map(|j| {
+                    let mut v = Int::ZERO;
+                    for (a, row_u) in r.iter().zip(&u) {
+                        if !a.is_zero() && !row_u[j].is_zero() {
+                            v.add_mul(a, &row_u[j]);
                         }
                     }
-                }
+                    v
+                })
+                .collect()
+        })
+        .collect();
+    // positive pivots: negate a column whose first non-zero entry is negative
+    for j in 0..k {
+        if out
+            .iter()
+            .find(|r| !r[j].is_zero())
+            .is_some_and(|r| r[j].is_neg())
+        {
+            for r in out.iter_mut() {
+                r[j] = -&r[j];
             }
         }
     }
-    m
+    out
 }
 
 /// The core: lexmin of `n` unknowns under inequalities laid out
@@ -974,7 +972,7 @@ pub fn lexopt_by_search(m: &Map, max: bool) -> Result<Map> {
 /// The lexicographic optimum of the dimensions of a basic set without
 /// parameters, or `None` if it is empty.
 pub fn lexopt_point(b: &BasicMap, max: bool) -> Result<Option<Vec<Int>>> {
-    use crate::simplex::{integer_sample, Opt, Tableau};
+    use crate::simplex::{integer_sample, Opt};
     let mut b = b.clone();
     if !b.simplify() {
         return Ok(None);
@@ -992,13 +990,7 @@ pub fn lexopt_point(b: &BasicMap, max: bool) -> Result<Option<Vec<Int>>> {
         // objective: y_k (min) or -y_k (max), minimized
         let mut obj = vec![Int::ZERO; nv + 1];
         obj[off + k] = if max { Int::from(-1) } else { Int::ONE };
-        let mut t = Tableau::new(nv);
-        for e in &b.eqs {
-            t.add_eq(e)?;
-        }
-        for r in &b.ineqs {
-            t.add_ineq(r)?;
-        }
+        let mut t = b.rational_tableau()?;
         let lo = match t.clone().minimize(&obj)? {
             Opt::Value(n, d) => n.div_ceil(&d),
             Opt::Unbounded => {

@@ -525,6 +525,18 @@ pub(crate) fn integer_sample_with(
         return Ok(None);
     };
     let k = basis.first().map_or(0, Vec::len);
+    // a point z of the free directions back to x = x0 + B·z
+    let lift = |z: Vec<Int>| -> Vec<Int> {
+        (0..n)
+            .map(|i| {
+                let mut v = x0[i].clone();
+                for j in 0..k {
+                    v.add_mul(&basis[i][j], &z[j]);
+                }
+                v
+            })
+            .collect()
+    };
     let mut rows: Vec<Vec<Int>> = Vec::with_capacity(ineqs.len() + 1);
     for r in ineqs.iter().map(Vec::as_slice).chain(extra) {
         // r·(1, x0 + B z) = (r0 + a·x0) + (a·B) z
@@ -563,30 +575,10 @@ pub(crate) fn integer_sample_with(
             .map(|&(i, _)| rows[i].clone())
             .collect();
         if !new_eqs.is_empty() {
-            return Ok(integer_sample(k, &new_eqs, &rows)?.map(|z| {
-                (0..n)
-                    .map(|i| {
-                        let mut v = x0[i].clone();
-                        for j in 0..k {
-                            v.add_mul(&basis[i][j], &z[j]);
-                        }
-                        v
-                    })
-                    .collect()
-            }));
+            return Ok(integer_sample(k, &new_eqs, &rows)?.map(lift));
         }
     }
-    Ok(sample_ineqs(k, &rows)?.map(|z| {
-        (0..n)
-            .map(|i| {
-                let mut v = x0[i].clone();
-                for j in 0..k {
-                    v.add_mul(&basis[i][j], &z[j]);
-                }
-                v
-            })
-            .collect()
-    }))
+    Ok(sample_ineqs(k, &rows)?.map(lift))
 }
 
 /// Index pairs `(i, j)` of (tightened) inequalities with opposite

@@ -258,13 +258,7 @@ impl BasicMap {
         }
         let off = self.off_div();
         let n = self.row_len();
-        let mut t = crate::simplex::Tableau::new(n - 1);
-        for e in &self.eqs {
-            t.add_eq(e)?;
-        }
-        for r in &self.ineqs {
-            t.add_ineq(r)?;
-        }
+        let mut t = self.rational_tableau()?;
         if t.is_empty() {
             return Ok(false);
         }
@@ -275,11 +269,11 @@ impl BasicMap {
                     let mut obj = vec![Int::ZERO; n];
                     obj[off + a] = Int::ONE;
                     obj[off + b] = Int::from(sign);
-                    let lo = t.clone().minimize(&obj)?;
+                    let lo = t.minimize(&obj)?; // the optimum basis stays a valid tableau
                     let crate::simplex::Opt::Value(ln, ld) = lo else {
                         continue;
                     };
-                    let hi = t.clone().maximize(&obj)?;
+                    let hi = t.maximize(&obj)?;
                     let crate::simplex::Opt::Value(hn, hd) = hi else {
                         continue;
                     };
