@@ -4,9 +4,9 @@
 
 use std::time::Duration;
 
-use benches::{models, writer_relation};
+use benches::{flow_info, models, writer_relation};
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
-use dataflow::{compute_flow, AccessInfo};
+use dataflow::compute_flow;
 
 fn last_writer(c: &mut Criterion) {
     let mut g = c.benchmark_group("lexmax_last_writer");
@@ -22,10 +22,7 @@ fn last_writer(c: &mut Criterion) {
 fn flow(c: &mut Criterion) {
     let mut g = c.benchmark_group("dataflow");
     for m in models() {
-        let info = AccessInfo::from_sink(m.read.clone())
-            .with_must_source(m.must_write.clone())
-            .with_may_source(m.may_write.clone())
-            .with_schedule(m.schedule.clone());
+        let info = flow_info(&m);
         g.bench_with_input(BenchmarkId::from_parameter(&m.name), &info, |b, info| {
             b.iter(|| black_box(compute_flow(info).expect("compute_flow")))
         });

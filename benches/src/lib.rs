@@ -180,6 +180,15 @@ pub fn writer_relation(m: &Model) -> Result<UnionMap> {
     same.intersect(&before)
 }
 
+/// The dataflow question of a model as the `kernels` bench asks it: reads as
+/// sinks, must/may writes as sources, the model's schedule.
+pub fn flow_info(m: &Model) -> dataflow::AccessInfo {
+    dataflow::AccessInfo::from_sink(m.read.clone())
+        .with_must_source(m.must_write.clone())
+        .with_may_source(m.may_write.clone())
+        .with_schedule(m.schedule.clone())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

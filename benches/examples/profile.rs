@@ -1,0 +1,60 @@
+//! A fixed workload for profilers (`valgrind --tool=callgrind`, `perf record`):
+//! runs one benchmark input of `benches/` a given number of times.
+//!
+//! ```text
+//! cargo build --release -p benches --example profile
+//! valgrind --tool=callgrind target/release/examples/profile lexmax doitgen 20
+//! target/release/examples/profile polytope 8 200
+//! target/release/examples/profile flow atax 20
+//! ```
+//!
+//! `lexmax KERNEL`: the last-writer lexmax of `benches::writer_relation`;
+//! `polytope D`: lexmin of `benches::sparse_polytope(D, 42 + D)` (as the `lexmin` bench);
+//! `flow KERNEL`: `dataflow::compute_flow` on the kernel model (as the `kernels` bench).
+
+use presburger::UnionMap;
+use std::time::Instant;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.len() != 4 {
+        eprintln!("usage: profile (lexmax KERNEL | polytope D | flow KERNEL) REPEATS");
+        std::process::exit(2);
+    }
+    let reps: usize = args[3].parse().expect("REPEATS is a number");
+    let model = |name: &str| {
+        benches::models()
+            .into_iter()
+            .find(|m| m.name == name)
+            .unwrap_or_else(|| panic!("no kernel model {name} in ../shared/kernels"))
+    };
+    let start = Instant::now();
+    match args[1].as_str() {
+        "lexmax" => {
+            let r = benches::writer_relation(&model(&args[2])).expect("writer relation");
+            for _ in 0..reps {
+                std::hint::black_box(r.lexmax().expect("lexmax"));
+            }
+        }
+        "polytope" => {
+            let d: usize = args[2].parse().expect("D is a number");
+            let s: UnionMap = benches::sparse_polytope(d, 42 + d as u64).parse().expect("polytope");
+            for _ in 0..reps {
+                std::hint::black_box(s.lexmin().expect("lexmin"));
+            }
+        }
+        "flow" => {
+            let m = model(&args[2]);
+            let info = benches::flow_info(&m);
+            for _ in 0..reps {
+                std::hint::black_box(dataflow::compute_flow(&info).expect("flow"));
+            }
+        }
+        w => {
+            eprintln!("unknown workload {w}");
+            std::process::exit(2);
+        }
+    }
+    let per = start.elapsed().as_secs_f64() / reps as f64;
+    eprintln!("{:.1} µs per run", per * 1e6);
+}
