@@ -44,6 +44,7 @@ use crate::budget;
 use crate::error::{Error, Result};
 use crate::int::{gcd_slice, Int};
 use crate::map::Map;
+use crate::simplex::{Opt, Tableau};
 use crate::space::{Space, Tuple};
 
 /// One piece of a parametric solution.
@@ -267,6 +268,10 @@ enum Sign {
 struct Ctx {
     bset: BasicMap,
     samples: Vec<Vec<Int>>,
+    /// The rational relaxation of `bset` (variables `[vars | divs]`), built on
+    /// first use and dropped when a division is added. Queries optimise on it
+    /// without copying: the basis moves, the represented polyhedron does not.
+    relaxation: Option<Tableau>,
 }
 
 impl Ctx {
@@ -274,6 +279,27 @@ impl Ctx {
     fn has(&mut self, row: &[Int]) -> Result<bool> {
         for s in &self.samples {
             if eval(row, s).signum() >= 0 {
+                return Ok(true);
+            }
+        }
+        // rational test first: `row` takes integer values at integer points,
+        // so if its rational maximum is negative there is no integer point;
+        // and if the maximising vertex is integral, it is one
+        if self.relaxation.is_none() {
+            self.relaxation = Some(self.bset.rational_tableau()?);
+        }
+        let t = self.relaxation.as_mut().expect("built above");
+        if t.is_empty() {
+            return Ok(false);
+        }
+        if let Opt::Value(num, _) = t.maximize(row)? {
+            if num.is_neg() {
+                return Ok(false);
+            }
+        }
+        if let Some(p) = integral_vertex(t) {
+            if eval(row, &p).signum() >= 0 {
+                self.samples.push(p);
                 return Ok(true);
             }
         }
@@ -308,7 +334,7 @@ impl Ctx {
         Ok(if can_pos { Sign::Mixed } else { Sign::Neg })
     }
 
-    fn restrict(&self, row: Vec<Int>) -> Ctx {
+    fn restrict(&self, row: Vec<Int>) -> Result<Ctx> {
         let mut bset = self.bset.clone();
         bset.ineqs.push(row.clone());
         let samples = self
@@ -317,8 +343,30 @@ impl Ctx {
             .filter(|s| eval(&row, s).signum() >= 0)
             .cloned()
             .collect();
-        Ctx { bset, samples }
+        let relaxation = match &self.relaxation {
+            Some(t) => {
+                let mut t = t.clone();
+                t.add_ineq(&row)?;
+                Some(t)
+            }
+            None => None,
+        };
+        Ok(Ctx {
+            bset,
+            samples,
+            relaxation,
+        })
     }
+}
+
+/// The tableau's current sample point, if all its coordinates are integers.
+fn integral_vertex(t: &Tableau) -> Option<Vec<Int>> {
+    (0..t.n_var())
+        .map(|k| {
+            let (num, den) = t.sample_value(k);
+            num.is_divisible_by(&den).then(|| num.div_exact(&den))
+        })
+        .collect()
 }
 
 fn eval(row: &[Int], point: &[Int]) -> Int {
@@ -586,6 +634,23 @@ fn solve_ineqs(n: usize, ctx: BasicMap, ineqs: Vec<Vec<Int>>) -> Result<Vec<Piec
         pos: (0..n).map(Err).collect(),
         n_var: n,
     };
+    // rows without unknowns are conditions on the context: they join it
+    // (instead of splitting the search on their sign)
+    let (ctx_rows, ineqs): (Vec<Vec<Int>>, Vec<Vec<Int>>) = ineqs
+        .into_iter()
+        .partition(|r| r[n_ctx..].iter().all(Int::is_zero));
+    let mut ctx = ctx;
+    let mut samples = Vec::new();
+    if !ctx_rows.is_empty() {
+        ctx.ineqs.extend(ctx_rows.into_iter().map(|mut r| {
+            r.truncate(n_ctx);
+            r
+        }));
+        match crate::simplex::integer_sample(n_ctx - 1, &ctx.eqs, &ctx.ineqs)? {
+            Some(p) => samples.push(p),
+            None => return Ok(Vec::new()),
+        }
+    }
     for r in &ineqs {
         // r = [ctx part | unknowns]; u = u' - M  =>  M coefficient = -Σ a
         let mut konst = vec![Int::ZERO; 1 + n_ctx];
@@ -599,7 +664,8 @@ fn solve_ineqs(n: usize, ctx: BasicMap, ineqs: Vec<Vec<Int>>) -> Result<Vec<Piec
     }
     let ctx = Ctx {
         bset: ctx,
-        samples: Vec::new(),
+        samples,
+        relaxation: None,
     };
     let mut out = Vec::new();
     run(tab, ctx, &mut out)?;
@@ -667,8 +733,8 @@ fn run_one(
             let f = tab.rows[r][2..2 + tab.n_ctx].to_vec();
             let mut negf: Vec<Int> = f.iter().map(|v| -v).collect();
             negf[0] = &negf[0] - &Int::ONE;
-            let pos_ctx = ctx.restrict(f);
-            let neg_ctx = ctx.restrict(negf);
+            let pos_ctx = ctx.restrict(f)?;
+            let neg_ctx = ctx.restrict(negf)?;
             work.push((tab.clone(), pos_ctx));
             ctx = neg_ctx;
             continue;
@@ -788,6 +854,7 @@ fn add_ctx_div(tab: &mut Tab, ctx: &mut Ctx, c: &[Int], d: &Int) -> usize {
         }
     }
     let col = b.add_div(c.to_vec(), d.clone());
+    ctx.relaxation = None; // a new variable: rebuilt on the next query
     tab.insert_ctx_col();
     // extend cached samples with the div value
     for s in &mut ctx.samples {
