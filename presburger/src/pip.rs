@@ -46,6 +46,7 @@ use crate::int::{gcd_slice, Int};
 use crate::map::Map;
 use crate::simplex::{Opt, Tableau};
 use crate::space::{Space, Tuple};
+use std::cmp::Ordering;
 
 /// One piece of a parametric solution.
 #[derive(Clone, Debug)]
@@ -968,11 +969,40 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
             if origin[a] == origin[b] {
                 continue;
             }
+            // b is better than a at `level` if it is equal at the levels
+            // before and strictly better there; levels whose comparison the
+            // rows decide alone need no constraint (equal), end the list
+            // (b never better from here on) or end it with an unconditional
+            // disjunct (b better wherever the earlier levels are equal)
             let mut worse = Map::empty(m.space.clone());
+            let mut eq_levels = Vec::new();
             for level in 0..vals_a.len() {
-                worse
-                    .parts
-                    .push(better_at_level(&base, np, ctx_b, vals_b, level, max));
+                match const_cmp(&vals_a[level], &vals_b[level], np) {
+                    Some(Ordering::Equal) => continue,
+                    Some(o) => {
+                        if (o == Ordering::Greater) == max {
+                            worse.parts.push(better_at_level(
+                                &base, np, ctx_b, vals_b, &eq_levels, None, max,
+                            ));
+                        }
+                        break;
+                    }
+                    None => {
+                        worse.parts.push(better_at_level(
+                            &base,
+                            np,
+                            ctx_b,
+                            vals_b,
+                            &eq_levels,
+                            Some(level),
+                            max,
+                        ));
+                        eq_levels.push(level);
+                    }
+                }
+            }
+            if worse.parts.is_empty() {
+                continue;
             }
             cur = cur.subtract(&worse)?;
             if cur.parts.is_empty() {
@@ -1110,14 +1140,35 @@ pub fn lexopt_point(b: &BasicMap, max: bool) -> Result<Option<Vec<Int>>> {
     Ok(Some(point))
 }
 
-/// `{ (x, y) in base : x in ctx_b and vals_b(x) is strictly better than y,
-/// equal on the first `level` coordinates }`.
+/// The comparison of two values `row / den` over `[1 | params | divs]` when it
+/// is the same at every point: both free of divisions and differing by a
+/// constant. `Some(b.cmp(a))`, or `None` when it depends on the point.
+fn const_cmp(a: &(Vec<Int>, Int), b: &(Vec<Int>, Int), np: usize) -> Option<Ordering> {
+    let ((ra, da), (rb, db)) = (a, b);
+    if ra[1 + np..]
+        .iter()
+        .chain(&rb[1 + np..])
+        .any(|v| !v.is_zero())
+    {
+        return None;
+    }
+    // rb/db - ra/da has the sign of da·rb - db·ra (positive denominators)
+    if (1..1 + np).any(|k| &ra[k] * db != &rb[k] * da) {
+        return None;
+    }
+    Some((&rb[0] * da).cmp(&(&ra[0] * db)))
+}
+
+/// `{ (x, y) in base : x in ctx_b, y_l = vals_b(x)_l for l in eq_levels, and
+/// vals_b(x) strictly better than y at `strict` }` (no strict condition when
+/// `strict` is `None`).
 fn better_at_level(
     base: &BasicMap,
     np: usize,
     ctx_b: &BasicMap,
     vals_b: &[(Vec<Int>, Int)],
-    level: usize,
+    eq_levels: &[usize],
+    strict: Option<usize>,
     max: bool,
 ) -> BasicMap {
     let mut b = base.clone();
@@ -1148,12 +1199,13 @@ fn better_at_level(
         b.ineqs.push(map_row(e, &qcols, len));
     }
     let off_y = 1 + np;
-    for (l, (row, den)) in vals_b.iter().enumerate().take(level + 1) {
+    for &l in eq_levels.iter().chain(&strict) {
+        let (row, den) = &vals_b[l];
         // f = row(x, q_b); y'_l = f / den; diff = den·y_l - f
         let f = map_row(row, &qcols, len);
         let mut diff: Vec<Int> = f.iter().map(|v| -v).collect();
         diff[off_y + l] = &diff[off_y + l] + den;
-        if l < level {
+        if Some(l) != strict {
             b.eqs.push(diff);
         } else {
             // lexmin: y'_l <= y_l - 1  <=>  den·y_l - f - den >= 0
