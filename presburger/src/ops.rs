@@ -712,6 +712,14 @@ fn subtract_basic(p: &BasicMap, b: &BasicMap) -> Result<Vec<BasicMap>> {
         if base.ineqs.contains(&c) {
             continue;
         }
+        // c takes integer values at integer points: if its rational minimum
+        // over acc is above -1, no point of acc has c <= -1 (one LP on the
+        // shared tableau instead of an emptiness test of a new piece)
+        if let crate::simplex::Opt::Value(num, den) = acc_tab.minimize(&c)? {
+            if num > -&den {
+                continue;
+            }
+        }
         let mut neg: Vec<Int> = c.iter().map(|v| -v).collect();
         neg[0] = &neg[0] - &Int::ONE;
         let mut piece = acc.clone();
