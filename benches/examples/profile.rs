@@ -11,6 +11,8 @@
 //! `lexmax KERNEL`: the last-writer lexmax of `benches::writer_relation`;
 //! `polytope D`: lexmin of `benches::sparse_polytope(D, 42 + D)` (as the `lexmin` bench);
 //! `flow KERNEL`: `dataflow::compute_flow` on the kernel model (as the `kernels` bench).
+//! `print lexmax KERNEL` / `print polytope D`: print the input in isl notation
+//! instead (to time the same input in isl).
 
 use presburger::UnionMap;
 use std::time::Instant;
@@ -19,15 +21,33 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() != 4 {
         eprintln!("usage: profile (lexmax KERNEL | polytope D | flow KERNEL) REPEATS");
+        eprintln!("       profile print (lexmax KERNEL | polytope D)");
         std::process::exit(2);
     }
-    let reps: usize = args[3].parse().expect("REPEATS is a number");
     let model = |name: &str| {
         benches::models()
             .into_iter()
             .find(|m| m.name == name)
             .unwrap_or_else(|| panic!("no kernel model {name} in ../shared/kernels"))
     };
+    if args[1] == "print" {
+        match args[2].as_str() {
+            "lexmax" => println!(
+                "{}",
+                benches::writer_relation(&model(&args[3])).expect("writer relation")
+            ),
+            "polytope" => {
+                let d: usize = args[3].parse().expect("D is a number");
+                println!("{}", benches::sparse_polytope(d, 42 + d as u64));
+            }
+            w => {
+                eprintln!("unknown workload {w}");
+                std::process::exit(2);
+            }
+        }
+        return;
+    }
+    let reps: usize = args[3].parse().expect("REPEATS is a number");
     let start = Instant::now();
     match args[1].as_str() {
         "lexmax" => {
@@ -38,7 +58,9 @@ fn main() {
         }
         "polytope" => {
             let d: usize = args[2].parse().expect("D is a number");
-            let s: UnionMap = benches::sparse_polytope(d, 42 + d as u64).parse().expect("polytope");
+            let s: UnionMap = benches::sparse_polytope(d, 42 + d as u64)
+                .parse()
+                .expect("polytope");
             for _ in 0..reps {
                 std::hint::black_box(s.lexmin().expect("lexmin"));
             }

@@ -487,9 +487,6 @@ fn solve_equalities(problem: &Problem) -> Result<Vec<Piece>> {
             y.push(yv);
         }
     }
-    if crate::simplex::integer_sample(ctx.row_len() - 1, &ctx.eqs, &ctx.ineqs)?.is_none() {
-        return Ok(Vec::new());
-    }
     let w = ctx.row_len();
     // u0 = U[:, ..rank]·y and the lattice basis L = echelon(U[:, rank..])
     let u0: Vec<Vec<Int>> = (0..n)
@@ -641,16 +638,20 @@ fn solve_ineqs(n: usize, ctx: BasicMap, ineqs: Vec<Vec<Int>>) -> Result<Vec<Piec
         .into_iter()
         .partition(|r| r[n_ctx..].iter().all(Int::is_zero));
     let mut ctx = ctx;
-    let mut samples = Vec::new();
-    if !ctx_rows.is_empty() {
-        ctx.ineqs.extend(ctx_rows.into_iter().map(|mut r| {
-            r.truncate(n_ctx);
-            r
-        }));
-        match crate::simplex::integer_sample(n_ctx - 1, &ctx.eqs, &ctx.ineqs)? {
-            Some(p) => samples.push(p),
-            None => return Ok(Vec::new()),
-        }
+    ctx.ineqs.extend(ctx_rows.into_iter().map(|mut r| {
+        r.truncate(n_ctx);
+        r
+    }));
+    let mut ctx = Ctx {
+        bset: ctx,
+        samples: Vec::new(),
+        relaxation: None,
+    };
+    // an empty context has no solution (and would make every sign "positive")
+    let mut one = vec![Int::ZERO; n_ctx];
+    one[0] = Int::ONE;
+    if !ctx.has(&one)? {
+        return Ok(Vec::new());
     }
     for r in &ineqs {
         // r = [ctx part | unknowns]; u = u' - M  =>  M coefficient = -Σ a
@@ -663,11 +664,6 @@ fn solve_ineqs(n: usize, ctx: BasicMap, ineqs: Vec<Vec<Int>>) -> Result<Vec<Piec
         konst[1..].clone_from_slice(&r[..n_ctx]);
         tab.add_row(&konst, &r[n_ctx..]);
     }
-    let ctx = Ctx {
-        bset: ctx,
-        samples,
-        relaxation: None,
-    };
     let mut out = Vec::new();
     run(tab, ctx, &mut out)?;
     Ok(out)
