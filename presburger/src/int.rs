@@ -51,6 +51,7 @@ impl From<i32> for Int {
 }
 
 impl From<i128> for Int {
+    #[inline]
     fn from(v: i128) -> Self {
         match i64::try_from(v) {
             Ok(s) => Int::Small(s),
@@ -220,6 +221,21 @@ impl Int {
             }
         }
         Int::from(a.to_bigint() * x.to_bigint() + b.to_bigint() * y.to_bigint())
+    }
+
+    /// `self = a * self + b * y`, in place (no new value on the fast path).
+    #[inline]
+    pub(crate) fn combine_assign(&mut self, a: &Int, b: &Int, y: &Int) {
+        if let (Int::Small(s), Int::Small(a), Int::Small(b), Int::Small(y)) = (&mut *self, a, b, y)
+        {
+            let p = (*a as i128) * (*s as i128);
+            let q = (*b as i128) * (*y as i128);
+            if let Some(v) = p.checked_add(q).and_then(|v| i64::try_from(v).ok()) {
+                *s = v;
+                return;
+            }
+        }
+        *self = Int::combine(a, self, b, y);
     }
 
     /// `self += a * b`.
