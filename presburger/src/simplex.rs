@@ -25,6 +25,7 @@
 use crate::budget;
 use crate::error::{Error, Result};
 use crate::int::{gcd_slice, Int};
+use std::borrow::Cow;
 use std::cmp::Ordering;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -210,10 +211,22 @@ impl Tableau {
     /// Add the inequality `row · (1, x) >= 0`; returns the constraint's unknown.
     /// Afterwards check [`is_empty`](Self::is_empty).
     pub fn add_ineq(&mut self, row: &[Int]) -> Result<usize> {
-        debug_assert_eq!(row.len(), 1 + self.n_var);
-        let u = self.push_expr(&row[0], row[1..].iter().enumerate(), false, true);
+        self.add_ineq_parts(&row[0], &row[1..])
+    }
+
+    /// [`add_ineq`](Self::add_ineq) of `c0 + coeffs · x >= 0`.
+    fn add_ineq_parts(&mut self, c0: &Int, coeffs: &[Int]) -> Result<usize> {
+        debug_assert_eq!(coeffs.len(), self.n_var);
+        let u = self.push_expr(c0, coeffs.iter().enumerate(), false, true);
         self.settle(u)?;
         Ok(u)
+    }
+
+    /// Make room for `n` more rows.
+    fn reserve_rows(&mut self, n: usize) {
+        self.mat.reserve(n * self.stride);
+        self.row_var.reserve(n);
+        self.unknowns.reserve(n);
     }
 
     /// Add `x_k <= v` or `x_k >= v` (as `add_ineq` would, without building a row).
@@ -643,24 +656,26 @@ pub(crate) fn integer_sample_with(
     ineqs: &[Vec<Int>],
     extra: Option<&[Int]>,
 ) -> Result<Option<Vec<Int>>> {
+    let all = ineqs.iter().map(Vec::as_slice).chain(extra);
+    if eqs.is_empty() {
+        // the free directions are the variables themselves: rows that need
+        // no tightening are used as they are
+        let mut rows: Vec<Cow<[Int]>> = Vec::with_capacity(ineqs.len() + 1);
+        for r in all {
+            match tighten(Cow::Borrowed(r)) {
+                Some(Some(row)) => rows.push(row),
+                Some(None) => {}
+                None => return Ok(None),
+            }
+        }
+        return sample_tightened(n, &rows);
+    }
     let Some((x0, basis)) = solve_equalities(n, eqs) else {
         return Ok(None);
     };
     let k = basis.first().map_or(0, Vec::len);
-    // a point z of the free directions back to x = x0 + B·z
-    let lift = |z: Vec<Int>| -> Vec<Int> {
-        (0..n)
-            .map(|i| {
-                let mut v = x0[i].clone();
-                for j in 0..k {
-                    v.add_mul(&basis[i][j], &z[j]);
-                }
-                v
-            })
-            .collect()
-    };
-    let mut rows: Vec<Vec<Int>> = Vec::with_capacity(ineqs.len() + 1);
-    for r in ineqs.iter().map(Vec::as_slice).chain(extra) {
+    let mut rows: Vec<Cow<[Int]>> = Vec::with_capacity(ineqs.len() + 1);
+    for r in all {
         // r·(1, x0 + B z) = (r0 + a·x0) + (a·B) z
         let mut row = vec![Int::ZERO; 1 + k];
         row[0] = r[0].clone();
@@ -675,49 +690,65 @@ pub(crate) fn integer_sample_with(
                 }
             }
         }
-        match tighten(row) {
+        match tighten(Cow::Owned(row)) {
             Some(Some(row)) => rows.push(row),
             Some(None) => {}
             None => return Ok(None),
         }
     }
+    // a point z of the free directions back to x = x0 + B·z
+    Ok(sample_tightened(k, &rows)?.map(|z| {
+        (0..n)
+            .map(|i| {
+                let mut v = x0[i].clone();
+                for j in 0..k {
+                    v.add_mul(&basis[i][j], &z[j]);
+                }
+                v
+            })
+            .collect()
+    }))
+}
+
+/// Integer point of `{ z : rows·(1, z) >= 0 }` for tightened rows (see
+/// [`integer_sample`]).
+fn sample_tightened<R: AsRef<[Int]>>(k: usize, rows: &[R]) -> Result<Option<Vec<Int>>> {
     // pairs of opposite inequalities whose constants cancel are equalities
     // (cuts and context splits produce them): solve those exactly first, a
     // thin set is hopeless for branch and bound when its coefficients are big
-    if let Some(pairs) = opposite_pairs(&rows) {
-        if pairs
-            .iter()
-            .any(|&(i, j)| (&rows[i][0] + &rows[j][0]).is_neg())
-        {
+    if let Some(pairs) = opposite_pairs(rows) {
+        let konst = |i: usize| &rows[i].as_ref()[0];
+        if pairs.iter().any(|&(i, j)| (konst(i) + konst(j)).is_neg()) {
             return Ok(None);
         }
         let new_eqs: Vec<Vec<Int>> = pairs
             .iter()
-            .filter(|&&(i, j)| (&rows[i][0] + &rows[j][0]).is_zero())
-            .map(|&(i, _)| rows[i].clone())
+            .filter(|&&(i, j)| (konst(i) + konst(j)).is_zero())
+            .map(|&(i, _)| rows[i].as_ref().to_vec())
             .collect();
         if !new_eqs.is_empty() {
-            return Ok(integer_sample(k, &new_eqs, &rows)?.map(lift));
+            let rows: Vec<Vec<Int>> = rows.iter().map(|r| r.as_ref().to_vec()).collect();
+            return integer_sample(k, &new_eqs, &rows);
         }
     }
-    Ok(sample_ineqs(k, &rows)?.map(lift))
+    sample_ineqs(k, rows)
 }
 
 /// Index pairs `(i, j)` of (tightened) inequalities with opposite
 /// directions, or `None` if there are none.
-fn opposite_pairs(rows: &[Vec<Int>]) -> Option<Vec<(usize, usize)>> {
+fn opposite_pairs<R: AsRef<[Int]>>(rows: &[R]) -> Option<Vec<(usize, usize)>> {
     // quadratic, but each comparison stops at the first coefficient that is
     // not the negation of the other's (usually the first)
     let opposite = |a: &[Int], b: &[Int]| {
-        a[1..]
-            .iter()
-            .zip(&b[1..])
-            .all(|(x, y)| x.is_zero() && y.is_zero() || *x == -y)
+        a[1..].iter().zip(&b[1..]).all(|(x, y)| match (x, y) {
+            (Int::Small(x), Int::Small(y)) => x.checked_neg() == Some(*y),
+            _ => *x == -y,
+        })
     };
     let mut pairs = Vec::new();
     for i in 0..rows.len() {
         for j in i + 1..rows.len() {
-            if opposite(&rows[i], &rows[j]) {
+            if opposite(rows[i].as_ref(), rows[j].as_ref()) {
                 pairs.push((i, j));
             }
         }
@@ -730,13 +761,15 @@ fn opposite_pairs(rows: &[Vec<Int>]) -> Option<Vec<(usize, usize)>> {
 }
 
 /// Divide an inequality by the gcd of its coefficients, flooring the
-/// constant. `None`: infeasible constant row; `Some(None)`: trivially true.
-fn tighten(mut row: Vec<Int>) -> Option<Option<Vec<Int>>> {
+/// constant (copying the row only then). `None`: infeasible constant row;
+/// `Some(None)`: trivially true.
+fn tighten(mut row: Cow<[Int]>) -> Option<Option<Cow<[Int]>>> {
     let g = gcd_slice(&row[1..]);
     if g.is_zero() {
         return if row[0].is_neg() { None } else { Some(None) };
     }
     if !g.is_one() {
+        let row = row.to_mut();
         row[0] = row[0].div_floor(&g);
         for v in row[1..].iter_mut() {
             *v = v.div_exact(&g);
@@ -745,10 +778,11 @@ fn tighten(mut row: Vec<Int>) -> Option<Option<Vec<Int>>> {
     Some(Some(row))
 }
 
-fn tableau_of(k: usize, rows: &[Vec<Int>]) -> Result<Tableau> {
+fn tableau_of<R: AsRef<[Int]>>(k: usize, rows: &[R]) -> Result<Tableau> {
     let mut t = Tableau::new(k);
+    t.reserve_rows(rows.len());
     for r in rows {
-        t.add_ineq(r)?;
+        t.add_ineq(r.as_ref())?;
         if t.is_empty() {
             break;
         }
@@ -757,13 +791,13 @@ fn tableau_of(k: usize, rows: &[Vec<Int>]) -> Result<Tableau> {
 }
 
 /// Integer point of `{ z : rows·(1, z) >= 0 }` (see [`integer_sample`]).
-fn sample_ineqs(k: usize, rows: &[Vec<Int>]) -> Result<Option<Vec<Int>>> {
+fn sample_ineqs<R: AsRef<[Int]>>(k: usize, rows: &[R]) -> Result<Option<Vec<Int>>> {
     let t = tableau_of(k, rows)?;
     if t.is_empty() {
         return Ok(None);
     }
-    if k == 0 {
-        return Ok(Some(vec![]));
+    if t.fractional_var().is_none() {
+        return Ok(Some(int_sample(&t)));
     }
     // fast path: plain branch and bound with a small node limit
     let mut nodes = 0usize;
@@ -774,7 +808,7 @@ fn sample_ineqs(k: usize, rows: &[Vec<Int>]) -> Result<Option<Vec<Int>>> {
     let cone: Vec<Vec<Int>> = rows
         .iter()
         .map(|r| {
-            let mut c = r.clone();
+            let mut c = r.as_ref().to_vec();
             c[0] = Int::ZERO;
             c
         })
@@ -802,6 +836,7 @@ fn sample_ineqs(k: usize, rows: &[Vec<Int>]) -> Result<Option<Vec<Int>>> {
     let wrows: Vec<Vec<Int>> = rows
         .iter()
         .map(|row| {
+            let row = row.as_ref();
             let mut out = vec![Int::ZERO; 1 + k];
             out[0] = row[0].clone();
             for j in 0..k {
@@ -974,16 +1009,15 @@ fn scaled_sample(t: &Tableau, k: usize) -> (Vec<Int>, Int) {
     (num, den)
 }
 /// rational sample of `t`.
-fn round_in_cone(k: usize, rows: &[Vec<Int>], t: &Tableau) -> Result<Vec<Int>> {
+fn round_in_cone<R: AsRef<[Int]>>(k: usize, rows: &[R], t: &Tableau) -> Result<Vec<Int>> {
     // interior direction d: a·d >= 1 for every non-constant row
     let mut td = Tableau::new(k);
     for r in rows {
+        let r = r.as_ref();
         if r[1..].iter().all(Int::is_zero) {
             continue;
         }
-        let mut c = r.clone();
-        c[0] = Int::from(-1);
-        td.add_ineq(&c)?;
+        td.add_ineq_parts(&MINUS_ONE, &r[1..])?;
     }
     if td.is_empty() {
         return Err(Error::Invalid(
@@ -996,6 +1030,7 @@ fn round_in_cone(k: usize, rows: &[Vec<Int>], t: &Tableau) -> Result<Vec<Int>> {
     // t >= (||a||_1 / 2 - (a·x0 + b)) / (a·d), all scaled by 2·den
     let mut steps = Int::ZERO;
     for r in rows {
+        let r = r.as_ref();
         if r[1..].iter().all(Int::is_zero) {
             continue;
         }
@@ -1026,6 +1061,7 @@ fn round_in_cone(k: usize, rows: &[Vec<Int>], t: &Tableau) -> Result<Vec<Int>> {
         })
         .collect();
     debug_assert!(rows.iter().all(|r| {
+        let r = r.as_ref();
         let mut v = r[0].clone();
         for j in 0..k {
             v.add_mul(&r[1 + j], &point[j]);
