@@ -165,6 +165,10 @@ impl Tableau {
     ) -> usize {
         let (s, w) = (self.stride, 2 + self.ncol());
         let new = self.n_rows();
+        if self.mat.capacity() < (new + 1) * s {
+            // rows come one at a time: start with room for a few
+            self.mat.reserve(s * new.max(8));
+        }
         self.mat.resize((new + 1) * s, Int::ZERO);
         let (before, out) = self.mat.split_at_mut(new * s);
         let out = &mut out[..w];
@@ -659,11 +663,16 @@ pub(crate) fn integer_sample_with(
     let all = ineqs.iter().map(Vec::as_slice).chain(extra);
     if eqs.is_empty() {
         // the free directions are the variables themselves: rows that need
-        // no tightening are used as they are
-        let mut rows: Vec<Cow<[Int]>> = Vec::with_capacity(ineqs.len() + 1);
+        // no tightening are used as they are (and constant rows allocate nothing)
+        let mut rows: Vec<Cow<[Int]>> = Vec::new();
         for r in all {
             match tighten(Cow::Borrowed(r)) {
-                Some(Some(row)) => rows.push(row),
+                Some(Some(row)) => {
+                    if rows.is_empty() {
+                        rows.reserve_exact(ineqs.len() + 1);
+                    }
+                    rows.push(row)
+                }
                 Some(None) => {}
                 None => return Ok(None),
             }
