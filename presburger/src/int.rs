@@ -189,11 +189,18 @@ impl Int {
     }
 
     /// `self / d` where `d` is known to divide `self` exactly.
+    #[inline]
     pub fn div_exact(&self, d: &Int) -> Int {
         match (self, d) {
             (Int::Small(a), Int::Small(b)) if !(*a == i64::MIN && *b == -1) => Int::Small(a / b),
-            _ => Int::from(self.to_bigint() / d.to_bigint()),
+            _ => self.div_exact_wide(d),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn div_exact_wide(&self, d: &Int) -> Int {
+        Int::from(self.to_bigint() / d.to_bigint())
     }
 
     /// `self mod d` in `0..|d|` (`d != 0`).
@@ -216,6 +223,20 @@ impl Int {
         if let (Int::Small(a), Int::Small(x), Int::Small(b), Int::Small(y)) = (a, x, b, y) {
             let p = (*a as i128) * (*x as i128);
             let q = (*b as i128) * (*y as i128);
+            if let Some(v) = p.checked_add(q).and_then(|v| i64::try_from(v).ok()) {
+                return Int::Small(v);
+            }
+        }
+        Int::combine_wide(a, x, b, y)
+    }
+
+    /// [`combine`](Self::combine) when the result or an operand does not fit in 64 bits.
+    #[cold]
+    #[inline(never)]
+    fn combine_wide(a: &Int, x: &Int, b: &Int, y: &Int) -> Int {
+        if let (Int::Small(a), Int::Small(x), Int::Small(b), Int::Small(y)) = (a, x, b, y) {
+            let p = (*a as i128) * (*x as i128);
+            let q = (*b as i128) * (*y as i128);
             if let Some(s) = p.checked_add(q) {
                 return Int::from(s);
             }
@@ -235,7 +256,7 @@ impl Int {
                 return;
             }
         }
-        *self = Int::combine(a, self, b, y);
+        *self = Int::combine_wide(a, self, b, y);
     }
 
     /// `self += a * b`.
