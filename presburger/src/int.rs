@@ -51,6 +51,7 @@ impl From<i32> for Int {
 }
 
 impl From<i128> for Int {
+    #[inline]
     fn from(v: i128) -> Self {
         match i64::try_from(v) {
             Ok(s) => Int::Small(s),
@@ -188,11 +189,18 @@ impl Int {
     }
 
     /// `self / d` where `d` is known to divide `self` exactly.
+    #[inline]
     pub fn div_exact(&self, d: &Int) -> Int {
         match (self, d) {
             (Int::Small(a), Int::Small(b)) if !(*a == i64::MIN && *b == -1) => Int::Small(a / b),
-            _ => Int::from(self.to_bigint() / d.to_bigint()),
+            _ => self.div_exact_wide(d),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn div_exact_wide(&self, d: &Int) -> Int {
+        Int::from(self.to_bigint() / d.to_bigint())
     }
 
     /// `self mod d` in `0..|d|` (`d != 0`).
@@ -215,11 +223,40 @@ impl Int {
         if let (Int::Small(a), Int::Small(x), Int::Small(b), Int::Small(y)) = (a, x, b, y) {
             let p = (*a as i128) * (*x as i128);
             let q = (*b as i128) * (*y as i128);
+            if let Some(v) = p.checked_add(q).and_then(|v| i64::try_from(v).ok()) {
+                return Int::Small(v);
+            }
+        }
+        Int::combine_wide(a, x, b, y)
+    }
+
+    /// [`combine`](Self::combine) when the result or an operand does not fit in 64 bits.
+    #[cold]
+    #[inline(never)]
+    fn combine_wide(a: &Int, x: &Int, b: &Int, y: &Int) -> Int {
+        if let (Int::Small(a), Int::Small(x), Int::Small(b), Int::Small(y)) = (a, x, b, y) {
+            let p = (*a as i128) * (*x as i128);
+            let q = (*b as i128) * (*y as i128);
             if let Some(s) = p.checked_add(q) {
                 return Int::from(s);
             }
         }
         Int::from(a.to_bigint() * x.to_bigint() + b.to_bigint() * y.to_bigint())
+    }
+
+    /// `self = a * self + b * y`, in place (no new value on the fast path).
+    #[inline]
+    pub(crate) fn combine_assign(&mut self, a: &Int, b: &Int, y: &Int) {
+        if let (Int::Small(s), Int::Small(a), Int::Small(b), Int::Small(y)) = (&mut *self, a, b, y)
+        {
+            let p = (*a as i128) * (*s as i128);
+            let q = (*b as i128) * (*y as i128);
+            if let Some(v) = p.checked_add(q).and_then(|v| i64::try_from(v).ok()) {
+                *s = v;
+                return;
+            }
+        }
+        *self = Int::combine_wide(a, self, b, y);
     }
 
     /// `self += a * b`.

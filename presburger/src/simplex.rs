@@ -12,12 +12,20 @@
 //! cannot be made non-negative the tableau is empty. Equalities are added as
 //! an inequality driven to zero and then fixed by removing its column.
 //!
+//! Storage: the rows live in one flat, row-major `Vec<Int>` with a fixed row
+//! stride `2 + n_var`. Row `r` is `[d, c, a_0, .., a_{ncol-1}]` followed by
+//! zeros up to the stride: columns are only ever removed (an equality fixes
+//! its slack), never added, so the stride never changes and every entry past
+//! the logical width `2 + ncol` is zero. Pivoting updates the rows in place;
+//! a clone is one allocation for all rows.
+//!
 //! Undo is by cloning: callers that explore (branch and bound, parametric
 //! search) keep a copy. Invariants are checked by [`Tableau::check`] in tests.
 
 use crate::budget;
 use crate::error::{Error, Result};
 use crate::int::{gcd_slice, Int};
+use std::borrow::Cow;
 use std::cmp::Ordering;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,16 +51,51 @@ pub enum Opt {
     Unbounded,
 }
 
+const MINUS_ONE: Int = Int::Small(-1);
+
 /// See the [module documentation](self).
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Tableau {
     n_var: usize,
     unknowns: Vec<Unknown>,
-    /// Row r: `[d, c, a_0, .., a_{ncol-1}]`.
-    rows: Vec<Vec<Int>>,
+    /// Row `r` is `mat[r * stride..][..2 + ncol]` = `[d, c, a_0, .., a_{ncol-1}]`;
+    /// the rest of its `stride` entries are zero.
+    mat: Vec<Int>,
+    /// `2 + n_var`: the width of a row before any column was removed.
+    stride: usize,
     row_var: Vec<usize>,
     col_var: Vec<usize>,
     empty: bool,
+}
+
+impl Clone for Tableau {
+    /// One allocation per vector, with room for one more row and unknown
+    /// (a copy is usually made to add a constraint to it).
+    fn clone(&self) -> Tableau {
+        fn with_room<T: Clone>(v: &[T], extra: usize) -> Vec<T> {
+            let mut out = Vec::with_capacity(v.len() + extra);
+            out.extend_from_slice(v);
+            out
+        }
+        Tableau {
+            n_var: self.n_var,
+            unknowns: with_room(&self.unknowns, 1),
+            mat: with_room(&self.mat, self.stride),
+            stride: self.stride,
+            row_var: with_room(&self.row_var, 1),
+            col_var: self.col_var.clone(),
+            empty: self.empty,
+        }
+    }
+}
+
+/// Which bound [`Tableau::add_bound`] adds on a variable.
+#[derive(Clone, Copy)]
+enum Bound {
+    /// `x <= v`.
+    Upper,
+    /// `x >= v`.
+    Lower,
 }
 
 impl Tableau {
@@ -66,7 +109,8 @@ impl Tableau {
                     restricted: false,
                 })
                 .collect(),
-            rows: Vec::new(),
+            mat: Vec::new(),
+            stride: 2 + n_var,
             row_var: Vec::new(),
             col_var: (0..n_var).collect(),
             empty: false,
@@ -87,63 +131,129 @@ impl Tableau {
         self.col_var.len()
     }
 
-    /// Express `row · (1, x)` in the current basis, as `[d, c, a...]`.
-    fn express(&self, row: &[Int]) -> Vec<Int> {
-        debug_assert_eq!(row.len(), 1 + self.n_var);
-        let ncol = self.ncol();
-        let mut out = vec![Int::ZERO; 2 + ncol];
+    fn n_rows(&self) -> usize {
+        self.row_var.len()
+    }
+
+    /// Row `r` as `[d, c, a_0, .., a_{ncol-1}]`.
+    fn row(&self, r: usize) -> &[Int] {
+        let s = r * self.stride;
+        &self.mat[s..s + 2 + self.ncol()]
+    }
+
+    /// Row `src` (shared) and row `dst` (mutable), `src != dst`.
+    fn row_pair(&mut self, src: usize, dst: usize) -> (&[Int], &mut [Int]) {
+        debug_assert_ne!(src, dst);
+        let (s, w) = (self.stride, 2 + self.ncol());
+        if src < dst {
+            let (lo, hi) = self.mat.split_at_mut(dst * s);
+            (&lo[src * s..src * s + w], &mut hi[..w])
+        } else {
+            let (lo, hi) = self.mat.split_at_mut(src * s);
+            (&hi[..w], &mut lo[dst * s..dst * s + w])
+        }
+    }
+
+    /// Append the expression `c0 + Σ a_k·x_k` (negated if `negate`) in the
+    /// current basis as a new row for a new unknown; returns the unknown.
+    fn push_expr<'a>(
+        &mut self,
+        c0: &Int,
+        terms: impl Iterator<Item = (usize, &'a Int)>,
+        negate: bool,
+        restricted: bool,
+    ) -> usize {
+        let (s, w) = (self.stride, 2 + self.ncol());
+        let new = self.n_rows();
+        if self.mat.capacity() < (new + 1) * s {
+            // rows come one at a time: start with room for a few
+            self.mat.reserve(s * new.max(8));
+        }
+        self.mat.resize((new + 1) * s, Int::ZERO);
+        let (before, out) = self.mat.split_at_mut(new * s);
+        let out = &mut out[..w];
         out[0] = Int::ONE;
-        out[1] = row[0].clone();
-        for k in 0..self.n_var {
-            let a = &row[1 + k];
+        out[1] = c0.clone();
+        for (k, a) in terms {
             if a.is_zero() {
                 continue;
             }
             match self.unknowns[k].pos {
-                Pos::Col(c) => out[2 + c] = &out[2 + c] + &(a * &out[0]),
+                Pos::Col(c) => {
+                    let (d, rest) = out.split_at_mut(1);
+                    rest[1 + c].add_mul(a, &d[0]);
+                }
                 Pos::Row(r) => {
                     // out = out + a * row_r  (common denominator)
-                    let src = &self.rows[r];
-                    let d1 = out[0].clone();
-                    let d2 = &src[0];
-                    let g = d1.gcd(d2);
-                    let m1 = d2.div_exact(&g);
-                    let m2 = &d1.div_exact(&g) * a;
-                    out[0] = &d1 * &m1;
-                    for j in 1..out.len() {
-                        out[j] = Int::combine(&m1, &out[j], &m2, &src[j]);
+                    let src = &before[r * s..r * s + w];
+                    let g = out[0].gcd(&src[0]);
+                    let m1 = src[0].div_exact(&g);
+                    let m2 = &out[0].div_exact(&g) * a;
+                    out[0] = &out[0] * &m1;
+                    for (o, v) in out[1..].iter_mut().zip(&src[1..]) {
+                        o.combine_assign(&m1, &m2, v);
                     }
-                    normalize(&mut out);
+                    normalize(out);
                 }
                 Pos::Dead => {}
             }
         }
-        out
-    }
-
-    fn push_row(&mut self, expr: Vec<Int>, restricted: bool) -> usize {
+        if negate {
+            for v in out[1..].iter_mut() {
+                *v = -&*v;
+            }
+        }
         let u = self.unknowns.len();
         self.unknowns.push(Unknown {
-            pos: Pos::Row(self.rows.len()),
+            pos: Pos::Row(new),
             restricted,
         });
         self.row_var.push(u);
-        self.rows.push(expr);
         u
     }
 
     /// Add the inequality `row · (1, x) >= 0`; returns the constraint's unknown.
     /// Afterwards check [`is_empty`](Self::is_empty).
     pub fn add_ineq(&mut self, row: &[Int]) -> Result<usize> {
-        let e = self.express(row);
-        let u = self.push_row(e, true);
+        self.add_ineq_parts(&row[0], &row[1..])
+    }
+
+    /// [`add_ineq`](Self::add_ineq) of `c0 + coeffs · x >= 0`.
+    fn add_ineq_parts(&mut self, c0: &Int, coeffs: &[Int]) -> Result<usize> {
+        debug_assert_eq!(coeffs.len(), self.n_var);
+        let u = self.push_expr(c0, coeffs.iter().enumerate(), false, true);
+        self.settle(u)?;
+        Ok(u)
+    }
+
+    /// Make room for `n` more rows.
+    fn reserve_rows(&mut self, n: usize) {
+        self.mat.reserve(n * self.stride);
+        self.row_var.reserve(n);
+        self.unknowns.reserve(n);
+    }
+
+    /// Add `x_k <= v` or `x_k >= v` (as `add_ineq` would, without building a row).
+    fn add_bound(&mut self, k: usize, v: &Int, bound: Bound) -> Result<usize> {
+        let u = match bound {
+            // v - x_k >= 0
+            Bound::Upper => self.push_expr(v, std::iter::once((k, &MINUS_ONE)), false, true),
+            // x_k - v >= 0
+            Bound::Lower => self.push_expr(v, std::iter::once((k, &MINUS_ONE)), true, true),
+        };
+        self.settle(u)?;
+        Ok(u)
+    }
+
+    /// Restore feasibility after the constraint row `u` was pushed.
+    fn settle(&mut self, u: usize) -> Result<()> {
         if !self.empty {
             let r = self.row_of(u).unwrap();
-            if self.rows[r][1].is_neg() && !self.restore(u)? {
+            if self.row(r)[1].is_neg() && !self.restore(u)? {
                 self.empty = true;
             }
         }
-        Ok(u)
+        Ok(())
     }
 
     /// Add the equality `row · (1, x) = 0`.
@@ -154,16 +264,15 @@ impl Tableau {
         }
         // drive the (non-negative) slack down to zero
         if let Some(r) = self.row_of(u) {
-            if self.rows[r][1].is_pos() && !self.decrease_to_zero(u)? {
+            if self.row(r)[1].is_pos() && !self.decrease_to_zero(u)? {
                 self.empty = true;
                 return Ok(());
             }
         }
         // make it a column, then remove that column
         if let Some(r) = self.row_of(u) {
-            debug_assert!(self.rows[r][1].is_zero());
-            let c = (0..self.ncol()).find(|&c| !self.rows[r][2 + c].is_zero());
-            match c {
+            debug_assert!(self.row(r)[1].is_zero());
+            match self.row(r)[2..].iter().position(|a| !a.is_zero()) {
                 Some(c) => self.pivot(r, c),
                 None => {
                     // 0 = 0: redundant, drop the row
@@ -187,76 +296,79 @@ impl Tableau {
         }
     }
 
+    /// Remove row `r` (the last row takes its place).
     fn remove_row(&mut self, r: usize) {
-        let last = self.rows.len() - 1;
-        self.rows.swap(r, last);
+        let s = self.stride;
+        let last = self.n_rows() - 1;
+        if r < last {
+            let (lo, hi) = self.mat.split_at_mut(last * s);
+            lo[r * s..(r + 1) * s].swap_with_slice(hi);
+        }
+        self.mat.truncate(last * s);
         self.row_var.swap(r, last);
-        self.rows.pop();
         self.row_var.pop();
-        if r < self.rows.len() {
+        if r < last {
             let u = self.row_var[r];
             self.unknowns[u].pos = Pos::Row(r);
         }
     }
 
+    /// Remove column `c` (the last column takes its place).
     fn remove_col(&mut self, c: usize) {
-        let last = self.ncol() - 1;
-        for row in &mut self.rows {
+        let (s, last) = (self.stride, self.ncol() - 1);
+        for row in self.mat.chunks_exact_mut(s) {
             row.swap(2 + c, 2 + last);
-            row.pop();
+            row[2 + last] = Int::ZERO;
+            normalize(&mut row[..2 + last]);
         }
         self.col_var.swap(c, last);
         self.col_var.pop();
-        if c < self.ncol() {
+        if c < last {
             let u = self.col_var[c];
             self.unknowns[u].pos = Pos::Col(c);
         }
-        for row in &mut self.rows {
-            normalize(row);
-        }
     }
 
-    /// Pivot row `r` with column `c`.
+    /// Pivot row `r` with column `c`, updating every row in place.
     fn pivot(&mut self, r: usize, c: usize) {
-        let ncol = self.ncol();
-        let piv = self.rows[r].clone();
-        let a = piv[2 + c].clone();
-        debug_assert!(!a.is_zero());
-        // new row for the column unknown: x_c = (d*b - c0 - Σ_{j≠c} a_j x_j) / a
-        let mut nr = vec![Int::ZERO; 2 + ncol];
-        nr[0] = a.clone();
-        nr[1] = -&piv[1];
-        for j in 0..ncol {
-            nr[2 + j] = if j == c { piv[0].clone() } else { -&piv[2 + j] };
-        }
-        if nr[0].is_neg() {
-            for v in nr.iter_mut() {
-                *v = -&*v;
+        let (s, w) = (self.stride, 2 + self.ncol());
+        // the pivot row becomes the column unknown:
+        // x_c = (d*b - c0 - Σ_{j≠c} a_j x_j) / a, with a positive denominator
+        {
+            let piv = &mut self.mat[r * s..r * s + w];
+            let a = std::mem::replace(&mut piv[2 + c], Int::ZERO);
+            let d = std::mem::replace(&mut piv[0], Int::ZERO);
+            debug_assert!(!a.is_zero());
+            if a.is_neg() {
+                piv[0] = -a;
+                piv[2 + c] = -d;
+            } else {
+                for v in piv[1..].iter_mut() {
+                    *v = -&*v;
+                }
+                piv[0] = a;
+                piv[2 + c] = d;
             }
+            normalize(piv);
         }
-        normalize(&mut nr);
-        // substitute into the other rows
-        for i in 0..self.rows.len() {
-            if i == r || self.rows[i][2 + c].is_zero() {
+        // substitute into the other rows: with m the row's entry at c and dn
+        // the new row's denominator, row = (dn·row_without_c + m·new) / (d·dn)
+        for i in 0..self.n_rows() {
+            if i == r {
                 continue;
             }
-            let row = &mut self.rows[i];
-            let m = row[2 + c].clone();
-            let dn = nr[0].clone();
-            // row = (row_without_c * dn + m * nr) / (d_i * dn), where nr's col c entry multiplies b
-            let mut out = vec![Int::ZERO; 2 + ncol];
-            out[0] = &row[0] * &dn;
-            for j in 1..2 + ncol {
-                if j == 2 + c {
-                    out[j] = &m * &nr[j];
-                } else {
-                    out[j] = Int::combine(&dn, &row[j], &m, &nr[j]);
-                }
+            let (piv, row) = self.row_pair(r, i);
+            if row[2 + c].is_zero() {
+                continue;
             }
-            normalize(&mut out);
-            *row = out;
+            let m = std::mem::replace(&mut row[2 + c], Int::ZERO);
+            let dn = &piv[0];
+            row[0] = &row[0] * dn;
+            for (o, v) in row[1..].iter_mut().zip(&piv[1..]) {
+                o.combine_assign(dn, &m, v);
+            }
+            normalize(row);
         }
-        self.rows[r] = nr;
         let ur = self.row_var[r];
         let uc = self.col_var[c];
         self.row_var[r] = uc;
@@ -268,7 +380,7 @@ impl Tableau {
     /// Direction in which column `c` may move to change row `r` in direction
     /// `sign` (+1/-1), or `None`.
     fn col_direction(&self, r: usize, c: usize, sign: i32) -> Option<i32> {
-        let a = self.rows[r][2 + c].signum();
+        let a = self.row(r)[2 + c].signum();
         if a == 0 {
             return None;
         }
@@ -281,30 +393,30 @@ impl Tableau {
     }
 
     /// Ratio test for moving column `c` in direction `d`: the restricted row
-    /// (other than `skip`) that first hits zero, with its limit `value/|rate|`
-    /// as a fraction.
-    fn ratio_test(&self, c: usize, d: i32, skip: Option<usize>) -> Option<(usize, Int, Int)> {
-        let mut best: Option<(usize, Int, Int)> = None;
-        for (i, row) in self.rows.iter().enumerate() {
-            if Some(i) == skip || !self.unknowns[self.row_var[i]].restricted {
+    /// (other than `skip`) that first hits zero, i.e. with the least limit
+    /// `c_i / |a_ic|` (ties to the smaller unknown).
+    fn ratio_test(&self, c: usize, d: i32, skip: usize) -> Option<usize> {
+        let mut best: Option<usize> = None;
+        for i in 0..self.n_rows() {
+            if i == skip || !self.unknowns[self.row_var[i]].restricted {
                 continue;
             }
+            let row = self.row(i);
             let rate = &row[2 + c];
             if rate.is_zero() || rate.signum() * d > 0 {
                 continue;
             }
-            let num = row[1].clone();
-            let den = rate.abs();
             best = match best {
-                None => Some((i, num, den)),
-                Some((bi, bn, bd)) => {
-                    let ord = Int::combine(&num, &bd, &Int::ZERO, &Int::ZERO).cmp(&(&bn * &den));
+                None => Some(i),
+                Some(b) => {
+                    let br = self.row(b);
+                    let ord = cmp_ratio(&row[1], rate, &br[1], &br[2 + c]);
                     if ord == Ordering::Less
-                        || (ord == Ordering::Equal && self.row_var[i] < self.row_var[bi])
+                        || (ord == Ordering::Equal && self.row_var[i] < self.row_var[b])
                     {
-                        Some((i, num, den))
+                        Some(i)
                     } else {
-                        Some((bi, bn, bd))
+                        Some(b)
                     }
                 }
             };
@@ -312,24 +424,32 @@ impl Tableau {
         best
     }
 
-    /// Pivot until the restricted unknown `u` (a row with negative value) is
-    /// non-negative. Returns false if its maximum is negative.
-    fn restore(&mut self, u: usize) -> Result<bool> {
+    /// Move the restricted row unknown `u` in direction `sign` (+1: up to
+    /// non-negative, -1: down to zero) until its constant reaches `done`.
+    /// Returns false if it cannot get there.
+    fn drive(&mut self, u: usize, sign: i32, done: fn(&Int) -> bool) -> Result<bool> {
         loop {
-            budget::tick(1 + (self.rows.len() * (1 + self.col_var.len())) as u64 / 4)?;
+            budget::tick(1 + (self.n_rows() * (1 + self.ncol())) as u64 / 4)?;
             let r = match self.unknowns[u].pos {
                 Pos::Row(r) => r,
                 _ => return Ok(true),
             };
-            if !self.rows[r][1].is_neg() {
+            if done(&self.row(r)[1]) {
                 return Ok(true);
             }
-            let col = self.choose_col(r, 1);
-            let Some((c, d)) = col else { return Ok(false) };
-            let target_num = self.rows[r][1].abs();
-            let target_den = self.rows[r][2 + c].abs();
-            match self.ratio_test(c, d, Some(r)) {
-                Some((i, n, dd)) if (&n * &target_den) < (&target_num * &dd) => self.pivot(i, c),
+            let Some((c, d)) = self.choose_col(r, sign) else {
+                return Ok(false);
+            };
+            match self.ratio_test(c, d, r) {
+                // another row hits zero before u reaches zero
+                Some(i)
+                    if {
+                        let (ri, rr) = (self.row(i), self.row(r));
+                        cmp_ratio(&ri[1], &ri[2 + c], &rr[1], &rr[2 + c]) == Ordering::Less
+                    } =>
+                {
+                    self.pivot(i, c)
+                }
                 _ => {
                     self.pivot(r, c);
                     return Ok(true);
@@ -338,31 +458,16 @@ impl Tableau {
         }
     }
 
+    /// Pivot until the restricted unknown `u` (a row with negative value) is
+    /// non-negative. Returns false if its maximum is negative.
+    fn restore(&mut self, u: usize) -> Result<bool> {
+        self.drive(u, 1, |v| !v.is_neg())
+    }
+
     /// Pivot until the restricted row unknown `u` (non-negative value) is zero.
     /// Returns false if its minimum is positive.
     fn decrease_to_zero(&mut self, u: usize) -> Result<bool> {
-        loop {
-            budget::tick(1 + (self.rows.len() * (1 + self.col_var.len())) as u64 / 4)?;
-            let r = match self.unknowns[u].pos {
-                Pos::Row(r) => r,
-                _ => return Ok(true),
-            };
-            if self.rows[r][1].is_zero() {
-                return Ok(true);
-            }
-            let Some((c, d)) = self.choose_col(r, -1) else {
-                return Ok(false);
-            };
-            let target_num = self.rows[r][1].abs();
-            let target_den = self.rows[r][2 + c].abs();
-            match self.ratio_test(c, d, Some(r)) {
-                Some((i, n, dd)) if (&n * &target_den) < (&target_num * &dd) => self.pivot(i, c),
-                _ => {
-                    self.pivot(r, c);
-                    return Ok(true);
-                }
-            }
-        }
+        self.drive(u, -1, Int::is_zero)
     }
 
     /// Bland's rule: the eligible column with the smallest unknown index.
@@ -380,16 +485,30 @@ impl Tableau {
 
     /// Minimize `row · (1, x)` over the tableau (which must not be empty).
     pub fn minimize(&mut self, row: &[Int]) -> Result<Opt> {
-        let e = self.express(row);
-        let u = self.push_row(e, false);
+        self.optimize(row, false)
+    }
+
+    /// Maximize `row · (1, x)`.
+    pub fn maximize(&mut self, row: &[Int]) -> Result<Opt> {
+        Ok(match self.optimize(row, true)? {
+            Opt::Value(n, d) => Opt::Value(-n, d),
+            Opt::Unbounded => Opt::Unbounded,
+        })
+    }
+
+    /// Minimize `row · (1, x)`, or `-row · (1, x)` if `negate`.
+    fn optimize(&mut self, row: &[Int], negate: bool) -> Result<Opt> {
+        debug_assert_eq!(row.len(), 1 + self.n_var);
+        let u = self.push_expr(&row[0], row[1..].iter().enumerate(), negate, false);
         let res = loop {
-            budget::tick(1 + (self.rows.len() * (1 + self.col_var.len())) as u64 / 4)?;
+            budget::tick(1 + (self.n_rows() * (1 + self.ncol())) as u64 / 4)?;
             let r = self.row_of(u).expect("objective stays a row");
             let Some((c, d)) = self.choose_col(r, -1) else {
-                break Opt::Value(self.rows[r][1].clone(), self.rows[r][0].clone());
+                let row = self.row(r);
+                break Opt::Value(row[1].clone(), row[0].clone());
             };
-            match self.ratio_test(c, d, Some(r)) {
-                Some((i, _, _)) => self.pivot(i, c),
+            match self.ratio_test(c, d, r) {
+                Some(i) => self.pivot(i, c),
                 None => break Opt::Unbounded,
             }
         };
@@ -399,29 +518,31 @@ impl Tableau {
         Ok(res)
     }
 
-    /// Maximize `row · (1, x)`.
-    pub fn maximize(&mut self, row: &[Int]) -> Result<Opt> {
-        let neg: Vec<Int> = row.iter().map(|v| -v).collect();
-        Ok(match self.minimize(&neg)? {
-            Opt::Value(n, d) => Opt::Value(-n, d),
-            Opt::Unbounded => Opt::Unbounded,
-        })
-    }
-
     /// The current sample value of variable `k`, as numerator and denominator.
     pub fn sample_value(&self, k: usize) -> (Int, Int) {
         match self.unknowns[k].pos {
-            Pos::Row(r) => (self.rows[r][1].clone(), self.rows[r][0].clone()),
+            Pos::Row(r) => {
+                let row = self.row(r);
+                (row[1].clone(), row[0].clone())
+            }
             _ => (Int::ZERO, Int::ONE),
+        }
+    }
+
+    /// True if variable `k` has an integral sample value.
+    fn is_integral(&self, k: usize) -> bool {
+        match self.unknowns[k].pos {
+            Pos::Row(r) => {
+                let row = self.row(r);
+                row[0].is_one() || row[1].is_divisible_by(&row[0])
+            }
+            _ => true,
         }
     }
 
     /// The first variable (in order) whose sample value is not an integer.
     pub fn fractional_var(&self) -> Option<usize> {
-        (0..self.n_var).find(|&k| match self.unknowns[k].pos {
-            Pos::Row(r) => !self.rows[r][1].is_divisible_by(&self.rows[r][0]),
-            _ => false,
-        })
+        (0..self.n_var).find(|&k| !self.is_integral(k))
     }
 
     /// True if the constraint `u` (an unknown returned by `add_ineq`) is a column or dead.
@@ -429,13 +550,31 @@ impl Tableau {
         !matches!(self.unknowns[u].pos, Pos::Row(_))
     }
 
-    /// Check the invariants (for tests): feasibility of restricted rows.
+    /// Check the invariants (for tests): the storage shape (zero padding past
+    /// the logical width) and feasibility of restricted rows.
     pub fn check(&self) -> bool {
-        self.empty
-            || self.rows.iter().enumerate().all(|(i, r)| {
-                r[0].is_pos() && (!self.unknowns[self.row_var[i]].restricted || !r[1].is_neg())
-            })
+        let w = 2 + self.ncol();
+        self.mat.len() == self.n_rows() * self.stride
+            && self
+                .mat
+                .chunks_exact(self.stride)
+                .all(|row| row[w..].iter().all(Int::is_zero))
+            && (self.empty
+                || (0..self.n_rows()).all(|i| {
+                    let r = self.row(i);
+                    r[0].is_pos() && (!self.unknowns[self.row_var[i]].restricted || !r[1].is_neg())
+                }))
     }
+}
+
+/// Compare `|n1| / |d1|` with `|n2| / |d2|` (`d1`, `d2` non-zero).
+fn cmp_ratio(n1: &Int, d1: &Int, n2: &Int, d2: &Int) -> Ordering {
+    if let (Int::Small(n1), Int::Small(d1), Int::Small(n2), Int::Small(d2)) = (n1, d1, n2, d2) {
+        let l = n1.unsigned_abs() as u128 * d2.unsigned_abs() as u128;
+        let r = n2.unsigned_abs() as u128 * d1.unsigned_abs() as u128;
+        return l.cmp(&r);
+    }
+    (&n1.abs() * &d2.abs()).cmp(&(&n2.abs() * &d1.abs()))
 }
 
 /// Divide a `[d, c, a...]` row by the gcd of all its entries.
@@ -521,24 +660,31 @@ pub(crate) fn integer_sample_with(
     ineqs: &[Vec<Int>],
     extra: Option<&[Int]>,
 ) -> Result<Option<Vec<Int>>> {
+    let all = ineqs.iter().map(Vec::as_slice).chain(extra);
+    if eqs.is_empty() {
+        // the free directions are the variables themselves: rows that need
+        // no tightening are used as they are (and constant rows allocate nothing)
+        let mut rows: Vec<Cow<[Int]>> = Vec::new();
+        for r in all {
+            match tighten(Cow::Borrowed(r)) {
+                Some(Some(row)) => {
+                    if rows.is_empty() {
+                        rows.reserve_exact(ineqs.len() + 1);
+                    }
+                    rows.push(row)
+                }
+                Some(None) => {}
+                None => return Ok(None),
+            }
+        }
+        return sample_tightened(n, &rows);
+    }
     let Some((x0, basis)) = solve_equalities(n, eqs) else {
         return Ok(None);
     };
     let k = basis.first().map_or(0, Vec::len);
-    // a point z of the free directions back to x = x0 + B·z
-    let lift = |z: Vec<Int>| -> Vec<Int> {
-        (0..n)
-            .map(|i| {
-                let mut v = x0[i].clone();
-                for j in 0..k {
-                    v.add_mul(&basis[i][j], &z[j]);
-                }
-                v
-            })
-            .collect()
-    };
-    let mut rows: Vec<Vec<Int>> = Vec::with_capacity(ineqs.len() + 1);
-    for r in ineqs.iter().map(Vec::as_slice).chain(extra) {
+    let mut rows: Vec<Cow<[Int]>> = Vec::with_capacity(ineqs.len() + 1);
+    for r in all {
         // r·(1, x0 + B z) = (r0 + a·x0) + (a·B) z
         let mut row = vec![Int::ZERO; 1 + k];
         row[0] = r[0].clone();
@@ -553,49 +699,65 @@ pub(crate) fn integer_sample_with(
                 }
             }
         }
-        match tighten(row) {
+        match tighten(Cow::Owned(row)) {
             Some(Some(row)) => rows.push(row),
             Some(None) => {}
             None => return Ok(None),
         }
     }
+    // a point z of the free directions back to x = x0 + B·z
+    Ok(sample_tightened(k, &rows)?.map(|z| {
+        (0..n)
+            .map(|i| {
+                let mut v = x0[i].clone();
+                for j in 0..k {
+                    v.add_mul(&basis[i][j], &z[j]);
+                }
+                v
+            })
+            .collect()
+    }))
+}
+
+/// Integer point of `{ z : rows·(1, z) >= 0 }` for tightened rows (see
+/// [`integer_sample`]).
+fn sample_tightened<R: AsRef<[Int]>>(k: usize, rows: &[R]) -> Result<Option<Vec<Int>>> {
     // pairs of opposite inequalities whose constants cancel are equalities
     // (cuts and context splits produce them): solve those exactly first, a
     // thin set is hopeless for branch and bound when its coefficients are big
-    if let Some(pairs) = opposite_pairs(&rows) {
-        if pairs
-            .iter()
-            .any(|&(i, j)| (&rows[i][0] + &rows[j][0]).is_neg())
-        {
+    if let Some(pairs) = opposite_pairs(rows) {
+        let konst = |i: usize| &rows[i].as_ref()[0];
+        if pairs.iter().any(|&(i, j)| (konst(i) + konst(j)).is_neg()) {
             return Ok(None);
         }
         let new_eqs: Vec<Vec<Int>> = pairs
             .iter()
-            .filter(|&&(i, j)| (&rows[i][0] + &rows[j][0]).is_zero())
-            .map(|&(i, _)| rows[i].clone())
+            .filter(|&&(i, j)| (konst(i) + konst(j)).is_zero())
+            .map(|&(i, _)| rows[i].as_ref().to_vec())
             .collect();
         if !new_eqs.is_empty() {
-            return Ok(integer_sample(k, &new_eqs, &rows)?.map(lift));
+            let rows: Vec<Vec<Int>> = rows.iter().map(|r| r.as_ref().to_vec()).collect();
+            return integer_sample(k, &new_eqs, &rows);
         }
     }
-    Ok(sample_ineqs(k, &rows)?.map(lift))
+    sample_ineqs(k, rows)
 }
 
 /// Index pairs `(i, j)` of (tightened) inequalities with opposite
 /// directions, or `None` if there are none.
-fn opposite_pairs(rows: &[Vec<Int>]) -> Option<Vec<(usize, usize)>> {
+fn opposite_pairs<R: AsRef<[Int]>>(rows: &[R]) -> Option<Vec<(usize, usize)>> {
     // quadratic, but each comparison stops at the first coefficient that is
     // not the negation of the other's (usually the first)
     let opposite = |a: &[Int], b: &[Int]| {
-        a[1..]
-            .iter()
-            .zip(&b[1..])
-            .all(|(x, y)| x.is_zero() && y.is_zero() || *x == -y)
+        a[1..].iter().zip(&b[1..]).all(|(x, y)| match (x, y) {
+            (Int::Small(x), Int::Small(y)) => x.checked_neg() == Some(*y),
+            _ => *x == -y,
+        })
     };
     let mut pairs = Vec::new();
     for i in 0..rows.len() {
         for j in i + 1..rows.len() {
-            if opposite(&rows[i], &rows[j]) {
+            if opposite(rows[i].as_ref(), rows[j].as_ref()) {
                 pairs.push((i, j));
             }
         }
@@ -608,13 +770,15 @@ fn opposite_pairs(rows: &[Vec<Int>]) -> Option<Vec<(usize, usize)>> {
 }
 
 /// Divide an inequality by the gcd of its coefficients, flooring the
-/// constant. `None`: infeasible constant row; `Some(None)`: trivially true.
-fn tighten(mut row: Vec<Int>) -> Option<Option<Vec<Int>>> {
+/// constant (copying the row only then). `None`: infeasible constant row;
+/// `Some(None)`: trivially true.
+fn tighten(mut row: Cow<[Int]>) -> Option<Option<Cow<[Int]>>> {
     let g = gcd_slice(&row[1..]);
     if g.is_zero() {
         return if row[0].is_neg() { None } else { Some(None) };
     }
     if !g.is_one() {
+        let row = row.to_mut();
         row[0] = row[0].div_floor(&g);
         for v in row[1..].iter_mut() {
             *v = v.div_exact(&g);
@@ -623,10 +787,11 @@ fn tighten(mut row: Vec<Int>) -> Option<Option<Vec<Int>>> {
     Some(Some(row))
 }
 
-fn tableau_of(k: usize, rows: &[Vec<Int>]) -> Result<Tableau> {
+fn tableau_of<R: AsRef<[Int]>>(k: usize, rows: &[R]) -> Result<Tableau> {
     let mut t = Tableau::new(k);
+    t.reserve_rows(rows.len());
     for r in rows {
-        t.add_ineq(r)?;
+        t.add_ineq(r.as_ref())?;
         if t.is_empty() {
             break;
         }
@@ -635,13 +800,13 @@ fn tableau_of(k: usize, rows: &[Vec<Int>]) -> Result<Tableau> {
 }
 
 /// Integer point of `{ z : rows·(1, z) >= 0 }` (see [`integer_sample`]).
-fn sample_ineqs(k: usize, rows: &[Vec<Int>]) -> Result<Option<Vec<Int>>> {
+fn sample_ineqs<R: AsRef<[Int]>>(k: usize, rows: &[R]) -> Result<Option<Vec<Int>>> {
     let t = tableau_of(k, rows)?;
     if t.is_empty() {
         return Ok(None);
     }
-    if k == 0 {
-        return Ok(Some(vec![]));
+    if t.fractional_var().is_none() {
+        return Ok(Some(int_sample(&t)));
     }
     // fast path: plain branch and bound with a small node limit
     let mut nodes = 0usize;
@@ -652,7 +817,7 @@ fn sample_ineqs(k: usize, rows: &[Vec<Int>]) -> Result<Option<Vec<Int>>> {
     let cone: Vec<Vec<Int>> = rows
         .iter()
         .map(|r| {
-            let mut c = r.clone();
+            let mut c = r.as_ref().to_vec();
             c[0] = Int::ZERO;
             c
         })
@@ -680,6 +845,7 @@ fn sample_ineqs(k: usize, rows: &[Vec<Int>]) -> Result<Option<Vec<Int>>> {
     let wrows: Vec<Vec<Int>> = rows
         .iter()
         .map(|row| {
+            let row = row.as_ref();
             let mut out = vec![Int::ZERO; 1 + k];
             out[0] = row[0].clone();
             for j in 0..k {
@@ -750,17 +916,13 @@ fn bnb_limited(t: Tableau, nodes: &mut usize) -> Result<Option<Option<Vec<Int>>>
     if *nodes > 40 {
         return Ok(None);
     }
-    let n = t.n_var();
     let Some(k) = t.fractional_var() else {
         return Ok(Some(Some(int_sample(&t))));
     };
     let (num, den) = t.sample_value(k);
     let lo = num.div_floor(&den);
     let mut down = t.clone();
-    let mut row = vec![Int::ZERO; n + 1];
-    row[0] = lo.clone();
-    row[1 + k] = Int::from(-1);
-    down.add_ineq(&row)?;
+    down.add_bound(k, &lo, Bound::Upper)?;
     if !down.is_empty() {
         match bnb_limited(down, nodes)? {
             None => return Ok(None),
@@ -769,10 +931,7 @@ fn bnb_limited(t: Tableau, nodes: &mut usize) -> Result<Option<Option<Vec<Int>>>
         }
     }
     let mut up = t;
-    let mut row = vec![Int::ZERO; n + 1];
-    row[0] = -&(&lo + &Int::ONE);
-    row[1 + k] = Int::ONE;
-    up.add_ineq(&row)?;
+    up.add_bound(k, &(&lo + &Int::ONE), Bound::Lower)?;
     if up.is_empty() {
         return Ok(Some(None));
     }
@@ -859,16 +1018,15 @@ fn scaled_sample(t: &Tableau, k: usize) -> (Vec<Int>, Int) {
     (num, den)
 }
 /// rational sample of `t`.
-fn round_in_cone(k: usize, rows: &[Vec<Int>], t: &Tableau) -> Result<Vec<Int>> {
+fn round_in_cone<R: AsRef<[Int]>>(k: usize, rows: &[R], t: &Tableau) -> Result<Vec<Int>> {
     // interior direction d: a·d >= 1 for every non-constant row
     let mut td = Tableau::new(k);
     for r in rows {
+        let r = r.as_ref();
         if r[1..].iter().all(Int::is_zero) {
             continue;
         }
-        let mut c = r.clone();
-        c[0] = Int::from(-1);
-        td.add_ineq(&c)?;
+        td.add_ineq_parts(&MINUS_ONE, &r[1..])?;
     }
     if td.is_empty() {
         return Err(Error::Invalid(
@@ -881,6 +1039,7 @@ fn round_in_cone(k: usize, rows: &[Vec<Int>], t: &Tableau) -> Result<Vec<Int>> {
     // t >= (||a||_1 / 2 - (a·x0 + b)) / (a·d), all scaled by 2·den
     let mut steps = Int::ZERO;
     for r in rows {
+        let r = r.as_ref();
         if r[1..].iter().all(Int::is_zero) {
             continue;
         }
@@ -911,6 +1070,7 @@ fn round_in_cone(k: usize, rows: &[Vec<Int>], t: &Tableau) -> Result<Vec<Int>> {
         })
         .collect();
     debug_assert!(rows.iter().all(|r| {
+        let r = r.as_ref();
         let mut v = r[0].clone();
         for j in 0..k {
             v.add_mul(&r[1 + j], &point[j]);
@@ -948,18 +1108,12 @@ fn branch_and_bound(
         let lo = num.div_floor(&den);
         // x_k >= floor(v) + 1 is explored after x_k <= floor(v)
         let mut up = t.clone();
-        let mut row = vec![Int::ZERO; n + 1];
-        row[0] = -&(&lo + &Int::ONE);
-        row[1 + k] = Int::ONE;
-        up.add_ineq(&row)?;
+        up.add_bound(k, &(&lo + &Int::ONE), Bound::Lower)?;
         if !up.is_empty() {
             stack.push(up);
         }
         let mut down = t;
-        let mut row = vec![Int::ZERO; n + 1];
-        row[0] = lo;
-        row[1 + k] = Int::from(-1);
-        down.add_ineq(&row)?;
+        down.add_bound(k, &lo, Bound::Upper)?;
         if !down.is_empty() {
             stack.push(down);
         }
@@ -997,6 +1151,43 @@ mod tests {
         );
         t.add_ineq(&r(&[-20, 1, 1])).unwrap();
         assert!(t.is_empty());
+    }
+
+    #[test]
+    fn equalities_remove_columns() {
+        // x + y + z = 6, x - z = 1, 0 <= x, y, z; clones stay independent
+        let mut t = Tableau::new(3);
+        for row in [[0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]] {
+            t.add_ineq(&r(&row)).unwrap();
+        }
+        t.add_eq(&r(&[-6, 1, 1, 1])).unwrap();
+        assert!(t.check());
+        t.add_eq(&r(&[-1, 1, 0, -1])).unwrap();
+        assert!(t.check() && !t.is_empty());
+        assert_eq!(t.ncol(), 1);
+        let mut u = t.clone();
+        u.add_bound(1, &Int::from(2), Bound::Upper).unwrap();
+        assert!(u.check());
+        assert_eq!(
+            u.clone().maximize(&r(&[0, 1, 0, 0])).unwrap(),
+            Opt::Value(Int::from(7), Int::from(2))
+        );
+        assert_eq!(
+            t.clone().maximize(&r(&[0, 1, 0, 0])).unwrap(),
+            Opt::Value(Int::from(7), Int::from(2))
+        );
+        assert_eq!(
+            t.clone().minimize(&r(&[0, 0, 1, 0])).unwrap(),
+            Opt::Value(Int::ZERO, Int::ONE)
+        );
+        u.add_bound(2, &Int::from(1), Bound::Lower).unwrap();
+        assert!(u.check());
+        u.add_bound(0, &Int::from(4), Bound::Lower).unwrap();
+        assert!(u.is_empty());
+        assert_eq!(
+            t.minimize(&r(&[0, 0, 1, 0])).unwrap(),
+            Opt::Value(Int::ZERO, Int::ONE)
+        );
     }
 
     #[test]
