@@ -375,3 +375,43 @@ pub(crate) fn merge_params_shared(a: &Arc<[String]>, b: &[String]) -> Arc<[Strin
         merge_params(a, b).into()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::hash_map::DefaultHasher;
+
+    fn hash_of(s: &Space) -> u64 {
+        let mut h = DefaultHasher::new();
+        s.hash(&mut h);
+        h.finish()
+    }
+
+    #[test]
+    fn clones_share_and_compare_by_value() {
+        fn send_sync<T: Send + Sync>() {}
+        send_sync::<Space>();
+        let s = Space::map(
+            vec!["n".to_string()],
+            Tuple::named("S", &["i"]),
+            Tuple::nested(None, Tuple::named("A", &["a"]), Tuple::anonymous(1)),
+        );
+        let c = s.clone();
+        assert!(Arc::ptr_eq(&s.params, &c.params));
+        assert!(Arc::ptr_eq(&s.range, &c.range));
+        // built separately, with other dimension names: equal all the same
+        let t = Space::map(
+            &["n".to_string()][..],
+            Tuple::named("S", &["x"]),
+            Tuple::nested(None, Tuple::named("A", &["b"]), Tuple::anonymous(1)),
+        );
+        assert_eq!(s, t);
+        assert_eq!(s.cmp(&t), Ordering::Equal);
+        assert_eq!(hash_of(&s), hash_of(&t));
+        assert_ne!(s, t.with_params(vec!["m".to_string()]));
+        assert_ne!(s, s.with_range(Tuple::anonymous(2)));
+        assert_eq!(s.wrap().unwrap(), Some(s.clone()));
+        assert_eq!(s.reverse().reverse(), s);
+        assert_eq!(*s.range_space().domain_tuple(), Tuple::anonymous(0));
+    }
+}
