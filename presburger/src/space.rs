@@ -92,10 +92,13 @@ impl Tuple {
     }
 
     /// Total number of dimensions.
+    #[inline]
     pub fn dim(&self) -> usize {
+        // the flat case is inlined into the row-length computations that
+        // call this all the time; the recursion stays out of line
         match &self.kind {
             TupleKind::Flat(d) => d.len(),
-            TupleKind::Nested(a, b) => a.dim() + b.dim(),
+            TupleKind::Nested(a, b) => nested_dim(a, b),
         }
     }
 
@@ -127,6 +130,12 @@ impl Tuple {
             ),
         }
     }
+}
+
+/// [`Tuple::dim`] of a wrapped relation.
+#[inline(never)]
+fn nested_dim(a: &Tuple, b: &Tuple) -> usize {
+    a.dim() + b.dim()
 }
 
 impl PartialEq for Tuple {
