@@ -553,6 +553,8 @@ pub(crate) fn flow(info: &AccessInfo, tm: &Timing) -> Result<Flow> {
     ] {
         params = merge_params(&params, u.params());
     }
+    // shared by every result and aligned part below
+    let params: Arc<[String]> = params.into();
     let aligned = |u: &UnionMap| {
         let mut u = u.clone();
         u.align_params(&params);
