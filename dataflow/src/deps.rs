@@ -2,6 +2,8 @@
 //! (read after write), anti (write after read) and output (write after write)
 //! dependences, and live-in / live-out accesses.
 
+use std::sync::Arc;
+
 use crate::access::AccessInfo;
 use crate::error::Result;
 use crate::flow::{compute_flow, Flow};
@@ -113,7 +115,7 @@ pub fn untag(u: &UnionMap) -> Result<UnionMap> {
             out.add_map(m)?;
             continue;
         }
-        if m.space().domain.as_ref().is_some_and(Tuple::is_nested) {
+        if m.space().domain.as_deref().is_some_and(Tuple::is_nested) {
             let proj = m.domain()?.unwrap()?.domain_map()?;
             m = proj.reverse()?.apply_range(&m)?;
         }
@@ -127,7 +129,7 @@ pub fn untag(u: &UnionMap) -> Result<UnionMap> {
 }
 
 /// `{ R[t] -> [-t] }` on a schedule range tuple with `k` dimensions.
-fn negate_map(from: Tuple, k: usize) -> Map {
+fn negate_map(from: Arc<Tuple>, k: usize) -> Map {
     let mut b = BasicMap::universe(Space::map(Vec::new(), from, Tuple::anonymous(k)));
     let len = b.row_len();
     for i in 0..k {

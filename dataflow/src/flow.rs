@@ -1,5 +1,7 @@
 //! Value-based (last-writer) dataflow: [`compute_flow`].
 
+use std::sync::Arc;
+
 use crate::access::AccessInfo;
 use crate::error::{Error, Result};
 use presburger::{BasicMap, Int, Map, Space, Tuple, UnionMap};
@@ -46,7 +48,7 @@ pub(crate) struct Timing {
 }
 
 /// The map `{ R[s0..s(k-1)] -> [s0, ..., s(k-1), 0, ..., 0] }` (n output dimensions).
-fn pad_map(from: Tuple, k: usize, n: usize) -> Map {
+fn pad_map(from: Arc<Tuple>, k: usize, n: usize) -> Map {
     let space = Space::map(Vec::new(), from, Tuple::anonymous(n));
     let mut b = BasicMap::universe(space);
     let len = b.row_len();

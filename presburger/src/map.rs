@@ -14,10 +14,11 @@
 //! ```
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use crate::basic::BasicMap;
 use crate::error::{Error, Result};
-use crate::space::{merge_params, Space};
+use crate::space::{merge_params_shared, Space};
 
 /// A finite union of [`BasicMap`]s over one space.
 #[derive(Clone, Debug)]
@@ -80,9 +81,9 @@ impl Map {
         }
         let mut b = b;
         if b.space.params != self.space.params {
-            let params = merge_params(&self.space.params, &b.space.params);
-            self.align_params(&params);
-            b.align_params(&params);
+            let params = merge_params_shared(&self.space.params, &b.space.params);
+            self.align_params_shared(&params);
+            b.align_params_shared(&params);
         }
         if !b.is_obviously_empty() {
             self.parts.push(b);
@@ -92,13 +93,20 @@ impl Map {
 
     /// Reorder and extend the parameters to `params` (a superset of the current ones).
     pub fn align_params(&mut self, params: &[String]) {
-        if self.space.params == params {
+        if *self.space.params != *params {
+            self.align_params_shared(&params.into());
+        }
+    }
+
+    /// [`align_params`](Self::align_params) to a shared list (no copy of the names).
+    pub(crate) fn align_params_shared(&mut self, params: &Arc<[String]>) {
+        if self.space.params == *params {
             return;
         }
         for b in &mut self.parts {
-            b.align_params(params);
+            b.align_params_shared(params);
         }
-        self.space.params = params.to_vec();
+        self.space.params = params.clone();
     }
 
     /// Make both operands' parameters agree and check that their tuples match.
@@ -111,9 +119,9 @@ impl Map {
         let mut a = self.clone();
         let mut b = other.clone();
         if a.space.params != b.space.params {
-            let params = merge_params(&a.space.params, &b.space.params);
-            a.align_params(&params);
-            b.align_params(&params);
+            let params = merge_params_shared(&a.space.params, &b.space.params);
+            a.align_params_shared(&params);
+            b.align_params_shared(&params);
         }
         Ok((a, b))
     }
@@ -170,14 +178,21 @@ impl Map {
 impl BasicMap {
     /// Reorder and extend the parameters to `params` (a superset of the current ones).
     pub fn align_params(&mut self, params: &[String]) {
-        if self.space.params == params {
+        if *self.space.params != *params {
+            self.align_params_shared(&params.into());
+        }
+    }
+
+    /// [`align_params`](Self::align_params) to a shared list (no copy of the names).
+    pub(crate) fn align_params_shared(&mut self, params: &Arc<[String]>) {
+        if self.space.params == *params {
             return;
         }
         let old_np = self.n_param();
         let new_len = self.row_len() - old_np + params.len();
         let mut map = Vec::with_capacity(self.row_len());
         map.push(0);
-        for p in &self.space.params {
+        for p in self.space.params.iter() {
             map.push(
                 1 + params
                     .iter()
@@ -189,7 +204,7 @@ impl BasicMap {
             map.push(k - old_np + params.len());
         }
         self.remap_cols(&map, new_len);
-        self.space.params = params.to_vec();
+        self.space.params = params.clone();
     }
 
     /// The intersection of two basic maps of the same space (locals are concatenated).
@@ -202,9 +217,9 @@ impl BasicMap {
         let mut a = self.clone();
         let mut b = other.clone();
         if a.space.params != b.space.params {
-            let params = merge_params(&a.space.params, &b.space.params);
-            a.align_params(&params);
-            b.align_params(&params);
+            let params = merge_params_shared(&a.space.params, &b.space.params);
+            a.align_params_shared(&params);
+            b.align_params_shared(&params);
         }
         let nb = b.n_div();
         let na = a.n_div();

@@ -338,10 +338,7 @@ impl Map {
         let no = self.space.n_out();
         let space2 = crate::space::Space::map(
             self.space.params.clone(),
-            self.space
-                .domain
-                .clone()
-                .unwrap_or_else(|| crate::space::Tuple::anonymous(0)),
+            self.space.domain_tuple(),
             crate::space::Tuple::anonymous(2 * no),
         );
         for bi in &m.parts {

@@ -40,6 +40,7 @@
 
 use std::collections::HashMap;
 use std::str::FromStr;
+use std::sync::Arc;
 
 use crate::basic::{BasicMap, Div};
 use crate::error::{Error, Result};
@@ -269,7 +270,8 @@ struct Part {
 }
 
 struct Ast {
-    params: Vec<String>,
+    /// Shared by the spaces of all parts.
+    params: Arc<[String]>,
     parts: Vec<Part>,
 }
 
@@ -363,6 +365,7 @@ impl Parser {
             self.expect_sym("]")?;
             self.expect_sym("->")?;
         }
+        let params: Arc<[String]> = params.into();
         self.expect_sym("{")?;
         let mut parts = Vec::new();
         loop {
@@ -384,7 +387,7 @@ impl Parser {
         Ok(Ast { params, parts })
     }
 
-    fn parse_part(&mut self, params: &[String]) -> Result<Part> {
+    fn parse_part(&mut self, params: &Arc<[String]>) -> Result<Part> {
         let pos = self.pos();
         let mut ctx = PartCtx {
             ndims: 0,
@@ -392,14 +395,14 @@ impl Parser {
             atoms: Vec::new(),
         };
         let space = if self.is_sym(":") {
-            Space::params_only(params.to_vec())
+            Space::params_only(params.clone())
         } else {
             let t1 = self.parse_tuple(params, &mut ctx)?;
             if self.eat_sym("->") {
                 let t2 = self.parse_tuple(params, &mut ctx)?;
-                Space::map(params.to_vec(), t1, t2)
+                Space::map(params.clone(), t1, t2)
             } else {
-                Space::set(params.to_vec(), t1)
+                Space::set(params.clone(), t1)
             }
         };
         let mut formula = Formula::Bool(true);
@@ -1402,7 +1405,7 @@ fn replace_minmax(e: &Expr, with: &Expr, done: &mut bool) -> Expr {
 // Entry points
 
 struct Parsed {
-    params: Vec<String>,
+    params: Arc<[String]>,
     maps: Vec<(Pos, Map)>,
 }
 

@@ -6,16 +6,34 @@
 //! names are kept only as printing hints: two tuples are equal when their
 //! names, arities and nesting agree.
 //!
+//! ## Sharing
+//! Every [`BasicMap`](crate::BasicMap) carries its space, and basic maps are
+//! copied all the time, so a space is cheap to copy: the parameter list is an
+//! `Arc<[String]>` and the tuples are `Arc<Tuple>` (the two halves of a
+//! wrapped tuple too). Cloning a [`Space`] only bumps reference counts; it
+//! never allocates. Spaces are immutable values: to
+//! change a part, build a new space ([`Space::with_params`],
+//! [`Space::with_range`], [`Space::set`], ...) that shares the unchanged parts.
+//! The constructors take anything that converts into the shared form
+//! (`Vec<String>`, `&[String]` or an `Arc<[String]>` for the parameters, a
+//! [`Tuple`] or an `Arc<Tuple>` for a tuple). Sharing is invisible to
+//! equality, hashing and ordering, which compare values (two handles to the
+//! same allocation are recognised as equal without looking inside).
+//!
 //! ```
 //! use presburger::{Space, Tuple};
 //! let s = Space::set(vec!["n".into()], Tuple::named("S", &["i", "j"]));
 //! assert_eq!(s.n_param(), 1);
 //! assert_eq!(s.n_out(), 2);
 //! assert!(s.is_set());
+//! let r = s.reverse().reverse();
+//! assert!(std::sync::Arc::ptr_eq(&r.params, &s.params));
+//! assert_eq!(*r.domain.unwrap(), Tuple::anonymous(0));
 //! ```
 
 use std::cmp::Ordering;
 use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 
 /// A tuple of dimensions: flat, or a wrapped relation.
 #[derive(Clone, Debug)]
@@ -31,8 +49,9 @@ pub struct Tuple {
 pub enum TupleKind {
     /// A flat list of dimensions; the strings are printing hints (may be empty).
     Flat(Vec<String>),
-    /// A wrapped relation `[A -> B]`.
-    Nested(Box<Tuple>, Box<Tuple>),
+    /// A wrapped relation `[A -> B]` (the halves are shared, see the
+    /// [module documentation](self)).
+    Nested(Arc<Tuple>, Arc<Tuple>),
 }
 
 impl Tuple {
@@ -61,18 +80,25 @@ impl Tuple {
     }
 
     /// The wrapped relation `[dom -> ran]`.
-    pub fn nested(name: Option<String>, dom: Tuple, ran: Tuple) -> Tuple {
+    pub fn nested(
+        name: Option<String>,
+        dom: impl Into<Arc<Tuple>>,
+        ran: impl Into<Arc<Tuple>>,
+    ) -> Tuple {
         Tuple {
             name,
-            kind: TupleKind::Nested(Box::new(dom), Box::new(ran)),
+            kind: TupleKind::Nested(dom.into(), ran.into()),
         }
     }
 
     /// Total number of dimensions.
+    #[inline]
     pub fn dim(&self) -> usize {
+        // the flat case is inlined into the row-length computations that
+        // call this all the time; the recursion stays out of line
         match &self.kind {
             TupleKind::Flat(d) => d.len(),
-            TupleKind::Nested(a, b) => a.dim() + b.dim(),
+            TupleKind::Nested(a, b) => nested_dim(a, b),
         }
     }
 
@@ -104,6 +130,12 @@ impl Tuple {
             ),
         }
     }
+}
+
+/// [`Tuple::dim`] of a wrapped relation.
+#[inline(never)]
+fn nested_dim(a: &Tuple, b: &Tuple) -> usize {
+    a.dim() + b.dim()
 }
 
 impl PartialEq for Tuple {
@@ -139,6 +171,9 @@ impl PartialOrd for Tuple {
 impl Ord for Tuple {
     /// Orders by name, then shape; dimension names are ignored.
     fn cmp(&self, other: &Tuple) -> Ordering {
+        if std::ptr::eq(self, other) {
+            return Ordering::Equal;
+        }
         self.name
             .cmp(&other.name)
             .then_with(|| match (&self.kind, &other.kind) {
@@ -157,38 +192,51 @@ impl Ord for Tuple {
 /// Variables of a constraint row are laid out as
 /// `[constant | params | domain dims | range dims | locals]`; a set has no
 /// domain dims (its tuple is the "range" tuple).
+///
+/// The parts are shared (see the [module documentation](self)): cloning a
+/// space does not allocate.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Space {
     /// Parameter names, in order.
-    pub params: Vec<String>,
+    pub params: Arc<[String]>,
     /// The domain tuple of a relation (`None` for a set).
-    pub domain: Option<Tuple>,
+    pub domain: Option<Arc<Tuple>>,
     /// The tuple of a set, or the range tuple of a relation.
-    pub range: Tuple,
+    pub range: Arc<Tuple>,
+}
+
+/// The zero-dimensional anonymous tuple, shared.
+fn anonymous0() -> Arc<Tuple> {
+    static EMPTY: std::sync::OnceLock<Arc<Tuple>> = std::sync::OnceLock::new();
+    EMPTY.get_or_init(|| Arc::new(Tuple::anonymous(0))).clone()
 }
 
 impl Space {
     /// The space of a set.
-    pub fn set(params: Vec<String>, tuple: Tuple) -> Space {
+    pub fn set(params: impl Into<Arc<[String]>>, tuple: impl Into<Arc<Tuple>>) -> Space {
         Space {
-            params,
+            params: params.into(),
             domain: None,
-            range: tuple,
+            range: tuple.into(),
         }
     }
 
     /// The space of a relation.
-    pub fn map(params: Vec<String>, domain: Tuple, range: Tuple) -> Space {
+    pub fn map(
+        params: impl Into<Arc<[String]>>,
+        domain: impl Into<Arc<Tuple>>,
+        range: impl Into<Arc<Tuple>>,
+    ) -> Space {
         Space {
-            params,
-            domain: Some(domain),
-            range,
+            params: params.into(),
+            domain: Some(domain.into()),
+            range: range.into(),
         }
     }
 
     /// The space of a parameter domain (a set with a zero-dimensional anonymous tuple).
-    pub fn params_only(params: Vec<String>) -> Space {
-        Space::set(params, Tuple::anonymous(0))
+    pub fn params_only(params: impl Into<Arc<[String]>>) -> Space {
+        Space::set(params, anonymous0())
     }
 
     /// True for a set space.
@@ -203,7 +251,7 @@ impl Space {
 
     /// Number of domain (input) dimensions; 0 for sets.
     pub fn n_in(&self) -> usize {
-        self.domain.as_ref().map_or(0, Tuple::dim)
+        self.domain.as_ref().map_or(0, |t| t.dim())
     }
 
     /// Number of range (output, or set) dimensions.
@@ -216,13 +264,16 @@ impl Space {
         self.n_param() + self.n_in() + self.n_out()
     }
 
+    /// The domain tuple of a relation, or the zero-dimensional anonymous
+    /// tuple for a set (shared, no copy).
+    pub fn domain_tuple(&self) -> Arc<Tuple> {
+        self.domain.clone().unwrap_or_else(anonymous0)
+    }
+
     /// The domain of a relation as a set space (a set space is its own domain
     /// only in the sense of `params`; use on relations).
     pub fn domain_space(&self) -> Space {
-        Space::set(
-            self.params.clone(),
-            self.domain.clone().unwrap_or_else(|| Tuple::anonymous(0)),
-        )
+        Space::set(self.params.clone(), self.domain_tuple())
     }
 
     /// The range of a relation (or the tuple of a set) as a set space.
@@ -232,11 +283,7 @@ impl Space {
 
     /// The reversed relation space.
     pub fn reverse(&self) -> Space {
-        Space::map(
-            self.params.clone(),
-            self.range.clone(),
-            self.domain.clone().unwrap_or_else(|| Tuple::anonymous(0)),
-        )
+        Space::map(self.params.clone(), self.range.clone(), self.domain_tuple())
     }
 
     /// The parameter space (`[params] -> { : }`).
@@ -246,21 +293,18 @@ impl Space {
 
     /// Wrap a relation space into a set space `{ [A -> B] }`.
     pub fn wrap(&self) -> Space {
-        let dom = self.domain.clone().unwrap_or_else(|| Tuple::anonymous(0));
         Space::set(
             self.params.clone(),
-            Tuple::nested(None, dom, self.range.clone()),
+            Tuple::nested(None, self.domain_tuple(), self.range.clone()),
         )
     }
 
     /// Unwrap a set space `{ [A -> B] }` into a relation space, if it is nested.
     pub fn unwrap(&self) -> Option<Space> {
         match (&self.domain, &self.range.kind) {
-            (None, TupleKind::Nested(a, b)) => Some(Space::map(
-                self.params.clone(),
-                (**a).clone(),
-                (**b).clone(),
-            )),
+            (None, TupleKind::Nested(a, b)) => {
+                Some(Space::map(self.params.clone(), a.clone(), b.clone()))
+            }
             _ => None,
         }
     }
@@ -271,11 +315,20 @@ impl Space {
     }
 
     /// The same space with a different parameter list.
-    pub fn with_params(&self, params: Vec<String>) -> Space {
+    pub fn with_params(&self, params: impl Into<Arc<[String]>>) -> Space {
         Space {
-            params,
+            params: params.into(),
             domain: self.domain.clone(),
             range: self.range.clone(),
+        }
+    }
+
+    /// The same space with a different range tuple (the tuple of a set).
+    pub fn with_range(&self, range: impl Into<Arc<Tuple>>) -> Space {
+        Space {
+            params: self.params.clone(),
+            domain: self.domain.clone(),
+            range: range.into(),
         }
     }
 
@@ -321,4 +374,53 @@ pub fn merge_params(a: &[String], b: &[String]) -> Vec<String> {
         }
     }
     out
+}
+
+/// [`merge_params`] as a shared list: `a` itself (no copy) when `b` adds no name.
+pub(crate) fn merge_params_shared(a: &Arc<[String]>, b: &[String]) -> Arc<[String]> {
+    if b.iter().all(|p| a.contains(p)) {
+        a.clone()
+    } else {
+        merge_params(a, b).into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::hash_map::DefaultHasher;
+
+    fn hash_of(s: &Space) -> u64 {
+        let mut h = DefaultHasher::new();
+        s.hash(&mut h);
+        h.finish()
+    }
+
+    #[test]
+    fn clones_share_and_compare_by_value() {
+        fn send_sync<T: Send + Sync>() {}
+        send_sync::<Space>();
+        let s = Space::map(
+            vec!["n".to_string()],
+            Tuple::named("S", &["i"]),
+            Tuple::nested(None, Tuple::named("A", &["a"]), Tuple::anonymous(1)),
+        );
+        let c = s.clone();
+        assert!(Arc::ptr_eq(&s.params, &c.params));
+        assert!(Arc::ptr_eq(&s.range, &c.range));
+        // built separately, with other dimension names: equal all the same
+        let t = Space::map(
+            &["n".to_string()][..],
+            Tuple::named("S", &["x"]),
+            Tuple::nested(None, Tuple::named("A", &["b"]), Tuple::anonymous(1)),
+        );
+        assert_eq!(s, t);
+        assert_eq!(s.cmp(&t), Ordering::Equal);
+        assert_eq!(hash_of(&s), hash_of(&t));
+        assert_ne!(s, t.with_params(vec!["m".to_string()]));
+        assert_ne!(s, s.with_range(Tuple::anonymous(2)));
+        assert_eq!(s.wrap().unwrap(), Some(s.clone()));
+        assert_eq!(s.reverse().reverse(), s);
+        assert_eq!(*s.range_space().domain_tuple(), Tuple::anonymous(0));
+    }
 }

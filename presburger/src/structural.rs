@@ -159,27 +159,15 @@ impl Map {
                 "project_out: dimension range out of bounds".into(),
             ));
         }
-        let mut range = self.space.range.clone();
-        let names = range.dim_names();
-        let kept: Vec<String> = names
-            .iter()
+        let range = &self.space.range;
+        let kept: Vec<String> = range
+            .dim_names()
+            .into_iter()
             .enumerate()
             .filter(|(k, _)| *k < first || *k >= first + n)
-            .map(|(_, s)| s.clone())
+            .map(|(_, s)| s)
             .collect();
-        range = Tuple::flat(
-            if n == 0 {
-                range.name
-            } else {
-                range.name.clone()
-            },
-            kept,
-        );
-        let space = Space {
-            params: self.space.params.clone(),
-            domain: self.space.domain.clone(),
-            range,
-        };
+        let space = self.space.with_range(Tuple::flat(range.name.clone(), kept));
         let dest: Vec<Dest> = params_dest(np)
             .chain((0..ni).map(|k| Dest::Var(np + k)))
             .chain((0..no).map(|k| {
@@ -325,10 +313,7 @@ impl Map {
         let (np, ni, no) = (self.space.n_param(), self.space.n_in(), self.space.n_out());
         let wrapped = self.space.wrap().range;
         let target = if dom {
-            self.space
-                .domain
-                .clone()
-                .unwrap_or_else(|| Tuple::anonymous(0))
+            self.space.domain_tuple()
         } else {
             self.space.range.clone()
         };
@@ -615,9 +600,9 @@ pub(crate) fn align_any(a: &Map, b: &Map) -> (Map, Map) {
     let mut a = a.clone();
     let mut b = b.clone();
     if a.space.params != b.space.params {
-        let params = crate::space::merge_params(&a.space.params, &b.space.params);
-        a.align_params(&params);
-        b.align_params(&params);
+        let params = crate::space::merge_params_shared(&a.space.params, &b.space.params);
+        a.align_params_shared(&params);
+        b.align_params_shared(&params);
     }
     (a, b)
 }

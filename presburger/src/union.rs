@@ -7,12 +7,14 @@
 
 use crate::error::{Error, Result};
 use crate::map::Map;
-use crate::space::merge_params;
+use std::sync::Arc;
+
+use crate::space::merge_params_shared;
 
 /// A union of maps living in different spaces.
 #[derive(Clone, Debug, Default)]
 pub struct UnionMap {
-    pub(crate) params: Vec<String>,
+    pub(crate) params: Arc<[String]>,
     pub(crate) maps: Vec<Map>,
 }
 
@@ -21,9 +23,9 @@ pub type UnionSet = UnionMap;
 
 impl UnionMap {
     /// The empty union with the given parameters.
-    pub fn empty(params: Vec<String>) -> UnionMap {
+    pub fn empty(params: impl Into<Arc<[String]>>) -> UnionMap {
         UnionMap {
-            params,
+            params: params.into(),
             maps: Vec::new(),
         }
     }
@@ -45,19 +47,24 @@ impl UnionMap {
 
     /// Reorder and extend the parameters to `params` (a superset of the current ones).
     pub fn align_params(&mut self, params: &[String]) {
+        self.align_params_shared(&params.into());
+    }
+
+    /// [`align_params`](Self::align_params) to a shared list (no copy of the names).
+    fn align_params_shared(&mut self, params: &Arc<[String]>) {
         for m in &mut self.maps {
-            m.align_params(params);
+            m.align_params_shared(params);
         }
-        self.params = params.to_vec();
+        self.params = params.clone();
     }
 
     /// Add a map: united with the part of the same space, if any.
     pub fn add_map(&mut self, m: Map) -> Result<()> {
         let mut m = m;
         if m.space.params != self.params {
-            let params = merge_params(&self.params, &m.space.params);
-            self.align_params(&params);
-            m.align_params(&params);
+            let params = merge_params_shared(&self.params, &m.space.params);
+            self.align_params_shared(&params);
+            m.align_params_shared(&params);
         }
         match self.maps.binary_search_by(|x| {
             (&x.space.domain, &x.space.range).cmp(&(&m.space.domain, &m.space.range))
@@ -121,9 +128,9 @@ impl UnionMap {
         let mut a = self.clone();
         let mut b = other.clone();
         if a.params != b.params {
-            let p = merge_params(&a.params, &b.params);
-            a.align_params(&p);
-            b.align_params(&p);
+            let p = merge_params_shared(&a.params, &b.params);
+            a.align_params_shared(&p);
+            b.align_params_shared(&p);
         }
         (a, b)
     }
@@ -145,8 +152,11 @@ impl UnionMap {
         (Cow::Owned(a), Cow::Owned(b))
     }
 
-    fn collect(params: &[String], maps: impl IntoIterator<Item = Result<Map>>) -> Result<UnionMap> {
-        let mut u = UnionMap::empty(params.to_vec());
+    fn collect(
+        params: &Arc<[String]>,
+        maps: impl IntoIterator<Item = Result<Map>>,
+    ) -> Result<UnionMap> {
+        let mut u = UnionMap::empty(params.clone());
         for m in maps {
             u.add_map(m?)?;
         }

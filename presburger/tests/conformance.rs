@@ -170,7 +170,7 @@ fn same_at_params(got: &UnionMap, want: &UnionMap) -> Option<bool> {
     let gi: Vec<usize> = names.iter().map(|n| idx(g, n)).collect::<Option<_>>()?;
     let wi: Vec<usize> = names.iter().map(|n| idx(w, n)).collect::<Option<_>>()?;
     let mut points: Vec<Vec<i64>> = vec![vec![]];
-    for _ in names {
+    for _ in names.iter() {
         points = points
             .into_iter()
             .flat_map(|p| {

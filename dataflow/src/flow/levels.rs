@@ -23,6 +23,8 @@
 //! The final combination (must / may, no-source) is the one of the reference
 //! formulation ([`super::reference`]), which this module must agree with.
 
+use std::sync::Arc;
+
 use super::{Flow, Timing, Trace};
 use crate::access::AccessInfo;
 use crate::error::Result;
@@ -147,7 +149,7 @@ fn affine_rows(m: &Map) -> Option<Vec<Vec<Int>>> {
 }
 
 /// The schedule lookup of a normalised timing, all parameters aligned to `params`.
-struct Schedules(Vec<(Tuple, Sched)>);
+struct Schedules(Vec<(Arc<Tuple>, Sched)>);
 
 impl Schedules {
     fn new(tm: &Timing, params: &[String]) -> Result<Schedules> {
@@ -162,7 +164,7 @@ impl Schedules {
     }
 
     fn of(&self, domain: &Tuple) -> &Sched {
-        let found = self.0.iter().find(|(d, _)| d == domain);
+        let found = self.0.iter().find(|(d, _)| **d == *domain);
         &found.expect("Timing covers every access domain").1
     }
 }
@@ -551,6 +553,8 @@ pub(crate) fn flow(info: &AccessInfo, tm: &Timing) -> Result<Flow> {
     ] {
         params = merge_params(&params, u.params());
     }
+    // shared by every result and aligned part below
+    let params: Arc<[String]> = params.into();
     let aligned = |u: &UnionMap| {
         let mut u = u.clone();
         u.align_params(&params);
