@@ -55,6 +55,12 @@ struct Sched {
     /// Distinct instances always have distinct times (an affine function
     /// whose instance coefficients have full column rank).
     injective: bool,
+    /// When every time dimension is either independent of the instance or
+    /// one instance coordinate (coefficient 1) plus a parametric constant,
+    /// and every coordinate appears: per dimension, that coordinate. The
+    /// times of such a schedule compare as the coordinates in the order of
+    /// their first appearance.
+    follows: Option<Vec<Option<usize>>>,
 }
 
 impl Sched {
@@ -68,12 +74,31 @@ impl Sched {
                 .collect();
             rank(m) == nd
         });
+        let follows = affine.as_ref().and_then(|rows| {
+            let (np, nd) = (map.space().n_param(), map.space().n_in());
+            let mut seen = vec![false; nd];
+            let mut out = Vec::new();
+            for r in rows {
+                let inst = &r[1 + np..1 + np + nd];
+                let nz: Vec<usize> = (0..nd).filter(|&d| !inst[d].is_zero()).collect();
+                match nz[..] {
+                    [] => out.push(None),
+                    [d] if inst[d].is_one() => {
+                        seen[d] = true;
+                        out.push(Some(d));
+                    }
+                    _ => return None,
+                }
+            }
+            seen.iter().all(|&b| b).then_some(out)
+        });
         let inv = map.reverse()?;
         Ok(Sched {
             map,
             inv,
             affine,
             injective,
+            follows,
         })
     }
 }
@@ -100,6 +125,146 @@ fn rank(mut m: Vec<Vec<Int>>) -> usize {
         r += 1;
     }
     r
+}
+
+/// `a - b` for two affine time rows `[c | params | instance]` that do not
+/// depend on the instance and have the same parameter coefficients (their
+/// difference is then a known constant), `None` otherwise.
+fn const_diff(a: &[Int], b: &[Int], np: usize) -> Option<Int> {
+    let indep = |r: &[Int]| r[1 + np..].iter().all(Int::is_zero);
+    (indep(a) && indep(b) && a[1..1 + np] == b[1..1 + np]).then(|| &a[0] - &b[0])
+}
+
+/// Whether two affine schedules' times can be in the order "`a` before `b`
+/// at level `l`" (equal on the first `l` dimensions, smaller on dimension
+/// `l`), judged on the dimensions that are constants in both: `false` means
+/// never.
+fn may_precede_at(a: &[Vec<Int>], b: &[Vec<Int>], l: usize, np: usize) -> bool {
+    let prefix_ok = (0..l).all(|k| const_diff(&a[k], &b[k], np).map_or(true, |d| d.is_zero()));
+    prefix_ok && const_diff(&b[l], &a[l], np).map_or(true, |d| d.is_pos())
+}
+
+/// The order of the times of two affine schedules on dimensions `l..`
+/// decided by their first dimension where both are different constants
+/// (`Greater`: `a` always later), `None` when a dimension depending on an
+/// instance (or on different parameters) comes first.
+fn static_cmp(a: &[Vec<Int>], b: &[Vec<Int>], l: usize, np: usize) -> Option<std::cmp::Ordering> {
+    for k in l..a.len() {
+        let d = const_diff(&a[k], &b[k], np)?;
+        if !d.is_zero() {
+            return Some(if d.is_pos() {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Less
+            });
+        }
+    }
+    None
+}
+
+/// True if `m` is one disjunct without local variables whose range
+/// coordinates are determined by equalities in terms of the domain and
+/// parameters: it is single-valued, and its own lexmax.
+fn is_function(m: &Map) -> bool {
+    let [b] = m.basic_maps() else { return false };
+    if b.n_div() != 0 {
+        return false;
+    }
+    let (off, no) = (b.off_out(), b.n_out());
+    let rows: Vec<Vec<Int>> = b.eqs().iter().map(|e| e[off..off + no].to_vec()).collect();
+    rank(rows) == no
+}
+
+/// `m` with its columns renamed: column `k` of a row of `m` becomes column
+/// `col[k]` of the result, whose space is `space`; `n_new` existentials are
+/// added before `m`'s locals (the columns `col` may send variables there).
+fn remap(m: &Map, space: Space, col: impl Fn(usize) -> usize, n_new: usize) -> Result<Map> {
+    let mut out = Map::empty(space.clone());
+    for b in m.basic_maps() {
+        let mut r = BasicMap::universe(space.clone());
+        for _ in 0..n_new {
+            r.add_existential();
+        }
+        let move_row = |row: &[Int], len: usize| {
+            let mut v = vec![Int::ZERO; len];
+            for (k, x) in row.iter().enumerate() {
+                if !x.is_zero() {
+                    v[col(k)] = x.clone();
+                }
+            }
+            v
+        };
+        let len = 1 + space.n_vars() + n_new + b.n_div();
+        for d in b.divs() {
+            match d {
+                Some(d) => {
+                    let mut num = move_row(&d.num, len);
+                    num.truncate(r.row_len());
+                    r.add_div(num, d.den.clone());
+                }
+                None => {
+                    r.add_existential();
+                }
+            }
+        }
+        let had_divs = b.divs().iter().any(Option::is_some);
+        b.eqs().iter().for_each(|e| r.add_eq(move_row(e, len)));
+        b.ineqs().iter().for_each(|e| r.add_ineq(move_row(e, len)));
+        if (n_new > 0 || had_divs) && !r.simplify() {
+            continue;
+        }
+        out.add_basic(r)?;
+    }
+    Ok(out)
+}
+
+/// `m` (a relation) with its range coordinates reordered: coordinate `j`
+/// of the result is coordinate `perm[j]` of `m`.
+fn permute_range(m: &Map, perm: &[usize]) -> Result<Map> {
+    let off = 1 + m.space().n_param() + m.space().n_in();
+    let no = perm.len();
+    let mut to = vec![0; no];
+    for (j, &d) in perm.iter().enumerate() {
+        to[d] = j;
+    }
+    remap(
+        m,
+        m.space().clone(),
+        |k| if k >= off && k < off + no { off + to[k - off] } else { k },
+        0,
+    )
+}
+
+/// `{ x -> D[i] : [D[i] -> A[a]] -> x in m }` (the array coordinates are
+/// projected out), built directly rather than by composition.
+fn pairs_to_instances(m: &Map) -> Result<Map> {
+    let sp = m.space();
+    let wrapped = sp.domain.clone().expect("relation");
+    let Some(inner) = sp.domain_space().unwrap() else {
+        unreachable!("a wrapped sink access");
+    };
+    let (np, nd, na, nx) = (sp.n_param(), inner.n_in(), inner.n_out(), sp.n_out());
+    debug_assert_eq!(wrapped.dim(), nd + na);
+    let space = Space::map(
+        sp.params.clone(),
+        sp.range.clone(),
+        inner.domain.clone().expect("relation"),
+    );
+    // Old [c | params | i | a | x | locals] to new [c | params | x | i | a (new locals) | locals].
+    let col = |k: usize| {
+        if k < 1 + np {
+            k
+        } else if k < 1 + np + nd {
+            k + nx
+        } else if k < 1 + np + nd + na {
+            k + nx
+        } else if k < 1 + np + nd + na + nx {
+            k - nd - na
+        } else {
+            k
+        }
+    };
+    remap(m, space, col, na)
 }
 
 /// The sink accesses among `parts` (relations `p -> x` of one level, at the
@@ -196,6 +361,10 @@ fn order_affine(elem: &Map, sink: &[Vec<Int>], source: &[Vec<Int>], l: usize) ->
         let (off_in, off_out) = (b.off_in(), b.off_out());
         for k in 0..=l {
             let (s, t) = (&sink[k], &source[k]);
+            // Constant dimensions already known to be in order add nothing.
+            if const_diff(s, t, np).is_some() {
+                continue;
+            }
             let mut row = vec![Int::ZERO; len];
             for c in 0..1 + np {
                 row[c] = &s[c] - &t[c];
@@ -281,6 +450,23 @@ struct SinkFlow {
     may_no_source: Map,
 }
 
+/// The state of the level-by-level search for one sink access part.
+struct State {
+    /// The sink accesses not resolved at a deeper level.
+    remaining: Map,
+    /// Some sinks are resolved (until then every candidate's domain lies in
+    /// `remaining`: no restriction needed).
+    resolved_some: bool,
+    /// The last must-sources.
+    m_must: UnionMap,
+    /// Sinks whose last must-source is not a must dependence.
+    demote: UnionMap,
+    /// May candidates at or after the last must-source or kill.
+    may_after: UnionMap,
+    /// May candidates at the levels below the current one (deeper).
+    may_deeper: UnionMap,
+}
+
 /// The relations of one sink access part.
 struct SinkPart<'a> {
     params: &'a [String],
@@ -336,7 +522,12 @@ impl<'a> SinkPart<'a> {
             return Ok(None);
         }
         let m = match (&self.sched.affine, &s.sched.affine) {
-            (Some(a), Some(b)) => order_affine(elem, a, b, l)?,
+            (Some(a), Some(b)) => {
+                if !may_precede_at(b, a, l, self.params.len()) {
+                    return Ok(None);
+                }
+                order_affine(elem, a, b, l)?
+            }
             _ => {
                 let time = self.time.as_ref().expect("built for non-affine schedules");
                 let order = time.apply_range(&gt_at(n, l))?;
@@ -355,20 +546,239 @@ impl<'a> SinkPart<'a> {
         Ok(u)
     }
 
+    /// The must-sources and kills of `src` (candidates at level `l`) from the
+    /// latest to the earliest when their times at that level are ordered by
+    /// constant dimensions alone (so that each source only applies where
+    /// the later ones have no candidate) and each can be maximised in its
+    /// own instance space (see [`Sched::follows`]); `None` otherwise.
+    fn static_order(&self, src: &[(usize, Map)], sources: &[Source], l: usize) -> Option<Vec<usize>> {
+        let np = self.params.len();
+        let mut rows = Vec::new();
+        for (k, _) in src {
+            let sched = &sources[*k].sched;
+            sched.follows.as_ref()?;
+            rows.push(sched.affine.as_ref()?);
+        }
+        for a in 0..rows.len() {
+            for b in a + 1..rows.len() {
+                static_cmp(rows[a], rows[b], l, np)?;
+            }
+        }
+        let mut order: Vec<usize> = (0..src.len()).collect();
+        order.sort_by(|&a, &b| static_cmp(rows[b], rows[a], l, np).expect("all pairs ordered"));
+        Some(order)
+    }
+
+    /// The last instance of source `s` among its candidates `c` at level
+    /// `l`: the lexmax of the instance coordinates in the order in which the
+    /// schedule's dimensions from `l` on follow them.
+    fn last_instance(c: &Map, s: &Source, l: usize) -> Result<Map> {
+        if is_function(c) {
+            return Ok(c.clone());
+        }
+        let follows = s.sched.follows.as_ref().expect("checked by static_order");
+        let nd = c.space().n_out();
+        let mut perm: Vec<usize> = Vec::with_capacity(nd);
+        for d in follows[l..].iter().flatten().chain(&(0..nd).collect::<Vec<_>>()) {
+            if !perm.contains(d) {
+                perm.push(*d);
+            }
+        }
+        if perm.iter().enumerate().all(|(j, &d)| j == d) {
+            return Ok(c.lexmax()?);
+        }
+        let mut inv = vec![0; nd];
+        for (j, &d) in perm.iter().enumerate() {
+            inv[d] = j;
+        }
+        permute_range(&permute_range(c, &perm)?.lexmax()?, &inv)
+    }
+
+    /// The may candidates `c` (of source `u`, level `l`) executed at or
+    /// after the instance `at` (`p -> x`, of the affine source `t`).
+    fn may_at_or_after(
+        at: &Map,
+        t: &Source,
+        u: &Source,
+        c: &Map,
+        l: usize,
+        n: usize,
+        np: usize,
+    ) -> Result<Map> {
+        let order = match (&t.sched.affine, &u.sched.affine) {
+            (Some(a), Some(b)) => {
+                let space = Space::map(
+                    at.space().params.clone(),
+                    at.space().range.clone(),
+                    c.space().range.clone(),
+                );
+                let le = le_affine(space, a, b, l, np)?;
+                if le.basic_maps().is_empty() {
+                    return Ok(Map::empty(c.space().clone()));
+                }
+                at.apply_range(&le)?
+            }
+            _ => at
+                .apply_range(&t.sched.map)?
+                .apply_range(&le_at(n, l)?)?
+                .apply_range(&u.sched.inv)?,
+        };
+        Ok(c.intersect(&order)?.remove_empty_parts()?)
+    }
+
+    /// One level whose sources are statically ordered (`order`, latest first).
+    #[allow(clippy::too_many_arguments)]
+    fn level_ordered(
+        &self,
+        st: &mut State,
+        src: &[(usize, Map)],
+        order: Vec<usize>,
+        may_l: &[(usize, Map)],
+        sources: &[Source],
+        l: usize,
+        n: usize,
+        has_may: bool,
+    ) -> Result<()> {
+        let params = self.params.to_vec();
+        let np = params.len();
+        let mut all_l = UnionMap::empty(params.clone());
+        let mut after = UnionMap::empty(params.clone());
+        let mut first = true;
+        for i in order {
+            let (k, c) = &src[i];
+            let s = &sources[*k];
+            let c = if first {
+                c.clone()
+            } else {
+                // Only where no later source of this level has a candidate.
+                let c = c.intersect_domain(&st.remaining)?.remove_empty_parts()?;
+                if c.basic_maps().is_empty() {
+                    continue;
+                }
+                c
+            };
+            first = false;
+            let at = Self::last_instance(&c, s, l)?;
+            if at.basic_maps().is_empty() {
+                continue;
+            }
+            let dom = at.domain()?;
+            if has_may {
+                let dom_u = UnionMap::from_map(dom.clone());
+                after = after.union(&st.may_deeper.intersect_domain(&dom_u)?)?;
+                for (j, cm) in may_l {
+                    let x = Self::may_at_or_after(&at, s, &sources[*j], cm, l, n, np)?;
+                    if !x.basic_maps().is_empty() {
+                        after.add_map(x)?;
+                    }
+                }
+            }
+            if s.kind == Kind::Must {
+                st.m_must.add_map(at.clone())?;
+            }
+            all_l.add_map(at)?;
+            st.remaining = coalesce_map(st.remaining.subtract(&dom)?)?;
+            st.resolved_some = true;
+        }
+        if has_may && !after.maps().is_empty() {
+            st.demote = st.demote.union(&after.subtract(&all_l)?.domain()?)?;
+            st.may_after = st.may_after.union(&after)?;
+        }
+        Ok(())
+    }
+
+    /// One level in general: a lexmax over the candidates' times.
+    #[allow(clippy::too_many_arguments)]
+    fn level_general(
+        &self,
+        st: &mut State,
+        src: &[(usize, Map)],
+        may_l: &[(usize, Map)],
+        sources: &[Source],
+        l: usize,
+        n: usize,
+        has_may: bool,
+    ) -> Result<()> {
+        let params = self.params.to_vec();
+        // Latest must-source or kill time at this level.
+        let mut times: Option<Map> = None;
+        for (k, c) in src {
+            let t = c.apply_range(&sources[*k].sched.map)?;
+            times = Some(match times {
+                None => t,
+                Some(u) => u.union(&t)?,
+            });
+        }
+        let t_l = times.expect("non-empty").lexmax()?;
+        if t_l.basic_maps().is_empty() {
+            return Ok(());
+        }
+        let dom = t_l.domain()?;
+        let mut all_l = UnionMap::empty(params.clone());
+        let mut must_l = UnionMap::empty(params.clone());
+        let mut injective = Vec::new();
+        for (k, c) in src {
+            let s = &sources[*k];
+            let at = if src.len() == 1 && s.sched.injective {
+                // The one instance at the latest time is a candidate.
+                t_l.apply_range(&s.sched.inv)?
+            } else {
+                c.intersect(&t_l.apply_range(&s.sched.inv)?)?
+                    .remove_empty_parts()?
+            };
+            if at.basic_maps().is_empty() {
+                continue;
+            }
+            if s.kind == Kind::Must {
+                must_l.add_map(at.clone())?;
+            }
+            let target = at.space().range.clone();
+            injective.push((target, s.sched.injective));
+            all_l.add_map(at)?;
+        }
+        // A must-source and a kill of one statement are one part of `all_l`.
+        let parts: Vec<(Map, bool)> = all_l
+            .maps()
+            .iter()
+            .map(|m| {
+                let inj = injective.iter().any(|(t, i)| *i && *t == m.space().range);
+                (m.clone(), inj)
+            })
+            .collect();
+        st.demote = st.demote.union(&several_sources(&parts, &params)?)?;
+        if has_may {
+            // May-sources at or after t_l: deeper ones all, this level's compared.
+            let mut after = st
+                .may_deeper
+                .intersect_domain(&UnionMap::from_map(dom.clone()))?;
+            let le = t_l.apply_range(&le_at(n, l)?)?;
+            for (k, c) in may_l {
+                let s = &sources[*k];
+                let x = c.intersect(&le.apply_range(&s.sched.inv)?)?;
+                after.add_map(x.remove_empty_parts()?)?;
+            }
+            st.demote = st.demote.union(&after.subtract(&all_l)?.domain()?)?;
+            st.may_after = st.may_after.union(&after)?;
+        }
+        st.m_must = st.m_must.union(&must_l)?;
+        st.remaining = coalesce_map(st.remaining.subtract(&dom)?)?;
+        st.resolved_some = true;
+        Ok(())
+    }
+
     fn flow(&self, sources: &[Source], n: usize) -> Result<SinkFlow> {
         let params = self.params.to_vec();
         let has_may = sources.iter().any(|s| s.kind == Kind::May);
-        let mut remaining = self.all.clone();
-        // Every candidate's domain lies in `all`: no restriction needed until
-        // some sinks are resolved.
-        let mut resolved_some = false;
-        let mut m_must = UnionMap::empty(params.clone());
-        let mut demote = UnionMap::empty(params.clone());
-        let mut may_after = UnionMap::empty(params.clone());
-        // May candidates at the levels below the current one (deeper), and all of them.
-        let mut may_deeper = UnionMap::empty(params.clone());
+        let mut st = State {
+            remaining: self.all.clone(),
+            resolved_some: false,
+            m_must: UnionMap::empty(params.clone()),
+            demote: UnionMap::empty(params.clone()),
+            may_after: UnionMap::empty(params.clone()),
+            may_deeper: UnionMap::empty(params.clone()),
+        };
         for l in (0..n).rev() {
-            if remaining.basic_maps().is_empty() {
+            if st.remaining.basic_maps().is_empty() {
                 break;
             }
             let mut src = Vec::new();
@@ -379,8 +789,8 @@ impl<'a> SinkPart<'a> {
                         may_l.push((k, c));
                     }
                 } else if let Some(c) = self.before_at(s, k, l, n)? {
-                    let c = if resolved_some {
-                        c.intersect_domain(&remaining)?.remove_empty_parts()?
+                    let c = if st.resolved_some {
+                        c.intersect_domain(&st.remaining)?.remove_empty_parts()?
                     } else {
                         c
                     };
@@ -391,70 +801,23 @@ impl<'a> SinkPart<'a> {
             }
             let may_l_union = self.union_of(may_l.iter().map(|(_, c)| c.clone()))?;
             if !src.is_empty() {
-                // Latest must-source or kill time at this level.
-                let mut times: Option<Map> = None;
-                for (k, c) in &src {
-                    let t = c.apply_range(&sources[*k].sched.map)?;
-                    times = Some(match times {
-                        None => t,
-                        Some(u) => u.union(&t)?,
-                    });
-                }
-                let t_l = times.expect("non-empty").lexmax()?;
-                if !t_l.basic_maps().is_empty() {
-                    let dom = t_l.domain()?;
-                    let mut all_l = UnionMap::empty(params.clone());
-                    let mut must_l = UnionMap::empty(params.clone());
-                    let mut injective = Vec::new();
-                    for (k, c) in &src {
-                        let s = &sources[*k];
-                        let at = if src.len() == 1 && s.sched.injective {
-                            // The one instance at the latest time is a candidate.
-                            t_l.apply_range(&s.sched.inv)?
-                        } else {
-                            c.intersect(&t_l.apply_range(&s.sched.inv)?)?
-                                .remove_empty_parts()?
-                        };
-                        if at.basic_maps().is_empty() {
-                            continue;
-                        }
-                        if s.kind == Kind::Must {
-                            must_l.add_map(at.clone())?;
-                        }
-                        let target = at.space().range.clone();
-                        injective.push((target, s.sched.injective));
-                        all_l.add_map(at)?;
+                match self.static_order(&src, sources, l) {
+                    Some(order) => {
+                        self.level_ordered(&mut st, &src, order, &may_l, sources, l, n, has_may)?
                     }
-                    // A must-source and a kill of one statement are one part of `all_l`.
-                    let parts: Vec<(Map, bool)> = all_l
-                        .maps()
-                        .iter()
-                        .map(|m| {
-                            let inj = injective.iter().any(|(t, i)| *i && *t == m.space().range);
-                            (m.clone(), inj)
-                        })
-                        .collect();
-                    demote = demote.union(&several_sources(&parts, &params)?)?;
-                    if has_may {
-                        // May-sources at or after t_l: deeper ones all, this level's compared.
-                        let mut after =
-                            may_deeper.intersect_domain(&UnionMap::from_map(dom.clone()))?;
-                        let le = t_l.apply_range(&le_at(n, l)?)?;
-                        for (k, c) in &may_l {
-                            let s = &sources[*k];
-                            let x = c.intersect(&le.apply_range(&s.sched.inv)?)?;
-                            after.add_map(x.remove_empty_parts()?)?;
-                        }
-                        demote = demote.union(&after.subtract(&all_l)?.domain()?)?;
-                        may_after = may_after.union(&after)?;
-                    }
-                    m_must = m_must.union(&must_l)?;
-                    remaining = coalesce_map(remaining.subtract(&dom)?)?;
-                    resolved_some = true;
+                    None => self.level_general(&mut st, &src, &may_l, sources, l, n, has_may)?,
                 }
             }
-            may_deeper = may_deeper.union(&may_l_union)?;
+            st.may_deeper = st.may_deeper.union(&may_l_union)?;
         }
+        let State {
+            remaining,
+            m_must,
+            demote,
+            may_after,
+            may_deeper,
+            ..
+        } = st;
         let no_last = remaining;
         let no_last_u = UnionMap::from_map(no_last.clone());
 
@@ -487,6 +850,52 @@ impl<'a> SinkPart<'a> {
             may_no_source: no_last,
         })
     }
+}
+
+/// `{ x -> y : time_a(x)[l..] <=lex time_b(y)[l..] }` for affine schedules
+/// `a` (of `x`) and `b` (of `y`), in `space`, without the disjuncts that
+/// constant dimensions rule out.
+fn le_affine(space: Space, a: &[Vec<Int>], b: &[Vec<Int>], l: usize, np: usize) -> Result<Map> {
+    let n = a.len();
+    let mut out = Map::empty(space.clone());
+    'm: for m in l..=n {
+        for k in l..m {
+            if const_diff(&a[k], &b[k], np).is_some_and(|d| !d.is_zero()) {
+                continue 'm;
+            }
+        }
+        if m < n && const_diff(&b[m], &a[m], np).is_some_and(|d| !d.is_pos()) {
+            continue;
+        }
+        let mut bm = BasicMap::universe(space.clone());
+        let (len, off_in, off_out) = (bm.row_len(), bm.off_in(), bm.off_out());
+        // time_b(y)[k] - time_a(x)[k]
+        let diff = |k: usize| {
+            let mut row = vec![Int::ZERO; len];
+            for c in 0..1 + np {
+                row[c] = &b[k][c] - &a[k][c];
+            }
+            for d in 0..a[k].len() - 1 - np {
+                row[off_in + d] = -&a[k][1 + np + d];
+            }
+            for d in 0..b[k].len() - 1 - np {
+                row[off_out + d] = b[k][1 + np + d].clone();
+            }
+            row
+        };
+        for k in l..m {
+            if const_diff(&a[k], &b[k], np).is_none() {
+                bm.add_eq(diff(k));
+            }
+        }
+        if m < n && const_diff(&b[m], &a[m], np).is_none() {
+            let mut row = diff(m);
+            row[0] = &row[0] - &Int::ONE;
+            bm.add_ineq(row);
+        }
+        out.add_basic(bm)?;
+    }
+    Ok(out)
 }
 
 /// `{ t -> t' : t[0..l] = t'[0..l] and t[l..] <=lex t'[l..] }` on `n`-dimensional times.
@@ -584,9 +993,8 @@ pub(crate) fn flow(info: &AccessInfo, tm: &Timing) -> Result<Flow> {
         let dom = ms.space().domain.clone().expect("relation");
         let part = SinkPart::new(ms, scheds.of(&dom), &sources, &params)?;
         let f = part.flow(&sources, n)?;
-        let inst = ms.domain_map()?;
         for m in f.must_pairs.maps() {
-            must_dependence.add_map(m.reverse()?.apply_range(&inst)?)?;
+            must_dependence.add_map(pairs_to_instances(m)?)?;
         }
         let may_pairs = match &f.may_pairs {
             Some(u) => {
@@ -596,7 +1004,7 @@ pub(crate) fn flow(info: &AccessInfo, tm: &Timing) -> Result<Flow> {
             None => &f.must_pairs,
         };
         for m in may_pairs.maps() {
-            may_dependence.add_map(m.reverse()?.apply_range(&inst)?)?;
+            may_dependence.add_map(pairs_to_instances(m)?)?;
         }
         must_no_source.add_map(f.must_no_source.unwrap()?)?;
         may_no_source.add_map(f.may_no_source.unwrap()?)?;
