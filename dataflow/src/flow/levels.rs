@@ -612,7 +612,7 @@ impl<'a> SinkPart<'a> {
                     at.space().range.clone(),
                     c.space().range.clone(),
                 );
-                let le = le_affine(space, a, b, l, np)?;
+                let le = lex_affine(space, a, b, l, np, false)?;
                 if le.basic_maps().is_empty() {
                     return Ok(Map::empty(c.space().clone()));
                 }
@@ -663,6 +663,121 @@ impl<'a> SinkPart<'a> {
                 continue;
             }
             let dom = at.domain()?;
+            if has_may {
+                let dom_u = UnionMap::from_map(dom.clone());
+                after = after.union(&st.may_deeper.intersect_domain(&dom_u)?)?;
+                for (j, cm) in may_l {
+                    let x = Self::may_at_or_after(&at, s, &sources[*j], cm, l, n, np)?;
+                    if !x.basic_maps().is_empty() {
+                        after.add_map(x)?;
+                    }
+                }
+            }
+            if s.kind == Kind::Must {
+                st.m_must.add_map(at.clone())?;
+            }
+            all_l.add_map(at)?;
+            st.remaining = coalesce_map(st.remaining.subtract(&dom)?)?;
+            st.resolved_some = true;
+        }
+        if has_may && !after.maps().is_empty() {
+            st.demote = st.demote.union(&after.subtract(&all_l)?.domain()?)?;
+            st.may_after = st.may_after.union(&after)?;
+        }
+        Ok(())
+    }
+
+    /// One level whose sources all have schedules of the [`Sched::follows`]
+    /// form but are not statically ordered: each source's last instance is
+    /// found in its own instance space, then kept where no other source has
+    /// a candidate strictly later.
+    #[allow(clippy::too_many_arguments)]
+    fn level_pairwise(
+        &self,
+        st: &mut State,
+        src: &[(usize, Map)],
+        may_l: &[(usize, Map)],
+        sources: &[Source],
+        l: usize,
+        n: usize,
+        has_may: bool,
+    ) -> Result<()> {
+        let params = self.params.to_vec();
+        let np = params.len();
+        let rows = |k: usize| sources[k].sched.affine.as_ref().expect("follows is affine");
+        let mut lasts = Vec::new();
+        for (k, c) in src {
+            lasts.push(Self::last_instance(c, &sources[*k], l)?);
+        }
+        // Per source: its last instances where no other source is later.
+        let mut ats: Vec<(usize, Map, Map)> = Vec::new();
+        for (i, (k, _)) in src.iter().enumerate() {
+            let a = &lasts[i];
+            if a.basic_maps().is_empty() {
+                continue;
+            }
+            let mut beaten: Option<Map> = None;
+            for (j, (kj, cj)) in src.iter().enumerate() {
+                if j == i {
+                    continue;
+                }
+                let d = match static_cmp(rows(*kj), rows(*k), l, np) {
+                    Some(std::cmp::Ordering::Less) => continue,
+                    Some(_) => cj.domain()?,
+                    None => {
+                        let space = Space::map(
+                            a.space().params.clone(),
+                            a.space().range.clone(),
+                            cj.space().range.clone(),
+                        );
+                        let lt = lex_affine(space, rows(*k), rows(*kj), l, np, true)?;
+                        if lt.basic_maps().is_empty() {
+                            continue;
+                        }
+                        let later = a.apply_range(&lt)?.intersect(cj)?.remove_empty_parts()?;
+                        if later.basic_maps().is_empty() {
+                            continue;
+                        }
+                        later.domain()?
+                    }
+                };
+                beaten = Some(match beaten {
+                    None => d,
+                    Some(b) => b.union(&d)?,
+                });
+            }
+            let dom = a.domain()?;
+            let (at, dom) = match beaten {
+                None => (a.clone(), dom),
+                Some(b) => {
+                    let dom = dom.subtract(&b)?;
+                    if dom.basic_maps().is_empty() {
+                        continue;
+                    }
+                    (a.intersect_domain(&dom)?.remove_empty_parts()?, dom)
+                }
+            };
+            if at.basic_maps().is_empty() {
+                continue;
+            }
+            ats.push((*k, at, dom));
+        }
+        // Sources of different statements at the same (latest) time.
+        for (i, (k, _, di)) in ats.iter().enumerate() {
+            for (kj, _, dj) in &ats[i + 1..] {
+                let same_stmt = sources[*k].access.space().domain == sources[*kj].access.space().domain;
+                if !same_stmt && static_cmp(rows(*k), rows(*kj), l, np).is_none() {
+                    let both = di.intersect(dj)?.remove_empty_parts()?;
+                    if !both.basic_maps().is_empty() {
+                        st.demote.add_map(both)?;
+                    }
+                }
+            }
+        }
+        let mut all_l = UnionMap::empty(params.clone());
+        let mut after = UnionMap::empty(params.clone());
+        for (k, at, dom) in ats {
+            let s = &sources[k];
             if has_may {
                 let dom_u = UnionMap::from_map(dom.clone());
                 after = after.union(&st.may_deeper.intersect_domain(&dom_u)?)?;
@@ -801,9 +916,13 @@ impl<'a> SinkPart<'a> {
             }
             let may_l_union = self.union_of(may_l.iter().map(|(_, c)| c.clone()))?;
             if !src.is_empty() {
+                let follow = src.iter().all(|(k, _)| sources[*k].sched.follows.is_some());
                 match self.static_order(&src, sources, l) {
                     Some(order) => {
                         self.level_ordered(&mut st, &src, order, &may_l, sources, l, n, has_may)?
+                    }
+                    None if follow => {
+                        self.level_pairwise(&mut st, &src, &may_l, sources, l, n, has_may)?
                     }
                     None => self.level_general(&mut st, &src, &may_l, sources, l, n, has_may)?,
                 }
@@ -852,13 +971,21 @@ impl<'a> SinkPart<'a> {
     }
 }
 
-/// `{ x -> y : time_a(x)[l..] <=lex time_b(y)[l..] }` for affine schedules
-/// `a` (of `x`) and `b` (of `y`), in `space`, without the disjuncts that
-/// constant dimensions rule out.
-fn le_affine(space: Space, a: &[Vec<Int>], b: &[Vec<Int>], l: usize, np: usize) -> Result<Map> {
+/// `{ x -> y : time_a(x)[l..] <=lex time_b(y)[l..] }` (`<lex` if `strict`)
+/// for affine schedules `a` (of `x`) and `b` (of `y`), in `space`, without
+/// the disjuncts that constant dimensions rule out.
+fn lex_affine(
+    space: Space,
+    a: &[Vec<Int>],
+    b: &[Vec<Int>],
+    l: usize,
+    np: usize,
+    strict: bool,
+) -> Result<Map> {
     let n = a.len();
     let mut out = Map::empty(space.clone());
-    'm: for m in l..=n {
+    let last = if strict { n } else { n + 1 };
+    'm: for m in l..last {
         for k in l..m {
             if const_diff(&a[k], &b[k], np).is_some_and(|d| !d.is_zero()) {
                 continue 'm;
