@@ -183,3 +183,16 @@ fn reversed_loops_take_the_general_path() {
         "{ W[i] -> [-i, 0]; V[i] -> [-i, 1]; R[i] -> [-i, 2] }",
     );
 }
+
+#[test]
+fn sources_of_one_loop_at_different_depths() {
+    // W0 and W1 share the i loop; which one is last depends on whether the
+    // inner j loop runs; V reads and writes s in the same instance.
+    agree(
+        "[n, m] -> { R[k] -> s[] : 0 <= k < n; W1[i, j] -> s[] : 0 <= i < n and 0 <= j < i - m }",
+        "[n, m] -> { W0[i] -> s[] : 0 <= i < n; W1[i, j] -> s[] : 0 <= i < n and 0 <= j < i - m }",
+        "[n, m] -> { W1[i, j] -> s[] : 0 <= i < n and 0 <= j < i - m and j mod 2 = 0; V[i] -> s[] : 0 <= i < n and i > m }",
+        "[n, m] -> { W1[i, j] -> s[] : 0 <= i < n and j = i - m - 1 and i mod 3 = 0 }",
+        "{ W0[i] -> [0, i, 0, 0]; W1[i, j] -> [0, i, 1, j]; V[i] -> [0, i, 2, 0]; R[k] -> [1, k, 0, 0] }",
+    );
+}

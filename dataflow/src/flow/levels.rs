@@ -401,7 +401,7 @@ fn same_element(sink: &Map, source: &Map) -> Result<Option<Map>> {
     let nt = source.space().n_in();
     let space = Space::map(
         sink.space().params.clone(),
-        sink.wrap()?.space().range.clone(),
+        sink.space().wrap().range,
         source.space().domain.clone().expect("relation"),
     );
     let mut out = Map::empty(space.clone());
@@ -446,7 +446,8 @@ struct SinkFlow {
     must_pairs: UnionMap,
     /// `None` when equal to `must_pairs` (no may-source, no demotion).
     may_pairs: Option<UnionMap>,
-    must_no_source: Map,
+    /// `None` when equal to `may_no_source`.
+    must_no_source: Option<Map>,
     may_no_source: Map,
 }
 
@@ -595,7 +596,9 @@ impl<'a> SinkPart<'a> {
     }
 
     /// The may candidates `c` (of source `u`, level `l`) executed at or
-    /// after the instance `at` (`p -> x`, of the affine source `t`).
+    /// after (strictly after if `strict`: then both schedules are affine)
+    /// the instance `at` (`p -> x`, of the affine source `t`).
+    #[allow(clippy::too_many_arguments)]
     fn may_at_or_after(
         at: &Map,
         t: &Source,
@@ -604,6 +607,7 @@ impl<'a> SinkPart<'a> {
         l: usize,
         n: usize,
         np: usize,
+        strict: bool,
     ) -> Result<Map> {
         let order = match (&t.sched.affine, &u.sched.affine) {
             (Some(a), Some(b)) => {
@@ -612,18 +616,67 @@ impl<'a> SinkPart<'a> {
                     at.space().range.clone(),
                     c.space().range.clone(),
                 );
-                let le = lex_affine(space, a, b, l, np, false)?;
+                let le = lex_affine(space, a, b, l, np, strict)?;
                 if le.basic_maps().is_empty() {
                     return Ok(Map::empty(c.space().clone()));
                 }
                 at.apply_range(&le)?
             }
-            _ => at
-                .apply_range(&t.sched.map)?
-                .apply_range(&le_at(n, l)?)?
-                .apply_range(&u.sched.inv)?,
+            _ => {
+                assert!(!strict, "strict order only between affine schedules");
+                at.apply_range(&t.sched.map)?
+                    .apply_range(&le_at(n, l)?)?
+                    .apply_range(&u.sched.inv)?
+            }
         };
         Ok(c.intersect(&order)?.remove_empty_parts()?)
+    }
+
+    /// For the last instances `at` (of source `s`, on the sinks `dom`) at
+    /// level `l`: adds to `after` the may candidates executed at or after
+    /// them (all of those at deeper levels, `deeper` being their domain),
+    /// and to the demoted sinks those with such a candidate other than the
+    /// last instance itself.
+    #[allow(clippy::too_many_arguments)]
+    fn may_after_last(
+        st: &mut State,
+        deeper: &UnionMap,
+        at: &Map,
+        s: &Source,
+        dom: &Map,
+        may_l: &[(usize, Map)],
+        sources: &[Source],
+        l: usize,
+        n: usize,
+        after: &mut UnionMap,
+    ) -> Result<()> {
+        let np = dom.space().n_param();
+        let dom_u = UnionMap::from_map(dom.clone());
+        *after = after.union(&st.may_deeper.intersect_domain(&dom_u)?)?;
+        st.demote = st.demote.union(&deeper.intersect(&dom_u)?)?;
+        for (j, cm) in may_l {
+            let u = &sources[*j];
+            if u.access.space().domain == s.access.space().domain {
+                // One statement, an injective schedule: at the same time
+                // only the last instance itself.
+                let later = Self::may_at_or_after(at, s, u, cm, l, n, np, true)?;
+                let same = cm.intersect(at)?.remove_empty_parts()?;
+                if !later.basic_maps().is_empty() {
+                    st.demote.add_map(later.domain()?)?;
+                    after.add_map(later)?;
+                }
+                if !same.basic_maps().is_empty() {
+                    after.add_map(same)?;
+                }
+            } else {
+                let x = Self::may_at_or_after(at, s, u, cm, l, n, np, false)?;
+                if !x.basic_maps().is_empty() {
+                    st.demote.add_map(x.domain()?)?;
+                    after.add_map(x)?;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// One level whose sources are statically ordered (`order`, latest first).
@@ -639,10 +692,8 @@ impl<'a> SinkPart<'a> {
         n: usize,
         has_may: bool,
     ) -> Result<()> {
-        let params = self.params.to_vec();
-        let np = params.len();
-        let mut all_l = UnionMap::empty(params.clone());
-        let mut after = UnionMap::empty(params.clone());
+        let mut after = UnionMap::empty(self.params.to_vec());
+        let mut deeper_dom: Option<UnionMap> = None;
         let mut first = true;
         for i in order {
             let (k, c) = &src[i];
@@ -664,24 +715,19 @@ impl<'a> SinkPart<'a> {
             }
             let dom = at.domain()?;
             if has_may {
-                let dom_u = UnionMap::from_map(dom.clone());
-                after = after.union(&st.may_deeper.intersect_domain(&dom_u)?)?;
-                for (j, cm) in may_l {
-                    let x = Self::may_at_or_after(&at, s, &sources[*j], cm, l, n, np)?;
-                    if !x.basic_maps().is_empty() {
-                        after.add_map(x)?;
-                    }
-                }
+                let deeper = match &deeper_dom {
+                    Some(d) => d,
+                    None => deeper_dom.insert(st.may_deeper.domain()?),
+                };
+                Self::may_after_last(st, deeper, &at, s, &dom, may_l, sources, l, n, &mut after)?;
             }
             if s.kind == Kind::Must {
                 st.m_must.add_map(at.clone())?;
             }
-            all_l.add_map(at)?;
             st.remaining = coalesce_map(st.remaining.subtract(&dom)?)?;
             st.resolved_some = true;
         }
         if has_may && !after.maps().is_empty() {
-            st.demote = st.demote.union(&after.subtract(&all_l)?.domain()?)?;
             st.may_after = st.may_after.union(&after)?;
         }
         Ok(())
@@ -774,29 +820,24 @@ impl<'a> SinkPart<'a> {
                 }
             }
         }
-        let mut all_l = UnionMap::empty(params.clone());
         let mut after = UnionMap::empty(params.clone());
+        let mut deeper_dom: Option<UnionMap> = None;
         for (k, at, dom) in ats {
             let s = &sources[k];
             if has_may {
-                let dom_u = UnionMap::from_map(dom.clone());
-                after = after.union(&st.may_deeper.intersect_domain(&dom_u)?)?;
-                for (j, cm) in may_l {
-                    let x = Self::may_at_or_after(&at, s, &sources[*j], cm, l, n, np)?;
-                    if !x.basic_maps().is_empty() {
-                        after.add_map(x)?;
-                    }
-                }
+                let deeper = match &deeper_dom {
+                    Some(d) => d,
+                    None => deeper_dom.insert(st.may_deeper.domain()?),
+                };
+                Self::may_after_last(st, deeper, &at, s, &dom, may_l, sources, l, n, &mut after)?;
             }
             if s.kind == Kind::Must {
                 st.m_must.add_map(at.clone())?;
             }
-            all_l.add_map(at)?;
             st.remaining = coalesce_map(st.remaining.subtract(&dom)?)?;
             st.resolved_some = true;
         }
         if has_may && !after.maps().is_empty() {
-            st.demote = st.demote.union(&after.subtract(&all_l)?.domain()?)?;
             st.may_after = st.may_after.union(&after)?;
         }
         Ok(())
@@ -953,9 +994,9 @@ impl<'a> SinkPart<'a> {
                     .to_map()?
                     .unwrap_or_else(|| Map::empty(no_last.space().clone())),
             )?;
-            (may_nolast, coalesce_map(mns)?)
+            (may_nolast, Some(coalesce_map(mns)?))
         } else {
-            (UnionMap::empty(params.clone()), no_last.clone())
+            (UnionMap::empty(params.clone()), None)
         };
         let may_pairs = if has_may || !demote.is_empty()? {
             Some(m_must.union(&may_after)?.union(&may_nolast)?)
@@ -1133,8 +1174,12 @@ pub(crate) fn flow(info: &AccessInfo, tm: &Timing) -> Result<Flow> {
         for m in may_pairs.maps() {
             may_dependence.add_map(pairs_to_instances(m)?)?;
         }
-        must_no_source.add_map(f.must_no_source.unwrap()?)?;
-        may_no_source.add_map(f.may_no_source.unwrap()?)?;
+        let may_ns = f.may_no_source.unwrap()?;
+        must_no_source.add_map(match &f.must_no_source {
+            Some(m) => m.unwrap()?,
+            None => may_ns.clone(),
+        })?;
+        may_no_source.add_map(may_ns)?;
         trace.step("sink part", &may_dependence);
     }
     // Equal results (no may-source, no demotion) are built once.
