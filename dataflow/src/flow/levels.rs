@@ -1157,7 +1157,21 @@ pub(crate) fn flow(info: &AccessInfo, tm: &Timing) -> Result<Flow> {
     let mut must_no_source = UnionMap::empty(params.clone());
     let mut may_no_source = UnionMap::empty(params.clone());
     let mut may_differs = false;
-    for ms in sink.maps() {
+    // The answer for a sink access depends on that access alone: the
+    // disjuncts of a sink relation (typically several references to one
+    // array in one statement) are analysed separately, each on smaller
+    // relations with one disjunct (where they overlap, both find the same).
+    let pieces: Vec<Map> = sink
+        .maps()
+        .iter()
+        .flat_map(|m| {
+            m.basic_maps()
+                .iter()
+                .map(|b| Map::from_basic(b.clone()))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    for ms in &pieces {
         let dom = ms.space().domain.clone().expect("relation");
         let part = SinkPart::new(ms, scheds.of(&dom), &sources, &params)?;
         let f = part.flow(&sources, n)?;
