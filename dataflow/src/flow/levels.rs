@@ -267,6 +267,32 @@ fn pairs_to_instances(m: &Map) -> Result<Map> {
     remap(m, space, col, na)
 }
 
+/// True if every constraint of `b` (without locals) is syntactically one of
+/// `a`'s (`a ⊆ b` then).
+fn implies_syntactically(a: &BasicMap, b: &BasicMap) -> bool {
+    if b.n_div() != 0 || a.n_div() != 0 || a.row_len() != b.row_len() {
+        return false;
+    }
+    let neg = |r: &Vec<Int>| r.iter().map(|v| -v).collect::<Vec<Int>>();
+    let has_eq = |r: &Vec<Int>| a.eqs().iter().any(|e| e == r || *e == neg(r));
+    b.eqs().iter().all(has_eq) && b.ineqs().iter().all(|r| has_eq(r) || a.ineqs().contains(r))
+}
+
+/// `a \ b`, dropping first the disjuncts of `a` syntactically inside one of
+/// `b` (common here: sinks all resolved at one level, all demoted).
+fn difference(a: &Map, b: &Map) -> Result<Map> {
+    let mut rest = Map::empty(a.space().clone());
+    for p in a.basic_maps() {
+        if !b.basic_maps().iter().any(|q| implies_syntactically(p, q)) {
+            rest.add_basic(p.clone())?;
+        }
+    }
+    if rest.basic_maps().is_empty() {
+        return Ok(rest);
+    }
+    Ok(rest.subtract(b)?)
+}
+
 /// The sink accesses among `parts` (relations `p -> x` of one level, at the
 /// latest time) with at least two sources: two source statements, or two
 /// instances of one statement whose schedule is not injective.
@@ -724,7 +750,7 @@ impl<'a> SinkPart<'a> {
             if s.kind == Kind::Must {
                 st.m_must.add_map(at.clone())?;
             }
-            st.remaining = coalesce_map(st.remaining.subtract(&dom)?)?;
+            st.remaining = coalesce_map(difference(&st.remaining, &dom)?)?;
             st.resolved_some = true;
         }
         if has_may && !after.maps().is_empty() {
@@ -796,7 +822,7 @@ impl<'a> SinkPart<'a> {
             let (at, dom) = match beaten {
                 None => (a.clone(), dom),
                 Some(b) => {
-                    let dom = dom.subtract(&b)?;
+                    let dom = difference(&dom, &b)?;
                     if dom.basic_maps().is_empty() {
                         continue;
                     }
@@ -834,7 +860,7 @@ impl<'a> SinkPart<'a> {
             if s.kind == Kind::Must {
                 st.m_must.add_map(at.clone())?;
             }
-            st.remaining = coalesce_map(st.remaining.subtract(&dom)?)?;
+            st.remaining = coalesce_map(difference(&st.remaining, &dom)?)?;
             st.resolved_some = true;
         }
         if has_may && !after.maps().is_empty() {
@@ -917,7 +943,7 @@ impl<'a> SinkPart<'a> {
             st.may_after = st.may_after.union(&after)?;
         }
         st.m_must = st.m_must.union(&must_l)?;
-        st.remaining = coalesce_map(st.remaining.subtract(&dom)?)?;
+        st.remaining = coalesce_map(difference(&st.remaining, &dom)?)?;
         st.resolved_some = true;
         Ok(())
     }
@@ -984,11 +1010,25 @@ impl<'a> SinkPart<'a> {
         let must_pairs = if demote.is_empty()? {
             m_must.clone()
         } else {
-            m_must.subtract(&m_must.intersect_domain(&demote)?)?
+            // The demoted sinks all live in the space of `all`: subtract
+            // them from each part's domain (sets of sinks, fewer dimensions
+            // than the pairs).
+            let demoted = demote
+                .to_map()?
+                .unwrap_or_else(|| Map::empty(self.all.space().clone()));
+            let mut kept = UnionMap::empty(params.clone());
+            for m in m_must.maps() {
+                let dom = difference(&m.domain()?, &demoted)?;
+                if !dom.basic_maps().is_empty() {
+                    kept.add_map(m.intersect_domain(&dom)?.remove_empty_parts()?)?;
+                }
+            }
+            kept
         };
         let (may_nolast, must_no_source) = if has_may && !no_last.basic_maps().is_empty() {
             let may_nolast = may_deeper.intersect_domain(&no_last_u)?;
-            let mns = no_last.subtract(
+            let mns = difference(
+                &no_last,
                 &may_nolast
                     .domain()?
                     .to_map()?
