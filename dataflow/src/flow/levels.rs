@@ -11,14 +11,32 @@
 //!    first `l` time dimensions, strictly smaller on dimension `l`). With
 //!    affine schedules these constraints are written directly into `elem`
 //!    (no composition); otherwise they come from `time(p) . (>_l) . sched^-1`.
-//! 3. Per level, the latest must-source or kill time `t_l(p)` is a parametric
-//!    lexmax over the candidates of the sinks not resolved at a deeper level
-//!    (every candidate at a deeper level is later than any at a shallower
-//!    one). The sinks with a `t_l` are resolved and removed.
+//! 3. Per level, the latest must-source or kill `t_l(p)` among the
+//!    candidates of the sinks not resolved at a deeper level (every
+//!    candidate at a deeper level is later than any at a shallower one).
+//!    The sinks with one are resolved and removed. When every source's
+//!    schedule has each time dimension either constant in the instance or
+//!    one instance coordinate plus a parametric constant ([`Sched::follows`],
+//!    the usual `2d+1` form), no composition with the schedule is needed:
+//!    - a source's last instance is a lexmax in its own instance space
+//!      (coordinates reordered as the time dimensions from `l` follow them;
+//!      nothing to do when the candidates are already a function);
+//!    - sources whose times differ first on a constant dimension (their
+//!      position in a common loop body) are ordered statically: each applies
+//!      only where the later ones have no candidate;
+//!    - otherwise a source's last instance is kept where no other source has
+//!      a strictly later candidate (an affine order built from the rows);
+//!      sources of different statements at the same time demote.
+//!
+//!    Other schedules take a parametric lexmax over the candidates' times.
+//!    (Source, level) pairs that constant time dimensions rule out are
+//!    skipped before any engine call, and each disjunct of a sink relation
+//!    is its own sink part (the answer for an access depends on it alone).
 //! 4. May-sources: a may-source at a deeper level than the level resolving
 //!    `p` always runs after `t_l(p)`; at the same level it is compared with
-//!    `t_l(p)`; at a shallower level it is before. Sinks never resolved take
-//!    every may candidate.
+//!    the last instance (strictly for one of the same statement, which is
+//!    then that instance itself or later); at a shallower level it is
+//!    before. Sinks never resolved take every may candidate.
 //!
 //! The final combination (must / may, no-source) is the one of the reference
 //! formulation ([`super::reference`]), which this module must agree with.
@@ -140,8 +158,8 @@ fn const_diff(a: &[Int], b: &[Int], np: usize) -> Option<Int> {
 /// `l`), judged on the dimensions that are constants in both: `false` means
 /// never.
 fn may_precede_at(a: &[Vec<Int>], b: &[Vec<Int>], l: usize, np: usize) -> bool {
-    let prefix_ok = (0..l).all(|k| const_diff(&a[k], &b[k], np).map_or(true, |d| d.is_zero()));
-    prefix_ok && const_diff(&b[l], &a[l], np).map_or(true, |d| d.is_pos())
+    let prefix_ok = (0..l).all(|k| const_diff(&a[k], &b[k], np).is_none_or(|d| d.is_zero()));
+    prefix_ok && const_diff(&b[l], &a[l], np).is_none_or(|d| d.is_pos())
 }
 
 /// The order of the times of two affine schedules on dimensions `l..`
@@ -230,7 +248,13 @@ fn permute_range(m: &Map, perm: &[usize]) -> Result<Map> {
     remap(
         m,
         m.space().clone(),
-        |k| if k >= off && k < off + no { off + to[k - off] } else { k },
+        |k| {
+            if k >= off && k < off + no {
+                off + to[k - off]
+            } else {
+                k
+            }
+        },
         0,
     )
 }
@@ -254,9 +278,8 @@ fn pairs_to_instances(m: &Map) -> Result<Map> {
     let col = |k: usize| {
         if k < 1 + np {
             k
-        } else if k < 1 + np + nd {
-            k + nx
         } else if k < 1 + np + nd + na {
+            // i, then a (the first new locals): after x
             k + nx
         } else if k < 1 + np + nd + na + nx {
             k - nd - na
@@ -578,7 +601,12 @@ impl<'a> SinkPart<'a> {
     /// constant dimensions alone (so that each source only applies where
     /// the later ones have no candidate) and each can be maximised in its
     /// own instance space (see [`Sched::follows`]); `None` otherwise.
-    fn static_order(&self, src: &[(usize, Map)], sources: &[Source], l: usize) -> Option<Vec<usize>> {
+    fn static_order(
+        &self,
+        src: &[(usize, Map)],
+        sources: &[Source],
+        l: usize,
+    ) -> Option<Vec<usize>> {
         let np = self.params.len();
         let mut rows = Vec::new();
         for (k, _) in src {
@@ -606,7 +634,11 @@ impl<'a> SinkPart<'a> {
         let follows = s.sched.follows.as_ref().expect("checked by static_order");
         let nd = c.space().n_out();
         let mut perm: Vec<usize> = Vec::with_capacity(nd);
-        for d in follows[l..].iter().flatten().chain(&(0..nd).collect::<Vec<_>>()) {
+        for d in follows[l..]
+            .iter()
+            .flatten()
+            .chain(&(0..nd).collect::<Vec<_>>())
+        {
             if !perm.contains(d) {
                 perm.push(*d);
             }
@@ -837,7 +869,8 @@ impl<'a> SinkPart<'a> {
         // Sources of different statements at the same (latest) time.
         for (i, (k, _, di)) in ats.iter().enumerate() {
             for (kj, _, dj) in &ats[i + 1..] {
-                let same_stmt = sources[*k].access.space().domain == sources[*kj].access.space().domain;
+                let same_stmt =
+                    sources[*k].access.space().domain == sources[*kj].access.space().domain;
                 if !same_stmt && static_cmp(rows(*k), rows(*kj), l, np).is_none() {
                     let both = di.intersect(dj)?.remove_empty_parts()?;
                     if !both.basic_maps().is_empty() {
