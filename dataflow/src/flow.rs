@@ -39,12 +39,8 @@ pub struct Flow {
 pub(crate) struct Timing {
     /// Instances to time.
     pub sched: UnionMap,
-    /// Time to instances.
-    pub sched_inv: UnionMap,
-    /// `{ t -> t' : t >lex t' }`.
-    pub gt: UnionMap,
-    /// `{ t -> t' : t <=lex t' }`.
-    pub le: UnionMap,
+    /// The number of time dimensions.
+    pub n: usize,
 }
 
 /// The map `{ R[s0..s(k-1)] -> [s0, ..., s(k-1), 0, ..., 0] }` (n output dimensions).
@@ -136,17 +132,28 @@ impl Timing {
                 }
             }
         }
-        let time = UnionMap::from_map(Map::universe(Space::set(Vec::new(), Tuple::anonymous(n))));
-        let lt = time.lex_order(&time, true, true)?;
-        let gt = lt.reverse()?;
-        let le = time.lex_order(&time, false, true)?;
-        let sched_inv = sched.reverse()?;
-        Ok(Timing {
-            sched,
-            sched_inv,
-            gt,
-            le,
-        })
+        Ok(Timing { sched, n })
+    }
+
+    /// The time space as a union set.
+    fn time(&self) -> UnionMap {
+        UnionMap::from_map(Map::universe(Space::set(
+            Vec::new(),
+            Tuple::anonymous(self.n),
+        )))
+    }
+
+    /// `{ t -> t' : t >lex t' }` (built on demand: the level-by-level
+    /// algorithm does not need it).
+    pub(crate) fn gt(&self) -> Result<UnionMap> {
+        let time = self.time();
+        Ok(time.lex_order(&time, true, true)?.reverse()?)
+    }
+
+    /// `{ t -> t' : t <=lex t' }`.
+    pub(crate) fn le(&self) -> Result<UnionMap> {
+        let time = self.time();
+        Ok(time.lex_order(&time, false, true)?)
     }
 }
 

@@ -25,9 +25,10 @@
 //!    same-element relation, with no composition.
 //! 3. The time `T(p)` of the last must-source or kill is found level by level
 //!    (Feautrier's algorithm, as in isl): from the deepest level to the
-//!    shallowest, a parametric lexicographic maximum (PIP) over the
-//!    candidates' times at that level, for the sinks not resolved at a
-//!    deeper level. The one-step formulation (one lexmax over all
+//!    shallowest, a parametric lexicographic maximum (PIP) at that level, for
+//!    the sinks not resolved at a deeper level; with `2d+1`-style schedules
+//!    in each source's own instance space, sources of one loop body ordered
+//!    by their position in it. The one-step formulation (one lexmax over all
 //!    candidates) is kept as [`flow::compute_flow_reference`], a test oracle.
 //! 4. The instances at time `T(p)` are the last sources. A dependence is a
 //!    *must* dependence when that instance is unique, is a must-source (not a

@@ -139,3 +139,60 @@ fn instances_of_one_statement_at_the_same_time() {
         "{ W[i, j] -> [i, 0]; V[i] -> [i, 0]; R[i] -> [i, 1] }",
     );
 }
+
+#[test]
+fn interchanged_loops_maximise_in_schedule_order() {
+    // W's loops are interchanged (j outer): its last instance is the one
+    // with the largest j, not the largest i.
+    agree(
+        "[n] -> { R[k] -> s[] : 0 <= k < n; R[k] -> A[k] : 0 <= k < n }",
+        "[n] -> { W[i, j] -> s[] : 0 <= i < n and 0 <= j < n - i; W[i, j] -> A[i] : 0 <= i < n and 0 <= j < n - i }",
+        "",
+        "",
+        "{ W[i, j] -> [0, j, i]; R[k] -> [1, k, 0] }",
+    );
+    agree(
+        "[n] -> { R[i, j] -> A[i + j] : 0 <= i < n and 0 <= j < n }",
+        "[n] -> { W[i, j] -> A[i + j] : 0 <= i < n and 0 <= j < n }",
+        "[n] -> { V[i, j] -> A[i] : 0 <= i < n and 0 <= j < n }",
+        "",
+        "{ W[i, j] -> [j, 0, i]; V[i, j] -> [j, 1, i]; R[i, j] -> [j, 2, i] }",
+    );
+}
+
+#[test]
+fn sources_ordered_by_their_position_in_a_loop() {
+    // At level 0 the kill K runs after W in every iteration, the may-source
+    // M between them, P (not affine) after both.
+    agree(
+        "[n] -> { R[k] -> A[k] : 0 <= k < n; R[k] -> A[0] : 0 <= k < n }",
+        "[n] -> { W[i] -> A[i] : 0 <= i < n; W[i] -> A[0] : 0 <= i < n }",
+        "[n] -> { M[i] -> A[i] : 0 <= i < n and i mod 3 = 0; P[i] -> A[0] : 5 <= i < n }",
+        "[n] -> { K[i] -> A[i] : 0 <= i < n and i mod 2 = 0 }",
+        "{ W[i] -> [0, i, 0]; M[i] -> [0, i, 1]; K[i] -> [0, i, 2]; P[i] -> [0, i, 3] : i >= 0; R[k] -> [1, k, 0] }",
+    );
+}
+
+#[test]
+fn reversed_loops_take_the_general_path() {
+    agree(
+        "[n] -> { R[i] -> A[i + 1] : 0 <= i < n; R[i] -> s[] : 0 <= i < n }",
+        "[n] -> { W[i] -> A[i] : 0 <= i < n; W[i] -> s[] : 0 <= i < n }",
+        "[n] -> { V[i] -> A[i] : 0 <= i < n and i > 2 }",
+        "",
+        "{ W[i] -> [-i, 0]; V[i] -> [-i, 1]; R[i] -> [-i, 2] }",
+    );
+}
+
+#[test]
+fn sources_of_one_loop_at_different_depths() {
+    // W0 and W1 share the i loop; which one is last depends on whether the
+    // inner j loop runs; V reads and writes s in the same instance.
+    agree(
+        "[n, m] -> { R[k] -> s[] : 0 <= k < n; W1[i, j] -> s[] : 0 <= i < n and 0 <= j < i - m }",
+        "[n, m] -> { W0[i] -> s[] : 0 <= i < n; W1[i, j] -> s[] : 0 <= i < n and 0 <= j < i - m }",
+        "[n, m] -> { W1[i, j] -> s[] : 0 <= i < n and 0 <= j < i - m and j mod 2 = 0; V[i] -> s[] : 0 <= i < n and i > m }",
+        "[n, m] -> { W1[i, j] -> s[] : 0 <= i < n and j = i - m - 1 and i mod 3 = 0 }",
+        "{ W0[i] -> [0, i, 0, 0]; W1[i, j] -> [0, i, 1, j]; V[i] -> [0, i, 2, 0]; R[k] -> [1, k, 0, 0] }",
+    );
+}

@@ -15,10 +15,11 @@ pub(crate) fn flow(info: &AccessInfo, tm: &Timing) -> Result<Flow> {
     trace.step("p_all", &p_all);
     let p_elem = sink.range_map()?;
     trace.step("p_elem", &p_elem);
+    let sched_inv = tm.sched.reverse()?;
     let p_time = sink.domain_map()?.apply_range(&tm.sched)?;
     trace.step("p_time", &p_time);
     // p -> x : time(x) < time(sink of p), for every scheduled x.
-    let before = clean(&p_time.apply_range(&tm.gt)?.apply_range(&tm.sched_inv)?)?;
+    let before = clean(&p_time.apply_range(&tm.gt()?)?.apply_range(&sched_inv)?)?;
     trace.step("before", &before);
     let cand = |src: &UnionMap| -> Result<UnionMap> {
         if src.maps().is_empty() {
@@ -45,7 +46,7 @@ pub(crate) fn flow(info: &AccessInfo, tm: &Timing) -> Result<Flow> {
     let has_last = t_last.domain()?;
     trace.step("has_last", &has_last);
     // All must-sources and kills at that time, and the must-sources among them.
-    let m_all = clean(&c_src.intersect(&t_last.apply_range(&tm.sched_inv)?)?)?;
+    let m_all = clean(&c_src.intersect(&t_last.apply_range(&sched_inv)?)?)?;
     trace.step("m_all", &m_all);
     let m_must = if c_kill.maps().is_empty() {
         m_all.clone()
@@ -57,7 +58,7 @@ pub(crate) fn flow(info: &AccessInfo, tm: &Timing) -> Result<Flow> {
     let may_after = if c_may.maps().is_empty() {
         c_may.clone()
     } else {
-        clean(&c_may.intersect(&t_last.apply_range(&tm.le)?.apply_range(&tm.sched_inv)?)?)?
+        clean(&c_may.intersect(&t_last.apply_range(&tm.le()?)?.apply_range(&sched_inv)?)?)?
     };
     trace.step("may_after", &may_after);
     let no_last = clean(&p_all.subtract(&has_last)?)?;
