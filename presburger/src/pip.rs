@@ -57,6 +57,9 @@ pub struct Piece {
     /// For every unknown, its value `row · (1, params, ctx locals) / den`
     /// (exact: the division is exact on the context).
     pub values: Vec<(Vec<Int>, Int)>,
+    /// A point of the context (its dimensions, without the locals), when
+    /// the search kept one.
+    pub sample: Option<Vec<Int>>,
 }
 
 /// A parametric integer program: lexmin of the unknowns subject to the
@@ -360,6 +363,21 @@ impl Ctx {
     }
 }
 
+/// Whether a context whose locals are all divisions contains the point `x`
+/// of its dimensions (`None` if a local has no definition).
+fn ctx_contains(ctx: &BasicMap, x: &[Int]) -> Option<bool> {
+    let mut p = x.to_vec();
+    for d in &ctx.divs {
+        let d = d.as_ref()?;
+        let v = eval(&d.num[..1 + p.len()], &p).div_floor(&d.den);
+        p.push(v);
+    }
+    Some(
+        ctx.eqs.iter().all(|r| eval(r, &p).is_zero())
+            && ctx.ineqs.iter().all(|r| !eval(r, &p).is_neg()),
+    )
+}
+
 /// The tableau's current sample point, if all its coordinates are integers.
 fn integral_vertex(t: &Tableau) -> Option<Vec<Int>> {
     (0..t.n_var())
@@ -567,7 +585,11 @@ fn solve_equalities(problem: &Problem) -> Result<Vec<Piece>> {
                     }
                 })
                 .collect();
-            Piece { ctx: p.ctx, values }
+            Piece {
+                ctx: p.ctx,
+                values,
+                sample: p.sample,
+            }
         })
         .collect())
 }
@@ -778,9 +800,11 @@ fn run_one(
                 let row = &tab.rows[r];
                 values.push((row[2..2 + tab.n_ctx].to_vec(), row[0].clone()));
             }
+            let nv = ctx.bset.space.n_vars();
             out.push(Piece {
                 ctx: ctx.bset.clone(),
                 values,
+                sample: ctx.samples.first().map(|s| s[..nv].to_vec()),
             });
             return Ok(());
         };
@@ -920,6 +944,7 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
         });
     }
     let mut pieces: Vec<(BasicMap, Vec<(Vec<Int>, Int)>)> = Vec::new();
+    let mut samples: Vec<Option<Vec<Int>>> = Vec::new();
     // the disjunct each piece comes from: pieces of one disjunct have
     // disjoint contexts, so they never need comparing
     let mut origin: Vec<usize> = Vec::new();
@@ -940,6 +965,7 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
                 }
             }
             pieces.push((p.ctx, vals));
+            samples.push(p.sample);
             origin.push(k);
         }
     }
@@ -958,6 +984,25 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
     // so "better" is a condition on the domain with explicit divisions only)
     let np = m.space.n_param() + m.space.n_in();
     let mut out = Map::empty(m.space.clone());
+    // whether two pieces' contexts share a point (symmetric, tested at most
+    // once per pair, in the small space of the domain)
+    let n = pieces.len();
+    let mut meet: Vec<Option<bool>> = vec![None; n * n];
+    let mut contexts_meet = |a: usize, b: usize| -> Result<bool> {
+        let k = a.min(b) * n + a.max(b);
+        if let Some(v) = meet[k] {
+            return Ok(v);
+        }
+        // a known point of one context that lies in the other settles it
+        let shared = |x: usize, y: usize| {
+            samples[x]
+                .as_ref()
+                .is_some_and(|p| ctx_contains(&pieces[y].0, p) == Some(true))
+        };
+        let v = shared(a, b) || shared(b, a) || !pieces[a].0.intersect(&pieces[b].0)?.is_empty()?;
+        meet[k] = Some(v);
+        Ok(v)
+    };
     for (a, (ctx_a, vals_a)) in pieces.iter().enumerate() {
         let base = piece_to_basic(&m.space, ctx_a, vals_a);
         let mut cur = Map::from_basic(base.clone());
@@ -997,7 +1042,10 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
                     }
                 }
             }
-            if worse.parts.is_empty() {
+            // (the test pays when divisions are involved: the subtraction
+            // below would build and simplify them before finding out)
+            let with_divs = ctx_a.n_div() + ctx_b.n_div() > 0;
+            if worse.parts.is_empty() || with_divs && !contexts_meet(a, b)? {
                 continue;
             }
             cur = cur.subtract(&worse)?;
