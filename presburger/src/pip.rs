@@ -1005,7 +1005,12 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
     };
     for (a, (ctx_a, vals_a)) in pieces.iter().enumerate() {
         let base = piece_to_basic(&m.space, ctx_a, vals_a);
-        let mut cur = Map::from_basic(base.clone());
+        // where b is better wherever both are defined, a keeps the points of
+        // its context outside b's: that difference is taken in the domain
+        // space (`dom`), the conditional ones on the graph (`worse_list`)
+        let mut dom = Map::from_basic(ctx_a.clone());
+        let mut dominating: Vec<usize> = Vec::new();
+        let mut worse_list: Vec<Map> = Vec::new();
         for (b, (ctx_b, vals_b)) in pieces.iter().enumerate() {
             if origin[a] == origin[b] {
                 continue;
@@ -1017,14 +1022,19 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
             // disjunct (b better wherever the earlier levels are equal)
             let mut worse = Map::empty(m.space.clone());
             let mut eq_levels = Vec::new();
+            let mut everywhere = false;
             for level in 0..vals_a.len() {
                 match const_cmp(&vals_a[level], &vals_b[level], np) {
                     Some(Ordering::Equal) => continue,
                     Some(o) => {
                         if (o == Ordering::Greater) == max {
-                            worse.parts.push(better_at_level(
-                                &base, np, ctx_b, vals_b, &eq_levels, None, max,
-                            ));
+                            if eq_levels.is_empty() {
+                                everywhere = true;
+                            } else {
+                                worse.parts.push(better_at_level(
+                                    &base, np, ctx_b, vals_b, &eq_levels, None, max,
+                                ));
+                            }
                         }
                         break;
                     }
@@ -1045,13 +1055,53 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
             // (the test pays when divisions are involved: the subtraction
             // below would build and simplify them before finding out)
             let with_divs = ctx_a.n_div() + ctx_b.n_div() > 0;
-            if worse.parts.is_empty() || with_divs && !contexts_meet(a, b)? {
+            if !everywhere && worse.parts.is_empty() || with_divs && !contexts_meet(a, b)? {
                 continue;
             }
-            cur = cur.subtract(&worse)?;
+            if everywhere {
+                dom = dom.subtract(&Map::from_basic(ctx_b.clone()))?;
+                dominating.push(b);
+                if dom.parts.is_empty() {
+                    break;
+                }
+            } else {
+                worse_list.push(worse);
+            }
+        }
+        // the graph of a over what is left of its domain: each part of
+        // `dom` is attached like a context (all its locals are divisions
+        // after a subtraction; otherwise subtract on the graph instead)
+        let mut cur = if dominating.is_empty() {
+            Map::from_basic(base)
+        } else if dom.parts.iter().all(|d| d.divs.iter().all(Option::is_some)) {
+            Map {
+                space: m.space.clone(),
+                parts: dom
+                    .parts
+                    .iter()
+                    .map(|d| better_at_level(&base, np, d, &[], &[], None, max))
+                    .collect(),
+            }
+        } else {
+            worse_list.extend(dominating.iter().map(|&b| Map {
+                space: m.space.clone(),
+                parts: vec![better_at_level(
+                    &base,
+                    np,
+                    &pieces[b].0,
+                    &[],
+                    &[],
+                    None,
+                    max,
+                )],
+            }));
+            Map::from_basic(base)
+        };
+        for worse in &worse_list {
             if cur.parts.is_empty() {
                 break;
             }
+            cur = cur.subtract(worse)?;
         }
         out.parts.extend(cur.parts);
     }
