@@ -328,13 +328,31 @@ impl Ctx {
             return Ok(Sign::Neg);
         }
         let f = &konst[1..];
-        let mut negf: Vec<Int> = f.iter().map(|v| -v).collect();
-        negf[0] = &negf[0] - &Int::ONE;
-        let can_neg = self.has(&negf)?;
+        // a constant has its own sign (the context is never empty)
+        if f[1..].iter().all(Int::is_zero) {
+            return Ok(if f[0].is_neg() { Sign::Neg } else { Sign::Pos });
+        }
+        // known points showing both signs settle it without a search
+        let (mut seen_neg, mut seen_pos) = (false, false);
+        for s in &self.samples {
+            if eval(f, s).is_neg() {
+                seen_neg = true;
+            } else {
+                seen_pos = true;
+            }
+            if seen_neg && seen_pos {
+                return Ok(Sign::Mixed);
+            }
+        }
+        let can_neg = seen_neg || {
+            let mut negf: Vec<Int> = f.iter().map(|v| -v).collect();
+            negf[0] = &negf[0] - &Int::ONE;
+            self.has(&negf)?
+        };
         if !can_neg {
             return Ok(Sign::Pos);
         }
-        let can_pos = self.has(f)?;
+        let can_pos = seen_pos || self.has(f)?;
         Ok(if can_pos { Sign::Mixed } else { Sign::Neg })
     }
 
@@ -724,9 +742,7 @@ fn run_one(
             if tab.pos_known[r] {
                 continue;
             }
-            let row = &tab.rows[r];
-            let konst = row[1..2 + tab.n_ctx].to_vec();
-            match ctx.sign(&konst)? {
+            match ctx.sign(&tab.rows[r][1..2 + tab.n_ctx])? {
                 Sign::Pos => tab.pos_known[r] = true,
                 Sign::Neg => {
                     neg_row = Some(r);
