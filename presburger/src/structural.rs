@@ -630,22 +630,6 @@ impl BasicMap {
     /// Intersect two basic maps of the same space whose first `n_shared` locals
     /// denote the same (existential) variables.
     pub(crate) fn intersect_shared(&self, other: &BasicMap, n_shared: usize) -> Result<BasicMap> {
-        let mut a = self.clone();
-        let mut b = other.clone();
-        let base = a.off_div();
-        let na = a.n_div();
-        let nb = b.n_div() - n_shared;
-        a.insert_cols(a.row_len(), nb);
-        a.divs.extend(std::iter::repeat(None).take(nb));
-        let mut map: Vec<usize> = (0..base + n_shared).collect();
-        map.extend((0..nb).map(|k| base + na + k));
-        let new_len = a.row_len();
-        b.remap_cols(&map, new_len);
-        for (k, d) in b.divs.into_iter().enumerate().skip(n_shared) {
-            a.divs[na + k - n_shared] = d;
-        }
-        a.eqs.extend(b.eqs);
-        a.ineqs.extend(b.ineqs);
-        Ok(a)
+        Ok(self.conjoin(other, n_shared))
     }
 }
