@@ -9,6 +9,8 @@
 //! [`BasicMap::detect_divs`] cannot define are made explicit with parametric
 //! integer programming ([`crate::pip`]).
 
+use std::borrow::Cow;
+
 use crate::basic::BasicMap;
 use crate::budget;
 use crate::error::{Error, Result};
@@ -35,17 +37,13 @@ impl BasicMap {
     /// returned as is; otherwise the exact search runs
     /// ([`sample_by_search`](Self::sample_by_search)).
     pub fn sample(&self) -> Result<Option<Vec<Int>>> {
-        if self.is_obviously_empty() {
-            return Ok(None);
-        }
-        if let Some(p) = guess_point(self) {
-            return Ok(Some(p));
-        }
-        let mut b = self.clone();
-        if !b.simplify() {
-            return Ok(None);
-        }
-        b.sample_simplified()
+        sample_of(Cow::Borrowed(self))
+    }
+
+    /// [`is_empty`](Self::is_empty) of a basic map the caller no longer
+    /// needs (it is simplified in place instead of copied).
+    pub(crate) fn into_is_empty(self) -> Result<bool> {
+        Ok(sample_of(Cow::Owned(self))?.is_none())
     }
 
     /// [`sample`](Self::sample) without the shortcuts: simplify, then the
@@ -81,7 +79,12 @@ impl BasicMap {
 
     /// The simplified basic map, or `None` if it is empty (exact test).
     pub(crate) fn simplified_nonempty(&self) -> Result<Option<BasicMap>> {
-        let mut b = self.clone();
+        self.clone().into_simplified_nonempty()
+    }
+
+    /// [`simplified_nonempty`](Self::simplified_nonempty), in place.
+    pub(crate) fn into_simplified_nonempty(self) -> Result<Option<BasicMap>> {
+        let mut b = self;
         // `b` is simplified: search it directly instead of re-simplifying a copy
         if !b.simplify() || b.sample_simplified()?.is_none() {
             return Ok(None);
@@ -146,7 +149,7 @@ impl BasicMap {
             row[0] = -v;
             b.eqs.push(row);
         }
-        Ok(!b.is_empty()?)
+        Ok(!b.into_is_empty()?)
     }
 }
 
@@ -370,7 +373,7 @@ impl Map {
                     row[1 + np + ni + k] = Int::from(-1); // - y1_k
                     row[0] = Int::from(-1);
                     c.ineqs.push(row);
-                    if !c.is_empty()? {
+                    if !c.into_is_empty()? {
                         return Ok(false);
                     }
                 }
@@ -451,6 +454,22 @@ fn syntactically_contains(q: &BasicMap, p: &BasicMap) -> bool {
         }
     }
     true
+}
+
+/// [`BasicMap::sample`] of a borrowed or owned basic map: the cheap tests
+/// first, then a copy (only if borrowed) is simplified and searched.
+fn sample_of(b: Cow<'_, BasicMap>) -> Result<Option<Vec<Int>>> {
+    if b.is_obviously_empty() {
+        return Ok(None);
+    }
+    if let Some(p) = guess_point(&b) {
+        return Ok(Some(p));
+    }
+    let mut b = b.into_owned();
+    if !b.simplify() {
+        return Ok(None);
+    }
+    b.sample_simplified()
 }
 
 /// A cheap guess at an integer point of `b`, returned only if verified.
@@ -675,40 +694,47 @@ fn subtract_basic(p: &BasicMap, b: &BasicMap) -> Result<Vec<BasicMap>> {
         divs_only.ineqs.extend(d.bounds(off + k));
     }
     let base = p.intersect(&divs_only)?;
-    // b's constraints in base's layout: b's columns [0, off) stay, locals shift by p.n_div()
-    let shift = p.n_div();
-    let lift = |r: &Vec<Int>| -> Vec<Int> {
-        let mut out = vec![Int::ZERO; base.row_len()];
-        for (c, v) in r.iter().enumerate() {
-            out[if c < off { c } else { c + shift }] = v.clone();
+    // b's constraints in base's layout: b's columns [0, off) stay, locals
+    // shift by p.n_div(); an equality gives two inequalities
+    let lift = |r: &[Int], negate: bool| -> Vec<Int> {
+        let mut out = Vec::with_capacity(base.row_len());
+        if negate {
+            out.extend(r[..off].iter().map(|v| -v));
+        } else {
+            out.extend_from_slice(&r[..off]);
+        }
+        out.resize(off + p.n_div(), Int::ZERO);
+        if negate {
+            out.extend(r[off..].iter().map(|v| -v));
+        } else {
+            out.extend_from_slice(&r[off..]);
         }
         out
     };
-    let mut cons: Vec<Vec<Int>> = Vec::new();
+    let mut cons: Vec<Vec<Int>> = Vec::with_capacity(2 * b.eqs.len() + b.ineqs.len());
     for e in &b.eqs {
-        cons.push(lift(e));
-        cons.push(lift(&e.iter().map(|v| -v).collect()));
+        cons.push(lift(e, false));
+        cons.push(lift(e, true));
     }
     for r in &b.ineqs {
-        cons.push(lift(r));
+        cons.push(lift(r, false));
     }
+    // the rows already in base (the definitional ones) are not negated
+    // (nor needed below: base has them)
+    cons.retain(|c| !base.ineqs.contains(c));
     // disjoint: nothing to remove (and no splitting of p)
     let mut both = base.clone();
     both.ineqs.extend(cons.iter().cloned());
-    if both.is_empty()? {
+    if both.into_is_empty()? {
         return Ok(vec![p.clone()]);
     }
-    // skip the rows already in base (the definitional ones) for negation
     let mut pieces = Vec::new();
-    let mut acc = base.clone();
+    let mut acc = base;
     // the rational relaxation of acc, extended row by row (one tableau, not
     // one per step)
     let mut acc_tab = acc.rational_tableau()?;
     for c in cons {
         budget::tick(1)?;
-        if base.ineqs.contains(&c) {
-            continue;
-        }
         // c takes integer values at integer points: if its rational minimum
         // over acc is above -1, no point of acc has c <= -1 (one LP on the
         // shared tableau instead of an emptiness test of a new piece)
@@ -721,7 +747,7 @@ fn subtract_basic(p: &BasicMap, b: &BasicMap) -> Result<Vec<BasicMap>> {
         neg[0] = &neg[0] - &Int::ONE;
         let mut piece = acc.clone();
         piece.ineqs.push(neg);
-        if let Some(pc) = piece.simplified_nonempty()? {
+        if let Some(pc) = piece.into_simplified_nonempty()? {
             pieces.push(pc);
         }
         acc_tab.add_ineq(&c)?;
@@ -738,7 +764,7 @@ fn count_rec(parts: &[BasicMap], nv: usize, prefix: &mut Vec<Int>, count: &mut I
     let k = prefix.len();
     if k == nv {
         for p in parts {
-            if !fix_prefix(p, prefix).is_empty()? {
+            if !fix_prefix(p, prefix).into_is_empty()? {
                 *count = &*count + &Int::ONE;
                 return Ok(());
             }
