@@ -5,6 +5,8 @@
 //! special case of `BasicMap::transform`, which moves the variables of a
 //! basic map into a new layout.
 
+use std::borrow::Cow;
+
 use crate::basic::BasicMap;
 use crate::error::{Error, Result};
 use crate::int::Int;
@@ -595,16 +597,18 @@ pub fn lex_order_map(space: Space, strict: bool, less: bool) -> Map {
     out
 }
 
-/// Align the parameters of two maps of possibly different spaces.
-pub(crate) fn align_any(a: &Map, b: &Map) -> (Map, Map) {
+/// Align the parameters of two maps of possibly different spaces (copies
+/// only when the parameters differ).
+pub(crate) fn align_any<'a>(a: &'a Map, b: &'a Map) -> (Cow<'a, Map>, Cow<'a, Map>) {
+    if a.space.params == b.space.params {
+        return (Cow::Borrowed(a), Cow::Borrowed(b));
+    }
+    let params = crate::space::merge_params_shared(&a.space.params, &b.space.params);
     let mut a = a.clone();
     let mut b = b.clone();
-    if a.space.params != b.space.params {
-        let params = crate::space::merge_params_shared(&a.space.params, &b.space.params);
-        a.align_params_shared(&params);
-        b.align_params_shared(&params);
-    }
-    (a, b)
+    a.align_params_shared(&params);
+    b.align_params_shared(&params);
+    (Cow::Owned(a), Cow::Owned(b))
 }
 
 fn join(a: &Map, b: &Map, space: Space, da: &[Dest], db: &[Dest], n_exist: usize) -> Result<Map> {
