@@ -180,6 +180,10 @@ impl BasicMap {
         if self.n_div() < 2 || self.eqs.len() < 2 {
             return false;
         }
+        // combinations of rows without locals have no locals either
+        if self.eqs.iter().all(|r| r[off..].iter().all(Int::is_zero)) {
+            return false;
+        }
         let mut m = self.eqs.clone();
         let mut row = 0;
         for c in 1..off {
