@@ -294,6 +294,9 @@ impl BasicMap {
         let mut ok = true;
         for r in self.eqs.iter_mut() {
             let g = gcd_slice(&r[1..]);
+            if g.is_one() {
+                continue; // already normalized
+            }
             if g.is_zero() {
                 if !r[0].is_zero() {
                     ok = false;
@@ -304,10 +307,8 @@ impl BasicMap {
                 ok = false;
                 continue;
             }
-            if !g.is_one() {
-                for v in r.iter_mut() {
-                    *v = v.div_exact(&g);
-                }
+            for v in r.iter_mut() {
+                *v = v.div_exact(&g);
             }
         }
         for r in self.ineqs.iter_mut() {
