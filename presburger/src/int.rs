@@ -305,13 +305,21 @@ impl Neg for &Int {
     type Output = Int;
     #[inline]
     fn neg(self) -> Int {
-        match self {
-            Int::Small(v) => match v.checked_neg() {
-                Some(n) => Int::Small(n),
-                None => Int::from(-BigInt::from(*v)),
-            },
-            Int::Big(b) => Int::from(-(**b).clone()),
+        if let Int::Small(v) = self {
+            if let Some(n) = v.checked_neg() {
+                return Int::Small(n);
+            }
         }
+        self.neg_wide()
+    }
+}
+
+impl Int {
+    /// `-self` when it does not fit in 64 bits (or `self` does not).
+    #[cold]
+    #[inline(never)]
+    fn neg_wide(&self) -> Int {
+        Int::from(-self.to_bigint())
     }
 }
 
