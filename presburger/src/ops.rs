@@ -499,9 +499,19 @@ fn guess_point(b: &BasicMap) -> Option<Vec<Int>> {
             None
         }
     };
-    // usable row for column `c`: every other column with a coefficient is valued
-    let usable = |r: &[Int], c: usize, fixed: &[bool]| {
-        !r[c].is_zero() && (1..n).all(|k| k == c || fixed[k] || r[k].is_zero())
+    // open[i]: the columns of row i (eqs, then ineqs) with a coefficient and
+    // no value yet; the row is usable for column `c` when `c` is the only one
+    let rows = || b.eqs.iter().chain(&b.ineqs);
+    let mut open: Vec<u32> = rows()
+        .map(|r| r[1..n].iter().filter(|v| !v.is_zero()).count() as u32)
+        .collect();
+    let fix = |c: usize, fixed: &mut [bool], open: &mut [u32]| {
+        fixed[c] = true;
+        for (o, r) in open.iter_mut().zip(rows()) {
+            if !r[c].is_zero() {
+                *o -= 1;
+            }
+        }
     };
     // r[0] + sum_{k != c} r[k]·val[k]
     let rest = |r: &[Int], c: usize, val: &[Int]| {
@@ -528,7 +538,7 @@ fn guess_point(b: &BasicMap) -> Option<Vec<Int>> {
                         }
                     }
                     val[c] = s.div_floor(&d.den);
-                    fixed[c] = true;
+                    fix(c, &mut fixed, &mut open);
                     progress = true;
                 }
                 continue;
@@ -536,8 +546,9 @@ fn guess_point(b: &BasicMap) -> Option<Vec<Int>> {
             let mut lo: Option<Int> = None;
             let mut hi: Option<Int> = None;
             let mut exact: Option<Int> = None;
-            for e in &b.eqs {
-                if usable(e, c, &fixed) {
+            let (open_eqs, open_ineqs) = open.split_at(b.eqs.len());
+            for (e, &o) in b.eqs.iter().zip(open_eqs) {
+                if o == 1 && !e[c].is_zero() {
                     // e[c]·v + s = 0
                     let s = rest(e, c, &val);
                     if !s.is_divisible_by(&e[c]) {
@@ -546,8 +557,8 @@ fn guess_point(b: &BasicMap) -> Option<Vec<Int>> {
                     exact = Some((-&s).div_exact(&e[c]));
                 }
             }
-            for r in &b.ineqs {
-                if usable(r, c, &fixed) {
+            for (r, &o) in b.ineqs.iter().zip(open_ineqs) {
+                if o == 1 && !r[c].is_zero() {
                     // r[c]·v + s >= 0
                     let s = rest(r, c, &val);
                     if r[c].is_pos() {
@@ -565,13 +576,13 @@ fn guess_point(b: &BasicMap) -> Option<Vec<Int>> {
             }
             if let Some(v) = exact.or(lo).or(hi) {
                 val[c] = v;
-                fixed[c] = true;
+                fix(c, &mut fixed, &mut open);
                 progress = true;
             }
         }
         if !progress {
             match (1..n).find(|&c| !fixed[c] && div_of(c).is_none()) {
-                Some(c) => fixed[c] = true, // stays 0
+                Some(c) => fix(c, &mut fixed, &mut open), // stays 0
                 None => break,
             }
         }
@@ -958,5 +969,166 @@ impl Map {
     /// Lexicographic maximum (see [`lexmin`](Self::lexmin)).
     pub fn lexmax(&self) -> Result<Map> {
         crate::pip::lexopt_map(self, true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The first version of `guess_point`: a row's usability is rechecked
+    /// column by column (the oracle of the counting version).
+    fn guess_point_simple(b: &BasicMap) -> Option<Vec<Int>> {
+        let n = b.row_len();
+        let off = b.off_div();
+        let mut val: Vec<Int> = vec![Int::ZERO; n];
+        val[0] = Int::ONE;
+        let mut fixed = vec![false; n];
+        fixed[0] = true;
+        let div_of = |c: usize| {
+            if c >= off {
+                b.divs[c - off].as_ref()
+            } else {
+                None
+            }
+        };
+        // usable row for column `c`: every other column with a coefficient is valued
+        let usable = |r: &[Int], c: usize, fixed: &[bool]| {
+            !r[c].is_zero() && (1..n).all(|k| k == c || fixed[k] || r[k].is_zero())
+        };
+        // r[0] + sum_{k != c} r[k]·val[k]
+        let rest = |r: &[Int], c: usize, val: &[Int]| {
+            let mut s = r[0].clone();
+            for k in 1..n {
+                if k != c && !r[k].is_zero() {
+                    s.add_mul(&r[k], &val[k]);
+                }
+            }
+            s
+        };
+        for _ in 0..n {
+            let mut progress = false;
+            for c in 1..n {
+                if fixed[c] {
+                    continue;
+                }
+                if let Some(d) = div_of(c) {
+                    if (1..n).all(|k| fixed[k] || d.num[k].is_zero()) && d.num[c].is_zero() {
+                        let mut s = Int::ZERO;
+                        for (a, x) in d.num.iter().zip(&val) {
+                            if !a.is_zero() {
+                                s.add_mul(a, x);
+                            }
+                        }
+                        val[c] = s.div_floor(&d.den);
+                        fixed[c] = true;
+                        progress = true;
+                    }
+                    continue;
+                }
+                let mut lo: Option<Int> = None;
+                let mut hi: Option<Int> = None;
+                let mut exact: Option<Int> = None;
+                for e in &b.eqs {
+                    if usable(e, c, &fixed) {
+                        // e[c]·v + s = 0
+                        let s = rest(e, c, &val);
+                        if !s.is_divisible_by(&e[c]) {
+                            return None;
+                        }
+                        exact = Some((-&s).div_exact(&e[c]));
+                    }
+                }
+                for r in &b.ineqs {
+                    if usable(r, c, &fixed) {
+                        // r[c]·v + s >= 0
+                        let s = rest(r, c, &val);
+                        if r[c].is_pos() {
+                            let l = (-&s).div_ceil(&r[c]);
+                            if lo.as_ref().map_or(true, |x| &l > x) {
+                                lo = Some(l);
+                            }
+                        } else {
+                            let h = s.div_floor(&-&r[c]);
+                            if hi.as_ref().map_or(true, |x| &h < x) {
+                                hi = Some(h);
+                            }
+                        }
+                    }
+                }
+                if let Some(v) = exact.or(lo).or(hi) {
+                    val[c] = v;
+                    fixed[c] = true;
+                    progress = true;
+                }
+            }
+            if !progress {
+                match (1..n).find(|&c| !fixed[c] && div_of(c).is_none()) {
+                    Some(c) => fixed[c] = true, // stays 0
+                    None => break,
+                }
+            }
+        }
+        if fixed.iter().any(|f| !f) {
+            return None;
+        }
+        let dot = |r: &[Int]| {
+            let mut s = Int::ZERO;
+            for (a, x) in r.iter().zip(&val) {
+                if !a.is_zero() {
+                    s.add_mul(a, x);
+                }
+            }
+            s
+        };
+        if b.eqs.iter().any(|e| !dot(e).is_zero()) || b.ineqs.iter().any(|r| dot(r).is_neg()) {
+            return None;
+        }
+        val.truncate(off);
+        val.remove(0);
+        Some(val)
+    }
+
+    const POOL: &[&str] = &[
+        "i >= -3",
+        "i <= 4",
+        "j >= -2",
+        "j <= 3",
+        "i + j >= 0",
+        "i - j <= 2",
+        "2i + j <= 5",
+        "i = j",
+        "i = 2",
+        "j = 2i + n",
+        "(i + j) mod 2 = 0",
+        "exists (e : i = 3e + 1)",
+        "exists (e : 2e <= j <= 2e + 1)",
+        "j = floor((i + n) / 3)",
+        "-2 <= i - 2j <= 1",
+        "n >= i",
+        "i >= 5",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 500, failure_persistence: None, ..ProptestConfig::default() })]
+
+        #[test]
+        fn guess_point_matches_simple(picks in prop::collection::vec(0..POOL.len(), 0..7)) {
+            let cons: Vec<&str> = picks.iter().map(|&k| POOL[k]).collect();
+            let text = if cons.is_empty() {
+                "[n] -> { [i, j] }".to_string()
+            } else {
+                format!("[n] -> {{ [i, j] : {} }}", cons.join(" and "))
+            };
+            let m: Map = text.parse().unwrap();
+            for b in m.basic_maps() {
+                prop_assert_eq!(guess_point(b), guess_point_simple(b));
+                let mut s = b.clone();
+                if s.simplify() {
+                    prop_assert_eq!(guess_point(&s), guess_point_simple(&s));
+                }
+            }
+        }
     }
 }
