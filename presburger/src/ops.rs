@@ -231,7 +231,7 @@ impl Map {
             }
             for bx in bpart.make_divs_explicit()? {
                 let mut next = Vec::new();
-                for p in &cur {
+                for p in cur {
                     next.extend(subtract_basic(p, &bx)?);
                 }
                 cur = next;
@@ -689,7 +689,7 @@ fn point_excluded(q: &BasicMap, x: &[Int]) -> bool {
 }
 
 /// `p \ b` as disjoint pieces, where every local of `b` is defined.
-fn subtract_basic(p: &BasicMap, b: &BasicMap) -> Result<Vec<BasicMap>> {
+fn subtract_basic(p: BasicMap, b: &BasicMap) -> Result<Vec<BasicMap>> {
     // base = p ∩ (b's locals with their defining constraints)
     let mut divs_only = BasicMap {
         space: b.space.clone(),
@@ -737,7 +737,7 @@ fn subtract_basic(p: &BasicMap, b: &BasicMap) -> Result<Vec<BasicMap>> {
     let mut both = base.clone();
     both.ineqs.extend(cons.iter().cloned());
     if both.into_is_empty()? {
-        return Ok(vec![p.clone()]);
+        return Ok(vec![p]);
     }
     let mut pieces = Vec::new();
     let mut acc = base;
