@@ -239,6 +239,54 @@ impl BasicMap {
         }
     }
 
+    /// The conjunction of `self` and `other` (same space and parameters),
+    /// where the first `n_shared` locals of both are the same variables:
+    /// rows `[c | vars | self's locals | other's other locals]`. Every row
+    /// is built once, straight at its final length.
+    pub(crate) fn conjoin(&self, other: &BasicMap, n_shared: usize) -> BasicMap {
+        debug_assert!(self.space.params == other.space.params);
+        let base = self.off_div();
+        let na = self.n_div();
+        let keep = base + n_shared; // columns other shares with self
+        let new_len = self.row_len() + other.n_div() - n_shared;
+        // self's rows, padded with zeros for other's locals
+        let widen = |r: &Vec<Int>| {
+            let mut out = Vec::with_capacity(new_len);
+            out.extend_from_slice(r);
+            out.resize(new_len, Int::ZERO);
+            out
+        };
+        // other's rows: shared columns stay, its own locals move after self's
+        let lift = |r: &Vec<Int>| {
+            let mut out = Vec::with_capacity(new_len);
+            out.extend_from_slice(&r[..keep]);
+            out.resize(base + na, Int::ZERO);
+            out.extend_from_slice(&r[keep..]);
+            out
+        };
+        let div = |d: &Option<Div>, f: &dyn Fn(&Vec<Int>) -> Vec<Int>| {
+            d.as_ref().map(|d| Div {
+                num: f(&d.num),
+                den: d.den.clone(),
+            })
+        };
+        let mut divs = Vec::with_capacity(na + other.n_div() - n_shared);
+        divs.extend(self.divs.iter().map(|d| div(d, &widen)));
+        divs.extend(other.divs[n_shared..].iter().map(|d| div(d, &lift)));
+        let mut eqs = Vec::with_capacity(self.eqs.len() + other.eqs.len());
+        eqs.extend(self.eqs.iter().map(widen));
+        eqs.extend(other.eqs.iter().map(lift));
+        let mut ineqs = Vec::with_capacity(self.ineqs.len() + other.ineqs.len());
+        ineqs.extend(self.ineqs.iter().map(widen));
+        ineqs.extend(other.ineqs.iter().map(lift));
+        BasicMap {
+            space: self.space.clone(),
+            divs,
+            eqs,
+            ineqs,
+        }
+    }
+
     /// Divide every constraint by the gcd of its variable coefficients,
     /// tightening inequality constants (`floor`), and detect trivially false
     /// rows. Returns `false` if a row is trivially false.
@@ -246,6 +294,9 @@ impl BasicMap {
         let mut ok = true;
         for r in self.eqs.iter_mut() {
             let g = gcd_slice(&r[1..]);
+            if g.is_one() {
+                continue; // already normalized
+            }
             if g.is_zero() {
                 if !r[0].is_zero() {
                     ok = false;
@@ -256,10 +307,8 @@ impl BasicMap {
                 ok = false;
                 continue;
             }
-            if !g.is_one() {
-                for v in r.iter_mut() {
-                    *v = v.div_exact(&g);
-                }
+            for v in r.iter_mut() {
+                *v = v.div_exact(&g);
             }
         }
         for r in self.ineqs.iter_mut() {

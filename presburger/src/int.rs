@@ -305,13 +305,21 @@ impl Neg for &Int {
     type Output = Int;
     #[inline]
     fn neg(self) -> Int {
-        match self {
-            Int::Small(v) => match v.checked_neg() {
-                Some(n) => Int::Small(n),
-                None => Int::from(-BigInt::from(*v)),
-            },
-            Int::Big(b) => Int::from(-(**b).clone()),
+        if let Int::Small(v) = self {
+            if let Some(n) = v.checked_neg() {
+                return Int::Small(n);
+            }
         }
+        self.neg_wide()
+    }
+}
+
+impl Int {
+    /// `-self` when it does not fit in 64 bits (or `self` does not).
+    #[cold]
+    #[inline(never)]
+    fn neg_wide(&self) -> Int {
+        Int::from(-self.to_bigint())
     }
 }
 
@@ -374,7 +382,40 @@ impl Zero for Int {
 }
 
 /// Greatest common divisor of all entries of a slice (0 for an all-zero slice).
+///
+/// While the entries are small the gcd is accumulated in a `u64` (no
+/// [`Int`] is built per entry); it stops at 1. A big entry hands over to
+/// [`gcd_slice_simple`] for the rest of the row.
 pub fn gcd_slice(row: &[Int]) -> Int {
+    let mut g: u64 = 0;
+    for (k, v) in row.iter().enumerate() {
+        match v {
+            Int::Small(0) => {}
+            Int::Small(x) => {
+                let mut a = g;
+                let mut b = x.unsigned_abs();
+                while b != 0 {
+                    let t = a % b;
+                    a = b;
+                    b = t;
+                }
+                g = a;
+                if g == 1 {
+                    return Int::ONE;
+                }
+            }
+            Int::Big(_) => {
+                let rest = gcd_slice_simple(&row[k..]);
+                return Int::from(g as i128).gcd(&rest);
+            }
+        }
+    }
+    Int::from(g as i128)
+}
+
+/// [`gcd_slice`] entry by entry on [`Int`]s (the simple version, kept for
+/// big entries and as the fast path's test oracle).
+pub(crate) fn gcd_slice_simple(row: &[Int]) -> Int {
     let mut g = Int::ZERO;
     for v in row {
         if !v.is_zero() {
@@ -405,6 +446,24 @@ mod tests {
         ]
     }
 
+    #[test]
+    fn gcd_slice_extremes() {
+        let min = Int::from(i64::MIN);
+        let big = &min * &Int::from(3);
+        for row in [
+            vec![],
+            vec![Int::ZERO, Int::ZERO],
+            vec![min.clone()],
+            vec![min.clone(), min.clone()],
+            vec![min.clone(), Int::from(6)],
+            vec![Int::from(4), big.clone(), Int::from(-8)],
+            vec![big.clone(), big.clone()],
+        ] {
+            assert_eq!(gcd_slice(&row), gcd_slice_simple(&row), "{row:?}");
+        }
+        assert_eq!(gcd_slice(&[min.clone()]), -&min);
+    }
+
     proptest! {
         #[test]
         fn arithmetic_matches_bigint(a in arb_int(), b in arb_int(), c in arb_int(), d in arb_int()) {
@@ -420,6 +479,9 @@ mod tests {
                 prop_assert_eq!(big(&a.div_ceil(&b)), num_integer::Integer::div_ceil(&big(&a), &big(&b)));
                 prop_assert_eq!(big(&a.mod_floor(&b)), big(&a).mod_floor(&big(&b).abs()));
             }
+            let row = [a.clone(), b.clone(), c.clone(), d.clone(), Int::ZERO];
+            prop_assert_eq!(gcd_slice(&row), gcd_slice_simple(&row));
+            prop_assert_eq!(gcd_slice(&row[..2]), gcd_slice_simple(&row[..2]));
             // canonical form: small values are always Small
             let s = &(&a + &b) - &b;
             prop_assert_eq!(&s, &a);

@@ -214,28 +214,14 @@ impl BasicMap {
                 "intersect: operands live in different spaces".into(),
             ));
         }
-        let mut a = self.clone();
-        let mut b = other.clone();
-        if a.space.params != b.space.params {
-            let params = merge_params_shared(&a.space.params, &b.space.params);
+        if self.space.params != other.space.params {
+            let params = merge_params_shared(&self.space.params, &other.space.params);
+            let mut a = self.clone();
+            let mut b = other.clone();
             a.align_params_shared(&params);
             b.align_params_shared(&params);
+            return Ok(a.conjoin(&b, 0));
         }
-        let nb = b.n_div();
-        let na = a.n_div();
-        let base = a.off_div();
-        // make room for b's locals after a's
-        a.insert_cols(a.row_len(), nb);
-        a.divs.extend(std::iter::repeat(None).take(nb));
-        let mut map: Vec<usize> = (0..base).collect();
-        map.extend((0..nb).map(|k| base + na + k));
-        let new_len = a.row_len();
-        b.remap_cols(&map, new_len);
-        for (k, d) in b.divs.into_iter().enumerate() {
-            a.divs[na + k] = d;
-        }
-        a.eqs.extend(b.eqs);
-        a.ineqs.extend(b.ineqs);
-        Ok(a)
+        Ok(self.conjoin(other, 0))
     }
 }

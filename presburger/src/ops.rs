@@ -9,6 +9,8 @@
 //! [`BasicMap::detect_divs`] cannot define are made explicit with parametric
 //! integer programming ([`crate::pip`]).
 
+use std::borrow::Cow;
+
 use crate::basic::BasicMap;
 use crate::budget;
 use crate::error::{Error, Result};
@@ -35,17 +37,13 @@ impl BasicMap {
     /// returned as is; otherwise the exact search runs
     /// ([`sample_by_search`](Self::sample_by_search)).
     pub fn sample(&self) -> Result<Option<Vec<Int>>> {
-        if self.is_obviously_empty() {
-            return Ok(None);
-        }
-        if let Some(p) = guess_point(self) {
-            return Ok(Some(p));
-        }
-        let mut b = self.clone();
-        if !b.simplify() {
-            return Ok(None);
-        }
-        b.sample_simplified()
+        sample_of(Cow::Borrowed(self))
+    }
+
+    /// [`is_empty`](Self::is_empty) of a basic map the caller no longer
+    /// needs (it is simplified in place instead of copied).
+    pub(crate) fn into_is_empty(self) -> Result<bool> {
+        Ok(sample_of(Cow::Owned(self))?.is_none())
     }
 
     /// [`sample`](Self::sample) without the shortcuts: simplify, then the
@@ -81,7 +79,12 @@ impl BasicMap {
 
     /// The simplified basic map, or `None` if it is empty (exact test).
     pub(crate) fn simplified_nonempty(&self) -> Result<Option<BasicMap>> {
-        let mut b = self.clone();
+        self.clone().into_simplified_nonempty()
+    }
+
+    /// [`simplified_nonempty`](Self::simplified_nonempty), in place.
+    pub(crate) fn into_simplified_nonempty(self) -> Result<Option<BasicMap>> {
+        let mut b = self;
         // `b` is simplified: search it directly instead of re-simplifying a copy
         if !b.simplify() || b.sample_simplified()?.is_none() {
             return Ok(None);
@@ -146,7 +149,7 @@ impl BasicMap {
             row[0] = -v;
             b.eqs.push(row);
         }
-        Ok(!b.is_empty()?)
+        Ok(!b.into_is_empty()?)
     }
 }
 
@@ -228,7 +231,7 @@ impl Map {
             }
             for bx in bpart.make_divs_explicit()? {
                 let mut next = Vec::new();
-                for p in &cur {
+                for p in cur {
                     next.extend(subtract_basic(p, &bx)?);
                 }
                 cur = next;
@@ -370,7 +373,7 @@ impl Map {
                     row[1 + np + ni + k] = Int::from(-1); // - y1_k
                     row[0] = Int::from(-1);
                     c.ineqs.push(row);
-                    if !c.is_empty()? {
+                    if !c.into_is_empty()? {
                         return Ok(false);
                     }
                 }
@@ -453,6 +456,22 @@ fn syntactically_contains(q: &BasicMap, p: &BasicMap) -> bool {
     true
 }
 
+/// [`BasicMap::sample`] of a borrowed or owned basic map: the cheap tests
+/// first, then a copy (only if borrowed) is simplified and searched.
+fn sample_of(b: Cow<'_, BasicMap>) -> Result<Option<Vec<Int>>> {
+    if b.is_obviously_empty() {
+        return Ok(None);
+    }
+    if let Some(p) = guess_point(&b) {
+        return Ok(Some(p));
+    }
+    let mut b = b.into_owned();
+    if !b.simplify() {
+        return Ok(None);
+    }
+    b.sample_simplified()
+}
+
 /// A cheap guess at an integer point of `b`, returned only if verified.
 ///
 /// Every column (dimension, parameter, local) gets a value, one at a time:
@@ -480,9 +499,19 @@ fn guess_point(b: &BasicMap) -> Option<Vec<Int>> {
             None
         }
     };
-    // usable row for column `c`: every other column with a coefficient is valued
-    let usable = |r: &[Int], c: usize, fixed: &[bool]| {
-        !r[c].is_zero() && (1..n).all(|k| k == c || fixed[k] || r[k].is_zero())
+    // open[i]: the columns of row i (eqs, then ineqs) with a coefficient and
+    // no value yet; the row is usable for column `c` when `c` is the only one
+    let rows = || b.eqs.iter().chain(&b.ineqs);
+    let mut open: Vec<u32> = rows()
+        .map(|r| r[1..n].iter().filter(|v| !v.is_zero()).count() as u32)
+        .collect();
+    let fix = |c: usize, fixed: &mut [bool], open: &mut [u32]| {
+        fixed[c] = true;
+        for (o, r) in open.iter_mut().zip(rows()) {
+            if !r[c].is_zero() {
+                *o -= 1;
+            }
+        }
     };
     // r[0] + sum_{k != c} r[k]·val[k]
     let rest = |r: &[Int], c: usize, val: &[Int]| {
@@ -509,7 +538,7 @@ fn guess_point(b: &BasicMap) -> Option<Vec<Int>> {
                         }
                     }
                     val[c] = s.div_floor(&d.den);
-                    fixed[c] = true;
+                    fix(c, &mut fixed, &mut open);
                     progress = true;
                 }
                 continue;
@@ -517,8 +546,9 @@ fn guess_point(b: &BasicMap) -> Option<Vec<Int>> {
             let mut lo: Option<Int> = None;
             let mut hi: Option<Int> = None;
             let mut exact: Option<Int> = None;
-            for e in &b.eqs {
-                if usable(e, c, &fixed) {
+            let (open_eqs, open_ineqs) = open.split_at(b.eqs.len());
+            for (e, &o) in b.eqs.iter().zip(open_eqs) {
+                if o == 1 && !e[c].is_zero() {
                     // e[c]·v + s = 0
                     let s = rest(e, c, &val);
                     if !s.is_divisible_by(&e[c]) {
@@ -527,8 +557,8 @@ fn guess_point(b: &BasicMap) -> Option<Vec<Int>> {
                     exact = Some((-&s).div_exact(&e[c]));
                 }
             }
-            for r in &b.ineqs {
-                if usable(r, c, &fixed) {
+            for (r, &o) in b.ineqs.iter().zip(open_ineqs) {
+                if o == 1 && !r[c].is_zero() {
                     // r[c]·v + s >= 0
                     let s = rest(r, c, &val);
                     if r[c].is_pos() {
@@ -546,13 +576,13 @@ fn guess_point(b: &BasicMap) -> Option<Vec<Int>> {
             }
             if let Some(v) = exact.or(lo).or(hi) {
                 val[c] = v;
-                fixed[c] = true;
+                fix(c, &mut fixed, &mut open);
                 progress = true;
             }
         }
         if !progress {
             match (1..n).find(|&c| !fixed[c] && div_of(c).is_none()) {
-                Some(c) => fixed[c] = true, // stays 0
+                Some(c) => fix(c, &mut fixed, &mut open), // stays 0
                 None => break,
             }
         }
@@ -659,7 +689,7 @@ fn point_excluded(q: &BasicMap, x: &[Int]) -> bool {
 }
 
 /// `p \ b` as disjoint pieces, where every local of `b` is defined.
-fn subtract_basic(p: &BasicMap, b: &BasicMap) -> Result<Vec<BasicMap>> {
+fn subtract_basic(p: BasicMap, b: &BasicMap) -> Result<Vec<BasicMap>> {
     // base = p ∩ (b's locals with their defining constraints)
     let mut divs_only = BasicMap {
         space: b.space.clone(),
@@ -675,40 +705,47 @@ fn subtract_basic(p: &BasicMap, b: &BasicMap) -> Result<Vec<BasicMap>> {
         divs_only.ineqs.extend(d.bounds(off + k));
     }
     let base = p.intersect(&divs_only)?;
-    // b's constraints in base's layout: b's columns [0, off) stay, locals shift by p.n_div()
-    let shift = p.n_div();
-    let lift = |r: &Vec<Int>| -> Vec<Int> {
-        let mut out = vec![Int::ZERO; base.row_len()];
-        for (c, v) in r.iter().enumerate() {
-            out[if c < off { c } else { c + shift }] = v.clone();
+    // b's constraints in base's layout: b's columns [0, off) stay, locals
+    // shift by p.n_div(); an equality gives two inequalities
+    let lift = |r: &[Int], negate: bool| -> Vec<Int> {
+        let mut out = Vec::with_capacity(base.row_len());
+        if negate {
+            out.extend(r[..off].iter().map(|v| -v));
+        } else {
+            out.extend_from_slice(&r[..off]);
+        }
+        out.resize(off + p.n_div(), Int::ZERO);
+        if negate {
+            out.extend(r[off..].iter().map(|v| -v));
+        } else {
+            out.extend_from_slice(&r[off..]);
         }
         out
     };
-    let mut cons: Vec<Vec<Int>> = Vec::new();
+    let mut cons: Vec<Vec<Int>> = Vec::with_capacity(2 * b.eqs.len() + b.ineqs.len());
     for e in &b.eqs {
-        cons.push(lift(e));
-        cons.push(lift(&e.iter().map(|v| -v).collect()));
+        cons.push(lift(e, false));
+        cons.push(lift(e, true));
     }
     for r in &b.ineqs {
-        cons.push(lift(r));
+        cons.push(lift(r, false));
     }
+    // the rows already in base (the definitional ones) are not negated
+    // (nor needed below: base has them)
+    cons.retain(|c| !base.ineqs.contains(c));
     // disjoint: nothing to remove (and no splitting of p)
     let mut both = base.clone();
     both.ineqs.extend(cons.iter().cloned());
-    if both.is_empty()? {
-        return Ok(vec![p.clone()]);
+    if both.into_is_empty()? {
+        return Ok(vec![p]);
     }
-    // skip the rows already in base (the definitional ones) for negation
     let mut pieces = Vec::new();
-    let mut acc = base.clone();
+    let mut acc = base;
     // the rational relaxation of acc, extended row by row (one tableau, not
     // one per step)
     let mut acc_tab = acc.rational_tableau()?;
     for c in cons {
         budget::tick(1)?;
-        if base.ineqs.contains(&c) {
-            continue;
-        }
         // c takes integer values at integer points: if its rational minimum
         // over acc is above -1, no point of acc has c <= -1 (one LP on the
         // shared tableau instead of an emptiness test of a new piece)
@@ -721,7 +758,7 @@ fn subtract_basic(p: &BasicMap, b: &BasicMap) -> Result<Vec<BasicMap>> {
         neg[0] = &neg[0] - &Int::ONE;
         let mut piece = acc.clone();
         piece.ineqs.push(neg);
-        if let Some(pc) = piece.simplified_nonempty()? {
+        if let Some(pc) = piece.into_simplified_nonempty()? {
             pieces.push(pc);
         }
         acc_tab.add_ineq(&c)?;
@@ -738,7 +775,7 @@ fn count_rec(parts: &[BasicMap], nv: usize, prefix: &mut Vec<Int>, count: &mut I
     let k = prefix.len();
     if k == nv {
         for p in parts {
-            if !fix_prefix(p, prefix).is_empty()? {
+            if !fix_prefix(p, prefix).into_is_empty()? {
                 *count = &*count + &Int::ONE;
                 return Ok(());
             }
@@ -932,5 +969,166 @@ impl Map {
     /// Lexicographic maximum (see [`lexmin`](Self::lexmin)).
     pub fn lexmax(&self) -> Result<Map> {
         crate::pip::lexopt_map(self, true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The first version of `guess_point`: a row's usability is rechecked
+    /// column by column (the oracle of the counting version).
+    fn guess_point_simple(b: &BasicMap) -> Option<Vec<Int>> {
+        let n = b.row_len();
+        let off = b.off_div();
+        let mut val: Vec<Int> = vec![Int::ZERO; n];
+        val[0] = Int::ONE;
+        let mut fixed = vec![false; n];
+        fixed[0] = true;
+        let div_of = |c: usize| {
+            if c >= off {
+                b.divs[c - off].as_ref()
+            } else {
+                None
+            }
+        };
+        // usable row for column `c`: every other column with a coefficient is valued
+        let usable = |r: &[Int], c: usize, fixed: &[bool]| {
+            !r[c].is_zero() && (1..n).all(|k| k == c || fixed[k] || r[k].is_zero())
+        };
+        // r[0] + sum_{k != c} r[k]·val[k]
+        let rest = |r: &[Int], c: usize, val: &[Int]| {
+            let mut s = r[0].clone();
+            for k in 1..n {
+                if k != c && !r[k].is_zero() {
+                    s.add_mul(&r[k], &val[k]);
+                }
+            }
+            s
+        };
+        for _ in 0..n {
+            let mut progress = false;
+            for c in 1..n {
+                if fixed[c] {
+                    continue;
+                }
+                if let Some(d) = div_of(c) {
+                    if (1..n).all(|k| fixed[k] || d.num[k].is_zero()) && d.num[c].is_zero() {
+                        let mut s = Int::ZERO;
+                        for (a, x) in d.num.iter().zip(&val) {
+                            if !a.is_zero() {
+                                s.add_mul(a, x);
+                            }
+                        }
+                        val[c] = s.div_floor(&d.den);
+                        fixed[c] = true;
+                        progress = true;
+                    }
+                    continue;
+                }
+                let mut lo: Option<Int> = None;
+                let mut hi: Option<Int> = None;
+                let mut exact: Option<Int> = None;
+                for e in &b.eqs {
+                    if usable(e, c, &fixed) {
+                        // e[c]·v + s = 0
+                        let s = rest(e, c, &val);
+                        if !s.is_divisible_by(&e[c]) {
+                            return None;
+                        }
+                        exact = Some((-&s).div_exact(&e[c]));
+                    }
+                }
+                for r in &b.ineqs {
+                    if usable(r, c, &fixed) {
+                        // r[c]·v + s >= 0
+                        let s = rest(r, c, &val);
+                        if r[c].is_pos() {
+                            let l = (-&s).div_ceil(&r[c]);
+                            if lo.as_ref().map_or(true, |x| &l > x) {
+                                lo = Some(l);
+                            }
+                        } else {
+                            let h = s.div_floor(&-&r[c]);
+                            if hi.as_ref().map_or(true, |x| &h < x) {
+                                hi = Some(h);
+                            }
+                        }
+                    }
+                }
+                if let Some(v) = exact.or(lo).or(hi) {
+                    val[c] = v;
+                    fixed[c] = true;
+                    progress = true;
+                }
+            }
+            if !progress {
+                match (1..n).find(|&c| !fixed[c] && div_of(c).is_none()) {
+                    Some(c) => fixed[c] = true, // stays 0
+                    None => break,
+                }
+            }
+        }
+        if fixed.iter().any(|f| !f) {
+            return None;
+        }
+        let dot = |r: &[Int]| {
+            let mut s = Int::ZERO;
+            for (a, x) in r.iter().zip(&val) {
+                if !a.is_zero() {
+                    s.add_mul(a, x);
+                }
+            }
+            s
+        };
+        if b.eqs.iter().any(|e| !dot(e).is_zero()) || b.ineqs.iter().any(|r| dot(r).is_neg()) {
+            return None;
+        }
+        val.truncate(off);
+        val.remove(0);
+        Some(val)
+    }
+
+    const POOL: &[&str] = &[
+        "i >= -3",
+        "i <= 4",
+        "j >= -2",
+        "j <= 3",
+        "i + j >= 0",
+        "i - j <= 2",
+        "2i + j <= 5",
+        "i = j",
+        "i = 2",
+        "j = 2i + n",
+        "(i + j) mod 2 = 0",
+        "exists (e : i = 3e + 1)",
+        "exists (e : 2e <= j <= 2e + 1)",
+        "j = floor((i + n) / 3)",
+        "-2 <= i - 2j <= 1",
+        "n >= i",
+        "i >= 5",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 500, failure_persistence: None, ..ProptestConfig::default() })]
+
+        #[test]
+        fn guess_point_matches_simple(picks in prop::collection::vec(0..POOL.len(), 0..7)) {
+            let cons: Vec<&str> = picks.iter().map(|&k| POOL[k]).collect();
+            let text = if cons.is_empty() {
+                "[n] -> { [i, j] }".to_string()
+            } else {
+                format!("[n] -> {{ [i, j] : {} }}", cons.join(" and "))
+            };
+            let m: Map = text.parse().unwrap();
+            for b in m.basic_maps() {
+                prop_assert_eq!(guess_point(b), guess_point_simple(b));
+                let mut s = b.clone();
+                if s.simplify() {
+                    prop_assert_eq!(guess_point(&s), guess_point_simple(&s));
+                }
+            }
+        }
     }
 }

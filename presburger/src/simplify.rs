@@ -134,11 +134,11 @@ impl BasicMap {
                 return;
             };
             self.eqs.swap(done, k);
-            let mut piv = self.eqs[done].clone();
+            // the pivot row is taken out while it updates the others (no copy)
+            let mut piv = std::mem::take(&mut self.eqs[done]);
             if piv[col].is_neg() {
                 piv.iter_mut().for_each(|v| *v = -&*v);
             }
-            self.eqs[done] = piv.clone();
             let a = piv[col].clone();
             for (i, r) in self.eqs.iter_mut().enumerate() {
                 if i != done && !r[col].is_zero() {
@@ -153,9 +153,9 @@ impl BasicMap {
             for d in self.divs.iter_mut().flatten() {
                 if !d.num[col].is_zero() {
                     // floor(num/den) = floor(a·num / (a·den)); then eliminate
-                    let b = d.num[col].clone();
-                    for j in 0..n {
-                        d.num[j] = Int::combine(&a, &d.num[j], &-&b, &piv[j]);
+                    let nb = -&d.num[col];
+                    for (v, p) in d.num.iter_mut().zip(&piv) {
+                        v.combine_assign(&a, &nb, p);
                     }
                     d.den = &d.den * &a;
                     let g = gcd_slice(&d.num).gcd(&d.den);
@@ -165,6 +165,7 @@ impl BasicMap {
                     }
                 }
             }
+            self.eqs[done] = piv;
             done += 1;
         }
     }
@@ -177,6 +178,10 @@ impl BasicMap {
         let off = self.off_div();
         let n = self.row_len();
         if self.n_div() < 2 || self.eqs.len() < 2 {
+            return false;
+        }
+        // combinations of rows without locals have no locals either
+        if self.eqs.iter().all(|r| r[off..].iter().all(Int::is_zero)) {
             return false;
         }
         let mut m = self.eqs.clone();
@@ -689,10 +694,9 @@ impl BasicMap {
 
 /// `r := a·r - r[col]·piv` (with `a = piv[col] > 0`), then divide by the gcd.
 fn eliminate(r: &mut [Int], piv: &[Int], col: usize, a: &Int) {
-    let b = r[col].clone();
-    let nb = -&b;
-    for j in 0..r.len() {
-        r[j] = Int::combine(a, &r[j], &nb, &piv[j]);
+    let nb = -&r[col];
+    for (v, p) in r.iter_mut().zip(piv) {
+        v.combine_assign(a, &nb, p);
     }
     let g = gcd_slice(r);
     if !g.is_zero() && !g.is_one() {

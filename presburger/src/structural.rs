@@ -5,6 +5,8 @@
 //! special case of `BasicMap::transform`, which moves the variables of a
 //! basic map into a new layout.
 
+use std::borrow::Cow;
+
 use crate::basic::BasicMap;
 use crate::error::{Error, Result};
 use crate::int::Int;
@@ -595,16 +597,18 @@ pub fn lex_order_map(space: Space, strict: bool, less: bool) -> Map {
     out
 }
 
-/// Align the parameters of two maps of possibly different spaces.
-pub(crate) fn align_any(a: &Map, b: &Map) -> (Map, Map) {
+/// Align the parameters of two maps of possibly different spaces (copies
+/// only when the parameters differ).
+pub(crate) fn align_any<'a>(a: &'a Map, b: &'a Map) -> (Cow<'a, Map>, Cow<'a, Map>) {
+    if a.space.params == b.space.params {
+        return (Cow::Borrowed(a), Cow::Borrowed(b));
+    }
+    let params = crate::space::merge_params_shared(&a.space.params, &b.space.params);
     let mut a = a.clone();
     let mut b = b.clone();
-    if a.space.params != b.space.params {
-        let params = crate::space::merge_params_shared(&a.space.params, &b.space.params);
-        a.align_params_shared(&params);
-        b.align_params_shared(&params);
-    }
-    (a, b)
+    a.align_params_shared(&params);
+    b.align_params_shared(&params);
+    (Cow::Owned(a), Cow::Owned(b))
 }
 
 fn join(a: &Map, b: &Map, space: Space, da: &[Dest], db: &[Dest], n_exist: usize) -> Result<Map> {
@@ -630,22 +634,6 @@ impl BasicMap {
     /// Intersect two basic maps of the same space whose first `n_shared` locals
     /// denote the same (existential) variables.
     pub(crate) fn intersect_shared(&self, other: &BasicMap, n_shared: usize) -> Result<BasicMap> {
-        let mut a = self.clone();
-        let mut b = other.clone();
-        let base = a.off_div();
-        let na = a.n_div();
-        let nb = b.n_div() - n_shared;
-        a.insert_cols(a.row_len(), nb);
-        a.divs.extend(std::iter::repeat(None).take(nb));
-        let mut map: Vec<usize> = (0..base + n_shared).collect();
-        map.extend((0..nb).map(|k| base + na + k));
-        let new_len = a.row_len();
-        b.remap_cols(&map, new_len);
-        for (k, d) in b.divs.into_iter().enumerate().skip(n_shared) {
-            a.divs[na + k - n_shared] = d;
-        }
-        a.eqs.extend(b.eqs);
-        a.ineqs.extend(b.ineqs);
-        Ok(a)
+        Ok(self.conjoin(other, n_shared))
     }
 }
