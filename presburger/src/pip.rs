@@ -155,41 +155,39 @@ impl Tab {
     }
 
     fn pivot(&mut self, r: usize, c: usize) {
-        let cs = self.cstart();
-        let piv = self.rows[r].clone();
-        let a = piv[cs + c].clone();
-        let len = piv.len();
-        let mut nr = vec![Int::ZERO; len];
-        nr[0] = a.clone();
-        for j in 1..len {
-            nr[j] = if j == cs + c {
-                piv[0].clone()
-            } else {
-                -&piv[j]
-            };
+        let col = self.cstart() + c;
+        // the pivot row becomes the row of the column's unknown, in place:
+        // x_c = (d·u_r - c0 - Σ_{j≠c} a_j x_j) / a
+        let mut nr = std::mem::take(&mut self.rows[r]);
+        let a = nr[col].clone();
+        debug_assert!(!a.is_zero());
+        let d = std::mem::replace(&mut nr[0], a);
+        for v in nr[1..].iter_mut() {
+            *v = -&*v;
         }
+        nr[col] = d;
         if nr[0].is_neg() {
             nr.iter_mut().for_each(|v| *v = -&*v);
         }
         normalize(&mut nr);
+        // substitute it into the other rows, each updated in place:
+        // row = (dn·row_without_c + m·nr) / (d_i·dn)
+        let dn = &nr[0];
         for i in 0..self.rows.len() {
-            if i == r || self.rows[i][cs + c].is_zero() {
+            if i == r || self.rows[i][col].is_zero() {
                 continue;
             }
-            let row = &self.rows[i];
-            let m = row[cs + c].clone();
-            let dn = &nr[0];
-            let mut out = vec![Int::ZERO; len];
-            out[0] = &row[0] * dn;
-            for j in 1..len {
-                out[j] = if j == cs + c {
-                    &m * &nr[j]
+            let row = &mut self.rows[i];
+            let m = std::mem::take(&mut row[col]);
+            row[0] = &row[0] * dn;
+            for (j, (x, y)) in row.iter_mut().zip(&nr).enumerate().skip(1) {
+                if j == col {
+                    *x = &m * y;
                 } else {
-                    Int::combine(dn, &row[j], &m, &nr[j])
-                };
+                    x.combine_assign(dn, &m, y);
+                }
             }
-            normalize(&mut out);
-            self.rows[i] = out;
+            normalize(row);
             self.pos_known[i] = false;
         }
         self.rows[r] = nr;
