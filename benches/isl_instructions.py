@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Instruction counts (valgrind --tool=callgrind) of our lexmin/lexmax against isl's on the
-inputs of the `lexmin` and `kernels` criterion benches: sparse polytopes (lexmin) and
-last-writer relations of ../shared/kernels (lexmax).
+"""Instruction counts (valgrind --tool=callgrind) of our lexmin/lexmax/is_empty against isl's
+on the inputs of the `lexmin` and `kernels` criterion benches: sparse polytopes (lexmin),
+last-writer relations of ../shared/kernels (lexmax) and dependence relations (is_empty;
+parity 1 is empty).
 
 Instruction counts do not depend on what else the machine is doing, so this comparison is
 repeatable on a loaded machine, unlike wall time. They are not time: compare with
@@ -28,6 +29,7 @@ import tempfile
 KERNELS = ["atax", "doitgen", "gemm", "jacobi_1d", "lrr_listing1", "stencil_diag", "strided",
            "sum_products_scalar"]
 DIMS = [2, 4, 6, 8, 10, 12]
+DEPENDENCES = ["1-0", "2-0", "3-0", "1-1", "2-1", "3-1"]
 
 ISL_SCRIPT = r'''
 import sys, islpy as isl
@@ -35,9 +37,9 @@ op, path, reps, mode = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 text = open(path).read().strip()
 ctx = isl.Context()
 def parse():
-    return isl.UnionMap.read_from_str(ctx, text) if op == 'lexmax' else isl.UnionSet.read_from_str(ctx, text)
+    return isl.UnionSet.read_from_str(ctx, text) if op == 'lexmin' else isl.UnionMap.read_from_str(ctx, text)
 obj = parse()
-f = (lambda o: o.lexmax()) if op == 'lexmax' else (lambda o: o.lexmin())
+f = {'lexmax': lambda o: o.lexmax(), 'lexmin': lambda o: o.lexmin(), 'is_empty': lambda o: o.is_empty()}[op]
 if mode == 'same':
     for _ in range(reps): f(obj)
 elif mode == 'fresh':
@@ -67,7 +69,9 @@ def main():
     script = os.path.join(tmp, "islop.py")
     with open(script, "w") as f:
         f.write(ISL_SCRIPT)
-    work = [("polytope", str(d), "lexmin") for d in DIMS] + [("lexmax", k, "lexmax") for k in KERNELS]
+    work = ([("polytope", str(d), "lexmin") for d in DIMS]
+            + [("lexmax", k, "lexmax") for k in KERNELS]
+            + [("empty", d, "is_empty") for d in DEPENDENCES])
     print(f"{'input':<28}{'ours':>12}{'isl same':>12}{'isl fresh':>12}{'/same':>8}{'/fresh':>8}")
     ratios_same, ratios_fresh = [], []
     for w, arg, op in work:

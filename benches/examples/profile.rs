@@ -10,18 +10,26 @@
 //!
 //! `lexmax KERNEL`: the last-writer lexmax of `benches::writer_relation`;
 //! `polytope D`: lexmin of `benches::sparse_polytope(D, 42 + D)` (as the `lexmin` bench);
+//! `empty DEPTH-PARITY`: emptiness of `benches::dependence(DEPTH, PARITY)` (as the
+//! `is_empty_dependence` bench; parity 1 is empty);
 //! `flow KERNEL`: `dataflow::compute_flow` on the kernel model (as the `kernels` bench).
-//! `print lexmax KERNEL` / `print polytope D`: print the input in isl notation
+//! `print lexmax KERNEL` / `print polytope D` / `print empty DEPTH-PARITY`: print the input in isl notation
 //! instead (to time the same input in isl).
 
 use presburger::UnionMap;
 use std::time::Instant;
 
+/// `benches::dependence` from `DEPTH-PARITY` (e.g. `2-1`).
+fn dependence(arg: &str) -> String {
+    let (d, p) = arg.split_once('-').expect("DEPTH-PARITY");
+    benches::dependence(d.parse().expect("DEPTH"), p.parse().expect("PARITY"))
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() != 4 {
-        eprintln!("usage: profile (lexmax KERNEL | polytope D | flow KERNEL) REPEATS");
-        eprintln!("       profile print (lexmax KERNEL | polytope D)");
+        eprintln!("usage: profile (lexmax KERNEL | polytope D | empty DEPTH-PARITY | flow KERNEL) REPEATS");
+        eprintln!("       profile print (lexmax KERNEL | polytope D | empty DEPTH-PARITY)");
         std::process::exit(2);
     }
     let model = |name: &str| {
@@ -40,6 +48,7 @@ fn main() {
                 let d: usize = args[3].parse().expect("D is a number");
                 println!("{}", benches::sparse_polytope(d, 42 + d as u64));
             }
+            "empty" => println!("{}", dependence(&args[3])),
             w => {
                 eprintln!("unknown workload {w}");
                 std::process::exit(2);
@@ -63,6 +72,12 @@ fn main() {
                 .expect("polytope");
             for _ in 0..reps {
                 std::hint::black_box(s.lexmin().expect("lexmin"));
+            }
+        }
+        "empty" => {
+            let r: UnionMap = dependence(&args[2]).parse().expect("dependence");
+            for _ in 0..reps {
+                std::hint::black_box(r.is_empty().expect("is_empty"));
             }
         }
         "flow" => {
