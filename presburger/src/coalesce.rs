@@ -446,21 +446,11 @@ impl Part {
     fn all(m: &Map) -> Result<Vec<Part>> {
         let mut out = Vec::with_capacity(m.parts.len());
         for b in &m.parts {
-            let mut b = b.clone();
-            if !b.simplify() {
-                continue;
+            // the exact emptiness test's point is not returned: a point is
+            // looked for again when one is needed (usually a cheap guess)
+            if let Some(b) = b.simplified_nonempty()? {
+                out.push(Part::new(b));
             }
-            let mut p = Part::new(b);
-            if p.point()?.is_none() {
-                continue;
-            }
-            // the set is unchanged by these steps, so the point stays a
-            // point of it; the tableau is rebuilt if the rows changed
-            if p.b.local_relations_by_lp()? {
-                p.b.simplify();
-                p.tab = None;
-            }
-            out.push(p);
         }
         Ok(out)
     }
