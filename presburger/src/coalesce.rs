@@ -12,7 +12,73 @@ use crate::map::Map;
 
 impl Map {
     /// An equal map with fewer disjuncts where possible.
+    ///
+    /// The result is the same as [`coalesce_by_pairs`](Self::coalesce_by_pairs)
+    /// (kept as its test oracle), computed with cached per-disjunct data
+    /// (a sample point and a rational tableau, see [`Part`]) so that most
+    /// containment and validity questions are answered by evaluation or one
+    /// LP instead of an integer emptiness test or a difference.
     pub fn coalesce(&self) -> Result<Map> {
+        let mut parts = Part::all(self)?;
+        if parts.len() <= 1 {
+            // nothing to compare: only the redundant rows go
+            for p in &mut parts {
+                p.remove_redundant_rows()?;
+            }
+            return Ok(Part::into_map(self.space.clone(), parts));
+        }
+        // drop disjuncts contained in one other disjunct (same order of
+        // decisions as the oracle: every answer is exact, so the result is
+        // the same)
+        let mut keep: Vec<Part> = Vec::new();
+        for mut p in parts {
+            let mut covered = false;
+            for k in &mut keep {
+                if p.is_subset_of(k)? {
+                    covered = true;
+                    break;
+                }
+            }
+            if covered {
+                continue;
+            }
+            let mut next = Vec::with_capacity(keep.len() + 1);
+            for mut k in keep {
+                if !k.is_subset_of(&mut p)? {
+                    next.push(k);
+                }
+            }
+            next.push(p);
+            keep = next;
+        }
+        // fuse pairs whose combined valid constraints describe exactly their union
+        let mut changed = true;
+        while changed {
+            changed = false;
+            'pairs: for i in 0..keep.len() {
+                for j in i + 1..keep.len() {
+                    crate::budget::tick(1)?;
+                    let (l, r) = keep.split_at_mut(j);
+                    if let Some(h) = fuse_parts(&mut l[i], &mut r[0])? {
+                        keep.remove(j);
+                        keep[i] = h;
+                        changed = true;
+                        break 'pairs;
+                    }
+                }
+            }
+        }
+        for p in &mut keep {
+            p.remove_redundant_rows()?;
+        }
+        Ok(Part::into_map(self.space.clone(), keep))
+    }
+
+    /// The plain version of [`coalesce`](Self::coalesce): containment by
+    /// [`Map::is_subset`], fusion by integer emptiness tests. Kept as the
+    /// test oracle of the fast version (both give the same disjuncts).
+    #[doc(hidden)]
+    pub fn coalesce_by_pairs(&self) -> Result<Map> {
         let m = self.remove_empty_parts()?;
         let mut keep: Vec<BasicMap> = Vec::new();
         for b in &m.parts {
@@ -350,4 +416,560 @@ fn div_constraints(b: &BasicMap) -> Vec<Vec<crate::Int>> {
         }
     }
     out
+}
+
+/// A simplified, non-empty disjunct with data cached for the pairwise
+/// questions of [`Map::coalesce`] and [`Map::is_equal_fast`]: one integer
+/// point of it and (built when first needed) the simplex tableau of its
+/// rational relaxation, shared by every LP asked about this disjunct.
+pub(crate) struct Part {
+    b: BasicMap,
+    /// An integer point `(params, in, out)` of `b`: `None` while not
+    /// looked for, `Some(None)` if `b` is empty.
+    pt: Option<Option<Vec<Int>>>,
+    /// The rational relaxation of `b` (locals as rational unknowns).
+    tab: Option<crate::simplex::Tableau>,
+}
+
+impl Part {
+    fn new(b: BasicMap) -> Part {
+        Part {
+            b,
+            pt: None,
+            tab: None,
+        }
+    }
+
+    /// The non-empty disjuncts of `m`, simplified as by
+    /// [`Map::remove_empty_parts`] (with its LP detection of relations
+    /// between locals), so that they are exactly its disjuncts.
+    fn all(m: &Map) -> Result<Vec<Part>> {
+        let mut out = Vec::with_capacity(m.parts.len());
+        for b in &m.parts {
+            // the exact emptiness test's point is not returned: a point is
+            // looked for again when one is needed (usually a cheap guess)
+            if let Some(b) = b.simplified_nonempty()? {
+                out.push(Part::new(b));
+            }
+        }
+        Ok(out)
+    }
+
+    /// An integer point of the disjunct, or `None` if it is empty (exact).
+    /// When the tableau is already built:
+    /// - the rational relaxation is empty: empty;
+    /// - the tableau's sample point (a solution of the relaxation) is
+    ///   integral and satisfies every row (checked): a point; the locals'
+    ///   values are witnesses, and the constraints alone define the set;
+    /// - otherwise [`BasicMap::sample`].
+    fn point(&mut self) -> Result<Option<&[Int]>> {
+        if self.pt.is_none() {
+            // the tableau costs about as much as a failed guess and search:
+            // use it only when it is already built
+            let found = match self.tab.is_some() {
+                true => self.rational_point()?,
+                false => None,
+            };
+            let found = match found {
+                Some(Some(x)) => Some(x),
+                Some(None) => None,
+                None => self.b.sample()?,
+            };
+            self.pt = Some(found);
+        }
+        Ok(self.pt.as_ref().expect("just set").as_deref())
+    }
+
+    /// `Some(None)` if the relaxation is empty, `Some(Some(x))` for a
+    /// verified integral sample of the tableau, `None` if undecided.
+    fn rational_point(&mut self) -> Result<Option<Option<Vec<Int>>>> {
+        let n = self.b.row_len();
+        let t = self.tab()?;
+        if t.is_empty() {
+            return Ok(Some(None));
+        }
+        let mut v = Vec::with_capacity(n);
+        v.push(Int::ONE);
+        for k in 0..n - 1 {
+            let (num, den) = t.sample_value(k);
+            if !num.is_divisible_by(&den) {
+                return Ok(None);
+            }
+            v.push(num.div_exact(&den));
+        }
+        let ok = self.b.eqs.iter().all(|e| dot1(e, &v[1..]).is_zero())
+            && self.b.ineqs.iter().all(|r| !dot1(r, &v[1..]).is_neg());
+        if !ok {
+            return Ok(None);
+        }
+        v.truncate(1 + self.b.space.n_vars());
+        v.remove(0);
+        Ok(Some(Some(v)))
+    }
+
+    fn into_map(space: crate::Space, parts: Vec<Part>) -> Map {
+        Map {
+            space,
+            parts: parts.into_iter().map(|p| p.b).collect(),
+        }
+    }
+
+    fn tab(&mut self) -> Result<&mut crate::simplex::Tableau> {
+        if self.tab.is_none() {
+            self.tab = Some(self.b.rational_tableau()?);
+        }
+        Ok(self.tab.as_mut().expect("just built"))
+    }
+
+    /// The minimum of `row · (1, x, l)` over the rational relaxation, as
+    /// `(num, den)`, or `None` if unbounded. Only for a non-empty relaxation.
+    fn min(&mut self, row: &[Int]) -> Result<Option<(Int, Int)>> {
+        let t = self.tab()?;
+        if t.is_empty() {
+            // no optimum; callers read `None` as "not proved"
+            return Ok(None);
+        }
+        // `minimize` leaves the tableau describing the same polyhedron
+        Ok(match t.minimize(row)? {
+            crate::simplex::Opt::Value(n, d) => Some((n, d)),
+            crate::simplex::Opt::Unbounded => None,
+        })
+    }
+
+    /// True if the row `r ≥ 0` holds at every integer point of the
+    /// disjunct. Only for disjuncts without locals (then the integer points
+    /// of the relaxation are exactly the disjunct's points).
+    ///
+    /// - LP: `r` takes integer values at integer points, so a rational
+    ///   minimum `> -1` means `r ≥ 0` at all of them: valid.
+    /// - the cached point violates `r`: not valid.
+    /// - otherwise the exact test: the disjunct with `r ≤ -1` is empty.
+    fn is_valid(&mut self, r: &[Int]) -> Result<bool> {
+        debug_assert_eq!(self.b.n_div(), 0);
+        if let Some((n, d)) = self.min(r)? {
+            if n > -&d {
+                return Ok(true);
+            }
+        }
+        if let Some(x) = self.point()? {
+            if dot1(r, x).is_neg() {
+                return Ok(false);
+            }
+        }
+        let mut t = self.b.clone();
+        let mut neg: Vec<Int> = r.iter().map(|v| -v).collect();
+        neg[0] = &neg[0] - &Int::ONE;
+        t.ineqs.push(neg);
+        t.is_empty()
+    }
+
+    /// Exact `self ⊆ q`, trying cheap tests before [`Map::is_subset`]:
+    /// - syntactic containment (`syntactically_contains`): contained;
+    /// - `self`'s point is proved outside `q` (`point_outside`): not contained;
+    /// - same row layout and every row of `q` has a rational minimum `> -1`
+    ///   over `self`'s relaxation: contained. At an integer point `(x, l)` of
+    ///   `self` each row of `q` is an integer `> -1`, so `(x, l)` satisfies
+    ///   all of `q`'s rows and `x ∈ q` with the witnesses `l` for `q`'s
+    ///   locals (the constraints alone define a basic map).
+    fn is_subset_of(&mut self, q: &mut Part) -> Result<bool> {
+        Ok(match self.cheap_subset_of(q)? {
+            Some(v) => v,
+            None => Map::from_basic(self.b.clone()).is_subset(&Map::from_basic(q.b.clone()))?,
+        })
+    }
+
+    /// The cheap tests of [`is_subset_of`](Self::is_subset_of): `None` when
+    /// they do not decide.
+    fn cheap_subset_of(&mut self, q: &Part) -> Result<Option<bool>> {
+        if syntactically_contains(&q.b, &self.b) {
+            return Ok(Some(true));
+        }
+        match self.point()? {
+            // empty: contained in anything
+            None => return Ok(Some(true)),
+            Some(x) if point_outside(&q.b, x) => return Ok(Some(false)),
+            _ => {}
+        }
+        Ok(if self.lp_contained_in(&q.b)? {
+            Some(true)
+        } else {
+            None
+        })
+    }
+
+    /// The LP test of [`is_subset_of`](Self::is_subset_of).
+    fn lp_contained_in(&mut self, q: &BasicMap) -> Result<bool> {
+        if q.row_len() != self.b.row_len() || q.space.params != self.b.space.params {
+            return Ok(false);
+        }
+        for e in &q.eqs {
+            let neg: Vec<Int> = e.iter().map(|v| -v).collect();
+            for r in [e, &neg] {
+                match self.min(r)? {
+                    Some((n, d)) if n > -&d => {}
+                    _ => return Ok(false),
+                }
+            }
+        }
+        for r in &q.ineqs {
+            match self.min(r)? {
+                Some((n, d)) if n > -&d => {}
+                _ => return Ok(false),
+            }
+        }
+        Ok(true)
+    }
+
+    /// [`BasicMap::remove_redundancies`] with fewer tableaux; the same rows
+    /// are removed. Inequality `k` is tested in order against all the other
+    /// rows still present, as there:
+    /// - it is the only bound of some column in its direction (no equality
+    ///   involves the column, every other inequality has a zero or opposite
+    ///   coefficient): moving along that column keeps the other rows
+    ///   satisfied and makes row `k` negative, so it is not redundant (the
+    ///   disjunct is non-empty);
+    /// - its rational minimum over the whole relaxation `P` is `> 0`: it is
+    ///   redundant. If the other rows allowed a point `y` with `r_k(y) < 0`,
+    ///   the segment from `y` to a point of `P` would cross `r_k = 0` at a
+    ///   point satisfying every row, i.e. a point of `P` with `r_k = 0`.
+    ///   Removing a redundant row leaves `P` unchanged, so the one tableau
+    ///   of `P` serves for every row (tried only when that tableau is
+    ///   already built for other LPs);
+    /// - otherwise the LP of `remove_redundancies`: minimize `r_k` over the
+    ///   other rows; redundant iff the minimum is `≥ 0`. The tableau of the
+    ///   equalities and the kept rows before `k` is built incrementally
+    ///   (when some row first needs it) and copied for each such test.
+    fn remove_redundant_rows(&mut self) -> Result<()> {
+        let n = self.b.row_len();
+        // the tableau of the equalities and of the kept rows before `k`,
+        // built when first needed and then brought up to date
+        let mut prefix: Option<(crate::simplex::Tableau, usize)> = None;
+        let mut k = 0;
+        while k < self.b.ineqs.len() {
+            crate::budget::tick(1)?;
+            if only_bound_in_some_column(&self.b, k) {
+                k += 1;
+                continue;
+            }
+            // only with the tableau of `P` at hand (built for other LPs)
+            if self.tab.is_some() {
+                let r = self.b.ineqs[k].clone();
+                if matches!(self.min(&r)?, Some((num, _)) if num.is_pos()) {
+                    self.b.ineqs.remove(k);
+                    continue;
+                }
+            }
+            let (pre, upto) = match &mut prefix {
+                Some(p) => p,
+                None => {
+                    let mut t = crate::simplex::Tableau::new(n - 1);
+                    for e in &self.b.eqs {
+                        t.add_eq(e)?;
+                    }
+                    prefix.insert((t, 0))
+                }
+            };
+            if pre.is_empty() {
+                // cannot happen for a non-empty disjunct; as the original
+                return Ok(());
+            }
+            for r in &self.b.ineqs[*upto..k] {
+                pre.add_ineq(r)?;
+            }
+            *upto = k;
+            let mut t = pre.clone();
+            for r in &self.b.ineqs[k + 1..] {
+                t.add_ineq(r)?;
+            }
+            if t.is_empty() {
+                return Ok(());
+            }
+            let redundant = match t.minimize(&self.b.ineqs[k])? {
+                crate::simplex::Opt::Value(num, _) => !num.is_neg(),
+                crate::simplex::Opt::Unbounded => false,
+            };
+            if redundant {
+                self.b.ineqs.remove(k);
+            } else {
+                k += 1;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `r · (1, x)` for a row without locals (`r.len() == 1 + x.len()`).
+fn dot1(r: &[Int], x: &[Int]) -> Int {
+    let mut s = r[0].clone();
+    for (a, v) in r[1..].iter().zip(x) {
+        if !a.is_zero() {
+            s.add_mul(a, v);
+        }
+    }
+    s
+}
+
+/// Inequality `k` of `b` is the only bound of some column in its direction
+/// (see [`Part::remove_redundant_rows`]).
+fn only_bound_in_some_column(b: &BasicMap, k: usize) -> bool {
+    let r = &b.ineqs[k];
+    (1..b.row_len()).any(|c| {
+        let s = r[c].signum();
+        s != 0
+            && b.eqs.iter().all(|e| e[c].is_zero())
+            && b.ineqs
+                .iter()
+                .enumerate()
+                .all(|(i, o)| i == k || o[c].signum() * s <= 0)
+    })
+}
+
+/// True if `x = (params, in, out)` is proved not to be in `q`: `q` has no
+/// locals and some row fails at `x` (plain evaluation), or every local of
+/// `q` is a division defined from earlier columns, its value at `x` is
+/// computed from the definition and some row fails. By the consistency of
+/// definitions (see [`BasicMap`]) a solution's locals must equal these
+/// values, so no witness exists. `false` means "not proved".
+fn point_outside(q: &BasicMap, x: &[Int]) -> bool {
+    if x.len() != q.space.n_vars() {
+        return false;
+    }
+    if q.n_div() == 0 {
+        return q.eqs.iter().any(|e| !dot1(e, x).is_zero())
+            || q.ineqs.iter().any(|r| dot1(r, x).is_neg());
+    }
+    if q.divs.iter().any(Option::is_none) || !q.divs_ordered() {
+        return false;
+    }
+    let mut v: Vec<Int> = Vec::with_capacity(q.row_len());
+    v.push(Int::ONE);
+    v.extend(x.iter().cloned());
+    let dot = |r: &[Int], v: &[Int]| {
+        let mut s = Int::ZERO;
+        for (a, b) in r.iter().zip(v) {
+            if !a.is_zero() {
+                s.add_mul(a, b);
+            }
+        }
+        s
+    };
+    for d in q.divs.iter().flatten() {
+        // the numerator uses earlier columns only: all valued in `v`
+        let val = dot(&d.num[..v.len()], &v).div_floor(&d.den);
+        v.push(val);
+    }
+    q.eqs.iter().any(|e| !dot(e, &v).is_zero()) || q.ineqs.iter().any(|r| dot(r, &v).is_neg())
+}
+
+/// True if every constraint of `q` follows from a single constraint of `p`
+/// with the same row layout (same space and number of locals): an equality
+/// of `q` is an equality of `p` up to sign; an inequality `c + a·v ≥ 0` of
+/// `q` follows from an inequality `c' + a·v ≥ 0` of `p` with `c' ≤ c`, or
+/// from an equality `±(c' + a·v) = 0` of `p` with `±c' ≤ c`. Then a point
+/// `(x, l)` satisfying `p`'s rows satisfies `q`'s, so `p ⊆ q` (the
+/// constraints alone define a basic map). `false` means "not proved".
+fn syntactically_contains(q: &BasicMap, p: &BasicMap) -> bool {
+    if q.row_len() != p.row_len()
+        || q.space.params != p.space.params
+        || !q.space.tuples_match(&p.space)
+    {
+        return false;
+    }
+    let opposite = |a: &[Int], b: &[Int]| a.iter().zip(b).all(|(x, y)| (x + y).is_zero());
+    // rows without variables that hold (`0 = 0`, `c >= 0` with `c >= 0`)
+    // hold everywhere and need no implying row
+    let constant = |r: &[Int]| r[1..].iter().all(Int::is_zero);
+    q.eqs
+        .iter()
+        .all(|e| (constant(e) && e[0].is_zero()) || p.eqs.iter().any(|f| f == e || opposite(f, e)))
+        && q.ineqs.iter().all(|r| {
+            (constant(r) && !r[0].is_neg())
+                || p.ineqs.iter().any(|f| f[1..] == r[1..] && f[0] <= r[0])
+                || p.eqs.iter().any(|f| {
+                    (f[1..] == r[1..] && f[0] <= r[0])
+                        || (opposite(&f[1..], &r[1..]) && -&f[0] <= r[0])
+                })
+        })
+}
+
+/// [`fuse`] on cached disjuncts: the same answer, with validity decided by
+/// [`Part::is_valid`] (LP or the cached point first). The fused disjunct
+/// contains `a`, so `a`'s point is a point of it.
+fn fuse_parts(a: &mut Part, b: &mut Part) -> Result<Option<Part>> {
+    if a.b.n_div() > 0 || b.b.n_div() > 0 {
+        return Ok(None);
+    }
+    let as_ineqs = |x: &BasicMap| -> Vec<Vec<Int>> {
+        let mut v = x.ineqs.clone();
+        for e in &x.eqs {
+            v.push(e.clone());
+            v.push(e.iter().map(|c| -c).collect());
+        }
+        v
+    };
+    let mut h = BasicMap::universe(a.b.space.clone());
+    for r in as_ineqs(&a.b) {
+        if b.is_valid(&r)? {
+            h.ineqs.push(r);
+        }
+    }
+    for r in as_ineqs(&b.b) {
+        if a.is_valid(&r)? {
+            h.ineqs.push(r);
+        }
+    }
+    if !h.simplify() {
+        return Ok(None);
+    }
+    let union = Map {
+        space: a.b.space.clone(),
+        parts: vec![a.b.clone(), b.b.clone()],
+    };
+    if Map::from_basic(h.clone()).is_subset(&union)? {
+        Ok(Some(Part {
+            b: h,
+            pt: a.pt.clone(),
+            tab: None,
+        }))
+    } else {
+        Ok(None)
+    }
+}
+
+impl Map {
+    /// Exact equality, as [`Map::is_equal`] (its test oracle), with cached
+    /// disjunct data: disjuncts syntactically contained in a disjunct of the
+    /// other side (e.g. identical ones) are settled at once; then a sample
+    /// point of an unsettled disjunct outside every disjunct of the other
+    /// side refutes (tried for both sides before any proof); then the
+    /// remaining disjuncts are proved contained as [`Map::is_subset`] does,
+    /// with the simplified disjuncts, points and tableaux shared by both
+    /// directions.
+    pub(crate) fn is_equal_fast(&self, other: &Map) -> Result<bool> {
+        let (a, b) = self.aligned_ref(other, "is_equal")?;
+        // syntactic containment holds for any rows: try the rows as given
+        let settled = |xs: &[BasicMap], ys: &[BasicMap]| -> Vec<bool> {
+            xs.iter()
+                .map(|p| ys.iter().any(|q| syntactically_contains(q, p)))
+                .collect()
+        };
+        let (sa, sb) = (settled(&a.parts, &b.parts), settled(&b.parts, &a.parts));
+        if sa.iter().chain(&sb).all(|s| *s) {
+            return Ok(true);
+        }
+        // the simplified disjuncts, made when first needed and shared by
+        // both directions (with their points and tableaux)
+        let mut xa = Side::new(&a);
+        let mut xb = Side::new(&b);
+        // refute before proving, in both directions: a point of an
+        // unsettled disjunct outside every disjunct of the other side (found
+        // and checked on the rows as given: no simplification needed)
+        if xa.refuted(&sa, &b)? || xb.refuted(&sb, &a)? {
+            return Ok(false);
+        }
+        Ok(side_subset(&mut xa, &sa, &mut xb)? && side_subset(&mut xb, &sb, &mut xa)?)
+    }
+}
+
+/// The disjuncts of a map, each simplified when first needed (`None`
+/// inside: simplification found it empty).
+struct Side<'a> {
+    raw: &'a Map,
+    parts: Vec<Option<Option<Part>>>,
+    /// Points of the disjuncts as given (`Some(None)`: empty).
+    pts: Vec<Option<Option<Vec<Int>>>>,
+}
+
+impl<'a> Side<'a> {
+    fn new(raw: &'a Map) -> Side<'a> {
+        Side {
+            raw,
+            parts: (0..raw.parts.len()).map(|_| None).collect(),
+            pts: (0..raw.parts.len()).map(|_| None).collect(),
+        }
+    }
+
+    /// Disjunct `i` simplified (`None` if simplification finds it empty);
+    /// it takes over the point of the unsimplified disjunct (same set).
+    fn get(&mut self, i: usize) -> Option<&mut Part> {
+        let raw = &self.raw.parts[i];
+        let pt = &self.pts[i];
+        self.parts[i]
+            .get_or_insert_with(|| {
+                let mut b = raw.clone();
+                b.simplify().then(|| Part {
+                    b,
+                    pt: pt.clone(),
+                    tab: None,
+                })
+            })
+            .as_mut()
+    }
+
+    /// Some disjunct not marked in `done` has an integer point (sampled on
+    /// its rows as given) outside every disjunct of `other`.
+    fn refuted(&mut self, done: &[bool], other: &Map) -> Result<bool> {
+        for i in 0..done.len() {
+            if done[i] {
+                continue;
+            }
+            if self.pts[i].is_none() {
+                let pt = self.raw.parts[i].sample()?;
+                if pt.is_none() {
+                    // empty (exact test): contained in anything, no need
+                    // to simplify it later
+                    self.parts[i] = Some(None);
+                }
+                self.pts[i] = Some(pt);
+            }
+            if let Some(Some(x)) = &self.pts[i] {
+                if other.parts.iter().all(|q| point_outside(q, x)) {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
+    }
+
+    /// All simplified, non-trivially-empty disjuncts.
+    fn all(&mut self) -> Vec<&Part> {
+        for i in 0..self.parts.len() {
+            self.get(i);
+        }
+        self.parts.iter().flatten().flatten().collect()
+    }
+}
+
+/// `x ⊆ y` (the disjuncts marked in `done` are known to be in `y`), as
+/// [`Map::is_subset`] decides it (syntactic containment, then a point of
+/// the disjunct outside every disjunct of `y`, then LP containment in one
+/// disjunct, then the difference), with the simplified disjuncts, points
+/// and tableaux cached across calls.
+fn side_subset(x: &mut Side, done: &[bool], y: &mut Side) -> Result<bool> {
+    'p: for i in 0..done.len() {
+        if done[i] {
+            continue;
+        }
+        // empty by simplification: contained
+        let Some(p) = x.get(i) else {
+            continue;
+        };
+        let ys = y.all();
+        if ys.iter().any(|q| syntactically_contains(&q.b, &p.b)) {
+            continue;
+        }
+        // (the point of `p` was checked against `y`'s disjuncts as given)
+        if p.point()?.is_none() {
+            continue;
+        }
+        for q in &ys {
+            if p.lp_contained_in(&q.b)? {
+                continue 'p;
+            }
+        }
+        if !Map::from_basic(p.b.clone()).is_subset(y.raw)? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }

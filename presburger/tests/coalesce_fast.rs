@@ -1,0 +1,100 @@
+//! The fast `coalesce` and `UnionMap::is_equal` against their plain
+//! versions (`coalesce_by_pairs`, `is_equal_by_inclusion`) and brute force.
+
+use presburger::testing::{box_points, contains};
+use presburger::{Map, UnionMap};
+use proptest::prelude::*;
+
+/// Constraint pool over `[i, j]`: subsets of it give disjuncts that often
+/// contain, touch or overlap each other.
+const POOL: &[&str] = &[
+    "i >= -3",
+    "i <= 4",
+    "j >= -2",
+    "j <= 3",
+    "i + j >= 0",
+    "i - j <= 2",
+    "2i + j <= 5",
+    "i = j",
+    "i = 2",
+    "i <= 1",
+    "i >= 2",
+    "j >= 4",
+    "j <= 0",
+    "(i + j) mod 2 = 0",
+    "exists (e : i = 3e + 1)",
+    "-2 <= i - 2j <= 1",
+    "i >= 5",
+    "3 >= 0",
+];
+
+fn set(disjuncts: &[Vec<usize>]) -> String {
+    if disjuncts.is_empty() {
+        return "{ [i, j] : 1 = 0 }".to_string();
+    }
+    let parts: Vec<String> = disjuncts
+        .iter()
+        .map(|d| {
+            let mut c = vec!["-6 <= i <= 6".to_string(), "-6 <= j <= 6".to_string()];
+            c.extend(d.iter().map(|&k| POOL[k].to_string()));
+            format!("[i, j] : {}", c.join(" and "))
+        })
+        .collect();
+    format!("{{ {} }}", parts.join("; "))
+}
+
+fn brute_subset(a: &Map, b: &Map) -> bool {
+    box_points(2, -7, 7)
+        .iter()
+        .all(|p| !contains(a, p) || contains(b, p))
+}
+
+fn disjuncts() -> impl Strategy<Value = Vec<Vec<usize>>> {
+    prop::collection::vec(prop::collection::vec(0..POOL.len(), 0..4), 0..4)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 600, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn coalesce_same_as_plain(da in disjuncts()) {
+        let a: Map = set(&da).parse().unwrap();
+        let fast = a.coalesce().unwrap();
+        let plain = a.coalesce_by_pairs().unwrap();
+        // the same decisions give the same disjuncts, row for row
+        prop_assert_eq!(format!("{:?}", fast.basic_maps()), format!("{:?}", plain.basic_maps()), "{}", set(&da));
+        prop_assert!(brute_subset(&a, &fast) && brute_subset(&fast, &a), "{}", set(&da));
+    }
+
+    #[test]
+    fn is_equal_same_as_plain(da in disjuncts(), db in disjuncts(), mix in 0..3u8) {
+        let mut db = db;
+        match mix {
+            // B: A's disjuncts, reordered, plus weakened copies
+            1 => { db = da.iter().rev().cloned().collect(); db.extend(da.iter().map(|d| d[..d.len() / 2].to_vec())); }
+            // B: A itself
+            2 => db = da.clone(),
+            _ => {}
+        }
+        let ua: UnionMap = set(&da).parse().unwrap();
+        let ub: UnionMap = set(&db).parse().unwrap();
+        let fast = ua.is_equal(&ub).unwrap();
+        prop_assert_eq!(fast, ua.is_equal_by_inclusion(&ub).unwrap(), "{} = {}", set(&da), set(&db));
+        let a: Map = set(&da).parse().unwrap();
+        let b: Map = set(&db).parse().unwrap();
+        prop_assert_eq!(fast, brute_subset(&a, &b) && brute_subset(&b, &a));
+        let c: UnionMap = ua.coalesce().unwrap();
+        prop_assert!(c.is_equal(&ua).unwrap());
+    }
+}
+
+#[test]
+fn is_equal_across_spaces() {
+    let a: UnionMap = "{ A[i] : 0 <= i <= 3; B[i] : 1 = 0 }".parse().unwrap();
+    let b: UnionMap = "{ A[i] : 0 <= i <= 1 or 2 <= i <= 3 }".parse().unwrap();
+    assert!(a.is_equal(&b).unwrap() && b.is_equal(&a).unwrap());
+    let c: UnionMap = "{ A[i] : 0 <= i <= 3; B[i] : i = 0 }".parse().unwrap();
+    assert!(!a.is_equal(&c).unwrap() && !c.is_equal(&a).unwrap());
+    let d: UnionMap = "[n] -> { A[i] : 0 <= i <= 3 }".parse().unwrap();
+    assert!(a.is_equal(&d).unwrap());
+}
