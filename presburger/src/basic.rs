@@ -194,17 +194,24 @@ impl BasicMap {
         col
     }
 
-    /// True if a constraint is trivially violated (e.g. `-1 >= 0`); a cheap,
+    /// True if a constraint is trivially violated (e.g. `-1 >= 0`, or `2x = 1`:
+    /// the gcd of an equality's coefficients does not divide its constant); a cheap,
     /// incomplete test. Use [`is_empty`](Self::is_empty) for the exact answer.
     pub fn is_obviously_empty(&self) -> bool {
         let n = self.row_len();
         self.ineqs
             .iter()
             .any(|r| r[0].is_neg() && r[1..n].iter().all(Int::is_zero))
-            || self
-                .eqs
-                .iter()
-                .any(|r| !r[0].is_zero() && r[1..n].iter().all(Int::is_zero))
+            || self.eqs.iter().any(|r| {
+                // no integer solution when the gcd of the coefficients does
+                // not divide the constant (`0 = c` with `c != 0` included)
+                let g = crate::int::gcd_slice(&r[1..n]);
+                if g.is_zero() {
+                    !r[0].is_zero()
+                } else {
+                    !g.is_one() && !r[0].is_divisible_by(&g)
+                }
+            })
     }
 
     /// True if the basic map has no constraints and no locals.
