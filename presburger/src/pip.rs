@@ -32,12 +32,23 @@
 //!   depends on the parameters. Rows whose integrality is a condition on the
 //!   context alone, then rows needing no new division, are cut first.
 //!
-//! Signs over the context are decided exactly (integer emptiness of the
-//! context with one more constraint), with a cache of known context points;
-//! a row once proven non-negative is not re-checked until a pivot changes it.
+//! Rows without unknowns are conditions on the parameters: they join the
+//! context before the search instead of splitting it.
+//!
+//! Signs over the context are decided exactly, cheapest test first: a
+//! constant's own sign; known context points (a cache, extended by every
+//! search); the rational relaxation of the context, kept as a tableau per
+//! context and optimised in place (a negative rational maximum proves "no
+//! point", an integral optimal vertex is a point); and only then integer
+//! emptiness of the context with one more constraint. A row once proven
+//! non-negative is not re-checked until a pivot changes it.
 //!
 //! Lexmin of a union: each disjunct is solved, then every piece is kept only
-//! where no piece of another disjunct is strictly better.
+//! where no piece of another disjunct is strictly better. Comparisons that
+//! the value rows settle alone (no divisions, a constant difference) add no
+//! constraint; a piece better wherever both are defined is removed from the
+//! other's context in the domain space; contexts with divisions that share
+//! no point are never compared.
 
 use crate::basic::{BasicMap, Div};
 use crate::budget;
