@@ -15,7 +15,7 @@ impl Map {
     ///
     /// The result is the same as [`coalesce_by_pairs`](Self::coalesce_by_pairs)
     /// (kept as its test oracle), computed with cached per-disjunct data
-    /// (a sample point and a rational tableau, see [`Part`]) so that most
+    /// (a sample point and a rational tableau, see `Part`) so that most
     /// containment and validity questions are answered by evaluation or one
     /// LP instead of an integer emptiness test or a difference.
     pub fn coalesce(&self) -> Result<Map> {

@@ -385,7 +385,7 @@ impl Zero for Int {
 ///
 /// While the entries are small the gcd is accumulated in a `u64` (no
 /// [`Int`] is built per entry); it stops at 1. A big entry hands over to
-/// [`gcd_slice_simple`] for the rest of the row.
+/// `gcd_slice_simple` for the rest of the row.
 pub fn gcd_slice(row: &[Int]) -> Int {
     let mut g: u64 = 0;
     for (k, v) in row.iter().enumerate() {

@@ -43,7 +43,7 @@
 //!   other operations that only move variables (projection is exact: dropped
 //!   dimensions become existentials); [`coalesce`]: coalescing, gist, affine
 //!   and simple hulls.
-//! - [`parse`] and [`print`]: isl notation both ways.
+//! - [`parse`] and [`print`](mod@print): isl notation both ways.
 //!
 //! ## Exactness and budgets
 //! Every answer is exact. Long computations charge the per-thread operation
