@@ -225,7 +225,7 @@ impl BasicMap {
             return;
         }
         let ins = |r: &mut Vec<Int>| {
-            r.splice(pos..pos, std::iter::repeat(Int::ZERO).take(n));
+            r.splice(pos..pos, std::iter::repeat_n(Int::ZERO, n));
         };
         for r in self.eqs.iter_mut().chain(self.ineqs.iter_mut()) {
             ins(r);

@@ -461,7 +461,7 @@ mod tests {
         ] {
             assert_eq!(gcd_slice(&row), gcd_slice_simple(&row), "{row:?}");
         }
-        assert_eq!(gcd_slice(&[min.clone()]), -&min);
+        assert_eq!(gcd_slice(std::slice::from_ref(&min)), -&min);
     }
 
     proptest! {

@@ -75,9 +75,9 @@ impl Map {
     /// Add a disjunct (its parameters are aligned to the map's).
     pub fn add_basic(&mut self, b: BasicMap) -> Result<()> {
         if !b.space.tuples_match(&self.space) {
-            return Err(Error::SpaceMismatch(format!(
-                "cannot add a disjunct of another space"
-            )));
+            return Err(Error::SpaceMismatch(
+                "cannot add a disjunct of another space".to_string(),
+            ));
         }
         let mut b = b;
         if b.space.params != self.space.params {

@@ -563,12 +563,12 @@ fn guess_point(b: &BasicMap) -> Option<Vec<Int>> {
                     let s = rest(r, c, &val);
                     if r[c].is_pos() {
                         let l = (-&s).div_ceil(&r[c]);
-                        if lo.as_ref().map_or(true, |x| &l > x) {
+                        if lo.as_ref().is_none_or(|x| &l > x) {
                             lo = Some(l);
                         }
                     } else {
                         let h = s.div_floor(&-&r[c]);
-                        if hi.as_ref().map_or(true, |x| &h < x) {
+                        if hi.as_ref().is_none_or(|x| &h < x) {
                             hi = Some(h);
                         }
                     }
@@ -837,7 +837,7 @@ fn count_without_locals(b: &BasicMap) -> Result<Int> {
         .collect();
     // union-find over variables
     let mut parent: Vec<usize> = (0..nv).collect();
-    fn find(p: &mut Vec<usize>, x: usize) -> usize {
+    fn find(p: &mut [usize], x: usize) -> usize {
         let mut x = x;
         while p[x] != x {
             p[x] = p[p[x]];
@@ -1046,12 +1046,12 @@ mod tests {
                         let s = rest(r, c, &val);
                         if r[c].is_pos() {
                             let l = (-&s).div_ceil(&r[c]);
-                            if lo.as_ref().map_or(true, |x| &l > x) {
+                            if lo.as_ref().is_none_or(|x| &l > x) {
                                 lo = Some(l);
                             }
                         } else {
                             let h = s.div_floor(&-&r[c]);
-                            if hi.as_ref().map_or(true, |x| &h < x) {
+                            if hi.as_ref().is_none_or(|x| &h < x) {
                                 hi = Some(h);
                             }
                         }

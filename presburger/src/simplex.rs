@@ -475,7 +475,7 @@ impl Tableau {
         let mut best: Option<(usize, i32)> = None;
         for c in 0..self.ncol() {
             if let Some(d) = self.col_direction(r, c, sign) {
-                if best.map_or(true, |(b, _)| self.col_var[c] < self.col_var[b]) {
+                if best.is_none_or(|(b, _)| self.col_var[c] < self.col_var[b]) {
                     best = Some((c, d));
                 }
             }
@@ -971,7 +971,7 @@ pub(crate) fn unimodular_split(k: usize, e: &[Vec<Int>]) -> (Vec<Vec<Int>>, usiz
             for j in col..k {
                 if !e[i][j].is_zero() {
                     count += 1;
-                    if piv.map_or(true, |p| e[i][j].abs() < e[i][p].abs()) {
+                    if piv.is_none_or(|p| e[i][j].abs() < e[i][p].abs()) {
                         piv = Some(j);
                     }
                 }
@@ -999,9 +999,6 @@ pub(crate) fn unimodular_split(k: usize, e: &[Vec<Int>]) -> (Vec<Vec<Int>>, usiz
     (u, col)
 }
 
-/// An integer point of `{ z : rows·(1, z) >= 0 }` whose recession cone has
-/// no implicit equality (except rows constant in `z`), starting from the
-
 /// The sample point of the first `k` variables of `t` over a common
 /// denominator: `(numerators, denominator)`.
 fn scaled_sample(t: &Tableau, k: usize) -> (Vec<Int>, Int) {
@@ -1017,6 +1014,9 @@ fn scaled_sample(t: &Tableau, k: usize) -> (Vec<Int>, Int) {
         .collect();
     (num, den)
 }
+
+/// An integer point of `{ z : rows·(1, z) >= 0 }` whose recession cone has
+/// no implicit equality (except rows constant in `z`), starting from the
 /// rational sample of `t`.
 fn round_in_cone<R: AsRef<[Int]>>(k: usize, rows: &[R], t: &Tableau) -> Result<Vec<Int>> {
     // interior direction d: a·d >= 1 for every non-constant row

@@ -601,7 +601,7 @@ impl BasicMap {
                 continue;
             }
             let col = off + k;
-            let later_free = |r: &[Int]| (col + 1..r.len()).all(|c| r[c].is_zero() || false);
+            let later_free = |r: &[Int]| (col + 1..r.len()).all(|c| r[c].is_zero());
             // equality a·e + rest = 0  =>  e = -rest / a
             if let Some(r) = self.eqs.iter().find(|r| !r[col].is_zero() && later_free(r)) {
                 let mut num: Vec<Int> = r.iter().map(|v| -v).collect();

@@ -222,15 +222,11 @@ impl UnionMap {
         let (a, b) = self.aligned_ref(other);
         for (x, y) in same_space_pairs(&a, &b) {
             match (x, y) {
-                (Some(x), Some(y)) => {
-                    if !x.is_subset(y)? {
-                        return Ok(false);
-                    }
+                (Some(x), Some(y)) if !x.is_subset(y)? => {
+                    return Ok(false);
                 }
-                (Some(x), None) => {
-                    if !x.is_empty()? {
-                        return Ok(false);
-                    }
+                (Some(x), None) if !x.is_empty()? => {
+                    return Ok(false);
                 }
                 _ => {}
             }
