@@ -9,6 +9,7 @@ use crate::basic::BasicMap;
 use crate::error::Result;
 use crate::int::Int;
 use crate::map::Map;
+use crate::ops::point_excluded;
 
 impl Map {
     /// An equal map with fewer disjuncts where possible.
@@ -565,7 +566,7 @@ impl Part {
 
     /// Exact `self ⊆ q`, trying cheap tests before [`Map::is_subset`]:
     /// - syntactic containment (`syntactically_contains`): contained;
-    /// - `self`'s point is proved outside `q` (`point_outside`): not contained;
+    /// - `self`'s point is proved outside `q` (`point_excluded`): not contained;
     /// - same row layout and every row of `q` has a rational minimum `> -1`
     ///   over `self`'s relaxation: contained. At an integer point `(x, l)` of
     ///   `self` each row of `q` is an integer `> -1`, so `(x, l)` satisfies
@@ -587,7 +588,7 @@ impl Part {
         match self.point()? {
             // empty: contained in anything
             None => return Ok(Some(true)),
-            Some(x) if point_outside(&q.b, x) => return Ok(Some(false)),
+            Some(x) if point_excluded(&q.b, x) => return Ok(Some(false)),
             _ => {}
         }
         Ok(if self.lp_contained_in(&q.b)? {
@@ -722,43 +723,6 @@ fn only_bound_in_some_column(b: &BasicMap, k: usize) -> bool {
                 .enumerate()
                 .all(|(i, o)| i == k || o[c].signum() * s <= 0)
     })
-}
-
-/// True if `x = (params, in, out)` is proved not to be in `q`: `q` has no
-/// locals and some row fails at `x` (plain evaluation), or every local of
-/// `q` is a division defined from earlier columns, its value at `x` is
-/// computed from the definition and some row fails. By the consistency of
-/// definitions (see [`BasicMap`]) a solution's locals must equal these
-/// values, so no witness exists. `false` means "not proved".
-fn point_outside(q: &BasicMap, x: &[Int]) -> bool {
-    if x.len() != q.space.n_vars() {
-        return false;
-    }
-    if q.n_div() == 0 {
-        return q.eqs.iter().any(|e| !dot1(e, x).is_zero())
-            || q.ineqs.iter().any(|r| dot1(r, x).is_neg());
-    }
-    if q.divs.iter().any(Option::is_none) || !q.divs_ordered() {
-        return false;
-    }
-    let mut v: Vec<Int> = Vec::with_capacity(q.row_len());
-    v.push(Int::ONE);
-    v.extend(x.iter().cloned());
-    let dot = |r: &[Int], v: &[Int]| {
-        let mut s = Int::ZERO;
-        for (a, b) in r.iter().zip(v) {
-            if !a.is_zero() {
-                s.add_mul(a, b);
-            }
-        }
-        s
-    };
-    for d in q.divs.iter().flatten() {
-        // the numerator uses earlier columns only: all valued in `v`
-        let val = dot(&d.num[..v.len()], &v).div_floor(&d.den);
-        v.push(val);
-    }
-    q.eqs.iter().any(|e| !dot(e, &v).is_zero()) || q.ineqs.iter().any(|r| dot(r, &v).is_neg())
 }
 
 /// True if every constraint of `q` follows from a single constraint of `p`
@@ -923,7 +887,7 @@ impl<'a> Side<'a> {
                 self.pts[i] = Some(pt);
             }
             if let Some(Some(x)) = &self.pts[i] {
-                if other.parts.iter().all(|q| point_outside(q, x)) {
+                if other.parts.iter().all(|q| point_excluded(q, x)) {
                     return Ok(true);
                 }
             }

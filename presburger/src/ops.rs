@@ -654,19 +654,20 @@ fn lp_contains_any(qs: &[BasicMap], p: &BasicMap) -> Result<bool> {
     Ok(false)
 }
 
-/// True if the point `x = (params, in, out)` is proved not to be in `q`.
+/// Whether the point `x = (params, in, out)` is in `q`, decided by
+/// evaluation alone: `None` when that cannot decide it.
 ///
 /// Without locals this is plain evaluation of `q`'s rows. When every local
 /// has a definition (each referring to earlier locals only), the locals are
 /// computed from their definitions: by the consistency invariant of
 /// [`BasicMap`], any locals `l` with `(x, l)` satisfying the constraints equal
-/// these values, so if the computed `(x, l)` violates a row, no witness
-/// exists and `x ∉ q`. With an undefined existential nothing is claimed
-/// (`false`).
-fn point_excluded(q: &BasicMap, x: &[Int]) -> bool {
+/// these values, so `x ∈ q` exactly when the computed `(x, l)` satisfies
+/// every row. With an undefined existential (or `x` of the wrong length)
+/// nothing is claimed (`None`).
+pub(crate) fn contains_by_definitions(q: &BasicMap, x: &[Int]) -> Option<bool> {
     let nv = q.space.n_vars();
     if x.len() != nv || q.divs.iter().any(Option::is_none) || !q.divs_ordered() {
-        return false;
+        return None;
     }
     let mut v: Vec<Int> = Vec::with_capacity(q.row_len());
     v.push(Int::ONE);
@@ -685,7 +686,13 @@ fn point_excluded(q: &BasicMap, x: &[Int]) -> bool {
         let val = dot(&d.num[..v.len()], &v).div_floor(&d.den);
         v.push(val);
     }
-    q.eqs.iter().any(|e| !dot(e, &v).is_zero()) || q.ineqs.iter().any(|r| dot(r, &v).is_neg())
+    Some(q.eqs.iter().all(|e| dot(e, &v).is_zero()) && q.ineqs.iter().all(|r| !dot(r, &v).is_neg()))
+}
+
+/// True if the point `x` is proved not to be in `q` (see
+/// [`contains_by_definitions`]; `false` means "not proved").
+pub(crate) fn point_excluded(q: &BasicMap, x: &[Int]) -> bool {
+    contains_by_definitions(q, x) == Some(false)
 }
 
 /// `p \ b` as disjoint pieces, where every local of `b` is defined.

@@ -55,6 +55,7 @@ use crate::budget;
 use crate::error::{Error, Result};
 use crate::int::{gcd_slice, Int};
 use crate::map::Map;
+use crate::ops::contains_by_definitions;
 use crate::simplex::{Opt, Tableau};
 use crate::space::{Space, Tuple};
 use std::cmp::Ordering;
@@ -388,21 +389,6 @@ impl Ctx {
             relaxation,
         })
     }
-}
-
-/// Whether a context whose locals are all divisions contains the point `x`
-/// of its dimensions (`None` if a local has no definition).
-fn ctx_contains(ctx: &BasicMap, x: &[Int]) -> Option<bool> {
-    let mut p = x.to_vec();
-    for d in &ctx.divs {
-        let d = d.as_ref()?;
-        let v = eval(&d.num[..1 + p.len()], &p).div_floor(&d.den);
-        p.push(v);
-    }
-    Some(
-        ctx.eqs.iter().all(|r| eval(r, &p).is_zero())
-            && ctx.ineqs.iter().all(|r| !eval(r, &p).is_neg()),
-    )
 }
 
 /// The tableau's current sample point, if all its coordinates are integers.
@@ -1022,7 +1008,7 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
         let shared = |x: usize, y: usize| {
             samples[x]
                 .as_ref()
-                .is_some_and(|p| ctx_contains(&pieces[y].0, p) == Some(true))
+                .is_some_and(|p| contains_by_definitions(&pieces[y].0, p) == Some(true))
         };
         let v = shared(a, b) || shared(b, a) || !pieces[a].0.intersect(&pieces[b].0)?.is_empty()?;
         meet[k] = Some(v);

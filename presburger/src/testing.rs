@@ -100,3 +100,30 @@ pub fn box_points(n: usize, lo: i64, hi: i64) -> Vec<Vec<Int>> {
     }
     out
 }
+
+/// A union of 2-dimensional sets for property tests: one disjunct per entry
+/// of `disjuncts`, each the conjunction of the chosen constraints of `pool`
+/// (over `i`, `j`) inside the box `-6 <= i, j <= 6`, so that brute force over
+/// [`box_points`]`(2, -7, 7)` is exact. No disjunct gives the empty set.
+pub fn pool_set(pool: &[&str], disjuncts: &[Vec<usize>]) -> String {
+    if disjuncts.is_empty() {
+        return "{ [i, j] : 1 = 0 }".to_string();
+    }
+    let parts: Vec<String> = disjuncts
+        .iter()
+        .map(|d| {
+            let mut c = vec!["-6 <= i <= 6".to_string(), "-6 <= j <= 6".to_string()];
+            c.extend(d.iter().map(|&k| pool[k].to_string()));
+            format!("[i, j] : {}", c.join(" and "))
+        })
+        .collect();
+    format!("{{ {} }}", parts.join("; "))
+}
+
+/// `a ⊆ b` checked point by point on the box `-7..=7` of two dimensions
+/// (which covers every set of [`pool_set`]).
+pub fn pool_subset(a: &Map, b: &Map) -> bool {
+    box_points(2, -7, 7)
+        .iter()
+        .all(|p| !contains(a, p) || contains(b, p))
+}

@@ -1,7 +1,7 @@
 //! The cheap exact shortcuts of `is_subset` / `is_equal` / `is_empty` against
 //! the plain difference-based test and a brute-force count over a box.
 
-use presburger::testing::{basic_contains, box_points, contains};
+use presburger::testing::{basic_contains, box_points, contains, pool_set, pool_subset};
 use presburger::{Map, UnionMap};
 use proptest::prelude::*;
 
@@ -25,25 +25,7 @@ const POOL: &[&str] = &[
 ];
 
 fn set(disjuncts: &[Vec<usize>]) -> String {
-    if disjuncts.is_empty() {
-        return "{ [i, j] : 1 = 0 }".to_string();
-    }
-    let parts: Vec<String> = disjuncts
-        .iter()
-        .map(|d| {
-            // the box keeps every set finite, so brute force is exact
-            let mut c = vec!["-6 <= i <= 6".to_string(), "-6 <= j <= 6".to_string()];
-            c.extend(d.iter().map(|&k| POOL[k].to_string()));
-            format!("[i, j] : {}", c.join(" and "))
-        })
-        .collect();
-    format!("{{ {} }}", parts.join("; "))
-}
-
-fn brute_subset(a: &Map, b: &Map) -> bool {
-    box_points(2, -7, 7)
-        .iter()
-        .all(|p| !contains(a, p) || contains(b, p))
+    pool_set(POOL, disjuncts)
 }
 
 fn disjuncts() -> impl Strategy<Value = Vec<Vec<usize>>> {
@@ -64,22 +46,22 @@ proptest! {
         let b: Map = set(&db).parse().unwrap();
         let fast = a.is_subset(&b).unwrap();
         prop_assert_eq!(fast, a.is_subset_by_difference(&b).unwrap(), "{} <= {}", set(&da), set(&db));
-        prop_assert_eq!(fast, brute_subset(&a, &b), "{} <= {}", set(&da), set(&db));
+        prop_assert_eq!(fast, pool_subset(&a, &b), "{} <= {}", set(&da), set(&db));
         let ua: UnionMap = set(&da).parse().unwrap();
         let ub: UnionMap = set(&db).parse().unwrap();
         prop_assert_eq!(ua.is_subset(&ub).unwrap(), fast);
-        let eq = fast && brute_subset(&b, &a);
+        let eq = fast && pool_subset(&b, &a);
         prop_assert_eq!(ua.is_equal(&ub).unwrap(), eq);
         let empty = box_points(2, -7, 7).iter().all(|p| !contains(&a, p));
         prop_assert_eq!(a.is_empty().unwrap(), empty);
         prop_assert_eq!(ua.is_empty().unwrap(), empty);
         let c = a.coalesce().unwrap();
-        prop_assert!(brute_subset(&a, &c) && brute_subset(&c, &a), "coalesce of {}", set(&da));
+        prop_assert!(pool_subset(&a, &c) && pool_subset(&c, &a), "coalesce of {}", set(&da));
         for bm in a.basic_maps().iter().chain(b.basic_maps()) {
             let mut r = bm.clone();
             r.remove_redundancies().unwrap();
             let (x, y) = (Map::from_basic(bm.clone()), Map::from_basic(r));
-            prop_assert!(brute_subset(&x, &y) && brute_subset(&y, &x), "redundancies of {:?}", bm);
+            prop_assert!(pool_subset(&x, &y) && pool_subset(&y, &x), "redundancies of {:?}", bm);
             let fast = bm.sample().unwrap();
             prop_assert_eq!(fast.is_some(), bm.sample_by_search().unwrap().is_some());
             if let Some(p) = fast {

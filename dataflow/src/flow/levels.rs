@@ -774,19 +774,57 @@ impl<'a> SinkPart<'a> {
                 continue;
             }
             let dom = at.domain()?;
-            if has_may {
-                let deeper = match &deeper_dom {
-                    Some(d) => d,
-                    None => deeper_dom.insert(st.may_deeper.domain()?),
-                };
-                Self::may_after_last(st, deeper, &at, s, &dom, may_l, sources, l, n, &mut after)?;
-            }
-            if s.kind == Kind::Must {
-                st.m_must.add_map(at.clone())?;
-            }
-            st.remaining = coalesce_map(difference(&st.remaining, &dom)?)?;
-            st.resolved_some = true;
+            Self::resolve_last(
+                st,
+                &at,
+                s,
+                &dom,
+                may_l,
+                sources,
+                l,
+                n,
+                has_may,
+                &mut deeper_dom,
+                &mut after,
+            )?;
         }
+        Self::merge_after(st, after, has_may)
+    }
+
+    /// Records `at`, the last instances of source `s` at level `l` for the
+    /// sinks `dom`: the may-sources after them (when there are may-sources),
+    /// the must pairs, and `dom` as resolved.
+    #[allow(clippy::too_many_arguments)]
+    fn resolve_last(
+        st: &mut State,
+        at: &Map,
+        s: &Source,
+        dom: &Map,
+        may_l: &[(usize, Map)],
+        sources: &[Source],
+        l: usize,
+        n: usize,
+        has_may: bool,
+        deeper_dom: &mut Option<UnionMap>,
+        after: &mut UnionMap,
+    ) -> Result<()> {
+        if has_may {
+            let deeper = match deeper_dom {
+                Some(d) => d,
+                None => deeper_dom.insert(st.may_deeper.domain()?),
+            };
+            Self::may_after_last(st, deeper, at, s, dom, may_l, sources, l, n, after)?;
+        }
+        if s.kind == Kind::Must {
+            st.m_must.add_map(at.clone())?;
+        }
+        st.remaining = coalesce_map(difference(&st.remaining, dom)?)?;
+        st.resolved_some = true;
+        Ok(())
+    }
+
+    /// Adds a level's may-sources found after its last sources.
+    fn merge_after(st: &mut State, after: UnionMap, has_may: bool) -> Result<()> {
         if has_may && !after.maps().is_empty() {
             st.may_after = st.may_after.union(&after)?;
         }
@@ -884,24 +922,21 @@ impl<'a> SinkPart<'a> {
         let mut after = UnionMap::empty(params.clone());
         let mut deeper_dom: Option<UnionMap> = None;
         for (k, at, dom) in ats {
-            let s = &sources[k];
-            if has_may {
-                let deeper = match &deeper_dom {
-                    Some(d) => d,
-                    None => deeper_dom.insert(st.may_deeper.domain()?),
-                };
-                Self::may_after_last(st, deeper, &at, s, &dom, may_l, sources, l, n, &mut after)?;
-            }
-            if s.kind == Kind::Must {
-                st.m_must.add_map(at.clone())?;
-            }
-            st.remaining = coalesce_map(difference(&st.remaining, &dom)?)?;
-            st.resolved_some = true;
+            Self::resolve_last(
+                st,
+                &at,
+                &sources[k],
+                &dom,
+                may_l,
+                sources,
+                l,
+                n,
+                has_may,
+                &mut deeper_dom,
+                &mut after,
+            )?;
         }
-        if has_may && !after.maps().is_empty() {
-            st.may_after = st.may_after.union(&after)?;
-        }
-        Ok(())
+        Self::merge_after(st, after, has_may)
     }
 
     /// One level in general: a lexmax over the candidates' times.
