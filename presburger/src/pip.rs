@@ -296,6 +296,11 @@ impl Ctx {
                 return Ok(true);
             }
         }
+        self.search(row)
+    }
+
+    /// [`has`](Self::has) for a row that no known point satisfies.
+    fn search(&mut self, row: &[Int]) -> Result<bool> {
         // rational test first: `row` takes integer values at integer points,
         // so if its rational maximum is negative there is no integer point;
         // and if the maximising vertex is integral, it is one
@@ -354,15 +359,17 @@ impl Ctx {
                 return Ok(Sign::Mixed);
             }
         }
+        // (no known point has the sign looked for: search directly; a point
+        // found for one sign cannot have the other)
         let can_neg = seen_neg || {
             let mut negf: Vec<Int> = f.iter().map(|v| -v).collect();
             negf[0] = &negf[0] - &Int::ONE;
-            self.has(&negf)?
+            self.search(&negf)?
         };
         if !can_neg {
             return Ok(Sign::Pos);
         }
-        let can_pos = seen_pos || self.has(f)?;
+        let can_pos = seen_pos || self.search(f)?;
         Ok(if can_pos { Sign::Mixed } else { Sign::Neg })
     }
 
