@@ -11,11 +11,19 @@ repeatable on a loaded machine, unlike wall time. They are not time: compare wit
     cargo build --release -p benches --example profile
     python3 benches/isl_instructions.py --profile target/release/examples/profile [--reps 10]
 
-For each input it prints
-  - ours: (instructions of `profile W ARG REPS`  - of `profile W ARG 0`) / REPS
-  - isl same object: islpy calls the op REPS times on one parsed object (isl may reuse what
-    it cached on the object, e.g. removed redundancies)
-  - isl fresh: REPS times parse + op, minus REPS parses (what a one-shot call costs)
+For each input it prints, per call:
+  - ours: (instructions of `profile W ARG REPS` - of `profile W ARG 0`) / REPS (parsing and
+    process start-up cancel out; there is no interpreter in between);
+  - isl same object: only the instructions inside isl's C function (`isl_union_set_lexmin`,
+    `isl_union_map_lexmax`, `isl_union_map_is_empty`; callgrind --toggle-collect, so Python's
+    own overhead is not counted), islpy calling it REPS times on one parsed object;
+  - isl fresh: the same C function on a freshly parsed object each time. isl's parser
+    already decides the emptiness of every disjunct and caches a sample point on it, so
+    is_empty here only re-checks that point;
+  - isl uncached (is_empty only): `isl_basic_map_is_empty` on basic maps rebuilt from their
+    constraint matrices (`from_constraint_matrices`: no cached sample), disjunct by disjunct
+    until a non-empty one, as our `is_empty` goes. This is the cost of deciding emptiness,
+    which dependence analysis pays on every relation it builds;
 and the ratios ours/isl (< 1: fewer instructions than isl).
 """
 import argparse
@@ -36,6 +44,7 @@ import sys, islpy as isl
 op, path, reps, mode = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 text = open(path).read().strip()
 ctx = isl.Context()
+D = isl.dim_type
 def parse():
     return isl.UnionSet.read_from_str(ctx, text) if op == 'lexmin' else isl.UnionMap.read_from_str(ctx, text)
 obj = parse()
@@ -44,21 +53,39 @@ if mode == 'same':
     for _ in range(reps): f(obj)
 elif mode == 'fresh':
     for _ in range(reps): f(parse())
-else:
-    for _ in range(reps): parse()
+elif mode == 'uncached':
+    # every disjunct as constraint matrices; rebuilt basic maps carry no cached sample
+    order = (D.in_, D.out, D.div, D.param, D.cst)
+    parts = []
+    obj.foreach_map(lambda m: m.foreach_basic_map(lambda b: parts.append(
+        (b.get_space(), b.equalities_matrix(*order), b.inequalities_matrix(*order)))))
+    for _ in range(reps):
+        for sp, eq, ineq in parts:
+            if not isl.BasicMap.from_constraint_matrices(sp, eq, ineq, *order).is_empty():
+                break
 '''
 
 
-def instructions(cmd):
+def instructions(cmd, toggle=None):
+    """Instructions of `cmd`, or only of those inside the C function `toggle` (inclusive)."""
     with tempfile.NamedTemporaryFile(suffix=".cg") as out:
         # a fixed hash seed keeps Python's own instruction count repeatable
         env = dict(os.environ, PYTHONHASHSEED="0")
-        r = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out.name}"] + cmd,
+        opts = [f"--toggle-collect={toggle}"] if toggle else []
+        r = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out.name}"] + opts + cmd,
                            capture_output=True, text=True, env=env)
         m = re.search(r"I\s+refs:\s+([\d,]+)", r.stderr)
         if r.returncode != 0 or not m:
             sys.exit(f"failed: {' '.join(cmd)}\n{r.stderr[-2000:]}")
         return int(m.group(1).replace(",", ""))
+
+
+ISL_FUNCTION = {"lexmin": "isl_union_set_lexmin", "lexmax": "isl_union_map_lexmax",
+                "is_empty": "isl_union_map_is_empty"}
+
+
+def geomean(rs):
+    return math.exp(sum(math.log(r) for r in rs) / len(rs))
 
 
 def main():
@@ -74,30 +101,36 @@ def main():
     work = ([("polytope", str(d), "lexmin") for d in DIMS]
             + [("lexmax", k, "lexmax") for k in KERNELS]
             + [("empty", d, "is_empty") for d in DEPENDENCES])
-    print(f"{'input':<28}{'ours':>12}{'isl same':>12}{'isl fresh':>12}{'/same':>8}{'/fresh':>8}")
-    ratios_same, ratios_fresh = [], []
+    print(f"{'input':<24}{'ours':>10}{'isl same':>10}{'isl fresh':>10}{'isl uncached':>13}"
+          f"{'/same':>7}{'/fresh':>7}{'/uncached':>10}")
+    ratios = {"same": [], "fresh": [], "uncached": []}
+    n = args.reps
     for w, arg, op in work:
         text = subprocess.run([args.profile, "print", w, arg], capture_output=True, text=True, check=True).stdout
         path = os.path.join(tmp, f"{w}_{arg}.txt")
         with open(path, "w") as f:
             f.write(text)
-        n = args.reps
         ours = (instructions([args.profile, w, arg, str(n)]) - instructions([args.profile, w, arg, "0"])) / n
-        base = instructions([py, script, op, path, "0", "same"])
-        same = (instructions([py, script, op, path, str(n), "same"]) - base) / n
-        fresh = (instructions([py, script, op, path, str(n), "fresh"])
-                 - instructions([py, script, op, path, str(n), "parse"])) / n
-        rs = ours / same if same > 0 else float("nan")
-        rf = ours / fresh if fresh > 0 else float("nan")
-        if same > 0:
-            ratios_same.append(rs)
-        if fresh > 0:
-            ratios_fresh.append(rf)
-        print(f"{w + ' ' + arg:<28}{ours:>12.0f}{same:>12.0f}{fresh:>12.0f}{rs:>8.2f}{rf:>8.2f}")
-    for name, rs in (("same", ratios_same), ("fresh", ratios_fresh)):
+
+        def isl(mode, fn):
+            return (instructions([py, script, op, path, str(n), mode], fn)
+                    - instructions([py, script, op, path, "0", mode], fn)) / n
+        got = {"same": isl("same", ISL_FUNCTION[op]), "fresh": isl("fresh", ISL_FUNCTION[op])}
+        if op == "is_empty":
+            got["uncached"] = isl("uncached", "isl_basic_map_is_empty")
+        cells = []
+        for k in ("same", "fresh", "uncached"):
+            if got.get(k, 0) > 0:
+                ratios[k].append(ours / got[k])
+                cells.append(f"{ours / got[k]:.2f}")
+            else:
+                cells.append("")
+        isl_cells = [f"{got[k]:.0f}" if k in got else "" for k in ("same", "fresh", "uncached")]
+        print(f"{w + ' ' + arg:<24}{ours:>10.0f}{isl_cells[0]:>10}{isl_cells[1]:>10}{isl_cells[2]:>13}"
+              f"{cells[0]:>7}{cells[1]:>7}{cells[2]:>10}")
+    for name, rs in ratios.items():
         if rs:
-            g = math.exp(sum(math.log(r) for r in rs) / len(rs))
-            print(f"geomean ours/isl {name}: {g:.2f}")
+            print(f"geomean ours/isl {name}: {geomean(rs):.2f}")
 
 
 if __name__ == "__main__":

@@ -202,16 +202,7 @@ impl BasicMap {
         self.ineqs
             .iter()
             .any(|r| r[0].is_neg() && r[1..n].iter().all(Int::is_zero))
-            || self.eqs.iter().any(|r| {
-                // no integer solution when the gcd of the coefficients does
-                // not divide the constant (`0 = c` with `c != 0` included)
-                let g = crate::int::gcd_slice(&r[1..n]);
-                if g.is_zero() {
-                    !r[0].is_zero()
-                } else {
-                    !g.is_one() && !r[0].is_divisible_by(&g)
-                }
-            })
+            || self.eqs.iter().any(|r| eq_has_no_integer_root(&r[..n]))
     }
 
     /// True if the basic map has no constraints and no locals.
@@ -347,4 +338,16 @@ pub(crate) fn remap_row(r: &[Int], map: &[usize], new_len: usize) -> Vec<Int> {
         }
     }
     out
+}
+
+/// True if the equality row `r` (`[c | coefficients]`) has no integer
+/// solution because the gcd of its coefficients does not divide its
+/// constant (`0 = c` with `c != 0` included).
+pub(crate) fn eq_has_no_integer_root(r: &[Int]) -> bool {
+    let g = gcd_slice(&r[1..]);
+    if g.is_zero() {
+        !r[0].is_zero()
+    } else {
+        !g.is_one() && !r[0].is_divisible_by(&g)
+    }
 }

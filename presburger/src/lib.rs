@@ -58,6 +58,7 @@ pub mod budget;
 pub mod coalesce;
 pub mod error;
 mod fxhash;
+mod guess;
 pub mod int;
 pub mod map;
 pub mod ops;

@@ -14,6 +14,7 @@ use std::borrow::Cow;
 use crate::basic::BasicMap;
 use crate::budget;
 use crate::error::{Error, Result};
+use crate::guess::{guess, Guess};
 use crate::int::Int;
 use crate::map::Map;
 use crate::simplex::integer_sample;
@@ -27,7 +28,7 @@ impl BasicMap {
     /// assert!(s.is_empty().unwrap());
     /// ```
     pub fn is_empty(&self) -> Result<bool> {
-        Ok(self.sample()?.is_none())
+        empty_of(Cow::Borrowed(self))
     }
 
     /// An integer point `(params, in, out)` of the basic map, or `None` if it is empty.
@@ -43,7 +44,7 @@ impl BasicMap {
     /// [`is_empty`](Self::is_empty) of a basic map the caller no longer
     /// needs (it is simplified in place instead of copied).
     pub(crate) fn into_is_empty(self) -> Result<bool> {
-        Ok(sample_of(Cow::Owned(self))?.is_none())
+        empty_of(Cow::Owned(self))
     }
 
     /// [`sample`](Self::sample) without the shortcuts: simplify, then the
@@ -61,10 +62,11 @@ impl BasicMap {
     /// verified guess (`guess_point`; simplification may have removed
     /// what blocked it on the original), else the exact search.
     fn sample_simplified(&self) -> Result<Option<Vec<Int>>> {
-        if let Some(p) = guess_point(self) {
-            return Ok(Some(p));
+        match guess(self, true) {
+            Guess::Point(p) => Ok(p),
+            Guess::Empty => Ok(None),
+            Guess::Unknown => self.search_simplified(),
         }
-        self.search_simplified()
     }
 
     /// The exact branch-and-bound search for a point of a simplified basic map.
@@ -459,11 +461,10 @@ fn syntactically_contains(q: &BasicMap, p: &BasicMap) -> bool {
 /// [`BasicMap::sample`] of a borrowed or owned basic map: the cheap tests
 /// first, then a copy (only if borrowed) is simplified and searched.
 fn sample_of(b: Cow<'_, BasicMap>) -> Result<Option<Vec<Int>>> {
-    if b.is_obviously_empty() {
-        return Ok(None);
-    }
-    if let Some(p) = guess_point(&b) {
-        return Ok(Some(p));
+    match guess(&b, true) {
+        Guess::Point(p) => return Ok(p),
+        Guess::Empty => return Ok(None),
+        Guess::Unknown => {}
     }
     let mut b = b.into_owned();
     if !b.simplify() {
@@ -472,139 +473,19 @@ fn sample_of(b: Cow<'_, BasicMap>) -> Result<Option<Vec<Int>>> {
     b.sample_simplified()
 }
 
-/// A cheap guess at an integer point of `b`, returned only if verified.
-///
-/// Every column (dimension, parameter, local) gets a value, one at a time:
-/// a defined local once its numerator's columns have values (its
-/// definition's value), any other column once some row has all its other
-/// columns valued: the tightest such lower bound (else upper bound, else the
-/// value an equality forces). When no column can progress, the first free
-/// non-div column is set to 0.
-///
-/// Exactness: the returned point `(x, l)` is checked against every equality
-/// and inequality of `b`, and the constraints alone define the set (the
-/// definitions only suggest values), so `x` is a point of `b`. `None` only
-/// means "no cheap point".
-fn guess_point(b: &BasicMap) -> Option<Vec<Int>> {
-    let n = b.row_len();
-    let off = b.off_div();
-    let mut val: Vec<Int> = vec![Int::ZERO; n];
-    val[0] = Int::ONE;
-    let mut fixed = vec![false; n];
-    fixed[0] = true;
-    let div_of = |c: usize| {
-        if c >= off {
-            b.divs[c - off].as_ref()
-        } else {
-            None
-        }
-    };
-    // open[i]: the columns of row i (eqs, then ineqs) with a coefficient and
-    // no value yet; the row is usable for column `c` when `c` is the only one
-    let rows = || b.eqs.iter().chain(&b.ineqs);
-    let mut open: Vec<u32> = rows()
-        .map(|r| r[1..n].iter().filter(|v| !v.is_zero()).count() as u32)
-        .collect();
-    let fix = |c: usize, fixed: &mut [bool], open: &mut [u32]| {
-        fixed[c] = true;
-        for (o, r) in open.iter_mut().zip(rows()) {
-            if !r[c].is_zero() {
-                *o -= 1;
-            }
-        }
-    };
-    // r[0] + sum_{k != c} r[k]·val[k]
-    let rest = |r: &[Int], c: usize, val: &[Int]| {
-        let mut s = r[0].clone();
-        for k in 1..n {
-            if k != c && !r[k].is_zero() {
-                s.add_mul(&r[k], &val[k]);
-            }
-        }
-        s
-    };
-    for _ in 0..n {
-        let mut progress = false;
-        for c in 1..n {
-            if fixed[c] {
-                continue;
-            }
-            if let Some(d) = div_of(c) {
-                if (1..n).all(|k| fixed[k] || d.num[k].is_zero()) && d.num[c].is_zero() {
-                    let mut s = Int::ZERO;
-                    for (a, x) in d.num.iter().zip(&val) {
-                        if !a.is_zero() {
-                            s.add_mul(a, x);
-                        }
-                    }
-                    val[c] = s.div_floor(&d.den);
-                    fix(c, &mut fixed, &mut open);
-                    progress = true;
-                }
-                continue;
-            }
-            let mut lo: Option<Int> = None;
-            let mut hi: Option<Int> = None;
-            let mut exact: Option<Int> = None;
-            let (open_eqs, open_ineqs) = open.split_at(b.eqs.len());
-            for (e, &o) in b.eqs.iter().zip(open_eqs) {
-                if o == 1 && !e[c].is_zero() {
-                    // e[c]·v + s = 0
-                    let s = rest(e, c, &val);
-                    if !s.is_divisible_by(&e[c]) {
-                        return None;
-                    }
-                    exact = Some((-&s).div_exact(&e[c]));
-                }
-            }
-            for (r, &o) in b.ineqs.iter().zip(open_ineqs) {
-                if o == 1 && !r[c].is_zero() {
-                    // r[c]·v + s >= 0
-                    let s = rest(r, c, &val);
-                    if r[c].is_pos() {
-                        let l = (-&s).div_ceil(&r[c]);
-                        if lo.as_ref().is_none_or(|x| &l > x) {
-                            lo = Some(l);
-                        }
-                    } else {
-                        let h = s.div_floor(&-&r[c]);
-                        if hi.as_ref().is_none_or(|x| &h < x) {
-                            hi = Some(h);
-                        }
-                    }
-                }
-            }
-            if let Some(v) = exact.or(lo).or(hi) {
-                val[c] = v;
-                fix(c, &mut fixed, &mut open);
-                progress = true;
-            }
-        }
-        if !progress {
-            match (1..n).find(|&c| !fixed[c] && div_of(c).is_none()) {
-                Some(c) => fix(c, &mut fixed, &mut open), // stays 0
-                None => break,
-            }
-        }
+/// [`BasicMap::is_empty`] of a borrowed or owned basic map: as
+/// [`sample_of`], but a guessed point is never built.
+fn empty_of(b: Cow<'_, BasicMap>) -> Result<bool> {
+    match guess(&b, false) {
+        Guess::Point(_) => return Ok(false),
+        Guess::Empty => return Ok(true),
+        Guess::Unknown => {}
     }
-    if fixed.iter().any(|f| !f) {
-        return None;
+    let mut b = b.into_owned();
+    if !b.simplify() {
+        return Ok(true);
     }
-    let dot = |r: &[Int]| {
-        let mut s = Int::ZERO;
-        for (a, x) in r.iter().zip(&val) {
-            if !a.is_zero() {
-                s.add_mul(a, x);
-            }
-        }
-        s
-    };
-    if b.eqs.iter().any(|e| !dot(e).is_zero()) || b.ineqs.iter().any(|r| dot(r).is_neg()) {
-        return None;
-    }
-    val.truncate(off);
-    val.remove(0);
-    Some(val)
+    Ok(b.sample_simplified()?.is_none())
 }
 
 /// True if some `q` of `qs` without locals contains every integer point of
@@ -976,166 +857,5 @@ impl Map {
     /// Lexicographic maximum (see [`lexmin`](Self::lexmin)).
     pub fn lexmax(&self) -> Result<Map> {
         crate::pip::lexopt_map(self, true)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
-
-    /// The first version of `guess_point`: a row's usability is rechecked
-    /// column by column (the oracle of the counting version).
-    fn guess_point_simple(b: &BasicMap) -> Option<Vec<Int>> {
-        let n = b.row_len();
-        let off = b.off_div();
-        let mut val: Vec<Int> = vec![Int::ZERO; n];
-        val[0] = Int::ONE;
-        let mut fixed = vec![false; n];
-        fixed[0] = true;
-        let div_of = |c: usize| {
-            if c >= off {
-                b.divs[c - off].as_ref()
-            } else {
-                None
-            }
-        };
-        // usable row for column `c`: every other column with a coefficient is valued
-        let usable = |r: &[Int], c: usize, fixed: &[bool]| {
-            !r[c].is_zero() && (1..n).all(|k| k == c || fixed[k] || r[k].is_zero())
-        };
-        // r[0] + sum_{k != c} r[k]·val[k]
-        let rest = |r: &[Int], c: usize, val: &[Int]| {
-            let mut s = r[0].clone();
-            for k in 1..n {
-                if k != c && !r[k].is_zero() {
-                    s.add_mul(&r[k], &val[k]);
-                }
-            }
-            s
-        };
-        for _ in 0..n {
-            let mut progress = false;
-            for c in 1..n {
-                if fixed[c] {
-                    continue;
-                }
-                if let Some(d) = div_of(c) {
-                    if (1..n).all(|k| fixed[k] || d.num[k].is_zero()) && d.num[c].is_zero() {
-                        let mut s = Int::ZERO;
-                        for (a, x) in d.num.iter().zip(&val) {
-                            if !a.is_zero() {
-                                s.add_mul(a, x);
-                            }
-                        }
-                        val[c] = s.div_floor(&d.den);
-                        fixed[c] = true;
-                        progress = true;
-                    }
-                    continue;
-                }
-                let mut lo: Option<Int> = None;
-                let mut hi: Option<Int> = None;
-                let mut exact: Option<Int> = None;
-                for e in &b.eqs {
-                    if usable(e, c, &fixed) {
-                        // e[c]·v + s = 0
-                        let s = rest(e, c, &val);
-                        if !s.is_divisible_by(&e[c]) {
-                            return None;
-                        }
-                        exact = Some((-&s).div_exact(&e[c]));
-                    }
-                }
-                for r in &b.ineqs {
-                    if usable(r, c, &fixed) {
-                        // r[c]·v + s >= 0
-                        let s = rest(r, c, &val);
-                        if r[c].is_pos() {
-                            let l = (-&s).div_ceil(&r[c]);
-                            if lo.as_ref().is_none_or(|x| &l > x) {
-                                lo = Some(l);
-                            }
-                        } else {
-                            let h = s.div_floor(&-&r[c]);
-                            if hi.as_ref().is_none_or(|x| &h < x) {
-                                hi = Some(h);
-                            }
-                        }
-                    }
-                }
-                if let Some(v) = exact.or(lo).or(hi) {
-                    val[c] = v;
-                    fixed[c] = true;
-                    progress = true;
-                }
-            }
-            if !progress {
-                match (1..n).find(|&c| !fixed[c] && div_of(c).is_none()) {
-                    Some(c) => fixed[c] = true, // stays 0
-                    None => break,
-                }
-            }
-        }
-        if fixed.iter().any(|f| !f) {
-            return None;
-        }
-        let dot = |r: &[Int]| {
-            let mut s = Int::ZERO;
-            for (a, x) in r.iter().zip(&val) {
-                if !a.is_zero() {
-                    s.add_mul(a, x);
-                }
-            }
-            s
-        };
-        if b.eqs.iter().any(|e| !dot(e).is_zero()) || b.ineqs.iter().any(|r| dot(r).is_neg()) {
-            return None;
-        }
-        val.truncate(off);
-        val.remove(0);
-        Some(val)
-    }
-
-    const POOL: &[&str] = &[
-        "i >= -3",
-        "i <= 4",
-        "j >= -2",
-        "j <= 3",
-        "i + j >= 0",
-        "i - j <= 2",
-        "2i + j <= 5",
-        "i = j",
-        "i = 2",
-        "j = 2i + n",
-        "(i + j) mod 2 = 0",
-        "exists (e : i = 3e + 1)",
-        "exists (e : 2e <= j <= 2e + 1)",
-        "j = floor((i + n) / 3)",
-        "-2 <= i - 2j <= 1",
-        "n >= i",
-        "i >= 5",
-    ];
-
-    proptest! {
-        #![proptest_config(ProptestConfig { cases: 500, failure_persistence: None, ..ProptestConfig::default() })]
-
-        #[test]
-        fn guess_point_matches_simple(picks in prop::collection::vec(0..POOL.len(), 0..7)) {
-            let cons: Vec<&str> = picks.iter().map(|&k| POOL[k]).collect();
-            let text = if cons.is_empty() {
-                "[n] -> { [i, j] }".to_string()
-            } else {
-                format!("[n] -> {{ [i, j] : {} }}", cons.join(" and "))
-            };
-            let m: Map = text.parse().unwrap();
-            for b in m.basic_maps() {
-                prop_assert_eq!(guess_point(b), guess_point_simple(b));
-                let mut s = b.clone();
-                if s.simplify() {
-                    prop_assert_eq!(guess_point(&s), guess_point_simple(&s));
-                }
-            }
-        }
     }
 }
