@@ -12,8 +12,11 @@ repeatable on a loaded machine, unlike wall time. They are not time: compare wit
     python3 benches/isl_instructions.py --profile target/release/examples/profile [--reps 10]
 
 For each input it prints, per call:
-  - ours: (instructions of `profile W ARG REPS` - of `profile W ARG 0`) / REPS (parsing and
-    process start-up cancel out; there is no interpreter in between);
+  - ours first: instructions of `profile W ARG 1` - of `profile W ARG 0` (parsing and process
+    start-up cancel out; there is no interpreter in between): the first call on a parsed
+    object, which decides from scratch;
+  - ours repeat: (`profile W ARG REPS` - `profile W ARG 1`) / (REPS - 1): later calls on the
+    same object (is_empty re-checks the point it found the first time, like isl);
   - isl same object: only the instructions inside isl's C function (`isl_union_set_lexmin`,
     `isl_union_map_lexmax`, `isl_union_map_is_empty`; callgrind --toggle-collect, so Python's
     own overhead is not counted), islpy calling it REPS times on one parsed object;
@@ -24,7 +27,9 @@ For each input it prints, per call:
     constraint matrices (`from_constraint_matrices`: no cached sample), disjunct by disjunct
     until a non-empty one, as our `is_empty` goes. This is the cost of deciding emptiness,
     which dependence analysis pays on every relation it builds;
-and the ratios ours/isl (< 1: fewer instructions than isl).
+and the ratios (< 1: fewer instructions than isl): ours repeat / isl same (both may reuse
+what the object has cached), ours first / isl fresh (a one-shot call), and for is_empty ours
+first / isl uncached (both decide emptiness from scratch).
 """
 import argparse
 import math
@@ -101,36 +106,37 @@ def main():
     work = ([("polytope", str(d), "lexmin") for d in DIMS]
             + [("lexmax", k, "lexmax") for k in KERNELS]
             + [("empty", d, "is_empty") for d in DEPENDENCES])
-    print(f"{'input':<24}{'ours':>10}{'isl same':>10}{'isl fresh':>10}{'isl uncached':>13}"
-          f"{'/same':>7}{'/fresh':>7}{'/uncached':>10}")
-    ratios = {"same": [], "fresh": [], "uncached": []}
-    n = args.reps
+    print(f"{'input':<24}{'ours first':>11}{'ours repeat':>12}{'isl same':>10}{'isl fresh':>10}"
+          f"{'isl uncached':>13}{'rep/same':>9}{'first/fresh':>12}{'first/uncached':>15}")
+    ratios = {"repeat/same": [], "first/fresh": [], "first/uncached": []}
+    n = max(args.reps, 2)
     for w, arg, op in work:
         text = subprocess.run([args.profile, "print", w, arg], capture_output=True, text=True, check=True).stdout
         path = os.path.join(tmp, f"{w}_{arg}.txt")
         with open(path, "w") as f:
             f.write(text)
-        ours = (instructions([args.profile, w, arg, str(n)]) - instructions([args.profile, w, arg, "0"])) / n
+        ours0, ours1, oursn = (instructions([args.profile, w, arg, str(r)]) for r in (0, 1, n))
+        first, repeat = ours1 - ours0, (oursn - ours1) / (n - 1)
 
         def isl(mode, fn):
             return (instructions([py, script, op, path, str(n), mode], fn)
                     - instructions([py, script, op, path, "0", mode], fn)) / n
-        got = {"same": isl("same", ISL_FUNCTION[op]), "fresh": isl("fresh", ISL_FUNCTION[op])}
-        if op == "is_empty":
-            got["uncached"] = isl("uncached", "isl_basic_map_is_empty")
+        same, fresh = isl("same", ISL_FUNCTION[op]), isl("fresh", ISL_FUNCTION[op])
+        uncached = isl("uncached", "isl_basic_map_is_empty") if op == "is_empty" else None
         cells = []
-        for k in ("same", "fresh", "uncached"):
-            if got.get(k, 0) > 0:
-                ratios[k].append(ours / got[k])
-                cells.append(f"{ours / got[k]:.2f}")
+        for name, a, b in (("repeat/same", repeat, same), ("first/fresh", first, fresh),
+                           ("first/uncached", first, uncached)):
+            if b:
+                ratios[name].append(a / b)
+                cells.append(f"{a / b:.3f}")
             else:
                 cells.append("")
-        isl_cells = [f"{got[k]:.0f}" if k in got else "" for k in ("same", "fresh", "uncached")]
-        print(f"{w + ' ' + arg:<24}{ours:>10.0f}{isl_cells[0]:>10}{isl_cells[1]:>10}{isl_cells[2]:>13}"
-              f"{cells[0]:>7}{cells[1]:>7}{cells[2]:>10}")
+        unc = f"{uncached:.0f}" if uncached is not None else ""
+        print(f"{w + ' ' + arg:<24}{first:>11.0f}{repeat:>12.0f}{same:>10.0f}{fresh:>10.0f}{unc:>13}"
+              f"{cells[0]:>9}{cells[1]:>12}{cells[2]:>15}")
     for name, rs in ratios.items():
         if rs:
-            print(f"geomean ours/isl {name}: {geomean(rs):.2f}")
+            print(f"geomean {name}: {geomean(rs):.3f}")
 
 
 if __name__ == "__main__":

@@ -60,12 +60,27 @@ impl Div {
 
 /// A conjunction of affine constraints over a space, with local variables.
 /// See the [module documentation](self).
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct BasicMap {
     pub(crate) space: Space,
     pub(crate) divs: Vec<Option<Div>>,
     pub(crate) eqs: Vec<Vec<Int>>,
     pub(crate) ineqs: Vec<Vec<Int>>,
+    /// A point found by an earlier emptiness test or sample, re-checked
+    /// before any use (so it may go stale without harm); not part of the
+    /// value: `Debug` and the operations ignore it.
+    pub(crate) hint: crate::guess::Hint,
+}
+
+impl std::fmt::Debug for BasicMap {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BasicMap")
+            .field("space", &self.space)
+            .field("divs", &self.divs)
+            .field("eqs", &self.eqs)
+            .field("ineqs", &self.ineqs)
+            .finish()
+    }
 }
 
 impl BasicMap {
@@ -76,6 +91,7 @@ impl BasicMap {
             divs: Vec::new(),
             eqs: Vec::new(),
             ineqs: Vec::new(),
+            hint: Default::default(),
         }
     }
 
@@ -282,6 +298,7 @@ impl BasicMap {
             divs,
             eqs,
             ineqs,
+            hint: Default::default(),
         }
     }
 

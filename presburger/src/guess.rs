@@ -39,6 +39,8 @@
 //! assert!(!s.is_empty().unwrap());
 //! ```
 
+use std::sync::{Arc, Mutex};
+
 use crate::basic::BasicMap;
 use crate::int::Int;
 
@@ -54,14 +56,22 @@ pub(crate) enum Guess {
     Unknown,
 }
 
-/// The cheap tests of emptiness and sampling, cheapest first: the gcd test
+/// The cheap tests of emptiness and sampling, cheapest first: the point
+/// of `b`'s [`Hint`] if it still satisfies every constraint, the gcd test
 /// of the equalities, then propagation ([`guess_point_small`], else
-/// [`BasicMap::is_obviously_empty`] and [`guess_point_exact`]).
-pub(crate) fn guess(b: &BasicMap, want_point: bool) -> Guess {
+/// [`BasicMap::is_obviously_empty`] and [`guess_point_exact`]). With
+/// `remember`, a point found by propagation becomes `b`'s hint.
+pub(crate) fn guess(b: &BasicMap, want_point: bool, remember: bool) -> Guess {
+    if let Some(p) = b.hint.get() {
+        if satisfies(b, &p) {
+            let off = b.off_div();
+            return Guess::Point(want_point.then(|| p[..off - 1].iter().map(|&v| Int::from(v)).collect()));
+        }
+    }
     if b.eqs.iter().any(|r| crate::basic::eq_has_no_integer_root(&r[..b.row_len()])) {
         return Guess::Empty;
     }
-    match guess_point_small(b, want_point) {
+    match guess_point_small(b, want_point, remember) {
         Small::Point(p) => Guess::Point(p),
         Small::Empty => Guess::Empty,
         Small::NoGuess => Guess::Unknown,
@@ -71,6 +81,58 @@ pub(crate) fn guess(b: &BasicMap, want_point: bool) -> Guess {
             None => Guess::Unknown,
         },
     }
+}
+
+/// A point `(params, in, out, locals)` (every column but the constant)
+/// found earlier on a basic map, kept to answer its later emptiness tests
+/// and samples at the cost of one check.
+///
+/// Invariant: none. The constraints may have changed since the point was
+/// found (rows are edited in place all over the crate), so the point is
+/// only ever used after [`satisfies`] re-checks it against every row; a
+/// stale hint costs that check and is replaced by the next point found.
+/// Cloning a basic map clones its hint (a copy that is then constrained
+/// further often keeps the point).
+#[derive(Default)]
+pub(crate) struct Hint(Mutex<Option<Arc<[i64]>>>);
+
+impl Hint {
+    fn get(&self) -> Option<Arc<[i64]>> {
+        self.0.lock().ok().and_then(|g| g.clone())
+    }
+
+    fn set(&self, p: Arc<[i64]>) {
+        if let Ok(mut g) = self.0.lock() {
+            *g = Some(p);
+        }
+    }
+}
+
+impl Clone for Hint {
+    fn clone(&self) -> Self {
+        Hint(Mutex::new(self.get()))
+    }
+}
+
+/// True if `p` (every column but the constant) satisfies every equality
+/// and inequality of `b` (a point of another length never does).
+fn satisfies(b: &BasicMap, p: &[i64]) -> bool {
+    let n = b.row_len();
+    if p.len() + 1 != n {
+        return false;
+    }
+    let value = |r: &[Int]| -> Option<i128> {
+        let mut s = i128::from(small(&r[0])?);
+        for (a, &x) in r[1..n].iter().zip(p) {
+            match a {
+                Int::Small(0) => {}
+                Int::Small(a) => s = s.checked_add(i128::from(*a) * i128::from(x))?,
+                Int::Big(_) => return None,
+            }
+        }
+        Some(s)
+    };
+    b.eqs.iter().all(|r| value(r) == Some(0)) && b.ineqs.iter().all(|r| value(r).is_some_and(|s| s >= 0))
 }
 
 /// Outcome of [`guess_point_small`].
@@ -121,7 +183,9 @@ fn fit(v: Option<i64>) -> Result<i64, Small> {
 /// (only that column could still change the sum), so it is folded into the
 /// column's `exact`, `lo` or `hi` at once. The decisions are those of
 /// [`guess_point_exact`], which recomputes them at every visit.
-pub(crate) fn guess_point_small(b: &BasicMap, want_point: bool) -> Small {
+///
+/// With `remember`, a point found becomes `b`'s [`Hint`].
+pub(crate) fn guess_point_small(b: &BasicMap, want_point: bool, remember: bool) -> Small {
     let n = b.row_len();
     let nk = b.eqs.len() + b.ineqs.len() + b.divs.len();
     if n > MAX_COLS || nk > MAX_ROWS {
@@ -141,7 +205,11 @@ pub(crate) fn guess_point_small(b: &BasicMap, want_point: bool) -> Small {
         lo: [NONE; MAX_COLS],
         hi: [NONE; MAX_COLS],
     };
-    p.run(want_point).unwrap_or_else(|e| e)
+    let r = p.run(want_point).unwrap_or_else(|e| e);
+    if remember && matches!(r, Small::Point(_)) {
+        b.hint.set(Arc::from(&p.val[1..n]));
+    }
+    r
 }
 
 /// The state of [`guess_point_small`].
@@ -601,7 +669,7 @@ mod tests {
 
     /// A verified point `(params, in, out)` of `b`, or `None`.
     fn guess_point(b: &BasicMap) -> Option<Vec<Int>> {
-        match guess(b, true) {
+        match guess(b, true, false) {
             Guess::Point(p) => p,
             _ => None,
         }
@@ -610,20 +678,45 @@ mod tests {
     /// The three versions agree, `guess` finds the same point, and its
     /// `Empty` is right (checked with the exact search).
     fn agree(b: &BasicMap) -> Result<(), TestCaseError> {
+        // without a hint from earlier calls (the parser's, say), which
+        // would answer with its own point
+        let mut b = b.clone();
+        b.hint = Hint::default();
+        let b = &b;
         let exact = guess_point_exact(b);
         prop_assert_eq!(&exact, &guess_point_simple(b));
-        match guess_point_small(b, true) {
+        match guess_point_small(b, true, false) {
             Small::Point(p) => prop_assert_eq!(&p, &exact),
             Small::NoGuess | Small::Empty => prop_assert_eq!(&exact, &None),
             Small::Overflow => {}
         }
-        match guess(b, false) {
+        match guess(b, false, false) {
             Guess::Point(p) => prop_assert!(p.is_none() && exact.is_some()),
             Guess::Empty => prop_assert_eq!(b.sample_by_search().unwrap(), None),
             Guess::Unknown => prop_assert_eq!(&exact, &None),
         }
+        // remembered, the point answers again (through the hint), and a
+        // stale hint on a copy with one more constraint is never trusted
+        let first = guess(b, true, true);
+        prop_assert_eq!(&guess(b, true, false), &first);
+        if let Guess::Point(Some(p)) = &first {
+            let mut c = b.clone();
+            let mut row = vec![Int::ZERO; c.row_len()];
+            row[1] = Int::ONE; // n >= p[0] + 1
+            row[0] = -&(&p[0] + &Int::ONE);
+            c.ineqs.push(row);
+            let exact_c = c.sample_by_search().unwrap();
+            match guess(&c, true, false) {
+                Guess::Point(Some(q)) => {
+                    prop_assert!(exact_c.is_some());
+                    prop_assert!(q[0] > p[0]);
+                }
+                Guess::Empty => prop_assert_eq!(exact_c, None),
+                _ => {}
+            }
+        }
         // the gcd test may answer `Empty` before propagation runs
-        if guess(b, false) != Guess::Empty {
+        if guess(b, false, false) != Guess::Empty {
             prop_assert_eq!(guess_point(b), exact.clone());
         }
         Ok(())
@@ -639,39 +732,67 @@ mod tests {
         // propagation: i = 0, j = 1, then n = 2
         let b = basic("[n] -> { [i, j] : 0 <= i < j < n }");
         let p = Some(vec![Int::from(2), Int::from(0), Int::from(1)]);
-        assert_eq!(guess_point_small(&b, true), Small::Point(p.clone()));
-        assert_eq!(guess_point_small(&b, false), Small::Point(None));
+        assert_eq!(guess_point_small(&b, true, false), Small::Point(p.clone()));
+        assert_eq!(guess_point_small(&b, false, false), Small::Point(None));
         // a point propagation misses: i = 0, then j >= 3 and j <= -3
         let b = basic("{ [i, j] : i + j >= 3 and i - j >= 3 }");
-        assert_eq!(guess_point_small(&b, true), Small::NoGuess);
-        assert_eq!(guess(&b, false), Guess::Unknown);
+        assert_eq!(guess_point_small(&b, true, false), Small::NoGuess);
+        assert_eq!(guess(&b, false, false), Guess::Unknown);
         assert!(!b.is_empty().unwrap());
         // an equality the guess cannot meet: 2j = 1 once i = 0
         let b = basic("{ [i, j] : 2j = i + 1 }");
-        assert_eq!(guess_point_small(&b, true), Small::NoGuess);
+        assert_eq!(guess_point_small(&b, true, false), Small::NoGuess);
         // a parity conflict (gcd test) and a false constant row
         let mut b = basic("{ [i, j] : i >= 0 }");
         b.eqs.push(vec![Int::from(-1), Int::from(2), Int::from(-2)]);
-        assert_eq!(guess(&b, true), Guess::Empty);
+        assert_eq!(guess(&b, true, false), Guess::Empty);
         let mut b = basic("{ [i] : i >= 0 }");
         b.ineqs.push(vec![Int::from(-1), Int::ZERO]);
-        assert_eq!(guess_point_small(&b, true), Small::Empty);
+        assert_eq!(guess_point_small(&b, true, false), Small::Empty);
         // coefficients beyond i64: the exact version answers
         let b = basic("{ [i] : i >= 100000000000000000000 }");
-        assert_eq!(guess_point_small(&b, true), Small::Overflow);
+        assert_eq!(guess_point_small(&b, true, false), Small::Overflow);
         let big: Int = "100000000000000000000".parse().unwrap();
         assert_eq!(guess_point(&b), Some(vec![big]));
         // a value beyond i64 from small coefficients
         let b = basic("{ [i, j] : i >= 9223372036854775807 and j >= 2i }");
-        assert_eq!(guess_point_small(&b, true), Small::Overflow);
-        assert_eq!(guess(&b, false), Guess::Point(None));
+        assert_eq!(guess_point_small(&b, true, false), Small::Overflow);
+        assert_eq!(guess(&b, false, false), Guess::Point(None));
         // more columns than the bit sets hold: the exact version answers
         let dims: Vec<String> = (0..40).map(|k| format!("x{k}")).collect();
         let chain: Vec<String> = dims.windows(2).map(|w| format!("{} < {}", w[0], w[1])).collect();
         let b = basic(&format!("{{ [{}] : x0 >= 0 and {} }}", dims.join(", "), chain.join(" and ")));
-        assert_eq!(guess_point_small(&b, true), Small::Overflow);
+        assert_eq!(guess_point_small(&b, true, false), Small::Overflow);
         let p = guess_point(&b).expect("propagation finds 0, 1, ..., 39");
         assert_eq!(p, (0..40).map(Int::from).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn hint_is_kept_and_rechecked() {
+        let b = basic("[n] -> { [i, j] : 0 <= i < j < n }");
+        assert!(b.hint.get().is_none());
+        let p = b.sample().unwrap().expect("a point");
+        assert!(!b.is_empty().unwrap());
+        // the point (locals included) is kept, and answers the next calls
+        let h = b.hint.get().expect("a hint");
+        assert_eq!(h.len(), b.row_len() - 1);
+        assert_eq!(b.sample().unwrap(), Some(p.clone()));
+        // a copy constrained so that the hint no longer holds: re-checked, not trusted
+        let mut c = b.clone();
+        assert!(c.hint.get().is_some());
+        let mut row = vec![Int::ZERO; c.row_len()];
+        row[2] = Int::ONE; // i >= 5
+        row[0] = Int::from(-5);
+        c.ineqs.push(row);
+        assert!(!satisfies(&c, &h));
+        let q = c.sample().unwrap().expect("still non-empty");
+        assert!(q[1] >= Int::from(5), "{q:?}");
+        // made empty: the stale hint must not answer
+        let mut row = vec![Int::ZERO; c.row_len()];
+        row[1] = Int::from(-1); // n <= 3
+        row[0] = Int::from(3);
+        c.ineqs.push(row);
+        assert!(c.is_empty().unwrap());
     }
 
     proptest! {

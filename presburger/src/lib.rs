@@ -38,6 +38,11 @@
 //!   Gomory cuts that introduce parameter divisions). It gives `lexmin` and
 //!   `lexmax` as piecewise quasi-affine results, and explicit definitions for
 //!   existentials, which the difference and complement need.
+//! - `guess` (internal): before any search, emptiness and sampling try
+//!   bound propagation on machine integers, whose point is checked against
+//!   every constraint and then kept on the basic map as a hint (re-checked
+//!   before each use, as isl keeps a sample); most relations that dependence
+//!   analysis asks about are decided there.
 //! - [`ops`]: emptiness, sampling, difference, complement, inclusion,
 //!   counting; [`structural`]: projections, products, composition and the
 //!   other operations that only move variables (projection is exact: dropped

@@ -62,7 +62,7 @@ impl BasicMap {
     /// verified guess (`guess_point`; simplification may have removed
     /// what blocked it on the original), else the exact search.
     fn sample_simplified(&self) -> Result<Option<Vec<Int>>> {
-        match guess(self, true) {
+        match guess(self, true, false) {
             Guess::Point(p) => Ok(p),
             Guess::Empty => Ok(None),
             Guess::Unknown => self.search_simplified(),
@@ -461,7 +461,8 @@ fn syntactically_contains(q: &BasicMap, p: &BasicMap) -> bool {
 /// [`BasicMap::sample`] of a borrowed or owned basic map: the cheap tests
 /// first, then a copy (only if borrowed) is simplified and searched.
 fn sample_of(b: Cow<'_, BasicMap>) -> Result<Option<Vec<Int>>> {
-    match guess(&b, true) {
+    let remember = matches!(b, Cow::Borrowed(_));
+    match guess(&b, true, remember) {
         Guess::Point(p) => return Ok(p),
         Guess::Empty => return Ok(None),
         Guess::Unknown => {}
@@ -476,7 +477,8 @@ fn sample_of(b: Cow<'_, BasicMap>) -> Result<Option<Vec<Int>>> {
 /// [`BasicMap::is_empty`] of a borrowed or owned basic map: as
 /// [`sample_of`], but a guessed point is never built.
 fn empty_of(b: Cow<'_, BasicMap>) -> Result<bool> {
-    match guess(&b, false) {
+    let remember = matches!(b, Cow::Borrowed(_));
+    match guess(&b, false, remember) {
         Guess::Point(_) => return Ok(false),
         Guess::Empty => return Ok(true),
         Guess::Unknown => {}
@@ -584,6 +586,7 @@ fn subtract_basic(p: BasicMap, b: &BasicMap) -> Result<Vec<BasicMap>> {
         divs: b.divs.clone(),
         eqs: vec![],
         ineqs: vec![],
+        hint: Default::default(),
     };
     let off = b.off_div();
     for (k, d) in b.divs.iter().enumerate() {

@@ -55,6 +55,7 @@ impl BasicMap {
             divs,
             eqs: self.eqs.iter().map(f).collect(),
             ineqs: self.ineqs.iter().map(f).collect(),
+            hint: Default::default(),
         }
     }
 
