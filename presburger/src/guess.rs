@@ -23,14 +23,19 @@
 //! the same rule:
 //!
 //! - [`guess_point_small`] keeps, per row, the sum of its valued columns
-//!   (`i128`, updated when a column gets its value) and the number of
-//!   columns still open, and folds a row's bound into its column the moment
-//!   the row becomes ready; every coefficient must be an `i64` and every
-//!   value must fit, else it gives up with [`Small::Overflow`].
+//!   (`i64`, updated when a column gets its value) and bit sets of the
+//!   columns of each row and the rows of each column, so giving a column a
+//!   value visits only its rows, and a row's bound is folded into its
+//!   column the moment the row becomes ready. At most 64 rows and 32
+//!   columns, every coefficient an `i64` and every sum and value in range,
+//!   else it gives up with [`Small::Overflow`].
 //! - [`guess_point_exact`] recomputes the ready rows of each visited column
 //!   with exact [`Int`]s. It is the fallback on overflow and the test
 //!   oracle: whenever the small version does not overflow, both return the
 //!   same point.
+//!
+//! A point found is kept on the basic map ([`Hint`]) and re-checked before
+//! it answers a later call, as isl keeps a sample on a basic set.
 //!
 //! ```
 //! use presburger::Set;

@@ -33,9 +33,10 @@ impl BasicMap {
 
     /// An integer point `(params, in, out)` of the basic map, or `None` if it is empty.
     ///
-    /// A trivially false row answers `None`, and a point found by cheap bound
-    /// propagation (`guess_point`, checked against every constraint) is
-    /// returned as is; otherwise the exact search runs
+    /// Cheap tests first: the point an earlier call found, if it still
+    /// satisfies every constraint; a trivially false row (`None`); a point
+    /// found by bound propagation, checked against every constraint (and
+    /// kept for later calls). Otherwise the exact search runs
     /// ([`sample_by_search`](Self::sample_by_search)).
     pub fn sample(&self) -> Result<Option<Vec<Int>>> {
         sample_of(Cow::Borrowed(self))
@@ -59,7 +60,7 @@ impl BasicMap {
     }
 
     /// [`sample`](Self::sample) of an already simplified basic map: a
-    /// verified guess (`guess_point`; simplification may have removed
+    /// verified guess (bound propagation; simplification may have removed
     /// what blocked it on the original), else the exact search.
     fn sample_simplified(&self) -> Result<Option<Vec<Int>>> {
         match guess(self, true, false) {
