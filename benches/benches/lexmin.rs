@@ -1,6 +1,7 @@
 //! Non-parametric lexmin of sparse bounded polytopes (dimension 2 to 12,
 //! 2d extra constraints), and emptiness of dependence-style intersections
-//! (source before sink, same element; depth 1 to 3).
+//! (source before sink, same element; depth 1 to 3; non-empty, empty by
+//! parity, empty by order).
 
 use std::time::Duration;
 
@@ -24,7 +25,7 @@ fn lexmin(c: &mut Criterion) {
 fn emptiness(c: &mut Criterion) {
     let mut g = c.benchmark_group("is_empty_dependence");
     for depth in 1..=3 {
-        for (parity, what) in [(0, "nonempty"), (1, "empty")] {
+        for (parity, what) in [(0, "nonempty"), (1, "empty"), (2, "empty_by_order")] {
             let r: UnionMap = dependence(depth, parity).parse().expect("relation parses");
             g.bench_with_input(BenchmarkId::new(what, depth), &r, |b, r| {
                 b.iter(|| black_box(r.is_empty().expect("decidable")))

@@ -65,6 +65,10 @@ pub fn sparse_polytope(d: usize, seed: u64) -> String {
 /// reads `A[sum of j - 1]` (`2*sum(i) = 2*sum(j) - 2 + parity`). With
 /// `parity` 1 the relation is empty (an odd number cannot equal an even one),
 /// which the engine must prove.
+///
+/// `parity` 2 is the other common way a dependence is empty: the sink
+/// reads what a *later* iteration writes (`i_k = j_k + 1` in every
+/// dimension), which contradicts the source being before the sink.
 pub fn dependence(depth: usize, parity: i64) -> String {
     let src: Vec<String> = (0..depth).map(|k| format!("i{k}")).collect();
     let snk: Vec<String> = (0..depth).map(|k| format!("j{k}")).collect();
@@ -73,11 +77,15 @@ pub fn dependence(depth: usize, parity: i64) -> String {
         .chain(&snk)
         .map(|v| format!("0 <= {v} < n"))
         .collect();
-    cs.push(format!(
-        "2*({}) = 2*({}) - 2 + {parity}",
-        src.join(" + "),
-        snk.join(" + ")
-    ));
+    if parity == 2 {
+        cs.extend(src.iter().zip(&snk).map(|(i, j)| format!("{i} = {j} + 1")));
+    } else {
+        cs.push(format!(
+            "2*({}) = 2*({}) - 2 + {parity}",
+            src.join(" + "),
+            snk.join(" + ")
+        ));
+    }
     // source before sink: a disjunction over the depth at which they differ
     let before: Vec<String> = (0..depth)
         .map(|l| {

@@ -48,6 +48,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::basic::BasicMap;
 use crate::int::Int;
+use crate::refute::refute;
 
 /// What the cheap tests know about a basic map.
 #[derive(Debug, PartialEq)]
@@ -64,8 +65,10 @@ pub(crate) enum Guess {
 /// The cheap tests of emptiness and sampling, cheapest first: the point
 /// of `b`'s [`Hint`] if it still satisfies every constraint, the gcd test
 /// of the equalities, then propagation ([`guess_point_small`], else
-/// [`BasicMap::is_obviously_empty`] and [`guess_point_exact`]). With
-/// `remember`, a point found by propagation becomes `b`'s hint.
+/// [`BasicMap::is_obviously_empty`] and [`guess_point_exact`]); the
+/// contradictions of [`refute`] are looked for before propagation when `b`
+/// has equalities, else when propagation finds no point. With `remember`,
+/// a point found by propagation becomes `b`'s hint.
 pub(crate) fn guess(b: &BasicMap, want_point: bool, remember: bool) -> Guess {
     if let Some(p) = b.hint.get() {
         if satisfies(b, &p) {
@@ -76,13 +79,22 @@ pub(crate) fn guess(b: &BasicMap, want_point: bool, remember: bool) -> Guess {
     if b.eqs.iter().any(|r| crate::basic::eq_has_no_integer_root(&r[..b.row_len()])) {
         return Guess::Empty;
     }
+    // with equalities, the contradictions of `refute` (substitution into an
+    // order constraint) are what usually makes a dependence relation empty,
+    // and they are cheaper to find than a failed propagation
+    let refute_first = !b.eqs.is_empty();
+    if refute_first && refute(b) {
+        return Guess::Empty;
+    }
     match guess_point_small(b, want_point, remember) {
         Small::Point(p) => Guess::Point(p),
         Small::Empty => Guess::Empty,
+        Small::NoGuess if !refute_first && refute(b) => Guess::Empty,
         Small::NoGuess => Guess::Unknown,
         Small::Overflow if b.is_obviously_empty() => Guess::Empty,
         Small::Overflow => match guess_point_exact(b) {
             Some(p) => Guess::Point(want_point.then_some(p)),
+            None if !refute_first && refute(b) => Guess::Empty,
             None => Guess::Unknown,
         },
     }

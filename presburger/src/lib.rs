@@ -70,6 +70,7 @@ pub mod ops;
 pub mod parse;
 pub mod pip;
 pub mod print;
+mod refute;
 pub mod simplex;
 pub mod simplify;
 pub mod space;

@@ -1,0 +1,210 @@
+//! Cheap proofs that a basic map is empty.
+//!
+//! Most dependence relations that turn out empty do so for a shallow
+//! reason: an equality from the subscripts, substituted into an order
+//! constraint, contradicts it (`i = i'` and `i' < i`), or two inequalities
+//! left after the substitution bound the same expression from both sides
+//! with no integer between them (`i - j >= 2` and `j - i >= -1`). The full
+//! [`simplify`](crate::simplify) finds these too, but after copying the
+//! basic map and running every other rule.
+//!
+//! [`refute`] looks only for these contradictions, on machine integers:
+//!
+//! 1. every equality, divided by the gcd of its coefficients (a gcd that
+//!    does not divide the constant is a contradiction), is solved for one
+//!    of its columns and substituted into the later equalities and all the
+//!    inequalities (an inequality is only ever multiplied by a positive
+//!    number);
+//! 2. every inequality is divided by the gcd of its coefficients, its
+//!    constant rounded down (all unknowns, locals included, are integers);
+//! 3. a row without coefficients must be true (`c >= 0`, `c = 0`), and two
+//!    inequalities with opposite coefficients `a·x + c >= 0` and
+//!    `-a·x + c' >= 0` need `c + c' >= 0`.
+//!
+//! Each step derives constraints that every integer point satisfies, so a
+//! contradiction proves that there is no point; `false` only means "no
+//! proof". A coefficient that is not an `i64`, or an intermediate value
+//! that does not fit, also gives `false`.
+//!
+//! ```
+//! use presburger::Map;
+//! // a flow dependence that the subscripts and the order rule out
+//! let m: Map = "[n] -> { S[i] -> S[j] : 0 <= i < n and 0 <= j < n and i = j + 1 and i < j }".parse().unwrap();
+//! assert!(m.is_empty().unwrap());
+//! ```
+
+use crate::basic::BasicMap;
+use crate::int::Int;
+
+/// True if one of the contradictions of the [module documentation](self)
+/// shows that `b` has no integer point.
+pub(crate) fn refute(b: &BasicMap) -> bool {
+    refute_rows(b).unwrap_or(false)
+}
+
+/// [`refute`], or `None` when a number does not fit in an `i64`.
+fn refute_rows(b: &BasicMap) -> Option<bool> {
+    let n = b.row_len();
+    let ne = b.eqs.len();
+    let m = ne + b.ineqs.len();
+    // rows as i64, equalities first
+    let mut a: Vec<i64> = vec![0; m * n];
+    for (row, r) in a.chunks_exact_mut(n).zip(b.eqs.iter().chain(&b.ineqs)) {
+        for (v, x) in row.iter_mut().zip(&r[..n]) {
+            match x {
+                Int::Small(x) => *v = *x,
+                Int::Big(_) => return None,
+            }
+        }
+    }
+    // 1. solve each equality for a column and substitute it into later rows
+    for e in 0..ne {
+        let (done, rest) = a.split_at_mut((e + 1) * n);
+        let eq = &mut done[e * n..];
+        let g = gcd_of(&eq[1..]);
+        if g == 0 {
+            if eq[0] != 0 {
+                return Some(true); // 0 = c
+            }
+            continue;
+        }
+        if eq[0] % g != 0 {
+            return Some(true);
+        }
+        eq.iter_mut().for_each(|v| *v /= g);
+        // a column with coefficient ±1 keeps the rows small; any other
+        // column scales the rows it is substituted into
+        let c = (1..n)
+            .rev()
+            .find(|&c| eq[c].abs() == 1)
+            .or_else(|| (1..n).rev().find(|&c| eq[c] != 0))?;
+        for (k, row) in rest.chunks_exact_mut(n).enumerate() {
+            if row[c] == 0 {
+                continue;
+            }
+            // row·|p| - sign(p)·row[c]·eq has no column c; |p| > 0 keeps an
+            // inequality's direction
+            let p = eq[c];
+            let f = row[c].checked_mul(p.signum())?;
+            let scale = p.abs();
+            for j in 0..n {
+                row[j] = row[j].checked_mul(scale)?.checked_sub(f.checked_mul(eq[j])?)?;
+            }
+            debug_assert_eq!(row[c], 0, "row {k}");
+        }
+    }
+    // 2. tighten the inequalities; 3. rows without coefficients
+    let ineqs = &mut a[ne * n..];
+    for row in ineqs.chunks_exact_mut(n) {
+        let g = gcd_of(&row[1..]);
+        if g == 0 {
+            if row[0] < 0 {
+                return Some(true);
+            }
+            continue;
+        }
+        if g > 1 {
+            row[0] = row[0].div_euclid(g);
+            row[1..].iter_mut().for_each(|v| *v /= g);
+        }
+    }
+    // 3. opposite pairs
+    let rows: Vec<&[i64]> = ineqs.chunks_exact(n).collect();
+    for (i, r) in rows.iter().enumerate() {
+        for s in &rows[i + 1..] {
+            if r[1..].iter().zip(&s[1..]).all(|(x, y)| *x == -*y)
+                && r[1..].iter().any(|&x| x != 0)
+                && r[0].checked_add(s[0])? < 0
+            {
+                return Some(true);
+            }
+        }
+    }
+    Some(false)
+}
+
+/// The gcd of the absolute values (0 for all zeros).
+fn gcd_of(v: &[i64]) -> i64 {
+    let mut g: u64 = 0;
+    for &x in v {
+        let mut a = x.unsigned_abs();
+        if a == 1 {
+            return 1; // the common case: no division at all
+        }
+        while a != 0 {
+            (g, a) = (a, g % a);
+        }
+    }
+    // a gcd of i64 values fits unless every value is i64::MIN
+    i64::try_from(g).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::Map;
+    use proptest::prelude::*;
+
+    fn basic(text: &str) -> BasicMap {
+        let m: Map = text.parse().unwrap();
+        m.basic_maps()[0].clone()
+    }
+
+    #[test]
+    fn refutes_shallow_contradictions() {
+        // an equality substituted into an order constraint
+        let h = "[n] -> { S[i0, i1] -> S[j0, j1] : 0 <= i0 < n and 0 <= i1 < n and 0 <= j0 < n and 0 <= j1 < n";
+        assert!(refute(&basic(&format!("{h} and i0 = j0 and i1 = j1 + 1 and i1 < j1 }}"))));
+        // opposite inequalities after the substitution
+        assert!(refute(&basic(&format!("{h} and i0 + i1 = j0 + j1 + 1 and i0 < j0 and i1 < j1 }}"))));
+        // an equality with gcd 2, and gcd tightening of inequalities: 1 <= 2i <= 1
+        assert!(refute(&basic("[n, m] -> { S[i, j] -> T[k, l] : 2i + 1 = 2k + 1 and k <= i - 1 }")));
+        assert!(refute(&basic("{ [i, j] : 2i - 2j >= 1 and 2j - 2i >= -1 }")));
+        // no proof: non-empty, or empty for a deeper reason
+        assert!(!refute(&basic(&format!("{h} and i0 + i1 = j0 + j1 - 1 and i0 < j0 }}"))));
+        assert!(!refute(&basic("{ [i, j] : i + j >= 3 and i <= 1 and j <= 1 }")));
+        // a coefficient beyond i64: no proof, no panic
+        assert!(!refute(&basic("{ [i] : i >= 100000000000000000000 and i <= 0 }")));
+    }
+
+    const POOL: &[&str] = &[
+        "i >= -3",
+        "i <= 4",
+        "j >= -2",
+        "j <= 3",
+        "i + j >= 0",
+        "i - j <= 2",
+        "2i + j <= 5",
+        "i = j",
+        "i = 2",
+        "j = 2i + n",
+        "3i = 2j + 1",
+        "(i + j) mod 2 = 0",
+        "exists (e : i = 3e + 1)",
+        "j = floor((i + n) / 3)",
+        "-2 <= i - 2j <= 1",
+        "n >= i",
+        "i >= 5",
+        "j < i",
+        "j > i + n",
+        "2n = i + 3",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 1000, failure_persistence: None, ..ProptestConfig::default() })]
+
+        /// A refutation is never wrong (the exact search finds no point),
+        /// before and after simplification.
+        #[test]
+        fn refute_is_sound(picks in prop::collection::vec(0..POOL.len(), 1..7)) {
+            let cons: Vec<&str> = picks.iter().map(|&k| POOL[k]).collect();
+            let text = format!("[n] -> {{ [i, j] : {} }}", cons.join(" and "));
+            let m: Map = text.parse().unwrap();
+            for b in m.basic_maps() {
+                if refute(b) {
+                    prop_assert_eq!(b.sample_by_search().unwrap(), None, "{}", text);
+                }
+            }
+        }
+    }
+}
