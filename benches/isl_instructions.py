@@ -23,10 +23,12 @@ For each input it prints, per call:
   - isl fresh: the same C function on a freshly parsed object each time. isl's parser
     already decides the emptiness of every disjunct and caches a sample point on it, so
     is_empty here only re-checks that point;
-  - isl uncached (is_empty only): `isl_basic_map_is_empty` on basic maps rebuilt from their
-    constraint matrices (`from_constraint_matrices`: no cached sample), disjunct by disjunct
-    until a non-empty one, as our `is_empty` goes. This is the cost of deciding emptiness,
-    which dependence analysis pays on every relation it builds;
+  - isl uncached (is_empty only): `isl_basic_map_from_constraint_matrices` (whose
+    simplification is where isl finds most empty relations empty) plus `isl_basic_map_is_empty`
+    on each of our parsed disjuncts (`profile disjuncts empty D-P`) rebuilt from its constraints,
+    disjunct by disjunct until a non-empty one, as our `is_empty` goes: no cached sample or
+    flag. This is the cost of deciding emptiness, which dependence analysis pays on every
+    relation it builds (the construction's own copying is counted too: a few percent);
 and the ratios (< 1: fewer instructions than isl): ours repeat / isl same (both may reuse
 what the object has cached), ours first / isl fresh (a one-shot call), and for is_empty ours
 first / isl uncached (both decide emptiness from scratch).
@@ -59,11 +61,31 @@ if mode == 'same':
 elif mode == 'fresh':
     for _ in range(reps): f(parse())
 elif mode == 'uncached':
-    # every disjunct as constraint matrices; rebuilt basic maps carry no cached sample
+    # each disjunct (one per line of the file `disjuncts`, as we parse it, not simplified)
+    # stacked from its constraints parsed one by one, so that isl sees the whole disjunct
+    # for the first time in from_constraint_matrices (its simplification is where isl
+    # finds most empty relations empty) and is_empty
     order = (D.in_, D.out, D.div, D.param, D.cst)
     parts = []
-    obj.foreach_map(lambda m: m.foreach_basic_map(lambda b: parts.append(
-        (b.get_space(), b.equalities_matrix(*order), b.inequalities_matrix(*order)))))
+    for line in open(sys.argv[5]).read().split("\n"):
+        if not line.strip():
+            continue
+        head, cons = line.split(" : ", 1)
+        rows = ([], [])
+        for c in cons.rstrip().rstrip("}").split(" and "):
+            b = isl.BasicMap.read_from_str(ctx, head + " : " + c + " }")
+            sp = b.get_space()
+            for mat, out in zip((b.equalities_matrix(*order), b.inequalities_matrix(*order)), rows):
+                out.extend([mat.get_element_val(r, k).to_python() for k in range(mat.cols())]
+                           for r in range(mat.rows()))
+        ncol = 1 + sum(sp.dim(t) for t in (D.in_, D.out, D.param))
+        def mat(rs):
+            m = isl.Mat.alloc(ctx, len(rs), ncol)
+            for i, r in enumerate(rs):
+                for k, v in enumerate(r):
+                    m = m.set_element_val(i, k, isl.Val.int_from_si(ctx, v))
+            return m
+        parts.append((sp, mat(rows[0]), mat(rows[1])))
     for _ in range(reps):
         for sp, eq, ineq in parts:
             if not isl.BasicMap.from_constraint_matrices(sp, eq, ineq, *order).is_empty():
@@ -71,12 +93,12 @@ elif mode == 'uncached':
 '''
 
 
-def instructions(cmd, toggle=None):
-    """Instructions of `cmd`, or only of those inside the C function `toggle` (inclusive)."""
+def instructions(cmd, toggle=()):
+    """Instructions of `cmd`, or only of those inside the C functions `toggle` (inclusive)."""
     with tempfile.NamedTemporaryFile(suffix=".cg") as out:
         # a fixed hash seed keeps Python's own instruction count repeatable
         env = dict(os.environ, PYTHONHASHSEED="0")
-        opts = [f"--toggle-collect={toggle}"] if toggle else []
+        opts = [f"--toggle-collect={t}" for t in toggle]
         r = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out.name}"] + opts + cmd,
                            capture_output=True, text=True, env=env)
         m = re.search(r"I\s+refs:\s+([\d,]+)", r.stderr)
@@ -118,11 +140,19 @@ def main():
         ours0, ours1, oursn = (instructions([args.profile, w, arg, str(r)]) for r in (0, 1, n))
         first, repeat = ours1 - ours0, (oursn - ours1) / (n - 1)
 
-        def isl(mode, fn):
-            return (instructions([py, script, op, path, str(n), mode], fn)
-                    - instructions([py, script, op, path, "0", mode], fn)) / n
-        same, fresh = isl("same", ISL_FUNCTION[op]), isl("fresh", ISL_FUNCTION[op])
-        uncached = isl("uncached", "isl_basic_map_is_empty") if op == "is_empty" else None
+        disjuncts = os.path.join(tmp, f"{w}_{arg}.disjuncts")
+        if op == "is_empty":
+            with open(disjuncts, "w") as f:
+                f.write(subprocess.run([args.profile, "disjuncts", w, arg], capture_output=True,
+                                       text=True, check=True).stdout)
+
+        def isl(mode, fns):
+            cmd = [py, script, op, path]
+            return (instructions(cmd + [str(n), mode, disjuncts], fns)
+                    - instructions(cmd + ["0", mode, disjuncts], fns)) / n
+        same, fresh = isl("same", [ISL_FUNCTION[op]]), isl("fresh", [ISL_FUNCTION[op]])
+        uncached = (isl("uncached", ["isl_basic_map_from_constraint_matrices", "isl_basic_map_is_empty"])
+                    if op == "is_empty" else None)
         cells = []
         for name, a, b in (("repeat/same", repeat, same), ("first/fresh", first, fresh),
                            ("first/uncached", first, uncached)):

@@ -11,10 +11,11 @@
 //! `lexmax KERNEL`: the last-writer lexmax of `benches::writer_relation`;
 //! `polytope D`: lexmin of `benches::sparse_polytope(D, 42 + D)` (as the `lexmin` bench);
 //! `empty DEPTH-PARITY`: emptiness of `benches::dependence(DEPTH, PARITY)` (as the
-//! `is_empty_dependence` bench; parity 1 is empty);
+//! `is_empty_dependence` bench; parities 1 and 2 are empty);
 //! `flow KERNEL`: `dataflow::compute_flow` on the kernel model (as the `kernels` bench).
 //! `print lexmax KERNEL` / `print polytope D` / `print empty DEPTH-PARITY`: print the input in isl notation
-//! instead (to time the same input in isl).
+//! instead (to time the same input in isl); `disjuncts empty DEPTH-PARITY` prints its basic maps
+//! as parsed, one per line.
 
 use presburger::UnionMap;
 use std::time::Instant;
@@ -30,6 +31,7 @@ fn main() {
     if args.len() != 4 {
         eprintln!("usage: profile (lexmax KERNEL | polytope D | empty DEPTH-PARITY | flow KERNEL) REPEATS");
         eprintln!("       profile print (lexmax KERNEL | polytope D | empty DEPTH-PARITY)");
+        eprintln!("       profile disjuncts empty DEPTH-PARITY");
         std::process::exit(2);
     }
     let model = |name: &str| {
@@ -38,6 +40,17 @@ fn main() {
             .find(|m| m.name == name)
             .unwrap_or_else(|| panic!("no kernel model {name} in ../shared/kernels"))
     };
+    if args[1] == "disjuncts" && args[2] == "empty" {
+        // one basic map per line, as parsed (not simplified): the input of
+        // isl_instructions.py's "uncached" emptiness test
+        let r: UnionMap = dependence(&args[3]).parse().expect("dependence");
+        for m in r.maps() {
+            for b in m.basic_maps() {
+                println!("{b}");
+            }
+        }
+        return;
+    }
     if args[1] == "print" {
         match args[2].as_str() {
             "lexmax" => println!(
