@@ -73,10 +73,15 @@ pub(crate) fn guess(b: &BasicMap, want_point: bool, remember: bool) -> Guess {
     if let Some(p) = b.hint.get() {
         if satisfies(b, &p) {
             let off = b.off_div();
-            return Guess::Point(want_point.then(|| p[..off - 1].iter().map(|&v| Int::from(v)).collect()));
+            return Guess::Point(
+                want_point.then(|| p[..off - 1].iter().map(|&v| Int::from(v)).collect()),
+            );
         }
     }
-    if b.eqs.iter().any(|r| crate::basic::eq_has_no_integer_root(&r[..b.row_len()])) {
+    if b.eqs
+        .iter()
+        .any(|r| crate::basic::eq_has_no_integer_root(&r[..b.row_len()]))
+    {
         return Guess::Empty;
     }
     // with equalities, the contradictions of `refute` (substitution into an
@@ -149,7 +154,8 @@ fn satisfies(b: &BasicMap, p: &[i64]) -> bool {
         }
         Some(s)
     };
-    b.eqs.iter().all(|r| value(r) == Some(0)) && b.ineqs.iter().all(|r| value(r).is_some_and(|s| s >= 0))
+    b.eqs.iter().all(|r| value(r) == Some(0))
+        && b.ineqs.iter().all(|r| value(r).is_some_and(|s| s >= 0))
 }
 
 /// Outcome of [`guess_point_small`].
@@ -545,6 +551,7 @@ pub(crate) fn guess_point_exact(b: &BasicMap) -> Option<Vec<Int>> {
 mod tests {
     use super::*;
     use crate::map::Map;
+    use crate::testing::{pool_with, BASE_POOL};
     use proptest::prelude::*;
     /// The first version of `guess_point`: a row's usability is rechecked
     /// column by column (the oracle of the counting version).
@@ -659,16 +666,8 @@ mod tests {
         Some(val)
     }
 
-    const POOL: &[&str] = &[
-        "i >= -3",
-        "i <= 4",
-        "j >= -2",
-        "j <= 3",
-        "i + j >= 0",
-        "i - j <= 2",
-        "2i + j <= 5",
-        "i = j",
-        "i = 2",
+    /// Appended to `BASE_POOL`.
+    const EXTRA: &[&str] = &[
         "j = 2i + n",
         "(i + j) mod 2 = 0",
         "exists (e : i = 3e + 1)",
@@ -777,8 +776,15 @@ mod tests {
         assert_eq!(guess(&b, false, false), Guess::Point(None));
         // more columns than the bit sets hold: the exact version answers
         let dims: Vec<String> = (0..40).map(|k| format!("x{k}")).collect();
-        let chain: Vec<String> = dims.windows(2).map(|w| format!("{} < {}", w[0], w[1])).collect();
-        let b = basic(&format!("{{ [{}] : x0 >= 0 and {} }}", dims.join(", "), chain.join(" and ")));
+        let chain: Vec<String> = dims
+            .windows(2)
+            .map(|w| format!("{} < {}", w[0], w[1]))
+            .collect();
+        let b = basic(&format!(
+            "{{ [{}] : x0 >= 0 and {} }}",
+            dims.join(", "),
+            chain.join(" and ")
+        ));
         assert_eq!(guess_point_small(&b, true, false), Small::Overflow);
         let p = guess_point(&b).expect("propagation finds 0, 1, ..., 39");
         assert_eq!(p, (0..40).map(Int::from).collect::<Vec<_>>());
@@ -816,8 +822,9 @@ mod tests {
         #![proptest_config(ProptestConfig { cases: 1000, failure_persistence: None, ..ProptestConfig::default() })]
 
         #[test]
-        fn guess_point_matches_simple(picks in prop::collection::vec(0..POOL.len(), 0..7)) {
-            let cons: Vec<&str> = picks.iter().map(|&k| POOL[k]).collect();
+        fn guess_point_matches_simple(picks in prop::collection::vec(0..BASE_POOL.len() + EXTRA.len(), 0..7)) {
+            let pool = pool_with(EXTRA);
+            let cons: Vec<&str> = picks.iter().map(|&k| pool[k]).collect();
             let text = if cons.is_empty() {
                 "[n] -> { [i, j] }".to_string()
             } else {

@@ -88,7 +88,9 @@ fn refute_rows(b: &BasicMap) -> Option<bool> {
             let f = row[c].checked_mul(p.signum())?;
             let scale = p.abs();
             for j in 0..n {
-                row[j] = row[j].checked_mul(scale)?.checked_sub(f.checked_mul(eq[j])?)?;
+                row[j] = row[j]
+                    .checked_mul(scale)?
+                    .checked_sub(f.checked_mul(eq[j])?)?;
             }
             debug_assert_eq!(row[c], 0, "row {k}");
         }
@@ -143,6 +145,7 @@ fn gcd_of(v: &[i64]) -> i64 {
 mod tests {
     use super::*;
     use crate::map::Map;
+    use crate::testing::{pool_with, BASE_POOL};
     use proptest::prelude::*;
 
     fn basic(text: &str) -> BasicMap {
@@ -154,29 +157,35 @@ mod tests {
     fn refutes_shallow_contradictions() {
         // an equality substituted into an order constraint
         let h = "[n] -> { S[i0, i1] -> S[j0, j1] : 0 <= i0 < n and 0 <= i1 < n and 0 <= j0 < n and 0 <= j1 < n";
-        assert!(refute(&basic(&format!("{h} and i0 = j0 and i1 = j1 + 1 and i1 < j1 }}"))));
+        assert!(refute(&basic(&format!(
+            "{h} and i0 = j0 and i1 = j1 + 1 and i1 < j1 }}"
+        ))));
         // opposite inequalities after the substitution
-        assert!(refute(&basic(&format!("{h} and i0 + i1 = j0 + j1 + 1 and i0 < j0 and i1 < j1 }}"))));
+        assert!(refute(&basic(&format!(
+            "{h} and i0 + i1 = j0 + j1 + 1 and i0 < j0 and i1 < j1 }}"
+        ))));
         // an equality with gcd 2, and gcd tightening of inequalities: 1 <= 2i <= 1
-        assert!(refute(&basic("[n, m] -> { S[i, j] -> T[k, l] : 2i + 1 = 2k + 1 and k <= i - 1 }")));
-        assert!(refute(&basic("{ [i, j] : 2i - 2j >= 1 and 2j - 2i >= -1 }")));
+        assert!(refute(&basic(
+            "[n, m] -> { S[i, j] -> T[k, l] : 2i + 1 = 2k + 1 and k <= i - 1 }"
+        )));
+        assert!(refute(&basic(
+            "{ [i, j] : 2i - 2j >= 1 and 2j - 2i >= -1 }"
+        )));
         // no proof: non-empty, or empty for a deeper reason
-        assert!(!refute(&basic(&format!("{h} and i0 + i1 = j0 + j1 - 1 and i0 < j0 }}"))));
-        assert!(!refute(&basic("{ [i, j] : i + j >= 3 and i <= 1 and j <= 1 }")));
+        assert!(!refute(&basic(&format!(
+            "{h} and i0 + i1 = j0 + j1 - 1 and i0 < j0 }}"
+        ))));
+        assert!(!refute(&basic(
+            "{ [i, j] : i + j >= 3 and i <= 1 and j <= 1 }"
+        )));
         // a coefficient beyond i64: no proof, no panic
-        assert!(!refute(&basic("{ [i] : i >= 100000000000000000000 and i <= 0 }")));
+        assert!(!refute(&basic(
+            "{ [i] : i >= 100000000000000000000 and i <= 0 }"
+        )));
     }
 
-    const POOL: &[&str] = &[
-        "i >= -3",
-        "i <= 4",
-        "j >= -2",
-        "j <= 3",
-        "i + j >= 0",
-        "i - j <= 2",
-        "2i + j <= 5",
-        "i = j",
-        "i = 2",
+    /// Appended to `BASE_POOL`.
+    const EXTRA: &[&str] = &[
         "j = 2i + n",
         "3i = 2j + 1",
         "(i + j) mod 2 = 0",
@@ -196,8 +205,9 @@ mod tests {
         /// A refutation is never wrong (the exact search finds no point),
         /// before and after simplification.
         #[test]
-        fn refute_is_sound(picks in prop::collection::vec(0..POOL.len(), 1..7)) {
-            let cons: Vec<&str> = picks.iter().map(|&k| POOL[k]).collect();
+        fn refute_is_sound(picks in prop::collection::vec(0..BASE_POOL.len() + EXTRA.len(), 1..7)) {
+            let pool = pool_with(EXTRA);
+            let cons: Vec<&str> = picks.iter().map(|&k| pool[k]).collect();
             let text = format!("[n] -> {{ [i, j] : {} }}", cons.join(" and "));
             let m: Map = text.parse().unwrap();
             for b in m.basic_maps() {

@@ -101,6 +101,26 @@ pub fn box_points(n: usize, lo: i64, hi: i64) -> Vec<Vec<Int>> {
     out
 }
 
+/// The constraints over `i`, `j` that the property tests' pools start from
+/// (bounds, a diagonal, a skewed bound, two equalities); each test appends
+/// its own with [`pool_with`].
+pub const BASE_POOL: [&str; 9] = [
+    "i >= -3",
+    "i <= 4",
+    "j >= -2",
+    "j <= 3",
+    "i + j >= 0",
+    "i - j <= 2",
+    "2i + j <= 5",
+    "i = j",
+    "i = 2",
+];
+
+/// [`BASE_POOL`] followed by `extra`.
+pub fn pool_with(extra: &[&'static str]) -> Vec<&'static str> {
+    BASE_POOL.iter().chain(extra).copied().collect()
+}
+
 /// A union of 2-dimensional sets for property tests: one disjunct per entry
 /// of `disjuncts`, each the conjunction of the chosen constraints of `pool`
 /// (over `i`, `j`) inside the box `-6 <= i, j <= 6`, so that brute force over

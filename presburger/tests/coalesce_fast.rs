@@ -1,22 +1,16 @@
 //! The fast `coalesce` and `UnionMap::is_equal` against their plain
 //! versions (`coalesce_by_pairs`, `is_equal_by_inclusion`) and brute force.
 
-use presburger::testing::{pool_set, pool_subset};
+use presburger::testing::{pool_set, pool_subset, pool_with, BASE_POOL};
 use presburger::{Map, UnionMap};
 use proptest::prelude::*;
 
 /// Constraint pool over `[i, j]`: subsets of it give disjuncts that often
 /// contain, touch or overlap each other.
-const POOL: &[&str] = &[
-    "i >= -3",
-    "i <= 4",
-    "j >= -2",
-    "j <= 3",
-    "i + j >= 0",
-    "i - j <= 2",
-    "2i + j <= 5",
-    "i = j",
-    "i = 2",
+const POOL_LEN: usize = BASE_POOL.len() + EXTRA.len();
+
+/// Appended to `BASE_POOL`.
+const EXTRA: &[&str] = &[
     "i <= 1",
     "i >= 2",
     "j >= 4",
@@ -29,11 +23,11 @@ const POOL: &[&str] = &[
 ];
 
 fn set(disjuncts: &[Vec<usize>]) -> String {
-    pool_set(POOL, disjuncts)
+    pool_set(&pool_with(EXTRA), disjuncts)
 }
 
 fn disjuncts() -> impl Strategy<Value = Vec<Vec<usize>>> {
-    prop::collection::vec(prop::collection::vec(0..POOL.len(), 0..4), 0..4)
+    prop::collection::vec(prop::collection::vec(0..POOL_LEN, 0..4), 0..4)
 }
 
 proptest! {
