@@ -23,15 +23,17 @@ For each input it prints, per call:
   - isl fresh: the same C function on a freshly parsed object each time. isl's parser
     already decides the emptiness of every disjunct and caches a sample point on it, so
     is_empty here only re-checks that point;
-  - isl uncached (is_empty only): `isl_basic_map_from_constraint_matrices` (whose
-    simplification is where isl finds most empty relations empty) plus `isl_basic_map_is_empty`
-    on each of our parsed disjuncts (`profile disjuncts empty D-P`) rebuilt from its constraints,
-    disjunct by disjunct until a non-empty one, as our `is_empty` goes: no cached sample or
-    flag. This is the cost of deciding emptiness, which dependence analysis pays on every
-    relation it builds (the construction's own copying is counted too: a few percent);
+  - ours decide / isl decide (is_empty only): deciding emptiness from scratch, which
+    dependence analysis pays on every relation it builds, with nothing cached and nothing
+    settled by a parser: each disjunct of the relation (`profile disjuncts empty D-P`) in turn
+    until a non-empty one. Ours: the first `BasicMap::is_empty` calls of `profile decide D-P`
+    (the disjuncts parsed as basic maps, kept as written). isl: the disjunct rebuilt from its
+    constraints parsed one by one, counting `isl_basic_map_from_constraint_matrices` (whose
+    simplification is where isl finds most empty relations empty; its own copying, a few
+    percent, is counted too) plus `isl_basic_map_is_empty`;
 and the ratios (< 1: fewer instructions than isl): ours repeat / isl same (both may reuse
-what the object has cached), ours first / isl fresh (a one-shot call), and for is_empty ours
-first / isl uncached (both decide emptiness from scratch).
+what the object has cached), ours first / isl fresh (a one-shot call on a parsed object; for
+is_empty both parsers may already have settled it), and for is_empty ours decide / isl decide.
 """
 import argparse
 import math
@@ -60,7 +62,7 @@ if mode == 'same':
     for _ in range(reps): f(obj)
 elif mode == 'fresh':
     for _ in range(reps): f(parse())
-elif mode == 'uncached':
+elif mode == 'decide':
     # each disjunct (one per line of the file `disjuncts`, as we parse it, not simplified)
     # stacked from its constraints parsed one by one, so that isl sees the whole disjunct
     # for the first time in from_constraint_matrices (its simplification is where isl
@@ -128,9 +130,9 @@ def main():
     work = ([("polytope", str(d), "lexmin") for d in DIMS]
             + [("lexmax", k, "lexmax") for k in KERNELS]
             + [("empty", d, "is_empty") for d in DEPENDENCES])
-    print(f"{'input':<24}{'ours first':>11}{'ours repeat':>12}{'isl same':>10}{'isl fresh':>10}"
-          f"{'isl uncached':>13}{'rep/same':>9}{'first/fresh':>12}{'first/uncached':>15}")
-    ratios = {"repeat/same": [], "first/fresh": [], "first/uncached": []}
+    print(f"{'input':<24}{'ours first':>11}{'ours repeat':>12}{'ours decide':>12}{'isl same':>10}"
+          f"{'isl fresh':>10}{'isl decide':>11}{'rep/same':>9}{'first/fresh':>12}{'decide':>8}")
+    ratios = {"repeat/same": [], "first/fresh": [], "decide": []}
     n = max(args.reps, 2)
     for w, arg, op in work:
         text = subprocess.run([args.profile, "print", w, arg], capture_output=True, text=True, check=True).stdout
@@ -151,19 +153,23 @@ def main():
             return (instructions(cmd + [str(n), mode, disjuncts], fns)
                     - instructions(cmd + ["0", mode, disjuncts], fns)) / n
         same, fresh = isl("same", [ISL_FUNCTION[op]]), isl("fresh", [ISL_FUNCTION[op]])
-        uncached = (isl("uncached", ["isl_basic_map_from_constraint_matrices", "isl_basic_map_is_empty"])
-                    if op == "is_empty" else None)
+        decide = isl_decide = None
+        if op == "is_empty":
+            decide = (instructions([args.profile, "decide", arg, "1"])
+                      - instructions([args.profile, "decide", arg, "0"]))
+            isl_decide = isl("decide", ["isl_basic_map_from_constraint_matrices", "isl_basic_map_is_empty"])
         cells = []
         for name, a, b in (("repeat/same", repeat, same), ("first/fresh", first, fresh),
-                           ("first/uncached", first, uncached)):
+                           ("decide", decide, isl_decide)):
             if b:
                 ratios[name].append(a / b)
                 cells.append(f"{a / b:.3f}")
             else:
                 cells.append("")
-        unc = f"{uncached:.0f}" if uncached is not None else ""
-        print(f"{w + ' ' + arg:<24}{first:>11.0f}{repeat:>12.0f}{same:>10.0f}{fresh:>10.0f}{unc:>13}"
-              f"{cells[0]:>9}{cells[1]:>12}{cells[2]:>15}")
+        od = f"{decide:.0f}" if decide is not None else ""
+        idc = f"{isl_decide:.0f}" if isl_decide is not None else ""
+        print(f"{w + ' ' + arg:<24}{first:>11.0f}{repeat:>12.0f}{od:>12}{same:>10.0f}{fresh:>10.0f}{idc:>11}"
+              f"{cells[0]:>9}{cells[1]:>12}{cells[2]:>8}")
     for name, rs in ratios.items():
         if rs:
             print(f"geomean {name}: {geomean(rs):.3f}")

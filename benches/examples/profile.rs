@@ -12,12 +12,14 @@
 //! `polytope D`: lexmin of `benches::sparse_polytope(D, 42 + D)` (as the `lexmin` bench);
 //! `empty DEPTH-PARITY`: emptiness of `benches::dependence(DEPTH, PARITY)` (as the
 //! `is_empty_dependence` bench; parities 1 and 2 are empty);
+//! `decide DEPTH-PARITY`: `BasicMap::is_empty` on each disjunct of the same relation, parsed as
+//! a basic map, until a non-empty one (the first call decides; later ones re-check a kept point);
 //! `flow KERNEL`: `dataflow::compute_flow` on the kernel model (as the `kernels` bench).
 //! `print lexmax KERNEL` / `print polytope D` / `print empty DEPTH-PARITY`: print the input in isl notation
 //! instead (to time the same input in isl); `disjuncts empty DEPTH-PARITY` prints its basic maps
 //! as parsed, one per line.
 
-use presburger::UnionMap;
+use presburger::{BasicMap, UnionMap};
 use std::time::Instant;
 
 /// `benches::dependence` from `DEPTH-PARITY` (e.g. `2-1`).
@@ -26,10 +28,16 @@ fn dependence(arg: &str) -> String {
     benches::dependence(d.parse().expect("DEPTH"), p.parse().expect("PARITY"))
 }
 
+/// `benches::dependence_disjuncts` from `DEPTH-PARITY`.
+fn disjuncts(arg: &str) -> Vec<String> {
+    let (d, p) = arg.split_once('-').expect("DEPTH-PARITY");
+    benches::dependence_disjuncts(d.parse().expect("DEPTH"), p.parse().expect("PARITY"))
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() != 4 {
-        eprintln!("usage: profile (lexmax KERNEL | polytope D | empty DEPTH-PARITY | flow KERNEL) REPEATS");
+        eprintln!("usage: profile (lexmax KERNEL | polytope D | empty DEPTH-PARITY | decide DEPTH-PARITY | flow KERNEL) REPEATS");
         eprintln!("       profile print (lexmax KERNEL | polytope D | empty DEPTH-PARITY)");
         eprintln!("       profile disjuncts empty DEPTH-PARITY");
         std::process::exit(2);
@@ -41,13 +49,9 @@ fn main() {
             .unwrap_or_else(|| panic!("no kernel model {name} in ../shared/kernels"))
     };
     if args[1] == "disjuncts" && args[2] == "empty" {
-        // one basic map per line, as parsed (not simplified): the input of
-        // isl_instructions.py's "uncached" emptiness test
-        let r: UnionMap = dependence(&args[3]).parse().expect("dependence");
-        for m in r.maps() {
-            for b in m.basic_maps() {
-                println!("{b}");
-            }
+        // the input of isl_instructions.py's emptiness decision, one basic map per line
+        for d in disjuncts(&args[3]) {
+            println!("{d}");
         }
         return;
     }
@@ -91,6 +95,17 @@ fn main() {
             let r: UnionMap = dependence(&args[2]).parse().expect("dependence");
             for _ in 0..reps {
                 std::hint::black_box(r.is_empty().expect("is_empty"));
+            }
+        }
+        "decide" => {
+            // the disjuncts as basic maps (no parse-time simplification), tested in order until
+            // a non-empty one; every repeat after the first finds the kept point
+            let bs: Vec<BasicMap> = disjuncts(&args[2])
+                .iter()
+                .map(|t| t.parse().expect("disjunct"))
+                .collect();
+            for _ in 0..reps {
+                std::hint::black_box(bs.iter().all(|b| b.is_empty().expect("is_empty")));
             }
         }
         "flow" => {

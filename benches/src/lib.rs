@@ -70,6 +70,27 @@ pub fn sparse_polytope(d: usize, seed: u64) -> String {
 /// reads what a *later* iteration writes (`i_k = j_k + 1` in every
 /// dimension), which contradicts the source being before the sink.
 pub fn dependence(depth: usize, parity: i64) -> String {
+    let (tuples, common, before) = dependence_parts(depth, parity);
+    let before: Vec<String> = before.iter().map(|b| format!("({b})")).collect();
+    format!(
+        "[n] -> {{ {tuples} : {common} and ({}) }}",
+        before.join(" or ")
+    )
+}
+
+/// The disjuncts of [`dependence`] (one per depth at which the source is
+/// before the sink), each a basic map in isl notation.
+pub fn dependence_disjuncts(depth: usize, parity: i64) -> Vec<String> {
+    let (tuples, common, before) = dependence_parts(depth, parity);
+    before
+        .iter()
+        .map(|b| format!("[n] -> {{ {tuples} : {common} and {b} }}"))
+        .collect()
+}
+
+/// The tuples, the constraints shared by every disjunct, and the
+/// lexicographic-order constraints of each disjunct of [`dependence`].
+fn dependence_parts(depth: usize, parity: i64) -> (String, String, Vec<String>) {
     let src: Vec<String> = (0..depth).map(|k| format!("i{k}")).collect();
     let snk: Vec<String> = (0..depth).map(|k| format!("j{k}")).collect();
     let mut cs: Vec<String> = src
@@ -91,16 +112,11 @@ pub fn dependence(depth: usize, parity: i64) -> String {
         .map(|l| {
             let mut c: Vec<String> = (0..l).map(|k| format!("i{k} = j{k}")).collect();
             c.push(format!("i{l} < j{l}"));
-            format!("({})", c.join(" and "))
+            c.join(" and ")
         })
         .collect();
-    format!(
-        "[n] -> {{ S[{}] -> S[{}] : {} and ({}) }}",
-        src.join(", "),
-        snk.join(", "),
-        cs.join(" and "),
-        before.join(" or ")
-    )
+    let tuples = format!("S[{}] -> S[{}]", src.join(", "), snk.join(", "));
+    (tuples, cs.join(" and "), before)
 }
 
 /// The directory of the shared kernel models, if present (`../shared/kernels`).

@@ -1409,7 +1409,7 @@ struct Parsed {
     maps: Vec<(Pos, Map)>,
 }
 
-fn parse_text(src: &str) -> Result<Parsed> {
+fn parse_text(src: &str, drop_refuted: bool) -> Result<Parsed> {
     let toks = lex(src)?;
     let mut p = Parser {
         toks,
@@ -1445,9 +1445,10 @@ fn parse_text(src: &str) -> Result<Parsed> {
         };
         for s in states {
             // a disjunct that is empty for a shallow reason (an equality
-            // against an order constraint, say) is left out, as isl's parser
-            // leaves out what its simplification finds empty
-            if !crate::refute::refute(&s.b) {
+            // against an order constraint, say) is left out of a map, as
+            // isl's parser leaves out what its simplification finds empty (a
+            // basic map is kept as written)
+            if !(drop_refuted && crate::refute::refute(&s.b)) {
                 maps[k].1.add_basic(s.b)?;
             }
         }
@@ -1466,7 +1467,7 @@ fn parse_text(src: &str) -> Result<Parsed> {
 /// assert_eq!(u.params(), &["n".to_string()]);
 /// ```
 pub fn parse_union_map(s: &str) -> Result<UnionMap> {
-    let p = parse_text(s)?;
+    let p = parse_text(s, true)?;
     let mut u = UnionMap::empty(p.params);
     for (_, m) in p.maps {
         u.add_map(m)?;
@@ -1485,7 +1486,13 @@ pub fn parse_union_map(s: &str) -> Result<UnionMap> {
 /// assert!(presburger::parse::parse_map("{ [i]; [i, j] }").is_err());
 /// ```
 pub fn parse_map(s: &str) -> Result<Map> {
-    let p = parse_text(s)?;
+    parse_map_with(s, true)
+}
+
+/// [`parse_map`], leaving out the disjuncts that `refute` proves empty
+/// only if `drop_refuted`.
+fn parse_map_with(s: &str, drop_refuted: bool) -> Result<Map> {
+    let p = parse_text(s, drop_refuted)?;
     let mut it = p.maps.into_iter();
     let Some((_, m)) = it.next() else {
         return Ok(Map::empty(Space::params_only(p.params)));
@@ -1509,7 +1516,7 @@ pub fn parse_map(s: &str) -> Result<Map> {
 /// assert_eq!(b.n_div(), 1);
 /// ```
 pub fn parse_basic_map(s: &str) -> Result<BasicMap> {
-    let m = parse_map(s)?;
+    let m = parse_map_with(s, false)?;
     match m.basic_maps().len() {
         0 => Ok(BasicMap::empty(m.space().clone())),
         1 => Ok(m.basic_maps()[0].clone()),

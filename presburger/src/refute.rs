@@ -151,7 +151,9 @@ mod tests {
     /// Parsed as one basic map (a map's parser would leave a refuted
     /// disjunct out).
     fn basic(text: &str) -> BasicMap {
-        text.parse().unwrap()
+        let b: BasicMap = text.parse().unwrap();
+        assert!(!b.is_obviously_empty(), "kept as written: {text}");
+        b
     }
 
     #[test]
