@@ -360,7 +360,7 @@ pub(crate) fn remap_row(r: &[Int], map: &[usize], new_len: usize) -> Vec<Int> {
 /// True if the equality row `r` (`[c | coefficients]`) has no integer
 /// solution because the gcd of its coefficients does not divide its
 /// constant (`0 = c` with `c != 0` included).
-pub(crate) fn eq_has_no_integer_root(r: &[Int]) -> bool {
+fn eq_has_no_integer_root(r: &[Int]) -> bool {
     let g = gcd_slice(&r[1..]);
     if g.is_zero() {
         !r[0].is_zero()

@@ -63,12 +63,12 @@ pub(crate) enum Guess {
 }
 
 /// The cheap tests of emptiness and sampling, cheapest first: the point
-/// of `b`'s [`Hint`] if it still satisfies every constraint, the gcd test
-/// of the equalities, then propagation ([`guess_point_small`], else
-/// [`BasicMap::is_obviously_empty`] and [`guess_point_exact`]); the
-/// contradictions of [`refute`] are looked for before propagation when `b`
-/// has equalities, else when propagation finds no point. With `remember`,
-/// a point found by propagation becomes `b`'s hint.
+/// of `b`'s [`Hint`] if it still satisfies every constraint, then
+/// propagation ([`guess_point_small`], else [`BasicMap::is_obviously_empty`]
+/// and [`guess_point_exact`]); the contradictions of [`refute`] (the gcd
+/// test of the equalities among them) are looked for before propagation
+/// when `b` has equalities, else when propagation finds no point. With
+/// `remember`, a point found by propagation becomes `b`'s hint.
 pub(crate) fn guess(b: &BasicMap, want_point: bool, remember: bool) -> Guess {
     if let Some(p) = b.hint.get() {
         if satisfies(b, &p) {
@@ -77,12 +77,6 @@ pub(crate) fn guess(b: &BasicMap, want_point: bool, remember: bool) -> Guess {
                 want_point.then(|| p[..off - 1].iter().map(|&v| Int::from(v)).collect()),
             );
         }
-    }
-    if b.eqs
-        .iter()
-        .any(|r| crate::basic::eq_has_no_integer_root(&r[..b.row_len()]))
-    {
-        return Guess::Empty;
     }
     // with equalities, the contradictions of `refute` (substitution into an
     // order constraint) are what usually makes a dependence relation empty,
