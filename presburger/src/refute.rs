@@ -76,7 +76,7 @@ fn refute_rows(b: &BasicMap) -> Option<bool> {
         // column scales the rows it is substituted into
         let c = (1..n)
             .rev()
-            .find(|&c| eq[c].abs() == 1)
+            .find(|&c| eq[c].unsigned_abs() == 1)
             .or_else(|| (1..n).rev().find(|&c| eq[c] != 0))?;
         for (k, row) in rest.chunks_exact_mut(n).enumerate() {
             if row[c] == 0 {
@@ -86,7 +86,7 @@ fn refute_rows(b: &BasicMap) -> Option<bool> {
             // inequality's direction
             let p = eq[c];
             let f = row[c].checked_mul(p.signum())?;
-            let scale = p.abs();
+            let scale = p.checked_abs()?;
             for j in 0..n {
                 row[j] = row[j]
                     .checked_mul(scale)?
@@ -114,7 +114,10 @@ fn refute_rows(b: &BasicMap) -> Option<bool> {
     let rows: Vec<&[i64]> = ineqs.chunks_exact(n).collect();
     for (i, r) in rows.iter().enumerate() {
         for s in &rows[i + 1..] {
-            if r[1..].iter().zip(&s[1..]).all(|(x, y)| *x == -*y)
+            if r[1..]
+                .iter()
+                .zip(&s[1..])
+                .all(|(x, y)| x.checked_neg() == Some(*y))
                 && r[1..].iter().any(|&x| x != 0)
                 && r[0].checked_add(s[0])? < 0
             {
@@ -181,10 +184,15 @@ mod tests {
         assert!(!refute(&basic(
             "{ [i, j] : i + j >= 3 and i <= 1 and j <= 1 }"
         )));
-        // a coefficient beyond i64: no proof, no panic
+        // a coefficient beyond i64, or i64::MIN (no negation): no proof, no panic
         assert!(!refute(&basic(
             "{ [i] : i >= 100000000000000000000 and i <= 0 }"
         )));
+        let min = "-9223372036854775808";
+        let t = format!("{{ [i, j] : {min} i + j = 0 and {min} i >= 0 and j <= 3 }}");
+        assert!(!refute(&basic(&t)));
+        let t = format!("{{ [i, j] : {min} i + j = 1 and 2j >= 0 }}");
+        assert!(!refute(&basic(&t)));
     }
 
     /// Appended to `BASE_POOL`.
