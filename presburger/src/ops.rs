@@ -28,7 +28,7 @@ impl BasicMap {
     /// assert!(s.is_empty().unwrap());
     /// ```
     pub fn is_empty(&self) -> Result<bool> {
-        empty_of(Cow::Borrowed(self))
+        Ok(sample_of(Cow::Borrowed(self), false)?.is_none())
     }
 
     /// An integer point `(params, in, out)` of the basic map, or `None` if it is empty.
@@ -39,13 +39,13 @@ impl BasicMap {
     /// kept for later calls). Otherwise the exact search runs
     /// ([`sample_by_search`](Self::sample_by_search)).
     pub fn sample(&self) -> Result<Option<Vec<Int>>> {
-        sample_of(Cow::Borrowed(self))
+        Ok(sample_of(Cow::Borrowed(self), true)?.flatten())
     }
 
     /// [`is_empty`](Self::is_empty) of a basic map the caller no longer
     /// needs (it is simplified in place instead of copied).
     pub(crate) fn into_is_empty(self) -> Result<bool> {
-        empty_of(Cow::Owned(self))
+        Ok(sample_of(Cow::Owned(self), false)?.is_none())
     }
 
     /// [`sample`](Self::sample) without the shortcuts: simplify, then the
@@ -459,12 +459,14 @@ fn syntactically_contains(q: &BasicMap, p: &BasicMap) -> bool {
     true
 }
 
-/// [`BasicMap::sample`] of a borrowed or owned basic map: the cheap tests
-/// first, then a copy (only if borrowed) is simplified and searched.
-fn sample_of(b: Cow<'_, BasicMap>) -> Result<Option<Vec<Int>>> {
+/// [`BasicMap::sample`] and [`BasicMap::is_empty`] of a borrowed or owned
+/// basic map: the cheap tests first, then a copy (only if borrowed) is
+/// simplified and searched. `None` if empty, else `Some` of the point if
+/// `want_point` (a point the cheap tests find is not built otherwise).
+fn sample_of(b: Cow<'_, BasicMap>, want_point: bool) -> Result<Option<Option<Vec<Int>>>> {
     let remember = matches!(b, Cow::Borrowed(_));
-    match guess(&b, true, remember) {
-        Guess::Point(p) => return Ok(p),
+    match guess(&b, want_point, remember) {
+        Guess::Point(p) => return Ok(Some(p)),
         Guess::Empty => return Ok(None),
         Guess::Unknown => {}
     }
@@ -472,23 +474,7 @@ fn sample_of(b: Cow<'_, BasicMap>) -> Result<Option<Vec<Int>>> {
     if !b.simplify() {
         return Ok(None);
     }
-    b.sample_simplified()
-}
-
-/// [`BasicMap::is_empty`] of a borrowed or owned basic map: as
-/// [`sample_of`], but a guessed point is never built.
-fn empty_of(b: Cow<'_, BasicMap>) -> Result<bool> {
-    let remember = matches!(b, Cow::Borrowed(_));
-    match guess(&b, false, remember) {
-        Guess::Point(_) => return Ok(false),
-        Guess::Empty => return Ok(true),
-        Guess::Unknown => {}
-    }
-    let mut b = b.into_owned();
-    if !b.simplify() {
-        return Ok(true);
-    }
-    Ok(b.sample_simplified()?.is_none())
+    Ok(b.sample_simplified()?.map(Some))
 }
 
 /// True if some `q` of `qs` without locals contains every integer point of
