@@ -258,16 +258,20 @@ pub fn check(case: &Case) -> Verdict {
     }
 }
 
-/// Is `got` the set written `want`? Two empty sets are equal whatever their
-/// spaces; an equality test that runs out of budget falls back to
-/// [`same_at_params`].
+/// Is `got` the set written `want`? See [`same_set`].
 pub fn same(got: &UnionMap, want: &str) -> presburger::Result<bool> {
-    let w: UnionMap = want.parse()?;
-    if got.is_empty()? && w.is_empty()? {
+    same_set(got, &want.parse()?)
+}
+
+/// Are `got` and `want` the same set? Two empty sets are equal whatever
+/// their spaces; an equality test that runs out of budget falls back to
+/// [`same_at_params`].
+pub fn same_set(got: &UnionMap, want: &UnionMap) -> presburger::Result<bool> {
+    if got.is_empty()? && want.is_empty()? {
         return Ok(true);
     }
-    match got.is_equal(&w) {
-        Err(Error::BudgetExceeded) => same_at_params(got, &w).ok_or(Error::BudgetExceeded),
+    match got.is_equal(want) {
+        Err(Error::BudgetExceeded) => same_at_params(got, want).ok_or(Error::BudgetExceeded),
         r => r,
     }
 }

@@ -267,8 +267,7 @@ mod tests {
     use super::*;
 
     fn eq(a: &UnionMap, want: &str) -> bool {
-        let w: UnionMap = want.parse().unwrap();
-        (a.is_empty().unwrap() && w.is_empty().unwrap()) || a.is_equal(&w).unwrap()
+        crate::ops::same(a, want).unwrap()
     }
 
     #[test]
