@@ -234,7 +234,8 @@ pub fn brute_force(data: &[u8]) {
     let ma = oracle::membership(&a, &u);
     let mb = oracle::membership(&b, &u);
     type Op = fn(&Map, &Map) -> presburger::Result<Map>;
-    let ops: [(&str, Op, fn(bool, bool) -> bool); 4] = [
+    type Truth = fn(bool, bool) -> bool;
+    let ops: [(&str, Op, Truth); 4] = [
         ("intersect", |x, y| x.intersect(y), |x, y| x && y),
         ("union", |x, y| x.union(y), |x, y| x || y),
         ("subtract", |x, y| x.subtract(y), |x, y| x && !y),
