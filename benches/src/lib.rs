@@ -7,7 +7,7 @@
 
 use presburger::{Result, UnionMap};
 
-pub use testkit::kernels::{kernels_dir, models, Model};
+pub use testkit::kernels::{kernels_dir, models, KernelModel};
 pub use testkit::Lcg;
 
 /// A sparse bounded polytope of dimension `d` in isl text: the box
@@ -101,7 +101,7 @@ fn dependence_parts(depth: usize, parity: i64) -> (String, String, Vec<String>) 
 /// The last-writer candidate relation of a model:
 /// `{ sink instance -> source instance : same element, source before sink }`
 /// (reads as sinks, all writes as sources).
-pub fn writer_relation(m: &Model) -> Result<UnionMap> {
+pub fn writer_relation(m: &KernelModel) -> Result<UnionMap> {
     let writes = m.must_write.union(&m.may_write)?;
     let same = m.read.apply_range(&writes.reverse()?)?;
     let times = m.schedule.range()?;
@@ -115,7 +115,7 @@ pub fn writer_relation(m: &Model) -> Result<UnionMap> {
 
 /// The dataflow question of a model as the `kernels` bench asks it: reads as
 /// sinks, must/may writes as sources, the model's schedule.
-pub fn flow_info(m: &Model) -> dataflow::AccessInfo {
+pub fn flow_info(m: &KernelModel) -> dataflow::AccessInfo {
     dataflow::AccessInfo::from_sink(m.read.clone())
         .with_must_source(m.must_write.clone())
         .with_may_source(m.may_write.clone())

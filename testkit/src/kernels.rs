@@ -1,5 +1,6 @@
 //! The shared kernel models (`../shared/kernels/NAME.model.json`): the
-//! reference polyhedral model of each kernel, as isl text per field.
+//! reference polyhedral model of each kernel, as isl text per field (named
+//! `KernelModel` to keep it apart from the front end's typed `scop` model).
 
 use std::path::PathBuf;
 
@@ -9,7 +10,7 @@ use crate::json::Json;
 
 /// A kernel model: its name and the fields of `NAME.model.json`.
 #[derive(Clone, Debug)]
-pub struct Model {
+pub struct KernelModel {
     /// Kernel name (file stem).
     pub name: String,
     /// Iteration domains.
@@ -51,21 +52,21 @@ fn field(j: &Json, k: &str) -> Option<UnionMap> {
     }
 }
 
-impl Model {
+impl KernelModel {
     /// The model written in `text` (the JSON of a model file) for kernel
     /// `name`; missing fields are empty (over the domain's parameters).
     ///
     /// # Panics
     /// When the text is not JSON or a field is not isl notation: the shared
     /// models are test data, and a broken one is a test failure.
-    pub fn from_json_text(name: &str, text: &str) -> Model {
+    pub fn from_json_text(name: &str, text: &str) -> KernelModel {
         let j = Json::parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
         let params = match field(&j, "domain") {
             Some(d) => d.params().to_vec(),
             None => vec![],
         };
         let get = |k: &str| field(&j, k).unwrap_or_else(|| UnionMap::empty(params.clone()));
-        Model {
+        KernelModel {
             name: name.to_string(),
             domain: get("domain"),
             schedule: get("schedule"),
@@ -77,7 +78,7 @@ impl Model {
 }
 
 /// All shared kernel models, sorted by name (empty if the directory is missing).
-pub fn models() -> Vec<Model> {
+pub fn models() -> Vec<KernelModel> {
     model_files()
         .iter()
         .map(|p| {
@@ -91,18 +92,18 @@ pub fn models() -> Vec<Model> {
                         .to_string()
                 })
                 .unwrap_or_default();
-            Model::from_json_text(&name, &text)
+            KernelModel::from_json_text(&name, &text)
         })
         .collect()
 }
 
 #[cfg(test)]
 mod tests {
-    use super::Model;
+    use super::KernelModel;
 
     #[test]
     fn reads_a_model_and_fills_missing_fields() {
-        let m = Model::from_json_text(
+        let m = KernelModel::from_json_text(
             "k",
             r#"{"domain": "[n] -> { S[i] : 0 <= i < n }", "schedule": "[n] -> { S[i] -> [i] }",
                 "read": "[n] -> { S[i] -> A[i] }", "must_write": "[n] -> { S[i] -> B[i] }"}"#,
