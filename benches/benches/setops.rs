@@ -4,11 +4,11 @@
 use std::time::Duration;
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
-use poly::bench::{prepare, read_cases, run};
+use testkit::corpus::read_cases;
+use testkit::ops::{prepare, run};
 
 fn setops(c: &mut Criterion) {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/conformance/medium.jsonl");
+    let path = testkit::shared_dir().join("conformance/medium.jsonl");
     let Ok(text) = std::fs::read_to_string(&path) else {
         eprintln!("note: {} missing, skipping", path.display());
         return;

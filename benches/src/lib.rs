@@ -1,35 +1,14 @@
 //! Benchmark inputs shared by the criterion benches (see `benches/README.md`):
 //! deterministic sparse polytopes, dependence-style intersections, and the
-//! shared kernel models (`../shared/kernels/*.model.json`).
+//! questions asked of the shared kernel models (`../shared/kernels/*.model.json`,
+//! read by [`testkit::kernels`]).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-use std::path::PathBuf;
-
-use poly::json::Json;
 use presburger::{Result, UnionMap};
 
-/// A small deterministic pseudo-random generator (64-bit LCG, high bits).
-#[derive(Clone, Debug)]
-pub struct Lcg(u64);
-
-impl Lcg {
-    /// Seeded generator.
-    pub fn new(seed: u64) -> Lcg {
-        Lcg(seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407))
-    }
-
-    /// A value in `lo..=hi`.
-    pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        lo + ((self.0 >> 33) % ((hi - lo + 1) as u64)) as i64
-    }
-}
+pub use testkit::kernels::{kernels_dir, models, KernelModel};
+pub use testkit::Lcg;
 
 /// A sparse bounded polytope of dimension `d` in isl text: the box
 /// `0 <= x_k <= 20` plus `2d` random constraints with two or three non-zero
@@ -119,80 +98,10 @@ fn dependence_parts(depth: usize, parity: i64) -> (String, String, Vec<String>) 
     (tuples, cs.join(" and "), before)
 }
 
-/// The directory of the shared kernel models, if present (`../shared/kernels`).
-pub fn kernels_dir() -> Option<PathBuf> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/kernels");
-    p.exists().then_some(p)
-}
-
-/// A kernel model: its name and the fields of `NAME.model.json`.
-#[derive(Clone, Debug)]
-pub struct Model {
-    /// Kernel name (file stem).
-    pub name: String,
-    /// Iteration domains.
-    pub domain: UnionMap,
-    /// Schedule.
-    pub schedule: UnionMap,
-    /// Definite writes.
-    pub must_write: UnionMap,
-    /// Possible writes (empty when the model has none).
-    pub may_write: UnionMap,
-    /// Reads.
-    pub read: UnionMap,
-}
-
-fn field(j: &Json, k: &str) -> Option<UnionMap> {
-    let s = j.get(k)?.as_str()?;
-    match s.parse::<UnionMap>() {
-        Ok(u) => Some(u),
-        Err(e) => panic!("model field {k}: {e}"),
-    }
-}
-
-/// All shared kernel models, sorted by name (empty if the directory is missing).
-pub fn models() -> Vec<Model> {
-    let Some(dir) = kernels_dir() else {
-        return vec![];
-    };
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("readable kernels directory")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.to_string_lossy().ends_with(".model.json"))
-        .collect();
-    files.sort();
-    files
-        .iter()
-        .map(|p| {
-            let text = std::fs::read_to_string(p).expect("readable model");
-            let j = Json::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-            let name = p
-                .file_name()
-                .unwrap()
-                .to_string_lossy()
-                .trim_end_matches(".model.json")
-                .to_string();
-            let params = match field(&j, "domain") {
-                Some(d) => d.params().to_vec(),
-                None => vec![],
-            };
-            let get = |k: &str| field(&j, k).unwrap_or_else(|| UnionMap::empty(params.clone()));
-            Model {
-                name,
-                domain: get("domain"),
-                schedule: get("schedule"),
-                must_write: get("must_write"),
-                may_write: get("may_write"),
-                read: get("read"),
-            }
-        })
-        .collect()
-}
-
 /// The last-writer candidate relation of a model:
 /// `{ sink instance -> source instance : same element, source before sink }`
 /// (reads as sinks, all writes as sources).
-pub fn writer_relation(m: &Model) -> Result<UnionMap> {
+pub fn writer_relation(m: &KernelModel) -> Result<UnionMap> {
     let writes = m.must_write.union(&m.may_write)?;
     let same = m.read.apply_range(&writes.reverse()?)?;
     let times = m.schedule.range()?;
@@ -206,7 +115,7 @@ pub fn writer_relation(m: &Model) -> Result<UnionMap> {
 
 /// The dataflow question of a model as the `kernels` bench asks it: reads as
 /// sinks, must/may writes as sources, the model's schedule.
-pub fn flow_info(m: &Model) -> dataflow::AccessInfo {
+pub fn flow_info(m: &KernelModel) -> dataflow::AccessInfo {
     dataflow::AccessInfo::from_sink(m.read.clone())
         .with_must_source(m.must_write.clone())
         .with_may_source(m.may_write.clone())

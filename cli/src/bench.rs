@@ -9,212 +9,18 @@
 //! not supported print `ID OP UNSUPPORTED`. The exit status is non-zero
 //! when some answer was wrong.
 //!
-//! The ops map onto the engine as in the conformance test of the
-//! `presburger` crate: `UnionMap` methods, `lexmin_map` is `lexmin` on a
-//! relation, `compose` is `apply_range`, `apply` is `args[1].apply(args[0])`
-//! reversed (the set is the first argument), `project` projects out one set
-//! dimension.
+//! The cases are read and judged with testkit's corpus reader and op table
+//! ([`testkit::corpus`], [`testkit::ops`]): the same ops and the same judge
+//! as the conformance test of the `presburger` crate.
 
 use std::io::Write;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use presburger::{Int, UnionMap};
+use testkit::corpus::{read_cases, Case};
+use testkit::ops::{judge, prepare, run, PrepareError, Prepared, Verdict};
 
 use crate::error::Error;
-use crate::json::Json;
-
-/// The ops `poly bench` knows.
-pub const OPS: &[&str] = &[
-    "lexmin",
-    "lexmax",
-    "lexmin_map",
-    "lexmax_map",
-    "is_empty",
-    "subtract",
-    "coalesce",
-    "union",
-    "intersect",
-    "complement",
-    "is_equal",
-    "is_subset",
-    "sample",
-    "gist",
-    "project",
-    "card",
-    "reverse",
-    "domain",
-    "range",
-    "deltas",
-    "compose",
-    "apply",
-    "is_single_valued",
-    "is_injective",
-];
-
-/// One case of a conformance file.
-#[derive(Clone, Debug)]
-pub struct Case {
-    /// Case id.
-    pub id: String,
-    /// Operation name.
-    pub op: String,
-    /// Arguments as text.
-    pub args: Vec<String>,
-    /// Expected answer as text (`true`, an isl set, `error`, ...).
-    pub expect: String,
-}
-
-/// The answer of one operation.
-#[derive(Clone, Debug)]
-pub enum Answer {
-    /// A set or relation.
-    Set(UnionMap),
-    /// A truth value.
-    Bool(bool),
-    /// A count.
-    Int(Int),
-}
-
-/// A case with its inputs parsed.
-#[derive(Clone, Debug)]
-pub struct Prepared {
-    /// The case.
-    pub case: Case,
-    /// Parsed set/map arguments (non-set arguments such as `project`'s index are skipped).
-    pub inputs: Vec<UnionMap>,
-    /// `project`'s dimension index.
-    pub index: usize,
-}
-
-/// Read the cases of a conformance file (one JSON object a line).
-pub fn read_cases(text: &str) -> Result<Vec<Case>, String> {
-    let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let j = Json::parse(line).map_err(|e| format!("line {}: {e}", n + 1))?;
-        let field = |k: &str| j.get(k).ok_or_else(|| format!("line {}: no `{k}`", n + 1));
-        let args = field("args")?
-            .as_array()
-            .ok_or_else(|| format!("line {}: `args` is not an array", n + 1))?
-            .iter()
-            .map(Json::to_text)
-            .collect();
-        out.push(Case {
-            id: field("id")?.to_text(),
-            op: field("op")?.to_text(),
-            args,
-            expect: field("expect")?.to_text(),
-        });
-    }
-    Ok(out)
-}
-
-/// Parse a case's inputs; `Err` for an unknown op or an input that does not parse.
-pub fn prepare(case: &Case) -> Result<Prepared, String> {
-    if !OPS.contains(&case.op.as_str()) {
-        return Err("unsupported op".into());
-    }
-    let mut inputs = Vec::new();
-    let mut index = 0;
-    for (k, a) in case.args.iter().enumerate() {
-        if case.op == "project" && k == 1 {
-            index = a
-                .parse()
-                .map_err(|_| format!("bad dimension index {a:?}"))?;
-            continue;
-        }
-        inputs.push(
-            a.parse::<UnionMap>()
-                .map_err(|e| format!("argument {k}: {e}"))?,
-        );
-    }
-    let need = match case.op.as_str() {
-        "subtract" | "union" | "intersect" | "is_equal" | "is_subset" | "gist" | "compose"
-        | "apply" => 2,
-        _ => 1,
-    };
-    if inputs.len() < need {
-        return Err(format!("{} needs {need} set arguments", case.op));
-    }
-    Ok(Prepared {
-        case: case.clone(),
-        inputs,
-        index,
-    })
-}
-
-/// Run the operation once.
-pub fn run(p: &Prepared) -> presburger::Result<Answer> {
-    let a = &p.inputs[0];
-    let b = || &p.inputs[1];
-    use Answer::{Bool, Set};
-    Ok(match p.case.op.as_str() {
-        "lexmin" | "lexmin_map" => Set(a.lexmin()?),
-        "lexmax" | "lexmax_map" => Set(a.lexmax()?),
-        "is_empty" => Bool(a.is_empty()?),
-        "subtract" => Set(a.subtract(b())?),
-        "coalesce" => Set(a.coalesce()?),
-        "union" => Set(a.union(b())?),
-        "intersect" => Set(a.intersect(b())?),
-        "complement" => Set(a.complement()?),
-        "is_equal" => Bool(a.is_equal(b())?),
-        "is_subset" => Bool(a.is_subset(b())?),
-        "sample" => Set(a.sample()?),
-        "gist" => Set(a.gist(b())?),
-        "project" => match a.to_map()? {
-            Some(m) => Set(UnionMap::from_map(m.project_out(p.index, 1)?)),
-            None => Set(a.clone()),
-        },
-        "card" => Answer::Int(a.card()?),
-        "reverse" => Set(a.reverse()?),
-        "domain" => Set(a.domain()?),
-        "range" => Set(a.range()?),
-        "deltas" => Set(a.deltas()?),
-        "compose" => Set(a.apply_range(b())?),
-        "apply" => Set(a.apply(b())?),
-        "is_single_valued" => Bool(a.is_single_valued()?),
-        "is_injective" => Bool(a.is_injective()?),
-        op => return Err(presburger::Error::Invalid(format!("unsupported op {op}"))),
-    })
-}
-
-fn same(got: &UnionMap, want: &str) -> presburger::Result<bool> {
-    let w: UnionMap = want.parse()?;
-    if got.is_empty()? && w.is_empty()? {
-        return Ok(true);
-    }
-    got.is_equal(&w)
-}
-
-/// Is the answer right? (Judged semantically with the engine, as the
-/// conformance test does.)
-pub fn is_right(p: &Prepared, answer: &presburger::Result<Answer>) -> bool {
-    let expect = p.case.expect.as_str();
-    let answer = match answer {
-        Err(_) => return expect == "error",
-        Ok(_) if expect == "error" => return false,
-        Ok(a) => a,
-    };
-    let judged = match (p.case.op.as_str(), answer) {
-        (_, Answer::Bool(v)) => Ok(v.to_string() == expect),
-        (_, Answer::Int(n)) => Ok(expect.parse::<Int>().map(|e| e == *n).unwrap_or(false)),
-        ("sample", Answer::Set(s)) => (|| {
-            if expect == "empty" {
-                return s.is_empty();
-            }
-            Ok(!s.is_empty()? && s.is_subset(&p.inputs[0])? && s.card()? == Int::ONE)
-        })(),
-        ("gist", Answer::Set(g)) => (|| {
-            let c = &p.inputs[1];
-            g.intersect(c)?.is_equal(&p.inputs[0].intersect(c)?)
-        })(),
-        (_, Answer::Set(s)) => same(s, expect),
-    };
-    judged.unwrap_or(false)
-}
 
 /// Median time per call of `f`, calling it until at least `min` has passed
 /// (and at least 3 times).
@@ -275,7 +81,7 @@ pub fn bench_to(args: &[String], out: &mut dyn Write) -> Result<ExitCode, Error>
         cases.extend(read_cases(&text).map_err(|e| Error::Command(format!("{f}: {e}")))?);
     }
     // Parse every input first.
-    let prepared: Vec<(Case, Result<Prepared, String>)> = cases
+    let prepared: Vec<(Case, Result<Prepared, PrepareError>)> = cases
         .into_iter()
         .map(|c| {
             let p = prepare(&c);
@@ -287,7 +93,7 @@ pub fn bench_to(args: &[String], out: &mut dyn Write) -> Result<ExitCode, Error>
     for (case, p) in &prepared {
         let p = match p {
             Ok(p) => p,
-            Err(e) if e == "unsupported op" => {
+            Err(PrepareError::UnsupportedOp(_)) => {
                 writeln!(out, "{} {} UNSUPPORTED", case.id, case.op)?;
                 continue;
             }
@@ -299,7 +105,7 @@ pub fn bench_to(args: &[String], out: &mut dyn Write) -> Result<ExitCode, Error>
             }
         };
         let answer = run(p);
-        if !is_right(p, &answer) {
+        if judge(p, &answer) != Verdict::Right {
             writeln!(out, "{} {} WRONG", case.id, case.op)?;
             wrong += 1;
         }
@@ -323,58 +129,6 @@ pub fn bench_command(args: &[String]) -> Result<ExitCode, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn case(op: &str, args: &[&str], expect: &str) -> Prepared {
-        let c = Case {
-            id: "t".into(),
-            op: op.into(),
-            args: args.iter().map(|s| s.to_string()).collect(),
-            expect: expect.into(),
-        };
-        prepare(&c).unwrap()
-    }
-
-    #[test]
-    fn judges_answers() {
-        let p = case(
-            "lexmin",
-            &["[n] -> { [i] : n <= i <= 10 }"],
-            "[n] -> { [i = n] : n <= 10 }",
-        );
-        assert!(is_right(&p, &run(&p)));
-        let p = case("lexmin", &["{ [i] : 0 <= i <= 10 }"], "{ [1] }");
-        assert!(!is_right(&p, &run(&p)));
-        let p = case("lexmin", &["{ [i] : i <= 10 }"], "error");
-        assert!(is_right(&p, &run(&p)));
-        let p = case("is_empty", &["{ [i] : 0 <= 2i <= 1 and i > 0 }"], "true");
-        assert!(is_right(&p, &run(&p)));
-        let p = case("card", &["{ [i, j] : 0 <= i < 3 and 0 <= j < 4 }"], "12");
-        assert!(is_right(&p, &run(&p)));
-        let p = case(
-            "project",
-            &["{ [i, j] : 0 <= i < 3 and j = 2i }", "0"],
-            "{ [j] : 0 <= j <= 4 and j mod 2 = 0 }",
-        );
-        assert!(is_right(&p, &run(&p)));
-        let p = case(
-            "subtract",
-            &["{ [i] : 0 <= i <= 9 }", "{ [i] : i >= 5 }"],
-            "{ [i] : 0 <= i <= 5 }",
-        );
-        assert!(!is_right(&p, &run(&p)));
-    }
-
-    #[test]
-    fn reads_cases_and_rejects_unknown_ops() {
-        let text = "{\"id\": \"a\", \"op\": \"union\", \"args\": [\"{ [1] }\", \"{ [2] }\"], \"expect\": \"{ [i] : 1 <= i <= 2 }\"}\n\n{\"id\": \"b\", \"op\": \"frobnicate\", \"args\": [\"{ [1] }\"], \"expect\": true}\n";
-        let cases = read_cases(text).unwrap();
-        assert_eq!(cases.len(), 2);
-        assert_eq!(cases[1].expect, "true");
-        let p = prepare(&cases[0]).unwrap();
-        assert!(is_right(&p, &run(&p)));
-        assert_eq!(prepare(&cases[1]).unwrap_err(), "unsupported op");
-        assert!(read_cases("{\"id\": 1}").is_err());
-    }
 
     #[test]
     fn prints_one_line_per_case() {

@@ -852,3 +852,18 @@ fn product_cross_and_lex_order_are_structural() {
     );
     assert_eq!(one(&format!("{a} + {b};")), show(&ua.union(&ub).unwrap()));
 }
+
+/// The calculator of the `calc` fuzz target: a batch run, and how many
+/// values and errors it printed.
+fn fuzz_calculator(script: &str, out: &mut Vec<u8>) -> usize {
+    let summary = run_script(script, true, out).expect("writing to a vector cannot fail");
+    summary.values + summary.errors
+}
+
+/// Replays the stored corpus of the `calc` fuzz target (`fuzz/corpus/calc`)
+/// through its body (`testkit::fuzz::calc`), so regressions found by fuzzing
+/// the calculator are caught by a plain `cargo test`.
+#[test]
+fn calc_fuzz_corpus() {
+    testkit::fuzz::replay("calc", |d| testkit::fuzz::calc(d, fuzz_calculator));
+}

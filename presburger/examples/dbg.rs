@@ -12,7 +12,7 @@ fn main() {
                 println!(" part {}", Map::from_basic(q.clone()));
                 println!("   {:?}", q);
                 let pts: Vec<i64> = (-10..3)
-                    .filter(|&v| presburger::testing::basic_contains(q, &[Int::from(v)]))
+                    .filter(|&v| testkit::oracle::basic_contains(q, &[Int::from(v)]))
                     .collect();
                 println!("   points {:?}", pts);
             }

@@ -53,8 +53,9 @@
 //! ## Exactness and budgets
 //! Every answer is exact. Long computations charge the per-thread operation
 //! [`budget`]; when it runs out they return [`Error::BudgetExceeded`].
-//! [`testing`] holds a deliberately simple brute-force membership oracle
-//! used by the property tests.
+//!
+//! Test fixtures and oracles are not part of this API: they live in the
+//! `testkit` crate, which the integration tests use.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -75,7 +76,8 @@ pub mod simplex;
 pub mod simplify;
 pub mod space;
 pub mod structural;
-pub mod testing;
+#[cfg(test)]
+mod testing;
 pub mod union;
 
 pub use basic::{BasicMap, Div};

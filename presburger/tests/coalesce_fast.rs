@@ -1,9 +1,9 @@
 //! The fast `coalesce` and `UnionMap::is_equal` against their plain
 //! versions (`coalesce_by_pairs`, `is_equal_by_inclusion`) and brute force.
 
-use presburger::testing::{pool_set, pool_subset, pool_with, BASE_POOL};
 use presburger::{Map, UnionMap};
 use proptest::prelude::*;
+use testkit::pool::{pool_set, pool_subset, pool_with, BASE_POOL};
 
 /// Constraint pool over `[i, j]`: subsets of it give disjuncts that often
 /// contain, touch or overlap each other.

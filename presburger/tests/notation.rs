@@ -2,6 +2,7 @@
 
 use presburger::{BasicMap, Error, Map, UnionMap};
 use proptest::prelude::*;
+use testkit::json::Json;
 
 // ---------------------------------------------------------------------------
 // helpers
@@ -259,128 +260,31 @@ fn structure() {
 // ---------------------------------------------------------------------------
 // conformance corpus
 
-/// A minimal JSON reader for the conformance files (strings, arrays, objects, scalars).
-#[derive(Debug)]
-enum Json {
-    Str(String),
-    Arr(Vec<Json>),
-    Obj(Vec<(String, Json)>),
-    Other,
-}
-
-fn json(s: &[char], k: &mut usize) -> Json {
-    while s[*k].is_whitespace() {
-        *k += 1;
-    }
-    match s[*k] {
-        '"' => {
-            *k += 1;
-            let mut out = String::new();
-            while s[*k] != '"' {
-                if s[*k] == '\\' {
-                    *k += 1;
-                    match s[*k] {
-                        'n' => out.push('\n'),
-                        't' => out.push('\t'),
-                        'u' => {
-                            let h: String = s[*k + 1..*k + 5].iter().collect();
-                            out.push(
-                                char::from_u32(u32::from_str_radix(&h, 16).unwrap()).unwrap_or('?'),
-                            );
-                            *k += 4;
-                        }
-                        c => out.push(c),
-                    }
-                } else {
-                    out.push(s[*k]);
-                }
-                *k += 1;
-            }
-            *k += 1;
-            Json::Str(out)
-        }
-        '[' => {
-            *k += 1;
-            let mut v = Vec::new();
-            loop {
-                while s[*k].is_whitespace() {
-                    *k += 1;
-                }
-                if s[*k] == ']' {
-                    *k += 1;
-                    return Json::Arr(v);
-                }
-                v.push(json(s, k));
-                while s[*k].is_whitespace() {
-                    *k += 1;
-                }
-                if s[*k] == ',' {
-                    *k += 1;
-                }
-            }
-        }
-        '{' => {
-            *k += 1;
-            let mut v = Vec::new();
-            loop {
-                while s[*k].is_whitespace() {
-                    *k += 1;
-                }
-                if s[*k] == '}' {
-                    *k += 1;
-                    return Json::Obj(v);
-                }
-                let Json::Str(key) = json(s, k) else {
-                    panic!("bad json key")
-                };
-                while s[*k].is_whitespace() || s[*k] == ':' {
-                    *k += 1;
-                }
-                let x = json(s, k);
-                v.push((key, x));
-                while s[*k].is_whitespace() {
-                    *k += 1;
-                }
-                if s[*k] == ',' {
-                    *k += 1;
-                }
-            }
-        }
-        _ => {
-            while !matches!(s[*k], ',' | ']' | '}') {
-                *k += 1;
-            }
-            Json::Other
-        }
-    }
-}
-
+/// The strings of a JSON value (the corpus reader is `testkit::json`).
 fn collect_strings(j: &Json, out: &mut Vec<String>) {
     match j {
         Json::Str(s) => out.push(s.clone()),
         Json::Arr(v) => v.iter().for_each(|x| collect_strings(x, out)),
         Json::Obj(v) => v.iter().for_each(|(_, x)| collect_strings(x, out)),
-        Json::Other => {}
+        Json::Null | Json::Bool(_) | Json::Num(_) => {}
     }
 }
 
 #[test]
 fn conformance_corpus_parses_and_reprints() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance");
-    if !dir.exists() {
+    let Some(dir) = testkit::shared_path("conformance") else {
         eprintln!(
             "note: {} does not exist; skipping the conformance corpus test",
-            dir.display()
+            testkit::shared_dir().join("conformance").display()
         );
         return;
-    }
+    };
     let mut count = 0;
     for name in ["small", "medium", "bignum", "maps"] {
         let text = std::fs::read_to_string(dir.join(format!("{name}.jsonl")))
             .expect("readable corpus file");
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            let chars: Vec<char> = line.chars().collect();
-            let Json::Obj(fields) = json(&chars, &mut 0) else {
+            let Ok(Json::Obj(fields)) = Json::parse(line) else {
                 panic!("bad line in {name}")
             };
             let mut strings = Vec::new();

@@ -1,11 +1,10 @@
 //! The cheap exact shortcuts of `is_subset` / `is_equal` / `is_empty` against
 //! the plain difference-based test and a brute-force count over a box.
 
-use presburger::testing::{
-    basic_contains, box_points, contains, pool_set, pool_subset, pool_with, BASE_POOL,
-};
 use presburger::{Map, UnionMap};
 use proptest::prelude::*;
+use testkit::oracle::{basic_contains, box_points, contains};
+use testkit::pool::{pool_set, pool_subset, pool_with, BASE_POOL};
 
 /// Constraint pool over `[i, j]`; disjuncts pick subsets of it, so that
 /// syntactic containment between disjuncts is frequent.

@@ -1,6 +1,12 @@
 //! Bodies of the cargo-fuzz targets (`fuzz/fuzz_targets/*.rs`), as plain
 //! functions: each panics exactly when it finds a bug, so the fuzzer reports
-//! it and `cargo test` can replay a stored corpus (`testkit/tests/fuzz_corpus.rs`).
+//! it and `cargo test` can replay a stored corpus ([`corpus`], [`replay`]):
+//! `testkit/tests/fuzz_corpus.rs` for the engine targets, `cli/tests/calc.rs`
+//! for `calc`.
+//!
+//! The `calc` body takes the calculator as an argument: the calculator lives
+//! in the `poly` crate, and nothing depends on `poly` (its own tests and the
+//! fuzz target pass `poly::calc::run_script` in).
 //!
 //! Engine calls run under an operation budget; running out of budget is not
 //! a bug and ends the check early.
@@ -16,14 +22,64 @@ pub const BUDGET: u64 = 200_000;
 /// Names of the targets, in the order of `fuzz/fuzz_targets/`.
 pub const TARGETS: [&str; 4] = ["parse_roundtrip", "calc", "set_identities", "brute_force"];
 
-/// Run the target `name` on one input (for corpus replay).
+/// The targets whose body needs nothing but the engine ([`run`] runs them).
+pub const ENGINE_TARGETS: [&str; 3] = ["parse_roundtrip", "set_identities", "brute_force"];
+
+/// Run the engine target `name` (one of [`ENGINE_TARGETS`]) on one input.
+///
+/// # Panics
+/// When the body finds a bug, and for a name that is not an engine target.
 pub fn run(name: &str, data: &[u8]) {
     match name {
         "parse_roundtrip" => parse_roundtrip(data),
-        "calc" => calc(data),
         "set_identities" => set_identities(data),
         "brute_force" => brute_force(data),
-        _ => panic!("unknown fuzz target {name}"),
+        _ => panic!("{name} is not an engine fuzz target (calc needs the calculator: see calc)"),
+    }
+}
+
+/// The stored corpus of `target` (`fuzz/corpus/<target>/*`): file names and
+/// contents, sorted by name.
+pub fn corpus(target: &str) -> Vec<(String, Vec<u8>)> {
+    let dir = crate::workspace_dir().join("fuzz/corpus").join(target);
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.is_file())
+        .map(|p| {
+            (
+                p.file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+                std::fs::read(&p).expect("readable corpus file"),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// Replay the stored corpus of `target` through `body`: at least 10 seeds
+/// must be stored, and a panic names the seed that caused it.
+pub fn replay(target: &str, body: impl Fn(&[u8]) + std::panic::RefUnwindSafe) {
+    let files = corpus(target);
+    assert!(
+        files.len() >= 10,
+        "fuzz/corpus/{target} should hold at least 10 seeds, has {}",
+        files.len()
+    );
+    for (name, data) in &files {
+        let r = std::panic::catch_unwind(|| body(data));
+        if let Err(p) = r {
+            let msg = p
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()));
+            panic!(
+                "fuzz target {target} fails on fuzz/corpus/{target}/{name}: {}",
+                msg.unwrap_or_default()
+            );
+        }
     }
 }
 
@@ -60,8 +116,10 @@ pub fn parse_roundtrip(data: &[u8]) {
 
 /// The calculator language: any script runs to the end without an internal
 /// error (a panic caught by the calculator) and writes one line per value or
-/// error.
-pub fn calc(data: &[u8]) {
+/// error. `calculator(script, out)` runs a script in batch mode, writing to
+/// `out`, and returns how many values and errors it printed (for `poly`:
+/// `run_script(script, true, out)` and the summary's `values + errors`).
+pub fn calc(data: &[u8], calculator: impl FnOnce(&str, &mut Vec<u8>) -> usize) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
@@ -69,8 +127,7 @@ pub fn calc(data: &[u8]) {
         return;
     }
     let mut out = Vec::new();
-    let summary = budget::with_budget(BUDGET, || poly::calc::run_script(text, true, &mut out))
-        .expect("writing to a vector cannot fail");
+    let lines = budget::with_budget(BUDGET, || calculator(text, &mut out));
     let out = String::from_utf8(out).expect("calculator output is UTF-8");
     assert!(
         !out.contains("internal error"),
@@ -78,7 +135,7 @@ pub fn calc(data: &[u8]) {
     );
     assert_eq!(
         out.lines().count(),
-        summary.values + summary.errors,
+        lines,
         "batch output must have one line per value or error, for {text:?}:\n{out}"
     );
 }
@@ -177,7 +234,8 @@ pub fn brute_force(data: &[u8]) {
     let ma = oracle::membership(&a, &u);
     let mb = oracle::membership(&b, &u);
     type Op = fn(&Map, &Map) -> presburger::Result<Map>;
-    let ops: [(&str, Op, fn(bool, bool) -> bool); 4] = [
+    type Truth = fn(bool, bool) -> bool;
+    let ops: [(&str, Op, Truth); 4] = [
         ("intersect", |x, y| x.intersect(y), |x, y| x && y),
         ("union", |x, y| x.union(y), |x, y| x || y),
         ("subtract", |x, y| x.subtract(y), |x, y| x && !y),

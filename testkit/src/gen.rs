@@ -226,7 +226,7 @@ fn disjunct(src: &mut Bytes, shape: &Shape, vars: &[String]) -> String {
             _ => {
                 // an existential with a small witness: m*e lies within [expr, expr + m - 1]
                 // (explicitly bounded inside the oracle's existential search box)
-                let b = presburger::testing::EXIST_BOUND - 4;
+                let b = crate::oracle::EXIST_BOUND - 4;
                 cs.push(format!(
                     "exists (e : -{b} <= e <= {b} and {} <= {m}*e <= {} + {})",
                     affine(&c, vars, k),
