@@ -58,6 +58,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod aff;
 pub mod basic;
 pub mod budget;
 pub mod coalesce;
@@ -78,6 +79,7 @@ pub mod structural;
 pub mod testing;
 pub mod union;
 
+pub use aff::{Aff, Builder, Constraint, ConstraintKind, MultiAff, PwAff, PwMultiAff};
 pub use basic::{BasicMap, Div};
 pub use error::{Error, Result};
 pub use int::Int;
