@@ -55,7 +55,7 @@ impl Map {
     /// ```
     /// use presburger::Set;
     /// let s: Set = "[n] -> { [i, j] : 0 <= i < n and 0 <= j <= i }".parse().unwrap();
-    /// assert_eq!(s.lexmin_pw_multi_aff().unwrap().to_string(), "[n] -> { [(0), (0)] : n > 0 }");
+    /// assert_eq!(s.lexmin_pw_multi_aff().unwrap().to_string(), "[n] -> { [(0), (0)] : n >= 1 }");
     /// ```
     pub fn lexmin_pw_multi_aff(&self) -> Result<PwMultiAff> {
         from_single_valued(&self.lexmin()?)

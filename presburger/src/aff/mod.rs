@@ -41,7 +41,7 @@
 //! // lexmin as a piecewise function
 //! let m: Map = "[n] -> { [i] -> [j] : j >= i and j >= n }".parse().unwrap();
 //! let p: PwMultiAff = m.lexmin_pw_multi_aff().unwrap();
-//! assert_eq!(p.to_string(), "[n] -> { [i] -> [(n)] : i <= n; [i] -> [(i)] : i > n }");
+//! assert_eq!(p.to_string(), "[n] -> { [i] -> [(n)] : i < n; [i] -> [(i)] : i >= n }");
 //! assert!(p.to_map().unwrap().is_equal(&m.lexmin().unwrap()).unwrap());
 //! ```
 
