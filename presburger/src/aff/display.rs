@@ -5,10 +5,12 @@
 //! divisions (`(-1 + n + i)`, `(3 - i)`), integer divisions are
 //! `floor((num)/d)`; pieces are separated by `; ` and a piece's domain is
 //! written after ` : ` (disjuncts joined by ` or `), as the crate prints sets.
+//! A division whose coefficient is a multiple of its denominator is
+//! written with `mod` as isl does (`(i - (i) mod 2)` for `2*floor((i)/2)`).
 //! Known differences from isl: divisions are normalized further (isl keeps
-//! `floor((1 + 2i)/4)`, this crate prints `floor((i)/2)`), `e mod m` is
-//! written with `floor`, and domain constraints are printed as
-//! [`Map`]'s `Display` does.
+//! `floor((1 + 2i)/4)`, this crate prints `floor((i)/2)`), the order of
+//! several divisions may differ, and domain constraints are printed as
+//! [`Map`]'s `Display` does (`n >= 1` where isl writes `n > 0`).
 //!
 //! Parsing goes through the map parser ([`Map`]'s `FromStr`) and
 //! [`PwMultiAff::from_map`], which gives the right function for every
@@ -84,16 +86,57 @@ fn var_names(dom: &Space) -> Vec<String> {
 }
 
 /// The value of an aff as isl writes it inside a tuple: `(expr)` or `(expr)/d`.
+///
+/// As isl does, a division whose coefficient is a multiple `k·d` of its
+/// denominator is written through `d·floor(e/d) = e - e mod d`: `k·e` joins
+/// the linear part and `-k·((e) mod d)` follows it (`(i - (i) mod 2)`,
+/// `((1 + i) mod 3)`).
 fn aff_text(a: &Aff, base: &[String]) -> String {
     let mut names: Vec<String> = base.to_vec();
     let mut ident = vec![true; names.len()];
+    let mut nums = Vec::with_capacity(a.divs.len());
     for d in &a.divs {
         let k = names.len();
         let num = lin_text(&d.num[..k], &names, &ident);
         names.push(format!("floor(({num})/{})", d.den));
         ident.push(false);
+        nums.push(num);
     }
-    let body = lin_text(&a.num, &names, &ident);
+    let off = base.len();
+    let mut num = a.num.clone();
+    let mut mods: Vec<(usize, Int)> = Vec::new();
+    for k in (0..a.divs.len()).rev() {
+        let col = off + k;
+        let d = &a.divs[k];
+        if num[col].is_zero() || !num[col].is_divisible_by(&d.den) {
+            continue;
+        }
+        let q = num[col].div_exact(&d.den);
+        for (j, v) in d.num[..col].iter().enumerate() {
+            if !v.is_zero() {
+                num[j].add_mul(&q, v);
+            }
+        }
+        num[col] = Int::ZERO;
+        mods.push((k, -&q));
+    }
+    mods.sort();
+    let mut body = lin_text(&num, &names, &ident);
+    let mut first = num.iter().all(Int::is_zero);
+    if first && !mods.is_empty() {
+        body.clear();
+    }
+    for (k, c) in mods {
+        let m = format!("({}) mod {}", nums[k], a.divs[k].den);
+        if first && c == Int::from(-1) {
+            body.push_str(&format!("-1*({m})"));
+        } else if c.abs().is_one() {
+            push_term(&mut body, &c, &m, true, first);
+        } else {
+            push_term(&mut body, &c, &format!("({m})"), false, first);
+        }
+        first = false;
+    }
     if a.den.is_one() {
         format!("({body})")
     } else {
