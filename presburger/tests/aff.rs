@@ -554,3 +554,93 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn accessors_and_products() {
+    let a: Aff = "[n] -> { S[i, j] -> [(2 + n - j + floor((i + floor((j)/3))/2))] }"
+        .parse()
+        .unwrap();
+    assert_eq!(a.constant_num(), &int(2));
+    assert_eq!(a.param_coef(0), Some(&int(1)));
+    assert_eq!(a.var_coef(0), Some(&int(0)));
+    assert_eq!(a.var_coef(1), Some(&int(-1)));
+    assert_eq!(a.var_coef(2), None);
+    assert_eq!(a.n_div(), 2);
+    let (inner, d) = a.div(0).unwrap();
+    assert_eq!(d, int(3));
+    assert_eq!(inner.to_string(), "[n] -> { S[i, j] -> [(j)] }");
+    let (outer, d) = a.div(1).unwrap();
+    assert_eq!(d, int(2));
+    assert_eq!(
+        outer.to_string(),
+        "[n] -> { S[i, j] -> [(i + floor((j)/3))] }"
+    );
+    assert!(a.div(2).is_none());
+    // rebuilding the aff from its parts gives it back
+    let rebuilt = Aff::constant(a.space(), 2)
+        .add(&Aff::param(a.space(), 0).unwrap())
+        .unwrap()
+        .sub(&Aff::var(a.space(), 1).unwrap())
+        .unwrap()
+        .add(&outer.floor_div(&int(2)).unwrap())
+        .unwrap();
+    assert_eq!(rebuilt, a);
+    let f: MultiAff = "{ S[i, j] -> A[(i), (j)] }".parse().unwrap();
+    let g: MultiAff = "[n] -> { S[i, j] -> B[(n - i)] }".parse().unwrap();
+    let fg = f.flat_range_product(&g).unwrap();
+    assert_eq!(fg.to_string(), "[n] -> { S[i, j] -> [(i), (j), (n - i)] }");
+    let h: MultiAff = "{ T[i, j] -> A[(i), (j)] }".parse().unwrap();
+    assert!(f.flat_range_product(&h).is_err());
+    let id = MultiAff::identity(&Space::set(vec![], Tuple::named("T", &["a", "b"])));
+    assert_eq!(id.to_string(), "{ T[a, b] -> T[(a), (b)] }");
+    assert_eq!(
+        f.pullback(&MultiAff::identity(&f.domain_space())).unwrap(),
+        f
+    );
+}
+
+/// Rows for the builder test: coefficients of `(1, n, i, j)`.
+fn row_text(r: &[i64]) -> String {
+    format!("{} + {}n + {}i + {}j", r[0], r[1], r[2], r[3])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Constraints built by name equal the same constraints parsed from text.
+    #[test]
+    fn builder_matches_parser(
+        rows in proptest::collection::vec((proptest::collection::vec(-3i64..=3, 4), 0u8..3, 1i64..=3), 1..4)
+    ) {
+        let space = Space::set(vec!["n".to_string()], Tuple::named("S", &["i", "j"]));
+        let b = Builder::new(&space);
+        let vars = [b.param("n").unwrap(), b.var("i").unwrap(), b.var("j").unwrap()];
+        let mut cons = Vec::new();
+        let mut texts = Vec::new();
+        for (r, kind, d) in &rows {
+            let mut e = b.constant(r[0]);
+            for k in 0..3 {
+                e = e.add(&vars[k].scale(&int(r[k + 1]))).unwrap();
+            }
+            let e = e.floor_div(&int(*d)).unwrap();
+            let t = format!("floor(({})/{d})", row_text(r));
+            match kind {
+                0 => {
+                    cons.push(b.ge(&e, &b.constant(0)).unwrap());
+                    texts.push(format!("{t} >= 0"));
+                }
+                1 => {
+                    cons.push(b.lt(&e, &vars[1]).unwrap());
+                    texts.push(format!("{t} < i"));
+                }
+                _ => {
+                    cons.push(b.eq(&e, &vars[2]).unwrap());
+                    texts.push(format!("{t} = j"));
+                }
+            }
+        }
+        let built = b.map(cons).unwrap();
+        let parsed: Map = format!("[n] -> {{ S[i, j] : {} }}", texts.join(" and ")).parse().unwrap();
+        prop_assert!(built.is_equal(&parsed).unwrap(), "{} vs {}", built, parsed);
+    }
+}

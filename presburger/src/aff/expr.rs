@@ -184,6 +184,44 @@ impl Aff {
         self.divs.len()
     }
 
+    /// Coefficient (in the numerator) of the division at `k`.
+    pub fn div_coef(&self, k: usize) -> Option<&Int> {
+        (k < self.divs.len()).then(|| &self.num[self.off_div() + k])
+    }
+
+    /// The division at `k` as `(numerator, denominator)`: its value is
+    /// `floor(numerator / denominator)`, and the numerator (an aff on the same
+    /// domain) uses only earlier divisions. For walking an aff as an
+    /// expression tree (code generation).
+    ///
+    /// ```
+    /// use presburger::{Aff, Int};
+    /// let a: Aff = "{ [i] -> [(i + 3*floor((i)/4))] }".parse().unwrap();
+    /// let (num, den) = a.div(0).unwrap();
+    /// assert_eq!((num.to_string(), den), ("{ [i] -> [(i)] }".to_string(), Int::from(4)));
+    /// assert_eq!(a.div_coef(0), Some(&Int::from(3)));
+    /// ```
+    pub fn div(&self, k: usize) -> Option<(Aff, Int)> {
+        let d = self.divs.get(k)?;
+        let col = self.off_div() + k;
+        let mut num = d.num[..col].to_vec();
+        num.resize(col, Int::ZERO);
+        let divs = self.divs[..k]
+            .iter()
+            .map(|e| LocalDiv {
+                num: e.num[..col].to_vec(),
+                den: e.den.clone(),
+            })
+            .collect();
+        let a = Aff {
+            space: self.space.clone(),
+            divs,
+            num,
+            den: Int::ONE,
+        };
+        Some((a.normalized(), d.den.clone()))
+    }
+
     /// True if the aff is a constant (no variable, no division).
     pub fn is_constant(&self) -> bool {
         self.num[1..].iter().all(Int::is_zero)

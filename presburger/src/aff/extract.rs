@@ -205,16 +205,12 @@ fn domain_of(b: &BasicMap, f: &MultiAff, dom: &Space) -> Set {
     };
     for r in b.eqs() {
         let row = subst(r);
-        for d2 in d.divs.iter_mut().flatten() {
-            d2.num.resize(len, Int::ZERO);
-        }
         d.add_eq(row);
     }
     for r in b.ineqs() {
         let row = subst(r);
         d.add_ineq(row);
     }
-    let mut d = d;
     if d.simplify() {
         d.detect_divs();
         Map::from_basic(d)

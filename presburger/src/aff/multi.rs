@@ -159,6 +159,28 @@ impl MultiAff {
         })
     }
 
+    /// The outputs of `self` followed by those of `other` (same domain), with
+    /// an anonymous flat target tuple (isl's flat range product: how
+    /// schedule dimensions are stacked). `Err` if the domains differ.
+    pub fn flat_range_product(&self, other: &MultiAff) -> Result<MultiAff> {
+        let (dom_a, dom_b) = (self.domain_space(), other.domain_space());
+        if !dom_a.tuples_match(&dom_b) || self.space.is_set() != other.space.is_set() {
+            return Err(Error::SpaceMismatch(
+                "flat_range_product: the functions have different domains".into(),
+            ));
+        }
+        let params = merge_params(&self.space.params, &other.space.params);
+        let a = self.align_params(&params)?;
+        let b = other.align_params(&params)?;
+        let mut affs = a.affs;
+        affs.extend(b.affs);
+        let dom = dom_a.with_params(params);
+        Ok(MultiAff {
+            space: function_space(&dom, Tuple::anonymous(affs.len())),
+            affs,
+        })
+    }
+
     /// The values of all outputs at `(params, dims)` (`Err` where one is not
     /// an integer, see [`Aff::eval`]).
     pub fn eval(&self, point: &[Int]) -> Result<Vec<Int>> {
