@@ -644,3 +644,81 @@ proptest! {
         prop_assert!(built.is_equal(&parsed).unwrap(), "{} vs {}", built, parsed);
     }
 }
+
+/// Constraints over `{ [i, j] -> [o] }` for the from_map test: some fix `o`
+/// (equalities, floor pairs), some only bound it.
+const FN_POOL: [&str; 12] = [
+    "o = i + j",
+    "2o = i",
+    "o >= i",
+    "o <= i",
+    "3o <= j + 2",
+    "3o >= j",
+    "o = floor(i/2) + j",
+    "i >= 0",
+    "j <= 2",
+    "o >= 0",
+    "o <= 3",
+    "exists e : o = 2e and i = e + j",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// from_map succeeds exactly on single-valued maps, and then its graph is the map.
+    #[test]
+    fn from_map_inverts_to_map(
+        d1 in proptest::collection::vec(0usize..FN_POOL.len(), 1..4),
+        d2 in proptest::collection::vec(0usize..FN_POOL.len(), 0..4),
+    ) {
+        let part = |d: &[usize]| d.iter().map(|&k| FN_POOL[k]).collect::<Vec<_>>().join(" and ");
+        let text = if d2.is_empty() {
+            format!("{{ [i, j] -> [o] : {} }}", part(&d1))
+        } else {
+            format!("{{ [i, j] -> [o] : ({}) or ({}) }}", part(&d1), part(&d2))
+        };
+        let m: Map = text.parse().unwrap();
+        let single = m.is_single_valued().unwrap();
+        match PwMultiAff::from_map(&m) {
+            Ok(p) => {
+                prop_assert!(single, "{}", text);
+                prop_assert!(p.to_map().unwrap().is_equal(&m).unwrap(), "{} gave {}", text, p);
+                // pieces are disjoint
+                let ps = p.pieces();
+                for a in 0..ps.len() {
+                    for b in a + 1..ps.len() {
+                        prop_assert!(ps[a].0.intersect(&ps[b].0).unwrap().is_empty().unwrap());
+                    }
+                }
+                for q in box_points(2, -3, 3) {
+                    let got = p.eval(&pt(&q)).unwrap();
+                    let mut want = None;
+                    for o in -12..=12 {
+                        if m.contains_point(&pt(&[q[0], q[1], o])).unwrap() {
+                            want = Some(pt(&[o]));
+                        }
+                    }
+                    prop_assert_eq!(got, want, "at {:?} in {}", q, text);
+                }
+            }
+            Err(e) => prop_assert!(!single, "{} refused: {}", text, e),
+        }
+    }
+}
+
+#[test]
+fn conversions() {
+    let a: Aff = "[n] -> { [i] -> [(n - i)] }".parse().unwrap();
+    let g = a.to_map();
+    assert!(g
+        .is_equal(&"[n] -> { [i] -> [o] : o = n - i }".parse().unwrap())
+        .unwrap());
+    let p: PwAff = a.clone().into();
+    let pm: PwMultiAff = p.clone().into();
+    let m: MultiAff = a.clone().into();
+    let pm2: PwMultiAff = m.into();
+    assert_eq!(pm.to_string(), pm2.to_string());
+    assert!(p.to_map().unwrap().is_equal(&g).unwrap());
+    assert_eq!(pm.pw_aff(0).unwrap().to_string(), p.to_string());
+    assert!(pm.pw_aff(1).is_err());
+}

@@ -418,3 +418,34 @@ impl PwMultiAff {
         Ok(out)
     }
 }
+
+impl From<Aff> for PwAff {
+    fn from(a: Aff) -> PwAff {
+        PwAff::from_aff(a)
+    }
+}
+
+impl From<MultiAff> for PwMultiAff {
+    fn from(m: MultiAff) -> PwMultiAff {
+        PwMultiAff::from_multi_aff(m)
+    }
+}
+
+impl From<Aff> for MultiAff {
+    fn from(a: Aff) -> MultiAff {
+        MultiAff::from_aff(a)
+    }
+}
+
+impl From<PwAff> for PwMultiAff {
+    fn from(a: PwAff) -> PwMultiAff {
+        a.to_pw_multi_aff()
+    }
+}
+
+impl Aff {
+    /// The graph `{ x -> [f(x)] }` (see [`MultiAff::to_map`]).
+    pub fn to_map(&self) -> Map {
+        MultiAff::from_aff(self.clone()).to_map()
+    }
+}
