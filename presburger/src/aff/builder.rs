@@ -3,29 +3,6 @@
 //! Instead of writing rows `[constant | params | in | out | locals]`, name
 //! the dimensions of a space and combine them as [`Aff`]s; the builder turns
 //! comparisons into constraints and constraints into basic maps.
-//!
-//! ```
-//! use presburger::{BasicMap, Builder, Int, Map, Space, Tuple};
-//! let space = Space::map(
-//!     vec!["n".to_string()],
-//!     Tuple::named("S", &["i"]),
-//!     Tuple::named("A", &["a"]),
-//! );
-//! let b = Builder::new(&space);
-//! let (i, a, n) = (b.var("i")?, b.var("a")?, b.param("n")?);
-//! let c1 = b.ge(&i, &b.constant(0))?; // i >= 0
-//! let c2 = b.lt(&i, &n)?; // i < n
-//! let c3 = b.eq(&a, &i.scale(&Int::from(2)).add_constant(&Int::from(1)))?; // a = 2i + 1
-//! let m = b.basic_map([c1, c2, c3])?;
-//! let expect: Map = "[n] -> { S[i] -> A[2i + 1] : 0 <= i < n }".parse()?;
-//! assert!(Map::from_basic(m).is_equal(&expect)?);
-//! // a floor division becomes a local of the basic map
-//! let even = b.eq(&i, &i.floor_div(&Int::from(2))?.scale(&Int::from(2)))?;
-//! let m2 = BasicMap::universe(space.clone()).with(&even)?;
-//! assert_eq!(m2.n_div(), 1);
-//! assert!(b.var("k").is_err());
-//! # Ok::<(), presburger::Error>(())
-//! ```
 
 use crate::aff::expr::Aff;
 use crate::aff::multi::embed;
@@ -69,8 +46,31 @@ impl Constraint {
 }
 
 /// Names the parameters and dimensions of a space (a set or a relation) as
-/// [`Aff`]s and builds constraints and basic maps from them. See the
-/// [module documentation](self).
+/// [`Aff`]s and builds constraints and basic maps from them, instead of
+/// rows `[constant | params | in | out | locals]`.
+///
+/// ```
+/// use presburger::{BasicMap, Builder, Int, Map, Space, Tuple};
+/// let space = Space::map(
+///     vec!["n".to_string()],
+///     Tuple::named("S", &["i"]),
+///     Tuple::named("A", &["a"]),
+/// );
+/// let b = Builder::new(&space);
+/// let (i, a, n) = (b.var("i")?, b.var("a")?, b.param("n")?);
+/// let c1 = b.ge(&i, &b.constant(0))?; // i >= 0
+/// let c2 = b.lt(&i, &n)?; // i < n
+/// let c3 = b.eq(&a, &i.scale(&Int::from(2)).add_constant(&Int::from(1)))?; // a = 2i + 1
+/// let m = b.basic_map([c1, c2, c3])?;
+/// let expect: Map = "[n] -> { S[i] -> A[2i + 1] : 0 <= i < n }".parse()?;
+/// assert!(Map::from_basic(m).is_equal(&expect)?);
+/// // a floor division becomes a local of the basic map
+/// let even = b.eq(&i, &i.floor_div(&Int::from(2))?.scale(&Int::from(2)))?;
+/// let m2 = BasicMap::universe(space.clone()).with(&even)?;
+/// assert_eq!(m2.n_div(), 1);
+/// assert!(b.var("k").is_err());
+/// # Ok::<(), presburger::Error>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Builder {
     space: Space,
