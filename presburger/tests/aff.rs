@@ -722,3 +722,65 @@ fn conversions() {
     assert_eq!(pm.pw_aff(0).unwrap().to_string(), p.to_string());
     assert!(pm.pw_aff(1).is_err());
 }
+
+/// One disjunct over `{ [i] -> [x0, x1] }` in a box, with equalities,
+/// existentials and divisibility constraints mentioning the input.
+fn lex_disjunct() -> impl Strategy<Value = String> {
+    proptest::collection::vec(
+        (
+            proptest::collection::vec(-3i64..=3, 3),
+            -6i64..=6,
+            0u8..5,
+            2i64..=4,
+        ),
+        0..4,
+    )
+    .prop_map(|cs| {
+        let names = ["i", "x0", "x1"];
+        let mut parts: Vec<String> = vec!["-4 <= x0 <= 5".into(), "-4 <= x1 <= 5".into()];
+        for (coef, c, kind, m) in cs {
+            let lin: Vec<String> = coef
+                .iter()
+                .zip(names)
+                .filter(|(a, _)| **a != 0)
+                .map(|(a, v)| format!("{a}*{v}"))
+                .collect();
+            if lin.is_empty() {
+                continue;
+            }
+            let lin = lin.join(" + ");
+            parts.push(match kind {
+                0 => format!("{lin} + {c} = 0"),
+                1 => format!("exists (e : {lin} + {c} = {m}*e)"),
+                2 => format!("({lin}) mod {m} = 1"),
+                _ => format!("{lin} + {c} >= 0"),
+            });
+        }
+        parts.join(" and ")
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Parametric lexmin/lexmax with divisions: the piecewise function's graph
+    /// is exactly Map::lexmin/lexmax, and its pieces are disjoint.
+    #[test]
+    fn lexopt_with_divisions(ds in proptest::collection::vec(lex_disjunct(), 1..=2), max in any::<bool>()) {
+        let body: Vec<String> = ds.iter().map(|s| format!("({s})")).collect();
+        let text = format!("{{ [i] -> [x0, x1] : {} }}", body.join(" or "));
+        let m: Map = text.parse().unwrap();
+        let (pma, lex) = if max {
+            (m.lexmax_pw_multi_aff().unwrap(), m.lexmax().unwrap())
+        } else {
+            (m.lexmin_pw_multi_aff().unwrap(), m.lexmin().unwrap())
+        };
+        prop_assert!(pma.to_map().unwrap().is_equal(&lex).unwrap(), "{}: {} vs {}", text, pma, lex);
+        for q in -6i64..=6 {
+            if let Some(v) = pma.eval(&pt(&[q])).unwrap() {
+                let point = [pt(&[q]), v].concat();
+                prop_assert!(lex.contains_point(&point).unwrap());
+            }
+        }
+    }
+}
