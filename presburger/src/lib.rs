@@ -59,6 +59,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod aff;
 pub mod basic;
 pub mod budget;
 pub mod coalesce;
@@ -80,6 +81,7 @@ pub mod structural;
 mod testing;
 pub mod union;
 
+pub use aff::{Aff, Builder, Constraint, ConstraintKind, MultiAff, PwAff, PwMultiAff};
 pub use basic::{BasicMap, Div};
 pub use error::{Error, Result};
 pub use int::Int;
