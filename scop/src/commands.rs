@@ -3,7 +3,7 @@
 use crate::ast::ParamKind;
 use crate::error::Error;
 use crate::json::Json;
-use crate::model::{AccessKind, Scop};
+use crate::model::Scop;
 use std::collections::HashMap;
 
 fn read_source(path: &str) -> Result<String, Error> {
@@ -52,14 +52,7 @@ pub fn scop_json(scop: &Scop) -> Json {
                 .map(|a| {
                     Json::Obj(vec![
                         ("ref".into(), Json::str(&a.ref_id)),
-                        (
-                            "kind".into(),
-                            Json::str(match a.kind {
-                                AccessKind::Read => "read",
-                                AccessKind::MustWrite => "must_write",
-                                AccessKind::MayWrite => "may_write",
-                            }),
-                        ),
+                        ("kind".into(), Json::str(a.kind.as_str())),
                         ("array".into(), Json::str(&a.array)),
                         ("target".into(), Json::str(a.target())),
                     ])

@@ -68,11 +68,14 @@ pub mod error;
 pub mod interp;
 pub mod json;
 pub mod lexer;
+pub mod lower;
 pub mod model;
 pub mod parser;
+pub mod program;
 
 pub use build::build_scop;
 pub use commands::{interp_command, model_texts, scop_command};
 pub use error::{Error, Pos};
 pub use model::Scop;
 pub use parser::parse_kernel;
+pub use program::Model;

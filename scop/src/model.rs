@@ -24,6 +24,21 @@ pub enum AccessKind {
     /// A write that may happen (never produced for static-control code, but
     /// part of the model's vocabulary).
     MayWrite,
+    /// A kill: the element's value is dead from here on (never produced by
+    /// the front end today, but part of the model's vocabulary).
+    Kill,
+}
+
+impl AccessKind {
+    /// The kind's name in the model's JSON (`read`, `must_write`, `may_write`, `kill`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AccessKind::Read => "read",
+            AccessKind::MustWrite => "must_write",
+            AccessKind::MayWrite => "may_write",
+            AccessKind::Kill => "kill",
+        }
+    }
 }
 
 /// One array reference of a statement.
