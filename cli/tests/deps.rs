@@ -11,28 +11,12 @@ use std::process::Command;
 
 use dataflow::{compute_dependences, MemoryAccesses};
 use poly::deps::deps_text;
+use poly::json::Json;
 use poly::Error;
 use presburger::UnionMap;
 
 fn u(s: &str) -> UnionMap {
     s.parse().unwrap_or_else(|e| panic!("{e}\n{s}"))
-}
-
-/// The string value of `"key": "..."` in a flat JSON object (a small local
-/// reader: the reference models only hold strings and string lists).
-fn json_str(text: &str, key: &str) -> Option<String> {
-    let pat = format!("\"{key}\": \"");
-    let start = text.find(&pat)? + pat.len();
-    let mut out = String::new();
-    let mut chars = text[start..].chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => out.push(chars.next()?),
-            '"' => return Some(out),
-            c => out.push(c),
-        }
-    }
-    None
 }
 
 /// The labelled relations of `poly deps` output, in order.
@@ -77,7 +61,8 @@ fn shared_kernels_match_the_reference_models() {
             continue;
         };
         let name = c.display().to_string();
-        let field = |k: &str| json_str(&reference, k).map(|s| u(&s));
+        let reference = Json::parse(&reference).unwrap();
+        let field = |k: &str| reference.get(k).and_then(Json::as_str).map(u);
         let empty = UnionMap::empty(Vec::new());
         let acc = MemoryAccesses::new(field("schedule").unwrap())
             .with_reads(field("read").unwrap())

@@ -1,7 +1,9 @@
 //! Dependences computed on the engine-built program model
 //! ([`dataflow::compute_dependences_of`]) agree with those computed on the
-//! shared reference models' relations (`../shared/kernels/NAME.model.json`),
-//! and with dependences written out by hand on small kernels.
+//! front end's isl text of the same kernels (the comparison with the shared
+//! reference models' relations is in `cli/tests/deps.rs`, where a JSON
+//! reader is at hand), and with dependences written out by hand on small
+//! kernels.
 
 use std::path::PathBuf;
 
@@ -10,23 +12,6 @@ use presburger::UnionMap;
 
 fn u(s: &str) -> UnionMap {
     s.parse().unwrap_or_else(|e| panic!("{e}\n{s}"))
-}
-
-/// The string value of `"key": "..."` in a flat JSON object (a small local
-/// reader: the reference models only hold strings and string lists).
-fn json_str(text: &str, key: &str) -> Option<String> {
-    let pat = format!("\"{key}\": \"");
-    let start = text.find(&pat)? + pat.len();
-    let mut out = String::new();
-    let mut chars = text[start..].chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => out.push(chars.next()?),
-            '"' => return Some(out),
-            c => out.push(c),
-        }
-    }
-    None
 }
 
 fn same(what: &str, a: &UnionMap, b: &UnionMap) {
@@ -53,40 +38,50 @@ fn same_deps(name: &str, ours: &Dependences, theirs: &Dependences) {
     );
 }
 
-#[test]
-fn shared_kernels_model_dependences_match_the_reference_models() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/kernels");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        println!("note: ../shared/kernels not found, skipping");
-        return;
-    };
-    let mut kernels: Vec<PathBuf> = entries
-        .map(|e| e.expect("dir entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "c"))
-        .collect();
-    kernels.sort();
-    let mut checked = 0;
-    for c in kernels {
-        let Ok(reference) = std::fs::read_to_string(c.with_extension("model.json")) else {
+/// The kernels of `../shared/kernels` (if present) and of the front end's tests.
+fn kernels() -> Vec<PathBuf> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut out = Vec::new();
+    for dir in [
+        root.join("../../shared/kernels"),
+        root.join("../scop/tests/kernels"),
+    ] {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            println!("note: {} not found, skipping it", dir.display());
             continue;
         };
+        let mut v: Vec<PathBuf> = entries
+            .map(|e| e.expect("dir entry").path())
+            .filter(|p| p.extension().is_some_and(|x| x == "c"))
+            .collect();
+        v.sort();
+        out.extend(v);
+    }
+    out
+}
+
+/// The model route (engine values, no text) gives the same dependences as
+/// the text route (the front end's isl text, parsed, then
+/// `compute_dependences`).
+#[test]
+fn model_dependences_match_the_text_route() {
+    let mut checked = 0;
+    for c in kernels() {
         let name = c.display().to_string();
-        let model = scop::Model::from_source(&std::fs::read_to_string(&c).unwrap()).unwrap();
-        let field = |k: &str| json_str(&reference, k).map(|s| u(&s));
-        let empty = UnionMap::empty(Vec::new());
-        let acc = MemoryAccesses::new(field("schedule").unwrap())
-            .with_reads(field("read").unwrap())
-            .with_must_writes(field("must_write").unwrap())
-            .with_may_writes(field("may_write").unwrap_or(empty.clone()))
-            .with_kills(field("kill").unwrap_or(empty));
+        let scop = scop::build_scop(&std::fs::read_to_string(&c).unwrap()).unwrap();
+        let model = scop::Model::from_scop(&scop).unwrap();
+        let t = scop.texts();
+        let acc = MemoryAccesses::new(u(&t.schedule))
+            .with_reads(u(&t.read))
+            .with_must_writes(u(&t.must_write));
         let theirs = compute_dependences(&acc).unwrap();
         let ours = compute_dependences_of(&model).unwrap();
         same_deps(&name, &ours, &theirs);
         checked += 1;
     }
     assert!(
-        checked >= 8,
-        "expected the 8 shared kernels, checked {checked}"
+        checked >= 13,
+        "expected at least the front end's 13 kernels, checked {checked}"
     );
 }
 
