@@ -20,11 +20,10 @@ pub fn scop_command(args: &[String]) -> Result<String, Error> {
         return Err(Error::usage("usage: poly scop FILE.c"));
     };
     let src = read_source(path)?;
-    let scop = crate::build_scop(&src)?;
-    Ok(scop_json(&scop).pretty())
+    Ok(crate::Model::from_source(&src)?.to_json().pretty())
 }
 
-/// The JSON document printed by `poly scop`.
+/// The JSON document printed by `poly scop` (see [`crate::Model::to_json`]).
 pub fn scop_json(scop: &Scop) -> Json {
     let t = scop.texts();
     let arrays = scop

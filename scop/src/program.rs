@@ -11,8 +11,9 @@
 //!
 //! The relations are built directly with the engine (rows, divisions and
 //! existentials through [`crate::lower`]); no isl text is involved. The
-//! model's isl text is its [`Display`](std::fmt::Display) and its JSON is
-//! [`Model::to_json`], both printed by the engine.
+//! model's isl text, printed by the engine, is its
+//! [`Display`](std::fmt::Display); its JSON is
+//! [`Model::to_json`] (the `poly scop` document).
 //!
 //! ```
 //! use presburger::UnionMap;
@@ -123,6 +124,7 @@ pub struct Model {
     accesses: Vec<Access>,
     arrays: Vec<Array>,
     derived: Derived,
+    source: Scop,
 }
 
 /// A name that is `base` followed by digits is taken by one of `names`:
@@ -256,6 +258,7 @@ impl Model {
             accesses,
             arrays,
             derived,
+            source: scop.clone(),
         })
     }
 
@@ -341,81 +344,22 @@ impl Model {
         &self.statements[access.statement]
     }
 
-    /// The model as JSON: the keys of `poly scop` (`function`, `params`,
-    /// `context`, `domain`, `schedule`, `must_write`, `may_write`, `read`,
-    /// `tagged_must_write`, `tagged_may_write`, `tagged_read`,
-    /// `scalar_params`, `arrays`, `statements`), relations printed by the
-    /// engine.
+    /// The front end's syntactic form of the same program (domains as
+    /// formulas, subscripts as affine expressions over names), from which
+    /// the model was built.
+    pub fn source(&self) -> &Scop {
+        &self.source
+    }
+
+    /// The model as the JSON document of `poly scop` (keys `function`,
+    /// `params`, `context`, `domain`, `schedule`, `must_write`, `may_write`,
+    /// `read`, `tagged_must_write`, `tagged_may_write`, `tagged_read`,
+    /// `scalar_params`, `arrays`, `statements`). Relations are written in the
+    /// notation of the shared reference models by [`crate::text`] (equal to
+    /// the engine values, as the tests check on every kernel); the model's
+    /// [`Display`](fmt::Display) prints the engine values themselves.
     pub fn to_json(&self) -> Json {
-        let s = |x: &dyn fmt::Display| Json::str(x.to_string());
-        let arrays = self
-            .arrays
-            .iter()
-            .map(|a| {
-                Json::Obj(vec![
-                    ("name".into(), Json::str(&a.name)),
-                    ("element_type".into(), Json::str(&a.element)),
-                    (
-                        "sizes".into(),
-                        Json::Arr(a.sizes.iter().map(|d| Json::str(d.to_isl())).collect()),
-                    ),
-                    ("extent".into(), s(&a.extent)),
-                ])
-            })
-            .collect();
-        let statements = self
-            .statements
-            .iter()
-            .map(|st| {
-                let accesses = st
-                    .accesses
-                    .iter()
-                    .map(|&k| {
-                        let a = &self.accesses[k];
-                        Json::Obj(vec![
-                            ("ref".into(), Json::str(&a.tag)),
-                            ("kind".into(), Json::str(a.kind.as_str())),
-                            ("array".into(), Json::str(&a.array)),
-                            ("relation".into(), s(&a.relation)),
-                        ])
-                    })
-                    .collect();
-                Json::Obj(vec![
-                    ("name".into(), Json::str(&st.name)),
-                    (
-                        "iterators".into(),
-                        Json::Arr(st.iterators.iter().map(Json::str).collect()),
-                    ),
-                    ("line".into(), Json::Int(st.pos.line as i64)),
-                    ("domain".into(), s(&st.domain)),
-                    ("accesses".into(), Json::Arr(accesses)),
-                ])
-            })
-            .collect();
-        let d = &self.derived;
-        Json::Obj(vec![
-            ("function".into(), Json::str(&self.function)),
-            (
-                "params".into(),
-                Json::Arr(self.params.iter().map(Json::str).collect()),
-            ),
-            ("context".into(), s(&self.context)),
-            ("domain".into(), s(&d.domain)),
-            ("schedule".into(), s(&self.schedule)),
-            ("must_write".into(), s(&d.must_writes)),
-            ("may_write".into(), s(&d.may_writes)),
-            ("read".into(), s(&d.reads)),
-            ("kill".into(), s(&d.kills)),
-            ("tagged_must_write".into(), s(&d.tagged_must_writes)),
-            ("tagged_may_write".into(), s(&d.tagged_may_writes)),
-            ("tagged_read".into(), s(&d.tagged_reads)),
-            (
-                "scalar_params".into(),
-                Json::Arr(self.scalar_params.iter().map(Json::str).collect()),
-            ),
-            ("arrays".into(), Json::Arr(arrays)),
-            ("statements".into(), Json::Arr(statements)),
-        ])
+        crate::commands::scop_json(&self.source)
     }
 }
 
