@@ -78,12 +78,22 @@ impl Columns {
 /// A sparse row: column to coefficient (column 0 is the constant).
 type Sparse = BTreeMap<usize, i64>;
 
+fn overflow() -> Error {
+    Error::Engine(presburger::Error::Invalid(
+        "a coefficient does not fit in 64 bits".into(),
+    ))
+}
+
 fn add_to(row: &mut Sparse, col: usize, c: i64) -> Result<(), Error> {
     let e = row.entry(col).or_insert(0);
-    *e = e
-        .checked_add(c)
-        .ok_or_else(|| Error::Engine(presburger::Error::Invalid("coefficient overflow".into())))?;
+    *e = e.checked_add(c).ok_or_else(overflow)?;
     Ok(())
+}
+
+fn negate(row: &Sparse) -> Result<Sparse, Error> {
+    row.iter()
+        .map(|(&k, &c)| Ok((k, c.checked_neg().ok_or_else(overflow)?)))
+        .collect()
 }
 
 /// The row of `a`, adding a division local to `b` for every `floor`.
@@ -94,6 +104,11 @@ fn affine_row(b: &mut BasicMap, a: &Affine, cols: &Columns) -> Result<Sparse, Er
         let col = match v {
             AVar::Name(n) => cols.col(n)?,
             AVar::Div(num, d) => {
+                if *d <= 0 {
+                    return Err(Error::Engine(presburger::Error::Invalid(format!(
+                        "floor division by {d}"
+                    ))));
+                }
                 let num = affine_row(b, num, cols)?;
                 let dense = dense(&num, b.row_len());
                 b.add_div(dense, Int::from(*d))
@@ -136,8 +151,8 @@ fn add_conjunct(b: &mut BasicMap, f: &Formula, cols: &Columns) -> Result<bool, E
             // exists q : e = m q + r
             let mut row = affine_row(b, e, cols)?;
             let q = b.add_existential();
-            add_to(&mut row, q, -m)?;
-            add_to(&mut row, 0, -r)?;
+            add_to(&mut row, q, m.checked_neg().ok_or_else(overflow)?)?;
+            add_to(&mut row, 0, r.checked_neg().ok_or_else(overflow)?)?;
             b.add_eq(dense(&row, b.row_len()));
         }
         Formula::Range {
@@ -221,7 +236,7 @@ pub fn affine_graph(exprs: &[Affine], space: &Space, cols: &Columns) -> Result<B
         ))));
     }
     for (d, e) in exprs.iter().enumerate() {
-        let mut row = affine_row(&mut b, &e.scale(-1), cols)?;
+        let mut row = negate(&affine_row(&mut b, e, cols)?)?;
         add_to(&mut row, off_out + d, 1)?;
         b.add_eq(dense(&row, b.row_len()));
     }
@@ -241,7 +256,9 @@ mod tests {
     }
 
     /// Lowering agrees with the formula's own evaluation on a small box.
-    fn check(f: &Formula) {
+    /// Returns the number of points of the box in the formula.
+    fn check(f: &Formula) -> usize {
+        let mut inside = 0;
         let space = set_space(&["N"], "S", &["i", "j"]);
         let cols = Columns::for_set(&space);
         let m = formula_to_map(f, &space, &cols).unwrap();
@@ -255,6 +272,7 @@ mod tests {
                         _ => None,
                     };
                     let want = f.eval(&val).unwrap();
+                    inside += usize::from(want);
                     let pt = [Int::from(n), Int::from(i), Int::from(j)];
                     assert_eq!(
                         m.contains_point(&pt).unwrap(),
@@ -264,6 +282,7 @@ mod tests {
                 }
             }
         }
+        inside
     }
 
     #[test]
@@ -292,9 +311,92 @@ mod tests {
             Formula::or(vec![Formula::Mod(i.clone(), 2, 0), Formula::ge(&j, &n)]),
             Formula::or(vec![Formula::ge(&c(2), &j), Formula::Eq(j.sub(&c(5)))]),
         ]));
-        check(&Formula::True);
-        check(&Formula::False);
+        assert_eq!(check(&Formula::True), 5 * 11 * 11);
+        assert_eq!(check(&Formula::False), 0);
         check(&Formula::and(vec![Formula::False, Formula::ge(&i, &j)]));
+    }
+
+    /// A small deterministic pseudo-random generator.
+    struct Lcg(u64);
+    impl Lcg {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (self.0 >> 33) % n
+        }
+        fn small(&mut self) -> i64 {
+            self.below(7) as i64 - 3
+        }
+    }
+
+    fn random_affine(g: &mut Lcg, depth: usize) -> Affine {
+        let mut a = Affine::constant(g.small());
+        for v in ["i", "j", "N"] {
+            a = a.add(&Affine::var(v).scale(g.small()));
+        }
+        if depth > 0 && g.below(3) == 0 {
+            let d = 2 + g.below(3) as i64;
+            a = a.add(&random_affine(g, depth - 1).floor_div(d).scale(g.small()));
+        }
+        a
+    }
+
+    fn random_formula(g: &mut Lcg, depth: usize) -> Formula {
+        let k = if depth == 0 { g.below(4) } else { g.below(7) };
+        match k {
+            0 => Formula::Ge(random_affine(g, 1)),
+            1 => Formula::Eq(random_affine(g, 1)),
+            2 => {
+                let m = 2 + g.below(3) as i64;
+                Formula::Mod(random_affine(g, 1), m, g.below(m as u64) as i64)
+            }
+            3 => Formula::Range {
+                lo: random_affine(g, 1),
+                var: ["i", "j"][g.below(2) as usize].to_string(),
+                hi: random_affine(g, 1),
+                strict: g.below(2) == 0,
+            },
+            4 | 5 => {
+                let n = 1 + g.below(3) as usize;
+                let fs = (0..n).map(|_| random_formula(g, depth - 1)).collect();
+                if k == 4 {
+                    Formula::And(fs)
+                } else {
+                    Formula::Or(fs)
+                }
+            }
+            _ => random_formula(g, depth - 1).negate(),
+        }
+    }
+
+    /// Random formulas with divisions, modulos, conjunctions, disjunctions
+    /// and negations lower to relations with exactly the formula's points
+    /// (brute force on a box).
+    #[test]
+    fn random_formulas_lower_exactly() {
+        let mut g = Lcg(2024);
+        let mut mixed = 0;
+        for _ in 0..150 {
+            let f = random_formula(&mut g, 2);
+            let inside = check(&f);
+            mixed += usize::from(inside > 0 && inside < 5 * 11 * 11);
+        }
+        // most formulas cut the box (neither empty nor everything)
+        assert!(mixed >= 75, "only {mixed} formulas cut the box");
+    }
+
+    #[test]
+    fn bad_divisions_are_errors() {
+        let space = set_space(&[], "S", &["i"]);
+        let cols = Columns::for_set(&space);
+        let mut terms = BTreeMap::new();
+        terms.insert(AVar::Div(Box::new(Affine::var("i")), 0), 1);
+        let f = Formula::Ge(Affine { terms, constant: 0 });
+        assert!(formula_to_map(&f, &space, &cols).is_err());
+        let big = Formula::Mod(Affine::var("i"), i64::MIN, 0);
+        assert!(formula_to_map(&big, &space, &cols).is_err());
     }
 
     #[test]
