@@ -163,3 +163,27 @@ fn tagged_accesses_tell_references_apart() {
     let plain = compute_dependences_of(&m).unwrap();
     same("untagged", &d.untagged().unwrap().flow, &plain.flow);
 }
+
+#[test]
+fn another_schedule_gives_other_dependences() {
+    // The prefix sum run backwards: no value flows, every read of A[i - 1]
+    // happens before S0[i - 1] overwrites it.
+    let m = scop::Model::from_source(
+        "void k(int N, double A[N]) {\n  for (int i = 1; i < N; i++)\n    A[i] = A[i] + A[i - 1];\n}",
+    )
+    .unwrap();
+    let m = m.with_schedule(u("[N] -> { S0[i] -> [-i] }")).unwrap();
+    let d = compute_dependences_of(&m).unwrap();
+    same("flow", &d.flow, &u("[N] -> {  }"));
+    same(
+        "anti",
+        &d.anti,
+        &u("[N] -> { S0[i] -> S0[i - 1] : 2 <= i < N }"),
+    );
+    same("output", &d.output, &u("[N] -> {  }"));
+    same(
+        "live-in",
+        &d.live_in,
+        &u("[N] -> { S0[i] -> A[i] : 1 <= i < N; S0[i] -> A[i - 1] : 1 <= i < N }"),
+    );
+}

@@ -45,8 +45,8 @@ pub struct Statement {
     pub iterators: Vec<String>,
     /// The iteration domain, `[params] -> { S[i, ...] : ... }`.
     pub domain: Set,
-    /// The original schedule of the statement, `{ S[i, ...] -> [t, ...] }`
-    /// (2d+1 form, padded to the model's schedule depth; not restricted to
+    /// The statement's schedule, `{ S[i, ...] -> [t, ...] }`: the original
+    /// one (2d+1 form, padded to the model's schedule depth; not restricted to
     /// the domain).
     pub schedule: Map,
     /// The body as an expression tree; [`Expr::Access`]`(k)` is the access
@@ -125,6 +125,8 @@ pub struct Model {
     arrays: Vec<Array>,
     derived: Derived,
     source: Scop,
+    /// False once [`Model::with_schedule`] replaced the original schedule.
+    original_schedule: bool,
 }
 
 /// A name that is `base` followed by digits is taken by one of `names`:
@@ -259,6 +261,7 @@ impl Model {
             arrays,
             derived,
             source: scop.clone(),
+            original_schedule: true,
         })
     }
 
@@ -291,10 +294,60 @@ impl Model {
     pub fn arrays(&self) -> &[Array] {
         &self.arrays
     }
-    /// The original schedule, `{ S0[i] -> [i, 0]; ... }` (not restricted to
-    /// the domains).
+    /// The schedule, `{ S0[i] -> [i, 0]; ... }`: the original one (not
+    /// restricted to the domains) unless [`with_schedule`](Self::with_schedule)
+    /// gave another.
     pub fn schedule(&self) -> &UnionMap {
         &self.schedule
+    }
+
+    /// The same program under another schedule (e.g. a scheduler's result):
+    /// `schedule` must give every statement exactly one relation, from its
+    /// instance tuple (name and arity) to a time tuple, and nothing else.
+    ///
+    /// ```
+    /// use presburger::UnionMap;
+    /// let m = scop::Model::from_source(
+    ///     "void k(int N, double A[N]) { for (int i = 0; i < N; i++) A[i] = 1; }").unwrap();
+    /// let reversed: UnionMap = "[N] -> { S0[i] -> [-i] }".parse().unwrap();
+    /// let r = m.with_schedule(reversed.clone()).unwrap();
+    /// assert!(r.schedule().is_equal(&reversed).unwrap());
+    /// assert!(m.with_schedule("{ S1[i] -> [i] }".parse().unwrap()).is_err());
+    /// ```
+    pub fn with_schedule(&self, schedule: UnionMap) -> Result<Model, Error> {
+        let mismatch = |what: String| Error::Engine(presburger::Error::SpaceMismatch(what));
+        let mut out = self.clone();
+        let mut found = vec![false; self.statements.len()];
+        for m in schedule.maps() {
+            let dom = m.space().domain.as_deref().filter(|t| !t.is_nested());
+            let k = dom.and_then(|t| {
+                self.statements.iter().position(|s| {
+                    t.name.as_deref() == Some(s.name.as_str()) && t.dim() == s.iterators.len()
+                })
+            });
+            let Some(k) = k else {
+                return Err(mismatch(format!(
+                    "the schedule has a part `{m}` that is no statement's"
+                )));
+            };
+            if found[k] {
+                return Err(mismatch(format!(
+                    "the schedule gives {} several time spaces",
+                    self.statements[k].name
+                )));
+            }
+            found[k] = true;
+            out.statements[k].schedule = m.clone();
+        }
+        if let Some(k) = found.iter().position(|f| !f) {
+            return Err(mismatch(format!(
+                "the schedule does not schedule {}",
+                self.statements[k].name
+            )));
+        }
+        out.schedule = schedule;
+        out.original_schedule = false;
+        Ok(out)
     }
     /// The union of the iteration domains.
     pub fn domain(&self) -> &UnionSet {
@@ -356,10 +409,22 @@ impl Model {
     /// `read`, `tagged_must_write`, `tagged_may_write`, `tagged_read`,
     /// `scalar_params`, `arrays`, `statements`). Relations are written in the
     /// notation of the shared reference models by [`crate::text`] (equal to
-    /// the engine values, as the tests check on every kernel); the model's
-    /// [`Display`](fmt::Display) prints the engine values themselves.
+    /// the engine values, as the tests check on every kernel), except a
+    /// schedule given by [`with_schedule`](Self::with_schedule), which the
+    /// engine prints; the model's [`Display`](fmt::Display) prints the engine
+    /// values themselves.
     pub fn to_json(&self) -> Json {
-        crate::commands::scop_json(&self.source)
+        let mut json = crate::commands::scop_json(&self.source);
+        if !self.original_schedule {
+            if let Json::Obj(kv) = &mut json {
+                for (k, v) in kv.iter_mut() {
+                    if k == "schedule" {
+                        *v = Json::str(self.schedule.to_string());
+                    }
+                }
+            }
+        }
+        json
     }
 }
 

@@ -120,3 +120,31 @@ fn model_of_a_small_kernel() {
         ["A", "s"]
     );
 }
+
+#[test]
+fn with_schedule_checks_and_replaces() {
+    let src = "void k(int N, double A[N], double B[N]) {\n  for (int i = 0; i < N; i++)\n    A[i] = 1;\n  for (int j = 0; j < N; j++)\n    B[j] = A[j];\n}";
+    let m = scop::Model::from_source(src).unwrap();
+    let fused = parse("[N] -> { S0[i] -> [i, 0]; S1[j] -> [j, 1] }", "fused");
+    let f = m.with_schedule(fused.clone()).unwrap();
+    assert!(f.schedule().is_equal(&fused).unwrap());
+    assert!(f.statements()[1]
+        .schedule
+        .is_equal(&"[N] -> { S1[j] -> [j, 1] }".parse().unwrap())
+        .unwrap());
+    // the rest of the model is unchanged
+    assert!(f.reads().is_equal(m.reads()).unwrap());
+    // the JSON shows the new schedule
+    let json = f.to_json().pretty();
+    let shown = parse(&common::json_str(&json, "schedule").unwrap(), "schedule");
+    assert!(shown.is_equal(&fused).unwrap());
+    // not every statement, a foreign statement, a wrong arity, two time spaces
+    for bad in [
+        "[N] -> { S0[i] -> [i] }",
+        "[N] -> { S0[i] -> [i]; S1[j] -> [j]; S2[k] -> [k] }",
+        "[N] -> { S0[i, k] -> [i]; S1[j] -> [j] }",
+        "[N] -> { S0[i] -> [i]; S0[i] -> [i, 0]; S1[j] -> [j] }",
+    ] {
+        assert!(m.with_schedule(parse(bad, bad)).is_err(), "{bad}");
+    }
+}
