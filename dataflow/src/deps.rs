@@ -1,4 +1,4 @@
-//! Memory dependences on top of [`compute_flow`](crate::compute_flow): flow
+//! Memory dependences on top of [`compute_flow`]: flow
 //! (read after write), anti (write after read) and output (write after write)
 //! dependences, and live-in / live-out accesses.
 

@@ -161,12 +161,9 @@ fn add_conjunct(b: &mut BasicMap, f: &Formula, cols: &Columns) -> Result<bool, E
             hi,
             strict,
         } => {
-            let v = Affine::var(var);
-            add_constraint(b, &v.sub(lo), false, cols)?;
-            let up = hi
-                .sub(&v)
-                .add(&Affine::constant(if *strict { -1 } else { 0 }));
-            add_constraint(b, &up, false, cols)?;
+            for c in Formula::range_constraints(lo, var, hi, *strict) {
+                add_constraint(b, &c, false, cols)?;
+            }
         }
         Formula::And(fs) => {
             if fs.iter().any(|g| matches!(g, Formula::Or(_))) {
