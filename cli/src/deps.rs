@@ -27,8 +27,6 @@
 //! assert!(flow.is_equal(&want).unwrap());
 //! ```
 
-use presburger::{Int, UnionMap};
-
 use crate::error::{Error, Result};
 use dataflow::{compute_dependences, Dependences, MemoryAccesses};
 
@@ -39,46 +37,19 @@ pub fn kernel_dependences(
     params: &[(String, i64)],
     tagged: bool,
 ) -> Result<Dependences> {
+    let fixed;
+    let model = if params.is_empty() {
+        model
+    } else {
+        fixed = model.with_param_values(params)?;
+        &fixed
+    };
     let acc = if tagged {
         MemoryAccesses::from_model_tagged(model)?
     } else {
         MemoryAccesses::from_model(model)
     };
-    if params.is_empty() {
-        return Ok(compute_dependences(&acc)?);
-    }
-    for (name, _) in params {
-        if !model.params().contains(name) {
-            return Err(Error::Usage(format!(
-                "`{name}` is not a parameter of {} (parameters: {})",
-                model.function(),
-                model.params().join(", ")
-            )));
-        }
-    }
-    let fix = |u: &UnionMap| fix_params(u, params);
-    let acc = MemoryAccesses::new(fix(&acc.schedule)?)
-        .with_reads(fix(&acc.reads)?)
-        .with_must_writes(fix(&acc.must_writes)?)
-        .with_may_writes(fix(&acc.may_writes)?)
-        .with_kills(fix(&acc.kills)?);
     Ok(compute_dependences(&acc)?)
-}
-
-/// `u` restricted to the given parameter values.
-fn fix_params(u: &UnionMap, params: &[(String, i64)]) -> Result<UnionMap> {
-    let mut out = UnionMap::empty(u.params().to_vec());
-    for m in u.maps() {
-        let mut m = m.clone();
-        for (name, value) in params {
-            if let Some(k) = m.space().params.iter().position(|p| p == name) {
-                // parameters come first among the variables
-                m = m.fix_var(k, &Int::from(*value));
-            }
-        }
-        out.add_map(m)?;
-    }
-    Ok(out)
 }
 
 /// The text `poly deps` prints for a kernel's source.

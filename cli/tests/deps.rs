@@ -170,11 +170,11 @@ fn errors_keep_their_type() {
         }
         other => panic!("expected a front-end error, got {other:?}"),
     }
-    // a parameter that does not exist is a usage error
+    // a parameter that does not exist is the front end's usage error
     let src = "void k(int N, double A[N]) { for (int i = 0; i < N; i++) A[i] = 1; }";
     assert!(matches!(
         deps_text(src, &[("M".into(), 3)], false),
-        Err(Error::Usage(m)) if m.contains("`M`")
+        Err(Error::Front(scop::Error::Usage { message })) if message.contains("`M`")
     ));
     // the engine's and the analysis' errors convert without losing their type
     let e: Error = presburger::Error::BudgetExceeded.into();

@@ -301,6 +301,62 @@ impl Model {
         &self.schedule
     }
 
+    /// The same program with some parameters fixed to values: the context,
+    /// the domains, the access relations, the schedules and the extents are
+    /// restricted to them (the parameters stay parameters). Every name must
+    /// be a parameter of the kernel.
+    ///
+    /// ```
+    /// let m = scop::Model::from_source(
+    ///     "void k(int N, double A[N]) { for (int i = 0; i < N; i++) A[i] = 1; }").unwrap();
+    /// let m4 = m.with_param_values(&[("N".to_string(), 4)]).unwrap();
+    /// let want: presburger::UnionMap = "[N] -> { S0[i] : 0 <= i < 4 and N = 4 }".parse().unwrap();
+    /// assert!(m4.domain().is_equal(&want).unwrap());
+    /// assert!(m.with_param_values(&[("M".to_string(), 4)]).is_err());
+    /// ```
+    pub fn with_param_values(&self, values: &[(String, i64)]) -> Result<Model, Error> {
+        for (name, _) in values {
+            if !self.params.contains(name) {
+                return Err(Error::Usage {
+                    message: format!(
+                        "`{name}` is not a parameter of {} (parameters: {})",
+                        self.function,
+                        self.params.join(", ")
+                    ),
+                });
+            }
+        }
+        let fix = |m: &Map| -> Map {
+            let mut m = m.clone();
+            for (name, value) in values {
+                if let Some(k) = m.space().params.iter().position(|p| p == name) {
+                    // the parameters are the first variables
+                    m = m.fix_var(k, &presburger::Int::from(*value));
+                }
+            }
+            m
+        };
+        let mut out = self.clone();
+        out.context = fix(&self.context);
+        let mut schedule = UnionMap::empty(self.schedule.params().to_vec());
+        for s in &mut out.statements {
+            s.domain = fix(&s.domain);
+            s.schedule = fix(&s.schedule);
+            schedule.add_map(s.schedule.clone())?;
+        }
+        out.schedule = schedule;
+        for a in &mut out.accesses {
+            a.relation = fix(&a.relation);
+            a.tagged = fix(&a.tagged);
+        }
+        for a in &mut out.arrays {
+            a.extent = fix(&a.extent);
+        }
+        let params: Arc<[String]> = self.params.clone().into();
+        out.derived = derive(&params, &out.statements, &out.accesses)?;
+        Ok(out)
+    }
+
     /// The same program under another schedule (e.g. a scheduler's result):
     /// `schedule` must give every statement exactly one relation, from its
     /// instance tuple (name and arity) to a time tuple, and nothing else.

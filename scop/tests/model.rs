@@ -148,3 +148,44 @@ fn with_schedule_checks_and_replaces() {
         assert!(m.with_schedule(parse(bad, bad)).is_err(), "{bad}");
     }
 }
+
+#[test]
+fn fixing_parameters_restricts_every_relation() {
+    for path in common::all_kernels() {
+        let name = path.display().to_string();
+        let src = std::fs::read_to_string(&path).unwrap();
+        let m = scop::Model::from_source(&src).unwrap();
+        let values = common::param_values(&src);
+        let fixed = m.with_param_values(&values).unwrap();
+        let cond: Vec<String> = values.iter().map(|(p, v)| format!("{p} = {v}")).collect();
+        let pset: presburger::Set = format!(
+            "[{}] -> {{ : {} }}",
+            m.params().join(", "),
+            cond.join(" and ")
+        )
+        .parse()
+        .unwrap();
+        let check = |what: &str, a: &presburger::Map, b: &presburger::Map| {
+            let want = b.intersect_params(&pset).unwrap();
+            assert!(
+                a.is_equal(&want).unwrap(),
+                "{name}: {what}\n got  {a}\n want {want}"
+            );
+        };
+        check("context", fixed.context(), m.context());
+        for (s, o) in fixed.statements().iter().zip(m.statements()) {
+            check(&s.name, &s.domain, &o.domain);
+        }
+        for (a, o) in fixed.accesses().iter().zip(m.accesses()) {
+            check(&a.tag, &a.relation, &o.relation);
+            check(&a.tag, &a.tagged, &o.tagged);
+        }
+        for (a, o) in fixed.arrays().iter().zip(m.arrays()) {
+            check(&a.name, &a.extent, &o.extent);
+        }
+        // the derived unions follow
+        assert!(fixed.reads().is_subset(m.reads()).unwrap());
+        let n: usize = fixed.statements().iter().map(|s| s.accesses.len()).sum();
+        assert_eq!(n, fixed.accesses().len());
+    }
+}
