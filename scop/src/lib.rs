@@ -6,25 +6,25 @@
 //!
 //! ## Pipeline
 //!
-//! 1. [`lexer`] splits the source into tokens with line/column positions.
+//! 1. `lexer` splits the source into tokens with line/column positions.
 //!    Comments and preprocessor lines are skipped (`min`/`max` are built in,
 //!    so `#define min(a,b) ...` lines are harmless).
-//! 2. [`parser`] builds an [`ast::Function`]: `int`/`double`/array parameters,
+//! 2. `parser` builds an [`ast::Function`]: `int`/`double`/array parameters,
 //!    `for` loops (steps `++`, `--`, `+= c`, `-= c`), `if`/`else`, local
 //!    `double` scalars, assignments `= += -= *= /=`, arithmetic, calls to
 //!    `sqrt exp fabs fmin fmax pow min max`. Constructs outside the subset
 //!    (`while`, pointers, `?:`, ...) are reported as [`Error::Unsupported`].
-//! 3. [`build`] checks the static-control conditions and extracts the
+//! 3. `build` checks the static-control conditions and extracts the
 //!    [`model::Scop`]: every assignment is a statement `S0, S1, ...` in
 //!    textual order. Loop bounds, `if` conditions and subscripts become
 //!    quasi-affine [`affine::Affine`] expressions (with `min`/`max` in
 //!    [`affine::IntTerm`], floor division by constants, and `%` by
 //!    constants); iteration domains are [`affine::Formula`]s. Loop steps give
 //!    divisibility constraints (`exists (e0 : i = 2e0)`).
-//! 4. [`lower`] turns the scop's formulas and affine expressions into engine
+//! 4. `lower` turns the scop's formulas and affine expressions into engine
 //!    values (constraint rows, integer divisions, existentials), and
 //!    [`program`] assembles them into the [`Model`] (see below).
-//! 5. [`text`] prints the scop as isl text in the reference models'
+//! 5. `text` prints the scop as isl text in the reference models'
 //!    notation: domains, the original schedule (a compact 2d+1 form: one
 //!    dimension per loop and one constant dimension per sequence of two or
 //!    more statements, padded with zeros), read / must-write / may-write
@@ -70,7 +70,7 @@
 //!   model is built.
 //!
 //! Build it with [`Model::from_source`] (or [`Model::from_scop`]); every
-//! relation is made with the engine's constructors in [`lower`], never
+//! relation is made with the engine's constructors in `lower`, never
 //! through text. Consume it through its accessors: the values are ordinary
 //! engine values. `dataflow::compute_dependences_of(&model)` gives its flow,
 //! anti and output dependences and live-in / live-out accesses (`dataflow`
@@ -78,9 +78,9 @@
 //! model's `Display` is an iscc script of its engine values, and
 //! [`Model::to_json`] the `poly scop` document.
 //!
-//! Layering: [`lower`] may call only the engine's public constructors
+//! Layering: `lower` may call only the engine's public constructors
 //! (`BasicMap::add_eq`, `add_ineq`, `add_div`, `add_existential`, `Map`
-//! union and intersection); [`program`] calls [`lower`] and the engine's set
+//! union and intersection); [`program`] calls `lower` and the engine's set
 //! operations; nothing in the crate parses isl text.
 //!
 //! ```
@@ -126,20 +126,20 @@
 
 pub mod affine;
 pub mod ast;
-pub mod build;
+mod build;
 pub mod commands;
 pub mod driver;
 pub mod error;
 pub mod interp;
 pub mod json;
-pub mod lexer;
-pub mod lower;
+mod lexer;
+mod lower;
 pub mod model;
-pub mod parser;
+mod parser;
 pub mod program;
-pub mod text;
+mod text;
 
-pub use build::build_scop;
+pub use build::{build_from_ast, build_scop};
 pub use commands::{interp_command, model_texts, scop_command};
 pub use error::{Error, Pos};
 pub use model::Scop;

@@ -7,17 +7,10 @@
 //! here. A variable's column is given by a [`Columns`] table built from the
 //! target [`Space`].
 //!
-//! ```
-//! use scop::affine::{Affine, Formula};
-//! use scop::lower::{formula_to_map, Columns};
-//! use presburger::{Space, Set, Tuple};
-//! let space = Space::set(vec!["N".to_string()], Tuple::named("S", &["i"]));
-//! let cols = Columns::for_set(&space);
-//! let f = Formula::Range { lo: Affine::constant(0), var: "i".into(), hi: Affine::var("N"), strict: true };
-//! let set = formula_to_map(&f, &space, &cols).unwrap();
-//! let want: Set = "[N] -> { S[i] : 0 <= i < N }".parse().unwrap();
-//! assert!(set.is_equal(&want).unwrap());
-//! ```
+//! The module is private: the [`Model`](crate::Model) is its only client
+//! (its tests check every formula shape against [`Formula::eval`] by brute
+//! force). When the engine's named-dimension builder lands, only this module
+//! changes.
 
 use std::collections::BTreeMap;
 

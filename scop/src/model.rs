@@ -1,7 +1,7 @@
 //! The front end's syntactic model ([`Scop`]): statements with their
 //! domains as [`Formula`]s and subscripts as [`Affine`] expressions over
 //! named iterators and parameters. Its isl text is printed by
-//! [`crate::text`]; [`crate::Model`] is the same program as engine values.
+//! the front end's text printer (`text`); [`crate::Model`] is the same program as engine values.
 
 use crate::affine::{Affine, Formula};
 use crate::ast::{AssignOp, BinOp, UnOp};

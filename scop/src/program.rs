@@ -10,7 +10,7 @@
 //! model is built, and returned by reference.
 //!
 //! The relations are built directly with the engine (rows, divisions and
-//! existentials through [`crate::lower`]); no isl text is involved. The
+//! existentials through the private `lower` module); no isl text is involved. The
 //! model's isl text, printed by the engine, is its
 //! [`Display`](std::fmt::Display); its JSON is
 //! [`Model::to_json`] (the `poly scop` document).
@@ -464,7 +464,7 @@ impl Model {
     /// `params`, `context`, `domain`, `schedule`, `must_write`, `may_write`,
     /// `read`, `tagged_must_write`, `tagged_may_write`, `tagged_read`,
     /// `scalar_params`, `arrays`, `statements`). Relations are written in the
-    /// notation of the shared reference models by [`crate::text`] (equal to
+    /// notation of the shared reference models by the front end's text printer (`text`) (equal to
     /// the engine values, as the tests check on every kernel), except a
     /// schedule given by [`with_schedule`](Self::with_schedule), which the
     /// engine prints; the model's [`Display`](fmt::Display) prints the engine
