@@ -10,10 +10,14 @@
 //! model is built, and returned by reference.
 //!
 //! The relations are built directly with the engine (rows, divisions and
-//! existentials through the private `lower` module); no isl text is involved. The
-//! model's isl text, printed by the engine, is its
-//! [`Display`](std::fmt::Display); its JSON is
-//! [`Model::to_json`] (the `poly scop` document).
+//! existentials through the private `lower` module); no isl text is
+//! involved. The model's isl text, printed by the engine, is its
+//! [`Display`](std::fmt::Display); its JSON is [`Model::to_json`] (the
+//! `poly scop` document).
+//!
+//! Transformations return a new model: [`Model::with_schedule`] (the same
+//! program under another schedule) and [`Model::with_param_values`] (some
+//! parameters fixed).
 //!
 //! ```
 //! use presburger::UnionMap;
