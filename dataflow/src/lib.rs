@@ -68,8 +68,9 @@
 //! The front end's program model ([`scop::Model`]) is built from engine
 //! values, so a kernel goes to its dependences without any text in between:
 //! [`MemoryAccesses::from_model`] (or [`MemoryAccesses::from_model_tagged`])
-//! takes its accesses and original schedule, and [`compute_dependences_of`]
-//! runs [`compute_dependences`] on them.
+//! takes its accesses and schedule, and [`compute_dependences_of`] runs
+//! [`compute_dependences`] on them; [`AccessInfo::from_model`] asks the
+//! last-writer question alone.
 //!
 //! ```
 //! use presburger::UnionMap;
