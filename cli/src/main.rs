@@ -20,7 +20,8 @@ Usage:
                             --budget N: give up on a statement after N units of engine work
                             (default in batch mode: 10000000, seconds at most;
                             0 means no limit)
-  poly scop FILE.c          extract the polyhedral model of a C kernel
+  poly scop FILE.c [--isl]  extract the polyhedral model of a C kernel (JSON;
+                            --isl: an iscc script of its relations, for poly calc)
   poly interp FILE.c NAME=VALUE...
                             run a C kernel with the given parameter values
   poly deps FILE.c [--param NAME=VALUE]... [--tagged]

@@ -214,6 +214,11 @@ fn the_binary_prints_five_labelled_lines() {
     assert!(ok, "{err}");
     let rels = relations(&out);
     assert_eq!(rels.len(), 5);
+    // the output is a calculator script defining the five relations
+    let mut calc = Vec::new();
+    poly::run_script(&format!("{out}flow;\n"), true, &mut calc).unwrap();
+    let calc = String::from_utf8(calc).unwrap();
+    assert!(u(calc.trim()).is_equal(&rels[0].1).unwrap(), "{calc}");
     assert!(rels[0]
         .1
         .is_equal(&u(
@@ -246,4 +251,29 @@ fn demo_shows_poly_deps() {
         .expect("a flow line");
     let want = u("[n] -> { S0[i, j] -> S0[i, j + 1] : 0 <= j < i < n }");
     assert!(u(flow.trim_end_matches(';')).is_equal(&want).unwrap());
+}
+
+#[test]
+fn the_model_as_isl_is_a_calculator_script() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scop/tests/kernels");
+    let mut kernels: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .collect();
+    kernels.sort();
+    assert!(!kernels.is_empty());
+    for c in kernels {
+        let p = c.display().to_string();
+        let script = scop::scop_command(&[p.clone(), "--isl".to_string()]).unwrap();
+        let model = scop::Model::from_source(&std::fs::read_to_string(&c).unwrap()).unwrap();
+        // every line defines a variable; asking for the reads gives the model's reads
+        let mut out = Vec::new();
+        poly::run_script(&format!("{script}\nRead;\n"), true, &mut out).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert!(!out.contains("error"), "{p}: {out}");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 1, "{p}: {out}");
+        assert!(u(lines[0]).is_equal(model.reads()).unwrap(), "{p}");
+    }
 }

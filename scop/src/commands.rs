@@ -10,17 +10,28 @@ fn read_source(path: &str) -> Result<String, Error> {
     std::fs::read_to_string(path).map_err(|e| Error::usage(format!("cannot read {path}: {e}")))
 }
 
-/// `poly scop FILE.c`: returns the polyhedral model as JSON text.
+/// `poly scop FILE.c [--isl]`: returns the polyhedral model as JSON text,
+/// or with `--isl` as an iscc script (one `name := relation;` line per
+/// relation, printed by the engine: the [`Model`](crate::Model)'s
+/// `Display`), which `poly calc` reads.
 ///
-/// Keys: `params`, `context`, `domain`, `schedule`, `read`, `must_write`,
-/// `may_write`, `tagged_read`, `tagged_must_write`, `tagged_may_write`
-/// (all isl notation), `arrays` and `statements` (per-statement details).
+/// JSON keys: `params`, `context`, `domain`, `schedule`, `read`,
+/// `must_write`, `may_write`, `tagged_read`, `tagged_must_write`,
+/// `tagged_may_write` (all isl notation), `arrays` and `statements`
+/// (per-statement details).
 pub fn scop_command(args: &[String]) -> Result<String, Error> {
-    let [path] = args else {
-        return Err(Error::usage("usage: poly scop FILE.c"));
+    let (path, isl) = match args {
+        [path] => (path, false),
+        [path, flag] | [flag, path] if flag == "--isl" => (path, true),
+        _ => return Err(Error::usage("usage: poly scop FILE.c [--isl]")),
     };
     let src = read_source(path)?;
-    Ok(crate::Model::from_source(&src)?.to_json().pretty())
+    let model = crate::Model::from_source(&src)?;
+    Ok(if isl {
+        model.to_string()
+    } else {
+        model.to_json().pretty()
+    })
 }
 
 /// The JSON document printed by `poly scop` (see [`crate::Model::to_json`]).

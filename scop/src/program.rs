@@ -26,7 +26,7 @@
 //! let want: UnionMap = "[N] -> { S0[i] -> A[i - 1] : 1 <= i < N }".parse().unwrap();
 //! assert!(m.reads().is_equal(&want).unwrap());
 //! assert_eq!(m.statements()[0].iterators, ["i"]);
-//! assert!(m.to_string().contains("must_write := [N] -> { S0[i] -> A["));
+//! assert!(m.to_string().contains("MustWrite := [N] -> { S0[i] -> A["));
 //! ```
 
 use std::fmt;
@@ -549,24 +549,26 @@ fn derive(
 }
 
 impl fmt::Display for Model {
-    /// The model as an iscc script: one `name := relation;` line per
-    /// relation (context, domain, schedule, accesses plain and tagged), then
-    /// one `extent_A := ...;` line per array.
+    /// The model as an iscc script that `poly calc` reads: a comment line,
+    /// then one `Name := relation;` line per relation (`Context`, `Domain`,
+    /// `Schedule`, `Read`, `MustWrite`, `MayWrite`, `Kill`, `TaggedRead`,
+    /// `TaggedMustWrite`, `TaggedMayWrite`), then one `Extent_A := ...;` line
+    /// per array, all printed by the engine.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let d = &self.derived;
         writeln!(f, "# kernel {}", self.function)?;
-        writeln!(f, "context := {};", self.context)?;
-        writeln!(f, "domain := {};", d.domain)?;
-        writeln!(f, "schedule := {};", self.schedule)?;
-        writeln!(f, "read := {};", d.reads)?;
-        writeln!(f, "must_write := {};", d.must_writes)?;
-        writeln!(f, "may_write := {};", d.may_writes)?;
-        writeln!(f, "kill := {};", d.kills)?;
-        writeln!(f, "tagged_read := {};", d.tagged_reads)?;
-        writeln!(f, "tagged_must_write := {};", d.tagged_must_writes)?;
-        writeln!(f, "tagged_may_write := {};", d.tagged_may_writes)?;
+        writeln!(f, "Context := {};", self.context)?;
+        writeln!(f, "Domain := {};", d.domain)?;
+        writeln!(f, "Schedule := {};", self.schedule)?;
+        writeln!(f, "Read := {};", d.reads)?;
+        writeln!(f, "MustWrite := {};", d.must_writes)?;
+        writeln!(f, "MayWrite := {};", d.may_writes)?;
+        writeln!(f, "Kill := {};", d.kills)?;
+        writeln!(f, "TaggedRead := {};", d.tagged_reads)?;
+        writeln!(f, "TaggedMustWrite := {};", d.tagged_must_writes)?;
+        writeln!(f, "TaggedMayWrite := {};", d.tagged_may_writes)?;
         for a in &self.arrays {
-            writeln!(f, "extent_{} := {};", a.name, a.extent)?;
+            writeln!(f, "Extent_{} := {};", a.name, a.extent)?;
         }
         Ok(())
     }
