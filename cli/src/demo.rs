@@ -1,10 +1,12 @@
 //! The built-in example run by `poly` (or `poly demo`): a short calculator
 //! script that walks through what the toolkit does on a small kernel,
-//! printing each statement and its value.
+//! printing each statement and its value, then `poly deps` on the same
+//! kernel written in C ([`DEMO_KERNEL`]).
 
 use std::io::Write;
 
 use crate::calc::Session;
+use crate::deps::deps_text;
 use crate::error::Result;
 
 /// The demo script: one statement per line; `#` lines are narration.
@@ -39,7 +41,15 @@ Flow[1];
 is_injective Flow[0];
 # Counting: how many iterations for n = 10?
 card ({ S[i, j] : 0 <= i < 10 and 0 <= j <= i });
-# Try it yourself: poly calc (type statements ending with ';').
+";
+
+/// The demo's kernel in C, for `poly deps` (its statement is `S0`).
+pub const DEMO_KERNEL: &str = "\
+void trmv(int n, double A[n][n], double x[n], double y[n]) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j <= i; j++)
+      y[i] = y[i] + A[i][j] * x[j];
+}
 ";
 
 /// Run the demo, echoing each statement before its value.
@@ -57,5 +67,19 @@ pub fn run_demo(out: &mut dyn Write) -> Result<()> {
         writeln!(out, "poly> {t}")?;
         s.run(line, k + 1, out, None)?;
     }
+    writeln!(
+        out,
+        "# The same kernel in C (trmv.c), straight from the source to its dependences:"
+    )?;
+    for line in DEMO_KERNEL.lines() {
+        writeln!(out, "#   {line}")?;
+    }
+    writeln!(out, "$ poly deps trmv.c")?;
+    write!(out, "{}", deps_text(DEMO_KERNEL, &[], false)?)?;
+    writeln!(
+        out,
+        "# Try it yourself: poly calc (type statements ending with ';'),"
+    )?;
+    writeln!(out, "# poly scop KERNEL.c, poly deps KERNEL.c.")?;
     Ok(())
 }

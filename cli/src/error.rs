@@ -53,15 +53,23 @@ pub enum Error {
         /// Why.
         message: String,
     },
-    /// The polyhedral engine refused an operation.
+    /// The polyhedral engine refused an operation of a script.
     Engine {
         /// The operator's position.
         pos: Pos,
         /// The operation (e.g. `lexmin`).
         op: String,
-        /// The engine's message.
-        message: String,
+        /// The engine's error, as the engine reported it.
+        error: presburger::Error,
     },
+    /// The polyhedral engine refused an operation of a command outside a
+    /// script (e.g. `poly deps`).
+    Set(presburger::Error),
+    /// The C front end refused a kernel (`poly scop`, `poly interp`,
+    /// `poly deps`); the error carries its source position.
+    Front(scop::Error),
+    /// The dataflow analysis failed (`poly deps`).
+    Dataflow(dataflow::Error),
     /// A bug caught at run time (a panic inside an operation); the run goes on.
     Internal {
         /// The statement's position.
@@ -86,7 +94,12 @@ impl Error {
             | Error::Eval { pos, .. }
             | Error::Engine { pos, .. }
             | Error::Internal { pos, .. } => Some(*pos),
-            Error::Io(_) | Error::Usage(_) | Error::Command(_) => None,
+            Error::Io(_)
+            | Error::Usage(_)
+            | Error::Command(_)
+            | Error::Set(_)
+            | Error::Front(_)
+            | Error::Dataflow(_) => None,
         }
     }
 
@@ -96,11 +109,14 @@ impl Error {
             Error::Parse { expected, .. } => format!("parse error: expected {expected}"),
             Error::Type { message, .. } => format!("type error: {message}"),
             Error::Eval { message, .. } => message.clone(),
-            Error::Engine { op, message, .. } => format!("{op}: {message}"),
+            Error::Engine { op, error, .. } => format!("{op}: {error}"),
             Error::Internal { message, .. } => format!("internal error: {message}"),
             Error::Io(m) => format!("i/o error: {m}"),
             Error::Usage(m) => format!("usage: {m}"),
             Error::Command(m) => m.clone(),
+            Error::Set(e) => e.to_string(),
+            Error::Front(e) => e.to_string(),
+            Error::Dataflow(e) => format!("dataflow: {e}"),
         }
     }
 }
@@ -114,11 +130,38 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Engine { error, .. } | Error::Set(error) => Some(error),
+            Error::Front(e) => Some(e),
+            Error::Dataflow(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 impl From<std::io::Error> for Error {
     fn from(e: std::io::Error) -> Error {
         Error::Io(e.to_string())
+    }
+}
+
+impl From<presburger::Error> for Error {
+    fn from(e: presburger::Error) -> Error {
+        Error::Set(e)
+    }
+}
+
+impl From<scop::Error> for Error {
+    fn from(e: scop::Error) -> Error {
+        Error::Front(e)
+    }
+}
+
+impl From<dataflow::Error> for Error {
+    fn from(e: dataflow::Error) -> Error {
+        Error::Dataflow(e)
     }
 }
 

@@ -3,6 +3,8 @@
 //! - [`calc`]: `poly calc`, an iscc-compatible calculator over the
 //!   `presburger` engine (interactive, script files, and a batch protocol
 //!   used by the conformance checker).
+//! - [`deps`]: `poly deps`, the dependences of a C kernel (front end's
+//!   program model to dataflow, no text in between).
 //! - [`demo`]: the built-in example run by `poly` without arguments.
 //! - [`error`]: the crate's error type.
 #![forbid(unsafe_code)]
@@ -11,6 +13,7 @@
 pub mod bench;
 pub mod calc;
 pub mod demo;
+pub mod deps;
 pub mod error;
 pub mod json;
 

@@ -20,9 +20,14 @@ Usage:
                             --budget N: give up on a statement after N units of engine work
                             (default in batch mode: 10000000, seconds at most;
                             0 means no limit)
-  poly scop FILE.c          extract the polyhedral model of a C kernel
+  poly scop FILE.c [--isl]  extract the polyhedral model of a C kernel (JSON;
+                            --isl: an iscc script of its relations, for poly calc)
   poly interp FILE.c NAME=VALUE...
                             run a C kernel with the given parameter values
+  poly deps FILE.c [--param NAME=VALUE]... [--tagged]
+                            the kernel's dependences as isl text: value-based flow,
+                            anti (WAR), output (WAW), live-in and live-out, one line each;
+                            --param fixes a parameter, --tagged keeps reference tags
   poly bench CASES.jsonl [--min-ms N]
                             check and time engine operations on conformance cases
                             (one line per case: ID OP NANOSECONDS, or ID OP WRONG)
@@ -115,17 +120,14 @@ fn run_text(
     Ok(s.summary().clone())
 }
 
-fn front_end<E: std::fmt::Display>(result: Result<String, E>) -> Result<ExitCode, Error> {
-    match result {
-        Ok(text) => {
-            print!("{text}");
-            if !text.is_empty() && !text.ends_with('\n') {
-                println!();
-            }
-            Ok(ExitCode::SUCCESS)
-        }
-        Err(e) => Err(Error::Command(e.to_string())),
+/// Print a command's text (with a final newline); its error keeps its type.
+fn front_end<E: Into<Error>>(result: Result<String, E>) -> Result<ExitCode, Error> {
+    let text = result.map_err(Into::into)?;
+    print!("{text}");
+    if !text.is_empty() && !text.ends_with('\n') {
+        println!();
     }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn dispatch(args: &[String]) -> Result<ExitCode, Error> {
@@ -142,6 +144,7 @@ fn dispatch(args: &[String]) -> Result<ExitCode, Error> {
         Some("bench") => poly::bench::bench_command(&args[1..]),
         Some("scop") => front_end(scop::commands::scop_command(&args[1..])),
         Some("interp") => front_end(scop::commands::interp_command(&args[1..])),
+        Some("deps") => front_end(poly::deps::deps_command(&args[1..])),
         Some(other) => Err(Error::Usage(format!(
             "unknown command `{other}` (see `poly --help`)"
         ))),

@@ -39,6 +39,27 @@ impl AccessInfo {
         }
     }
 
+    /// The last-writer question of a program [`Model`](scop::Model): its
+    /// reads as sinks, its must-writes as must-sources, its conditional
+    /// writes as may-sources, its kills, and its schedule (all untagged).
+    ///
+    /// ```
+    /// use dataflow::{compute_flow, AccessInfo};
+    /// use presburger::UnionMap;
+    /// let m = scop::Model::from_source(
+    ///     "void k(int N, double A[N]) { for (int i = 1; i < N; i++) A[i] = A[i - 1]; }").unwrap();
+    /// let flow = compute_flow(&AccessInfo::from_model(&m)).unwrap();
+    /// let want: UnionMap = "[N] -> { S0[i] -> S0[i + 1] : 1 <= i < N - 1 }".parse().unwrap();
+    /// assert!(flow.must_dependence.is_equal(&want).unwrap());
+    /// ```
+    pub fn from_model(model: &scop::Model) -> AccessInfo {
+        AccessInfo::from_sink(model.reads().clone())
+            .with_must_source(model.must_writes().clone())
+            .with_may_source(model.conditional_writes().clone())
+            .with_kill(model.kills().clone())
+            .with_schedule(model.schedule().clone())
+    }
+
     /// Set the must-source accesses (definite writes).
     pub fn with_must_source(mut self, must: UnionMap) -> AccessInfo {
         self.must_source = must;

@@ -1,4 +1,4 @@
-//! Memory dependences on top of [`compute_flow`](crate::compute_flow): flow
+//! Memory dependences on top of [`compute_flow`]: flow
 //! (read after write), anti (write after read) and output (write after write)
 //! dependences, and live-in / live-out accesses.
 
@@ -59,6 +59,61 @@ impl MemoryAccesses {
         self.kills = k;
         self
     }
+
+    /// The accesses of a program [`Model`](scop::Model) and its original
+    /// schedule, untagged: reads, must-writes, the writes that only may
+    /// happen (the model's must-writes are not repeated as may-writes), kills.
+    ///
+    /// ```
+    /// use dataflow::MemoryAccesses;
+    /// let m = scop::Model::from_source(
+    ///     "void k(int N, double A[N]) { for (int i = 1; i < N; i++) A[i] = A[i - 1]; }").unwrap();
+    /// let acc = MemoryAccesses::from_model(&m);
+    /// assert!(acc.reads.is_equal(m.reads()).unwrap());
+    /// assert!(acc.may_writes.is_empty().unwrap());
+    /// ```
+    pub fn from_model(model: &scop::Model) -> MemoryAccesses {
+        MemoryAccesses {
+            reads: model.reads().clone(),
+            must_writes: model.must_writes().clone(),
+            may_writes: model.conditional_writes().clone(),
+            kills: model.kills().clone(),
+            schedule: model.schedule().clone(),
+        }
+    }
+
+    /// Like [`from_model`](Self::from_model) with every access tagged by its
+    /// reference (`[S[i] -> R0[]] -> A[i]`), so that dependences tell the
+    /// references apart; the schedule stays on the statement instances.
+    pub fn from_model_tagged(model: &scop::Model) -> Result<MemoryAccesses> {
+        let must = model.tagged_must_writes();
+        let may = model.tagged_may_writes().subtract(must)?;
+        Ok(MemoryAccesses {
+            reads: model.tagged_reads().clone(),
+            must_writes: must.clone(),
+            may_writes: may,
+            kills: model.tagged_kills().clone(),
+            schedule: model.schedule().clone(),
+        })
+    }
+}
+
+/// Flow, anti and output dependences and live-in / live-out accesses of a
+/// program [`Model`](scop::Model), on its untagged accesses and original
+/// schedule ([`MemoryAccesses::from_model`] then [`compute_dependences`]).
+///
+/// ```
+/// use presburger::UnionMap;
+/// let m = scop::Model::from_source(
+///     "void k(int N, double A[N]) { for (int i = 1; i < N; i++) A[i] = A[i - 1]; }").unwrap();
+/// let d = dataflow::compute_dependences_of(&m).unwrap();
+/// let want: UnionMap = "[N] -> { S0[i] -> S0[i + 1] : 1 <= i < N - 1 }".parse().unwrap();
+/// assert!(d.flow.is_equal(&want).unwrap());
+/// let live_in: UnionMap = "[N] -> { S0[1] -> A[0] : N >= 2 }".parse().unwrap();
+/// assert!(d.live_in.is_equal(&live_in).unwrap());
+/// ```
+pub fn compute_dependences_of(model: &scop::Model) -> Result<Dependences> {
+    compute_dependences(&MemoryAccesses::from_model(model))
 }
 
 /// Dependences between statement instances (`source -> sink`), in the

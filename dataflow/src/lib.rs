@@ -62,6 +62,28 @@
 //! assert!(f.must_dependence.is_equal(&want).unwrap());
 //! assert!(f.may_no_source.is_empty().unwrap());
 //! ```
+//!
+//! ## From a C kernel
+//!
+//! The front end's program model ([`scop::Model`]) is built from engine
+//! values, so a kernel goes to its dependences without any text in between:
+//! [`MemoryAccesses::from_model`] (or [`MemoryAccesses::from_model_tagged`])
+//! takes its accesses and schedule, and [`compute_dependences_of`] runs
+//! [`compute_dependences`] on them; [`AccessInfo::from_model`] asks the
+//! last-writer question alone.
+//!
+//! ```
+//! use presburger::UnionMap;
+//! let model = scop::Model::from_source(
+//!     "void k(int N, double A[N]) {
+//!        for (int i = 1; i < N; i++)
+//!          A[i] = A[i] + A[i - 1];
+//!      }").unwrap();
+//! let d = dataflow::compute_dependences_of(&model).unwrap();
+//! let flow: UnionMap = "[N] -> { S0[i] -> S0[i + 1] : 1 <= i < N - 1 }".parse().unwrap();
+//! assert!(d.flow.is_equal(&flow).unwrap());
+//! assert!(d.output.is_empty().unwrap());
+//! ```
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -71,6 +93,6 @@ pub mod error;
 pub mod flow;
 
 pub use access::AccessInfo;
-pub use deps::{compute_dependences, Dependences, MemoryAccesses};
+pub use deps::{compute_dependences, compute_dependences_of, Dependences, MemoryAccesses};
 pub use error::{Error, Result};
 pub use flow::{compute_flow, Flow};

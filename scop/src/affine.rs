@@ -281,6 +281,22 @@ impl Formula {
         Formula::Ge(a.sub(b))
     }
 
+    /// The two constraints of `lo <= var < hi` (`<= hi` unless `strict`),
+    /// each meaning `c >= 0`: `var - lo` and `hi - var` (minus one if strict).
+    ///
+    /// ```
+    /// use scop::affine::{Affine, Formula};
+    /// let [l, u] = Formula::range_constraints(&Affine::constant(0), "i", &Affine::var("N"), true);
+    /// assert_eq!((l.to_isl(), u.to_isl()), ("i".to_string(), "N - i - 1".to_string()));
+    /// ```
+    pub fn range_constraints(lo: &Affine, var: &str, hi: &Affine, strict: bool) -> [Affine; 2] {
+        let v = Affine::var(var);
+        let upper = hi
+            .sub(&v)
+            .add(&Affine::constant(if strict { -1 } else { 0 }));
+        [v.sub(lo), upper]
+    }
+
     /// Conjunction, flattened, with `True` dropped.
     pub fn and(fs: Vec<Formula>) -> Formula {
         let mut out = Vec::new();
@@ -403,18 +419,12 @@ impl Formula {
                 var,
                 hi,
                 strict,
-            } => {
-                let v = Affine::var(var);
-                let upper_violated = if *strict {
-                    Formula::ge(&v, hi)
-                } else {
-                    Formula::ge(&v, &hi.add(&Affine::constant(1)))
-                };
-                Formula::or(vec![
-                    Formula::ge(lo, &v.add(&Affine::constant(1))),
-                    upper_violated,
-                ])
-            }
+            } => Formula::or(
+                Formula::range_constraints(lo, var, hi, *strict)
+                    .into_iter()
+                    .map(|c| Formula::Ge(c).negate())
+                    .collect(),
+            ),
             Formula::And(fs) => Formula::or(fs.iter().map(|f| f.negate()).collect()),
             Formula::Or(fs) => Formula::and(fs.iter().map(|f| f.negate()).collect()),
         }

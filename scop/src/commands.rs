@@ -3,28 +3,38 @@
 use crate::ast::ParamKind;
 use crate::error::Error;
 use crate::json::Json;
-use crate::model::{AccessKind, Scop};
+use crate::model::Scop;
 use std::collections::HashMap;
 
 fn read_source(path: &str) -> Result<String, Error> {
     std::fs::read_to_string(path).map_err(|e| Error::usage(format!("cannot read {path}: {e}")))
 }
 
-/// `poly scop FILE.c`: returns the polyhedral model as JSON text.
+/// `poly scop FILE.c [--isl]`: returns the polyhedral model as JSON text,
+/// or with `--isl` as an iscc script (one `name := relation;` line per
+/// relation, printed by the engine: the [`Model`](crate::Model)'s
+/// `Display`), which `poly calc` reads.
 ///
-/// Keys: `params`, `context`, `domain`, `schedule`, `read`, `must_write`,
-/// `may_write`, `tagged_read`, `tagged_must_write`, `tagged_may_write`
-/// (all isl notation), `arrays` and `statements` (per-statement details).
+/// JSON keys: `params`, `context`, `domain`, `schedule`, `read`,
+/// `must_write`, `may_write`, `tagged_read`, `tagged_must_write`,
+/// `tagged_may_write` (all isl notation), `arrays` and `statements`
+/// (per-statement details).
 pub fn scop_command(args: &[String]) -> Result<String, Error> {
-    let [path] = args else {
-        return Err(Error::usage("usage: poly scop FILE.c"));
+    let (path, isl) = match args {
+        [path] => (path, false),
+        [path, flag] | [flag, path] if flag == "--isl" => (path, true),
+        _ => return Err(Error::usage("usage: poly scop FILE.c [--isl]")),
     };
     let src = read_source(path)?;
-    let scop = crate::build_scop(&src)?;
-    Ok(scop_json(&scop).pretty())
+    let model = crate::Model::from_source(&src)?;
+    Ok(if isl {
+        model.to_string()
+    } else {
+        model.to_json().pretty()
+    })
 }
 
-/// The JSON document printed by `poly scop`.
+/// The JSON document printed by `poly scop` (see [`crate::Model::to_json`]).
 pub fn scop_json(scop: &Scop) -> Json {
     let t = scop.texts();
     let arrays = scop
@@ -52,14 +62,7 @@ pub fn scop_json(scop: &Scop) -> Json {
                 .map(|a| {
                     Json::Obj(vec![
                         ("ref".into(), Json::str(&a.ref_id)),
-                        (
-                            "kind".into(),
-                            Json::str(match a.kind {
-                                AccessKind::Read => "read",
-                                AccessKind::MustWrite => "must_write",
-                                AccessKind::MayWrite => "may_write",
-                            }),
-                        ),
+                        ("kind".into(), Json::str(a.kind.as_str())),
                         ("array".into(), Json::str(&a.array)),
                         ("target".into(), Json::str(a.target())),
                     ])

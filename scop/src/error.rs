@@ -57,6 +57,15 @@ pub enum Error {
         /// What went wrong.
         message: String,
     },
+    /// The set engine refused to build a relation of the model (no source
+    /// position: e.g. its operation budget ran out).
+    Engine(presburger::Error),
+}
+
+impl From<presburger::Error> for Error {
+    fn from(e: presburger::Error) -> Error {
+        Error::Engine(e)
+    }
 }
 
 impl Error {
@@ -106,7 +115,7 @@ impl Error {
             | Error::Unsupported { line, .. }
             | Error::Semantic { line, .. }
             | Error::Runtime { line, .. } => *line,
-            Error::Usage { .. } => 0,
+            Error::Usage { .. } | Error::Engine(_) => 0,
         }
     }
 
@@ -117,7 +126,7 @@ impl Error {
             | Error::Unsupported { col, .. }
             | Error::Semantic { col, .. }
             | Error::Runtime { col, .. } => *col,
-            Error::Usage { .. } => 0,
+            Error::Usage { .. } | Error::Engine(_) => 0,
         }
     }
 }
@@ -142,11 +151,19 @@ impl fmt::Display for Error {
                 write!(f, "{line}:{col}: runtime error: {message}")
             }
             Error::Usage { message } => write!(f, "{message}"),
+            Error::Engine(e) => write!(f, "set engine: {e}"),
         }
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Engine(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 /// A 1-based source position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

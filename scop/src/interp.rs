@@ -276,7 +276,7 @@ fn exec(st: &mut State, s: &ast::Stmt) -> Result<(), Error> {
             let mut i = eval_int(st, init)?;
             st.loop_vars.push(var.clone());
             st.ints.insert(var.clone(), i);
-            let r = (|| loop {
+            let r: Result<(), Error> = (|| loop {
                 if let Some(slot) = st.ints.get_mut(var) {
                     *slot = i;
                 }

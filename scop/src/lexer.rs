@@ -36,11 +36,6 @@ const PUNCTS: &[&str] = &[
 ];
 
 /// Splits `src` into tokens (the last one is [`Tok::Eof`]).
-///
-/// ```
-/// let toks = scop::lexer::tokenize("x += 1.5; // c").unwrap();
-/// assert_eq!(toks.len(), 5);
-/// ```
 pub fn tokenize(src: &str) -> Result<Vec<Token>, Error> {
     let chars: Vec<char> = src.chars().collect();
     let mut toks = Vec::new();
@@ -209,4 +204,13 @@ pub fn tokenize(src: &str) -> Result<Vec<Token>, Error> {
         pos: Pos { line, col },
     });
     Ok(toks)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn tokens_of_a_compound_assignment() {
+        let toks = super::tokenize("x += 1.5; // c").unwrap();
+        assert_eq!(toks.len(), 5);
+    }
 }

@@ -6,31 +6,35 @@
 //!
 //! ## Pipeline
 //!
-//! 1. [`lexer`] splits the source into tokens with line/column positions.
+//! 1. `lexer` splits the source into tokens with line/column positions.
 //!    Comments and preprocessor lines are skipped (`min`/`max` are built in,
 //!    so `#define min(a,b) ...` lines are harmless).
-//! 2. [`parser`] builds an [`ast::Function`]: `int`/`double`/array parameters,
+//! 2. `parser` builds an [`ast::Function`]: `int`/`double`/array parameters,
 //!    `for` loops (steps `++`, `--`, `+= c`, `-= c`), `if`/`else`, local
 //!    `double` scalars, assignments `= += -= *= /=`, arithmetic, calls to
 //!    `sqrt exp fabs fmin fmax pow min max`. Constructs outside the subset
 //!    (`while`, pointers, `?:`, ...) are reported as [`Error::Unsupported`].
-//! 3. [`build`] checks the static-control conditions and extracts the
+//! 3. `build` checks the static-control conditions and extracts the
 //!    [`model::Scop`]: every assignment is a statement `S0, S1, ...` in
 //!    textual order. Loop bounds, `if` conditions and subscripts become
 //!    quasi-affine [`affine::Affine`] expressions (with `min`/`max` in
 //!    [`affine::IntTerm`], floor division by constants, and `%` by
 //!    constants); iteration domains are [`affine::Formula`]s. Loop steps give
 //!    divisibility constraints (`exists (e0 : i = 2e0)`).
-//! 4. [`model`] prints the model as isl text: domains, the original
-//!    schedule (a compact 2d+1 form: one dimension per loop and one constant
-//!    dimension per sequence of two or more statements, padded with zeros),
-//!    read / must-write / may-write relations and their tagged variants
-//!    `[S0[i] -> R0[]] -> A[i]`, the context (parameters are non-negative)
-//!    and the arrays with their extents.
-//! 5. [`interp`] executes the AST directly with C semantics: `double`
+//! 4. `lower` turns the scop's formulas and affine expressions into engine
+//!    values (constraint rows, integer divisions, existentials), and
+//!    [`program`] assembles them into the [`Model`] (see below).
+//! 5. `text` prints the scop as isl text in the reference models'
+//!    notation: domains, the original schedule (a compact 2d+1 form: one
+//!    dimension per loop and one constant dimension per sequence of two or
+//!    more statements, padded with zeros), read / must-write / may-write
+//!    relations and their tagged variants `[S0[i] -> R0[]] -> A[i]`, the
+//!    context (parameters are non-negative) and the arrays with their
+//!    extents.
+//! 6. [`interp`] executes the AST directly with C semantics: `double`
 //!    arithmetic in source order (no contraction), `int` arithmetic with
 //!    truncating `/` and `%`, libm functions through Rust's `f64` methods.
-//! 6. [`commands`] provides the CLI entry points `poly scop` and
+//! 7. [`commands`] provides the CLI entry points `poly scop` and
 //!    `poly interp`, and [`json`] the hand-written JSON printer.
 //!
 //! Scalars (local `double`s and `double` parameters that are written) are
@@ -43,7 +47,68 @@
 //! form `e % m == r` are modelled with C's exact semantics.
 //!
 //! All errors are values of the single [`Error`] type and carry a line and a
-//! column; no user input makes the crate panic.
+//! column (except [`Error::Engine`], the engine's own error, and usage
+//! errors); no user input makes the crate panic.
+//!
+//! ## The program model
+//!
+//! [`Model`] is the one typed seam between the front end and the analyses
+//! (dataflow, scheduling, DeLICM, liveness, code generation). It owns
+//!
+//! - the parameters and their context (a [`presburger::Set`]);
+//! - the statements ([`program::Statement`]): name, iterators, iteration
+//!   domain (a `Set`), original schedule (a `Map`), body as an expression
+//!   tree ([`model::Expr`]) and source position;
+//! - the accesses ([`program::Access`]): reference tag, statement, kind
+//!   (read, must-write, may-write, kill), array, subscripts, and the access
+//!   relation, plain (`{ S[i] -> A[i] }`) and tagged
+//!   (`{ [S[i] -> R0[]] -> A[i] }`), restricted to the domain;
+//! - the arrays ([`program::Array`]): name, element type, sizes, extent (a
+//!   `Set`) and kind (parameter, written scalar parameter, local);
+//! - the union relations the analyses take (domain, schedule, reads,
+//!   must-/may-writes, kills and the tagged forms), computed once when the
+//!   model is built.
+//!
+//! Build it with [`Model::from_source`] (or [`Model::from_scop`]); every
+//! relation is made with the engine's constructors in `lower`, never
+//! through text. Consume it through its accessors: the values are ordinary
+//! engine values. `dataflow::compute_dependences_of(&model)` gives its flow,
+//! anti and output dependences and live-in / live-out accesses (`dataflow`
+//! depends on this crate; `poly deps KERNEL.c` prints them). Printing: the
+//! model's `Display` is an iscc script of its engine values, and
+//! [`Model::to_json`] the `poly scop` document.
+//!
+//! Layering: `lower` may call only the engine's public constructors
+//! (`BasicMap::add_eq`, `add_ineq`, `add_div`, `add_existential`, `Map`
+//! union and intersection); [`program`] calls `lower` and the engine's set
+//! operations; nothing in the crate parses isl text.
+//!
+//! ```
+//! use presburger::UnionMap;
+//! let model = scop::Model::from_source(
+//!     "void sum(int N, double A[N], double s) {
+//!        for (int i = 0; i < N; i++)
+//!          s += A[i];
+//!      }").unwrap();
+//! assert_eq!(model.params(), ["N"]);
+//! let domain: UnionMap = "[N] -> { S0[i] : 0 <= i < N }".parse().unwrap();
+//! assert!(model.domain().is_equal(&domain).unwrap());
+//! // `s += A[i]` writes s and reads s and A[i]; the read of s shares the
+//! // write's tag R0 (one reference), A[i] is R1
+//! let tags: Vec<(&str, &str)> = model.accesses().iter().map(|a| (a.tag.as_str(), a.array.as_str())).collect();
+//! assert_eq!(tags, [("R0", "s"), ("R0", "s"), ("R1", "A")]);
+//! // relational algebra on the model's values: pairs of instances that
+//! // write the same element, the first scheduled before the second
+//! let same = model.must_writes().apply_range(&model.must_writes().reverse().unwrap()).unwrap();
+//! let time = model.schedule().intersect_domain(model.domain()).unwrap();
+//! let before = time.apply_range(&time.range().unwrap().lex_order(&time.range().unwrap(), true, true).unwrap())
+//!     .unwrap()
+//!     .apply_range(&time.reverse().unwrap())
+//!     .unwrap();
+//! let waw = same.intersect(&before).unwrap();
+//! let want: UnionMap = "[N] -> { S0[i] -> S0[j] : 0 <= i < j < N }".parse().unwrap();
+//! assert!(waw.is_equal(&want).unwrap());
+//! ```
 //!
 //! ```
 //! let src = "void scale(int N, double a, double A[N]) {
@@ -61,18 +126,22 @@
 
 pub mod affine;
 pub mod ast;
-pub mod build;
+mod build;
 pub mod commands;
 pub mod driver;
 pub mod error;
 pub mod interp;
 pub mod json;
-pub mod lexer;
+mod lexer;
+mod lower;
 pub mod model;
-pub mod parser;
+mod parser;
+pub mod program;
+mod text;
 
-pub use build::build_scop;
+pub use build::{build_from_ast, build_scop};
 pub use commands::{interp_command, model_texts, scop_command};
 pub use error::{Error, Pos};
 pub use model::Scop;
 pub use parser::parse_kernel;
+pub use program::Model;

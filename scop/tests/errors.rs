@@ -230,6 +230,10 @@ fn must_not_panic(src: &str, run: bool) {
             let t = scop.texts();
             assert!(t.domain.contains('{'));
             let _ = scop::commands::scop_json(scop).pretty();
+            // the engine-built model never panics either
+            if let Ok(m) = scop::Model::from_scop(scop) {
+                let _ = m.to_string();
+            }
         }
         if run && built.is_ok() {
             let _ = scop::commands::interp_source(src, &["N=3".into(), "M=3".into(), "n=3".into()]);

@@ -19,7 +19,7 @@ fn engine<T>(r: presburger::Result<T>, op: &str, pos: Pos) -> Result<T> {
     r.map_err(|e| Error::Engine {
         pos,
         op: op.to_string(),
-        message: e.to_string(),
+        error: e,
     })
 }
 

@@ -1,0 +1,189 @@
+//! Dependences computed on the engine-built program model
+//! ([`dataflow::compute_dependences_of`]) agree with those computed on the
+//! front end's isl text of the same kernels (the comparison with the shared
+//! reference models' relations is in `cli/tests/deps.rs`, where a JSON
+//! reader is at hand), and with dependences written out by hand on small
+//! kernels.
+
+use std::path::PathBuf;
+
+use dataflow::{compute_dependences, compute_dependences_of, Dependences, MemoryAccesses};
+use presburger::UnionMap;
+
+fn u(s: &str) -> UnionMap {
+    s.parse().unwrap_or_else(|e| panic!("{e}\n{s}"))
+}
+
+fn same(what: &str, a: &UnionMap, b: &UnionMap) {
+    assert!(
+        a.is_equal(b).unwrap(),
+        "{what} differs\n ours:      {a}\n reference: {b}"
+    );
+}
+
+fn same_deps(name: &str, ours: &Dependences, theirs: &Dependences) {
+    same(&format!("{name}: flow"), &ours.flow, &theirs.flow);
+    same(
+        &format!("{name}: must flow"),
+        &ours.must_flow,
+        &theirs.must_flow,
+    );
+    same(&format!("{name}: anti"), &ours.anti, &theirs.anti);
+    same(&format!("{name}: output"), &ours.output, &theirs.output);
+    same(&format!("{name}: live-in"), &ours.live_in, &theirs.live_in);
+    same(
+        &format!("{name}: live-out"),
+        &ours.live_out,
+        &theirs.live_out,
+    );
+}
+
+/// The kernels of `../shared/kernels` (if present) and of the front end's tests.
+fn kernels() -> Vec<PathBuf> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut out = Vec::new();
+    for dir in [
+        root.join("../../shared/kernels"),
+        root.join("../scop/tests/kernels"),
+    ] {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            println!("note: {} not found, skipping it", dir.display());
+            continue;
+        };
+        let mut v: Vec<PathBuf> = entries
+            .map(|e| e.expect("dir entry").path())
+            .filter(|p| p.extension().is_some_and(|x| x == "c"))
+            .collect();
+        v.sort();
+        out.extend(v);
+    }
+    out
+}
+
+/// The model route (engine values, no text) gives the same dependences as
+/// the text route (the front end's isl text, parsed, then
+/// `compute_dependences`).
+#[test]
+fn model_dependences_match_the_text_route() {
+    let mut checked = 0;
+    for c in kernels() {
+        let name = c.display().to_string();
+        let scop = scop::build_scop(&std::fs::read_to_string(&c).unwrap()).unwrap();
+        let model = scop::Model::from_scop(&scop).unwrap();
+        let t = scop.texts();
+        let acc = MemoryAccesses::new(u(&t.schedule))
+            .with_reads(u(&t.read))
+            .with_must_writes(u(&t.must_write));
+        let theirs = compute_dependences(&acc).unwrap();
+        let ours = compute_dependences_of(&model).unwrap();
+        same_deps(&name, &ours, &theirs);
+        checked += 1;
+    }
+    assert!(
+        checked >= 13,
+        "expected at least the front end's 13 kernels, checked {checked}"
+    );
+}
+
+#[test]
+fn hand_written_dependences() {
+    // A prefix sum: each iteration reads the previous one's value.
+    let m = scop::Model::from_source(
+        "void k(int N, double A[N]) {\n  for (int i = 1; i < N; i++)\n    A[i] = A[i] + A[i - 1];\n}",
+    )
+    .unwrap();
+    let d = compute_dependences_of(&m).unwrap();
+    same(
+        "flow",
+        &d.flow,
+        &u("[N] -> { S0[i] -> S0[i + 1] : 1 <= i < N - 1 }"),
+    );
+    same("must flow", &d.must_flow, &d.flow);
+    // S0[i] reads A[i - 1] and A[i]; no later iteration writes either.
+    same("anti", &d.anti, &u("[N] -> {  }"));
+    same("output", &d.output, &u("[N] -> {  }"));
+    same(
+        "live-in",
+        &d.live_in,
+        &u("[N] -> { S0[i] -> A[i] : 1 <= i < N; S0[1] -> A[0] : N >= 2 }"),
+    );
+    same(
+        "live-out",
+        &d.live_out,
+        &u("[N] -> { S0[i] -> A[i] : 1 <= i < N }"),
+    );
+
+    // A scalar reduction followed by a use: s is overwritten by each S0.
+    let m = scop::Model::from_source(
+        "void k(int N, double A[N], double B[N]) {\n  double s;\n  for (int i = 0; i < N; i++) {\n    s = A[i];\n    B[i] = s * s;\n  }\n}",
+    )
+    .unwrap();
+    let d = compute_dependences_of(&m).unwrap();
+    same(
+        "flow",
+        &d.flow,
+        &u("[N] -> { S0[i] -> S1[i] : 0 <= i < N }"),
+    );
+    same(
+        "anti",
+        &d.anti,
+        &u("[N] -> { S1[i] -> S0[i + 1] : 0 <= i < N - 1 }"),
+    );
+    same(
+        "output",
+        &d.output,
+        &u("[N] -> { S0[i] -> S0[i + 1] : 0 <= i < N - 1 }"),
+    );
+    same(
+        "live-in",
+        &d.live_in,
+        &u("[N] -> { S0[i] -> A[i] : 0 <= i < N }"),
+    );
+    same(
+        "live-out",
+        &d.live_out,
+        &u("[N] -> { S1[i] -> B[i] : 0 <= i < N; S0[N - 1] -> s[] : N > 0 }"),
+    );
+}
+
+#[test]
+fn tagged_accesses_tell_references_apart() {
+    // Two reads of the same element in one statement: tags separate them.
+    let m = scop::Model::from_source(
+        "void k(int N, double A[N], double B[N]) {\n  for (int i = 0; i < N; i++)\n    A[i] = 1;\n  for (int i = 0; i < N; i++)\n    B[i] = A[i] * A[i];\n}",
+    )
+    .unwrap();
+    let acc = MemoryAccesses::from_model_tagged(&m).unwrap();
+    let d = compute_dependences(&acc).unwrap();
+    same(
+        "tagged flow",
+        &d.flow,
+        &u("[N] -> { [S0[i] -> R0[]] -> [S1[i] -> R2[]] : 0 <= i < N; [S0[i] -> R0[]] -> [S1[i] -> R3[]] : 0 <= i < N }"),
+    );
+    let plain = compute_dependences_of(&m).unwrap();
+    same("untagged", &d.untagged().unwrap().flow, &plain.flow);
+}
+
+#[test]
+fn another_schedule_gives_other_dependences() {
+    // The prefix sum run backwards: no value flows, every read of A[i - 1]
+    // happens before S0[i - 1] overwrites it.
+    let m = scop::Model::from_source(
+        "void k(int N, double A[N]) {\n  for (int i = 1; i < N; i++)\n    A[i] = A[i] + A[i - 1];\n}",
+    )
+    .unwrap();
+    let m = m.with_schedule(u("[N] -> { S0[i] -> [-i] }")).unwrap();
+    let d = compute_dependences_of(&m).unwrap();
+    same("flow", &d.flow, &u("[N] -> {  }"));
+    same(
+        "anti",
+        &d.anti,
+        &u("[N] -> { S0[i] -> S0[i - 1] : 2 <= i < N }"),
+    );
+    same("output", &d.output, &u("[N] -> {  }"));
+    same(
+        "live-in",
+        &d.live_in,
+        &u("[N] -> { S0[i] -> A[i] : 1 <= i < N; S0[i] -> A[i - 1] : 1 <= i < N }"),
+    );
+}
