@@ -11,9 +11,9 @@ use std::process::Command;
 
 use dataflow::{compute_dependences, MemoryAccesses};
 use poly::deps::deps_text;
-use poly::json::Json;
 use poly::Error;
 use presburger::UnionMap;
+use testkit::json::Json;
 
 fn u(s: &str) -> UnionMap {
     s.parse().unwrap_or_else(|e| panic!("{e}\n{s}"))
@@ -45,16 +45,11 @@ fn check(src: &str, params: &[(String, i64)], want: &[(&str, &str)]) {
 
 #[test]
 fn shared_kernels_match_the_reference_models() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/kernels");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        println!("note: ../shared/kernels not found, skipping");
+    let kernels = testkit::shared_kernel_sources();
+    if kernels.is_empty() {
+        println!("note: the shared kernels were not found, skipping");
         return;
-    };
-    let mut kernels: Vec<PathBuf> = entries
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "c"))
-        .collect();
-    kernels.sort();
+    }
     let mut checked = 0;
     for c in kernels {
         let Ok(reference) = std::fs::read_to_string(c.with_extension("model.json")) else {

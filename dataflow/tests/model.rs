@@ -38,25 +38,14 @@ fn same_deps(name: &str, ours: &Dependences, theirs: &Dependences) {
     );
 }
 
-/// The kernels of `../shared/kernels` (if present) and of the front end's tests.
+/// The kernels of the shared folder (if present) and of the front end's tests.
 fn kernels() -> Vec<PathBuf> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let mut out = Vec::new();
-    for dir in [
-        root.join("../../shared/kernels"),
-        root.join("../scop/tests/kernels"),
-    ] {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            println!("note: {} not found, skipping it", dir.display());
-            continue;
-        };
-        let mut v: Vec<PathBuf> = entries
-            .map(|e| e.expect("dir entry").path())
-            .filter(|p| p.extension().is_some_and(|x| x == "c"))
-            .collect();
-        v.sort();
-        out.extend(v);
+    let own = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scop/tests/kernels");
+    let mut out = testkit::shared_kernel_sources();
+    if out.is_empty() {
+        println!("note: the shared kernels were not found, skipping them");
     }
+    out.extend(testkit::files_with_suffix(&own, ".c"));
     out
 }
 

@@ -35,13 +35,7 @@ pub fn model_files() -> Vec<PathBuf> {
     let Some(dir) = kernels_dir() else {
         return vec![];
     };
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("directory entry").path())
-        .filter(|p| p.to_string_lossy().ends_with(".model.json"))
-        .collect();
-    files.sort();
-    files
+    crate::shared::files_with_suffix(&dir, ".model.json")
 }
 
 fn field(j: &Json, k: &str) -> Option<UnionMap> {

@@ -87,4 +87,7 @@ pub mod strategies;
 pub use gen::{Generated, Shape};
 pub use lcg::Lcg;
 pub use oracle::Universe;
-pub use shared::{shared_dir, shared_path, workspace_dir, SHARED_DIR_VAR};
+pub use shared::{
+    files_with_suffix, shared_dir, shared_kernel_sources, shared_path, workspace_dir,
+    SHARED_DIR_VAR,
+};

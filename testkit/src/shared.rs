@@ -35,6 +35,28 @@ pub fn shared_path(rel: &str) -> Option<PathBuf> {
     p.exists().then_some(p)
 }
 
+/// The files of `dir` whose names end with `suffix` (e.g. `".c"`,
+/// `".model.json"`), sorted; empty when the folder is missing.
+pub fn files_with_suffix(dir: &Path, suffix: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.to_string_lossy().ends_with(suffix))
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
+/// The C kernels of the shared folder (`kernels/*.c`), sorted; empty when
+/// the folder is missing.
+pub fn shared_kernel_sources() -> Vec<PathBuf> {
+    shared_path("kernels")
+        .map(|d| files_with_suffix(&d, ".c"))
+        .unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,9 +3,10 @@
 
 use std::path::PathBuf;
 
-/// The shared kernels directory (`../shared/kernels` from the workspace).
+/// The shared kernels directory (`kernels` in the shared folder, which
+/// `testkit` locates; it may not exist).
 pub fn shared_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/kernels")
+    testkit::shared_dir().join("kernels")
 }
 
 /// This crate's own kernels.
@@ -15,15 +16,7 @@ pub fn own_dir() -> PathBuf {
 
 /// `*.c` files of a directory, sorted.
 pub fn c_files(dir: &std::path::Path) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "c"))
-                .collect()
-        })
-        .unwrap_or_default();
-    v.sort();
-    v
+    testkit::files_with_suffix(dir, ".c")
 }
 
 /// All kernels: shared ones (if present) and ours.
