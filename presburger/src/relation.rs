@@ -9,9 +9,10 @@
 //! (construction, simplification, [`Map::subtract`](crate::Map::subtract),
 //! composition); nothing below it calls it.
 //!
-//! - Time orders ([`later_at_level`], [`lex_le_from_level`],
-//!   [`zero_padding`]): relations on an anonymous time space `[t0, ..., t(n-1)]`
-//!   as the level-by-level dependence analysis needs them.
+//! - Time orders ([`later_at_level`], [`lex_le_from_level`]) and maps into
+//!   a time space ([`zero_padding`], [`time_reversal`]): relations on an
+//!   anonymous time space `[t0, ..., t(n-1)]` as dependence analysis needs
+//!   them.
 //! - [`AffineSchedule`]: a schedule whose time dimensions are affine
 //!   functions of the instance and the parameters, with the orders between
 //!   two such schedules written directly as constraints (no composition).
@@ -41,4 +42,4 @@ pub use affine::AffineSchedule;
 pub use reshape::{
     difference, is_explicit_function, join_on_range, permute_range, reverse_domain_factor,
 };
-pub use time::{later_at_level, lex_le_from_level, zero_padding};
+pub use time::{later_at_level, lex_le_from_level, time_reversal, zero_padding};

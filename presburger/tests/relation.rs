@@ -7,7 +7,7 @@ use std::cmp::Ordering;
 
 use presburger::relation::{
     difference, is_explicit_function, join_on_range, later_at_level, lex_le_from_level,
-    permute_range, reverse_domain_factor, zero_padding, AffineSchedule,
+    permute_range, reverse_domain_factor, time_reversal, zero_padding, AffineSchedule,
 };
 use presburger::testing::{box_points, contains};
 use presburger::{Int, Map, Space, Tuple};
@@ -88,6 +88,32 @@ fn zero_padding_appends_zeros() {
             }
         }
         assert!(zero_padding(Tuple::anonymous(n + 1).into(), n).is_err());
+    }
+}
+
+#[test]
+fn time_reversal_negates_every_dimension() {
+    for k in 0..=3 {
+        let from = Tuple::flat(Some("R".into()), (0..k).map(|i| format!("s{i}")).collect());
+        let m = time_reversal(from.into());
+        for p in box_points(2 * k, -2, 2) {
+            let v = small(&p);
+            let (s, t) = v.split_at(k);
+            let want = s.iter().zip(t).all(|(a, b)| *b == -a);
+            assert_eq!(contains(&m, &p), want, "k {k} point {v:?}");
+        }
+        let time = Map::universe(Space::set(Vec::new(), Tuple::anonymous(k)));
+        let lt = time.lex_order(&time, true, true).unwrap();
+        let rev = time_reversal(Tuple::anonymous(k).into());
+        let back = rev
+            .reverse()
+            .unwrap()
+            .apply_range(&lt)
+            .unwrap()
+            .apply_range(&rev)
+            .unwrap();
+        let gt = time.lex_order(&time, true, false).unwrap();
+        assert!(back.is_equal(&gt).unwrap(), "k {k}");
     }
 }
 

@@ -186,11 +186,9 @@ pub fn join_on_range(a: &Map, b: &Map) -> Result<Map> {
             1 + np + nx + (k - 1 - np - nz)
         }
     };
-    let widen = |r: &Vec<Int>| {
-        let mut row = Vec::with_capacity(len);
-        row.extend_from_slice(r);
-        row.resize(len, Int::ZERO);
-        row
+    let widen = |r: &Vec<Int>| -> Vec<Int> {
+        let zeros = std::iter::repeat_n(Int::ZERO, len - r.len());
+        r.iter().cloned().chain(zeros).collect()
     };
     let lift = |r: &Vec<Int>| {
         let mut row = vec![Int::ZERO; len];

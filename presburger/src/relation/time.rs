@@ -127,3 +127,26 @@ pub fn zero_padding(from: Arc<Tuple>, n: usize) -> Result<Map> {
     }
     Ok(Map::from_basic(b))
 }
+
+/// `{ R[t0, ..., t(k-1)] -> [-t0, ..., -t(k-1)] }` (without parameters):
+/// the times of a schedule range `R` negated into an anonymous time space,
+/// so that the lexicographic order of the images is the reverse of the
+/// order of the times (a schedule run backwards).
+///
+/// ```
+/// use presburger::relation::time_reversal;
+/// use presburger::Tuple;
+/// let rev = time_reversal(Tuple::anonymous(2).into());
+/// assert!(rev.is_equal(&"{ [a, b] -> [-a, -b] }".parse().unwrap()).unwrap());
+/// ```
+pub fn time_reversal(from: Arc<Tuple>) -> Map {
+    let k = from.dim();
+    let mut b = BasicMap::universe(Space::map(Vec::new(), from, Tuple::anonymous(k)));
+    for i in 0..k {
+        let mut row = vec![Int::ZERO; b.row_len()];
+        row[1 + i] = Int::ONE;
+        row[1 + k + i] = Int::ONE;
+        b.add_eq(row);
+    }
+    Map::from_basic(b)
+}
