@@ -64,6 +64,7 @@ mod strategies;
 use candidates::SinkPart;
 use resolve::{Level, State};
 use sources::{Kind, Schedules, Source};
+use strategies::LevelSearch;
 
 /// Per sink access part: everything the final combination needs.
 struct SinkFlow {
@@ -112,11 +113,16 @@ fn sink_flow(part: &SinkPart, sources: &[Source], n: usize) -> Result<SinkFlow> 
                 n,
                 has_may,
             };
+            let search = LevelSearch {
+                part,
+                level: &level,
+                src: &src,
+            };
             let follow = src.iter().all(|(k, _)| sources[*k].sched.follows.is_some());
             match strategies::static_order(&src, sources, l) {
-                Some(order) => strategies::level_ordered(part, &mut st, &level, &src, order)?,
-                None if follow => strategies::level_pairwise(part, &mut st, &level, &src)?,
-                None => strategies::level_general(part, &mut st, &level, &src)?,
+                Some(order) => search.ordered(&mut st, order)?,
+                None if follow => search.pairwise(&mut st)?,
+                None => search.general(&mut st)?,
             }
         }
         st.may_deeper = st.may_deeper.union(&may_l_union)?;
