@@ -1,4 +1,21 @@
 //! Value-based (last-writer) dataflow: [`compute_flow`].
+//!
+//! Structure:
+//! - this module: the results ([`Flow`]), the normalised schedule (`Timing`:
+//!   every access domain scheduled into one anonymous time space, shorter
+//!   schedules padded with [`presburger::relation::zero_padding`]) and the
+//!   helpers both formulations share;
+//! - `levels`: the level-by-level algorithm behind [`compute_flow`], split
+//!   into `levels/sources` (source accesses and their schedules, affine ones
+//!   as [`presburger::relation::AffineSchedule`]), `levels/candidates` (the
+//!   candidate sources of a sink at one level), `levels/strategies` (the
+//!   three ways of finding the last source at a level) and `levels/resolve`
+//!   (recording it, and the may-sources after it);
+//! - `reference`: the one-lexmax formulation behind
+//!   [`compute_flow_reference`], the test oracle of `levels`.
+//!
+//! The relations on times and instances come from the engine's
+//! [`presburger::relation`] layer; nothing here writes constraint rows.
 
 use crate::access::AccessInfo;
 use crate::error::{Error, Result};

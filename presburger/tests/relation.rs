@@ -186,8 +186,12 @@ fn pair() -> impl Strategy<Value = (Sched, Sched)> {
     (1usize..=3, 1usize..=2, 1usize..=2).prop_flat_map(|(nt, d, e)| (sched(nt, d), sched(nt, e)))
 }
 
+/// A point `(n, x, y)` of a relation between two schedules' instances,
+/// split and whole.
+type PairPoint = (i64, Vec<i64>, Vec<i64>, Vec<Int>);
+
 /// The points `(n, x, y)` of the box the pair tests enumerate.
-fn pair_points(d: usize, e: usize) -> Vec<(i64, Vec<i64>, Vec<i64>, Vec<Int>)> {
+fn pair_points(d: usize, e: usize) -> Vec<PairPoint> {
     box_points(1 + d + e, -2, 2)
         .into_iter()
         .filter(|p| small(&p[..1])[0].abs() <= 1)
