@@ -312,6 +312,7 @@ proptest! {
                 prop_assert_eq!(contains(&m, &p), want, "level {} point {:?}", l, small(&p));
             }
         }
+        prop_assert!(a.lex_le_from(&b, space, a.n_time() + 1, strict).is_err());
     }
 }
 

@@ -293,7 +293,8 @@ impl AffineSchedule {
     /// equal), without the disjuncts that constant dimensions rule out.
     ///
     /// # Errors
-    /// [`Error::SpaceMismatch`] when the schedules do not fit `space`.
+    /// [`Error::SpaceMismatch`] when the schedules do not fit `space`, and
+    /// [`Error::Invalid`] when `l` is beyond the last time level.
     pub fn lex_le_from(
         &self,
         other: &AffineSchedule,
@@ -303,6 +304,9 @@ impl AffineSchedule {
     ) -> Result<Map> {
         self.check_pairs(other, &space, "lex_le_from")?;
         let n = self.n_time();
+        if l > n {
+            return Err(Error::Invalid(format!("no time level {l}")));
+        }
         let mut out = Map::empty(space.clone());
         let last = if strict { n } else { n + 1 };
         let known = |k: usize| self.constant_difference(other, k);
