@@ -257,23 +257,23 @@ impl AffineSchedule {
             return Err(Error::Invalid(format!("no time level {l}")));
         }
         // Dimensions of constants already known to be out of order: nothing.
-        let never = (0..l).any(|k| {
-            self.constant_difference(earlier, k)
-                .is_some_and(|d| !d.is_zero())
-        }) || self
-            .constant_difference(earlier, l)
-            .is_some_and(|d| !d.is_pos());
-        let mut out = Map::empty(m.space().clone());
-        if never {
-            return Ok(out);
+        // Per level up to `l`: whether the dimension is constant in both
+        // (then known to be in order, or the relation is empty).
+        let mut constant = Vec::with_capacity(l + 1);
+        for k in 0..=l {
+            let d = self.constant_difference(earlier, k);
+            let in_order = d
+                .as_ref()
+                .map(|d| if k < l { d.is_zero() } else { d.is_pos() });
+            if in_order == Some(false) {
+                return Ok(Map::empty(m.space().clone()));
+            }
+            constant.push(d.is_some());
         }
+        let mut out = Map::empty(m.space().clone());
         for b in m.basic_maps() {
             let mut b = b.clone();
-            for k in 0..=l {
-                // Constant dimensions already known to be in order add nothing.
-                if self.constant_difference(earlier, k).is_some() {
-                    continue;
-                }
+            for k in (0..=l).filter(|&k| !constant[k]) {
                 let mut row = self.difference_row(earlier, &b, k, false);
                 if k < l {
                     b.add_eq(row);
