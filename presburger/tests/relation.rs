@@ -186,6 +186,19 @@ fn pair() -> impl Strategy<Value = (Sched, Sched)> {
     (1usize..=3, 1usize..=2, 1usize..=2).prop_flat_map(|(nt, d, e)| (sched(nt, d), sched(nt, e)))
 }
 
+/// The two schedules in the engine, and the space of the relations from
+/// the instances of the first to those of the second.
+fn engine_pair(s: &Sched, t: &Sched) -> (AffineSchedule, AffineSchedule, Space) {
+    let a = AffineSchedule::from_map(&s.map("x")).unwrap();
+    let b = AffineSchedule::from_map(&t.map("y")).unwrap();
+    let space = Space::map(
+        vec!["n".to_string()],
+        Tuple::anonymous(s.dims()),
+        Tuple::anonymous(t.dims()),
+    );
+    (a, b, space)
+}
+
 /// A point `(n, x, y)` of a relation between two schedules' instances,
 /// split and whole.
 type PairPoint = (i64, Vec<i64>, Vec<i64>, Vec<Int>);
@@ -275,14 +288,8 @@ proptest! {
 
     #[test]
     fn restrict_later_at_matches_the_times((s, t) in pair()) {
-        let a = AffineSchedule::from_map(&s.map("x")).unwrap();
-        let b = AffineSchedule::from_map(&t.map("y")).unwrap();
+        let (a, b, space) = engine_pair(&s, &t);
         let (d, e) = (s.dims(), t.dims());
-        let space = Space::map(
-            vec!["n".to_string()],
-            Tuple::anonymous(d),
-            Tuple::anonymous(e),
-        );
         let all = Map::universe(space);
         for l in 0..a.n_time() {
             let m = a.restrict_later_at(&b, &all, l).unwrap();
@@ -296,14 +303,8 @@ proptest! {
 
     #[test]
     fn lex_le_from_matches_the_times((s, t) in pair(), strict in any::<bool>()) {
-        let a = AffineSchedule::from_map(&s.map("x")).unwrap();
-        let b = AffineSchedule::from_map(&t.map("y")).unwrap();
+        let (a, b, space) = engine_pair(&s, &t);
         let (d, e) = (s.dims(), t.dims());
-        let space = Space::map(
-            vec!["n".to_string()],
-            Tuple::anonymous(d),
-            Tuple::anonymous(e),
-        );
         for l in 0..=a.n_time() {
             let m = a.lex_le_from(&b, space.clone(), l, strict).unwrap();
             for (n, x, y, p) in pair_points(d, e) {
@@ -466,18 +467,12 @@ fn join_on_range_pairs_instances_of_one_element() {
             let (params, rest) = v.split_at(np);
             let (x, rest) = rest.split_at(nx);
             let (y, z) = rest.split_at(ny);
-            let pa: Vec<i64> = a
-                .space()
-                .params
-                .iter()
-                .map(|p| params[j.space().params.iter().position(|q| q == p).unwrap()])
-                .collect();
-            let pb: Vec<i64> = b
-                .space()
-                .params
-                .iter()
-                .map(|p| params[j.space().params.iter().position(|q| q == p).unwrap()])
-                .collect();
+            // the values of the parameters of `m` among those of `j`
+            let values = |m: &Map| -> Vec<i64> {
+                let at = |p: &String| j.space().params.iter().position(|q| q == p).unwrap();
+                m.space().params.iter().map(|p| params[at(p)]).collect()
+            };
+            let (pa, pb) = (values(&a), values(&b));
             let in_a = contains(&a, &ints(&[pa, x.to_vec(), y.to_vec()].concat()));
             let in_b = contains(&b, &ints(&[pb, z.to_vec(), y.to_vec()].concat()));
             assert_eq!(contains(&j, &pt), in_a && in_b, "{a} {b} {v:?}");
