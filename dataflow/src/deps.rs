@@ -2,12 +2,11 @@
 //! (read after write), anti (write after read) and output (write after write)
 //! dependences, and live-in / live-out accesses.
 
-use std::sync::Arc;
-
 use crate::access::AccessInfo;
 use crate::error::Result;
 use crate::flow::{compute_flow, Flow};
-use presburger::{BasicMap, Int, Map, Space, Tuple, UnionMap};
+use presburger::relation::time_reversal;
+use presburger::{Tuple, UnionMap};
 
 /// The memory accesses of a program region and its schedule.
 ///
@@ -183,24 +182,11 @@ pub fn untag(u: &UnionMap) -> Result<UnionMap> {
     Ok(out)
 }
 
-/// `{ R[t] -> [-t] }` on a schedule range tuple with `k` dimensions.
-fn negate_map(from: Arc<Tuple>, k: usize) -> Map {
-    let mut b = BasicMap::universe(Space::map(Vec::new(), from, Tuple::anonymous(k)));
-    let len = b.row_len();
-    for i in 0..k {
-        let mut row = vec![Int::ZERO; len];
-        row[1 + i] = Int::ONE;
-        row[1 + k + i] = Int::ONE;
-        b.add_eq(row);
-    }
-    Map::from_basic(b)
-}
-
 /// The schedule run backwards.
 fn reversed_schedule(s: &UnionMap) -> Result<UnionMap> {
     let mut out = UnionMap::empty(s.params().to_vec());
     for m in s.maps() {
-        out.add_map(m.apply_range(&negate_map(m.space().range.clone(), m.space().n_out()))?)?;
+        out.add_map(m.apply_range(&time_reversal(m.space().range.clone()))?)?;
     }
     Ok(out)
 }

@@ -1,10 +1,26 @@
 //! Value-based (last-writer) dataflow: [`compute_flow`].
-
-use std::sync::Arc;
+//!
+//! Structure:
+//! - this module: the results ([`Flow`]), the normalised schedule (`Timing`:
+//!   every access domain scheduled into one anonymous time space, shorter
+//!   schedules padded with [`presburger::relation::zero_padding`]) and the
+//!   helpers both formulations share;
+//! - `levels`: the level-by-level algorithm behind [`compute_flow`], split
+//!   into `levels/sources` (source accesses and their schedules, affine ones
+//!   as [`presburger::relation::AffineSchedule`]), `levels/candidates` (the
+//!   candidate sources of a sink at one level), `levels/strategies` (the
+//!   three ways of finding the last source at a level) and `levels/resolve`
+//!   (recording it, and the may-sources after it);
+//! - `reference`: the one-lexmax formulation behind
+//!   [`compute_flow_reference`], the test oracle of `levels`.
+//!
+//! The relations on times and instances come from the engine's
+//! [`presburger::relation`] layer; nothing here writes constraint rows.
 
 use crate::access::AccessInfo;
 use crate::error::{Error, Result};
-use presburger::{BasicMap, Int, Map, Space, Tuple, UnionMap};
+use presburger::relation::zero_padding;
+use presburger::{Map, Space, Tuple, UnionMap};
 
 mod levels;
 mod reference;
@@ -43,22 +59,6 @@ pub(crate) struct Timing {
     pub n: usize,
 }
 
-/// The map `{ R[s0..s(k-1)] -> [s0, ..., s(k-1), 0, ..., 0] }` (n output dimensions).
-fn pad_map(from: Arc<Tuple>, k: usize, n: usize) -> Map {
-    let space = Space::map(Vec::new(), from, Tuple::anonymous(n));
-    let mut b = BasicMap::universe(space);
-    let len = b.row_len();
-    for i in 0..n {
-        let mut row = vec![Int::ZERO; len];
-        row[1 + k + i] = Int::ONE;
-        if i < k {
-            row[1 + i] = Int::from(-1);
-        }
-        b.add_eq(row);
-    }
-    Map::from_basic(b)
-}
-
 fn accesses(info: &AccessInfo) -> [&UnionMap; 4] {
     [
         info.sink(),
@@ -92,7 +92,7 @@ impl Timing {
             if k == n && m.space().range.name.is_none() && !m.space().range.is_nested() {
                 sched.add_map(m.clone())?;
             } else {
-                sched.add_map(m.apply_range(&pad_map(m.space().range.clone(), k, n))?)?;
+                sched.add_map(m.apply_range(&zero_padding(m.space().range.clone(), n)?)?)?;
             }
         }
         for acc in accs {

@@ -732,7 +732,7 @@ fn only_bound_in_some_column(b: &BasicMap, k: usize) -> bool {
 /// from an equality `±(c' + a·v) = 0` of `p` with `±c' ≤ c`. Then a point
 /// `(x, l)` satisfying `p`'s rows satisfies `q`'s, so `p ⊆ q` (the
 /// constraints alone define a basic map). `false` means "not proved".
-fn syntactically_contains(q: &BasicMap, p: &BasicMap) -> bool {
+pub(crate) fn syntactically_contains(q: &BasicMap, p: &BasicMap) -> bool {
     if q.row_len() != p.row_len()
         || q.space.params != p.space.params
         || !q.space.tuples_match(&p.space)

@@ -73,6 +73,7 @@ pub mod parse;
 pub mod pip;
 pub mod print;
 mod refute;
+pub mod relation;
 pub mod simplex;
 pub mod simplify;
 pub mod space;

@@ -7,6 +7,19 @@ use crate::access::AccessInfo;
 use crate::error::Result;
 use presburger::UnionMap;
 
+/// `plain` when there are no kill candidates, else `with_kills()` cleaned.
+fn unless_no_kill(
+    kills: &UnionMap,
+    plain: &UnionMap,
+    with_kills: impl FnOnce() -> presburger::Result<UnionMap>,
+) -> Result<UnionMap> {
+    if kills.maps().is_empty() {
+        Ok(plain.clone())
+    } else {
+        clean(&with_kills()?)
+    }
+}
+
 pub(crate) fn flow(info: &AccessInfo, tm: &Timing) -> Result<Flow> {
     let sink = info.sink();
     let trace = Trace::new();
@@ -33,11 +46,7 @@ pub(crate) fn flow(info: &AccessInfo, tm: &Timing) -> Result<Flow> {
     trace.step("c_kill", &c_kill);
     let c_may = cand(info.may_source())?;
     trace.step("c_may", &c_may);
-    let c_src = if c_kill.maps().is_empty() {
-        c_must.clone()
-    } else {
-        clean(&c_must.union(&c_kill)?)?
-    };
+    let c_src = unless_no_kill(&c_kill, &c_must, || c_must.union(&c_kill))?;
     trace.step("c_src", &c_src);
 
     // Latest time of a must-source or kill, per sink access.
@@ -48,11 +57,7 @@ pub(crate) fn flow(info: &AccessInfo, tm: &Timing) -> Result<Flow> {
     // All must-sources and kills at that time, and the must-sources among them.
     let m_all = clean(&c_src.intersect(&t_last.apply_range(&sched_inv)?)?)?;
     trace.step("m_all", &m_all);
-    let m_must = if c_kill.maps().is_empty() {
-        m_all.clone()
-    } else {
-        clean(&m_all.intersect(&c_must)?)?
-    };
+    let m_must = unless_no_kill(&c_kill, &m_all, || m_all.intersect(&c_must))?;
     trace.step("m_must", &m_must);
     // May-sources at or after the last must-source / kill.
     let may_after = if c_may.maps().is_empty() {
