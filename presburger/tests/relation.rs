@@ -9,7 +9,7 @@ use presburger::relation::{
     difference, is_explicit_function, join_on_range, later_at_level, lex_le_from_level,
     permute_range, reverse_domain_factor, time_reversal, zero_padding, AffineSchedule,
 };
-use presburger::testing::{box_points, contains};
+use testkit::oracle::{box_points, contains};
 use presburger::{Int, Map, Space, Tuple};
 use proptest::prelude::*;
 
