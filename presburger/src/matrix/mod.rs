@@ -7,6 +7,11 @@
 //! - Row helpers (on plain slices, so they serve both `Matrix` rows and the
 //!   `Vec<Int>` rows kept elsewhere): [`dot`], [`eval`], [`normalize`],
 //!   [`normalize_eq`], [`normalize_ineq`] and [`gcd_slice`].
+//! - Exact linear algebra over the integers (no rationals, no rounding):
+//!   the column-style [`Hermite`] normal form `H = A·U`, the row
+//!   [`Echelon`] form `E = V·A`, [`Matrix::rank`], the integer
+//!   [`Matrix::kernel`], the [`Smith`] normal form `D = U·A·V` and
+//!   [`Matrix::det`]. Contraction and tiling build on these.
 //!
 //! ## What it may call
 //! Only [`int`](crate::int). Everything above (the simplex, basic maps,
@@ -36,10 +41,41 @@
 //! assert_eq!(matrix::eval(m.row(0), &p), Int::from(0));
 //! assert_eq!(matrix::eval(m.row(1), &p), Int::from(2));
 //! ```
+//!
+//! ## Linear algebra
+//! All transforms are unimodular (integer with determinant ±1), so they
+//! map the integer lattice onto itself.
+//!
+//! ```
+//! use presburger::{matrix::Matrix, Int};
+//! let a = Matrix::from_i64(2, 3, &[1, 2, 3,  2, 4, 7]);
+//! // Hermite: A·U = H, lower triangular with positive pivots
+//! let h = a.hermite();
+//! assert_eq!(a.mul(&h.u), h.h);
+//! assert_eq!(h.rank(), 2);
+//! // the integer kernel: one basis vector per row, A·k = 0
+//! let k = a.kernel();
+//! assert_eq!(k.to_string(), "[[-2, 1, 0]]");
+//! // Smith: U·A·V = diag(1, 1)
+//! let s = a.smith();
+//! assert_eq!(s.u.mul(&a).mul(&s.v), s.d);
+//! assert_eq!(s.diagonal(), vec![Int::from(1), Int::from(1)]);
+//! assert_eq!(s.u.det().abs(), Int::from(1));
+//! // row echelon form and rank
+//! assert_eq!(a.echelon().pivot_cols, vec![0, 2]);
+//! assert_eq!(Matrix::from_i64(2, 2, &[2, 4, 1, 2]).rank(), 1);
+//! ```
 
 mod dense;
+mod det;
+mod hermite;
 mod row;
+mod smith;
+#[cfg(test)]
+mod tests;
 
 pub use crate::int::gcd_slice;
 pub use dense::Matrix;
+pub use hermite::{Echelon, Hermite};
 pub use row::{dot, eval, normalize, normalize_eq, normalize_ineq, RowStatus};
+pub use smith::Smith;
