@@ -299,6 +299,23 @@ impl Matrix {
         self.rows().map(|r| super::dot(r, v)).collect()
     }
 
+    /// The product `vᵀ · self` of a row vector with the matrix
+    /// (`v.len() == n_rows()`; a longer `v` is cut).
+    pub fn vec_mul(&self, v: &[Int]) -> Vec<Int> {
+        let mut out = vec![Int::ZERO; self.cols];
+        for (a, r) in v.iter().zip(self.rows()) {
+            if a.is_zero() {
+                continue;
+            }
+            for (o, b) in out.iter_mut().zip(r) {
+                if !b.is_zero() {
+                    o.add_mul(a, b);
+                }
+            }
+        }
+        out
+    }
+
     /// True if every entry is zero.
     pub fn is_zero(&self) -> bool {
         self.data.iter().all(Int::is_zero)

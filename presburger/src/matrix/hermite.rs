@@ -72,20 +72,51 @@ impl Echelon {
     }
 }
 
-/// Index of the non-zero entry of smallest magnitude in `row[from..]`.
-fn smallest_nonzero(row: &[Int], from: usize) -> Option<usize> {
+/// The non-zero entry of smallest magnitude in `row[from..]` and the number
+/// of non-zero entries there.
+fn smallest_nonzero(row: &[Int], from: usize) -> Option<(usize, usize)> {
     let mut best: Option<usize> = None;
+    let mut count = 0;
     for (j, v) in row.iter().enumerate().skip(from) {
-        if !v.is_zero() && best.is_none_or(|b| v.abs() < row[b].abs()) {
-            best = Some(j);
+        if !v.is_zero() {
+            count += 1;
+            if best.is_none_or(|b| v.abs() < row[b].abs()) {
+                best = Some(j);
+            }
         }
     }
-    best
+    best.map(|b| (b, count))
 }
 
 impl Matrix {
     /// The column-style Hermite normal form; see [`Hermite`].
     pub fn hermite(&self) -> Hermite {
+        self.column_reduce(true)
+    }
+
+    /// A column echelon form `H = A·U` with `U` unimodular, as
+    /// [`hermite`](Self::hermite) but without the normalization: pivots may
+    /// be negative and the entries left of them are not reduced. It is
+    /// cheaper, and enough when only `U` and the rank matter (the last
+    /// `n − rank` columns of `U` still span the integer kernel).
+    ///
+    /// Row by row, Euclid's algorithm on the columns not yet used reduces
+    /// every entry by the smallest one until a single non-zero entry is
+    /// left; that column is moved to the next pivot position.
+    ///
+    /// ```
+    /// use presburger::matrix::Matrix;
+    /// let a = Matrix::from_i64(1, 2, &[4, -6]);
+    /// let e = a.column_echelon();
+    /// assert_eq!(a.mul(&e.u), e.h);
+    /// assert_eq!(e.h[(0, 0)].abs(), 2.into()); // the gcd, up to sign
+    /// assert!(e.h[(0, 1)].is_zero());
+    /// ```
+    pub fn column_echelon(&self) -> Hermite {
+        self.column_reduce(false)
+    }
+
+    fn column_reduce(&self, normalize: bool) -> Hermite {
         let n = self.n_cols();
         let mut h = self.clone();
         let mut u = Matrix::identity(n);
@@ -95,40 +126,37 @@ impl Matrix {
             if r == n {
                 break;
             }
-            // Euclid on the columns r..n of row i: move the smallest entry
-            // to column r and reduce the others by it until one is left.
-            loop {
-                let Some(j) = smallest_nonzero(h.row(i), r) else {
+            // Euclid on the columns r..n of row i
+            let mut found = false;
+            while let Some((p, count)) = smallest_nonzero(h.row(i), r) {
+                if count == 1 {
+                    h.swap_cols(p, r);
+                    u.swap_cols(p, r);
+                    found = true;
                     break;
-                };
-                h.swap_cols(r, j);
-                u.swap_cols(r, j);
-                let mut done = true;
-                for k in r + 1..n {
-                    if h[(i, k)].is_zero() {
-                        continue;
+                }
+                for j in r..n {
+                    if j != p && !h[(i, j)].is_zero() {
+                        let q = -&h[(i, j)].div_floor(&h[(i, p)]);
+                        h.add_col_multiple(j, &q, p);
+                        u.add_col_multiple(j, &q, p);
                     }
+                }
+            }
+            if !found {
+                continue; // row i depends on the earlier pivot rows
+            }
+            if normalize {
+                if h[(i, r)].is_neg() {
+                    h.neg_col(r);
+                    u.neg_col(r);
+                }
+                // reduce the entries left of the pivot into 0..pivot
+                for k in 0..r {
                     let q = -&h[(i, k)].div_floor(&h[(i, r)]);
                     h.add_col_multiple(k, &q, r);
                     u.add_col_multiple(k, &q, r);
-                    done &= h[(i, k)].is_zero();
                 }
-                if done {
-                    break;
-                }
-            }
-            if h[(i, r)].is_zero() {
-                continue; // row i depends on the earlier pivot rows
-            }
-            if h[(i, r)].is_neg() {
-                h.neg_col(r);
-                u.neg_col(r);
-            }
-            // reduce the entries left of the pivot into 0..pivot
-            for k in 0..r {
-                let q = -&h[(i, k)].div_floor(&h[(i, r)]);
-                h.add_col_multiple(k, &q, r);
-                u.add_col_multiple(k, &q, r);
             }
             pivot_rows.push(i);
             r += 1;

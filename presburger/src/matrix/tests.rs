@@ -62,6 +62,14 @@ proptest! {
         for j in h.rank()..a.n_cols() {
             prop_assert!(h.h.col(j).iter().all(Int::is_zero));
         }
+        // the unnormalized form has the same pivots and kernel columns
+        let c = a.column_echelon();
+        prop_assert_eq!(&a.mul(&c.u), &c.h);
+        prop_assert!(is_unimodular(&c.u));
+        prop_assert_eq!(&c.pivot_rows, &h.pivot_rows);
+        for j in c.rank()..a.n_cols() {
+            prop_assert!(c.h.col(j).iter().all(Int::is_zero));
+        }
         // unique: the form of A·W for another unimodular W is the same
         if a.n_cols() >= 2 {
             let mut w = Matrix::identity(a.n_cols());

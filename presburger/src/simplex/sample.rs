@@ -2,11 +2,14 @@
 //! directions, split along the recession cone (see [`integer_sample`]).
 
 use super::cone::round_in_cone;
-use super::lattice::{solve_equalities, unimodular_split};
-use super::search::{bnb_limited, branch_and_bound, int_sample};
+#[cfg(doc)]
+use super::lattice::solve_equalities;
+use super::lattice::{solve_equalities_matrix, unimodular};
+use super::search::{bnb_limited, branch_and_bound, int_sample, Search};
 use super::tableau::{Opt, Tableau};
 use crate::error::Result;
 use crate::int::{gcd_slice, Int};
+use crate::matrix::{dot, normalize_ineq};
 use std::borrow::Cow;
 
 /// Find an integer point satisfying `eqs` (= 0) and `ineqs` (>= 0) over `n`
@@ -41,54 +44,40 @@ pub(crate) fn integer_sample_with(
         let mut rows: Vec<Cow<[Int]>> = Vec::new();
         for r in all {
             match tighten(Cow::Borrowed(r)) {
-                Some(Some(row)) => {
+                Tightened::Row(row) => {
                     if rows.is_empty() {
                         rows.reserve_exact(ineqs.len() + 1);
                     }
                     rows.push(row)
                 }
-                Some(None) => {}
-                None => return Ok(None),
+                Tightened::Tautology => {}
+                Tightened::Infeasible => return Ok(None),
             }
         }
         return sample_tightened(n, &rows);
     }
-    let Some((x0, basis)) = solve_equalities(n, eqs) else {
+    let Some((x0, basis)) = solve_equalities_matrix(n, eqs) else {
         return Ok(None);
     };
-    let k = basis.first().map_or(0, Vec::len);
+    let k = basis.n_cols();
     let mut rows: Vec<Cow<[Int]>> = Vec::with_capacity(ineqs.len() + 1);
     for r in all {
         // r·(1, x0 + B z) = (r0 + a·x0) + (a·B) z
-        let mut row = vec![Int::ZERO; 1 + k];
-        row[0] = r[0].clone();
-        for (i, a) in r[1..].iter().enumerate() {
-            if a.is_zero() {
-                continue;
-            }
-            row[0].add_mul(a, &x0[i]);
-            for j in 0..k {
-                if !basis[i][j].is_zero() {
-                    row[1 + j].add_mul(a, &basis[i][j]);
-                }
-            }
-        }
+        let a = &r[1..];
+        let mut row = Vec::with_capacity(1 + k);
+        row.push(&r[0] + &dot(a, &x0));
+        row.extend(basis.vec_mul(a));
         match tighten(Cow::Owned(row)) {
-            Some(Some(row)) => rows.push(row),
-            Some(None) => {}
-            None => return Ok(None),
+            Tightened::Row(row) => rows.push(row),
+            Tightened::Tautology => {}
+            Tightened::Infeasible => return Ok(None),
         }
     }
     // a point z of the free directions back to x = x0 + B·z
     Ok(sample_tightened(k, &rows)?.map(|z| {
-        (0..n)
-            .map(|i| {
-                let mut v = x0[i].clone();
-                for j in 0..k {
-                    v.add_mul(&basis[i][j], &z[j]);
-                }
-                v
-            })
+        x0.iter()
+            .zip(basis.mul_vec(&z))
+            .map(|(a, b)| a + &b)
             .collect()
     }))
 }
@@ -143,22 +132,31 @@ fn opposite_pairs<R: AsRef<[Int]>>(rows: &[R]) -> Option<Vec<(usize, usize)>> {
     }
 }
 
+/// An inequality after [`tighten`].
+enum Tightened<'a> {
+    /// The row divided by the gcd of its coefficients (constant floored).
+    Row(Cow<'a, [Int]>),
+    /// A constant row that holds.
+    Tautology,
+    /// A constant row that fails.
+    Infeasible,
+}
+
 /// Divide an inequality by the gcd of its coefficients, flooring the
-/// constant (copying the row only then). `None`: infeasible constant row;
-/// `Some(None)`: trivially true.
-fn tighten(mut row: Cow<[Int]>) -> Option<Option<Cow<[Int]>>> {
+/// constant ([`normalize_ineq`]), copying the row only when it changes.
+fn tighten(mut row: Cow<'_, [Int]>) -> Tightened<'_> {
     let g = gcd_slice(&row[1..]);
     if g.is_zero() {
-        return if row[0].is_neg() { None } else { Some(None) };
+        return if row[0].is_neg() {
+            Tightened::Infeasible
+        } else {
+            Tightened::Tautology
+        };
     }
     if !g.is_one() {
-        let row = row.to_mut();
-        row[0] = row[0].div_floor(&g);
-        for v in row[1..].iter_mut() {
-            *v = v.div_exact(&g);
-        }
+        normalize_ineq(row.to_mut());
     }
-    Some(Some(row))
+    Tightened::Row(row)
 }
 
 fn tableau_of<R: AsRef<[Int]>>(k: usize, rows: &[R]) -> Result<Tableau> {
@@ -184,8 +182,10 @@ fn sample_ineqs<R: AsRef<[Int]>>(k: usize, rows: &[R]) -> Result<Option<Vec<Int>
     }
     // fast path: plain branch and bound with a small node limit
     let mut nodes = 0usize;
-    if let Some(res) = bnb_limited(t.clone(), &mut nodes)? {
-        return Ok(res);
+    match bnb_limited(t.clone(), &mut nodes)? {
+        Search::Found(p) => return Ok(Some(p)),
+        Search::Empty => return Ok(None),
+        Search::GaveUp => {}
     }
     // implicit equalities of the recession cone
     let cone: Vec<Vec<Int>> = rows
@@ -211,7 +211,7 @@ fn sample_ineqs<R: AsRef<[Int]>>(k: usize, rows: &[R]) -> Result<Option<Vec<Int>
     }
     // unimodular U with E·U = [H 0]: reuse the equality solver on E·z = 0
     let e: Vec<Vec<Int>> = implicit.iter().map(|&i| cone[i].clone()).collect();
-    let (u, r) = unimodular_split(k, &e);
+    let (u, r) = unimodular(k, &e);
     if r == k {
         return branch_and_bound(t, k, &|t: &Tableau| Ok(Some(int_sample(t))));
     }
@@ -220,17 +220,9 @@ fn sample_ineqs<R: AsRef<[Int]>>(k: usize, rows: &[R]) -> Result<Option<Vec<Int>
         .iter()
         .map(|row| {
             let row = row.as_ref();
-            let mut out = vec![Int::ZERO; 1 + k];
-            out[0] = row[0].clone();
-            for j in 0..k {
-                let mut v = Int::ZERO;
-                for i in 0..k {
-                    if !row[1 + i].is_zero() && !u[i][j].is_zero() {
-                        v.add_mul(&row[1 + i], &u[i][j]);
-                    }
-                }
-                out[1 + j] = v;
-            }
+            let mut out = Vec::with_capacity(1 + k);
+            out.push(row[0].clone());
+            out.extend(u.vec_mul(&row[1..]));
             out
         })
         .collect();
@@ -267,17 +259,5 @@ fn sample_ineqs<R: AsRef<[Int]>>(k: usize, rows: &[R]) -> Result<Option<Vec<Int>
         Ok(Some(w))
     };
     let w = branch_and_bound(tw, r, &leaf)?;
-    Ok(w.map(|w| {
-        (0..k)
-            .map(|i| {
-                let mut v = Int::ZERO;
-                for j in 0..k {
-                    if !u[i][j].is_zero() {
-                        v.add_mul(&u[i][j], &w[j]);
-                    }
-                }
-                v
-            })
-            .collect()
-    }))
+    Ok(w.map(|w| u.mul_vec(&w)))
 }

@@ -5,16 +5,30 @@ use crate::budget;
 use crate::error::Result;
 use crate::int::Int;
 
-/// Plain branch and bound on all variables, giving up (`None`) after a few
-/// hundred nodes; a completed search is exact either way.
-pub(super) fn bnb_limited(t: Tableau, nodes: &mut usize) -> Result<Option<Option<Vec<Int>>>> {
+/// The outcome of a search that may give up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Search {
+    /// An integer point.
+    Found(Vec<Int>),
+    /// The search completed: there is no integer point.
+    Empty,
+    /// The node limit was reached before an answer.
+    GaveUp,
+}
+
+/// Most nodes [`bnb_limited`] visits before it gives up.
+const NODE_LIMIT: usize = 40;
+
+/// Plain branch and bound on all variables, giving up after [`NODE_LIMIT`]
+/// nodes; a completed search is exact either way.
+pub(super) fn bnb_limited(t: Tableau, nodes: &mut usize) -> Result<Search> {
     budget::tick(1 + t.n_var() as u64)?;
     *nodes += 1;
-    if *nodes > 40 {
-        return Ok(None);
+    if *nodes > NODE_LIMIT {
+        return Ok(Search::GaveUp);
     }
     let Some(k) = t.fractional_var() else {
-        return Ok(Some(Some(int_sample(&t))));
+        return Ok(Search::Found(int_sample(&t)));
     };
     let (num, den) = t.sample_value(k);
     let lo = num.div_floor(&den);
@@ -22,19 +36,19 @@ pub(super) fn bnb_limited(t: Tableau, nodes: &mut usize) -> Result<Option<Option
     down.add_bound(k, &lo, Bound::Upper)?;
     if !down.is_empty() {
         match bnb_limited(down, nodes)? {
-            None => return Ok(None),
-            Some(Some(p)) => return Ok(Some(Some(p))),
-            Some(None) => {}
+            Search::Empty => {}
+            done => return Ok(done),
         }
     }
     let mut up = t;
     up.add_bound(k, &(&lo + &Int::ONE), Bound::Lower)?;
     if up.is_empty() {
-        return Ok(Some(None));
+        return Ok(Search::Empty);
     }
     bnb_limited(up, nodes)
 }
 
+/// The sample of a tableau whose sample is integral.
 pub(super) fn int_sample(t: &Tableau) -> Vec<Int> {
     (0..t.n_var())
         .map(|j| {
