@@ -12,6 +12,7 @@
 
 use crate::basic::{BasicMap, Div};
 use crate::int::{gcd_slice, Int};
+use crate::matrix::{eliminate, normalize};
 
 impl BasicMap {
     /// Make this basic map the canonical empty one.
@@ -142,21 +143,20 @@ impl BasicMap {
             let a = piv[col].clone();
             for (i, r) in self.eqs.iter_mut().enumerate() {
                 if i != done && !r[col].is_zero() {
-                    eliminate(r, &piv, col, &a);
+                    eliminate(r, &piv, col);
+                    normalize(r);
                 }
             }
             for r in self.ineqs.iter_mut() {
                 if !r[col].is_zero() {
-                    eliminate(r, &piv, col, &a);
+                    eliminate(r, &piv, col);
+                    normalize(r);
                 }
             }
             for d in self.divs.iter_mut().flatten() {
                 if !d.num[col].is_zero() {
                     // floor(num/den) = floor(a·num / (a·den)); then eliminate
-                    let nb = -&d.num[col];
-                    for (v, p) in d.num.iter_mut().zip(&piv) {
-                        v.combine_assign(&a, &nb, p);
-                    }
+                    eliminate(&mut d.num, &piv, col);
                     d.den = &d.den * &a;
                     let g = gcd_slice(&d.num).gcd(&d.den);
                     if !g.is_one() && !g.is_zero() {
@@ -191,23 +191,12 @@ impl BasicMap {
                 continue;
             };
             m.swap(row, p);
-            let piv = m[row].clone();
-            let a = piv[c].abs();
-            for r in row + 1..m.len() {
-                if !m[r][c].is_zero() {
-                    let b = if piv[c].is_neg() {
-                        -&m[r][c]
-                    } else {
-                        m[r][c].clone()
-                    };
-                    let nb = -&b;
-                    for k in 0..n {
-                        m[r][k] = Int::combine(&a, &m[r][k], &nb, &piv[k]);
-                    }
-                    let g = gcd_slice(&m[r]);
-                    if !g.is_zero() && !g.is_one() {
-                        m[r].iter_mut().for_each(|v| *v = v.div_exact(&g));
-                    }
+            let (done, rest) = m.split_at_mut(row + 1);
+            let piv = &done[row];
+            for r in rest.iter_mut() {
+                if !r[c].is_zero() {
+                    eliminate(r, piv, c);
+                    normalize(r);
                 }
             }
             row += 1;
@@ -228,25 +217,12 @@ impl BasicMap {
     /// Eliminate local column `q` using the equality `r` (with `r[q] = ±1`)
     /// from every row and definition, then remove the local.
     fn substitute_local(&mut self, q: usize, r: &[Int]) {
-        // q = -(r - r[q]·q) / r[q]
-        let mut piv = r.to_vec();
-        if piv[q].is_neg() {
-            piv.iter_mut().for_each(|v| *v = -&*v);
-        }
-        let sub = |row: &mut Vec<Int>| {
-            if !row[q].is_zero() {
-                let b = row[q].clone();
-                let nb = -&b;
-                for k in 0..row.len() {
-                    row[k] = Int::combine(&Int::ONE, &row[k], &nb, &piv[k]);
-                }
-            }
-        };
+        // q = -(r - r[q]·q) / r[q]; with |r[q]| = 1 no row is scaled
         for row in self.eqs.iter_mut().chain(self.ineqs.iter_mut()) {
-            sub(row);
+            eliminate(row, r, q);
         }
         for d in self.divs.iter_mut().flatten() {
-            sub(&mut d.num);
+            eliminate(&mut d.num, r, q);
         }
         self.eqs.retain(|row| !row.iter().all(Int::is_zero));
         let k = q - self.off_div();
@@ -689,17 +665,5 @@ impl BasicMap {
             Some(d) => (off + k..d.num.len()).all(|c| d.num[c].is_zero()),
             None => true,
         })
-    }
-}
-
-/// `r := a·r - r[col]·piv` (with `a = piv[col] > 0`), then divide by the gcd.
-fn eliminate(r: &mut [Int], piv: &[Int], col: usize, a: &Int) {
-    let nb = -&r[col];
-    for (v, p) in r.iter_mut().zip(piv) {
-        v.combine_assign(a, &nb, p);
-    }
-    let g = gcd_slice(r);
-    if !g.is_zero() && !g.is_one() {
-        r.iter_mut().for_each(|v| *v = v.div_exact(&g));
     }
 }

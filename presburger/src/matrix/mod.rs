@@ -6,7 +6,8 @@
 //!   slices, row and column operations, products and the transpose.
 //! - Row helpers (on plain slices, so they serve both `Matrix` rows and the
 //!   `Vec<Int>` rows kept elsewhere): [`dot`], [`eval`], [`normalize`],
-//!   [`normalize_eq`], [`normalize_ineq`] and [`gcd_slice`].
+//!   [`normalize_eq`], [`normalize_ineq`], [`gcd_slice`] and [`eliminate`]
+//!   (one column, with an equality as pivot).
 //! - Exact linear algebra over the integers (no rationals, no rounding):
 //!   the column-style [`Hermite`] normal form `H = A·U`, the row
 //!   [`Echelon`] form `E = V·A`, [`Matrix::rank`], the integer
@@ -77,5 +78,5 @@ mod tests;
 pub use crate::int::gcd_slice;
 pub use dense::Matrix;
 pub use hermite::{Echelon, Hermite};
-pub use row::{dot, eval, normalize, normalize_eq, normalize_ineq, RowStatus};
+pub use row::{dot, eliminate, eval, normalize, normalize_eq, normalize_ineq, RowStatus};
 pub use smith::Smith;

@@ -70,6 +70,39 @@ pub fn normalize(row: &mut [Int]) -> Int {
     g
 }
 
+/// Eliminate column `col` from `row` with the equality `pivot`
+/// (`pivot[col] != 0`): `row := |p|·row − sign(p)·row[col]·pivot` with
+/// `p = pivot[col]`, so that `row[col]` becomes 0.
+///
+/// `row` is replaced by a *positive* multiple of itself plus a multiple of
+/// the pivot, so on the points where `pivot` vanishes the new row has the
+/// sign of the old one times `|p|`: this is right for equalities and
+/// inequalities alike. A row without the column is left as it is. The
+/// entries are not divided by their gcd (follow with [`normalize`] when the
+/// scale does not matter).
+///
+/// ```
+/// use presburger::{matrix, Int};
+/// let piv: Vec<Int> = [-1, 2, 1].map(Int::from).to_vec();  // 2x + y - 1 = 0
+/// let mut r: Vec<Int> = [0, 3, 1].map(Int::from).to_vec(); // 3x + y >= 0
+/// matrix::eliminate(&mut r, &piv, 1);
+/// assert_eq!(r, [3, 0, -1].map(Int::from).to_vec());         // 2·(3x + y) - 3·(2x + y - 1) = 3 - y
+/// ```
+pub fn eliminate(row: &mut [Int], pivot: &[Int], col: usize) {
+    if row[col].is_zero() {
+        return;
+    }
+    let p = &pivot[col];
+    let (a, nb) = if p.is_neg() {
+        (-p, row[col].clone())
+    } else {
+        (p.clone(), -&row[col])
+    };
+    for (v, q) in row.iter_mut().zip(pivot) {
+        v.combine_assign(&a, &nb, q);
+    }
+}
+
 /// What gcd normalization found out about one constraint row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RowStatus {
@@ -194,6 +227,35 @@ mod tests {
             if !g.is_zero() {
                 for (a, b) in n.iter().zip(&row) {
                     prop_assert_eq!(&(a * &g), b);
+                }
+            }
+        }
+    }
+
+    proptest! {
+        /// Elimination clears the column and keeps the row's sign (times
+        /// |p|) on the points of the pivot's hyperplane.
+        #[test]
+        fn elimination_on_the_pivot_hyperplane(
+            row in proptest::collection::vec(-9i64..9, 4),
+            piv in proptest::collection::vec(-4i64..4, 4),
+            col in 1usize..4,
+        ) {
+            prop_assume!(piv[col] != 0);
+            let (row, piv) = (ints(&row), ints(&piv));
+            let mut e = row.clone();
+            eliminate(&mut e, &piv, col);
+            prop_assert!(e[col].is_zero());
+            // a row without the column is left as it is
+            let p = if row[col].is_zero() { Int::ONE } else { piv[col].abs() };
+            for x in -4i64..=4 {
+                for y in -4i64..=4 {
+                    for z in -4i64..=4 {
+                        let pt = ints(&[x, y, z]);
+                        if eval(&piv, &pt).is_zero() {
+                            prop_assert_eq!(eval(&e, &pt), &eval(&row, &pt) * &p);
+                        }
+                    }
                 }
             }
         }
