@@ -59,6 +59,7 @@ fn fit(v: Option<i64>) -> Result<i64, Small> {
 /// [`guess_point_exact`], which recomputes them at every visit.
 ///
 /// With `remember`, a point found becomes `b`'s [`Hint`].
+#[inline]
 pub(super) fn guess_point_small(b: &BasicMap, want_point: bool, remember: bool) -> Small {
     let n = b.row_len();
     let nk = b.eqs.len() + b.ineqs.len() + b.divs.len();
@@ -152,6 +153,7 @@ impl Propagation<'_> {
         Ok(())
     }
 
+    #[inline]
     fn run(&mut self, want_point: bool) -> Result<Small, Small> {
         let b = self.b;
         let (n, ne, nr) = (self.n, self.ne, self.nr);

@@ -145,6 +145,38 @@ impl Matrix {
         (0..self.rows).map(|i| self[(i, j)].clone()).collect()
     }
 
+    /// The rows in order, mutable.
+    pub fn rows_mut(&mut self) -> impl ExactSizeIterator<Item = &mut [Int]> + '_ {
+        // `chunks_exact_mut` of an empty width would panic; no row has entries then
+        let c = self.cols.max(1);
+        let n = if self.cols == 0 { 0 } else { self.rows };
+        self.data.chunks_exact_mut(c).take(n)
+    }
+
+    /// Make room for `n` more rows (amortized, as `Vec::reserve`).
+    pub fn reserve_rows(&mut self, n: usize) {
+        self.data.reserve(n * self.cols);
+    }
+
+    /// How many rows fit without reallocating.
+    pub fn capacity_rows(&self) -> usize {
+        self.data
+            .capacity()
+            .checked_div(self.cols)
+            .unwrap_or(usize::MAX)
+    }
+
+    /// A copy with room for `extra` more rows (one allocation).
+    pub fn clone_with_room(&self, extra: usize) -> Matrix {
+        let mut data = Vec::with_capacity(self.data.len() + extra * self.cols);
+        data.extend_from_slice(&self.data);
+        Matrix {
+            rows: self.rows,
+            cols: self.cols,
+            data,
+        }
+    }
+
     /// Append a row (`row.len() == n_cols()`).
     ///
     /// # Panics

@@ -12,8 +12,8 @@
 //! cannot be made non-negative the tableau is empty. Equalities are added as
 //! an inequality driven to zero and then fixed by removing its column.
 //!
-//! Storage: the rows live in one flat, row-major `Vec<Int>` with a fixed row
-//! stride `2 + n_var`. Row `r` is `[d, c, a_0, .., a_{ncol-1}]` followed by
+//! Storage: the rows live in one flat, row-major [`Matrix`] of width
+//! `2 + n_var` (the stride). Row `r` is `[d, c, a_0, .., a_{ncol-1}]` followed by
 //! zeros up to the stride: columns are only ever removed (an equality fixes
 //! its slack), never added, so the stride never changes and every entry past
 //! the logical width `2 + ncol` is zero. Pivoting updates the rows in place;
@@ -25,7 +25,7 @@
 use crate::budget;
 use crate::error::Result;
 use crate::int::Int;
-use crate::matrix::normalize;
+use crate::matrix::{normalize, Matrix};
 use std::cmp::Ordering;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,11 +58,10 @@ pub(super) const MINUS_ONE: Int = Int::Small(-1);
 pub struct Tableau {
     n_var: usize,
     unknowns: Vec<Unknown>,
-    /// Row `r` is `mat[r * stride..][..2 + ncol]` = `[d, c, a_0, .., a_{ncol-1}]`;
-    /// the rest of its `stride` entries are zero.
-    mat: Vec<Int>,
-    /// `2 + n_var`: the width of a row before any column was removed.
-    stride: usize,
+    /// Row `r` is `mat.row(r)[..2 + ncol]` = `[d, c, a_0, .., a_{ncol-1}]`;
+    /// the rest of the row is zero. The matrix has `2 + n_var` columns: the
+    /// width of a row before any column was removed.
+    mat: Matrix,
     row_var: Vec<usize>,
     col_var: Vec<usize>,
     empty: bool,
@@ -80,8 +79,7 @@ impl Clone for Tableau {
         Tableau {
             n_var: self.n_var,
             unknowns: with_room(&self.unknowns, 1),
-            mat: with_room(&self.mat, self.stride),
-            stride: self.stride,
+            mat: self.mat.clone_with_room(1),
             row_var: with_room(&self.row_var, 1),
             col_var: self.col_var.clone(),
             empty: self.empty,
@@ -109,8 +107,7 @@ impl Tableau {
                     restricted: false,
                 })
                 .collect(),
-            mat: Vec::new(),
-            stride: 2 + n_var,
+            mat: Matrix::with_cols(2 + n_var),
             row_var: Vec::new(),
             col_var: (0..n_var).collect(),
             empty: false,
@@ -137,21 +134,14 @@ impl Tableau {
 
     /// Row `r` as `[d, c, a_0, .., a_{ncol-1}]`.
     fn row(&self, r: usize) -> &[Int] {
-        let s = r * self.stride;
-        &self.mat[s..s + 2 + self.ncol()]
+        &self.mat.row(r)[..2 + self.ncol()]
     }
 
     /// Row `src` (shared) and row `dst` (mutable), `src != dst`.
     fn row_pair(&mut self, src: usize, dst: usize) -> (&[Int], &mut [Int]) {
-        debug_assert_ne!(src, dst);
-        let (s, w) = (self.stride, 2 + self.ncol());
-        if src < dst {
-            let (lo, hi) = self.mat.split_at_mut(dst * s);
-            (&lo[src * s..src * s + w], &mut hi[..w])
-        } else {
-            let (lo, hi) = self.mat.split_at_mut(src * s);
-            (&hi[..w], &mut lo[dst * s..dst * s + w])
-        }
+        let w = 2 + self.ncol();
+        let (src, dst) = self.mat.row_pair(src, dst);
+        (&src[..w], &mut dst[..w])
     }
 
     /// Append the expression `c0 + Σ a_k·x_k` (negated if `negate`) in the
@@ -163,15 +153,12 @@ impl Tableau {
         negate: bool,
         restricted: bool,
     ) -> usize {
-        let (s, w) = (self.stride, 2 + self.ncol());
         let new = self.n_rows();
-        if self.mat.capacity() < (new + 1) * s {
+        if self.mat.capacity_rows() < new + 1 {
             // rows come one at a time: start with room for a few
-            self.mat.reserve(s * new.max(8));
+            self.mat.reserve_rows(new.max(8));
         }
-        self.mat.resize((new + 1) * s, Int::ZERO);
-        let (before, out) = self.mat.split_at_mut(new * s);
-        let out = &mut out[..w];
+        let out = self.mat.push_zero_row();
         out[0] = Int::ONE;
         out[1] = c0.clone();
         for (k, a) in terms {
@@ -180,12 +167,12 @@ impl Tableau {
             }
             match self.unknowns[k].pos {
                 Pos::Col(c) => {
-                    let (d, rest) = out.split_at_mut(1);
+                    let (d, rest) = self.mat.row_mut(new).split_at_mut(1);
                     rest[1 + c].add_mul(a, &d[0]);
                 }
                 Pos::Row(r) => {
                     // out = out + a * row_r  (common denominator)
-                    let src = &before[r * s..r * s + w];
+                    let (src, out) = self.row_pair(r, new);
                     let g = out[0].gcd(&src[0]);
                     let m1 = src[0].div_exact(&g);
                     let m2 = &out[0].div_exact(&g) * a;
@@ -199,7 +186,7 @@ impl Tableau {
             }
         }
         if negate {
-            for v in out[1..].iter_mut() {
+            for v in self.mat.row_mut(new)[1..].iter_mut() {
                 *v = -&*v;
             }
         }
@@ -228,7 +215,7 @@ impl Tableau {
 
     /// Make room for `n` more rows.
     pub(super) fn reserve_rows(&mut self, n: usize) {
-        self.mat.reserve(n * self.stride);
+        self.mat.reserve_rows(n);
         self.row_var.reserve(n);
         self.unknowns.reserve(n);
     }
@@ -298,13 +285,8 @@ impl Tableau {
 
     /// Remove row `r` (the last row takes its place).
     fn remove_row(&mut self, r: usize) {
-        let s = self.stride;
         let last = self.n_rows() - 1;
-        if r < last {
-            let (lo, hi) = self.mat.split_at_mut(last * s);
-            lo[r * s..(r + 1) * s].swap_with_slice(hi);
-        }
-        self.mat.truncate(last * s);
+        self.mat.swap_remove_row(r);
         self.row_var.swap(r, last);
         self.row_var.pop();
         if r < last {
@@ -315,8 +297,8 @@ impl Tableau {
 
     /// Remove column `c` (the last column takes its place).
     fn remove_col(&mut self, c: usize) {
-        let (s, last) = (self.stride, self.ncol() - 1);
-        for row in self.mat.chunks_exact_mut(s) {
+        let last = self.ncol() - 1;
+        for row in self.mat.rows_mut() {
             row.swap(2 + c, 2 + last);
             row[2 + last] = Int::ZERO;
             normalize(&mut row[..2 + last]);
@@ -331,11 +313,11 @@ impl Tableau {
 
     /// Pivot row `r` with column `c`, updating every row in place.
     fn pivot(&mut self, r: usize, c: usize) {
-        let (s, w) = (self.stride, 2 + self.ncol());
+        let w = 2 + self.ncol();
         // the pivot row becomes the column unknown:
         // x_c = (d*b - c0 - Σ_{j≠c} a_j x_j) / a, with a positive denominator
         {
-            let piv = &mut self.mat[r * s..r * s + w];
+            let piv = &mut self.mat.row_mut(r)[..w];
             let a = std::mem::replace(&mut piv[2 + c], Int::ZERO);
             let d = std::mem::replace(&mut piv[0], Int::ZERO);
             debug_assert!(!a.is_zero());
@@ -554,11 +536,9 @@ impl Tableau {
     /// the logical width) and feasibility of restricted rows.
     pub fn check(&self) -> bool {
         let w = 2 + self.ncol();
-        self.mat.len() == self.n_rows() * self.stride
-            && self
-                .mat
-                .chunks_exact(self.stride)
-                .all(|row| row[w..].iter().all(Int::is_zero))
+        self.mat.n_rows() == self.n_rows()
+            && self.mat.n_cols() == 2 + self.n_var
+            && self.mat.rows().all(|row| row[w..].iter().all(Int::is_zero))
             && (self.empty
                 || (0..self.n_rows()).all(|i| {
                     let r = self.row(i);
