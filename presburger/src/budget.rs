@@ -163,7 +163,7 @@ mod tests {
         }
         // charged with the whole inner budget, not exhausted
         assert_eq!(remaining(), Some(55));
-        let r = with_budget(10, || with_budget(1_000, || remaining()));
+        let r = with_budget(10, || with_budget(1_000, remaining));
         assert_eq!(r, Some(10));
         assert_eq!(outer.spent(), 45);
         drop(outer);

@@ -1,26 +1,5 @@
-//! The rational tableau: an exact, incremental simplex over the rationals.
-//!
-//! The tableau holds *unknowns*: the original variables (free in sign) and one
-//! slack per added constraint (non-negative for an inequality). Every unknown
-//! is either a *column* (non-basic, value 0 in the current sample) or a *row*
-//! (basic), expressed as `(c + Σ a_j·col_j) / d` with integer `c`, `a_j` and a
-//! positive row denominator `d`. The current sample point is feasible: every
-//! restricted row has a non-negative constant.
-//!
-//! Adding a constraint expresses it in the current basis and, if its value is
-//! negative, pivots to increase it (primal simplex with Bland's rule); if it
-//! cannot be made non-negative the tableau is empty. Equalities are added as
-//! an inequality driven to zero and then fixed by removing its column.
-//!
-//! Storage: the rows live in one flat, row-major [`Matrix`] of width
-//! `2 + n_var` (the stride). Row `r` is `[d, c, a_0, .., a_{ncol-1}]` followed by
-//! zeros up to the stride: columns are only ever removed (an equality fixes
-//! its slack), never added, so the stride never changes and every entry past
-//! the logical width `2 + ncol` is zero. Pivoting updates the rows in place;
-//! a clone is one allocation for all rows.
-//!
-//! Undo is by cloning: callers that explore (branch and bound, parametric
-//! search) keep a copy. Invariants are checked by [`Tableau::check`] in tests.
+//! The rational tableau: an exact, incremental simplex over the rationals
+//! (see [`Tableau`]).
 
 use crate::budget;
 use crate::error::Result;
@@ -53,7 +32,29 @@ pub enum Opt {
 
 pub(super) const MINUS_ONE: Int = Int::Small(-1);
 
-/// See the [module documentation](self).
+/// An exact, incremental simplex tableau over the rationals.
+///
+/// The tableau holds *unknowns*: the original variables (free in sign) and one
+/// slack per added constraint (non-negative for an inequality). Every unknown
+/// is either a *column* (non-basic, value 0 in the current sample) or a *row*
+/// (basic), expressed as `(c + Σ a_j·col_j) / d` with integer `c`, `a_j` and a
+/// positive row denominator `d`. The current sample point is feasible: every
+/// restricted row has a non-negative constant.
+///
+/// Adding a constraint expresses it in the current basis and, if its value is
+/// negative, pivots to increase it (primal simplex with Bland's rule); if it
+/// cannot be made non-negative the tableau is empty. Equalities are added as
+/// an inequality driven to zero and then fixed by removing its column.
+///
+/// Storage: the rows live in one flat, row-major [`Matrix`] of width
+/// `2 + n_var` (the stride). Row `r` is `[d, c, a_0, .., a_{ncol-1}]` followed by
+/// zeros up to the stride: columns are only ever removed (an equality fixes
+/// its slack), never added, so the stride never changes and every entry past
+/// the logical width `2 + ncol` is zero. Pivoting updates the rows in place;
+/// a clone is one allocation for all rows.
+///
+/// Undo is by cloning: callers that explore (branch and bound, parametric
+/// search) keep a copy. Invariants are checked by [`Tableau::check`] in tests.
 #[derive(Debug)]
 pub struct Tableau {
     n_var: usize,
