@@ -3,7 +3,7 @@
 
 #[cfg(doc)]
 use super::small::guess_point_small;
-use crate::basic::BasicMap;
+use crate::basic::{BasicMap, Div};
 use crate::int::Int;
 use crate::matrix::dot;
 
@@ -12,18 +12,8 @@ use crate::matrix::dot;
 /// counts. The fallback of [`guess_point_small`] on overflow, and its oracle.
 pub(super) fn guess_point_exact(b: &BasicMap) -> Option<Vec<Int>> {
     let n = b.row_len();
-    let off = b.off_div();
-    let mut val: Vec<Int> = vec![Int::ZERO; n];
-    val[0] = Int::ONE;
-    let mut fixed = vec![false; n];
-    fixed[0] = true;
-    let div_of = |c: usize| {
-        if c >= off {
-            b.divs[c - off].as_ref()
-        } else {
-            None
-        }
-    };
+    let (mut val, mut fixed) = start(n);
+    let div_of = |c: usize| definition(b, c);
     // open[i]: the columns of row i (eqs, then ineqs) with a coefficient and
     // no value yet; the row is usable for column `c` when `c` is the only one
     let rows = || b.eqs.iter().chain(&b.ineqs);
@@ -52,38 +42,19 @@ pub(super) fn guess_point_exact(b: &BasicMap) -> Option<Vec<Int>> {
                 }
                 continue;
             }
-            let mut lo: Option<Int> = None;
-            let mut hi: Option<Int> = None;
-            let mut exact: Option<Int> = None;
+            let mut bounds = ColumnBounds::default();
             let (open_eqs, open_ineqs) = open.split_at(b.eqs.len());
             for (e, &o) in b.eqs.iter().zip(open_eqs) {
                 if o == 1 && !e[c].is_zero() {
-                    // e[c]·v + s = 0
-                    let s = dot(e, &val); // val[c] is still 0
-                    if !s.is_divisible_by(&e[c]) {
-                        return None;
-                    }
-                    exact = Some((-&s).div_exact(&e[c]));
+                    bounds.equality(e, c, &val).ok()?;
                 }
             }
             for (r, &o) in b.ineqs.iter().zip(open_ineqs) {
                 if o == 1 && !r[c].is_zero() {
-                    // r[c]·v + s >= 0
-                    let s = dot(r, &val); // val[c] is still 0
-                    if r[c].is_pos() {
-                        let l = (-&s).div_ceil(&r[c]);
-                        if lo.as_ref().is_none_or(|x| &l > x) {
-                            lo = Some(l);
-                        }
-                    } else {
-                        let h = s.div_floor(&-&r[c]);
-                        if hi.as_ref().is_none_or(|x| &h < x) {
-                            hi = Some(h);
-                        }
-                    }
+                    bounds.inequality(r, c, &val);
                 }
             }
-            if let Some(v) = exact.or(lo).or(hi) {
+            if let Some(v) = bounds.value() {
                 val[c] = v;
                 fix(c, &mut fixed, &mut open);
                 progress = true;
@@ -96,15 +67,81 @@ pub(super) fn guess_point_exact(b: &BasicMap) -> Option<Vec<Int>> {
             }
         }
     }
-    if fixed.iter().any(|f| !f) {
-        return None;
+    checked_point(b, val, &fixed)
+}
+
+/// The start of propagation over the `n` columns of a row: values
+/// `(1, 0, …, 0)` (the constant column is 1) and only the constant fixed.
+pub(super) fn start(n: usize) -> (Vec<Int>, Vec<bool>) {
+    let mut val = vec![Int::ZERO; n];
+    val[0] = Int::ONE;
+    let mut fixed = vec![false; n];
+    fixed[0] = true;
+    (val, fixed)
+}
+
+/// The definition of column `c` if it is a defined local.
+pub(super) fn definition(b: &BasicMap, c: usize) -> Option<&Div> {
+    c.checked_sub(b.off_div()).and_then(|k| b.divs[k].as_ref())
+}
+
+/// An equality that no integer value of its column satisfies.
+pub(super) struct NoRoot;
+
+/// The bounds on one column from its ready rows (rows whose other columns
+/// all have values), folded one row at a time. Rows are evaluated at the
+/// current values, where the column itself is still 0.
+#[derive(Default)]
+pub(super) struct ColumnBounds {
+    exact: Option<Int>,
+    lo: Option<Int>,
+    hi: Option<Int>,
+}
+
+impl ColumnBounds {
+    /// The ready equality `e[c]·v + s = 0`.
+    pub(super) fn equality(&mut self, e: &[Int], c: usize, val: &[Int]) -> Result<(), NoRoot> {
+        let s = dot(e, val);
+        if !s.is_divisible_by(&e[c]) {
+            return Err(NoRoot);
+        }
+        self.exact = Some((-&s).div_exact(&e[c]));
+        Ok(())
     }
-    if b.eqs.iter().any(|e| !dot(e, &val).is_zero())
+
+    /// The ready inequality `r[c]·v + s >= 0`.
+    pub(super) fn inequality(&mut self, r: &[Int], c: usize, val: &[Int]) {
+        let s = dot(r, val);
+        if r[c].is_pos() {
+            let l = (-&s).div_ceil(&r[c]);
+            if self.lo.as_ref().is_none_or(|x| &l > x) {
+                self.lo = Some(l);
+            }
+        } else {
+            let h = s.div_floor(&-&r[c]);
+            if self.hi.as_ref().is_none_or(|x| &h < x) {
+                self.hi = Some(h);
+            }
+        }
+    }
+
+    /// The value the rule gives: the forced one, else the tightest lower
+    /// bound, else the tightest upper bound.
+    pub(super) fn value(self) -> Option<Int> {
+        self.exact.or(self.lo).or(self.hi)
+    }
+}
+
+/// The point `(params, in, out)` of a full valuation that satisfies every
+/// constraint of `b`, or `None`.
+pub(super) fn checked_point(b: &BasicMap, mut val: Vec<Int>, fixed: &[bool]) -> Option<Vec<Int>> {
+    if fixed.iter().any(|f| !f)
+        || b.eqs.iter().any(|e| !dot(e, &val).is_zero())
         || b.ineqs.iter().any(|r| dot(r, &val).is_neg())
     {
         return None;
     }
-    val.truncate(off);
+    val.truncate(b.off_div());
     val.remove(0);
     Some(val)
 }

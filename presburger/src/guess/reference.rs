@@ -4,6 +4,7 @@
 
 #[cfg(doc)]
 use super::exact::guess_point_exact;
+use super::exact::{checked_point, definition, start, ColumnBounds};
 use crate::basic::BasicMap;
 use crate::int::Int;
 use crate::matrix::dot;
@@ -12,18 +13,8 @@ use crate::matrix::dot;
 /// column by column (the oracle of the counting version).
 pub(super) fn guess_point_simple(b: &BasicMap) -> Option<Vec<Int>> {
     let n = b.row_len();
-    let off = b.off_div();
-    let mut val: Vec<Int> = vec![Int::ZERO; n];
-    val[0] = Int::ONE;
-    let mut fixed = vec![false; n];
-    fixed[0] = true;
-    let div_of = |c: usize| {
-        if c >= off {
-            b.divs[c - off].as_ref()
-        } else {
-            None
-        }
-    };
+    let (mut val, mut fixed) = start(n);
+    let div_of = |c: usize| definition(b, c);
     // usable row for column `c`: every other column with a coefficient is valued
     let usable = |r: &[Int], c: usize, fixed: &[bool]| {
         !r[c].is_zero() && (1..n).all(|k| k == c || fixed[k] || r[k].is_zero())
@@ -42,37 +33,18 @@ pub(super) fn guess_point_simple(b: &BasicMap) -> Option<Vec<Int>> {
                 }
                 continue;
             }
-            let mut lo: Option<Int> = None;
-            let mut hi: Option<Int> = None;
-            let mut exact: Option<Int> = None;
+            let mut bounds = ColumnBounds::default();
             for e in &b.eqs {
                 if usable(e, c, &fixed) {
-                    // e[c]·v + s = 0
-                    let s = dot(e, &val); // val[c] is still 0
-                    if !s.is_divisible_by(&e[c]) {
-                        return None;
-                    }
-                    exact = Some((-&s).div_exact(&e[c]));
+                    bounds.equality(e, c, &val).ok()?;
                 }
             }
             for r in &b.ineqs {
                 if usable(r, c, &fixed) {
-                    // r[c]·v + s >= 0
-                    let s = dot(r, &val); // val[c] is still 0
-                    if r[c].is_pos() {
-                        let l = (-&s).div_ceil(&r[c]);
-                        if lo.as_ref().is_none_or(|x| &l > x) {
-                            lo = Some(l);
-                        }
-                    } else {
-                        let h = s.div_floor(&-&r[c]);
-                        if hi.as_ref().is_none_or(|x| &h < x) {
-                            hi = Some(h);
-                        }
-                    }
+                    bounds.inequality(r, c, &val);
                 }
             }
-            if let Some(v) = exact.or(lo).or(hi) {
+            if let Some(v) = bounds.value() {
                 val[c] = v;
                 fixed[c] = true;
                 progress = true;
@@ -85,15 +57,5 @@ pub(super) fn guess_point_simple(b: &BasicMap) -> Option<Vec<Int>> {
             }
         }
     }
-    if fixed.iter().any(|f| !f) {
-        return None;
-    }
-    if b.eqs.iter().any(|e| !dot(e, &val).is_zero())
-        || b.ineqs.iter().any(|r| dot(r, &val).is_neg())
-    {
-        return None;
-    }
-    val.truncate(off);
-    val.remove(0);
-    Some(val)
+    checked_point(b, val, &fixed)
 }
