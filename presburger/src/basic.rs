@@ -33,6 +33,7 @@
 //! ```
 
 use crate::int::{gcd_slice, Int};
+use crate::matrix::{normalize_eq, normalize_ineq, RowStatus};
 use crate::space::Space;
 
 /// The definition `floor(num / den)` of a local variable.
@@ -308,38 +309,10 @@ impl BasicMap {
     pub(crate) fn normalize_rows(&mut self) -> bool {
         let mut ok = true;
         for r in self.eqs.iter_mut() {
-            let g = gcd_slice(&r[1..]);
-            if g.is_one() {
-                continue; // already normalized
-            }
-            if g.is_zero() {
-                if !r[0].is_zero() {
-                    ok = false;
-                }
-                continue;
-            }
-            if !r[0].is_divisible_by(&g) {
-                ok = false;
-                continue;
-            }
-            for v in r.iter_mut() {
-                *v = v.div_exact(&g);
-            }
+            ok &= normalize_eq(r) != RowStatus::Infeasible;
         }
         for r in self.ineqs.iter_mut() {
-            let g = gcd_slice(&r[1..]);
-            if g.is_zero() {
-                if r[0].is_neg() {
-                    ok = false;
-                }
-                continue;
-            }
-            if !g.is_one() {
-                r[0] = r[0].div_floor(&g);
-                for v in r[1..].iter_mut() {
-                    *v = v.div_exact(&g);
-                }
-            }
+            ok &= normalize_ineq(r) != RowStatus::Infeasible;
         }
         ok
     }

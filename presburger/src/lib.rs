@@ -68,6 +68,7 @@ mod fxhash;
 mod guess;
 pub mod int;
 pub mod map;
+pub mod matrix;
 pub mod ops;
 pub mod parse;
 pub mod pip;

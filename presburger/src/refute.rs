@@ -42,8 +42,17 @@ pub(crate) fn refute(b: &BasicMap) -> bool {
     refute_rows(b).unwrap_or(false)
 }
 
-/// [`refute`], or `None` when a number does not fit in an `i64`.
-fn refute_rows(b: &BasicMap) -> Option<bool> {
+/// A coefficient or an intermediate value does not fit in an `i64`: no proof.
+struct Overflow;
+
+/// A checked machine operation's result, or [`Overflow`].
+#[inline]
+fn fit<T>(v: Option<T>) -> Result<T, Overflow> {
+    v.ok_or(Overflow)
+}
+
+/// [`refute`]: `Ok(true)` for a proof of emptiness, `Ok(false)` for none.
+fn refute_rows(b: &BasicMap) -> Result<bool, Overflow> {
     let n = b.row_len();
     let ne = b.eqs.len();
     let m = ne + b.ineqs.len();
@@ -53,7 +62,7 @@ fn refute_rows(b: &BasicMap) -> Option<bool> {
         for (v, x) in row.iter_mut().zip(&r[..n]) {
             match x {
                 Int::Small(x) => *v = *x,
-                Int::Big(_) => return None,
+                Int::Big(_) => return Err(Overflow),
             }
         }
     }
@@ -64,20 +73,20 @@ fn refute_rows(b: &BasicMap) -> Option<bool> {
         let g = gcd_of(&eq[1..]);
         if g == 0 {
             if eq[0] != 0 {
-                return Some(true); // 0 = c
+                return Ok(true); // 0 = c
             }
             continue;
         }
         if eq[0] % g != 0 {
-            return Some(true);
+            return Ok(true);
         }
         eq.iter_mut().for_each(|v| *v /= g);
         // a column with coefficient ±1 keeps the rows small; any other
         // column scales the rows it is substituted into
-        let c = (1..n)
+        let c = fit((1..n)
             .rev()
             .find(|&c| eq[c].unsigned_abs() == 1)
-            .or_else(|| (1..n).rev().find(|&c| eq[c] != 0))?;
+            .or_else(|| (1..n).rev().find(|&c| eq[c] != 0)))?;
         for (k, row) in rest.chunks_exact_mut(n).enumerate() {
             if row[c] == 0 {
                 continue;
@@ -85,12 +94,11 @@ fn refute_rows(b: &BasicMap) -> Option<bool> {
             // row·|p| - sign(p)·row[c]·eq has no column c; |p| > 0 keeps an
             // inequality's direction
             let p = eq[c];
-            let f = row[c].checked_mul(p.signum())?;
-            let scale = p.checked_abs()?;
+            let f = fit(row[c].checked_mul(p.signum()))?;
+            let scale = fit(p.checked_abs())?;
             for j in 0..n {
-                row[j] = row[j]
-                    .checked_mul(scale)?
-                    .checked_sub(f.checked_mul(eq[j])?)?;
+                let v = fit(row[j].checked_mul(scale))?;
+                row[j] = fit(v.checked_sub(fit(f.checked_mul(eq[j]))?))?;
             }
             debug_assert_eq!(row[c], 0, "row {k}");
         }
@@ -101,7 +109,7 @@ fn refute_rows(b: &BasicMap) -> Option<bool> {
         let g = gcd_of(&row[1..]);
         if g == 0 {
             if row[0] < 0 {
-                return Some(true);
+                return Ok(true);
             }
             continue;
         }
@@ -119,13 +127,13 @@ fn refute_rows(b: &BasicMap) -> Option<bool> {
                 .zip(&s[1..])
                 .all(|(x, y)| x.checked_neg() == Some(*y))
                 && r[1..].iter().any(|&x| x != 0)
-                && r[0].checked_add(s[0])? < 0
+                && fit(r[0].checked_add(s[0]))? < 0
             {
-                return Some(true);
+                return Ok(true);
             }
         }
     }
-    Some(false)
+    Ok(false)
 }
 
 /// The gcd of the absolute values (0 for all zeros).

@@ -12,6 +12,7 @@
 
 use crate::basic::{BasicMap, Div};
 use crate::int::{gcd_slice, Int};
+use crate::matrix::{eliminate, normalize};
 
 impl BasicMap {
     /// Make this basic map the canonical empty one.
@@ -142,21 +143,20 @@ impl BasicMap {
             let a = piv[col].clone();
             for (i, r) in self.eqs.iter_mut().enumerate() {
                 if i != done && !r[col].is_zero() {
-                    eliminate(r, &piv, col, &a);
+                    eliminate(r, &piv, col);
+                    normalize(r);
                 }
             }
             for r in self.ineqs.iter_mut() {
                 if !r[col].is_zero() {
-                    eliminate(r, &piv, col, &a);
+                    eliminate(r, &piv, col);
+                    normalize(r);
                 }
             }
             for d in self.divs.iter_mut().flatten() {
                 if !d.num[col].is_zero() {
                     // floor(num/den) = floor(a·num / (a·den)); then eliminate
-                    let nb = -&d.num[col];
-                    for (v, p) in d.num.iter_mut().zip(&piv) {
-                        v.combine_assign(&a, &nb, p);
-                    }
+                    eliminate(&mut d.num, &piv, col);
                     d.den = &d.den * &a;
                     let g = gcd_slice(&d.num).gcd(&d.den);
                     if !g.is_one() && !g.is_zero() {
@@ -191,23 +191,12 @@ impl BasicMap {
                 continue;
             };
             m.swap(row, p);
-            let piv = m[row].clone();
-            let a = piv[c].abs();
-            for r in row + 1..m.len() {
-                if !m[r][c].is_zero() {
-                    let b = if piv[c].is_neg() {
-                        -&m[r][c]
-                    } else {
-                        m[r][c].clone()
-                    };
-                    let nb = -&b;
-                    for k in 0..n {
-                        m[r][k] = Int::combine(&a, &m[r][k], &nb, &piv[k]);
-                    }
-                    let g = gcd_slice(&m[r]);
-                    if !g.is_zero() && !g.is_one() {
-                        m[r].iter_mut().for_each(|v| *v = v.div_exact(&g));
-                    }
+            let (done, rest) = m.split_at_mut(row + 1);
+            let piv = &done[row];
+            for r in rest.iter_mut() {
+                if !r[c].is_zero() {
+                    eliminate(r, piv, c);
+                    normalize(r);
                 }
             }
             row += 1;
@@ -228,25 +217,12 @@ impl BasicMap {
     /// Eliminate local column `q` using the equality `r` (with `r[q] = ±1`)
     /// from every row and definition, then remove the local.
     fn substitute_local(&mut self, q: usize, r: &[Int]) {
-        // q = -(r - r[q]·q) / r[q]
-        let mut piv = r.to_vec();
-        if piv[q].is_neg() {
-            piv.iter_mut().for_each(|v| *v = -&*v);
-        }
-        let sub = |row: &mut Vec<Int>| {
-            if !row[q].is_zero() {
-                let b = row[q].clone();
-                let nb = -&b;
-                for k in 0..row.len() {
-                    row[k] = Int::combine(&Int::ONE, &row[k], &nb, &piv[k]);
-                }
-            }
-        };
+        // q = -(r - r[q]·q) / r[q]; with |r[q]| = 1 no row is scaled
         for row in self.eqs.iter_mut().chain(self.ineqs.iter_mut()) {
-            sub(row);
+            eliminate(row, r, q);
         }
         for d in self.divs.iter_mut().flatten() {
-            sub(&mut d.num);
+            eliminate(&mut d.num, r, q);
         }
         self.eqs.retain(|row| !row.iter().all(Int::is_zero));
         let k = q - self.off_div();
@@ -378,59 +354,69 @@ impl BasicMap {
             .any(|(j, d)| j != k && d.as_ref().is_some_and(|d| !d.num[col].is_zero()))
     }
 
-    /// An existential that appears in an equality with coefficient ±1 and
-    /// nowhere else (after Gaussian elimination) is dropped with that equality.
-    fn drop_unit_existentials(&mut self) -> bool {
-        let off = self.off_div();
+    /// Visit the locals in order; `drop(self, k)` returns true when it
+    /// removed local `k` (the next local then has index `k`). Returns true
+    /// if any local was removed.
+    fn drop_locals(&mut self, mut drop: impl FnMut(&mut Self, usize) -> bool) -> bool {
         let mut changed = false;
         let mut k = 0;
         while k < self.n_div() {
-            let col = off + k;
-            if self.local_used_in_divs(k) {
-                k += 1;
-                continue;
-            }
-            let in_eqs: Vec<usize> = (0..self.eqs.len())
-                .filter(|&i| !self.eqs[i][col].is_zero())
-                .collect();
-            let in_ineqs = self.ineqs.iter().any(|r| !r[col].is_zero());
-            if in_eqs.len() == 1 && !in_ineqs && self.eqs[in_eqs[0]][col].abs().is_one() {
-                self.eqs.remove(in_eqs[0]);
-                self.remove_local(k);
+            if drop(self, k) {
                 changed = true;
-                continue;
+            } else {
+                k += 1;
             }
-            k += 1;
         }
         changed
+    }
+
+    /// True if local `k` is an existential that only inequalities mention
+    /// (no definition, not in a definition, not in an equality).
+    fn only_in_ineqs(&self, k: usize) -> bool {
+        let col = self.off_div() + k;
+        self.divs[k].is_none()
+            && !self.local_used_in_divs(k)
+            && self.eqs.iter().all(|r| r[col].is_zero())
+    }
+
+    /// An existential that appears in an equality with coefficient ±1 and
+    /// nowhere else (after Gaussian elimination) is dropped with that equality.
+    fn drop_unit_existentials(&mut self) -> bool {
+        self.drop_locals(|b, k| {
+            let col = b.off_div() + k;
+            if b.local_used_in_divs(k) {
+                return false;
+            }
+            let in_eqs: Vec<usize> = (0..b.eqs.len())
+                .filter(|&i| !b.eqs[i][col].is_zero())
+                .collect();
+            let in_ineqs = b.ineqs.iter().any(|r| !r[col].is_zero());
+            if in_eqs.len() == 1 && !in_ineqs && b.eqs[in_eqs[0]][col].abs().is_one() {
+                b.eqs.remove(in_eqs[0]);
+                b.remove_local(k);
+                return true;
+            }
+            false
+        })
     }
 
     /// An existential bounded only from below (or only from above), outside
     /// equalities and definitions, is dropped with its constraints.
     fn drop_one_sided_existentials(&mut self) -> bool {
-        let off = self.off_div();
-        let mut changed = false;
-        let mut k = 0;
-        while k < self.n_div() {
-            let col = off + k;
-            if self.divs[k].is_some()
-                || self.local_used_in_divs(k)
-                || self.eqs.iter().any(|r| !r[col].is_zero())
-            {
-                k += 1;
-                continue;
+        self.drop_locals(|b, k| {
+            let col = b.off_div() + k;
+            if !b.only_in_ineqs(k) {
+                return false;
             }
-            let pos = self.ineqs.iter().any(|r| r[col].is_pos());
-            let neg = self.ineqs.iter().any(|r| r[col].is_neg());
-            if !(pos && neg) {
-                self.ineqs.retain(|r| r[col].is_zero());
-                self.remove_local(k);
-                changed = true;
-                continue;
+            let pos = b.ineqs.iter().any(|r| r[col].is_pos());
+            let neg = b.ineqs.iter().any(|r| r[col].is_neg());
+            if pos && neg {
+                return false;
             }
-            k += 1;
-        }
-        changed
+            b.ineqs.retain(|r| r[col].is_zero());
+            b.remove_local(k);
+            true
+        })
     }
 
     /// Fourier–Motzkin elimination of an existential, where it is exact over
@@ -438,53 +424,44 @@ impl BasicMap {
     /// bounds have coefficient -1 (then `l <= e <= floor(u / b)` has an
     /// integer solution iff `b·l <= u` for every pair). Only when few rows result.
     fn eliminate_existentials_fm(&mut self) -> bool {
-        let off = self.off_div();
-        let mut changed = false;
-        let mut k = 0;
-        while k < self.n_div() {
-            let col = off + k;
-            if self.divs[k].is_some()
-                || self.local_used_in_divs(k)
-                || self.eqs.iter().any(|r| !r[col].is_zero())
-            {
-                k += 1;
-                continue;
+        self.drop_locals(|b, k| {
+            let col = b.off_div() + k;
+            if !b.only_in_ineqs(k) {
+                return false;
             }
-            let lowers: Vec<usize> = (0..self.ineqs.len())
-                .filter(|&i| self.ineqs[i][col].is_pos())
+            let lowers: Vec<usize> = (0..b.ineqs.len())
+                .filter(|&i| b.ineqs[i][col].is_pos())
                 .collect();
-            let uppers: Vec<usize> = (0..self.ineqs.len())
-                .filter(|&i| self.ineqs[i][col].is_neg())
+            let uppers: Vec<usize> = (0..b.ineqs.len())
+                .filter(|&i| b.ineqs[i][col].is_neg())
                 .collect();
-            let unit_lo = lowers.iter().all(|&i| self.ineqs[i][col].is_one());
-            let unit_hi = uppers.iter().all(|&i| (-&self.ineqs[i][col]).is_one());
+            let unit_lo = lowers.iter().all(|&i| b.ineqs[i][col].is_one());
+            let unit_hi = uppers.iter().all(|&i| (-&b.ineqs[i][col]).is_one());
             if lowers.is_empty()
                 || uppers.is_empty()
                 || !(unit_lo || unit_hi)
                 || lowers.len() * uppers.len() > 16
             {
-                k += 1;
-                continue;
+                return false;
             }
             let mut new_rows = Vec::new();
             for &l in &lowers {
                 for &u in &uppers {
-                    let a = -&self.ineqs[u][col];
-                    let b = self.ineqs[l][col].clone();
-                    let row: Vec<Int> = self.ineqs[l]
+                    let a = -&b.ineqs[u][col];
+                    let c = b.ineqs[l][col].clone();
+                    let row: Vec<Int> = b.ineqs[l]
                         .iter()
-                        .zip(&self.ineqs[u])
-                        .map(|(x, y)| Int::combine(&a, x, &b, y))
+                        .zip(&b.ineqs[u])
+                        .map(|(x, y)| Int::combine(&a, x, &c, y))
                         .collect();
                     new_rows.push(row);
                 }
             }
-            self.ineqs.retain(|r| r[col].is_zero());
-            self.ineqs.extend(new_rows);
-            self.remove_local(k);
-            changed = true;
-        }
-        changed
+            b.ineqs.retain(|r| r[col].is_zero());
+            b.ineqs.extend(new_rows);
+            b.remove_local(k);
+            true
+        })
     }
 
     /// Remove inequalities implied (over the rationals) by the other
@@ -689,17 +666,5 @@ impl BasicMap {
             Some(d) => (off + k..d.num.len()).all(|c| d.num[c].is_zero()),
             None => true,
         })
-    }
-}
-
-/// `r := a·r - r[col]·piv` (with `a = piv[col] > 0`), then divide by the gcd.
-fn eliminate(r: &mut [Int], piv: &[Int], col: usize, a: &Int) {
-    let nb = -&r[col];
-    for (v, p) in r.iter_mut().zip(piv) {
-        v.combine_assign(a, &nb, p);
-    }
-    let g = gcd_slice(r);
-    if !g.is_zero() && !g.is_one() {
-        r.iter_mut().for_each(|v| *v = v.div_exact(&g));
     }
 }

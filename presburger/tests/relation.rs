@@ -9,9 +9,9 @@ use presburger::relation::{
     difference, is_explicit_function, join_on_range, later_at_level, lex_le_from_level,
     permute_range, reverse_domain_factor, time_reversal, zero_padding, AffineSchedule,
 };
-use testkit::oracle::{box_points, contains};
 use presburger::{Int, Map, Space, Tuple};
 use proptest::prelude::*;
+use testkit::oracle::{box_points, contains};
 
 fn ints(v: &[i64]) -> Vec<Int> {
     v.iter().map(|&x| Int::from(x)).collect()

@@ -250,13 +250,39 @@ pub fn judge(p: &Prepared, answer: &presburger::Result<Answer>) -> Verdict {
 pub fn check(case: &Case) -> Verdict {
     match prepare(case) {
         Ok(p) => judge(&p, &run(&p)),
-        Err(PrepareError::BadArgument {
-            error: Error::BudgetExceeded,
-            ..
-        }) => Verdict::OutOfBudget,
-        Err(e) => Verdict::Wrong(format!("input: {e}")),
+        Err(e) => input_verdict(e),
     }
 }
+
+/// Prepare and run one case within `ops` operations, then judge the answer
+/// outside that scope: the judge's equality test has a budget of its own
+/// ([`JUDGE_OPS`]) and its pointwise fallback is not nested in it, since a
+/// nested budget never grants more than the enclosing one has left.
+pub fn check_within(case: &Case, ops: u64) -> Verdict {
+    let ran = budget::with_budget(ops, || {
+        prepare(case).map(|p| {
+            let answer = run(&p);
+            (p, answer)
+        })
+    });
+    match ran {
+        Ok((p, answer)) => judge(&p, &answer),
+        Err(e) => input_verdict(e),
+    }
+}
+
+fn input_verdict(e: PrepareError) -> Verdict {
+    match e {
+        PrepareError::BadArgument {
+            error: Error::BudgetExceeded,
+            ..
+        } => Verdict::OutOfBudget,
+        e => Verdict::Wrong(format!("input: {e}")),
+    }
+}
+
+/// The operation budget of the judge's exact equality test (see [`same_set`]).
+pub const JUDGE_OPS: u64 = 20_000_000;
 
 /// Is `got` the set written `want`? See [`same_set`].
 pub fn same(got: &UnionMap, want: &str) -> presburger::Result<bool> {
@@ -264,13 +290,17 @@ pub fn same(got: &UnionMap, want: &str) -> presburger::Result<bool> {
 }
 
 /// Are `got` and `want` the same set? Two empty sets are equal whatever
-/// their spaces; an equality test that runs out of budget falls back to
-/// [`same_at_params`].
+/// their spaces. The exact test runs within [`JUDGE_OPS`] operations (and
+/// whatever the caller's budget has left); when it runs out, the fallback
+/// [`same_at_params`] runs after that scope.
 pub fn same_set(got: &UnionMap, want: &UnionMap) -> presburger::Result<bool> {
-    if got.is_empty()? && want.is_empty()? {
-        return Ok(true);
-    }
-    match got.is_equal(want) {
+    let exact = budget::with_budget(JUDGE_OPS, || -> presburger::Result<bool> {
+        if got.is_empty()? && want.is_empty()? {
+            return Ok(true);
+        }
+        got.is_equal(want)
+    });
+    match exact {
         Err(Error::BudgetExceeded) => same_at_params(got, want).ok_or(Error::BudgetExceeded),
         r => r,
     }

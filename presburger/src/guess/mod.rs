@@ -1,0 +1,162 @@
+//! A cheap, verified guess at an integer point of a basic map.
+//!
+//! Before any exact search, emptiness and sampling try *bound propagation*:
+//! every column (parameter, dimension, local) gets a value, one at a time.
+//!
+//! - A defined local gets its definition's value once every column of its
+//!   numerator has a value.
+//! - Any other column gets a value once some row has all its *other*
+//!   columns valued (the row is *ready* for the column): the value an
+//!   equality forces, else the tightest lower bound, else the tightest upper
+//!   bound.
+//! - Columns are visited in passes, in column order; when a whole pass
+//!   values nothing, the first free non-div column is set to 0.
+//!
+//! The point is then checked against every equality and inequality. The
+//! constraints alone define the set (definitions only suggest values), so a
+//! checked point is a point: a guess is never wrong, and `None` only means
+//! "no cheap point" (the caller runs the exact search).
+//!
+//! Most sets that dependence analysis asks about (a box of iterations, a
+//! lexicographic order, an equal subscript) are solved this way, so this is
+//! the hot path of [`BasicMap::is_empty`]. There are two implementations of
+//! the same rule:
+//!
+//! - [`guess_point_small`] keeps, per row, the sum of its valued columns
+//!   (`i64`, updated when a column gets its value) and bit sets of the
+//!   columns of each row and the rows of each column, so giving a column a
+//!   value visits only its rows, and a row's bound is folded into its
+//!   column the moment the row becomes ready. At most 64 rows and 32
+//!   columns, every coefficient an `i64` and every sum and value in range,
+//!   else it gives up with [`Small::Overflow`].
+//! - [`guess_point_exact`] recomputes the ready rows of each visited column
+//!   with exact [`Int`]s. It is the fallback on overflow and the test
+//!   oracle: whenever the small version does not overflow, both return the
+//!   same point.
+//!
+//! A point found is kept on the basic map ([`Hint`]) and re-checked before
+//! it answers a later call, as isl keeps a sample on a basic set.
+//!
+//! ```
+//! use presburger::Set;
+//! let s: Set = "[n] -> { [i, j] : 0 <= i < j < n }".parse().unwrap();
+//! // found by propagation: i = 0, j = 1, then n = 2
+//! assert!(!s.is_empty().unwrap());
+//! ```
+
+mod exact;
+#[cfg(test)]
+mod reference;
+mod small;
+#[cfg(test)]
+mod tests;
+
+use std::sync::{Arc, Mutex};
+
+use crate::basic::BasicMap;
+use crate::int::Int;
+use crate::refute::refute;
+use exact::guess_point_exact;
+use small::{guess_point_small, small, Small};
+
+/// What the cheap tests know about a basic map.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Guess {
+    /// A verified point `(params, in, out)` (built only if asked for).
+    Point(Option<Vec<Int>>),
+    /// Empty: an equality whose coefficients' gcd does not divide its
+    /// constant, or a violated constraint without columns.
+    Empty,
+    /// Nothing known: the exact search must decide.
+    Unknown,
+}
+
+/// The cheap tests of emptiness and sampling, cheapest first: the point
+/// of `b`'s [`Hint`] if it still satisfies every constraint, then
+/// propagation ([`guess_point_small`], else [`BasicMap::is_obviously_empty`]
+/// and [`guess_point_exact`]); the contradictions of [`refute`] (the gcd
+/// test of the equalities among them) are looked for before propagation
+/// when `b` has equalities, else when propagation finds no point. With
+/// `remember`, a point found by propagation becomes `b`'s hint.
+pub(crate) fn guess(b: &BasicMap, want_point: bool, remember: bool) -> Guess {
+    if let Some(p) = b.hint.get() {
+        if satisfies(b, &p) {
+            let off = b.off_div();
+            return Guess::Point(
+                want_point.then(|| p[..off - 1].iter().map(|&v| Int::from(v)).collect()),
+            );
+        }
+    }
+    // with equalities, the contradictions of `refute` (substitution into an
+    // order constraint) are what usually makes a dependence relation empty,
+    // and they are cheaper to find than a failed propagation
+    let refute_first = !b.eqs.is_empty();
+    if refute_first && refute(b) {
+        return Guess::Empty;
+    }
+    match guess_point_small(b, want_point, remember) {
+        Small::Point(p) => Guess::Point(p),
+        Small::Empty => Guess::Empty,
+        Small::NoGuess if !refute_first && refute(b) => Guess::Empty,
+        Small::NoGuess => Guess::Unknown,
+        Small::Overflow if b.is_obviously_empty() => Guess::Empty,
+        Small::Overflow => match guess_point_exact(b) {
+            Some(p) => Guess::Point(want_point.then_some(p)),
+            None if !refute_first && refute(b) => Guess::Empty,
+            None => Guess::Unknown,
+        },
+    }
+}
+
+/// A point `(params, in, out, locals)` (every column but the constant)
+/// found earlier on a basic map, kept to answer its later emptiness tests
+/// and samples at the cost of one check.
+///
+/// Invariant: none. The constraints may have changed since the point was
+/// found (rows are edited in place all over the crate), so the point is
+/// only ever used after [`satisfies`] re-checks it against every row; a
+/// stale hint costs that check and is replaced by the next point found.
+/// Cloning a basic map clones its hint (a copy that is then constrained
+/// further often keeps the point).
+#[derive(Default)]
+pub(crate) struct Hint(Mutex<Option<Arc<[i64]>>>);
+
+impl Hint {
+    fn get(&self) -> Option<Arc<[i64]>> {
+        self.0.lock().ok().and_then(|g| g.clone())
+    }
+
+    fn set(&self, p: Arc<[i64]>) {
+        if let Ok(mut g) = self.0.lock() {
+            *g = Some(p);
+        }
+    }
+}
+
+impl Clone for Hint {
+    fn clone(&self) -> Self {
+        Hint(Mutex::new(self.get()))
+    }
+}
+
+/// True if `p` (every column but the constant) satisfies every equality
+/// and inequality of `b` (a point of another length never does).
+fn satisfies(b: &BasicMap, p: &[i64]) -> bool {
+    let n = b.row_len();
+    if p.len() + 1 != n {
+        return false;
+    }
+    let value = |r: &[Int]| -> Option<i128> {
+        let mut s = i128::from(small(&r[0])?);
+        for (a, &x) in r[1..n].iter().zip(p) {
+            match a {
+                Int::Small(0) => {}
+                Int::Small(a) => s = s.checked_add(i128::from(*a) * i128::from(x))?,
+                Int::Big(_) => return None,
+            }
+        }
+        Some(s)
+    };
+    b.eqs.iter().all(|r| value(r) == Some(0))
+        && b.ineqs.iter().all(|r| value(r).is_some_and(|s| s >= 0))
+}

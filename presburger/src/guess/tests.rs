@@ -1,0 +1,185 @@
+//! Tests of the guess: the three versions of propagation agree, and the
+//! hint is kept and re-checked.
+
+use super::exact::guess_point_exact;
+use super::reference::guess_point_simple;
+use super::small::{guess_point_small, Small};
+use super::*;
+use crate::map::Map;
+use crate::testing::{pool_with, BASE_POOL};
+use proptest::prelude::*;
+
+/// Appended to `BASE_POOL`.
+const EXTRA: &[&str] = &[
+    "j = 2i + n",
+    "(i + j) mod 2 = 0",
+    "exists (e : i = 3e + 1)",
+    "exists (e : 2e <= j <= 2e + 1)",
+    "j = floor((i + n) / 3)",
+    "-2 <= i - 2j <= 1",
+    "n >= i",
+    "i >= 5",
+    "n >= 3000000000 i",
+    "j <= 5000000000000000000 - 4000000000000000000 n",
+    "i <= 100000000000000000000",
+    "3j = 2i + 4611686018427387904",
+    "j >= floor((n + 9000000000000000000) / 7)",
+];
+
+/// A verified point `(params, in, out)` of `b`, or `None`.
+fn guess_point(b: &BasicMap) -> Option<Vec<Int>> {
+    match guess(b, true, false) {
+        Guess::Point(p) => p,
+        _ => None,
+    }
+}
+
+/// The three versions agree, `guess` finds the same point, and its
+/// `Empty` is right (checked with the exact search).
+fn agree(b: &BasicMap) -> Result<(), TestCaseError> {
+    // without a hint from earlier calls (the parser's, say), which
+    // would answer with its own point
+    let mut b = b.clone();
+    b.hint = Hint::default();
+    let b = &b;
+    let exact = guess_point_exact(b);
+    prop_assert_eq!(&exact, &guess_point_simple(b));
+    match guess_point_small(b, true, false) {
+        Small::Point(p) => prop_assert_eq!(&p, &exact),
+        Small::NoGuess | Small::Empty => prop_assert_eq!(&exact, &None),
+        Small::Overflow => {}
+    }
+    match guess(b, false, false) {
+        Guess::Point(p) => prop_assert!(p.is_none() && exact.is_some()),
+        Guess::Empty => prop_assert_eq!(b.sample_by_search().unwrap(), None),
+        Guess::Unknown => prop_assert_eq!(&exact, &None),
+    }
+    // remembered, the point answers again (through the hint), and a
+    // stale hint on a copy with one more constraint is never trusted
+    let first = guess(b, true, true);
+    prop_assert_eq!(&guess(b, true, false), &first);
+    if let Guess::Point(Some(p)) = &first {
+        let mut c = b.clone();
+        let mut row = vec![Int::ZERO; c.row_len()];
+        row[1] = Int::ONE; // n >= p[0] + 1
+        row[0] = -&(&p[0] + &Int::ONE);
+        c.ineqs.push(row);
+        let exact_c = c.sample_by_search().unwrap();
+        match guess(&c, true, false) {
+            Guess::Point(Some(q)) => {
+                prop_assert!(exact_c.is_some());
+                prop_assert!(q[0] > p[0]);
+            }
+            Guess::Empty => prop_assert_eq!(exact_c, None),
+            _ => {}
+        }
+    }
+    // the gcd test may answer `Empty` before propagation runs
+    if guess(b, false, false) != Guess::Empty {
+        prop_assert_eq!(guess_point(b), exact.clone());
+    }
+    Ok(())
+}
+
+fn basic(text: &str) -> BasicMap {
+    let m: Map = text.parse().unwrap();
+    m.basic_maps()[0].clone()
+}
+
+#[test]
+fn outcomes() {
+    // propagation: i = 0, j = 1, then n = 2
+    let b = basic("[n] -> { [i, j] : 0 <= i < j < n }");
+    let p = Some(vec![Int::from(2), Int::from(0), Int::from(1)]);
+    assert_eq!(guess_point_small(&b, true, false), Small::Point(p.clone()));
+    assert_eq!(guess_point_small(&b, false, false), Small::Point(None));
+    // a point propagation misses: i = 0, then j >= 3 and j <= -3
+    let b = basic("{ [i, j] : i + j >= 3 and i - j >= 3 }");
+    assert_eq!(guess_point_small(&b, true, false), Small::NoGuess);
+    assert_eq!(guess(&b, false, false), Guess::Unknown);
+    assert!(!b.is_empty().unwrap());
+    // an equality the guess cannot meet: 2j = 1 once i = 0
+    let b = basic("{ [i, j] : 2j = i + 1 }");
+    assert_eq!(guess_point_small(&b, true, false), Small::NoGuess);
+    // a parity conflict (gcd test) and a false constant row
+    let mut b = basic("{ [i, j] : i >= 0 }");
+    b.eqs.push(vec![Int::from(-1), Int::from(2), Int::from(-2)]);
+    assert_eq!(guess(&b, true, false), Guess::Empty);
+    let mut b = basic("{ [i] : i >= 0 }");
+    b.ineqs.push(vec![Int::from(-1), Int::ZERO]);
+    assert_eq!(guess_point_small(&b, true, false), Small::Empty);
+    // coefficients beyond i64: the exact version answers
+    let b = basic("{ [i] : i >= 100000000000000000000 }");
+    assert_eq!(guess_point_small(&b, true, false), Small::Overflow);
+    let big: Int = "100000000000000000000".parse().unwrap();
+    assert_eq!(guess_point(&b), Some(vec![big]));
+    // a value beyond i64 from small coefficients
+    let b = basic("{ [i, j] : i >= 9223372036854775807 and j >= 2i }");
+    assert_eq!(guess_point_small(&b, true, false), Small::Overflow);
+    assert_eq!(guess(&b, false, false), Guess::Point(None));
+    // more columns than the bit sets hold: the exact version answers
+    let dims: Vec<String> = (0..40).map(|k| format!("x{k}")).collect();
+    let chain: Vec<String> = dims
+        .windows(2)
+        .map(|w| format!("{} < {}", w[0], w[1]))
+        .collect();
+    let b = basic(&format!(
+        "{{ [{}] : x0 >= 0 and {} }}",
+        dims.join(", "),
+        chain.join(" and ")
+    ));
+    assert_eq!(guess_point_small(&b, true, false), Small::Overflow);
+    let p = guess_point(&b).expect("propagation finds 0, 1, ..., 39");
+    assert_eq!(p, (0..40).map(Int::from).collect::<Vec<_>>());
+}
+
+#[test]
+fn hint_is_kept_and_rechecked() {
+    let b = basic("[n] -> { [i, j] : 0 <= i < j < n }");
+    assert!(b.hint.get().is_none());
+    let p = b.sample().unwrap().expect("a point");
+    assert!(!b.is_empty().unwrap());
+    // the point (locals included) is kept, and answers the next calls
+    let h = b.hint.get().expect("a hint");
+    assert_eq!(h.len(), b.row_len() - 1);
+    assert_eq!(b.sample().unwrap(), Some(p.clone()));
+    // a copy constrained so that the hint no longer holds: re-checked, not trusted
+    let mut c = b.clone();
+    assert!(c.hint.get().is_some());
+    let mut row = vec![Int::ZERO; c.row_len()];
+    row[2] = Int::ONE; // i >= 5
+    row[0] = Int::from(-5);
+    c.ineqs.push(row);
+    assert!(!satisfies(&c, &h));
+    let q = c.sample().unwrap().expect("still non-empty");
+    assert!(q[1] >= Int::from(5), "{q:?}");
+    // made empty: the stale hint must not answer
+    let mut row = vec![Int::ZERO; c.row_len()];
+    row[1] = Int::from(-1); // n <= 3
+    row[0] = Int::from(3);
+    c.ineqs.push(row);
+    assert!(c.is_empty().unwrap());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn guess_point_matches_simple(picks in prop::collection::vec(0..BASE_POOL.len() + EXTRA.len(), 0..7)) {
+        let pool = pool_with(EXTRA);
+        let cons: Vec<&str> = picks.iter().map(|&k| pool[k]).collect();
+        let text = if cons.is_empty() {
+            "[n] -> { [i, j] }".to_string()
+        } else {
+            format!("[n] -> {{ [i, j] : {} }}", cons.join(" and "))
+        };
+        let m: Map = text.parse().unwrap();
+        for b in m.basic_maps() {
+            agree(b)?;
+            let mut s = b.clone();
+            if s.simplify() {
+                agree(&s)?;
+            }
+        }
+    }
+}
