@@ -841,11 +841,11 @@ impl Map {
     /// smallest point for each parameter value; for a relation, the smallest
     /// image of every domain point.
     pub fn lexmin(&self) -> Result<Map> {
-        crate::pip::lexopt_map(self, false)
+        crate::lexopt::lexopt_map(self, false)
     }
 
     /// Lexicographic maximum (see [`lexmin`](Self::lexmin)).
     pub fn lexmax(&self) -> Result<Map> {
-        crate::pip::lexopt_map(self, true)
+        crate::lexopt::lexopt_map(self, true)
     }
 }
