@@ -14,9 +14,9 @@ use crate::budget;
 use crate::error::{Error, Result};
 use crate::int::{gcd_slice, Int};
 use crate::map::Map;
-use crate::ops::contains_by_definitions;
 use crate::pip::{solve, Problem};
 use crate::space::{Space, Tuple};
+use crate::syntactic::contains_by_definitions;
 use std::cmp::Ordering;
 
 /// Build a problem from a basic map: parameters are the first `n_par`
@@ -474,4 +474,18 @@ fn piece_to_basic(space: &Space, ctx: &BasicMap, vals: &[(Vec<Int>, Int)]) -> Ba
         b.eqs.push(r);
     }
     b
+}
+
+impl Map {
+    /// Lexicographic minimum: for a set, the set of its lexicographically
+    /// smallest point for each parameter value; for a relation, the smallest
+    /// image of every domain point.
+    pub fn lexmin(&self) -> Result<Map> {
+        crate::lexopt::lexopt_map(self, false)
+    }
+
+    /// Lexicographic maximum (see [`lexmin`](Self::lexmin)).
+    pub fn lexmax(&self) -> Result<Map> {
+        crate::lexopt::lexopt_map(self, true)
+    }
 }

@@ -77,6 +77,7 @@ pub mod simplex;
 pub mod simplify;
 pub mod space;
 pub mod structural;
+mod syntactic;
 pub mod testing;
 pub mod union;
 
