@@ -58,28 +58,28 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod basic;
+mod basic;
 pub mod budget;
-pub mod coalesce;
-pub mod error;
+mod coalesce;
+mod error;
 mod fxhash;
 mod guess;
-pub mod int;
+mod int;
 mod lexopt;
-pub mod map;
-pub mod ops;
+mod map;
+mod ops;
 pub mod parse;
 pub mod pip;
-pub mod print;
+mod print;
 pub mod reference;
 mod refute;
 pub mod simplex;
-pub mod simplify;
+mod simplify;
 pub mod space;
-pub mod structural;
+mod structural;
 mod syntactic;
 pub mod testing;
-pub mod union;
+mod union;
 
 pub use basic::{BasicMap, Div};
 pub use error::{Error, Result};
