@@ -67,6 +67,7 @@ mod guess;
 mod int;
 mod lexopt;
 mod map;
+pub mod matrix;
 mod ops;
 pub mod parse;
 pub mod pip;

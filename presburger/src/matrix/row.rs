@@ -1,0 +1,208 @@
+//! Row helpers: inner products, evaluation and gcd normalization of rows.
+
+use crate::int::{gcd_slice, Int};
+
+/// The inner product `Σ a[k]·b[k]` over the common length of `a` and `b`.
+///
+/// ```
+/// use presburger::{matrix, Int};
+/// let a: Vec<Int> = [1, 2, 3].map(Int::from).to_vec();
+/// assert_eq!(matrix::dot(&a, &a), Int::from(14));
+/// ```
+#[inline]
+pub fn dot(a: &[Int], b: &[Int]) -> Int {
+    let mut s = Int::ZERO;
+    for (x, y) in a.iter().zip(b) {
+        if !x.is_zero() {
+            s.add_mul(x, y);
+        }
+    }
+    s
+}
+
+/// The value of an affine row at a point, with the **constant first**:
+/// `row = [c, a_1, …, a_n]` stands for `c + a_1·x_1 + … + a_n·x_n`.
+///
+/// This is the column convention of every constraint row in the engine
+/// (`[constant | params | in | out | locals]`). `point` gives `x_1, x_2, …`;
+/// coefficients beyond the point's length are ignored (so a row with locals
+/// can be evaluated on its leading variables only when those coefficients
+/// are zero).
+///
+/// ```
+/// use presburger::{matrix, Int};
+/// let row: Vec<Int> = [5, 1, -2].map(Int::from).to_vec(); // 5 + x - 2y
+/// let p: Vec<Int> = [3, 4].map(Int::from).to_vec();
+/// assert_eq!(matrix::eval(&row, &p), Int::from(0));
+/// ```
+#[inline]
+pub fn eval(row: &[Int], point: &[Int]) -> Int {
+    let mut v = row[0].clone();
+    for (a, x) in row[1..].iter().zip(point) {
+        if !a.is_zero() {
+            v.add_mul(a, x);
+        }
+    }
+    v
+}
+
+/// Divide every entry of `row` by the gcd of all entries (the constant
+/// included); returns that gcd (0 for a zero row, left unchanged).
+///
+/// This is the variant for rows whose entries all scale together, such as
+/// tableau rows `[denominator, constant, coefficients…]`: the row keeps its
+/// meaning exactly. For constraint rows use [`normalize_eq`] or
+/// [`normalize_ineq`], which also decide integer infeasibility.
+///
+/// ```
+/// use presburger::{matrix, Int};
+/// let mut r: Vec<Int> = [4, 6, -8].map(Int::from).to_vec();
+/// assert_eq!(matrix::normalize(&mut r), Int::from(2));
+/// assert_eq!(r, [2, 3, -4].map(Int::from).to_vec());
+/// ```
+pub fn normalize(row: &mut [Int]) -> Int {
+    let g = gcd_slice(row);
+    if !g.is_zero() && !g.is_one() {
+        for v in row.iter_mut() {
+            *v = v.div_exact(&g);
+        }
+    }
+    g
+}
+
+/// What gcd normalization found out about one constraint row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RowStatus {
+    /// A proper constraint: some variable coefficient is non-zero.
+    Constraint,
+    /// All variable coefficients are zero and the constant satisfies the
+    /// constraint (`0 = 0`, `c >= 0`): the row says nothing.
+    Tautology,
+    /// No integer point satisfies the row (`c = 0` with `c != 0`, `c >= 0`
+    /// with `c < 0`, or an equality whose constant is not a multiple of the
+    /// gcd of its coefficients).
+    Infeasible,
+}
+
+/// Normalize an **equality** row `[c, a…]` (`c + a·x = 0`): divide by the
+/// gcd `g` of the variable coefficients `a`. Integer points exist only if
+/// `g` divides `c`; otherwise the row is left unchanged and
+/// [`RowStatus::Infeasible`] is returned.
+///
+/// ```
+/// use presburger::{matrix::{self, RowStatus}, Int};
+/// let mut r: Vec<Int> = [6, 2, -4].map(Int::from).to_vec(); // 6 + 2x - 4y = 0
+/// assert_eq!(matrix::normalize_eq(&mut r), RowStatus::Constraint);
+/// assert_eq!(r, [3, 1, -2].map(Int::from).to_vec());
+/// let mut r: Vec<Int> = [1, 2, 4].map(Int::from).to_vec(); // 1 + 2x + 4y = 0: no integer root
+/// assert_eq!(matrix::normalize_eq(&mut r), RowStatus::Infeasible);
+/// ```
+pub fn normalize_eq(row: &mut [Int]) -> RowStatus {
+    let g = gcd_slice(&row[1..]);
+    if g.is_zero() {
+        return if row[0].is_zero() {
+            RowStatus::Tautology
+        } else {
+            RowStatus::Infeasible
+        };
+    }
+    if g.is_one() {
+        return RowStatus::Constraint;
+    }
+    if !row[0].is_divisible_by(&g) {
+        return RowStatus::Infeasible;
+    }
+    for v in row.iter_mut() {
+        *v = v.div_exact(&g);
+    }
+    RowStatus::Constraint
+}
+
+/// Normalize an **inequality** row `[c, a…]` (`c + a·x >= 0`): divide the
+/// variable coefficients by their gcd `g` and replace the constant by
+/// `floor(c / g)`. Over the integers the new row has exactly the same
+/// solutions (`a·x` is a multiple of `g`), and it is tighter over the
+/// rationals.
+///
+/// ```
+/// use presburger::{matrix::{self, RowStatus}, Int};
+/// let mut r: Vec<Int> = [5, 2, -4].map(Int::from).to_vec(); // 2x - 4y + 5 >= 0
+/// assert_eq!(matrix::normalize_ineq(&mut r), RowStatus::Constraint);
+/// assert_eq!(r, [2, 1, -2].map(Int::from).to_vec()); // x - 2y + 2 >= 0
+/// let mut r: Vec<Int> = [-1, 0].map(Int::from).to_vec();
+/// assert_eq!(matrix::normalize_ineq(&mut r), RowStatus::Infeasible);
+/// ```
+pub fn normalize_ineq(row: &mut [Int]) -> RowStatus {
+    let g = gcd_slice(&row[1..]);
+    if g.is_zero() {
+        return if row[0].is_neg() {
+            RowStatus::Infeasible
+        } else {
+            RowStatus::Tautology
+        };
+    }
+    if !g.is_one() {
+        row[0] = row[0].div_floor(&g);
+        for v in row[1..].iter_mut() {
+            *v = v.div_exact(&g);
+        }
+    }
+    RowStatus::Constraint
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn ints(v: &[i64]) -> Vec<Int> {
+        v.iter().map(|&x| Int::from(x)).collect()
+    }
+
+    proptest! {
+        /// Normalization keeps the integer solutions of a row (checked on a box).
+        #[test]
+        fn normalized_rows_keep_integer_points(
+            row in proptest::collection::vec(-12i64..12, 3),
+            scale in 1i64..5,
+        ) {
+            let mut row = ints(&row);
+            for v in row[1..].iter_mut() { *v = &*v * &Int::from(scale); }
+            let (mut e, mut i) = (row.clone(), row.clone());
+            let se = normalize_eq(&mut e);
+            let si = normalize_ineq(&mut i);
+            let mut any_eq = false;
+            for x in -6i64..=6 {
+                for y in -6i64..=6 {
+                    let p = ints(&[x, y]);
+                    let v = eval(&row, &p);
+                    any_eq |= v.is_zero();
+                    if se != RowStatus::Infeasible {
+                        prop_assert_eq!(v.is_zero(), eval(&e, &p).is_zero());
+                    }
+                    prop_assert_eq!(!v.is_neg(), !eval(&i, &p).is_neg());
+                    if si == RowStatus::Infeasible { prop_assert!(v.is_neg()); }
+                    if si == RowStatus::Tautology { prop_assert!(!v.is_neg()); }
+                }
+            }
+            if se == RowStatus::Infeasible {
+                // no integer root at all, so none on the box
+                prop_assert!(!any_eq);
+            }
+            let mut n = row.clone();
+            let g = normalize(&mut n);
+            if !g.is_zero() {
+                for (a, b) in n.iter().zip(&row) {
+                    prop_assert_eq!(&(a * &g), b);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn dot_and_eval() {
+        assert_eq!(dot(&ints(&[1, 2]), &ints(&[3, 4, 5])), Int::from(11));
+        assert_eq!(eval(&ints(&[7]), &[]), Int::from(7));
+        assert_eq!(eval(&ints(&[1, 0, 2]), &ints(&[5])), Int::from(1));
+    }
+}

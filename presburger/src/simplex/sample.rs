@@ -1,0 +1,263 @@
+//! Integer sampling: equalities first, then the inequalities over the free
+//! directions, split along the recession cone (see [`integer_sample`]).
+
+use super::cone::round_in_cone;
+#[cfg(doc)]
+use super::lattice::solve_equalities;
+use super::lattice::{solve_equalities_matrix, unimodular};
+use super::search::{bnb_limited, branch_and_bound, int_sample, Search};
+use super::tableau::{Opt, Tableau};
+use crate::error::Result;
+use crate::int::{gcd_slice, Int};
+use crate::matrix::{dot, normalize_ineq};
+use std::borrow::Cow;
+
+/// Find an integer point satisfying `eqs` (= 0) and `ineqs` (>= 0) over `n`
+/// integer variables. Returns `None` if there is none.
+///
+/// 1. Equalities are solved exactly over the integers ([`solve_equalities`]),
+///    leaving inequalities over the free directions.
+/// 2. The implicit equalities of the recession cone `{z : A·z >= 0}` are
+///    found by linear programming. A unimodular change of coordinates makes
+///    them involve only the first `r` coordinates; the set is bounded in
+///    those, and its recession cone is full-dimensional in the others.
+/// 3. Branch and bound runs on the first `r` coordinates only (it terminates:
+///    they are bounded). Once they are integral, the remaining slice has a
+///    full-dimensional recession cone, so it contains integer points: one is
+///    found by moving the rational sample far enough along an interior
+///    direction of the cone and rounding.
+pub fn integer_sample(n: usize, eqs: &[Vec<Int>], ineqs: &[Vec<Int>]) -> Result<Option<Vec<Int>>> {
+    integer_sample_with(n, eqs, ineqs, None)
+}
+
+/// [`integer_sample`] with one more inequality `extra` (no copy of the others).
+pub(crate) fn integer_sample_with(
+    n: usize,
+    eqs: &[Vec<Int>],
+    ineqs: &[Vec<Int>],
+    extra: Option<&[Int]>,
+) -> Result<Option<Vec<Int>>> {
+    let all = ineqs.iter().map(Vec::as_slice).chain(extra);
+    if eqs.is_empty() {
+        // the free directions are the variables themselves: rows that need
+        // no tightening are used as they are (and constant rows allocate nothing)
+        let mut rows: Vec<Cow<[Int]>> = Vec::new();
+        for r in all {
+            match tighten(Cow::Borrowed(r)) {
+                Tightened::Row(row) => {
+                    if rows.is_empty() {
+                        rows.reserve_exact(ineqs.len() + 1);
+                    }
+                    rows.push(row)
+                }
+                Tightened::Tautology => {}
+                Tightened::Infeasible => return Ok(None),
+            }
+        }
+        return sample_tightened(n, &rows);
+    }
+    let Some((x0, basis)) = solve_equalities_matrix(n, eqs) else {
+        return Ok(None);
+    };
+    let k = basis.n_cols();
+    let mut rows: Vec<Cow<[Int]>> = Vec::with_capacity(ineqs.len() + 1);
+    for r in all {
+        // r·(1, x0 + B z) = (r0 + a·x0) + (a·B) z
+        let a = &r[1..];
+        let mut row = Vec::with_capacity(1 + k);
+        row.push(&r[0] + &dot(a, &x0));
+        row.extend(basis.vec_mul(a));
+        match tighten(Cow::Owned(row)) {
+            Tightened::Row(row) => rows.push(row),
+            Tightened::Tautology => {}
+            Tightened::Infeasible => return Ok(None),
+        }
+    }
+    // a point z of the free directions back to x = x0 + B·z
+    Ok(sample_tightened(k, &rows)?.map(|z| {
+        x0.iter()
+            .zip(basis.mul_vec(&z))
+            .map(|(a, b)| a + &b)
+            .collect()
+    }))
+}
+
+/// Integer point of `{ z : rows·(1, z) >= 0 }` for tightened rows (see
+/// [`integer_sample`]).
+fn sample_tightened<R: AsRef<[Int]>>(k: usize, rows: &[R]) -> Result<Option<Vec<Int>>> {
+    // pairs of opposite inequalities whose constants cancel are equalities
+    // (cuts and context splits produce them): solve those exactly first, a
+    // thin set is hopeless for branch and bound when its coefficients are big
+    if let Some(pairs) = opposite_pairs(rows) {
+        let konst = |i: usize| &rows[i].as_ref()[0];
+        if pairs.iter().any(|&(i, j)| (konst(i) + konst(j)).is_neg()) {
+            return Ok(None);
+        }
+        let new_eqs: Vec<Vec<Int>> = pairs
+            .iter()
+            .filter(|&&(i, j)| (konst(i) + konst(j)).is_zero())
+            .map(|&(i, _)| rows[i].as_ref().to_vec())
+            .collect();
+        if !new_eqs.is_empty() {
+            let rows: Vec<Vec<Int>> = rows.iter().map(|r| r.as_ref().to_vec()).collect();
+            return integer_sample(k, &new_eqs, &rows);
+        }
+    }
+    sample_ineqs(k, rows)
+}
+
+/// Index pairs `(i, j)` of (tightened) inequalities with opposite
+/// directions, or `None` if there are none.
+fn opposite_pairs<R: AsRef<[Int]>>(rows: &[R]) -> Option<Vec<(usize, usize)>> {
+    // quadratic, but each comparison stops at the first coefficient that is
+    // not the negation of the other's (usually the first)
+    let opposite = |a: &[Int], b: &[Int]| {
+        a[1..].iter().zip(&b[1..]).all(|(x, y)| match (x, y) {
+            (Int::Small(x), Int::Small(y)) => x.checked_neg() == Some(*y),
+            _ => *x == -y,
+        })
+    };
+    let mut pairs = Vec::new();
+    for i in 0..rows.len() {
+        for j in i + 1..rows.len() {
+            if opposite(rows[i].as_ref(), rows[j].as_ref()) {
+                pairs.push((i, j));
+            }
+        }
+    }
+    if pairs.is_empty() {
+        None
+    } else {
+        Some(pairs)
+    }
+}
+
+/// An inequality after [`tighten`].
+enum Tightened<'a> {
+    /// The row divided by the gcd of its coefficients (constant floored).
+    Row(Cow<'a, [Int]>),
+    /// A constant row that holds.
+    Tautology,
+    /// A constant row that fails.
+    Infeasible,
+}
+
+/// Divide an inequality by the gcd of its coefficients, flooring the
+/// constant ([`normalize_ineq`]), copying the row only when it changes.
+fn tighten(mut row: Cow<'_, [Int]>) -> Tightened<'_> {
+    let g = gcd_slice(&row[1..]);
+    if g.is_zero() {
+        return if row[0].is_neg() {
+            Tightened::Infeasible
+        } else {
+            Tightened::Tautology
+        };
+    }
+    if !g.is_one() {
+        normalize_ineq(row.to_mut());
+    }
+    Tightened::Row(row)
+}
+
+fn tableau_of<R: AsRef<[Int]>>(k: usize, rows: &[R]) -> Result<Tableau> {
+    let mut t = Tableau::new(k);
+    t.reserve_rows(rows.len());
+    for r in rows {
+        t.add_ineq(r.as_ref())?;
+        if t.is_empty() {
+            break;
+        }
+    }
+    Ok(t)
+}
+
+/// Integer point of `{ z : rows·(1, z) >= 0 }` (see [`integer_sample`]).
+fn sample_ineqs<R: AsRef<[Int]>>(k: usize, rows: &[R]) -> Result<Option<Vec<Int>>> {
+    let t = tableau_of(k, rows)?;
+    if t.is_empty() {
+        return Ok(None);
+    }
+    if t.fractional_var().is_none() {
+        return Ok(Some(int_sample(&t)));
+    }
+    // fast path: plain branch and bound with a small node limit
+    let mut nodes = 0usize;
+    match bnb_limited(t.clone(), &mut nodes)? {
+        Search::Found(p) => return Ok(Some(p)),
+        Search::Empty => return Ok(None),
+        Search::GaveUp => {}
+    }
+    // implicit equalities of the recession cone
+    let cone: Vec<Vec<Int>> = rows
+        .iter()
+        .map(|r| {
+            let mut c = r.as_ref().to_vec();
+            c[0] = Int::ZERO;
+            c
+        })
+        .collect();
+    let tc = tableau_of(k, &cone)?;
+    let mut implicit = Vec::new();
+    for (i, c) in cone.iter().enumerate() {
+        if c[1..].iter().all(Int::is_zero) {
+            continue;
+        }
+        if let Opt::Value(..) = tc.clone().maximize(c)? {
+            implicit.push(i);
+        }
+    }
+    if implicit.is_empty() {
+        return Ok(Some(round_in_cone(k, rows, &t)?));
+    }
+    // unimodular U with E·U = [H 0]: reuse the equality solver on E·z = 0
+    let e: Vec<Vec<Int>> = implicit.iter().map(|&i| cone[i].clone()).collect();
+    let (u, r) = unimodular(k, &e);
+    if r == k {
+        return branch_and_bound(t, k, &|t: &Tableau| Ok(Some(int_sample(t))));
+    }
+    // rows in w coordinates: a·U
+    let wrows: Vec<Vec<Int>> = rows
+        .iter()
+        .map(|row| {
+            let row = row.as_ref();
+            let mut out = Vec::with_capacity(1 + k);
+            out.push(row[0].clone());
+            out.extend(u.vec_mul(&row[1..]));
+            out
+        })
+        .collect();
+    let tw = tableau_of(k, &wrows)?;
+    if tw.is_empty() {
+        return Ok(None);
+    }
+    let leaf = |t: &Tableau| -> Result<Option<Vec<Int>>> {
+        // first r coordinates are integral: fix them and round in the slice
+        let fixed: Vec<Int> = (0..r)
+            .map(|j| {
+                let (a, b) = t.sample_value(j);
+                a.div_exact(&b)
+            })
+            .collect();
+        let slice: Vec<Vec<Int>> = wrows
+            .iter()
+            .map(|row| {
+                let mut out = vec![row[0].clone()];
+                for j in 0..r {
+                    out[0].add_mul(&row[1 + j], &fixed[j]);
+                }
+                out.extend(row[1 + r..].iter().cloned());
+                out
+            })
+            .collect();
+        let ts = tableau_of(k - r, &slice)?;
+        if ts.is_empty() {
+            return Ok(None);
+        }
+        let rest = round_in_cone(k - r, &slice, &ts)?;
+        let mut w = fixed;
+        w.extend(rest);
+        Ok(Some(w))
+    };
+    let w = branch_and_bound(tw, r, &leaf)?;
+    Ok(w.map(|w| u.mul_vec(&w)))
+}
