@@ -12,8 +12,9 @@
 use crate::basic::{BasicMap, Div};
 use crate::budget;
 use crate::error::{Error, Result};
-use crate::int::{gcd_slice, Int};
+use crate::int::Int;
 use crate::map::Map;
+use crate::matrix::normalize;
 use crate::pip::{solve, Problem};
 use crate::space::{Space, Tuple};
 use crate::syntactic::contains_by_definitions;
@@ -467,10 +468,7 @@ fn piece_to_basic(space: &Space, ctx: &BasicMap, vals: &[(Vec<Int>, Int)]) -> Ba
         // den·y_i - row = 0
         let mut r: Vec<Int> = map_row(row).iter().map(|v| -v).collect();
         r[1 + np + i] = den.clone();
-        let g = gcd_slice(&r);
-        if !g.is_one() && !g.is_zero() {
-            r.iter_mut().for_each(|v| *v = v.div_exact(&g));
-        }
+        normalize(&mut r);
         b.eqs.push(r);
     }
     b

@@ -3,6 +3,7 @@
 //! meant for production use).
 
 use crate::basic::BasicMap;
+use crate::coalesce::{as_ineqs, fuse_pairwise};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::lexopt::{lexopt_point, lexopt_points};
@@ -11,7 +12,7 @@ use crate::map::Map;
 /// The lexicographic optimum of a set or map without parameters or input
 /// dimensions by the simple method: binary search on each coordinate between
 /// its rational bounds with exact integer feasibility tests. Slower than
-/// [`lexopt_map`] (which runs the dual simplex with cuts); kept as its
+/// [`Map::lexmin`]/[`Map::lexmax`] (which run the dual simplex with cuts); kept as its
 /// independent oracle in tests.
 pub fn lexopt_by_search(m: &Map, max: bool) -> Result<Map> {
     lexopt_points(m, max, |b| lexopt_point(b, max))
@@ -89,21 +90,7 @@ impl Map {
             keep = next;
         }
         // fuse pairs whose combined valid constraints describe exactly their union
-        let mut changed = true;
-        while changed {
-            changed = false;
-            'pairs: for i in 0..keep.len() {
-                for j in i + 1..keep.len() {
-                    crate::budget::tick(1)?;
-                    if let Some(h) = fuse(&keep[i], &keep[j])? {
-                        keep.remove(j);
-                        keep[i] = h;
-                        changed = true;
-                        break 'pairs;
-                    }
-                }
-            }
-        }
+        fuse_pairwise(&mut keep, |a, b| fuse(a, b))?;
         for b in &mut keep {
             b.remove_redundancies()?;
         }
@@ -132,14 +119,6 @@ fn fuse(a: &BasicMap, b: &BasicMap) -> Result<Option<BasicMap>> {
             }
         }
         Ok(out)
-    };
-    let as_ineqs = |x: &BasicMap| -> Vec<Vec<Int>> {
-        let mut v = x.ineqs.clone();
-        for e in &x.eqs {
-            v.push(e.clone());
-            v.push(e.iter().map(|c| -c).collect());
-        }
-        v
     };
     let mut h = BasicMap::universe(a.space.clone());
     h.ineqs = valid_on(&as_ineqs(a), b)?;

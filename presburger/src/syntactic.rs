@@ -5,6 +5,7 @@
 
 use crate::basic::BasicMap;
 use crate::int::Int;
+use crate::matrix::dot;
 
 /// True if every constraint of `q` follows from a single constraint of `p`
 /// with the same row layout (same space and number of locals): an equality
@@ -55,15 +56,6 @@ pub(crate) fn contains_by_definitions(q: &BasicMap, x: &[Int]) -> Option<bool> {
     let mut v: Vec<Int> = Vec::with_capacity(q.row_len());
     v.push(Int::ONE);
     v.extend(x.iter().cloned());
-    let dot = |r: &[Int], v: &[Int]| {
-        let mut s = Int::ZERO;
-        for (a, b) in r.iter().zip(v) {
-            if !a.is_zero() {
-                s.add_mul(a, b);
-            }
-        }
-        s
-    };
     for d in q.divs.iter().flatten() {
         // `d.num` refers to earlier locals only: those are already in `v`
         let val = dot(&d.num[..v.len()], &v).div_floor(&d.den);

@@ -5,6 +5,7 @@ use crate::basic::BasicMap;
 use crate::error::Result;
 use crate::int::Int;
 use crate::map::Map;
+use crate::matrix::normalize;
 
 impl Map {
     /// The integer affine hull: the equalities satisfied by every integer
@@ -165,10 +166,7 @@ fn null_space_affine(points: &[Vec<Int>], nv: usize) -> Vec<Vec<Int>> {
                 for k in 0..ncol {
                     m[r][k] = Int::combine(&a, &m[r][k], &-&b, &m[row][k]);
                 }
-                let g = crate::int::gcd_slice(&m[r]);
-                if !g.is_zero() && !g.is_one() {
-                    m[r].iter_mut().for_each(|v| *v = v.div_exact(&g));
-                }
+                normalize(&mut m[r]);
             }
         }
         pivots.push(c);
@@ -193,10 +191,7 @@ fn null_space_affine(points: &[Vec<Int>], nv: usize) -> Vec<Vec<Int>> {
         for (r, &pc) in pivots.iter().enumerate() {
             e[pc] = -&(&m[r][f] * &l.div_exact(&m[r][pc]));
         }
-        let g = crate::int::gcd_slice(&e);
-        if !g.is_zero() && !g.is_one() {
-            e.iter_mut().for_each(|v| *v = v.div_exact(&g));
-        }
+        normalize(&mut e);
         out.push(e);
     }
     out

@@ -62,22 +62,7 @@ impl Map {
             keep = next;
         }
         // fuse pairs whose combined valid constraints describe exactly their union
-        let mut changed = true;
-        while changed {
-            changed = false;
-            'pairs: for i in 0..keep.len() {
-                for j in i + 1..keep.len() {
-                    crate::budget::tick(1)?;
-                    let (l, r) = keep.split_at_mut(j);
-                    if let Some(h) = fuse_parts(&mut l[i], &mut r[0])? {
-                        keep.remove(j);
-                        keep[i] = h;
-                        changed = true;
-                        break 'pairs;
-                    }
-                }
-            }
-        }
+        fuse_pairwise(&mut keep, |l, r| fuse_parts(l, r))?;
         for p in &mut keep {
             p.remove_redundant_rows()?;
         }
@@ -92,14 +77,6 @@ fn fuse_parts(a: &mut Part, b: &mut Part) -> Result<Option<Part>> {
     if a.b.n_div() > 0 || b.b.n_div() > 0 {
         return Ok(None);
     }
-    let as_ineqs = |x: &BasicMap| -> Vec<Vec<Int>> {
-        let mut v = x.ineqs.clone();
-        for e in &x.eqs {
-            v.push(e.clone());
-            v.push(e.iter().map(|c| -c).collect());
-        }
-        v
-    };
     let mut h = BasicMap::universe(a.b.space.clone());
     for r in as_ineqs(&a.b) {
         if b.is_valid(&r)? {
@@ -127,4 +104,40 @@ fn fuse_parts(a: &mut Part, b: &mut Part) -> Result<Option<Part>> {
     } else {
         Ok(None)
     }
+}
+
+/// The constraints of `x` as inequalities (an equality gives two).
+pub(crate) fn as_ineqs(x: &BasicMap) -> Vec<Vec<Int>> {
+    let mut v = x.ineqs.clone();
+    for e in &x.eqs {
+        v.push(e.clone());
+        v.push(e.iter().map(|c| -c).collect());
+    }
+    v
+}
+
+/// Replace pairs of disjuncts by their fusion while `fuse` finds one (the
+/// first pair `i < j` in order, the fusion taking the place of `i`), each
+/// pair tried charging the operation budget.
+pub(crate) fn fuse_pairwise<T>(
+    keep: &mut Vec<T>,
+    mut fuse: impl FnMut(&mut T, &mut T) -> Result<Option<T>>,
+) -> Result<()> {
+    let mut changed = true;
+    while changed {
+        changed = false;
+        'pairs: for i in 0..keep.len() {
+            for j in i + 1..keep.len() {
+                crate::budget::tick(1)?;
+                let (l, r) = keep.split_at_mut(j);
+                if let Some(h) = fuse(&mut l[i], &mut r[0])? {
+                    keep.remove(j);
+                    keep[i] = h;
+                    changed = true;
+                    break 'pairs;
+                }
+            }
+        }
+    }
+    Ok(())
 }

@@ -6,6 +6,7 @@ use crate::basic::BasicMap;
 use crate::error::Result;
 use crate::int::Int;
 use crate::map::Map;
+use crate::matrix::eval;
 use crate::syntactic::{point_excluded, syntactically_contains};
 
 /// A simplified, non-empty disjunct with data cached for the pairwise
@@ -113,8 +114,8 @@ impl Part {
             }
             v.push(num.div_exact(&den));
         }
-        let ok = self.b.eqs.iter().all(|e| dot1(e, &v[1..]).is_zero())
-            && self.b.ineqs.iter().all(|r| !dot1(r, &v[1..]).is_neg());
+        let ok = self.b.eqs.iter().all(|e| eval(e, &v[1..]).is_zero())
+            && self.b.ineqs.iter().all(|r| !eval(r, &v[1..]).is_neg());
         if !ok {
             return Ok(Sample::Unknown);
         }
@@ -168,7 +169,7 @@ impl Part {
             }
         }
         if let Some(x) = self.point()? {
-            if dot1(r, x).is_neg() {
+            if eval(r, x).is_neg() {
                 return Ok(false);
             }
         }
@@ -312,17 +313,6 @@ impl Part {
         }
         Ok(())
     }
-}
-
-/// `r · (1, x)` for a row without locals (`r.len() == 1 + x.len()`).
-fn dot1(r: &[Int], x: &[Int]) -> Int {
-    let mut s = r[0].clone();
-    for (a, v) in r[1..].iter().zip(x) {
-        if !a.is_zero() {
-            s.add_mul(a, v);
-        }
-    }
-    s
 }
 
 /// Inequality `k` of `b` is the only bound of some column in its direction

@@ -6,6 +6,7 @@ use crate::basic::BasicMap;
 use crate::budget;
 use crate::error::Result;
 use crate::int::Int;
+use crate::matrix::eval;
 use crate::simplex::{Opt, Tableau};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,14 +143,4 @@ pub(super) fn integral_vertex(t: &Tableau) -> Option<Vec<Int>> {
             num.is_divisible_by(&den).then(|| num.div_exact(&den))
         })
         .collect()
-}
-
-pub(super) fn eval(row: &[Int], point: &[Int]) -> Int {
-    let mut v = row[0].clone();
-    for (a, x) in row[1..].iter().zip(point) {
-        if !a.is_zero() {
-            v.add_mul(a, x);
-        }
-    }
-    v
 }

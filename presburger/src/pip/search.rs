@@ -2,13 +2,14 @@
 //! rows of unknown sign, and cuts (rounding or Gomory) that add context
 //! divisions.
 
-use super::context::{eval, Ctx, Sign};
-use super::tableau::{normalize, Tab};
+use super::context::{Ctx, Sign};
+use super::tableau::Tab;
 use super::Piece;
 use crate::basic::BasicMap;
 use crate::budget;
 use crate::error::{Error, Result};
 use crate::int::Int;
+use crate::matrix::{eval, normalize};
 
 /// The core: lexmin of `n` unknowns under inequalities laid out
 /// `[1 | params | ctx divs | unknowns]`, in the context `ctx`.

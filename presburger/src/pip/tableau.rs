@@ -2,7 +2,8 @@
 //! over the non-basic unknowns, with the big parameter `M`, pivots that keep
 //! the columns lexicographically positive, and row normalization.
 
-use crate::int::{gcd_slice, Int};
+use crate::int::Int;
+use crate::matrix::normalize;
 
 #[derive(Clone, Debug)]
 pub(super) struct Tab {
@@ -175,12 +176,5 @@ impl Tab {
         }
         // identical (cannot happen for independent columns): fall back to index
         self.col_unknown[c] < self.col_unknown[b]
-    }
-}
-
-pub(super) fn normalize(row: &mut [Int]) {
-    let g = gcd_slice(row);
-    if !g.is_zero() && !g.is_one() {
-        row.iter_mut().for_each(|v| *v = v.div_exact(&g));
     }
 }
