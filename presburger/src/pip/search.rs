@@ -3,13 +3,13 @@
 //! divisions.
 
 use super::context::{Ctx, Sign};
-use super::tableau::Tab;
+use super::tableau::{normalize, Tab};
 use super::Piece;
 use crate::basic::BasicMap;
 use crate::budget;
 use crate::error::{Error, Result};
 use crate::int::Int;
-use crate::matrix::{eval, normalize};
+use crate::matrix::eval;
 
 /// The core: lexmin of `n` unknowns under inequalities laid out
 /// `[1 | params | ctx divs | unknowns]`, in the context `ctx`.
