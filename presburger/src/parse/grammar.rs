@@ -4,9 +4,9 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::lexer::{perr, Pos, Tok, Token};
+use super::lexer::{is_keyword, perr, Pos, Tok, Token};
+use super::limits::MAX_DEPTH;
 use super::syntax::{CmpOp, Expr, Formula, MulOp, Node};
-use super::{is_keyword, MAX_DEPTH};
 use crate::budget;
 use crate::error::{Error, Result};
 use crate::space::{Space, Tuple};

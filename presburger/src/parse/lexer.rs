@@ -4,6 +4,27 @@
 use crate::error::{Error, Result};
 use crate::int::Int;
 
+const KEYWORDS: &[&str] = &[
+    "and", "or", "not", "implies", "exists", "floor", "ceil", "mod", "min", "max", "true", "false",
+];
+
+/// True if `s` is a keyword of the notation (it cannot name a variable).
+pub(super) fn is_keyword(s: &str) -> bool {
+    KEYWORDS.contains(&s)
+}
+
+/// True if `s` can be printed as a variable name and read back.
+pub(crate) fn is_valid_name(s: &str) -> bool {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) if c.is_ascii_alphabetic() || c == '_' => {}
+        _ => return false,
+    }
+    let rest: &str = &s[1..];
+    let body = rest.trim_end_matches('\'');
+    body.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !is_keyword(s)
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Pos {
     pub(super) line: usize,

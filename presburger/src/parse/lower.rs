@@ -5,10 +5,10 @@
 use std::collections::HashMap;
 
 use super::lexer::{perr, Pos};
+use super::limits::{MAX_DISJUNCTS, MAX_WORK};
 use super::syntax::{
     find_minmax, formula_pos, has_minmax, replace_minmax, CmpOp, Expr, Formula, MulOp,
 };
-use super::{MAX_DISJUNCTS, MAX_WORK};
 use crate::basic::{BasicMap, Div};
 use crate::budget;
 use crate::error::{Error, Result};

@@ -38,7 +38,7 @@
 //! assert!(matches!(e, Error::Parse { line: 1, col: 13, .. }));
 //! ```
 //!
-//! The modules: `lexer` (tokens), `grammar` (tokens to a syntax tree,
+//! The modules: `lexer` (tokens and keywords), `limits` (the size guards), `grammar` (tokens to a syntax tree,
 //! `syntax`), `lower` (syntax tree to basic maps in disjunctive normal
 //! form). The parser only parses: leaving out the disjuncts that are empty
 //! for a shallow reason is map construction
@@ -46,6 +46,7 @@
 
 mod grammar;
 mod lexer;
+mod limits;
 mod lower;
 mod syntax;
 
@@ -61,32 +62,8 @@ use grammar::Parser;
 use lexer::{lex, perr, Pos};
 use lower::{Builder, State};
 
-/// Maximal number of disjuncts of a formula in disjunctive normal form.
-pub const MAX_DISJUNCTS: usize = 4096;
-/// Maximal nesting depth (parentheses, function calls, tuples, quantifiers).
-pub const MAX_DEPTH: usize = 100;
-const MAX_WORK: usize = 2_000_000;
-
-const KEYWORDS: &[&str] = &[
-    "and", "or", "not", "implies", "exists", "floor", "ceil", "mod", "min", "max", "true", "false",
-];
-
-/// True if `s` is a keyword of the notation (it cannot name a variable).
-pub(crate) fn is_keyword(s: &str) -> bool {
-    KEYWORDS.contains(&s)
-}
-
-/// True if `s` can be printed as a variable name and read back.
-pub(crate) fn is_valid_name(s: &str) -> bool {
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(c) if c.is_ascii_alphabetic() || c == '_' => {}
-        _ => return false,
-    }
-    let rest: &str = &s[1..];
-    let body = rest.trim_end_matches('\'');
-    body.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !is_keyword(s)
-}
+pub(crate) use lexer::is_valid_name;
+pub use limits::{MAX_DEPTH, MAX_DISJUNCTS};
 
 /// The parts of a text grouped by space (in order of first appearance),
 /// each with its disjuncts as written.

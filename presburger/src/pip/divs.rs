@@ -2,7 +2,8 @@
 //! maps whose locals all have definitions, by solving for the undefined
 //! locals parametrically.
 
-use super::{solve, Problem};
+use super::problem::Problem;
+use super::solve::solve;
 use crate::basic::{BasicMap, Div};
 use crate::error::Result;
 use crate::int::Int;

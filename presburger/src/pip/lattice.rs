@@ -1,8 +1,8 @@
 //! Equalities of a parametric problem solved over the integers: the
 //! lattice `u = u0(p, q) + L·z` with `L` in column echelon form.
 
+use super::problem::{Piece, Problem};
 use super::search::solve_ineqs;
-use super::{Piece, Problem};
 use crate::error::Result;
 use crate::int::{gcd_slice, Int};
 

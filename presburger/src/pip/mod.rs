@@ -44,7 +44,8 @@
 //! non-negative is not re-checked until a pivot changes it.
 //!
 //! The modules, one concept each: `tableau` (the parametric
-//! tableau and its pivots), `context` (the context of a branch and the sign
+//! tableau and its pivots), `problem` (the problem and its pieces), `solve` (the entry point),
+//! `context` (the context of a branch and the sign
 //! of a row over it), `lattice` (equalities solved over the integers),
 //! `search` (the dual simplex with context splits and cuts) and `divs`
 //! (explicit definitions of existentials). This layer works on one problem
@@ -54,66 +55,11 @@
 mod context;
 mod divs;
 mod lattice;
+mod problem;
 mod search;
+mod solve;
 mod tableau;
 
 pub use divs::explicit_divs;
-
-use crate::basic::BasicMap;
-use crate::error::Result;
-use crate::int::Int;
-
-/// One piece of a parametric solution.
-#[derive(Clone, Debug)]
-pub struct Piece {
-    /// The context: a basic set whose dimensions are the parameters of the
-    /// problem; its locals are the divisions introduced by cuts.
-    pub ctx: BasicMap,
-    /// For every unknown, its value `row · (1, params, ctx locals) / den`
-    /// (exact: the division is exact on the context).
-    pub values: Vec<(Vec<Int>, Int)>,
-    /// A point of the context (its dimensions, without the locals), when
-    /// the search kept one.
-    pub sample: Option<Vec<Int>>,
-}
-
-/// A parametric integer program: lexmin of the unknowns subject to the
-/// constraints, rows laid out `[1 | params | unknowns]`.
-#[derive(Clone, Debug)]
-pub struct Problem {
-    /// Number of parameters.
-    pub n_par: usize,
-    /// Number of unknowns.
-    pub n_unk: usize,
-    /// Equalities.
-    pub eqs: Vec<Vec<Int>>,
-    /// Inequalities.
-    pub ineqs: Vec<Vec<Int>>,
-    /// The initial context (a basic set with `n_par` dimensions, its params
-    /// unused: they are part of the `n_par` dimensions).
-    pub ctx: BasicMap,
-}
-
-/// Solve a parametric integer program (lexicographic minimum).
-///
-/// Equalities are solved over the integers first (see the module documentation);
-/// the tableau only ever sees inequalities.
-pub fn solve(problem: &Problem) -> Result<Vec<Piece>> {
-    let np = problem.n_par;
-    if !problem.eqs.is_empty() {
-        return lattice::solve_equalities(problem);
-    }
-    // rows [1 | params | unknowns] -> [1 | params | ctx divs | unknowns]
-    let nd0 = problem.ctx.n_div();
-    let rows = problem
-        .ineqs
-        .iter()
-        .map(|r| {
-            let mut o = r[..1 + np].to_vec();
-            o.extend(std::iter::repeat_n(Int::ZERO, nd0));
-            o.extend_from_slice(&r[1 + np..]);
-            o
-        })
-        .collect();
-    search::solve_ineqs(problem.n_unk, problem.ctx.clone(), rows)
-}
+pub use problem::{Piece, Problem};
+pub use solve::solve;

@@ -3,8 +3,8 @@
 //! divisions.
 
 use super::context::{Ctx, Sign};
+use super::problem::Piece;
 use super::tableau::{normalize, Tab};
-use super::Piece;
 use crate::basic::BasicMap;
 use crate::budget;
 use crate::error::{Error, Result};
