@@ -240,3 +240,37 @@ impl BasicMap {
         Ok(self.conjoin(other, 0))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{box_points, contains, pool_set, pool_with};
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// Leaving out refuted disjuncts keeps the set: the map built by
+        /// `from_disjuncts` has the points of its disjuncts as written
+        /// (brute force on a box), and never more disjuncts.
+        #[test]
+        fn from_disjuncts_keeps_the_points(
+            disjuncts in prop::collection::vec(prop::collection::vec(0usize..13, 1..4), 1..4)
+        ) {
+            let pool = pool_with(&["i >= 5", "j <= -3", "i = 3", "i + j <= -6"]);
+            let as_written: Vec<BasicMap> = disjuncts
+                .iter()
+                .map(|d| pool_set(&pool, std::slice::from_ref(d)).parse().unwrap())
+                .collect();
+            let space = as_written[0].space().clone();
+            let m = Map::from_disjuncts(space.clone(), as_written.clone()).unwrap();
+            prop_assert!(m.basic_maps().len() <= as_written.len());
+            let all = Map { space, parts: as_written };
+            for p in box_points(2, -7, 7) {
+                prop_assert_eq!(contains(&m, &p), contains(&all, &p), "at {:?}", p);
+            }
+            // the parser builds maps the same way
+            let parsed: Map = pool_set(&pool, &disjuncts).parse().unwrap();
+            prop_assert_eq!(parsed.basic_maps().len(), m.basic_maps().len());
+        }
+    }
+}
