@@ -91,6 +91,21 @@ impl Map {
         Ok(())
     }
 
+    /// The map of `space` with these disjuncts, leaving out those that are
+    /// empty for a shallow reason (an equality against an order
+    /// constraint, say, as `refute` proves), as isl's parser leaves out
+    /// what its simplification finds empty. The other disjuncts are added
+    /// as by [`add_basic`](Self::add_basic).
+    pub fn from_disjuncts(space: Space, disjuncts: Vec<BasicMap>) -> Result<Map> {
+        let mut m = Map::empty(space);
+        for b in disjuncts {
+            if !crate::refute::refute(&b) {
+                m.add_basic(b)?;
+            }
+        }
+        Ok(m)
+    }
+
     /// Reorder and extend the parameters to `params` (a superset of the current ones).
     pub fn align_params(&mut self, params: &[String]) {
         if *self.space.params != *params {

@@ -92,7 +92,7 @@ fn tuple_text(t: &Tuple, names: &mut std::slice::Iter<'_, String>, out: &mut Str
 /// ```
 /// use presburger::{Space, Tuple};
 /// let s = Space::map(vec![], Tuple::named("A", &["i"]), Tuple::anonymous(2));
-/// assert_eq!(presburger::print::tuples_text(&s), "A[i] -> [o0, o1]");
+/// assert_eq!(presburger::tuples_text(&s), "A[i] -> [o0, o1]");
 /// ```
 pub fn tuples_text(space: &Space) -> String {
     let names = dim_names(space);

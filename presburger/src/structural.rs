@@ -354,18 +354,7 @@ impl Map {
         let db: Vec<Dest> = params_dest(np)
             .chain((0..nb).map(|k| Dest::Var(np + na + k)))
             .collect();
-        let mut out = Map::empty(space.clone());
-        for x in &a.parts {
-            for y in &b.parts {
-                out.parts
-                    .push(x.transform(space.clone(), &da, 0).intersect(&y.transform(
-                        space.clone(),
-                        &db,
-                        0,
-                    ))?);
-            }
-        }
-        Ok(out)
+        product_parts(&a, &b, space, &da, &db)
     }
 
     /// The cross product `{ [x -> u] -> [y -> v] : x -> y in self, u -> v in other }`
@@ -409,18 +398,7 @@ impl Map {
             .chain((0..bi).map(|k| Dest::Var(np + ai + k)))
             .chain((0..bo).map(|k| Dest::Var(np + ai + bi + ao + k)))
             .collect();
-        let mut out = Map::empty(space.clone());
-        for x in &a.parts {
-            for y in &b.parts {
-                out.parts
-                    .push(x.transform(space.clone(), &da, 0).intersect(&y.transform(
-                        space.clone(),
-                        &db,
-                        0,
-                    ))?);
-            }
-        }
-        Ok(out)
+        product_parts(&a, &b, space, &da, &db)
     }
 
     /// Join: `{ x -> z : exists y : x -> y in self and y -> z in other }`.
@@ -610,6 +588,23 @@ pub(crate) fn align_any<'a>(a: &'a Map, b: &'a Map) -> (Cow<'a, Map>, Cow<'a, Ma
     a.align_params_shared(&params);
     b.align_params_shared(&params);
     (Cow::Owned(a), Cow::Owned(b))
+}
+
+/// Every disjunct of `a` moved by `da` intersected with every disjunct of
+/// `b` moved by `db`, in `space` (no existentials shared, nothing simplified).
+fn product_parts(a: &Map, b: &Map, space: Space, da: &[Dest], db: &[Dest]) -> Result<Map> {
+    let mut out = Map::empty(space.clone());
+    for x in &a.parts {
+        for y in &b.parts {
+            out.parts
+                .push(x.transform(space.clone(), da, 0).intersect(&y.transform(
+                    space.clone(),
+                    db,
+                    0,
+                ))?);
+        }
+    }
+    Ok(out)
 }
 
 fn join(a: &Map, b: &Map, space: Space, da: &[Dest], db: &[Dest], n_exist: usize) -> Result<Map> {

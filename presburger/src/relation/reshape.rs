@@ -2,12 +2,12 @@
 //! joining tuples without composition), and two cheap shortcuts.
 
 use crate::basic::BasicMap;
-use crate::coalesce::syntactically_contains;
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::map::Map;
 use crate::space::Space;
 use crate::structural::Dest;
+use crate::syntactic::syntactically_contains;
 
 use super::affine::rank;
 

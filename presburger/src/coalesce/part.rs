@@ -1,0 +1,331 @@
+//! A simplified, non-empty disjunct with the data the pairwise questions of
+//! coalescing and equality share: one integer point and the tableau of its
+//! rational relaxation.
+
+use crate::basic::BasicMap;
+use crate::error::Result;
+use crate::int::Int;
+use crate::map::Map;
+use crate::matrix::eval;
+use crate::syntactic::{point_excluded, syntactically_contains};
+
+/// A simplified, non-empty disjunct with data cached for the pairwise
+/// questions of [`Map::coalesce`] and [`Map::is_equal_fast`]: one integer
+/// point of it and (built when first needed) the simplex tableau of its
+/// rational relaxation, shared by every LP asked about this disjunct.
+pub(crate) struct Part {
+    pub(super) b: BasicMap,
+    /// An integer point `(params, in, out)` of `b`, once looked for.
+    pub(super) pt: Sample,
+    /// The rational relaxation of `b` (locals as rational unknowns).
+    pub(super) tab: Option<crate::simplex::Tableau>,
+}
+
+/// What is known of the integer points of a disjunct.
+#[derive(Clone, Debug)]
+pub(crate) enum Sample {
+    /// Not looked for yet (or undecided).
+    Unknown,
+    /// No integer point.
+    Empty,
+    /// An integer point `(params, in, out)`.
+    Point(Vec<Int>),
+}
+
+impl Sample {
+    /// The point, if one is known.
+    pub(super) fn point(&self) -> Option<&[Int]> {
+        match self {
+            Sample::Point(p) => Some(p),
+            Sample::Unknown | Sample::Empty => None,
+        }
+    }
+
+    /// From an exact answer: a point, or `None` if empty.
+    pub(super) fn from_answer(p: Option<Vec<Int>>) -> Sample {
+        match p {
+            Some(p) => Sample::Point(p),
+            None => Sample::Empty,
+        }
+    }
+}
+
+impl Part {
+    pub(super) fn new(b: BasicMap) -> Part {
+        Part {
+            b,
+            pt: Sample::Unknown,
+            tab: None,
+        }
+    }
+
+    /// The non-empty disjuncts of `m`, simplified as by
+    /// [`Map::remove_empty_parts`] (with its LP detection of relations
+    /// between locals), so that they are exactly its disjuncts.
+    pub(super) fn all(m: &Map) -> Result<Vec<Part>> {
+        let mut out = Vec::with_capacity(m.parts.len());
+        for b in &m.parts {
+            // the exact emptiness test's point is not returned: a point is
+            // looked for again when one is needed (usually a cheap guess)
+            if let Some(b) = b.simplified_nonempty()? {
+                out.push(Part::new(b));
+            }
+        }
+        Ok(out)
+    }
+
+    /// An integer point of the disjunct, or `None` if it is empty (exact).
+    /// When the tableau is already built:
+    /// - the rational relaxation is empty: empty;
+    /// - the tableau's sample point (a solution of the relaxation) is
+    ///   integral and satisfies every row (checked): a point; the locals'
+    ///   values are witnesses, and the constraints alone define the set;
+    /// - otherwise [`BasicMap::sample`].
+    pub(super) fn point(&mut self) -> Result<Option<&[Int]>> {
+        if matches!(self.pt, Sample::Unknown) {
+            // the tableau costs about as much as a failed guess and search:
+            // use it only when it is already built
+            let found = match self.tab.is_some() {
+                true => self.rational_point()?,
+                false => Sample::Unknown,
+            };
+            self.pt = match found {
+                Sample::Unknown => Sample::from_answer(self.b.sample()?),
+                decided => decided,
+            };
+        }
+        Ok(self.pt.point())
+    }
+
+    /// [`Sample::Empty`] if the relaxation is empty, a verified integral
+    /// sample point of the tableau, or [`Sample::Unknown`] if undecided.
+    pub(super) fn rational_point(&mut self) -> Result<Sample> {
+        let n = self.b.row_len();
+        let t = self.tab()?;
+        if t.is_empty() {
+            return Ok(Sample::Empty);
+        }
+        let mut v = Vec::with_capacity(n);
+        v.push(Int::ONE);
+        for k in 0..n - 1 {
+            let (num, den) = t.sample_value(k);
+            if !num.is_divisible_by(&den) {
+                return Ok(Sample::Unknown);
+            }
+            v.push(num.div_exact(&den));
+        }
+        let ok = self.b.eqs.iter().all(|e| eval(e, &v[1..]).is_zero())
+            && self.b.ineqs.iter().all(|r| !eval(r, &v[1..]).is_neg());
+        if !ok {
+            return Ok(Sample::Unknown);
+        }
+        v.truncate(1 + self.b.space.n_vars());
+        v.remove(0);
+        Ok(Sample::Point(v))
+    }
+
+    pub(super) fn into_map(space: crate::Space, parts: Vec<Part>) -> Map {
+        Map {
+            space,
+            parts: parts.into_iter().map(|p| p.b).collect(),
+        }
+    }
+
+    pub(super) fn tab(&mut self) -> Result<&mut crate::simplex::Tableau> {
+        if self.tab.is_none() {
+            self.tab = Some(self.b.rational_tableau()?);
+        }
+        Ok(self.tab.as_mut().expect("just built"))
+    }
+
+    /// The minimum of `row · (1, x, l)` over the rational relaxation, as
+    /// `(num, den)`, or `None` if unbounded. Only for a non-empty relaxation.
+    pub(super) fn min(&mut self, row: &[Int]) -> Result<Option<(Int, Int)>> {
+        let t = self.tab()?;
+        if t.is_empty() {
+            // no optimum; callers read `None` as "not proved"
+            return Ok(None);
+        }
+        // `minimize` leaves the tableau describing the same polyhedron
+        Ok(match t.minimize(row)? {
+            crate::simplex::Opt::Value(n, d) => Some((n, d)),
+            crate::simplex::Opt::Unbounded => None,
+        })
+    }
+
+    /// True if the row `r ≥ 0` holds at every integer point of the
+    /// disjunct. Only for disjuncts without locals (then the integer points
+    /// of the relaxation are exactly the disjunct's points).
+    ///
+    /// - LP: `r` takes integer values at integer points, so a rational
+    ///   minimum `> -1` means `r ≥ 0` at all of them: valid.
+    /// - the cached point violates `r`: not valid.
+    /// - otherwise the exact test: the disjunct with `r ≤ -1` is empty.
+    pub(super) fn is_valid(&mut self, r: &[Int]) -> Result<bool> {
+        debug_assert_eq!(self.b.n_div(), 0);
+        if let Some((n, d)) = self.min(r)? {
+            if n > -&d {
+                return Ok(true);
+            }
+        }
+        if let Some(x) = self.point()? {
+            if eval(r, x).is_neg() {
+                return Ok(false);
+            }
+        }
+        let mut t = self.b.clone();
+        let mut neg: Vec<Int> = r.iter().map(|v| -v).collect();
+        neg[0] = &neg[0] - &Int::ONE;
+        t.ineqs.push(neg);
+        t.is_empty()
+    }
+
+    /// Exact `self ⊆ q`, trying cheap tests before [`Map::is_subset`]:
+    /// - syntactic containment (`syntactically_contains`): contained;
+    /// - `self`'s point is proved outside `q` (`point_excluded`): not contained;
+    /// - same row layout and every row of `q` has a rational minimum `> -1`
+    ///   over `self`'s relaxation: contained. At an integer point `(x, l)` of
+    ///   `self` each row of `q` is an integer `> -1`, so `(x, l)` satisfies
+    ///   all of `q`'s rows and `x ∈ q` with the witnesses `l` for `q`'s
+    ///   locals (the constraints alone define a basic map).
+    pub(super) fn is_subset_of(&mut self, q: &mut Part) -> Result<bool> {
+        Ok(match self.cheap_subset_of(q)? {
+            Some(v) => v,
+            None => Map::from_basic(self.b.clone()).is_subset(&Map::from_basic(q.b.clone()))?,
+        })
+    }
+
+    /// The cheap tests of [`is_subset_of`](Self::is_subset_of): `None` when
+    /// they do not decide.
+    pub(super) fn cheap_subset_of(&mut self, q: &Part) -> Result<Option<bool>> {
+        if syntactically_contains(&q.b, &self.b) {
+            return Ok(Some(true));
+        }
+        match self.point()? {
+            // empty: contained in anything
+            None => return Ok(Some(true)),
+            Some(x) if point_excluded(&q.b, x) => return Ok(Some(false)),
+            _ => {}
+        }
+        Ok(if self.lp_contained_in(&q.b)? {
+            Some(true)
+        } else {
+            None
+        })
+    }
+
+    /// The LP test of [`is_subset_of`](Self::is_subset_of).
+    pub(super) fn lp_contained_in(&mut self, q: &BasicMap) -> Result<bool> {
+        if q.row_len() != self.b.row_len() || q.space.params != self.b.space.params {
+            return Ok(false);
+        }
+        for e in &q.eqs {
+            let neg: Vec<Int> = e.iter().map(|v| -v).collect();
+            for r in [e, &neg] {
+                match self.min(r)? {
+                    Some((n, d)) if n > -&d => {}
+                    _ => return Ok(false),
+                }
+            }
+        }
+        for r in &q.ineqs {
+            match self.min(r)? {
+                Some((n, d)) if n > -&d => {}
+                _ => return Ok(false),
+            }
+        }
+        Ok(true)
+    }
+
+    /// [`BasicMap::remove_redundancies`] with fewer tableaux; the same rows
+    /// are removed. Inequality `k` is tested in order against all the other
+    /// rows still present, as there:
+    /// - it is the only bound of some column in its direction (no equality
+    ///   involves the column, every other inequality has a zero or opposite
+    ///   coefficient): moving along that column keeps the other rows
+    ///   satisfied and makes row `k` negative, so it is not redundant (the
+    ///   disjunct is non-empty);
+    /// - its rational minimum over the whole relaxation `P` is `> 0`: it is
+    ///   redundant. If the other rows allowed a point `y` with `r_k(y) < 0`,
+    ///   the segment from `y` to a point of `P` would cross `r_k = 0` at a
+    ///   point satisfying every row, i.e. a point of `P` with `r_k = 0`.
+    ///   Removing a redundant row leaves `P` unchanged, so the one tableau
+    ///   of `P` serves for every row (tried only when that tableau is
+    ///   already built for other LPs);
+    /// - otherwise the LP of `remove_redundancies`: minimize `r_k` over the
+    ///   other rows; redundant iff the minimum is `≥ 0`. The tableau of the
+    ///   equalities and the kept rows before `k` is built incrementally
+    ///   (when some row first needs it) and copied for each such test.
+    pub(super) fn remove_redundant_rows(&mut self) -> Result<()> {
+        let n = self.b.row_len();
+        // the tableau of the equalities and of the kept rows before `k`,
+        // built when first needed and then brought up to date
+        let mut prefix: Option<(crate::simplex::Tableau, usize)> = None;
+        let mut k = 0;
+        while k < self.b.ineqs.len() {
+            crate::budget::tick(1)?;
+            if only_bound_in_some_column(&self.b, k) {
+                k += 1;
+                continue;
+            }
+            // only with the tableau of `P` at hand (built for other LPs)
+            if self.tab.is_some() {
+                let r = self.b.ineqs[k].clone();
+                if matches!(self.min(&r)?, Some((num, _)) if num.is_pos()) {
+                    self.b.ineqs.remove(k);
+                    continue;
+                }
+            }
+            let (pre, upto) = match &mut prefix {
+                Some(p) => p,
+                None => {
+                    let mut t = crate::simplex::Tableau::new(n - 1);
+                    for e in &self.b.eqs {
+                        t.add_eq(e)?;
+                    }
+                    prefix.insert((t, 0))
+                }
+            };
+            if pre.is_empty() {
+                // cannot happen for a non-empty disjunct; as the original
+                return Ok(());
+            }
+            for r in &self.b.ineqs[*upto..k] {
+                pre.add_ineq(r)?;
+            }
+            *upto = k;
+            let mut t = pre.clone();
+            for r in &self.b.ineqs[k + 1..] {
+                t.add_ineq(r)?;
+            }
+            if t.is_empty() {
+                return Ok(());
+            }
+            let redundant = match t.minimize(&self.b.ineqs[k])? {
+                crate::simplex::Opt::Value(num, _) => !num.is_neg(),
+                crate::simplex::Opt::Unbounded => false,
+            };
+            if redundant {
+                self.b.ineqs.remove(k);
+            } else {
+                k += 1;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Inequality `k` of `b` is the only bound of some column in its direction
+/// (see [`Part::remove_redundant_rows`]).
+pub(super) fn only_bound_in_some_column(b: &BasicMap, k: usize) -> bool {
+    let r = &b.ineqs[k];
+    (1..b.row_len()).any(|c| {
+        let s = r[c].signum();
+        s != 0
+            && b.eqs.iter().all(|e| e[c].is_zero())
+            && b.ineqs
+                .iter()
+                .enumerate()
+                .all(|(i, o)| i == k || o[c].signum() * s <= 0)
+    })
+}

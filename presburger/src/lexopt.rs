@@ -1,0 +1,489 @@
+//! Lexicographic optima of maps (the map layer above [`pip`](crate::pip)):
+//! each disjunct is solved by the parametric search, then the pieces of
+//! different disjuncts are merged.
+//!
+//! Lexmin of a union: each disjunct is solved, then every piece is kept only
+//! where no piece of another disjunct is strictly better. Comparisons that
+//! the value rows settle alone (no divisions, a constant difference) add no
+//! constraint; a piece better wherever both are defined is removed from the
+//! other's context in the domain space; contexts with divisions that share
+//! no point are never compared.
+
+use crate::basic::{BasicMap, Div};
+use crate::budget;
+use crate::error::{Error, Result};
+use crate::int::Int;
+use crate::map::Map;
+use crate::matrix::normalize;
+use crate::pip::{solve, Problem};
+use crate::space::{Space, Tuple};
+use crate::syntactic::contains_by_definitions;
+use std::cmp::Ordering;
+
+/// Build a problem from a basic map: parameters are the first `n_par`
+/// variables `[params | in | ...]`, unknowns the rest (including all locals,
+/// in order). With `max`, unknowns are negated (lexmax).
+fn problem_of(b: &BasicMap, n_par: usize, max: bool) -> Problem {
+    let total = b.row_len() - 1;
+    let conv = |r: &Vec<Int>| -> Vec<Int> {
+        let mut out = r.clone();
+        if max {
+            for v in out[1 + n_par..].iter_mut() {
+                *v = -&*v;
+            }
+        }
+        out
+    };
+    let np_space = b.space.n_param();
+    let ctx_space = Space::set(b.space.params.clone(), Tuple::anonymous(n_par - np_space));
+    Problem {
+        n_par,
+        n_unk: total - n_par,
+        eqs: b.eqs.iter().map(conv).collect(),
+        ineqs: b.ineqs.iter().map(conv).collect(),
+        ctx: BasicMap::universe(ctx_space),
+    }
+}
+
+/// Lexicographic optimum of a map (per domain point) or set (per parameter value).
+pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
+    let np = m.space.n_param() + m.space.n_in();
+    let no = m.space.n_out();
+    if np == 0 {
+        return lexopt_points(m, max, |b| {
+            let prob = problem_of(b, 0, max);
+            // without parameters a solution is one piece of constants
+            let Some(p) = solve(&prob)?.into_iter().next() else {
+                return Ok(None);
+            };
+            if p.values[..no]
+                .iter()
+                .any(|(row, _)| row[1..].iter().any(|v| !v.is_zero()))
+            {
+                return lexopt_point(b, max); // not expected: divisions of constants
+            }
+            Ok(Some(
+                p.values[..no]
+                    .iter()
+                    .map(|(row, den)| {
+                        let v = row[0].div_exact(den);
+                        if max {
+                            -v
+                        } else {
+                            v
+                        }
+                    })
+                    .collect(),
+            ))
+        });
+    }
+    let mut pieces: Vec<(BasicMap, Vec<(Vec<Int>, Int)>)> = Vec::new();
+    let mut samples: Vec<Option<Vec<Int>>> = Vec::new();
+    // the disjunct each piece comes from: pieces of one disjunct have
+    // disjoint contexts, so they never need comparing
+    let mut origin: Vec<usize> = Vec::new();
+    for (k, b) in m.parts.iter().enumerate() {
+        let mut b = b.clone();
+        // a rationally empty disjunct is dropped by one LP (much cheaper than
+        // letting the parametric search discover it on every context branch)
+        if !b.simplify() || b.is_rationally_empty()? {
+            continue;
+        }
+        let prob = problem_of(&b, np, max);
+        for p in solve(&prob)? {
+            let mut vals = p.values;
+            vals.truncate(no);
+            if max {
+                for (row, _) in vals.iter_mut() {
+                    row.iter_mut().for_each(|v| *v = -&*v);
+                }
+            }
+            pieces.push((p.ctx, vals));
+            samples.push(p.sample);
+            origin.push(k);
+        }
+    }
+    if m.parts.len() <= 1 || pieces.len() <= 1 {
+        let parts = pieces
+            .iter()
+            .map(|(ctx, vals)| piece_to_basic(&m.space, ctx, vals))
+            .collect();
+        return Ok(Map {
+            space: m.space.clone(),
+            parts,
+        });
+    }
+    // several disjuncts: keep, for every candidate, the points where no other
+    // candidate is strictly better (candidates are functions of the domain,
+    // so "better" is a condition on the domain with explicit divisions only)
+    let np = m.space.n_param() + m.space.n_in();
+    let mut out = Map::empty(m.space.clone());
+    // whether two pieces' contexts share a point (symmetric, tested at most
+    // once per pair, in the small space of the domain)
+    let n = pieces.len();
+    let mut meet: Vec<Option<bool>> = vec![None; n * n];
+    let mut contexts_meet = |a: usize, b: usize| -> Result<bool> {
+        let k = a.min(b) * n + a.max(b);
+        if let Some(v) = meet[k] {
+            return Ok(v);
+        }
+        // a known point of one context that lies in the other settles it
+        let shared = |x: usize, y: usize| {
+            samples[x]
+                .as_ref()
+                .is_some_and(|p| contains_by_definitions(&pieces[y].0, p) == Some(true))
+        };
+        let v = shared(a, b) || shared(b, a) || !pieces[a].0.intersect(&pieces[b].0)?.is_empty()?;
+        meet[k] = Some(v);
+        Ok(v)
+    };
+    for (a, (ctx_a, vals_a)) in pieces.iter().enumerate() {
+        let base = piece_to_basic(&m.space, ctx_a, vals_a);
+        // where b is better wherever both are defined, a keeps the points of
+        // its context outside b's: that difference is taken in the domain
+        // space (`dom`), the conditional ones on the graph (`worse_list`)
+        let mut dom = Map::from_basic(ctx_a.clone());
+        let mut dominating: Vec<usize> = Vec::new();
+        let mut worse_list: Vec<Map> = Vec::new();
+        for (b, (ctx_b, vals_b)) in pieces.iter().enumerate() {
+            if origin[a] == origin[b] {
+                continue;
+            }
+            // b is better than a at `level` if it is equal at the levels
+            // before and strictly better there; levels whose comparison the
+            // rows decide alone need no constraint (equal), end the list
+            // (b never better from here on) or end it with an unconditional
+            // disjunct (b better wherever the earlier levels are equal)
+            let mut worse = Map::empty(m.space.clone());
+            let mut eq_levels = Vec::new();
+            let mut everywhere = false;
+            for level in 0..vals_a.len() {
+                match const_cmp(&vals_a[level], &vals_b[level], np) {
+                    Some(Ordering::Equal) => continue,
+                    Some(o) => {
+                        if (o == Ordering::Greater) == max {
+                            if eq_levels.is_empty() {
+                                everywhere = true;
+                            } else {
+                                worse.parts.push(better_at_level(
+                                    &base, np, ctx_b, vals_b, &eq_levels, None, max,
+                                ));
+                            }
+                        }
+                        break;
+                    }
+                    None => {
+                        worse.parts.push(better_at_level(
+                            &base,
+                            np,
+                            ctx_b,
+                            vals_b,
+                            &eq_levels,
+                            Some(level),
+                            max,
+                        ));
+                        eq_levels.push(level);
+                    }
+                }
+            }
+            // (the test pays when divisions are involved: the subtraction
+            // below would build and simplify them before finding out)
+            let with_divs = ctx_a.n_div() + ctx_b.n_div() > 0;
+            if !everywhere && worse.parts.is_empty() || with_divs && !contexts_meet(a, b)? {
+                continue;
+            }
+            if everywhere {
+                dom = dom.subtract(&Map::from_basic(ctx_b.clone()))?;
+                dominating.push(b);
+                if dom.parts.is_empty() {
+                    break;
+                }
+            } else {
+                worse_list.push(worse);
+            }
+        }
+        // the graph of a over what is left of its domain: each part of
+        // `dom` is attached like a context (all its locals are divisions
+        // after a subtraction; otherwise subtract on the graph instead)
+        let mut cur = if dominating.is_empty() {
+            Map::from_basic(base)
+        } else if dom.parts.iter().all(|d| d.divs.iter().all(Option::is_some)) {
+            Map {
+                space: m.space.clone(),
+                parts: dom
+                    .parts
+                    .iter()
+                    .map(|d| better_at_level(&base, np, d, &[], &[], None, max))
+                    .collect(),
+            }
+        } else {
+            worse_list.extend(dominating.iter().map(|&b| Map {
+                space: m.space.clone(),
+                parts: vec![better_at_level(
+                    &base,
+                    np,
+                    &pieces[b].0,
+                    &[],
+                    &[],
+                    None,
+                    max,
+                )],
+            }));
+            Map::from_basic(base)
+        };
+        for worse in &worse_list {
+            if cur.parts.is_empty() {
+                break;
+            }
+            cur = cur.subtract(worse)?;
+        }
+        out.parts.extend(cur.parts);
+    }
+    Ok(out)
+}
+
+/// The optimum of a map without parameters or input dimensions: the optimum
+/// of each disjunct by `opt`, then the best of them.
+pub(crate) fn lexopt_points(
+    m: &Map,
+    max: bool,
+    opt: impl Fn(&BasicMap) -> Result<Option<Vec<Int>>>,
+) -> Result<Map> {
+    let mut best: Option<Vec<Int>> = None;
+    for b in &m.parts {
+        let mut b = b.clone();
+        if !b.simplify() {
+            continue;
+        }
+        if let Some(p) = opt(&b)? {
+            let better = match &best {
+                None => true,
+                Some(q) => {
+                    if max {
+                        p > *q
+                    } else {
+                        p < *q
+                    }
+                }
+            };
+            if better {
+                best = Some(p);
+            }
+        }
+    }
+    let mut out = Map::empty(m.space.clone());
+    if let Some(p) = best {
+        let mut b = BasicMap::universe(m.space.clone());
+        for (k, v) in p.iter().enumerate() {
+            let mut row = vec![Int::ZERO; b.row_len()];
+            row[1 + k] = Int::ONE;
+            row[0] = -v;
+            b.eqs.push(row);
+        }
+        out.parts.push(b);
+    }
+    Ok(out)
+}
+
+/// The lexicographic optimum of the dimensions of a basic set without
+/// parameters, or `None` if it is empty.
+pub fn lexopt_point(b: &BasicMap, max: bool) -> Result<Option<Vec<Int>>> {
+    use crate::simplex::{integer_sample, Opt};
+    let mut b = b.clone();
+    if !b.simplify() {
+        return Ok(None);
+    }
+    let nv = b.row_len() - 1;
+    let feasible =
+        |b: &BasicMap| -> Result<bool> { Ok(integer_sample(nv, &b.eqs, &b.ineqs)?.is_some()) };
+    if !feasible(&b)? {
+        return Ok(None);
+    }
+    let no = b.space.n_out();
+    let off = 1 + b.space.n_param() + b.space.n_in();
+    let mut point = Vec::with_capacity(no);
+    for k in 0..no {
+        // objective: y_k (min) or -y_k (max), minimized
+        let mut obj = vec![Int::ZERO; nv + 1];
+        obj[off + k] = if max { Int::from(-1) } else { Int::ONE };
+        let mut t = b.rational_tableau()?;
+        let lo = match t.clone().minimize(&obj)? {
+            Opt::Value(n, d) => n.div_ceil(&d),
+            Opt::Unbounded => {
+                return Err(Error::Unbounded(format!(
+                    "dimension {k} has no {} bound",
+                    if max { "upper" } else { "lower" }
+                )))
+            }
+        };
+        // smallest v >= lo with an integer point where obj <= v
+        let with_bound = |v: &Int| -> BasicMap {
+            let mut c = b.clone();
+            let mut row: Vec<Int> = obj.iter().map(|x| -x).collect();
+            row[0] = v.clone();
+            c.ineqs.push(row);
+            c
+        };
+        let mut hi = match t.maximize(&obj)? {
+            Opt::Value(n, d) => n.div_floor(&d),
+            Opt::Unbounded => {
+                let mut step = Int::ONE;
+                let mut v = lo.clone();
+                loop {
+                    budget::tick(1)?;
+                    if feasible(&with_bound(&v))? {
+                        break v;
+                    }
+                    v = &v + &step;
+                    step = &step * &Int::from(2);
+                }
+            }
+        };
+        let mut lo = lo;
+        while lo < hi {
+            budget::tick(1)?;
+            let mid = (&lo + &hi).div_floor(&Int::from(2));
+            if feasible(&with_bound(&mid))? {
+                hi = mid;
+            } else {
+                lo = &mid + &Int::ONE;
+            }
+        }
+        let v = if max { -&lo } else { lo };
+        let mut row = vec![Int::ZERO; nv + 1];
+        row[off + k] = Int::ONE;
+        row[0] = -&v;
+        b.eqs.push(row);
+        point.push(v);
+    }
+    Ok(Some(point))
+}
+
+/// The comparison of two values `row / den` over `[1 | params | divs]` when it
+/// is the same at every point: both free of divisions and differing by a
+/// constant. `Some(b.cmp(a))`, or `None` when it depends on the point.
+fn const_cmp(a: &(Vec<Int>, Int), b: &(Vec<Int>, Int), np: usize) -> Option<Ordering> {
+    let ((ra, da), (rb, db)) = (a, b);
+    if ra[1 + np..]
+        .iter()
+        .chain(&rb[1 + np..])
+        .any(|v| !v.is_zero())
+    {
+        return None;
+    }
+    // rb/db - ra/da has the sign of da·rb - db·ra (positive denominators)
+    if (1..1 + np).any(|k| &ra[k] * db != &rb[k] * da) {
+        return None;
+    }
+    Some((&rb[0] * da).cmp(&(&ra[0] * db)))
+}
+
+/// `{ (x, y) in base : x in ctx_b, y_l = vals_b(x)_l for l in eq_levels, and
+/// vals_b(x) strictly better than y at `strict` }` (no strict condition when
+/// `strict` is `None`).
+fn better_at_level(
+    base: &BasicMap,
+    np: usize,
+    ctx_b: &BasicMap,
+    vals_b: &[(Vec<Int>, Int)],
+    eq_levels: &[usize],
+    strict: Option<usize>,
+    max: bool,
+) -> BasicMap {
+    let mut b = base.clone();
+    // append ctx_b's divisions (in order), mapping [1 | x | q_b] into b's layout
+    let mut qcols: Vec<usize> = Vec::new();
+    let map_row = |r: &[Int], qcols: &[usize], len: usize| -> Vec<Int> {
+        let mut out = vec![Int::ZERO; len];
+        for (k, v) in r.iter().enumerate() {
+            if v.is_zero() {
+                continue;
+            }
+            let t = if k < 1 + np { k } else { qcols[k - 1 - np] };
+            out[t] = &out[t] + v;
+        }
+        out
+    };
+    for d in ctx_b.divs.iter() {
+        let d = d.as_ref().expect("context divisions are defined");
+        let num = map_row(&d.num[..1 + np + qcols.len()], &qcols, b.row_len());
+        let col = b.add_div(num, d.den.clone());
+        qcols.push(col);
+    }
+    let len = b.row_len();
+    for e in &ctx_b.eqs {
+        b.eqs.push(map_row(e, &qcols, len));
+    }
+    for e in &ctx_b.ineqs {
+        b.ineqs.push(map_row(e, &qcols, len));
+    }
+    let off_y = 1 + np;
+    for &l in eq_levels.iter().chain(&strict) {
+        let (row, den) = &vals_b[l];
+        // f = row(x, q_b); y'_l = f / den; diff = den·y_l - f
+        let f = map_row(row, &qcols, len);
+        let mut diff: Vec<Int> = f.iter().map(|v| -v).collect();
+        diff[off_y + l] = &diff[off_y + l] + den;
+        if Some(l) != strict {
+            b.eqs.push(diff);
+        } else {
+            // lexmin: y'_l <= y_l - 1  <=>  den·y_l - f - den >= 0
+            // lexmax: y'_l >= y_l + 1  <=>  f - den·y_l - den >= 0
+            if max {
+                diff.iter_mut().for_each(|v| *v = -&*v);
+            }
+            diff[0] = &diff[0] - den;
+            b.ineqs.push(diff);
+        }
+    }
+    b
+}
+
+/// The basic map `{ x -> y : x in ctx, y = values(x) }` in `space`.
+fn piece_to_basic(space: &Space, ctx: &BasicMap, vals: &[(Vec<Int>, Int)]) -> BasicMap {
+    // ctx rows: [1 | params | in | ctx divs]; target: [1 | params | in | out | divs]
+    let np = space.n_param() + space.n_in();
+    let no = space.n_out();
+    let nd = ctx.n_div();
+    let mut b = BasicMap::universe(space.clone());
+    b.insert_cols(b.row_len(), nd);
+    b.divs = vec![None; nd];
+    let map_row = |r: &[Int]| -> Vec<Int> {
+        let mut out = vec![Int::ZERO; 1 + np + no + nd];
+        for (k, v) in r.iter().enumerate() {
+            let t = if k < 1 + np { k } else { k + no };
+            out[t] = v.clone();
+        }
+        out
+    };
+    for (k, d) in ctx.divs.iter().enumerate() {
+        b.divs[k] = d.as_ref().map(|d| Div {
+            num: map_row(&d.num),
+            den: d.den.clone(),
+        });
+    }
+    b.eqs = ctx.eqs.iter().map(|r| map_row(r)).collect();
+    b.ineqs = ctx.ineqs.iter().map(|r| map_row(r)).collect();
+    for (i, (row, den)) in vals.iter().enumerate() {
+        // den·y_i - row = 0
+        let mut r: Vec<Int> = map_row(row).iter().map(|v| -v).collect();
+        r[1 + np + i] = den.clone();
+        normalize(&mut r);
+        b.eqs.push(r);
+    }
+    b
+}
+
+impl Map {
+    /// Lexicographic minimum: for a set, the set of its lexicographically
+    /// smallest point for each parameter value; for a relation, the smallest
+    /// image of every domain point.
+    pub fn lexmin(&self) -> Result<Map> {
+        crate::lexopt::lexopt_map(self, false)
+    }
+
+    /// Lexicographic maximum (see [`lexmin`](Self::lexmin)).
+    pub fn lexmax(&self) -> Result<Map> {
+        crate::lexopt::lexopt_map(self, true)
+    }
+}

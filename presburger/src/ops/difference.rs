@@ -1,0 +1,139 @@
+//! Difference and complement: `A \\ B` splits on the constraints of each
+//! disjunct of `B`, whose locals are first made explicit.
+
+use crate::basic::BasicMap;
+use crate::budget;
+use crate::error::{Error, Result};
+use crate::int::Int;
+use crate::map::Map;
+
+impl Map {
+    /// The difference `self \ other`.
+    ///
+    /// ```
+    /// use presburger::Set;
+    /// let a: Set = "{ [i] : 0 <= i <= 10 }".parse().unwrap();
+    /// let b: Set = "{ [i] : exists e : i = 2e }".parse().unwrap();
+    /// let d = a.subtract(&b).unwrap();
+    /// assert!(d.is_equal(&"{ [i] : 0 <= i <= 10 and i % 2 = 1 }".parse().unwrap()).unwrap());
+    /// ```
+    pub fn subtract(&self, other: &Map) -> Result<Map> {
+        let (a, b) = self.aligned_ref(other, "subtract")?;
+        let mut cur: Vec<BasicMap> = Vec::new();
+        for p in &a.parts {
+            if let Some(mut p) = p.simplified_nonempty()? {
+                // cheap definitions for the minuend's existentials let the
+                // subtrahend's equal divisions be recognised as the same
+                if p.divs.iter().any(Option::is_none) {
+                    p.detect_divs();
+                    p.simplify();
+                }
+                cur.push(p);
+            }
+        }
+        for bpart in &b.parts {
+            if cur.is_empty() {
+                break;
+            }
+            for bx in bpart.make_divs_explicit()? {
+                let mut next = Vec::new();
+                for p in cur {
+                    next.extend(subtract_basic(p, &bx)?);
+                }
+                cur = next;
+            }
+        }
+        Ok(Map {
+            space: a.space.clone(),
+            parts: cur,
+        })
+    }
+
+    /// The complement within the space.
+    pub fn complement(&self) -> Result<Map> {
+        Map::universe(self.space.clone()).subtract(self)
+    }
+}
+
+/// `p \ b` as disjoint pieces, where every local of `b` is defined.
+fn subtract_basic(p: BasicMap, b: &BasicMap) -> Result<Vec<BasicMap>> {
+    // base = p ∩ (b's locals with their defining constraints)
+    let mut divs_only = BasicMap {
+        space: b.space.clone(),
+        divs: b.divs.clone(),
+        eqs: vec![],
+        ineqs: vec![],
+        hint: Default::default(),
+    };
+    let off = b.off_div();
+    for (k, d) in b.divs.iter().enumerate() {
+        let d = d
+            .as_ref()
+            .ok_or_else(|| Error::Invalid("subtract: unexpected existential".into()))?;
+        divs_only.ineqs.extend(d.bounds(off + k));
+    }
+    let base = p.intersect(&divs_only)?;
+    // b's constraints in base's layout: b's columns [0, off) stay, locals
+    // shift by p.n_div(); an equality gives two inequalities
+    let lift = |r: &[Int], negate: bool| -> Vec<Int> {
+        let mut out = Vec::with_capacity(base.row_len());
+        if negate {
+            out.extend(r[..off].iter().map(|v| -v));
+        } else {
+            out.extend_from_slice(&r[..off]);
+        }
+        out.resize(off + p.n_div(), Int::ZERO);
+        if negate {
+            out.extend(r[off..].iter().map(|v| -v));
+        } else {
+            out.extend_from_slice(&r[off..]);
+        }
+        out
+    };
+    let mut cons: Vec<Vec<Int>> = Vec::with_capacity(2 * b.eqs.len() + b.ineqs.len());
+    for e in &b.eqs {
+        cons.push(lift(e, false));
+        cons.push(lift(e, true));
+    }
+    for r in &b.ineqs {
+        cons.push(lift(r, false));
+    }
+    // the rows already in base (the definitional ones) are not negated
+    // (nor needed below: base has them)
+    cons.retain(|c| !base.ineqs.contains(c));
+    // disjoint: nothing to remove (and no splitting of p)
+    let mut both = base.clone();
+    both.ineqs.extend(cons.iter().cloned());
+    if both.into_is_empty()? {
+        return Ok(vec![p]);
+    }
+    let mut pieces = Vec::new();
+    let mut acc = base;
+    // the rational relaxation of acc, extended row by row (one tableau, not
+    // one per step)
+    let mut acc_tab = acc.rational_tableau()?;
+    for c in cons {
+        budget::tick(1)?;
+        // c takes integer values at integer points: if its rational minimum
+        // over acc is above -1, no point of acc has c <= -1 (one LP on the
+        // shared tableau instead of an emptiness test of a new piece)
+        if let crate::simplex::Opt::Value(num, den) = acc_tab.minimize(&c)? {
+            if num > -&den {
+                continue;
+            }
+        }
+        let mut neg: Vec<Int> = c.iter().map(|v| -v).collect();
+        neg[0] = &neg[0] - &Int::ONE;
+        let mut piece = acc.clone();
+        piece.ineqs.push(neg);
+        if let Some(pc) = piece.into_simplified_nonempty()? {
+            pieces.push(pc);
+        }
+        acc_tab.add_ineq(&c)?;
+        acc.ineqs.push(c);
+        if acc_tab.is_empty() {
+            break;
+        }
+    }
+    Ok(pieces)
+}

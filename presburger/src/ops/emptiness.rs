@@ -1,0 +1,233 @@
+//! Emptiness, sampling and membership: cheap tests first (a kept point,
+//! a trivially false row, bound propagation), then the exact search.
+
+use std::borrow::Cow;
+
+use crate::basic::BasicMap;
+use crate::error::{Error, Result};
+use crate::guess::{guess, Guess};
+use crate::int::Int;
+use crate::map::Map;
+use crate::simplex::integer_sample;
+
+impl BasicMap {
+    /// Exact integer emptiness.
+    ///
+    /// ```
+    /// use presburger::Set;
+    /// let s: Set = "{ [i] : 1 <= 2i <= 1 }".parse().unwrap();
+    /// assert!(s.is_empty().unwrap());
+    /// ```
+    pub fn is_empty(&self) -> Result<bool> {
+        Ok(sample_of(Cow::Borrowed(self), false)?.is_empty())
+    }
+
+    /// An integer point `(params, in, out)` of the basic map, or `None` if it is empty.
+    ///
+    /// Cheap tests first: the point an earlier call found, if it still
+    /// satisfies every constraint; a trivially false row (`None`); a point
+    /// found by bound propagation, checked against every constraint (and
+    /// kept for later calls). Otherwise the exact search runs
+    /// ([`sample_by_search`](Self::sample_by_search)).
+    pub fn sample(&self) -> Result<Option<Vec<Int>>> {
+        Ok(sample_of(Cow::Borrowed(self), true)?.point())
+    }
+
+    /// [`is_empty`](Self::is_empty) of a basic map the caller no longer
+    /// needs (it is simplified in place instead of copied).
+    pub(crate) fn into_is_empty(self) -> Result<bool> {
+        Ok(sample_of(Cow::Owned(self), false)?.is_empty())
+    }
+
+    /// [`sample`](Self::sample) of an already simplified basic map: a
+    /// verified guess (bound propagation; simplification may have removed
+    /// what blocked it on the original), else the exact search.
+    fn sample_simplified(&self) -> Result<Option<Vec<Int>>> {
+        match guess(self, true, false) {
+            Guess::Point(p) => Ok(p),
+            Guess::Empty => Ok(None),
+            Guess::Unknown => self.search_simplified(),
+        }
+    }
+
+    /// The exact branch-and-bound search for a point of a simplified basic map.
+    pub(crate) fn search_simplified(&self) -> Result<Option<Vec<Int>>> {
+        let nv = self.space.n_vars();
+        let full = integer_sample(nv + self.n_div(), &self.eqs, &self.ineqs)?;
+        Ok(full.map(|mut p| {
+            p.truncate(nv);
+            p
+        }))
+    }
+
+    /// The simplified basic map, or `None` if it is empty (exact test).
+    pub(crate) fn simplified_nonempty(&self) -> Result<Option<BasicMap>> {
+        self.clone().into_simplified_nonempty()
+    }
+
+    /// [`simplified_nonempty`](Self::simplified_nonempty), in place.
+    pub(crate) fn into_simplified_nonempty(self) -> Result<Option<BasicMap>> {
+        let mut b = self;
+        // `b` is simplified: search it directly instead of re-simplifying a copy
+        if !b.simplify() || b.sample_simplified()?.is_none() {
+            return Ok(None);
+        }
+        if b.local_relations_by_lp()? {
+            b.simplify();
+        }
+        Ok(Some(b))
+    }
+
+    /// Make every local explicit (a div with a definition): first by the cheap
+    /// rules of [`detect_divs`](Self::detect_divs), then by parametric integer
+    /// programming. The result is a union of basic maps equal to `self`.
+    pub fn make_divs_explicit(&self) -> Result<Vec<BasicMap>> {
+        let mut b = self.clone();
+        if !b.simplify() {
+            return Ok(vec![]);
+        }
+        if b.detect_divs() {
+            return Ok(vec![b]);
+        }
+        crate::pip::explicit_divs(&b)
+    }
+
+    /// True if the rational relaxation is empty (a cheap test: `false` does
+    /// not mean there is an integer point).
+    pub fn is_rationally_empty(&self) -> Result<bool> {
+        Ok(self.rational_tableau()?.is_empty())
+    }
+
+    /// The simplex tableau of the rational relaxation (all constraints, the
+    /// locals as plain variables); it may be empty.
+    pub(crate) fn rational_tableau(&self) -> Result<crate::simplex::Tableau> {
+        let mut t = crate::simplex::Tableau::new(self.row_len() - 1);
+        for e in &self.eqs {
+            t.add_eq(e)?;
+            if t.is_empty() {
+                return Ok(t);
+            }
+        }
+        for r in &self.ineqs {
+            t.add_ineq(r)?;
+            if t.is_empty() {
+                return Ok(t);
+            }
+        }
+        Ok(t)
+    }
+
+    /// True if `(params, in, out)` satisfies the basic map (locals are searched exactly).
+    pub fn contains_point(&self, point: &[Int]) -> Result<bool> {
+        let nv = self.space.n_vars();
+        if point.len() != nv {
+            return Err(Error::Invalid(
+                "contains_point: wrong number of coordinates".into(),
+            ));
+        }
+        let mut b = self.clone();
+        for (k, v) in point.iter().enumerate() {
+            let mut row = vec![Int::ZERO; b.row_len()];
+            row[1 + k] = Int::ONE;
+            row[0] = -v;
+            b.eqs.push(row);
+        }
+        Ok(!b.into_is_empty()?)
+    }
+}
+
+impl Map {
+    /// Simplify every disjunct and drop the empty ones (exact).
+    pub fn remove_empty_parts(&self) -> Result<Map> {
+        let mut out = Map::empty(self.space.clone());
+        for b in &self.parts {
+            if let Some(b) = b.simplified_nonempty()? {
+                out.parts.push(b);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Exact integer emptiness.
+    pub fn is_empty(&self) -> Result<bool> {
+        for b in &self.parts {
+            if !b.is_empty()? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// One integer point of the map as a single-point map (parameters fixed too), or `None`.
+    pub fn sample_point(&self) -> Result<Option<Map>> {
+        for b in &self.parts {
+            if let Some(p) = b.sample()? {
+                let mut pt = BasicMap::universe(self.space.clone());
+                for (k, v) in p.iter().enumerate() {
+                    let mut row = vec![Int::ZERO; pt.row_len()];
+                    row[1 + k] = Int::ONE;
+                    row[0] = -v;
+                    pt.eqs.push(row);
+                }
+                return Ok(Some(Map::from_basic(pt)));
+            }
+        }
+        Ok(None)
+    }
+
+    /// True if `(params, in, out)` lies in the map.
+    pub fn contains_point(&self, point: &[Int]) -> Result<bool> {
+        for b in &self.parts {
+            if b.contains_point(point)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+}
+
+/// What [`sample_of`] found out about a basic map.
+#[derive(Clone, Debug)]
+enum Sampled {
+    /// No integer point.
+    Empty,
+    /// Not empty, with a point (always when a point was asked for).
+    Point(Vec<Int>),
+    /// Not empty; the point found by a cheap test was not built.
+    NonEmpty,
+}
+
+impl Sampled {
+    fn is_empty(&self) -> bool {
+        matches!(self, Sampled::Empty)
+    }
+
+    fn point(self) -> Option<Vec<Int>> {
+        match self {
+            Sampled::Point(p) => Some(p),
+            Sampled::Empty | Sampled::NonEmpty => None,
+        }
+    }
+}
+
+/// [`BasicMap::sample`] and [`BasicMap::is_empty`] of a borrowed or owned
+/// basic map: the cheap tests first, then a copy (only if borrowed) is
+/// simplified and searched. A point is built only if `want_point` (a point
+/// the cheap tests find is not built otherwise).
+fn sample_of(b: Cow<'_, BasicMap>, want_point: bool) -> Result<Sampled> {
+    let remember = matches!(b, Cow::Borrowed(_));
+    match guess(&b, want_point, remember) {
+        Guess::Point(Some(p)) => return Ok(Sampled::Point(p)),
+        Guess::Point(None) => return Ok(Sampled::NonEmpty),
+        Guess::Empty => return Ok(Sampled::Empty),
+        Guess::Unknown => {}
+    }
+    let mut b = b.into_owned();
+    if !b.simplify() {
+        return Ok(Sampled::Empty);
+    }
+    Ok(match b.sample_simplified()? {
+        Some(p) => Sampled::Point(p),
+        None => Sampled::Empty,
+    })
+}

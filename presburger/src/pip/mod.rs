@@ -1,0 +1,65 @@
+//! Parametric integer programming (Feautrier's PIP).
+//!
+//! Given integer unknowns `u` and parameters `p` with constraints
+//! `A·u + B·p + c >= 0` (and equalities), [`solve`] computes the
+//! lexicographic minimum of `u` as a function of `p`: a list of pieces, each a
+//! *context* (a basic set over the parameters, possibly with new integer
+//! divisions of the parameters) and the value of every unknown there as an
+//! affine function of the parameters and those divisions. Parameters where
+//! no solution exists belong to no piece.
+//!
+//! Equalities are solved first, over the integers: they define a lattice
+//! `u = u0(p, q) + L·z` whose basis `L` is in column echelon form (so the
+//! lexicographic order of `z` is that of `u`), with new context divisions
+//! `q` where `u0` needs a divisibility condition on the parameters. The
+//! tableau then only sees inequalities in `z`.
+//!
+//! The algorithm is the parametric lexicographic dual simplex:
+//! - unknowns are free in sign, so they are shifted by a *big parameter*
+//!   `M`: `u = u' - M` with `u' >= 0`. A row constant is a vector over
+//!   `(M, 1, p, divs)`; its sign is that of the `M` coefficient when non-zero.
+//!   A solution whose value still contains `M` means the minimum is unbounded;
+//! - the columns (non-basic unknowns) are kept lexicographically positive with
+//!   respect to the rows of `u'`; a row whose constant is negative everywhere
+//!   in the context is pivoted with the lexicographically smallest column;
+//! - a row whose sign depends on the parameters splits the context into the
+//!   part where it is non-negative and the part where it is negative;
+//! - when the rational optimum is found but an unknown `u = (c(p) + Σ a_j x_j)/d`
+//!   is not integral, a cut is added: the rounding cut `u >= ceil(c/d)` when
+//!   every `a_j >= 0` (always true of the first unknown; one pivot then makes
+//!   `u` integral), otherwise the Gomory cut `Σ (a_j mod d) x_j >= (-c) mod d`.
+//!   Both introduce the context division `floor((-c mod d)/d)` when `c`
+//!   depends on the parameters. Rows whose integrality is a condition on the
+//!   context alone, then rows needing no new division, are cut first.
+//!
+//! Rows without unknowns are conditions on the parameters: they join the
+//! context before the search instead of splitting it.
+//!
+//! Signs over the context are decided exactly, cheapest test first: a
+//! constant's own sign; known context points (a cache, extended by every
+//! search); the rational relaxation of the context, kept as a tableau per
+//! context and optimised in place (a negative rational maximum proves "no
+//! point", an integral optimal vertex is a point); and only then integer
+//! emptiness of the context with one more constraint. A row once proven
+//! non-negative is not re-checked until a pivot changes it.
+//!
+//! The modules, one concept each: `tableau` (the parametric
+//! tableau and its pivots), `problem` (the problem and its pieces), `solve` (the entry point),
+//! `context` (the context of a branch and the sign
+//! of a row over it), `lattice` (equalities solved over the integers),
+//! `search` (the dual simplex with context splits and cuts) and `divs`
+//! (explicit definitions of existentials). This layer works on one problem
+//! (one basic map); the optimum of a union is taken at the map layer
+//! (`lexopt`).
+
+mod context;
+mod divs;
+mod lattice;
+mod problem;
+mod search;
+mod solve;
+mod tableau;
+
+pub use divs::explicit_divs;
+pub use problem::{Piece, Problem};
+pub use solve::solve;

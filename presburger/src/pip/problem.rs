@@ -1,0 +1,36 @@
+//! The problem and its answer: a parametric integer program and the pieces
+//! of its lexicographic minimum.
+
+use crate::basic::BasicMap;
+use crate::int::Int;
+
+/// One piece of a parametric solution.
+#[derive(Clone, Debug)]
+pub struct Piece {
+    /// The context: a basic set whose dimensions are the parameters of the
+    /// problem; its locals are the divisions introduced by cuts.
+    pub ctx: BasicMap,
+    /// For every unknown, its value `row · (1, params, ctx locals) / den`
+    /// (exact: the division is exact on the context).
+    pub values: Vec<(Vec<Int>, Int)>,
+    /// A point of the context (its dimensions, without the locals), when
+    /// the search kept one.
+    pub sample: Option<Vec<Int>>,
+}
+
+/// A parametric integer program: lexmin of the unknowns subject to the
+/// constraints, rows laid out `[1 | params | unknowns]`.
+#[derive(Clone, Debug)]
+pub struct Problem {
+    /// Number of parameters.
+    pub n_par: usize,
+    /// Number of unknowns.
+    pub n_unk: usize,
+    /// Equalities.
+    pub eqs: Vec<Vec<Int>>,
+    /// Inequalities.
+    pub ineqs: Vec<Vec<Int>>,
+    /// The initial context (a basic set with `n_par` dimensions, its params
+    /// unused: they are part of the `n_par` dimensions).
+    pub ctx: BasicMap,
+}
