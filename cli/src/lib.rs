@@ -13,6 +13,7 @@ pub mod calc;
 pub mod demo;
 pub mod error;
 pub mod json;
+pub mod schedule;
 
 pub use calc::{run_script, Session, Summary, Value};
 pub use error::{Error, Pos, Result};

@@ -22,6 +22,7 @@ Usage:
                             0 means no limit)
   poly scop FILE.c          extract the polyhedral model of a C kernel
   poly interp FILE.c NAME=VALUE...
+  poly schedule FILE.sc               (an isl schedule tree for schedule constraints)
                             run a C kernel with the given parameter values
   poly bench CASES.jsonl [--min-ms N]
                             check and time engine operations on conformance cases
@@ -142,6 +143,7 @@ fn dispatch(args: &[String]) -> Result<ExitCode, Error> {
         Some("bench") => poly::bench::bench_command(&args[1..]),
         Some("scop") => front_end(scop::commands::scop_command(&args[1..])),
         Some("interp") => front_end(scop::commands::interp_command(&args[1..])),
+        Some("schedule") => front_end(poly::schedule::schedule_command(&args[1..])),
         Some(other) => Err(Error::Usage(format!(
             "unknown command `{other}` (see `poly --help`)"
         ))),

@@ -1,2 +1,17 @@
-//! Placeholder: see the crate issue.
+//! # The affine scheduler
+//!
+//! (design description: see below)
 #![forbid(unsafe_code)]
+
+mod constraints;
+mod core;
+mod deps;
+mod error;
+pub mod farkas;
+mod linalg;
+mod tree;
+
+pub use constraints::ScheduleConstraints;
+pub use core::{compute_schedule, Options};
+pub use error::{Error, Result};
+pub use tree::{Band, Filter, Node, Row, Schedule};

@@ -1,0 +1,45 @@
+//! `poly schedule FILE.sc`: compute a schedule for isl schedule constraints and
+//! print it as an isl YAML schedule tree.
+
+use scheduler::{compute_schedule, Options, ScheduleConstraints};
+
+/// Usage of the command.
+pub const USAGE: &str =
+    "usage: poly schedule [--budget N] [--max-coefficient N] [--no-coincidence] FILE.sc\n";
+
+/// Run `poly schedule` with its arguments; the schedule tree text or an error message.
+pub fn schedule_command(args: &[String]) -> Result<String, String> {
+    let mut opts = Options::default();
+    let mut file = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--budget" => {
+                let v = it.next().ok_or("--budget needs a number")?;
+                let n: u64 = v.parse().map_err(|_| format!("bad budget `{v}`"))?;
+                opts.budget = if n == 0 { None } else { Some(n) };
+            }
+            "--max-coefficient" => {
+                let v = it.next().ok_or("--max-coefficient needs a number")?;
+                opts.max_coefficient = v.parse().map_err(|_| format!("bad number `{v}`"))?;
+            }
+            "--no-coincidence" => opts.maximize_coincidence = false,
+            "-h" | "--help" => return Ok(USAGE.to_string()),
+            s if s.starts_with('-') && s != "-" => {
+                return Err(format!("unknown option `{s}`\n{USAGE}"))
+            }
+            s => file = Some(s.to_string()),
+        }
+    }
+    let file = file.ok_or_else(|| USAGE.to_string())?;
+    let text = if file == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map_err(|e| e.to_string())?;
+        s
+    } else {
+        std::fs::read_to_string(&file).map_err(|e| format!("{file}: {e}"))?
+    };
+    let sc: ScheduleConstraints = text.parse().map_err(|e| format!("{file}: {e}"))?;
+    let s = compute_schedule(&sc, &opts).map_err(|e| format!("{file}: {e}"))?;
+    Ok(s.to_string())
+}

@@ -1,0 +1,613 @@
+//! The scheduler: bands of Farkas-linearized rows chosen by exact lexmin,
+//! SCC distribution, and a Feautrier fallback.
+
+use crate::constraints::ScheduleConstraints;
+use crate::deps::{pieces, Dep};
+use crate::error::{Error, Result};
+use crate::farkas::{nonneg_on, Lin, System};
+use crate::linalg::null_space;
+use crate::tree::{Band, Filter, Node, Row, Schedule};
+use presburger::{BasicMap, Int, Map, Space, Tuple};
+
+/// Options of [`compute_schedule`].
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Operation budget of the whole run (`None`: unbounded).
+    pub budget: Option<u64>,
+    /// Bound on the absolute value of each iterator coefficient.
+    pub max_coefficient: i64,
+    /// Try to make coincidence dependences zero-distance first.
+    pub maximize_coincidence: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            budget: Some(200_000_000),
+            max_coefficient: 6,
+            maximize_coincidence: true,
+        }
+    }
+}
+
+/// The live dependences at a node.
+#[derive(Debug, Clone, Default)]
+struct Live {
+    val: Vec<Dep>,
+    coin: Vec<Dep>,
+    prox: Vec<Dep>,
+}
+
+impl Live {
+    fn restrict(&self, keep: &[usize]) -> Live {
+        let f = |v: &Vec<Dep>| {
+            v.iter()
+                .filter(|d| keep.contains(&d.src) && keep.contains(&d.dst))
+                .cloned()
+                .collect()
+        };
+        Live {
+            val: f(&self.val),
+            coin: f(&self.coin),
+            prox: f(&self.prox),
+        }
+    }
+}
+
+struct Sched<'a> {
+    np: usize,
+    dims: Vec<usize>,
+    opts: &'a Options,
+}
+
+/// Variable layout of one node: `[u (np) | w | per statement: d (np), (c-, c+) per dim
+/// from the last dim, c0 | extra]`.
+struct Layout {
+    np: usize,
+    stmts: Vec<usize>,
+    off: Vec<usize>,
+    n_core: usize,
+}
+
+impl Layout {
+    fn new(np: usize, stmts: &[usize], dims: &[usize], lead: usize) -> Layout {
+        let mut off = Vec::new();
+        let mut at = lead + np + 1;
+        for &s in stmts {
+            off.push(at);
+            at += np + 2 * dims[s] + 1;
+        }
+        Layout {
+            np,
+            stmts: stmts.to_vec(),
+            off,
+            n_core: at,
+        }
+    }
+    fn blk(&self, s: usize) -> usize {
+        self.off[self
+            .stmts
+            .iter()
+            .position(|&t| t == s)
+            .expect("statement in layout")]
+    }
+    fn cplus(&self, s: usize, d: usize, k: usize) -> usize {
+        self.blk(s) + self.np + 2 * (d - 1 - k) + 1
+    }
+    fn cminus(&self, s: usize, d: usize, k: usize) -> usize {
+        self.blk(s) + self.np + 2 * (d - 1 - k)
+    }
+    fn c0(&self, s: usize, d: usize) -> usize {
+        self.blk(s) + self.np + 2 * d
+    }
+}
+
+fn unit(nv: usize, k: usize, c: i128) -> Lin {
+    let mut l = vec![0; nv + 1];
+    l[1 + k] = c;
+    l
+}
+
+impl Sched<'_> {
+    /// The distance `φ_dst(y) - φ_src(x)` as a form over the piece's columns.
+    fn delta(&self, lay: &Layout, dep: &Dep, nv: usize, sign: i128) -> Vec<Lin> {
+        let p = &dep.piece;
+        let mut f = vec![vec![0i128; nv + 1]; p.row_len()];
+        let (ds, dt) = (self.dims[dep.src], self.dims[dep.dst]);
+        let add = |f: &mut Vec<Lin>, col: usize, var: usize, c: i128| f[col][1 + var] += c * sign;
+        for (s, d, off, sg) in [(dep.dst, dt, p.off_out(), 1), (dep.src, ds, p.off_in(), -1)] {
+            add(&mut f, 0, lay.c0(s, d), sg);
+            for q in 0..self.np {
+                add(&mut f, 1 + q, lay.blk(s) + q, sg);
+            }
+            for k in 0..d {
+                add(&mut f, off + k, lay.cplus(s, d, k), sg);
+                add(&mut f, off + k, lay.cminus(s, d, k), -sg);
+            }
+        }
+        f
+    }
+
+    fn farkas(&self, dep: &Dep, f: &[Lin], nv: usize) -> Result<System> {
+        nonneg_on(&dep.piece, f, nv)
+    }
+
+    /// Sign and bound constraints of the core variables.
+    fn core_bounds(&self, lay: &Layout, nv: usize, sys: &mut System) {
+        for k in 0..lay.n_core {
+            sys.ineqs.push(unit(nv, k, 1));
+        }
+        let c = self.opts.max_coefficient as i128;
+        for &s in &lay.stmts {
+            let d = self.dims[s];
+            for k in 0..d {
+                for v in [lay.cplus(s, d, k), lay.cminus(s, d, k)] {
+                    let mut r = unit(nv, v, -1);
+                    r[0] = c;
+                    sys.ineqs.push(r);
+                }
+            }
+        }
+    }
+
+    fn rows_of(&self, lay: &Layout, sol: &[i128]) -> Vec<Row> {
+        lay.stmts
+            .iter()
+            .map(|&s| {
+                let d = self.dims[s];
+                let mut r = vec![Int::from(sol[lay.c0(s, d)] as i64)];
+                for q in 0..self.np {
+                    r.push(Int::from(sol[lay.blk(s) + q] as i64));
+                }
+                for k in 0..d {
+                    r.push(Int::from(
+                        (sol[lay.cplus(s, d, k)] - sol[lay.cminus(s, d, k)]) as i64,
+                    ));
+                }
+                r
+            })
+            .collect()
+    }
+
+    /// One band row: validity >= 0, proximity bounded, independence, optionally
+    /// coincidence = 0. `prev[s]` are the linear parts of earlier rows.
+    #[allow(clippy::too_many_arguments)]
+    fn band_row(
+        &self,
+        lay: &Layout,
+        base: &System,
+        coin: &System,
+        use_coin: bool,
+        prev: &[Vec<Vec<i128>>],
+    ) -> Result<Option<Vec<Row>>> {
+        // independence variables after the core: per needy statement, per complement vector: t+, t-, b
+        let mut comps: Vec<(usize, Vec<Vec<i128>>)> = Vec::new();
+        for &s in &lay.stmts {
+            let d = self.dims[s];
+            if prev[s].len() < d {
+                let h = null_space(&prev[s], d);
+                if !h.is_empty() {
+                    comps.push((s, h));
+                }
+            }
+        }
+        let extra: usize = comps.iter().map(|(_, h)| 3 * h.len()).sum();
+        let nv = lay.n_core + extra;
+        let widen = |r: &Lin| {
+            let mut v = r.clone();
+            v.resize(nv + 1, 0);
+            v
+        };
+        let mut sys = System {
+            eqs: base.eqs.iter().map(widen).collect(),
+            ineqs: base.ineqs.iter().map(widen).collect(),
+        };
+        if use_coin {
+            sys.eqs.extend(coin.eqs.iter().map(widen));
+            sys.ineqs.extend(coin.ineqs.iter().map(widen));
+        }
+        let mut at = lay.n_core;
+        let c = self.opts.max_coefficient as i128;
+        for (s, h) in &comps {
+            let d = self.dims[*s];
+            let mut sum = vec![-1i128; 1];
+            sum.resize(nv + 1, 0);
+            for hv in h {
+                let (tp, tm, b) = (at, at + 1, at + 2);
+                at += 3;
+                let mut e = vec![0i128; nv + 1];
+                for k in 0..d {
+                    e[1 + lay.cplus(*s, d, k)] += hv[k];
+                    e[1 + lay.cminus(*s, d, k)] -= hv[k];
+                }
+                e[1 + tp] = -1;
+                e[1 + tm] = 1;
+                sys.eqs.push(e);
+                let m: i128 = c * hv.iter().map(|x| x.abs()).sum::<i128>();
+                // t+ <= M b, t- <= M (1 - b), 0 <= b <= 1
+                let mut r = unit(nv, tp, -1);
+                r[1 + b] = m;
+                sys.ineqs.push(r);
+                let mut r = unit(nv, tm, -1);
+                r[1 + b] = -m;
+                r[0] = m;
+                sys.ineqs.push(r);
+                let mut r = unit(nv, b, -1);
+                r[0] = 1;
+                sys.ineqs.push(r);
+                for v in [tp, tm, b] {
+                    sys.ineqs.push(unit(nv, v, 1));
+                }
+                sum[1 + tp] = 1;
+                sum[1 + tm] = 1;
+            }
+            sys.ineqs.push(sum);
+        }
+        self.core_bounds(lay, nv, &mut sys);
+        let Some(sol) = lexmin(nv, &sys)? else {
+            return Ok(None);
+        };
+        Ok(Some(self.rows_of(lay, &sol)))
+    }
+
+    /// A Feautrier row: valid, carrying as many dependence pieces as possible.
+    fn feautrier_row(&self, stmts: &[usize], live: &Live) -> Result<Option<Vec<Row>>> {
+        let m = live.val.len();
+        let lay = Layout::new(self.np, stmts, &self.dims, 1);
+        let nv = lay.n_core + m;
+        let mut sys = System::default();
+        // z + Σ e = m
+        let mut eq = vec![0i128; nv + 1];
+        eq[0] = -(m as i128);
+        eq[1] = 1;
+        for i in 0..m {
+            eq[1 + lay.n_core + i] = 1;
+            sys.ineqs.push(unit(nv, lay.n_core + i, 1));
+            let mut r = unit(nv, lay.n_core + i, -1);
+            r[0] = 1;
+            sys.ineqs.push(r);
+        }
+        sys.eqs.push(eq);
+        for (i, dep) in live.val.iter().enumerate() {
+            let mut f = self.delta(&lay, dep, nv, 1);
+            f[0][1 + lay.n_core + i] -= 1;
+            let s = self.farkas(dep, &f, nv)?;
+            sys.eqs.extend(s.eqs);
+            sys.ineqs.extend(s.ineqs);
+        }
+        self.core_bounds(&lay, nv, &mut sys);
+        let Some(sol) = lexmin(nv, &sys)? else {
+            return Ok(None);
+        };
+        if m > 0 && sol[0] == m as i128 {
+            return Ok(None);
+        }
+        Ok(Some(self.rows_of(&lay, &sol)))
+    }
+
+    fn node(&self, stmts: Vec<usize>, live: Live, prev: &mut Vec<Vec<Vec<i128>>>) -> Result<Node> {
+        presburger::budget::tick(1)?;
+        let needy = stmts.iter().any(|&s| prev[s].len() < self.dims[s]);
+        if !needy && live.val.is_empty() {
+            return Ok(Node::Leaf);
+        }
+        let mut members: Vec<Vec<Row>> = Vec::new();
+        if needy {
+            let lay = Layout::new(self.np, &stmts, &self.dims, 0);
+            let nv = lay.n_core;
+            let mut base = System::default();
+            for d in &live.val {
+                let s = self.farkas(d, &self.delta(&lay, d, nv, 1), nv)?;
+                base.eqs.extend(s.eqs);
+                base.ineqs.extend(s.ineqs);
+            }
+            for d in &live.prox {
+                let mut f = self.delta(&lay, d, nv, -1);
+                for q in 0..self.np {
+                    f[1 + q][1 + q] += 1;
+                }
+                f[0][1 + self.np] += 1;
+                let s = self.farkas(d, &f, nv)?;
+                base.eqs.extend(s.eqs);
+                base.ineqs.extend(s.ineqs);
+            }
+            let mut coin = System::default();
+            if self.opts.maximize_coincidence {
+                for d in &live.coin {
+                    for sign in [1, -1] {
+                        let s = self.farkas(d, &self.delta(&lay, d, nv, sign), nv)?;
+                        coin.eqs.extend(s.eqs);
+                        coin.ineqs.extend(s.ineqs);
+                    }
+                }
+            }
+            let has_coin = !coin.eqs.is_empty() || !coin.ineqs.is_empty();
+            while stmts.iter().any(|&s| prev[s].len() < self.dims[s]) {
+                let mut row = None;
+                if has_coin {
+                    row = self.band_row(&lay, &base, &coin, true, prev)?;
+                }
+                if row.is_none() {
+                    row = self.band_row(&lay, &base, &coin, false, prev)?;
+                }
+                let Some(rows) = row else { break };
+                for (k, &s) in stmts.iter().enumerate() {
+                    let lin: Vec<i128> = rows[k][1 + self.np..]
+                        .iter()
+                        .map(|v| v.to_i64().unwrap_or(0) as i128)
+                        .collect();
+                    let mut test = prev[s].clone();
+                    test.push(lin);
+                    if crate::linalg::rank(&test) > prev[s].len() {
+                        prev[s] = test;
+                    }
+                }
+                members.push(rows);
+            }
+        }
+        if !members.is_empty() {
+            return self.finish_band(stmts, live, members, true, prev);
+        }
+        // no band row: distribute the SCCs, or carry with a Feautrier row
+        let sccs = sccs(&stmts, &live.val);
+        if sccs.len() > 1 {
+            let mut fs = Vec::new();
+            for comp in sccs {
+                let sub = live.restrict(&comp);
+                let child = self.node(comp.clone(), sub, prev)?;
+                fs.push(Filter {
+                    statements: comp,
+                    child,
+                });
+            }
+            return Ok(Node::Sequence(fs));
+        }
+        match self.feautrier_row(&stmts, &live)? {
+            Some(rows) => self.finish_band(stmts, live, vec![rows], true, prev),
+            None => Err(Error::Invalid(
+                "no affine schedule row carries the remaining validity dependences (cyclic dependences?)".into(),
+            )),
+        }
+    }
+
+    fn finish_band(
+        &self,
+        stmts: Vec<usize>,
+        live: Live,
+        members: Vec<Vec<Row>>,
+        permutable: bool,
+        prev: &mut Vec<Vec<Vec<i128>>>,
+    ) -> Result<Node> {
+        let pos = |s: usize| stmts.iter().position(|&t| t == s).expect("statement");
+        let dist_row = |d: &Dep, m: &[Row]| -> Vec<Int> {
+            let p = &d.piece;
+            let mut r = vec![Int::ZERO; p.row_len()];
+            let (rs, rt) = (&m[pos(d.src)], &m[pos(d.dst)]);
+            r[0] = &rt[0] - &rs[0];
+            for q in 0..self.np {
+                r[1 + q] = &rt[1 + q] - &rs[1 + q];
+            }
+            for k in 0..self.dims[d.src] {
+                r[p.off_in() + k] = -rs[1 + self.np + k].clone();
+            }
+            for k in 0..self.dims[d.dst] {
+                r[p.off_out() + k] = rt[1 + self.np + k].clone();
+            }
+            r
+        };
+        let mut coincident = Vec::new();
+        for m in &members {
+            let mut ok = true;
+            for d in live.coin.iter().chain(live.val.iter()) {
+                let r = dist_row(d, m);
+                if nonzero(&d.piece, &r)? {
+                    ok = false;
+                    break;
+                }
+            }
+            coincident.push(ok);
+        }
+        let keep = |v: &Vec<Dep>| -> Result<Vec<Dep>> {
+            let mut out = Vec::new();
+            for d in v {
+                let mut b = d.piece.clone();
+                for m in &members {
+                    b.add_eq(dist_row(d, m));
+                }
+                if d.src == d.dst && is_identity_only(&b, self.dims[d.src]) {
+                    continue;
+                }
+                if !Map::from_basic(b.clone()).is_empty()? {
+                    out.push(Dep {
+                        src: d.src,
+                        dst: d.dst,
+                        piece: b,
+                    });
+                }
+            }
+            Ok(out)
+        };
+        let rest = Live {
+            val: keep(&live.val)?,
+            coin: keep(&live.coin)?,
+            prox: keep(&live.prox)?,
+        };
+        let child = self.node(stmts.clone(), rest, prev)?;
+        Ok(Node::Band(Band {
+            statements: stmts,
+            members,
+            permutable,
+            coincident,
+            child: Box::new(child),
+        }))
+    }
+}
+
+/// True if the distance row takes a non-zero value on the piece.
+fn nonzero(piece: &BasicMap, r: &[Int]) -> Result<bool> {
+    for sign in [1i64, -1] {
+        let mut b = piece.clone();
+        let mut q: Vec<Int> = r.iter().map(|x| x * &Int::from(sign)).collect();
+        q[0] = &q[0] - &Int::ONE;
+        b.add_ineq(q);
+        if !Map::from_basic(b).is_empty()? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// Exact integer lexmin of `{ v : sys }` (all variables non-negative by the caller).
+fn lexmin(nv: usize, sys: &System) -> Result<Option<Vec<i128>>> {
+    let space = Space::set(Vec::<String>::new(), Tuple::anonymous(nv));
+    let mut b = BasicMap::universe(space);
+    let conv = |r: &Lin| r.iter().map(|&x| Int::from(x)).collect::<Vec<Int>>();
+    for r in &sys.eqs {
+        b.add_eq(conv(r));
+    }
+    for r in &sys.ineqs {
+        b.add_ineq(conv(r));
+    }
+    if b.is_obviously_empty() {
+        return Ok(None);
+    }
+    let m = Map::from_basic(b).lexmin()?;
+    let Some(first) = m.basic_maps().first() else {
+        return Ok(None);
+    };
+    let Some(pt) = first.sample()? else {
+        return Ok(None);
+    };
+    pt.iter()
+        .map(crate::farkas::to_i128)
+        .collect::<Result<Vec<_>>>()
+        .map(Some)
+}
+
+/// Strongly connected components of the validity graph, in a topological order.
+fn sccs(stmts: &[usize], val: &[Dep]) -> Vec<Vec<usize>> {
+    let n = stmts.len();
+    let idx = |s: usize| stmts.iter().position(|&t| t == s).expect("statement");
+    let mut adj = vec![vec![false; n]; n];
+    for d in val {
+        adj[idx(d.src)][idx(d.dst)] = true;
+    }
+    // reachability (small graphs): Floyd–Warshall closure
+    let mut reach = adj.clone();
+    for (k, _) in stmts.iter().enumerate() {
+        for i in 0..n {
+            if reach[i][k] {
+                for j in 0..n {
+                    if reach[k][j] {
+                        reach[i][j] = true;
+                    }
+                }
+            }
+        }
+    }
+    let mut comp_of = vec![usize::MAX; n];
+    let mut comps: Vec<Vec<usize>> = Vec::new();
+    for i in 0..n {
+        if comp_of[i] != usize::MAX {
+            continue;
+        }
+        let c = comps.len();
+        let mut members = vec![];
+        for j in i..n {
+            if j == i || (reach[i][j] && reach[j][i]) {
+                comp_of[j] = c;
+                members.push(j);
+            }
+        }
+        comps.push(members);
+    }
+    // topological order of the condensation (Kahn, smallest index first: deterministic)
+    let nc = comps.len();
+    let mut indeg = vec![0; nc];
+    let mut cadj = vec![vec![false; nc]; nc];
+    for i in 0..n {
+        for j in 0..n {
+            if adj[i][j] && comp_of[i] != comp_of[j] && !cadj[comp_of[i]][comp_of[j]] {
+                cadj[comp_of[i]][comp_of[j]] = true;
+                indeg[comp_of[j]] += 1;
+            }
+        }
+    }
+    let mut order = Vec::new();
+    let mut done = vec![false; nc];
+    while order.len() < nc {
+        let c = (0..nc)
+            .find(|&c| !done[c] && indeg[c] == 0)
+            .expect("condensation is acyclic");
+        done[c] = true;
+        order.push(c);
+        for j in 0..nc {
+            if cadj[c][j] {
+                indeg[j] -= 1;
+            }
+        }
+    }
+    order
+        .into_iter()
+        .map(|c| comps[c].iter().map(|&i| stmts[i]).collect())
+        .collect()
+}
+
+/// Compute a schedule for the constraints (see the crate documentation).
+pub fn compute_schedule(sc: &ScheduleConstraints, opts: &Options) -> Result<Schedule> {
+    let run = || -> Result<Schedule> {
+        let statements: Vec<Space> = sc.domain.maps().iter().map(|m| m.space().clone()).collect();
+        let np = sc.params().len();
+        let dims: Vec<usize> = statements.iter().map(|s| s.range.dim()).collect();
+        let mut val = pieces(sc, &statements, &sc.validity)?;
+        // conditional validity is respected unconditionally here (always correct)
+        val.extend(pieces(sc, &statements, &sc.conditional_validity)?);
+        val.retain(|d| !(d.src == d.dst && is_identity_only(&d.piece, dims[d.src])));
+        let live = Live {
+            val,
+            coin: pieces(sc, &statements, &sc.coincidence)?,
+            prox: pieces(sc, &statements, &sc.proximity)?,
+        };
+        let s = Sched {
+            np,
+            dims: dims.clone(),
+            opts,
+        };
+        let mut prev = vec![Vec::new(); statements.len()];
+        let all: Vec<usize> = (0..statements.len()).collect();
+        let root = if all.is_empty() {
+            Node::Leaf
+        } else {
+            s.node(all, live, &mut prev)?
+        };
+        Ok(Schedule {
+            domain: sc.domain.clone(),
+            statements,
+            root,
+        })
+    };
+    match opts.budget {
+        Some(b) => presburger::budget::with_budget(b, run),
+        None => run(),
+    }
+}
+
+/// True if every pair of the piece is `x -> x` (a self pair: no ordering needed).
+fn is_identity_only(p: &BasicMap, d: usize) -> bool {
+    let b = p;
+    // some k with y_k != x_k ?
+    for k in 0..d {
+        for sign in [1i64, -1] {
+            let mut r = vec![Int::ZERO; b.row_len()];
+            r[b.off_out() + k] = Int::from(sign);
+            r[b.off_in() + k] = Int::from(-sign);
+            r[0] = -Int::ONE;
+            let mut t = b.clone();
+            t.add_ineq(r);
+            if !Map::from_basic(t).is_empty().unwrap_or(true) {
+                return false;
+            }
+        }
+    }
+    true
+}

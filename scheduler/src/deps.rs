@@ -1,0 +1,106 @@
+//! Statements and dependence pieces (basic relations between two statements,
+//! intersected with the domains and the context).
+
+use crate::constraints::ScheduleConstraints;
+use crate::error::{Error, Result};
+use presburger::{BasicMap, Map, Space, Tuple, TupleKind, UnionMap};
+
+/// One dependence piece `src -> dst` (indices of statements).
+#[derive(Debug, Clone)]
+pub struct Dep {
+    /// Source statement.
+    pub src: usize,
+    /// Sink statement.
+    pub dst: usize,
+    /// The pairs, in the space `src -> dst` (layout `[c | params | in | out | locals]`).
+    pub piece: BasicMap,
+}
+
+fn same_tuple(a: &Tuple, b: &Tuple) -> bool {
+    a.name == b.name && a.dim() == b.dim() && !a.is_nested() && !b.is_nested()
+}
+
+/// The statement of a tuple, looking through a zero-dimensional tag `[S[i] -> t[]]`.
+fn find_stmt(stmts: &[Space], t: &Tuple) -> Result<(usize, bool)> {
+    let (base, tagged) = match &t.kind {
+        TupleKind::Nested(a, b) => {
+            if b.dim() != 0 {
+                return Err(Error::Invalid(format!(
+                    "tags with dimensions are not supported ({:?})",
+                    b.name
+                )));
+            }
+            (a.as_ref(), true)
+        }
+        TupleKind::Flat(_) => (t, false),
+    };
+    stmts
+        .iter()
+        .position(|s| same_tuple(&s.range, base))
+        .map(|k| (k, tagged))
+        .ok_or_else(|| {
+            Error::Invalid(format!(
+                "a dependence mentions {}[..] ({} dims), which is not a statement of the domain",
+                base.name.clone().unwrap_or_default(),
+                base.dim()
+            ))
+        })
+}
+
+/// Split a union map into pieces between statements (tags removed).
+pub fn pieces(sc: &ScheduleConstraints, stmts: &[Space], rel: &UnionMap) -> Result<Vec<Dep>> {
+    let mut out = Vec::new();
+    for m in rel.maps() {
+        let sp = m.space();
+        let Some(dt) = &sp.domain else {
+            return Err(Error::Invalid(
+                "a dependence relation contains a set".into(),
+            ));
+        };
+        let (src, _) = find_stmt(stmts, dt)?;
+        let (dst, _) = find_stmt(stmts, &sp.range)?;
+        let plain = Space::map(
+            sp.params.clone(),
+            stmts[src].range.clone(),
+            stmts[dst].range.clone(),
+        );
+        let mut mm = Map::empty(plain.clone());
+        for b in m.basic_maps() {
+            // tags are zero-dimensional: the rows keep their layout
+            let mut nb = BasicMap::universe(plain.clone());
+            // locals become existentials (their bounds are among the inequalities)
+            for _ in b.divs() {
+                nb.add_existential();
+            }
+            for r in b.eqs() {
+                nb.add_eq(r.clone());
+            }
+            for r in b.ineqs() {
+                nb.add_ineq(r.clone());
+            }
+            mm.add_basic(nb)?;
+        }
+        let ds = sc
+            .domain
+            .part(&stmts[src])
+            .cloned()
+            .unwrap_or_else(|| Map::empty(stmts[src].clone()));
+        let dd = sc
+            .domain
+            .part(&stmts[dst])
+            .cloned()
+            .unwrap_or_else(|| Map::empty(stmts[dst].clone()));
+        let mut mm = mm.intersect_domain(&ds)?.intersect_range(&dd)?;
+        if let Some(c) = &sc.context {
+            mm = mm.intersect_params(c)?;
+        }
+        for b in mm.remove_empty_parts()?.basic_maps() {
+            out.push(Dep {
+                src,
+                dst,
+                piece: b.clone(),
+            });
+        }
+    }
+    Ok(out)
+}
