@@ -22,8 +22,8 @@ Usage:
                             0 means no limit)
   poly scop FILE.c          extract the polyhedral model of a C kernel
   poly interp FILE.c NAME=VALUE...
-  poly schedule FILE.sc               (an isl schedule tree for schedule constraints)
                             run a C kernel with the given parameter values
+  poly schedule FILE.sc     compute a schedule (isl schedule-constraints file -> YAML tree)
   poly bench CASES.jsonl [--min-ms N]
                             check and time engine operations on conformance cases
                             (one line per case: ID OP NANOSECONDS, or ID OP WRONG)

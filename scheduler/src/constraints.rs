@@ -169,6 +169,13 @@ fn unquote(v: &Value) -> Result<String> {
 
 fn parse_at<T: FromStr<Err = presburger::Error>>(v: &Value) -> Result<T> {
     let t = unquote(v)?;
+    if let Some(x) = crate::ranges::expand(&t) {
+        return x.parse::<T>().map_err(|e| Error::Input {
+            line: v.line,
+            col: v.col,
+            msg: format!("bad isl text for `{}`: {e}", v.key),
+        });
+    }
     t.parse::<T>().map_err(|e| match e {
         presburger::Error::Parse {
             line,
@@ -278,7 +285,7 @@ impl ScheduleConstraints {
         }
         self.domain.align_params(&params);
         if let Some(c) = &mut self.context {
-            if !c.is_set() || c.space().n_vars() != 0 {
+            if !c.is_set() || c.space().n_in() + c.space().n_out() != 0 {
                 return Err(Error::Invalid("`context` must be a parameter set".into()));
             }
             c.align_params(&params);

@@ -179,6 +179,7 @@ impl Sched<'_> {
         coin: &System,
         use_coin: bool,
         prev: &[Vec<Vec<i128>>],
+        fast: bool,
     ) -> Result<Option<Vec<Row>>> {
         // independence variables after the core: per needy statement, per complement vector: t+, t-, b
         let mut comps: Vec<(usize, Vec<Vec<i128>>)> = Vec::new();
@@ -191,7 +192,11 @@ impl Sched<'_> {
                 }
             }
         }
-        let extra: usize = comps.iter().map(|(_, h)| 3 * h.len()).sum();
+        let extra: usize = if fast {
+            0
+        } else {
+            comps.iter().map(|(_, h)| 3 * h.len()).sum()
+        };
         let nv = lay.n_core + extra;
         let widen = |r: &Lin| {
             let mut v = r.clone();
@@ -213,6 +218,19 @@ impl Sched<'_> {
             let mut sum = vec![-1i128; 1];
             sum.resize(nv + 1, 0);
             for hv in h {
+                if fast {
+                    // a sub-cone of the independent rows: h·c >= 0 for all h, Σ h·c >= 1
+                    let mut e = vec![0i128; nv + 1];
+                    for k in 0..d {
+                        e[1 + lay.cplus(*s, d, k)] += hv[k];
+                        e[1 + lay.cminus(*s, d, k)] -= hv[k];
+                    }
+                    for (x, y) in sum.iter_mut().zip(&e).skip(1) {
+                        *x += y;
+                    }
+                    sys.ineqs.push(e);
+                    continue;
+                }
                 let (tp, tm, b) = (at, at + 1, at + 2);
                 at += 3;
                 let mut e = vec![0i128; nv + 1];
@@ -324,11 +342,16 @@ impl Sched<'_> {
             let has_coin = !coin.eqs.is_empty() || !coin.ineqs.is_empty();
             while stmts.iter().any(|&s| prev[s].len() < self.dims[s]) {
                 let mut row = None;
-                if has_coin {
-                    row = self.band_row(&lay, &base, &coin, true, prev)?;
-                }
-                if row.is_none() {
-                    row = self.band_row(&lay, &base, &coin, false, prev)?;
+                'try_all: for fast in [true, false] {
+                    for use_coin in [true, false] {
+                        if use_coin && !has_coin {
+                            continue;
+                        }
+                        row = self.band_row(&lay, &base, &coin, use_coin, prev, fast)?;
+                        if row.is_some() {
+                            break 'try_all;
+                        }
+                    }
                 }
                 let Some(rows) = row else { break };
                 for (k, &s) in stmts.iter().enumerate() {

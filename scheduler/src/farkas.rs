@@ -60,53 +60,121 @@ pub struct System {
     pub ineqs: Vec<Lin>,
 }
 
-/// Eliminate columns `keep..` of the rows (each `[c | vars]`), exactly.
-pub fn eliminate(
-    mut eqs: Vec<Vec<i128>>,
-    mut ineqs: Vec<Vec<i128>>,
-    keep: usize,
-) -> Result<System> {
+/// A set of original inequalities (Chernikov's rule).
+type Hist = Vec<u64>;
+
+fn hist_union(a: &Hist, b: &Hist) -> Hist {
+    a.iter().zip(b).map(|(x, y)| x | y).collect()
+}
+
+fn hist_len(a: &Hist) -> u32 {
+    a.iter().map(|x| x.count_ones()).sum()
+}
+
+/// Eliminate columns `keep + 1..` of the rows (each `[c | vars]`), exactly:
+/// equalities by substitution, then Fourier–Motzkin on the column with the
+/// fewest new rows, dropping rows that combine more than `k + 1` original
+/// inequalities after `k` steps (Chernikov's rule: such rows are redundant).
+pub fn eliminate(mut eqs: Vec<Vec<i128>>, ineqs: Vec<Vec<i128>>, keep: usize) -> Result<System> {
     let width = eqs.first().or(ineqs.first()).map_or(keep + 1, |r| r.len());
-    for col in (keep + 1..width).rev() {
-        presburger::budget::tick(1 + (eqs.len() + ineqs.len()) as u64)?;
-        if let Some(p) = eqs.iter().position(|r| r[col] != 0) {
+    let words = ineqs.len().div_ceil(64).max(1);
+    let mut rows: Vec<(Vec<i128>, Hist)> = ineqs
+        .into_iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let mut h = vec![0u64; words];
+            h[i / 64] |= 1 << (i % 64);
+            (r, h)
+        })
+        .collect();
+    let mut alive: Vec<usize> = (keep + 1..width).collect();
+    let mut steps = 0u32;
+    while !alive.is_empty() {
+        presburger::budget::tick(1 + (eqs.len() + rows.len()) as u64)?;
+        // an equality mentioning an eliminated column first
+        let found = eqs
+            .iter()
+            .enumerate()
+            .find_map(|(i, r)| alive.iter().find(|&&c| r[c] != 0).map(|&c| (i, c)));
+        if let Some((p, col)) = found {
             let piv = eqs.swap_remove(p);
             let a = piv[col];
-            for r in eqs.iter_mut().chain(ineqs.iter_mut()) {
+            for r in eqs.iter_mut().chain(rows.iter_mut().map(|(r, _)| r)) {
                 if r[col] != 0 {
-                    // a > 0 keeps the direction of inequalities
+                    // a positive multiplier on r keeps the direction of inequalities
                     let (m1, m2) = if a > 0 { (a, -r[col]) } else { (-a, r[col]) };
                     *r = comb(m1, r, m2, &piv)?;
                     normalize(r);
                 }
             }
+            alive.retain(|&c| c != col);
             continue;
         }
+        // Fourier–Motzkin on the cheapest column
+        let cost = |c: usize| {
+            let p = rows.iter().filter(|(r, _)| r[c] > 0).count();
+            let n = rows.iter().filter(|(r, _)| r[c] < 0).count();
+            (p * n) as i64 - (p + n) as i64
+        };
+        let (ai, &col) = alive
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, &c)| cost(c))
+            .expect("a column to eliminate");
+        alive.remove(ai);
+        steps += 1;
         let (mut pos, mut neg, mut rest) = (Vec::new(), Vec::new(), Vec::new());
-        for r in ineqs.drain(..) {
-            match r[col].signum() {
-                1 => pos.push(r),
-                -1 => neg.push(r),
-                _ => rest.push(r),
+        for e in rows.drain(..) {
+            match e.0[col].signum() {
+                1 => pos.push(e),
+                -1 => neg.push(e),
+                _ => rest.push(e),
             }
         }
-        for p in &pos {
-            for n in &neg {
+        for (p, hp) in &pos {
+            for (n, hn) in &neg {
                 presburger::budget::tick(1)?;
+                let h = hist_union(hp, hn);
+                if hist_len(&h) > steps + 1 {
+                    continue;
+                }
                 let mut r = comb(-n[col], p, p[col], n)?;
                 normalize(&mut r);
-                rest.push(r);
+                rest.push((r, h));
             }
         }
-        ineqs = prune(rest);
+        rows = prune_hist(rest);
     }
     let mut eqs: Vec<Vec<i128>> = eqs.into_iter().map(|r| r[..=keep].to_vec()).collect();
-    let ineqs: Vec<Vec<i128>> = ineqs.into_iter().map(|r| r[..=keep].to_vec()).collect();
+    let ineqs: Vec<Vec<i128>> = rows.into_iter().map(|(r, _)| r[..=keep].to_vec()).collect();
     eqs.retain(|r| r.iter().any(|&x| x != 0));
     Ok(System {
         eqs,
         ineqs: prune(ineqs),
     })
+}
+
+/// Remove duplicate rows (keeping the smaller history).
+fn prune_hist(rows: Vec<(Vec<i128>, Hist)>) -> Vec<(Vec<i128>, Hist)> {
+    let mut seen: HashMap<Vec<i128>, usize> = HashMap::new();
+    let mut out: Vec<(Vec<i128>, Hist)> = Vec::new();
+    for (r, h) in rows {
+        if r[1..].iter().all(|&x| x == 0) && r[0] >= 0 {
+            continue;
+        }
+        match seen.get(&r) {
+            Some(&i) => {
+                if hist_len(&h) < hist_len(&out[i].1) {
+                    out[i].1 = h;
+                }
+            }
+            None => {
+                seen.insert(r.clone(), out.len());
+                out.push((r, h));
+            }
+        }
+    }
+    out
 }
 
 /// Drop trivially true rows and rows dominated by one with the same linear part.

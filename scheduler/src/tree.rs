@@ -201,7 +201,7 @@ impl Schedule {
 
     /// The time rows of statement `s` along its path (sequence positions as constants).
     pub fn time_rows(&self, s: usize) -> Vec<Row> {
-        let width = 1 + self.statements[s].n_vars() + self.params().len();
+        let width = 1 + self.statements[s].n_vars();
         let mut rows = Vec::new();
         let mut node = &self.root;
         loop {
