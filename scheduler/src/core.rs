@@ -18,6 +18,8 @@ pub struct Options {
     pub max_coefficient: i64,
     /// Try to make coincidence dependences zero-distance first.
     pub maximize_coincidence: bool,
+    /// Bound the validity distances too (Pluto's `u·n + w` on all dependences).
+    pub bound_validity: bool,
 }
 
 impl Default for Options {
@@ -26,6 +28,7 @@ impl Default for Options {
             budget: Some(200_000_000),
             max_coefficient: 6,
             maximize_coincidence: true,
+            bound_validity: true,
         }
     }
 }
@@ -311,79 +314,54 @@ impl Sched<'_> {
         }
         let mut members: Vec<Vec<Row>> = Vec::new();
         if needy {
-            let lay = Layout::new(self.np, &stmts, &self.dims, 0);
-            let nv = lay.n_core;
-            let mut base = System::default();
-            for d in &live.val {
-                let s = self.farkas(d, &self.delta(&lay, d, nv, 1), nv)?;
-                base.eqs.extend(s.eqs);
-                base.ineqs.extend(s.ineqs);
-            }
-            for d in &live.prox {
-                let mut f = self.delta(&lay, d, nv, -1);
-                for q in 0..self.np {
-                    f[1 + q][1 + q] += 1;
-                }
-                f[0][1 + self.np] += 1;
-                let s = self.farkas(d, &f, nv)?;
-                base.eqs.extend(s.eqs);
-                base.ineqs.extend(s.ineqs);
-            }
-            let mut coin = System::default();
-            if self.opts.maximize_coincidence {
-                for d in &live.coin {
-                    for sign in [1, -1] {
-                        let s = self.farkas(d, &self.delta(&lay, d, nv, sign), nv)?;
-                        coin.eqs.extend(s.eqs);
-                        coin.ineqs.extend(s.ineqs);
-                    }
-                }
-            }
-            let has_coin = !coin.eqs.is_empty() || !coin.ineqs.is_empty();
+            let (lay, base, extras) = self.systems(&stmts, &live)?;
+            let saved = prev.clone();
             while stmts.iter().any(|&s| prev[s].len() < self.dims[s]) {
-                let mut row = None;
-                'try_all: for fast in [true, false] {
-                    for use_coin in [true, false] {
-                        if use_coin && !has_coin {
-                            continue;
-                        }
-                        row = self.band_row(&lay, &base, &coin, use_coin, prev, fast)?;
-                        if row.is_some() {
-                            break 'try_all;
-                        }
-                    }
+                let mut row = self.first_row(&lay, &base, &extras, prev)?;
+                if row.is_none() {
+                    row = self.first_row(&lay, &base, &[], prev)?;
                 }
                 let Some(rows) = row else { break };
-                for (k, &s) in stmts.iter().enumerate() {
-                    let lin: Vec<i128> = rows[k][1 + self.np..]
+                self.add_ranks(&stmts, &rows, prev);
+                members.push(rows);
+            }
+            let comps = sccs(&stmts, &live.val);
+            if comps.len() > 1 && !members.is_empty() {
+                // distribute when that gains outer parallel rows in every SCC and
+                // (estimated) outer parallel + permutable depth
+                let fused_par = self.zero_depth(&lay, &base, &extras, &stmts, &saved)?;
+                let fused = fused_par + members.len();
+                let (mut par, mut perm) = (usize::MAX, usize::MAX);
+                for c in &comps {
+                    let needy: Vec<usize> = c
                         .iter()
-                        .map(|v| v.to_i64().unwrap_or(0) as i128)
+                        .copied()
+                        .filter(|&s| saved[s].len() < self.dims[s])
                         .collect();
-                    let mut test = prev[s].clone();
-                    test.push(lin);
-                    if crate::linalg::rank(&test) > prev[s].len() {
-                        prev[s] = test;
+                    if needy.is_empty() {
+                        continue;
+                    }
+                    perm = perm.min(needy.iter().map(|&s| self.dims[s]).max().unwrap_or(0));
+                    let sub = live.restrict(c);
+                    let (l2, b2, e2) = self.systems(c, &sub)?;
+                    par = par.min(self.zero_depth(&l2, &b2, &e2, c, &saved)?);
+                    if par <= fused_par {
+                        break;
                     }
                 }
-                members.push(rows);
+                if par != usize::MAX && par > fused_par && par + perm > fused {
+                    *prev = saved;
+                    return self.distribute(comps, &live, prev);
+                }
             }
         }
         if !members.is_empty() {
             return self.finish_band(stmts, live, members, true, prev);
         }
         // no band row: distribute the SCCs, or carry with a Feautrier row
-        let sccs = sccs(&stmts, &live.val);
-        if sccs.len() > 1 {
-            let mut fs = Vec::new();
-            for comp in sccs {
-                let sub = live.restrict(&comp);
-                let child = self.node(comp.clone(), sub, prev)?;
-                fs.push(Filter {
-                    statements: comp,
-                    child,
-                });
-            }
-            return Ok(Node::Sequence(fs));
+        let comps = sccs(&stmts, &live.val);
+        if comps.len() > 1 {
+            return self.distribute(comps, &live, prev);
         }
         match self.feautrier_row(&stmts, &live)? {
             Some(rows) => self.finish_band(stmts, live, vec![rows], true, prev),
@@ -391,6 +369,140 @@ impl Sched<'_> {
                 "no affine schedule row carries the remaining validity dependences (cyclic dependences?)".into(),
             )),
         }
+    }
+
+    /// How many leading rows with zero distance on all validity and coincidence
+    /// dependences the statements admit (greedy).
+    fn zero_depth(
+        &self,
+        lay: &Layout,
+        base: &System,
+        extras: &[System],
+        stmts: &[usize],
+        prev: &[Vec<Vec<i128>>],
+    ) -> Result<usize> {
+        let mut prev = prev.to_vec();
+        let mut n = 0;
+        while stmts.iter().any(|&s| prev[s].len() < self.dims[s]) {
+            let row = if extras.is_empty() {
+                // no dependence: every row has zero distance
+                self.first_row(lay, base, &[], &prev)?
+            } else {
+                self.first_row(lay, base, &extras[..1], &prev)?
+            };
+            let Some(rows) = row else { break };
+            self.add_ranks(stmts, &rows, &mut prev);
+            n += 1;
+        }
+        Ok(n)
+    }
+
+    fn add_ranks(&self, stmts: &[usize], rows: &[Row], prev: &mut [Vec<Vec<i128>>]) {
+        for (k, &s) in stmts.iter().enumerate() {
+            let lin: Vec<i128> = rows[k][1 + self.np..]
+                .iter()
+                .map(|v| v.to_i64().unwrap_or(0) as i128)
+                .collect();
+            let mut test = prev[s].clone();
+            test.push(lin);
+            if crate::linalg::rank(&test) > prev[s].len() {
+                prev[s] = test;
+            }
+        }
+    }
+
+    fn distribute(
+        &self,
+        comps: Vec<Vec<usize>>,
+        live: &Live,
+        prev: &mut Vec<Vec<Vec<i128>>>,
+    ) -> Result<Node> {
+        let mut fs = Vec::new();
+        for comp in comps {
+            let sub = live.restrict(&comp);
+            let child = self.node(comp.clone(), sub, prev)?;
+            fs.push(Filter {
+                statements: comp,
+                child,
+            });
+        }
+        Ok(Node::Sequence(fs))
+    }
+
+    /// The first row found with the extra systems tried in order (each alone),
+    /// first in the fast cone, then exactly; `extras` empty: no extra system.
+    fn first_row(
+        &self,
+        lay: &Layout,
+        base: &System,
+        extras: &[System],
+        prev: &[Vec<Vec<i128>>],
+    ) -> Result<Option<Vec<Row>>> {
+        let none = System::default();
+        let list: Vec<&System> = if extras.is_empty() {
+            vec![&none]
+        } else {
+            extras.iter().collect()
+        };
+        for fast in [true, false] {
+            for e in &list {
+                if let Some(r) = self.band_row(lay, base, e, true, prev, fast)? {
+                    return Ok(Some(r));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// The layout, the base system (validity, proximity bounds) and the extra
+    /// systems for parallelism: zero distance on validity and coincidence, then
+    /// on coincidence only.
+    fn systems(&self, stmts: &[usize], live: &Live) -> Result<(Layout, System, Vec<System>)> {
+        let lay = Layout::new(self.np, stmts, &self.dims, 0);
+        let nv = lay.n_core;
+        let mut base = System::default();
+        let add = |sys: &mut System, d: &Dep, f: &[Lin]| -> Result<()> {
+            let s = self.farkas(d, f, nv)?;
+            sys.eqs.extend(s.eqs);
+            sys.ineqs.extend(s.ineqs);
+            Ok(())
+        };
+        for d in &live.val {
+            add(&mut base, d, &self.delta(&lay, d, nv, 1))?;
+        }
+        let bounded: &[Dep] = if self.opts.bound_validity {
+            &live.val
+        } else {
+            &[]
+        };
+        for d in live.prox.iter().chain(bounded) {
+            let mut f = self.delta(&lay, d, nv, -1);
+            for q in 0..self.np {
+                f[1 + q][1 + q] += 1;
+            }
+            f[0][1 + self.np] += 1;
+            add(&mut base, d, &f)?;
+        }
+        let mut extras = Vec::new();
+        if self.opts.maximize_coincidence {
+            let mut coin = System::default();
+            for d in &live.coin {
+                for sign in [1, -1] {
+                    add(&mut coin, d, &self.delta(&lay, d, nv, sign))?;
+                }
+            }
+            let mut zero = coin.clone();
+            for d in &live.val {
+                add(&mut zero, d, &self.delta(&lay, d, nv, -1))?;
+            }
+            if !live.val.is_empty() {
+                extras.push(zero);
+            }
+            if !live.coin.is_empty() {
+                extras.push(coin);
+            }
+        }
+        Ok((lay, base, extras))
     }
 
     fn finish_band(
