@@ -6,8 +6,9 @@ use crate::deps::{pieces, Dep};
 use crate::error::{Error, Result};
 use crate::farkas::{nonneg_on, Lin, System};
 use crate::linalg::null_space;
+use crate::live::{adjacency, is_identity_only, lexmin, negative, nonzero, sccs, Live, Tagged};
 use crate::tree::{Band, Filter, Node, Row, Schedule};
-use presburger::{BasicMap, Int, Map, Space, Tuple};
+use presburger::{Int, Map, Space};
 
 /// Options of [`compute_schedule`].
 #[derive(Debug, Clone)]
@@ -29,30 +30,6 @@ impl Default for Options {
             max_coefficient: 6,
             maximize_coincidence: true,
             bound_validity: true,
-        }
-    }
-}
-
-/// The live dependences at a node.
-#[derive(Debug, Clone, Default)]
-struct Live {
-    val: Vec<Dep>,
-    coin: Vec<Dep>,
-    prox: Vec<Dep>,
-}
-
-impl Live {
-    fn restrict(&self, keep: &[usize]) -> Live {
-        let f = |v: &Vec<Dep>| {
-            v.iter()
-                .filter(|d| keep.contains(&d.src) && keep.contains(&d.dst))
-                .cloned()
-                .collect()
-        };
-        Live {
-            val: f(&self.val),
-            coin: f(&self.coin),
-            prox: f(&self.prox),
         }
     }
 }
@@ -306,26 +283,36 @@ impl Sched<'_> {
         Ok(Some(self.rows_of(&lay, &sol)))
     }
 
-    fn node(&self, stmts: Vec<usize>, live: Live, prev: &mut Vec<Vec<Vec<i128>>>) -> Result<Node> {
+    fn node(
+        &self,
+        stmts: Vec<usize>,
+        mut live: Live,
+        prev: &mut Vec<Vec<Vec<i128>>>,
+    ) -> Result<Node> {
         presburger::budget::tick(1)?;
+        live.force_adjacent();
         let needy = stmts.iter().any(|&s| prev[s].len() < self.dims[s]);
+        if !needy {
+            // no more band rows: nothing may be left unordered
+            live.force_all();
+        }
         if !needy && live.val.is_empty() {
             return Ok(Node::Leaf);
         }
         let mut members: Vec<Vec<Row>> = Vec::new();
         if needy {
-            let (lay, base, extras) = self.systems(&stmts, &live)?;
+            let (lay, mut base, extras) = self.systems(&stmts, &live)?;
             let saved = prev.clone();
+            let mut local: Vec<usize> = Vec::new();
             while stmts.iter().any(|&s| prev[s].len() < self.dims[s]) {
-                let mut row = self.first_row(&lay, &base, &extras, prev)?;
-                if row.is_none() {
-                    row = self.first_row(&lay, &base, &[], prev)?;
-                }
+                let row = self.lrr_row(
+                    &stmts, &lay, &mut base, &extras, &mut live, &mut local, &members, prev,
+                )?;
                 let Some(rows) = row else { break };
                 self.add_ranks(&stmts, &rows, prev);
                 members.push(rows);
             }
-            let comps = sccs(&stmts, &live.val);
+            let comps = sccs(&stmts, &live.graph());
             if comps.len() > 1 && !members.is_empty() {
                 // distribute when that gains outer parallel rows in every SCC and
                 // (estimated) outer parallel + permutable depth
@@ -359,16 +346,121 @@ impl Sched<'_> {
             return self.finish_band(stmts, live, members, true, prev);
         }
         // no band row: distribute the SCCs, or carry with a Feautrier row
-        let comps = sccs(&stmts, &live.val);
+        let comps = sccs(&stmts, &live.graph());
         if comps.len() > 1 {
             return self.distribute(comps, &live, prev);
         }
+        live.force_all();
         match self.feautrier_row(&stmts, &live)? {
             Some(rows) => self.finish_band(stmts, live, vec![rows], true, prev),
             None => Err(Error::Invalid(
                 "no affine schedule row carries the remaining validity dependences (cyclic dependences?)".into(),
             )),
         }
+    }
+
+    /// A band row under conditional validity: a row that violates a conditional
+    /// validity piece makes the adjacent conditions local (zero distance) for the
+    /// band and is recomputed; when a condition is already non-local in this band
+    /// (or making it local leaves no row), the piece is respected instead.
+    #[allow(clippy::too_many_arguments)]
+    fn lrr_row(
+        &self,
+        stmts: &[usize],
+        lay: &Layout,
+        base: &mut System,
+        extras: &[System],
+        live: &mut Live,
+        local: &mut Vec<usize>,
+        members: &[Vec<Row>],
+        prev: &[Vec<Vec<i128>>],
+    ) -> Result<Option<Vec<Row>>> {
+        let nv = lay.n_core;
+        let find = |base: &System| -> Result<Option<Vec<Row>>> {
+            match self.first_row(lay, base, extras, prev)? {
+                Some(r) => Ok(Some(r)),
+                None => self.first_row(lay, base, &[], prev),
+            }
+        };
+        loop {
+            let Some(rows) = find(base)? else {
+                return Ok(None);
+            };
+            let (mut to_local, mut loc_ks, mut to_force) = (Vec::new(), Vec::new(), Vec::new());
+            for (k, c) in live.cv.iter().enumerate() {
+                if !negative(&c.dep.piece, &self.dist_row(stmts, &c.dep, &rows))? {
+                    continue;
+                }
+                let need: Vec<usize> = live.adj[c.id]
+                    .iter()
+                    .copied()
+                    .filter(|i| !local.contains(i))
+                    .collect();
+                let mut ok = true;
+                'conds: for cd in live.cond.iter().filter(|cd| need.contains(&cd.id)) {
+                    for m in members {
+                        if nonzero(&cd.dep.piece, &self.dist_row(stmts, &cd.dep, m))? {
+                            ok = false;
+                            break 'conds;
+                        }
+                    }
+                }
+                if !ok {
+                    to_force.push(k);
+                } else if !need.is_empty() {
+                    to_local.extend(need);
+                    loc_ks.push(k);
+                }
+            }
+            if to_local.is_empty() && to_force.is_empty() {
+                return Ok(Some(rows));
+            }
+            if !to_local.is_empty() {
+                to_local.sort_unstable();
+                to_local.dedup();
+                let mut trial = base.clone();
+                for cd in live.cond.iter().filter(|cd| to_local.contains(&cd.id)) {
+                    for sign in [1, -1] {
+                        let sys = self.farkas(&cd.dep, &self.delta(lay, &cd.dep, nv, sign), nv)?;
+                        trial.eqs.extend(sys.eqs);
+                        trial.ineqs.extend(sys.ineqs);
+                    }
+                }
+                if find(&trial)?.is_some() {
+                    *base = trial;
+                    local.extend(to_local);
+                } else {
+                    to_force.extend(loc_ks);
+                }
+            }
+            to_force.sort_unstable();
+            to_force.dedup();
+            for k in to_force.into_iter().rev() {
+                let d = live.force(k);
+                let sys = self.farkas(&d, &self.delta(lay, &d, nv, 1), nv)?;
+                base.eqs.extend(sys.eqs);
+                base.ineqs.extend(sys.ineqs);
+            }
+        }
+    }
+
+    /// The distance row of member `m` on a piece of `d` (`[c | params | in | out | locals]`).
+    fn dist_row(&self, stmts: &[usize], d: &Dep, m: &[Row]) -> Vec<Int> {
+        let pos = |s: usize| stmts.iter().position(|&t| t == s).expect("statement");
+        let p = &d.piece;
+        let mut r = vec![Int::ZERO; p.row_len()];
+        let (rs, rt) = (&m[pos(d.src)], &m[pos(d.dst)]);
+        r[0] = &rt[0] - &rs[0];
+        for q in 0..self.np {
+            r[1 + q] = &rt[1 + q] - &rs[1 + q];
+        }
+        for k in 0..self.dims[d.src] {
+            r[p.off_in() + k] = -rs[1 + self.np + k].clone();
+        }
+        for k in 0..self.dims[d.dst] {
+            r[p.off_out() + k] = rt[1 + self.np + k].clone();
+        }
+        r
     }
 
     /// How many leading rows with zero distance on all validity and coincidence
@@ -513,23 +605,7 @@ impl Sched<'_> {
         permutable: bool,
         prev: &mut Vec<Vec<Vec<i128>>>,
     ) -> Result<Node> {
-        let pos = |s: usize| stmts.iter().position(|&t| t == s).expect("statement");
-        let dist_row = |d: &Dep, m: &[Row]| -> Vec<Int> {
-            let p = &d.piece;
-            let mut r = vec![Int::ZERO; p.row_len()];
-            let (rs, rt) = (&m[pos(d.src)], &m[pos(d.dst)]);
-            r[0] = &rt[0] - &rs[0];
-            for q in 0..self.np {
-                r[1 + q] = &rt[1 + q] - &rs[1 + q];
-            }
-            for k in 0..self.dims[d.src] {
-                r[p.off_in() + k] = -rs[1 + self.np + k].clone();
-            }
-            for k in 0..self.dims[d.dst] {
-                r[p.off_out() + k] = rt[1 + self.np + k].clone();
-            }
-            r
-        };
+        let dist_row = |d: &Dep, m: &[Row]| self.dist_row(&stmts, d, m);
         let mut coincident = Vec::new();
         for m in &members {
             let mut ok = true;
@@ -553,19 +629,45 @@ impl Sched<'_> {
                     continue;
                 }
                 if !Map::from_basic(b.clone()).is_empty()? {
-                    out.push(Dep {
-                        src: d.src,
-                        dst: d.dst,
-                        piece: b,
+                    out.push(d.with_piece(b));
+                }
+            }
+            Ok(out)
+        };
+        let keep_tagged = |v: &Vec<Tagged>| -> Result<Vec<Tagged>> {
+            let deps: Vec<Dep> = v.iter().map(|t| t.dep.clone()).collect();
+            let mut out = Vec::new();
+            for (t, d) in v.iter().zip(deps) {
+                let mut b = d.piece.clone();
+                for m in &members {
+                    b.add_eq(dist_row(&d, m));
+                }
+                if !Map::from_basic(b.clone()).is_empty()? {
+                    out.push(Tagged {
+                        dep: d.with_piece(b),
+                        id: t.id,
                     });
                 }
             }
             Ok(out)
         };
+        let mut sep = live.sep.clone();
+        for c in &live.cond {
+            for m in &members {
+                if nonzero(&c.dep.piece, &dist_row(&c.dep, m))? {
+                    sep[c.id] = true;
+                    break;
+                }
+            }
+        }
         let rest = Live {
             val: keep(&live.val)?,
             coin: keep(&live.coin)?,
             prox: keep(&live.prox)?,
+            cv: keep_tagged(&live.cv)?,
+            cond: keep_tagged(&live.cond)?,
+            sep,
+            adj: live.adj.clone(),
         };
         let child = self.node(stmts.clone(), rest, prev)?;
         Ok(Node::Band(Band {
@@ -578,116 +680,6 @@ impl Sched<'_> {
     }
 }
 
-/// True if the distance row takes a non-zero value on the piece.
-fn nonzero(piece: &BasicMap, r: &[Int]) -> Result<bool> {
-    for sign in [1i64, -1] {
-        let mut b = piece.clone();
-        let mut q: Vec<Int> = r.iter().map(|x| x * &Int::from(sign)).collect();
-        q[0] = &q[0] - &Int::ONE;
-        b.add_ineq(q);
-        if !Map::from_basic(b).is_empty()? {
-            return Ok(true);
-        }
-    }
-    Ok(false)
-}
-
-/// Exact integer lexmin of `{ v : sys }` (all variables non-negative by the caller).
-fn lexmin(nv: usize, sys: &System) -> Result<Option<Vec<i128>>> {
-    let space = Space::set(Vec::<String>::new(), Tuple::anonymous(nv));
-    let mut b = BasicMap::universe(space);
-    let conv = |r: &Lin| r.iter().map(|&x| Int::from(x)).collect::<Vec<Int>>();
-    for r in &sys.eqs {
-        b.add_eq(conv(r));
-    }
-    for r in &sys.ineqs {
-        b.add_ineq(conv(r));
-    }
-    if b.is_obviously_empty() {
-        return Ok(None);
-    }
-    let m = Map::from_basic(b).lexmin()?;
-    let Some(first) = m.basic_maps().first() else {
-        return Ok(None);
-    };
-    let Some(pt) = first.sample()? else {
-        return Ok(None);
-    };
-    pt.iter()
-        .map(crate::farkas::to_i128)
-        .collect::<Result<Vec<_>>>()
-        .map(Some)
-}
-
-/// Strongly connected components of the validity graph, in a topological order.
-fn sccs(stmts: &[usize], val: &[Dep]) -> Vec<Vec<usize>> {
-    let n = stmts.len();
-    let idx = |s: usize| stmts.iter().position(|&t| t == s).expect("statement");
-    let mut adj = vec![vec![false; n]; n];
-    for d in val {
-        adj[idx(d.src)][idx(d.dst)] = true;
-    }
-    // reachability (small graphs): Floyd–Warshall closure
-    let mut reach = adj.clone();
-    for (k, _) in stmts.iter().enumerate() {
-        for i in 0..n {
-            if reach[i][k] {
-                for j in 0..n {
-                    if reach[k][j] {
-                        reach[i][j] = true;
-                    }
-                }
-            }
-        }
-    }
-    let mut comp_of = vec![usize::MAX; n];
-    let mut comps: Vec<Vec<usize>> = Vec::new();
-    for i in 0..n {
-        if comp_of[i] != usize::MAX {
-            continue;
-        }
-        let c = comps.len();
-        let mut members = vec![];
-        for j in i..n {
-            if j == i || (reach[i][j] && reach[j][i]) {
-                comp_of[j] = c;
-                members.push(j);
-            }
-        }
-        comps.push(members);
-    }
-    // topological order of the condensation (Kahn, smallest index first: deterministic)
-    let nc = comps.len();
-    let mut indeg = vec![0; nc];
-    let mut cadj = vec![vec![false; nc]; nc];
-    for i in 0..n {
-        for j in 0..n {
-            if adj[i][j] && comp_of[i] != comp_of[j] && !cadj[comp_of[i]][comp_of[j]] {
-                cadj[comp_of[i]][comp_of[j]] = true;
-                indeg[comp_of[j]] += 1;
-            }
-        }
-    }
-    let mut order = Vec::new();
-    let mut done = vec![false; nc];
-    while order.len() < nc {
-        let c = (0..nc)
-            .find(|&c| !done[c] && indeg[c] == 0)
-            .expect("condensation is acyclic");
-        done[c] = true;
-        order.push(c);
-        for j in 0..nc {
-            if cadj[c][j] {
-                indeg[j] -= 1;
-            }
-        }
-    }
-    order
-        .into_iter()
-        .map(|c| comps[c].iter().map(|&i| stmts[i]).collect())
-        .collect()
-}
-
 /// Compute a schedule for the constraints (see the crate documentation).
 pub fn compute_schedule(sc: &ScheduleConstraints, opts: &Options) -> Result<Schedule> {
     let run = || -> Result<Schedule> {
@@ -695,13 +687,25 @@ pub fn compute_schedule(sc: &ScheduleConstraints, opts: &Options) -> Result<Sche
         let np = sc.params().len();
         let dims: Vec<usize> = statements.iter().map(|s| s.range.dim()).collect();
         let mut val = pieces(sc, &statements, &sc.validity)?;
-        // conditional validity is respected unconditionally here (always correct)
-        val.extend(pieces(sc, &statements, &sc.conditional_validity)?);
         val.retain(|d| !(d.src == d.dst && is_identity_only(&d.piece, dims[d.src])));
+        let mut cv = pieces(sc, &statements, &sc.conditional_validity)?;
+        cv.retain(|d| !(d.src == d.dst && is_identity_only(&d.piece, dims[d.src])));
+        let cond = pieces(sc, &statements, &sc.condition)?;
+        let adj = adjacency(&cv, &cond);
+        let tag = |v: Vec<Dep>| -> Vec<Tagged> {
+            v.into_iter()
+                .enumerate()
+                .map(|(id, dep)| Tagged { dep, id })
+                .collect()
+        };
         let live = Live {
             val,
             coin: pieces(sc, &statements, &sc.coincidence)?,
             prox: pieces(sc, &statements, &sc.proximity)?,
+            sep: vec![false; cond.len()],
+            cv: tag(cv),
+            cond: tag(cond),
+            adj: std::rc::Rc::new(adj),
         };
         let s = Sched {
             np,
@@ -725,24 +729,4 @@ pub fn compute_schedule(sc: &ScheduleConstraints, opts: &Options) -> Result<Sche
         Some(b) => presburger::budget::with_budget(b, run),
         None => run(),
     }
-}
-
-/// True if every pair of the piece is `x -> x` (a self pair: no ordering needed).
-fn is_identity_only(p: &BasicMap, d: usize) -> bool {
-    let b = p;
-    // some k with y_k != x_k ?
-    for k in 0..d {
-        for sign in [1i64, -1] {
-            let mut r = vec![Int::ZERO; b.row_len()];
-            r[b.off_out() + k] = Int::from(sign);
-            r[b.off_in() + k] = Int::from(-sign);
-            r[0] = -Int::ONE;
-            let mut t = b.clone();
-            t.add_ineq(r);
-            if !Map::from_basic(t).is_empty().unwrap_or(true) {
-                return false;
-            }
-        }
-    }
-    true
 }

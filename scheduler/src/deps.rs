@@ -14,6 +14,20 @@ pub struct Dep {
     pub dst: usize,
     /// The pairs, in the space `src -> dst` (layout `[c | params | in | out | locals]`).
     pub piece: BasicMap,
+    /// The tags of a tagged relation (`[S[i] -> t[]]`): source and sink tag names.
+    pub tags: (Option<String>, Option<String>),
+}
+
+impl Dep {
+    /// The same dependence on other pairs.
+    pub fn with_piece(&self, piece: BasicMap) -> Dep {
+        Dep {
+            src: self.src,
+            dst: self.dst,
+            piece,
+            tags: self.tags.clone(),
+        }
+    }
 }
 
 fn same_tuple(a: &Tuple, b: &Tuple) -> bool {
@@ -21,7 +35,7 @@ fn same_tuple(a: &Tuple, b: &Tuple) -> bool {
 }
 
 /// The statement of a tuple, looking through a zero-dimensional tag `[S[i] -> t[]]`.
-fn find_stmt(stmts: &[Space], t: &Tuple) -> Result<(usize, bool)> {
+fn find_stmt(stmts: &[Space], t: &Tuple) -> Result<(usize, Option<String>)> {
     let (base, tagged) = match &t.kind {
         TupleKind::Nested(a, b) => {
             if b.dim() != 0 {
@@ -30,14 +44,14 @@ fn find_stmt(stmts: &[Space], t: &Tuple) -> Result<(usize, bool)> {
                     b.name
                 )));
             }
-            (a.as_ref(), true)
+            (a.as_ref(), Some(b.name.clone().unwrap_or_default()))
         }
-        TupleKind::Flat(_) => (t, false),
+        TupleKind::Flat(_) => (t, None),
     };
     stmts
         .iter()
         .position(|s| same_tuple(&s.range, base))
-        .map(|k| (k, tagged))
+        .map(|k| (k, tagged.clone()))
         .ok_or_else(|| {
             Error::Invalid(format!(
                 "a dependence mentions {}[..] ({} dims), which is not a statement of the domain",
@@ -57,8 +71,8 @@ pub fn pieces(sc: &ScheduleConstraints, stmts: &[Space], rel: &UnionMap) -> Resu
                 "a dependence relation contains a set".into(),
             ));
         };
-        let (src, _) = find_stmt(stmts, dt)?;
-        let (dst, _) = find_stmt(stmts, &sp.range)?;
+        let (src, st) = find_stmt(stmts, dt)?;
+        let (dst, tt) = find_stmt(stmts, &sp.range)?;
         let plain = Space::map(
             sp.params.clone(),
             stmts[src].range.clone(),
@@ -99,6 +113,7 @@ pub fn pieces(sc: &ScheduleConstraints, stmts: &[Space], rel: &UnionMap) -> Resu
                 src,
                 dst,
                 piece: b.clone(),
+                tags: (st.clone(), tt.clone()),
             });
         }
     }

@@ -9,6 +9,7 @@ mod deps;
 mod error;
 pub mod farkas;
 mod linalg;
+mod live;
 mod ranges;
 mod tree;
 
