@@ -3,6 +3,7 @@
 //! (design description: see below)
 #![forbid(unsafe_code)]
 
+pub mod check;
 mod constraints;
 mod core;
 mod deps;
