@@ -11,6 +11,7 @@ pub const USAGE: &str =
 pub fn schedule_command(args: &[String]) -> Result<String, String> {
     let mut opts = Options::default();
     let mut file = None;
+    let (mut lrr, mut show_constraints) = (false, false);
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -24,6 +25,8 @@ pub fn schedule_command(args: &[String]) -> Result<String, String> {
                 opts.max_coefficient = v.parse().map_err(|_| format!("bad number `{v}`"))?;
             }
             "--no-coincidence" => opts.maximize_coincidence = false,
+            "--live-range-reordering" => lrr = true,
+            "--constraints" => show_constraints = true,
             "-h" | "--help" => return Ok(USAGE.to_string()),
             s if s.starts_with('-') && s != "-" => {
                 return Err(format!("unknown option `{s}`\n{USAGE}"))
@@ -39,7 +42,39 @@ pub fn schedule_command(args: &[String]) -> Result<String, String> {
     } else {
         std::fs::read_to_string(&file).map_err(|e| format!("{file}: {e}"))?
     };
-    let sc: ScheduleConstraints = text.parse().map_err(|e| format!("{file}: {e}"))?;
+    let sc: ScheduleConstraints = if file.ends_with(".c") {
+        kernel_constraints(&text, lrr).map_err(|e| format!("{file}: {e}"))?
+    } else {
+        text.parse().map_err(|e| format!("{file}: {e}"))?
+    };
+    if show_constraints {
+        return Ok(sc.to_string());
+    }
     let s = compute_schedule(&sc, &opts).map_err(|e| format!("{file}: {e}"))?;
     Ok(s.to_string())
+}
+
+/// The schedule constraints of a C kernel: its model from `scop`, the
+/// dependences from `dataflow`.
+pub fn kernel_constraints(src: &str, lrr: bool) -> Result<ScheduleConstraints, String> {
+    let t = scop::commands::model_texts(src).map_err(|e| e.to_string())?;
+    let u = |s: &str| s.parse::<presburger::UnionMap>().map_err(|e| e.to_string());
+    // untagged accesses: adjacency of conditions is then per statement (coarser,
+    // still exact for the definition), as in the shared `*.lrr.sc` files
+    let (reads, must, may) = (u(&t.read)?, u(&t.must_write)?, u(&t.may_write)?);
+    let context = t
+        .context
+        .parse::<presburger::Map>()
+        .map_err(|e| e.to_string())?;
+    let acc = scheduler::Accesses {
+        domain: u(&t.domain)?,
+        context: Some(context),
+        schedule: u(&t.schedule)?,
+        reads,
+        must_writes: must,
+        may_writes: may,
+    };
+    let budget = 200_000_000;
+    presburger::budget::with_budget(budget, || scheduler::constraints_from_accesses(&acc, lrr))
+        .map_err(|e| e.to_string())
 }

@@ -79,3 +79,34 @@ fn the_shared_checker_passes_every_file() {
     );
     assert!(text.contains(" passed, 0 failed"), "{text}");
 }
+
+#[test]
+fn kernels_are_scheduled_from_their_dependences() {
+    let Some(dir) = testkit::shared_path("kernels") else {
+        eprintln!("note: shared folder missing, skipped");
+        return;
+    };
+    for k in ["gemm", "jacobi_1d", "lrr_listing1", "atax"] {
+        let src = std::fs::read_to_string(dir.join(format!("{k}.c"))).unwrap();
+        for lrr in [false, true] {
+            let sc = poly::schedule::kernel_constraints(&src, lrr).unwrap();
+            assert!(!sc.validity.maps().is_empty(), "{k}");
+            let s = scheduler::compute_schedule(&sc, &scheduler::Options::default()).unwrap();
+            let np = sc.params().len();
+            scheduler::check::verify(&sc, &s, &vec![3; np], 4)
+                .unwrap_or_else(|e| panic!("{k}: {e}\n{s}"));
+        }
+    }
+    let f = dir.join("gemm.c");
+    let out = poly()
+        .args(["schedule", "--live-range-reordering"])
+        .arg(&f)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("coincident: [ 1, 1"));
+}

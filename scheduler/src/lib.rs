@@ -80,6 +80,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+mod accesses;
 pub mod check;
 mod constraints;
 mod core;
@@ -91,6 +92,7 @@ mod live;
 mod ranges;
 mod tree;
 
+pub use accesses::{constraints_from_accesses, Accesses};
 pub use constraints::ScheduleConstraints;
 pub use core::{compute_schedule, Options};
 pub use error::{Error, Result};
