@@ -5,13 +5,14 @@ use scheduler::{compute_schedule, Options, ScheduleConstraints};
 
 /// Usage of the command.
 pub const USAGE: &str =
-    "usage: poly schedule [--budget N] [--max-coefficient N] [--no-coincidence] FILE.sc\n";
+    "usage: poly schedule [--budget N] [--max-coefficient N] [--no-coincidence] [--tile S1,S2..] FILE.sc\n";
 
 /// Run `poly schedule` with its arguments; the schedule tree text or an error message.
 pub fn schedule_command(args: &[String]) -> Result<String, String> {
     let mut opts = Options::default();
     let mut file = None;
     let (mut lrr, mut show_constraints) = (false, false);
+    let mut tile: Option<Vec<i64>> = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -27,6 +28,12 @@ pub fn schedule_command(args: &[String]) -> Result<String, String> {
             "--no-coincidence" => opts.maximize_coincidence = false,
             "--live-range-reordering" => lrr = true,
             "--constraints" => show_constraints = true,
+            "--tile" => {
+                let v = it.next().ok_or("--tile needs sizes, e.g. 32,32")?;
+                let sizes: Result<Vec<i64>, _> =
+                    v.split(',').map(|x| x.trim().parse::<i64>()).collect();
+                tile = Some(sizes.map_err(|_| format!("bad tile sizes `{v}`"))?);
+            }
             "-h" | "--help" => return Ok(USAGE.to_string()),
             s if s.starts_with('-') && s != "-" => {
                 return Err(format!("unknown option `{s}`\n{USAGE}"))
@@ -50,7 +57,10 @@ pub fn schedule_command(args: &[String]) -> Result<String, String> {
     if show_constraints {
         return Ok(sc.to_string());
     }
-    let s = compute_schedule(&sc, &opts).map_err(|e| format!("{file}: {e}"))?;
+    let mut s = compute_schedule(&sc, &opts).map_err(|e| format!("{file}: {e}"))?;
+    if let Some(sizes) = tile {
+        s = s.tile(&sizes).map_err(|e| format!("{file}: {e}"))?;
+    }
     Ok(s.to_string())
 }
 

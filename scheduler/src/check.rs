@@ -54,12 +54,12 @@ fn rec(
     Ok(())
 }
 
-fn eval(row: &[Int], params: &[i64], x: &[i64]) -> i64 {
+fn eval_div(row: &[Int], div: &Int, params: &[i64], x: &[i64]) -> i64 {
     let mut v = row[0].to_i64().unwrap_or(0);
     for (k, p) in params.iter().chain(x).enumerate() {
         v += row[1 + k].to_i64().unwrap_or(0) * p;
     }
-    v
+    v.div_euclid(div.to_i64().unwrap_or(1))
 }
 
 /// The time vector of instance `x` of statement `s`.
@@ -67,7 +67,7 @@ pub fn time(sched: &Schedule, s: usize, params: &[i64], x: &[i64]) -> Vec<i64> {
     sched
         .time_rows(s)
         .iter()
-        .map(|r| eval(r, params, x))
+        .map(|(r, d)| eval_div(r, d, params, x))
         .collect()
 }
 
@@ -199,7 +199,7 @@ pub fn verify(
                 .iter()
                 .position(|&u| u == s)
                 .expect("statement in band");
-            eval(&b.members[j][k], params, x)
+            eval_div(&b.members[j][k], &b.divisors[j], params, x)
         };
         for (s, x, d, y) in &val {
             if (s == d && x == y) || !in_dom(*s, x)? || !in_dom(*d, y)? || !live(*s, x, *d, y) {

@@ -672,6 +672,7 @@ impl Sched<'_> {
         let child = self.node(stmts.clone(), rest, prev)?;
         Ok(Node::Band(Band {
             statements: stmts,
+            divisors: vec![Int::ONE; members.len()],
             members,
             permutable,
             coincident,

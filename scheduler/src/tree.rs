@@ -47,6 +47,9 @@ pub struct Band {
     pub statements: Vec<usize>,
     /// The rows, member by member, statement by statement.
     pub members: Vec<Vec<Row>>,
+    /// Per member: the value is `floor(row / divisor)` (1: the row itself; a
+    /// tile band has the tile sizes).
+    pub divisors: Vec<Int>,
     /// Every member has non-negative distance on the validity dependences live here.
     pub permutable: bool,
     /// Per member: zero distance on the coincidence dependences live here.
@@ -139,7 +142,8 @@ impl Schedule {
 
     fn band_text(&self, b: &Band) -> String {
         let mut members = Vec::new();
-        for m in &b.members {
+        for (j, m) in b.members.iter().enumerate() {
+            let div = &b.divisors[j];
             let parts: Vec<String> = b
                 .statements
                 .iter()
@@ -147,11 +151,13 @@ impl Schedule {
                 .map(|(&s, row)| {
                     let sp = &self.statements[s];
                     let names = var_names(sp);
-                    format!(
-                        "{} -> [({})]",
-                        tuple_text(sp, &names),
-                        write_expr(row, &names)
-                    )
+                    let e = write_expr(row, &names);
+                    let e = if div.is_one() {
+                        e
+                    } else {
+                        format!("floor(({e})/{div})")
+                    };
+                    format!("{} -> [({e})]", tuple_text(sp, &names))
                 })
                 .collect();
             members.push(format!("{{ {} }}", parts.join("; ")));
@@ -199,8 +205,9 @@ impl Schedule {
         }
     }
 
-    /// The time rows of statement `s` along its path (sequence positions as constants).
-    pub fn time_rows(&self, s: usize) -> Vec<Row> {
+    /// The time rows of statement `s` along its path (sequence positions as
+    /// constants), each with its divisor (the time is `floor(row / divisor)`).
+    pub fn time_rows(&self, s: usize) -> Vec<(Row, Int)> {
         let width = 1 + self.statements[s].n_vars();
         let mut rows = Vec::new();
         let mut node = &self.root;
@@ -211,8 +218,8 @@ impl Schedule {
                     let Some(k) = b.statements.iter().position(|&t| t == s) else {
                         break;
                     };
-                    for m in &b.members {
-                        rows.push(m[k].clone());
+                    for (m, d) in b.members.iter().zip(&b.divisors) {
+                        rows.push((m[k].clone(), d.clone()));
                     }
                     node = &b.child;
                 }
@@ -222,7 +229,7 @@ impl Schedule {
                     };
                     let mut r = vec![Int::ZERO; width];
                     r[0] = Int::from(i as i64);
-                    rows.push(r);
+                    rows.push((r, Int::ONE));
                     node = &fs[i].child;
                 }
             }
@@ -232,7 +239,7 @@ impl Schedule {
 
     /// The schedule as a union map from instances to times (padded with zeros to one length).
     pub fn to_union_map(&self) -> Result<UnionMap> {
-        let all: Vec<Vec<Row>> = (0..self.statements.len())
+        let all: Vec<Vec<(Row, Int)>> = (0..self.statements.len())
             .map(|s| self.time_rows(s))
             .collect();
         let len = all.iter().map(|r| r.len()).max().unwrap_or(0);
@@ -245,9 +252,17 @@ impl Schedule {
             let nd = sp.range.dim();
             for t in 0..len {
                 let mut eq = vec![Int::ZERO; b.row_len()];
-                if let Some(r) = rows.get(t) {
+                if let Some((r, d)) = rows.get(t) {
+                    let mut num = vec![Int::ZERO; b.row_len()];
                     for (k, c) in r.iter().enumerate() {
-                        eq[k] = c.clone();
+                        num[k] = c.clone();
+                    }
+                    if d.is_one() {
+                        eq = num;
+                    } else {
+                        let col = b.add_div(num, d.clone());
+                        eq = vec![Int::ZERO; b.row_len()];
+                        eq[col] = Int::ONE;
                     }
                 }
                 eq[1 + np + nd + t] = -Int::ONE;
@@ -262,6 +277,60 @@ impl Schedule {
             um.add_map(m)?;
         }
         Ok(um)
+    }
+}
+
+impl Schedule {
+    /// Rectangular tiling: the first band on every path, if permutable with at
+    /// least two members, becomes a tile band (`floor(row / size)`, sizes used
+    /// in order, the last one repeated) over a point band (the original rows).
+    /// Flags carry over: a floor of a non-negative (zero) distance is
+    /// non-negative (zero).
+    pub fn tile(&self, sizes: &[i64]) -> Result<Schedule> {
+        if sizes.is_empty() || sizes.iter().any(|&s| s <= 0) {
+            return Err(crate::error::Error::Invalid(
+                "tile sizes must be positive".into(),
+            ));
+        }
+        fn walk(n: &Node, sizes: &[i64]) -> Node {
+            match n {
+                Node::Band(b)
+                    if b.permutable
+                        && b.members.len() >= 2
+                        && b.divisors.iter().all(|d| d.is_one()) =>
+                {
+                    let divisors = (0..b.members.len())
+                        .map(|j| Int::from(sizes[j.min(sizes.len() - 1)]))
+                        .collect();
+                    Node::Band(Band {
+                        divisors,
+                        child: Box::new(Node::Band(b.clone())),
+                        ..b.clone()
+                    })
+                }
+                Node::Band(b) => Node::Band(b.clone()),
+                Node::Sequence(fs) | Node::Set(fs) => {
+                    let fs2 = fs
+                        .iter()
+                        .map(|f| Filter {
+                            statements: f.statements.clone(),
+                            child: walk(&f.child, sizes),
+                        })
+                        .collect();
+                    if matches!(n, Node::Set(_)) {
+                        Node::Set(fs2)
+                    } else {
+                        Node::Sequence(fs2)
+                    }
+                }
+                Node::Leaf => Node::Leaf,
+            }
+        }
+        Ok(Schedule {
+            domain: self.domain.clone(),
+            statements: self.statements.clone(),
+            root: walk(&self.root, sizes),
+        })
     }
 }
 

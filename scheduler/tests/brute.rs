@@ -181,3 +181,29 @@ fn the_oracle_rejects_wrong_schedules() {
     b.members[0][0][2] = -b.members[0][0][2].clone();
     assert!(verify(&sc, &s, &[3], 4).is_err(), "a reversed dependence");
 }
+
+#[test]
+fn tiling_keeps_the_schedule_valid_and_the_flags_true() {
+    let (sc, s) = schedule(
+        "domain: \"[n] -> { S[t, i] : 0 <= t < n and 1 <= i < n }\"\n\
+         validity: \"[n] -> { S[t, i] -> S[t2, i2] : t2 = t + 1 and 0 <= t < n - 1 and 1 <= i < n and -1 <= i2 - i <= 1 and 1 <= i2 < n }\"",
+    );
+    let t = s.tile(&[2, 3]).unwrap();
+    let Node::Band(tb) = &t.root else {
+        panic!("{t}")
+    };
+    assert_eq!(tb.divisors[0].to_string(), "2");
+    assert!(matches!(*tb.child, Node::Band(_)));
+    assert!(t.to_string().contains("floor(("), "{t}");
+    check_at(&sc, &t, &[3, 5, 7], 8);
+    // the union map agrees with the times read off the tree
+    let um = t.to_union_map().unwrap();
+    let m = &um.maps()[0];
+    for (x, tt) in [([4i64, 5i64], 0usize), ([6, 2], 0)] {
+        let time = scheduler::check::time(&t, tt, &[7], &x);
+        let mut p: Vec<presburger::Int> = vec![presburger::Int::from(7)];
+        p.extend(x.iter().chain(&time).map(|&v| presburger::Int::from(v)));
+        assert!(m.contains_point(&p).unwrap(), "{x:?} -> {time:?} in {um}");
+    }
+    assert!(s.tile(&[0]).is_err());
+}
