@@ -110,3 +110,33 @@ fn kernels_are_scheduled_from_their_dependences() {
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("coincident: [ 1, 1"));
 }
+
+#[test]
+fn calc_schedule_respecting_minimizing() {
+    use std::io::Write;
+    let mut child = poly()
+        .args(["calc", "--batch"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(
+            b"D := [n] -> { A[i] : 0 <= i < n; B[i] : 0 <= i < n };\nV := [n] -> { B[i] -> A[i + 1] : 0 <= i < n - 1; A[i] -> B[i] : 0 <= i < n };\n\
+              S := schedule D respecting V minimizing V;\nS;\nschedule := 2; schedule + 1;\n",
+        )
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("[n] -> { "), "{text}");
+    assert!(
+        lines[0].contains("A[i] -> [") && lines[0].contains("B[i] -> ["),
+        "{text}"
+    );
+    // a variable named `schedule` still works
+    assert_eq!(lines.last().copied(), Some("3"), "{text}");
+}
