@@ -59,6 +59,13 @@
 //! separated by a band or a sequence forces all adjacent conditional
 //! validity below it; where no band rows remain, all of it is respected.
 //!
+//! ## Tiling and programs
+//! [`Schedule::tile`] splits the first permutable band of every path into a
+//! tile band (`floor(row / size)`) over the point band; flags carry over.
+//! [`constraints_from_accesses`] builds the constraints of a program from its
+//! accesses with `dataflow` (all dependences, or PPCG's live-range reordering:
+//! validity = flow, conditional validity = anti and output).
+//!
 //! ## Checking
 //! [`check`] is the brute-force oracle: at fixed parameters it enumerates
 //! the dependence pairs and compares times read off the tree.
