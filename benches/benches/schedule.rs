@@ -14,10 +14,15 @@ fn files() -> Vec<(String, ScheduleConstraints)> {
     };
     let mut out = Vec::new();
     for sub in ["isl", "kernels", "handmade"] {
-        let Ok(rd) = std::fs::read_dir(dir.join(sub)) else { continue };
+        let Ok(rd) = std::fs::read_dir(dir.join(sub)) else {
+            continue;
+        };
         let mut paths: Vec<_> = rd.flatten().map(|e| e.path()).collect();
         paths.sort();
-        for p in paths.into_iter().filter(|p| p.extension().is_some_and(|e| e == "sc")) {
+        for p in paths
+            .into_iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "sc"))
+        {
             let text = std::fs::read_to_string(&p).expect("read");
             let sc: ScheduleConstraints = text.parse().expect("constraints");
             let name = format!("{sub}/{}", p.file_stem().unwrap().to_string_lossy());

@@ -178,7 +178,7 @@ fn prune_hist(rows: Vec<(Vec<i128>, Hist)>) -> Vec<(Vec<i128>, Hist)> {
 }
 
 /// Drop trivially true rows and rows dominated by one with the same linear part.
-fn prune(rows: Vec<Vec<i128>>) -> Vec<Vec<i128>> {
+pub(crate) fn prune(rows: Vec<Vec<i128>>) -> Vec<Vec<i128>> {
     let mut best: HashMap<Vec<i128>, i128> = HashMap::new();
     let mut order = Vec::new();
     for r in rows {

@@ -144,6 +144,12 @@ pub(crate) fn lexmin(nv: usize, sys: &System) -> Result<Option<Vec<i128>>> {
     let space = Space::set(Vec::<String>::new(), Tuple::anonymous(nv));
     let mut b = BasicMap::universe(space);
     let conv = |r: &Lin| r.iter().map(|&x| Int::from(x)).collect::<Vec<Int>>();
+    // duplicates and dominated rows cost the solver without changing the set
+    let mut eqs = sys.eqs.clone();
+    eqs.sort();
+    eqs.dedup();
+    let ineqs = crate::farkas::prune(sys.ineqs.clone());
+    let sys = System { eqs, ineqs };
     for r in &sys.eqs {
         b.add_eq(conv(r));
     }
