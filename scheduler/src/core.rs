@@ -21,6 +21,9 @@ pub struct Options {
     pub maximize_coincidence: bool,
     /// Bound the validity distances too (Pluto's `u·n + w` on all dependences).
     pub bound_validity: bool,
+    /// Also try the exact independence encoding for zero-distance rows (slower;
+    /// otherwise only the cone form is tried for them).
+    pub exact_extras: bool,
 }
 
 impl Default for Options {
@@ -30,6 +33,7 @@ impl Default for Options {
             max_coefficient: 6,
             maximize_coincidence: true,
             bound_validity: true,
+            exact_extras: false,
         }
     }
 }
@@ -538,6 +542,10 @@ impl Sched<'_> {
         };
         for fast in [true, false] {
             for e in &list {
+                // the exact (binary) form is expensive: only for the row without extras
+                if !fast && !extras.is_empty() && !self.opts.exact_extras {
+                    continue;
+                }
                 if let Some(r) = self.band_row(lay, base, e, true, prev, fast)? {
                     return Ok(Some(r));
                 }
