@@ -477,15 +477,18 @@ impl Sched<'_> {
         stmts: &[usize],
         prev: &[Vec<Vec<i128>>],
     ) -> Result<usize> {
+        if extras.is_empty() {
+            // no dependence: every row has zero distance, one per missing rank
+            return Ok(stmts
+                .iter()
+                .map(|&s| self.dims[s] - prev[s].len().min(self.dims[s]))
+                .max()
+                .unwrap_or(0));
+        }
         let mut prev = prev.to_vec();
         let mut n = 0;
         while stmts.iter().any(|&s| prev[s].len() < self.dims[s]) {
-            let row = if extras.is_empty() {
-                // no dependence: every row has zero distance
-                self.first_row(lay, base, &[], &prev)?
-            } else {
-                self.first_row(lay, base, &extras[..1], &prev)?
-            };
+            let row = self.first_row(lay, base, &extras[..1], &prev)?;
             let Some(rows) = row else { break };
             self.add_ranks(stmts, &rows, &mut prev);
             n += 1;
