@@ -37,15 +37,7 @@ fn same_tuple(a: &Tuple, b: &Tuple) -> bool {
 /// The statement of a tuple, looking through a zero-dimensional tag `[S[i] -> t[]]`.
 fn find_stmt(stmts: &[Space], t: &Tuple) -> Result<(usize, Option<String>)> {
     let (base, tagged) = match &t.kind {
-        TupleKind::Nested(a, b) => {
-            if b.dim() != 0 {
-                return Err(Error::Invalid(format!(
-                    "tags with dimensions are not supported ({:?})",
-                    b.name
-                )));
-            }
-            (a.as_ref(), Some(b.name.clone().unwrap_or_default()))
-        }
+        TupleKind::Nested(a, b) => (a.as_ref(), Some(b.name.clone().unwrap_or_default())),
         TupleKind::Flat(_) => (t, None),
     };
     stmts
@@ -79,18 +71,48 @@ pub fn pieces(sc: &ScheduleConstraints, stmts: &[Space], rel: &UnionMap) -> Resu
             stmts[dst].range.clone(),
         );
         let mut mm = Map::empty(plain.clone());
+        // column map: tag dimensions (after each statement's own) become
+        // existentials, as do the locals (their bounds are among the inequalities)
+        let np = sp.params.len();
+        let (ds, dd) = (stmts[src].range.dim(), stmts[dst].range.dim());
+        let (n_in, n_out) = (sp.n_in(), sp.n_out());
+        let (tag_in, tag_out) = (n_in - ds, n_out - dd);
         for b in m.basic_maps() {
-            // tags are zero-dimensional: the rows keep their layout
             let mut nb = BasicMap::universe(plain.clone());
-            // locals become existentials (their bounds are among the inequalities)
-            for _ in b.divs() {
+            for _ in 0..tag_in + tag_out + b.divs().len() {
                 nb.add_existential();
             }
+            let base_len = 1 + np + ds + dd;
+            let col = |k: usize| -> usize {
+                let k_in = 1 + np;
+                let k_out = k_in + n_in;
+                let k_div = k_out + n_out;
+                if k < k_in {
+                    k
+                } else if k < k_in + ds {
+                    k
+                } else if k < k_out {
+                    base_len + (k - k_in - ds)
+                } else if k < k_out + dd {
+                    k_in + ds + (k - k_out)
+                } else if k < k_div {
+                    base_len + tag_in + (k - k_out - dd)
+                } else {
+                    base_len + tag_in + tag_out + (k - k_div)
+                }
+            };
+            let remap = |r: &Vec<presburger::Int>| {
+                let mut out = vec![presburger::Int::ZERO; r.len()];
+                for (k, v) in r.iter().enumerate() {
+                    out[col(k)] = v.clone();
+                }
+                out
+            };
             for r in b.eqs() {
-                nb.add_eq(r.clone());
+                nb.add_eq(remap(r));
             }
             for r in b.ineqs() {
-                nb.add_ineq(r.clone());
+                nb.add_ineq(remap(r));
             }
             mm.add_basic(nb)?;
         }

@@ -207,3 +207,15 @@ fn tiling_keeps_the_schedule_valid_and_the_flags_true() {
     }
     assert!(s.tile(&[0]).is_err());
 }
+
+#[test]
+fn tags_with_dimensions_are_projected() {
+    let s = check(
+        "domain: \"[n] -> { S0[i] : 0 <= i < n; S1[i] : 0 <= i < n }\"\n\
+         validity: \"[n] -> { S0[i] -> S1[i] : 0 <= i < n }\"\n\
+         condition: \"[n] -> { [S0[i] -> t[i]] -> [S1[i] -> t[i]] : 0 <= i < n }\"\n\
+         conditional_validity: \"[n] -> { [S1[i] -> t[0]] -> [S0[i + 1] -> t[0]] : 0 <= i < n - 1; [S0[i] -> t[x]] -> [S0[i + 1] -> t[x]] : 0 <= i < n - 1 and x = 2i }\"",
+    );
+    // the live ranges stay inside one iteration: the loop is parallel
+    assert!(outer_band(&s).unwrap().coincident[0], "{s}");
+}
