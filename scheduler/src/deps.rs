@@ -87,9 +87,7 @@ pub fn pieces(sc: &ScheduleConstraints, stmts: &[Space], rel: &UnionMap) -> Resu
                 let k_in = 1 + np;
                 let k_out = k_in + n_in;
                 let k_div = k_out + n_out;
-                if k < k_in {
-                    k
-                } else if k < k_in + ds {
+                if k < k_in + ds {
                     k
                 } else if k < k_out {
                     base_len + (k - k_in - ds)
