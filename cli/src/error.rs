@@ -70,6 +70,15 @@ pub enum Error {
     Front(scop::Error),
     /// The dataflow analysis failed (`poly deps`).
     Dataflow(dataflow::Error),
+    /// Reading schedule constraints or computing a schedule failed
+    /// (`poly schedule`); the scheduler's error carries the position in the
+    /// file where there is one.
+    Schedule {
+        /// The input file.
+        file: String,
+        /// What the scheduler reported.
+        error: scheduler::Error,
+    },
     /// A bug caught at run time (a panic inside an operation); the run goes on.
     Internal {
         /// The statement's position.
@@ -99,7 +108,8 @@ impl Error {
             | Error::Command(_)
             | Error::Set(_)
             | Error::Front(_)
-            | Error::Dataflow(_) => None,
+            | Error::Dataflow(_)
+            | Error::Schedule { .. } => None,
         }
     }
 
@@ -117,6 +127,7 @@ impl Error {
             Error::Set(e) => e.to_string(),
             Error::Front(e) => e.to_string(),
             Error::Dataflow(e) => format!("dataflow: {e}"),
+            Error::Schedule { file, error } => format!("{file}: {error}"),
         }
     }
 }
@@ -136,6 +147,7 @@ impl std::error::Error for Error {
             Error::Engine { error, .. } | Error::Set(error) => Some(error),
             Error::Front(e) => Some(e),
             Error::Dataflow(e) => Some(e),
+            Error::Schedule { error, .. } => Some(error),
             _ => None,
         }
     }

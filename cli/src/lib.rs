@@ -16,6 +16,7 @@ pub mod demo;
 pub mod deps;
 pub mod error;
 pub mod json;
+pub mod schedule;
 
 pub use calc::{run_script, Session, Summary, Value};
 pub use error::{Error, Pos, Result};

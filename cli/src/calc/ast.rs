@@ -77,6 +77,8 @@ pub enum ExprKind {
     /// Dataflow: `last MUST any MAY kill KILL before SINK under SCHEDULE`
     /// (`last` and `any` parts optional, but at least one; `kill` optional).
     Flow(Box<Flow>),
+    /// Scheduling: `schedule DOMAIN respecting VALIDITY minimizing PROXIMITY`.
+    Schedule(Box<[Expr; 3]>),
 }
 
 /// The operands of a dataflow expression.

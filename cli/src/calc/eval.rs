@@ -168,7 +168,44 @@ impl Env {
                 index(l, i, pos)
             }
             ExprKind::Flow(flow) => self.flow(flow, pos),
+            ExprKind::Schedule(parts) => self.schedule(parts, pos),
         }
+    }
+
+    /// `schedule D respecting V minimizing P`: the scheduler's tree as a union map.
+    fn schedule(&self, parts: &[Expr; 3], pos: Pos) -> Result<Value> {
+        let d = self.eval(&parts[0])?;
+        let domain = d.as_set().cloned().ok_or_else(|| {
+            type_error(
+                parts[0].pos,
+                format!("`schedule` needs a domain set, found {}", d.a_type()),
+            )
+        })?;
+        let validity = self.flow_operand(&parts[1], "`respecting` part (validity)")?;
+        let proximity = self.flow_operand(&parts[2], "`minimizing` part (proximity)")?;
+        let empty = UnionMap::empty(Vec::new());
+        let sc = scheduler::ScheduleConstraints {
+            domain,
+            context: None,
+            validity: validity.clone(),
+            coincidence: validity,
+            proximity,
+            condition: empty.clone(),
+            conditional_validity: empty,
+        };
+        // the session's budget applies (no budget of the scheduler's own)
+        let opts = scheduler::Options {
+            budget: None,
+            ..scheduler::Options::default()
+        };
+        let res = sc
+            .aligned()
+            .and_then(|sc| scheduler::compute_schedule(&sc, &opts))
+            .and_then(|s| s.to_union_map());
+        res.map(Value::Map).map_err(|e| Error::Eval {
+            pos,
+            message: format!("schedule: {e}"),
+        })
     }
 
     fn flow_operand(&self, e: &Expr, role: &str) -> Result<UnionMap> {

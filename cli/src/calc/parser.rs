@@ -23,7 +23,17 @@ use super::lexer::{Tok, Token};
 use crate::error::{Error, Result};
 
 /// Words that cannot be used as variable names.
-const KEYWORDS: &[&str] = &["print", "cross", "last", "any", "kill", "before", "under"];
+const KEYWORDS: &[&str] = &[
+    "print",
+    "cross",
+    "last",
+    "any",
+    "kill",
+    "before",
+    "under",
+    "respecting",
+    "minimizing",
+];
 
 /// Deepest nesting of expressions accepted (deeper scripts get an error, never a stack overflow).
 const MAX_DEPTH: usize = 200;
@@ -201,7 +211,42 @@ impl Parser {
         if self.is_word("last") || self.is_word("any") {
             return self.flow();
         }
+        // `schedule D respecting V minimizing P` (a variable named `schedule`
+        // is still an operand when an operator or the end follows it)
+        if self.is_word("schedule")
+            && matches!(&self.peek_at(1).tok, Tok::Literal(_) | Tok::Ident(_) | Tok::Sym(_) if !self.operand_end(1))
+        {
+            return self.schedule();
+        }
         self.binary(1)
+    }
+
+    /// True if the token at offset `k` cannot start an expression.
+    fn operand_end(&self, k: usize) -> bool {
+        match &self.peek_at(k).tok {
+            Tok::Ident(w) => w == "cross" || BinOp::from_symbol(w).is_some(),
+            Tok::Sym(s) => *s != "(" && *s != "[" && *s != "-",
+            _ => false,
+        }
+    }
+
+    fn schedule(&mut self) -> Result<Expr> {
+        let pos = self.advance().pos;
+        let domain = self.binary(1)?;
+        if !self.is_word("respecting") {
+            return Err(self.error_here("`respecting`"));
+        }
+        self.advance();
+        let validity = self.binary(1)?;
+        if !self.is_word("minimizing") {
+            return Err(self.error_here("`minimizing`"));
+        }
+        self.advance();
+        let proximity = self.binary(1)?;
+        Ok(Expr {
+            kind: ExprKind::Schedule(Box::new([domain, validity, proximity])),
+            pos,
+        })
     }
 
     fn flow(&mut self) -> Result<Expr> {

@@ -1,0 +1,744 @@
+//! The scheduler: bands of Farkas-linearized rows chosen by exact lexmin,
+//! SCC distribution, and a Feautrier fallback.
+
+use crate::constraints::ScheduleConstraints;
+use crate::deps::{pieces, Dep};
+use crate::error::{Error, Result};
+use crate::farkas::{nonneg_on, Lin, System};
+use crate::linalg::null_space;
+use crate::live::{adjacency, is_identity_only, lexmin, negative, nonzero, sccs, Live, Tagged};
+use crate::tree::{Band, Filter, Node, Row, Schedule};
+use presburger::{Int, Map, Space};
+
+/// Options of [`compute_schedule`].
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Operation budget of the whole run (`None`: unbounded).
+    pub budget: Option<u64>,
+    /// Bound on the absolute value of each iterator coefficient.
+    pub max_coefficient: i64,
+    /// Try to make coincidence dependences zero-distance first.
+    pub maximize_coincidence: bool,
+    /// Bound the validity distances too (Pluto's `u·n + w` on all dependences).
+    pub bound_validity: bool,
+    /// Also try the exact independence encoding for zero-distance rows (slower;
+    /// otherwise only the cone form is tried for them).
+    pub exact_extras: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            budget: Some(200_000_000),
+            max_coefficient: 6,
+            maximize_coincidence: true,
+            bound_validity: true,
+            exact_extras: false,
+        }
+    }
+}
+
+struct Sched<'a> {
+    np: usize,
+    dims: Vec<usize>,
+    opts: &'a Options,
+}
+
+/// Variable layout of one node: `[u (np) | w | per statement: d (np), (c-, c+) per dim
+/// from the last dim, c0 | extra]`.
+struct Layout {
+    np: usize,
+    stmts: Vec<usize>,
+    off: Vec<usize>,
+    n_core: usize,
+}
+
+impl Layout {
+    fn new(np: usize, stmts: &[usize], dims: &[usize], lead: usize) -> Layout {
+        let mut off = Vec::new();
+        let mut at = lead + np + 1;
+        for &s in stmts {
+            off.push(at);
+            at += np + 2 * dims[s] + 1;
+        }
+        Layout {
+            np,
+            stmts: stmts.to_vec(),
+            off,
+            n_core: at,
+        }
+    }
+    fn blk(&self, s: usize) -> usize {
+        self.off[self
+            .stmts
+            .iter()
+            .position(|&t| t == s)
+            .expect("statement in layout")]
+    }
+    fn cplus(&self, s: usize, d: usize, k: usize) -> usize {
+        self.blk(s) + self.np + 2 * (d - 1 - k) + 1
+    }
+    fn cminus(&self, s: usize, d: usize, k: usize) -> usize {
+        self.blk(s) + self.np + 2 * (d - 1 - k)
+    }
+    fn c0(&self, s: usize, d: usize) -> usize {
+        self.blk(s) + self.np + 2 * d
+    }
+}
+
+fn unit(nv: usize, k: usize, c: i128) -> Lin {
+    let mut l = vec![0; nv + 1];
+    l[1 + k] = c;
+    l
+}
+
+impl Sched<'_> {
+    /// The distance `φ_dst(y) - φ_src(x)` as a form over the piece's columns.
+    fn delta(&self, lay: &Layout, dep: &Dep, nv: usize, sign: i128) -> Vec<Lin> {
+        let p = &dep.piece;
+        let mut f = vec![vec![0i128; nv + 1]; p.row_len()];
+        let (ds, dt) = (self.dims[dep.src], self.dims[dep.dst]);
+        let add = |f: &mut Vec<Lin>, col: usize, var: usize, c: i128| f[col][1 + var] += c * sign;
+        for (s, d, off, sg) in [(dep.dst, dt, p.off_out(), 1), (dep.src, ds, p.off_in(), -1)] {
+            add(&mut f, 0, lay.c0(s, d), sg);
+            for q in 0..self.np {
+                add(&mut f, 1 + q, lay.blk(s) + q, sg);
+            }
+            for k in 0..d {
+                add(&mut f, off + k, lay.cplus(s, d, k), sg);
+                add(&mut f, off + k, lay.cminus(s, d, k), -sg);
+            }
+        }
+        f
+    }
+
+    fn farkas(&self, dep: &Dep, f: &[Lin], nv: usize) -> Result<System> {
+        nonneg_on(&dep.piece, f, nv)
+    }
+
+    /// Sign and bound constraints of the core variables.
+    fn core_bounds(&self, lay: &Layout, nv: usize, sys: &mut System) {
+        for k in 0..lay.n_core {
+            sys.ineqs.push(unit(nv, k, 1));
+        }
+        let c = self.opts.max_coefficient as i128;
+        for &s in &lay.stmts {
+            let d = self.dims[s];
+            for k in 0..d {
+                for v in [lay.cplus(s, d, k), lay.cminus(s, d, k)] {
+                    let mut r = unit(nv, v, -1);
+                    r[0] = c;
+                    sys.ineqs.push(r);
+                }
+            }
+        }
+    }
+
+    fn rows_of(&self, lay: &Layout, sol: &[i128]) -> Vec<Row> {
+        lay.stmts
+            .iter()
+            .map(|&s| {
+                let d = self.dims[s];
+                let mut r = vec![Int::from(sol[lay.c0(s, d)] as i64)];
+                for q in 0..self.np {
+                    r.push(Int::from(sol[lay.blk(s) + q] as i64));
+                }
+                for k in 0..d {
+                    r.push(Int::from(
+                        (sol[lay.cplus(s, d, k)] - sol[lay.cminus(s, d, k)]) as i64,
+                    ));
+                }
+                r
+            })
+            .collect()
+    }
+
+    /// One band row: validity >= 0, proximity bounded, independence, optionally
+    /// coincidence = 0. `prev[s]` are the linear parts of earlier rows.
+    #[allow(clippy::too_many_arguments)]
+    fn band_row(
+        &self,
+        lay: &Layout,
+        base: &System,
+        coin: &System,
+        use_coin: bool,
+        prev: &[Vec<Vec<i128>>],
+        fast: bool,
+    ) -> Result<Option<Vec<Row>>> {
+        // independence variables after the core: per needy statement, per complement vector: t+, t-, b
+        let mut comps: Vec<(usize, Vec<Vec<i128>>)> = Vec::new();
+        for &s in &lay.stmts {
+            let d = self.dims[s];
+            if prev[s].len() < d {
+                let h = null_space(&prev[s], d);
+                if !h.is_empty() {
+                    comps.push((s, h));
+                }
+            }
+        }
+        let extra: usize = if fast {
+            0
+        } else {
+            comps.iter().map(|(_, h)| 3 * h.len()).sum()
+        };
+        let nv = lay.n_core + extra;
+        let widen = |r: &Lin| {
+            let mut v = r.clone();
+            v.resize(nv + 1, 0);
+            v
+        };
+        let mut sys = System {
+            eqs: base.eqs.iter().map(widen).collect(),
+            ineqs: base.ineqs.iter().map(widen).collect(),
+        };
+        if use_coin {
+            sys.eqs.extend(coin.eqs.iter().map(widen));
+            sys.ineqs.extend(coin.ineqs.iter().map(widen));
+        }
+        let mut at = lay.n_core;
+        let c = self.opts.max_coefficient as i128;
+        for (s, h) in &comps {
+            let d = self.dims[*s];
+            let mut sum = vec![-1i128; 1];
+            sum.resize(nv + 1, 0);
+            for hv in h {
+                if fast {
+                    // a sub-cone of the independent rows: h·c >= 0 for all h, Σ h·c >= 1
+                    let mut e = vec![0i128; nv + 1];
+                    for k in 0..d {
+                        e[1 + lay.cplus(*s, d, k)] += hv[k];
+                        e[1 + lay.cminus(*s, d, k)] -= hv[k];
+                    }
+                    for (x, y) in sum.iter_mut().zip(&e).skip(1) {
+                        *x += y;
+                    }
+                    sys.ineqs.push(e);
+                    continue;
+                }
+                let (tp, tm, b) = (at, at + 1, at + 2);
+                at += 3;
+                let mut e = vec![0i128; nv + 1];
+                for k in 0..d {
+                    e[1 + lay.cplus(*s, d, k)] += hv[k];
+                    e[1 + lay.cminus(*s, d, k)] -= hv[k];
+                }
+                e[1 + tp] = -1;
+                e[1 + tm] = 1;
+                sys.eqs.push(e);
+                let m: i128 = c * hv.iter().map(|x| x.abs()).sum::<i128>();
+                // t+ <= M b, t- <= M (1 - b), 0 <= b <= 1
+                let mut r = unit(nv, tp, -1);
+                r[1 + b] = m;
+                sys.ineqs.push(r);
+                let mut r = unit(nv, tm, -1);
+                r[1 + b] = -m;
+                r[0] = m;
+                sys.ineqs.push(r);
+                let mut r = unit(nv, b, -1);
+                r[0] = 1;
+                sys.ineqs.push(r);
+                for v in [tp, tm, b] {
+                    sys.ineqs.push(unit(nv, v, 1));
+                }
+                sum[1 + tp] = 1;
+                sum[1 + tm] = 1;
+            }
+            sys.ineqs.push(sum);
+        }
+        self.core_bounds(lay, nv, &mut sys);
+        let Some(sol) = lexmin(nv, &sys)? else {
+            return Ok(None);
+        };
+        Ok(Some(self.rows_of(lay, &sol)))
+    }
+
+    /// A Feautrier row: valid, carrying as many dependence pieces as possible.
+    fn feautrier_row(&self, stmts: &[usize], live: &Live) -> Result<Option<Vec<Row>>> {
+        let m = live.val.len();
+        let lay = Layout::new(self.np, stmts, &self.dims, 1);
+        let nv = lay.n_core + m;
+        let mut sys = System::default();
+        // z + Σ e = m
+        let mut eq = vec![0i128; nv + 1];
+        eq[0] = -(m as i128);
+        eq[1] = 1;
+        for i in 0..m {
+            eq[1 + lay.n_core + i] = 1;
+            sys.ineqs.push(unit(nv, lay.n_core + i, 1));
+            let mut r = unit(nv, lay.n_core + i, -1);
+            r[0] = 1;
+            sys.ineqs.push(r);
+        }
+        sys.eqs.push(eq);
+        for (i, dep) in live.val.iter().enumerate() {
+            let mut f = self.delta(&lay, dep, nv, 1);
+            f[0][1 + lay.n_core + i] -= 1;
+            let s = self.farkas(dep, &f, nv)?;
+            sys.eqs.extend(s.eqs);
+            sys.ineqs.extend(s.ineqs);
+        }
+        self.core_bounds(&lay, nv, &mut sys);
+        let Some(sol) = lexmin(nv, &sys)? else {
+            return Ok(None);
+        };
+        if m > 0 && sol[0] == m as i128 {
+            return Ok(None);
+        }
+        Ok(Some(self.rows_of(&lay, &sol)))
+    }
+
+    fn node(
+        &self,
+        stmts: Vec<usize>,
+        mut live: Live,
+        prev: &mut Vec<Vec<Vec<i128>>>,
+    ) -> Result<Node> {
+        presburger::budget::tick(1)?;
+        live.force_adjacent();
+        let needy = stmts.iter().any(|&s| prev[s].len() < self.dims[s]);
+        if !needy {
+            // no more band rows: nothing may be left unordered
+            live.force_all();
+        }
+        if !needy && live.val.is_empty() {
+            return Ok(Node::Leaf);
+        }
+        let mut members: Vec<Vec<Row>> = Vec::new();
+        if needy {
+            let (lay, mut base, extras) = self.systems(&stmts, &live)?;
+            let saved = prev.clone();
+            let mut local: Vec<usize> = Vec::new();
+            while stmts.iter().any(|&s| prev[s].len() < self.dims[s]) {
+                let row = self.lrr_row(
+                    &stmts, &lay, &mut base, &extras, &mut live, &mut local, &members, prev,
+                )?;
+                let Some(rows) = row else { break };
+                self.add_ranks(&stmts, &rows, prev);
+                members.push(rows);
+            }
+            let comps = sccs(&stmts, &live.graph());
+            if comps.len() > 1 && !members.is_empty() {
+                // distribute when that gains outer parallel rows in every SCC and
+                // (estimated) outer parallel + permutable depth
+                let fused_par = self.zero_depth(&lay, &base, &extras, &stmts, &saved)?;
+                let fused = fused_par + members.len();
+                let (mut par, mut perm) = (usize::MAX, usize::MAX);
+                for c in &comps {
+                    let needy: Vec<usize> = c
+                        .iter()
+                        .copied()
+                        .filter(|&s| saved[s].len() < self.dims[s])
+                        .collect();
+                    if needy.is_empty() {
+                        continue;
+                    }
+                    perm = perm.min(needy.iter().map(|&s| self.dims[s]).max().unwrap_or(0));
+                    let sub = live.restrict(c);
+                    let (l2, b2, e2) = self.systems(c, &sub)?;
+                    par = par.min(self.zero_depth(&l2, &b2, &e2, c, &saved)?);
+                    if par <= fused_par {
+                        break;
+                    }
+                }
+                if par != usize::MAX && par > fused_par && par + perm > fused {
+                    *prev = saved;
+                    return self.distribute(comps, &live, prev);
+                }
+            }
+        }
+        if !members.is_empty() {
+            return self.finish_band(stmts, live, members, true, prev);
+        }
+        // no band row: distribute the SCCs, or carry with a Feautrier row
+        let comps = sccs(&stmts, &live.graph());
+        if comps.len() > 1 {
+            return self.distribute(comps, &live, prev);
+        }
+        live.force_all();
+        match self.feautrier_row(&stmts, &live)? {
+            Some(rows) => self.finish_band(stmts, live, vec![rows], true, prev),
+            None => Err(Error::Invalid(
+                "no affine schedule row carries the remaining validity dependences (cyclic dependences?)".into(),
+            )),
+        }
+    }
+
+    /// A band row under conditional validity: a row that violates a conditional
+    /// validity piece makes the adjacent conditions local (zero distance) for the
+    /// band and is recomputed; when a condition is already non-local in this band
+    /// (or making it local leaves no row), the piece is respected instead.
+    #[allow(clippy::too_many_arguments)]
+    fn lrr_row(
+        &self,
+        stmts: &[usize],
+        lay: &Layout,
+        base: &mut System,
+        extras: &[System],
+        live: &mut Live,
+        local: &mut Vec<usize>,
+        members: &[Vec<Row>],
+        prev: &[Vec<Vec<i128>>],
+    ) -> Result<Option<Vec<Row>>> {
+        let nv = lay.n_core;
+        let find = |base: &System| -> Result<Option<Vec<Row>>> {
+            match self.first_row(lay, base, extras, prev)? {
+                Some(r) => Ok(Some(r)),
+                None => self.first_row(lay, base, &[], prev),
+            }
+        };
+        loop {
+            let Some(rows) = find(base)? else {
+                return Ok(None);
+            };
+            let (mut to_local, mut loc_ks, mut to_force) = (Vec::new(), Vec::new(), Vec::new());
+            for (k, c) in live.cv.iter().enumerate() {
+                if !negative(&c.dep.piece, &self.dist_row(stmts, &c.dep, &rows))? {
+                    continue;
+                }
+                let need: Vec<usize> = live.adj[c.id]
+                    .iter()
+                    .copied()
+                    .filter(|i| !local.contains(i))
+                    .collect();
+                let mut ok = true;
+                'conds: for cd in live.cond.iter().filter(|cd| need.contains(&cd.id)) {
+                    for m in members {
+                        if nonzero(&cd.dep.piece, &self.dist_row(stmts, &cd.dep, m))? {
+                            ok = false;
+                            break 'conds;
+                        }
+                    }
+                }
+                if !ok {
+                    to_force.push(k);
+                } else if !need.is_empty() {
+                    to_local.extend(need);
+                    loc_ks.push(k);
+                }
+            }
+            if to_local.is_empty() && to_force.is_empty() {
+                return Ok(Some(rows));
+            }
+            if !to_local.is_empty() {
+                to_local.sort_unstable();
+                to_local.dedup();
+                let mut trial = base.clone();
+                for cd in live.cond.iter().filter(|cd| to_local.contains(&cd.id)) {
+                    for sign in [1, -1] {
+                        let sys = self.farkas(&cd.dep, &self.delta(lay, &cd.dep, nv, sign), nv)?;
+                        trial.eqs.extend(sys.eqs);
+                        trial.ineqs.extend(sys.ineqs);
+                    }
+                }
+                if find(&trial)?.is_some() {
+                    *base = trial;
+                    local.extend(to_local);
+                } else {
+                    to_force.extend(loc_ks);
+                }
+            }
+            to_force.sort_unstable();
+            to_force.dedup();
+            for k in to_force.into_iter().rev() {
+                let d = live.force(k);
+                let sys = self.farkas(&d, &self.delta(lay, &d, nv, 1), nv)?;
+                base.eqs.extend(sys.eqs);
+                base.ineqs.extend(sys.ineqs);
+            }
+        }
+    }
+
+    /// The distance row of member `m` on a piece of `d` (`[c | params | in | out | locals]`).
+    fn dist_row(&self, stmts: &[usize], d: &Dep, m: &[Row]) -> Vec<Int> {
+        let pos = |s: usize| stmts.iter().position(|&t| t == s).expect("statement");
+        let p = &d.piece;
+        let mut r = vec![Int::ZERO; p.row_len()];
+        let (rs, rt) = (&m[pos(d.src)], &m[pos(d.dst)]);
+        r[0] = &rt[0] - &rs[0];
+        for q in 0..self.np {
+            r[1 + q] = &rt[1 + q] - &rs[1 + q];
+        }
+        for k in 0..self.dims[d.src] {
+            r[p.off_in() + k] = -rs[1 + self.np + k].clone();
+        }
+        for k in 0..self.dims[d.dst] {
+            r[p.off_out() + k] = rt[1 + self.np + k].clone();
+        }
+        r
+    }
+
+    /// How many leading rows with zero distance on all validity and coincidence
+    /// dependences the statements admit (greedy).
+    fn zero_depth(
+        &self,
+        lay: &Layout,
+        base: &System,
+        extras: &[System],
+        stmts: &[usize],
+        prev: &[Vec<Vec<i128>>],
+    ) -> Result<usize> {
+        if extras.is_empty() {
+            // no dependence: every row has zero distance, one per missing rank
+            return Ok(stmts
+                .iter()
+                .map(|&s| self.dims[s] - prev[s].len().min(self.dims[s]))
+                .max()
+                .unwrap_or(0));
+        }
+        let mut prev = prev.to_vec();
+        let mut n = 0;
+        while stmts.iter().any(|&s| prev[s].len() < self.dims[s]) {
+            let row = self.first_row(lay, base, &extras[..1], &prev)?;
+            let Some(rows) = row else { break };
+            self.add_ranks(stmts, &rows, &mut prev);
+            n += 1;
+        }
+        Ok(n)
+    }
+
+    fn add_ranks(&self, stmts: &[usize], rows: &[Row], prev: &mut [Vec<Vec<i128>>]) {
+        for (k, &s) in stmts.iter().enumerate() {
+            let lin: Vec<i128> = rows[k][1 + self.np..]
+                .iter()
+                .map(|v| v.to_i64().unwrap_or(0) as i128)
+                .collect();
+            let mut test = prev[s].clone();
+            test.push(lin);
+            if crate::linalg::rank(&test) > prev[s].len() {
+                prev[s] = test;
+            }
+        }
+    }
+
+    fn distribute(
+        &self,
+        comps: Vec<Vec<usize>>,
+        live: &Live,
+        prev: &mut Vec<Vec<Vec<i128>>>,
+    ) -> Result<Node> {
+        let mut fs = Vec::new();
+        for comp in comps {
+            let sub = live.restrict(&comp);
+            let child = self.node(comp.clone(), sub, prev)?;
+            fs.push(Filter {
+                statements: comp,
+                child,
+            });
+        }
+        Ok(Node::Sequence(fs))
+    }
+
+    /// The first row found with the extra systems tried in order (each alone),
+    /// first in the fast cone, then exactly; `extras` empty: no extra system.
+    fn first_row(
+        &self,
+        lay: &Layout,
+        base: &System,
+        extras: &[System],
+        prev: &[Vec<Vec<i128>>],
+    ) -> Result<Option<Vec<Row>>> {
+        let none = System::default();
+        let list: Vec<&System> = if extras.is_empty() {
+            vec![&none]
+        } else {
+            extras.iter().collect()
+        };
+        for fast in [true, false] {
+            for e in &list {
+                // the exact (binary) form is expensive: only for the row without extras
+                if !fast && !extras.is_empty() && !self.opts.exact_extras {
+                    continue;
+                }
+                if let Some(r) = self.band_row(lay, base, e, true, prev, fast)? {
+                    return Ok(Some(r));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// The layout, the base system (validity, proximity bounds) and the extra
+    /// systems for parallelism: zero distance on validity and coincidence, then
+    /// on coincidence only.
+    fn systems(&self, stmts: &[usize], live: &Live) -> Result<(Layout, System, Vec<System>)> {
+        let lay = Layout::new(self.np, stmts, &self.dims, 0);
+        let nv = lay.n_core;
+        let mut base = System::default();
+        let add = |sys: &mut System, d: &Dep, f: &[Lin]| -> Result<()> {
+            let s = self.farkas(d, f, nv)?;
+            sys.eqs.extend(s.eqs);
+            sys.ineqs.extend(s.ineqs);
+            Ok(())
+        };
+        for d in &live.val {
+            add(&mut base, d, &self.delta(&lay, d, nv, 1))?;
+        }
+        let bounded: &[Dep] = if self.opts.bound_validity {
+            &live.val
+        } else {
+            &[]
+        };
+        for d in live.prox.iter().chain(bounded) {
+            let mut f = self.delta(&lay, d, nv, -1);
+            for q in 0..self.np {
+                f[1 + q][1 + q] += 1;
+            }
+            f[0][1 + self.np] += 1;
+            add(&mut base, d, &f)?;
+        }
+        let mut extras = Vec::new();
+        if self.opts.maximize_coincidence {
+            let mut coin = System::default();
+            for d in &live.coin {
+                for sign in [1, -1] {
+                    add(&mut coin, d, &self.delta(&lay, d, nv, sign))?;
+                }
+            }
+            let mut zero = coin.clone();
+            for d in &live.val {
+                add(&mut zero, d, &self.delta(&lay, d, nv, -1))?;
+            }
+            if !live.val.is_empty() {
+                extras.push(zero);
+            }
+            if !live.coin.is_empty() {
+                extras.push(coin);
+            }
+        }
+        Ok((lay, base, extras))
+    }
+
+    fn finish_band(
+        &self,
+        stmts: Vec<usize>,
+        live: Live,
+        members: Vec<Vec<Row>>,
+        permutable: bool,
+        prev: &mut Vec<Vec<Vec<i128>>>,
+    ) -> Result<Node> {
+        let dist_row = |d: &Dep, m: &[Row]| self.dist_row(&stmts, d, m);
+        let mut coincident = Vec::new();
+        for m in &members {
+            let mut ok = true;
+            for d in live.coin.iter().chain(live.val.iter()) {
+                let r = dist_row(d, m);
+                if nonzero(&d.piece, &r)? {
+                    ok = false;
+                    break;
+                }
+            }
+            coincident.push(ok);
+        }
+        let keep = |v: &Vec<Dep>| -> Result<Vec<Dep>> {
+            let mut out = Vec::new();
+            for d in v {
+                let mut b = d.piece.clone();
+                for m in &members {
+                    b.add_eq(dist_row(d, m));
+                }
+                if d.src == d.dst && is_identity_only(&b, self.dims[d.src]) {
+                    continue;
+                }
+                if !Map::from_basic(b.clone()).is_empty()? {
+                    out.push(d.with_piece(b));
+                }
+            }
+            Ok(out)
+        };
+        let keep_tagged = |v: &Vec<Tagged>| -> Result<Vec<Tagged>> {
+            let deps: Vec<Dep> = v.iter().map(|t| t.dep.clone()).collect();
+            let mut out = Vec::new();
+            for (t, d) in v.iter().zip(deps) {
+                let mut b = d.piece.clone();
+                for m in &members {
+                    b.add_eq(dist_row(&d, m));
+                }
+                if !Map::from_basic(b.clone()).is_empty()? {
+                    out.push(Tagged {
+                        dep: d.with_piece(b),
+                        id: t.id,
+                    });
+                }
+            }
+            Ok(out)
+        };
+        let mut sep = live.sep.clone();
+        for c in &live.cond {
+            for m in &members {
+                if nonzero(&c.dep.piece, &dist_row(&c.dep, m))? {
+                    sep[c.id] = true;
+                    break;
+                }
+            }
+        }
+        let rest = Live {
+            val: keep(&live.val)?,
+            coin: keep(&live.coin)?,
+            prox: keep(&live.prox)?,
+            cv: keep_tagged(&live.cv)?,
+            cond: keep_tagged(&live.cond)?,
+            sep,
+            adj: live.adj.clone(),
+        };
+        let child = self.node(stmts.clone(), rest, prev)?;
+        Ok(Node::Band(Band {
+            statements: stmts,
+            divisors: vec![Int::ONE; members.len()],
+            members,
+            permutable,
+            coincident,
+            child: Box::new(child),
+        }))
+    }
+}
+
+/// Compute a schedule for the constraints (see the crate documentation).
+pub fn compute_schedule(sc: &ScheduleConstraints, opts: &Options) -> Result<Schedule> {
+    let run = || -> Result<Schedule> {
+        let statements: Vec<Space> = sc.domain.maps().iter().map(|m| m.space().clone()).collect();
+        let np = sc.params().len();
+        let dims: Vec<usize> = statements.iter().map(|s| s.range.dim()).collect();
+        let mut val = pieces(sc, &statements, &sc.validity)?;
+        val.retain(|d| !(d.src == d.dst && is_identity_only(&d.piece, dims[d.src])));
+        let mut cv = pieces(sc, &statements, &sc.conditional_validity)?;
+        cv.retain(|d| !(d.src == d.dst && is_identity_only(&d.piece, dims[d.src])));
+        let cond = pieces(sc, &statements, &sc.condition)?;
+        let adj = adjacency(&cv, &cond);
+        let tag = |v: Vec<Dep>| -> Vec<Tagged> {
+            v.into_iter()
+                .enumerate()
+                .map(|(id, dep)| Tagged { dep, id })
+                .collect()
+        };
+        let live = Live {
+            val,
+            coin: pieces(sc, &statements, &sc.coincidence)?,
+            prox: pieces(sc, &statements, &sc.proximity)?,
+            sep: vec![false; cond.len()],
+            cv: tag(cv),
+            cond: tag(cond),
+            adj: std::rc::Rc::new(adj),
+        };
+        let s = Sched {
+            np,
+            dims: dims.clone(),
+            opts,
+        };
+        let mut prev = vec![Vec::new(); statements.len()];
+        let all: Vec<usize> = (0..statements.len()).collect();
+        let root = if all.is_empty() {
+            Node::Leaf
+        } else {
+            s.node(all, live, &mut prev)?
+        };
+        Ok(Schedule {
+            domain: sc.domain.clone(),
+            statements,
+            root,
+        })
+    };
+    match opts.budget {
+        Some(b) => presburger::budget::with_budget(b, run),
+        None => run(),
+    }
+}
