@@ -28,6 +28,10 @@ Usage:
                             the kernel's dependences as isl text: value-based flow,
                             anti (WAR), output (WAW), live-in and live-out, one line each;
                             --param fixes a parameter, --tagged keeps reference tags
+  poly liveness FILE.c [--sequential] [--budget N] NAME=VALUE...
+                            storage conflicts of the written arrays (parallel semantics of
+                            `#pragma omp parallel for` unless --sequential) and a modular
+                            allocation, as JSON; counts for the given parameter values
   poly bench CASES.jsonl [--min-ms N]
                             check and time engine operations on conformance cases
                             (one line per case: ID OP NANOSECONDS, or ID OP WRONG)
@@ -145,6 +149,7 @@ fn dispatch(args: &[String]) -> Result<ExitCode, Error> {
         Some("scop") => front_end(scop::commands::scop_command(&args[1..])),
         Some("interp") => front_end(scop::commands::interp_command(&args[1..])),
         Some("deps") => front_end(poly::deps::deps_command(&args[1..])),
+        Some("liveness") => front_end(poly::liveness::liveness_command(&args[1..])),
         Some(other) => Err(Error::Usage(format!(
             "unknown command `{other}` (see `poly --help`)"
         ))),

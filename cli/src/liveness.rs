@@ -1,0 +1,148 @@
+//! `poly liveness KERNEL.c [--sequential] [--budget N] NAME=VALUE...`:
+//! storage conflicts and modular contraction of the arrays a C kernel
+//! writes (see the `liveness` crate), as JSON:
+//!
+//! ```text
+//! {"arrays": [{"name": "A", "conflict": MAP, "allocation": MAP or null,
+//!              "cells_before": N, "cells_after": N}, ...]}
+//! ```
+//!
+//! `conflict` is parametric; `allocation` is valid for every parameter value
+//! (`null`: the identity); the counts are for the given values. Pragmas
+//! select the parallel semantics; `--sequential` ignores them.
+//!
+//! ```
+//! let src = "void k(int N, double A[N]) {
+//!   double t[N];
+//!   for (int i = 0; i < N; i++) t[i] = 2.0;
+//!   for (int i = 0; i < N; i++) A[i] = t[i];
+//! }";
+//! let json = poly::liveness::liveness_text(src, &[("N".into(), 4)], false, None).unwrap();
+//! assert!(json.contains("\"cells_before\": 4"));
+//! ```
+
+use crate::error::{Error, Result};
+use scop::json::Json;
+
+/// Default work limit of one analysis (engine operation units).
+pub const DEFAULT_BUDGET: u64 = 2_000_000_000;
+
+fn lerr(e: liveness::Error) -> Error {
+    match e {
+        liveness::Error::Front(e) => Error::Front(e),
+        liveness::Error::Usage(m) => Error::Usage(m),
+        e => Error::Command(e.to_string()),
+    }
+}
+
+/// The JSON document for the kernel `src` at the parameter values `values`.
+pub fn liveness_text(
+    src: &str,
+    values: &[(String, i64)],
+    sequential: bool,
+    budget: Option<u64>,
+) -> Result<String> {
+    let run = || -> liveness::Result<String> {
+        let a = liveness::analyze(src, sequential)?;
+        let vals: Vec<(&str, i64)> = values.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+        for (n, _) in &vals {
+            if !a.model.params().iter().any(|p| p == n) {
+                return Err(liveness::Error::Usage(format!(
+                    "`{n}` is not an integer parameter of {}",
+                    a.model.function()
+                )));
+            }
+        }
+        let mut arrays = Vec::new();
+        for r in &a.arrays {
+            let (before, after) = r.allocation.count(&r.cells, &vals)?;
+            let alloc = if r.allocation.is_identity() {
+                Json::Null
+            } else {
+                Json::str(r.allocation.to_string())
+            };
+            arrays.push(Json::Obj(vec![
+                ("name".into(), Json::str(&r.name)),
+                ("conflict".into(), Json::str(r.conflict.to_string())),
+                ("allocation".into(), alloc),
+                ("cells_before".into(), Json::Int(before as i64)),
+                ("cells_after".into(), Json::Int(after as i64)),
+            ]));
+        }
+        Ok(Json::Obj(vec![("arrays".into(), Json::Arr(arrays))]).pretty())
+    };
+    match budget {
+        Some(b) => presburger::budget::with_budget(b, run),
+        None => run(),
+    }
+    .map_err(lerr)
+}
+
+/// Splits the arguments: the file, `NAME=VALUE` pairs, and the flags.
+struct Args {
+    file: String,
+    values: Vec<(String, i64)>,
+    sequential: bool,
+    contract: bool,
+    budget: Option<u64>,
+}
+
+fn parse_args(cmd: &str, args: &[String]) -> Result<Args> {
+    let mut out = Args {
+        file: String::new(),
+        values: Vec::new(),
+        sequential: false,
+        contract: false,
+        budget: Some(DEFAULT_BUDGET),
+    };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--sequential" => out.sequential = true,
+            "--contract" => out.contract = true,
+            "--budget" => {
+                let n = it
+                    .next()
+                    .and_then(|s| s.parse::<u64>().ok())
+                    .ok_or_else(|| Error::Usage("`--budget` needs a number".into()))?;
+                out.budget = if n == 0 { None } else { Some(n) };
+            }
+            s if s.starts_with('-') => {
+                return Err(Error::Usage(format!(
+                    "unknown option `{s}` for `poly {cmd}`"
+                )))
+            }
+            s if s.contains('=') => {
+                let (n, v) = s.split_once('=').unwrap_or((s, ""));
+                let v = v
+                    .trim()
+                    .parse::<i64>()
+                    .map_err(|_| Error::Usage(format!("expected NAME=INTEGER, got `{s}`")))?;
+                out.values.push((n.trim().to_string(), v));
+            }
+            s => {
+                if !out.file.is_empty() {
+                    return Err(Error::Usage(format!("`poly {cmd}` takes one KERNEL.c")));
+                }
+                out.file = s.to_string();
+            }
+        }
+    }
+    if out.file.is_empty() {
+        return Err(Error::Usage(format!("`poly {cmd}` needs a KERNEL.c")));
+    }
+    Ok(out)
+}
+
+fn read(path: &str) -> Result<String> {
+    std::fs::read_to_string(path).map_err(|e| Error::Io(format!("{path}: {e}")))
+}
+
+/// `poly liveness KERNEL.c [--sequential] [--budget N] NAME=VALUE...`.
+pub fn liveness_command(args: &[String]) -> Result<String> {
+    let a = parse_args("liveness", args)?;
+    if a.contract {
+        return Err(Error::Usage("`--contract` belongs to `poly interp`".into()));
+    }
+    liveness_text(&read(&a.file)?, &a.values, a.sequential, a.budget)
+}
