@@ -55,10 +55,11 @@
 #![warn(missing_docs)]
 
 mod conflict;
-mod contract;
+pub mod contract;
 mod error;
 mod order;
 mod ranges;
+pub mod reference;
 
 pub use conflict::{conflicts, ArrayConflict};
 pub use contract::{allocate, Allocation};
