@@ -146,3 +146,18 @@ pub fn liveness_command(args: &[String]) -> Result<String> {
     }
     liveness_text(&read(&a.file)?, &a.values, a.sequential, a.budget)
 }
+
+/// `poly interp KERNEL.c --contract NAME=VALUE...`: runs the kernel with its
+/// local arrays contracted (see `liveness::interp_contracted`); prints the
+/// same checksums as `poly interp`.
+pub fn interp_contract_command(args: &[String]) -> Result<String> {
+    let a = parse_args("interp", args)?;
+    let rest: Vec<String> = a.values.iter().map(|(n, v)| format!("{n}={v}")).collect();
+    let src = read(&a.file)?;
+    let run = || liveness::interp_contracted(&src, &rest);
+    match a.budget {
+        Some(b) => presburger::budget::with_budget(b, run),
+        None => run(),
+    }
+    .map_err(lerr)
+}

@@ -22,8 +22,9 @@ Usage:
                             0 means no limit)
   poly scop FILE.c [--isl]  extract the polyhedral model of a C kernel (JSON;
                             --isl: an iscc script of its relations, for poly calc)
-  poly interp FILE.c NAME=VALUE...
-                            run a C kernel with the given parameter values
+  poly interp FILE.c [--contract] NAME=VALUE...
+                            run a C kernel with the given parameter values;
+                            --contract: with its local arrays contracted (poly liveness)
   poly deps FILE.c [--param NAME=VALUE]... [--tagged]
                             the kernel's dependences as isl text: value-based flow,
                             anti (WAR), output (WAW), live-in and live-out, one line each;
@@ -147,6 +148,9 @@ fn dispatch(args: &[String]) -> Result<ExitCode, Error> {
         Some("calc") => calc_command(&args[1..]),
         Some("bench") => poly::bench::bench_command(&args[1..]),
         Some("scop") => front_end(scop::commands::scop_command(&args[1..])),
+        Some("interp") if args.iter().any(|a| a == "--contract") => {
+            front_end(poly::liveness::interp_contract_command(&args[1..]))
+        }
         Some("interp") => front_end(scop::commands::interp_command(&args[1..])),
         Some("deps") => front_end(poly::deps::deps_command(&args[1..])),
         Some("liveness") => front_end(poly::liveness::liveness_command(&args[1..])),

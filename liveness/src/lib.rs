@@ -60,12 +60,14 @@ mod error;
 mod order;
 mod ranges;
 pub mod reference;
+mod rewrite;
 
 pub use conflict::{conflicts, ArrayConflict};
 pub use contract::{allocate, Allocation};
 pub use error::{Error, Result};
 pub use order::Order;
 pub use ranges::LiveRanges;
+pub use rewrite::{apply_folds, contract_kernel, interp_contracted, interp_function};
 
 /// The analysis of one array: conflicts and allocation.
 #[derive(Debug, Clone)]

@@ -1,0 +1,136 @@
+//! `poly liveness` and `poly interp --contract` on the shared liveness
+//! kernels and on small kernels.
+
+use liveness::contract::Fold;
+use poly::liveness::{interp_contract_command, liveness_text};
+
+fn shared(name: &str) -> (String, String, Vec<String>) {
+    let p = testkit::shared_path(&format!("liveness/{name}.c")).expect("shared kernel");
+    let src = std::fs::read_to_string(&p).unwrap();
+    let params = src
+        .lines()
+        .find_map(|l| l.split("params:").nth(1))
+        .unwrap()
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    (p.to_string_lossy().into_owned(), src, params)
+}
+
+fn values(params: &[String]) -> Vec<(String, i64)> {
+    params
+        .iter()
+        .map(|p| {
+            let (n, v) = p.split_once('=').unwrap();
+            (n.to_string(), v.parse().unwrap())
+        })
+        .collect()
+}
+
+/// The entry of array `name` in the JSON text: (allocation, before, after).
+fn entry(json: &str, name: &str) -> (String, i64, i64) {
+    let at = json.find(&format!("\"name\": \"{name}\"")).expect("entry");
+    let rest = &json[at..];
+    let field = |key: &str| {
+        let s = &rest[rest.find(&format!("\"{key}\": ")).unwrap() + key.len() + 4..];
+        s[..s.find('\n').unwrap()]
+            .trim()
+            .trim_end_matches(',')
+            .to_string()
+    };
+    (
+        field("allocation"),
+        field("cells_before").parse().unwrap(),
+        field("cells_after").parse().unwrap(),
+    )
+}
+
+#[test]
+fn shared_kernels_json() {
+    let (_, src, p) = shared("jacobi_expanded");
+    let j = liveness_text(&src, &values(&p), false, None).unwrap();
+    assert_eq!(
+        entry(&j, "X"),
+        (
+            "\"[T, N] -> { X[c0, c1] -> X[c0 mod 2, c1] }\"".into(),
+            45,
+            18
+        )
+    );
+    assert_eq!(entry(&j, "A"), ("null".into(), 9, 9));
+    let (_, src, p) = shared("smooth_rows");
+    let j = liveness_text(&src, &values(&p), false, None).unwrap();
+    assert_eq!(
+        entry(&j, "tmp"),
+        ("\"[N, M] -> { tmp[c0, c1] -> tmp[c1] }\"".into(), 40, 8)
+    );
+    // sequentially, tmp[i][j] is dead once B[i][j + 1] read it: 3 cells do
+    let j = liveness_text(&src, &values(&p), true, None).unwrap();
+    let (_, before, after) = entry(&j, "tmp");
+    assert_eq!(before, 40);
+    assert!(after <= 8, "{j}");
+    let (_, src, p) = shared("wavefront_diag");
+    let j = liveness_text(&src, &values(&p), false, None).unwrap();
+    let (_, before, after) = entry(&j, "W");
+    assert_eq!(before, 42);
+    assert!(after <= 42);
+}
+
+#[test]
+fn contracted_runs_give_the_same_checksums() {
+    for k in ["jacobi_expanded", "smooth_rows", "wavefront_diag"] {
+        let (path, src, p) = shared(k);
+        let plain = scop::commands::interp_source(&src, &p).unwrap();
+        let mut args = vec![path, "--contract".to_string()];
+        args.extend(p.iter().cloned());
+        assert_eq!(interp_contract_command(&args).unwrap(), plain, "{k}");
+    }
+    let (_, src, _) = shared("jacobi_expanded");
+    for (t, n) in [(0, 1), (1, 3), (5, 4), (6, 12)] {
+        let p = vec![format!("T={t}"), format!("N={n}")];
+        let plain = scop::commands::interp_source(&src, &p).unwrap();
+        assert_eq!(
+            liveness::interp_contracted(&src, &p).unwrap(),
+            plain,
+            "T={t} N={n}"
+        );
+    }
+    let (f, applied) = liveness::contract_kernel(&src).unwrap();
+    assert_eq!(applied.len(), 1);
+    assert_eq!(applied[0].folds(), [Fold::Mod(2), Fold::Keep]);
+    let _ = f;
+}
+
+#[test]
+fn a_wrong_contraction_changes_the_checksums() {
+    // the check above could fail: folding X's time dimension to 1 cell
+    // (or keeping the space dimension only modulo 2) changes A
+    let (_, src, p) = shared("jacobi_expanded");
+    let plain = scop::commands::interp_source(&src, &p).unwrap();
+    for folds in [
+        vec![Fold::Drop, Fold::Keep],
+        vec![Fold::Mod(2), Fold::Mod(2)],
+    ] {
+        let mut f = scop::parse_kernel(&src).unwrap();
+        liveness::apply_folds(&mut f, &[("X".to_string(), folds.clone())]);
+        let out = liveness::interp_function(&f, &p).unwrap();
+        assert_ne!(out, plain, "{folds:?}");
+    }
+}
+
+#[test]
+fn errors() {
+    let bad = "void k(int N, double A[N]) {\n  #pragma omp parallel for\n  A[0] = 1; }";
+    let e = liveness_text(bad, &[("N".into(), 3)], false, None).unwrap_err();
+    assert!(e.to_string().starts_with("3:3:"), "{e}");
+    let (_, src, _) = shared("smooth_rows");
+    let e = liveness_text(&src, &[("K".into(), 3)], false, None).unwrap_err();
+    assert!(matches!(e, poly::Error::Usage(_)), "{e}");
+    let e = liveness_text(&src, &[("N".into(), 3)], false, None).unwrap_err();
+    assert!(
+        e.to_string().contains("missing value for parameter M"),
+        "{e}"
+    );
+    let e = liveness_text(&src, &[("N".into(), 3), ("M".into(), 4)], false, Some(100)).unwrap_err();
+    assert!(e.to_string().contains("budget"), "{e}");
+}
