@@ -57,6 +57,7 @@
 mod conflict;
 pub mod contract;
 mod error;
+mod live_live;
 mod order;
 mod ranges;
 pub mod reference;
@@ -65,6 +66,7 @@ mod rewrite;
 pub use conflict::{conflicts, ArrayConflict};
 pub use contract::{allocate, Allocation};
 pub use error::{Error, Result};
+pub use live_live::conflicts_live_live;
 pub use order::Order;
 pub use ranges::LiveRanges;
 pub use rewrite::{apply_folds, contract_kernel, interp_contracted, interp_function};
