@@ -161,3 +161,38 @@ pub fn interp_contract_command(args: &[String]) -> Result<String> {
     }
     .map_err(lerr)
 }
+
+/// `poly check-schedule KERNEL.c SCHEDULE`: `legal`, or `illegal: ...` with
+/// the violated flow or live range (SCHEDULE: an isl union map on the
+/// statements, or a file holding one).
+pub fn check_schedule_command(args: &[String]) -> Result<String> {
+    let [file, sched] = args else {
+        return Err(Error::Usage(
+            "`poly check-schedule` takes KERNEL.c and SCHEDULE".into(),
+        ));
+    };
+    let src = read(file)?;
+    let text = if std::path::Path::new(sched).is_file() {
+        read(sched)?
+    } else {
+        sched.clone()
+    };
+    check_schedule_text(&src, &text, Some(DEFAULT_BUDGET))
+}
+
+/// The verdict of `poly check-schedule` for a kernel's source and a schedule.
+pub fn check_schedule_text(src: &str, schedule: &str, budget: Option<u64>) -> Result<String> {
+    let sched: presburger::UnionMap = schedule
+        .trim()
+        .parse()
+        .map_err(|e| Error::Usage(format!("SCHEDULE is not an isl union map: {e}")))?;
+    let run = || -> liveness::Result<String> {
+        let model = scop::Model::from_source(src)?;
+        Ok(liveness::check_schedule(&model, &sched)?.to_string())
+    };
+    match budget {
+        Some(b) => presburger::budget::with_budget(b, run),
+        None => run(),
+    }
+    .map_err(lerr)
+}

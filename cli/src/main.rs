@@ -33,6 +33,10 @@ Usage:
                             storage conflicts of the written arrays (parallel semantics of
                             `#pragma omp parallel for` unless --sequential) and a modular
                             allocation, as JSON; counts for the given parameter values
+  poly check-schedule FILE.c SCHEDULE
+                            `legal` when the schedule (an isl union map on the statements,
+                            or a file) reverses no flow and writes no cell inside one of its
+                            live ranges; else `illegal:` and an offending instance
   poly bench CASES.jsonl [--min-ms N]
                             check and time engine operations on conformance cases
                             (one line per case: ID OP NANOSECONDS, or ID OP WRONG)
@@ -154,6 +158,7 @@ fn dispatch(args: &[String]) -> Result<ExitCode, Error> {
         Some("interp") => front_end(scop::commands::interp_command(&args[1..])),
         Some("deps") => front_end(poly::deps::deps_command(&args[1..])),
         Some("liveness") => front_end(poly::liveness::liveness_command(&args[1..])),
+        Some("check-schedule") => front_end(poly::liveness::check_schedule_command(&args[1..])),
         Some(other) => Err(Error::Usage(format!(
             "unknown command `{other}` (see `poly --help`)"
         ))),

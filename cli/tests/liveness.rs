@@ -134,3 +134,56 @@ fn errors() {
     let e = liveness_text(&src, &[("N".into(), 3), ("M".into(), 4)], false, Some(100)).unwrap_err();
     assert!(e.to_string().contains("budget"), "{e}");
 }
+
+const SCALAR: &str = "void k(int N, double A[N], double B[N]) {
+  double t;
+  for (int i = 0; i < N; i++) {
+    t = A[i];
+    B[i] = t;
+  }
+}";
+
+#[test]
+fn check_schedule_verdicts() {
+    use poly::liveness::check_schedule_text as check;
+    // the original schedule is legal
+    let orig = "{ S0[i] -> [i, 0]; S1[i] -> [i, 1] }";
+    assert_eq!(check(SCALAR, orig, None).unwrap(), "legal");
+    // distributing the loop keeps every flow but writes t inside its live ranges
+    let dist = "{ S0[i] -> [0, i]; S1[i] -> [1, i] }";
+    let v = check(SCALAR, dist, None).unwrap();
+    assert!(v.starts_with("illegal: live range violated"), "{v}");
+    // reversing the statements reverses the flow
+    let rev = "{ S0[i] -> [i, 1]; S1[i] -> [i, 0] }";
+    let v = check(SCALAR, rev, None).unwrap();
+    assert!(v.starts_with("illegal: flow violated"), "{v}");
+    // a reversed loop is fine here: every iteration is self-contained
+    let back = "[N] -> { S0[i] -> [N - i, 0]; S1[i] -> [N - i, 1] }";
+    assert_eq!(check(SCALAR, back, None).unwrap(), "legal");
+    // live-in: B[i] = t[i] reads initial values that a hoisted write would clobber
+    let li = "void k(int N, double A[N], double B[N]) {
+      for (int i = 0; i < N; i++) B[i] = A[i];
+      for (int i = 0; i < N; i++) A[i] = 0.0; }";
+    assert_eq!(
+        check(li, "{ S0[i] -> [0, i]; S1[i] -> [1, i] }", None).unwrap(),
+        "legal"
+    );
+    let v = check(li, "{ S0[i] -> [1, i]; S1[i] -> [0, i] }", None).unwrap();
+    assert!(v.starts_with("illegal: live-in violated"), "{v}");
+    // live-out: the last write of A[i] must stay last
+    let lo = "void k(int N, double A[N]) {
+      for (int i = 0; i < N; i++) A[i] = 1.0;
+      for (int i = 0; i < N; i++) A[i] = 2.0; }";
+    let v = check(lo, "{ S0[i] -> [1, i]; S1[i] -> [0, i] }", None).unwrap();
+    assert!(v.starts_with("illegal: live-out violated"), "{v}");
+    // shared kernels under their own schedule
+    for k in ["jacobi_expanded", "smooth_rows", "wavefront_diag"] {
+        let (_, src, _) = shared(k);
+        let m = scop::Model::from_source(&src).unwrap();
+        let s = m.schedule().to_string();
+        assert_eq!(check(&src, &s, None).unwrap(), "legal", "{k}");
+    }
+    // bad input
+    assert!(check(SCALAR, "{ S0[i] -> [i] ", None).is_err());
+    assert!(check(SCALAR, "{ S0[i] -> [i, 0] }", None).is_err());
+}

@@ -28,6 +28,9 @@
 //!    exact number of storage cells at given parameter values.
 //! 5. [`contract_kernel`]: the program with local arrays rewritten through
 //!    σ, run by the reference interpreter.
+//! 6. [`check_schedule`]: a new schedule is legal when no flow is reversed
+//!    and no write lands inside a live range of its cell (the same
+//!    triangle, with `x = y`), live-in and live-out values protected.
 //!
 //! The simple definitions are kept as oracles: [`reference`] evaluates the
 //! triangle directly on enumerated operations at fixed parameters, and
@@ -62,6 +65,7 @@ mod order;
 mod ranges;
 pub mod reference;
 mod rewrite;
+mod schedule_check;
 
 pub use conflict::{conflicts, ArrayConflict};
 pub use contract::{allocate, Allocation};
@@ -70,6 +74,7 @@ pub use live_live::conflicts_live_live;
 pub use order::Order;
 pub use ranges::LiveRanges;
 pub use rewrite::{apply_folds, contract_kernel, interp_contracted, interp_function};
+pub use schedule_check::{check_schedule, schedule_order, Verdict};
 
 /// The analysis of one array: conflicts and allocation.
 #[derive(Debug, Clone)]
