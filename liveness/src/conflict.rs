@@ -21,6 +21,9 @@ use crate::error::Result;
 use crate::order::Order;
 use crate::ranges::LiveRanges;
 
+/// Relations with more disjuncts than this are not coalesced.
+const COALESCE_LIMIT: usize = 24;
+
 /// The conflicts of one array.
 #[derive(Debug, Clone)]
 pub struct ArrayConflict {
@@ -115,5 +118,16 @@ fn array_conflict(
         .intersect_domain(cells)?
         .intersect_range(cells)?
         .subtract(&cells.identity()?)?;
-    Ok(t.union(&t.reverse()?)?.coalesce()?)
+    let mut out = UnionMap::empty(t.params().to_vec());
+    for m in t.union(&t.reverse()?)?.maps() {
+        let m = m.remove_empty_parts()?;
+        // coalescing is superlinear in the number of disjuncts: only
+        // small relations are coalesced (the others stay exact, just longer)
+        out.add_map(if m.basic_maps().len() <= COALESCE_LIMIT {
+            m.coalesce()?
+        } else {
+            m
+        })?;
+    }
+    Ok(out)
 }
