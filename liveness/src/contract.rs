@@ -37,6 +37,7 @@ pub enum Fold {
 #[derive(Debug, Clone)]
 pub struct Allocation {
     name: String,
+    basis: Vec<Vec<i64>>,
     folds: Vec<Fold>,
     text: String,
     map: Map,
@@ -79,14 +80,102 @@ fn max_dim(ds: &Set, k: usize) -> Result<Option<i64>> {
     Ok(Some(lo))
 }
 
-/// Successive modulo on the canonical basis for the conflicts `c` of one
-/// array of `model`.
+/// The unimodular 2×2 matrices with entries in {-1, 0, 1}, up to the
+/// signs of their rows (the canonical basis first).
+fn bases(n: usize) -> Vec<Vec<Vec<i64>>> {
+    let id: Vec<Vec<i64>> = (0..n)
+        .map(|r| (0..n).map(|c| i64::from(r == c)).collect())
+        .collect();
+    let mut out = vec![id];
+    if n != 2 {
+        return out;
+    }
+    let rows: Vec<[i64; 2]> = [[0, 1], [1, 0], [1, 1], [1, -1]].to_vec();
+    for a in &rows {
+        for b in &rows {
+            if a[0] * b[1] - a[1] * b[0] != 0 && (a, b) != (&[1, 0], &[0, 1]) {
+                out.push(vec![a.to_vec(), b.to_vec()]);
+            }
+        }
+    }
+    out
+}
+
+/// Successive modulo for the conflicts `c` of one array of `model`: on the
+/// canonical basis and on the other small unimodular bases of 2-d arrays
+/// (rows `(0,1), (1,0), (1,1), (1,-1)`), keeping the best (fewest
+/// dimensions kept whole, then the smallest product of moduli; the
+/// canonical basis on ties). Every candidate is valid: σ(x) = σ(y) on the
+/// basis `B` means `B(x − y)` fails the successive-modulo bounds of `B·DS`.
 pub fn allocate(model: &scop::Model, c: &ArrayConflict) -> Result<Allocation> {
     let n = c.cells.space().n_out();
-    let np = model.params().len();
     let ds = c.conflict.deltas()?.intersect_params(model.context())?;
+    let mut best: Option<(usize, i64, Allocation)> = None;
+    for basis in bases(n) {
+        let dsb = if basis.iter().enumerate().all(|(r, row)| row[r] == 1) && best.is_none() {
+            ds.clone()
+        } else {
+            transform(&ds, &basis, model.params())?
+        };
+        let folds = successive_modulo(&dsb, n, model.params().len())?;
+        let keep = folds.iter().filter(|f| **f == Fold::Keep).count();
+        let prod = folds
+            .iter()
+            .map(|f| if let Fold::Mod(b) = f { *b } else { 1 })
+            .fold(1i64, |a, b| a.saturating_mul(b));
+        if best
+            .as_ref()
+            .is_none_or(|(k, p, _)| (keep, prod) < (*k, *p))
+        {
+            let a = Allocation::with_basis(model.params(), &c.name, basis, folds)?;
+            best = Some((keep, prod, a));
+        }
+    }
+    Ok(best.expect("at least the canonical basis").2)
+}
+
+/// `{ B d : d ∈ ds }`.
+fn transform(ds: &Set, basis: &[Vec<i64>], params: &[String]) -> Result<Set> {
+    let n = basis.len();
+    let ins: Vec<String> = (0..n).map(|k| format!("d{k}")).collect();
+    let outs: Vec<String> = basis.iter().map(|row| linear(row, &ins)).collect();
+    let text = format!(
+        "[{}] -> {{ [{}] -> [{}] }}",
+        params.join(", "),
+        ins.join(", "),
+        outs.join(", ")
+    );
+    let m: Map = text.parse()?;
+    let u = UnionMap::from_map(ds.clone()).apply(&UnionMap::from_map(m))?;
+    Ok(u.to_map()?
+        .unwrap_or_else(|| Map::empty(ds.space().clone())))
+}
+
+/// `r · x` in isl notation.
+fn linear(row: &[i64], xs: &[String]) -> String {
+    let mut s = String::new();
+    for (c, x) in row.iter().zip(xs) {
+        match *c {
+            0 => continue,
+            1 if s.is_empty() => s.push_str(x),
+            1 => s.push_str(&format!(" + {x}")),
+            -1 if s.is_empty() => s.push_str(&format!("-{x}")),
+            -1 => s.push_str(&format!(" - {x}")),
+            c if s.is_empty() => s.push_str(&format!("{c}{x}")),
+            c if c < 0 => s.push_str(&format!(" - {}{x}", -c)),
+            c => s.push_str(&format!(" + {c}{x}")),
+        }
+    }
+    if s.is_empty() {
+        s.push('0');
+    }
+    s
+}
+
+/// The folds of successive modulo on the canonical basis of `ds`.
+fn successive_modulo(ds: &Set, n: usize, np: usize) -> Result<Vec<Fold>> {
     let mut folds = Vec::with_capacity(n);
-    let mut dk = ds;
+    let mut dk = ds.clone();
     for k in 0..n {
         if k > 0 {
             dk = dk.fix_var(np + k - 1, &Int::from(0));
@@ -102,12 +191,27 @@ pub fn allocate(model: &scop::Model, c: &ArrayConflict) -> Result<Allocation> {
         };
         folds.push(fold);
     }
-    Allocation::new(model.params(), &c.name, folds)
+    Ok(folds)
 }
 
 impl Allocation {
-    /// The allocation of array `name` with the given folds.
+    /// The allocation of array `name` with the given folds on the canonical
+    /// basis.
     pub fn new(params: &[String], name: &str, folds: Vec<Fold>) -> Result<Allocation> {
+        let n = folds.len();
+        let id = (0..n)
+            .map(|r| (0..n).map(|c| i64::from(r == c)).collect())
+            .collect();
+        Allocation::with_basis(params, name, id, folds)
+    }
+
+    /// The allocation `x -> (B x) folded`, `B` unimodular (rows).
+    pub fn with_basis(
+        params: &[String],
+        name: &str,
+        basis: Vec<Vec<i64>>,
+        folds: Vec<Fold>,
+    ) -> Result<Allocation> {
         let mut base = "c".to_string();
         while params.iter().any(|p| {
             p.strip_prefix(base.as_str())
@@ -118,11 +222,16 @@ impl Allocation {
         let xs: Vec<String> = (0..folds.len()).map(|k| format!("{base}{k}")).collect();
         let outs: Vec<String> = folds
             .iter()
-            .zip(&xs)
-            .filter_map(|(f, x)| match f {
-                Fold::Drop => None,
-                Fold::Mod(b) => Some(format!("{x} mod {b}")),
-                Fold::Keep => Some(x.clone()),
+            .zip(&basis)
+            .filter_map(|(f, row)| {
+                let e = linear(row, &xs);
+                let simple = row.iter().filter(|c| **c != 0).count() == 1 && !e.starts_with('-');
+                match f {
+                    Fold::Drop => None,
+                    Fold::Mod(b) if simple => Some(format!("{e} mod {b}")),
+                    Fold::Mod(b) => Some(format!("({e}) mod {b}")),
+                    Fold::Keep => Some(e),
+                }
             })
             .collect();
         let text = format!(
@@ -134,6 +243,7 @@ impl Allocation {
         let map: Map = text.parse()?;
         Ok(Allocation {
             name: name.to_string(),
+            basis,
             folds,
             text,
             map,
@@ -155,9 +265,35 @@ impl Allocation {
         &self.map
     }
 
-    /// True when every dimension is kept (σ is the identity).
+    /// The basis `B` (rows): σ folds the coordinates `B x`.
+    pub fn basis(&self) -> &[Vec<i64>] {
+        &self.basis
+    }
+
+    /// True when σ is the identity (canonical basis, every dimension kept).
     pub fn is_identity(&self) -> bool {
         self.folds.iter().all(|f| *f == Fold::Keep)
+            && self
+                .basis
+                .iter()
+                .enumerate()
+                .all(|(r, row)| row.iter().enumerate().all(|(c, v)| *v == i64::from(r == c)))
+    }
+
+    /// σ(x), evaluated directly (`mod` is the non-negative remainder).
+    pub fn image(&self, x: &[i64]) -> Vec<i64> {
+        self.basis
+            .iter()
+            .zip(&self.folds)
+            .filter_map(|(row, f)| {
+                let v: i64 = row.iter().zip(x).map(|(a, b)| a * b).sum();
+                match f {
+                    Fold::Drop => None,
+                    Fold::Mod(b) => Some(v.rem_euclid(*b)),
+                    Fold::Keep => Some(v),
+                }
+            })
+            .collect()
     }
 
     /// `(cells, storage cells)`: the number of `cells` and of their images

@@ -20,11 +20,13 @@
 //!    `x`, `y` conflict iff some flow `Wx → Rx` of `x` and write `Wy` of `y`
 //!    have `not (Wy ≺ Wx)` and `not (Rx ≺ Wy)`, symmetrised. Everything is
 //!    symbolic (union relations of the engine), parametric.
-//! 4. [`allocate`]: successive modulo on the canonical basis over the
-//!    difference set `DS = { x − y }` (Darte, Schreiber & Villard): the
-//!    modulus of dimension `k` is `1 + max d_k` over `d ∈ DS` with
+//! 4. [`allocate`]: successive modulo over the difference set
+//!    `DS = { x − y }` (Darte, Schreiber & Villard): the modulus of
+//!    dimension `k` is `1 + max d_k` over `d ∈ DS` with
 //!    `d_0 = … = d_{k−1} = 0`, over all parameter values (dimension dropped
-//!    when 1, kept whole when unbounded). [`Allocation::count`] gives the
+//!    when 1, kept whole when unbounded); on the canonical basis and, for
+//!    2-d arrays, on the small unimodular bases (`(j − i, i)`, ...), the
+//!    best one kept. [`Allocation::count`] gives the
 //!    exact number of storage cells at given parameter values.
 //! 5. [`contract_kernel`]: the program with local arrays rewritten through
 //!    σ, run by the reference interpreter.
@@ -73,7 +75,7 @@ pub use error::{Error, Result};
 pub use live_live::conflicts_live_live;
 pub use order::Order;
 pub use ranges::LiveRanges;
-pub use rewrite::{apply_folds, contract_kernel, interp_contracted, interp_function};
+pub use rewrite::{apply_allocations, contract_kernel, interp_contracted, interp_function};
 pub use schedule_check::{check_schedule, schedule_order, Verdict};
 
 /// The analysis of one array: conflicts and allocation.

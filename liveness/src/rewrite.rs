@@ -1,11 +1,14 @@
 //! The contracted program: local arrays rewritten through their modular
 //! allocation, run by the reference interpreter.
 //!
-//! Each local array `double X[e0][e1]...;` with allocation σ becomes
-//! `double X[b0][e1]...;` (a folded dimension's extent is its modulus, a
-//! dropped dimension disappears) and every reference `X[s0][s1]` becomes
-//! `X[s0 % b0][s1]`: the subscripts of a valid run lie in the array's
-//! extent, so they are non-negative and C's `%` is the modulo. The
+//! Each local array `double X[e0][e1]...;` with allocation σ (basis `B`,
+//! folds) gets one dimension per coordinate `r · x` of `B x` that is not
+//! dropped: its extent is the modulus, or, kept whole, the span
+//! `Σ |r_k| (e_k − 1) + 1`; every reference `X[s0][s1]` becomes
+//! `X[(r · s + o) % b]...` where the offset `o = Σ_{r_k < 0} |r_k| (e_k − 1)`
+//! makes the coordinate non-negative (the subscripts of a valid run lie in
+//! the extent), so C's `%` is the modulo; the offset is the same for every
+//! cell, so two cells share storage iff σ maps them together. The
 //! allocation is computed under the parallel order, whose conflicts contain
 //! the sequential ones, so it is valid for the interpreter's sequential run.
 //! Array parameters are never rewritten (all their cells are live out).
@@ -24,7 +27,6 @@ pub fn contract_kernel(src: &str) -> Result<(Function, Vec<Allocation>)> {
     let mut f = scop::parse_kernel(src)?;
     let analysis = crate::analyze(src, false)?;
     let model = &analysis.model;
-    let mut folds = HashMap::new();
     let mut applied = Vec::new();
     for r in &analysis.arrays {
         let local = model
@@ -32,23 +34,25 @@ pub fn contract_kernel(src: &str) -> Result<(Function, Vec<Allocation>)> {
             .iter()
             .any(|a| a.name == r.name && a.kind == ArrayOrigin::LocalArray);
         if local && !r.allocation.is_identity() {
-            folds.insert(r.name.clone(), r.allocation.folds().to_vec());
             applied.push(r.allocation.clone());
         }
     }
-    let folds: Vec<(String, Vec<Fold>)> = folds.into_iter().collect();
-    apply_folds(&mut f, &folds);
+    apply_allocations(&mut f, &applied);
     Ok((f, applied))
 }
 
-/// Rewrites the arrays named in `folds` (declarations and references) of
-/// `f` through the given folds (any folds: a test can apply a wrong one).
-pub fn apply_folds(f: &mut Function, folds: &[(String, Vec<Fold>)]) {
-    let folds: HashMap<String, Vec<Fold>> = folds.iter().cloned().collect();
+/// Rewrites the arrays of `allocs` (declarations and references) of `f`
+/// through them (any allocation: a test can apply a wrong one).
+pub fn apply_allocations(f: &mut Function, allocs: &[Allocation]) {
+    let folds: HashMap<String, &Allocation> =
+        allocs.iter().map(|a| (a.name().to_string(), a)).collect();
+    let mut dims = HashMap::new();
     for s in &mut f.body {
-        rewrite_stmt(s, &folds);
+        rewrite_in(s, &folds, &mut dims);
     }
 }
+
+type Folds<'a> = HashMap<String, &'a Allocation>;
 
 fn int(v: i64, e: &Expr) -> Expr {
     Expr {
@@ -57,75 +61,138 @@ fn int(v: i64, e: &Expr) -> Expr {
     }
 }
 
-fn fold_subscripts(subs: &mut Vec<Expr>, folds: &[Fold]) {
+fn bin(op: BinOp, a: Expr, b: Expr) -> Expr {
+    let pos = a.pos;
+    Expr {
+        kind: ExprKind::Binary(op, Box::new(a), Box::new(b)),
+        pos,
+    }
+}
+
+/// `Σ row_k · e_k` (`None` for a zero row).
+fn combine(row: &[i64], es: &[Expr]) -> Option<Expr> {
+    let mut acc: Option<Expr> = None;
+    for (c, e) in row.iter().zip(es) {
+        if *c == 0 {
+            continue;
+        }
+        let term = if c.abs() == 1 {
+            e.clone()
+        } else {
+            bin(BinOp::Mul, int(c.abs(), e), e.clone())
+        };
+        acc = Some(match (acc, *c > 0) {
+            (None, true) => term,
+            (None, false) => bin(BinOp::Sub, int(0, e), term),
+            (Some(a), true) => bin(BinOp::Add, a, term),
+            (Some(a), false) => bin(BinOp::Sub, a, term),
+        });
+    }
+    acc
+}
+
+/// `Σ_{row_k < 0} |row_k| · (dim_k − 1)`: added to a coordinate with
+/// negative coefficients, it makes the coordinate non-negative.
+fn offset(row: &[i64], dims: &[Expr]) -> Option<Expr> {
+    let neg: Vec<i64> = row.iter().map(|c| if *c < 0 { -c } else { 0 }).collect();
+    let ones: Vec<Expr> = dims
+        .iter()
+        .map(|d| bin(BinOp::Sub, d.clone(), int(1, d)))
+        .collect();
+    combine(&neg, &ones)
+}
+
+/// The new subscripts of a reference, given the old ones and the declared
+/// extents.
+fn fold_subscripts(subs: &mut Vec<Expr>, a: &Allocation, dims: &[Expr]) {
     let old = std::mem::take(subs);
-    for (e, f) in old.into_iter().zip(folds) {
+    for (row, f) in a.basis().iter().zip(a.folds()) {
+        let Some(e) = combine(row, &old) else {
+            continue;
+        };
+        let e = match offset(row, dims) {
+            Some(o) => bin(BinOp::Add, e, o),
+            None => e,
+        };
         match f {
             Fold::Drop => {}
             Fold::Keep => subs.push(e),
             Fold::Mod(b) => {
                 let m = int(*b, &e);
-                let pos = e.pos;
-                subs.push(Expr {
-                    kind: ExprKind::Binary(BinOp::Mod, Box::new(e), Box::new(m)),
-                    pos,
-                });
+                subs.push(bin(BinOp::Mod, e, m));
             }
         }
     }
 }
 
-fn rewrite_expr(e: &mut Expr, folds: &HashMap<String, Vec<Fold>>) {
+/// The new extents.
+fn fold_dims(dims: &[Expr], a: &Allocation) -> Vec<Expr> {
+    let mut out = Vec::new();
+    for (row, f) in a.basis().iter().zip(a.folds()) {
+        match f {
+            Fold::Drop => {}
+            Fold::Mod(b) => out.push(int(*b, &dims[0])),
+            Fold::Keep => {
+                let abs: Vec<i64> = row.iter().map(|c| c.abs()).collect();
+                let ones: Vec<Expr> = dims
+                    .iter()
+                    .map(|d| bin(BinOp::Sub, d.clone(), int(1, d)))
+                    .collect();
+                let span = combine(&abs, &ones).unwrap_or_else(|| int(0, &dims[0]));
+                out.push(bin(BinOp::Add, span, int(1, &dims[0])));
+            }
+        }
+    }
+    out
+}
+
+fn rewrite_expr(e: &mut Expr, folds: &Folds, dims: &HashMap<String, Vec<Expr>>) {
     match &mut e.kind {
         ExprKind::Index(name, subs) => {
             for s in subs.iter_mut() {
-                rewrite_expr(s, folds);
+                rewrite_expr(s, folds, dims);
             }
-            if let Some(f) = folds.get(name.as_str()) {
-                fold_subscripts(subs, f);
+            if let (Some(a), Some(d)) = (folds.get(name.as_str()), dims.get(name.as_str())) {
+                fold_subscripts(subs, a, d);
             }
         }
-        ExprKind::Unary(_, a) | ExprKind::CastDouble(a) => rewrite_expr(a, folds),
+        ExprKind::Unary(_, a) | ExprKind::CastDouble(a) => rewrite_expr(a, folds, dims),
         ExprKind::Binary(_, a, b) => {
-            rewrite_expr(a, folds);
-            rewrite_expr(b, folds);
+            rewrite_expr(a, folds, dims);
+            rewrite_expr(b, folds, dims);
         }
-        ExprKind::Call(_, args) => args.iter_mut().for_each(|a| rewrite_expr(a, folds)),
+        ExprKind::Call(_, args) => args.iter_mut().for_each(|a| rewrite_expr(a, folds, dims)),
         ExprKind::Int(_) | ExprKind::Float(..) | ExprKind::Var(_) => {}
     }
 }
 
-fn rewrite_stmt(s: &mut Stmt, folds: &HashMap<String, Vec<Fold>>) {
+/// Rewrites `s`; `dims` collects the original extents of the declared
+/// local arrays (declarations precede their uses).
+fn rewrite_in(s: &mut Stmt, folds: &Folds, dims: &mut HashMap<String, Vec<Expr>>) {
     match &mut s.kind {
-        StmtKind::ArrayDecl { name, dims } => {
-            if let Some(f) = folds.get(name.as_str()) {
-                let old = std::mem::take(dims);
-                for (e, fold) in old.into_iter().zip(f) {
-                    match fold {
-                        Fold::Drop => {}
-                        Fold::Keep => dims.push(e),
-                        Fold::Mod(b) => dims.push(int(*b, &e)),
-                    }
-                }
+        StmtKind::ArrayDecl { name, dims: ds } => {
+            if let Some(a) = folds.get(name.as_str()) {
+                dims.insert(name.clone(), ds.clone());
+                *ds = fold_dims(ds, a);
             }
         }
         StmtKind::Decl { init, .. } => {
             if let Some(e) = init {
-                rewrite_expr(e, folds);
+                rewrite_expr(e, folds, dims);
             }
         }
         StmtKind::Assign { lhs, rhs, .. } => {
-            rewrite_expr(lhs, folds);
-            rewrite_expr(rhs, folds);
+            rewrite_expr(lhs, folds, dims);
+            rewrite_expr(rhs, folds, dims);
         }
-        StmtKind::For { body, .. } => rewrite_stmt(body, folds),
+        StmtKind::For { body, .. } => rewrite_in(body, folds, dims),
         StmtKind::If { then_s, else_s, .. } => {
-            rewrite_stmt(then_s, folds);
+            rewrite_in(then_s, folds, dims);
             if let Some(e) = else_s {
-                rewrite_stmt(e, folds);
+                rewrite_in(e, folds, dims);
             }
         }
-        StmtKind::Block(b) => b.iter_mut().for_each(|s| rewrite_stmt(s, folds)),
+        StmtKind::Block(b) => b.iter_mut().for_each(|s| rewrite_in(s, folds, dims)),
         StmtKind::Empty => {}
     }
 }

@@ -75,17 +75,8 @@ fn shared(name: &str) -> String {
     std::fs::read_to_string(p).unwrap()
 }
 
-/// The image of `x` under the allocation's folds.
 fn image(a: &Allocation, x: &[i64]) -> Vec<i64> {
-    a.folds()
-        .iter()
-        .zip(x)
-        .filter_map(|(f, v)| match f {
-            liveness::contract::Fold::Drop => None,
-            liveness::contract::Fold::Mod(b) => Some(v.rem_euclid(*b)),
-            liveness::contract::Fold::Keep => Some(*v),
-        })
-        .collect()
+    a.image(x)
 }
 
 fn check(src: &str, params: &[&str], values: &[Vec<i64>], sequential: bool) {
