@@ -1,7 +1,7 @@
 //! `poly liveness` and `poly interp --contract` on the shared liveness
 //! kernels and on small kernels.
 
-use liveness::contract::Fold;
+use liveness::Fold;
 use poly::liveness::{interp_contract_command, liveness_text};
 
 fn shared(name: &str) -> (String, String, Vec<String>) {

@@ -60,7 +60,7 @@
 #![warn(missing_docs)]
 
 mod conflict;
-pub mod contract;
+mod contract;
 mod error;
 mod live_live;
 mod order;
@@ -70,7 +70,7 @@ mod rewrite;
 mod schedule_check;
 
 pub use conflict::{conflicts, ArrayConflict};
-pub use contract::{allocate, Allocation};
+pub use contract::{allocate, Allocation, Fold};
 pub use error::{Error, Result};
 pub use live_live::conflicts_live_live;
 pub use order::Order;
@@ -105,6 +105,18 @@ pub struct Analysis {
 pub fn analyze(src: &str, sequential: bool) -> Result<Analysis> {
     let model = scop::Model::from_source(src)?;
     analyze_model(&model, sequential)
+}
+
+/// [`analyze`] with at most `ops` units of engine work
+/// ([`presburger::budget`]); running out is [`Error::Budget`].
+///
+/// ```
+/// let src = "void k(int N, double A[N]) { for (int i = 0; i < N; i++) A[i] = 1.0; }";
+/// assert!(matches!(liveness::analyze_with_budget(src, false, 10), Err(liveness::Error::Budget)));
+/// assert!(liveness::analyze_with_budget(src, false, 100_000_000).is_ok());
+/// ```
+pub fn analyze_with_budget(src: &str, sequential: bool, ops: u64) -> Result<Analysis> {
+    presburger::budget::with_budget(ops, || analyze(src, sequential))
 }
 
 /// [`analyze`] on a model.
