@@ -91,3 +91,82 @@ fn malformed_input_is_an_error_with_its_position() {
     let e = err("void k(int N, double A[N]) {\n #pragma omp parallel for\n }");
     assert!(e.starts_with("3:2:"), "{e}");
 }
+
+/// The shared liveness kernels (local arrays, pragmas) compiled by the C
+/// compiler, sequentially and with OpenMP when available, give the
+/// interpreter's checksums.
+#[test]
+fn liveness_kernels_match_cc() {
+    use std::collections::HashMap;
+    use std::process::Command;
+    let have_cc = Command::new("cc")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    let Some(dir) = testkit::shared_path("liveness") else {
+        return;
+    };
+    if !have_cc {
+        eprintln!("note: no `cc` found; skipping");
+        return;
+    }
+    let tmp = std::env::temp_dir().join(format!("scop-local-cc-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let kernels = testkit::files_with_suffix(&dir, ".c");
+    assert!(kernels.len() >= 3);
+    for path in kernels {
+        let src = std::fs::read_to_string(&path).unwrap();
+        let params: Vec<(String, i64)> = src
+            .lines()
+            .filter_map(|l| l.split("params:").nth(1))
+            .flat_map(|l| l.split_whitespace().map(String::from).collect::<Vec<_>>())
+            .map(|kv| {
+                let (k, v) = kv.split_once('=').unwrap();
+                (k.to_string(), v.parse().unwrap())
+            })
+            .collect();
+        let args: Vec<String> = params.iter().map(|(n, v)| format!("{n}={v}")).collect();
+        let ours = scop::commands::interp_source(&src, &args).unwrap();
+        let ints: HashMap<String, i64> = params.into_iter().collect();
+        let abs = std::fs::canonicalize(&path).unwrap();
+        let driver =
+            scop::driver::c_driver(&abs.display().to_string(), &src, &ints, &HashMap::new())
+                .unwrap();
+        let stem = path.file_stem().unwrap().to_string_lossy().to_string();
+        let c_file = tmp.join(format!("{stem}_driver.c"));
+        // kernels may call min/max without defining them
+        let defs = "#define min(a, b) ((a) < (b) ? (a) : (b))\n#define max(a, b) ((a) > (b) ? (a) : (b))\n";
+        std::fs::write(&c_file, format!("{defs}{driver}")).unwrap();
+        for omp in [false, true] {
+            let exe = tmp.join(format!("{stem}_{omp}"));
+            let mut cmd = Command::new("cc");
+            cmd.args(["-O0", "-ffp-contract=off", "-o"])
+                .arg(&exe)
+                .arg(&c_file)
+                .arg("-lm");
+            if omp {
+                cmd.arg("-fopenmp");
+            }
+            let out = cmd.output().unwrap();
+            if !out.status.success() {
+                assert!(
+                    omp,
+                    "{stem}: cc failed: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+                continue; // no OpenMP support
+            }
+            let run = Command::new(&exe)
+                .env("OMP_NUM_THREADS", "2")
+                .output()
+                .unwrap();
+            assert!(run.status.success(), "{stem}: driver failed");
+            assert_eq!(
+                ours,
+                String::from_utf8_lossy(&run.stdout),
+                "{stem} (openmp {omp})"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+}
