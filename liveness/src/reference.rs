@@ -42,6 +42,7 @@ pub struct Run {
     /// Cells whose initial value is read.
     live_in: BTreeSet<Cell>,
     parallel: bool,
+    instances: Vec<(String, Vec<i64>)>,
 }
 
 impl Run {
@@ -63,6 +64,7 @@ impl Run {
         let mut writes = Vec::new();
         let mut flows = Vec::new();
         let mut live_in = BTreeSet::new();
+        let mut instances = Vec::new();
         let mut last: BTreeMap<Cell, usize> = BTreeMap::new();
         for (k, (sid, its)) in trace.iter().enumerate() {
             let stmt = &s.statements[*sid];
@@ -84,6 +86,7 @@ impl Run {
                 .collect::<Option<_>>()
                 .ok_or_else(bad)?;
             sched.push((time, stmt.parallel.clone()));
+            instances.push((stmt.name.clone(), its.clone()));
             let mut written = None;
             for a in &stmt.accesses {
                 let idx: Vec<i64> = a
@@ -120,7 +123,60 @@ impl Run {
             flows,
             live_in,
             parallel,
+            instances,
         })
+    }
+
+    /// The executed instances in sequential order: statement name and
+    /// iterator values.
+    pub fn instances(&self) -> &[(String, Vec<i64>)] {
+        &self.instances
+    }
+
+    /// The first violated condition of a new schedule giving instance `k`
+    /// the time `time[k]` (lexicographic; equal times unordered), checked
+    /// on the enumerated flows in the order `flow`, `live range`, `live-in`,
+    /// `live-out` (see `check_schedule`); `None` when legal.
+    pub fn schedule_violation(&self, time: &[Vec<i64>]) -> Option<&'static str> {
+        let lt = |a: usize, b: usize| time[a] < time[b];
+        let writers = |x: &Cell| -> Vec<usize> {
+            (0..self.writes.len())
+                .filter(|&k| &self.writes[k] == x)
+                .collect()
+        };
+        let real = |o: &Op| {
+            if let Op::Real(k, _) = o {
+                Some(*k)
+            } else {
+                None
+            }
+        };
+        if self.flows.iter().any(|(w, r, _)| match (real(w), real(r)) {
+            (Some(w), Some(r)) => !lt(w, r),
+            _ => false,
+        }) {
+            return Some("flow");
+        }
+        for (kind, cond) in [("live range", 0), ("live-in", 1), ("live-out", 2)] {
+            for (w, r, x) in &self.flows {
+                let bad = match (cond, w, r) {
+                    (0, Op::Real(w, _), Op::Real(r, _)) => writers(x)
+                        .into_iter()
+                        .any(|v| v != *w && !lt(v, *w) && !lt(*r, v) && v != *r),
+                    (1, Op::Start, Op::Real(r, _)) => {
+                        writers(x).into_iter().any(|v| !lt(*r, v) && v != *r)
+                    }
+                    (2, Op::Real(w, _), Op::End) => {
+                        writers(x).into_iter().any(|v| v != *w && !lt(v, *w))
+                    }
+                    _ => false,
+                };
+                if bad {
+                    return Some(kind);
+                }
+            }
+        }
+        None
     }
 
     /// `a ≺ b` on instances of the trace.
