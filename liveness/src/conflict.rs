@@ -66,7 +66,7 @@ pub fn conflicts(
         let Some(cells) = cells_u.to_map()? else {
             continue;
         };
-        let conflict = array_conflict(ranges, &a.name, &cells_u, &nb, &nbe)?;
+        let conflict = array_conflict(ranges, Some(&a.name), &cells_u, &nb, &nbe)?;
         let conflict = match conflict.to_map()? {
             Some(m) => m,
             None => Map::empty(Space::map(
@@ -84,33 +84,51 @@ pub fn conflicts(
     Ok(out)
 }
 
+/// The conflicts between all written cells of rank ≥ 0, of one array or
+/// of different arrays (storage shared across arrays): the same triangle,
+/// `{ A[x] -> B[y] }`, symmetric, `x ≠ y`.
+pub fn conflicts_all(order: &Order, ranges: &LiveRanges) -> Result<UnionMap> {
+    let foot = ranges.footprint()?;
+    array_conflict(
+        ranges,
+        None,
+        &foot,
+        &order.not_before()?,
+        &order.not_before_nor_equal()?,
+    )
+}
+
 fn array_conflict(
     ranges: &LiveRanges,
-    name: &str,
+    name: Option<&str>,
     cells: &UnionSet,
     nb: &UnionMap,
     nbe: &UnionMap,
 ) -> Result<UnionMap> {
-    let w = with_range(&ranges.writes, name)?;
+    let sel = |u: &UnionMap| match name {
+        Some(n) => with_range(u, n),
+        None => Ok(u.clone()),
+    };
+    let w = sel(&ranges.writes)?;
     let wdom = w.domain()?;
     // wy -> w : not (wy ≺ w), reversed: w -> wy
     let after_w = nb.intersect_domain(&wdom)?.reverse()?;
     // r -> wy : not (r ≺ wy) and r ≠ wy
     let r_not_before = nbe.intersect_range(&wdom)?;
-    let flows = with_range(&ranges.flows, name)?;
+    let flows = sel(&ranges.flows)?;
     let pairs = flows.domain()?.unwrap()?;
     let a1 = pairs.domain_map()?.apply_range(&after_w)?;
     let a2 = pairs.range_map()?.apply_range(&r_not_before)?;
     let p = a1.intersect(&a2)?;
     let mut t = flows.reverse()?.apply_range(&p)?.apply_range(&w)?;
-    let live_in = with_range(&ranges.live_in, name)?;
+    let live_in = sel(&ranges.live_in)?;
     t = t.union(
         &live_in
             .reverse()?
             .apply_range(&r_not_before)?
             .apply_range(&w)?,
     )?;
-    let live_out = with_range(&ranges.live_out, name)?;
+    let live_out = sel(&ranges.live_out)?;
     t = t.union(&live_out.reverse()?.apply_range(&after_w)?.apply_range(&w)?)?;
     let starts = live_in.range()?;
     t = t.union(&starts.product_sets(&starts)?)?;

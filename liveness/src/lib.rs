@@ -69,7 +69,7 @@ pub mod reference;
 mod rewrite;
 mod schedule_check;
 
-pub use conflict::{conflicts, ArrayConflict};
+pub use conflict::{conflicts, conflicts_all, ArrayConflict};
 pub use contract::{allocate, Allocation, Fold};
 pub use error::{Error, Result};
 pub use live_live::conflicts_live_live;

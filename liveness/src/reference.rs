@@ -214,6 +214,15 @@ impl Run {
     /// The symmetric conflict relation over written cells, `x ≠ y`, of one
     /// array.
     pub fn conflicts(&self) -> BTreeSet<(Cell, Cell)> {
+        self.conflicts_between(false)
+    }
+
+    /// The same over all written cells, also between different arrays.
+    pub fn conflicts_all(&self) -> BTreeSet<(Cell, Cell)> {
+        self.conflicts_between(true)
+    }
+
+    fn conflicts_between(&self, across: bool) -> BTreeSet<(Cell, Cell)> {
         let cells = self.cells();
         let mut wy: Vec<(Op, &Cell)> = self
             .writes
@@ -228,7 +237,7 @@ impl Run {
                 continue;
             }
             for (w, y) in &wy {
-                if *y == x || y.0 != x.0 || !cells.contains(*y) {
+                if *y == x || (!across && y.0 != x.0) || !cells.contains(*y) {
                     continue;
                 }
                 if !self.before(*w, *wx) && !self.before(*rx, *w) {

@@ -239,3 +239,55 @@ fn shared_kernels() {
         true,
     );
 }
+
+#[test]
+fn across_arrays() {
+    use liveness::{conflicts_all, LiveRanges, Order};
+    let srcs = [
+        REUSE.to_string(),
+        REUSE_PAR.to_string(),
+        LIVE_IN.to_string(),
+        shared("smooth_rows"),
+    ];
+    let params: [&[&str]; 4] = [&["N"], &["N"], &["N"], &["N", "M"]];
+    for (src, ps) in srcs.iter().zip(params) {
+        let m = scop::Model::from_source(src).unwrap();
+        let seq = Order::sequential(&m).unwrap();
+        let r = LiveRanges::of(&m, &seq).unwrap();
+        let all = conflicts_all(&Order::parallel(&m).unwrap(), &r).unwrap();
+        let ranges: Vec<std::ops::RangeInclusive<i64>> = ps.iter().map(|_| 0..=3).collect();
+        for vals in grid(&ranges) {
+            let named: Vec<(&str, i64)> = ps.iter().copied().zip(vals.iter().copied()).collect();
+            let run = Run::new(src, &named, true).unwrap();
+            let truth = run.conflicts_all();
+            // every enumerated pair is in the symbolic relation, and the counts agree
+            for ((a, x), (b, y)) in &truth {
+                let part = all
+                    .maps()
+                    .iter()
+                    .find(|mp| {
+                        mp.space().domain.as_ref().unwrap().name.as_deref() == Some(a.as_str())
+                            && mp.space().range.name.as_deref() == Some(b.as_str())
+                    })
+                    .unwrap_or_else(|| panic!("{a} -> {b} missing"));
+                let point: Vec<Int> = vals
+                    .iter()
+                    .chain(x)
+                    .chain(y)
+                    .map(|&v| Int::from(v))
+                    .collect();
+                assert!(
+                    part.contains_point(&point).unwrap(),
+                    "{a}{x:?} {b}{y:?} at {vals:?}"
+                );
+            }
+            let mut n = 0usize;
+            for mp in all.maps() {
+                let fixed =
+                    (0..vals.len()).fold(mp.clone(), |m, k| m.fix_var(k, &Int::from(vals[k])));
+                n += fixed.card().unwrap().to_string().parse::<usize>().unwrap();
+            }
+            assert_eq!(n, truth.len(), "at {vals:?}");
+        }
+    }
+}
