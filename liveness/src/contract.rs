@@ -60,6 +60,9 @@ fn max_dim(ds: &Set, k: usize) -> Result<Option<i64>> {
         // every d_k is negative: cannot happen for a symmetric DS
         return Err(Error::Unsupported("asymmetric conflict relation".into()));
     }
+    if !none_at_least(ds, k, LIMIT)? {
+        return Ok(None); // unbounded (or beyond the limit): one test
+    }
     let (mut lo, mut hi) = (0i64, 1i64); // lo: has a point >= lo; hi: to test
     while !none_at_least(ds, k, hi)? {
         lo = hi;
