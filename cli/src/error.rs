@@ -70,6 +70,9 @@ pub enum Error {
     Front(scop::Error),
     /// The dataflow analysis failed (`poly deps`).
     Dataflow(dataflow::Error),
+    /// The liveness analysis gave up (budget) or met a program outside what
+    /// it handles (`poly liveness`, `poly check-schedule`).
+    Liveness(liveness::Error),
     /// Reading schedule constraints or computing a schedule failed
     /// (`poly schedule`); the scheduler's error carries the position in the
     /// file where there is one.
@@ -109,7 +112,8 @@ impl Error {
             | Error::Set(_)
             | Error::Front(_)
             | Error::Dataflow(_)
-            | Error::Schedule { .. } => None,
+            | Error::Schedule { .. }
+            | Error::Liveness(_) => None,
         }
     }
 
@@ -128,6 +132,7 @@ impl Error {
             Error::Front(e) => e.to_string(),
             Error::Dataflow(e) => format!("dataflow: {e}"),
             Error::Schedule { file, error } => format!("{file}: {error}"),
+            Error::Liveness(e) => format!("liveness: {e}"),
         }
     }
 }
@@ -148,6 +153,7 @@ impl std::error::Error for Error {
             Error::Front(e) => Some(e),
             Error::Dataflow(e) => Some(e),
             Error::Schedule { error, .. } => Some(error),
+            Error::Liveness(e) => Some(e),
             _ => None,
         }
     }

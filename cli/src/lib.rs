@@ -5,6 +5,8 @@
 //!   used by the conformance checker).
 //! - [`deps`]: `poly deps`, the dependences of a C kernel (front end's
 //!   program model to dataflow, no text in between).
+//! - [`liveness`]: `poly liveness`, storage conflicts and contraction of a
+//!   kernel's arrays, and `poly interp --contract`.
 //! - [`demo`]: the built-in example run by `poly` without arguments.
 //! - [`error`]: the crate's error type.
 #![forbid(unsafe_code)]
@@ -16,6 +18,7 @@ pub mod demo;
 pub mod deps;
 pub mod error;
 pub mod json;
+pub mod liveness;
 pub mod schedule;
 
 pub use calc::{run_script, Session, Summary, Value};

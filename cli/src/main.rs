@@ -22,8 +22,9 @@ Usage:
                             0 means no limit)
   poly scop FILE.c [--isl]  extract the polyhedral model of a C kernel (JSON;
                             --isl: an iscc script of its relations, for poly calc)
-  poly interp FILE.c NAME=VALUE...
-                            run a C kernel with the given parameter values
+  poly interp FILE.c [--contract] NAME=VALUE...
+                            run a C kernel with the given parameter values;
+                            --contract: with its local arrays contracted (poly liveness)
   poly deps FILE.c [--param NAME=VALUE]... [--tagged]
                             the kernel's dependences as isl text: value-based flow,
                             anti (WAR), output (WAW), live-in and live-out, one line each;
@@ -31,6 +32,14 @@ Usage:
   poly schedule FILE.sc | KERNEL.c [--tile S,..] [--live-range-reordering]
                             compute a schedule (isl schedule-constraints file or C kernel
                             -> isl YAML schedule tree)
+  poly liveness FILE.c [--sequential] [--budget N] NAME=VALUE...
+                            storage conflicts of the written arrays (parallel semantics of
+                            `#pragma omp parallel for` unless --sequential) and a modular
+                            allocation, as JSON; counts for the given parameter values
+  poly check-schedule FILE.c SCHEDULE
+                            `legal` when the schedule (an isl union map on the statements,
+                            or a file) reverses no flow and writes no cell inside one of its
+                            live ranges; else `illegal:` and an offending instance
   poly bench CASES.jsonl [--min-ms N]
                             check and time engine operations on conformance cases
                             (one line per case: ID OP NANOSECONDS, or ID OP WRONG)
@@ -146,9 +155,14 @@ fn dispatch(args: &[String]) -> Result<ExitCode, Error> {
         Some("calc") => calc_command(&args[1..]),
         Some("bench") => poly::bench::bench_command(&args[1..]),
         Some("scop") => front_end(scop::commands::scop_command(&args[1..])),
+        Some("interp") if args.iter().any(|a| a == "--contract") => {
+            front_end(poly::liveness::interp_contract_command(&args[1..]))
+        }
         Some("interp") => front_end(scop::commands::interp_command(&args[1..])),
         Some("deps") => front_end(poly::deps::deps_command(&args[1..])),
         Some("schedule") => front_end(poly::schedule::schedule_command(&args[1..])),
+        Some("liveness") => front_end(poly::liveness::liveness_command(&args[1..])),
+        Some("check-schedule") => front_end(poly::liveness::check_schedule_command(&args[1..])),
         Some(other) => Err(Error::Usage(format!(
             "unknown command `{other}` (see `poly --help`)"
         ))),

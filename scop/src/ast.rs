@@ -128,6 +128,17 @@ pub enum StmtKind {
         step: i64,
         /// The body.
         body: Box<Stmt>,
+        /// Preceded by `#pragma omp parallel for`: different iterations of
+        /// one execution of the loop are unordered.
+        parallel: bool,
+    },
+    /// `double tmp[N][M];`: a local array (C99 variable-length array),
+    /// declared in the function body outside every loop, uninitialised.
+    ArrayDecl {
+        /// Its name.
+        name: String,
+        /// Its extents, affine in the integer parameters.
+        dims: Vec<Expr>,
     },
     /// `if (cond) then_s else else_s`
     If {

@@ -27,6 +27,8 @@ struct Builder {
     conds: Vec<Formula>,
     statements: Vec<Statement>,
     locals: Vec<String>,
+    local_arrays: Vec<Array>,
+    par_loops: Vec<String>,
     next_ref: usize,
 }
 
@@ -55,6 +57,8 @@ pub fn build_from_ast(f: &ast::Function) -> Result<Scop, Error> {
         conds: Vec::new(),
         statements: Vec::new(),
         locals: Vec::new(),
+        local_arrays: Vec::new(),
+        par_loops: Vec::new(),
         next_ref: 0,
     };
     let mut params = Vec::new();
@@ -126,6 +130,7 @@ pub fn build_from_ast(f: &ast::Function) -> Result<Scop, Error> {
             s.schedule.push(SchedDim::Const(0));
         }
     }
+    arrays.append(&mut b.local_arrays);
     arrays.extend(scalar_arrays);
     for l in &b.locals {
         arrays.push(Array {
@@ -192,7 +197,7 @@ fn contains_stmt(s: &ast::Stmt) -> bool {
             contains_stmt(then_s) || else_s.as_ref().is_some_and(|e| contains_stmt(e))
         }
         StmtKind::Block(b) => b.iter().any(contains_stmt),
-        StmtKind::Empty => false,
+        StmtKind::Empty | StmtKind::ArrayDecl { .. } => false,
     }
 }
 
@@ -262,6 +267,7 @@ impl Builder {
                     }
                 }
             }
+            StmtKind::ArrayDecl { name, dims } => self.array_decl(name, dims, s.pos),
             StmtKind::Assign { lhs, op, rhs } => self.assignment(lhs, *op, rhs, s.pos, prefix),
             StmtKind::If {
                 cond,
@@ -298,6 +304,7 @@ impl Builder {
                 cond,
                 step,
                 body,
+                parallel,
             } => {
                 check_name(var, s.pos)?;
                 match (self.syms.get(var), declared) {
@@ -319,7 +326,13 @@ impl Builder {
                 let init_t = self.int_term(init)?;
                 let saved = self.syms.clone();
                 self.syms.insert(var.clone(), Sym::Iterator);
+                if *parallel {
+                    self.par_loops.push(var.clone());
+                }
                 let r = self.for_loop(s.pos, var, init_t, cond, *step, body, prefix);
+                if *parallel {
+                    self.par_loops.pop();
+                }
                 self.syms = saved;
                 r
             }
@@ -403,6 +416,48 @@ impl Builder {
         self.loops.pop();
         let _ = pos;
         r
+    }
+
+    /// `double tmp[N][M];` in the function body, outside every loop and
+    /// condition: a local array with extents affine in the parameters.
+    fn array_decl(&mut self, name: &str, dims: &[ast::Expr], pos: Pos) -> Result<(), Error> {
+        check_name(name, pos)?;
+        if !self.loops.is_empty() || !self.conds.is_empty() {
+            return Err(Error::unsupported(
+                pos,
+                format!("local array `{name}`"),
+                "local arrays must be declared in the function body outside every loop and condition",
+            ));
+        }
+        if self.syms.contains_key(name) {
+            return Err(Error::unsupported(
+                pos,
+                format!("declaration of `{name}`"),
+                "shadowing another variable is not supported",
+            ));
+        }
+        let mut ds = Vec::new();
+        for d in dims {
+            match self.int_term(d)? {
+                IntTerm::Aff(a) => ds.push(a),
+                _ => {
+                    return Err(Error::unsupported(
+                        d.pos,
+                        "array size",
+                        "array sizes must be affine in the integer parameters",
+                    ))
+                }
+            }
+        }
+        self.syms
+            .insert(name.to_string(), Sym::Array { rank: ds.len() });
+        self.local_arrays.push(Array {
+            name: name.to_string(),
+            dims: ds,
+            element_type: "double".into(),
+            origin: ArrayOrigin::LocalArray,
+        });
+        Ok(())
     }
 
     fn new_ref(&mut self) -> String {
@@ -489,7 +544,14 @@ impl Builder {
         }
         dom.extend(self.conds.iter().cloned());
         let name = format!("S{}", self.statements.len());
+        let parallel = prefix
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| matches!(d, SchedDim::Iter(v, _) if self.par_loops.contains(v)))
+            .map(|(k, _)| k)
+            .collect();
         self.statements.push(Statement {
+            parallel,
             name,
             iterators: self.loops.iter().map(|(v, _)| v.clone()).collect(),
             domain: Formula::and(dom),

@@ -116,25 +116,7 @@ pub fn initial_state(
                 st.doubles.insert(p.name.clone(), v);
             }
             ParamKind::Array(dims) => {
-                let mut ds = Vec::new();
-                let mut len: usize = 1;
-                for d in dims {
-                    let v = eval_int(&st, d)?;
-                    if !(0..=(1 << 28)).contains(&v) {
-                        return Err(Error::runtime(
-                            d.pos,
-                            format!("extent {v} of array `{}` is negative or too large", p.name),
-                        ));
-                    }
-                    ds.push(v as usize);
-                    len = len.saturating_mul(v as usize);
-                }
-                if len > (1 << 28) {
-                    return Err(Error::runtime(
-                        p.pos,
-                        format!("array `{}` is too large", p.name),
-                    ));
-                }
+                let (ds, len) = extents(&st, &p.name, dims, p.pos)?;
                 let data = (0..len).map(|x| initial_value(x, k_array)).collect();
                 k_array += 1;
                 st.arrays
@@ -143,6 +125,32 @@ pub fn initial_state(
         }
     }
     Ok(st)
+}
+
+/// The extents of an array and its number of elements.
+fn extents(
+    st: &State,
+    name: &str,
+    dims: &[ast::Expr],
+    pos: Pos,
+) -> Result<(Vec<usize>, usize), Error> {
+    let mut ds = Vec::new();
+    let mut len: usize = 1;
+    for d in dims {
+        let v = eval_int(st, d)?;
+        if !(0..=(1 << 28)).contains(&v) {
+            return Err(Error::runtime(
+                d.pos,
+                format!("extent {v} of array `{name}` is negative or too large"),
+            ));
+        }
+        ds.push(v as usize);
+        len = len.saturating_mul(v as usize);
+    }
+    if len > (1 << 28) {
+        return Err(Error::runtime(pos, format!("array `{name}` is too large")));
+    }
+    Ok((ds, len))
 }
 
 /// Runs the kernel body on `st`.
@@ -215,6 +223,18 @@ fn exec(st: &mut State, s: &ast::Stmt) -> Result<(), Error> {
     match &s.kind {
         StmtKind::Empty => Ok(()),
         StmtKind::Block(b) => exec_block(st, b),
+        StmtKind::ArrayDecl { name, dims } => {
+            // Uninitialised in C; zeros here, for determinism.
+            let (ds, len) = extents(st, name, dims, s.pos)?;
+            st.arrays.insert(
+                name.clone(),
+                ArrayData {
+                    dims: ds,
+                    data: vec![0.0; len],
+                },
+            );
+            Ok(())
+        }
         StmtKind::Decl { ty, name, init } => {
             match ty {
                 ast::BaseTy::Int => {

@@ -1,7 +1,10 @@
 //! Tokenizer for the C subset.
 //!
 //! Comments are skipped, and so are preprocessor lines (`#include`,
-//! `#define min(a,b) ...`): the front end knows `min`/`max` natively.
+//! `#define min(a,b) ...`): the front end knows `min`/`max` natively. The one
+//! exception is `#pragma omp parallel for`, which becomes the punctuator
+//! [`PRAGMA_PARALLEL_FOR`]; any other `#pragma omp` line is an error at its
+//! position (other pragmas are skipped).
 
 use crate::error::{Error, Pos};
 
@@ -28,6 +31,9 @@ pub struct Token {
     /// Where it starts.
     pub pos: Pos,
 }
+
+/// The token of a `#pragma omp parallel for` line.
+pub const PRAGMA_PARALLEL_FOR: &str = "#pragma omp parallel for";
 
 const PUNCTS: &[&str] = &[
     "<<=", ">>=", "...", "->", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<=",
@@ -66,11 +72,16 @@ pub fn tokenize(src: &str) -> Result<Vec<Token>, Error> {
         let pos = Pos { line, col };
         if c == '#' && at_line_start {
             // Preprocessor line, with backslash continuations.
+            let start = i;
             while i < chars.len() && chars[i] != '\n' {
                 if chars[i] == '\\' && i + 1 < chars.len() && chars[i + 1] == '\n' {
                     bump!();
                 }
                 bump!();
+            }
+            let line_text: String = chars[start..i].iter().collect();
+            if let Some(t) = pragma_token(&line_text, pos)? {
+                toks.push(Token { tok: t, pos });
             }
             continue;
         }
@@ -206,11 +217,39 @@ pub fn tokenize(src: &str) -> Result<Vec<Token>, Error> {
     Ok(toks)
 }
 
+/// `Some` for `#pragma omp parallel for`, an error for any other
+/// `#pragma omp` line, `None` for every other preprocessor line.
+fn pragma_token(line: &str, pos: Pos) -> Result<Option<Tok>, Error> {
+    let text = line.replace("\\\n", " ");
+    let words: Vec<&str> = text[1..].split_whitespace().collect();
+    if words.first() != Some(&"pragma") || words.get(1) != Some(&"omp") {
+        return Ok(None);
+    }
+    if words[2..] == ["parallel", "for"] {
+        return Ok(Some(Tok::Punct(PRAGMA_PARALLEL_FOR)));
+    }
+    Err(Error::unsupported(
+        pos,
+        text.trim().to_string(),
+        "the only OpenMP directive supported is `#pragma omp parallel for` (without clauses)",
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
     fn tokens_of_a_compound_assignment() {
         let toks = super::tokenize("x += 1.5; // c").unwrap();
         assert_eq!(toks.len(), 5);
+    }
+
+    #[test]
+    fn pragmas() {
+        let toks = super::tokenize("#include <x.h>\n  #pragma omp parallel for\nfor").unwrap();
+        assert_eq!(toks[0].tok, super::Tok::Punct(super::PRAGMA_PARALLEL_FOR));
+        assert_eq!((toks[0].pos.line, toks[0].pos.col), (2, 3));
+        let e = super::tokenize("\n#pragma omp parallel for simd\n").unwrap_err();
+        assert!(e.to_string().contains("2:1"), "{e}");
+        assert_eq!(super::tokenize("#pragma once\nx").unwrap().len(), 2);
     }
 }

@@ -11,7 +11,11 @@
 //!    so `#define min(a,b) ...` lines are harmless).
 //! 2. `parser` builds an [`ast::Function`]: `int`/`double`/array parameters,
 //!    `for` loops (steps `++`, `--`, `+= c`, `-= c`), `if`/`else`, local
-//!    `double` scalars, assignments `= += -= *= /=`, arithmetic, calls to
+//!    `double` scalars, local arrays declared in the function body outside
+//!    every loop (`double tmp[N][M];`, uninitialised, dead at return),
+//!    `#pragma omp parallel for` before a loop (recorded as the statement's
+//!    parallel schedule dimension, [`program::Statement::parallel`]),
+//!    assignments `= += -= *= /=`, arithmetic, calls to
 //!    `sqrt exp fabs fmin fmax pow min max`. Constructs outside the subset
 //!    (`while`, pointers, `?:`, ...) are reported as [`Error::Unsupported`].
 //! 3. `build` checks the static-control conditions and extracts the

@@ -138,6 +138,9 @@ pub struct Statement {
     pub domain: Formula,
     /// Original schedule (padded to the scop's schedule depth).
     pub schedule: Vec<SchedDim>,
+    /// The schedule dimensions that are iterators of loops preceded by
+    /// `#pragma omp parallel for`, increasing.
+    pub parallel: Vec<usize>,
     /// All references, in evaluation order (writes first).
     pub accesses: Vec<Access>,
     /// The statement as an expression tree.
@@ -155,6 +158,9 @@ pub enum ArrayOrigin {
     ScalarParam(usize),
     /// A local `double` scalar (zero-dimensional).
     Local,
+    /// A local array declared in the function body (`double tmp[N][M];`):
+    /// uninitialised at entry, dead at return.
+    LocalArray,
 }
 
 /// An array of the scop.
@@ -181,8 +187,8 @@ pub struct Scop {
     pub scalar_params: Vec<String>,
     /// Constraints on the parameters.
     pub context: Formula,
-    /// Arrays: array parameters in signature order, then written scalar
-    /// parameters, then local scalars.
+    /// Arrays: array parameters in signature order, then local arrays in
+    /// declaration order, then written scalar parameters, then local scalars.
     pub arrays: Vec<Array>,
     /// Statements in textual order.
     pub statements: Vec<Statement>,

@@ -2,7 +2,7 @@
 
 use crate::ast::*;
 use crate::error::{Error, Pos};
-use crate::lexer::{tokenize, Tok, Token};
+use crate::lexer::{tokenize, Tok, Token, PRAGMA_PARALLEL_FOR};
 
 mod expr;
 
@@ -376,11 +376,39 @@ impl Parser {
             }
             let (name, pos) = self.ident()?;
             if self.is_punct("[") {
-                return Err(Error::unsupported(
+                if ty != BaseTy::Double {
+                    return Err(Error::unsupported(
+                        pos,
+                        format!("local array `{name}`"),
+                        "only local arrays of `double` are supported",
+                    ));
+                }
+                let mut dims = Vec::new();
+                while self.eat_punct("[") {
+                    if self.is_punct("]") {
+                        return Err(Error::syntax(
+                            self.pos(),
+                            format!("local array `{name}` needs its extent"),
+                        ));
+                    }
+                    dims.push(self.expr()?);
+                    self.expect_punct("]")?;
+                }
+                if self.is_punct("=") {
+                    return Err(Error::unsupported(
+                        self.pos(),
+                        format!("initializer of `{name}`"),
+                        "local arrays cannot be initialized",
+                    ));
+                }
+                out.push(Stmt {
+                    kind: StmtKind::ArrayDecl { name, dims },
                     pos,
-                    format!("local array `{name}`"),
-                    "local arrays are not supported; pass arrays as parameters",
-                ));
+                });
+                if !self.eat_punct(",") {
+                    break;
+                }
+                continue;
             }
             let init = if self.eat_punct("=") {
                 Some(self.expr()?)
@@ -435,6 +463,9 @@ impl Parser {
                 pos,
                 "a declaration is not allowed here; use braces",
             ));
+        }
+        if self.eat_punct(PRAGMA_PARALLEL_FOR) {
+            return self.parallel_for(pos);
         }
         if self.eat_ident("for") {
             return self.for_stmt(pos);
@@ -616,9 +647,31 @@ impl Parser {
                 cond,
                 step,
                 body,
+                parallel: false,
             },
             pos,
         })
+    }
+
+    /// `#pragma omp parallel for` (already consumed) then a `for` loop.
+    fn parallel_for(&mut self, pos: Pos) -> Result<Stmt, Error> {
+        if !self.is_ident("for") {
+            return Err(Error::syntax(
+                self.pos(),
+                format!(
+                    "`#pragma omp parallel for` (line {}) must be followed by a `for` loop, found {}",
+                    pos.line,
+                    self.describe()
+                ),
+            ));
+        }
+        let fpos = self.pos();
+        self.advance();
+        let mut s = self.for_stmt(fpos)?;
+        if let StmtKind::For { parallel, .. } = &mut s.kind {
+            *parallel = true;
+        }
+        Ok(s)
     }
 }
 

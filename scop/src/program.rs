@@ -61,6 +61,11 @@ pub struct Statement {
     pub accesses: Vec<usize>,
     /// Source position.
     pub pos: Pos,
+    /// The schedule dimensions that are iterators of loops marked
+    /// `#pragma omp parallel for` (increasing): two instances of statements
+    /// sharing such a loop whose schedules agree before that dimension and
+    /// differ at it are unordered.
+    pub parallel: Vec<usize>,
 }
 
 /// One array reference of the [`Model`].
@@ -220,6 +225,7 @@ impl Model {
                 body: s.body.clone(),
                 accesses: refs,
                 pos: s.pos,
+                parallel: s.parallel.clone(),
             });
         }
 
