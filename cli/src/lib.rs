@@ -3,6 +3,7 @@
 //! - [`calc`]: `poly calc`, an iscc-compatible calculator over the
 //!   `presburger` engine (interactive, script files, and a batch protocol
 //!   used by the conformance checker).
+//! - [`codegen`]: `poly codegen`, AST generation (the `ast` crate).
 //! - [`demo`]: the built-in example run by `poly` without arguments.
 //! - [`error`]: the crate's error type.
 #![forbid(unsafe_code)]
@@ -10,6 +11,7 @@
 
 pub mod bench;
 pub mod calc;
+pub mod codegen;
 pub mod demo;
 pub mod error;
 pub mod json;

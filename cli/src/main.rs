@@ -20,6 +20,8 @@ Usage:
                             --budget N: give up on a statement after N units of engine work
                             (default in batch mode: 10000000, seconds at most;
                             0 means no limit)
+  poly codegen FILE         generate loops (C, isl style) for an isl_codegen input
+                            (FILE.in: schedule, context, options; FILE.st: schedule tree)
   poly scop FILE.c          extract the polyhedral model of a C kernel
   poly interp FILE.c NAME=VALUE...
                             run a C kernel with the given parameter values
@@ -140,6 +142,7 @@ fn dispatch(args: &[String]) -> Result<ExitCode, Error> {
         }
         Some("calc") => calc_command(&args[1..]),
         Some("bench") => poly::bench::bench_command(&args[1..]),
+        Some("codegen") => front_end(poly::codegen::codegen_command(&args[1..])),
         Some("scop") => front_end(scop::commands::scop_command(&args[1..])),
         Some("interp") => front_end(scop::commands::interp_command(&args[1..])),
         Some(other) => Err(Error::Usage(format!(
