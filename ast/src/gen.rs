@@ -137,11 +137,15 @@ struct Bounds {
     lower_rows: Vec<(bool, Vec<Int>)>,
     upper_rows: Vec<(bool, Vec<Int>)>,
     stride_row: Option<Vec<Int>>,
+    eq_row: Option<Vec<Int>>,
 }
 
 /// `m` inside `ctx` with the constraints implied by `ctx` removed (the
 /// engine's gist, then the equalities and constant rows it keeps).
 fn gist(m: &Map, ctx: &Map) -> Result<Map> {
+    if ctx.is_subset(m)? {
+        return Ok(Map::universe(m.space().clone()));
+    }
     let g = m.gist(ctx)?;
     let mut out = Map::empty(g.space().clone());
     for b in g.basic_maps() {
@@ -255,10 +259,12 @@ impl Gen<'_> {
     ) -> Result<Vec<Node>> {
         let n = self.scan.n;
         let mut live = Vec::new();
+        let mut inter = Vec::new();
         for p in pieces {
-            let s = p.set.intersect(ctx)?;
+            let s = p.set.intersect(ctx)?.coalesce()?;
             if !s.is_empty()? {
-                live.push(Piece { set: s, ..p });
+                live.push(p);
+                inter.push(s);
             }
         }
         if live.is_empty() {
@@ -267,8 +273,8 @@ impl Gen<'_> {
         if l == n {
             let mut out = Vec::new();
             let d = self.scan.n_sched;
-            for p in &live {
-                let cond = self.printer(env).condition(&gist(&p.set, ctx)?)?;
+            for (p, s) in live.iter().zip(&inter) {
+                let cond = self.printer(env).condition(&gist(s, ctx)?)?;
                 let call = Node::User {
                     name: p.name.clone(),
                     args: env[d..d + p.n_dom].to_vec(),
@@ -284,9 +290,9 @@ impl Gen<'_> {
             }
             return Ok(out);
         }
-        let projs: Vec<Map> = live
+        let projs: Vec<Map> = inter
             .iter()
-            .map(|p| project_keep(&p.set, l + 1, n))
+            .map(|s| project_keep(s, l + 1, n).and_then(|m| Ok(m.coalesce()?)))
             .collect::<Result<_>>()?;
         let groups = self.order(l, &projs)?;
         let mut out = Vec::new();
@@ -430,6 +436,7 @@ impl Gen<'_> {
             lower_rows: vec![],
             upper_rows: vec![],
             stride_row: None,
+            eq_row: None,
         };
         let neg = |t: Vec<(i64, Expr)>| -> Vec<(i64, Expr)> {
             t.into_iter().map(|(c, e)| (-c, e)).collect()
@@ -453,8 +460,18 @@ impl Gen<'_> {
                 };
                 bd.lower.push(lo);
                 bd.upper.push(hi);
-                bd.lower_rows.push((true, r.clone()));
-                bd.upper_rows.push((true, r.clone()));
+                // as inequalities: the loop range only implies the bounds
+                let up: Vec<Int> = r.iter().map(|v| -v).collect();
+                let (lo_row, hi_row) = if c > 0 {
+                    (r.clone(), up)
+                } else {
+                    (up, r.clone())
+                };
+                bd.lower_rows.push((false, lo_row));
+                bd.upper_rows.push((false, hi_row));
+                if bd.eq_row.is_none() {
+                    bd.eq_row = Some(r.clone());
+                }
                 if bd.eq.is_none() {
                     bd.eq = Some(val);
                 }
@@ -525,12 +542,9 @@ impl Gen<'_> {
         let u = u.coalesce()?;
         // conditions on the outer dimensions, hoisted in front of the loop
         let outer = project_keep(&u, l, n)?;
-        let cond_set = gist(&outer, ctx)?;
-        let cond = self.printer(env).condition(&cond_set)?;
-        let ctx = match &cond {
-            Some(_) => ctx.intersect(&outer)?,
-            None => ctx.clone(),
-        };
+        let mut cond = None;
+        let full_ctx = ctx;
+        let ctx = &ctx.intersect(&outer)?.coalesce()?;
         let parts = explicit(&u)?;
         let mut bds = Vec::new();
         for b in &parts {
@@ -538,15 +552,30 @@ impl Gen<'_> {
         }
         let iter = format!("c{l}");
         let space = u.space().clone();
-        let same_eq = bds[0].eq.is_some() && bds.iter().all(|b| b.eq == bds[0].eq);
+        let mut same_eq = bds[0].eq.is_some() && bds.iter().all(|b| b.eq == bds[0].eq);
+        let mut eq_from = (parts[0].clone(), bds[0].eq_row.clone());
+        let mut eq_value = bds[0].eq.clone();
+        if !same_eq && parts.len() > 1 {
+            // an equality common to all parts (e.g. `t = i` in every disjunct)
+            let hull = u.affine_hull()?;
+            if let Some(h) = explicit(&hull)?.into_iter().next() {
+                let hb = self.bounds(l, &h, env)?;
+                if hb.eq.is_some() {
+                    same_eq = true;
+                    eq_value = hb.eq.clone();
+                    eq_from = (h.clone(), hb.eq_row.clone());
+                }
+            }
+        }
         let body = if same_eq {
-            let value = bds[0].eq.clone().unwrap();
-            let row = bds[0].lower_rows.iter().find(|(e, _)| *e).cloned();
+            cond = self.printer(env).condition(&gist(&outer, full_ctx)?)?;
+            let value = eq_value.unwrap();
             let mut inner = ctx.clone();
-            if let Some(row) = row {
-                inner = inner.intersect(&Map::from_basic(self.with_rows(&parts[0], &[row])))?;
+            if let (b, Some(row)) = eq_from {
+                inner = inner.intersect(&Map::from_basic(self.with_rows(&b, &[(true, row)])))?;
             }
             env.push(value);
+            let inner = inner.coalesce()?;
             let r = self.level(l + 1, pieces, &inner, env);
             env.pop();
             r?
@@ -571,6 +600,9 @@ impl Gen<'_> {
             dedup(&mut ups);
             let lb = fold(lows, Expr::min).unwrap();
             let ub = fold(ups, Expr::max).unwrap();
+            // outer conditions implied by the loop having an iteration are
+            // not needed: an empty loop runs nothing
+            let range = full_ctx.intersect(&lset)?.intersect(&uset)?;
             let mut inner = ctx.intersect(&lset)?.intersect(&uset)?;
             let stride = match &bds[0].stride {
                 Some((g, f))
@@ -585,6 +617,15 @@ impl Gen<'_> {
                 }
                 _ => None,
             };
+            let range = match &stride {
+                Some(_) => {
+                    let row = bds[0].stride_row.clone().unwrap();
+                    range.intersect(&Map::from_basic(self.with_rows(&parts[0], &[(true, row)])))?
+                }
+                None => range,
+            };
+            let nonempty = project_keep(&range, l, n)?;
+            cond = self.printer(env).condition(&gist(&outer, &nonempty)?)?;
             let (init, inc) = match stride {
                 None => (lb, 1),
                 Some((g, f)) => {
@@ -595,6 +636,7 @@ impl Gen<'_> {
                 }
             };
             env.push(Expr::Var(iter.clone()));
+            let inner = inner.coalesce()?;
             let r = self.level(l + 1, pieces, &inner, env);
             env.pop();
             let body = r?;

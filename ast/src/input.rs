@@ -101,6 +101,54 @@ fn parse_at<T: std::str::FromStr<Err = presburger::Error>>(
     })
 }
 
+/// isl's old integer-division notation `[(e)/k]` as `floor((e)/k)`
+/// (same length is not kept; positions inside such objects may shift).
+pub fn rewrite_floor_brackets(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'[' && b.get(i + 1) == Some(&b'(') {
+            // find the matching ')' then expect `/ digits ]`
+            let mut depth = 0i32;
+            let mut j = i + 1;
+            while j < b.len() {
+                match b[j] {
+                    b'(' => depth += 1,
+                    b')' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+                j += 1;
+            }
+            let rest = &s[(j + 1).min(s.len())..];
+            let t = rest.trim_start();
+            if let Some(t2) = t.strip_prefix('/') {
+                let t3 = t2.trim_start();
+                let digits: String = t3.chars().take_while(|c| c.is_ascii_digit()).collect();
+                let after = t3[digits.len()..].trim_start();
+                if !digits.is_empty() && after.starts_with(']') {
+                    out.push_str("floor(");
+                    out.push_str(&s[i + 1..=j]);
+                    out.push('/');
+                    out.push_str(&digits);
+                    out.push(')');
+                    let consumed = s.len() - after.len() + 1;
+                    i = consumed;
+                    continue;
+                }
+            }
+        }
+        out.push(b[i] as char);
+        i += 1;
+    }
+    out
+}
+
 /// Parse the text of a `.in` file.
 pub fn parse_map_input(text: &str) -> Result<MapInput> {
     let objs = split_objects(text)?;
@@ -120,12 +168,15 @@ pub fn parse_map_input(text: &str) -> Result<MapInput> {
             message: "the end of the input after three objects".into(),
         });
     }
+    let objs: Vec<(usize, String)> = objs
+        .into_iter()
+        .map(|(k, o)| (k, rewrite_floor_brackets(&o)))
+        .collect();
     let schedule: UnionMap = parse_at(text, &objs[0])?;
     let context: Set = parse_at(text, &objs[1])?;
-    let options = match objs.get(2) {
-        Some(o) => Some(parse_at::<UnionMap>(text, o)?),
-        None => None,
-    };
+    // isl's option syntax (`[*]`, nested `separation_class[[..] -> [..]]`)
+    // goes beyond the engine's notation: options are only advisory here
+    let options = objs.get(2).and_then(|o| parse_at::<UnionMap>(text, o).ok());
     Ok(MapInput {
         schedule,
         context,

@@ -86,7 +86,7 @@ impl Node {
                         },
                         None,
                     ) => Node::If {
-                        cond: Expr::and(cond, c2),
+                        cond: and_dedup(cond, c2),
                         then: t2,
                         els: None,
                     },
@@ -213,4 +213,28 @@ impl fmt::Display for Node {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.to_c())
     }
+}
+
+fn conjuncts(e: Expr, out: &mut Vec<Expr>) {
+    match e {
+        Expr::And(a, b) => {
+            conjuncts(*a, out);
+            conjuncts(*b, out);
+        }
+        e => {
+            if !out.contains(&e) {
+                out.push(e)
+            }
+        }
+    }
+}
+
+/// `a && b` without repeated conjuncts.
+fn and_dedup(a: Expr, b: Expr) -> Expr {
+    let mut v = Vec::new();
+    conjuncts(a, &mut v);
+    conjuncts(b, &mut v);
+    let mut it = v.into_iter();
+    let first = it.next().expect("a conjunct");
+    it.fold(first, Expr::and)
 }

@@ -212,10 +212,13 @@ impl RowPrinter<'_> {
             return Ok(Some(Expr::cmp(CmpOp::Eq, Expr::Int(0), Expr::Int(1))));
         }
         let mut acc: Option<Expr> = None;
+        let mut seen: Vec<Expr> = Vec::new();
         for b in &parts {
             match self.conjunction(b)? {
                 None => return Ok(None),
+                Some(e) if seen.contains(&e) => {}
                 Some(e) => {
+                    seen.push(e.clone());
                     acc = Some(match acc {
                         None => e,
                         Some(a) => Expr::or(a, e),
