@@ -105,6 +105,66 @@ impl Expr {
         Expr::Or(Box::new(a), Box::new(b))
     }
 
+    /// Constant folding: operations on constants are evaluated, `x + 0`,
+    /// `0 + x`, `x - 0`, `min(a, a)` and `max(a, a)` simplified.
+    pub fn fold(self) -> Expr {
+        let b = |e: Box<Expr>| Box::new(e.fold());
+        let e = match self {
+            Expr::Neg(a) => Expr::Neg(b(a)),
+            Expr::Add(x, y) => match (x.fold(), y.fold()) {
+                (Expr::Int(0), y) => y,
+                (x, Expr::Int(0)) => x,
+                (x, Expr::Int(k)) if k < 0 => Expr::Sub(Box::new(x), Box::new(Expr::Int(-k))),
+                (x, y) => Expr::Add(Box::new(x), Box::new(y)),
+            },
+            Expr::Sub(x, y) => match (x.fold(), y.fold()) {
+                (Expr::Int(0), y) => Expr::Neg(Box::new(y)),
+                (x, Expr::Int(0)) => x,
+                (x, y) => Expr::Sub(Box::new(x), Box::new(y)),
+            },
+            Expr::Mul(k, a) => match (k, a.fold()) {
+                (1, a) => a,
+                (_, Expr::Int(0)) | (0, _) => Expr::Int(0),
+                (k, a) => Expr::Mul(k, Box::new(a)),
+            },
+            Expr::FloorDiv(a, k) => match (a.fold(), k) {
+                (a, 1) => a,
+                (a, k) => Expr::FloorDiv(Box::new(a), k),
+            },
+            Expr::ExactDiv(a, k) => match (a.fold(), k) {
+                (a, 1) => a,
+                (a, k) => Expr::ExactDiv(Box::new(a), k),
+            },
+            Expr::Mod(a, k) => Expr::Mod(b(a), k),
+            Expr::Min(x, y) | Expr::Max(x, y) if x == y => x.fold(),
+            Expr::Min(x, y) => Expr::Min(b(x), b(y)),
+            Expr::Max(x, y) => Expr::Max(b(x), b(y)),
+            Expr::Cmp(op, x, y) => Expr::Cmp(op, b(x), b(y)),
+            Expr::And(x, y) => Expr::And(b(x), b(y)),
+            Expr::Or(x, y) => Expr::Or(b(x), b(y)),
+            e => e,
+        };
+        let constant = |e: &Expr| matches!(e, Expr::Int(_));
+        let all_const = match &e {
+            Expr::Neg(a) | Expr::Mul(_, a) | Expr::FloorDiv(a, _) => constant(a),
+            Expr::Add(x, y) | Expr::Sub(x, y) | Expr::Min(x, y) | Expr::Max(x, y) => {
+                constant(x) && constant(y)
+            }
+            _ => false,
+        };
+        if all_const {
+            if let Ok(v) = e.eval(&|_| None) {
+                if let Ok(v) = i64::try_from(v) {
+                    return Expr::Int(v);
+                }
+            }
+        }
+        match e {
+            Expr::Min(x, y) | Expr::Max(x, y) if x == y => *x,
+            e => e,
+        }
+    }
+
     /// Evaluate with `lookup` giving the value of each variable; exact
     /// (128-bit, overflow is an error).
     pub fn eval(&self, lookup: &dyn Fn(&str) -> Option<i128>) -> Result<i128, String> {

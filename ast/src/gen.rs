@@ -113,7 +113,7 @@ pub fn generate_scan(scan: &Scan) -> Result<Node> {
     let g = Gen { scan };
     let mut env = Vec::new();
     let nodes = g.level(0, scan.pieces.clone(), &scan.context, &mut env)?;
-    Ok(Node::block(nodes).merge_ifs())
+    Ok(Node::block(nodes).merge_ifs().fold_constants())
 }
 
 /// Generate the AST of a schedule map with a context: every instance
@@ -542,7 +542,7 @@ impl Gen<'_> {
         let u = u.coalesce()?;
         // conditions on the outer dimensions, hoisted in front of the loop
         let outer = project_keep(&u, l, n)?;
-        let mut cond = None;
+        let cond;
         let full_ctx = ctx;
         let ctx = &ctx.intersect(&outer)?.coalesce()?;
         let parts = explicit(&u)?;
@@ -568,9 +568,17 @@ impl Gen<'_> {
             }
         }
         let body = if same_eq {
-            cond = self.printer(env).condition(&gist(&outer, full_ctx)?)?;
+            // no condition here: the levels below test what they need
+            // (often for free, as bounds of a loop)
+            // (only for a unit coefficient: `t = e/k` needs `k | e` first)
             let value = eq_value.unwrap();
-            let mut inner = ctx.clone();
+            let mut inner = if matches!(value, Expr::ExactDiv(..)) {
+                cond = self.printer(env).condition(&gist(&outer, full_ctx)?)?;
+                ctx.clone()
+            } else {
+                cond = None;
+                full_ctx.clone()
+            };
             if let (b, Some(row)) = eq_from {
                 inner = inner.intersect(&Map::from_basic(self.with_rows(&b, &[(true, row)])))?;
             }

@@ -81,7 +81,6 @@ mod input;
 mod interp;
 mod node;
 mod rows;
-mod tree;
 
 pub use error::{Error, Result};
 pub use expr::{linear, CmpOp, Expr};
@@ -89,7 +88,6 @@ pub use gen::{generate, generate_scan, Piece, Scan};
 pub use input::{parse_map_input, MapInput};
 pub use interp::{run, Instance};
 pub use node::Node;
-pub use tree::{generate_tree, parse_tree, Tree};
 
 /// [`generate`] under an operation budget of `ops` units of engine work:
 /// exhaustion is [`Error::BudgetExceeded`].

@@ -102,6 +102,35 @@ impl Node {
         }
     }
 
+    /// Fold constant subexpressions of every expression in the tree.
+    pub fn fold_constants(self) -> Node {
+        match self {
+            Node::For {
+                iterator,
+                init,
+                cond,
+                inc,
+                body,
+            } => Node::For {
+                iterator,
+                init: init.fold(),
+                cond: cond.fold(),
+                inc,
+                body: Box::new(body.fold_constants()),
+            },
+            Node::If { cond, then, els } => Node::If {
+                cond: cond.fold(),
+                then: Box::new(then.fold_constants()),
+                els: els.map(|e| Box::new(e.fold_constants())),
+            },
+            Node::Block(v) => Node::Block(v.into_iter().map(Node::fold_constants).collect()),
+            Node::User { name, args } => Node::User {
+                name,
+                args: args.into_iter().map(Expr::fold).collect(),
+            },
+        }
+    }
+
     /// Counts of (`for`, `if`, statement calls) in the tree.
     pub fn counts(&self) -> (usize, usize, usize) {
         match self {
