@@ -140,6 +140,18 @@ struct Bounds {
     eq_row: Option<Vec<Int>>,
 }
 
+/// Most parts a context may keep; beyond, it is replaced by a convex
+/// superset (contexts only need to contain every reachable point).
+const MAX_CONTEXT_PARTS: usize = 4;
+
+fn widen(m: Map) -> Result<Map> {
+    let m = m.coalesce()?;
+    if m.basic_maps().len() <= MAX_CONTEXT_PARTS {
+        return Ok(m);
+    }
+    Ok(m.convex_hull()?)
+}
+
 /// `m` inside `ctx` with the constraints implied by `ctx` removed (the
 /// engine's gist, then the equalities and constant rows it keeps).
 fn gist(m: &Map, ctx: &Map) -> Result<Map> {
@@ -544,7 +556,7 @@ impl Gen<'_> {
         let outer = project_keep(&u, l, n)?;
         let cond;
         let full_ctx = ctx;
-        let ctx = &ctx.intersect(&outer)?.coalesce()?;
+        let ctx = &widen(ctx.intersect(&outer)?)?;
         let parts = explicit(&u)?;
         let mut bds = Vec::new();
         for b in &parts {
@@ -583,7 +595,7 @@ impl Gen<'_> {
                 inner = inner.intersect(&Map::from_basic(self.with_rows(&b, &[(true, row)])))?;
             }
             env.push(value);
-            let inner = inner.coalesce()?;
+            let inner = widen(inner)?;
             let r = self.level(l + 1, pieces, &inner, env);
             env.pop();
             r?
@@ -644,7 +656,7 @@ impl Gen<'_> {
                 }
             };
             env.push(Expr::Var(iter.clone()));
-            let inner = inner.coalesce()?;
+            let inner = widen(inner)?;
             let r = self.level(l + 1, pieces, &inner, env);
             env.pop();
             let body = r?;

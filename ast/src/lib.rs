@@ -81,6 +81,7 @@ mod input;
 mod interp;
 mod node;
 mod rows;
+mod tree;
 
 pub use error::{Error, Result};
 pub use expr::{linear, CmpOp, Expr};
@@ -88,6 +89,7 @@ pub use gen::{generate, generate_scan, Piece, Scan};
 pub use input::{parse_map_input, MapInput};
 pub use interp::{run, Instance};
 pub use node::Node;
+pub use tree::{generate_tree, parse_tree, tree_to_schedule, TreeNode};
 
 /// [`generate`] under an operation budget of `ops` units of engine work:
 /// exhaustion is [`Error::BudgetExceeded`].

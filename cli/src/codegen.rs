@@ -15,9 +15,10 @@ pub fn codegen_command(args: &[String]) -> Result<String, Error> {
     };
     let text = std::fs::read_to_string(file).map_err(|e| Error::Io(format!("{file}: {e}")))?;
     if file.ends_with(".st") {
-        return Err(Error::Command(format!(
-            "{file}: schedule-tree (.st) input is not supported yet; give a .in file"
-        )));
+        let tree = ast::parse_tree(&text).map_err(|e| Error::Command(format!("{file}: {e}")))?;
+        let code = presburger::budget::with_budget(BUDGET, || ast::generate_tree(&tree))
+            .map_err(|e| Error::Command(format!("{file}: {e}")))?;
+        return Ok(code.to_c());
     }
     let input = ast::parse_map_input(&text).map_err(|e| Error::Command(format!("{file}: {e}")))?;
     let code = ast::generate_with_budget(&input.schedule, &input.context, BUDGET)
