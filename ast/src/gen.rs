@@ -142,7 +142,7 @@ struct Bounds {
 
 /// Most parts a context may keep; beyond, it is replaced by a convex
 /// superset (contexts only need to contain every reachable point).
-const MAX_CONTEXT_PARTS: usize = 4;
+const MAX_CONTEXT_PARTS: usize = 1;
 
 fn widen(m: Map) -> Result<Map> {
     let m = m.coalesce()?;

@@ -39,7 +39,8 @@ enum Yaml {
 }
 
 struct Lines<'a> {
-    lines: Vec<(usize, usize, &'a str)>, // (line number, indent, text)
+    lines: Vec<(usize, usize, String)>, // (line number, indent, text)
+    _text: std::marker::PhantomData<&'a str>,
     pos: usize,
 }
 
@@ -49,6 +50,14 @@ fn perr(line: usize, message: &str) -> Error {
         col: 1,
         message: message.into(),
     }
+}
+
+/// The number of unescaped double quotes in `s`.
+fn quotes(s: &str) -> usize {
+    let b = s.as_bytes();
+    (0..b.len())
+        .filter(|&i| b[i] == b'"' && (i == 0 || b[i - 1] != b'\\'))
+        .count()
 }
 
 fn unquote(s: &str) -> String {
@@ -62,18 +71,43 @@ fn unquote(s: &str) -> String {
 
 impl<'a> Lines<'a> {
     fn new(text: &'a str) -> Lines<'a> {
-        let lines = text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
-            .map(|(k, l)| (k + 1, l.len() - l.trim_start().len(), l.trim_start()))
-            .collect();
-        Lines { lines, pos: 0 }
+        // a double-quoted scalar may continue over several lines (a
+        // trailing `\` joins without a space)
+        let mut lines: Vec<(usize, usize, String)> = Vec::new();
+        let mut open: Option<usize> = None;
+        for (k, l) in text.lines().enumerate() {
+            if let Some(idx) = open {
+                let last = &mut lines[idx].2;
+                if last.ends_with('\\') {
+                    last.pop();
+                } else {
+                    last.push(' ');
+                }
+                last.push_str(l.trim());
+                if quotes(l) % 2 == 1 {
+                    open = None;
+                }
+                continue;
+            }
+            if l.trim().is_empty() || l.trim_start().starts_with('#') {
+                continue;
+            }
+            let t = l.trim_start();
+            lines.push((k + 1, l.len() - t.len(), t.trim_end().to_string()));
+            if quotes(t) % 2 == 1 {
+                open = Some(lines.len() - 1);
+            }
+        }
+        Lines {
+            lines,
+            pos: 0,
+            _text: std::marker::PhantomData,
+        }
     }
 
     /// A block at indentation `ind` (a mapping or a `- ` sequence).
     fn block(&mut self, ind: usize) -> Result<Yaml> {
-        let Some(&(_, i, t)) = self.lines.get(self.pos) else {
+        let Some((_, i, t)) = self.lines.get(self.pos).cloned() else {
             return Ok(Yaml::Map(vec![]));
         };
         if i != ind {
@@ -81,14 +115,14 @@ impl<'a> Lines<'a> {
         }
         if t.starts_with("- ") || t == "-" {
             let mut items = Vec::new();
-            while let Some(&(ln, i, t)) = self.lines.get(self.pos) {
+            while let Some((ln, i, t)) = self.lines.get(self.pos).cloned() {
                 if i != ind || !(t.starts_with("- ") || t == "-") {
                     break;
                 }
                 // the item's content starts after "- ", as a mapping at ind + 2
                 let rest = t[1..].trim_start();
                 let inner = ind + (t.len() - rest.len());
-                self.lines[self.pos] = (ln, inner, rest);
+                self.lines[self.pos] = (ln, inner, rest.to_string());
                 items.push(self.mapping(inner)?);
             }
             Ok(Yaml::Seq(items))
@@ -99,7 +133,7 @@ impl<'a> Lines<'a> {
 
     fn mapping(&mut self, ind: usize) -> Result<Yaml> {
         let mut entries = Vec::new();
-        while let Some(&(ln, i, t)) = self.lines.get(self.pos) {
+        while let Some((ln, i, t)) = self.lines.get(self.pos).cloned() {
             if i < ind {
                 break;
             }
@@ -242,7 +276,8 @@ fn node_of(y: &Yaml) -> Result<TreeNode> {
 pub fn parse_tree(text: &str) -> Result<TreeNode> {
     let mut lines = Lines::new(text);
     let y = lines.block(0)?;
-    if let Some(&(ln, _, _)) = lines.lines.get(lines.pos) {
+    if let Some((ln, _, _)) = lines.lines.get(lines.pos) {
+        let ln = *ln;
         return Err(perr(ln, "the end of the tree"));
     }
     node_of(&y)
