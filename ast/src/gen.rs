@@ -579,6 +579,32 @@ impl Gen<'_> {
                 }
             }
         }
+        if !same_eq && u.basic_maps().len() > 1 {
+            // separation: disjoint parts ordered along this dimension are
+            // scanned one after the other (e.g. a dimension fixed to a
+            // different constant in each part becomes several substitutions)
+            let part_maps: Vec<Map> = u
+                .basic_maps()
+                .iter()
+                .map(|b| Map::from_basic(b.clone()))
+                .collect();
+            let order = self.order(l, &part_maps)?;
+            if order.iter().all(|g| g.len() == 1) {
+                let mut out = Vec::new();
+                for g in order {
+                    let part = &part_maps[g[0]];
+                    let mut sub = Vec::new();
+                    for p in &pieces {
+                        let set = p.set.intersect(part)?;
+                        if !set.is_empty()? {
+                            sub.push(Piece { set, ..p.clone() });
+                        }
+                    }
+                    out.extend(self.group(l, sub, &[part], full_ctx, env)?);
+                }
+                return Ok(out);
+            }
+        }
         let body = if same_eq {
             // no condition here: the levels below test what they need
             // (often for free, as bounds of a loop)

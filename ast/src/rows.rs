@@ -187,7 +187,12 @@ impl RowPrinter<'_> {
     /// the defining inequalities of divisions are left out.
     pub fn conjunction(&self, b: &BasicMap) -> Result<Option<Expr>> {
         let mut acc: Option<Expr> = None;
-        let push = |acc: &mut Option<Expr>, e: Expr| {
+        let mut seen: Vec<Expr> = Vec::new();
+        let mut push = |acc: &mut Option<Expr>, e: Expr| {
+            if seen.contains(&e) {
+                return;
+            }
+            seen.push(e.clone());
             *acc = Some(match acc.take() {
                 None => e,
                 Some(a) => Expr::and(a, e),
