@@ -101,51 +101,46 @@ fn parse_at<T: std::str::FromStr<Err = presburger::Error>>(
     })
 }
 
-/// isl's old integer-division notation `[(e)/k]` as `floor((e)/k)`
-/// (same length is not kept; positions inside such objects may shift).
+/// isl's old integer-division notation `[e/k]` (e.g. `[(i - 1)/32]`) as
+/// `floor(e/k)`: a bracket whose content has no tuple syntax (`,`, `:`,
+/// `->`, brackets) and ends in `/ k` for a literal `k`.
 pub fn rewrite_floor_brackets(s: &str) -> String {
-    let b = s.as_bytes();
     let mut out = String::with_capacity(s.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'[' && b.get(i + 1) == Some(&b'(') {
-            // find the matching ')' then expect `/ digits ]`
-            let mut depth = 0i32;
-            let mut j = i + 1;
-            while j < b.len() {
-                match b[j] {
-                    b'(' => depth += 1,
-                    b')' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            break;
-                        }
-                    }
-                    _ => {}
-                }
-                j += 1;
-            }
-            let rest = &s[(j + 1).min(s.len())..];
-            let t = rest.trim_start();
-            if let Some(t2) = t.strip_prefix('/') {
-                let t3 = t2.trim_start();
-                let digits: String = t3.chars().take_while(|c| c.is_ascii_digit()).collect();
-                let after = t3[digits.len()..].trim_start();
-                if !digits.is_empty() && after.starts_with(']') {
+    let mut rest = s;
+    while let Some(k) = rest.find('[') {
+        out.push_str(&rest[..k]);
+        let after = &rest[k + 1..];
+        let end = after.find(|c| c == ']' || c == '[');
+        let replaced = match end {
+            Some(e) if after.as_bytes()[e] == b']' => {
+                let inner = &after[..e];
+                let t = inner.trim_end();
+                let digits = t.len() - t.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+                let head = t[..t.len() - digits].trim_end();
+                let ok = digits > 0
+                    && head.ends_with('/')
+                    && head.len() > 1
+                    && !inner.contains(',')
+                    && !inner.contains(':')
+                    && !inner.contains("->");
+                if ok {
                     out.push_str("floor(");
-                    out.push_str(&s[i + 1..=j]);
-                    out.push('/');
-                    out.push_str(&digits);
+                    out.push_str(inner);
                     out.push(')');
-                    let consumed = s.len() - after.len() + 1;
-                    i = consumed;
-                    continue;
+                    rest = &after[e + 1..];
+                    true
+                } else {
+                    false
                 }
             }
+            _ => false,
+        };
+        if !replaced {
+            out.push('[');
+            rest = after;
         }
-        out.push(b[i] as char);
-        i += 1;
     }
+    out.push_str(rest);
     out
 }
 
@@ -161,7 +156,9 @@ pub fn parse_map_input(text: &str) -> Result<MapInput> {
         });
     }
     if objs.len() > 3 {
-        let (line, col) = line_col(text, objs[3].0);
+        let (k, o) = &objs[3];
+        let lead = o.len() - o.trim_start().len();
+        let (line, col) = line_col(text, k + lead);
         return Err(Error::Parse {
             line,
             col,
