@@ -194,7 +194,10 @@ fn gist(m: &Map, ctx: &Map) -> Result<Map> {
             }
         }
         for r in b.ineqs() {
-            if is_div_def(b, r) || !implied(r, false)? {
+            // the engine's gist already dropped the implied inequalities;
+            // only constant rows are left to check
+            let constant = r[1..].iter().all(|v| v.is_zero());
+            if is_div_def(b, r) || !constant || !implied(r, false)? {
                 keep.push((false, r.clone()));
             }
         }
@@ -648,8 +651,49 @@ impl Gen<'_> {
             let ub = fold(ups, Expr::max).unwrap();
             // outer conditions implied by the loop having an iteration are
             // not needed: an empty loop runs nothing
-            let range = full_ctx.intersect(&lset)?.intersect(&uset)?;
-            let mut inner = ctx.intersect(&lset)?.intersect(&uset)?;
+            // the loop's range as one basic set: all bound rows of a single
+            // part, or the rows common to every part (a superset of the
+            // iterated points either way, and cheap to intersect)
+            let loopset = if parts.len() == 1 {
+                lset.intersect(&uset)?
+            } else {
+                let base = parts[0].off_div();
+                let plain = |r: &Vec<Int>| r[base..].iter().all(|v| v.is_zero());
+                let mut common: Vec<(bool, Vec<Int>)> = Vec::new();
+                for (b0, rows) in [(&bds[0].lower_rows, 0), (&bds[0].upper_rows, 1)]
+                    .into_iter()
+                    .map(|(r, k)| (k, r))
+                {
+                    for (eq, r) in rows {
+                        if !plain(r) {
+                            continue;
+                        }
+                        let head = &r[..base];
+                        let everywhere = bds.iter().all(|bd| {
+                            let rs = if b0 == 0 {
+                                &bd.lower_rows
+                            } else {
+                                &bd.upper_rows
+                            };
+                            rs.iter().any(|(_, x)| &x[..base] == head && plain(x))
+                        });
+                        if everywhere {
+                            common.push((*eq, head.to_vec()));
+                        }
+                    }
+                }
+                let mut b = BasicMap::universe(space.clone());
+                for (eq, r) in common {
+                    if eq {
+                        b.add_eq(r);
+                    } else {
+                        b.add_ineq(r);
+                    }
+                }
+                Map::from_basic(b)
+            };
+            let range = full_ctx.intersect(&loopset)?;
+            let mut inner = ctx.intersect(&loopset)?;
             let stride = match &bds[0].stride {
                 Some((g, f))
                     if bds
