@@ -69,10 +69,12 @@ impl Expr {
         Expr::Var(name.to_string())
     }
     /// `a + b`
+    #[allow(clippy::should_implement_trait)]
     pub fn add(a: Expr, b: Expr) -> Expr {
         Expr::Add(Box::new(a), Box::new(b))
     }
     /// `a - b`
+    #[allow(clippy::should_implement_trait)]
     pub fn sub(a: Expr, b: Expr) -> Expr {
         Expr::Sub(Box::new(a), Box::new(b))
     }

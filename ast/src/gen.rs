@@ -322,6 +322,7 @@ impl Gen<'_> {
     /// Split the pieces into groups whose values of dimension `l` are
     /// ordered (every value of a group before every value of the next, for
     /// the same outer values); pieces that overlap share a group.
+    #[allow(clippy::needless_range_loop)]
     fn order(&self, l: usize, projs: &[Map]) -> Result<Vec<Vec<usize>>> {
         let k = projs.len();
         if k == 1 {

@@ -110,7 +110,7 @@ pub fn rewrite_floor_brackets(s: &str) -> String {
     while let Some(k) = rest.find('[') {
         out.push_str(&rest[..k]);
         let after = &rest[k + 1..];
-        let end = after.find(|c| c == ']' || c == '[');
+        let end = after.find([']', '[']);
         let replaced = match end {
             Some(e) if after.as_bytes()[e] == b']' => {
                 let inner = &after[..e];

@@ -46,9 +46,31 @@
 //! 7. the body is `level(l + 1, ...)` with `ctx` extended by the loop's
 //!    range (a superset of the iterated points, so gists stay exact).
 //!
+//! 8. **separation of disjuncts**: when the union has several parts that
+//!    are disjoint and ordered along dimension `l` (e.g. the dimension is a
+//!    different constant in each part), each part is scanned on its own,
+//!    in order, with the pieces restricted to it.
+//!
+//! Contexts are kept to one basic set (a union is replaced by its convex
+//! hull, a superset): gists and intersections stay cheap, at the price of
+//! a few conditions that a disjunctive context would have removed.
+//!
 //! At `l = n` every piece is a point; its remaining condition (gisted
 //! against `ctx`, hence empty when the loops are exact) guards the call
 //! `S(i_0, .., i_{k-1})`.
+//!
+//! Simplifications and where they run: gists against the context at every
+//! level (conditions of the outer dimensions only, hoisted to the group);
+//! a condition implied by the loop having an iteration is dropped (an empty
+//! loop runs nothing); substitutions with a unit coefficient test nothing
+//! (the levels below test what they need, often as loop bounds); nested
+//! `if`s merge with repeated conjuncts removed; constants fold.
+//!
+//! Schedule trees ([`parse_tree`], isl's YAML: domain, context, band,
+//! sequence, set, filter, mark) are flattened into a schedule map
+//! ([`tree_to_schedule`]: a sequence or set child's position becomes a
+//! schedule dimension) and generated the same way; band options are read
+//! but do not change the code.
 //!
 //! Correctness does not depend on the bounds being tight: each level only
 //! needs a loop covering the projection, because the inner conditions are
