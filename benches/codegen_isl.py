@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Time AST generation: `poly codegen FILE` (wall time of the process, best of
-R runs, minus the best time of `poly codegen` on an empty input = process
-start-up) against islpy's AstBuild on the same inputs (best of R runs).
+"""Time AST generation: `poly codegen --time R FILE` (reading and generating
+in-process, best of R runs) against islpy's AstBuild on the same inputs
+(reading and building, best of R runs).
 
 usage: python3 benches/codegen_isl.py --poly target/release/poly [-r R] CASE_DIR
 Prints one line per input (NAME poly_ms isl_ms ratio) and the geometric mean
@@ -40,15 +40,14 @@ def isl_time(path, reps):
     return best
 
 def poly_time(poly, path, reps):
-    best = None
-    for _ in range(reps):
-        t = time.perf_counter()
-        r = subprocess.run([poly, "codegen", path], capture_output=True, timeout=30)
-        dt = time.perf_counter() - t
-        if r.returncode != 0:
-            return None
-        best = dt if best is None else min(best, dt)
-    return best
+    try:
+        r = subprocess.run([poly, "codegen", "--time", str(reps), path],
+                           capture_output=True, text=True, timeout=20)
+    except subprocess.TimeoutExpired:
+        return None
+    if r.returncode != 0:
+        return None
+    return int(r.stdout.strip()) * 1e-9
 
 def main():
     ap = argparse.ArgumentParser()
@@ -56,10 +55,6 @@ def main():
     ap.add_argument("-r", type=int, default=3)
     ap.add_argument("dir")
     a = ap.parse_args()
-    with tempfile.NamedTemporaryFile("w", suffix=".in", delete=False) as f:
-        f.write("{ A[] -> [] }\n{ : }\n")
-        empty = f.name
-    base = poly_time(a.poly, empty, 5) or 0.0
     ratios = []
     for root, _, files in sorted(os.walk(a.dir)):
         for fn in sorted(files):
@@ -74,7 +69,6 @@ def main():
             if tp is None:
                 print("%-28s poly failed" % fn)
                 continue
-            tp = max(tp - base, 1e-5)
             ratios.append(ti / tp)
             print("%-28s %9.2f %9.2f %7.2f" % (fn, tp * 1e3, ti * 1e3, ti / tp))
     if ratios:

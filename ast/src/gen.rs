@@ -560,7 +560,13 @@ impl Gen<'_> {
         let outer = project_keep(&u, l, n)?;
         let cond;
         let full_ctx = ctx;
-        let ctx = &widen(ctx.intersect(&outer)?)?;
+        // (a disjunctive condition is not added: the context stays one
+        // basic set, a superset of the reachable points)
+        let ctx = &if outer.basic_maps().len() == 1 {
+            widen(ctx.intersect(&outer)?)?
+        } else {
+            ctx.clone()
+        };
         let parts = explicit(&u)?;
         let mut bds = Vec::new();
         for b in &parts {

@@ -20,8 +20,10 @@ Usage:
                             --budget N: give up on a statement after N units of engine work
                             (default in batch mode: 10000000, seconds at most;
                             0 means no limit)
-  poly codegen FILE         generate loops (C, isl style) for an isl_codegen input
-                            (FILE.in: schedule, context, options; FILE.st: schedule tree)
+  poly codegen [--time N] FILE
+                            generate loops (C, isl style) for an isl_codegen input
+                            (FILE.in: schedule, context, options; FILE.st: schedule tree);
+                            --time N: print the best time (ns) of N generations instead
   poly scop FILE.c          extract the polyhedral model of a C kernel
   poly interp FILE.c NAME=VALUE...
                             run a C kernel with the given parameter values
