@@ -91,8 +91,11 @@ pub fn is_div_def(b: &BasicMap, row: &[Int]) -> bool {
 }
 
 fn small(v: &Int) -> Result<i64> {
+    // at most 2^62 in magnitude: negations and the `+ k - 1` of ceilings
+    // on such values cannot overflow
     v.to_i64()
-        .ok_or_else(|| Error::Unsupported(format!("coefficient {v} does not fit in 64 bits")))
+        .filter(|x| x.unsigned_abs() <= 1 << 62)
+        .ok_or_else(|| Error::Unsupported(format!("coefficient {v} does not fit in 63 bits")))
 }
 
 /// Turns rows of a basic map into expressions: parameters by name,
