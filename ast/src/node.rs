@@ -97,7 +97,34 @@ impl Node {
                     },
                 }
             }
-            Node::Block(v) => Node::Block(v.into_iter().map(Node::merge_ifs).collect()),
+            Node::Block(v) => {
+                // adjacent `if (c) A; if (c) B;` become `if (c) { A; B; }`
+                // (the AST has no assignments: A cannot change c)
+                let mut out: Vec<Node> = Vec::new();
+                for n in v.into_iter().map(Node::merge_ifs) {
+                    if let (
+                        Some(Node::If {
+                            cond: c1,
+                            then: t1,
+                            els: None,
+                        }),
+                        Node::If {
+                            cond: c2,
+                            then: t2,
+                            els: None,
+                        },
+                    ) = (out.last_mut(), &n)
+                    {
+                        if c1 == c2 {
+                            let merged = Node::block(vec![(**t1).clone(), (**t2).clone()]);
+                            *t1 = Box::new(merged);
+                            continue;
+                        }
+                    }
+                    out.push(n);
+                }
+                Node::block(out)
+            }
             n => n,
         }
     }
