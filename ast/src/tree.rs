@@ -414,8 +414,5 @@ fn walk(t: &TreeNode, cur: UnionMap, leaves: &mut Vec<UnionMap>, ctx: &mut Set) 
 /// Generate the AST of a schedule tree (flattened with [`tree_to_schedule`]).
 pub fn generate_tree(t: &TreeNode) -> Result<crate::node::Node> {
     let (schedule, context) = tree_to_schedule(t)?;
-    if std::env::var("AST_DEBUG").is_ok() {
-        eprintln!("{schedule}\n{context}");
-    }
     crate::generate(&schedule, &context)
 }
