@@ -73,6 +73,13 @@ pub enum Error {
     /// The liveness analysis gave up (budget) or met a program outside what
     /// it handles (`poly liveness`, `poly check-schedule`).
     Liveness(liveness::Error),
+    /// Reading a codegen input or generating its AST failed (`poly codegen`).
+    Codegen {
+        /// The input file.
+        file: String,
+        /// What the generator reported (with the position where it has one).
+        error: ast::Error,
+    },
     /// Reading schedule constraints or computing a schedule failed
     /// (`poly schedule`); the scheduler's error carries the position in the
     /// file where there is one.
@@ -113,7 +120,8 @@ impl Error {
             | Error::Front(_)
             | Error::Dataflow(_)
             | Error::Schedule { .. }
-            | Error::Liveness(_) => None,
+            | Error::Liveness(_)
+            | Error::Codegen { .. } => None,
         }
     }
 
@@ -133,6 +141,7 @@ impl Error {
             Error::Dataflow(e) => format!("dataflow: {e}"),
             Error::Schedule { file, error } => format!("{file}: {error}"),
             Error::Liveness(e) => format!("liveness: {e}"),
+            Error::Codegen { file, error } => format!("{file}: {error}"),
         }
     }
 }
@@ -154,6 +163,7 @@ impl std::error::Error for Error {
             Error::Dataflow(e) => Some(e),
             Error::Schedule { error, .. } => Some(error),
             Error::Liveness(e) => Some(e),
+            Error::Codegen { error, .. } => Some(error),
             _ => None,
         }
     }

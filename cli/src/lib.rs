@@ -7,6 +7,7 @@
 //!   program model to dataflow, no text in between).
 //! - [`liveness`]: `poly liveness`, storage conflicts and contraction of a
 //!   kernel's arrays, and `poly interp --contract`.
+//! - [`codegen`]: `poly codegen`, AST generation (the `ast` crate).
 //! - [`demo`]: the built-in example run by `poly` without arguments.
 //! - [`error`]: the crate's error type.
 #![forbid(unsafe_code)]
@@ -14,6 +15,7 @@
 
 pub mod bench;
 pub mod calc;
+pub mod codegen;
 pub mod demo;
 pub mod deps;
 pub mod error;

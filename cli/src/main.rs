@@ -40,6 +40,10 @@ Usage:
                             `legal` when the schedule (an isl union map on the statements,
                             or a file) reverses no flow and writes no cell inside one of its
                             live ranges; else `illegal:` and an offending instance
+  poly codegen [--time N] FILE
+                            generate loops (C, isl style) for an isl_codegen input
+                            (FILE.in: schedule, context, options; FILE.st: schedule tree);
+                            --time N: print the best time (ns) of N generations instead
   poly bench CASES.jsonl [--min-ms N]
                             check and time engine operations on conformance cases
                             (one line per case: ID OP NANOSECONDS, or ID OP WRONG)
@@ -154,6 +158,7 @@ fn dispatch(args: &[String]) -> Result<ExitCode, Error> {
         }
         Some("calc") => calc_command(&args[1..]),
         Some("bench") => poly::bench::bench_command(&args[1..]),
+        Some("codegen") => front_end(poly::codegen::codegen_command(&args[1..])),
         Some("scop") => front_end(scop::commands::scop_command(&args[1..])),
         Some("interp") if args.iter().any(|a| a == "--contract") => {
             front_end(poly::liveness::interp_contract_command(&args[1..]))

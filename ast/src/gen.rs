@@ -1,0 +1,764 @@
+//! The generator: recursion over the dimensions of the scheduled space.
+
+use crate::error::{Error, Result};
+use crate::expr::{linear, CmpOp, Expr};
+use crate::node::Node;
+use crate::rows::{explicit, is_div_def, project_keep, remap, set_space, RowPrinter};
+use presburger::{BasicMap, Int, Map, Set, UnionMap};
+
+/// One statement's scheduled instances: the set of points
+/// `[t_0, ..., t_{d-1}, i_0, ..., i_{k-1}, 0, ...]` of the scanned space
+/// (schedule dimensions first, then the statement's own coordinates, padded
+/// with zeros up to the common dimension).
+#[derive(Clone, Debug)]
+pub struct Piece {
+    /// The statement name.
+    pub name: String,
+    /// The number of the statement's own coordinates.
+    pub n_dom: usize,
+    /// The scheduled instances in the scanned space.
+    pub set: Map,
+}
+
+/// The scanned space and the schedule's shape.
+#[derive(Clone, Debug)]
+pub struct Scan {
+    /// Parameter names.
+    pub params: Vec<String>,
+    /// Number of schedule dimensions.
+    pub n_sched: usize,
+    /// Total number of scanned dimensions.
+    pub n: usize,
+    /// The statements.
+    pub pieces: Vec<Piece>,
+    /// The context as a set of the scanned space.
+    pub context: Map,
+}
+
+impl Scan {
+    /// The scanned space of a schedule map `{ S[i] -> [t] }` and a context.
+    pub fn from_schedule(schedule: &UnionMap, context: &Set) -> Result<Scan> {
+        let mut sched = schedule.clone();
+        let mut ctx = context.clone();
+        let params = presburger::space::merge_params(sched.params(), &ctx.space().params);
+        sched.align_params(&params);
+        ctx.align_params(&params);
+        let params: Vec<String> = sched.params().to_vec();
+        ctx.align_params(&params);
+        let n_sched = sched
+            .maps()
+            .iter()
+            .map(|m| m.space().n_out())
+            .max()
+            .unwrap_or(0);
+        let n_dom = sched
+            .maps()
+            .iter()
+            .map(|m| m.space().n_in())
+            .max()
+            .unwrap_or(0);
+        let n = n_sched + n_dom;
+        let space = set_space(&params, n);
+        let np = params.len();
+        let mut pieces = Vec::new();
+        for m in sched.maps() {
+            if m.is_set() {
+                return Err(Error::Unsupported("the schedule must be a relation".into()));
+            }
+            let name = m.space().domain_tuple().name.clone().unwrap_or_default();
+            let (ni, no) = (m.space().n_in(), m.space().n_out());
+            let mut set = Map::empty(space.clone());
+            for b in m.basic_maps() {
+                // [c | params | in | out] -> [c | params | out, (pad), in, (pad)]
+                let colmap = |c: usize| {
+                    if c <= np {
+                        c
+                    } else if c <= np + ni {
+                        1 + np + n_sched + (c - 1 - np)
+                    } else {
+                        1 + np + (c - 1 - np - ni)
+                    }
+                };
+                let mut nb = remap(b, &space, &colmap);
+                let len = nb.row_len();
+                for k in (no..n_sched).chain(n_sched + ni..n) {
+                    let mut r = vec![Int::ZERO; len];
+                    r[1 + np + k] = Int::ONE;
+                    nb.add_eq(r);
+                }
+                set.add_basic(nb)?;
+            }
+            pieces.push(Piece {
+                name,
+                n_dom: ni,
+                set,
+            });
+        }
+        let mut context = Map::empty(space.clone());
+        for b in ctx.basic_maps() {
+            context.add_basic(remap(b, &space, &|c| c))?;
+        }
+        Ok(Scan {
+            params,
+            n_sched,
+            n,
+            pieces,
+            context,
+        })
+    }
+}
+
+/// Generate the AST scanning `scan` in lexicographic order.
+pub fn generate_scan(scan: &Scan) -> Result<Node> {
+    let g = Gen { scan };
+    let mut env = Vec::new();
+    let nodes = g.level(0, scan.pieces.clone(), &scan.context, &mut env)?;
+    Ok(Node::block(nodes).merge_ifs().fold_constants())
+}
+
+/// Generate the AST of a schedule map with a context: every instance
+/// `S[i]` with `S[i] -> t` in `schedule` runs once per schedule time `t`,
+/// in lexicographic order of `t` (ties in any order).
+pub fn generate(schedule: &UnionMap, context: &Set) -> Result<Node> {
+    generate_scan(&Scan::from_schedule(schedule, context)?)
+}
+
+struct Gen<'a> {
+    scan: &'a Scan,
+}
+
+/// Bounds of one basic set on one dimension.
+struct Bounds {
+    lower: Vec<Expr>,
+    upper: Vec<Expr>,
+    eq: Option<Expr>,
+    stride: Option<(i64, Expr)>,
+    /// rows bounding the dimension from below / above (for the loop's context)
+    lower_rows: Vec<(bool, Vec<Int>)>,
+    upper_rows: Vec<(bool, Vec<Int>)>,
+    stride_row: Option<Vec<Int>>,
+    eq_row: Option<Vec<Int>>,
+}
+
+/// Most parts a context may keep; beyond, it is replaced by a convex
+/// superset (contexts only need to contain every reachable point).
+const MAX_CONTEXT_PARTS: usize = 1;
+
+fn widen(m: Map) -> Result<Map> {
+    let m = m.coalesce()?;
+    if m.basic_maps().len() <= MAX_CONTEXT_PARTS {
+        return Ok(m);
+    }
+    Ok(m.convex_hull()?)
+}
+
+/// `m` inside `ctx` with the constraints implied by `ctx` removed (the
+/// engine's gist, then the equalities and constant rows it keeps).
+fn gist(m: &Map, ctx: &Map) -> Result<Map> {
+    if ctx.is_subset(m)? {
+        return Ok(Map::universe(m.space().clone()));
+    }
+    let g = m.gist(ctx)?;
+    let mut out = Map::empty(g.space().clone());
+    for b in g.basic_maps() {
+        let mut keep: Vec<(bool, Vec<Int>)> = Vec::new();
+        let implied = |row: &[Int], eq: bool| -> Result<bool> {
+            let nonconst = row[1..].iter().any(|v| !v.is_zero());
+            if !nonconst {
+                return Ok(if eq {
+                    row[0].is_zero()
+                } else {
+                    !row[0].is_neg()
+                });
+            }
+            // ctx and not(row): row <= -1 (and row >= 1 for an equality)
+            let mut neg: Vec<Int> = row.iter().map(|v| -v).collect();
+            neg[0] = &neg[0] - &Int::ONE;
+            let mut viol = vec![neg];
+            if eq {
+                let mut pos = row.to_vec();
+                pos[0] = &pos[0] - &Int::ONE;
+                viol.push(pos);
+            }
+            for v in viol {
+                let t = with_locals(b, &[(false, v)]);
+                if !Map::from_basic(t).intersect(ctx)?.is_empty()? {
+                    return Ok(false);
+                }
+            }
+            Ok(true)
+        };
+        for r in b.eqs() {
+            if !implied(r, true)? {
+                keep.push((true, r.clone()));
+            }
+        }
+        for r in b.ineqs() {
+            // the engine's gist already dropped the implied inequalities;
+            // only constant rows are left to check
+            let constant = r[1..].iter().all(|v| v.is_zero());
+            if is_div_def(b, r) || !constant || !implied(r, false)? {
+                keep.push((false, r.clone()));
+            }
+        }
+        out.add_basic(with_locals(b, &keep))?;
+    }
+    Ok(out)
+}
+
+/// A basic set with the locals of `b` and only the given rows.
+fn with_locals(b: &BasicMap, rows: &[(bool, Vec<Int>)]) -> BasicMap {
+    let mut out = BasicMap::universe(b.space().clone());
+    for d in b.divs() {
+        match d {
+            Some(div) => {
+                let len = out.row_len();
+                out.add_div(div.num[..len].to_vec(), div.den.clone());
+            }
+            None => {
+                out.add_existential();
+            }
+        }
+    }
+    for (eq, r) in rows {
+        if *eq {
+            out.add_eq(r.clone());
+        } else {
+            out.add_ineq(r.clone());
+        }
+    }
+    out
+}
+
+fn small(v: &Int) -> Result<i64> {
+    // at most 2^62 in magnitude: negations and the `+ k - 1` of ceilings
+    // on such values cannot overflow
+    v.to_i64()
+        .filter(|x| x.unsigned_abs() <= 1 << 62)
+        .ok_or_else(|| Error::Unsupported(format!("coefficient {v} does not fit in 63 bits")))
+}
+
+fn fold(v: Vec<Expr>, f: fn(Expr, Expr) -> Expr) -> Option<Expr> {
+    let mut it = v.into_iter();
+    let first = it.next()?;
+    Some(it.fold(first, f))
+}
+
+fn dedup(v: &mut Vec<Expr>) {
+    let mut seen = Vec::new();
+    v.retain(|e| {
+        if seen.contains(e) {
+            false
+        } else {
+            seen.push(e.clone());
+            true
+        }
+    });
+}
+
+impl Gen<'_> {
+    fn printer<'b>(&'b self, env: &'b [Expr]) -> RowPrinter<'b> {
+        RowPrinter {
+            params: &self.scan.params,
+            env,
+        }
+    }
+
+    fn col(&self, dim: usize) -> usize {
+        1 + self.scan.params.len() + dim
+    }
+
+    fn level(
+        &self,
+        l: usize,
+        pieces: Vec<Piece>,
+        ctx: &Map,
+        env: &mut Vec<Expr>,
+    ) -> Result<Vec<Node>> {
+        let n = self.scan.n;
+        let mut live = Vec::new();
+        let mut inter = Vec::new();
+        for p in pieces {
+            let s = p.set.intersect(ctx)?.coalesce()?;
+            if !s.is_empty()? {
+                live.push(p);
+                inter.push(s);
+            }
+        }
+        if live.is_empty() {
+            return Ok(vec![]);
+        }
+        if l == n {
+            let mut out = Vec::new();
+            let d = self.scan.n_sched;
+            for (p, s) in live.iter().zip(&inter) {
+                let cond = self.printer(env).condition(&gist(s, ctx)?)?;
+                let call = Node::User {
+                    name: p.name.clone(),
+                    args: env[d..d + p.n_dom].to_vec(),
+                };
+                out.push(match cond {
+                    None => call,
+                    Some(c) => Node::If {
+                        cond: c,
+                        then: Box::new(call),
+                        els: None,
+                    },
+                });
+            }
+            return Ok(out);
+        }
+        let projs: Vec<Map> = inter
+            .iter()
+            .map(|s| project_keep(s, l + 1, n).and_then(|m| Ok(m.coalesce()?)))
+            .collect::<Result<_>>()?;
+        let groups = self.order(l, &projs)?;
+        let mut out = Vec::new();
+        for g in groups {
+            let gp: Vec<Piece> = g.iter().map(|&k| live[k].clone()).collect();
+            let gproj: Vec<&Map> = g.iter().map(|&k| &projs[k]).collect();
+            out.extend(self.group(l, gp, &gproj, ctx, env)?);
+        }
+        Ok(out)
+    }
+
+    /// Split the pieces into groups whose values of dimension `l` are
+    /// ordered (every value of a group before every value of the next, for
+    /// the same outer values); pieces that overlap share a group.
+    #[allow(clippy::needless_range_loop)]
+    fn order(&self, l: usize, projs: &[Map]) -> Result<Vec<Vec<usize>>> {
+        let k = projs.len();
+        if k == 1 {
+            return Ok(vec![vec![0]]);
+        }
+        // before[a][b]: no value of a is >= a value of b
+        let mut before = vec![vec![true; k]; k];
+        for a in 0..k {
+            for b in 0..k {
+                if a != b {
+                    before[a][b] = self.strictly_before(l, &projs[a], &projs[b])?;
+                }
+            }
+        }
+        // components of the "overlap" relation
+        let mut comp: Vec<usize> = (0..k).collect();
+        fn find(c: &mut [usize], x: usize) -> usize {
+            let mut x = x;
+            while c[x] != x {
+                c[x] = c[c[x]];
+                x = c[x];
+            }
+            x
+        }
+        for a in 0..k {
+            for b in a + 1..k {
+                if !before[a][b] && !before[b][a] {
+                    let (ra, rb) = (find(&mut comp, a), find(&mut comp, b));
+                    comp[ra] = rb;
+                }
+            }
+        }
+        loop {
+            let mut roots: Vec<usize> = (0..k).map(|x| find(&mut comp, x)).collect();
+            roots.sort();
+            roots.dedup();
+            let members = |comp: &mut Vec<usize>, r: usize| -> Vec<usize> {
+                (0..k).filter(|&x| find(comp, x) == r).collect()
+            };
+            let groups: Vec<Vec<usize>> = roots.iter().map(|&r| members(&mut comp, r)).collect();
+            let m = groups.len();
+            // must[i][j]: group i has to come before group j
+            let mut must = vec![vec![false; m]; m];
+            for i in 0..m {
+                for j in 0..m {
+                    if i != j {
+                        must[i][j] = groups[i]
+                            .iter()
+                            .any(|&a| groups[j].iter().any(|&b| !before[b][a]));
+                    }
+                }
+            }
+            // topological order; a cycle merges its groups and retries
+            let mut done = vec![false; m];
+            let mut seq = Vec::new();
+            let mut stuck = false;
+            while seq.len() < m {
+                let next = (0..m).find(|&i| !done[i] && (0..m).all(|j| done[j] || !must[j][i]));
+                match next {
+                    Some(i) => {
+                        done[i] = true;
+                        seq.push(i);
+                    }
+                    None => {
+                        stuck = true;
+                        break;
+                    }
+                }
+            }
+            if !stuck {
+                return Ok(seq.into_iter().map(|i| groups[i].clone()).collect());
+            }
+            let rest: Vec<usize> = (0..m).filter(|&i| !done[i]).collect();
+            let r0 = find(&mut comp, groups[rest[0]][0]);
+            for &i in &rest[1..] {
+                let ri = find(&mut comp, groups[i][0]);
+                comp[ri] = r0;
+            }
+        }
+    }
+
+    /// True if no point of `a` has a value of dimension `l` >= that of a
+    /// point of `b` with the same outer values.
+    fn strictly_before(&self, l: usize, a: &Map, b: &Map) -> Result<bool> {
+        let n = self.scan.n;
+        let np = self.scan.params.len();
+        let space = set_space(&self.scan.params, n + 1);
+        let col_l = 1 + np + l;
+        let col_x = 1 + np + n;
+        for ba in a.basic_maps() {
+            let ea = remap(ba, &space, &|c| c);
+            for bb in b.basic_maps() {
+                let mut eb = remap(bb, &space, &|c| if c == col_l { col_x } else { c });
+                let mut r = vec![Int::ZERO; eb.row_len()];
+                r[col_l] = Int::ONE;
+                r[col_x] = -&Int::ONE;
+                eb.add_ineq(r);
+                let both = Map::from_basic(ea.clone()).intersect(&Map::from_basic(eb))?;
+                if !both.is_empty()? {
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    fn bounds(&self, l: usize, b: &BasicMap, env: &[Expr]) -> Result<Bounds> {
+        let pr = self.printer(env);
+        let col = self.col(l);
+        let base = b.off_div();
+        let nd = b.n_div();
+        let mut dep = vec![false; nd];
+        for k in 0..nd {
+            if let Some(d) = &b.divs()[k] {
+                dep[k] =
+                    !d.num[col].is_zero() || (0..k).any(|j| dep[j] && !d.num[base + j].is_zero());
+            } else {
+                dep[k] = true;
+            }
+        }
+        let has_dep = |r: &[Int]| (0..nd).any(|k| dep[k] && !r[base + k].is_zero());
+        let mut bd = Bounds {
+            lower: vec![],
+            upper: vec![],
+            eq: None,
+            stride: None,
+            lower_rows: vec![],
+            upper_rows: vec![],
+            stride_row: None,
+            eq_row: None,
+        };
+        let neg = |t: Vec<(i64, Expr)>| -> Vec<(i64, Expr)> {
+            t.into_iter().map(|(c, e)| (-c, e)).collect()
+        };
+        for r in b.eqs() {
+            let c = small(&r[col])?;
+            if c != 0 && !has_dep(r) {
+                let (t, k) = pr.terms(b, r, &|x| x == col)?;
+                // c*t + rest = 0
+                let (t, k) = if c > 0 { (neg(t), -k) } else { (t, k) };
+                let a = c.abs();
+                let e = linear(t.clone(), k);
+                let (lo, hi, val) = if a == 1 {
+                    (e.clone(), e.clone(), e)
+                } else {
+                    (
+                        Expr::floord(linear(t.clone(), k + a - 1), a),
+                        Expr::floord(e.clone(), a),
+                        Expr::ExactDiv(Box::new(e), a),
+                    )
+                };
+                bd.lower.push(lo);
+                bd.upper.push(hi);
+                // as inequalities: the loop range only implies the bounds
+                let up: Vec<Int> = r.iter().map(|v| -v).collect();
+                let (lo_row, hi_row) = if c > 0 {
+                    (r.clone(), up)
+                } else {
+                    (up, r.clone())
+                };
+                bd.lower_rows.push((false, lo_row));
+                bd.upper_rows.push((false, hi_row));
+                if bd.eq_row.is_none() {
+                    bd.eq_row = Some(r.clone());
+                }
+                if bd.eq.is_none() {
+                    bd.eq = Some(val);
+                }
+            } else if c.abs() == 1 && has_dep(r) {
+                let mut g = Int::ZERO;
+                for k in 0..nd {
+                    if dep[k] {
+                        g = g.gcd(&r[base + k]);
+                    }
+                }
+                let g = small(&g)?;
+                if g > 1 && bd.stride.is_none() {
+                    let (t, k) = pr.terms(b, r, &|x| x == col || (x >= base && dep[x - base]))?;
+                    let (t, k) = if c > 0 { (neg(t), -k) } else { (t, k) };
+                    bd.stride = Some((g, linear(t, k)));
+                    bd.stride_row = Some(r.clone());
+                }
+            }
+        }
+        for r in b.ineqs() {
+            let c = small(&r[col])?;
+            if c == 0 || has_dep(r) || is_div_def(b, r) {
+                continue;
+            }
+            let (t, k) = pr.terms(b, r, &|x| x == col)?;
+            if c > 0 {
+                // c*t + rest >= 0: t >= ceil(-rest / c)
+                let e = if c == 1 {
+                    linear(neg(t), -k)
+                } else {
+                    Expr::floord(linear(neg(t), -k + c - 1), c)
+                };
+                bd.lower.push(e);
+                bd.lower_rows.push((false, r.clone()));
+            } else {
+                let a = -c;
+                let e = if a == 1 {
+                    linear(t, k)
+                } else {
+                    Expr::floord(linear(t, k), a)
+                };
+                bd.upper.push(e);
+                bd.upper_rows.push((false, r.clone()));
+            }
+        }
+        dedup(&mut bd.lower);
+        dedup(&mut bd.upper);
+        Ok(bd)
+    }
+
+    fn with_rows(&self, b: &BasicMap, rows: &[(bool, Vec<Int>)]) -> BasicMap {
+        with_locals(b, rows)
+    }
+
+    fn group(
+        &self,
+        l: usize,
+        pieces: Vec<Piece>,
+        projs: &[&Map],
+        ctx: &Map,
+        env: &mut Vec<Expr>,
+    ) -> Result<Vec<Node>> {
+        let n = self.scan.n;
+        let mut u = projs[0].clone();
+        for p in &projs[1..] {
+            u = u.union(p)?;
+        }
+        let u = u.coalesce()?;
+        // conditions on the outer dimensions, hoisted in front of the loop
+        let outer = project_keep(&u, l, n)?;
+        let cond;
+        let full_ctx = ctx;
+        // (a disjunctive condition is not added: the context stays one
+        // basic set, a superset of the reachable points)
+        let ctx = &if outer.basic_maps().len() == 1 {
+            widen(ctx.intersect(&outer)?)?
+        } else {
+            ctx.clone()
+        };
+        let parts = explicit(&u)?;
+        let mut bds = Vec::new();
+        for b in &parts {
+            bds.push(self.bounds(l, b, env)?);
+        }
+        let iter = format!("c{l}");
+        let space = u.space().clone();
+        let mut same_eq = bds[0].eq.is_some() && bds.iter().all(|b| b.eq == bds[0].eq);
+        let mut eq_from = (parts[0].clone(), bds[0].eq_row.clone());
+        let mut eq_value = bds[0].eq.clone();
+        if !same_eq && parts.len() > 1 {
+            // an equality common to all parts (e.g. `t = i` in every disjunct)
+            let hull = u.affine_hull()?;
+            if let Some(h) = explicit(&hull)?.into_iter().next() {
+                let hb = self.bounds(l, &h, env)?;
+                if hb.eq.is_some() {
+                    same_eq = true;
+                    eq_value = hb.eq.clone();
+                    eq_from = (h.clone(), hb.eq_row.clone());
+                }
+            }
+        }
+        if !same_eq && u.basic_maps().len() > 1 {
+            // separation: disjoint parts ordered along this dimension are
+            // scanned one after the other (e.g. a dimension fixed to a
+            // different constant in each part becomes several substitutions)
+            let part_maps: Vec<Map> = u
+                .basic_maps()
+                .iter()
+                .map(|b| Map::from_basic(b.clone()))
+                .collect();
+            let order = self.order(l, &part_maps)?;
+            if order.iter().all(|g| g.len() == 1) {
+                let mut out = Vec::new();
+                for g in order {
+                    let part = &part_maps[g[0]];
+                    let mut sub = Vec::new();
+                    for p in &pieces {
+                        let set = p.set.intersect(part)?;
+                        if !set.is_empty()? {
+                            sub.push(Piece { set, ..p.clone() });
+                        }
+                    }
+                    out.extend(self.group(l, sub, &[part], full_ctx, env)?);
+                }
+                return Ok(out);
+            }
+        }
+        let body = if same_eq {
+            // no condition here: the levels below test what they need
+            // (often for free, as bounds of a loop)
+            // (only for a unit coefficient: `t = e/k` needs `k | e` first)
+            let value = eq_value.unwrap();
+            let mut inner = if matches!(value, Expr::ExactDiv(..)) {
+                cond = self.printer(env).condition(&gist(&outer, full_ctx)?)?;
+                ctx.clone()
+            } else {
+                cond = None;
+                full_ctx.clone()
+            };
+            if let (b, Some(row)) = eq_from {
+                inner = inner.intersect(&Map::from_basic(self.with_rows(&b, &[(true, row)])))?;
+            }
+            env.push(value);
+            let inner = widen(inner)?;
+            let r = self.level(l + 1, pieces, &inner, env);
+            env.pop();
+            r?
+        } else {
+            let mut lows = Vec::new();
+            let mut ups = Vec::new();
+            let mut lset = Map::empty(space.clone());
+            let mut uset = Map::empty(space.clone());
+            for (b, bd) in parts.iter().zip(&bds) {
+                let lo = fold(bd.lower.clone(), Expr::max).ok_or_else(|| {
+                    Error::Unsupported(format!("dimension {l} has no lower bound"))
+                })?;
+                let hi = fold(bd.upper.clone(), Expr::min).ok_or_else(|| {
+                    Error::Unsupported(format!("dimension {l} has no upper bound"))
+                })?;
+                lows.push(lo);
+                ups.push(hi);
+                lset.add_basic(self.with_rows(b, &bd.lower_rows))?;
+                uset.add_basic(self.with_rows(b, &bd.upper_rows))?;
+            }
+            dedup(&mut lows);
+            dedup(&mut ups);
+            let lb = fold(lows, Expr::min).unwrap();
+            let ub = fold(ups, Expr::max).unwrap();
+            // outer conditions implied by the loop having an iteration are
+            // not needed: an empty loop runs nothing
+            // the loop's range as one basic set: all bound rows of a single
+            // part, or the rows common to every part (a superset of the
+            // iterated points either way, and cheap to intersect)
+            let loopset = if parts.len() == 1 {
+                lset.intersect(&uset)?
+            } else {
+                let base = parts[0].off_div();
+                let plain = |r: &Vec<Int>| r[base..].iter().all(|v| v.is_zero());
+                let mut common: Vec<(bool, Vec<Int>)> = Vec::new();
+                for (b0, rows) in [(&bds[0].lower_rows, 0), (&bds[0].upper_rows, 1)]
+                    .into_iter()
+                    .map(|(r, k)| (k, r))
+                {
+                    for (eq, r) in rows {
+                        if !plain(r) {
+                            continue;
+                        }
+                        let head = &r[..base];
+                        let everywhere = bds.iter().all(|bd| {
+                            let rs = if b0 == 0 {
+                                &bd.lower_rows
+                            } else {
+                                &bd.upper_rows
+                            };
+                            rs.iter().any(|(_, x)| &x[..base] == head && plain(x))
+                        });
+                        if everywhere {
+                            common.push((*eq, head.to_vec()));
+                        }
+                    }
+                }
+                let mut b = BasicMap::universe(space.clone());
+                for (eq, r) in common {
+                    if eq {
+                        b.add_eq(r);
+                    } else {
+                        b.add_ineq(r);
+                    }
+                }
+                Map::from_basic(b)
+            };
+            let range = full_ctx.intersect(&loopset)?;
+            let mut inner = ctx.intersect(&loopset)?;
+            let stride = match &bds[0].stride {
+                Some((g, f))
+                    if bds
+                        .iter()
+                        .all(|b| b.stride.as_ref().is_some_and(|(h, e)| h == g && e == f)) =>
+                {
+                    let row = bds[0].stride_row.clone().unwrap();
+                    inner = inner
+                        .intersect(&Map::from_basic(self.with_rows(&parts[0], &[(true, row)])))?;
+                    Some((*g, f.clone()))
+                }
+                _ => None,
+            };
+            let range = match &stride {
+                Some(_) => {
+                    let row = bds[0].stride_row.clone().unwrap();
+                    range.intersect(&Map::from_basic(self.with_rows(&parts[0], &[(true, row)])))?
+                }
+                None => range,
+            };
+            let nonempty = project_keep(&range, l, n)?;
+            cond = self.printer(env).condition(&gist(&outer, &nonempty)?)?;
+            let (init, inc) = match stride {
+                None => (lb, 1),
+                Some((g, f)) => {
+                    // the first value >= lb congruent to f modulo g
+                    let init =
+                        Expr::sub(f.clone(), Expr::mul(g, Expr::floord(Expr::sub(f, lb), g)));
+                    (init, g)
+                }
+            };
+            env.push(Expr::Var(iter.clone()));
+            let inner = widen(inner)?;
+            let r = self.level(l + 1, pieces, &inner, env);
+            env.pop();
+            let body = r?;
+            if body.is_empty() {
+                vec![]
+            } else {
+                vec![Node::For {
+                    iterator: iter.clone(),
+                    init,
+                    cond: Expr::cmp(CmpOp::Le, Expr::Var(iter), ub),
+                    inc,
+                    body: Box::new(Node::block(body)),
+                }]
+            }
+        };
+        Ok(match cond {
+            Some(c) if !body.is_empty() => vec![Node::If {
+                cond: c,
+                then: Box::new(Node::block(body)),
+                els: None,
+            }],
+            _ => body,
+        })
+    }
+}

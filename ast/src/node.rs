@@ -1,0 +1,296 @@
+//! The AST: loops, conditions, blocks and statement calls, printed as C in
+//! isl's style.
+
+use crate::expr::Expr;
+use std::fmt;
+
+/// A node of the generated program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Node {
+    /// `for (int iterator = init; cond; iterator += inc) body`
+    For {
+        /// The loop iterator (`c0`, `c1`, ...).
+        iterator: String,
+        /// The first value.
+        init: Expr,
+        /// The condition checked before each iteration.
+        cond: Expr,
+        /// The (positive) step.
+        inc: i64,
+        /// The loop body.
+        body: Box<Node>,
+    },
+    /// `if (cond) then else`
+    If {
+        /// The condition.
+        cond: Expr,
+        /// Run when the condition holds.
+        then: Box<Node>,
+        /// Run otherwise.
+        els: Option<Box<Node>>,
+    },
+    /// A sequence of nodes.
+    Block(Vec<Node>),
+    /// A statement instance: `name(args)`.
+    User {
+        /// The statement name.
+        name: String,
+        /// The coordinates of the instance.
+        args: Vec<Expr>,
+    },
+}
+
+impl Node {
+    /// A block, flattened: a single node stays itself.
+    pub fn block(mut nodes: Vec<Node>) -> Node {
+        let mut flat = Vec::new();
+        for n in nodes.drain(..) {
+            match n {
+                Node::Block(v) => flat.extend(v),
+                n => flat.push(n),
+            }
+        }
+        if flat.len() == 1 {
+            flat.pop().unwrap()
+        } else {
+            Node::Block(flat)
+        }
+    }
+
+    /// Merge directly nested conditions without `else` into one (`if (a)
+    /// if (b) x` becomes `if (a && b) x`), recursively.
+    pub fn merge_ifs(self) -> Node {
+        match self {
+            Node::For {
+                iterator,
+                init,
+                cond,
+                inc,
+                body,
+            } => Node::For {
+                iterator,
+                init,
+                cond,
+                inc,
+                body: Box::new(body.merge_ifs()),
+            },
+            Node::If { cond, then, els } => {
+                let then = then.merge_ifs();
+                let els = els.map(|e| Box::new(e.merge_ifs()));
+                match (then, els) {
+                    (
+                        Node::If {
+                            cond: c2,
+                            then: t2,
+                            els: None,
+                        },
+                        None,
+                    ) => Node::If {
+                        cond: and_dedup(cond, c2),
+                        then: t2,
+                        els: None,
+                    },
+                    (then, els) => Node::If {
+                        cond,
+                        then: Box::new(then),
+                        els,
+                    },
+                }
+            }
+            Node::Block(v) => {
+                // adjacent `if (c) A; if (c) B;` become `if (c) { A; B; }`
+                // (the AST has no assignments: A cannot change c)
+                let mut out: Vec<Node> = Vec::new();
+                for n in v.into_iter().map(Node::merge_ifs) {
+                    if let (
+                        Some(Node::If {
+                            cond: c1,
+                            then: t1,
+                            els: None,
+                        }),
+                        Node::If {
+                            cond: c2,
+                            then: t2,
+                            els: None,
+                        },
+                    ) = (out.last_mut(), &n)
+                    {
+                        if c1 == c2 {
+                            let merged = Node::block(vec![(**t1).clone(), (**t2).clone()]);
+                            *t1 = Box::new(merged);
+                            continue;
+                        }
+                    }
+                    out.push(n);
+                }
+                Node::block(out)
+            }
+            n => n,
+        }
+    }
+
+    /// Fold constant subexpressions of every expression in the tree.
+    pub fn fold_constants(self) -> Node {
+        match self {
+            Node::For {
+                iterator,
+                init,
+                cond,
+                inc,
+                body,
+            } => Node::For {
+                iterator,
+                init: init.fold(),
+                cond: cond.fold(),
+                inc,
+                body: Box::new(body.fold_constants()),
+            },
+            Node::If { cond, then, els } => Node::If {
+                cond: cond.fold(),
+                then: Box::new(then.fold_constants()),
+                els: els.map(|e| Box::new(e.fold_constants())),
+            },
+            Node::Block(v) => Node::Block(v.into_iter().map(Node::fold_constants).collect()),
+            Node::User { name, args } => Node::User {
+                name,
+                args: args.into_iter().map(Expr::fold).collect(),
+            },
+        }
+    }
+
+    /// Counts of (`for`, `if`, statement calls) in the tree.
+    pub fn counts(&self) -> (usize, usize, usize) {
+        match self {
+            Node::For { body, .. } => {
+                let (f, i, c) = body.counts();
+                (f + 1, i, c)
+            }
+            Node::If { then, els, .. } => {
+                let (f, i, c) = then.counts();
+                let (g, j, d) = els.as_ref().map_or((0, 0, 0), |e| e.counts());
+                (f + g, i + j + 1, c + d)
+            }
+            Node::Block(v) => v.iter().fold((0, 0, 0), |(a, b, c), n| {
+                let (x, y, z) = n.counts();
+                (a + x, b + y, c + z)
+            }),
+            Node::User { .. } => (0, 0, 1),
+        }
+    }
+
+    /// The C text with the given indentation (two spaces per level).
+    /// The outermost block is printed without braces, as isl does.
+    pub fn to_c(&self) -> String {
+        let mut out = String::new();
+        match self {
+            Node::Block(v) => {
+                for n in v {
+                    n.write(&mut out, 0);
+                }
+            }
+            n => n.write(&mut out, 0),
+        }
+        out
+    }
+
+    fn write(&self, out: &mut String, ind: usize) {
+        let pad = "  ".repeat(ind);
+        match self {
+            Node::For {
+                iterator,
+                init,
+                cond,
+                inc,
+                body,
+            } => {
+                out.push_str(&format!(
+                    "{pad}for (int {iterator} = {init}; {cond}; {iterator} += {inc})"
+                ));
+                write_body(body, out, ind, false);
+            }
+            Node::If { cond, then, els } => {
+                out.push_str(&format!("{pad}if ({cond})"));
+                match els {
+                    None => write_body(then, out, ind, false),
+                    Some(e) => {
+                        write_body(then, out, ind, true);
+                        if matches!(**e, Node::If { .. }) {
+                            out.push_str(&format!("{pad}else "));
+                            let mut inner = String::new();
+                            e.write(&mut inner, ind);
+                            out.push_str(inner.trim_start());
+                        } else {
+                            out.push_str(&format!("{pad}else"));
+                            write_body(e, out, ind, false);
+                        }
+                    }
+                }
+            }
+            Node::Block(v) => {
+                out.push_str(&format!("{pad}{{\n"));
+                for n in v {
+                    n.write(out, ind + 1);
+                }
+                out.push_str(&format!("{pad}}}\n"));
+            }
+            Node::User { name, args } => {
+                let a: Vec<String> = args.iter().map(|e| e.to_string()).collect();
+                out.push_str(&format!("{pad}{name}({});\n", a.join(", ")));
+            }
+        }
+    }
+}
+
+/// The body of a `for`/`if`: braces around a block (or around an `if` that
+/// is followed by an `else`, which would otherwise dangle).
+fn write_body(body: &Node, out: &mut String, ind: usize, before_else: bool) {
+    let pad = "  ".repeat(ind);
+    match body {
+        Node::Block(v) => {
+            out.push_str(" {\n");
+            for n in v {
+                n.write(out, ind + 1);
+            }
+            out.push_str(&format!("{pad}}}\n"));
+        }
+        Node::If { .. } if before_else => {
+            out.push_str(" {\n");
+            body.write(out, ind + 1);
+            out.push_str(&format!("{pad}}}\n"));
+        }
+        n => {
+            out.push('\n');
+            n.write(out, ind + 1);
+        }
+    }
+}
+
+impl fmt::Display for Node {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.to_c())
+    }
+}
+
+fn conjuncts(e: Expr, out: &mut Vec<Expr>) {
+    match e {
+        Expr::And(a, b) => {
+            conjuncts(*a, out);
+            conjuncts(*b, out);
+        }
+        e => {
+            if !out.contains(&e) {
+                out.push(e)
+            }
+        }
+    }
+}
+
+/// `a && b` without repeated conjuncts.
+fn and_dedup(a: Expr, b: Expr) -> Expr {
+    let mut v = Vec::new();
+    conjuncts(a, &mut v);
+    conjuncts(b, &mut v);
+    let mut it = v.into_iter();
+    let first = it.next().expect("a conjunct");
+    it.fold(first, Expr::and)
+}

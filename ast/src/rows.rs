@@ -1,0 +1,239 @@
+//! Constraint-row helpers over the engine's public `BasicMap` API: moving
+//! columns between spaces, projections that keep the space, and turning
+//! rows into AST expressions.
+
+use crate::error::{Error, Result};
+use crate::expr::{linear, CmpOp, Expr};
+use presburger::{BasicMap, Int, Map, Space};
+
+/// Copy `b` into `space`, sending each non-local column `c` (constant,
+/// parameters, dimensions) to `colmap(c)`; locals keep their order and
+/// definitions.
+pub fn remap(b: &BasicMap, space: &Space, colmap: &dyn Fn(usize) -> usize) -> BasicMap {
+    let old_base = b.off_div();
+    let mut out = BasicMap::universe(space.clone());
+    let new_base = out.off_div();
+    let conv = |row: &[Int], len: usize| -> Vec<Int> {
+        let mut r = vec![Int::ZERO; len];
+        for (c, v) in row.iter().enumerate() {
+            if v.is_zero() {
+                continue;
+            }
+            let nc = if c < old_base {
+                colmap(c)
+            } else {
+                new_base + (c - old_base)
+            };
+            r[nc] = v.clone();
+        }
+        r
+    };
+    for d in b.divs() {
+        match d {
+            Some(div) => {
+                let len = out.row_len();
+                let num = conv(&div.num, len + b.n_div());
+                out.add_div(num[..len].to_vec(), div.den.clone());
+            }
+            None => {
+                out.add_existential();
+            }
+        }
+    }
+    let len = out.row_len();
+    for r in b.eqs() {
+        out.add_eq(conv(r, len));
+    }
+    for r in b.ineqs() {
+        out.add_ineq(conv(r, len));
+    }
+    out
+}
+
+/// The set space with the given parameters and `n` anonymous dimensions.
+pub fn set_space(params: &[String], n: usize) -> Space {
+    Space::set(params.to_vec(), presburger::Tuple::anonymous(n))
+}
+
+/// `{ x : exists y : (x, y) in m }` for `x` the first `keep` dimensions of
+/// the `n`-dimensional set `m`, returned in the same `n`-dimensional space
+/// (the other dimensions unconstrained).
+pub fn project_keep(m: &Map, keep: usize, n: usize) -> Result<Map> {
+    if keep >= n {
+        return Ok(m.clone());
+    }
+    let p = m.project_out(keep, n - keep)?;
+    let space = m.space().clone();
+    let mut out = Map::empty(space.clone());
+    for b in p.basic_maps() {
+        out.add_basic(remap(b, &space, &|c| c))?;
+    }
+    Ok(out)
+}
+
+/// The basic maps of `m` with every local made an explicit division.
+pub fn explicit(m: &Map) -> Result<Vec<BasicMap>> {
+    let mut out = Vec::new();
+    for b in m.basic_maps() {
+        out.extend(b.make_divs_explicit()?);
+    }
+    Ok(out)
+}
+
+/// True if inequality `row` is one of the defining inequalities of a
+/// defined division of `b`.
+pub fn is_div_def(b: &BasicMap, row: &[Int]) -> bool {
+    let base = b.off_div();
+    b.divs().iter().enumerate().any(|(k, d)| {
+        d.as_ref()
+            .is_some_and(|d| d.bounds(base + k).iter().any(|r| r.as_slice() == row))
+    })
+}
+
+fn small(v: &Int) -> Result<i64> {
+    // at most 2^62 in magnitude: negations and the `+ k - 1` of ceilings
+    // on such values cannot overflow
+    v.to_i64()
+        .filter(|x| x.unsigned_abs() <= 1 << 62)
+        .ok_or_else(|| Error::Unsupported(format!("coefficient {v} does not fit in 63 bits")))
+}
+
+/// Turns rows of a basic map into expressions: parameters by name,
+/// dimensions by their current value in `env`, divisions as `floord`.
+pub struct RowPrinter<'a> {
+    /// Parameter names.
+    pub params: &'a [String],
+    /// Value of each bound dimension (dimensions beyond are an error).
+    pub env: &'a [Expr],
+}
+
+impl RowPrinter<'_> {
+    /// The terms `(coef, atom)` and the constant of `row`, skipping the
+    /// columns for which `skip` is true.
+    pub fn terms(
+        &self,
+        b: &BasicMap,
+        row: &[Int],
+        skip: &dyn Fn(usize) -> bool,
+    ) -> Result<(Vec<(i64, Expr)>, i64)> {
+        let np = b.n_param();
+        let base = b.off_div();
+        let mut terms = Vec::new();
+        for (c, v) in row.iter().enumerate().skip(1) {
+            if v.is_zero() || skip(c) {
+                continue;
+            }
+            let atom = if c <= np {
+                Expr::Var(self.params[c - 1].clone())
+            } else if c < base {
+                let d = c - 1 - np;
+                self.env
+                    .get(d)
+                    .cloned()
+                    .ok_or_else(|| Error::Unsupported(format!("dimension {d} used unbound")))?
+            } else {
+                let k = c - base;
+                let div = b.divs()[k].as_ref().ok_or_else(|| {
+                    Error::Unsupported("an existential variable without explicit division".into())
+                })?;
+                let (t, k0) = self.terms(b, &div.num, &|_| false)?;
+                Expr::floord(linear(t, k0), small(&div.den)?)
+            };
+            terms.push((small(v)?, atom));
+        }
+        Ok((terms, small(&row[0])?))
+    }
+
+    /// `row >= 0` (or `== 0`) as a comparison in isl's style.
+    pub fn constraint(&self, b: &BasicMap, row: &[Int], eq: bool) -> Result<Expr> {
+        if eq {
+            // `num - den*q == 0` with q = floor(num/den): `num % den == 0`
+            let base = b.off_div();
+            for (k, d) in b.divs().iter().enumerate() {
+                let Some(d) = d else { continue };
+                let col = base + k;
+                if row[col].abs() != d.den {
+                    continue;
+                }
+                let s = if row[col].is_neg() {
+                    Int::ONE
+                } else {
+                    -&Int::ONE
+                };
+                let same = row
+                    .iter()
+                    .enumerate()
+                    .all(|(c, v)| c == col || *v == &s * &d.num[c]);
+                if same {
+                    let (t, k0) = self.terms(b, &d.num, &|_| false)?;
+                    return Ok(Expr::cmp(
+                        CmpOp::Eq,
+                        Expr::Mod(Box::new(linear(t, k0)), small(&d.den)?),
+                        Expr::Int(0),
+                    ));
+                }
+            }
+        }
+        let (terms, k) = self.terms(b, row, &|_| false)?;
+        let (pos, neg): (Vec<_>, Vec<_>) = terms.into_iter().partition(|(c, _)| *c > 0);
+        let neg: Vec<(i64, Expr)> = neg.into_iter().map(|(c, e)| (-c, e)).collect();
+        let op = if eq { CmpOp::Eq } else { CmpOp::Ge };
+        Ok(if pos.is_empty() {
+            let op = if eq { CmpOp::Eq } else { CmpOp::Le };
+            Expr::cmp(op, linear(neg, 0), Expr::Int(k))
+        } else {
+            Expr::cmp(op, linear(pos, 0), linear(neg, -k))
+        })
+    }
+
+    /// The condition `b` as a conjunction (`None` if it is always true);
+    /// the defining inequalities of divisions are left out.
+    pub fn conjunction(&self, b: &BasicMap) -> Result<Option<Expr>> {
+        let mut acc: Option<Expr> = None;
+        let mut seen: Vec<Expr> = Vec::new();
+        let mut push = |acc: &mut Option<Expr>, e: Expr| {
+            if seen.contains(&e) {
+                return;
+            }
+            seen.push(e.clone());
+            *acc = Some(match acc.take() {
+                None => e,
+                Some(a) => Expr::and(a, e),
+            })
+        };
+        for r in b.eqs() {
+            push(&mut acc, self.constraint(b, r, true)?);
+        }
+        for r in b.ineqs() {
+            if is_div_def(b, r) {
+                continue;
+            }
+            push(&mut acc, self.constraint(b, r, false)?);
+        }
+        Ok(acc)
+    }
+
+    /// The condition `m` as a disjunction of conjunctions (`None` if always true).
+    pub fn condition(&self, m: &Map) -> Result<Option<Expr>> {
+        let parts = explicit(m)?;
+        if parts.is_empty() {
+            return Ok(Some(Expr::cmp(CmpOp::Eq, Expr::Int(0), Expr::Int(1))));
+        }
+        let mut acc: Option<Expr> = None;
+        let mut seen: Vec<Expr> = Vec::new();
+        for b in &parts {
+            match self.conjunction(b)? {
+                None => return Ok(None),
+                Some(e) if seen.contains(&e) => {}
+                Some(e) => {
+                    seen.push(e.clone());
+                    acc = Some(match acc {
+                        None => e,
+                        Some(a) => Expr::or(a, e),
+                    })
+                }
+            }
+        }
+        Ok(acc)
+    }
+}

@@ -1,0 +1,177 @@
+//! Random small schedules: the generated AST, run by the interpreter, must
+//! execute exactly the scheduled instances (brute-force enumeration), each
+//! once, in schedule order (ties in any order).
+
+use ast::{generate, run};
+use std::collections::BTreeMap;
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+    fn pick(&mut self, n: u64) -> i64 {
+        (self.next() % n) as i64
+    }
+}
+
+/// An affine form c·(i, j, n, 1).
+#[derive(Clone, Copy)]
+struct Form([i64; 4]);
+impl Form {
+    fn eval(&self, i: i64, j: i64, n: i64) -> i64 {
+        self.0[0] * i + self.0[1] * j + self.0[2] * n + self.0[3]
+    }
+    fn text(&self, dims: &[&str]) -> String {
+        let names = [dims[0], dims.get(1).copied().unwrap_or("0"), "n", "1"];
+        let mut s = String::from("0");
+        for (k, c) in self.0.iter().enumerate() {
+            if *c != 0 {
+                s.push_str(&format!(" + ({c})*{}", names[k]));
+            }
+        }
+        s
+    }
+}
+
+struct Stmt {
+    name: String,
+    dims: usize,
+    /// lower/upper forms for i and j (j's may use i), plus a stride on i
+    lo: [Form; 2],
+    hi: [Form; 2],
+    stride: i64,
+    sched: Vec<Form>,
+}
+
+impl Stmt {
+    fn contains(&self, i: i64, j: i64, n: i64) -> bool {
+        let ok_i = self.lo[0].eval(0, 0, n) <= i
+            && i <= self.hi[0].eval(0, 0, n)
+            && i.rem_euclid(self.stride) == 0;
+        let ok_j =
+            self.dims < 2 || (self.lo[1].eval(i, 0, n) <= j && j <= self.hi[1].eval(i, 0, n));
+        ok_i && ok_j
+    }
+    fn text(&self) -> String {
+        let d: Vec<&str> = ["i", "j"][..self.dims].to_vec();
+        let mut cons = vec![format!(
+            "{} <= i <= {}",
+            self.lo[0].text(&d),
+            self.hi[0].text(&d)
+        )];
+        if self.stride > 1 {
+            cons.push(format!("i mod {} = 0", self.stride));
+        }
+        if self.dims == 2 {
+            cons.push(format!(
+                "{} <= j <= {}",
+                self.lo[1].text(&d),
+                self.hi[1].text(&d)
+            ));
+        }
+        let times: Vec<String> = self.sched.iter().map(|f| f.text(&d)).collect();
+        format!(
+            "{}[{}] -> [{}] : {}",
+            self.name,
+            d.join(", "),
+            times.join(", "),
+            cons.join(" and ")
+        )
+    }
+}
+
+fn random_stmt(rng: &mut Rng, k: usize, nsched: usize) -> Stmt {
+    let dims = 1 + rng.pick(2) as usize;
+    let lo_i = [Form([0, 0, 0, 0]), Form([0, 0, 0, 1]), Form([0, 0, 0, -1])][rng.pick(3) as usize];
+    let hi_i = [Form([0, 0, 1, 0]), Form([0, 0, 1, -1]), Form([0, 0, 0, 3])][rng.pick(3) as usize];
+    let lo_j = [Form([0, 0, 0, 0]), Form([1, 0, 0, 0]), Form([1, 0, 0, -1])][rng.pick(3) as usize];
+    let hi_j = [Form([0, 0, 1, 0]), Form([1, 0, 0, 2]), Form([0, 0, 0, 2])][rng.pick(3) as usize];
+    let stride = [1, 1, 2, 3][rng.pick(4) as usize];
+    let mut sched = Vec::new();
+    for t in 0..nsched {
+        let f = match (t, rng.pick(6)) {
+            (_, 0) => Form([0, 0, 0, rng.pick(3)]),
+            (_, 1) => Form([1, 0, 0, rng.pick(2)]),
+            (_, 2) => Form([2, 0, 0, rng.pick(2)]),
+            (_, 3) if dims == 2 => Form([1, 1, 0, 0]),
+            (_, 4) if dims == 2 => Form([0, 1, 0, 0]),
+            (_, 5) => Form([-1, 0, 1, 0]),
+            _ => Form([1, 0, 0, 0]),
+        };
+        sched.push(f);
+    }
+    Stmt {
+        name: format!("S{k}"),
+        dims,
+        lo: [lo_i, lo_j],
+        hi: [hi_i, hi_j],
+        stride,
+        sched,
+    }
+}
+
+fn check(seed: u64) {
+    let mut rng = Rng(seed);
+    let nsched = 1 + rng.pick(3) as usize;
+    let nst = 1 + rng.pick(3) as usize;
+    let stmts: Vec<Stmt> = (0..nst).map(|k| random_stmt(&mut rng, k, nsched)).collect();
+    let text = format!(
+        "[n] -> {{ {} }}",
+        stmts.iter().map(Stmt::text).collect::<Vec<_>>().join("; ")
+    );
+    let schedule = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+    let context = "[n] -> { : n >= 0 }".parse().unwrap();
+    let code = generate(&schedule, &context).unwrap_or_else(|e| panic!("{text}: {e}"));
+    for n in [0i64, 1, 2, 5] {
+        // brute force: every instance with its time
+        let mut expected: BTreeMap<(String, Vec<i64>), Vec<i64>> = BTreeMap::new();
+        for s in &stmts {
+            for i in -3..=12 {
+                for j in if s.dims == 2 { -3..=14 } else { 0..=0 } {
+                    if s.contains(i, j, n) {
+                        let args = if s.dims == 2 { vec![i, j] } else { vec![i] };
+                        let t = s.sched.iter().map(|f| f.eval(i, j, n)).collect();
+                        expected.insert((s.name.clone(), args), t);
+                    }
+                }
+            }
+        }
+        let trace = run(&code, &[("n".into(), n)], 1_000_000)
+            .unwrap_or_else(|e| panic!("{text}\n{code}\nn={n}: {e}"));
+        let mut seen = BTreeMap::new();
+        let mut last: Option<Vec<i64>> = None;
+        for inst in &trace {
+            let t = expected
+                .get(inst)
+                .unwrap_or_else(|| panic!("{text}\n{code}\nn={n}: extra {inst:?}"));
+            assert!(
+                seen.insert(inst.clone(), ()).is_none(),
+                "{text}\n{code}\nn={n}: {inst:?} twice"
+            );
+            if let Some(l) = &last {
+                assert!(
+                    l <= t,
+                    "{text}\n{code}\nn={n}: {inst:?} at {t:?} after {l:?}"
+                );
+            }
+            last = Some(t.clone());
+        }
+        assert_eq!(
+            seen.len(),
+            expected.len(),
+            "{text}\n{code}\nn={n}: missing instances"
+        );
+    }
+}
+
+#[test]
+fn random_schedules_match_brute_force() {
+    for seed in 0..300 {
+        check(seed);
+    }
+}
