@@ -5,6 +5,7 @@
 //!   used by the conformance checker).
 //! - [`deps`]: `poly deps`, the dependences of a C kernel (front end's
 //!   program model to dataflow, no text in between).
+//! - [`delicm`]: `poly delicm` and `poly interp --delicm` (DeLICM).
 //! - [`demo`]: the built-in example run by `poly` without arguments.
 //! - [`error`]: the crate's error type.
 #![forbid(unsafe_code)]
@@ -13,6 +14,7 @@
 pub mod bench;
 pub mod calc;
 pub mod demo;
+pub mod delicm;
 pub mod deps;
 pub mod error;
 pub mod json;

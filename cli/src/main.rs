@@ -22,8 +22,12 @@ Usage:
                             0 means no limit)
   poly scop FILE.c [--isl]  extract the polyhedral model of a C kernel (JSON;
                             --isl: an iscc script of its relations, for poly calc)
-  poly interp FILE.c NAME=VALUE...
+  poly interp FILE.c [--delicm] NAME=VALUE...
                             run a C kernel with the given parameter values
+                            (--delicm: the program after DeLICM)
+  poly delicm FILE.c        map scalars into unused array elements (JSON model)
+  poly delicm --conflicts FILE.jsonl
+                            the DeLICM conflict test, one `ID conflict|ok` line per case
   poly deps FILE.c [--param NAME=VALUE]... [--tagged]
                             the kernel's dependences as isl text: value-based flow,
                             anti (WAR), output (WAW), live-in and live-out, one line each;
@@ -143,7 +147,11 @@ fn dispatch(args: &[String]) -> Result<ExitCode, Error> {
         Some("calc") => calc_command(&args[1..]),
         Some("bench") => poly::bench::bench_command(&args[1..]),
         Some("scop") => front_end(scop::commands::scop_command(&args[1..])),
+        Some("interp") if args.iter().any(|a| a == "--delicm") => {
+            front_end(poly::delicm::interp_command(&args[1..]))
+        }
         Some("interp") => front_end(scop::commands::interp_command(&args[1..])),
+        Some("delicm") => front_end(poly::delicm::delicm_command(&args[1..])),
         Some("deps") => front_end(poly::deps::deps_command(&args[1..])),
         Some(other) => Err(Error::Usage(format!(
             "unknown command `{other}` (see `poly --help`)"

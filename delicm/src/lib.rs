@@ -1,2 +1,52 @@
-//! Placeholder: see the crate issue.
+//! # DeLICM: scalars into unused array elements
+//!
+//! Kruse & Grosser's DeLICM (CGO'18), over the `presburger` engine and the
+//! `scop` program model. Steps:
+//!
+//! 1. **Timepoints and zones** ([`zone`]): element-time points are flat
+//!    tuples `A[e.., t..]` whose last dimensions are the schedule time. At a
+//!    timepoint all reads happen before all writes; a zone point `A[e, t]`
+//!    is the open gap between `t - 1` (last dimension) and `t`. Primitives:
+//!    before/after/between of schedule points, reaching definitions and
+//!    next writes (inclusive or not), lifetimes (occupied/unused zones),
+//!    zone <-> timepoint conversions.
+//! 2. **Knowledge** ([`Knowledge`]): occupied and unused zones, known
+//!    contents (zone -> named value), writes (timepoint -> value, unnamed =
+//!    unknown). The **conflict test** checks four rules in both directions
+//!    (lifetimes, existing writes into proposed lifetimes, proposed writes
+//!    into existing lifetimes, simultaneous writes) with intersections,
+//!    domains and inclusions only.
+//! 3. **Greedy mapping** ([`map_scalars`]): for every local scalar `s` and
+//!    every store `A[f] = ... s ...` (the overwrite), propose to keep `s` in
+//!    `A[f]` in every statement of the loops shared with the store; the
+//!    proposal's knowledge (its lifetimes and writes) is tested against the
+//!    array's knowledge, and the value flow of the scalar must be kept
+//!    (reads and their reaching writes land in one element). First fit, no
+//!    backtracking, under an operation budget; on exhaustion nothing changes.
+//!
+//! Differences from Polly: known values are only used by the conflict
+//! protocol (the mapping proposes unknown contents), and the transformed
+//! program is a rewritten C kernel, so the interpreter runs it.
+//!
+//! ```
+//! use delicm::{conflict, Side};
+//! let e = Side::parse(Some("{ Dom[i] : i != 0 }"), None, Some("{}")).unwrap();
+//! let p = Side::parse(Some("{ Dom[0] }"), None, Some("{}")).unwrap();
+//! assert!(!conflict(&e, &p).unwrap());
+//! let src = "void k(int N, double A[N]) { double s; for (int i = 0; i < N; i++) { s = 2 * i; A[i] = s; } }";
+//! let r = delicm::map_scalars(src, delicm::DEFAULT_BUDGET).unwrap();
+//! assert_eq!(r.mapped[0].scalar, "s");
+//! assert_eq!(r.mapped[0].array, "A");
+//! ```
 #![forbid(unsafe_code)]
+
+mod error;
+mod knowledge;
+mod mapping;
+mod rewrite;
+pub mod zone;
+
+pub use error::{Error, Result};
+pub use knowledge::{conflict, with_unknown_values, Knowledge, Side};
+pub use mapping::{map_scalars, Mapped, Transformed, DEFAULT_BUDGET};
+pub use rewrite::rewrite_function;

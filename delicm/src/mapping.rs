@@ -1,0 +1,332 @@
+//! The greedy mapping of local scalars into array elements.
+
+use std::collections::{BTreeSet, HashMap};
+
+use presburger::{Map, UnionMap};
+use scop::affine::{AVar, Affine};
+use scop::ast::Function;
+use scop::model::{AccessKind, ArrayOrigin, SchedDim, Scop};
+use scop::Model;
+
+use crate::error::{Error, Result};
+use crate::knowledge::Knowledge;
+use crate::rewrite::rewrite_function;
+use crate::zone::{lifetimes, universe_of};
+
+/// Default operation budget of one analysis (engine operations).
+pub const DEFAULT_BUDGET: u64 = 1_000_000;
+
+/// One applied mapping: the references of `scalar` now access `array`.
+#[derive(Debug, Clone)]
+pub struct Mapped {
+    /// The local scalar.
+    pub scalar: String,
+    /// The array that keeps its values.
+    pub array: String,
+    /// The new tagged access relation of the scalar's references,
+    /// `{ [S[i] -> R0[]] -> A[i] }`.
+    pub map: UnionMap,
+}
+
+/// The result of [`map_scalars`].
+#[derive(Debug, Clone)]
+pub struct Transformed {
+    /// The original model.
+    pub original: Model,
+    /// The transformed kernel (runs in the interpreter).
+    pub function: Function,
+    /// Its model: same statements, domains and reference tags.
+    pub model: Model,
+    /// What was mapped, in order.
+    pub mapped: Vec<Mapped>,
+    /// Proposals rejected by the conflict test or the flow check:
+    /// `(scalar, array, reason)`.
+    pub rejected: Vec<(String, String, String)>,
+    /// The budget ran out: nothing was changed.
+    pub budget_exhausted: bool,
+}
+
+/// The loops shared by two statements: iterator names of the common
+/// prefix of their schedules.
+fn shared_loops(a: &[SchedDim], b: &[SchedDim]) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for (x, y) in a.iter().zip(b) {
+        if x != y {
+            break;
+        }
+        if let SchedDim::Iter(v, _) = x {
+            out.insert(v.clone());
+        }
+    }
+    out
+}
+
+fn names(a: &Affine, out: &mut BTreeSet<String>) {
+    for v in a.terms.keys() {
+        match v {
+            AVar::Name(n) => {
+                out.insert(n.clone());
+            }
+            AVar::Div(inner, _) => names(inner, out),
+        }
+    }
+}
+
+/// `{ [A[e] -> [t]] -> A[e, t] }` for one array of `n_elem` dimensions.
+fn flatten_map(params: &[String], array: &str, n_elem: usize, n_time: usize) -> Result<UnionMap> {
+    let e: Vec<String> = (0..n_elem).map(|k| format!("ee{k}")).collect();
+    let t: Vec<String> = (0..n_time).map(|k| format!("tt{k}")).collect();
+    let mut both = e.clone();
+    both.extend(t.iter().cloned());
+    let pre = if params.is_empty() {
+        String::new()
+    } else {
+        format!("[{}] -> ", params.join(", "))
+    };
+    let text = format!(
+        "{pre}{{ [{array}[{}] -> [{}]] -> {array}[{}] }}",
+        e.join(", "),
+        t.join(", "),
+        both.join(", ")
+    );
+    Ok(UnionMap::from_map(text.parse::<Map>()?))
+}
+
+/// Element-time points `A[e, t]` of some accesses of a model to `array`.
+fn points(
+    model: &Model,
+    array: &str,
+    n_elem: usize,
+    pick: &dyn Fn(usize, &scop::program::Access) -> bool,
+) -> Result<(UnionMap, UnionMap)> {
+    let params = model.params().to_vec();
+    let n_time = model
+        .statements()
+        .first()
+        .map_or(0, |s| s.schedule.space().n_out());
+    let flat = flatten_map(&params, array, n_elem, n_time)?;
+    let (mut r, mut w) = (
+        UnionMap::empty(params.clone()),
+        UnionMap::empty(params.clone()),
+    );
+    for (k, a) in model.accesses().iter().enumerate() {
+        if a.array != array || !pick(k, a) {
+            continue;
+        }
+        let st = model.statement_of(a);
+        let at = UnionMap::from_map(a.relation.clone())
+            .reverse()?
+            .apply_range(&UnionMap::from_map(st.schedule.clone()))?
+            .wrap()?
+            .apply(&flat)?;
+        match a.kind {
+            AccessKind::Read => r = r.union(&at)?,
+            AccessKind::MustWrite | AccessKind::MayWrite => w = w.union(&at)?,
+            AccessKind::Kill => {}
+        }
+    }
+    Ok((r, w))
+}
+
+/// The tagged must-flow of a model (value flow between references).
+fn must_flow(model: &Model) -> Result<UnionMap> {
+    let acc = dataflow::MemoryAccesses::from_model_tagged(model)?;
+    Ok(dataflow::compute_dependences(&acc)?.must_flow)
+}
+
+struct Candidate {
+    scalar: String,
+    array: String,
+    index: HashMap<usize, Vec<Affine>>,
+}
+
+/// Proposals for `scalar`: every statement storing into an array element
+/// and reading the scalar, whose subscript only uses loops shared with every
+/// statement that accesses the scalar.
+fn candidates(scop: &Scop, scalar: &str) -> Vec<Candidate> {
+    let users: Vec<usize> = (0..scop.statements.len())
+        .filter(|&k| {
+            scop.statements[k]
+                .accesses
+                .iter()
+                .any(|a| a.array == scalar)
+        })
+        .collect();
+    let mut out = Vec::new();
+    for t in &users {
+        let st = &scop.statements[*t];
+        if !st
+            .accesses
+            .iter()
+            .any(|a| a.array == scalar && a.kind == AccessKind::Read)
+        {
+            continue;
+        }
+        for w in st
+            .accesses
+            .iter()
+            .filter(|a| a.kind == AccessKind::MustWrite && !a.index.is_empty())
+        {
+            let mut used = BTreeSet::new();
+            w.index.iter().for_each(|a| names(a, &mut used));
+            used.retain(|n| !scop.params.contains(n));
+            let ok = users.iter().all(|&u| {
+                used.is_subset(&shared_loops(&scop.statements[u].schedule, &st.schedule))
+            });
+            if ok {
+                let index = users.iter().map(|&u| (u, w.index.clone())).collect();
+                out.push(Candidate {
+                    scalar: scalar.to_string(),
+                    array: w.array.clone(),
+                    index,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Tests one proposal; `Ok(None)` when it is legal, else the reason.
+fn test(current: &Model, next: &Model, c: &Candidate) -> Result<Option<String>> {
+    let n_elem = c.index.values().next().map_or(0, |v| v.len());
+    // tags of the scalar's references
+    let tags: BTreeSet<String> = current
+        .accesses()
+        .iter()
+        .filter(|a| a.array == c.scalar)
+        .map(|a| format!("{}/{}", a.statement, a.tag))
+        .collect();
+    let (er, ew) = points(current, &c.array, n_elem, &|_, _| true)?;
+    let (pr, pw) = points(next, &c.array, n_elem, &|_, a| {
+        tags.contains(&format!("{}/{}", a.statement, a.tag))
+    })?;
+    let n_time = current
+        .statements()
+        .first()
+        .map_or(0, |s| s.schedule.space().n_out());
+    let (_, e_unused) = lifetimes(&er, &ew, n_time)?;
+    let (p_occ, _) = lifetimes(&pr, &pw, n_time)?;
+    let u = universe_of(&er.union(&ew)?.union(&pr)?.union(&pw)?)?;
+    let existing = Knowledge::new(
+        u.subtract(&e_unused)?,
+        e_unused.clone(),
+        UnionMap::empty(Vec::<String>::new()),
+        ew,
+    )?;
+    let proposed = Knowledge::new(
+        p_occ.clone(),
+        u.subtract(&p_occ)?,
+        UnionMap::empty(Vec::<String>::new()),
+        pw,
+    )?;
+    if let Some(rule) = existing
+        .broken_rule(&proposed)?
+        .or(proposed.broken_rule(&existing)?)
+    {
+        return Ok(Some(format!("conflict (rule {rule})")));
+    }
+    // the scalar's own value flow must survive (each read still sees its writer)
+    if !must_flow(current)?.is_equal(&must_flow(next)?)? {
+        return Ok(Some("value flow changes".into()));
+    }
+    Ok(None)
+}
+
+fn same_shape(a: &Model, b: &Model) -> Result<bool> {
+    Ok(a.domain().is_equal(b.domain())?
+        && a.tagged_reads()
+            .domain()?
+            .is_equal(&b.tagged_reads().domain()?)?
+        && a.tagged_must_writes()
+            .domain()?
+            .is_equal(&b.tagged_must_writes().domain()?)?)
+}
+
+fn run(src: &str) -> Result<Transformed> {
+    let f0 = scop::parse_kernel(src)?;
+    let scop0 = scop::build_from_ast(&f0)?;
+    let original = Model::from_scop(&scop0)?;
+    let (mut f, mut scop, mut model) = (f0, scop0, original.clone());
+    let mut mapped = Vec::new();
+    let mut rejected = Vec::new();
+    let scalars: Vec<String> = scop
+        .arrays
+        .iter()
+        .filter(|a| a.dims.is_empty() && a.origin == ArrayOrigin::Local)
+        .map(|a| a.name.clone())
+        .collect();
+    for s in scalars {
+        for c in candidates(&scop, &s) {
+            let f2 = match rewrite_function(&f, &c.scalar, &c.array, &c.index) {
+                Ok(f2) => f2,
+                Err(e) => {
+                    rejected.push((c.scalar.clone(), c.array.clone(), e.to_string()));
+                    continue;
+                }
+            };
+            let scop2 = scop::build_from_ast(&f2)?;
+            let model2 = Model::from_scop(&scop2)?;
+            if !same_shape(&model, &model2)? {
+                rejected.push((
+                    c.scalar.clone(),
+                    c.array.clone(),
+                    "statements change".into(),
+                ));
+                continue;
+            }
+            if let Some(why) = test(&model, &model2, &c)? {
+                rejected.push((c.scalar.clone(), c.array.clone(), why));
+                continue;
+            }
+            let tags: BTreeSet<(usize, String)> = model
+                .accesses()
+                .iter()
+                .filter(|a| a.array == c.scalar)
+                .map(|a| (a.statement, a.tag.clone()))
+                .collect();
+            let mut map = UnionMap::empty(model2.params().to_vec());
+            for a in model2.accesses() {
+                if a.array == c.array && tags.contains(&(a.statement, a.tag.clone())) {
+                    map = map.union(&UnionMap::from_map(a.tagged.clone()))?;
+                }
+            }
+            mapped.push(Mapped {
+                scalar: c.scalar.clone(),
+                array: c.array.clone(),
+                map: map.coalesce()?,
+            });
+            (f, scop, model) = (f2, scop2, model2);
+            break;
+        }
+    }
+    Ok(Transformed {
+        original,
+        function: f,
+        model,
+        mapped,
+        rejected,
+        budget_exhausted: false,
+    })
+}
+
+/// Maps the local scalars of a C kernel into unused array elements (first
+/// fit over the stores that read them), under an operation budget; when it
+/// runs out, the original program is returned unchanged with
+/// `budget_exhausted` set.
+pub fn map_scalars(src: &str, budget: u64) -> Result<Transformed> {
+    match presburger::budget::with_budget(budget, || run(src)) {
+        Err(Error::BudgetExceeded) => {
+            let f = scop::parse_kernel(src)?;
+            let model = Model::from_scop(&scop::build_from_ast(&f)?)?;
+            Ok(Transformed {
+                original: model.clone(),
+                function: f,
+                model,
+                mapped: Vec::new(),
+                rejected: Vec::new(),
+                budget_exhausted: true,
+            })
+        }
+        r => r,
+    }
+}
