@@ -1,11 +1,12 @@
 //! `poly delicm`: DeLICM on a C kernel, and the conflict-test protocol.
 //!
 //! - `poly delicm KERNEL.c`: the transformed model as JSON (the keys of
-//!   `poly scop`, plus `mapped`, `forwarded`, `rejected` and `statistics`).
+//!   `poly scop`, plus `mapped`, `forwarded`, `rejected` and `statistics`);
+//!   `--forward` forwards operand trees first (the readers' tags change).
 //! - `poly delicm --conflicts FILE.jsonl`: one line `ID conflict` or
 //!   `ID ok` per case of the shared protocol (`shared/delicm/README.md`).
 //! - `poly interp KERNEL.c --delicm NAME=VALUE...`: checksums of the
-//!   transformed program ([`interp_command`]).
+//!   transformed program ([`interp_command`]; `--forward` as above).
 //!
 //! ```
 //! let case = r#"{"id": "c4", "existing": {"occupied": "{ Dom[i] : i != 0 }", "unused": null, "written": "{}"}, "proposed": {"occupied": "{ Dom[0] }", "unused": null, "written": "{}"}}"#;
@@ -87,8 +88,8 @@ pub fn conflict_lines(text: &str) -> String {
 }
 
 /// The transformed model of a kernel as the JSON document of `poly delicm`.
-pub fn delicm_json(src: &str) -> Result<Out> {
-    let t = delicm::map_scalars(src, delicm::DEFAULT_BUDGET)?;
+pub fn delicm_json(src: &str, options: &delicm::Options) -> Result<Out> {
+    let t = delicm::transform(src, options)?;
     let mut json = t.model.to_json();
     let mapped = t
         .mapped
@@ -112,32 +113,43 @@ pub fn delicm_json(src: &str) -> Result<Out> {
             ])
         })
         .collect();
-    let scalar_refs = |m: &scop::Model| {
-        let locals: Vec<&str> = m
-            .arrays()
-            .iter()
-            .filter(|a| a.sizes.is_empty() && a.kind == scop::model::ArrayOrigin::Local)
-            .map(|a| a.name.as_str())
-            .collect();
-        m.accesses()
-            .iter()
-            .filter(|a| locals.contains(&a.array.as_str()))
-            .count() as i64
-    };
+    let st = delicm::statistics(&t)?;
+    let dims = |v: &[usize]| Out::Arr(v.iter().map(|&d| Out::Int(d as i64)).collect());
     let stats = Out::Obj(vec![
         (
-            "scalar_accesses_before".into(),
-            Out::Int(scalar_refs(&t.original)),
+            "scalar_dependences_before".into(),
+            Out::Int(st.scalar_dependences_before as i64),
         ),
         (
-            "scalar_accesses_after".into(),
-            Out::Int(scalar_refs(&t.model)),
+            "scalar_dependences_after".into(),
+            Out::Int(st.scalar_dependences_after as i64),
         ),
+        (
+            "scalar_dependences_removed".into(),
+            Out::Int(st.scalar_dependences_before as i64 - st.scalar_dependences_after as i64),
+        ),
+        (
+            "parallel_dims_before".into(),
+            dims(&st.parallel_dims_before),
+        ),
+        ("parallel_dims_after".into(), dims(&st.parallel_dims_after)),
         ("budget_exhausted".into(), Out::Bool(t.budget_exhausted)),
     ]);
+    let forwarded = t
+        .forwarded
+        .iter()
+        .map(|f| {
+            Out::Obj(vec![
+                ("scalar".into(), Out::str(&f.scalar)),
+                ("from".into(), Out::str(&f.from)),
+                ("into".into(), Out::str(&f.into)),
+                ("expression".into(), Out::str(&f.expression)),
+            ])
+        })
+        .collect();
     if let Out::Obj(kv) = &mut json {
         kv.push(("mapped".into(), Out::Arr(mapped)));
-        kv.push(("forwarded".into(), Out::Arr(Vec::new())));
+        kv.push(("forwarded".into(), Out::Arr(forwarded)));
         kv.push(("rejected".into(), Out::Arr(rejected)));
         kv.push(("statistics".into(), stats));
     }
@@ -152,9 +164,18 @@ fn read(path: &str) -> Result<String> {
 pub fn delicm_command(args: &[String]) -> Result<String> {
     match args {
         [flag, path] if flag == "--conflicts" => Ok(conflict_lines(&read(path)?)),
-        [path] if !path.starts_with('-') => Ok(delicm_json(&read(path)?)?.pretty()),
+        [path] if !path.starts_with('-') => {
+            Ok(delicm_json(&read(path)?, &delicm::Options::default())?.pretty())
+        }
+        [path, flag] if flag == "--forward" && !path.starts_with('-') => {
+            let options = delicm::Options {
+                forward: true,
+                ..delicm::Options::default()
+            };
+            Ok(delicm_json(&read(path)?, &options)?.pretty())
+        }
         _ => Err(Error::Usage(
-            "poly delicm KERNEL.c | poly delicm --conflicts FILE.jsonl".into(),
+            "poly delicm KERNEL.c [--forward] | poly delicm --conflicts FILE.jsonl".into(),
         )),
     }
 }
@@ -162,13 +183,21 @@ pub fn delicm_command(args: &[String]) -> Result<String> {
 /// `poly interp KERNEL.c --delicm NAME=VALUE...`: runs the transformed
 /// program; one `NAME CHECKSUM` line per array parameter, as `poly interp`.
 pub fn interp_command(args: &[String]) -> Result<String> {
-    let rest: Vec<&String> = args.iter().filter(|a| *a != "--delicm").collect();
+    let forward = args.iter().any(|a| a == "--forward");
+    let rest: Vec<&String> = args
+        .iter()
+        .filter(|a| *a != "--delicm" && *a != "--forward")
+        .collect();
     let Some((path, assignments)) = rest.split_first() else {
         return Err(Error::Usage(
             "poly interp FILE.c --delicm NAME=VALUE...".into(),
         ));
     };
-    let t = delicm::map_scalars(&read(path)?, delicm::DEFAULT_BUDGET)?;
+    let options = delicm::Options {
+        forward,
+        ..delicm::Options::default()
+    };
+    let t = delicm::transform(&read(path)?, &options)?;
     let f = &t.function;
     let (mut ints, mut doubles) = (HashMap::new(), HashMap::new());
     for a in assignments {

@@ -22,10 +22,12 @@ Usage:
                             0 means no limit)
   poly scop FILE.c [--isl]  extract the polyhedral model of a C kernel (JSON;
                             --isl: an iscc script of its relations, for poly calc)
-  poly interp FILE.c [--delicm] NAME=VALUE...
+  poly interp FILE.c [--delicm [--forward]] NAME=VALUE...
                             run a C kernel with the given parameter values
                             (--delicm: the program after DeLICM)
-  poly delicm FILE.c        map scalars into unused array elements (JSON model)
+  poly delicm FILE.c [--forward]
+                            map scalars into unused array elements (JSON model;
+                            --forward: forward operand trees first)
   poly delicm --conflicts FILE.jsonl
                             the DeLICM conflict test, one `ID conflict|ok` line per case
   poly deps FILE.c [--param NAME=VALUE]... [--tagged]

@@ -41,12 +41,16 @@
 #![forbid(unsafe_code)]
 
 mod error;
+mod forward;
 mod knowledge;
 mod mapping;
 mod rewrite;
+mod stats;
 pub mod zone;
 
 pub use error::{Error, Result};
+pub use forward::{expr_text, forward_operand_trees, Forwarded};
 pub use knowledge::{conflict, with_unknown_values, Knowledge, Side};
-pub use mapping::{map_scalars, Mapped, Transformed, DEFAULT_BUDGET};
+pub use mapping::{map_scalars, transform, Mapped, Options, Transformed, DEFAULT_BUDGET};
 pub use rewrite::rewrite_function;
+pub use stats::{parallel_dims, scalar_dependences, statistics, Statistics};

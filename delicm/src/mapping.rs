@@ -9,6 +9,7 @@ use scop::model::{AccessKind, ArrayOrigin, SchedDim, Scop};
 use scop::Model;
 
 use crate::error::{Error, Result};
+use crate::forward::{forward_operand_trees, Forwarded};
 use crate::knowledge::Knowledge;
 use crate::rewrite::rewrite_function;
 use crate::zone::{lifetimes, universe_of};
@@ -42,8 +43,30 @@ pub struct Transformed {
     /// Proposals rejected by the conflict test or the flow check:
     /// `(scalar, array, reason)`.
     pub rejected: Vec<(String, String, String)>,
+    /// Operand trees forwarded before the mapping (only with
+    /// [`Options::forward`]).
+    pub forwarded: Vec<Forwarded>,
     /// The budget ran out: nothing was changed.
     pub budget_exhausted: bool,
+}
+
+/// What [`transform`] does.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Engine operations allowed for the whole analysis.
+    pub budget: u64,
+    /// Forward operand trees first (changes the reference tags of the
+    /// readers: off for the `poly delicm` model, whose tags must stay).
+    pub forward: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            budget: DEFAULT_BUDGET,
+            forward: false,
+        }
+    }
 }
 
 /// The loops shared by two statements: iterator names of the common
@@ -140,9 +163,9 @@ struct Candidate {
     index: HashMap<usize, Vec<Affine>>,
 }
 
-/// Proposals for `scalar`: every statement storing into an array element
-/// and reading the scalar, whose subscript only uses loops shared with every
-/// statement that accesses the scalar.
+/// Proposals for `scalar`: every store into an array element whose
+/// subscript only uses loops shared with every statement that accesses the
+/// scalar; the stores that read the scalar come first.
 fn candidates(scop: &Scop, scalar: &str) -> Vec<Candidate> {
     let users: Vec<usize> = (0..scop.statements.len())
         .filter(|&k| {
@@ -152,16 +175,23 @@ fn candidates(scop: &Scop, scalar: &str) -> Vec<Candidate> {
                 .any(|a| a.array == scalar)
         })
         .collect();
-    let mut out = Vec::new();
-    for t in &users {
-        let st = &scop.statements[*t];
-        if !st
+    let reads_scalar = |k: usize| {
+        scop.statements[k]
             .accesses
             .iter()
             .any(|a| a.array == scalar && a.kind == AccessKind::Read)
-        {
-            continue;
-        }
+    };
+    // first the stores that read the scalar, then any other store (a
+    // target for writes whose values are never read)
+    let order: Vec<usize> = users
+        .iter()
+        .copied()
+        .filter(|&k| reads_scalar(k))
+        .chain((0..scop.statements.len()).filter(|&k| !reads_scalar(k)))
+        .collect();
+    let mut out = Vec::new();
+    for t in order {
+        let st = &scop.statements[t];
         for w in st
             .accesses
             .iter()
@@ -242,11 +272,18 @@ fn same_shape(a: &Model, b: &Model) -> Result<bool> {
             .is_equal(&b.tagged_must_writes().domain()?)?)
 }
 
-fn run(src: &str) -> Result<Transformed> {
+fn run(src: &str, forward: bool) -> Result<Transformed> {
     let f0 = scop::parse_kernel(src)?;
     let scop0 = scop::build_from_ast(&f0)?;
     let original = Model::from_scop(&scop0)?;
-    let (mut f, mut scop, mut model) = (f0, scop0, original.clone());
+    let (f0, forwarded) = if forward {
+        forward_operand_trees(&f0, 64)?
+    } else {
+        (f0, Vec::new())
+    };
+    let scop0 = scop::build_from_ast(&f0)?;
+    let model0 = Model::from_scop(&scop0)?;
+    let (mut f, mut scop, mut model) = (f0, scop0, model0);
     let mut mapped = Vec::new();
     let mut rejected = Vec::new();
     let scalars: Vec<String> = scop
@@ -305,6 +342,7 @@ fn run(src: &str) -> Result<Transformed> {
         model,
         mapped,
         rejected,
+        forwarded,
         budget_exhausted: false,
     })
 }
@@ -314,7 +352,19 @@ fn run(src: &str) -> Result<Transformed> {
 /// runs out, the original program is returned unchanged with
 /// `budget_exhausted` set.
 pub fn map_scalars(src: &str, budget: u64) -> Result<Transformed> {
-    match presburger::budget::with_budget(budget, || run(src)) {
+    transform(
+        src,
+        &Options {
+            budget,
+            forward: false,
+        },
+    )
+}
+
+/// [`map_scalars`], with operand-tree forwarding first when
+/// `options.forward` is set.
+pub fn transform(src: &str, options: &Options) -> Result<Transformed> {
+    match presburger::budget::with_budget(options.budget, || run(src, options.forward)) {
         Err(Error::BudgetExceeded) => {
             let f = scop::parse_kernel(src)?;
             let model = Model::from_scop(&scop::build_from_ast(&f)?)?;
@@ -324,6 +374,7 @@ pub fn map_scalars(src: &str, budget: u64) -> Result<Transformed> {
                 model,
                 mapped: Vec::new(),
                 rejected: Vec::new(),
+                forwarded: Vec::new(),
                 budget_exhausted: true,
             })
         }
