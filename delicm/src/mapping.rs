@@ -151,12 +151,6 @@ fn points(
     Ok((r, w))
 }
 
-/// The tagged must-flow of a model (value flow between references).
-fn must_flow(model: &Model) -> Result<UnionMap> {
-    let acc = dataflow::MemoryAccesses::from_model_tagged(model)?;
-    Ok(dataflow::compute_dependences(&acc)?.must_flow)
-}
-
 struct Candidate {
     scalar: String,
     array: String,
@@ -255,11 +249,59 @@ fn test(current: &Model, next: &Model, c: &Candidate) -> Result<Option<String>> 
     {
         return Ok(Some(format!("conflict (rule {rule})")));
     }
-    // the scalar's own value flow must survive (each read still sees its writer)
-    if !must_flow(current)?.is_equal(&must_flow(next)?)? {
-        return Ok(Some("value flow changes".into()));
+    // the scalar's own value flow must survive: every read of the scalar
+    // has a writer, and each writer lands in the element of its readers
+    // (the conflict test keeps other writes out of the lifetimes between)
+    let (flow, live_in) = scalar_flow(current, &c.scalar)?;
+    if !live_in.is_empty()? {
+        return Ok(Some("the scalar's value at entry is read".into()));
+    }
+    let target = new_access(current, next, c, false)?;
+    if !flow.is_subset(&target.apply_range(&target.reverse()?)?)? {
+        return Ok(Some(
+            "a value would land in another element than its readers'".into(),
+        ));
     }
     Ok(None)
+}
+
+/// The flow of one scalar between statement instances (every writer that
+/// may provide a read value) and the reads that may see the entry value.
+fn scalar_flow(model: &Model, scalar: &str) -> Result<(UnionMap, UnionMap)> {
+    let keep = |u: &UnionMap| -> Result<UnionMap> {
+        let mut out = UnionMap::empty(u.params().to_vec());
+        for m in u.maps() {
+            if m.space().range.name.as_deref() == Some(scalar) {
+                out.add_map(m.clone())?;
+            }
+        }
+        Ok(out)
+    };
+    let info = dataflow::AccessInfo::from_sink(keep(model.reads())?)
+        .with_must_source(keep(model.must_writes())?)
+        .with_may_source(keep(model.conditional_writes())?)
+        .with_schedule(model.schedule().clone());
+    let f = dataflow::compute_flow(&info)?;
+    Ok((f.may_dependence, f.may_no_source))
+}
+
+/// The access relation (tagged or not), in `next`, of the references that
+/// accessed the scalar in `current`.
+fn new_access(current: &Model, next: &Model, c: &Candidate, tagged: bool) -> Result<UnionMap> {
+    let tags: BTreeSet<(usize, String)> = current
+        .accesses()
+        .iter()
+        .filter(|a| a.array == c.scalar)
+        .map(|a| (a.statement, a.tag.clone()))
+        .collect();
+    let mut map = UnionMap::empty(next.params().to_vec());
+    for a in next.accesses() {
+        if a.array == c.array && tags.contains(&(a.statement, a.tag.clone())) {
+            let rel = if tagged { &a.tagged } else { &a.relation };
+            map = map.union(&UnionMap::from_map(rel.clone()))?;
+        }
+    }
+    Ok(map)
 }
 
 fn same_shape(a: &Model, b: &Model) -> Result<bool> {
@@ -315,18 +357,7 @@ fn run(src: &str, forward: bool) -> Result<Transformed> {
                 rejected.push((c.scalar.clone(), c.array.clone(), why));
                 continue;
             }
-            let tags: BTreeSet<(usize, String)> = model
-                .accesses()
-                .iter()
-                .filter(|a| a.array == c.scalar)
-                .map(|a| (a.statement, a.tag.clone()))
-                .collect();
-            let mut map = UnionMap::empty(model2.params().to_vec());
-            for a in model2.accesses() {
-                if a.array == c.array && tags.contains(&(a.statement, a.tag.clone())) {
-                    map = map.union(&UnionMap::from_map(a.tagged.clone()))?;
-                }
-            }
+            let map = new_access(&model, &model2, &c, true)?;
             mapped.push(Mapped {
                 scalar: c.scalar.clone(),
                 array: c.array.clone(),
