@@ -56,28 +56,6 @@ fn shift_map(space: &Space, name: &str, n: usize, delta: i64) -> Result<Map> {
     Ok(text.parse::<Map>()?)
 }
 
-/// The relation `{ A[e, t] -> A[e, t'] }` (same element, any times) of one
-/// flat space whose last `n_time` dimensions are time.
-fn same_element(space: &Space, name: &str, n: usize, n_time: usize) -> Result<Map> {
-    if n_time > n {
-        return Err(Error::Invalid(format!(
-            "`{name}` has {n} dimensions, fewer than {n_time} time dimensions"
-        )));
-    }
-    let e = vars("ee", n - n_time);
-    let mut a = e.clone();
-    a.extend(vars("ta", n_time));
-    let mut b = e;
-    b.extend(vars("tb", n_time));
-    let text = format!(
-        "{}{{ {name}[{}] -> {name}[{}] }}",
-        params_prefix(space),
-        a.join(", "),
-        b.join(", ")
-    );
-    Ok(text.parse::<Map>()?)
-}
-
 /// Shifts the last dimension of every set of `u` by `delta` (for a map,
 /// the last dimension of its domain): timepoint `t` to zone `t + 1` is
 /// `shift(u, 1)`.
@@ -164,7 +142,9 @@ pub fn between(from: &UnionMap, to: &UnionMap, incl_from: bool, incl_to: bool) -
 
 /// `{ A[e, t] -> A[e, t'] }` with `t'` before (`before`) or after `t`,
 /// strictly or not, for every flat set space of `points` whose last
-/// `n_time` dimensions are time.
+/// `n_time` dimensions are time. Written directly as one disjunct per
+/// time dimension (the first that differs), so that the element
+/// dimensions never split it.
 pub fn element_order(
     points: &UnionMap,
     n_time: usize,
@@ -174,9 +154,50 @@ pub fn element_order(
     let mut out = UnionMap::empty(points.params().to_vec());
     for m in universe_of(points)?.maps() {
         let (name, n, space) = flat_set_space(m)?;
-        let same = UnionMap::from_map(same_element(&space, &name, n, n_time)?);
-        let u = UnionMap::from_map(m.clone());
-        out = out.union(&u.lex_order(&u, strict, !before)?.intersect(&same)?)?;
+        if n_time > n {
+            return Err(Error::Invalid(format!(
+                "`{name}` has {n} dimensions, fewer than {n_time} time dimensions"
+            )));
+        }
+        let e = vars("ee", n - n_time);
+        let (ta, tb) = (vars("ta", n_time), vars("tb", n_time));
+        let cmp = if before { "<" } else { ">" };
+        let mut pieces = Vec::new();
+        for d in 0..n_time {
+            let mut c: Vec<String> = (0..d).map(|k| format!("{} = {}", tb[k], ta[k])).collect();
+            c.push(format!("{} {cmp} {}", tb[d], ta[d]));
+            pieces.push(c.join(" and "));
+        }
+        if !strict {
+            let eq: Vec<String> = (0..n_time)
+                .map(|k| format!("{} = {}", tb[k], ta[k]))
+                .collect();
+            pieces.push(if eq.is_empty() {
+                "0 = 0".to_string()
+            } else {
+                eq.join(" and ")
+            });
+        }
+        let mut a = e.clone();
+        a.extend(ta.iter().cloned());
+        let mut b = e;
+        b.extend(tb.iter().cloned());
+        let pre = params_prefix(&space);
+        let body = if pieces.is_empty() {
+            "1 = 0".to_string()
+        } else {
+            pieces
+                .iter()
+                .map(|p| format!("({p})"))
+                .collect::<Vec<_>>()
+                .join(" or ")
+        };
+        let text = format!(
+            "{pre}{{ {name}[{}] -> {name}[{}] : {body} }}",
+            a.join(", "),
+            b.join(", ")
+        );
+        out = out.union(&UnionMap::from_map(text.parse::<Map>()?))?;
     }
     Ok(out)
 }
