@@ -240,3 +240,16 @@ pub fn conflict(existing: &Side, proposed: &Side) -> Result<bool> {
     let (e, p) = Knowledge::complete(existing, proposed)?;
     e.conflicts(&p)
 }
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let show = |u: &Option<UnionMap>| u.as_ref().map_or("null".to_string(), |u| u.to_string());
+        write!(
+            f,
+            "occupied: {}; unused: {}; written: {}",
+            show(&self.occupied),
+            show(&self.unused),
+            show(&self.written)
+        )
+    }
+}

@@ -21,12 +21,33 @@
 //!    `A[f]` in every statement of the loops shared with the store; the
 //!    proposal's knowledge (its lifetimes and writes) is tested against the
 //!    array's knowledge, and the value flow of the scalar must be kept
-//!    (reads and their reaching writes land in one element). First fit, no
-//!    backtracking, under an operation budget; on exhaustion nothing changes.
+//!    (every read of the scalar has a writer in the kernel, and each
+//!    writer lands in the element of its readers; the conflict test keeps
+//!    every other write out of the lifetimes in between). Stores that do
+//!    not read the scalar come next (targets for writes whose values are
+//!    never read). First fit, no backtracking, under an operation budget;
+//!    on exhaustion nothing changes.
+//! 4. **Operand-tree forwarding** ([`forward_operand_trees`], opt-in with
+//!    [`Options::forward`]): a read of a scalar whose only definition is
+//!    `s = e` becomes `e` when `e`'s iterators belong to loops shared with
+//!    the reader and are equal along the flow, and no element that `e`
+//!    loads is written from the definition up to the read.
+//! 5. **Statistics** ([`statistics`]): reference pairs with a dependence
+//!    through a local scalar, and the loop dimensions of the schedule that
+//!    carry no dependence, before and after.
+//!
+//! The transformed kernel is built by rewriting the C syntax tree
+//! ([`rewrite_function`]) and running the front end again, so its model
+//! (same statements, domains and reference tags) and the interpreter's run
+//! agree by construction; the legality checks run on that model.
 //!
 //! Differences from Polly: known values are only used by the conflict
-//! protocol (the mapping proposes unknown contents), and the transformed
-//! program is a rewritten C kernel, so the interpreter runs it.
+//! protocol (the mapping proposes unknown contents, so a store of the very
+//! value kept in its element still counts as a conflict); a scalar is
+//! mapped as a whole (all its references, one target array) or not at all;
+//! forwarding does not remove the then-dead definitions (the mapping may
+//! place them); the reference model of the kernel keeps its tags only
+//! without forwarding.
 //!
 //! ```
 //! use delicm::{conflict, Side};

@@ -412,3 +412,29 @@ pub fn transform(src: &str, options: &Options) -> Result<Transformed> {
         r => r,
     }
 }
+
+impl std::fmt::Display for Mapped {
+    /// `s -> A: { [S0[i] -> R0[]] -> A[i] ... }`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} -> {}: {}", self.scalar, self.array, self.map)
+    }
+}
+
+impl std::fmt::Display for Transformed {
+    /// One line per mapping, forwarding and rejected proposal.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.budget_exhausted {
+            writeln!(f, "budget exhausted: nothing changed")?;
+        }
+        for x in &self.forwarded {
+            writeln!(f, "forwarded {x}")?;
+        }
+        for m in &self.mapped {
+            writeln!(f, "mapped {m}")?;
+        }
+        for (s, a, why) in &self.rejected {
+            writeln!(f, "rejected {s} -> {a}: {why}")?;
+        }
+        Ok(())
+    }
+}
