@@ -145,6 +145,21 @@ fn mentions(e: &Expr, name: &str, out: &mut bool) {
     }
 }
 
+/// Number of nodes of an expression.
+fn size(e: &Expr) -> usize {
+    1 + match &e.kind {
+        ExprKind::Index(_, subs) => subs.iter().map(size).sum(),
+        ExprKind::Unary(_, a) | ExprKind::CastDouble(a) => size(a),
+        ExprKind::Binary(_, a, b) => size(a) + size(b),
+        ExprKind::Call(_, args) => args.iter().map(size).sum(),
+        _ => 0,
+    }
+}
+
+/// Forwarded expressions stay below this many nodes (chains of
+/// forwardings could otherwise double the reader's size at every step).
+const MAX_TREE: usize = 64;
+
 fn vars(e: &Expr, out: &mut BTreeSet<String>) {
     match &e.kind {
         ExprKind::Var(n) => {
@@ -242,24 +257,27 @@ fn legal(model: &Model, d: usize, u: usize, f: &UnionMap, rhs: &Expr) -> Result<
     // (its own writes included) up to, not including, the reader's time
     let sched = model.schedule();
     let times = sched.range()?;
-    let from_d = f
+    let after_d = f
         .domain_map()?
         .apply_range(sched)?
-        .apply_range(&time_order(&times, false, false)?)?
-        .apply_range(&sched.reverse()?)?;
+        .apply_range(&time_order(&times, false, false)?)?;
     let before_u = f
         .range_map()?
         .apply_range(sched)?
-        .apply_range(&time_order(&times, true, true)?)?
-        .apply_range(&sched.reverse()?)?;
-    let window = from_d.intersect(&before_u)?;
+        .apply_range(&time_order(&times, true, true)?)?;
     for a in model
         .accesses()
         .iter()
         .filter(|a| a.statement == d && a.kind == AccessKind::Read)
     {
-        let writes = UnionMap::from_map(Map::universe(a.relation.space().range_space()));
-        let writes = model.may_writes().intersect_range(&writes)?;
+        let elements = UnionMap::from_map(Map::universe(a.relation.space().range_space()));
+        let writes = model.may_writes().intersect_range(&elements)?;
+        if writes.is_empty()? {
+            continue;
+        }
+        // only the writers' schedules: { time -> W }
+        let at = sched.intersect_domain(&writes.domain()?)?.reverse()?;
+        let window = after_d.apply_range(&at)?.intersect(&before_u.apply_range(&at)?)?;
         let clobber = f
             .domain_map()?
             .apply_range(&UnionMap::from_map(a.relation.clone()))?
@@ -276,14 +294,28 @@ fn legal(model: &Model, d: usize, u: usize, f: &UnionMap, rhs: &Expr) -> Result<
 fn step(f: &Function) -> Result<Option<(Function, Forwarded)>> {
     let scop = scop::build_from_ast(f)?;
     let model = Model::from_scop(&scop)?;
-    let acc = dataflow::MemoryAccesses::from_model_tagged(&model)?;
-    let deps = dataflow::compute_dependences(&acc)?;
     let locals: Vec<&str> = scop
         .arrays
         .iter()
         .filter(|a| a.dims.is_empty() && a.origin == ArrayOrigin::Local)
         .map(|a| a.name.as_str())
         .collect();
+    // the flow into the reads of local scalars (only their writes matter)
+    let keep = |u: &UnionMap| -> Result<UnionMap> {
+        let mut out = UnionMap::empty(u.params().to_vec());
+        for m in u.maps() {
+            if m.space().range.name.as_deref().is_some_and(|n| locals.contains(&n)) {
+                out.add_map(m.clone())?;
+            }
+        }
+        Ok(out)
+    };
+    let mut acc = dataflow::MemoryAccesses::from_model_tagged(&model)?;
+    acc.reads = keep(&acc.reads)?;
+    acc.must_writes = keep(&acc.must_writes)?;
+    acc.may_writes = keep(&acc.may_writes)?;
+    acc.kills = keep(&acc.kills)?;
+    let deps = dataflow::compute_dependences(&acc)?;
     let mut stmts = Vec::new();
     numbered(&f.body, &mut stmts);
     if stmts.len() != scop.statements.len() {
@@ -330,7 +362,11 @@ fn step(f: &Function) -> Result<Option<(Function, Forwarded)>> {
             };
             let mut self_ref = false;
             mentions(rhs_d, s, &mut self_ref);
-            if target != s || self_ref {
+            if target != s
+                || self_ref
+                || size(rhs_d) > MAX_TREE
+                || size(rhs_u) + size(rhs_d) > 4 * MAX_TREE
+            {
                 continue;
             }
             let flow = dataflow::deps::untag(&flow)?;

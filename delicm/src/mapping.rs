@@ -148,7 +148,8 @@ fn points(
             AccessKind::Kill => {}
         }
     }
-    Ok((r, w))
+    // one piece per statement and kind: references repeat the same points
+    Ok((r.coalesce()?, w.coalesce()?))
 }
 
 struct Candidate {

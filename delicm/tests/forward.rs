@@ -134,3 +134,24 @@ fn parallel_dims_by_hand() {
     let dims = delicm::parallel_dims(&m).unwrap();
     assert_eq!(dims, [0], "{s}");
 }
+
+#[test]
+fn forwarding_chains_stay_small() {
+    // every statement doubles its predecessor: forwarding stops at the size limit
+    let mut body = String::from("double s0 = A[i];");
+    for k in 1..12 {
+        body.push_str(&format!(" double s{k} = s{} * s{};", k - 1, k - 1));
+    }
+    let src = format!(
+        "void k(int N, double A[N], double B[N]) {{ for (int i = 0; i < N; i++) {{ {body} B[i] = s11; }} }}"
+    );
+    let t = forwarded(&src, &[("N", 3)]);
+    assert!(
+        !t.forwarded.is_empty() && t.forwarded.len() < 12,
+        "{}",
+        t.forwarded.len()
+    );
+    for f in &t.forwarded {
+        assert!(f.expression.len() < 2000);
+    }
+}
