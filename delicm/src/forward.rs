@@ -277,7 +277,9 @@ fn legal(model: &Model, d: usize, u: usize, f: &UnionMap, rhs: &Expr) -> Result<
         }
         // only the writers' schedules: { time -> W }
         let at = sched.intersect_domain(&writes.domain()?)?.reverse()?;
-        let window = after_d.apply_range(&at)?.intersect(&before_u.apply_range(&at)?)?;
+        let window = after_d
+            .apply_range(&at)?
+            .intersect(&before_u.apply_range(&at)?)?;
         let clobber = f
             .domain_map()?
             .apply_range(&UnionMap::from_map(a.relation.clone()))?
@@ -304,7 +306,12 @@ fn step(f: &Function) -> Result<Option<(Function, Forwarded)>> {
     let keep = |u: &UnionMap| -> Result<UnionMap> {
         let mut out = UnionMap::empty(u.params().to_vec());
         for m in u.maps() {
-            if m.space().range.name.as_deref().is_some_and(|n| locals.contains(&n)) {
+            if m.space()
+                .range
+                .name
+                .as_deref()
+                .is_some_and(|n| locals.contains(&n))
+            {
                 out.add_map(m.clone())?;
             }
         }

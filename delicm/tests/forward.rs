@@ -25,6 +25,7 @@ fn forwarded(src: &str, params: &[(&str, i64)]) -> Transformed {
         },
     )
     .unwrap();
+    assert!(!t.budget_exhausted, "{src}");
     let f0 = scop::parse_kernel(src).unwrap();
     for n in [
         params.to_vec(),
