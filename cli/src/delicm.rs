@@ -133,6 +133,14 @@ pub fn delicm_json(src: &str, options: &delicm::Options) -> Result<Out> {
             dims(&st.parallel_dims_before),
         ),
         ("parallel_dims_after".into(), dims(&st.parallel_dims_after)),
+        (
+            "permutable_depth_before".into(),
+            Out::Int(st.permutable_depth_before as i64),
+        ),
+        (
+            "permutable_depth_after".into(),
+            Out::Int(st.permutable_depth_after as i64),
+        ),
         ("budget_exhausted".into(), Out::Bool(t.budget_exhausted)),
     ]);
     let forwarded = t

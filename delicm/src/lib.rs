@@ -33,8 +33,10 @@
 //!    the reader and are equal along the flow, and no element that `e`
 //!    loads is written from the definition up to the read.
 //! 5. **Statistics** ([`statistics`]): reference pairs with a dependence
-//!    through a local scalar, and the loop dimensions of the schedule that
-//!    carry no dependence, before and after.
+//!    through a local scalar, the loop dimensions of the schedule that
+//!    carry no dependence, and the depth of its outermost permutable band,
+//!    before and after (under the original schedule: what a scheduler
+//!    starts from).
 //!
 //! The transformed kernel is built by rewriting the C syntax tree
 //! ([`rewrite_function`]) and running the front end again, so its model
@@ -74,4 +76,4 @@ pub use forward::{expr_text, forward_operand_trees, Forwarded};
 pub use knowledge::{conflict, with_unknown_values, Knowledge, Side};
 pub use mapping::{map_scalars, transform, Mapped, Options, Transformed, DEFAULT_BUDGET};
 pub use rewrite::rewrite_function;
-pub use stats::{parallel_dims, scalar_dependences, statistics, Statistics};
+pub use stats::{parallel_dims, permutable_depth, scalar_dependences, statistics, Statistics};

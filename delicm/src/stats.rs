@@ -22,17 +22,24 @@ pub struct Statistics {
     pub parallel_dims_before: Vec<usize>,
     /// The same after.
     pub parallel_dims_after: Vec<usize>,
+    /// Loop dimensions in the outermost permutable band of the schedule
+    /// (every dependence distance non-negative on the band), before.
+    pub permutable_depth_before: usize,
+    /// The same after.
+    pub permutable_depth_after: usize,
 }
 
 impl fmt::Display for Statistics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "scalar dependences {} -> {}; parallel dimensions {:?} -> {:?}",
+            "scalar dependences {} -> {}; parallel dimensions {:?} -> {:?}; permutable band depth {} -> {}",
             self.scalar_dependences_before,
             self.scalar_dependences_after,
             self.parallel_dims_before,
-            self.parallel_dims_after
+            self.parallel_dims_after,
+            self.permutable_depth_before,
+            self.permutable_depth_after
         )
     }
 }
@@ -78,6 +85,17 @@ pub fn scalar_dependences(m: &Model) -> Result<usize> {
 /// Loop dimensions of the model's schedule that carry no dependence (the
 /// dependences not carried by an outer dimension have a zero distance there).
 pub fn parallel_dims(m: &Model) -> Result<Vec<usize>> {
+    Ok(schedule_properties(m)?.0)
+}
+
+/// The number of loop dimensions in the outermost permutable band of the
+/// model's schedule: the longest prefix of schedule dimensions on which
+/// every dependence distance is non-negative.
+pub fn permutable_depth(m: &Model) -> Result<usize> {
+    Ok(schedule_properties(m)?.1)
+}
+
+fn schedule_properties(m: &Model) -> Result<(Vec<usize>, usize)> {
     let sched = m.schedule();
     let deltas = sched
         .reverse()?
@@ -119,15 +137,29 @@ pub fn parallel_dims(m: &Model) -> Result<Vec<usize>> {
             out.push(d);
         }
     }
-    Ok(out)
+    let mut depth = 0;
+    for d in 0..n {
+        let s: Map = format!("{pre}{{ [{}] : x{d} <= -1 }}", xs.join(", ")).parse()?;
+        if !deltas.intersect(&UnionMap::from_map(s))?.is_empty()? {
+            break;
+        }
+        if loops[d] {
+            depth += 1;
+        }
+    }
+    Ok((out, depth))
 }
 
 /// The statistics of a transformation.
 pub fn statistics(t: &Transformed) -> Result<Statistics> {
+    let (parallel_dims_before, permutable_depth_before) = schedule_properties(&t.original)?;
+    let (parallel_dims_after, permutable_depth_after) = schedule_properties(&t.model)?;
     Ok(Statistics {
         scalar_dependences_before: scalar_dependences(&t.original)?,
         scalar_dependences_after: scalar_dependences(&t.model)?,
-        parallel_dims_before: parallel_dims(&t.original)?,
-        parallel_dims_after: parallel_dims(&t.model)?,
+        parallel_dims_before,
+        parallel_dims_after,
+        permutable_depth_before,
+        permutable_depth_after,
     })
 }

@@ -134,6 +134,15 @@ fn parallel_dims_by_hand() {
     let s = m.schedule().to_string();
     let dims = delicm::parallel_dims(&m).unwrap();
     assert_eq!(dims, [0], "{s}");
+    assert_eq!(delicm::permutable_depth(&m).unwrap(), 2);
+    // distance (1, -1): j is parallel under i, the band stops after i
+    let m = scop::Model::from_source(
+        "void k(int N, int M, double A[N][M]) {
+           for (int i = 1; i < N; i++) for (int j = 0; j < M - 1; j++) A[i][j] = A[i - 1][j + 1]; }",
+    )
+    .unwrap();
+    assert_eq!(delicm::parallel_dims(&m).unwrap(), [1]);
+    assert_eq!(delicm::permutable_depth(&m).unwrap(), 1);
 }
 
 #[test]
