@@ -249,3 +249,18 @@ fn parameters_and_bad_input() {
     assert!(conflict(&e, &p2).unwrap());
     assert!(Side::parse(Some("{ Dom[i] "), None, None).is_err());
 }
+
+#[test]
+fn learning_a_proposal_makes_it_existing() {
+    let e = Side::parse(Some("{ Dom[i] : i < 0 }"), None, Some("{}")).unwrap();
+    let p = Side::parse(Some("{ Dom[i] : 1 <= i <= 3 }"), None, Some("{ Dom[0] }")).unwrap();
+    let (mut ke, kp) = Knowledge::complete(&e, &p).unwrap();
+    assert!(!ke.conflicts(&kp).unwrap());
+    ke.learn(&kp).unwrap();
+    // the same lifetime a second time now conflicts, a later one does not
+    assert!(ke.conflicts(&kp).unwrap());
+    let later = Side::parse(Some("{ Dom[i] : 5 <= i <= 6 }"), None, Some("{ Dom[4] }")).unwrap();
+    let (_, kl) = Knowledge::complete(&e, &later).unwrap();
+    assert!(!ke.conflicts(&kl).unwrap());
+    assert!(ke.to_string().starts_with("occupied: "));
+}
