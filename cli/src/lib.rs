@@ -8,6 +8,7 @@
 //! - [`liveness`]: `poly liveness`, storage conflicts and contraction of a
 //!   kernel's arrays, and `poly interp --contract`.
 //! - [`codegen`]: `poly codegen`, AST generation (the `ast` crate).
+//! - [`delicm`]: `poly delicm` and `poly interp --delicm` (DeLICM).
 //! - [`demo`]: the built-in example run by `poly` without arguments.
 //! - [`error`]: the crate's error type.
 #![forbid(unsafe_code)]
@@ -16,6 +17,7 @@
 pub mod bench;
 pub mod calc;
 pub mod codegen;
+pub mod delicm;
 pub mod demo;
 pub mod deps;
 pub mod error;

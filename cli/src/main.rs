@@ -22,9 +22,15 @@ Usage:
                             0 means no limit)
   poly scop FILE.c [--isl]  extract the polyhedral model of a C kernel (JSON;
                             --isl: an iscc script of its relations, for poly calc)
-  poly interp FILE.c [--contract] NAME=VALUE...
+  poly interp FILE.c [--contract | --delicm [--forward]] NAME=VALUE...
                             run a C kernel with the given parameter values;
-                            --contract: with its local arrays contracted (poly liveness)
+                            --contract: with its local arrays contracted (poly liveness);
+                            --delicm: the program after DeLICM
+  poly delicm FILE.c [--forward]
+                            map scalars into unused array elements (JSON model;
+                            --forward: forward operand trees first)
+  poly delicm --conflicts FILE.jsonl
+                            the DeLICM conflict test, one `ID conflict|ok` line per case
   poly deps FILE.c [--param NAME=VALUE]... [--tagged]
                             the kernel's dependences as isl text: value-based flow,
                             anti (WAR), output (WAW), live-in and live-out, one line each;
@@ -163,7 +169,11 @@ fn dispatch(args: &[String]) -> Result<ExitCode, Error> {
         Some("interp") if args.iter().any(|a| a == "--contract") => {
             front_end(poly::liveness::interp_contract_command(&args[1..]))
         }
+        Some("interp") if args.iter().any(|a| a == "--delicm") => {
+            front_end(poly::delicm::interp_command(&args[1..]))
+        }
         Some("interp") => front_end(scop::commands::interp_command(&args[1..])),
+        Some("delicm") => front_end(poly::delicm::delicm_command(&args[1..])),
         Some("deps") => front_end(poly::deps::deps_command(&args[1..])),
         Some("schedule") => front_end(poly::schedule::schedule_command(&args[1..])),
         Some("liveness") => front_end(poly::liveness::liveness_command(&args[1..])),

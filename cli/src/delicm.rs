@@ -1,0 +1,258 @@
+//! `poly delicm`: DeLICM on a C kernel, and the conflict-test protocol.
+//!
+//! - `poly delicm KERNEL.c`: the transformed model as JSON (the keys of
+//!   `poly scop`, plus `mapped`, `forwarded`, `rejected` and `statistics`);
+//!   `--forward` forwards operand trees first (the readers' tags change).
+//! - `poly delicm --conflicts FILE.jsonl`: one line `ID conflict` or
+//!   `ID ok` per case of the shared protocol (`shared/delicm/README.md`).
+//! - `poly interp KERNEL.c --delicm NAME=VALUE...`: checksums of the
+//!   transformed program ([`interp_command`]; `--forward` as above).
+//!
+//! ```
+//! let case = r#"{"id": "c4", "existing": {"occupied": "{ Dom[i] : i != 0 }", "unused": null, "written": "{}"}, "proposed": {"occupied": "{ Dom[0] }", "unused": null, "written": "{}"}}"#;
+//! assert_eq!(poly::delicm::conflict_lines(case), "c4 ok\n");
+//! ```
+
+use std::collections::HashMap;
+
+use scop::ast::ParamKind;
+use scop::json::Json as Out;
+
+use crate::error::{Error, Result};
+use crate::json::Json;
+
+impl From<delicm::Error> for Error {
+    fn from(e: delicm::Error) -> Error {
+        match e {
+            delicm::Error::Engine(e) => Error::Set(e),
+            delicm::Error::BudgetExceeded => Error::Set(presburger::Error::BudgetExceeded),
+            delicm::Error::Front(e) => Error::Front(e),
+            delicm::Error::Dataflow(e) => Error::Dataflow(e),
+            delicm::Error::Invalid(m) => Error::Usage(m),
+        }
+    }
+}
+
+fn side(case: &Json, key: &str) -> std::result::Result<delicm::Side, String> {
+    let s = case.get(key).ok_or_else(|| format!("no `{key}`"))?;
+    let field = |f: &str| -> std::result::Result<Option<&str>, String> {
+        match s.get(f) {
+            None | Some(Json::Null) => Ok(None),
+            Some(v) => v
+                .as_str()
+                .map(Some)
+                .ok_or_else(|| format!("`{key}.{f}` is not a string")),
+        }
+    };
+    delicm::Side::parse(field("occupied")?, field("unused")?, field("written")?)
+        .map_err(|e| format!("{key}: {e}"))
+}
+
+/// Answers for the cases of a JSON-lines text: `ID conflict` / `ID ok`
+/// lines; a case that cannot be read gives `ID error: ...` (line number
+/// when it has no id).
+pub fn conflict_lines(text: &str) -> String {
+    let mut out = String::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let case = match Json::parse(line) {
+            Ok(c) => c,
+            Err(e) => {
+                out.push_str(&format!(
+                    "line-{} error: JSON at offset {}: expected {}\n",
+                    n + 1,
+                    e.offset,
+                    e.expected
+                ));
+                continue;
+            }
+        };
+        let id = case
+            .get("id")
+            .and_then(Json::as_str)
+            .map_or(format!("line-{}", n + 1), str::to_string);
+        let answer = side(&case, "existing").and_then(|e| {
+            let p = side(&case, "proposed")?;
+            presburger::budget::with_budget(delicm::DEFAULT_BUDGET, || delicm::conflict(&e, &p))
+                .map_err(|e| e.to_string())
+        });
+        match answer {
+            Ok(true) => out.push_str(&format!("{id} conflict\n")),
+            Ok(false) => out.push_str(&format!("{id} ok\n")),
+            Err(e) => out.push_str(&format!("{id} error: {e}\n")),
+        }
+    }
+    out
+}
+
+/// The transformed model of a kernel as the JSON document of `poly delicm`.
+pub fn delicm_json(src: &str, options: &delicm::Options) -> Result<Out> {
+    let t = delicm::transform(src, options)?;
+    let mut json = t.model.to_json();
+    let mapped = t
+        .mapped
+        .iter()
+        .map(|m| {
+            Out::Obj(vec![
+                ("scalar".into(), Out::str(&m.scalar)),
+                ("array".into(), Out::str(&m.array)),
+                ("map".into(), Out::str(m.map.to_string())),
+            ])
+        })
+        .collect();
+    let rejected = t
+        .rejected
+        .iter()
+        .map(|(s, a, why)| {
+            Out::Obj(vec![
+                ("scalar".into(), Out::str(s)),
+                ("array".into(), Out::str(a)),
+                ("reason".into(), Out::str(why)),
+            ])
+        })
+        .collect();
+    let st = delicm::statistics(&t)?;
+    let dims = |v: &[usize]| Out::Arr(v.iter().map(|&d| Out::Int(d as i64)).collect());
+    let stats = Out::Obj(vec![
+        (
+            "scalar_dependences_before".into(),
+            Out::Int(st.scalar_dependences_before as i64),
+        ),
+        (
+            "scalar_dependences_after".into(),
+            Out::Int(st.scalar_dependences_after as i64),
+        ),
+        (
+            "scalar_dependences_removed".into(),
+            Out::Int(st.scalar_dependences_before as i64 - st.scalar_dependences_after as i64),
+        ),
+        (
+            "parallel_dims_before".into(),
+            dims(&st.parallel_dims_before),
+        ),
+        ("parallel_dims_after".into(), dims(&st.parallel_dims_after)),
+        (
+            "permutable_depth_before".into(),
+            Out::Int(st.permutable_depth_before as i64),
+        ),
+        (
+            "permutable_depth_after".into(),
+            Out::Int(st.permutable_depth_after as i64),
+        ),
+        ("budget_exhausted".into(), Out::Bool(t.budget_exhausted)),
+    ]);
+    let forwarded = t
+        .forwarded
+        .iter()
+        .map(|f| {
+            Out::Obj(vec![
+                ("scalar".into(), Out::str(&f.scalar)),
+                ("from".into(), Out::str(&f.from)),
+                ("into".into(), Out::str(&f.into)),
+                ("expression".into(), Out::str(&f.expression)),
+            ])
+        })
+        .collect();
+    if let Out::Obj(kv) = &mut json {
+        kv.push(("mapped".into(), Out::Arr(mapped)));
+        kv.push(("forwarded".into(), Out::Arr(forwarded)));
+        kv.push(("rejected".into(), Out::Arr(rejected)));
+        kv.push(("statistics".into(), stats));
+    }
+    Ok(json)
+}
+
+fn read(path: &str) -> Result<String> {
+    std::fs::read_to_string(path).map_err(|e| Error::Io(format!("{path}: {e}")))
+}
+
+/// `poly delicm KERNEL.c` or `poly delicm --conflicts FILE.jsonl`.
+pub fn delicm_command(args: &[String]) -> Result<String> {
+    match args {
+        [flag, path] if flag == "--conflicts" => Ok(conflict_lines(&read(path)?)),
+        [path] if !path.starts_with('-') => {
+            Ok(delicm_json(&read(path)?, &delicm::Options::default())?.pretty())
+        }
+        [path, flag] if flag == "--forward" && !path.starts_with('-') => {
+            let options = delicm::Options {
+                forward: true,
+                ..delicm::Options::default()
+            };
+            Ok(delicm_json(&read(path)?, &options)?.pretty())
+        }
+        _ => Err(Error::Usage(
+            "poly delicm KERNEL.c [--forward] | poly delicm --conflicts FILE.jsonl".into(),
+        )),
+    }
+}
+
+/// `poly interp KERNEL.c --delicm NAME=VALUE...`: runs the transformed
+/// program; one `NAME CHECKSUM` line per array parameter, as `poly interp`.
+pub fn interp_command(args: &[String]) -> Result<String> {
+    let forward = args.iter().any(|a| a == "--forward");
+    let rest: Vec<&String> = args
+        .iter()
+        .filter(|a| *a != "--delicm" && *a != "--forward")
+        .collect();
+    let Some((path, assignments)) = rest.split_first() else {
+        return Err(Error::Usage(
+            "poly interp FILE.c --delicm NAME=VALUE...".into(),
+        ));
+    };
+    let options = delicm::Options {
+        forward,
+        ..delicm::Options::default()
+    };
+    let t = delicm::transform(&read(path)?, &options)?;
+    let f = &t.function;
+    let (mut ints, mut doubles) = (HashMap::new(), HashMap::new());
+    for a in assignments {
+        let (name, value) = a
+            .split_once('=')
+            .ok_or_else(|| Error::Usage(format!("expected NAME=VALUE, got `{a}`")))?;
+        let p =
+            f.params.iter().find(|p| p.name == name).ok_or_else(|| {
+                Error::Usage(format!("`{name}` is not a parameter of {}", f.name))
+            })?;
+        match p.kind {
+            ParamKind::Int => {
+                let v: i64 = value.trim().parse().map_err(|_| {
+                    Error::Usage(format!("`{value}` is not an integer (for {name})"))
+                })?;
+                ints.insert(name.to_string(), v);
+            }
+            ParamKind::Double => {
+                let v: f64 = value
+                    .trim()
+                    .parse()
+                    .map_err(|_| Error::Usage(format!("`{value}` is not a number (for {name})")))?;
+                doubles.insert(name.to_string(), v);
+            }
+            ParamKind::Array(_) => {
+                return Err(Error::Usage(format!(
+                    "`{name}` is an array; it cannot be set"
+                )))
+            }
+        }
+    }
+    let mut st = scop::interp::initial_state(f, &ints, &doubles)?;
+    scop::interp::run(f, &mut st)?;
+    let mut out = String::new();
+    for p in &f.params {
+        if let ParamKind::Array(_) = p.kind {
+            let data = st
+                .arrays
+                .get(&p.name)
+                .map(|a| a.data.as_slice())
+                .unwrap_or(&[]);
+            out.push_str(&format!(
+                "{} {}\n",
+                p.name,
+                scop::interp::format_c_exp(scop::interp::checksum(data), 12)
+            ));
+        }
+    }
+    Ok(out)
+}

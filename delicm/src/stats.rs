@@ -1,0 +1,165 @@
+//! The effect of a transformation: scalar dependences and the parallel
+//! loop dimensions of the original schedule, before and after.
+
+use std::fmt;
+
+use presburger::{Map, TupleKind, UnionMap};
+use scop::model::{ArrayOrigin, SchedDim};
+use scop::Model;
+
+use crate::error::Result;
+use crate::mapping::Transformed;
+
+/// Dependence statistics of a [`Transformed`] program.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Statistics {
+    /// Reference pairs `(source, sink)` with a flow, anti or output
+    /// dependence through a local scalar, before.
+    pub scalar_dependences_before: usize,
+    /// The same after.
+    pub scalar_dependences_after: usize,
+    /// Loop dimensions of the schedule that carry no dependence, before.
+    pub parallel_dims_before: Vec<usize>,
+    /// The same after.
+    pub parallel_dims_after: Vec<usize>,
+    /// Loop dimensions in the outermost permutable band of the schedule
+    /// (every dependence distance non-negative on the band), before.
+    pub permutable_depth_before: usize,
+    /// The same after.
+    pub permutable_depth_after: usize,
+}
+
+impl fmt::Display for Statistics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "scalar dependences {} -> {}; parallel dimensions {:?} -> {:?}; permutable band depth {} -> {}",
+            self.scalar_dependences_before,
+            self.scalar_dependences_after,
+            self.parallel_dims_before,
+            self.parallel_dims_after,
+            self.permutable_depth_before,
+            self.permutable_depth_after
+        )
+    }
+}
+
+fn all_deps(m: &Model, tagged: bool) -> Result<UnionMap> {
+    let acc = if tagged {
+        dataflow::MemoryAccesses::from_model_tagged(m)?
+    } else {
+        dataflow::MemoryAccesses::from_model(m)
+    };
+    let d = dataflow::compute_dependences(&acc)?;
+    Ok(d.flow.union(&d.anti)?.union(&d.output)?)
+}
+
+/// Tagged dependence pieces with an end at a reference to a local scalar.
+pub fn scalar_dependences(m: &Model) -> Result<usize> {
+    let locals: Vec<&str> = m
+        .arrays()
+        .iter()
+        .filter(|a| a.sizes.is_empty() && a.kind == ArrayOrigin::Local)
+        .map(|a| a.name.as_str())
+        .collect();
+    let scalar_tag = |t: &presburger::Tuple| -> bool {
+        let TupleKind::Nested(s, r) = &t.kind else {
+            return false;
+        };
+        m.accesses().iter().any(|a| {
+            locals.contains(&a.array.as_str())
+                && Some(&a.tag) == r.name.as_ref()
+                && Some(&m.statements()[a.statement].name) == s.name.as_ref()
+        })
+    };
+    let mut n = 0;
+    for x in all_deps(m, true)?.maps() {
+        let d = x.space().domain.as_deref();
+        if (d.is_some_and(scalar_tag) || scalar_tag(&x.space().range)) && !x.is_empty()? {
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
+/// Loop dimensions of the model's schedule that carry no dependence (the
+/// dependences not carried by an outer dimension have a zero distance there).
+pub fn parallel_dims(m: &Model) -> Result<Vec<usize>> {
+    Ok(schedule_properties(m)?.0)
+}
+
+/// The number of loop dimensions in the outermost permutable band of the
+/// model's schedule: the longest prefix of schedule dimensions on which
+/// every dependence distance is non-negative.
+pub fn permutable_depth(m: &Model) -> Result<usize> {
+    Ok(schedule_properties(m)?.1)
+}
+
+fn schedule_properties(m: &Model) -> Result<(Vec<usize>, usize)> {
+    let sched = m.schedule();
+    let deltas = sched
+        .reverse()?
+        .apply_range(&all_deps(m, false)?)?
+        .apply_range(sched)?
+        .deltas()?;
+    let n = m
+        .statements()
+        .first()
+        .map_or(0, |s| s.schedule.space().n_out());
+    let mut loops = vec![false; n];
+    for s in &m.source().statements {
+        for (k, d) in s.schedule.iter().enumerate() {
+            if matches!(d, SchedDim::Iter(..)) && k < n {
+                loops[k] = true;
+            }
+        }
+    }
+    let pre = if m.params().is_empty() {
+        String::new()
+    } else {
+        format!("[{}] -> ", m.params().join(", "))
+    };
+    let xs: Vec<String> = (0..n).map(|k| format!("x{k}")).collect();
+    let mut out = Vec::new();
+    for d in (0..n).filter(|&d| loops[d]) {
+        let mut cons: Vec<String> = (0..d).map(|k| format!("x{k} = 0")).collect();
+        cons.push(String::new());
+        let mut carried = false;
+        for c in [format!("x{d} >= 1"), format!("x{d} <= -1")] {
+            *cons.last_mut().unwrap_or(&mut String::new()) = c;
+            let s: Map =
+                format!("{pre}{{ [{}] : {} }}", xs.join(", "), cons.join(" and ")).parse()?;
+            if !deltas.intersect(&UnionMap::from_map(s))?.is_empty()? {
+                carried = true;
+            }
+        }
+        if !carried {
+            out.push(d);
+        }
+    }
+    let mut depth = 0;
+    for d in 0..n {
+        let s: Map = format!("{pre}{{ [{}] : x{d} <= -1 }}", xs.join(", ")).parse()?;
+        if !deltas.intersect(&UnionMap::from_map(s))?.is_empty()? {
+            break;
+        }
+        if loops[d] {
+            depth += 1;
+        }
+    }
+    Ok((out, depth))
+}
+
+/// The statistics of a transformation.
+pub fn statistics(t: &Transformed) -> Result<Statistics> {
+    let (parallel_dims_before, permutable_depth_before) = schedule_properties(&t.original)?;
+    let (parallel_dims_after, permutable_depth_after) = schedule_properties(&t.model)?;
+    Ok(Statistics {
+        scalar_dependences_before: scalar_dependences(&t.original)?,
+        scalar_dependences_after: scalar_dependences(&t.model)?,
+        parallel_dims_before,
+        parallel_dims_after,
+        permutable_depth_before,
+        permutable_depth_after,
+    })
+}
