@@ -1,13 +1,15 @@
 //! The built-in example run by `poly` (or `poly demo`): a short calculator
 //! script that walks through what the toolkit does on a small kernel,
 //! printing each statement and its value, then `poly deps` on the same
-//! kernel written in C ([`DEMO_KERNEL`]).
+//! kernel written in C ([`DEMO_KERNEL`]), a new schedule for it (the
+//! scheduler) and the loops generated from that schedule (AST generation).
 
 use std::io::Write;
 
 use crate::calc::Session;
 use crate::deps::deps_text;
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::schedule::kernel_constraints;
 
 /// The demo script: one statement per line; `#` lines are narration.
 pub const DEMO_SCRIPT: &str = "\
@@ -78,8 +80,39 @@ pub fn run_demo(out: &mut dyn Write) -> Result<()> {
     write!(out, "{}", deps_text(DEMO_KERNEL, &[], false)?)?;
     writeln!(
         out,
+        "# A new schedule from those dependences (the scheduler), as an isl schedule tree:"
+    )?;
+    writeln!(out, "$ poly schedule trmv.c")?;
+    let constraints = kernel_constraints(DEMO_KERNEL, false)?;
+    let schedule = scheduler::compute_schedule(&constraints, &scheduler::Options::default())
+        .map_err(|error| Error::Schedule {
+            file: "trmv.c".into(),
+            error,
+        })?;
+    write!(out, "{schedule}")?;
+    writeln!(
+        out,
+        "# ... and the loops that scan it (AST generation, C in isl's style):"
+    )?;
+    let codegen = |error: ast::Error| Error::Codegen {
+        file: "trmv.c".into(),
+        error,
+    };
+    let map = schedule.to_union_map().map_err(|error| Error::Schedule {
+        file: "trmv.c".into(),
+        error,
+    })?;
+    let context = scop::Model::from_source(DEMO_KERNEL)?.context().clone();
+    let loops = presburger::budget::with_budget(100_000_000, || ast::generate(&map, &context))
+        .map_err(codegen)?;
+    write!(out, "{}", loops.to_c())?;
+    writeln!(
+        out,
         "# Try it yourself: poly calc (type statements ending with ';'),"
     )?;
-    writeln!(out, "# poly scop KERNEL.c, poly deps KERNEL.c.")?;
+    writeln!(
+        out,
+        "# poly scop KERNEL.c, poly deps KERNEL.c, poly schedule KERNEL.c, poly codegen FILE.in."
+    )?;
     Ok(())
 }
