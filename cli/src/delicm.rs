@@ -13,9 +13,6 @@
 //! assert_eq!(poly::delicm::conflict_lines(case), "c4 ok\n");
 //! ```
 
-use std::collections::HashMap;
-
-use scop::ast::ParamKind;
 use scop::json::Json as Out;
 
 use crate::error::{Error, Result};
@@ -206,53 +203,6 @@ pub fn interp_command(args: &[String]) -> Result<String> {
         ..delicm::Options::default()
     };
     let t = delicm::transform(&read(path)?, &options)?;
-    let f = &t.function;
-    let (mut ints, mut doubles) = (HashMap::new(), HashMap::new());
-    for a in assignments {
-        let (name, value) = a
-            .split_once('=')
-            .ok_or_else(|| Error::Usage(format!("expected NAME=VALUE, got `{a}`")))?;
-        let p =
-            f.params.iter().find(|p| p.name == name).ok_or_else(|| {
-                Error::Usage(format!("`{name}` is not a parameter of {}", f.name))
-            })?;
-        match p.kind {
-            ParamKind::Int => {
-                let v: i64 = value.trim().parse().map_err(|_| {
-                    Error::Usage(format!("`{value}` is not an integer (for {name})"))
-                })?;
-                ints.insert(name.to_string(), v);
-            }
-            ParamKind::Double => {
-                let v: f64 = value
-                    .trim()
-                    .parse()
-                    .map_err(|_| Error::Usage(format!("`{value}` is not a number (for {name})")))?;
-                doubles.insert(name.to_string(), v);
-            }
-            ParamKind::Array(_) => {
-                return Err(Error::Usage(format!(
-                    "`{name}` is an array; it cannot be set"
-                )))
-            }
-        }
-    }
-    let mut st = scop::interp::initial_state(f, &ints, &doubles)?;
-    scop::interp::run(f, &mut st)?;
-    let mut out = String::new();
-    for p in &f.params {
-        if let ParamKind::Array(_) = p.kind {
-            let data = st
-                .arrays
-                .get(&p.name)
-                .map(|a| a.data.as_slice())
-                .unwrap_or(&[]);
-            out.push_str(&format!(
-                "{} {}\n",
-                p.name,
-                scop::interp::format_c_exp(scop::interp::checksum(data), 12)
-            ));
-        }
-    }
-    Ok(out)
+    let assignments: Vec<String> = assignments.iter().map(|a| a.to_string()).collect();
+    Ok(scop::commands::interp_function(&t.function, &assignments)?)
 }

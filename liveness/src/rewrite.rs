@@ -15,7 +15,7 @@
 
 use std::collections::HashMap;
 
-use scop::ast::{BinOp, Expr, ExprKind, Function, ParamKind, Stmt, StmtKind};
+use scop::ast::{BinOp, Expr, ExprKind, Function, Stmt, StmtKind};
 use scop::model::ArrayOrigin;
 
 use crate::contract::{Allocation, Fold};
@@ -204,53 +204,11 @@ pub fn interp_contracted(src: &str, assignments: &[String]) -> Result<String> {
     interp_function(&f, assignments)
 }
 
-/// Runs a (rewritten) kernel like `poly interp`.
+/// Runs a (rewritten) kernel like `poly interp` (the front end's
+/// [`scop::commands::interp_function`]).
 pub fn interp_function(f: &Function, assignments: &[String]) -> Result<String> {
-    let mut ints = HashMap::new();
-    let mut scalars = HashMap::new();
-    for a in assignments {
-        let Some((name, value)) = a.split_once('=') else {
-            return Err(Error::Usage(format!("expected NAME=VALUE, got `{a}`")));
-        };
-        let Some(p) = f.params.iter().find(|p| p.name == name) else {
-            return Err(Error::Usage(format!(
-                "`{name}` is not a parameter of {}",
-                f.name
-            )));
-        };
-        let bad = || Error::Usage(format!("`{value}` is not a valid value for {name}"));
-        match p.kind {
-            ParamKind::Int => {
-                ints.insert(
-                    name.to_string(),
-                    value.trim().parse::<i64>().map_err(|_| bad())?,
-                );
-            }
-            ParamKind::Double => {
-                scalars.insert(
-                    name.to_string(),
-                    value.trim().parse::<f64>().map_err(|_| bad())?,
-                );
-            }
-            ParamKind::Array(_) => return Err(Error::Usage(format!("`{name}` is an array"))),
-        }
-    }
-    let mut st = scop::interp::initial_state(f, &ints, &scalars)?;
-    scop::interp::run(f, &mut st)?;
-    let mut out = String::new();
-    for p in &f.params {
-        if let ParamKind::Array(_) = p.kind {
-            let data = st
-                .arrays
-                .get(&p.name)
-                .map(|a| a.data.as_slice())
-                .unwrap_or(&[]);
-            out.push_str(&format!(
-                "{} {}\n",
-                p.name,
-                scop::interp::format_c_exp(scop::interp::checksum(data), 12)
-            ));
-        }
-    }
-    Ok(out)
+    scop::commands::interp_function(f, assignments).map_err(|e| match e {
+        e @ scop::Error::Usage { .. } => Error::Usage(e.to_string()),
+        e => Error::Front(e),
+    })
 }

@@ -127,6 +127,13 @@ pub fn interp_source(src: &str, assignments: &[String]) -> Result<String, Error>
     let f = crate::parser::parse_kernel(src)?;
     // Reject code outside the subset even when the interpreter could run it.
     crate::build::build_from_ast(&f)?;
+    interp_function(&f, assignments)
+}
+
+/// Runs a kernel's syntax tree (e.g. one rewritten by a transformation) on
+/// the inputs `NAME=VALUE...`, like [`interp_command`]: one `NAME CHECKSUM`
+/// line per array parameter.
+pub fn interp_function(f: &crate::ast::Function, assignments: &[String]) -> Result<String, Error> {
     let mut ints = HashMap::new();
     let mut scalars = HashMap::new();
     for a in assignments {
