@@ -70,7 +70,7 @@ pub struct BasicMap {
     /// A point found by an earlier emptiness test or sample, re-checked
     /// before any use (so it may go stale without harm); not part of the
     /// value: `Debug` and the operations ignore it.
-    pub(crate) hint: crate::guess::Hint,
+    pub(crate) hint: crate::hint::Hint,
 }
 
 impl std::fmt::Debug for BasicMap {

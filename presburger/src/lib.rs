@@ -89,6 +89,7 @@ mod coalesce;
 mod error;
 mod fxhash;
 mod guess;
+mod hint;
 pub mod int;
 mod lexopt;
 mod map;

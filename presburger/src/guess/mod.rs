@@ -34,7 +34,7 @@
 //!   oracle: whenever the small version does not overflow, both return the
 //!   same point.
 //!
-//! A point found is kept on the basic map ([`Hint`]) and re-checked before
+//! A point found is kept on the basic map ([`Hint`](crate::hint::Hint)) and re-checked before
 //! it answers a later call, as isl keeps a sample on a basic set.
 //!
 //! ```
@@ -50,8 +50,6 @@ mod reference;
 mod small;
 #[cfg(test)]
 mod tests;
-
-use std::sync::{Arc, Mutex};
 
 use crate::basic::BasicMap;
 use crate::int::Int;
@@ -72,7 +70,7 @@ pub(crate) enum Guess {
 }
 
 /// The cheap tests of emptiness and sampling, cheapest first: the point
-/// of `b`'s [`Hint`] if it still satisfies every constraint, then
+/// of `b`'s [`Hint`](crate::hint::Hint) if it still satisfies every constraint, then
 /// propagation ([`guess_point_small`], else [`BasicMap::is_obviously_empty`]
 /// and [`guess_point_exact`]); the contradictions of [`refute`] (the gcd
 /// test of the equalities among them) are looked for before propagation
@@ -105,37 +103,6 @@ pub(crate) fn guess(b: &BasicMap, want_point: bool, remember: bool) -> Guess {
             None if !refute_first && refute(b) => Guess::Empty,
             None => Guess::Unknown,
         },
-    }
-}
-
-/// A point `(params, in, out, locals)` (every column but the constant)
-/// found earlier on a basic map, kept to answer its later emptiness tests
-/// and samples at the cost of one check.
-///
-/// Invariant: none. The constraints may have changed since the point was
-/// found (rows are edited in place all over the crate), so the point is
-/// only ever used after [`satisfies`] re-checks it against every row; a
-/// stale hint costs that check and is replaced by the next point found.
-/// Cloning a basic map clones its hint (a copy that is then constrained
-/// further often keeps the point).
-#[derive(Default)]
-pub(crate) struct Hint(Mutex<Option<Arc<[i64]>>>);
-
-impl Hint {
-    fn get(&self) -> Option<Arc<[i64]>> {
-        self.0.lock().ok().and_then(|g| g.clone())
-    }
-
-    fn set(&self, p: Arc<[i64]>) {
-        if let Ok(mut g) = self.0.lock() {
-            *g = Some(p);
-        }
-    }
-}
-
-impl Clone for Hint {
-    fn clone(&self) -> Self {
-        Hint(Mutex::new(self.get()))
     }
 }
 

@@ -4,9 +4,9 @@ use std::sync::Arc;
 
 #[cfg(doc)]
 use super::exact::guess_point_exact;
-#[cfg(doc)]
-use super::Hint;
 use crate::basic::BasicMap;
+#[cfg(doc)]
+use crate::hint::Hint;
 use crate::int::Int;
 
 /// Outcome of [`guess_point_small`].
@@ -58,7 +58,7 @@ fn fit(v: Option<i64>) -> Result<i64, Small> {
 /// column's `exact`, `lo` or `hi` at once. The decisions are those of
 /// [`guess_point_exact`], which recomputes them at every visit.
 ///
-/// With `remember`, a point found becomes `b`'s [`Hint`].
+/// With `remember`, a point found becomes `b`'s [`Hint`](crate::hint::Hint).
 #[inline]
 pub(super) fn guess_point_small(b: &BasicMap, want_point: bool, remember: bool) -> Small {
     let n = b.row_len();

@@ -5,6 +5,7 @@ use super::exact::guess_point_exact;
 use super::reference::guess_point_simple;
 use super::small::{guess_point_small, Small};
 use super::*;
+use crate::hint::Hint;
 use crate::map::Map;
 use crate::testing::{pool_with, BASE_POOL};
 use proptest::prelude::*;
