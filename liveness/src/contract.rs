@@ -112,7 +112,12 @@ fn bases(n: usize) -> Vec<Vec<Vec<i64>>> {
 /// basis `B` means `B(x − y)` fails the successive-modulo bounds of `B·DS`.
 pub fn allocate(model: &scop::Model, c: &ArrayConflict) -> Result<Allocation> {
     let n = c.cells.space().n_out();
-    let ds = c.conflict.deltas()?.intersect_params(model.context())?;
+    // the difference set DS, in an anonymous space (deltas keeps the array's name)
+    let ds = c
+        .conflict
+        .deltas()?
+        .anonymous_tuple()?
+        .intersect_params(model.context())?;
     let mut best: Option<(usize, i64, Allocation)> = None;
     for basis in bases(n) {
         let dsb = if basis.iter().enumerate().all(|(r, row)| row[r] == 1) && best.is_none() {

@@ -6,6 +6,7 @@
 //! basic map into a new layout.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use crate::basic::BasicMap;
 use crate::error::{Error, Result};
@@ -90,6 +91,15 @@ fn need_set(m: &Map, what: &str) -> Result<()> {
         Err(Error::SpaceMismatch(format!(
             "{what} needs a set, got a relation"
         )))
+    }
+}
+
+/// The tuple of the differences of a relation of space `space`: its range
+/// when domain and range are the same space, else an anonymous tuple.
+fn deltas_tuple(space: &Space) -> Arc<Tuple> {
+    match &space.domain {
+        Some(d) if *d == space.range => space.range.clone(),
+        _ => Arc::new(Tuple::anonymous(space.n_out())),
     }
 }
 
@@ -186,7 +196,11 @@ impl Map {
         Ok(self.map_parts(space.clone(), |b| b.transform(space.clone(), &dest, n)))
     }
 
-    /// The differences `{ y - x : x -> y in self }` of a relation between spaces of equal dimension.
+    /// The differences `{ y - x : x -> y in self }` of a relation between
+    /// spaces of equal dimension. As in isl, the differences live in the
+    /// relation's space when domain and range are the same space (tuple
+    /// names and nesting kept: `deltas { S[i] -> S[i + 2] }` is `{ S[2] }`);
+    /// otherwise in an anonymous tuple.
     pub fn deltas(&self) -> Result<Map> {
         need_map(self, "deltas")?;
         let (np, ni, no) = (self.space.n_param(), self.space.n_in(), self.space.n_out());
@@ -195,7 +209,7 @@ impl Map {
                 "deltas needs domain and range of equal dimension".into(),
             ));
         }
-        let space = Space::set(self.space.params.clone(), Tuple::anonymous(no));
+        let space = Space::set(self.space.params.clone(), deltas_tuple(&self.space));
         let dest: Vec<Dest> = params_dest(np)
             .chain((0..ni + no).map(Dest::Exist))
             .collect();
@@ -233,7 +247,7 @@ impl Map {
         let space = Space::map(
             self.space.params.clone(),
             wrapped.space.range.clone(),
-            Tuple::anonymous(no),
+            deltas_tuple(&self.space),
         );
         let dest: Vec<Dest> = (0..np + ni + no).map(Dest::Var).collect();
         let parts = self
@@ -252,6 +266,21 @@ impl Map {
             })
             .collect();
         Ok(Map { space, parts })
+    }
+
+    /// The same set in an anonymous flat tuple of the same dimension
+    /// (`{ S[i, j] : ... }` becomes `{ [i, j] : ... }`; isl's
+    /// `reset_tuple_id`, with nesting flattened too).
+    pub fn anonymous_tuple(&self) -> Result<Map> {
+        need_set(self, "anonymous_tuple")?;
+        let space = Space::set(
+            self.space.params.clone(),
+            Tuple::anonymous(self.space.n_out()),
+        );
+        Ok(self.map_parts(space.clone(), |b| BasicMap {
+            space: space.clone(),
+            ..b.clone()
+        }))
     }
 
     /// Wrap a relation into a set of pairs `{ [x -> y] }`.
