@@ -63,7 +63,15 @@ pub(crate) fn dim_names(space: &Space) -> Vec<String> {
     names
 }
 
-fn tuple_text(t: &Tuple, names: &mut std::slice::Iter<'_, String>, out: &mut String) {
+/// A tuple with its entries taken in order from `entries` (dimension names,
+/// or the values of a function's target), nested tuples as `[A[..] -> B[..]]`;
+/// `missing` stands for an entry that `entries` lacks.
+pub(crate) fn tuple_text(
+    t: &Tuple,
+    entries: &mut std::slice::Iter<'_, String>,
+    missing: &str,
+    out: &mut String,
+) {
     if let Some(n) = &t.name {
         out.push_str(n);
     }
@@ -74,13 +82,13 @@ fn tuple_text(t: &Tuple, names: &mut std::slice::Iter<'_, String>, out: &mut Str
                 if k > 0 {
                     out.push_str(", ");
                 }
-                out.push_str(names.next().map(String::as_str).unwrap_or("_"));
+                out.push_str(entries.next().map(String::as_str).unwrap_or(missing));
             }
         }
         TupleKind::Nested(a, b) => {
-            tuple_text(a, names, out);
+            tuple_text(a, entries, missing, out);
             out.push_str(" -> ");
-            tuple_text(b, names, out);
+            tuple_text(b, entries, missing, out);
         }
     }
     out.push(']');
@@ -105,10 +113,10 @@ pub fn tuples_text(space: &Space) -> String {
         return out;
     }
     if let Some(d) = &space.domain {
-        tuple_text(d, &mut it, &mut out);
+        tuple_text(d, &mut it, "_", &mut out);
         out.push_str(" -> ");
     }
-    tuple_text(&space.range, &mut it, &mut out);
+    tuple_text(&space.range, &mut it, "_", &mut out);
     out
 }
 

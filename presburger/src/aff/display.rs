@@ -27,7 +27,7 @@ use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::map::{Map, Set};
 use crate::print::{dim_names, tuples_text};
-use crate::space::{Space, Tuple, TupleKind};
+use crate::space::Space;
 
 fn params_prefix(params: &[String]) -> String {
     if params.is_empty() {
@@ -144,30 +144,6 @@ fn aff_text(a: &Aff, base: &[String]) -> String {
     }
 }
 
-/// A target tuple filled with values (`A[(i), (2i)]`, `[[(i)] -> [(0)]]`).
-fn target_text(t: &Tuple, vals: &mut std::slice::Iter<'_, String>, out: &mut String) {
-    if let Some(n) = &t.name {
-        out.push_str(n);
-    }
-    out.push('[');
-    match &t.kind {
-        TupleKind::Flat(d) => {
-            for k in 0..d.len() {
-                if k > 0 {
-                    out.push_str(", ");
-                }
-                out.push_str(vals.next().map(String::as_str).unwrap_or("(0)"));
-            }
-        }
-        TupleKind::Nested(a, b) => {
-            target_text(a, vals, out);
-            out.push_str(" -> ");
-            target_text(b, vals, out);
-        }
-    }
-    out.push(']');
-}
-
 /// The condition of a domain set over `dom`, or `None` for the universe.
 fn condition(d: &Set, dom: &Space) -> Option<String> {
     let tuples = tuples_text(dom);
@@ -203,7 +179,8 @@ fn piece_text(ma: &MultiAff, dom_set: Option<&Set>) -> String {
         out.push_str(&tuples_text(&dom));
         out.push_str(" -> ");
     }
-    target_text(&ma.space.range, &mut vals.iter(), &mut out);
+    // a target tuple filled with values (`A[(i), (2i)]`, `[[(i)] -> [(0)]]`)
+    crate::print::tuple_text(&ma.space.range, &mut vals.iter(), "(0)", &mut out);
     if let Some(cond) = dom_set.and_then(|d| condition(d, &dom)) {
         out.push_str(" : ");
         out.push_str(&cond);
