@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 
 use presburger::{Map, Tuple, UnionMap};
 use scop::ast::{AssignOp, Expr, ExprKind, Function, Stmt, StmtKind};
-use scop::model::{AccessKind, ArrayOrigin, SchedDim};
+use scop::model::{AccessKind, ArrayOrigin};
 use scop::Model;
 
 use crate::error::{Error, Result};
@@ -206,19 +206,6 @@ fn tag_of(t: &Tuple) -> Option<(String, String)> {
     }
 }
 
-fn shared(a: &[SchedDim], b: &[SchedDim]) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    for (x, y) in a.iter().zip(b) {
-        if x != y {
-            break;
-        }
-        if let SchedDim::Iter(v, _) = x {
-            out.insert(v.clone());
-        }
-    }
-    out
-}
-
 /// Is forwarding the definition `d` into the reader `u` along the flow `f`
 /// (`{ D[i] -> U[j] }`) legal?
 fn legal(model: &Model, d: usize, u: usize, f: &UnionMap, rhs: &Expr) -> Result<bool> {
@@ -227,7 +214,7 @@ fn legal(model: &Model, d: usize, u: usize, f: &UnionMap, rhs: &Expr) -> Result<
     // iterators: shared loops, equal along the flow
     let mut used = BTreeSet::new();
     vars(rhs, &mut used);
-    let loops = shared(&sd.schedule, &su.schedule);
+    let loops = crate::mapping::shared_loops(&sd.schedule, &su.schedule);
     for v in used.iter().filter(|v| sd.iterators.contains(v)) {
         if !loops.contains(v) {
             return Ok(false);

@@ -71,7 +71,7 @@ impl Default for Options {
 
 /// The loops shared by two statements: iterator names of the common
 /// prefix of their schedules.
-fn shared_loops(a: &[SchedDim], b: &[SchedDim]) -> BTreeSet<String> {
+pub(crate) fn shared_loops(a: &[SchedDim], b: &[SchedDim]) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for (x, y) in a.iter().zip(b) {
         if x != y {

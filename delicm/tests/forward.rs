@@ -1,20 +1,9 @@
 //! Operand-tree forwarding and the before/after statistics.
 
-use std::collections::HashMap;
-
 use delicm::{statistics, transform, Options, Transformed};
-use scop::ast::{Function, ParamKind};
 
-fn checksums(f: &Function, params: &[(&str, i64)]) -> Vec<(String, Vec<f64>)> {
-    let ints: HashMap<String, i64> = params.iter().map(|(n, v)| (n.to_string(), *v)).collect();
-    let mut st = scop::interp::initial_state(f, &ints, &HashMap::new()).unwrap();
-    scop::interp::run(f, &mut st).unwrap();
-    f.params
-        .iter()
-        .filter(|p| matches!(p.kind, ParamKind::Array(_)))
-        .map(|p| (p.name.clone(), st.arrays[&p.name].data.clone()))
-        .collect()
-}
+mod common;
+use common::checksums;
 
 fn forwarded(src: &str, params: &[(&str, i64)]) -> Transformed {
     let t = transform(

@@ -3,21 +3,11 @@
 //! interpreter's results; illegal proposals are refused; an exhausted
 //! budget changes nothing.
 
-use std::collections::HashMap;
-
 use delicm::{map_scalars, Transformed, DEFAULT_BUDGET};
-use scop::ast::{Function, ParamKind};
+use scop::ast::Function;
 
-fn checksums(f: &Function, params: &[(&str, i64)]) -> Vec<(String, Vec<f64>)> {
-    let ints: HashMap<String, i64> = params.iter().map(|(n, v)| (n.to_string(), *v)).collect();
-    let mut st = scop::interp::initial_state(f, &ints, &HashMap::new()).unwrap();
-    scop::interp::run(f, &mut st).unwrap();
-    f.params
-        .iter()
-        .filter(|p| matches!(p.kind, ParamKind::Array(_)))
-        .map(|p| (p.name.clone(), st.arrays[&p.name].data.clone()))
-        .collect()
-}
+mod common;
+use common::checksums;
 
 fn must_flow(m: &scop::Model) -> presburger::UnionMap {
     let acc = dataflow::MemoryAccesses::from_model_tagged(m).unwrap();
