@@ -3,7 +3,6 @@
 use std::io::{IsTerminal, Read, Write};
 use std::process::ExitCode;
 
-use poly::calc;
 use poly::error::Error;
 
 const USAGE: &str = "\
