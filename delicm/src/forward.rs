@@ -6,7 +6,7 @@
 
 use std::collections::BTreeSet;
 
-use presburger::{Map, Tuple, UnionMap};
+use presburger::{Builder, Map, Space, Tuple, UnionMap};
 use scop::ast::{AssignOp, Expr, ExprKind, Function, Stmt, StmtKind};
 use scop::model::{AccessKind, ArrayOrigin};
 use scop::Model;
@@ -219,23 +219,17 @@ fn legal(model: &Model, d: usize, u: usize, f: &UnionMap, rhs: &Expr) -> Result<
         if !loops.contains(v) {
             return Ok(false);
         }
-        let a: Vec<String> = (0..sd.iterators.len()).map(|k| format!("a{k}")).collect();
-        let b: Vec<String> = (0..su.iterators.len()).map(|k| format!("b{k}")).collect();
         let pa = sd.iterators.iter().position(|x| x == v).unwrap_or(0);
         let pb = su.iterators.iter().position(|x| x == v).unwrap_or(0);
-        let pre = if scop.params.is_empty() {
-            String::new()
-        } else {
-            format!("[{}] -> ", scop.params.join(", "))
-        };
-        let eq: Map = format!(
-            "{pre}{{ {}[{}] -> {}[{}] : a{pa} = b{pb} }}",
-            sd.name,
-            a.join(", "),
-            su.name,
-            b.join(", ")
-        )
-        .parse()?;
+        // { D[a] -> U[b] : a_pa = b_pb }
+        let tuple =
+            |name: &str, n: usize| Tuple::flat(Some(name.to_string()), vec![String::new(); n]);
+        let b = Builder::new(&Space::map(
+            scop.params.clone(),
+            tuple(&sd.name, sd.iterators.len()),
+            tuple(&su.name, su.iterators.len()),
+        ));
+        let eq = b.map([b.eq(&b.in_dim(pa)?, &b.out_dim(pb)?)?])?;
         if !f.is_subset(&UnionMap::from_map(eq))? {
             return Ok(false);
         }

@@ -73,7 +73,7 @@ pub mod zone;
 
 pub use error::{Error, Result};
 pub use forward::{expr_text, forward_operand_trees, Forwarded};
-pub use knowledge::{conflict, with_unknown_values, Knowledge, Side};
+pub use knowledge::{conflict, with_unknown_values, Knowledge, Side, Zone};
 pub use mapping::{map_scalars, transform, Mapped, Options, Transformed, DEFAULT_BUDGET};
 pub use rewrite::rewrite_function;
 pub use stats::{parallel_dims, permutable_depth, scalar_dependences, statistics, Statistics};

@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use presburger::{Map, UnionMap};
+use presburger::{Builder, Space, Tuple, UnionMap};
 use scop::affine::{AVar, Affine};
 use scop::ast::Function;
 use scop::model::{AccessKind, ArrayOrigin, SchedDim, Scop};
@@ -10,7 +10,7 @@ use scop::Model;
 
 use crate::error::{Error, Result};
 use crate::forward::{forward_operand_trees, Forwarded};
-use crate::knowledge::Knowledge;
+use crate::knowledge::{Knowledge, Zone};
 use crate::rewrite::rewrite_function;
 use crate::zone::{lifetimes, universe_of};
 
@@ -97,22 +97,15 @@ fn names(a: &Affine, out: &mut BTreeSet<String>) {
 
 /// `{ [A[e] -> [t]] -> A[e, t] }` for one array of `n_elem` dimensions.
 fn flatten_map(params: &[String], array: &str, n_elem: usize, n_time: usize) -> Result<UnionMap> {
-    let e: Vec<String> = (0..n_elem).map(|k| format!("ee{k}")).collect();
-    let t: Vec<String> = (0..n_time).map(|k| format!("tt{k}")).collect();
-    let mut both = e.clone();
-    both.extend(t.iter().cloned());
-    let pre = if params.is_empty() {
-        String::new()
-    } else {
-        format!("[{}] -> ", params.join(", "))
-    };
-    let text = format!(
-        "{pre}{{ [{array}[{}] -> [{}]] -> {array}[{}] }}",
-        e.join(", "),
-        t.join(", "),
-        both.join(", ")
-    );
-    Ok(UnionMap::from_map(text.parse::<Map>()?))
+    let name = Some(array.to_string());
+    let elem = Tuple::flat(name.clone(), vec![String::new(); n_elem]);
+    let both = Tuple::flat(name, vec![String::new(); n_elem + n_time]);
+    let domain = Tuple::nested(None, elem, Tuple::anonymous(n_time));
+    let b = Builder::new(&Space::map(params.to_vec(), domain, both));
+    let cons = (0..n_elem + n_time)
+        .map(|k| Ok(b.eq(&b.in_dim(k)?, &b.out_dim(k)?)?))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(UnionMap::from_map(b.map(cons)?))
 }
 
 /// Element-time points `A[e, t]` of some accesses of a model to `array`.
@@ -233,14 +226,20 @@ fn test(current: &Model, next: &Model, c: &Candidate) -> Result<Option<String>> 
     let (p_occ, _) = lifetimes(&pr, &pw, n_time)?;
     let u = universe_of(&er.union(&ew)?.union(&pr)?.union(&pw)?)?;
     let existing = Knowledge::new(
-        u.subtract(&e_unused)?,
-        e_unused.clone(),
+        Zone::Outside {
+            universe: u.clone(),
+            except: e_unused.clone(),
+        },
+        Zone::Points(e_unused),
         UnionMap::empty(Vec::<String>::new()),
         ew,
     )?;
     let proposed = Knowledge::new(
-        p_occ.clone(),
-        u.subtract(&p_occ)?,
+        Zone::Points(p_occ.clone()),
+        Zone::Outside {
+            universe: u,
+            except: p_occ,
+        },
         UnionMap::empty(Vec::<String>::new()),
         pw,
     )?;
