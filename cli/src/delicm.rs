@@ -2,11 +2,15 @@
 //!
 //! - `poly delicm KERNEL.c`: the transformed model as JSON (the keys of
 //!   `poly scop`, plus `mapped`, `forwarded`, `rejected` and `statistics`);
-//!   `--forward` forwards operand trees first (the readers' tags change).
+//!   `--forward` forwards operand trees first (the readers' tags change);
+//!   `--known` lets a copy of an element live in that element while it
+//!   holds the same value (the stored copy becomes the source of the
+//!   element's later reads).
 //! - `poly delicm --conflicts FILE.jsonl`: one line `ID conflict` or
 //!   `ID ok` per case of the shared protocol (`shared/delicm/README.md`).
 //! - `poly interp KERNEL.c --delicm NAME=VALUE...`: checksums of the
-//!   transformed program ([`interp_command`]; `--forward` as above).
+//!   transformed program ([`interp_command`]; `--forward`, `--known` as
+//!   above).
 //!
 //! ```
 //! let case = r#"{"id": "c4", "existing": {"occupied": "{ Dom[i] : i != 0 }", "unused": null, "written": "{}"}, "proposed": {"occupied": "{ Dom[0] }", "unused": null, "written": "{}"}}"#;
@@ -165,42 +169,48 @@ fn read(path: &str) -> Result<String> {
     std::fs::read_to_string(path).map_err(|e| Error::Io(format!("{path}: {e}")))
 }
 
-/// `poly delicm KERNEL.c` or `poly delicm --conflicts FILE.jsonl`.
+/// The options `--forward` and `--known` among `args` (removed from it).
+fn options(args: &[String]) -> (delicm::Options, Vec<&String>) {
+    let mut o = delicm::Options::default();
+    let mut rest = Vec::new();
+    for a in args {
+        match a.as_str() {
+            "--forward" => o.forward = true,
+            "--known" => o.known_values = true,
+            _ => rest.push(a),
+        }
+    }
+    (o, rest)
+}
+
+/// `poly delicm KERNEL.c [--forward] [--known]` or
+/// `poly delicm --conflicts FILE.jsonl`.
 pub fn delicm_command(args: &[String]) -> Result<String> {
-    match args {
-        [flag, path] if flag == "--conflicts" => Ok(conflict_lines(&read(path)?)),
-        [path] if !path.starts_with('-') => {
-            Ok(delicm_json(&read(path)?, &delicm::Options::default())?.pretty())
+    if let [flag, path] = args {
+        if flag == "--conflicts" {
+            return Ok(conflict_lines(&read(path)?));
         }
-        [path, flag] if flag == "--forward" && !path.starts_with('-') => {
-            let options = delicm::Options {
-                forward: true,
-                ..delicm::Options::default()
-            };
-            Ok(delicm_json(&read(path)?, &options)?.pretty())
-        }
+    }
+    let (o, rest) = options(args);
+    match rest.as_slice() {
+        [path] if !path.starts_with('-') => Ok(delicm_json(&read(path)?, &o)?.pretty()),
         _ => Err(Error::Usage(
-            "poly delicm KERNEL.c [--forward] | poly delicm --conflicts FILE.jsonl".into(),
+            "poly delicm KERNEL.c [--forward] [--known] | poly delicm --conflicts FILE.jsonl"
+                .into(),
         )),
     }
 }
 
-/// `poly interp KERNEL.c --delicm NAME=VALUE...`: runs the transformed
-/// program; one `NAME CHECKSUM` line per array parameter, as `poly interp`.
+/// `poly interp KERNEL.c --delicm [--forward] [--known] NAME=VALUE...`:
+/// runs the transformed program; one `NAME CHECKSUM` line per array
+/// parameter, as `poly interp`.
 pub fn interp_command(args: &[String]) -> Result<String> {
-    let forward = args.iter().any(|a| a == "--forward");
-    let rest: Vec<&String> = args
-        .iter()
-        .filter(|a| *a != "--delicm" && *a != "--forward")
-        .collect();
+    let (options, rest) = options(args);
+    let rest: Vec<&String> = rest.into_iter().filter(|a| *a != "--delicm").collect();
     let Some((path, assignments)) = rest.split_first() else {
         return Err(Error::Usage(
             "poly interp FILE.c --delicm NAME=VALUE...".into(),
         ));
-    };
-    let options = delicm::Options {
-        forward,
-        ..delicm::Options::default()
     };
     let t = delicm::transform(&read(path)?, &options)?;
     let assignments: Vec<String> = assignments.iter().map(|a| a.to_string()).collect();

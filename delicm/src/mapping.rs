@@ -4,8 +4,9 @@ use std::collections::{BTreeSet, HashMap};
 
 use presburger::{Builder, Space, Tuple, UnionMap};
 use scop::affine::{AVar, Affine};
+use scop::ast::AssignOp;
 use scop::ast::Function;
-use scop::model::{AccessKind, ArrayOrigin, SchedDim, Scop};
+use scop::model::{AccessKind, ArrayOrigin, Expr, SchedDim, Scop};
 use scop::Model;
 
 use crate::error::{Error, Result};
@@ -58,6 +59,11 @@ pub struct Options {
     /// Forward operand trees first (changes the reference tags of the
     /// readers: off for the `poly delicm` model, whose tags must stay).
     pub forward: bool,
+    /// Known-value reuse ([`crate::known`]): a scalar holding a copy of an
+    /// element may share it while it holds the same value (the stored
+    /// copy changes which reference the later reads of the element take
+    /// their value from: off by default).
+    pub known_values: bool,
 }
 
 impl Default for Options {
@@ -65,6 +71,7 @@ impl Default for Options {
         Options {
             budget: DEFAULT_BUDGET,
             forward: false,
+            known_values: false,
         }
     }
 }
@@ -205,7 +212,34 @@ fn candidates(scop: &Scop, scalar: &str) -> Vec<Candidate> {
 }
 
 /// Tests one proposal; `Ok(None)` when it is legal, else the reason.
-fn test(current: &Model, next: &Model, c: &Candidate) -> Result<Option<String>> {
+/// The statements of `model` that copy an element of `array` into
+/// `scalar` (`s = A[f(i)]`): `(statement, tag of the load)`.
+fn copies(model: &Model, scalar: &str, array: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    for (k, st) in model.source().statements.iter().enumerate() {
+        let Expr::Assign {
+            op: AssignOp::Set,
+            target,
+            value,
+        } = &st.body
+        else {
+            continue;
+        };
+        let Expr::Access(r) = value.as_ref() else {
+            continue;
+        };
+        let (w, r) = (&st.accesses[*target], &st.accesses[*r]);
+        if w.array == scalar && r.array == array && r.kind == AccessKind::Read {
+            out.push((k, r.ref_id.clone()));
+        }
+    }
+    out
+}
+
+/// Tests one proposal; `Ok(None)` when it is legal, else the reason.
+/// With `known`, a proposal rejected with unknown contents is tested
+/// again with the known contents of copies ([`crate::known`]).
+fn test(current: &Model, next: &Model, c: &Candidate, known: bool) -> Result<Option<String>> {
     let n_elem = c.index.values().next().map_or(0, |v| v.len());
     // tags of the scalar's references
     let tags: BTreeSet<String> = current
@@ -230,24 +264,52 @@ fn test(current: &Model, next: &Model, c: &Candidate) -> Result<Option<String>> 
             universe: u.clone(),
             except: e_unused.clone(),
         },
-        Zone::Points(e_unused),
+        Zone::Points(e_unused.clone()),
         UnionMap::empty(Vec::<String>::new()),
-        ew,
+        ew.clone(),
     )?;
     let proposed = Knowledge::new(
         Zone::Points(p_occ.clone()),
         Zone::Outside {
-            universe: u,
-            except: p_occ,
+            universe: u.clone(),
+            except: p_occ.clone(),
         },
         UnionMap::empty(Vec::<String>::new()),
-        pw,
+        pw.clone(),
     )?;
     if let Some(rule) = existing
         .broken_rule(&proposed)?
         .or(proposed.broken_rule(&existing)?)
     {
-        return Ok(Some(format!("conflict (rule {rule})")));
+        let copies = copies(current, &c.scalar, &c.array);
+        if !known || copies.is_empty() || rule == 4 {
+            return Ok(Some(format!("conflict (rule {rule})")));
+        }
+        // the copies' loads (current program) and their stores (next)
+        let (copy_loads, _) = points(current, &c.array, n_elem, &|_, a| {
+            a.kind == AccessKind::Read
+                && copies.iter().any(|(k, t)| a.statement == *k && a.tag == *t)
+        })?;
+        let (_, copy_writes) = points(next, &c.array, n_elem, &|_, a| {
+            copies.iter().any(|(k, _)| a.statement == *k)
+                && tags.contains(&format!("{}/{}", a.statement, a.tag))
+        })?;
+        let (e2, p2) = crate::known::knowledge(&crate::known::Proposal {
+            params: current.params(),
+            array: &c.array,
+            n_elem,
+            n_time,
+            existing_writes: &ew,
+            existing_unused: &e_unused,
+            universe: &u,
+            proposed_occupied: &p_occ,
+            proposed_writes: &pw,
+            copy_writes: &copy_writes,
+            copy_loads: &copy_loads,
+        })?;
+        if let Some(rule) = e2.broken_rule(&p2)?.or(p2.broken_rule(&e2)?) {
+            return Ok(Some(format!("conflict (rule {rule}, with known values)")));
+        }
     }
     // the scalar's own value flow must survive: every read of the scalar
     // has a writer, and each writer lands in the element of its readers
@@ -314,7 +376,7 @@ fn same_shape(a: &Model, b: &Model) -> Result<bool> {
             .is_equal(&b.tagged_must_writes().domain()?)?)
 }
 
-fn run(src: &str, forward: bool) -> Result<Transformed> {
+fn run(src: &str, forward: bool, known: bool) -> Result<Transformed> {
     let f0 = scop::parse_kernel(src)?;
     let scop0 = scop::build_from_ast(&f0)?;
     let original = Model::from_scop(&scop0)?;
@@ -353,7 +415,7 @@ fn run(src: &str, forward: bool) -> Result<Transformed> {
                 ));
                 continue;
             }
-            if let Some(why) = test(&model, &model2, &c)? {
+            if let Some(why) = test(&model, &model2, &c, known)? {
                 rejected.push((c.scalar.clone(), c.array.clone(), why));
                 continue;
             }
@@ -388,6 +450,7 @@ pub fn map_scalars(src: &str, budget: u64) -> Result<Transformed> {
         &Options {
             budget,
             forward: false,
+            known_values: false,
         },
     )
 }
@@ -395,7 +458,9 @@ pub fn map_scalars(src: &str, budget: u64) -> Result<Transformed> {
 /// [`map_scalars`], with operand-tree forwarding first when
 /// `options.forward` is set.
 pub fn transform(src: &str, options: &Options) -> Result<Transformed> {
-    match presburger::budget::with_budget(options.budget, || run(src, options.forward)) {
+    match presburger::budget::with_budget(options.budget, || {
+        run(src, options.forward, options.known_values)
+    }) {
         Err(Error::BudgetExceeded) => {
             let f = scop::parse_kernel(src)?;
             let model = Model::from_scop(&scop::build_from_ast(&f)?)?;
