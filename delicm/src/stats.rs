@@ -143,11 +143,11 @@ fn schedule_properties(m: &Model) -> Result<(Vec<usize>, usize)> {
         }
     }
     let mut depth = 0;
-    for d in 0..n {
+    for (d, is_loop) in loops.iter().enumerate() {
         if with(vec![b.lt(&b.out_dim(d)?, &zero)?])? {
             break;
         }
-        if loops[d] {
+        if *is_loop {
             depth += 1;
         }
     }

@@ -16,6 +16,8 @@
 //!    program (`dataflow`), with virtual `START(x)` writes for values read
 //!    before any write and `END(x)` reads of the last write of each cell of
 //!    an array parameter. Inside an instance every read precedes the write.
+//!    May-writes and kills (from models built through the library) are
+//!    handled conservatively: the ranges of every execution.
 //! 3. [`conflicts`]: the Live × Write triangle test of Darte, Isoard & Yuki:
 //!    `x`, `y` conflict iff some flow `Wx → Rx` of `x` and write `Wy` of `y`
 //!    have `not (Wy ≺ Wx)` and `not (Rx ≺ Wy)`, symmetrised. Everything is
