@@ -46,7 +46,9 @@ Usage:
   poly check-schedule FILE.c SCHEDULE
                             `legal` when the schedule (an isl union map on the statements,
                             or a file) reverses no flow and writes no cell inside one of its
-                            live ranges; else `illegal:` and an offending instance
+                            live ranges; else `illegal:` and an offending instance;
+                            SCHEDULE `--scheduled [--live-range-reordering]`: the schedule
+                            `poly schedule FILE.c` computes
   poly codegen [--time N] FILE
                             generate loops (C, isl style) for an isl_codegen input
                             (FILE.in: schedule, context, options; FILE.st: schedule tree);
