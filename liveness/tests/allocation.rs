@@ -4,19 +4,7 @@
 
 use liveness::{allocate_differences, successive_modulo, Fold};
 use presburger::Set;
-
-/// A deterministic generator (no dependency).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self, n: u64) -> i64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 33) % n) as i64
-    }
-}
+use testkit::Lcg;
 
 /// `{ [d] : d ∈ ±points }` as isl text (points ≠ 0).
 fn set_of(points: &[Vec<i64>]) -> Set {
@@ -42,13 +30,13 @@ fn product(folds: &[Fold]) -> (usize, i64) {
 
 #[test]
 fn random_difference_sets_are_avoided() {
-    let mut g = Lcg(17);
+    let mut g = Lcg::new(17);
     for n in 1..=4usize {
         for round in 0..12 {
-            let count = 1 + g.next(6) as usize;
+            let count = g.range(1, 6) as usize;
             let points: Vec<Vec<i64>> = (0..count)
                 .map(|_| loop {
-                    let p: Vec<i64> = (0..n).map(|_| g.next(7) - 3).collect();
+                    let p: Vec<i64> = (0..n).map(|_| g.range(-3, 3)).collect();
                     if p.iter().any(|v| *v != 0) {
                         break p;
                     }
