@@ -1,7 +1,10 @@
 //! `poly delicm`: DeLICM on a C kernel, and the conflict-test protocol.
 //!
 //! - `poly delicm KERNEL.c`: the transformed model as JSON (the keys of
-//!   `poly scop`, plus `mapped`, `forwarded`, `rejected` and `statistics`);
+//!   `poly scop`, plus `mapped`, `forwarded`, `rejected` and `statistics`,
+//!   whose `scheduler` entry says what `poly schedule` finds before and
+//!   after: outer parallel members and permutable depth of its outermost
+//!   band);
 //!   `--forward` forwards operand trees first (the readers' tags change);
 //!   `--known` lets a copy of an element live in that element while it
 //!   holds the same value (the stored copy becomes the source of the
@@ -88,6 +91,49 @@ pub fn conflict_lines(text: &str) -> String {
     out
 }
 
+/// What the scheduler makes of a model: `{"outer_parallel": N,
+/// "permutable_depth": N}` for the outermost band of the schedule `poly
+/// schedule` computes (leading coincident members; members if the band is
+/// permutable, else 1), or `{"error": ...}` when it fails or runs out of
+/// its budget.
+fn scheduled(model: &scop::Model) -> Out {
+    let run = || -> Result<(usize, usize)> {
+        let sc = crate::schedule::model_constraints(model, false)?;
+        let s = presburger::budget::with_budget(200_000_000, || {
+            scheduler::compute_schedule(&sc, &scheduler::Options::default())
+        })
+        .map_err(|error| Error::Schedule {
+            file: "kernel".into(),
+            error,
+        })?;
+        Ok(outermost_band(&s.root))
+    };
+    match run() {
+        Ok((par, depth)) => Out::Obj(vec![
+            ("outer_parallel".into(), Out::Int(par as i64)),
+            ("permutable_depth".into(), Out::Int(depth as i64)),
+        ]),
+        Err(e) => Out::Obj(vec![("error".into(), Out::str(e.to_string()))]),
+    }
+}
+
+/// `(leading coincident members, permutable depth)` of the outermost band
+/// reached through single-child sequences and sets (`(0, 0)` when the
+/// statements are split first).
+fn outermost_band(node: &scheduler::Node) -> (usize, usize) {
+    match node {
+        scheduler::Node::Band(b) => {
+            let par = b.coincident.iter().take_while(|c| **c).count();
+            let depth = if b.permutable { b.members.len() } else { 1 };
+            (par, depth)
+        }
+        scheduler::Node::Sequence(f) | scheduler::Node::Set(f) if f.len() == 1 => {
+            outermost_band(&f[0].child)
+        }
+        _ => (0, 0),
+    }
+}
+
 /// The transformed model of a kernel as the JSON document of `poly delicm`.
 pub fn delicm_json(src: &str, options: &delicm::Options) -> Result<Out> {
     let t = delicm::transform(src, options)?;
@@ -143,6 +189,13 @@ pub fn delicm_json(src: &str, options: &delicm::Options) -> Result<Out> {
             Out::Int(st.permutable_depth_after as i64),
         ),
         ("budget_exhausted".into(), Out::Bool(t.budget_exhausted)),
+        (
+            "scheduler".into(),
+            Out::Obj(vec![
+                ("before".into(), scheduled(&t.original)),
+                ("after".into(), scheduled(&t.model)),
+            ]),
+        ),
     ]);
     let forwarded = t
         .forwarded

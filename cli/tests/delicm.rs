@@ -135,6 +135,23 @@ fn known_values_flag() {
     assert!(ok && plain.contains("\"mapped\": []"), "{plain}");
     let (ok, known, _) = poly(&["delicm", p, "--known"]);
     assert!(ok && known.contains("\"scalar\": \"s\""), "{known}");
+    // what the scheduler finds: the i loop becomes parallel
+    let j = testkit::json::Json::parse(&known).unwrap();
+    let sched = j.get("statistics").unwrap().get("scheduler").unwrap();
+    let par = |k: &str| {
+        sched
+            .get(k)
+            .and_then(|x| x.get("outer_parallel"))
+            .map(|n| match n {
+                testkit::json::Json::Num(v) => v.clone(),
+                other => format!("{other:?}"),
+            })
+    };
+    assert_eq!(
+        (par("before"), par("after")),
+        (Some("0".to_string()), Some("1".to_string())),
+        "{known}"
+    );
     let (_, a, _) = poly(&["interp", p, "N=4", "M=3"]);
     let (_, b, _) = poly(&["interp", p, "--delicm", "--known", "N=4", "M=3"]);
     assert!(!a.is_empty());
