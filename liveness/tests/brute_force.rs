@@ -91,6 +91,31 @@ const BATCHED_WAVEFRONT: &str =
   }
 }";
 
+/// A time-expanded 3-d sweep through a 4-d local array (two time steps
+/// live at once).
+const EXPANDED_4D: &str = "void k(int T, int N, double A[N][N][N], double B[N][N][N]) {
+  double X[T + 1][N][N][N];
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++)
+      for (int k = 0; k < N; k++)
+        X[0][i][j][k] = A[i][j][k];
+  for (int t = 0; t < T; t++) {
+    #pragma omp parallel for
+    for (int i = 0; i < N; i++)
+      for (int j = 0; j < N; j++)
+        X[t + 1][i][j][0] = X[t][i][j][0];
+    #pragma omp parallel for
+    for (int i = 0; i < N; i++)
+      for (int j = 0; j < N; j++)
+        for (int k = 1; k < N; k++)
+          X[t + 1][i][j][k] = X[t][i][j][k - 1] + X[t][i][j][k];
+  }
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++)
+      for (int k = 0; k < N; k++)
+        B[i][j][k] = X[T][i][j][k];
+}";
+
 fn shared(name: &str) -> String {
     let p = testkit::shared_path(&format!("liveness/{name}.c")).expect("shared kernel");
     std::fs::read_to_string(p).unwrap()
@@ -248,6 +273,23 @@ fn batched_wavefront_in_three_dimensions() {
     let f = scop::parse_kernel(BATCHED_WAVEFRONT).unwrap();
     assert_eq!(
         liveness::interp_contracted(BATCHED_WAVEFRONT, &p).unwrap(),
+        liveness::interp_function(&f, &p).unwrap()
+    );
+}
+
+#[test]
+fn time_expanded_in_four_dimensions() {
+    check(EXPANDED_4D, &["T", "N"], &grid(&[0..=2, 1..=2]), false);
+    let a = analyze(EXPANDED_4D, false).unwrap();
+    let x = a.arrays.iter().find(|x| x.name == "X").unwrap();
+    assert_eq!(
+        x.allocation.to_string(),
+        "[T, N] -> { X[c0, c1, c2, c3] -> X[c0 mod 2, c1, c2, c3] }"
+    );
+    let p: Vec<String> = ["T=3", "N=4"].iter().map(|s| s.to_string()).collect();
+    let f = scop::parse_kernel(EXPANDED_4D).unwrap();
+    assert_eq!(
+        liveness::interp_contracted(EXPANDED_4D, &p).unwrap(),
         liveness::interp_function(&f, &p).unwrap()
     );
 }

@@ -189,16 +189,22 @@ pub(crate) type Choice = ((usize, i64, i64), Vec<Vec<i64>>, Vec<Fold>);
 /// matters is what is left: the continuations are compared).
 const BRANCH: usize = 16;
 
+/// How many continuations one search compares in all (beyond, every step
+/// is greedy): the search stays polynomial in the dimension.
+pub(crate) const BRANCHES: usize = 64;
+
 /// The search from the chosen `rows` (with their `folds`) on
 /// `dk = DS ∩ { r · d = 0 : r ∈ rows }`: the row of smallest width is
 /// taken (greedy); when every width is unbounded, or at the first step in
 /// dimension at most `all_first`, the continuations of the candidates are
-/// compared and the cheapest kept.
+/// compared and the cheapest kept, as long as `branches` (decremented by
+/// every continuation compared) lasts.
 pub(crate) fn search(
     dk: &Set,
     rows: &mut Vec<Vec<i64>>,
     folds: &mut Vec<Fold>,
     all_first: usize,
+    branches: &mut usize,
 ) -> Result<Option<Choice>> {
     let n = dk.space().n_out();
     let k = rows.len();
@@ -244,15 +250,17 @@ pub(crate) fn search(
         return Ok(None);
     };
     let branch = (k == 0 && n <= all_first) || matches!(best, Width::AtLeast(_));
-    let tried: Vec<(Width, Vec<i64>)> = if branch {
-        widths
-            .into_iter()
-            .take(if k == 0 && n <= all_first {
-                usize::MAX
-            } else {
-                BRANCH
-            })
-            .collect()
+    let tried: Vec<(Width, Vec<i64>)> = if branch && *branches > 1 {
+        let limit = if k == 0 && n <= all_first {
+            usize::MAX
+        } else {
+            BRANCH.min(*branches)
+        };
+        let tried: Vec<_> = widths.into_iter().take(limit).collect();
+        *branches = branches.saturating_sub(tried.len());
+        tried
+    } else if branch {
+        widths.into_iter().take(1).collect()
     } else {
         widths
             .into_iter()
@@ -270,7 +278,7 @@ pub(crate) fn search(
         let next = restrict(dk, &r)?;
         rows.push(r);
         folds.push(w.fold());
-        let got = search(&next, rows, folds, all_first)?;
+        let got = search(&next, rows, folds, all_first, branches)?;
         rows.pop();
         folds.pop();
         if let Some(c) = got {

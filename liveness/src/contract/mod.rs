@@ -80,7 +80,9 @@ pub fn allocate_differences(name: &str, ds: &Set) -> Result<Allocation> {
     let canonical = successive_modulo(ds, &id)?;
     let mut best = (modulo::cost(&id, &canonical), id, canonical);
     if n >= 2 && best.0 != (0, 0, 1) {
-        if let Some(found) = basis::search(ds, &mut Vec::new(), &mut Vec::new(), 2)? {
+        if let Some(found) = basis::search(ds, &mut Vec::new(), &mut Vec::new(), 2, &mut {
+            basis::BRANCHES
+        })? {
             if found.0 < best.0 {
                 best = found;
             }
