@@ -211,6 +211,37 @@ fn candidates(scop: &Scop, scalar: &str) -> Vec<Candidate> {
     out
 }
 
+/// The local scalars, those that array stores read first (the scalars the
+/// overwrites store, in the order of the stores), then the others (their
+/// operand chains, and scalars only read by other scalars), each in
+/// declaration order: the scalar a store keeps gets the store's element
+/// before a temporary of its operand chain can take it.
+fn scalars_in_order(scop: &Scop) -> Vec<String> {
+    let locals: Vec<&str> = scop
+        .arrays
+        .iter()
+        .filter(|a| a.dims.is_empty() && a.origin == ArrayOrigin::Local)
+        .map(|a| a.name.as_str())
+        .collect();
+    let mut stored: Vec<&str> = Vec::new();
+    for st in &scop.statements {
+        let array_store = st
+            .accesses
+            .iter()
+            .any(|a| a.kind == AccessKind::MustWrite && !a.index.is_empty());
+        if !array_store {
+            continue;
+        }
+        for a in st.accesses.iter().filter(|a| a.kind == AccessKind::Read) {
+            if locals.contains(&a.array.as_str()) && !stored.contains(&a.array.as_str()) {
+                stored.push(&a.array);
+            }
+        }
+    }
+    let rest = locals.iter().filter(|s| !stored.contains(s));
+    stored.iter().chain(rest).map(|s| s.to_string()).collect()
+}
+
 /// Tests one proposal; `Ok(None)` when it is legal, else the reason.
 /// The statements of `model` that copy an element of `array` into
 /// `scalar` (`s = A[f(i)]`): `(statement, tag of the load)`.
@@ -390,13 +421,7 @@ fn run(src: &str, forward: bool, known: bool) -> Result<Transformed> {
     let (mut f, mut scop, mut model) = (f0, scop0, model0);
     let mut mapped = Vec::new();
     let mut rejected = Vec::new();
-    let scalars: Vec<String> = scop
-        .arrays
-        .iter()
-        .filter(|a| a.dims.is_empty() && a.origin == ArrayOrigin::Local)
-        .map(|a| a.name.clone())
-        .collect();
-    for s in scalars {
+    for s in scalars_in_order(&scop) {
         for c in candidates(&scop, &s) {
             let f2 = match rewrite_function(&f, &c.scalar, &c.array, &c.index) {
                 Ok(f2) => f2,
