@@ -59,7 +59,7 @@ pub struct Options {
     /// Forward operand trees first (changes the reference tags of the
     /// readers: off for the `poly delicm` model, whose tags must stay).
     pub forward: bool,
-    /// Known-value reuse ([`crate::known`]): a scalar holding a copy of an
+    /// Known-value reuse (item 6 of the [crate documentation](crate)): a scalar holding a copy of an
     /// element may share it while it holds the same value (the stored
     /// copy changes which reference the later reads of the element take
     /// their value from: off by default).
@@ -269,7 +269,7 @@ fn copies(model: &Model, scalar: &str, array: &str) -> Vec<(usize, String)> {
 
 /// Tests one proposal; `Ok(None)` when it is legal, else the reason.
 /// With `known`, a proposal rejected with unknown contents is tested
-/// again with the known contents of copies ([`crate::known`]).
+/// again with the known contents of copies (item 6 of the [crate documentation](crate)).
 fn test(current: &Model, next: &Model, c: &Candidate, known: bool) -> Result<Option<String>> {
     let n_elem = c.index.values().next().map_or(0, |v| v.len());
     // tags of the scalar's references

@@ -39,7 +39,7 @@
 //!    and no write lands inside a live range of its cell (the same
 //!    triangle, with `x = y`), live-in and live-out values protected.
 //!
-//! The simple definitions are kept as oracles: [`reference`] evaluates the
+//! The simple definitions are kept as oracles: [`reference`](mod@reference) evaluates the
 //! triangle directly on enumerated operations at fixed parameters, and
 //! [`conflicts_live_live`] is the classic interval-overlap form (sequential
 //! order only). Every computation can be bounded by the engine's

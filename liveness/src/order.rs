@@ -20,7 +20,7 @@ use presburger::{Builder, Map, Space, Tuple, UnionMap, UnionSet};
 use crate::error::{Error, Result};
 
 /// A strict partial order on statement instances. See the
-/// [module documentation](self).
+/// [crate documentation](crate).
 #[derive(Debug, Clone)]
 pub struct Order {
     domain: UnionSet,

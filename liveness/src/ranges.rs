@@ -29,7 +29,7 @@ use presburger::{UnionMap, UnionSet};
 use crate::error::Result;
 use crate::order::Order;
 
-/// The live ranges of a program. See the [module documentation](self).
+/// The live ranges of a program. See the [crate documentation](crate).
 #[derive(Debug, Clone)]
 pub struct LiveRanges {
     /// `{ w -> x }`: every write (must-writes and may-writes).

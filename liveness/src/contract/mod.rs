@@ -48,7 +48,7 @@ fn difference_set(model: &scop::Model, c: &ArrayConflict) -> Result<Set> {
 }
 
 /// The modular allocation of one array from its conflicts `c` (see the
-/// [module documentation](self)). A conflict relation that does not map
+/// [crate documentation](crate)). A conflict relation that does not map
 /// the array's cells to themselves is an `Err`.
 pub fn allocate(model: &scop::Model, c: &ArrayConflict) -> Result<Allocation> {
     let ds = difference_set(model, c)?;

@@ -129,7 +129,7 @@ pub(crate) fn matrix(basis: &[Vec<i64>]) -> Matrix {
 /// Successive modulo of the difference set `ds` (a set of dimension `n`,
 /// 0-symmetric: `d ∈ ds ⇔ −d ∈ ds`) on the unimodular `basis` (`n` rows
 /// of `n` entries): one [`Fold`] per row. See the
-/// [module documentation](self).
+/// [crate documentation](crate).
 ///
 /// Input of the wrong shape is an `Err`, never a silently wrong mapping: a
 /// relation instead of a set, a basis of the wrong size or not
