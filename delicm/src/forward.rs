@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 
 use presburger::{Builder, Map, Space, Tuple, UnionMap};
 use scop::ast::{AssignOp, Expr, ExprKind, Function, Stmt, StmtKind};
-use scop::model::{AccessKind, ArrayOrigin};
+use scop::model::AccessKind;
 use scop::Model;
 
 use crate::error::{Error, Result};
@@ -277,12 +277,7 @@ fn legal(model: &Model, d: usize, u: usize, f: &UnionMap, rhs: &Expr) -> Result<
 fn step(f: &Function) -> Result<Option<(Function, Forwarded)>> {
     let scop = scop::build_from_ast(f)?;
     let model = Model::from_scop(&scop)?;
-    let locals: Vec<&str> = scop
-        .arrays
-        .iter()
-        .filter(|a| a.dims.is_empty() && a.origin == ArrayOrigin::Local)
-        .map(|a| a.name.as_str())
-        .collect();
+    let locals = crate::mapping::local_scalars(&scop);
     // the flow into the reads of local scalars (only their writes matter)
     let keep = |u: &UnionMap| -> Result<UnionMap> {
         let mut out = UnionMap::empty(u.params().to_vec());

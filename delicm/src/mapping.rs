@@ -211,18 +211,22 @@ fn candidates(scop: &Scop, scalar: &str) -> Vec<Candidate> {
     out
 }
 
+/// The local scalars of a kernel, in declaration order.
+pub(crate) fn local_scalars(scop: &Scop) -> Vec<&str> {
+    scop.arrays
+        .iter()
+        .filter(|a| a.dims.is_empty() && a.origin == ArrayOrigin::Local)
+        .map(|a| a.name.as_str())
+        .collect()
+}
+
 /// The local scalars, those that array stores read first (the scalars the
 /// overwrites store, in the order of the stores), then the others (their
 /// operand chains, and scalars only read by other scalars), each in
 /// declaration order: the scalar a store keeps gets the store's element
 /// before a temporary of its operand chain can take it.
 fn scalars_in_order(scop: &Scop) -> Vec<String> {
-    let locals: Vec<&str> = scop
-        .arrays
-        .iter()
-        .filter(|a| a.dims.is_empty() && a.origin == ArrayOrigin::Local)
-        .map(|a| a.name.as_str())
-        .collect();
+    let locals = local_scalars(scop);
     let mut stored: Vec<&str> = Vec::new();
     for st in &scop.statements {
         let array_store = st
