@@ -112,7 +112,7 @@ pub fn kernel_constraints(src: &str, lrr: bool) -> Result<ScheduleConstraints, E
 pub fn model_constraints(model: &scop::Model, lrr: bool) -> Result<ScheduleConstraints, Error> {
     // untagged accesses: adjacency of conditions is then per statement (coarser,
     // still exact for the definition), as in the shared `*.lrr.sc` files
-    let acc = scheduler::Accesses::from_model(&model);
+    let acc = scheduler::Accesses::from_model(model);
     let budget = 200_000_000;
     presburger::budget::with_budget(budget, || scheduler::constraints_from_accesses(&acc, lrr))
         .map_err(|error| Error::Schedule {
