@@ -329,6 +329,18 @@ pub fn tree_to_schedule(t: &TreeNode) -> Result<(UnionMap, Set)> {
 /// `S[i] -> [a]` extended by one dimension per member: `[a, f(i)]`
 /// (`fixed`: the new dimensions are that constant instead).
 fn append(m: &Map, members: &[UnionMap], fixed: Option<i64>) -> Result<Map> {
+    // a band may name parameters the domain does not have: extend the domain's
+    let mut params: Vec<String> = m.space().params.to_vec();
+    for u in members {
+        for p in u.params() {
+            if !params.contains(p) {
+                params.push(p.clone());
+            }
+        }
+    }
+    let mut m = m.clone();
+    m.align_params(&params);
+    let m = &m;
     let np = m.space().n_param();
     let (ni, no) = (m.space().n_in(), m.space().n_out());
     let k = members.len();

@@ -91,7 +91,7 @@ fn rewrite_tuples(head: &str, fresh: &mut usize, cons: &mut Vec<String>) -> Stri
 /// Rewrite range shorthands; `None` when there are none (the text is used as is).
 pub fn expand(text: &str) -> Option<String> {
     let open = text.find('{')?;
-    let close = text.rfind('}')?;
+    let close = text.rfind('}').filter(|&c| c > open)?;
     let body = &text[open + 1..close];
     let mut fresh = 0;
     let mut changed = false;

@@ -19,21 +19,42 @@ use crate::oracle::{self, Universe};
 /// Work budget for one engine call inside a fuzz body.
 pub const BUDGET: u64 = 200_000;
 
-/// Names of the targets, in the order of `fuzz/fuzz_targets/`.
-pub const TARGETS: [&str; 4] = ["parse_roundtrip", "calc", "set_identities", "brute_force"];
+/// Names of the targets (the files of `fuzz/fuzz_targets/`).
+pub const TARGETS: [&str; 9] = [
+    "parse_roundtrip",
+    "calc",
+    "set_identities",
+    "brute_force",
+    "lexopt",
+    "simplify",
+    "c_kernel",
+    "schedule_constraints",
+    "codegen_input",
+];
 
 /// The targets whose body needs nothing but the engine ([`run`] runs them).
-pub const ENGINE_TARGETS: [&str; 3] = ["parse_roundtrip", "set_identities", "brute_force"];
+pub const ENGINE_TARGETS: [&str; 5] = [
+    "parse_roundtrip",
+    "set_identities",
+    "brute_force",
+    "lexopt",
+    "simplify",
+];
 
-/// Run the engine target `name` (one of [`ENGINE_TARGETS`]) on one input.
+/// Run the target `name` (any of [`TARGETS`] but `calc`) on one input.
 ///
 /// # Panics
-/// When the body finds a bug, and for a name that is not an engine target.
+/// When the body finds a bug, and for `calc` or an unknown name.
 pub fn run(name: &str, data: &[u8]) {
     match name {
         "parse_roundtrip" => parse_roundtrip(data),
         "set_identities" => set_identities(data),
         "brute_force" => brute_force(data),
+        "lexopt" => lexopt(data),
+        "simplify" => simplify(data),
+        "c_kernel" => c_kernel(data),
+        "schedule_constraints" => schedule_constraints(data),
+        "codegen_input" => codegen_input(data),
         _ => panic!("{name} is not an engine fuzz target (calc needs the calculator: see calc)"),
     }
 }
@@ -254,4 +275,157 @@ pub fn brute_force(data: &[u8]) {
     if let Some(e) = ok(budget::with_budget(BUDGET, || a.is_empty())) {
         assert_eq!(e, !ma.iter().any(|&x| x), "is_empty of {ta}");
     }
+}
+
+/// Lexicographic optima of a generated relation against enumeration: for
+/// every parameter and input value with points in the box, `lexmin` and
+/// `lexmax` hold exactly the smallest and largest output (the generated
+/// relations lie inside the box, so the box holds every optimum).
+pub fn lexopt(data: &[u8]) {
+    let mut src = Bytes::new(data);
+    let map = src.below(2) == 1;
+    let shape = Shape::from_bytes(&mut src, map, 3);
+    let g = generate(&mut src, shape);
+    let a = g.map();
+    let u = Universe::of(shape);
+    let prefix = shape.n_param() + shape.n_in;
+    for max in [false, true] {
+        let Some(r) = ok(budget::with_budget(BUDGET, || {
+            if max {
+                a.lexmax()
+            } else {
+                a.lexmin()
+            }
+        })) else {
+            continue;
+        };
+        let want = oracle::lexopt_by_prefix(&a, &u, prefix, max);
+        let got = oracle::points_of(&r, &u);
+        let name = if max { "lexmax" } else { "lexmin" };
+        assert_eq!(
+            got.len(),
+            want.len(),
+            "{name} of {} has {} points in the box, enumeration {}: {r}",
+            g.text,
+            got.len(),
+            want.len()
+        );
+        for p in &got {
+            assert_eq!(
+                want.get(&p[..prefix]),
+                Some(p),
+                "{name} of {} contains {p:?}: {r}",
+                g.text
+            );
+        }
+    }
+}
+
+/// Simplifications keep the meaning: `coalesce(A)` has the points of A;
+/// `gist(A, B) ∩ B = A ∩ B`; the affine and convex hulls of A contain A;
+/// all by membership in the box.
+pub fn simplify(data: &[u8]) {
+    let (shape, a, b, ta, tb) = pair(data, 3);
+    let u = Universe::of(shape);
+    let ma = oracle::membership(&a, &u);
+    if let Some(c) = ok(budget::with_budget(BUDGET, || a.coalesce())) {
+        if let Some((p, g, w)) = oracle::first_difference(&oracle::membership(&c, &u), &ma, &u) {
+            panic!("coalesce: at {p:?} {g} instead of {w}; A = {ta}, result = {c}");
+        }
+    }
+    if let Some(g) = ok(budget::with_budget(BUDGET, || a.gist(&b))) {
+        let mb = oracle::membership(&b, &u);
+        let mg = oracle::membership(&g, &u);
+        for ((x, y), (z, p)) in ma.iter().zip(&mb).zip(mg.iter().zip(u.points())) {
+            if *y && x != z {
+                panic!("gist: at {p:?} (in B) gist says {z}, A says {x}; A = {ta}, B = {tb}, gist = {g}");
+            }
+        }
+    }
+    type Hull = fn(&Map) -> presburger::Result<Map>;
+    let hulls: [(&str, Hull); 2] = [
+        ("affine_hull", |x| x.affine_hull()),
+        ("convex_hull", |x| x.convex_hull()),
+    ];
+    for (name, hull) in hulls {
+        if let Some(h) = ok(budget::with_budget(BUDGET, || hull(&a))) {
+            for (p, _) in u.points().into_iter().zip(&ma).filter(|(_, &x)| x) {
+                assert!(oracle::member(&h, &p), "{name} of {ta} misses {p:?}: {h}");
+            }
+        }
+    }
+}
+
+/// Text of at most `max_len` bytes, or `None` (not UTF-8, too long).
+fn text(data: &[u8], max_len: usize) -> Option<&str> {
+    std::str::from_utf8(data)
+        .ok()
+        .filter(|t| t.len() <= max_len)
+}
+
+/// C kernels: the front end never panics or hangs on any text; a kernel it
+/// accepts has a model whose statements' domains are sets of its parameters.
+pub fn c_kernel(data: &[u8]) {
+    let Some(src) = text(data, 4000) else { return };
+    let r = budget::with_budget(BUDGET * 10, || scop::Model::from_source(src));
+    if let Ok(model) = r {
+        for s in model.statements() {
+            assert_eq!(
+                s.domain.space().params.len(),
+                model.params().len(),
+                "statement {} of {src:?} has a domain over other parameters",
+                s.name
+            );
+        }
+    }
+}
+
+/// Schedule-constraints files: reading never panics; for constraints that
+/// read and schedule within the budget, the schedule is valid by the
+/// brute-force oracle at small parameter values.
+pub fn schedule_constraints(data: &[u8]) {
+    let Some(t) = text(data, 3000) else { return };
+    let Ok(sc) = budget::with_budget(BUDGET, || t.parse::<scheduler::ScheduleConstraints>()) else {
+        return;
+    };
+    let opts = scheduler::Options {
+        budget: Some(BUDGET * 10),
+        ..scheduler::Options::default()
+    };
+    let s = match scheduler::compute_schedule(&sc, &opts) {
+        Ok(s) => s,
+        Err(scheduler::Error::Budget) | Err(scheduler::Error::Invalid(_)) => return,
+        Err(e) => panic!("scheduler error on {t:?}: {e}"),
+    };
+    let np = sc.params().len();
+    if np > 2 {
+        return;
+    }
+    for v in [0, 2] {
+        let params = vec![v; np];
+        let r = budget::with_budget(BUDGET * 10, || {
+            scheduler::check::verify(&sc, &s, &params, 4)
+        });
+        match r {
+            Ok(()) | Err(scheduler::Error::Budget) => {}
+            Err(e) => panic!("invalid schedule for {t:?} at {params:?}: {e}\n{s}"),
+        }
+    }
+}
+
+/// AST generation inputs (`.in`: schedule, context, options; `.st`: a
+/// schedule tree): reading and generating never panic or hang, and the
+/// generated program runs in the AST interpreter at small parameter values
+/// without error (when generation succeeds).
+pub fn codegen_input(data: &[u8]) {
+    let Some(t) = text(data, 3000) else { return };
+    let node = budget::with_budget(BUDGET * 10, || {
+        if t.trim_start().starts_with("domain") {
+            ast::parse_tree(t).and_then(|tree| ast::generate_tree(&tree))
+        } else {
+            ast::parse_map_input(t).and_then(|i| ast::generate(&i.schedule, &i.context))
+        }
+    });
+    let Ok(node) = node else { return };
+    let _ = ast::run(&node, &[], 10_000);
 }

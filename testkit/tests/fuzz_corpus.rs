@@ -21,7 +21,49 @@ fn brute_force_corpus() {
 }
 
 #[test]
+fn lexopt_corpus() {
+    replay("lexopt", |d| run("lexopt", d));
+}
+
+#[test]
+fn simplify_corpus() {
+    replay("simplify", |d| run("simplify", d));
+}
+
+#[test]
+fn c_kernel_corpus() {
+    replay("c_kernel", |d| run("c_kernel", d));
+}
+
+#[test]
+fn schedule_constraints_corpus() {
+    replay("schedule_constraints", |d| run("schedule_constraints", d));
+}
+
+#[test]
+fn codegen_input_corpus() {
+    replay("codegen_input", |d| run("codegen_input", d));
+}
+
+/// Every target file in `fuzz/fuzz_targets/` is listed in `TARGETS` and has a corpus.
+#[test]
 fn every_target_has_a_corpus() {
+    let dir = testkit::workspace_dir().join("fuzz/fuzz_targets");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| {
+            e.unwrap()
+                .path()
+                .file_stem()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    files.sort();
+    let mut listed: Vec<String> = TARGETS.iter().map(|t| t.to_string()).collect();
+    listed.sort();
+    assert_eq!(files, listed);
     for t in TARGETS {
         assert!(!corpus(t).is_empty(), "no corpus for {t}");
     }

@@ -122,6 +122,10 @@ pub(super) fn add_floor(b: &mut BasicMap, e: &Lin) -> Lin {
     if e.den.is_one() {
         return e.clone();
     }
+    // the floor of a constant is a constant (as the printer writes it back)
+    if let Some((num, den)) = e.as_const() {
+        return Lin::constant(num.div_floor(&den));
+    }
     let n = b.row_len();
     let num = e.padded(n);
     let off = b.off_div();

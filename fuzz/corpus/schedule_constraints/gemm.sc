@@ -1,0 +1,5 @@
+domain: "[NI, NJ, NK] -> { S0[i, j] : 0 <= i < NI and 0 <= j < NJ; S1[i, k, j] : 0 <= i < NI and 0 <= k < NK and 0 <= j < NJ }"
+context: "[NI, NJ, NK] -> { : NI >= 0 and NJ >= 0 and NK >= 0 }"
+validity: "[NI, NJ, NK] -> { S0[i, j] -> S1[o0, k, o2] : o2 = j and k = 0 and o0 = i and 0 <= i < NI and NK >= 1 and 0 <= j < NJ; S1[i, k, j] -> S1[o0, o1, o2] : o2 = j and o1 = k + 1 and o0 = i and 0 <= i < NI and 0 <= k <= NK - 2 and 0 <= j < NJ }"
+coincidence: "[NI, NJ, NK] -> { S0[i, j] -> S1[o0, k, o2] : o2 = j and k = 0 and o0 = i and 0 <= i < NI and NK >= 1 and 0 <= j < NJ; S1[i, k, j] -> S1[o0, o1, o2] : o2 = j and o1 = k + 1 and o0 = i and 0 <= i < NI and 0 <= k <= NK - 2 and 0 <= j < NJ }"
+proximity: "[NI, NJ, NK] -> { S0[i, j] -> S1[o0, k, o2] : o2 = j and k = 0 and o0 = i and 0 <= i < NI and NK >= 1 and 0 <= j < NJ; S1[i, k, j] -> S1[o0, o1, o2] : o2 = j and o1 = k + 1 and o0 = i and 0 <= i < NI and 0 <= k <= NK - 2 and 0 <= j < NJ }"

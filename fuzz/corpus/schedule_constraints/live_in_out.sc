@@ -1,0 +1,5 @@
+domain: "[N] -> { S0[i] : 0 <= i < N; S1[i] : 0 <= i < N; S2[i] : 0 <= i < N }"
+context: "[N] -> { : N >= 0 }"
+validity: "[N] -> { S0[i] -> S1[o0] : o0 = N - i - 1 and 0 <= i < N; S0[i] -> S2[o0] : o0 = N - i - 1 and 0 <= i < N }"
+coincidence: "[N] -> { S0[i] -> S1[o0] : o0 = N - i - 1 and 0 <= i < N; S0[i] -> S2[o0] : o0 = N - i - 1 and 0 <= i < N }"
+proximity: "[N] -> { S0[i] -> S1[o0] : o0 = N - i - 1 and 0 <= i < N; S0[i] -> S2[o0] : o0 = N - i - 1 and 0 <= i < N }"

@@ -1,0 +1,5 @@
+domain: "[n] -> { S0[i, j] : 1 <= i < n and 1 <= j <= n - 2 }"
+context: "[n] -> { : n >= 0 }"
+validity: "[n] -> { S0[i, j] -> S0[o0, o1] : o1 = j + 1 and o0 = i + 1 and 1 <= i <= n - 2 and 1 <= j <= n - 3; S0[i, j] -> S0[o0, o1] : o1 = j and o0 = i + 1 and 1 <= i <= n - 2 and 1 <= j <= n - 2; S0[i, j] -> S0[o0, o1] : o1 = j - 1 and o0 = i + 1 and 1 <= i <= n - 2 and 2 <= j <= n - 2 }"
+coincidence: "[n] -> { S0[i, j] -> S0[o0, o1] : o1 = j + 1 and o0 = i + 1 and 1 <= i <= n - 2 and 1 <= j <= n - 3; S0[i, j] -> S0[o0, o1] : o1 = j and o0 = i + 1 and 1 <= i <= n - 2 and 1 <= j <= n - 2; S0[i, j] -> S0[o0, o1] : o1 = j - 1 and o0 = i + 1 and 1 <= i <= n - 2 and 2 <= j <= n - 2 }"
+proximity: "[n] -> { S0[i, j] -> S0[o0, o1] : o1 = j + 1 and o0 = i + 1 and 1 <= i <= n - 2 and 1 <= j <= n - 3; S0[i, j] -> S0[o0, o1] : o1 = j and o0 = i + 1 and 1 <= i <= n - 2 and 1 <= j <= n - 2; S0[i, j] -> S0[o0, o1] : o1 = j - 1 and o0 = i + 1 and 1 <= i <= n - 2 and 2 <= j <= n - 2 }"

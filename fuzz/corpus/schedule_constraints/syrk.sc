@@ -1,0 +1,5 @@
+domain: "[N, M] -> { S0[i, j] : 0 <= i < N and 0 <= j <= i; S1[i, k, j] : 0 <= i < N and 0 <= k < M and 0 <= j <= i }"
+context: "[N, M] -> { : N >= 0 and M >= 0 }"
+validity: "[N, M] -> { S0[i, j] -> S1[o0, k, o2] : o2 = j and k = 0 and o0 = i and i < N and M >= 1 and 0 <= j <= i; S1[i, k, j] -> S1[o0, o1, o2] : o2 = j and o1 = k + 1 and o0 = i and i < N and 0 <= k <= M - 2 and 0 <= j <= i }"
+coincidence: "[N, M] -> { S0[i, j] -> S1[o0, k, o2] : o2 = j and k = 0 and o0 = i and i < N and M >= 1 and 0 <= j <= i; S1[i, k, j] -> S1[o0, o1, o2] : o2 = j and o1 = k + 1 and o0 = i and i < N and 0 <= k <= M - 2 and 0 <= j <= i }"
+proximity: "[N, M] -> { S0[i, j] -> S1[o0, k, o2] : o2 = j and k = 0 and o0 = i and i < N and M >= 1 and 0 <= j <= i; S1[i, k, j] -> S1[o0, o1, o2] : o2 = j and o1 = k + 1 and o0 = i and i < N and 0 <= k <= M - 2 and 0 <= j <= i }"
