@@ -10,21 +10,24 @@ use crate::matrix::Matrix;
 use crate::space::Space;
 
 impl Map {
-    /// The integer affine hull: the smallest *affine lattice* containing
-    /// every integer point (parameters included), as a basic map without
-    /// inequalities: equalities, and congruences `e(x) mod m = 0` (an
-    /// equality `e(x) = m·floor(e(x)/m)` on a division).
+    /// The integer affine hull, as a basic map without inequalities: the
+    /// affine hull of the integer points (parameters included) and, when
+    /// the map has local variables (divisions or existentials), the
+    /// congruences `e(x) mod m = 0` they all satisfy (each an equality
+    /// `e(x) = m·floor(e(x)/m)` on a division).
     ///
     /// With `p0` one integer point and `Λ` the lattice spanned by the
-    /// differences `p - p0` of all integer points, the result is `p0 + Λ`:
-    /// it is the affine hull over the rationals intersected with the
-    /// congruences every integer point satisfies. For a union of several
-    /// lattices it is the lattice they generate together (`i mod 6 = 1 or
-    /// i mod 6 = 3` gives `(i - 1) mod 2 = 0`), where isl may keep
-    /// division constraints that are not those of a lattice.
+    /// differences `p - p0` of all integer points, a map with local
+    /// variables gives `p0 + Λ`, the smallest affine lattice holding its
+    /// points; for a union of several lattices it is the lattice they span
+    /// together (`i mod 6 = 1 or i mod 6 = 3` gives `(i - 1) mod 2 = 0`),
+    /// where isl may keep division constraints that are not those of a
+    /// lattice. A map without local variables gives the affine hull over the
+    /// rationals of its points (`{ [i] : i = 0 or i = 5 }` gives `{ [i] }`,
+    /// not `(i) mod 5 = 0`), as isl does.
     ///
     /// Found by collecting integer points: from one sample, compute the
-    /// lattice of the points found so far (Smith normal form of their
+    /// lattice (or affine span) of the points found so far (Smith normal form of their
     /// differences) and look for an integer point of the map outside it,
     /// violating one of its equalities or congruences; stop when there is
     /// none. Each new point raises the dimension or at least halves the
@@ -52,9 +55,13 @@ impl Map {
         if points.is_empty() {
             return Ok(Map::empty(self.space.clone()));
         }
+        let congruences = self.parts.iter().any(|b| b.n_div() > 0);
         loop {
             crate::budget::tick(1)?;
-            let lattice = Lattice::spanned_by(&points, nv);
+            let mut lattice = Lattice::spanned_by(&points, nv);
+            if !congruences {
+                lattice.congruences.clear();
+            }
             match lattice.point_outside(self)? {
                 Some(p) => points.push(p),
                 None => return Ok(Map::from_basic(lattice.to_basic(self.space.clone()))),
