@@ -152,8 +152,8 @@ impl UnOp {
         Some(match word {
             "lexmin" => Lexmin,
             "lexmax" => Lexmax,
-            "domain" => Domain,
-            "range" => Range,
+            "domain" | "dom" => Domain,
+            "range" | "ran" => Range,
             "deltas" => Deltas,
             "deltas_map" => DeltasMap,
             "domain_map" => DomainMap,
