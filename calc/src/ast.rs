@@ -146,6 +146,32 @@ pub enum UnOp {
 }
 
 impl UnOp {
+    /// Every prefix operator.
+    pub const ALL: [UnOp; 22] = [
+        UnOp::Lexmin,
+        UnOp::Lexmax,
+        UnOp::Domain,
+        UnOp::Range,
+        UnOp::Deltas,
+        UnOp::DeltasMap,
+        UnOp::DomainMap,
+        UnOp::RangeMap,
+        UnOp::Identity,
+        UnOp::Coalesce,
+        UnOp::Sample,
+        UnOp::Card,
+        UnOp::Params,
+        UnOp::Wrap,
+        UnOp::Unwrap,
+        UnOp::AffineHull,
+        UnOp::ConvexHull,
+        UnOp::Typeof,
+        UnOp::IsEmpty,
+        UnOp::Complement,
+        UnOp::IsSingleValued,
+        UnOp::IsInjective,
+    ];
+
     /// The operator named `word`, if any.
     pub fn from_name(word: &str) -> Option<UnOp> {
         use UnOp::*;
@@ -244,6 +270,26 @@ pub enum BinOp {
 }
 
 impl BinOp {
+    /// Every binary operator.
+    pub const ALL: [BinOp; 16] = [
+        BinOp::Union,
+        BinOp::Diff,
+        BinOp::Inter,
+        BinOp::Gist,
+        BinOp::Join,
+        BinOp::Product,
+        BinOp::Cross,
+        BinOp::Eq,
+        BinOp::Le,
+        BinOp::Ge,
+        BinOp::Lt,
+        BinOp::Gt,
+        BinOp::LexLt,
+        BinOp::LexLe,
+        BinOp::LexGt,
+        BinOp::LexGe,
+    ];
+
     /// The operator's symbol.
     pub fn symbol(self) -> &'static str {
         use BinOp::*;

@@ -24,7 +24,10 @@
 //! inversion `M^-1` bind tightest. The dataflow expression
 //! `last W before R under Sched` (with `any` and `kill`) and
 //! `schedule D respecting V minimizing P` have their own grammar. See
-//! [`parser`] for the grammar and [`ast`] for the operators.
+//! [`parser`] for the grammar, [`ast`] for the operators and
+//! [`operators_help`] for the summary `poly calc --help` prints. iscc's
+//! operators the calculator does not have (`ub`, `vertices`, `^+`, ...) are
+//! named in a "not supported" error.
 //!
 //! ## Evaluation
 //!
@@ -68,6 +71,7 @@
 pub mod ast;
 mod error;
 pub mod eval;
+mod help;
 pub mod lexer;
 pub mod parser;
 pub mod value;
@@ -78,6 +82,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use presburger::UnionMap;
 
 pub use eval::{eval_flow, Env};
+pub use help::operators_help;
 pub use value::Value;
 
 pub use error::{Error, Pos, Result};

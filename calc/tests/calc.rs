@@ -897,3 +897,27 @@ fn fuzz_calculator(script: &str, out: &mut Vec<u8>) -> usize {
 fn calc_fuzz_corpus() {
     testkit::fuzz::replay("calc", |d| testkit::fuzz::calc(d, fuzz_calculator));
 }
+
+/// `poly calc --help` lists every operator of the language.
+#[test]
+fn the_help_lists_every_operator() {
+    use calc::ast::{BinOp, UnOp};
+    let help = calc::operators_help();
+    for op in UnOp::ALL {
+        assert!(
+            help.contains(op.name()),
+            "{} missing from the help",
+            op.name()
+        );
+    }
+    for op in BinOp::ALL {
+        assert!(
+            help.contains(op.symbol()),
+            "{} missing from the help",
+            op.symbol()
+        );
+    }
+    for op in calc::parser::UNSUPPORTED_PREFIX {
+        assert!(help.contains(op), "{op} missing from the help");
+    }
+}

@@ -52,7 +52,9 @@ Usage:
   poly bench CASES.jsonl [--min-ms N]
                             check and time engine operations on conformance cases
                             (one line per case: ID OP NANOSECONDS, or ID OP WRONG)
-  poly --help               print this message
+  poly --help               print this message (`poly COMMAND --help`: one command's;
+                            `poly calc --help` also lists the calculator's operators)
+  poly --version            print the version
 ";
 
 /// Work limit per statement in batch mode unless `--budget` says otherwise.
@@ -151,7 +153,46 @@ fn front_end<E: Into<Error>>(result: Result<String, E>) -> Result<ExitCode, Erro
     Ok(ExitCode::SUCCESS)
 }
 
+/// The usage lines of `poly NAME` (its entry in [`USAGE`]), if it is a command.
+fn command_usage(name: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut inside = false;
+    for line in USAGE.lines() {
+        let entry = line.strip_prefix("  poly ");
+        if let Some(rest) = entry {
+            // `  poly      run the built-in example` is no command's entry
+            inside = !rest.starts_with(' ') && rest.split_whitespace().next() == Some(name);
+        } else if !line.starts_with("    ") {
+            inside = false;
+        }
+        if inside {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    (!out.is_empty()).then(|| format!("Usage:\n{out}"))
+}
+
+/// `poly SUB --help` (or `-h`): the command's usage, and for `calc` the
+/// language's operators; `None` when SUB is not a command or asks no help.
+fn command_help(args: &[String]) -> Option<String> {
+    let (sub, rest) = args.split_first()?;
+    if !rest.iter().any(|a| a == "--help" || a == "-h") {
+        return None;
+    }
+    let usage = command_usage(sub)?;
+    Some(if sub == "calc" {
+        format!("{usage}\n{}", calc::operators_help())
+    } else {
+        usage
+    })
+}
+
 fn dispatch(args: &[String]) -> Result<ExitCode, Error> {
+    if let Some(help) = command_help(args) {
+        print!("{help}");
+        return Ok(ExitCode::SUCCESS);
+    }
     match args.first().map(String::as_str) {
         None | Some("demo") => {
             poly::demo::run_demo(&mut std::io::stdout().lock())?;
@@ -159,6 +200,10 @@ fn dispatch(args: &[String]) -> Result<ExitCode, Error> {
         }
         Some("-h" | "--help" | "help") => {
             print!("{USAGE}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Some("-V" | "--version") => {
+            println!("poly {}", env!("CARGO_PKG_VERSION"));
             Ok(ExitCode::SUCCESS)
         }
         Some("calc") => calc_command(&args[1..]),
