@@ -115,6 +115,7 @@ pub struct Session {
     batch: bool,
     budget: Option<u64>,
     summary: Summary,
+    source_name: Option<String>,
 }
 
 /// The message of a caught panic.
@@ -137,7 +138,14 @@ impl Session {
             batch,
             budget: None,
             summary: Summary::default(),
+            source_name: None,
         }
+    }
+
+    /// Name the script (a file name): error lines then read
+    /// `error: NAME: statement N, line L, column C: ...`.
+    pub fn set_source_name(&mut self, name: Option<String>) {
+        self.source_name = name;
     }
 
     /// Bound the engine's work per statement (see `presburger::budget`): a
@@ -209,7 +217,10 @@ impl Session {
                         Some(w) => &mut **w,
                         None => &mut *out,
                     };
-                    writeln!(w, "{}", format_error(n, &e))?;
+                    match &self.source_name {
+                        Some(name) => writeln!(w, "error: {name}: {}", statement_error(n, &e))?,
+                        None => writeln!(w, "{}", format_error(n, &e))?,
+                    }
                     if !self.batch {
                         if let Some(pos) = e.pos() {
                             write_context(w, src, first_line, pos)?;
@@ -223,18 +234,32 @@ impl Session {
     }
 }
 
-/// Show the source line of an error and a caret under its column.
+/// Characters of the source line shown on each side of an error's column.
+const CONTEXT_CHARS: usize = 40;
+
+/// Show the source line of an error (an excerpt of [`CONTEXT_CHARS`]
+/// characters on each side of the column when the line is longer) and a
+/// caret under its column.
 fn write_context(w: &mut dyn Write, src: &str, first_line: usize, pos: Pos) -> Result<()> {
     if pos.line < first_line {
         return Ok(());
     }
     if let Some(line) = src.lines().nth(pos.line - first_line) {
+        let chars: Vec<char> = line.chars().collect();
+        let col = pos.col.saturating_sub(1).min(chars.len());
+        let start = col.saturating_sub(CONTEXT_CHARS);
+        let end = (col + CONTEXT_CHARS).min(chars.len());
+        let head = if start > 0 { "..." } else { "" };
+        let tail = if end < chars.len() { "..." } else { "" };
+        let shown: String = chars[start..end].iter().collect();
         let margin = format!("{}", pos.line);
-        writeln!(w, "  {margin} | {line}")?;
-        let pad: String = line
-            .chars()
-            .take(pos.col.saturating_sub(1))
-            .map(|c| if c == '\t' { '\t' } else { ' ' })
+        writeln!(w, "  {margin} | {head}{shown}{tail}")?;
+        let pad: String = std::iter::repeat_n(' ', head.len())
+            .chain(
+                chars[start..col]
+                    .iter()
+                    .map(|&c| if c == '\t' { '\t' } else { ' ' }),
+            )
             .collect();
         writeln!(w, "  {} | {pad}^", " ".repeat(margin.len()))?;
     }
@@ -326,7 +351,26 @@ fn byte_offset(src: &str, pos: Pos) -> usize {
     src.len()
 }
 
+/// Longest error message printed whole; a longer one (an engine error
+/// quoting a huge set) keeps its start and end.
+const MAX_MESSAGE_CHARS: usize = 400;
+
 /// An error is reported as `error: statement N, <error>`.
 pub fn format_error(statement: usize, e: &Error) -> String {
-    format!("error: statement {statement}, {e}")
+    format!("error: {}", statement_error(statement, e))
+}
+
+/// `statement N, <error>`, with an over-long message shortened in the middle.
+fn statement_error(statement: usize, e: &Error) -> String {
+    let text = e.to_string();
+    let n = text.chars().count();
+    let text = if n > MAX_MESSAGE_CHARS {
+        let head: String = text.chars().take(MAX_MESSAGE_CHARS * 2 / 3).collect();
+        let tail: String = text.chars().skip(n - MAX_MESSAGE_CHARS / 4).collect();
+        let cut = n - head.chars().count() - tail.chars().count();
+        format!("{head} ... ({cut} characters left out) ... {tail}")
+    } else {
+        text
+    };
+    format!("statement {statement}, {text}")
 }

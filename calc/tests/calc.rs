@@ -573,6 +573,50 @@ fn errors_can_go_to_a_separate_writer_with_context() {
     assert!(err.contains("    |   ^\n"), "{err}");
 }
 
+/// On a long line the context is an excerpt around the column, with the
+/// caret under it; a named script's error lines name it.
+#[test]
+fn errors_show_an_excerpt_of_a_long_line_and_name_the_file() {
+    let mut s = Session::new(false);
+    s.set_source_name(Some("long.iscc".into()));
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let line = format!("X := [{}1]; nope;", "1, ".repeat(30_000));
+    s.run(&line, 1, &mut out, Some(&mut err)).unwrap();
+    let err = String::from_utf8(err).unwrap();
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 3, "{err}");
+    assert!(
+        lines[0].starts_with(
+            "error: long.iscc: statement 2, line 1, column 90011: unknown identifier `nope`"
+        ),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[1].len() < 100, "{}", lines[1]);
+    assert_eq!(
+        lines[1],
+        format!("  1 | ...{}1]; nope;", &"1, ".repeat(30_000)[90_000 - 36..])
+    );
+    // the caret is under `nope`
+    let caret = lines[2].find('^').unwrap();
+    assert_eq!(&lines[1][caret..caret + 4], "nope");
+}
+
+/// An error message quoting a huge value is shortened in the middle.
+#[test]
+fn huge_error_messages_are_shortened() {
+    let name = "x".repeat(100_000);
+    let lines = run(&format!("{name} + 1;"));
+    assert_eq!(lines.len(), 1);
+    assert!(
+        lines[0].starts_with("error: statement 1, line 1, column 1: unknown identifier `xxx"),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[0].contains("characters left out"), "{}", lines[0]);
+    assert!(lines[0].len() < 600, "{} characters", lines[0].len());
+}
+
 #[test]
 fn interactive_runs_each_complete_statement() {
     let input = "a := 2;\na\n + 1;\nb := [a,\n a]; b[1];\nzz;\nc := { [i] :\n";

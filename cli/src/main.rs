@@ -104,7 +104,7 @@ fn calc_command(args: &[String]) -> Result<ExitCode, Error> {
         Some(path) if path != "-" => {
             let src =
                 std::fs::read_to_string(path).map_err(|e| Error::Io(format!("{path}: {e}")))?;
-            run_text(&src, batch, budget, &mut out)?
+            run_text(&src, Some(path), batch, budget, &mut out)?
         }
         _ => {
             let stdin = std::io::stdin();
@@ -113,7 +113,7 @@ fn calc_command(args: &[String]) -> Result<ExitCode, Error> {
             } else {
                 let mut src = String::new();
                 stdin.lock().read_to_string(&mut src)?;
-                run_text(&src, batch, budget, &mut out)?
+                run_text(&src, None, batch, budget, &mut out)?
             }
         }
     };
@@ -125,14 +125,17 @@ fn calc_command(args: &[String]) -> Result<ExitCode, Error> {
 }
 
 /// Batch: everything on stdout. Otherwise errors (with context) on stderr.
+/// Error lines name the script's file, if any.
 fn run_text(
     src: &str,
+    file: Option<&str>,
     batch: bool,
     budget: Option<u64>,
     out: &mut dyn Write,
 ) -> Result<calc::Summary, Error> {
     let mut s = calc::Session::new(batch);
     s.set_budget(budget);
+    s.set_source_name(file.map(str::to_string));
     if batch {
         s.run(src, 1, out, None)?;
     } else {
