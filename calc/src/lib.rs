@@ -87,9 +87,10 @@ pub use value::Value;
 
 pub use error::{Error, Pos, Result};
 
-/// Parse a set or map literal in isl notation with the engine's parser.
+/// Parse a set or map literal in isl notation with the engine's parser,
+/// simplified cheaply as isl does on reading (`x = 1 mod 3` is `x = 1`).
 pub fn parse_literal(text: &str) -> std::result::Result<UnionMap, presburger::Error> {
-    text.parse::<UnionMap>()
+    Ok(text.parse::<UnionMap>()?.simplify_parts())
 }
 
 /// Print a union set or map in isl notation (one line).

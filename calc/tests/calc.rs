@@ -965,3 +965,18 @@ fn the_help_lists_every_operator() {
         assert!(help.contains(op), "{op} missing from the help");
     }
 }
+
+/// Literals are simplified on reading, as isl does: a division of a
+/// constant is folded, an implied bound dropped, a residue printed as isl's
+/// `mod`.
+#[test]
+fn literals_are_simplified_on_reading() {
+    assert_eq!(
+        run("{ [x] : x = 1 mod 3 }; { [i] : 0 <= i <= 5 and i <= 3 }; { [i] : i mod 3 = 1 };"),
+        [
+            "{ [x] : x = 1 }",
+            "{ [i] : 0 <= i <= 3 }",
+            "{ [i] : (i - 1) mod 3 = 0 }"
+        ]
+    );
+}

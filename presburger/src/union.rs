@@ -81,6 +81,15 @@ impl UnionMap {
         Ok(())
     }
 
+    /// Every part simplified cheaply ([`Map::simplify_parts`]: exact, no
+    /// linear programming), its empty disjuncts dropped.
+    pub fn simplify_parts(self) -> UnionMap {
+        UnionMap {
+            params: self.params,
+            maps: self.maps.into_iter().map(Map::simplify_parts).collect(),
+        }
+    }
+
     /// The part living in the given tuples' space, if any.
     pub fn part(&self, space: &crate::Space) -> Option<&Map> {
         self.maps.iter().find(|m| m.space.tuples_match(space))
