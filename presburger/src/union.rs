@@ -360,13 +360,24 @@ impl UnionMap {
         if let Some(p) = context.as_params_domain() {
             return self.gist_params(p);
         }
-        let (a, b) = self.aligned_ref(context);
+        self.each_with_domain_set(context, |x, y| {
+            x.gist(&Map::universe(x.space.clone()).intersect_domain(y)?)
+        })
+    }
+
+    /// `f(relation, set)` for every relation of `self` and set of `sets` in
+    /// its domain space, united.
+    fn each_with_domain_set(
+        &self,
+        sets: &UnionMap,
+        f: impl Fn(&Map, &Map) -> Result<Map>,
+    ) -> Result<UnionMap> {
+        let (a, b) = self.aligned_ref(sets);
         let mut u = UnionMap::empty(a.params.clone());
         for x in &a.maps {
             for y in &b.maps {
                 if !x.is_set() && y.is_set() && Some(&y.space.range) == x.space.domain.as_ref() {
-                    let ctx = Map::universe(x.space.clone()).intersect_domain(y)?;
-                    u.add_map(x.gist(&ctx)?)?;
+                    u.add_map(f(x, y)?)?;
                 }
             }
         }
@@ -507,16 +518,7 @@ impl UnionMap {
         if let Some(p) = set.as_params_domain() {
             return self.intersect_params(p);
         }
-        let (a, b) = self.aligned_ref(set);
-        let mut u = UnionMap::empty(a.params.clone());
-        for x in &a.maps {
-            for y in &b.maps {
-                if !x.is_set() && y.is_set() && Some(&y.space.range) == x.space.domain.as_ref() {
-                    u.add_map(x.intersect_domain(y)?)?;
-                }
-            }
-        }
-        Ok(u)
+        self.each_with_domain_set(set, Map::intersect_domain)
     }
 
     /// Restrict the ranges of the relations to the sets of `set`.
