@@ -267,11 +267,17 @@ pub enum BinOp {
     LexGt,
     /// `>>=` lexicographically greater or equal
     LexGe,
+    /// `->*` restrict the range of a map to a set
+    RangeInter,
+    /// `->-` remove the pairs whose range point is in a set
+    RangeDiff,
+    /// `after`: `M after N` is `N . M`
+    After,
 }
 
 impl BinOp {
     /// Every binary operator.
-    pub const ALL: [BinOp; 16] = [
+    pub const ALL: [BinOp; 19] = [
         BinOp::Union,
         BinOp::Diff,
         BinOp::Inter,
@@ -288,6 +294,9 @@ impl BinOp {
         BinOp::LexLe,
         BinOp::LexGt,
         BinOp::LexGe,
+        BinOp::RangeInter,
+        BinOp::RangeDiff,
+        BinOp::After,
     ];
 
     /// The operator's symbol.
@@ -310,6 +319,9 @@ impl BinOp {
             LexLe => "<<=",
             LexGt => ">>",
             LexGe => ">>=",
+            RangeInter => "->*",
+            RangeDiff => "->-",
+            After => "after",
         }
     }
 
@@ -319,23 +331,23 @@ impl BinOp {
     /// |---|---|
     /// | 1 | `= <= >= < >` (tests) |
     /// | 2 | `<< <<= >> >>=` (lexicographic order maps) |
-    /// | 3 | `+ -` |
-    /// | 4 | `* %` |
+    /// | 3 | `+ - ->-` |
+    /// | 4 | `* % ->*` |
     /// | 5 | `-> cross` |
-    /// | 6 | `.` |
+    /// | 6 | `. after` |
     pub fn precedence(self) -> u8 {
         use BinOp::*;
         match self {
             Eq | Le | Ge | Lt | Gt => 1,
             LexLt | LexLe | LexGt | LexGe => 2,
-            Union | Diff => 3,
-            Inter | Gist => 4,
+            Union | Diff | RangeDiff => 3,
+            Inter | Gist | RangeInter => 4,
             Product | Cross => 5,
-            Join => 6,
+            Join | After => 6,
         }
     }
 
-    /// The operator written as `sym` (for `cross`, the keyword), if any.
+    /// The operator written as `sym` (for `cross` and `after`, the keyword), if any.
     pub fn from_symbol(sym: &str) -> Option<BinOp> {
         use BinOp::*;
         Some(match sym {
@@ -355,6 +367,9 @@ impl BinOp {
             "<<=" => LexLe,
             ">>" => LexGt,
             ">>=" => LexGe,
+            "->*" => RangeInter,
+            "->-" => RangeDiff,
+            "after" => After,
             _ => return None,
         })
     }

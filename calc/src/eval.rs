@@ -420,6 +420,32 @@ pub fn binary(op: BinOp, l: Value, r: Value, pos: Pos) -> Result<Value> {
                 _ => Err(mismatch(&l, &r)),
             },
         },
+        RangeInter | RangeDiff => match (l.as_map(), r.as_set()) {
+            (Some(m), Some(s)) => Ok(Value::Map(if op == RangeInter {
+                engine(m.intersect_range(s), "intersect_range", pos)?
+            } else {
+                engine(m.subtract_range(s), "subtract_range", pos)?
+            })),
+            _ => Err(type_error(
+                pos,
+                format!(
+                    "`{sym}` expects a map and a set, found {} and {}",
+                    l.a_type(),
+                    r.a_type()
+                ),
+            )),
+        },
+        After => match (l.as_map(), r.as_map()) {
+            (Some(x), Some(y)) => Ok(Value::Map(engine(y.apply_range(x), "after", pos)?)),
+            _ => Err(type_error(
+                pos,
+                format!(
+                    "`after` expects two maps, found {} and {}",
+                    l.a_type(),
+                    r.a_type()
+                ),
+            )),
+        },
         Join => match (l.as_map(), r.as_map()) {
             (Some(x), Some(y)) => Ok(Value::Map(engine(x.apply_range(y), "join", pos)?)),
             _ => Err(type_error(

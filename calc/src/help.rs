@@ -37,8 +37,10 @@ Binary operators, loosest first (all left-associative):
   + -                       union, difference (map - set: remove a domain)
   * %                       intersection, gist (map * set, map % set: on the domain;
                             with a parameter domain: restrict the parameters)
+  ->* ->-                   restrict a map's range to a set, remove the pairs whose range is in it
+                            (->* and * bind alike, ->- and - alike)
   -> cross                  product of two sets into a map, cross product
-  .                         join: apply the left map, then the right one
+  . after                   join: apply the left map, then the right one (M after N is N . M)
 Postfix: M(S) image of a set (M(N): N then M), L[k] indexing, M^-1 inverse.
 Dataflow: last W any V kill K before R under Sched (four results, as isl's compute_flow).
 Scheduling: schedule D respecting V minimizing P.
@@ -47,7 +49,7 @@ Scheduling: schedule D respecting V minimizing P.
     out.push_str("Not supported (iscc operators; an error names them): ");
     let mut names: Vec<&str> = UNSUPPORTED_PREFIX.to_vec();
     names.extend(UNSUPPORTED_BINARY);
-    names.extend(["^+", "^k (k != -1)", "==", "->*", "@"]);
+    names.extend(["^+", "^k (k != -1)", "==", "@"]);
     out.push_str(&names.join(" "));
     out.push('\n');
     out

@@ -26,6 +26,7 @@ use crate::lexer::{Tok, Token};
 const KEYWORDS: &[&str] = &[
     "print",
     "cross",
+    "after",
     "last",
     "any",
     "kill",
@@ -62,7 +63,7 @@ pub const UNSUPPORTED_PREFIX: &[&str] = &[
 ];
 
 /// iscc's named binary operators the calculator does not have.
-pub const UNSUPPORTED_BINARY: &[&str] = &["after", "before", "cross_range"];
+pub const UNSUPPORTED_BINARY: &[&str] = &["before", "cross_range"];
 
 /// Deepest nesting of expressions accepted (deeper scripts get an error, never a stack overflow).
 const MAX_DEPTH: usize = 200;
@@ -143,7 +144,7 @@ impl Parser {
     fn unsupported_here(&self) -> Option<Error> {
         let t = self.peek();
         let operator = match &t.tok {
-            Tok::Sym(s @ ("==" | "->*" | "@")) => s.to_string(),
+            Tok::Sym(s @ ("==" | "@")) => s.to_string(),
             Tok::Sym("^+") => "^+ (transitive closure)".to_string(),
             Tok::Sym("^") => match &self.peek_at(1).tok {
                 Tok::Int(k) => format!("^{k} (powers other than ^-1)"),
@@ -163,7 +164,7 @@ impl Parser {
     fn starts_operand(&self, k: usize) -> bool {
         match &self.peek_at(k).tok {
             Tok::Literal(_) | Tok::Int(_) | Tok::Str(_) => true,
-            Tok::Ident(w) => w != "cross" && BinOp::from_symbol(w).is_none(),
+            Tok::Ident(w) => BinOp::from_symbol(w).is_none(),
             Tok::Sym(s) => *s == "(",
             _ => false,
         }
@@ -360,7 +361,7 @@ impl Parser {
     fn binop_here(&self) -> Option<BinOp> {
         match &self.peek().tok {
             Tok::Sym(s) => BinOp::from_symbol(s),
-            Tok::Ident(w) if w == "cross" => Some(BinOp::Cross),
+            Tok::Ident(w) if w == "cross" || w == "after" => BinOp::from_symbol(w),
             _ => None,
         }
     }

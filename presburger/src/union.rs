@@ -535,6 +535,23 @@ impl UnionMap {
         Ok(u)
     }
 
+    /// The relations without the pairs whose range point is in `set`
+    /// (isl's `subtract_range`).
+    pub fn subtract_range(&self, set: &UnionMap) -> Result<UnionMap> {
+        let (a, b) = self.aligned_ref(set);
+        let mut u = UnionMap::empty(a.params.clone());
+        for x in &a.maps {
+            let mut rest = x.clone();
+            for y in &b.maps {
+                if !x.is_set() && y.is_set() && y.space.range == x.space.range {
+                    rest = rest.subtract(&x.intersect_range(y)?)?;
+                }
+            }
+            u.add_map(rest)?;
+        }
+        Ok(u)
+    }
+
     /// Product of two union sets: `{ x -> y }` for every pair of parts.
     pub fn product_sets(&self, other: &UnionMap) -> Result<UnionMap> {
         let (a, b) = self.aligned_ref(other);

@@ -69,6 +69,9 @@ def table():
         "<<=": [(S, S, M, lambda a, b: a.lex_le_union_set(b)), (M, M, M, lambda a, b: a.lex_le_union_map(b))],
         ">>": [(S, S, M, lambda a, b: a.lex_gt_union_set(b)), (M, M, M, lambda a, b: a.lex_gt_union_map(b))],
         ">>=": [(S, S, M, lambda a, b: a.lex_ge_union_set(b)), (M, M, M, lambda a, b: a.lex_ge_union_map(b))],
+        "->*": [(M, S, M, lambda a, b: a.intersect_range(b))],
+        "->-": [(M, S, M, lambda a, b: a.subtract_range(b))],
+        "after": [(M, M, M, lambda a, b: b.apply_range(a))],
         # application M(X): the image of a set, or a map followed by M
         "apply": [(M, S, S, lambda a, b: b.apply(a)), (M, M, M, lambda a, b: b.apply_range(a))],
     }
