@@ -18,9 +18,11 @@
 //! parser ([`lexer`] keeps each literal as one token). Prefix operators
 //! (`lexmin`, `domain`, `deltas`, `card`, `affine_hull`/`aff`, ...) bind
 //! tighter than binary ones; binary operators (`+` union, `-` difference,
-//! `*` intersection, `%` gist, `.` join, `->` product, `cross`, the tests
-//! `=`, `<=`, `<`, `>=`, `>` and the lexicographic orders `<<`, `<<=`, `>>`,
-//! `>>=`) have precedence levels; application `M(S)`, indexing `L[k]` and
+//! `*` intersection, `%` gist, `->*` and `->-` on a map's range, `.` and
+//! `after` joins, `->` product, `cross`, the tests `=`, `<=`, `<`, `>=`, `>`
+//! and the lexicographic orders `<<`, `<<=`, `>>`, `>>=`) have precedence
+//! levels; a parameter domain (`[n] -> { : n >= 2 }`) as an operand of `*`
+//! or `%` restricts the parameters of the other operand, as in isl; application `M(S)`, indexing `L[k]` and
 //! inversion `M^-1` bind tightest. The dataflow expression
 //! `last W before R under Sched` (with `any` and `kill`) and
 //! `schedule D respecting V minimizing P` have their own grammar. See
