@@ -146,14 +146,40 @@ pub enum UnOp {
 }
 
 impl UnOp {
+    /// Every prefix operator.
+    pub const ALL: [UnOp; 22] = [
+        UnOp::Lexmin,
+        UnOp::Lexmax,
+        UnOp::Domain,
+        UnOp::Range,
+        UnOp::Deltas,
+        UnOp::DeltasMap,
+        UnOp::DomainMap,
+        UnOp::RangeMap,
+        UnOp::Identity,
+        UnOp::Coalesce,
+        UnOp::Sample,
+        UnOp::Card,
+        UnOp::Params,
+        UnOp::Wrap,
+        UnOp::Unwrap,
+        UnOp::AffineHull,
+        UnOp::ConvexHull,
+        UnOp::Typeof,
+        UnOp::IsEmpty,
+        UnOp::Complement,
+        UnOp::IsSingleValued,
+        UnOp::IsInjective,
+    ];
+
     /// The operator named `word`, if any.
     pub fn from_name(word: &str) -> Option<UnOp> {
         use UnOp::*;
         Some(match word {
             "lexmin" => Lexmin,
             "lexmax" => Lexmax,
-            "domain" => Domain,
-            "range" => Range,
+            "domain" | "dom" => Domain,
+            "range" | "ran" => Range,
             "deltas" => Deltas,
             "deltas_map" => DeltasMap,
             "domain_map" => DomainMap,
@@ -241,9 +267,38 @@ pub enum BinOp {
     LexGt,
     /// `>>=` lexicographically greater or equal
     LexGe,
+    /// `->*` restrict the range of a map to a set
+    RangeInter,
+    /// `->-` remove the pairs whose range point is in a set
+    RangeDiff,
+    /// `after`: `M after N` is `N . M`
+    After,
 }
 
 impl BinOp {
+    /// Every binary operator.
+    pub const ALL: [BinOp; 19] = [
+        BinOp::Union,
+        BinOp::Diff,
+        BinOp::Inter,
+        BinOp::Gist,
+        BinOp::Join,
+        BinOp::Product,
+        BinOp::Cross,
+        BinOp::Eq,
+        BinOp::Le,
+        BinOp::Ge,
+        BinOp::Lt,
+        BinOp::Gt,
+        BinOp::LexLt,
+        BinOp::LexLe,
+        BinOp::LexGt,
+        BinOp::LexGe,
+        BinOp::RangeInter,
+        BinOp::RangeDiff,
+        BinOp::After,
+    ];
+
     /// The operator's symbol.
     pub fn symbol(self) -> &'static str {
         use BinOp::*;
@@ -264,6 +319,9 @@ impl BinOp {
             LexLe => "<<=",
             LexGt => ">>",
             LexGe => ">>=",
+            RangeInter => "->*",
+            RangeDiff => "->-",
+            After => "after",
         }
     }
 
@@ -273,23 +331,23 @@ impl BinOp {
     /// |---|---|
     /// | 1 | `= <= >= < >` (tests) |
     /// | 2 | `<< <<= >> >>=` (lexicographic order maps) |
-    /// | 3 | `+ -` |
-    /// | 4 | `* %` |
+    /// | 3 | `+ - ->-` |
+    /// | 4 | `* % ->*` |
     /// | 5 | `-> cross` |
-    /// | 6 | `.` |
+    /// | 6 | `. after` |
     pub fn precedence(self) -> u8 {
         use BinOp::*;
         match self {
             Eq | Le | Ge | Lt | Gt => 1,
             LexLt | LexLe | LexGt | LexGe => 2,
-            Union | Diff => 3,
-            Inter | Gist => 4,
+            Union | Diff | RangeDiff => 3,
+            Inter | Gist | RangeInter => 4,
             Product | Cross => 5,
-            Join => 6,
+            Join | After => 6,
         }
     }
 
-    /// The operator written as `sym` (for `cross`, the keyword), if any.
+    /// The operator written as `sym` (for `cross` and `after`, the keyword), if any.
     pub fn from_symbol(sym: &str) -> Option<BinOp> {
         use BinOp::*;
         Some(match sym {
@@ -309,6 +367,9 @@ impl BinOp {
             "<<=" => LexLe,
             ">>" => LexGt,
             ">>=" => LexGe,
+            "->*" => RangeInter,
+            "->-" => RangeDiff,
+            "after" => After,
             _ => return None,
         })
     }

@@ -62,6 +62,13 @@ pub enum Error {
         /// The engine's error, as the engine reported it.
         error: presburger::Error,
     },
+    /// An iscc operator the calculator does not have (`ub`, `vertices`, `^+`, ...).
+    Unsupported {
+        /// Where the operator is.
+        pos: Pos,
+        /// The operator as written.
+        operator: String,
+    },
     /// A bug caught at run time (a panic inside an operation); the run goes on.
     Internal {
         /// The statement's position.
@@ -81,6 +88,7 @@ impl Error {
             | Error::Type { pos, .. }
             | Error::Eval { pos, .. }
             | Error::Engine { pos, .. }
+            | Error::Unsupported { pos, .. }
             | Error::Internal { pos, .. } => Some(*pos),
             Error::Io(_) => None,
         }
@@ -93,6 +101,9 @@ impl Error {
             Error::Type { message, .. } => format!("type error: {message}"),
             Error::Eval { message, .. } => message.clone(),
             Error::Engine { op, error, .. } => format!("{op}: {error}"),
+            Error::Unsupported { operator, .. } => format!(
+                "not supported: {operator} (an iscc operator this calculator does not have; see `poly calc --help`)"
+            ),
             Error::Internal { message, .. } => format!("internal error: {message}"),
             Error::Io(m) => format!("i/o error: {m}"),
         }

@@ -392,6 +392,15 @@ pub fn binary(op: BinOp, l: Value, r: Value, pos: Pos) -> Result<Value> {
     let (a, b) = (union_of(&l), union_of(&r));
     let wrap = |is_set: bool, u: UnionMap| if is_set { Value::Set(u) } else { Value::Map(u) };
     match op {
+        // a map and a set: iscc's subtract_domain and gist_domain
+        Diff | Gist if matches!((&l, &r), (Value::Map(_), Value::Set(_))) => {
+            let res = if op == Diff {
+                engine(a.subtract_domain(&b), "subtract_domain", pos)?
+            } else {
+                engine(a.gist_domain(&b), "gist_domain", pos)?
+            };
+            Ok(Value::Map(res))
+        }
         Union | Diff | Gist | Cross => {
             let is_set = kind.ok_or_else(|| mismatch(&l, &r))?;
             let (res, name) = match op {
@@ -410,6 +419,32 @@ pub fn binary(op: BinOp, l: Value, r: Value, pos: Pos) -> Result<Value> {
                 )),
                 _ => Err(mismatch(&l, &r)),
             },
+        },
+        RangeInter | RangeDiff => match (l.as_map(), r.as_set()) {
+            (Some(m), Some(s)) => Ok(Value::Map(if op == RangeInter {
+                engine(m.intersect_range(s), "intersect_range", pos)?
+            } else {
+                engine(m.subtract_range(s), "subtract_range", pos)?
+            })),
+            _ => Err(type_error(
+                pos,
+                format!(
+                    "`{sym}` expects a map and a set, found {} and {}",
+                    l.a_type(),
+                    r.a_type()
+                ),
+            )),
+        },
+        After => match (l.as_map(), r.as_map()) {
+            (Some(x), Some(y)) => Ok(Value::Map(engine(y.apply_range(x), "after", pos)?)),
+            _ => Err(type_error(
+                pos,
+                format!(
+                    "`after` expects two maps, found {} and {}",
+                    l.a_type(),
+                    r.a_type()
+                ),
+            )),
         },
         Join => match (l.as_map(), r.as_map()) {
             (Some(x), Some(y)) => Ok(Value::Map(engine(x.apply_range(y), "join", pos)?)),
@@ -445,38 +480,44 @@ pub fn binary(op: BinOp, l: Value, r: Value, pos: Pos) -> Result<Value> {
             };
             Ok(Value::Bool(b))
         }
-        LexLt | LexLe | LexGt | LexGe => match (l.as_set(), r.as_set()) {
-            (Some(x), Some(y)) => {
-                let strict = matches!(op, LexLt | LexGt);
-                let less = matches!(op, LexLt | LexLe);
-                Ok(Value::Map(engine(x.lex_order(y, strict, less), sym, pos)?))
+        LexLt | LexLe | LexGt | LexGe => {
+            let strict = matches!(op, LexLt | LexGt);
+            let less = matches!(op, LexLt | LexLe);
+            match kind {
+                Some(true) => Ok(Value::Map(engine(a.lex_order(&b, strict, less), sym, pos)?)),
+                Some(false) => Ok(Value::Map(engine(
+                    a.lex_order_maps(&b, strict, less),
+                    sym,
+                    pos,
+                )?)),
+                None => Err(type_error(
+                    pos,
+                    format!(
+                        "`{sym}` expects two sets or two maps, found {} and {}",
+                        l.a_type(),
+                        r.a_type()
+                    ),
+                )),
             }
-            _ => Err(type_error(
-                pos,
-                format!(
-                    "`{sym}` expects two sets, found {} and {}",
-                    l.a_type(),
-                    r.a_type()
-                ),
-            )),
-        },
+        }
     }
 }
 
 /// Evaluate an application `f(a)`: a map applied to a set (its image) or to
 /// a map (applied to the map's range).
 pub fn apply(f: Value, a: Value, pos: Pos) -> Result<Value> {
-    match (&f, &a) {
-        (Value::Map(m), Value::Set(s)) => Ok(Value::Set(engine(s.apply(m), "apply", pos)?)),
-        (Value::Map(m), Value::Map(x)) => Ok(Value::Map(engine(x.apply_range(m), "apply", pos)?)),
-        (Value::Map(_), a) => Err(type_error(
+    // `{ }` (no parts) is a map too
+    match (f.as_map(), &a) {
+        (Some(m), Value::Set(s)) => Ok(Value::Set(engine(s.apply(m), "apply", pos)?)),
+        (Some(m), Value::Map(x)) => Ok(Value::Map(engine(x.apply_range(m), "apply", pos)?)),
+        (Some(_), a) => Err(type_error(
             pos,
             format!(
                 "a map can be applied to a set or a map, not to {}",
                 a.a_type()
             ),
         )),
-        (f, _) => Err(type_error(
+        (None, _) => Err(type_error(
             pos,
             format!("only a map can be applied, found {}", f.a_type()),
         )),

@@ -18,13 +18,18 @@
 //! parser ([`lexer`] keeps each literal as one token). Prefix operators
 //! (`lexmin`, `domain`, `deltas`, `card`, `affine_hull`/`aff`, ...) bind
 //! tighter than binary ones; binary operators (`+` union, `-` difference,
-//! `*` intersection, `%` gist, `.` join, `->` product, `cross`, the tests
-//! `=`, `<=`, `<`, `>=`, `>` and the lexicographic orders `<<`, `<<=`, `>>`,
-//! `>>=`) have precedence levels; application `M(S)`, indexing `L[k]` and
+//! `*` intersection, `%` gist, `->*` and `->-` on a map's range, `.` and
+//! `after` joins, `->` product, `cross`, the tests `=`, `<=`, `<`, `>=`, `>`
+//! and the lexicographic orders `<<`, `<<=`, `>>`, `>>=`) have precedence
+//! levels; a parameter domain (`[n] -> { : n >= 2 }`) as an operand of `*`
+//! or `%` restricts the parameters of the other operand, as in isl; application `M(S)`, indexing `L[k]` and
 //! inversion `M^-1` bind tightest. The dataflow expression
 //! `last W before R under Sched` (with `any` and `kill`) and
 //! `schedule D respecting V minimizing P` have their own grammar. See
-//! [`parser`] for the grammar and [`ast`] for the operators.
+//! [`parser`] for the grammar, [`ast`] for the operators and
+//! [`operators_help`] for the summary `poly calc --help` prints. iscc's
+//! operators the calculator does not have (`ub`, `vertices`, `^+`, ...) are
+//! named in a "not supported" error.
 //!
 //! ## Evaluation
 //!
@@ -68,6 +73,7 @@
 pub mod ast;
 mod error;
 pub mod eval;
+mod help;
 pub mod lexer;
 pub mod parser;
 pub mod value;
@@ -78,13 +84,15 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use presburger::UnionMap;
 
 pub use eval::{eval_flow, Env};
+pub use help::operators_help;
 pub use value::Value;
 
 pub use error::{Error, Pos, Result};
 
-/// Parse a set or map literal in isl notation with the engine's parser.
+/// Parse a set or map literal in isl notation with the engine's parser,
+/// simplified cheaply as isl does on reading (`x = 1 mod 3` is `x = 1`).
 pub fn parse_literal(text: &str) -> std::result::Result<UnionMap, presburger::Error> {
-    text.parse::<UnionMap>()
+    Ok(text.parse::<UnionMap>()?.simplify_parts())
 }
 
 /// Print a union set or map in isl notation (one line).
@@ -110,6 +118,7 @@ pub struct Session {
     batch: bool,
     budget: Option<u64>,
     summary: Summary,
+    source_name: Option<String>,
 }
 
 /// The message of a caught panic.
@@ -132,7 +141,14 @@ impl Session {
             batch,
             budget: None,
             summary: Summary::default(),
+            source_name: None,
         }
+    }
+
+    /// Name the script (a file name): error lines then read
+    /// `error: NAME: statement N, line L, column C: ...`.
+    pub fn set_source_name(&mut self, name: Option<String>) {
+        self.source_name = name;
     }
 
     /// Bound the engine's work per statement (see `presburger::budget`): a
@@ -204,7 +220,10 @@ impl Session {
                         Some(w) => &mut **w,
                         None => &mut *out,
                     };
-                    writeln!(w, "{}", format_error(n, &e))?;
+                    match &self.source_name {
+                        Some(name) => writeln!(w, "error: {name}: {}", statement_error(n, &e))?,
+                        None => writeln!(w, "{}", format_error(n, &e))?,
+                    }
                     if !self.batch {
                         if let Some(pos) = e.pos() {
                             write_context(w, src, first_line, pos)?;
@@ -218,18 +237,32 @@ impl Session {
     }
 }
 
-/// Show the source line of an error and a caret under its column.
+/// Characters of the source line shown on each side of an error's column.
+const CONTEXT_CHARS: usize = 40;
+
+/// Show the source line of an error (an excerpt of [`CONTEXT_CHARS`]
+/// characters on each side of the column when the line is longer) and a
+/// caret under its column.
 fn write_context(w: &mut dyn Write, src: &str, first_line: usize, pos: Pos) -> Result<()> {
     if pos.line < first_line {
         return Ok(());
     }
     if let Some(line) = src.lines().nth(pos.line - first_line) {
+        let chars: Vec<char> = line.chars().collect();
+        let col = pos.col.saturating_sub(1).min(chars.len());
+        let start = col.saturating_sub(CONTEXT_CHARS);
+        let end = (col + CONTEXT_CHARS).min(chars.len());
+        let head = if start > 0 { "..." } else { "" };
+        let tail = if end < chars.len() { "..." } else { "" };
+        let shown: String = chars[start..end].iter().collect();
         let margin = format!("{}", pos.line);
-        writeln!(w, "  {margin} | {line}")?;
-        let pad: String = line
-            .chars()
-            .take(pos.col.saturating_sub(1))
-            .map(|c| if c == '\t' { '\t' } else { ' ' })
+        writeln!(w, "  {margin} | {head}{shown}{tail}")?;
+        let pad: String = std::iter::repeat_n(' ', head.len())
+            .chain(
+                chars[start..col]
+                    .iter()
+                    .map(|&c| if c == '\t' { '\t' } else { ' ' }),
+            )
             .collect();
         writeln!(w, "  {} | {pad}^", " ".repeat(margin.len()))?;
     }
@@ -321,7 +354,26 @@ fn byte_offset(src: &str, pos: Pos) -> usize {
     src.len()
 }
 
+/// Longest error message printed whole; a longer one (an engine error
+/// quoting a huge set) keeps its start and end.
+const MAX_MESSAGE_CHARS: usize = 400;
+
 /// An error is reported as `error: statement N, <error>`.
 pub fn format_error(statement: usize, e: &Error) -> String {
-    format!("error: statement {statement}, {e}")
+    format!("error: {}", statement_error(statement, e))
+}
+
+/// `statement N, <error>`, with an over-long message shortened in the middle.
+fn statement_error(statement: usize, e: &Error) -> String {
+    let text = e.to_string();
+    let n = text.chars().count();
+    let text = if n > MAX_MESSAGE_CHARS {
+        let head: String = text.chars().take(MAX_MESSAGE_CHARS * 2 / 3).collect();
+        let tail: String = text.chars().skip(n - MAX_MESSAGE_CHARS / 4).collect();
+        let cut = n - head.chars().count() - tail.chars().count();
+        format!("{head} ... ({cut} characters left out) ... {tail}")
+    } else {
+        text
+    };
+    format!("statement {statement}, {text}")
 }

@@ -26,6 +26,7 @@ use crate::lexer::{Tok, Token};
 const KEYWORDS: &[&str] = &[
     "print",
     "cross",
+    "after",
     "last",
     "any",
     "kill",
@@ -34,6 +35,35 @@ const KEYWORDS: &[&str] = &[
     "respecting",
     "minimizing",
 ];
+
+/// iscc's prefix operators the calculator does not have: used before an
+/// operand, they give a "not supported" error naming them.
+pub const UNSUPPORTED_PREFIX: &[&str] = &[
+    "coefficients",
+    "solutions",
+    "lattice_width",
+    "lb",
+    "ub",
+    "lift",
+    "map",
+    "poly",
+    "lpoly",
+    "upoly",
+    "parse_file",
+    "pow",
+    "scan",
+    "sum",
+    "zip",
+    "vertices",
+    "codegen",
+    "dim",
+    "read",
+    "write",
+    "source",
+];
+
+/// iscc's named binary operators the calculator does not have.
+pub const UNSUPPORTED_BINARY: &[&str] = &["before", "cross_range"];
 
 /// Deepest nesting of expressions accepted (deeper scripts get an error, never a stack overflow).
 const MAX_DEPTH: usize = 200;
@@ -103,7 +133,40 @@ impl Parser {
         if self.is_sym(s) {
             Ok(self.advance())
         } else {
-            Err(self.error_here(what))
+            Err(self
+                .unsupported_here()
+                .unwrap_or_else(|| self.error_here(what)))
+        }
+    }
+
+    /// A "not supported" error if the current token is an iscc operator
+    /// the calculator does not have, where an operator may stand.
+    fn unsupported_here(&self) -> Option<Error> {
+        let t = self.peek();
+        let operator = match &t.tok {
+            Tok::Sym(s @ ("==" | "@")) => s.to_string(),
+            Tok::Sym("^+") => "^+ (transitive closure)".to_string(),
+            Tok::Sym("^") => match &self.peek_at(1).tok {
+                Tok::Int(k) => format!("^{k} (powers other than ^-1)"),
+                _ => return None,
+            },
+            Tok::Ident(w) if UNSUPPORTED_BINARY.contains(&w.as_str()) => w.clone(),
+            _ => return None,
+        };
+        Some(Error::Unsupported {
+            pos: t.pos,
+            operator,
+        })
+    }
+
+    /// True if the token at offset `k` starts an operand a prefix operator
+    /// of sets and maps applies to (not `[`: `sum[0]` indexes a variable).
+    fn starts_operand(&self, k: usize) -> bool {
+        match &self.peek_at(k).tok {
+            Tok::Literal(_) | Tok::Int(_) | Tok::Str(_) => true,
+            Tok::Ident(w) => BinOp::from_symbol(w).is_none(),
+            Tok::Sym(s) => *s == "(",
+            _ => false,
         }
     }
 
@@ -298,7 +361,7 @@ impl Parser {
     fn binop_here(&self) -> Option<BinOp> {
         match &self.peek().tok {
             Tok::Sym(s) => BinOp::from_symbol(s),
-            Tok::Ident(w) if w == "cross" => Some(BinOp::Cross),
+            Tok::Ident(w) if w == "cross" || w == "after" => BinOp::from_symbol(w),
             _ => None,
         }
     }
@@ -341,6 +404,12 @@ impl Parser {
     fn unary_inner(&mut self) -> Result<Expr> {
         let t = self.peek().clone();
         if let Tok::Ident(w) = &t.tok {
+            if UNSUPPORTED_PREFIX.contains(&w.as_str()) && self.starts_operand(1) {
+                return Err(Error::Unsupported {
+                    pos: t.pos,
+                    operator: w.clone(),
+                });
+            }
             if let Some(op) = UnOp::from_name(w) {
                 self.advance();
                 let arg = self.unary()?;
@@ -391,8 +460,10 @@ impl Parser {
                         pos: t.pos,
                     };
                 }
-                Tok::Sym("^") => {
-                    return Err(self.error_here("`^-1` (the only power supported is the inverse)"))
+                Tok::Sym("^" | "^+") => {
+                    return Err(self.unsupported_here().unwrap_or_else(|| {
+                        self.error_here("`^-1` (the only power supported is the inverse)")
+                    }))
                 }
                 _ => return Ok(e),
             }

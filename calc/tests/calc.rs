@@ -293,11 +293,48 @@ fn malformed_keywords_and_symbols() {
         "a variable name before `:=`, found keyword `domain`",
     );
     assert_error(&one("lexmin;"), 1, 1, 7, "expected an operand");
-    assert_error(&one("1 ^ 2;"), 1, 1, 3, "`^-1`");
+    assert_error(&one("1 ^ 2;"), 1, 1, 3, "not supported: ^2");
     assert_error(&one("1 $ 2;"), 1, 1, 3, "unexpected character `$`");
     assert_error(&one("\"open;"), 1, 1, 1, "a `\"` closing this string");
     assert_error(&one("print;"), 1, 1, 6, "expected an operand");
     assert_error(&one("kill;"), 1, 1, 1, "found keyword `kill`");
+}
+
+/// iscc's operators the calculator does not have are named in the error,
+/// never "expected an operator"; a variable with such a name still works.
+#[test]
+fn unsupported_iscc_operators_are_named() {
+    let cases: &[(&str, usize, &str)] = &[
+        ("ub card S;", 1, "ub"),
+        ("lb S;", 1, "lb"),
+        ("coefficients S;", 1, "coefficients"),
+        ("vertices S;", 1, "vertices"),
+        ("lattice_width S;", 1, "lattice_width"),
+        ("dim S;", 1, "dim"),
+        ("pow M;", 1, "pow"),
+        ("sum (card S);", 1, "sum"),
+        ("codegen S;", 1, "codegen"),
+        ("M^+;", 2, "^+ (transitive closure)"),
+        ("M^3;", 2, "^3"),
+        ("M before M;", 3, "before"),
+        ("M cross_range M;", 3, "cross_range"),
+        ("S @ S;", 3, "@"),
+        ("S == S;", 3, "=="),
+    ];
+    for (src, col, op) in cases {
+        let lines = run(&format!(
+            "S := {{ [i] : 0 <= i < 4 }}; M := {{ [i] -> [i + 1] }};\n{src}"
+        ));
+        assert_eq!(lines.len(), 1, "{src}: {lines:?}");
+        assert_error(&lines[0], 3, 2, *col, &format!("not supported: {op}"));
+    }
+    // the names stay usable as variables
+    assert_eq!(run("dim := 3; dim + 1; sum := [1]; sum[0];"), ["4", "1"]);
+    // iscc's short names of domain and range
+    assert_eq!(
+        run("dom { [i] -> [j] : i = 1 and j = 2 } = ran { [j] -> [i] : i = 1 and j = 2 };"),
+        ["True"]
+    );
 }
 
 #[test]
@@ -532,6 +569,50 @@ fn errors_can_go_to_a_separate_writer_with_context() {
     );
     assert!(err.contains("  2 |   nope + 1;\n"), "{err}");
     assert!(err.contains("    |   ^\n"), "{err}");
+}
+
+/// On a long line the context is an excerpt around the column, with the
+/// caret under it; a named script's error lines name it.
+#[test]
+fn errors_show_an_excerpt_of_a_long_line_and_name_the_file() {
+    let mut s = Session::new(false);
+    s.set_source_name(Some("long.iscc".into()));
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let line = format!("X := [{}1]; nope;", "1, ".repeat(30_000));
+    s.run(&line, 1, &mut out, Some(&mut err)).unwrap();
+    let err = String::from_utf8(err).unwrap();
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 3, "{err}");
+    assert!(
+        lines[0].starts_with(
+            "error: long.iscc: statement 2, line 1, column 90011: unknown identifier `nope`"
+        ),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[1].len() < 100, "{}", lines[1]);
+    assert_eq!(
+        lines[1],
+        format!("  1 | ...{}1]; nope;", &"1, ".repeat(30_000)[90_000 - 36..])
+    );
+    // the caret is under `nope`
+    let caret = lines[2].find('^').unwrap();
+    assert_eq!(&lines[1][caret..caret + 4], "nope");
+}
+
+/// An error message quoting a huge value is shortened in the middle.
+#[test]
+fn huge_error_messages_are_shortened() {
+    let name = "x".repeat(100_000);
+    let lines = run(&format!("{name} + 1;"));
+    assert_eq!(lines.len(), 1);
+    assert!(
+        lines[0].starts_with("error: statement 1, line 1, column 1: unknown identifier `xxx"),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[0].contains("characters left out"), "{}", lines[0]);
+    assert!(lines[0].len() < 600, "{} characters", lines[0].len());
 }
 
 #[test]
@@ -857,4 +938,43 @@ fn fuzz_calculator(script: &str, out: &mut Vec<u8>) -> usize {
 #[test]
 fn calc_fuzz_corpus() {
     testkit::fuzz::replay("calc", |d| testkit::fuzz::calc(d, fuzz_calculator));
+}
+
+/// `poly calc --help` lists every operator of the language.
+#[test]
+fn the_help_lists_every_operator() {
+    use calc::ast::{BinOp, UnOp};
+    let help = calc::operators_help();
+    for op in UnOp::ALL {
+        assert!(
+            help.contains(op.name()),
+            "{} missing from the help",
+            op.name()
+        );
+    }
+    for op in BinOp::ALL {
+        assert!(
+            help.contains(op.symbol()),
+            "{} missing from the help",
+            op.symbol()
+        );
+    }
+    for op in calc::parser::UNSUPPORTED_PREFIX {
+        assert!(help.contains(op), "{op} missing from the help");
+    }
+}
+
+/// Literals are simplified on reading, as isl does: a division of a
+/// constant is folded, an implied bound dropped, a residue printed as isl's
+/// `mod`.
+#[test]
+fn literals_are_simplified_on_reading() {
+    assert_eq!(
+        run("{ [x] : x = 1 mod 3 }; { [i] : 0 <= i <= 5 and i <= 3 }; { [i] : i mod 3 = 1 };"),
+        [
+            "{ [x] : x = 1 }",
+            "{ [i] : 0 <= i <= 3 }",
+            "{ [i] : (i - 1) mod 3 = 0 }"
+        ]
+    );
 }

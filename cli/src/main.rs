@@ -55,7 +55,9 @@ Usage:
   poly bench CASES.jsonl [--min-ms N]
                             check and time engine operations on conformance cases
                             (one line per case: ID OP NANOSECONDS, or ID OP WRONG)
-  poly --help               print this message
+  poly --help               print this message (`poly COMMAND --help`: one command's;
+                            `poly calc --help` also lists the calculator's operators)
+  poly --version            print the version
 ";
 
 /// Work limit per statement in batch mode unless `--budget` says otherwise.
@@ -105,7 +107,7 @@ fn calc_command(args: &[String]) -> Result<ExitCode, Error> {
         Some(path) if path != "-" => {
             let src =
                 std::fs::read_to_string(path).map_err(|e| Error::Io(format!("{path}: {e}")))?;
-            run_text(&src, batch, budget, &mut out)?
+            run_text(&src, Some(path), batch, budget, &mut out)?
         }
         _ => {
             let stdin = std::io::stdin();
@@ -114,7 +116,7 @@ fn calc_command(args: &[String]) -> Result<ExitCode, Error> {
             } else {
                 let mut src = String::new();
                 stdin.lock().read_to_string(&mut src)?;
-                run_text(&src, batch, budget, &mut out)?
+                run_text(&src, None, batch, budget, &mut out)?
             }
         }
     };
@@ -126,14 +128,17 @@ fn calc_command(args: &[String]) -> Result<ExitCode, Error> {
 }
 
 /// Batch: everything on stdout. Otherwise errors (with context) on stderr.
+/// Error lines name the script's file, if any.
 fn run_text(
     src: &str,
+    file: Option<&str>,
     batch: bool,
     budget: Option<u64>,
     out: &mut dyn Write,
 ) -> Result<calc::Summary, Error> {
     let mut s = calc::Session::new(batch);
     s.set_budget(budget);
+    s.set_source_name(file.map(str::to_string));
     if batch {
         s.run(src, 1, out, None)?;
     } else {
@@ -154,7 +159,46 @@ fn front_end<E: Into<Error>>(result: Result<String, E>) -> Result<ExitCode, Erro
     Ok(ExitCode::SUCCESS)
 }
 
+/// The usage lines of `poly NAME` (its entry in [`USAGE`]), if it is a command.
+fn command_usage(name: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut inside = false;
+    for line in USAGE.lines() {
+        let entry = line.strip_prefix("  poly ");
+        if let Some(rest) = entry {
+            // `  poly      run the built-in example` is no command's entry
+            inside = !rest.starts_with(' ') && rest.split_whitespace().next() == Some(name);
+        } else if !line.starts_with("    ") {
+            inside = false;
+        }
+        if inside {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    (!out.is_empty()).then(|| format!("Usage:\n{out}"))
+}
+
+/// `poly SUB --help` (or `-h`): the command's usage, and for `calc` the
+/// language's operators; `None` when SUB is not a command or asks no help.
+fn command_help(args: &[String]) -> Option<String> {
+    let (sub, rest) = args.split_first()?;
+    if !rest.iter().any(|a| a == "--help" || a == "-h") {
+        return None;
+    }
+    let usage = command_usage(sub)?;
+    Some(if sub == "calc" {
+        format!("{usage}\n{}", calc::operators_help())
+    } else {
+        usage
+    })
+}
+
 fn dispatch(args: &[String]) -> Result<ExitCode, Error> {
+    if let Some(help) = command_help(args) {
+        print!("{help}");
+        return Ok(ExitCode::SUCCESS);
+    }
     match args.first().map(String::as_str) {
         None | Some("demo") => {
             poly::demo::run_demo(&mut std::io::stdout().lock())?;
@@ -162,6 +206,10 @@ fn dispatch(args: &[String]) -> Result<ExitCode, Error> {
         }
         Some("-h" | "--help" | "help") => {
             print!("{USAGE}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Some("-V" | "--version") => {
+            println!("poly {}", env!("CARGO_PKG_VERSION"));
             Ok(ExitCode::SUCCESS)
         }
         Some("calc") => calc_command(&args[1..]),

@@ -15,12 +15,14 @@
 //!   earlier ones are written inline as `floor((num)/den)` (their two
 //!   defining inequalities are omitted); otherwise all locals are
 //!   existentially quantified, `exists (e0, e1 : ...)`, with all constraints;
+//!   an equality saying that a division's numerator has a fixed residue,
+//!   `i = 3*floor((i)/3) + 1`, is written as isl does, `(i - 1) mod 3 = 0`;
 //! - an empty map prints `{ [i] : false }`, the empty union `{  }`.
 //!
 //! ```
 //! use presburger::{Map, UnionMap};
 //! let m: Map = "[n] -> { S[i, j] : 0 <= i < n and j >= 0 and j mod 2 = 0 }".parse().unwrap();
-//! assert_eq!(m.to_string(), "[n] -> { S[i, j] : j = 2*floor((j)/2) and 0 <= i < n and j >= 0 }");
+//! assert_eq!(m.to_string(), "[n] -> { S[i, j] : (j) mod 2 = 0 and 0 <= i < n and j >= 0 }");
 //! let u: UnionMap = "{ }".parse().unwrap();
 //! assert_eq!(u.to_string(), "{  }");
 //! ```
@@ -237,6 +239,33 @@ fn lhs_text(cn: &ColNames, m: usize, coef: &Int) -> String {
 }
 
 /// The constraints of a basic map as an isl formula (empty for the universe).
+/// An equality `s·(num - den·q) + δ = 0` on a division `q = floor(num/den)`
+/// (`s = ±1`), that is `num mod den = -s·δ`, as isl writes it:
+/// `(num + s·δ) mod den = 0`; `None` for any other equality.
+fn congruence_text(cn: &ColNames, b: &BasicMap, r: &[Int]) -> Option<String> {
+    let off_div = cn.off_div;
+    let mut locals = (off_div..r.len()).filter(|&c| !r[c].is_zero());
+    let (q, None) = (locals.next()?, locals.next()) else {
+        return None;
+    };
+    let d = b.divs()[q - off_div].as_ref()?;
+    if r[q].abs() != d.den || !d.num[q].is_zero() {
+        return None;
+    }
+    let s = if r[q].is_neg() { Int::ONE } else { -&Int::ONE };
+    if (1..r.len()).any(|c| c != q && r[c] != &s * &d.num[c]) {
+        return None;
+    }
+    // num mod den = -s·δ with δ = r0 - s·num0: fold it into the numerator
+    let delta = &r[0] - &(&s * &d.num[0]);
+    let value = -&(&s * &delta);
+    if value.is_neg() || value >= d.den {
+        return None;
+    }
+    let num = lin_text(&cn.terms(&d.num, None, false), &(&d.num[0] - &value));
+    Some(format!("({num}) mod {} = 0", d.den))
+}
+
 fn basic_body(b: &BasicMap, dims: &[String]) -> String {
     let sp = b.space();
     let np = sp.n_param();
@@ -315,6 +344,12 @@ fn basic_body(b: &BasicMap, dims: &[String]) -> String {
     let mut cons = Vec::new();
     let mut false_seen = false;
     for r in b.eqs() {
+        if inline {
+            if let Some(text) = congruence_text(&cn, b, r) {
+                cons.push(Cons::Text(text));
+                continue;
+            }
+        }
         match cn.main(r) {
             None => {
                 if !r[0].is_zero() {

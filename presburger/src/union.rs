@@ -81,6 +81,15 @@ impl UnionMap {
         Ok(())
     }
 
+    /// Every part simplified cheaply ([`Map::simplify_parts`]: exact, no
+    /// linear programming), its empty disjuncts dropped.
+    pub fn simplify_parts(self) -> UnionMap {
+        UnionMap {
+            params: self.params,
+            maps: self.maps.into_iter().map(Map::simplify_parts).collect(),
+        }
+    }
+
     /// The part living in the given tuples' space, if any.
     pub fn part(&self, space: &crate::Space) -> Option<&Map> {
         self.maps.iter().find(|m| m.space.tuples_match(space))
@@ -174,8 +183,51 @@ impl UnionMap {
         UnionMap::collect(&a.params, a.maps.into_iter().chain(b.maps).map(Ok))
     }
 
-    /// Intersection (spaces present in both).
+    /// The parameter domain a union stands for, if it is one: a single part
+    /// whose space has no tuple dimensions and no name (`[n] -> { : n >= 2 }`).
+    /// As in isl, such an operand of [`intersect`](Self::intersect),
+    /// [`gist`](Self::gist) and [`intersect_domain`](Self::intersect_domain)
+    /// restricts the parameters of every part of the other operand.
+    ///
+    /// The engine has one space for a parameter domain and for the
+    /// zero-dimensional anonymous set `{ [] }`, so the latter is a parameter
+    /// domain here too (isl keeps them apart).
+    pub fn as_params_domain(&self) -> Option<&Map> {
+        match self.maps.as_slice() {
+            [m] if m.space.is_set()
+                && m.space.range.name.is_none()
+                && matches!(&m.space.range.kind, crate::space::TupleKind::Flat(d) if d.is_empty()) =>
+            {
+                Some(m)
+            }
+            _ => None,
+        }
+    }
+
+    /// Every part intersected with the parameter domain `params`.
+    pub fn intersect_params(&self, params: &Map) -> Result<UnionMap> {
+        let (a, b) = self.aligned(&UnionMap::from_map(params.clone()));
+        let p = &b.maps[0];
+        a.each(|m| m.intersect_params(p))
+    }
+
+    /// Every part simplified in the context of the parameter domain `params`.
+    pub fn gist_params(&self, params: &Map) -> Result<UnionMap> {
+        let (a, b) = self.aligned(&UnionMap::from_map(params.clone()));
+        let p = &b.maps[0];
+        a.each(|m| m.gist(&Map::universe(m.space.clone()).intersect_params(p)?))
+    }
+
+    /// Intersection (spaces present in both); a parameter domain on either
+    /// side restricts the parameters of the other side (see
+    /// [`as_params_domain`](Self::as_params_domain)).
     pub fn intersect(&self, other: &UnionMap) -> Result<UnionMap> {
+        if let Some(p) = other.as_params_domain() {
+            return self.intersect_params(p);
+        }
+        if let Some(p) = self.as_params_domain() {
+            return other.intersect_params(p);
+        }
         let (a, b) = self.aligned_ref(other);
         let mut u = UnionMap::empty(a.params.clone());
         for (x, y) in same_space_pairs(&a, &b) {
@@ -282,17 +334,69 @@ impl UnionMap {
         self.each(Map::coalesce)
     }
 
-    /// Gist of each part with respect to the part of `context` in the same space
-    /// (parts without a context part are unchanged).
+    /// Gist of each part with respect to the part of `context` in the same
+    /// space; as in isl, parts without a context part are left out (they do
+    /// not meet the context), and a parameter domain as context simplifies
+    /// every part ([`gist_params`](Self::gist_params)).
     pub fn gist(&self, context: &UnionMap) -> Result<UnionMap> {
+        if let Some(p) = context.as_params_domain() {
+            return self.gist_params(p);
+        }
         let (a, b) = self.aligned_ref(context);
         let mut u = UnionMap::empty(a.params.clone());
         for (x, y) in same_space_pairs(&a, &b) {
-            match (x, y) {
-                (Some(x), Some(y)) => u.add_map(x.gist(y)?)?,
-                (Some(x), None) => u.add_map(x.clone())?,
-                _ => {}
+            if let (Some(x), Some(y)) = (x, y) {
+                u.add_map(x.gist(y)?)?;
             }
+        }
+        Ok(u)
+    }
+
+    /// Gist of each relation with respect to the set of `context` in its
+    /// domain space (isl's `gist_domain`); relations whose domain space has
+    /// no set in `context` are left out, and a parameter domain as context
+    /// simplifies every relation ([`gist_params`](Self::gist_params)).
+    pub fn gist_domain(&self, context: &UnionMap) -> Result<UnionMap> {
+        if let Some(p) = context.as_params_domain() {
+            return self.gist_params(p);
+        }
+        self.each_with_domain_set(context, |x, y| {
+            x.gist(&Map::universe(x.space.clone()).intersect_domain(y)?)
+        })
+    }
+
+    /// `f(relation, set)` for every relation of `self` and set of `sets` in
+    /// its domain space, united.
+    fn each_with_domain_set(
+        &self,
+        sets: &UnionMap,
+        f: impl Fn(&Map, &Map) -> Result<Map>,
+    ) -> Result<UnionMap> {
+        let (a, b) = self.aligned_ref(sets);
+        let mut u = UnionMap::empty(a.params.clone());
+        for x in &a.maps {
+            for y in &b.maps {
+                if !x.is_set() && y.is_set() && Some(&y.space.range) == x.space.domain.as_ref() {
+                    u.add_map(f(x, y)?)?;
+                }
+            }
+        }
+        Ok(u)
+    }
+
+    /// The relations without the pairs whose domain point is in `set`
+    /// (isl's `subtract_domain`; a parameter domain is no domain here).
+    pub fn subtract_domain(&self, set: &UnionMap) -> Result<UnionMap> {
+        let (a, b) = self.aligned_ref(set);
+        let mut u = UnionMap::empty(a.params.clone());
+        for x in &a.maps {
+            let mut rest = x.clone();
+            for y in &b.maps {
+                if !x.is_set() && y.is_set() && Some(&y.space.range) == x.space.domain.as_ref() {
+                    rest = rest.subtract(&x.intersect_domain(y)?)?;
+                }
+            }
+            u.add_map(rest)?;
         }
         Ok(u)
     }
@@ -408,18 +512,13 @@ impl UnionMap {
         Ok(u)
     }
 
-    /// Restrict the domains of the relations to the sets of `set`.
+    /// Restrict the domains of the relations to the sets of `set`; a
+    /// parameter domain restricts the parameters instead (as in isl).
     pub fn intersect_domain(&self, set: &UnionMap) -> Result<UnionMap> {
-        let (a, b) = self.aligned_ref(set);
-        let mut u = UnionMap::empty(a.params.clone());
-        for x in &a.maps {
-            for y in &b.maps {
-                if !x.is_set() && y.is_set() && Some(&y.space.range) == x.space.domain.as_ref() {
-                    u.add_map(x.intersect_domain(y)?)?;
-                }
-            }
+        if let Some(p) = set.as_params_domain() {
+            return self.intersect_params(p);
         }
-        Ok(u)
+        self.each_with_domain_set(set, Map::intersect_domain)
     }
 
     /// Restrict the ranges of the relations to the sets of `set`.
@@ -432,6 +531,23 @@ impl UnionMap {
                     u.add_map(x.intersect_range(y)?)?;
                 }
             }
+        }
+        Ok(u)
+    }
+
+    /// The relations without the pairs whose range point is in `set`
+    /// (isl's `subtract_range`).
+    pub fn subtract_range(&self, set: &UnionMap) -> Result<UnionMap> {
+        let (a, b) = self.aligned_ref(set);
+        let mut u = UnionMap::empty(a.params.clone());
+        for x in &a.maps {
+            let mut rest = x.clone();
+            for y in &b.maps {
+                if !x.is_set() && y.is_set() && y.space.range == x.space.range {
+                    rest = rest.subtract(&x.intersect_range(y)?)?;
+                }
+            }
+            u.add_map(rest)?;
         }
         Ok(u)
     }
@@ -460,15 +576,37 @@ impl UnionMap {
         Ok(u)
     }
 
-    /// Lexicographic order relation between the parts of two union sets of equal
-    /// dimension: `<<` (`strict`, `less`), `<<=`, `>>`, `>>=`.
+    /// Lexicographic order relation between the parts of two union sets
+    /// living in the same space (as in isl): `<<` (`strict`, `less`), `<<=`,
+    /// `>>`, `>>=`.
     pub fn lex_order(&self, other: &UnionMap, strict: bool, less: bool) -> Result<UnionMap> {
         let (a, b) = self.aligned_ref(other);
         let mut u = UnionMap::empty(a.params.clone());
         for x in &a.maps {
             for y in &b.maps {
-                if x.is_set() && y.is_set() && x.space.n_out() == y.space.n_out() {
+                if x.is_set() && y.is_set() && x.space.tuples_match(&y.space) {
                     u.add_map(x.lex_order(y, strict, less)?)?;
+                }
+            }
+        }
+        Ok(u)
+    }
+
+    /// Lexicographic order between the images of two union maps whose
+    /// ranges live in the same space (isl's `lex_lt_union_map` and
+    /// friends): `{ x -> y : self(x) << other(y) }` for `strict` and `less`.
+    pub fn lex_order_maps(&self, other: &UnionMap, strict: bool, less: bool) -> Result<UnionMap> {
+        let (a, b) = self.aligned_ref(other);
+        let mut u = UnionMap::empty(a.params.clone());
+        for x in &a.maps {
+            for y in &b.maps {
+                if !x.is_set() && !y.is_set() && x.space.range == y.space.range {
+                    let order = Map::universe(x.space.range_space()).lex_order(
+                        &Map::universe(y.space.range_space()),
+                        strict,
+                        less,
+                    )?;
+                    u.add_map(x.apply_range(&order)?.apply_range(&y.reverse()?)?)?;
                 }
             }
         }
@@ -490,12 +628,13 @@ impl UnionMap {
         self.reverse()?.is_single_valued()
     }
 
-    /// Affine hull of each part.
+    /// Integer affine hull (equalities and congruences) of each part.
     pub fn affine_hull(&self) -> Result<UnionMap> {
         self.each(Map::affine_hull)
     }
 
-    /// A basic set or map containing each part (its convex hull over the rationals, over-approximated exactly as isl's simple hull).
+    /// A basic set or map containing each part, inside the lattice of its
+    /// integer points ([`Map::convex_hull`] says exactly what it holds).
     pub fn convex_hull(&self) -> Result<UnionMap> {
         self.each(Map::convex_hull)
     }

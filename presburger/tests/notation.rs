@@ -212,7 +212,7 @@ fn printed_forms() {
             "{ [i] : exists e : i = 2e }",
             "{ [i] : exists (e0 : i = 2e0) }",
         ),
-        ("{ [i] : i mod 2 = 0 }", "{ [i] : i = 2*floor((i)/2) }"),
+        ("{ [i] : i mod 2 = 0 }", "{ [i] : (i) mod 2 = 0 }"),
         (
             "[n] -> { B[j]; A[i] : i < n }",
             "[n] -> { A[i] : i < n; B[j] }",

@@ -9,7 +9,8 @@
 //! - **The shared folder** ([`shared_dir`], [`shared_path`],
 //!   [`workspace_dir`]): the one function that finds `../shared` beside the
 //!   repository (overridable with `POLY_SHARED_DIR`). A test that finds it
-//!   missing prints a note and passes vacuously.
+//!   missing passes vacuously, except under CI (`CI=true`, [`under_ci`]),
+//!   where [`shared_path`] fails naming what is missing.
 //! - **The corpus** ([`json`], [`corpus`]): a small JSON reader and the
 //!   reader of the conformance case files (one JSON object a line).
 //! - **The op table** ([`ops`]): corpus op name (`is_empty`, `lexmin`,
@@ -88,6 +89,6 @@ pub use gen::{Generated, Shape};
 pub use lcg::Lcg;
 pub use oracle::Universe;
 pub use shared::{
-    files_with_suffix, shared_dir, shared_kernel_sources, shared_path, workspace_dir,
-    SHARED_DIR_VAR,
+    files_with_suffix, find_shared_path, shared_dir, shared_kernel_sources, shared_path,
+    shared_path_in, under_ci, workspace_dir, SHARED_DIR_VAR,
 };

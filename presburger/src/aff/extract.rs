@@ -28,7 +28,7 @@ impl PwMultiAff {
     /// use presburger::{Map, PwMultiAff};
     /// let m: Map = "{ [i] -> [o] : 2o = i }".parse().unwrap();
     /// let f = PwMultiAff::from_map(&m).unwrap();
-    /// assert_eq!(f.to_string(), "{ [i] -> [(floor((i)/2))] : i = 2*floor((i)/2) }");
+    /// assert_eq!(f.to_string(), "{ [i] -> [(floor((i)/2))] : (i) mod 2 = 0 }");
     /// let g: Map = "{ [i] -> [o] : 0 <= o <= i }".parse().unwrap();
     /// assert!(PwMultiAff::from_map(&g).is_err());
     /// ```

@@ -1,25 +1,47 @@
-//! Hulls: the integer affine hull (from sample points) and the simple
-//! hull (isl's `simple_hull`, named `convex_hull` here).
+//! Hulls: the integer affine hull (the lattice of the integer points, from
+//! sample points and the Smith normal form) and the simple hull (isl's
+//! `simple_hull`, named `convex_hull` here).
 
 use crate::basic::BasicMap;
 use crate::error::Result;
 use crate::int::Int;
 use crate::map::Map;
-use crate::matrix::normalize;
+use crate::matrix::Matrix;
+use crate::space::Space;
 
 impl Map {
-    /// The integer affine hull: the equalities satisfied by every integer
-    /// point (parameters included), as a basic map without inequalities.
+    /// The integer affine hull, as a basic map without inequalities: the
+    /// affine hull of the integer points (parameters included) and, when
+    /// the map has local variables (divisions or existentials), the
+    /// congruences `e(x) mod m = 0` they all satisfy (each an equality
+    /// `e(x) = m·floor(e(x)/m)` on a division).
     ///
-    /// Found by collecting affinely independent integer points: start from
-    /// one sample, take the equalities the points found so far satisfy, and
-    /// look for a point of the map violating one of them; stop when none does.
+    /// With `p0` one integer point and `Λ` the lattice spanned by the
+    /// differences `p - p0` of all integer points, a map with local
+    /// variables gives `p0 + Λ`, the smallest affine lattice holding its
+    /// points; for a union of several lattices it is the lattice they span
+    /// together (`i mod 6 = 1 or i mod 6 = 3` gives `(i - 1) mod 2 = 0`),
+    /// where isl may keep division constraints that are not those of a
+    /// lattice. A map without local variables gives the affine hull over the
+    /// rationals of its points (`{ [i] : i = 0 or i = 5 }` gives `{ [i] }`,
+    /// not `(i) mod 5 = 0`), as isl does.
+    ///
+    /// Found by collecting integer points: from one sample, compute the
+    /// lattice (or affine span) of the points found so far (Smith normal form of their
+    /// differences) and look for an integer point of the map outside it,
+    /// violating one of its equalities or congruences; stop when there is
+    /// none. Each new point raises the dimension or at least halves the
+    /// lattice's index, so there are at most `n + log2(index)` rounds.
     ///
     /// ```
     /// use presburger::Set;
     /// let s: Set = "{ [i, j] : 0 <= i <= 5 and j = 2i + 1 }".parse().unwrap();
     /// let h = s.affine_hull().unwrap();
     /// assert!(h.is_equal(&"{ [i, j] : j = 2i + 1 }".parse().unwrap()).unwrap());
+    /// // the lattice is kept (isl's answer)
+    /// let s: Set = "{ [i] : -8 <= i <= 8 and i mod 3 = 1 }".parse().unwrap();
+    /// let h = s.affine_hull().unwrap();
+    /// assert!(h.is_equal(&"{ [i] : (i - 1) mod 3 = 0 }".parse().unwrap()).unwrap());
     /// ```
     pub fn affine_hull(&self) -> Result<Map> {
         let nv = self.space.n_vars();
@@ -33,46 +55,45 @@ impl Map {
         if points.is_empty() {
             return Ok(Map::empty(self.space.clone()));
         }
+        let congruences = self.parts.iter().any(|b| b.n_div() > 0);
         loop {
             crate::budget::tick(1)?;
-            let eqs = null_space_affine(&points, nv);
-            let mut found = None;
-            'search: for e in &eqs {
-                for sign in [1i64, -1] {
-                    // sign·e(x) - 1 >= 0
-                    for b in &self.parts {
-                        let mut t = b.clone();
-                        let mut row = vec![Int::ZERO; t.row_len()];
-                        for (k, v) in e.iter().enumerate() {
-                            row[k] = v * &Int::from(sign);
-                        }
-                        row[0] = &row[0] - &Int::ONE;
-                        t.ineqs.push(row);
-                        if let Some(p) = t.sample()? {
-                            found = Some(p);
-                            break 'search;
-                        }
-                    }
-                }
+            let mut lattice = Lattice::spanned_by(&points, nv);
+            if !congruences {
+                lattice.congruences.clear();
             }
-            match found {
+            match lattice.point_outside(self)? {
                 Some(p) => points.push(p),
-                None => {
-                    let mut b = BasicMap::universe(self.space.clone());
-                    for e in eqs {
-                        b.eqs.push(e);
-                    }
-                    b.simplify();
-                    return Ok(Map::from_basic(b));
-                }
+                None => return Ok(Map::from_basic(lattice.to_basic(self.space.clone()))),
             }
         }
     }
 
-    /// A basic map containing the map: its integer affine hull intersected
-    /// with the tightest translates of the constraints of its disjuncts (and
-    /// of the coordinate bounds) that hold for every disjunct (isl's *simple
-    /// hull*; it is the convex hull when the union is convex).
+    /// A basic map containing the map (isl's *simple hull*; it is the
+    /// convex hull when the union is convex). Precisely, the intersection of
+    /// - the integer affine hull ([`affine_hull`](Self::affine_hull)): the
+    ///   smallest affine lattice holding every integer point, equalities and
+    ///   congruences; and
+    /// - for each direction `d` among the normals of the constraints without
+    ///   local variables of the disjuncts and the coordinate directions `±x_k`,
+    ///   the half-space `d·x >= c` with `c` the smallest rounded-up minimum of
+    ///   `d·x` over the rational relaxations of the disjuncts (left out when
+    ///   some disjunct is unbounded in that direction).
+    ///
+    /// So it holds every integer point of the map, and every integer point it
+    /// holds lies in the lattice of the map's integer points: a point of the
+    /// relaxation outside every lattice of the map (`i = 0` for
+    /// `{ [i] : -8 <= i <= 8 and i mod 3 = 1 }`) is never in it. It can hold
+    /// integer points of that lattice between the disjuncts, or between the
+    /// constraints of a disjunct and its integer points (it is not the
+    /// integer hull).
+    ///
+    /// ```
+    /// use presburger::Set;
+    /// let s: Set = "{ [i] : -8 <= i <= 8 and i mod 3 = 1 }".parse().unwrap();
+    /// let h = s.convex_hull().unwrap();
+    /// assert_eq!(h.to_string(), "{ [i] : (i - 1) mod 3 = 0 and -8 <= i <= 8 }");
+    /// ```
     pub fn convex_hull(&self) -> Result<Map> {
         let m = self.remove_empty_parts()?;
         if m.parts.is_empty() {
@@ -139,60 +160,116 @@ impl Map {
     }
 }
 
-/// The affine equalities `e·(1, x) = 0` satisfied by all `points` (rows of
-/// length `1 + nv`), as a basis of the null space of `[1 | points]`.
-fn null_space_affine(points: &[Vec<Int>], nv: usize) -> Vec<Vec<Int>> {
-    // rows: (1, p); find all e with rows · e = 0 via fraction-free elimination
-    let mut m: Vec<Vec<Int>> = points
-        .iter()
-        .map(|p| {
-            let mut r = vec![Int::ONE];
-            r.extend(p.iter().cloned());
-            r
-        })
-        .collect();
-    let ncol = 1 + nv;
-    let mut pivots: Vec<usize> = Vec::new();
-    let mut row = 0;
-    for c in 0..ncol {
-        let Some(pr) = (row..m.len()).find(|&r| !m[r][c].is_zero()) else {
-            continue;
+/// The affine lattice `p0 + Λ` spanned by integer points: `x` belongs to it
+/// when every equality row `e·(1, x) = 0` holds and every congruence row
+/// `c·(1, x)` is a multiple of its modulus (rows `[c | vars]`, constant first).
+struct Lattice {
+    eqs: Vec<Vec<Int>>,
+    congruences: Vec<(Vec<Int>, Int)>,
+}
+
+impl Lattice {
+    /// The lattice spanned by `points` (at least one, each of length `nv`).
+    ///
+    /// With `G` the matrix of the differences `p - p0` and `D = U·G·V` its
+    /// Smith normal form, `x - p0` is in the row lattice of `G` exactly when
+    /// `(x - p0)·V` is in the row lattice of `D`: its entry `k` is a
+    /// multiple of `d_k` for `k < rank`, and zero beyond.
+    fn spanned_by(points: &[Vec<Int>], nv: usize) -> Lattice {
+        let p0 = &points[0];
+        let diffs: Vec<Vec<Int>> = points[1..]
+            .iter()
+            .map(|p| p.iter().zip(p0).map(|(a, b)| a - b).collect())
+            .collect();
+        let (v, diagonal) = if diffs.is_empty() {
+            (Matrix::identity(nv), Vec::new())
+        } else {
+            let smith = Matrix::from_rows(nv, &diffs).smith();
+            (smith.v.clone(), smith.diagonal())
         };
-        m.swap(row, pr);
-        for r in 0..m.len() {
-            if r != row && !m[r][c].is_zero() {
-                let a = m[row][c].clone();
-                let b = m[r][c].clone();
-                for k in 0..ncol {
-                    m[r][k] = Int::combine(&a, &m[r][k], &-&b, &m[row][k]);
+        let mut eqs = Vec::new();
+        let mut congruences = Vec::new();
+        for k in 0..nv {
+            let col = v.col(k);
+            // the row `col·(x - p0)`, constant first
+            let mut row = vec![-&crate::matrix::dot(&col, p0)];
+            row.extend(col);
+            match diagonal.get(k) {
+                Some(d) if !d.is_zero() => {
+                    if !d.is_one() {
+                        // only the constant's residue matters: keep it in
+                        // (-d, 0], as isl writes `(i - 1) mod 3 = 0`
+                        let r = row[0].mod_floor(d);
+                        row[0] = if r.is_zero() { r } else { &r - d };
+                        congruences.push((row, d.clone()));
+                    }
                 }
-                normalize(&mut m[r]);
+                _ => eqs.push(row),
             }
         }
-        pivots.push(c);
-        row += 1;
-        if row == m.len() {
-            break;
-        }
+        Lattice { eqs, congruences }
     }
-    // free columns give basis vectors
-    let mut out = Vec::new();
-    for f in 0..ncol {
-        if pivots.contains(&f) {
-            continue;
+
+    /// An integer point of `m` outside the lattice, if any.
+    fn point_outside(&self, m: &Map) -> Result<Option<Vec<Int>>> {
+        let nv = m.space.n_vars();
+        let widen = |t: &BasicMap, r: &[Int], scale: i64, shift: i64| {
+            let mut row = vec![Int::ZERO; t.row_len()];
+            for (k, v) in r.iter().enumerate() {
+                row[k] = v * &Int::from(scale);
+            }
+            row[0] = &row[0] + &Int::from(shift);
+            row
+        };
+        for b in &m.parts {
+            // an equality violated: ±e(x) - 1 >= 0
+            for e in &self.eqs {
+                for sign in [1i64, -1] {
+                    let mut t = b.clone();
+                    let row = widen(&t, e, sign, -1);
+                    t.ineqs.push(row);
+                    if let Some(p) = t.sample()? {
+                        return Ok(Some(p));
+                    }
+                }
+            }
+            // a congruence violated: c(x) = d·q + r with 1 <= r <= d - 1
+            for (c, d) in &self.congruences {
+                let mut t = b.clone();
+                let q = t.add_existential();
+                let mut rest = widen(&t, c, 1, 0);
+                rest[q] = -d;
+                let mut above = rest.clone();
+                above[0] = &above[0] - &Int::ONE;
+                let mut below: Vec<Int> = rest.iter().map(|v| -v).collect();
+                below[0] = &(&below[0] + d) - &Int::ONE;
+                t.ineqs.push(above);
+                t.ineqs.push(below);
+                if let Some(p) = t.sample()? {
+                    return Ok(Some(p[..nv].to_vec()));
+                }
+            }
         }
-        // e_f = 1·L, e_pivot = -m[r][f]·L / m[r][pivot]
-        let mut l = Int::ONE;
-        for (r, &pc) in pivots.iter().enumerate() {
-            l = l.lcm(&m[r][pc]);
-        }
-        let mut e = vec![Int::ZERO; ncol];
-        e[f] = l.clone();
-        for (r, &pc) in pivots.iter().enumerate() {
-            e[pc] = -&(&m[r][f] * &l.div_exact(&m[r][pc]));
-        }
-        normalize(&mut e);
-        out.push(e);
+        Ok(None)
     }
-    out
+
+    /// The lattice as a basic map: its equalities, and each congruence
+    /// `c(x) mod d = 0` as `c(x) = d·floor(c(x)/d)`.
+    fn to_basic(&self, space: Space) -> BasicMap {
+        let mut b = BasicMap::universe(space);
+        for e in &self.eqs {
+            b.eqs.push(e.clone());
+        }
+        for (c, d) in &self.congruences {
+            let mut num = c.clone();
+            num.resize(b.row_len(), Int::ZERO);
+            let q = b.add_div(num, d.clone());
+            let mut row = c.clone();
+            row.resize(b.row_len(), Int::ZERO);
+            row[q] = -d;
+            b.eqs.push(row);
+        }
+        b.simplify();
+        b
+    }
 }
