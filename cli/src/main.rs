@@ -36,8 +36,13 @@ Usage:
                             anti (WAR), output (WAW), live-in and live-out, one line each;
                             --param fixes a parameter, --tagged keeps reference tags
   poly schedule FILE.sc | KERNEL.c [--tile S,..] [--live-range-reordering]
+                [--budget N] [--max-coefficient N] [--no-coincidence] [--constraints]
+                [--fallback-original]
                             compute a schedule (isl schedule-constraints file or C kernel
-                            -> isl YAML schedule tree)
+                            -> isl YAML schedule tree); --budget N: engine operations
+                            allowed (0: no limit); --fallback-original (kernels): print the
+                            original schedule, with a note, when the budget runs out;
+                            --constraints: print the constraints instead
   poly liveness FILE.c [--sequential] [--budget N] NAME=VALUE...
                             storage conflicts of the written arrays (parallel semantics of
                             `#pragma omp parallel for` unless --sequential) and a modular
