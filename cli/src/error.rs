@@ -102,6 +102,8 @@ pub enum Error {
     Usage(String),
     /// A front-end command (`poly scop`, `poly interp`) failed.
     Command(String),
+    /// Compiling or running a kernel failed (`poly run`, `poly compile`).
+    Compile(lower::Error),
 }
 
 impl Error {
@@ -121,6 +123,7 @@ impl Error {
             | Error::Dataflow(_)
             | Error::Schedule { .. }
             | Error::Liveness(_)
+            | Error::Compile(_)
             | Error::Codegen { .. } => None,
         }
     }
@@ -142,6 +145,7 @@ impl Error {
             Error::Schedule { file, error } => format!("{file}: {error}"),
             Error::Liveness(e) => format!("liveness: {e}"),
             Error::Codegen { file, error } => format!("{file}: {error}"),
+            Error::Compile(e) => e.to_string(),
         }
     }
 }
@@ -178,6 +182,12 @@ impl From<std::io::Error> for Error {
 impl From<presburger::Error> for Error {
     fn from(e: presburger::Error) -> Error {
         Error::Set(e)
+    }
+}
+
+impl From<lower::Error> for Error {
+    fn from(e: lower::Error) -> Error {
+        Error::Compile(e)
     }
 }
 

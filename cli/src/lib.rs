@@ -9,6 +9,7 @@
 //!   kernel's arrays, and `poly interp --contract`.
 //! - [`codegen`]: `poly codegen`, AST generation (the `ast` crate).
 //! - [`delicm`]: `poly delicm` and `poly interp --delicm` (DeLICM).
+//! - [`run`]: `poly run`, a kernel compiled to x86-64 (the `lower` crate) and run.
 //! - [`demo`]: the built-in example run by `poly` without arguments.
 //! - [`error`]: the crate's error type.
 #![forbid(unsafe_code)]
@@ -23,6 +24,7 @@ pub mod deps;
 pub mod error;
 pub mod json;
 pub mod liveness;
+pub mod run;
 pub mod schedule;
 
 pub use calc::{run_script, Session, Summary, Value};

@@ -1,0 +1,189 @@
+//! What the lowering needs to know about a kernel, collected from the
+//! front end: the signature (the argument vector's layout), the arrays with
+//! their strides, and the statements with their bodies and accesses.
+
+use std::collections::HashMap;
+
+use scop::affine::Affine;
+use scop::ast::{Function, ParamKind};
+use scop::model::{AccessKind, ArrayOrigin, Expr};
+
+use crate::error::{Error, Result};
+use crate::linear::{strides, Poly};
+
+/// Kinds of signature parameters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParamClass {
+    /// `int N`: an `i64` slot.
+    Int,
+    /// `double a`: an `f64` slot.
+    Double,
+    /// `double A[..]`: a pointer slot.
+    Array,
+}
+
+/// Where an array lives at run time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Storage {
+    /// Its pointer is in argument slot `k`.
+    Slot(usize),
+    /// A zero-dimensional array (a scalar) in the generated function's frame;
+    /// `init` is the argument slot of a written `double` parameter.
+    Frame {
+        /// Slot holding the initial value, if any.
+        init: Option<usize>,
+    },
+}
+
+/// An array of the kernel.
+#[derive(Debug, Clone)]
+pub struct ArrayInfo {
+    /// Name.
+    pub name: String,
+    /// Extents (affine in the parameters).
+    pub sizes: Vec<Affine>,
+    /// Row-major strides in elements, when the extents are affine without
+    /// divisions.
+    pub strides: Option<Vec<Poly>>,
+    /// Where it lives.
+    pub storage: Storage,
+}
+
+/// One access of a statement.
+#[derive(Debug, Clone)]
+pub struct AccessInfo {
+    /// The array.
+    pub array: String,
+    /// Subscripts over the statement's iterators and the parameters.
+    pub index: Vec<Affine>,
+    /// A write (else a read).
+    pub write: bool,
+}
+
+/// A statement: iterators, body and accesses (body `Access(k)` is
+/// `accesses[k]`).
+#[derive(Debug, Clone)]
+pub struct StmtInfo {
+    /// `S0`, ...
+    pub name: String,
+    /// Iterators, outermost first.
+    pub iterators: Vec<String>,
+    /// The body.
+    pub body: Expr,
+    /// The accesses in the body's numbering.
+    pub accesses: Vec<AccessInfo>,
+}
+
+/// The kernel as the lowering sees it.
+#[derive(Debug, Clone)]
+pub struct Kernel {
+    /// Function name.
+    pub name: String,
+    /// Signature parameters: name and class, in order (argument slot = index).
+    pub params: Vec<(String, ParamClass)>,
+    /// Local arrays (declared in the body): their pointers follow the
+    /// signature's slots, in this order.
+    pub locals: Vec<String>,
+    /// Arrays by name.
+    pub arrays: HashMap<String, ArrayInfo>,
+    /// Statements by name.
+    pub statements: HashMap<String, StmtInfo>,
+    /// Statement names in textual order.
+    pub order: Vec<String>,
+}
+
+impl Kernel {
+    /// Collects the kernel of a parsed function and its model.
+    pub fn new(f: &Function, model: &scop::Model) -> Result<Kernel> {
+        let params: Vec<(String, ParamClass)> = f
+            .params
+            .iter()
+            .map(|p| {
+                let c = match p.kind {
+                    ParamKind::Int => ParamClass::Int,
+                    ParamKind::Double => ParamClass::Double,
+                    ParamKind::Array(_) => ParamClass::Array,
+                };
+                (p.name.clone(), c)
+            })
+            .collect();
+        let slot_of = |n: &str| params.iter().position(|(p, _)| p == n);
+        let mut arrays = HashMap::new();
+        let mut locals = Vec::new();
+        for a in model.arrays() {
+            let storage = match a.kind {
+                ArrayOrigin::Param(_) => Storage::Slot(
+                    slot_of(&a.name)
+                        .ok_or_else(|| Error::Internal(format!("no parameter {}", a.name)))?,
+                ),
+                ArrayOrigin::ScalarParam(_) => Storage::Frame {
+                    init: slot_of(&a.name),
+                },
+                ArrayOrigin::Local => Storage::Frame { init: None },
+                ArrayOrigin::LocalArray => {
+                    locals.push(a.name.clone());
+                    Storage::Slot(params.len() + locals.len() - 1)
+                }
+            };
+            if matches!(storage, Storage::Frame { .. }) && !a.sizes.is_empty() {
+                return Err(Error::Internal(format!("scalar {} has extents", a.name)));
+            }
+            arrays.insert(
+                a.name.clone(),
+                ArrayInfo {
+                    name: a.name.clone(),
+                    sizes: a.sizes.clone(),
+                    strides: strides(&a.sizes),
+                    storage,
+                },
+            );
+        }
+        let mut statements = HashMap::new();
+        let mut order = Vec::new();
+        for s in model.statements() {
+            let accesses = s
+                .accesses
+                .iter()
+                .map(|&k| {
+                    let a = &model.accesses()[k];
+                    AccessInfo {
+                        array: a.array.clone(),
+                        index: a.index.clone(),
+                        write: !matches!(a.kind, AccessKind::Read),
+                    }
+                })
+                .collect();
+            order.push(s.name.clone());
+            statements.insert(
+                s.name.clone(),
+                StmtInfo {
+                    name: s.name.clone(),
+                    iterators: s.iterators.clone(),
+                    body: s.body.clone(),
+                    accesses,
+                },
+            );
+        }
+        Ok(Kernel {
+            name: f.name.clone(),
+            params,
+            locals,
+            arrays,
+            statements,
+            order,
+        })
+    }
+
+    /// Argument slot of an integer or double parameter.
+    pub fn param_slot(&self, name: &str) -> Option<(usize, ParamClass)> {
+        self.params
+            .iter()
+            .position(|(p, _)| p == name)
+            .map(|k| (k, self.params[k].1))
+    }
+
+    /// Number of argument slots (signature, then local arrays).
+    pub fn slots(&self) -> usize {
+        self.params.len() + self.locals.len()
+    }
+}

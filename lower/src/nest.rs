@@ -1,0 +1,571 @@
+//! Loop nests: `for` loops with hoisted bounds, guards, blocks and
+//! statement calls; the innermost loops get strength-reduced pointers,
+//! scalar promotion, hoisted invariants and, when legal, a 4-wide AVX2
+//! main loop with a scalar remainder.
+
+use std::collections::HashSet;
+
+use ast::{CmpOp, Node};
+use codegen_x86::{Cond, Gpr, Mem, Scale};
+use scop::ast::BinOp;
+use scop::model::Expr;
+
+use crate::body::{key, vectorizable, Call, Inner};
+use crate::emit::{g, imm, q, Operand, VSrc, Width};
+use crate::error::{Error, Result};
+use crate::kernel::Storage;
+use crate::linear::{Lin, Poly};
+use crate::state::{arg, slot, Loc, State};
+
+fn cc(op: CmpOp) -> Cond {
+    match op {
+        CmpOp::Le => Cond::Le,
+        CmpOp::Lt => Cond::L,
+        CmpOp::Ge => Cond::Ge,
+        CmpOp::Gt => Cond::G,
+        CmpOp::Eq => Cond::E,
+    }
+}
+
+fn mentions(e: &ast::Expr, v: &str) -> bool {
+    use ast::Expr as E;
+    match e {
+        E::Int(_) => false,
+        E::Var(n) => n == v,
+        E::Neg(a) | E::Mul(_, a) | E::FloorDiv(a, _) | E::ExactDiv(a, _) | E::Mod(a, _) => {
+            mentions(a, v)
+        }
+        E::Add(a, b) | E::Sub(a, b) | E::Min(a, b) | E::Max(a, b) | E::Cmp(_, a, b)
+        | E::And(a, b) | E::Or(a, b) => mentions(a, v) || mentions(b, v),
+    }
+}
+
+/// The statement calls of a loop body, and whether any sits under an `if`;
+/// `None` if the body contains a loop.
+fn calls(n: &Node, under_if: bool, out: &mut Vec<(String, Vec<ast::Expr>)>) -> Option<bool> {
+    match n {
+        Node::For { .. } => None,
+        Node::Block(v) => {
+            let mut any = false;
+            for x in v {
+                any |= calls(x, under_if, out)?;
+            }
+            Some(any)
+        }
+        Node::If { then, els, .. } => {
+            calls(then, true, out)?;
+            if let Some(e) = els {
+                calls(e, true, out)?;
+            }
+            Some(true)
+        }
+        Node::User { name, args } => {
+            out.push((name.clone(), args.clone()));
+            Some(under_if)
+        }
+    }
+}
+
+/// An access of the innermost loop.
+#[derive(Debug, Clone)]
+struct Ref {
+    user: usize,
+    access: usize,
+    array: String,
+    write: bool,
+    /// Group index and byte displacement, or `None` (general addressing).
+    group: Option<(usize, i32)>,
+}
+
+/// Accesses sharing a pointer: same array, same linear part.
+#[derive(Debug, Clone)]
+struct Group {
+    array: String,
+    lin: Lin,
+    /// Coefficient of the loop iterator (elements per iteration).
+    coef: Poly,
+    /// Zero-dimensional arrays live in the frame (no pointer).
+    frame: bool,
+    reg: Option<Gpr>,
+}
+
+impl State<'_> {
+    /// Lowers an AST node.
+    pub fn node(&mut self, n: &Node) -> Result<()> {
+        match n {
+            Node::Block(v) => v.iter().try_for_each(|x| self.node(x)),
+            Node::If { cond, then, els } => {
+                let f = self.e.label();
+                self.cond_false(cond, f)?;
+                self.node(then)?;
+                match els {
+                    None => self.e.bind(f),
+                    Some(e) => {
+                        let end = self.e.label();
+                        self.e.jmp(end);
+                        self.e.bind(f)?;
+                        self.node(e)?;
+                        self.e.bind(end)
+                    }
+                }
+            }
+            Node::User { name, args } => {
+                let k = self.k;
+                let stmt = k
+                    .statements
+                    .get(name)
+                    .ok_or_else(|| Error::Internal(format!("unknown statement {name}")))?;
+                if stmt.iterators.len() != args.len() {
+                    return Err(Error::Internal(format!("{name} called with {} arguments", args.len())));
+                }
+                if let Some(i) = self.inner.as_mut() {
+                    if let Some(n) = i.count.as_mut() {
+                        i.cur = *n;
+                        *n += 1;
+                    }
+                }
+                self.statement(&Call { stmt, args }, Width::Scalar)
+            }
+            Node::For { iterator, init, cond, inc, body } => self.for_loop(iterator, init, cond, *inc, body),
+        }
+    }
+
+    fn to_loc(&mut self, l: Loc, r: Gpr) -> Result<()> {
+        match l {
+            Loc::Reg(d) => self.e.mov(g(d), g(r)),
+            Loc::Slot(s) => self.e.mov(q(slot(s)), g(r)),
+        }
+    }
+
+    fn loc_op(l: Loc) -> Operand {
+        match l {
+            Loc::Reg(r) => g(r),
+            Loc::Slot(s) => q(slot(s)),
+        }
+    }
+
+    /// `cmp it, bound` (through a temporary when both are in memory).
+    fn cmp_bound(&mut self, it: Loc, b: Operand) -> Result<()> {
+        match (it, b) {
+            (Loc::Reg(r), b) => self.e.cmp(g(r), b),
+            (Loc::Slot(s), Operand::Gpr(r)) => self.e.cmp(q(slot(s)), g(r)),
+            (Loc::Slot(s), Operand::Imm(i)) => self.e.cmp(q(slot(s)), imm(i)),
+            (Loc::Slot(s), b) => {
+                let t = self.temp()?;
+                self.e.mov(g(t), q(slot(s)))?;
+                self.e.cmp(g(t), b)?;
+                self.free(t);
+                Ok(())
+            }
+        }
+    }
+
+    fn for_loop(&mut self, it: &str, init: &ast::Expr, cond: &ast::Expr, inc: i64, body: &Node) -> Result<()> {
+        let loc = self.long()?;
+        let r = self.ival(init)?;
+        self.to_loc(loc, r)?;
+        self.free(r);
+        self.vars.push((it.to_string(), loc));
+        let bound = match cond {
+            ast::Expr::Cmp(op @ (CmpOp::Le | CmpOp::Lt), a, b)
+                if matches!(&**a, ast::Expr::Var(v) if v == it) && !mentions(b, it) =>
+            {
+                Some((*op, &**b))
+            }
+            _ => None,
+        };
+        let exit = self.e.label();
+        match bound {
+            Some((op, ub)) => {
+                let (bop, bloc) = match ub {
+                    ast::Expr::Int(v) if i32::try_from(*v).is_ok() => (imm(*v), None),
+                    _ => {
+                        let l = self.long()?;
+                        let r = self.ival(ub)?;
+                        self.to_loc(l, r)?;
+                        self.free(r);
+                        (Self::loc_op(l), Some(l))
+                    }
+                };
+                self.cmp_bound(loc, bop)?;
+                self.e.jcc(cc(op).negate(), exit);
+                let mut users = Vec::new();
+                let innermost = calls(body, false, &mut users);
+                let done = match innermost {
+                    Some(has_if) if !users.is_empty() => {
+                        self.inner_loop(it, loc, op, bop, inc, body, &users, has_if)?
+                    }
+                    _ => false,
+                };
+                if !done {
+                    let top = self.e.label();
+                    self.e.bind(top)?;
+                    self.node(body)?;
+                    self.e.add(Self::loc_op(loc), imm(inc))?;
+                    self.cmp_bound(loc, bop)?;
+                    self.e.jcc(cc(op), top);
+                }
+                if let Some(l) = bloc {
+                    self.free_loc(l);
+                }
+            }
+            None => {
+                let top = self.e.label();
+                self.e.bind(top)?;
+                self.cond_false(cond, exit)?;
+                self.node(body)?;
+                self.e.add(Self::loc_op(loc), imm(inc))?;
+                self.e.jmp(top);
+            }
+        }
+        self.e.bind(exit)?;
+        self.vars.pop();
+        self.free_loc(loc);
+        Ok(())
+    }
+
+    /// The innermost loop (entered with at least one iteration to run).
+    /// Returns false when it should be lowered plainly instead.
+    #[allow(clippy::too_many_arguments)]
+    fn inner_loop(
+        &mut self,
+        it: &str,
+        loc: Loc,
+        op: CmpOp,
+        bound: Operand,
+        inc: i64,
+        body: &Node,
+        users: &[(String, Vec<ast::Expr>)],
+        has_if: bool,
+    ) -> Result<bool> {
+        let k = self.k;
+        let mut cs: Vec<Call> = Vec::new();
+        for (name, args) in users {
+            let stmt = k
+                .statements
+                .get(name)
+                .ok_or_else(|| Error::Internal(format!("unknown statement {name}")))?;
+            if stmt.iterators.len() != args.len() {
+                return Ok(false);
+            }
+            cs.push(Call { stmt, args });
+        }
+        // Group the accesses by array and linear part.
+        let mut groups: Vec<Group> = Vec::new();
+        let mut refs: Vec<Ref> = Vec::new();
+        for (u, c) in cs.iter().enumerate() {
+            for (ai, a) in c.stmt.accesses.iter().enumerate() {
+                let info = &k.arrays[&a.array];
+                let group = match info.storage {
+                    Storage::Frame { .. } => {
+                        let gi = match groups.iter().position(|gr| gr.frame && gr.array == a.array) {
+                            Some(gi) => gi,
+                            None => {
+                                groups.push(Group { array: a.array.clone(), lin: Lin::default(), coef: Poly::default(), frame: true, reg: None });
+                                groups.len() - 1
+                            }
+                        };
+                        Some((gi, 0))
+                    }
+                    Storage::Slot(_) => self.access_lin(c, ai).and_then(|l| {
+                        let (rest, c0) = l.rest.split_const();
+                        let disp = i32::try_from(c0.checked_mul(8)?).ok()?;
+                        let lin = Lin { iters: l.iters.clone(), rest };
+                        let gi = match groups.iter().position(|gr| !gr.frame && gr.array == a.array && gr.lin == lin) {
+                            Some(gi) => gi,
+                            None => {
+                                groups.push(Group { array: a.array.clone(), coef: lin.coeff(it), lin, frame: false, reg: None });
+                                groups.len() - 1
+                            }
+                        };
+                        Some((gi, disp))
+                    }),
+                };
+                refs.push(Ref { user: u, access: ai, array: a.array.clone(), write: a.write, group });
+            }
+        }
+        // Pointer registers (keep a few for temporaries).
+        for gr in groups.iter_mut().filter(|gr| !gr.frame) {
+            if self.free_gprs() > 5 {
+                gr.reg = self.long_reg();
+            }
+        }
+        let addressed = |r: &Ref| r.group.is_some_and(|(gi, _)| groups[gi].frame || groups[gi].reg.is_some());
+        for r in refs.iter_mut() {
+            if !addressed(r) {
+                r.group = None;
+            }
+        }
+        let written: HashSet<String> = refs.iter().filter(|r| r.write).map(|r| r.array.clone()).collect();
+        // Scalar promotion: a written array whose accesses are all one
+        // loop-invariant element.
+        let mut promote: Vec<(String, usize, i32)> = Vec::new();
+        if !has_if {
+            for a in &written {
+                let mine: Vec<&Ref> = refs.iter().filter(|r| &r.array == a).collect();
+                let first = mine[0].group;
+                if let Some((gi, d)) = first {
+                    if mine.iter().all(|r| r.group == first) && groups[gi].coef.is_zero() {
+                        promote.push((a.clone(), gi, d));
+                    }
+                }
+            }
+            promote.sort();
+        }
+        // Loop-invariant sub-expressions.
+        let invariant_ref = |u: usize, ai: usize| {
+            refs.iter().any(|r| {
+                r.user == u && r.access == ai && !written.contains(&r.array)
+                    && r.group.is_some_and(|(gi, _)| groups[gi].coef.is_zero())
+            })
+        };
+        let mut hoist: Vec<(usize, &Expr)> = Vec::new();
+        if !has_if {
+            for (u, c) in cs.iter().enumerate() {
+                if let Expr::Assign { value, .. } = &c.stmt.body {
+                    collect_invariants(value, &|ai| invariant_ref(u, ai), u, &mut hoist);
+                }
+            }
+        }
+        let vector = !has_if
+            && inc == 1
+            && hoist.len() + promote.len() + 6 <= self.free_vregs()
+            && self.vector_legal(&cs, &refs, &groups, &written, &promote);
+        if hoist.len() + promote.len() + 4 > self.free_vregs() {
+            hoist.clear();
+            if promote.len() + 4 > self.free_vregs() {
+                promote.clear();
+            }
+        }
+        // Pointers at the first iteration.
+        let mut inner = Inner::default();
+        let mut steps: Vec<(Gpr, Operand, Option<Operand>)> = Vec::new();
+        for gr in &groups {
+            let Some(p) = gr.reg else { continue };
+            let Storage::Slot(sl) = k.arrays[&gr.array].storage else { continue };
+            let off = self.lin_value(&gr.lin)?;
+            self.e.mov(g(p), q(arg(sl)))?;
+            self.e.lea(p, Mem::sib(p, off, Scale::X8, 0)?);
+            self.free(off);
+            let step = gr.coef.scale(8 * inc).ok_or_else(|| Error::Unsupported("stride overflow".into()))?;
+            if !step.is_zero() {
+                let so = self.inv(&step)?;
+                let vo = if vector { Some(imm(32)) } else { None };
+                steps.push((p, so, vo));
+            }
+        }
+        for r in &refs {
+            if let Some((gi, d)) = r.group {
+                if let Some(p) = groups[gi].reg {
+                    inner.ptr.insert((r.user, r.access), (p, d));
+                }
+            }
+        }
+        self.inner = Some(inner);
+        for (a, gi, d) in &promote {
+            let m = match groups[*gi].reg {
+                Some(p) => Mem::base(p).disp(*d),
+                None => slot(self.scalars[a]),
+            };
+            let v = self.vreg()?;
+            self.e.vload(Width::Scalar, v, m);
+            self.inner.as_mut().expect("inner").promoted.insert(a.clone(), v);
+        }
+        for (u, e) in &hoist {
+            let v = self.dval(&cs[*u], e, Width::Scalar)?;
+            if vector {
+                self.e.vbroadcast_reg(v, v);
+            }
+            self.inner.as_mut().expect("inner").hoisted.insert(key(e), v);
+        }
+        let after = self.e.label();
+        if vector {
+            self.wide = true;
+            self.inner.as_mut().expect("inner").contract = true;
+            let t = self.temp()?;
+            let vdone = self.e.label();
+            let vtop = self.e.label();
+            let test = |s: &mut Self| -> Result<()> {
+                s.e.mov(g(t), Self::loc_op(loc))?;
+                s.e.add(g(t), imm(3))?;
+                s.e.cmp(g(t), bound)
+            };
+            test(self)?;
+            self.e.jcc(cc(op).negate(), vdone);
+            self.e.bind(vtop)?;
+            for (u, c) in cs.iter().enumerate() {
+                self.inner.as_mut().expect("inner").cur = u;
+                self.statement(c, Width::Vec4)?;
+            }
+            for (p, _, v) in &steps {
+                if let Some(v) = v {
+                    self.e.add(g(*p), *v)?;
+                }
+            }
+            self.e.add(Self::loc_op(loc), imm(4))?;
+            test(self)?;
+            self.e.jcc(cc(op), vtop);
+            self.e.bind(vdone)?;
+            self.free(t);
+            self.inner.as_mut().expect("inner").contract = false;
+            // partial sums of the reductions into lane 0
+            let accs: Vec<u8> = promote.iter().map(|(a, _, _)| self.inner.as_ref().expect("inner").promoted[a]).collect();
+            for acc in accs {
+                let s = self.new_slot(32)?;
+                self.e.vstore(Width::Vec4, slot(s), acc);
+                self.e.vload(Width::Scalar, acc, slot(s));
+                for lane in 1..4 {
+                    self.e.vadd(Width::Scalar, acc, acc, VSrc::Mem(slot(s + 8 * lane)));
+                }
+            }
+            self.cmp_bound(loc, bound)?;
+            self.e.jcc(cc(op).negate(), after);
+            self.notes.push(format!("loop {it}: vectorized (4 doubles, FMA)"));
+        } else {
+            self.notes.push(format!("loop {it}: scalar"));
+        }
+        let top = self.e.label();
+        self.e.bind(top)?;
+        if has_if {
+            self.inner.as_mut().expect("inner").count = Some(0);
+            self.node(body)?;
+        } else {
+            for (u, c) in cs.iter().enumerate() {
+                self.inner.as_mut().expect("inner").cur = u;
+                self.statement(c, Width::Scalar)?;
+            }
+        }
+        for (p, s, _) in &steps {
+            self.e.add(g(*p), *s)?;
+        }
+        self.e.add(Self::loc_op(loc), imm(inc))?;
+        self.cmp_bound(loc, bound)?;
+        self.e.jcc(cc(op), top);
+        self.e.bind(after)?;
+        let inner = self.inner.take().expect("inner");
+        for (a, gi, d) in &promote {
+            let m = match groups[*gi].reg {
+                Some(p) => Mem::base(p).disp(*d),
+                None => slot(self.scalars[a]),
+            };
+            let v = inner.promoted[a];
+            self.e.vstore(Width::Scalar, m, v);
+            self.vfree(v);
+        }
+        for v in inner.hoisted.values() {
+            self.vfree(*v);
+        }
+        for gr in &groups {
+            if let Some(p) = gr.reg {
+                self.free(p);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Whether running four iterations at once keeps every dependence: all
+    /// accesses strength-reduced with unit or zero stride, written arrays
+    /// either one promoted reduction or one group whose element distances
+    /// never point from a later statement to an earlier one.
+    fn vector_legal(&self, cs: &[Call], refs: &[Ref], groups: &[Group], written: &HashSet<String>, promote: &[(String, usize, i32)]) -> bool {
+        if !cs.iter().all(|c| vectorizable(&c.stmt.body)) {
+            return false;
+        }
+        for r in refs {
+            let Some((gi, _)) = r.group else { return false };
+            match groups[gi].coef.as_const() {
+                Some(0) | Some(1) => {}
+                _ => return false,
+            }
+        }
+        for a in written {
+            let mine: Vec<&Ref> = refs.iter().filter(|r| &r.array == a).collect();
+            let gi = mine[0].group.expect("grouped").0;
+            if groups[gi].coef.is_zero() {
+                if !promote.iter().any(|(p, _, _)| p == a) {
+                    return false;
+                }
+                let u = mine[0].user;
+                if mine.iter().any(|r| r.user != u) || !reduction(&cs[u], a) {
+                    return false;
+                }
+                continue;
+            }
+            if mine.iter().any(|r| r.group.map(|x| x.0) != Some(gi)) {
+                return false;
+            }
+            for p in &mine {
+                for q in &mine {
+                    if !(p.write || q.write) {
+                        continue;
+                    }
+                    let (dp, dq) = (p.group.expect("grouped").1, q.group.expect("grouped").1);
+                    if dp > dq && (p.user, p.write) >= (q.user, q.write) {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+}
+
+/// `s = s + e`, `s = e + s`, `s = s - e`, `s += e`, `s -= e` with `e` free of `s`.
+fn reduction(c: &Call, array: &str) -> bool {
+    // the value is the whole new value whatever the operator
+    let Expr::Assign { target, value, .. } = &c.stmt.body else { return false };
+    let is_s = |e: &Expr| matches!(e, Expr::Access(k) if c.stmt.accesses[*k].array == array);
+    let free = |e: &Expr| !reads(e, &|k| c.stmt.accesses[k].array == array);
+    if c.stmt.accesses[*target].array != array {
+        return false;
+    }
+    match &**value {
+        Expr::Binary { op: BinOp::Add, lhs, rhs, .. } => (is_s(lhs) && free(rhs)) || (is_s(rhs) && free(lhs)),
+        Expr::Binary { op: BinOp::Sub, lhs, rhs, .. } => is_s(lhs) && free(rhs),
+        _ => false,
+    }
+}
+
+fn reads(e: &Expr, hit: &dyn Fn(usize) -> bool) -> bool {
+    match e {
+        Expr::Access(k) => hit(*k),
+        Expr::Assign { value, .. } => reads(value, hit),
+        Expr::Unary { arg, .. } | Expr::ToDouble(arg) => reads(arg, hit),
+        Expr::Binary { lhs, rhs, .. } => reads(lhs, hit) || reads(rhs, hit),
+        Expr::Call { args, .. } => args.iter().any(|a| reads(a, hit)),
+        _ => false,
+    }
+}
+
+/// Whether `e` has the same value in every iteration of the loop.
+fn invariant(e: &Expr, inv_access: &dyn Fn(usize) -> bool) -> bool {
+    match e {
+        Expr::Double(_) | Expr::DoubleParam(_) => true,
+        Expr::Access(k) => inv_access(*k),
+        Expr::Unary { ty: scop::model::Ty::Double, arg, .. } => invariant(arg, inv_access),
+        Expr::Binary { ty: scop::model::Ty::Double, lhs, rhs, .. } => {
+            invariant(lhs, inv_access) && invariant(rhs, inv_access)
+        }
+        Expr::Call { ty: scop::model::Ty::Double, args, .. } => args.iter().all(|a| invariant(a, inv_access)),
+        _ => false,
+    }
+}
+
+/// The maximal invariant sub-expressions worth a register (not literals).
+fn collect_invariants<'a>(e: &'a Expr, inv_access: &dyn Fn(usize) -> bool, u: usize, out: &mut Vec<(usize, &'a Expr)>) {
+    if invariant(e, inv_access) {
+        if !matches!(e, Expr::Double(_)) {
+            out.push((u, e));
+        }
+        return;
+    }
+    match e {
+        Expr::Unary { arg, .. } | Expr::ToDouble(arg) => collect_invariants(arg, inv_access, u, out),
+        Expr::Binary { lhs, rhs, .. } => {
+            collect_invariants(lhs, inv_access, u, out);
+            collect_invariants(rhs, inv_access, u, out);
+        }
+        Expr::Call { args, .. } => args.iter().for_each(|a| collect_invariants(a, inv_access, u, out)),
+        _ => {}
+    }
+}

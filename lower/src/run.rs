@@ -1,0 +1,127 @@
+//! Running compiled kernels on the interpreter's inputs: the argument
+//! vector, fresh arrays per run, the median time and the checksums.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use codegen_x86::JitFunction;
+use scop::ast::{Function, ParamKind};
+
+use crate::error::{Error, Result};
+use crate::function::Compiled;
+use crate::kernel::Kernel;
+
+/// The generated function's type: it takes the argument vector.
+pub type KernelFn = extern "sysv64" fn(*const i64);
+
+/// What a run prints: the checksum lines and the median time.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// `NAME CHECKSUM` lines, one per array parameter (as `poly interp`).
+    pub checksums: String,
+    /// Median kernel time over the runs, in nanoseconds.
+    pub median_ns: u128,
+}
+
+/// Integer parameters and overridden double parameters from `NAME=VALUE`.
+pub fn parse_assignments(f: &Function, assignments: &[String]) -> Result<(HashMap<String, i64>, HashMap<String, f64>)> {
+    let (mut ints, mut dbls) = (HashMap::new(), HashMap::new());
+    for a in assignments {
+        let (name, value) = a
+            .split_once('=')
+            .ok_or_else(|| Error::Usage(format!("expected NAME=VALUE, got `{a}`")))?;
+        let p = f
+            .params
+            .iter()
+            .find(|p| p.name == name)
+            .ok_or_else(|| Error::Usage(format!("`{name}` is not a parameter of {}", f.name)))?;
+        match p.kind {
+            ParamKind::Int => {
+                let v = value.trim().parse().map_err(|_| Error::Usage(format!("`{value}` is not an integer (for {name})")))?;
+                ints.insert(name.to_string(), v);
+            }
+            ParamKind::Double => {
+                let v = value.trim().parse().map_err(|_| Error::Usage(format!("`{value}` is not a number (for {name})")))?;
+                dbls.insert(name.to_string(), v);
+            }
+            ParamKind::Array(_) => return Err(Error::Usage(format!("`{name}` is an array; it cannot be set"))),
+        }
+    }
+    Ok((ints, dbls))
+}
+
+/// True when every access of every executed instance stays inside its
+/// array at these parameter values (exact, with the engine); the compiled
+/// code has no bounds checks, so a kernel failing this runs in the
+/// interpreter instead.
+pub fn accesses_in_bounds(model: &scop::Model, ints: &HashMap<String, i64>) -> Result<bool> {
+    let values: Vec<(String, i64)> = model
+        .params()
+        .iter()
+        .map(|p| ints.get(p).map(|v| (p.clone(), *v)).ok_or_else(|| Error::Usage(format!("missing value for integer parameter {p}"))))
+        .collect::<Result<_>>()?;
+    let m = model.with_param_values(&values)?;
+    for a in m.accesses() {
+        let Some(array) = m.arrays().iter().find(|x| x.name == a.array) else { return Ok(false) };
+        if !a.relation.range()?.is_subset(&array.extent)? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Runs the compiled kernel `repeat` times from fresh inputs.
+pub fn run(c: &Compiled, k: &Kernel, f: &Function, assignments: &[String], repeat: usize) -> Result<Outcome> {
+    let (ints, dbls) = parse_assignments(f, assignments)?;
+    let init = scop::interp::initial_state(f, &ints, &dbls)?;
+    let func: JitFunction<KernelFn> = JitFunction::new(&c.code)?;
+    let lookup = |n: &str| ints.get(n).copied();
+    let mut local_sizes = Vec::new();
+    for l in &k.locals {
+        let mut len: usize = 1;
+        for d in &k.arrays[l].sizes {
+            let v = d.eval(&lookup).ok_or_else(|| Error::Usage(format!("extent of {l}")))?;
+            let v = usize::try_from(v).map_err(|_| Error::Usage(format!("negative extent of {l}")))?;
+            len = len.checked_mul(v).filter(|&n| n <= 1 << 28).ok_or_else(|| Error::Usage(format!("{l} is too large")))?;
+        }
+        local_sizes.push(len);
+    }
+    let mut times = Vec::new();
+    let mut last: Vec<(String, Vec<f64>)> = Vec::new();
+    for _ in 0..repeat.max(1) {
+        let mut arrays: Vec<(String, Vec<f64>)> = Vec::new();
+        let mut block: Vec<i64> = Vec::new();
+        let mut ptr_slots = Vec::new();
+        for p in &f.params {
+            match p.kind {
+                ParamKind::Int => block.push(init.ints[&p.name]),
+                ParamKind::Double => block.push(init.doubles[&p.name].to_bits() as i64),
+                ParamKind::Array(_) => {
+                    let data = init.arrays.get(&p.name).map(|a| a.data.clone()).unwrap_or_default();
+                    ptr_slots.push(block.len());
+                    block.push(0);
+                    arrays.push((p.name.clone(), data));
+                }
+            }
+        }
+        let mut locals: Vec<Vec<f64>> = local_sizes.iter().map(|&n| vec![0.0; n.max(1)]).collect();
+        for (s, (_, data)) in ptr_slots.iter().zip(arrays.iter_mut()) {
+            block[*s] = data.as_mut_ptr() as i64;
+        }
+        for l in locals.iter_mut() {
+            block.push(l.as_mut_ptr() as i64);
+        }
+        let t = Instant::now();
+        func.call((block.as_ptr(),));
+        times.push(t.elapsed().as_nanos());
+        last = arrays;
+    }
+    times.sort_unstable();
+    let n = times.len();
+    let median = if n % 2 == 1 { times[n / 2] } else { (times[n / 2 - 1] + times[n / 2]) / 2 };
+    let mut checksums = String::new();
+    for (name, data) in &last {
+        checksums.push_str(&format!("{name} {}\n", scop::interp::format_c_exp(scop::interp::checksum(data), 12)));
+    }
+    Ok(Outcome { checksums, median_ns: median })
+}
