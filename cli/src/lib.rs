@@ -9,6 +9,7 @@
 //!   kernel's arrays, and `poly interp --contract`.
 //! - [`codegen`]: `poly codegen`, AST generation (the `ast` crate).
 //! - [`delicm`]: `poly delicm` and `poly interp --delicm` (DeLICM).
+//! - [`compile`]: `poly compile`, the stages of compiling a kernel (model to machine code).
 //! - [`run`]: `poly run`, a kernel compiled to x86-64 (the `lower` crate) and run.
 //! - [`demo`]: the built-in example run by `poly` without arguments.
 //! - [`error`]: the crate's error type.
@@ -18,6 +19,7 @@
 pub mod bench;
 pub mod calc;
 pub mod codegen;
+pub mod compile;
 pub mod delicm;
 pub mod demo;
 pub mod deps;

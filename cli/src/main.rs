@@ -26,6 +26,10 @@ Usage:
                             run a C kernel with the given parameter values;
                             --contract: with its local arrays contracted (poly liveness);
                             --delicm: the program after DeLICM
+  poly compile KERNEL.c [--emit model|deps|schedule|ast|c|asm]
+                            a stage of compiling a C kernel to x86-64 (default: asm, the
+                            machine code with offsets; c: a C function with the original
+                            signature)
   poly run KERNEL.c NAME=VALUE... [--repeat R] [--threads T]
                             compile a C kernel to x86-64 and run it on the interpreter's
                             inputs: its checksum lines, then `time NANOSECONDS` (median of R)
@@ -177,6 +181,7 @@ fn dispatch(args: &[String]) -> Result<ExitCode, Error> {
         }
         Some("interp") => front_end(scop::commands::interp_command(&args[1..])),
         Some("delicm") => front_end(poly::delicm::delicm_command(&args[1..])),
+        Some("compile") => front_end(poly::compile::compile_command(&args[1..])),
         Some("run") => front_end(poly::run::run_command(&args[1..])),
         Some("deps") => front_end(poly::deps::deps_command(&args[1..])),
         Some("schedule") => front_end(poly::schedule::schedule_command(&args[1..])),

@@ -5,6 +5,7 @@
 #![warn(missing_docs)]
 
 mod body;
+mod cprint;
 mod emit;
 mod error;
 mod function;
@@ -15,6 +16,7 @@ mod pipeline;
 mod run;
 mod state;
 
+pub use cprint::c_function;
 pub use emit::{Inst, Listed, MemSize, Operand, Width};
 pub use error::{Error, Result};
 pub use function::{compile, Compiled};

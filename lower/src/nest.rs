@@ -179,6 +179,7 @@ impl State<'_> {
             Some((op, ub)) => {
                 let (bop, bloc) = match ub {
                     ast::Expr::Int(v) if i32::try_from(*v).is_ok() => (imm(*v), None),
+                    ast::Expr::Var(p) if !self.is_iter(p) => (self.var(p)?, None),
                     _ => {
                         let l = self.long()?;
                         let r = self.ival(ub)?;
@@ -286,7 +287,7 @@ impl State<'_> {
         }
         // Pointer registers (keep a few for temporaries).
         for gr in groups.iter_mut().filter(|gr| !gr.frame) {
-            if self.free_gprs() > 5 {
+            if self.free_gprs() > 3 {
                 gr.reg = self.long_reg();
             }
         }
