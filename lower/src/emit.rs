@@ -51,6 +51,8 @@ pub enum Operand {
     Ymm(Ymm),
     /// A memory operand with its size.
     Mem(Mem, MemSize),
+    /// An address (`lea`), printed without a size.
+    Addr(Mem),
     /// An immediate.
     Imm(i64),
     /// A branch or call target (resolved to an offset when printed).
@@ -212,14 +214,16 @@ impl Emitter {
 
     /// `imul dst, src, k`.
     pub fn imul_imm(&mut self, dst: Gpr, src: Gpr, k: i64) -> Result<(), Error> {
-        self.record("imul", vec![g(dst), g(src), imm(k)]);
+        // `imul r, r, k` is printed in its two-operand alias, as decoders do
+        let ops = if dst == src { vec![g(dst), imm(k)] } else { vec![g(dst), g(src), imm(k)] };
+        self.record("imul", ops);
         self.asm.imul_imm(dst, src, imm32(k)?);
         Ok(())
     }
 
     /// `lea dst, [mem]`.
     pub fn lea(&mut self, dst: Gpr, m: Mem) {
-        self.record("lea", vec![g(dst), q(m)]);
+        self.record("lea", vec![g(dst), Operand::Addr(m)]);
         self.asm.lea(dst, m);
     }
 
@@ -457,6 +461,7 @@ impl Operand {
                 };
                 format!("{size} PTR {m}")
             }
+            Operand::Addr(m) => m.to_string(),
             Operand::Imm(i) => hex(*i),
             Operand::Target(_) => target.map_or("?".into(), |t| format!("0x{t:x}")),
         }
