@@ -236,6 +236,10 @@ impl State<'_> {
                 Ok(Src { v: VSrc::Mem(m), owned: None, temps })
             }
             Expr::Double(f) => Ok(plain(VSrc::Mem(self.constant(f.to_bits())?))),
+            Expr::ToDouble(i) if int_literal(i).is_some() => {
+                let v = int_literal(i).unwrap_or(0);
+                Ok(plain(VSrc::Mem(self.constant((v as f64).to_bits())?)))
+            }
             Expr::DoubleParam(n) if w == Width::Scalar => match self.k.param_slot(n) {
                 Some((k, ParamClass::Double)) => Ok(plain(VSrc::Mem(arg(k)))),
                 _ => Err(Error::Internal(format!("unknown double parameter {n}"))),
@@ -249,13 +253,15 @@ impl State<'_> {
 
     /// Evaluates a double expression into a new register.
     pub fn dval(&mut self, c: &Call, e: &Expr, w: Width) -> Result<u8> {
+        let leaf = matches!(e, Expr::Access(_) | Expr::Double(_) | Expr::DoubleParam(_))
+            || matches!(e, Expr::ToDouble(i) if int_literal(i).is_some());
         if let Some(&r) = self.inner.as_ref().and_then(|i| i.hoisted.get(&key(e))) {
             let d = self.vreg()?;
             self.e.vcopy(w, d, r);
             return Ok(d);
         }
         match e {
-            Expr::Access(_) | Expr::Double(_) | Expr::DoubleParam(_) => {
+            _ if leaf => {
                 let s = self.dsrc(c, e, w)?;
                 let d = self.vreg()?;
                 match s.v {
@@ -452,12 +458,21 @@ impl State<'_> {
     }
 }
 
+/// The value of an integer literal.
+pub fn int_literal(e: &Expr) -> Option<i64> {
+    match e {
+        Expr::Int(v) => Some(*v),
+        _ => None,
+    }
+}
+
 /// True if the body can run four iterations at once (no integer values, no
 /// calls other than `sqrt`/`fabs`).
 pub fn vectorizable(e: &Expr) -> bool {
     match e {
         Expr::Assign { value, .. } => vectorizable(value),
         Expr::Access(_) | Expr::Double(_) | Expr::DoubleParam(_) => true,
+        Expr::ToDouble(i) => int_literal(i).is_some(),
         Expr::Unary { ty: Ty::Double, op: UnOp::Neg | UnOp::Plus, arg } => vectorizable(arg),
         Expr::Binary { op: BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div, ty: Ty::Double, lhs, rhs } => {
             vectorizable(lhs) && vectorizable(rhs)

@@ -15,6 +15,7 @@ mod nest;
 mod pipeline;
 mod run;
 mod state;
+mod vector;
 
 pub use cprint::c_function;
 pub use emit::{Inst, Listed, MemSize, Operand, Width};

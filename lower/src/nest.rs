@@ -11,7 +11,7 @@ use scop::ast::BinOp;
 use scop::model::Expr;
 
 use crate::body::{key, vectorizable, Call, Inner};
-use crate::emit::{g, imm, q, Operand, VSrc, Width};
+use crate::emit::{g, imm, q, Operand, Width};
 use crate::error::{Error, Result};
 use crate::kernel::Storage;
 use crate::linear::{Lin, Poly};
@@ -161,7 +161,9 @@ impl State<'_> {
     }
 
     fn for_loop(&mut self, it: &str, init: &ast::Expr, cond: &ast::Expr, inc: i64, body: &Node) -> Result<()> {
-        let loc = self.long()?;
+        // registers go to the innermost loops; outer iterators live in the frame
+        let innermost = calls(body, false, &mut Vec::new()).is_some();
+        let loc = if innermost { self.long()? } else { Loc::Slot(self.new_slot(8)?) };
         let r = self.ival(init)?;
         self.to_loc(loc, r)?;
         self.free(r);
@@ -181,7 +183,12 @@ impl State<'_> {
                     ast::Expr::Int(v) if i32::try_from(*v).is_ok() => (imm(*v), None),
                     ast::Expr::Var(p) if !self.is_iter(p) => (self.var(p)?, None),
                     _ => {
-                        let l = self.long()?;
+                        // only an innermost loop keeps its bound in a register
+                        let l = if innermost {
+                            self.long()?
+                        } else {
+                            Loc::Slot(self.new_slot(8)?)
+                        };
                         let r = self.ival(ub)?;
                         self.to_loc(l, r)?;
                         self.free(r);
@@ -328,10 +335,16 @@ impl State<'_> {
                 }
             }
         }
-        let vector = !has_if
-            && inc == 1
-            && hoist.len() + promote.len() + 6 <= self.free_vregs()
-            && self.vector_legal(&cs, &refs, &groups, &written, &promote);
+        let why_not = if has_if {
+            Some("guarded statements".to_string())
+        } else if inc != 1 {
+            Some(format!("step {inc}"))
+        } else if hoist.len() + 2 * promote.len() + 6 > self.free_vregs() || self.free_gprs() < 5 {
+            Some("too few free registers".to_string())
+        } else {
+            self.vector_legal(&cs, &refs, &groups, &written, &promote).err()
+        };
+        let vector = why_not.is_none();
         if hoist.len() + promote.len() + 4 > self.free_vregs() {
             hoist.clear();
             if promote.len() + 4 > self.free_vregs() {
@@ -340,7 +353,7 @@ impl State<'_> {
         }
         // Pointers at the first iteration.
         let mut inner = Inner::default();
-        let mut steps: Vec<(Gpr, Operand, Option<Operand>)> = Vec::new();
+        let mut steps: Vec<(Gpr, Operand)> = Vec::new();
         for gr in &groups {
             let Some(p) = gr.reg else { continue };
             let Storage::Slot(sl) = k.arrays[&gr.array].storage else { continue };
@@ -351,8 +364,7 @@ impl State<'_> {
             let step = gr.coef.scale(8 * inc).ok_or_else(|| Error::Unsupported("stride overflow".into()))?;
             if !step.is_zero() {
                 let so = self.inv(&step)?;
-                let vo = if vector { Some(imm(32)) } else { None };
-                steps.push((p, so, vo));
+                steps.push((p, so));
             }
         }
         for r in &refs {
@@ -381,49 +393,19 @@ impl State<'_> {
         }
         let after = self.e.label();
         if vector {
-            self.wide = true;
-            self.inner.as_mut().expect("inner").contract = true;
-            let t = self.temp()?;
-            let vdone = self.e.label();
-            let vtop = self.e.label();
-            let test = |s: &mut Self| -> Result<()> {
-                s.e.mov(g(t), Self::loc_op(loc))?;
-                s.e.add(g(t), imm(3))?;
-                s.e.cmp(g(t), bound)
-            };
-            test(self)?;
-            self.e.jcc(cc(op).negate(), vdone);
-            self.e.bind(vtop)?;
-            for (u, c) in cs.iter().enumerate() {
-                self.inner.as_mut().expect("inner").cur = u;
-                self.statement(c, Width::Vec4)?;
-            }
-            for (p, _, v) in &steps {
-                if let Some(v) = v {
-                    self.e.add(g(*p), *v)?;
-                }
-            }
-            self.e.add(Self::loc_op(loc), imm(4))?;
-            test(self)?;
-            self.e.jcc(cc(op), vtop);
-            self.e.bind(vdone)?;
-            self.free(t);
-            self.inner.as_mut().expect("inner").contract = false;
-            // partial sums of the reductions into lane 0
-            let accs: Vec<u8> = promote.iter().map(|(a, _, _)| self.inner.as_ref().expect("inner").promoted[a]).collect();
-            for acc in accs {
-                let s = self.new_slot(32)?;
-                self.e.vstore(Width::Vec4, slot(s), acc);
-                self.e.vload(Width::Scalar, acc, slot(s));
-                for lane in 1..4 {
-                    self.e.vadd(Width::Scalar, acc, acc, VSrc::Mem(slot(s + 8 * lane)));
-                }
-            }
+            let ptrs: Vec<Gpr> = steps.iter().map(|(p, _)| *p).collect();
+            let shifted: Vec<(usize, usize)> = refs
+                .iter()
+                .filter(|r| r.group.is_some_and(|(gi, _)| groups[gi].reg.is_some() && !groups[gi].coef.is_zero()))
+                .map(|r| (r.user, r.access))
+                .collect();
+            let arrays: Vec<String> = promote.iter().map(|(a, _, _)| a.clone()).collect();
+            self.vector_loop(&cs, loc, op, bound, &ptrs, &shifted, &arrays)?;
             self.cmp_bound(loc, bound)?;
             self.e.jcc(cc(op).negate(), after);
-            self.notes.push(format!("loop {it}: vectorized (4 doubles, FMA)"));
+            self.notes.push(format!("loop {it}: vectorized (4 doubles, FMA, unrolled twice)"));
         } else {
-            self.notes.push(format!("loop {it}: scalar"));
+            self.notes.push(format!("loop {it}: scalar ({})", why_not.unwrap_or_default()));
         }
         let top = self.e.label();
         self.e.bind(top)?;
@@ -436,7 +418,7 @@ impl State<'_> {
                 self.statement(c, Width::Scalar)?;
             }
         }
-        for (p, s, _) in &steps {
+        for (p, s) in &steps {
             self.e.add(g(*p), *s)?;
         }
         self.e.add(Self::loc_op(loc), imm(inc))?;
@@ -468,15 +450,15 @@ impl State<'_> {
     /// accesses strength-reduced with unit or zero stride, written arrays
     /// either one promoted reduction or one group whose element distances
     /// never point from a later statement to an earlier one.
-    fn vector_legal(&self, cs: &[Call], refs: &[Ref], groups: &[Group], written: &HashSet<String>, promote: &[(String, usize, i32)]) -> bool {
-        if !cs.iter().all(|c| vectorizable(&c.stmt.body)) {
-            return false;
+    fn vector_legal(&self, cs: &[Call], refs: &[Ref], groups: &[Group], written: &HashSet<String>, promote: &[(String, usize, i32)]) -> std::result::Result<(), String> {
+        if let Some(c) = cs.iter().find(|c| !vectorizable(&c.stmt.body)) {
+            return Err(format!("{} has operations without a 4-wide form", c.stmt.name));
         }
         for r in refs {
-            let Some((gi, _)) = r.group else { return false };
+            let Some((gi, _)) = r.group else { return Err(format!("{} is not strength-reduced", r.array)) };
             match groups[gi].coef.as_const() {
                 Some(0) | Some(1) => {}
-                _ => return false,
+                _ => return Err(format!("{} has a stride other than 0 or 1", r.array)),
             }
         }
         for a in written {
@@ -484,16 +466,16 @@ impl State<'_> {
             let gi = mine[0].group.expect("grouped").0;
             if groups[gi].coef.is_zero() {
                 if !promote.iter().any(|(p, _, _)| p == a) {
-                    return false;
+                    return Err(format!("{a} is written at one element by several references"));
                 }
                 let u = mine[0].user;
                 if mine.iter().any(|r| r.user != u) || !reduction(&cs[u], a) {
-                    return false;
+                    return Err(format!("{a} is loop-invariant but not a sum reduction"));
                 }
                 continue;
             }
             if mine.iter().any(|r| r.group.map(|x| x.0) != Some(gi)) {
-                return false;
+                return Err(format!("{a} is written and accessed at unknown distances"));
             }
             for p in &mine {
                 for q in &mine {
@@ -502,12 +484,12 @@ impl State<'_> {
                     }
                     let (dp, dq) = (p.group.expect("grouped").1, q.group.expect("grouped").1);
                     if dp > dq && (p.user, p.write) >= (q.user, q.write) {
-                        return false;
+                        return Err(format!("{a}: a dependence of distance {} would be reversed", (dp - dq) / 8));
                     }
                 }
             }
         }
-        true
+        Ok(())
     }
 }
 
@@ -542,6 +524,7 @@ fn reads(e: &Expr, hit: &dyn Fn(usize) -> bool) -> bool {
 fn invariant(e: &Expr, inv_access: &dyn Fn(usize) -> bool) -> bool {
     match e {
         Expr::Double(_) | Expr::DoubleParam(_) => true,
+        Expr::ToDouble(i) => crate::body::int_literal(i).is_some(),
         Expr::Access(k) => inv_access(*k),
         Expr::Unary { ty: scop::model::Ty::Double, arg, .. } => invariant(arg, inv_access),
         Expr::Binary { ty: scop::model::Ty::Double, lhs, rhs, .. } => {
@@ -555,7 +538,7 @@ fn invariant(e: &Expr, inv_access: &dyn Fn(usize) -> bool) -> bool {
 /// The maximal invariant sub-expressions worth a register (not literals).
 fn collect_invariants<'a>(e: &'a Expr, inv_access: &dyn Fn(usize) -> bool, u: usize, out: &mut Vec<(usize, &'a Expr)>) {
     if invariant(e, inv_access) {
-        if !matches!(e, Expr::Double(_)) {
+        if !matches!(e, Expr::Double(_) | Expr::ToDouble(_)) {
             out.push((u, e));
         }
         return;

@@ -86,7 +86,7 @@ fn gemm_inner_loop_is_vectorized_and_matches() {
     let c = lower::compile(&k, &node).unwrap();
     assert!(c.notes.iter().any(|n| n.contains("vectorized")), "{:?}", c.notes);
     assert!(c.asm_text().contains("vfmadd231pd"));
-    for n in [1, 3, 4, 7, 9] {
+    for n in [1, 3, 4, 7, 9, 17, 34] {
         let a = [format!("N={n}")];
         let want = scop::commands::interp_function(&front.function, &a).unwrap();
         let got = lower::run(&c, &k, &front.function, &a, 1).unwrap();

@@ -1,0 +1,130 @@
+//! The 4-wide main loop of a vectorized innermost loop: the body twice per
+//! iteration (eight iterations of the source loop; the second copy's
+//! unit-stride accesses 32 bytes further, its reductions in a second set
+//! of accumulators), then at most one 4-wide step, then the partial sums
+//! folded into lane 0 for the scalar remainder.
+
+use codegen_x86::Gpr;
+use ast::CmpOp;
+
+use crate::body::Call;
+use crate::emit::{g, imm, Operand, VSrc, Width};
+use crate::error::Result;
+use crate::state::{slot, Loc, State};
+
+impl State<'_> {
+    fn vector_copy(&mut self, cs: &[Call]) -> Result<()> {
+        for (u, c) in cs.iter().enumerate() {
+            self.inner.as_mut().expect("inner").cur = u;
+            self.statement(c, Width::Vec4)?;
+        }
+        Ok(())
+    }
+
+    /// Emits the vector loop; on exit the iterator is at the first
+    /// iteration left for the scalar loop and the reductions' registers
+    /// hold their partial sums in lane 0.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn vector_loop(
+        &mut self,
+        cs: &[Call],
+        it: Loc,
+        op: CmpOp,
+        bound: Operand,
+        ptrs: &[Gpr],
+        shifted: &[(usize, usize)],
+        reductions: &[String],
+    ) -> Result<()> {
+        let (yes, no) = match op {
+            CmpOp::Le => (codegen_x86::Cond::Le, codegen_x86::Cond::G),
+            _ => (codegen_x86::Cond::L, codegen_x86::Cond::Ge),
+        };
+        self.wide = true;
+        self.inner.as_mut().expect("inner").contract = true;
+        let itop = match it {
+            Loc::Reg(r) => g(r),
+            Loc::Slot(s) => crate::emit::q(slot(s)),
+        };
+        // bound - 7 and bound - 3: the last start of an 8- and a 4-wide step
+        let (b7, b3) = (self.temp()?, self.temp()?);
+        self.e.mov(g(b7), bound)?;
+        self.e.sub(g(b7), imm(7))?;
+        self.e.mov(g(b3), bound)?;
+        self.e.sub(g(b3), imm(3))?;
+        let second: Vec<(String, u8, u8)> = reductions
+            .iter()
+            .map(|a| {
+                let first = self.inner.as_ref().expect("inner").promoted[a];
+                let v = self.vreg()?;
+                self.e.vxor(Width::Vec4, v, v, VSrc::Reg(v));
+                Ok((a.clone(), first, v))
+            })
+            .collect::<Result<_>>()?;
+        let (top, four, done) = (self.e.label(), self.e.label(), self.e.label());
+        self.cmp_it(it, b7)?;
+        self.e.jcc(no, four);
+        self.e.bind(top)?;
+        self.vector_copy(cs)?;
+        {
+            let inner = self.inner.as_mut().expect("inner");
+            for k in shifted {
+                if let Some(e) = inner.ptr.get_mut(k) {
+                    e.1 += 32;
+                }
+            }
+            for (a, _, v) in &second {
+                inner.promoted.insert(a.clone(), *v);
+            }
+        }
+        self.vector_copy(cs)?;
+        {
+            let inner = self.inner.as_mut().expect("inner");
+            for k in shifted {
+                if let Some(e) = inner.ptr.get_mut(k) {
+                    e.1 -= 32;
+                }
+            }
+            for (a, f, _) in &second {
+                inner.promoted.insert(a.clone(), *f);
+            }
+        }
+        for p in ptrs {
+            self.e.add(g(*p), imm(64))?;
+        }
+        self.e.add(itop, imm(8))?;
+        self.cmp_it(it, b7)?;
+        self.e.jcc(yes, top);
+        self.e.bind(four)?;
+        self.cmp_it(it, b3)?;
+        self.e.jcc(no, done);
+        self.vector_copy(cs)?;
+        for p in ptrs {
+            self.e.add(g(*p), imm(32))?;
+        }
+        self.e.add(itop, imm(4))?;
+        self.e.bind(done)?;
+        self.free(b7);
+        self.free(b3);
+        self.inner.as_mut().expect("inner").contract = false;
+        for (_, f, v) in &second {
+            self.e.vadd(Width::Vec4, *f, *f, VSrc::Reg(*v));
+            self.vfree(*v);
+        }
+        for (_, f, _) in &second {
+            let s = self.new_slot(32)?;
+            self.e.vstore(Width::Vec4, slot(s), *f);
+            self.e.vload(Width::Scalar, *f, slot(s));
+            for lane in 1..4 {
+                self.e.vadd(Width::Scalar, *f, *f, VSrc::Mem(slot(s + 8 * lane)));
+            }
+        }
+        Ok(())
+    }
+
+    fn cmp_it(&mut self, it: Loc, b: Gpr) -> Result<()> {
+        match it {
+            Loc::Reg(r) => self.e.cmp(g(r), g(b)),
+            Loc::Slot(s) => self.e.cmp(crate::emit::q(slot(s)), g(b)),
+        }
+    }
+}
