@@ -89,7 +89,12 @@ pub fn run_command(args: &[String]) -> Result<String, Error> {
     }
     let (checksums, time) = match compiled {
         Some((k, c)) => {
-            let out = lower::run(&c, &k, &front.function, &a.assignments, a.repeat)?;
+            let mut report = |r: usize, ns: u128| {
+                if start.elapsed().as_secs() >= 1 {
+                    eprintln!("poly run: run {} of {} took {:.1} ms", r + 1, a.repeat, ns as f64 / 1e6);
+                }
+            };
+            let out = lower::run(&c, &k, &front.function, &a.assignments, a.repeat, &mut report)?;
             (out.checksums, out.median_ns)
         }
         None => {

@@ -70,8 +70,16 @@ pub fn accesses_in_bounds(model: &scop::Model, ints: &HashMap<String, i64>) -> R
     Ok(true)
 }
 
-/// Runs the compiled kernel `repeat` times from fresh inputs.
-pub fn run(c: &Compiled, k: &Kernel, f: &Function, assignments: &[String], repeat: usize) -> Result<Outcome> {
+/// Runs the compiled kernel `repeat` times from fresh inputs; `progress`
+/// hears of every run (its number and time in nanoseconds).
+pub fn run(
+    c: &Compiled,
+    k: &Kernel,
+    f: &Function,
+    assignments: &[String],
+    repeat: usize,
+    progress: &mut dyn FnMut(usize, u128),
+) -> Result<Outcome> {
     let (ints, dbls) = parse_assignments(f, assignments)?;
     let init = scop::interp::initial_state(f, &ints, &dbls)?;
     let func: JitFunction<KernelFn> = JitFunction::new(&c.code)?;
@@ -88,7 +96,7 @@ pub fn run(c: &Compiled, k: &Kernel, f: &Function, assignments: &[String], repea
     }
     let mut times = Vec::new();
     let mut last: Vec<(String, Vec<f64>)> = Vec::new();
-    for _ in 0..repeat.max(1) {
+    for run in 0..repeat.max(1) {
         let mut arrays: Vec<(String, Vec<f64>)> = Vec::new();
         let mut block: Vec<i64> = Vec::new();
         let mut ptr_slots = Vec::new();
@@ -114,6 +122,7 @@ pub fn run(c: &Compiled, k: &Kernel, f: &Function, assignments: &[String], repea
         let t = Instant::now();
         func.call((block.as_ptr(),));
         times.push(t.elapsed().as_nanos());
+        progress(run, times[run]);
         last = arrays;
     }
     times.sort_unstable();

@@ -60,7 +60,7 @@ fn compiled_kernels_agree_with_the_interpreter() {
                 continue;
             }
             let want = scop::commands::interp_function(&front.function, &assignments).unwrap();
-            let got = lower::run(&c, &k, &front.function, &assignments, 2).unwrap();
+            let got = lower::run(&c, &k, &front.function, &assignments, 2, &mut |_, _| {}).unwrap();
             let (w, g) = (values(&want), values(&got.checksums));
             assert_eq!(w.len(), g.len(), "{}", path.display());
             for ((n, a), (m, b)) in w.iter().zip(&g) {
@@ -89,7 +89,7 @@ fn gemm_inner_loop_is_vectorized_and_matches() {
     for n in [1, 3, 4, 7, 9, 17, 34] {
         let a = [format!("N={n}")];
         let want = scop::commands::interp_function(&front.function, &a).unwrap();
-        let got = lower::run(&c, &k, &front.function, &a, 1).unwrap();
+        let got = lower::run(&c, &k, &front.function, &a, 1, &mut |_, _| {}).unwrap();
         for ((_, x), (_, y)) in values(&want).iter().zip(&values(&got.checksums)) {
             assert!(close(*x, *y), "N={n}: {x} vs {y}");
         }
@@ -110,7 +110,7 @@ fn a_backward_dependence_is_not_vectorized() {
     assert!(c.notes.iter().all(|n| !n.contains("vectorized")), "{:?}", c.notes);
     let a = ["N=13".to_string()];
     let want = scop::commands::interp_function(&front.function, &a).unwrap();
-    assert_eq!(lower::run(&c, &k, &front.function, &a, 1).unwrap().checksums, want);
+    assert_eq!(lower::run(&c, &k, &front.function, &a, 1, &mut |_, _| {}).unwrap().checksums, want);
 }
 
 #[test]
