@@ -39,6 +39,8 @@ pub struct Inner {
     pub count: Option<usize>,
     /// Arrays kept in a vector register for the whole loop.
     pub promoted: HashMap<String, u8>,
+    /// The `(call, access)` pairs that use the promoted register.
+    pub pref: std::collections::HashSet<(usize, usize)>,
     /// Loop-invariant sub-expressions (by address) → register holding the
     /// value in every lane.
     pub hoisted: HashMap<usize, u8>,
@@ -143,6 +145,15 @@ impl State<'_> {
         }
     }
 
+    /// The register of a promoted access, if it is one.
+    fn promoted_reg(&self, c: &Call, k: usize) -> Option<u8> {
+        let i = self.inner.as_ref()?;
+        if !i.pref.contains(&(i.cur, k)) {
+            return None;
+        }
+        i.promoted.get(&c.stmt.accesses[k].array).copied()
+    }
+
     fn inner_ptr(&self, _c: &Call, k: usize) -> Option<&(Gpr, i32)> {
         let i = self.inner.as_ref()?;
         i.ptr.get(&(i.cur, k))
@@ -187,8 +198,7 @@ impl State<'_> {
     }
 
     fn store(&mut self, c: &Call, k: usize, v: u8, w: Width) -> Result<()> {
-        let array = c.stmt.accesses[k].array.clone();
-        if let Some(&p) = self.inner.as_ref().and_then(|i| i.promoted.get(&array)) {
+        if let Some(p) = self.promoted_reg(c, k) {
             self.e.vcopy(w, p, v);
             return Ok(());
         }
@@ -228,8 +238,7 @@ impl State<'_> {
         }
         match e {
             Expr::Access(k) => {
-                let array = &c.stmt.accesses[*k].array;
-                if let Some(&p) = self.inner.as_ref().and_then(|i| i.promoted.get(array)) {
+                if let Some(p) = self.promoted_reg(c, *k) {
                     return Ok(plain(VSrc::Reg(p)));
                 }
                 let (m, temps) = self.access_mem(c, *k)?;

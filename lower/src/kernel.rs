@@ -72,6 +72,9 @@ pub struct StmtInfo {
     pub body: Expr,
     /// The accesses in the body's numbering.
     pub accesses: Vec<AccessInfo>,
+    /// Pairs `(read, write)` of accesses to one array that never touch the
+    /// same element in one instance (proved with the engine on the domain).
+    pub disjoint: Vec<(usize, usize)>,
 }
 
 /// The kernel as the lowering sees it.
@@ -153,6 +156,24 @@ impl Kernel {
                     }
                 })
                 .collect();
+            let mut disjoint = Vec::new();
+            for (wi, &w) in s.accesses.iter().enumerate() {
+                let w = &model.accesses()[w];
+                if matches!(w.kind, AccessKind::Read) {
+                    continue;
+                }
+                for (ri, &r) in s.accesses.iter().enumerate() {
+                    let r = &model.accesses()[r];
+                    if r.array == w.array && matches!(r.kind, AccessKind::Read) && r.index != w.index {
+                        let none = presburger::budget::with_budget(10_000_000, || {
+                            r.relation.intersect(&w.relation).and_then(|m| m.is_empty())
+                        });
+                        if none == Ok(true) {
+                            disjoint.push((ri, wi));
+                        }
+                    }
+                }
+            }
             order.push(s.name.clone());
             statements.insert(
                 s.name.clone(),
@@ -161,6 +182,7 @@ impl Kernel {
                     iterators: s.iterators.clone(),
                     body: s.body.clone(),
                     accesses,
+                    disjoint,
                 },
             );
         }

@@ -305,17 +305,27 @@ impl State<'_> {
             }
         }
         let written: HashSet<String> = refs.iter().filter(|r| r.write).map(|r| r.array.clone()).collect();
-        // Scalar promotion: a written array whose accesses are all one
-        // loop-invariant element.
+        // Scalar promotion: a written array whose accesses are one
+        // loop-invariant element, apart from reads of the same statement
+        // proved never to touch the written element.
         let mut promote: Vec<(String, usize, i32)> = Vec::new();
+        let mut promoted_refs: HashSet<(usize, usize)> = HashSet::new();
         if !has_if {
             for a in &written {
                 let mine: Vec<&Ref> = refs.iter().filter(|r| &r.array == a).collect();
-                let first = mine[0].group;
-                if let Some((gi, d)) = first {
-                    if mine.iter().all(|r| r.group == first) && groups[gi].coef.is_zero() {
-                        promote.push((a.clone(), gi, d));
-                    }
+                let Some(w) = mine.iter().find(|r| r.write) else { continue };
+                let Some((gi, d)) = w.group else { continue };
+                if !groups[gi].coef.is_zero() {
+                    continue;
+                }
+                let stmt = cs[w.user].stmt;
+                let ok = mine.iter().all(|r| {
+                    r.group == w.group
+                        || (!r.write && r.user == w.user && stmt.disjoint.contains(&(r.access, w.access)))
+                });
+                if ok {
+                    promote.push((a.clone(), gi, d));
+                    promoted_refs.extend(mine.iter().filter(|r| r.group == w.group).map(|r| (r.user, r.access)));
                 }
             }
             promote.sort();
@@ -339,16 +349,17 @@ impl State<'_> {
             Some("guarded statements".to_string())
         } else if inc != 1 {
             Some(format!("step {inc}"))
-        } else if hoist.len() + 2 * promote.len() + 6 > self.free_vregs() || self.free_gprs() < 5 {
+        } else if hoist.len() + 2 * promote.len() + 6 > self.free_vregs() || self.free_gprs() < 2 {
             Some("too few free registers".to_string())
         } else {
-            self.vector_legal(&cs, &refs, &groups, &written, &promote).err()
+            self.vector_legal(&cs, &refs, &groups, &written, &promote, &promoted_refs).err()
         };
         let vector = why_not.is_none();
         if hoist.len() + promote.len() + 4 > self.free_vregs() {
             hoist.clear();
             if promote.len() + 4 > self.free_vregs() {
                 promote.clear();
+                promoted_refs.clear();
             }
         }
         // Pointers at the first iteration.
@@ -374,6 +385,7 @@ impl State<'_> {
                 }
             }
         }
+        inner.pref = promoted_refs;
         self.inner = Some(inner);
         for (a, gi, d) in &promote {
             let m = match groups[*gi].reg {
@@ -450,7 +462,15 @@ impl State<'_> {
     /// accesses strength-reduced with unit or zero stride, written arrays
     /// either one promoted reduction or one group whose element distances
     /// never point from a later statement to an earlier one.
-    fn vector_legal(&self, cs: &[Call], refs: &[Ref], groups: &[Group], written: &HashSet<String>, promote: &[(String, usize, i32)]) -> std::result::Result<(), String> {
+    fn vector_legal(
+        &self,
+        cs: &[Call],
+        refs: &[Ref],
+        groups: &[Group],
+        written: &HashSet<String>,
+        promote: &[(String, usize, i32)],
+        pref: &HashSet<(usize, usize)>,
+    ) -> std::result::Result<(), String> {
         if let Some(c) = cs.iter().find(|c| !vectorizable(&c.stmt.body)) {
             return Err(format!("{} has operations without a 4-wide form", c.stmt.name));
         }
@@ -463,13 +483,14 @@ impl State<'_> {
         }
         for a in written {
             let mine: Vec<&Ref> = refs.iter().filter(|r| &r.array == a).collect();
-            let gi = mine[0].group.expect("grouped").0;
+            let Some(w) = mine.iter().find(|r| r.write) else { continue };
+            let gi = w.group.expect("grouped").0;
             if groups[gi].coef.is_zero() {
                 if !promote.iter().any(|(p, _, _)| p == a) {
                     return Err(format!("{a} is written at one element by several references"));
                 }
                 let u = mine[0].user;
-                if mine.iter().any(|r| r.user != u) || !reduction(&cs[u], a) {
+                if mine.iter().any(|r| r.user != u) || !reduction(&cs[u], &|k| pref.contains(&(u, k))) {
                     return Err(format!("{a} is loop-invariant but not a sum reduction"));
                 }
                 continue;
@@ -493,18 +514,20 @@ impl State<'_> {
     }
 }
 
-/// `s = s + e`, `s = e + s`, `s = s - e`, `s += e`, `s -= e` with `e` free of `s`.
-fn reduction(c: &Call, array: &str) -> bool {
+/// `s = s + e`, `s = e + s`, `s = s - e` (also written `s += e`, `s -= e`)
+/// where `s` is the promoted element (`is_s` on access numbers) and `e`
+/// does not read it.
+fn reduction(c: &Call, is_s: &dyn Fn(usize) -> bool) -> bool {
     // the value is the whole new value whatever the operator
     let Expr::Assign { target, value, .. } = &c.stmt.body else { return false };
-    let is_s = |e: &Expr| matches!(e, Expr::Access(k) if c.stmt.accesses[*k].array == array);
-    let free = |e: &Expr| !reads(e, &|k| c.stmt.accesses[k].array == array);
-    if c.stmt.accesses[*target].array != array {
+    let s = |e: &Expr| matches!(e, Expr::Access(k) if is_s(*k));
+    let free = |e: &Expr| !reads(e, is_s);
+    if !is_s(*target) {
         return false;
     }
     match &**value {
-        Expr::Binary { op: BinOp::Add, lhs, rhs, .. } => (is_s(lhs) && free(rhs)) || (is_s(rhs) && free(lhs)),
-        Expr::Binary { op: BinOp::Sub, lhs, rhs, .. } => is_s(lhs) && free(rhs),
+        Expr::Binary { op: BinOp::Add, lhs, rhs, .. } => (s(lhs) && free(rhs)) || (s(rhs) && free(lhs)),
+        Expr::Binary { op: BinOp::Sub, lhs, rhs, .. } => s(lhs) && free(rhs),
         _ => false,
     }
 }

@@ -46,11 +46,14 @@ impl State<'_> {
             Loc::Slot(s) => crate::emit::q(slot(s)),
         };
         // bound - 7 and bound - 3: the last start of an 8- and a 4-wide step
-        let (b7, b3) = (self.temp()?, self.temp()?);
-        self.e.mov(g(b7), bound)?;
-        self.e.sub(g(b7), imm(7))?;
-        self.e.mov(g(b3), bound)?;
-        self.e.sub(g(b3), imm(3))?;
+        let (b7, b3) = (self.new_slot(8)?, self.new_slot(8)?);
+        let t = self.temp()?;
+        for (s, k) in [(b7, 7), (b3, 3)] {
+            self.e.mov(g(t), bound)?;
+            self.e.sub(g(t), imm(k))?;
+            self.e.mov(crate::emit::q(slot(s)), g(t))?;
+        }
+        self.free(t);
         let second: Vec<(String, u8, u8)> = reductions
             .iter()
             .map(|a| {
@@ -103,8 +106,6 @@ impl State<'_> {
         }
         self.e.add(itop, imm(4))?;
         self.e.bind(done)?;
-        self.free(b7);
-        self.free(b3);
         self.inner.as_mut().expect("inner").contract = false;
         for (_, f, v) in &second {
             self.e.vadd(Width::Vec4, *f, *f, VSrc::Reg(*v));
@@ -121,10 +122,16 @@ impl State<'_> {
         Ok(())
     }
 
-    fn cmp_it(&mut self, it: Loc, b: Gpr) -> Result<()> {
+    fn cmp_it(&mut self, it: Loc, b: i32) -> Result<()> {
         match it {
-            Loc::Reg(r) => self.e.cmp(g(r), g(b)),
-            Loc::Slot(s) => self.e.cmp(crate::emit::q(slot(s)), g(b)),
+            Loc::Reg(r) => self.e.cmp(g(r), crate::emit::q(slot(b))),
+            Loc::Slot(s) => {
+                let t = self.temp()?;
+                self.e.mov(g(t), crate::emit::q(slot(s)))?;
+                self.e.cmp(g(t), crate::emit::q(slot(b)))?;
+                self.free(t);
+                Ok(())
+            }
         }
     }
 }

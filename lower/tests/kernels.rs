@@ -127,3 +127,23 @@ fn unsupported_code_is_reported_not_miscompiled() {
         other => panic!("expected Unsupported, got {:?}", other.map(|c| c.notes)),
     }
 }
+
+#[test]
+fn kernels_agree_at_a_size_with_long_vector_loops() {
+    for path in kernels() {
+        let src = std::fs::read_to_string(&path).unwrap();
+        let front = lower::front(&src).unwrap();
+        let (k, node) = lower::kernel_and_loops(&front).unwrap();
+        let c = lower::compile(&k, &node).unwrap();
+        let assignments: Vec<String> = front.model.params().iter().map(|p| format!("{p}=23")).collect();
+        let (ints, _) = lower::parse_assignments(&front.function, &assignments).unwrap();
+        if !lower::accesses_in_bounds(&front.model, &ints).unwrap() {
+            continue;
+        }
+        let want = scop::commands::interp_function(&front.function, &assignments).unwrap();
+        let got = lower::run(&c, &k, &front.function, &assignments, 1, &mut |_, _| {}).unwrap();
+        for ((n, a), (_, b)) in values(&want).iter().zip(&values(&got.checksums)) {
+            assert!(close(*a, *b), "{}: {n} {a} vs {b}", path.display());
+        }
+    }
+}
