@@ -355,6 +355,12 @@ impl State<'_> {
                 self.vfree(b);
                 Ok(d)
             }
+            // pow(x, 2) is x*x (as gcc does; glibc's pow is within an ulp of it)
+            ("pow", [x, Expr::Double(two)]) if *two == 2.0 => {
+                let d = self.dval(c, x, w)?;
+                self.e.vmul(w, d, d, VSrc::Reg(d));
+                Ok(d)
+            }
             ("exp", [x]) if w == Width::Scalar => self.libcall(c, lib_exp as extern "C" fn(f64) -> f64 as usize, &[x]),
             ("pow", [x, y]) if w == Width::Scalar => {
                 self.libcall(c, lib_pow as extern "C" fn(f64, f64) -> f64 as usize, &[x, y])

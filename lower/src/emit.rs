@@ -239,6 +239,18 @@ impl Emitter {
         self.asm.sar(r, n);
     }
 
+    /// `shr r, n`.
+    pub fn shr(&mut self, r: Gpr, n: u8) {
+        self.record("shr", vec![g(r), imm(n as i64)]);
+        self.asm.shr(r, n);
+    }
+
+    /// `shl r, n`.
+    pub fn shl(&mut self, r: Gpr, n: u8) {
+        self.record("shl", vec![g(r), imm(n as i64)]);
+        self.asm.shl(r, n);
+    }
+
     /// `cqo`.
     pub fn cqo(&mut self) {
         self.record("cqo", vec![]);

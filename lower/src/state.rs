@@ -345,6 +345,22 @@ impl<'k> State<'k> {
         if k == 0 || k == -1 {
             return unsupported(format!("integer division by {k}"));
         }
+        if k > 1 && k.count_ones() == 1 && !floor {
+            // C truncation by 2^s: bias negative values by 2^s - 1, shift
+            let sh = k.trailing_zeros() as u8;
+            self.e.mov(g(Gpr::Rax), g(r))?;
+            self.e.sar(Gpr::Rax, 63);
+            self.e.shr(Gpr::Rax, 64 - sh);
+            self.e.add(g(Gpr::Rax), g(r))?;
+            self.e.sar(Gpr::Rax, sh);
+            if rem {
+                self.e.shl(Gpr::Rax, sh);
+                self.e.sub(g(r), g(Gpr::Rax))?;
+            } else {
+                self.e.mov(g(r), g(Gpr::Rax))?;
+            }
+            return Ok(());
+        }
         let d = self.temp()?;
         self.e.mov(g(Gpr::Rax), g(r))?;
         self.e.mov_imm(d, k);

@@ -147,3 +147,23 @@ fn kernels_agree_at_a_size_with_long_vector_loops() {
         }
     }
 }
+
+#[test]
+fn integer_division_and_remainder_truncate_like_c() {
+    // negative operands: C truncates, the powers of two go through shifts
+    let src = "void dv(int N, double A[N]) {
+      for (int i = 0; i < N; i++)
+        A[i] = A[i] + (i - 7) / 4 + (i - 9) % 8 + (i - 5) / 3 + (i - 11) % 6 + pow(A[i], 2.0) + exp(-A[i]);
+    }";
+    let front = lower::front(src).unwrap();
+    let (k, node) = lower::kernel_and_loops(&front).unwrap();
+    let c = lower::compile(&k, &node).unwrap();
+    for n in [1, 5, 30] {
+        let a = [format!("N={n}")];
+        let want = scop::commands::interp_function(&front.function, &a).unwrap();
+        let got = lower::run(&c, &k, &front.function, &a, 1, &mut |_, _| {}).unwrap();
+        for ((_, x), (_, y)) in values(&want).iter().zip(&values(&got.checksums)) {
+            assert!(close(*x, *y), "N={n}: {x} vs {y}");
+        }
+    }
+}
