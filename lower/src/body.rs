@@ -126,12 +126,9 @@ impl State<'_> {
             .get(&a.array)
             .ok_or_else(|| Error::Internal(format!("unknown array {}", a.array)))?;
         match info.storage {
-            Storage::Frame { .. } => {
-                let s = *self
-                    .scalars
-                    .get(&a.array)
-                    .ok_or_else(|| Error::Internal(format!("no slot for {}", a.array)))?;
-                Ok((slot(s), vec![]))
+            Storage::Scalar { .. } => {
+                let (m, t) = self.scalar_mem(&a.array.clone())?;
+                Ok((m, vec![t]))
             }
             Storage::Slot(sl) => {
                 let off = match self.access_lin(c, k) {

@@ -146,7 +146,7 @@ pub fn c_function(k: &Kernel, f: &Function, node: &Node) -> Result<String> {
     names.sort();
     for n in names {
         let a = &k.arrays[n];
-        if let Storage::Frame { init: None } = a.storage {
+        if let Storage::Scalar { init: None, .. } = a.storage {
             out.push_str(&format!("  double {n};\n"));
         }
     }

@@ -3,17 +3,19 @@
 //!
 //! Calling convention (System V): one argument, `rdi`, the address of the
 //! argument vector: one 8-byte slot per signature parameter in order
-//! (`int` as `i64`, `double` as its bits, arrays as pointers), then one
-//! pointer per local array. `rbx` keeps that address; the frame is
-//! addressed from `rsp`.
+//! (`int` as `i64`, `double` as its bits, arrays as pointers), one pointer
+//! per local array, the pointer to the scalar area (one `f64` per local
+//! scalar or written `double` parameter, initialised by the caller), the
+//! worker's number and the number of workers. `rbx` keeps that address; the
+//! frame is addressed from `rsp`.
 
 use ast::Node;
 use codegen_x86::Gpr;
 
-use crate::emit::{g, imm, q, Emitter, Inst, Listed};
+use crate::emit::{g, imm, Emitter, Inst, Listed};
 use crate::error::Result;
-use crate::kernel::{Kernel, Storage};
-use crate::state::{arg, slot, State, FRAME_BYTES};
+use crate::kernel::Kernel;
+use crate::state::{State, FRAME_BYTES};
 
 /// Callee-saved registers pushed by the prologue (rbp first).
 const SAVED: [Gpr; 6] = [Gpr::Rbp, Gpr::Rbx, Gpr::R12, Gpr::R13, Gpr::R14, Gpr::R15];
@@ -56,15 +58,6 @@ pub fn compile(k: &Kernel, node: &Node) -> Result<Compiled> {
     e.jmp(setup);
     e.bind(body)?;
     let mut st = State::new(k, e);
-    // the scalars' frame slots, in a fixed order
-    let mut names: Vec<&String> = k.arrays.keys().collect();
-    names.sort();
-    for n in names {
-        if let Storage::Frame { .. } = k.arrays[n].storage {
-            let s = st.new_slot(8)?;
-            st.scalars.insert(n.clone(), s);
-        }
-    }
     st.node(node)?;
     st.e.bind(exit)?;
     st.e.add(g(Gpr::Rsp), imm(FRAME_BYTES as i64 + 8))?;
@@ -76,17 +69,6 @@ pub fn compile(k: &Kernel, node: &Node) -> Result<Compiled> {
     }
     st.e.ret();
     st.e.bind(setup)?;
-    let mut scalars: Vec<(String, i32)> = st.scalars.iter().map(|(a, s)| (a.clone(), *s)).collect();
-    scalars.sort();
-    for (a, s) in scalars {
-        match k.arrays[&a].storage {
-            Storage::Frame { init: Some(k) } => {
-                st.e.mov(g(Gpr::Rax), q(arg(k)))?;
-                st.e.mov(q(slot(s)), g(Gpr::Rax))?;
-            }
-            _ => st.e.mov(q(slot(s)), imm(0))?,
-        }
-    }
     st.emit_invariants()?;
     st.e.jmp(body);
     let notes = std::mem::take(&mut st.notes);

@@ -27,9 +27,12 @@ pub enum ParamClass {
 pub enum Storage {
     /// Its pointer is in argument slot `k`.
     Slot(usize),
-    /// A zero-dimensional array (a scalar) in the generated function's frame;
-    /// `init` is the argument slot of a written `double` parameter.
-    Frame {
+    /// A zero-dimensional array (a scalar): element `index` of the scalar
+    /// area (its pointer is in [`Kernel::scalar_area`]); `init` is the
+    /// argument slot of a written `double` parameter (its initial value).
+    Scalar {
+        /// Position in the scalar area.
+        index: usize,
         /// Slot holding the initial value, if any.
         init: Option<usize>,
     },
@@ -87,6 +90,9 @@ pub struct Kernel {
     /// Local arrays (declared in the body): their pointers follow the
     /// signature's slots, in this order.
     pub locals: Vec<String>,
+    /// Scalars (local `double`s, written `double` parameters) in the order
+    /// of the scalar area.
+    pub scalars: Vec<String>,
     /// Arrays by name.
     pub arrays: HashMap<String, ArrayInfo>,
     /// Statements by name.
@@ -113,22 +119,27 @@ impl Kernel {
         let slot_of = |n: &str| params.iter().position(|(p, _)| p == n);
         let mut arrays = HashMap::new();
         let mut locals = Vec::new();
+        let mut scalars = Vec::new();
         for a in model.arrays() {
             let storage = match a.kind {
                 ArrayOrigin::Param(_) => Storage::Slot(
                     slot_of(&a.name)
                         .ok_or_else(|| Error::Internal(format!("no parameter {}", a.name)))?,
                 ),
-                ArrayOrigin::ScalarParam(_) => Storage::Frame {
-                    init: slot_of(&a.name),
-                },
-                ArrayOrigin::Local => Storage::Frame { init: None },
+                ArrayOrigin::ScalarParam(_) => {
+                    scalars.push(a.name.clone());
+                    Storage::Scalar { index: scalars.len() - 1, init: slot_of(&a.name) }
+                }
+                ArrayOrigin::Local => {
+                    scalars.push(a.name.clone());
+                    Storage::Scalar { index: scalars.len() - 1, init: None }
+                }
                 ArrayOrigin::LocalArray => {
                     locals.push(a.name.clone());
                     Storage::Slot(params.len() + locals.len() - 1)
                 }
             };
-            if matches!(storage, Storage::Frame { .. }) && !a.sizes.is_empty() {
+            if matches!(storage, Storage::Scalar { .. }) && !a.sizes.is_empty() {
                 return Err(Error::Internal(format!("scalar {} has extents", a.name)));
             }
             arrays.insert(
@@ -190,6 +201,7 @@ impl Kernel {
             name: f.name.clone(),
             params,
             locals,
+            scalars,
             arrays,
             statements,
             order,
@@ -204,8 +216,15 @@ impl Kernel {
             .map(|k| (k, self.params[k].1))
     }
 
-    /// Number of argument slots (signature, then local arrays).
-    pub fn slots(&self) -> usize {
+    /// Argument slot of the scalar area's pointer (after the signature and
+    /// the local arrays); the next two slots are the worker's number and the
+    /// number of workers (for a parallel outer loop).
+    pub fn scalar_area(&self) -> usize {
         self.params.len() + self.locals.len()
+    }
+
+    /// Number of argument slots.
+    pub fn slots(&self) -> usize {
+        self.scalar_area() + 3
     }
 }

@@ -265,7 +265,7 @@ impl State<'_> {
             for (ai, a) in c.stmt.accesses.iter().enumerate() {
                 let info = &k.arrays[&a.array];
                 let group = match info.storage {
-                    Storage::Frame { .. } => {
+                    Storage::Scalar { .. } => {
                         let gi = match groups.iter().position(|gr| gr.frame && gr.array == a.array) {
                             Some(gi) => gi,
                             None => {
@@ -388,12 +388,18 @@ impl State<'_> {
         inner.pref = promoted_refs;
         self.inner = Some(inner);
         for (a, gi, d) in &promote {
-            let m = match groups[*gi].reg {
-                Some(p) => Mem::base(p).disp(*d),
-                None => slot(self.scalars[a]),
+            let (m, t) = match groups[*gi].reg {
+                Some(p) => (Mem::base(p).disp(*d), None),
+                None => {
+                    let (m, t) = self.scalar_mem(a)?;
+                    (m, Some(t))
+                }
             };
             let v = self.vreg()?;
             self.e.vload(Width::Scalar, v, m);
+            if let Some(t) = t {
+                self.free(t);
+            }
             self.inner.as_mut().expect("inner").promoted.insert(a.clone(), v);
         }
         for (u, e) in &hoist {
@@ -439,13 +445,19 @@ impl State<'_> {
         self.e.bind(after)?;
         let inner = self.inner.take().expect("inner");
         for (a, gi, d) in &promote {
-            let m = match groups[*gi].reg {
-                Some(p) => Mem::base(p).disp(*d),
-                None => slot(self.scalars[a]),
+            let (m, t) = match groups[*gi].reg {
+                Some(p) => (Mem::base(p).disp(*d), None),
+                None => {
+                    let (m, t) = self.scalar_mem(a)?;
+                    (m, Some(t))
+                }
             };
             let v = inner.promoted[a];
             self.e.vstore(Width::Scalar, m, v);
             self.vfree(v);
+            if let Some(t) = t {
+                self.free(t);
+            }
         }
         for v in inner.hoisted.values() {
             self.vfree(*v);

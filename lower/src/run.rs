@@ -9,7 +9,7 @@ use scop::ast::{Function, ParamKind};
 
 use crate::error::{Error, Result};
 use crate::function::Compiled;
-use crate::kernel::Kernel;
+use crate::kernel::{Kernel, Storage};
 
 /// The generated function's type: it takes the argument vector.
 pub type KernelFn = extern "sysv64" fn(*const i64);
@@ -119,6 +119,19 @@ pub fn run(
         for l in locals.iter_mut() {
             block.push(l.as_mut_ptr() as i64);
         }
+        // the scalar area: written double parameters start at their value
+        let mut scalars: Vec<f64> = k
+            .scalars
+            .iter()
+            .map(|n| match k.arrays[n].storage {
+                Storage::Scalar { init: Some(_), .. } => init.doubles.get(n).copied().unwrap_or(0.0),
+                _ => 0.0,
+            })
+            .collect();
+        scalars.push(0.0);
+        block.push(scalars.as_mut_ptr() as i64);
+        block.push(0);
+        block.push(1);
         let t = Instant::now();
         func.call((block.as_ptr(),));
         times.push(t.elapsed().as_nanos());

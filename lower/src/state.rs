@@ -8,8 +8,6 @@
 //! strength-reduced pointers) prefer callee-saved registers, temporaries
 //! the others; when none is free a long-lived value lives in a frame slot.
 
-use std::collections::HashMap;
-
 use codegen_x86::{Cond, Gpr, Label, Mem};
 
 use crate::emit::{g, imm, q, Emitter, Operand};
@@ -53,8 +51,6 @@ pub struct State<'k> {
     pub invariants: Vec<(Poly, i32)>,
     /// Double constants (bit patterns) and their 32-byte slots.
     pub consts: Vec<(u64, i32)>,
-    /// Frame slots of the zero-dimensional arrays.
-    pub scalars: HashMap<String, i32>,
     /// True once a ymm register was used.
     pub wide: bool,
     /// What the lowering decided per innermost loop (for listings).
@@ -90,11 +86,21 @@ impl<'k> State<'k> {
             vars: Vec::new(),
             invariants: Vec::new(),
             consts: Vec::new(),
-            scalars: HashMap::new(),
             wide: false,
             inner: None,
             notes: Vec::new(),
         }
+    }
+
+    /// The address of a scalar (a temporary holds the scalar area's
+    /// pointer; free it after use).
+    pub fn scalar_mem(&mut self, name: &str) -> Result<(Mem, Gpr)> {
+        let Some(crate::kernel::Storage::Scalar { index, .. }) = self.k.arrays.get(name).map(|a| a.storage) else {
+            return Err(Error::Internal(format!("{name} is not a scalar")));
+        };
+        let t = self.temp()?;
+        self.e.mov(g(t), q(arg(self.k.scalar_area())))?;
+        Ok((Mem::base(t).disp(8 * index as i32), t))
     }
 
     /// A new frame slot of `bytes` (8 or 32), aligned to its size.
