@@ -3,6 +3,9 @@
 //! `lower` crate, the JIT) and run it on the interpreter's inputs; prints
 //! the checksum lines of `poly interp` and `time NANOSECONDS` (median).
 //!
+//! `--threads T` (default: the number of cores): an outer loop that
+//! carries no dependence runs on T workers, each on a contiguous share.
+//!
 //! A kernel the lowering cannot handle, or whose accesses leave their
 //! arrays at the given sizes, runs in the reference interpreter instead,
 //! said on standard error.
@@ -57,6 +60,22 @@ fn median(mut t: Vec<u128>) -> u128 {
     }
 }
 
+/// The kernel's code: one function for one thread; else one piece per
+/// top-level loop nest, those whose outer loop carries no dependence split
+/// among the workers.
+fn pieces(front: &lower::Front, k: &lower::Kernel, n: &ast::Node, threads: usize) -> lower::Result<Vec<lower::Piece>> {
+    if threads <= 1 {
+        return Ok(vec![lower::Piece { code: lower::compile(k, n)?, parallel: false }]);
+    }
+    let sched = lower::schedule(&front.model)?;
+    let parallel = |piece: &ast::Node, l: usize| {
+        let mut st = Vec::new();
+        lower::statements_of(piece, &mut st);
+        lower::parallel_dims(&front.model, &sched, Some(&st)).is_ok_and(|p| p.get(l) == Some(&true))
+    };
+    lower::compile_pieces(k, n, &parallel)
+}
+
 /// Runs `poly run`; returns the checksum lines and the time line.
 pub fn run_command(args: &[String]) -> Result<String, Error> {
     let a = parse(args)?;
@@ -64,12 +83,10 @@ pub fn run_command(args: &[String]) -> Result<String, Error> {
     let start = Instant::now();
     let front = lower::front(&src)?;
     let (ints, _) = lower::parse_assignments(&front.function, &a.assignments)?;
-    if a.threads.is_some_and(|t| t > 1) {
-        eprintln!("poly run: --threads: the compiled code runs on one thread");
-    }
-    let compiled = match lower::kernel_and_loops(&front)
-        .and_then(|(k, n)| lower::compile(&k, &n).map(|c| (k, c)))
-    {
+    let threads = a
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let compiled = match lower::kernel_and_loops(&front).and_then(|(k, n)| pieces(&front, &k, &n, threads).map(|c| (k, c))) {
         Ok(x) => Some(x),
         Err(e) => {
             eprintln!("poly run: {e}; running the reference interpreter instead");
@@ -94,7 +111,7 @@ pub fn run_command(args: &[String]) -> Result<String, Error> {
                     eprintln!("poly run: run {} of {} took {:.1} ms", r + 1, a.repeat, ns as f64 / 1e6);
                 }
             };
-            let out = lower::run(&c, &k, &front.function, &a.assignments, a.repeat, &mut report)?;
+            let out = lower::run_pieces(&c, &k, &front.function, &a.assignments, a.repeat, threads, &mut report)?;
             (out.checksums, out.median_ns)
         }
         None => {

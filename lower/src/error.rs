@@ -12,6 +12,8 @@ pub enum Error {
     Scop(scop::Error),
     /// AST generation.
     Ast(ast::Error),
+    /// Dependence analysis (the parallel-loop test).
+    Dataflow(dataflow::Error),
     /// The engine (schedule restriction, bounds checks).
     Engine(presburger::Error),
     /// The encoder or the JIT.
@@ -28,6 +30,7 @@ impl fmt::Display for Error {
             Error::Unsupported(m) => write!(f, "not compiled: {m}"),
             Error::Scop(e) => write!(f, "{e}"),
             Error::Ast(e) => write!(f, "AST generation: {e}"),
+            Error::Dataflow(e) => write!(f, "dependences: {e}"),
             Error::Engine(e) => write!(f, "{e}"),
             Error::Codegen(e) => write!(f, "code generation: {e}"),
             Error::Usage(m) => write!(f, "{m}"),

@@ -46,6 +46,61 @@ impl Compiled {
 
 /// Lowers the loop nest `node` of kernel `k` to machine code.
 pub fn compile(k: &Kernel, node: &Node) -> Result<Compiled> {
+    compile_with(k, node, false)
+}
+
+/// A top-level part of the loop nest compiled on its own: run by one
+/// worker, or (`parallel`) by all, each on its share of the outer loop.
+#[derive(Debug, Clone)]
+pub struct Piece {
+    /// The code (a function of the argument vector).
+    pub code: Compiled,
+    /// Its outer loop is split among the workers.
+    pub parallel: bool,
+}
+
+/// The statements called in a loop nest.
+pub fn statements_of(n: &Node, out: &mut Vec<String>) {
+    match n {
+        Node::For { body, .. } => statements_of(body, out),
+        Node::If { then, els, .. } => {
+            statements_of(then, out);
+            if let Some(e) = els {
+                statements_of(e, out);
+            }
+        }
+        Node::Block(v) => v.iter().for_each(|x| statements_of(x, out)),
+        Node::User { name, .. } => out.push(name.clone()),
+    }
+}
+
+/// The loop nest as a sequence of pieces (the top-level nodes): a `for`
+/// loop `c_l` for which `parallel(piece, l)` holds (its schedule dimension
+/// carries no dependence among the piece's statements, see
+/// [`crate::parallel_dims`]) is split among workers.
+pub fn compile_pieces(k: &Kernel, node: &Node, parallel: &dyn Fn(&Node, usize) -> bool) -> Result<Vec<Piece>> {
+    let tops: Vec<&Node> = match node {
+        Node::Block(v) => v.iter().collect(),
+        n => vec![n],
+    };
+    let mut out = Vec::new();
+    for n in tops {
+        let par = match n {
+            Node::For { iterator, .. } => iterator
+                .strip_prefix('c')
+                .and_then(|d| d.parse::<usize>().ok())
+                .is_some_and(|l| parallel(n, l)),
+            _ => false,
+        };
+        match par.then(|| compile_with(k, n, true)) {
+            Some(Ok(code)) => out.push(Piece { code, parallel: true }),
+            _ => out.push(Piece { code: compile_with(k, n, false)?, parallel: false }),
+        }
+    }
+    Ok(out)
+}
+
+fn compile_with(k: &Kernel, node: &Node, chunk: bool) -> Result<Compiled> {
     let mut e = Emitter::new();
     for r in SAVED {
         e.push(r);
@@ -58,6 +113,7 @@ pub fn compile(k: &Kernel, node: &Node) -> Result<Compiled> {
     e.jmp(setup);
     e.bind(body)?;
     let mut st = State::new(k, e);
+    st.chunk = chunk;
     st.node(node)?;
     st.e.bind(exit)?;
     st.e.add(g(Gpr::Rsp), imm(FRAME_BYTES as i64 + 8))?;

@@ -163,6 +163,7 @@ impl State<'_> {
     fn for_loop(&mut self, it: &str, init: &ast::Expr, cond: &ast::Expr, inc: i64, body: &Node) -> Result<()> {
         // registers go to the innermost loops; outer iterators live in the frame
         let innermost = calls(body, false, &mut Vec::new()).is_some();
+        let chunk = std::mem::take(&mut self.chunk);
         let loc = if innermost { self.long()? } else { Loc::Slot(self.new_slot(8)?) };
         let r = self.ival(init)?;
         self.to_loc(loc, r)?;
@@ -197,6 +198,14 @@ impl State<'_> {
                 };
                 self.cmp_bound(loc, bop)?;
                 self.e.jcc(cc(op).negate(), exit);
+                let (op, bop) = if chunk {
+                    let last = self.chunk_range(loc, op, bop, inc)?;
+                    self.cmp_bound(loc, last)?;
+                    self.e.jcc(Cond::G, exit);
+                    (CmpOp::Le, last)
+                } else {
+                    (op, bop)
+                };
                 let mut users = Vec::new();
                 let innermost = calls(body, false, &mut users);
                 let done = match innermost {
@@ -217,6 +226,7 @@ impl State<'_> {
                     self.free_loc(l);
                 }
             }
+            None if chunk => return Err(Error::Unsupported("a parallel loop without a simple bound".into())),
             None => {
                 let top = self.e.label();
                 self.e.bind(top)?;
@@ -230,6 +240,46 @@ impl State<'_> {
         self.vars.pop();
         self.free_loc(loc);
         Ok(())
+    }
+
+    /// This worker's share of a loop's iterations: the iterator moves to
+    /// its first one, and the returned operand (a frame slot) holds its last
+    /// value. With `n` iterations, worker `t` of `T` runs iterations
+    /// `n*t/T .. n*(t+1)/T`.
+    fn chunk_range(&mut self, it: Loc, op: CmpOp, bound: Operand, inc: i64) -> Result<Operand> {
+        let (w, nw) = (self.k.scalar_area() + 1, self.k.scalar_area() + 2);
+        let span = self.temp()?;
+        self.e.mov(g(span), bound)?;
+        if op == CmpOp::Lt {
+            self.e.sub(g(span), imm(1))?;
+        }
+        self.e.sub(g(span), Self::loc_op(it))?;
+        self.floor_div(span, inc)?;
+        self.e.add(g(span), imm(1))?; // n >= 1 (the guard passed)
+        let (lo, hi, d) = (self.temp()?, self.temp()?, self.temp()?);
+        self.e.mov(g(d), q(arg(nw)))?;
+        for (r, extra) in [(lo, 0), (hi, 1)] {
+            self.e.mov(g(Gpr::Rax), q(arg(w)))?;
+            if extra == 1 {
+                self.e.add(g(Gpr::Rax), imm(1))?;
+            }
+            self.e.imul(Gpr::Rax, g(span))?;
+            self.e.cqo();
+            self.e.idiv(d);
+            self.e.mov(g(r), g(Gpr::Rax))?;
+        }
+        // last = first + (hi - 1) * inc, then first += lo * inc
+        let last = self.new_slot(8)?;
+        self.e.sub(g(hi), imm(1))?;
+        self.e.imul_imm(hi, hi, inc)?;
+        self.e.add(g(hi), Self::loc_op(it))?;
+        self.e.mov(q(slot(last)), g(hi))?;
+        self.e.imul_imm(lo, lo, inc)?;
+        self.e.add(Self::loc_op(it), g(lo))?;
+        for r in [span, lo, hi, d] {
+            self.free(r);
+        }
+        Ok(q(slot(last)))
     }
 
     /// The innermost loop (entered with at least one iteration to run).

@@ -8,7 +8,7 @@ use codegen_x86::JitFunction;
 use scop::ast::{Function, ParamKind};
 
 use crate::error::{Error, Result};
-use crate::function::Compiled;
+use crate::function::{Compiled, Piece};
 use crate::kernel::{Kernel, Storage};
 
 /// The generated function's type: it takes the argument vector.
@@ -80,9 +80,29 @@ pub fn run(
     repeat: usize,
     progress: &mut dyn FnMut(usize, u128),
 ) -> Result<Outcome> {
+    let piece = Piece { code: c.clone(), parallel: false };
+    run_pieces(std::slice::from_ref(&piece), k, f, assignments, repeat, 1, progress)
+}
+
+/// Like [`run`] for a kernel compiled in pieces ([`crate::compile_pieces`]):
+/// the pieces run in order, a parallel one on `threads` workers (scoped
+/// threads, joined before the next piece).
+pub fn run_pieces(
+    pieces: &[Piece],
+    k: &Kernel,
+    f: &Function,
+    assignments: &[String],
+    repeat: usize,
+    threads: usize,
+    progress: &mut dyn FnMut(usize, u128),
+) -> Result<Outcome> {
     let (ints, dbls) = parse_assignments(f, assignments)?;
     let init = scop::interp::initial_state(f, &ints, &dbls)?;
-    let func: JitFunction<KernelFn> = JitFunction::new(&c.code)?;
+    let funcs: Vec<(JitFunction<KernelFn>, bool)> = pieces
+        .iter()
+        .map(|p| Ok((JitFunction::new(&p.code.code)?, p.parallel)))
+        .collect::<Result<_>>()?;
+    let threads = threads.max(1);
     let lookup = |n: &str| ints.get(n).copied();
     let mut local_sizes = Vec::new();
     for l in &k.locals {
@@ -133,7 +153,27 @@ pub fn run(
         block.push(0);
         block.push(1);
         let t = Instant::now();
-        func.call((block.as_ptr(),));
+        for (func, parallel) in &funcs {
+            if *parallel && threads > 1 {
+                let n = block.len();
+                let blocks: Vec<Vec<i64>> = (0..threads)
+                    .map(|w| {
+                        let mut b = block.clone();
+                        b[n - 2] = w as i64;
+                        b[n - 1] = threads as i64;
+                        b
+                    })
+                    .collect();
+                std::thread::scope(|s| {
+                    for b in &blocks[1..] {
+                        s.spawn(move || func.call((b.as_ptr(),)));
+                    }
+                    func.call((blocks[0].as_ptr(),));
+                });
+            } else {
+                func.call((block.as_ptr(),));
+            }
+        }
         times.push(t.elapsed().as_nanos());
         progress(run, times[run]);
         last = arrays;

@@ -53,6 +53,8 @@ pub struct State<'k> {
     pub consts: Vec<(u64, i32)>,
     /// True once a ymm register was used.
     pub wide: bool,
+    /// Split the next `for` loop's iterations among the workers.
+    pub chunk: bool,
     /// What the lowering decided per innermost loop (for listings).
     pub notes: Vec<String>,
     /// Addressing of the innermost loop being lowered.
@@ -88,6 +90,7 @@ impl<'k> State<'k> {
             consts: Vec::new(),
             wide: false,
             inner: None,
+            chunk: false,
             notes: Vec::new(),
         }
     }

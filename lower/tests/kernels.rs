@@ -167,3 +167,60 @@ fn integer_division_and_remainder_truncate_like_c() {
         }
     }
 }
+
+#[test]
+fn parallel_pieces_on_three_workers_agree_with_the_interpreter() {
+    let mut parallel_loops = 0;
+    for path in kernels() {
+        let src = std::fs::read_to_string(&path).unwrap();
+        let front = lower::front(&src).unwrap();
+        let (k, node) = lower::kernel_and_loops(&front).unwrap();
+        let sched = lower::schedule(&front.model).unwrap();
+        let par = |n: &ast::Node, l: usize| {
+            let mut st = Vec::new();
+            lower::statements_of(n, &mut st);
+            lower::parallel_dims(&front.model, &sched, Some(&st)).unwrap()[l]
+        };
+        let pieces = lower::compile_pieces(&k, &node, &par).unwrap();
+        parallel_loops += pieces.iter().filter(|p| p.parallel).count();
+        for n in [2, 9, 23] {
+            let assignments: Vec<String> = front.model.params().iter().map(|p| format!("{p}={n}")).collect();
+            let (ints, _) = lower::parse_assignments(&front.function, &assignments).unwrap();
+            if !lower::accesses_in_bounds(&front.model, &ints).unwrap() {
+                continue;
+            }
+            let want = scop::commands::interp_function(&front.function, &assignments).unwrap();
+            let got = lower::run_pieces(&pieces, &k, &front.function, &assignments, 1, 3, &mut |_, _| {}).unwrap();
+            for ((m, a), (_, b)) in values(&want).iter().zip(&values(&got.checksums)) {
+                assert!(close(*a, *b), "{} n={n}: {m} {a} vs {b}", path.display());
+            }
+        }
+    }
+    eprintln!("{parallel_loops} parallel outer loops");
+    assert!(parallel_loops > 0);
+}
+
+#[test]
+fn a_loop_carrying_a_dependence_is_not_parallel() {
+    let src = "void p(int N, double A[N], double B[N]) {
+      for (int i = 0; i < N; i++) B[i] = A[i] * 2;
+      for (int i = 1; i < N; i++) A[i] = A[i - 1] + B[i];
+    }";
+    let front = lower::front(src).unwrap();
+    let sched = lower::schedule(&front.model).unwrap();
+    let par = lower::parallel_dims(&front.model, &sched, None).unwrap();
+    // dimension 0 orders the two loops (the second reads B written by the
+    // first), dimension 1 is the loops: the first is parallel, the second is
+    // not (A[i - 1]), so the dimension as a whole is not; the first loop's
+    // statement alone is
+    assert_eq!(par[0], false);
+    assert_eq!(par[1], false);
+    assert!(lower::parallel_dims(&front.model, &sched, Some(&["S0".to_string()])).unwrap()[1]);
+    assert!(!lower::parallel_dims(&front.model, &sched, Some(&["S1".to_string()])).unwrap()[1]);
+    let src = "void q(int N, double A[N][N]) {
+      for (int i = 0; i < N; i++) for (int j = 1; j < N; j++) A[i][j] = A[i][j - 1] + 1;
+    }";
+    let front = lower::front(src).unwrap();
+    let sched = lower::schedule(&front.model).unwrap();
+    assert_eq!(lower::parallel_dims(&front.model, &sched, None).unwrap(), [true, false]);
+}
