@@ -4,7 +4,8 @@
 //! the checksum lines of `poly interp` and `time NANOSECONDS` (median).
 //!
 //! `--threads T` (default: the number of cores): an outer loop that
-//! carries no dependence runs on T workers, each on a contiguous share.
+//! carries no dependence runs on T workers, each on a contiguous share,
+//! once a run of its nest took 2 ms or more (the first run is sequential).
 //!
 //! A kernel the lowering cannot handle, or whose accesses leave their
 //! arrays at the given sizes, runs in the reference interpreter instead,
@@ -13,6 +14,10 @@
 use std::time::Instant;
 
 use crate::error::Error;
+
+/// A parallel loop nest runs on the workers once one run of it took this
+/// long (2 ms: thread start-up costs more than shorter loops gain).
+const THREADED_NS: u128 = 2_000_000;
 
 /// Usage of the command.
 pub const USAGE: &str = "usage: poly run KERNEL.c NAME=VALUE... [--repeat R] [--threads T]";
@@ -111,7 +116,7 @@ pub fn run_command(args: &[String]) -> Result<String, Error> {
                     eprintln!("poly run: run {} of {} took {:.1} ms", r + 1, a.repeat, ns as f64 / 1e6);
                 }
             };
-            let out = lower::run_pieces(&c, &k, &front.function, &a.assignments, a.repeat, threads, &mut report)?;
+            let out = lower::run_pieces(&c, &k, &front.function, &a.assignments, a.repeat, threads, THREADED_NS, &mut report)?;
             (out.checksums, out.median_ns)
         }
         None => {

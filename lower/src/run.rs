@@ -81,12 +81,14 @@ pub fn run(
     progress: &mut dyn FnMut(usize, u128),
 ) -> Result<Outcome> {
     let piece = Piece { code: c.clone(), parallel: false };
-    run_pieces(std::slice::from_ref(&piece), k, f, assignments, repeat, 1, progress)
+    run_pieces(std::slice::from_ref(&piece), k, f, assignments, repeat, 1, 0, progress)
 }
 
 /// Like [`run`] for a kernel compiled in pieces ([`crate::compile_pieces`]):
 /// the pieces run in order, a parallel one on `threads` workers (scoped
-/// threads, joined before the next piece).
+/// threads, joined before the next piece) once one of its runs took
+/// `min_threaded_ns` or more (starting threads costs more than short loops
+/// gain; with a positive threshold the first run is on one thread).
 pub fn run_pieces(
     pieces: &[Piece],
     k: &Kernel,
@@ -94,6 +96,7 @@ pub fn run_pieces(
     assignments: &[String],
     repeat: usize,
     threads: usize,
+    min_threaded_ns: u128,
     progress: &mut dyn FnMut(usize, u128),
 ) -> Result<Outcome> {
     let (ints, dbls) = parse_assignments(f, assignments)?;
@@ -103,6 +106,7 @@ pub fn run_pieces(
         .map(|p| Ok((JitFunction::new(&p.code.code)?, p.parallel)))
         .collect::<Result<_>>()?;
     let threads = threads.max(1);
+    let mut piece_ns = vec![0u128; funcs.len()];
     let lookup = |n: &str| ints.get(n).copied();
     let mut local_sizes = Vec::new();
     for l in &k.locals {
@@ -153,8 +157,9 @@ pub fn run_pieces(
         block.push(0);
         block.push(1);
         let t = Instant::now();
-        for (func, parallel) in &funcs {
-            if *parallel && threads > 1 {
+        for (i, (func, parallel)) in funcs.iter().enumerate() {
+            let tp = Instant::now();
+            if *parallel && threads > 1 && piece_ns[i] >= min_threaded_ns {
                 let n = block.len();
                 let blocks: Vec<Vec<i64>> = (0..threads)
                     .map(|w| {
@@ -173,6 +178,7 @@ pub fn run_pieces(
             } else {
                 func.call((block.as_ptr(),));
             }
+            piece_ns[i] = tp.elapsed().as_nanos();
         }
         times.push(t.elapsed().as_nanos());
         progress(run, times[run]);

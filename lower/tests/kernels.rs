@@ -190,7 +190,7 @@ fn parallel_pieces_on_three_workers_agree_with_the_interpreter() {
                 continue;
             }
             let want = scop::commands::interp_function(&front.function, &assignments).unwrap();
-            let got = lower::run_pieces(&pieces, &k, &front.function, &assignments, 1, 3, &mut |_, _| {}).unwrap();
+            let got = lower::run_pieces(&pieces, &k, &front.function, &assignments, 1, 3, 0, &mut |_, _| {}).unwrap();
             for ((m, a), (_, b)) in values(&want).iter().zip(&values(&got.checksums)) {
                 assert!(close(*a, *b), "{} n={n}: {m} {a} vs {b}", path.display());
             }
