@@ -71,6 +71,17 @@
 //! values, guards, steps other than 1. The per-loop decision and its reason
 //! are in [`Compiled::notes`].
 //!
+//! ## Workers
+//! [`compile_pieces`] compiles each top-level loop nest as its own
+//! function; a nest whose outer loop `c_l` carries no dependence among its
+//! statements ([`parallel_dims`]: flow, anti and output dependences from
+//! `dataflow`, mapped to schedule times, never differ at `l` when they
+//! agree before it) reads the worker's number `t` and count `T` from the
+//! argument vector and runs iterations `n*t/T .. n*(t+1)/T` of its `n`.
+//! [`run_pieces`] runs the pieces in order, a parallel one on scoped
+//! threads joined before the next piece (the barrier). Scalars live in a
+//! scalar area shared through the argument vector, so values cross pieces.
+//!
 //! ## Safety
 //! The compiled code has no bounds checks: [`accesses_in_bounds`] proves
 //! with the engine that every access of every executed instance is inside
