@@ -395,6 +395,21 @@ impl State<'_> {
                 }
             }
         }
+        // literals get registers too in a vector loop, when there are enough
+        let mut literals: Vec<(usize, &Expr)> = Vec::new();
+        if !has_if && inc == 1 {
+            for (u, c) in cs.iter().enumerate() {
+                if let Expr::Assign { value, .. } = &c.stmt.body {
+                    collect_literals(value, &|ai| invariant_ref(u, ai), u, &mut literals);
+                }
+            }
+        }
+        let literal_value = |e: &Expr| match e {
+            Expr::Double(f) => f.to_bits(),
+            Expr::ToDouble(i) => (crate::body::int_literal(i).unwrap_or(0) as f64).to_bits(),
+            _ => 0,
+        };
+        let distinct: HashSet<u64> = literals.iter().map(|(_, e)| literal_value(e)).collect();
         let why_not = if has_if {
             Some("guarded statements".to_string())
         } else if inc != 1 {
@@ -458,6 +473,23 @@ impl State<'_> {
                 self.e.vbroadcast_reg(v, v);
             }
             self.inner.as_mut().expect("inner").hoisted.insert(key(e), v);
+        }
+        if vector && distinct.len() + promote.len() + 6 <= self.free_vregs() {
+            let mut regs: std::collections::HashMap<u64, u8> = std::collections::HashMap::new();
+            for (_, e) in &literals {
+                let bits = literal_value(e);
+                let v = match regs.get(&bits) {
+                    Some(&v) => v,
+                    None => {
+                        let v = self.vreg()?;
+                        let m = self.constant(bits)?;
+                        self.e.vload(Width::Vec4, v, m);
+                        regs.insert(bits, v);
+                        v
+                    }
+                };
+                self.inner.as_mut().expect("inner").hoisted.insert(key(e), v);
+            }
         }
         let after = self.e.label();
         if vector {
@@ -628,6 +660,28 @@ fn collect_invariants<'a>(e: &'a Expr, inv_access: &dyn Fn(usize) -> bool, u: us
         }
         return;
     }
+    collect_children(e, inv_access, u, out);
+}
+
+/// The literals of `e` outside its invariant sub-expressions (kept in
+/// registers in vector loops instead of being read from the frame).
+fn collect_literals<'a>(e: &'a Expr, inv_access: &dyn Fn(usize) -> bool, u: usize, out: &mut Vec<(usize, &'a Expr)>) {
+    if matches!(e, Expr::Double(_) | Expr::ToDouble(_)) && invariant(e, inv_access) {
+        out.push((u, e));
+    } else if !invariant(e, inv_access) {
+        match e {
+            Expr::Unary { arg, .. } | Expr::ToDouble(arg) => collect_literals(arg, inv_access, u, out),
+            Expr::Binary { lhs, rhs, .. } => {
+                collect_literals(lhs, inv_access, u, out);
+                collect_literals(rhs, inv_access, u, out);
+            }
+            Expr::Call { args, .. } => args.iter().for_each(|a| collect_literals(a, inv_access, u, out)),
+            _ => {}
+        }
+    }
+}
+
+fn collect_children<'a>(e: &'a Expr, inv_access: &dyn Fn(usize) -> bool, u: usize, out: &mut Vec<(usize, &'a Expr)>) {
     match e {
         Expr::Unary { arg, .. } | Expr::ToDouble(arg) => collect_invariants(arg, inv_access, u, out),
         Expr::Binary { lhs, rhs, .. } => {
