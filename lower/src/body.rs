@@ -95,6 +95,16 @@ pub fn affine_expr(a: &Affine, iters: &[String], args: &[ast::Expr]) -> ast::Exp
 }
 
 impl State<'_> {
+    /// The innermost loop's addressing (an internal error outside one).
+    pub fn inner_mut(&mut self) -> Result<&mut Inner> {
+        self.inner.as_mut().ok_or_else(|| Error::Internal("no innermost loop state".into()))
+    }
+
+    /// The innermost loop's addressing (an internal error outside one).
+    pub fn inner_ref(&self) -> Result<&Inner> {
+        self.inner.as_ref().ok_or_else(|| Error::Internal("no innermost loop state".into()))
+    }
+
     /// The flat element offset of access `k` of a call, as a [`Lin`] over
     /// the AST iterators in scope, when everything is affine.
     pub fn access_lin(&self, c: &Call, k: usize) -> Option<Lin> {

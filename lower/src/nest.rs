@@ -465,14 +465,14 @@ impl State<'_> {
             if let Some(t) = t {
                 self.free(t);
             }
-            self.inner.as_mut().expect("inner").promoted.insert(a.clone(), v);
+            self.inner_mut()?.promoted.insert(a.clone(), v);
         }
         for (u, e) in &hoist {
             let v = self.dval(&cs[*u], e, Width::Scalar)?;
             if vector {
                 self.e.vbroadcast_reg(v, v);
             }
-            self.inner.as_mut().expect("inner").hoisted.insert(key(e), v);
+            self.inner_mut()?.hoisted.insert(key(e), v);
         }
         if vector && distinct.len() + promote.len() + 6 <= self.free_vregs() {
             let mut regs: std::collections::HashMap<u64, u8> = std::collections::HashMap::new();
@@ -488,7 +488,7 @@ impl State<'_> {
                         v
                     }
                 };
-                self.inner.as_mut().expect("inner").hoisted.insert(key(e), v);
+                self.inner_mut()?.hoisted.insert(key(e), v);
             }
         }
         let after = self.e.label();
@@ -510,11 +510,11 @@ impl State<'_> {
         let top = self.e.label();
         self.e.bind(top)?;
         if has_if {
-            self.inner.as_mut().expect("inner").count = Some(0);
+            self.inner_mut()?.count = Some(0);
             self.node(body)?;
         } else {
             for (u, c) in cs.iter().enumerate() {
-                self.inner.as_mut().expect("inner").cur = u;
+                self.inner_mut()?.cur = u;
                 self.statement(c, Width::Scalar)?;
             }
         }
@@ -525,7 +525,7 @@ impl State<'_> {
         self.cmp_bound(loc, bound)?;
         self.e.jcc(cc(op), top);
         self.e.bind(after)?;
-        let inner = self.inner.take().expect("inner");
+        let inner = self.inner.take().ok_or_else(|| Error::Internal("no innermost loop state".into()))?;
         for (a, gi, d) in &promote {
             let (m, t) = match groups[*gi].reg {
                 Some(p) => (Mem::base(p).disp(*d), None),
@@ -578,7 +578,7 @@ impl State<'_> {
         for a in written {
             let mine: Vec<&Ref> = refs.iter().filter(|r| &r.array == a).collect();
             let Some(w) = mine.iter().find(|r| r.write) else { continue };
-            let gi = w.group.expect("grouped").0;
+            let Some((gi, _)) = w.group else { return Err(format!("{a} is not strength-reduced")) };
             if groups[gi].coef.is_zero() {
                 if !promote.iter().any(|(p, _, _)| p == a) {
                     return Err(format!("{a} is written at one element by several references"));
@@ -597,7 +597,9 @@ impl State<'_> {
                     if !(p.write || q.write) {
                         continue;
                     }
-                    let (dp, dq) = (p.group.expect("grouped").1, q.group.expect("grouped").1);
+                    let (Some((_, dp)), Some((_, dq))) = (p.group, q.group) else {
+                        return Err(format!("{a} is not strength-reduced"));
+                    };
                     if dp > dq && (p.user, p.write) >= (q.user, q.write) {
                         return Err(format!("{a}: a dependence of distance {} would be reversed", (dp - dq) / 8));
                     }

@@ -15,7 +15,7 @@ use crate::state::{slot, Loc, State};
 impl State<'_> {
     fn vector_copy(&mut self, cs: &[Call]) -> Result<()> {
         for (u, c) in cs.iter().enumerate() {
-            self.inner.as_mut().expect("inner").cur = u;
+            self.inner_mut()?.cur = u;
             self.statement(c, Width::Vec4)?;
         }
         Ok(())
@@ -40,7 +40,7 @@ impl State<'_> {
             _ => (codegen_x86::Cond::L, codegen_x86::Cond::Ge),
         };
         self.wide = true;
-        self.inner.as_mut().expect("inner").contract = true;
+        self.inner_mut()?.contract = true;
         let itop = match it {
             Loc::Reg(r) => g(r),
             Loc::Slot(s) => crate::emit::q(slot(s)),
@@ -57,7 +57,7 @@ impl State<'_> {
         let second: Vec<(String, u8, u8)> = reductions
             .iter()
             .map(|a| {
-                let first = self.inner.as_ref().expect("inner").promoted[a];
+                let first = self.inner_ref()?.promoted[a];
                 let v = self.vreg()?;
                 self.e.vxor(Width::Vec4, v, v, VSrc::Reg(v));
                 Ok((a.clone(), first, v))
@@ -69,7 +69,7 @@ impl State<'_> {
         self.e.bind(top)?;
         self.vector_copy(cs)?;
         {
-            let inner = self.inner.as_mut().expect("inner");
+            let inner = self.inner_mut()?;
             for k in shifted {
                 if let Some(e) = inner.ptr.get_mut(k) {
                     e.1 += 32;
@@ -81,7 +81,7 @@ impl State<'_> {
         }
         self.vector_copy(cs)?;
         {
-            let inner = self.inner.as_mut().expect("inner");
+            let inner = self.inner_mut()?;
             for k in shifted {
                 if let Some(e) = inner.ptr.get_mut(k) {
                     e.1 -= 32;
@@ -106,7 +106,7 @@ impl State<'_> {
         }
         self.e.add(itop, imm(4))?;
         self.e.bind(done)?;
-        self.inner.as_mut().expect("inner").contract = false;
+        self.inner_mut()?.contract = false;
         for (_, f, v) in &second {
             self.e.vadd(Width::Vec4, *f, *f, VSrc::Reg(*v));
             self.vfree(*v);
