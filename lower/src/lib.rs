@@ -51,10 +51,11 @@
 //! only use `+ - * /`, negation, `sqrt`, `fabs`, literals and parameters,
 //! there are no guards, the step is 1, and every written array is either
 //! * accessed through one group at unit stride, where no pair of accesses
-//!   at distance `d > 0` (element touched at iteration `x` and again at
+//!   at distance `0 < d < 4` (element touched at iteration `x` and again at
 //!   `x + d`) has the later access in an earlier statement (or a write
 //!   before a read in one statement) — running each statement for four
-//!   iterations before the next would reverse that dependence; or
+//!   iterations before the next would reverse that dependence (at `d >= 4`
+//!   the two iterations are in different steps of four, in order); or
 //! * a sum reduction `s = s + e` / `s = s - e` / `s += e` on one invariant
 //!   element that nothing else in the loop touches: partial sums in the
 //!   lanes (and a second accumulator), folded into lane 0 after the loop.

@@ -600,7 +600,7 @@ impl State<'_> {
                     let (Some((_, dp)), Some((_, dq))) = (p.group, q.group) else {
                         return Err(format!("{a} is not strength-reduced"));
                     };
-                    if dp > dq && (p.user, p.write) >= (q.user, q.write) {
+                    if dp > dq && dp - dq < 32 && (p.user, p.write) >= (q.user, q.write) {
                         return Err(format!("{a}: a dependence of distance {} would be reversed", (dp - dq) / 8));
                     }
                 }

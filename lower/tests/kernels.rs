@@ -114,6 +114,30 @@ fn a_backward_dependence_is_not_vectorized() {
 }
 
 #[test]
+fn a_dependence_of_distance_four_or_more_allows_vectors() {
+    for (d, vector) in [(4, true), (3, false), (7, true)] {
+        let src = format!(
+            "void r(int N, double A[N], double B[N]) {{
+              for (int i = {d}; i < N; i++)
+                A[i] = A[i - {d}] * 0.5 + B[i];
+            }}"
+        );
+        let front = lower::front(&src).unwrap();
+        let (k, node) = lower::kernel_and_loops(&front).unwrap();
+        let c = lower::compile(&k, &node).unwrap();
+        assert_eq!(c.notes.iter().any(|n| n.contains("vectorized")), vector, "{d}: {:?}", c.notes);
+        for n in [5, 13, 40] {
+            let a = [format!("N={n}")];
+            let want = scop::commands::interp_function(&front.function, &a).unwrap();
+            let got = lower::run(&c, &k, &front.function, &a, 1, &mut |_, _| {}).unwrap();
+            for ((_, x), (_, y)) in values(&want).iter().zip(&values(&got.checksums)) {
+                assert!(close(*x, *y), "d={d} N={n}: {x} vs {y}");
+            }
+        }
+    }
+}
+
+#[test]
 fn unsupported_code_is_reported_not_miscompiled() {
     // integer division by a parameter is outside the lowering
     let src = "void d(int N, double A[N]) {
