@@ -1,9 +1,9 @@
 //! `poly compile KERNEL.c [--emit model|deps|schedule|ast|c|asm]`: the
 //! stages of compiling a kernel to x86-64 (the `lower` crate): the program
 //! model (JSON, as `poly scop`), its dependences (as `poly deps`), the
-//! schedule the code follows, the generated loops, a complete C function
-//! with the original signature, or the machine code with offsets (the
-//! default).
+//! schedule the code follows, the generated loops (after unroll-and-jam of
+//! parallel outer loops), a complete C function with the original
+//! signature, or the machine code of one thread with offsets (the default).
 
 use crate::error::Error;
 
@@ -31,16 +31,16 @@ pub fn compile_command(args: &[String]) -> Result<String, Error> {
         "deps" => crate::deps::deps_text(&src, &[], false),
         "schedule" => Ok(format!("{}\n", lower::schedule(&front.model)?)),
         "ast" => {
-            let (_, node) = lower::kernel_and_loops(&front)?;
+            let (_, node, _) = lower::prepare(&front)?;
             Ok(node.to_c())
         }
         "c" => {
-            let (k, node) = lower::kernel_and_loops(&front)?;
+            let (k, node, _) = lower::prepare(&front)?;
             Ok(lower::c_function(&k, &front.function, &node)?)
         }
         "asm" => {
-            let (k, node) = lower::kernel_and_loops(&front)?;
-            let c = lower::compile(&k, &node)?;
+            let (k, node, copies) = lower::prepare(&front)?;
+            let c = lower::compile_jammed(&k, &node, &copies)?;
             let mut out = format!("# {}: {} bytes; argument vector in rdi (one 8-byte slot per parameter)\n", k.name, c.code.len());
             for n in &c.notes {
                 out.push_str(&format!("# {n}\n"));

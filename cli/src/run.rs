@@ -68,17 +68,16 @@ fn median(mut t: Vec<u128>) -> u128 {
 /// The kernel's code: one function for one thread; else one piece per
 /// top-level loop nest, those whose outer loop carries no dependence split
 /// among the workers.
-fn pieces(front: &lower::Front, k: &lower::Kernel, n: &ast::Node, threads: usize) -> lower::Result<Vec<lower::Piece>> {
+fn pieces(front: &lower::Front, threads: usize) -> lower::Result<(lower::Kernel, Vec<lower::Piece>)> {
+    let (k, n, copies) = lower::prepare(front)?;
     if threads <= 1 {
-        return Ok(vec![lower::Piece { code: lower::compile(k, n)?, parallel: false }]);
+        let code = lower::compile_jammed(&k, &n, &copies)?;
+        return Ok((k, vec![lower::Piece { code, parallel: false }]));
     }
     let sched = lower::schedule(&front.model)?;
-    let parallel = |piece: &ast::Node, l: usize| {
-        let mut st = Vec::new();
-        lower::statements_of(piece, &mut st);
-        lower::parallel_dims(&front.model, &sched, Some(&st)).is_ok_and(|p| p.get(l) == Some(&true))
-    };
-    lower::compile_pieces(k, n, &parallel)
+    let parallel = |piece: &ast::Node, l: usize| lower::parallel_in(&front.model, &sched, piece, l);
+    let p = lower::compile_pieces(&k, &n, &parallel, &copies)?;
+    Ok((k, p))
 }
 
 /// Runs `poly run`; returns the checksum lines and the time line.
@@ -91,7 +90,7 @@ pub fn run_command(args: &[String]) -> Result<String, Error> {
     let threads = a
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let compiled = match lower::kernel_and_loops(&front).and_then(|(k, n)| pieces(&front, &k, &n, threads).map(|c| (k, c))) {
+    let compiled = match pieces(&front, threads) {
         Ok(x) => Some(x),
         Err(e) => {
             eprintln!("poly run: {e}; running the reference interpreter instead");

@@ -43,7 +43,7 @@ pub struct Inner {
     pub pref: std::collections::HashSet<(usize, usize)>,
     /// Loop-invariant sub-expressions (by address) → register holding the
     /// value in every lane.
-    pub hoisted: HashMap<usize, u8>,
+    pub hoisted: HashMap<(usize, usize), u8>,
     /// Contract `a + b*c` into FMA.
     pub contract: bool,
 }
@@ -59,7 +59,8 @@ fn unsupported<T>(m: impl Into<String>) -> Result<T> {
     Err(Error::Unsupported(m.into()))
 }
 
-/// Address of an expression node (the key of [`Inner::hoisted`]).
+/// Address of an expression node (with the call's number, the key of
+/// [`Inner::hoisted`]: copies of one statement share their nodes).
 pub fn key(e: &Expr) -> usize {
     e as *const Expr as usize
 }
@@ -240,7 +241,7 @@ impl State<'_> {
     /// A leaf as an operand (register or memory) without copying.
     fn dsrc(&mut self, c: &Call, e: &Expr, w: Width) -> Result<Src> {
         let plain = |v| Src { v, owned: None, temps: vec![] };
-        if let Some(&r) = self.inner.as_ref().and_then(|i| i.hoisted.get(&key(e))) {
+        if let Some(&r) = self.inner.as_ref().and_then(|i| i.hoisted.get(&(i.cur, key(e)))) {
             return Ok(plain(VSrc::Reg(r)));
         }
         match e {
@@ -271,7 +272,7 @@ impl State<'_> {
     pub fn dval(&mut self, c: &Call, e: &Expr, w: Width) -> Result<u8> {
         let leaf = matches!(e, Expr::Access(_) | Expr::Double(_) | Expr::DoubleParam(_))
             || matches!(e, Expr::ToDouble(i) if int_literal(i).is_some());
-        if let Some(&r) = self.inner.as_ref().and_then(|i| i.hoisted.get(&key(e))) {
+        if let Some(&r) = self.inner.as_ref().and_then(|i| i.hoisted.get(&(i.cur, key(e)))) {
             let d = self.vreg()?;
             self.e.vcopy(w, d, r);
             return Ok(d);

@@ -14,6 +14,7 @@ use codegen_x86::Gpr;
 
 use crate::emit::{g, imm, Emitter, Inst, Listed};
 use crate::error::Result;
+use crate::jam::Copies;
 use crate::kernel::Kernel;
 use crate::state::{State, FRAME_BYTES};
 
@@ -46,7 +47,13 @@ impl Compiled {
 
 /// Lowers the loop nest `node` of kernel `k` to machine code.
 pub fn compile(k: &Kernel, node: &Node) -> Result<Compiled> {
-    compile_with(k, node, false)
+    compile_with(k, node, false, &Copies::new())
+}
+
+/// [`compile`] for a nest made by [`crate::jam_outer`], whose copies of a
+/// statement are independent.
+pub fn compile_jammed(k: &Kernel, node: &Node, copies: &Copies) -> Result<Compiled> {
+    compile_with(k, node, false, copies)
 }
 
 /// A top-level part of the loop nest compiled on its own: run by one
@@ -78,29 +85,51 @@ pub fn statements_of(n: &Node, out: &mut Vec<String>) {
 /// loop `c_l` for which `parallel(piece, l)` holds (its schedule dimension
 /// carries no dependence among the piece's statements, see
 /// [`crate::parallel_dims`]) is split among workers.
-pub fn compile_pieces(k: &Kernel, node: &Node, parallel: &dyn Fn(&Node, usize) -> bool) -> Result<Vec<Piece>> {
-    let tops: Vec<&Node> = match node {
-        Node::Block(v) => v.iter().collect(),
-        n => vec![n],
-    };
+pub fn compile_pieces(
+    k: &Kernel,
+    node: &Node,
+    parallel: &dyn Fn(&Node, usize) -> bool,
+    copies: &Copies,
+) -> Result<Vec<Piece>> {
+    // top-level nodes; a jammed loop (a block of the loop and its
+    // remainder) gives two, also under a guard (`if (..) { for ..; for .. }`
+    // becomes `if (..) for ..; if (..) for ..`): a parallel piece must be
+    // one loop, the one split among the workers
+    fn flatten(n: &Node, out: &mut Vec<Node>) {
+        match n {
+            Node::Block(v) => v.iter().for_each(|x| flatten(x, out)),
+            Node::If { cond, then, els: None } => {
+                let mut inner = Vec::new();
+                flatten(then, &mut inner);
+                out.extend(inner.into_iter().map(|x| Node::If { cond: cond.clone(), then: Box::new(x), els: None }));
+            }
+            n => out.push(n.clone()),
+        }
+    }
+    let mut tops: Vec<Node> = Vec::new();
+    flatten(node, &mut tops);
     let mut out = Vec::new();
-    for n in tops {
-        let par = match n {
+    for n in &tops {
+        let mut lp = n;
+        while let Node::If { then, els: None, .. } = lp {
+            lp = then;
+        }
+        let par = match lp {
             Node::For { iterator, .. } => iterator
                 .strip_prefix('c')
                 .and_then(|d| d.parse::<usize>().ok())
                 .is_some_and(|l| parallel(n, l)),
             _ => false,
         };
-        match par.then(|| compile_with(k, n, true)) {
+        match par.then(|| compile_with(k, n, true, copies)) {
             Some(Ok(code)) => out.push(Piece { code, parallel: true }),
-            _ => out.push(Piece { code: compile_with(k, n, false)?, parallel: false }),
+            _ => out.push(Piece { code: compile_with(k, n, false, copies)?, parallel: false }),
         }
     }
     Ok(out)
 }
 
-fn compile_with(k: &Kernel, node: &Node, chunk: bool) -> Result<Compiled> {
+fn compile_with(k: &Kernel, node: &Node, chunk: bool, copies: &Copies) -> Result<Compiled> {
     let mut e = Emitter::new();
     for r in SAVED {
         e.push(r);
@@ -114,6 +143,7 @@ fn compile_with(k: &Kernel, node: &Node, chunk: bool) -> Result<Compiled> {
     e.bind(body)?;
     let mut st = State::new(k, e);
     st.chunk = chunk;
+    st.copies = copies.clone();
     st.node(node)?;
     st.e.bind(exit)?;
     st.e.add(g(Gpr::Rsp), imm(FRAME_BYTES as i64 + 8))?;

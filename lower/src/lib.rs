@@ -72,6 +72,14 @@
 //! values, guards, steps other than 1. The per-loop decision and its reason
 //! are in [`Compiled::notes`].
 //!
+//! ## Unroll-and-jam (off by default)
+//! [`prepare_with`] can unroll-and-jam a top-level loop that carries no
+//! dependence and whose statements all write along their innermost loop
+//! (`for i { for k { for j { S(i,k,j) } } }` → `S(i..i+F-1, k, j)` in the
+//! `j` loop, plus a remainder loop); the copies are independent
+//! iterations, which the vectorizer is told ([`Copies`]). Without loads
+//! shared between copies it does not pay yet, so [`prepare`] uses factor 1.
+//!
 //! ## Workers
 //! [`compile_pieces`] compiles each top-level loop nest as its own
 //! function; a nest whose outer loop `c_l` carries no dependence among its
@@ -114,6 +122,7 @@ mod cprint;
 mod emit;
 mod error;
 mod function;
+mod jam;
 mod kernel;
 mod linear;
 mod nest;
@@ -126,9 +135,10 @@ mod vector;
 pub use cprint::c_function;
 pub use emit::{Inst, Listed, MemSize, Operand, Width};
 pub use error::{Error, Result};
-pub use function::{compile, compile_pieces, statements_of, Compiled, Piece};
+pub use function::{compile, compile_jammed, compile_pieces, statements_of, Compiled, Piece};
+pub use jam::{jam_outer, writes_move_inside, Copies};
 pub use kernel::{AccessInfo, ArrayInfo, Kernel, ParamClass, StmtInfo, Storage};
 pub use linear::{Lin, Poly};
 pub use parallel::parallel_dims;
-pub use pipeline::{front, kernel_and_loops, loops, schedule, Front};
+pub use pipeline::{front, kernel_and_loops, loops, parallel_in, prepare, prepare_with, schedule, Front, JAM};
 pub use run::{accesses_in_bounds, parse_assignments, run, run_pieces, KernelFn, Outcome};

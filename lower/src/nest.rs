@@ -75,6 +75,8 @@ struct Ref {
     write: bool,
     /// Group index and byte displacement, or `None` (general addressing).
     group: Option<(usize, i32)>,
+    /// The group by linear form, whether or not it got a pointer register.
+    lin_group: Option<(usize, i32)>,
 }
 
 /// Accesses sharing a pointer: same array, same linear part.
@@ -339,13 +341,16 @@ impl State<'_> {
                         Some((gi, disp))
                     }),
                 };
-                refs.push(Ref { user: u, access: ai, array: a.array.clone(), write: a.write, group });
+                refs.push(Ref { user: u, access: ai, array: a.array.clone(), write: a.write, group, lin_group: group });
             }
         }
-        // Pointer registers (keep a few for temporaries).
-        for gr in groups.iter_mut().filter(|gr| !gr.frame) {
-            if self.free_gprs() > 3 {
-                gr.reg = self.long_reg();
+        // Pointer registers (keep a few for temporaries): moving groups
+        // first; a loop-invariant read is loaded once before the loop anyway.
+        for moving in [true, false] {
+            for gr in groups.iter_mut().filter(|gr| !gr.frame && gr.coef.is_zero() != moving) {
+                if self.free_gprs() > 3 {
+                    gr.reg = self.long_reg();
+                }
             }
         }
         let addressed = |r: &Ref| r.group.is_some_and(|(gi, _)| groups[gi].frame || groups[gi].reg.is_some());
@@ -384,7 +389,7 @@ impl State<'_> {
         let invariant_ref = |u: usize, ai: usize| {
             refs.iter().any(|r| {
                 r.user == u && r.access == ai && !written.contains(&r.array)
-                    && r.group.is_some_and(|(gi, _)| groups[gi].coef.is_zero())
+                    && r.lin_group.is_some_and(|(gi, _)| groups[gi].coef.is_zero())
             })
         };
         let mut hoist: Vec<(usize, &Expr)> = Vec::new();
@@ -417,7 +422,12 @@ impl State<'_> {
         } else if hoist.len() + 2 * promote.len() + 6 > self.free_vregs() || self.free_gprs() < 2 {
             Some("too few free registers".to_string())
         } else {
-            self.vector_legal(&cs, &refs, &groups, &written, &promote, &promoted_refs).err()
+            let copy: Vec<Option<(usize, usize)>> = users.iter().map(|u| self.copies.get(u).copied()).collect();
+            let independent = |a: usize, b: usize| match (copy[a], copy[b]) {
+                (Some((j1, c1)), Some((j2, c2))) => j1 == j2 && c1 != c2,
+                _ => false,
+            };
+            self.vector_legal(&cs, &refs, &groups, &written, &promote, &promoted_refs, &independent).err()
         };
         let vector = why_not.is_none();
         if hoist.len() + promote.len() + 4 > self.free_vregs() {
@@ -468,15 +478,17 @@ impl State<'_> {
             self.inner_mut()?.promoted.insert(a.clone(), v);
         }
         for (u, e) in &hoist {
+            // the call's own pointers (several calls may share a statement)
+            self.inner_mut()?.cur = *u;
             let v = self.dval(&cs[*u], e, Width::Scalar)?;
             if vector {
                 self.e.vbroadcast_reg(v, v);
             }
-            self.inner_mut()?.hoisted.insert(key(e), v);
+            self.inner_mut()?.hoisted.insert((*u, key(e)), v);
         }
         if vector && distinct.len() + promote.len() + 6 <= self.free_vregs() {
             let mut regs: std::collections::HashMap<u64, u8> = std::collections::HashMap::new();
-            for (_, e) in &literals {
+            for (u, e) in &literals {
                 let bits = literal_value(e);
                 let v = match regs.get(&bits) {
                     Some(&v) => v,
@@ -488,7 +500,7 @@ impl State<'_> {
                         v
                     }
                 };
-                self.inner_mut()?.hoisted.insert(key(e), v);
+                self.inner_mut()?.hoisted.insert((*u, key(e)), v);
             }
         }
         let after = self.e.label();
@@ -564,11 +576,17 @@ impl State<'_> {
         written: &HashSet<String>,
         promote: &[(String, usize, i32)],
         pref: &HashSet<(usize, usize)>,
+        independent: &dyn Fn(usize, usize) -> bool,
     ) -> std::result::Result<(), String> {
         if let Some(c) = cs.iter().find(|c| !vectorizable(&c.stmt.body)) {
             return Err(format!("{} has operations without a 4-wide form", c.stmt.name));
         }
         for r in refs {
+            // loop-invariant reads are hoisted, whatever their addressing
+            let invariant_read = !written.contains(&r.array) && r.lin_group.is_some_and(|(gi, _)| groups[gi].coef.is_zero());
+            if invariant_read {
+                continue;
+            }
             let Some((gi, _)) = r.group else { return Err(format!("{} is not strength-reduced", r.array)) };
             match groups[gi].coef.as_const() {
                 Some(0) | Some(1) => {}
@@ -589,13 +607,15 @@ impl State<'_> {
                 }
                 continue;
             }
-            if mine.iter().any(|r| r.group.map(|x| x.0) != Some(gi)) {
-                return Err(format!("{a} is written and accessed at unknown distances"));
-            }
             for p in &mine {
                 for q in &mine {
-                    if !(p.write || q.write) {
+                    // copies of one statement made by unroll-and-jam of a
+                    // parallel loop are independent
+                    if !(p.write || q.write) || independent(p.user, q.user) {
                         continue;
+                    }
+                    if p.group.map(|x| x.0) != q.group.map(|x| x.0) {
+                        return Err(format!("{a} is written and accessed at unknown distances"));
                     }
                     let (Some((_, dp)), Some((_, dq))) = (p.group, q.group) else {
                         return Err(format!("{a} is not strength-reduced"));

@@ -45,3 +45,38 @@ pub fn kernel_and_loops(f: &Front) -> Result<(Kernel, Node)> {
     let node = loops(&f.model, &s)?;
     Ok((Kernel::new(&f.function, &f.model)?, node))
 }
+
+/// Whether loop `c_l` of the top-level nest `piece` carries no dependence
+/// among the nest's statements (false when the test fails).
+pub fn parallel_in(model: &scop::Model, schedule: &presburger::UnionMap, piece: &Node, l: usize) -> bool {
+    let mut st = Vec::new();
+    crate::function::statements_of(piece, &mut st);
+    crate::parallel::parallel_dims(model, schedule, Some(&st)).is_ok_and(|p| p.get(l) == Some(&true))
+}
+
+/// Unroll-and-jam factor of [`prepare`]: 1, off. The copies of a statement
+/// each load their shared operands and store their rows, so on gemm
+/// (`i-k-j`, 1024³, one thread) a factor of 4 measured 1.1-1.5× slower than
+/// none and 2 the same (`benches/README.md`); it needs loads shared between
+/// copies and the result rows kept in registers to pay.
+pub const JAM: i64 = 1;
+
+/// [`kernel_and_loops`] then unroll-and-jam by [`JAM`] (the code `poly run`
+/// and `poly compile` use).
+pub fn prepare(f: &Front) -> Result<(Kernel, Node, crate::jam::Copies)> {
+    prepare_with(f, JAM)
+}
+
+/// [`kernel_and_loops`] then unroll-and-jam by `factor` of the top-level
+/// parallel loops whose statements all write along their innermost loop.
+pub fn prepare_with(f: &Front, factor: i64) -> Result<(Kernel, Node, crate::jam::Copies)> {
+    let (k, node) = kernel_and_loops(f)?;
+    let mut copies = crate::jam::Copies::new();
+    if factor <= 1 {
+        return Ok((k, node, copies));
+    }
+    let s = schedule(&f.model)?;
+    let worth = |n: &Node, l: usize| crate::jam::writes_move_inside(&k, n) && parallel_in(&f.model, &s, n, l);
+    let jammed = crate::jam::jam_outer(&node, factor, &worth, &mut copies);
+    Ok((k, jammed, copies))
+}

@@ -53,6 +53,8 @@ pub struct State<'k> {
     pub consts: Vec<(u64, i32)>,
     /// True once a ymm register was used.
     pub wide: bool,
+    /// The calls made by unroll-and-jam (independent copies).
+    pub copies: crate::jam::Copies,
     /// Split the next `for` loop's iterations among the workers.
     pub chunk: bool,
     /// What the lowering decided per innermost loop (for listings).
@@ -91,6 +93,7 @@ impl<'k> State<'k> {
             wide: false,
             inner: None,
             chunk: false,
+            copies: crate::jam::Copies::new(),
             notes: Vec::new(),
         }
     }

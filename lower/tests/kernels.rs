@@ -43,8 +43,8 @@ fn compiled_kernels_agree_with_the_interpreter() {
     for path in kernels() {
         let src = std::fs::read_to_string(&path).unwrap();
         let front = lower::front(&src).unwrap();
-        let (k, node) = lower::kernel_and_loops(&front).unwrap();
-        let c = lower::compile(&k, &node).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let (k, node, copies) = lower::prepare_with(&front, 4).unwrap();
+        let c = lower::compile_jammed(&k, &node, &copies).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         for _ in 0..3 {
             let assignments: Vec<String> = front
                 .model
@@ -71,6 +71,25 @@ fn compiled_kernels_agree_with_the_interpreter() {
         }
     }
     eprintln!("{checked} runs compared");
+}
+
+#[test]
+fn gemm_rows_are_unroll_and_jammed_and_vectorized() {
+    let src = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/kernels/gemm.c"));
+    let Ok(src) = src else { return };
+    let front = lower::front(&src).unwrap();
+    let (k, node, copies) = lower::prepare_with(&front, 4).unwrap();
+    assert!(!copies.is_empty(), "{}", node.to_c());
+    let c = lower::compile_jammed(&k, &node, &copies).unwrap();
+    assert!(c.notes.iter().all(|n| n.contains("vectorized")), "{:?}", c.notes);
+    for n in [1, 3, 4, 5, 9, 17] {
+        let a = [format!("NI={n}"), format!("NJ={}", n + 2), format!("NK={}", n + 1)];
+        let want = scop::commands::interp_function(&front.function, &a).unwrap();
+        let got = lower::run(&c, &k, &front.function, &a, 1, &mut |_, _| {}).unwrap();
+        for ((_, x), (_, y)) in values(&want).iter().zip(&values(&got.checksums)) {
+            assert!(close(*x, *y), "n={n}: {x} vs {y}");
+        }
+    }
 }
 
 #[test]
@@ -158,16 +177,20 @@ fn kernels_agree_at_a_size_with_long_vector_loops() {
         let src = std::fs::read_to_string(&path).unwrap();
         let front = lower::front(&src).unwrap();
         let (k, node) = lower::kernel_and_loops(&front).unwrap();
-        let c = lower::compile(&k, &node).unwrap();
+        let plain = lower::compile(&k, &node).unwrap();
+        let (k, node, copies) = lower::prepare_with(&front, 4).unwrap();
+        let jammed = lower::compile_jammed(&k, &node, &copies).unwrap();
         let assignments: Vec<String> = front.model.params().iter().map(|p| format!("{p}=23")).collect();
         let (ints, _) = lower::parse_assignments(&front.function, &assignments).unwrap();
         if !lower::accesses_in_bounds(&front.model, &ints).unwrap() {
             continue;
         }
         let want = scop::commands::interp_function(&front.function, &assignments).unwrap();
-        let got = lower::run(&c, &k, &front.function, &assignments, 1, &mut |_, _| {}).unwrap();
-        for ((n, a), (_, b)) in values(&want).iter().zip(&values(&got.checksums)) {
-            assert!(close(*a, *b), "{}: {n} {a} vs {b}", path.display());
+        for c in [&plain, &jammed] {
+            let got = lower::run(c, &k, &front.function, &assignments, 1, &mut |_, _| {}).unwrap();
+            for ((n, a), (_, b)) in values(&want).iter().zip(&values(&got.checksums)) {
+                assert!(close(*a, *b), "{}: {n} {a} vs {b}", path.display());
+            }
         }
     }
 }
@@ -198,14 +221,10 @@ fn parallel_pieces_on_three_workers_agree_with_the_interpreter() {
     for path in kernels() {
         let src = std::fs::read_to_string(&path).unwrap();
         let front = lower::front(&src).unwrap();
-        let (k, node) = lower::kernel_and_loops(&front).unwrap();
+        let (k, node, copies) = lower::prepare_with(&front, 4).unwrap();
         let sched = lower::schedule(&front.model).unwrap();
-        let par = |n: &ast::Node, l: usize| {
-            let mut st = Vec::new();
-            lower::statements_of(n, &mut st);
-            lower::parallel_dims(&front.model, &sched, Some(&st)).unwrap()[l]
-        };
-        let pieces = lower::compile_pieces(&k, &node, &par).unwrap();
+        let par = |n: &ast::Node, l: usize| lower::parallel_in(&front.model, &sched, n, l);
+        let pieces = lower::compile_pieces(&k, &node, &par, &copies).unwrap();
         parallel_loops += pieces.iter().filter(|p| p.parallel).count();
         for n in [2, 9, 23] {
             let assignments: Vec<String> = front.model.params().iter().map(|p| format!("{p}={n}")).collect();
