@@ -77,7 +77,12 @@ fn pieces(front: &lower::Front, threads: usize) -> lower::Result<(lower::Kernel,
     let sched = lower::schedule(&front.model)?;
     let parallel = |piece: &ast::Node, l: usize| lower::parallel_in(&front.model, &sched, piece, l);
     let p = lower::compile_pieces(&k, &n, &parallel, &copies)?;
-    Ok((k, p))
+    if p.iter().any(|x| x.parallel) {
+        return Ok((k, p));
+    }
+    // nothing to share among workers: one function, no calls between pieces
+    let code = lower::compile_jammed(&k, &n, &copies)?;
+    Ok((k, vec![lower::Piece { code, parallel: false }]))
 }
 
 /// Runs `poly run`; returns the checksum lines and the time line.
