@@ -42,6 +42,8 @@ pub enum Error {
     Usage(String),
     /// A front-end command (`poly scop`, `poly interp`) failed.
     Command(String),
+    /// Compiling or running a kernel failed (`poly run`, `poly compile`).
+    Compile(lower::Error),
 }
 
 impl Error {
@@ -58,6 +60,7 @@ impl Error {
             Error::Schedule { file, error } => format!("{file}: {error}"),
             Error::Liveness(e) => format!("liveness: {e}"),
             Error::Codegen { file, error } => format!("{file}: {error}"),
+            Error::Compile(e) => e.to_string(),
         }
     }
 }
@@ -78,6 +81,7 @@ impl std::error::Error for Error {
             Error::Schedule { error, .. } => Some(error),
             Error::Liveness(e) => Some(e),
             Error::Codegen { error, .. } => Some(error),
+            Error::Compile(e) => Some(e),
             _ => None,
         }
     }
@@ -92,6 +96,12 @@ impl From<std::io::Error> for Error {
 impl From<presburger::Error> for Error {
     fn from(e: presburger::Error) -> Error {
         Error::Set(e)
+    }
+}
+
+impl From<lower::Error> for Error {
+    fn from(e: lower::Error) -> Error {
+        Error::Compile(e)
     }
 }
 

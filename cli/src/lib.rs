@@ -8,6 +8,8 @@
 //!   kernel's arrays, and `poly interp --contract`.
 //! - [`codegen`]: `poly codegen`, AST generation (the `ast` crate).
 //! - [`delicm`]: `poly delicm` and `poly interp --delicm` (DeLICM).
+//! - [`compile`]: `poly compile`, the stages of compiling a kernel (model to machine code).
+//! - [`run`]: `poly run`, a kernel compiled to x86-64 (the `lower` crate) and run.
 //! - [`demo`]: the built-in example run by `poly` without arguments.
 //! - [`error`]: the crate's error type.
 #![forbid(unsafe_code)]
@@ -15,12 +17,14 @@
 
 pub mod bench;
 pub mod codegen;
+pub mod compile;
 pub mod delicm;
 pub mod demo;
 pub mod deps;
 pub mod error;
 pub mod json;
 pub mod liveness;
+pub mod run;
 pub mod schedule;
 
 pub use error::{Error, Result};

@@ -25,6 +25,13 @@ Usage:
                             run a C kernel with the given parameter values;
                             --contract: with its local arrays contracted (poly liveness);
                             --delicm: the program after DeLICM
+  poly compile KERNEL.c [--emit model|deps|schedule|ast|c|asm]
+                            a stage of compiling a C kernel to x86-64 (default: asm, the
+                            machine code with offsets; c: a C function with the original
+                            signature)
+  poly run KERNEL.c NAME=VALUE... [--repeat R] [--threads T]
+                            compile a C kernel to x86-64 and run it on the interpreter's
+                            inputs: its checksum lines, then `time NANOSECONDS` (median of R)
   poly delicm FILE.c [--forward] [--known]
                             map scalars into unused array elements (JSON model;
                             --forward: forward operand trees first; --known: a copy may
@@ -229,6 +236,8 @@ fn dispatch(args: &[String]) -> Result<ExitCode, Error> {
         }
         Some("interp") => front_end(scop::commands::interp_command(&args[1..])),
         Some("delicm") => front_end(poly::delicm::delicm_command(&args[1..])),
+        Some("compile") => front_end(poly::compile::compile_command(&args[1..])),
+        Some("run") => front_end(poly::run::run_command(&args[1..])),
         Some("deps") => front_end(poly::deps::deps_command(&args[1..])),
         Some("schedule") => front_end(poly::schedule::schedule_command(&args[1..])),
         Some("liveness") => front_end(poly::liveness::liveness_command(&args[1..])),

@@ -172,6 +172,7 @@ impl Assembler {
         dec = 0xff / 1, [0x48, 0xff, 0xc8];
         not = 0xf7 / 2, [0x48, 0xf7, 0xd0];
         neg = 0xf7 / 3, [0x48, 0xf7, 0xd8];
+        idiv = 0xf7 / 7, [0x48, 0xf7, 0xf8];
     }
 
     shift! {
@@ -290,6 +291,18 @@ impl Assembler {
     /// ```
     pub fn ret(&mut self) {
         self.byte(0xc3);
+    }
+
+    /// `cqo`: sign-extends `rax` into `rdx:rax` (before `idiv`).
+    ///
+    /// ```
+    /// let mut asm = codegen_x86::Assembler::new();
+    /// asm.cqo();
+    /// assert_eq!(asm.code(), [0x48, 0x99]);
+    /// ```
+    pub fn cqo(&mut self) {
+        self.byte(0x48);
+        self.byte(0x99);
     }
 
     /// One-byte `nop`.

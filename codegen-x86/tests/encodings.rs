@@ -197,6 +197,8 @@ fn encode(asm: &mut Assembler, mn: &str, ops: &[Op]) {
         "dec" => asm.dec(g(&ops[0])),
         "neg" => asm.neg(g(&ops[0])),
         "not" => asm.not(g(&ops[0])),
+        "idiv" => asm.idiv(g(&ops[0])),
+        "cqo" => asm.cqo(),
         "push" | "pop" => match (mn, ops) {
             ("push", [G(r)]) => asm.push(*r),
             ("pop", [G(r)]) => asm.pop(*r),
@@ -214,6 +216,7 @@ fn encode(asm: &mut Assembler, mn: &str, ops: &[Op]) {
         "vmaxpd" => packed3!(asm, vmaxpd, ops),
         "vminpd" => packed3!(asm, vminpd, ops),
         "vxorpd" => packed3!(asm, vxorpd, ops),
+        "vandpd" => packed3!(asm, vandpd, ops),
         "vfmadd132pd" => packed3!(asm, vfmadd132pd, ops),
         "vfmadd213pd" => packed3!(asm, vfmadd213pd, ops),
         "vfmadd231pd" => packed3!(asm, vfmadd231pd, ops),

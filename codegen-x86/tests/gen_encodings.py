@@ -82,7 +82,7 @@ def lines():
         out.append(f"{op} rax, cl")
         out.append(f"{op} QWORD PTR {MEMS[k * 5 + 3]}, cl")
     # Unary.
-    for k, op in enumerate(["inc", "dec", "neg", "not"]):
+    for k, op in enumerate(["inc", "dec", "neg", "not", "idiv"]):
         for r in GPR[k::3]:
             out.append(f"{op} {r}")
         for m in mems(7, k, 4):
@@ -99,7 +99,7 @@ def lines():
     for i, c in enumerate(CONDS):
         out.append(f"cmov{c} {GPR[i]}, {GPR[(i * 7 + 3) % 16]}")
         out.append(f"cmov{c} {GPR[(i + 8) % 16]}, QWORD PTR {MEMS[(i * 5) % len(MEMS)]}")
-    out += ["ret", "nop", "vzeroupper"]
+    out += ["ret", "nop", "vzeroupper", "cqo"]
     # Branches: `.+N` is relative to the start of the instruction.
     targets = [".+0x10", ".-0x10", ".+0x81", ".+0x82", ".-0x7e", ".-0x7f", ".+0x1000",
                ".-0x1000"]
@@ -112,7 +112,7 @@ def lines():
 
     # Packed double, both widths.
     packed = ["vaddpd", "vsubpd", "vmulpd", "vdivpd", "vmaxpd", "vminpd", "vxorpd",
-              "vfmadd132pd", "vfmadd213pd", "vfmadd231pd"]
+              "vfmadd132pd", "vfmadd213pd", "vfmadd231pd", "vandpd"]
     for k, op in enumerate(packed):
         for i in range(16):
             out.append(f"{op} {YMM[i]}, {YMM[(i + 5 + k) % 16]}, {YMM[(i + 11 + 2 * k) % 16]}")

@@ -1,0 +1,141 @@
+//! `poly run KERNEL.c NAME=VALUE... [--repeat R] [--threads T]`: compile a
+//! kernel to x86-64 (front end, original schedule, AST generation, the
+//! `lower` crate, the JIT) and run it on the interpreter's inputs; prints
+//! the checksum lines of `poly interp` and `time NANOSECONDS` (median).
+//!
+//! `--threads T` (default: the number of cores): an outer loop that
+//! carries no dependence runs on T workers, each on a contiguous share,
+//! once a run of its nest took 2 ms or more (the first run is sequential).
+//!
+//! A kernel the lowering cannot handle, or whose accesses leave their
+//! arrays at the given sizes, runs in the reference interpreter instead,
+//! said on standard error.
+
+use std::time::Instant;
+
+use crate::error::Error;
+
+/// A parallel loop nest runs on the workers once one run of it took this
+/// long (2 ms: thread start-up costs more than shorter loops gain).
+const THREADED_NS: u128 = 2_000_000;
+
+/// Usage of the command.
+pub const USAGE: &str = "usage: poly run KERNEL.c NAME=VALUE... [--repeat R] [--threads T]";
+
+/// Parsed arguments of `poly run`.
+struct Args {
+    file: String,
+    assignments: Vec<String>,
+    repeat: usize,
+    threads: Option<usize>,
+}
+
+fn parse(args: &[String]) -> Result<Args, Error> {
+    let usage = |m: String| Error::Usage(format!("{m}\n{USAGE}"));
+    let (mut file, mut assignments, mut repeat, mut threads) = (None, Vec::new(), 1usize, None);
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--repeat" | "--threads" => {
+                let v = it.next().ok_or_else(|| usage(format!("{a} needs a number")))?;
+                let n: usize = v.parse().ok().filter(|&n| n > 0).ok_or_else(|| usage(format!("bad {a} `{v}`")))?;
+                if a == "--repeat" {
+                    repeat = n;
+                } else {
+                    threads = Some(n);
+                }
+            }
+            s if s.starts_with("--") => return Err(usage(format!("unknown option `{s}`"))),
+            s if s.contains('=') => assignments.push(s.to_string()),
+            s if file.is_none() => file = Some(s.to_string()),
+            s => return Err(usage(format!("unexpected argument `{s}`"))),
+        }
+    }
+    let file = file.ok_or_else(|| usage("no kernel file".into()))?;
+    Ok(Args { file, assignments, repeat, threads })
+}
+
+fn median(mut t: Vec<u128>) -> u128 {
+    t.sort_unstable();
+    let n = t.len();
+    if n % 2 == 1 {
+        t[n / 2]
+    } else {
+        (t[n / 2 - 1] + t[n / 2]) / 2
+    }
+}
+
+/// The kernel's code: one function for one thread; else one piece per
+/// top-level loop nest, those whose outer loop carries no dependence split
+/// among the workers.
+fn pieces(front: &lower::Front, threads: usize) -> lower::Result<(lower::Kernel, Vec<lower::Piece>)> {
+    let (k, n, copies) = lower::prepare(front)?;
+    if threads <= 1 {
+        let code = lower::compile_jammed(&k, &n, &copies)?;
+        return Ok((k, vec![lower::Piece { code, parallel: false }]));
+    }
+    let sched = lower::schedule(&front.model)?;
+    let parallel = |piece: &ast::Node, l: usize| lower::parallel_in(&front.model, &sched, piece, l);
+    let p = lower::compile_pieces(&k, &n, &parallel, &copies)?;
+    if p.iter().any(|x| x.parallel) {
+        return Ok((k, p));
+    }
+    // nothing to share among workers: one function, no calls between pieces
+    let code = lower::compile_jammed(&k, &n, &copies)?;
+    Ok((k, vec![lower::Piece { code, parallel: false }]))
+}
+
+/// Runs `poly run`; returns the checksum lines and the time line.
+pub fn run_command(args: &[String]) -> Result<String, Error> {
+    let a = parse(args)?;
+    let src = std::fs::read_to_string(&a.file).map_err(|e| Error::Io(format!("{}: {e}", a.file)))?;
+    let start = Instant::now();
+    let front = lower::front(&src)?;
+    let (ints, _) = lower::parse_assignments(&front.function, &a.assignments)?;
+    let threads = a
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let compiled = match pieces(&front, threads) {
+        Ok(x) => Some(x),
+        Err(e) => {
+            eprintln!("poly run: {e}; running the reference interpreter instead");
+            None
+        }
+    };
+    let compiled = match compiled {
+        Some(x) if lower::accesses_in_bounds(&front.model, &ints)? => Some(x),
+        Some(_) => {
+            eprintln!("poly run: some access leaves its array at these sizes; running the reference interpreter instead");
+            None
+        }
+        None => None,
+    };
+    if start.elapsed().as_secs() >= 1 {
+        eprintln!("poly run: compiled in {:.1} s", start.elapsed().as_secs_f64());
+    }
+    let (checksums, time) = match compiled {
+        Some((k, c)) => {
+            let mut report = |r: usize, ns: u128| {
+                if start.elapsed().as_secs() >= 1 {
+                    eprintln!("poly run: run {} of {} took {:.1} ms", r + 1, a.repeat, ns as f64 / 1e6);
+                }
+            };
+            let out = lower::run_pieces(&c, &k, &front.function, &a.assignments, a.repeat, threads, THREADED_NS, &mut report)?;
+            (out.checksums, out.median_ns)
+        }
+        None => {
+            let mut times = Vec::new();
+            let mut text = String::new();
+            for r in 0..a.repeat {
+                if start.elapsed().as_secs() >= 1 {
+                    eprintln!("poly run: interpreter run {} of {}", r + 1, a.repeat);
+                }
+                let t = Instant::now();
+                text = scop::commands::interp_function(&front.function, &a.assignments)?;
+                times.push(t.elapsed().as_nanos());
+            }
+            (text, median(times))
+        }
+    };
+    Ok(format!("{checksums}time {time}\n"))
+}

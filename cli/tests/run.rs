@@ -1,0 +1,73 @@
+//! `poly run` and `poly compile` through the binary: the checksum lines
+//! equal `poly interp`'s, the time line follows, unsupported kernels fall
+//! back to the interpreter with a note, every `--emit` stage prints.
+
+use std::process::Command;
+
+fn poly(args: &[&str]) -> (String, String, bool) {
+    let out = Command::new(env!("CARGO_BIN_EXE_poly")).args(args).output().unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.success(),
+    )
+}
+
+fn kernel(name: &str, src: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("poly_run_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, src).unwrap();
+    p.to_string_lossy().into_owned()
+}
+
+const SUM: &str = "void sum(int N, double A[N], double s[1]) {
+  for (int i = 0; i < N; i++)
+    s[0] = s[0] + A[i] * A[i];
+}";
+
+#[test]
+fn run_prints_the_interpreters_checksums_and_a_time() {
+    let k = kernel("sum.c", SUM);
+    let (want, _, ok) = poly(&["interp", &k, "N=1000"]);
+    assert!(ok);
+    let (got, err, ok) = poly(&["run", &k, "N=1000", "--repeat", "3"]);
+    assert!(ok, "{err}");
+    assert!(err.is_empty(), "{err}");
+    let lines: Vec<&str> = got.lines().collect();
+    assert_eq!(lines.len(), 3);
+    // the reduction is vectorized: equal to a relative 1e-9
+    for (a, b) in want.lines().zip(&lines) {
+        let (x, y): (f64, f64) = (a.split(' ').nth(1).unwrap().parse().unwrap(), b.split(' ').nth(1).unwrap().parse().unwrap());
+        assert!((x - y).abs() <= 1e-9 * x.abs().max(1.0), "{a} vs {b}");
+    }
+    assert!(lines[2].starts_with("time ") && lines[2][5..].parse::<u128>().is_ok(), "{got}");
+}
+
+#[test]
+fn unsupported_or_out_of_bounds_kernels_run_in_the_interpreter() {
+    let k = kernel("div.c", "void d(int N, double A[N]) { for (int i = 0; i < N; i++) A[i] = A[i] + i / N; }");
+    let (want, _, _) = poly(&["interp", &k, "N=7"]);
+    let (got, err, ok) = poly(&["run", &k, "N=7"]);
+    assert!(ok && err.contains("interpreter"), "{err}");
+    assert!(got.starts_with(&want));
+    // A[i + 1] leaves A at i = N - 1: the interpreter reports it
+    let k = kernel("oob.c", "void o(int N, double A[N]) { for (int i = 0; i < N; i++) A[i] = A[i + 1]; }");
+    let (_, err, ok) = poly(&["run", &k, "N=7"]);
+    assert!(!ok && err.contains("interpreter"), "{err}");
+}
+
+#[test]
+fn compile_prints_every_stage() {
+    let k = kernel("sum2.c", SUM);
+    for stage in ["model", "deps", "schedule", "ast", "c", "asm"] {
+        let (out, err, ok) = poly(&["compile", &k, "--emit", stage]);
+        assert!(ok && !out.is_empty(), "{stage}: {err}");
+    }
+    let (asm, _, _) = poly(&["compile", &k]);
+    assert!(asm.contains("vfmadd231pd") && asm.contains("ret"), "{asm}");
+    let (c, _, _) = poly(&["compile", &k, "--emit", "c"]);
+    assert!(c.contains("void sum(int N, double A[N], double s[1])"), "{c}");
+    let (_, err, ok) = poly(&["compile", &k, "--emit", "nothing"]);
+    assert!(!ok && err.contains("unknown stage"));
+}

@@ -1,0 +1,163 @@
+//! The generated function: prologue, body, epilogue and the setup block
+//! that fills the frame (run-time invariants, constants, scalars).
+//!
+//! Calling convention (System V): one argument, `rdi`, the address of the
+//! argument vector: one 8-byte slot per signature parameter in order
+//! (`int` as `i64`, `double` as its bits, arrays as pointers), one pointer
+//! per local array, the pointer to the scalar area (one `f64` per local
+//! scalar or written `double` parameter, initialised by the caller), the
+//! worker's number and the number of workers. `rbx` keeps that address; the
+//! frame is addressed from `rsp`.
+
+use ast::Node;
+use codegen_x86::Gpr;
+
+use crate::emit::{g, imm, Emitter, Inst, Listed};
+use crate::error::Result;
+use crate::jam::Copies;
+use crate::kernel::Kernel;
+use crate::state::{State, FRAME_BYTES};
+
+/// Callee-saved registers pushed by the prologue (rbp first).
+const SAVED: [Gpr; 6] = [Gpr::Rbp, Gpr::Rbx, Gpr::R12, Gpr::R13, Gpr::R14, Gpr::R15];
+
+/// Machine code of a kernel with its instruction listing.
+#[derive(Debug, Clone)]
+pub struct Compiled {
+    /// The bytes (entry at offset 0).
+    pub code: Vec<u8>,
+    /// Every instruction with its resolved branch target.
+    pub listing: Vec<(Inst, Option<usize>)>,
+    /// One line per innermost loop: how it was lowered.
+    pub notes: Vec<String>,
+}
+
+impl Compiled {
+    /// The listing as text: `OFFSET: BYTES  INSTRUCTION` per line.
+    pub fn asm_text(&self) -> String {
+        let mut out = String::new();
+        for (n, (i, t)) in self.listing.iter().enumerate() {
+            let end = self.listing.get(n + 1).map_or(self.code.len(), |(j, _)| j.offset);
+            let bytes: String = self.code[i.offset..end].iter().map(|b| format!("{b:02x}")).collect();
+            out.push_str(&format!("{:6x}:  {:<24} {}\n", i.offset, bytes, Listed(i, *t)));
+        }
+        out
+    }
+}
+
+/// Lowers the loop nest `node` of kernel `k` to machine code.
+pub fn compile(k: &Kernel, node: &Node) -> Result<Compiled> {
+    compile_with(k, node, false, &Copies::new())
+}
+
+/// [`compile`] for a nest made by [`crate::jam_outer`], whose copies of a
+/// statement are independent.
+pub fn compile_jammed(k: &Kernel, node: &Node, copies: &Copies) -> Result<Compiled> {
+    compile_with(k, node, false, copies)
+}
+
+/// A top-level part of the loop nest compiled on its own: run by one
+/// worker, or (`parallel`) by all, each on its share of the outer loop.
+#[derive(Debug, Clone)]
+pub struct Piece {
+    /// The code (a function of the argument vector).
+    pub code: Compiled,
+    /// Its outer loop is split among the workers.
+    pub parallel: bool,
+}
+
+/// The statements called in a loop nest.
+pub fn statements_of(n: &Node, out: &mut Vec<String>) {
+    match n {
+        Node::For { body, .. } => statements_of(body, out),
+        Node::If { then, els, .. } => {
+            statements_of(then, out);
+            if let Some(e) = els {
+                statements_of(e, out);
+            }
+        }
+        Node::Block(v) => v.iter().for_each(|x| statements_of(x, out)),
+        Node::User { name, .. } => out.push(name.clone()),
+    }
+}
+
+/// The loop nest as a sequence of pieces (the top-level nodes): a `for`
+/// loop `c_l` for which `parallel(piece, l)` holds (its schedule dimension
+/// carries no dependence among the piece's statements, see
+/// [`crate::parallel_dims`]) is split among workers.
+pub fn compile_pieces(
+    k: &Kernel,
+    node: &Node,
+    parallel: &dyn Fn(&Node, usize) -> bool,
+    copies: &Copies,
+) -> Result<Vec<Piece>> {
+    // top-level nodes; a jammed loop (a block of the loop and its
+    // remainder) gives two, also under a guard (`if (..) { for ..; for .. }`
+    // becomes `if (..) for ..; if (..) for ..`): a parallel piece must be
+    // one loop, the one split among the workers
+    fn flatten(n: &Node, out: &mut Vec<Node>) {
+        match n {
+            Node::Block(v) => v.iter().for_each(|x| flatten(x, out)),
+            Node::If { cond, then, els: None } => {
+                let mut inner = Vec::new();
+                flatten(then, &mut inner);
+                out.extend(inner.into_iter().map(|x| Node::If { cond: cond.clone(), then: Box::new(x), els: None }));
+            }
+            n => out.push(n.clone()),
+        }
+    }
+    let mut tops: Vec<Node> = Vec::new();
+    flatten(node, &mut tops);
+    let mut out = Vec::new();
+    for n in &tops {
+        let mut lp = n;
+        while let Node::If { then, els: None, .. } = lp {
+            lp = then;
+        }
+        let par = match lp {
+            Node::For { iterator, .. } => iterator
+                .strip_prefix('c')
+                .and_then(|d| d.parse::<usize>().ok())
+                .is_some_and(|l| parallel(n, l)),
+            _ => false,
+        };
+        match par.then(|| compile_with(k, n, true, copies)) {
+            Some(Ok(code)) => out.push(Piece { code, parallel: true }),
+            _ => out.push(Piece { code: compile_with(k, n, false, copies)?, parallel: false }),
+        }
+    }
+    Ok(out)
+}
+
+fn compile_with(k: &Kernel, node: &Node, chunk: bool, copies: &Copies) -> Result<Compiled> {
+    let mut e = Emitter::new();
+    for r in SAVED {
+        e.push(r);
+    }
+    e.sub(g(Gpr::Rsp), imm(FRAME_BYTES as i64 + 8))?;
+    e.mov(g(Gpr::Rbx), g(Gpr::Rdi))?;
+    let setup = e.label();
+    let body = e.label();
+    let exit = e.label();
+    e.jmp(setup);
+    e.bind(body)?;
+    let mut st = State::new(k, e);
+    st.chunk = chunk;
+    st.copies = copies.clone();
+    st.node(node)?;
+    st.e.bind(exit)?;
+    st.e.add(g(Gpr::Rsp), imm(FRAME_BYTES as i64 + 8))?;
+    for r in SAVED.iter().rev() {
+        st.e.pop(*r);
+    }
+    if st.wide {
+        st.e.vzeroupper();
+    }
+    st.e.ret();
+    st.e.bind(setup)?;
+    st.emit_invariants()?;
+    st.e.jmp(body);
+    let notes = std::mem::take(&mut st.notes);
+    let (code, listing) = st.e.finish()?;
+    Ok(Compiled { code, listing, notes })
+}

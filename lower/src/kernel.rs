@@ -1,0 +1,230 @@
+//! What the lowering needs to know about a kernel, collected from the
+//! front end: the signature (the argument vector's layout), the arrays with
+//! their strides, and the statements with their bodies and accesses.
+
+use std::collections::HashMap;
+
+use scop::affine::Affine;
+use scop::ast::{Function, ParamKind};
+use scop::model::{AccessKind, ArrayOrigin, Expr};
+
+use crate::error::{Error, Result};
+use crate::linear::{strides, Poly};
+
+/// Kinds of signature parameters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParamClass {
+    /// `int N`: an `i64` slot.
+    Int,
+    /// `double a`: an `f64` slot.
+    Double,
+    /// `double A[..]`: a pointer slot.
+    Array,
+}
+
+/// Where an array lives at run time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Storage {
+    /// Its pointer is in argument slot `k`.
+    Slot(usize),
+    /// A zero-dimensional array (a scalar): element `index` of the scalar
+    /// area (its pointer is in [`Kernel::scalar_area`]); `init` is the
+    /// argument slot of a written `double` parameter (its initial value).
+    Scalar {
+        /// Position in the scalar area.
+        index: usize,
+        /// Slot holding the initial value, if any.
+        init: Option<usize>,
+    },
+}
+
+/// An array of the kernel.
+#[derive(Debug, Clone)]
+pub struct ArrayInfo {
+    /// Name.
+    pub name: String,
+    /// Extents (affine in the parameters).
+    pub sizes: Vec<Affine>,
+    /// Row-major strides in elements, when the extents are affine without
+    /// divisions.
+    pub strides: Option<Vec<Poly>>,
+    /// Where it lives.
+    pub storage: Storage,
+}
+
+/// One access of a statement.
+#[derive(Debug, Clone)]
+pub struct AccessInfo {
+    /// The array.
+    pub array: String,
+    /// Subscripts over the statement's iterators and the parameters.
+    pub index: Vec<Affine>,
+    /// A write (else a read).
+    pub write: bool,
+}
+
+/// A statement: iterators, body and accesses (body `Access(k)` is
+/// `accesses[k]`).
+#[derive(Debug, Clone)]
+pub struct StmtInfo {
+    /// `S0`, ...
+    pub name: String,
+    /// Iterators, outermost first.
+    pub iterators: Vec<String>,
+    /// The body.
+    pub body: Expr,
+    /// The accesses in the body's numbering.
+    pub accesses: Vec<AccessInfo>,
+    /// Pairs `(read, write)` of accesses to one array that never touch the
+    /// same element in one instance (proved with the engine on the domain).
+    pub disjoint: Vec<(usize, usize)>,
+}
+
+/// The kernel as the lowering sees it.
+#[derive(Debug, Clone)]
+pub struct Kernel {
+    /// Function name.
+    pub name: String,
+    /// Signature parameters: name and class, in order (argument slot = index).
+    pub params: Vec<(String, ParamClass)>,
+    /// Local arrays (declared in the body): their pointers follow the
+    /// signature's slots, in this order.
+    pub locals: Vec<String>,
+    /// Scalars (local `double`s, written `double` parameters) in the order
+    /// of the scalar area.
+    pub scalars: Vec<String>,
+    /// Arrays by name.
+    pub arrays: HashMap<String, ArrayInfo>,
+    /// Statements by name.
+    pub statements: HashMap<String, StmtInfo>,
+    /// Statement names in textual order.
+    pub order: Vec<String>,
+}
+
+impl Kernel {
+    /// Collects the kernel of a parsed function and its model.
+    pub fn new(f: &Function, model: &scop::Model) -> Result<Kernel> {
+        let params: Vec<(String, ParamClass)> = f
+            .params
+            .iter()
+            .map(|p| {
+                let c = match p.kind {
+                    ParamKind::Int => ParamClass::Int,
+                    ParamKind::Double => ParamClass::Double,
+                    ParamKind::Array(_) => ParamClass::Array,
+                };
+                (p.name.clone(), c)
+            })
+            .collect();
+        let slot_of = |n: &str| params.iter().position(|(p, _)| p == n);
+        let mut arrays = HashMap::new();
+        let mut locals = Vec::new();
+        let mut scalars = Vec::new();
+        for a in model.arrays() {
+            let storage = match a.kind {
+                ArrayOrigin::Param(_) => Storage::Slot(
+                    slot_of(&a.name)
+                        .ok_or_else(|| Error::Internal(format!("no parameter {}", a.name)))?,
+                ),
+                ArrayOrigin::ScalarParam(_) => {
+                    scalars.push(a.name.clone());
+                    Storage::Scalar { index: scalars.len() - 1, init: slot_of(&a.name) }
+                }
+                ArrayOrigin::Local => {
+                    scalars.push(a.name.clone());
+                    Storage::Scalar { index: scalars.len() - 1, init: None }
+                }
+                ArrayOrigin::LocalArray => {
+                    locals.push(a.name.clone());
+                    Storage::Slot(params.len() + locals.len() - 1)
+                }
+            };
+            if matches!(storage, Storage::Scalar { .. }) && !a.sizes.is_empty() {
+                return Err(Error::Internal(format!("scalar {} has extents", a.name)));
+            }
+            arrays.insert(
+                a.name.clone(),
+                ArrayInfo {
+                    name: a.name.clone(),
+                    sizes: a.sizes.clone(),
+                    strides: strides(&a.sizes),
+                    storage,
+                },
+            );
+        }
+        let mut statements = HashMap::new();
+        let mut order = Vec::new();
+        for s in model.statements() {
+            let accesses = s
+                .accesses
+                .iter()
+                .map(|&k| {
+                    let a = &model.accesses()[k];
+                    AccessInfo {
+                        array: a.array.clone(),
+                        index: a.index.clone(),
+                        write: !matches!(a.kind, AccessKind::Read),
+                    }
+                })
+                .collect();
+            let mut disjoint = Vec::new();
+            for (wi, &w) in s.accesses.iter().enumerate() {
+                let w = &model.accesses()[w];
+                if matches!(w.kind, AccessKind::Read) {
+                    continue;
+                }
+                for (ri, &r) in s.accesses.iter().enumerate() {
+                    let r = &model.accesses()[r];
+                    if r.array == w.array && matches!(r.kind, AccessKind::Read) && r.index != w.index {
+                        let none = presburger::budget::with_budget(10_000_000, || {
+                            r.relation.intersect(&w.relation).and_then(|m| m.is_empty())
+                        });
+                        if none == Ok(true) {
+                            disjoint.push((ri, wi));
+                        }
+                    }
+                }
+            }
+            order.push(s.name.clone());
+            statements.insert(
+                s.name.clone(),
+                StmtInfo {
+                    name: s.name.clone(),
+                    iterators: s.iterators.clone(),
+                    body: s.body.clone(),
+                    accesses,
+                    disjoint,
+                },
+            );
+        }
+        Ok(Kernel {
+            name: f.name.clone(),
+            params,
+            locals,
+            scalars,
+            arrays,
+            statements,
+            order,
+        })
+    }
+
+    /// Argument slot of an integer or double parameter.
+    pub fn param_slot(&self, name: &str) -> Option<(usize, ParamClass)> {
+        self.params
+            .iter()
+            .position(|(p, _)| p == name)
+            .map(|k| (k, self.params[k].1))
+    }
+
+    /// Argument slot of the scalar area's pointer (after the signature and
+    /// the local arrays); the next two slots are the worker's number and the
+    /// number of workers (for a parallel outer loop).
+    pub fn scalar_area(&self) -> usize {
+        self.params.len() + self.locals.len()
+    }
+
+    /// Number of argument slots.
+    pub fn slots(&self) -> usize {
+        self.scalar_area() + 3
+    }
+}

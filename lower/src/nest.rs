@@ -1,0 +1,716 @@
+//! Loop nests: `for` loops with hoisted bounds, guards, blocks and
+//! statement calls; the innermost loops get strength-reduced pointers,
+//! scalar promotion, hoisted invariants and, when legal, a 4-wide AVX2
+//! main loop with a scalar remainder.
+
+use std::collections::HashSet;
+
+use ast::{CmpOp, Node};
+use codegen_x86::{Cond, Gpr, Mem, Scale};
+use scop::ast::BinOp;
+use scop::model::Expr;
+
+use crate::body::{key, vectorizable, Call, Inner};
+use crate::emit::{g, imm, q, Operand, Width};
+use crate::error::{Error, Result};
+use crate::kernel::Storage;
+use crate::linear::{Lin, Poly};
+use crate::state::{arg, slot, Loc, State};
+
+fn cc(op: CmpOp) -> Cond {
+    match op {
+        CmpOp::Le => Cond::Le,
+        CmpOp::Lt => Cond::L,
+        CmpOp::Ge => Cond::Ge,
+        CmpOp::Gt => Cond::G,
+        CmpOp::Eq => Cond::E,
+    }
+}
+
+fn mentions(e: &ast::Expr, v: &str) -> bool {
+    use ast::Expr as E;
+    match e {
+        E::Int(_) => false,
+        E::Var(n) => n == v,
+        E::Neg(a) | E::Mul(_, a) | E::FloorDiv(a, _) | E::ExactDiv(a, _) | E::Mod(a, _) => {
+            mentions(a, v)
+        }
+        E::Add(a, b) | E::Sub(a, b) | E::Min(a, b) | E::Max(a, b) | E::Cmp(_, a, b)
+        | E::And(a, b) | E::Or(a, b) => mentions(a, v) || mentions(b, v),
+    }
+}
+
+/// The statement calls of a loop body, and whether any sits under an `if`;
+/// `None` if the body contains a loop.
+fn calls(n: &Node, under_if: bool, out: &mut Vec<(String, Vec<ast::Expr>)>) -> Option<bool> {
+    match n {
+        Node::For { .. } => None,
+        Node::Block(v) => {
+            let mut any = false;
+            for x in v {
+                any |= calls(x, under_if, out)?;
+            }
+            Some(any)
+        }
+        Node::If { then, els, .. } => {
+            calls(then, true, out)?;
+            if let Some(e) = els {
+                calls(e, true, out)?;
+            }
+            Some(true)
+        }
+        Node::User { name, args } => {
+            out.push((name.clone(), args.clone()));
+            Some(under_if)
+        }
+    }
+}
+
+/// An access of the innermost loop.
+#[derive(Debug, Clone)]
+struct Ref {
+    user: usize,
+    access: usize,
+    array: String,
+    write: bool,
+    /// Group index and byte displacement, or `None` (general addressing).
+    group: Option<(usize, i32)>,
+    /// The group by linear form, whether or not it got a pointer register.
+    lin_group: Option<(usize, i32)>,
+}
+
+/// Accesses sharing a pointer: same array, same linear part.
+#[derive(Debug, Clone)]
+struct Group {
+    array: String,
+    lin: Lin,
+    /// Coefficient of the loop iterator (elements per iteration).
+    coef: Poly,
+    /// Zero-dimensional arrays live in the frame (no pointer).
+    frame: bool,
+    reg: Option<Gpr>,
+}
+
+impl State<'_> {
+    /// Lowers an AST node.
+    pub fn node(&mut self, n: &Node) -> Result<()> {
+        match n {
+            Node::Block(v) => v.iter().try_for_each(|x| self.node(x)),
+            Node::If { cond, then, els } => {
+                let f = self.e.label();
+                self.cond_false(cond, f)?;
+                self.node(then)?;
+                match els {
+                    None => self.e.bind(f),
+                    Some(e) => {
+                        let end = self.e.label();
+                        self.e.jmp(end);
+                        self.e.bind(f)?;
+                        self.node(e)?;
+                        self.e.bind(end)
+                    }
+                }
+            }
+            Node::User { name, args } => {
+                let k = self.k;
+                let stmt = k
+                    .statements
+                    .get(name)
+                    .ok_or_else(|| Error::Internal(format!("unknown statement {name}")))?;
+                if stmt.iterators.len() != args.len() {
+                    return Err(Error::Internal(format!("{name} called with {} arguments", args.len())));
+                }
+                if let Some(i) = self.inner.as_mut() {
+                    if let Some(n) = i.count.as_mut() {
+                        i.cur = *n;
+                        *n += 1;
+                    }
+                }
+                self.statement(&Call { stmt, args }, Width::Scalar)
+            }
+            Node::For { iterator, init, cond, inc, body } => self.for_loop(iterator, init, cond, *inc, body),
+        }
+    }
+
+    fn to_loc(&mut self, l: Loc, r: Gpr) -> Result<()> {
+        match l {
+            Loc::Reg(d) => self.e.mov(g(d), g(r)),
+            Loc::Slot(s) => self.e.mov(q(slot(s)), g(r)),
+        }
+    }
+
+    fn loc_op(l: Loc) -> Operand {
+        match l {
+            Loc::Reg(r) => g(r),
+            Loc::Slot(s) => q(slot(s)),
+        }
+    }
+
+    /// `cmp it, bound` (through a temporary when both are in memory).
+    fn cmp_bound(&mut self, it: Loc, b: Operand) -> Result<()> {
+        match (it, b) {
+            (Loc::Reg(r), b) => self.e.cmp(g(r), b),
+            (Loc::Slot(s), Operand::Gpr(r)) => self.e.cmp(q(slot(s)), g(r)),
+            (Loc::Slot(s), Operand::Imm(i)) => self.e.cmp(q(slot(s)), imm(i)),
+            (Loc::Slot(s), b) => {
+                let t = self.temp()?;
+                self.e.mov(g(t), q(slot(s)))?;
+                self.e.cmp(g(t), b)?;
+                self.free(t);
+                Ok(())
+            }
+        }
+    }
+
+    fn for_loop(&mut self, it: &str, init: &ast::Expr, cond: &ast::Expr, inc: i64, body: &Node) -> Result<()> {
+        // registers go to the innermost loops; outer iterators live in the frame
+        let innermost = calls(body, false, &mut Vec::new()).is_some();
+        let chunk = std::mem::take(&mut self.chunk);
+        let loc = if innermost { self.long()? } else { Loc::Slot(self.new_slot(8)?) };
+        let r = self.ival(init)?;
+        self.to_loc(loc, r)?;
+        self.free(r);
+        self.vars.push((it.to_string(), loc));
+        let bound = match cond {
+            ast::Expr::Cmp(op @ (CmpOp::Le | CmpOp::Lt), a, b)
+                if matches!(&**a, ast::Expr::Var(v) if v == it) && !mentions(b, it) =>
+            {
+                Some((*op, &**b))
+            }
+            _ => None,
+        };
+        let exit = self.e.label();
+        match bound {
+            Some((op, ub)) => {
+                let (bop, bloc) = match ub {
+                    ast::Expr::Int(v) if i32::try_from(*v).is_ok() => (imm(*v), None),
+                    ast::Expr::Var(p) if !self.is_iter(p) => (self.var(p)?, None),
+                    _ => {
+                        // only an innermost loop keeps its bound in a register
+                        let l = if innermost {
+                            self.long()?
+                        } else {
+                            Loc::Slot(self.new_slot(8)?)
+                        };
+                        let r = self.ival(ub)?;
+                        self.to_loc(l, r)?;
+                        self.free(r);
+                        (Self::loc_op(l), Some(l))
+                    }
+                };
+                self.cmp_bound(loc, bop)?;
+                self.e.jcc(cc(op).negate(), exit);
+                let (op, bop) = if chunk {
+                    let last = self.chunk_range(loc, op, bop, inc)?;
+                    self.cmp_bound(loc, last)?;
+                    self.e.jcc(Cond::G, exit);
+                    (CmpOp::Le, last)
+                } else {
+                    (op, bop)
+                };
+                let mut users = Vec::new();
+                let innermost = calls(body, false, &mut users);
+                let done = match innermost {
+                    Some(has_if) if !users.is_empty() => {
+                        self.inner_loop(it, loc, op, bop, inc, body, &users, has_if)?
+                    }
+                    _ => false,
+                };
+                if !done {
+                    let top = self.e.label();
+                    self.e.bind(top)?;
+                    self.node(body)?;
+                    self.e.add(Self::loc_op(loc), imm(inc))?;
+                    self.cmp_bound(loc, bop)?;
+                    self.e.jcc(cc(op), top);
+                }
+                if let Some(l) = bloc {
+                    self.free_loc(l);
+                }
+            }
+            None if chunk => return Err(Error::Unsupported("a parallel loop without a simple bound".into())),
+            None => {
+                let top = self.e.label();
+                self.e.bind(top)?;
+                self.cond_false(cond, exit)?;
+                self.node(body)?;
+                self.e.add(Self::loc_op(loc), imm(inc))?;
+                self.e.jmp(top);
+            }
+        }
+        self.e.bind(exit)?;
+        self.vars.pop();
+        self.free_loc(loc);
+        Ok(())
+    }
+
+    /// This worker's share of a loop's iterations: the iterator moves to
+    /// its first one, and the returned operand (a frame slot) holds its last
+    /// value. With `n` iterations, worker `t` of `T` runs iterations
+    /// `n*t/T .. n*(t+1)/T`.
+    fn chunk_range(&mut self, it: Loc, op: CmpOp, bound: Operand, inc: i64) -> Result<Operand> {
+        let (w, nw) = (self.k.scalar_area() + 1, self.k.scalar_area() + 2);
+        let span = self.temp()?;
+        self.e.mov(g(span), bound)?;
+        if op == CmpOp::Lt {
+            self.e.sub(g(span), imm(1))?;
+        }
+        self.e.sub(g(span), Self::loc_op(it))?;
+        self.floor_div(span, inc)?;
+        self.e.add(g(span), imm(1))?; // n >= 1 (the guard passed)
+        let (lo, hi, d) = (self.temp()?, self.temp()?, self.temp()?);
+        self.e.mov(g(d), q(arg(nw)))?;
+        for (r, extra) in [(lo, 0), (hi, 1)] {
+            self.e.mov(g(Gpr::Rax), q(arg(w)))?;
+            if extra == 1 {
+                self.e.add(g(Gpr::Rax), imm(1))?;
+            }
+            self.e.imul(Gpr::Rax, g(span))?;
+            self.e.cqo();
+            self.e.idiv(d);
+            self.e.mov(g(r), g(Gpr::Rax))?;
+        }
+        // last = first + (hi - 1) * inc, then first += lo * inc
+        let last = self.new_slot(8)?;
+        self.e.sub(g(hi), imm(1))?;
+        self.e.imul_imm(hi, hi, inc)?;
+        self.e.add(g(hi), Self::loc_op(it))?;
+        self.e.mov(q(slot(last)), g(hi))?;
+        self.e.imul_imm(lo, lo, inc)?;
+        self.e.add(Self::loc_op(it), g(lo))?;
+        for r in [span, lo, hi, d] {
+            self.free(r);
+        }
+        Ok(q(slot(last)))
+    }
+
+    /// The innermost loop (entered with at least one iteration to run).
+    /// Returns false when it should be lowered plainly instead.
+    #[allow(clippy::too_many_arguments)]
+    fn inner_loop(
+        &mut self,
+        it: &str,
+        loc: Loc,
+        op: CmpOp,
+        bound: Operand,
+        inc: i64,
+        body: &Node,
+        users: &[(String, Vec<ast::Expr>)],
+        has_if: bool,
+    ) -> Result<bool> {
+        let k = self.k;
+        let mut cs: Vec<Call> = Vec::new();
+        for (name, args) in users {
+            let stmt = k
+                .statements
+                .get(name)
+                .ok_or_else(|| Error::Internal(format!("unknown statement {name}")))?;
+            if stmt.iterators.len() != args.len() {
+                return Ok(false);
+            }
+            cs.push(Call { stmt, args });
+        }
+        // Group the accesses by array and linear part.
+        let mut groups: Vec<Group> = Vec::new();
+        let mut refs: Vec<Ref> = Vec::new();
+        for (u, c) in cs.iter().enumerate() {
+            for (ai, a) in c.stmt.accesses.iter().enumerate() {
+                let info = &k.arrays[&a.array];
+                let group = match info.storage {
+                    Storage::Scalar { .. } => {
+                        let gi = match groups.iter().position(|gr| gr.frame && gr.array == a.array) {
+                            Some(gi) => gi,
+                            None => {
+                                groups.push(Group { array: a.array.clone(), lin: Lin::default(), coef: Poly::default(), frame: true, reg: None });
+                                groups.len() - 1
+                            }
+                        };
+                        Some((gi, 0))
+                    }
+                    Storage::Slot(_) => self.access_lin(c, ai).and_then(|l| {
+                        let (rest, c0) = l.rest.split_const();
+                        let disp = i32::try_from(c0.checked_mul(8)?).ok()?;
+                        let lin = Lin { iters: l.iters.clone(), rest };
+                        let gi = match groups.iter().position(|gr| !gr.frame && gr.array == a.array && gr.lin == lin) {
+                            Some(gi) => gi,
+                            None => {
+                                groups.push(Group { array: a.array.clone(), coef: lin.coeff(it), lin, frame: false, reg: None });
+                                groups.len() - 1
+                            }
+                        };
+                        Some((gi, disp))
+                    }),
+                };
+                refs.push(Ref { user: u, access: ai, array: a.array.clone(), write: a.write, group, lin_group: group });
+            }
+        }
+        // Pointer registers (keep a few for temporaries): moving groups
+        // first; a loop-invariant read is loaded once before the loop anyway.
+        for moving in [true, false] {
+            for gr in groups.iter_mut().filter(|gr| !gr.frame && gr.coef.is_zero() != moving) {
+                if self.free_gprs() > 3 {
+                    gr.reg = self.long_reg();
+                }
+            }
+        }
+        let addressed = |r: &Ref| r.group.is_some_and(|(gi, _)| groups[gi].frame || groups[gi].reg.is_some());
+        for r in refs.iter_mut() {
+            if !addressed(r) {
+                r.group = None;
+            }
+        }
+        let written: HashSet<String> = refs.iter().filter(|r| r.write).map(|r| r.array.clone()).collect();
+        // Scalar promotion: a written array whose accesses are one
+        // loop-invariant element, apart from reads of the same statement
+        // proved never to touch the written element.
+        let mut promote: Vec<(String, usize, i32)> = Vec::new();
+        let mut promoted_refs: HashSet<(usize, usize)> = HashSet::new();
+        if !has_if {
+            for a in &written {
+                let mine: Vec<&Ref> = refs.iter().filter(|r| &r.array == a).collect();
+                let Some(w) = mine.iter().find(|r| r.write) else { continue };
+                let Some((gi, d)) = w.group else { continue };
+                if !groups[gi].coef.is_zero() {
+                    continue;
+                }
+                let stmt = cs[w.user].stmt;
+                let ok = mine.iter().all(|r| {
+                    r.group == w.group
+                        || (!r.write && r.user == w.user && stmt.disjoint.contains(&(r.access, w.access)))
+                });
+                if ok {
+                    promote.push((a.clone(), gi, d));
+                    promoted_refs.extend(mine.iter().filter(|r| r.group == w.group).map(|r| (r.user, r.access)));
+                }
+            }
+            promote.sort();
+        }
+        // Loop-invariant sub-expressions.
+        let invariant_ref = |u: usize, ai: usize| {
+            refs.iter().any(|r| {
+                r.user == u && r.access == ai && !written.contains(&r.array)
+                    && r.lin_group.is_some_and(|(gi, _)| groups[gi].coef.is_zero())
+            })
+        };
+        let mut hoist: Vec<(usize, &Expr)> = Vec::new();
+        if !has_if {
+            for (u, c) in cs.iter().enumerate() {
+                if let Expr::Assign { value, .. } = &c.stmt.body {
+                    collect_invariants(value, &|ai| invariant_ref(u, ai), u, &mut hoist);
+                }
+            }
+        }
+        // literals get registers too in a vector loop, when there are enough
+        let mut literals: Vec<(usize, &Expr)> = Vec::new();
+        if !has_if && inc == 1 {
+            for (u, c) in cs.iter().enumerate() {
+                if let Expr::Assign { value, .. } = &c.stmt.body {
+                    collect_literals(value, &|ai| invariant_ref(u, ai), u, &mut literals);
+                }
+            }
+        }
+        let literal_value = |e: &Expr| match e {
+            Expr::Double(f) => f.to_bits(),
+            Expr::ToDouble(i) => (crate::body::int_literal(i).unwrap_or(0) as f64).to_bits(),
+            _ => 0,
+        };
+        let distinct: HashSet<u64> = literals.iter().map(|(_, e)| literal_value(e)).collect();
+        let why_not = if has_if {
+            Some("guarded statements".to_string())
+        } else if inc != 1 {
+            Some(format!("step {inc}"))
+        } else if hoist.len() + 2 * promote.len() + 6 > self.free_vregs() || self.free_gprs() < 2 {
+            Some("too few free registers".to_string())
+        } else {
+            let copy: Vec<Option<(usize, usize)>> = users.iter().map(|u| self.copies.get(u).copied()).collect();
+            let independent = |a: usize, b: usize| match (copy[a], copy[b]) {
+                (Some((j1, c1)), Some((j2, c2))) => j1 == j2 && c1 != c2,
+                _ => false,
+            };
+            self.vector_legal(&cs, &refs, &groups, &written, &promote, &promoted_refs, &independent).err()
+        };
+        let vector = why_not.is_none();
+        if hoist.len() + promote.len() + 4 > self.free_vregs() {
+            hoist.clear();
+            if promote.len() + 4 > self.free_vregs() {
+                promote.clear();
+                promoted_refs.clear();
+            }
+        }
+        // Pointers at the first iteration.
+        let mut inner = Inner::default();
+        let mut steps: Vec<(Gpr, Operand)> = Vec::new();
+        for gr in &groups {
+            let Some(p) = gr.reg else { continue };
+            let Storage::Slot(sl) = k.arrays[&gr.array].storage else { continue };
+            let off = self.lin_value(&gr.lin)?;
+            self.e.mov(g(p), q(arg(sl)))?;
+            self.e.lea(p, Mem::sib(p, off, Scale::X8, 0)?);
+            self.free(off);
+            let step = gr.coef.scale(8 * inc).ok_or_else(|| Error::Unsupported("stride overflow".into()))?;
+            if !step.is_zero() {
+                let so = self.inv(&step)?;
+                steps.push((p, so));
+            }
+        }
+        for r in &refs {
+            if let Some((gi, d)) = r.group {
+                if let Some(p) = groups[gi].reg {
+                    inner.ptr.insert((r.user, r.access), (p, d));
+                }
+            }
+        }
+        inner.pref = promoted_refs;
+        self.inner = Some(inner);
+        for (a, gi, d) in &promote {
+            let (m, t) = match groups[*gi].reg {
+                Some(p) => (Mem::base(p).disp(*d), None),
+                None => {
+                    let (m, t) = self.scalar_mem(a)?;
+                    (m, Some(t))
+                }
+            };
+            let v = self.vreg()?;
+            self.e.vload(Width::Scalar, v, m);
+            if let Some(t) = t {
+                self.free(t);
+            }
+            self.inner_mut()?.promoted.insert(a.clone(), v);
+        }
+        for (u, e) in &hoist {
+            // the call's own pointers (several calls may share a statement)
+            self.inner_mut()?.cur = *u;
+            let v = self.dval(&cs[*u], e, Width::Scalar)?;
+            if vector {
+                self.e.vbroadcast_reg(v, v);
+            }
+            self.inner_mut()?.hoisted.insert((*u, key(e)), v);
+        }
+        if vector && distinct.len() + promote.len() + 6 <= self.free_vregs() {
+            let mut regs: std::collections::HashMap<u64, u8> = std::collections::HashMap::new();
+            for (u, e) in &literals {
+                let bits = literal_value(e);
+                let v = match regs.get(&bits) {
+                    Some(&v) => v,
+                    None => {
+                        let v = self.vreg()?;
+                        let m = self.constant(bits)?;
+                        self.e.vload(Width::Vec4, v, m);
+                        regs.insert(bits, v);
+                        v
+                    }
+                };
+                self.inner_mut()?.hoisted.insert((*u, key(e)), v);
+            }
+        }
+        let after = self.e.label();
+        if vector {
+            let ptrs: Vec<Gpr> = steps.iter().map(|(p, _)| *p).collect();
+            let shifted: Vec<(usize, usize)> = refs
+                .iter()
+                .filter(|r| r.group.is_some_and(|(gi, _)| groups[gi].reg.is_some() && !groups[gi].coef.is_zero()))
+                .map(|r| (r.user, r.access))
+                .collect();
+            let arrays: Vec<String> = promote.iter().map(|(a, _, _)| a.clone()).collect();
+            self.vector_loop(&cs, loc, op, bound, &ptrs, &shifted, &arrays)?;
+            self.cmp_bound(loc, bound)?;
+            self.e.jcc(cc(op).negate(), after);
+            self.notes.push(format!("loop {it}: vectorized (4 doubles, FMA, unrolled twice)"));
+        } else {
+            self.notes.push(format!("loop {it}: scalar ({})", why_not.unwrap_or_default()));
+        }
+        let top = self.e.label();
+        self.e.bind(top)?;
+        if has_if {
+            self.inner_mut()?.count = Some(0);
+            self.node(body)?;
+        } else {
+            for (u, c) in cs.iter().enumerate() {
+                self.inner_mut()?.cur = u;
+                self.statement(c, Width::Scalar)?;
+            }
+        }
+        for (p, s) in &steps {
+            self.e.add(g(*p), *s)?;
+        }
+        self.e.add(Self::loc_op(loc), imm(inc))?;
+        self.cmp_bound(loc, bound)?;
+        self.e.jcc(cc(op), top);
+        self.e.bind(after)?;
+        let inner = self.inner.take().ok_or_else(|| Error::Internal("no innermost loop state".into()))?;
+        for (a, gi, d) in &promote {
+            let (m, t) = match groups[*gi].reg {
+                Some(p) => (Mem::base(p).disp(*d), None),
+                None => {
+                    let (m, t) = self.scalar_mem(a)?;
+                    (m, Some(t))
+                }
+            };
+            let v = inner.promoted[a];
+            self.e.vstore(Width::Scalar, m, v);
+            self.vfree(v);
+            if let Some(t) = t {
+                self.free(t);
+            }
+        }
+        for v in inner.hoisted.values() {
+            self.vfree(*v);
+        }
+        for gr in &groups {
+            if let Some(p) = gr.reg {
+                self.free(p);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Whether running four iterations at once keeps every dependence: all
+    /// accesses strength-reduced with unit or zero stride, written arrays
+    /// either one promoted reduction or one group whose element distances
+    /// never point from a later statement to an earlier one.
+    fn vector_legal(
+        &self,
+        cs: &[Call],
+        refs: &[Ref],
+        groups: &[Group],
+        written: &HashSet<String>,
+        promote: &[(String, usize, i32)],
+        pref: &HashSet<(usize, usize)>,
+        independent: &dyn Fn(usize, usize) -> bool,
+    ) -> std::result::Result<(), String> {
+        if let Some(c) = cs.iter().find(|c| !vectorizable(&c.stmt.body)) {
+            return Err(format!("{} has operations without a 4-wide form", c.stmt.name));
+        }
+        for r in refs {
+            // loop-invariant reads are hoisted, whatever their addressing
+            let invariant_read = !written.contains(&r.array) && r.lin_group.is_some_and(|(gi, _)| groups[gi].coef.is_zero());
+            if invariant_read {
+                continue;
+            }
+            let Some((gi, _)) = r.group else { return Err(format!("{} is not strength-reduced", r.array)) };
+            match groups[gi].coef.as_const() {
+                Some(0) | Some(1) => {}
+                _ => return Err(format!("{} has a stride other than 0 or 1", r.array)),
+            }
+        }
+        for a in written {
+            let mine: Vec<&Ref> = refs.iter().filter(|r| &r.array == a).collect();
+            let Some(w) = mine.iter().find(|r| r.write) else { continue };
+            let Some((gi, _)) = w.group else { return Err(format!("{a} is not strength-reduced")) };
+            if groups[gi].coef.is_zero() {
+                if !promote.iter().any(|(p, _, _)| p == a) {
+                    return Err(format!("{a} is written at one element by several references"));
+                }
+                let u = mine[0].user;
+                if mine.iter().any(|r| r.user != u) || !reduction(&cs[u], &|k| pref.contains(&(u, k))) {
+                    return Err(format!("{a} is loop-invariant but not a sum reduction"));
+                }
+                continue;
+            }
+            for p in &mine {
+                for q in &mine {
+                    // copies of one statement made by unroll-and-jam of a
+                    // parallel loop are independent
+                    if !(p.write || q.write) || independent(p.user, q.user) {
+                        continue;
+                    }
+                    if p.group.map(|x| x.0) != q.group.map(|x| x.0) {
+                        return Err(format!("{a} is written and accessed at unknown distances"));
+                    }
+                    let (Some((_, dp)), Some((_, dq))) = (p.group, q.group) else {
+                        return Err(format!("{a} is not strength-reduced"));
+                    };
+                    if dp > dq && dp - dq < 32 && (p.user, p.write) >= (q.user, q.write) {
+                        return Err(format!("{a}: a dependence of distance {} would be reversed", (dp - dq) / 8));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `s = s + e`, `s = e + s`, `s = s - e` (also written `s += e`, `s -= e`)
+/// where `s` is the promoted element (`is_s` on access numbers) and `e`
+/// does not read it.
+fn reduction(c: &Call, is_s: &dyn Fn(usize) -> bool) -> bool {
+    // the value is the whole new value whatever the operator
+    let Expr::Assign { target, value, .. } = &c.stmt.body else { return false };
+    let s = |e: &Expr| matches!(e, Expr::Access(k) if is_s(*k));
+    let free = |e: &Expr| !reads(e, is_s);
+    if !is_s(*target) {
+        return false;
+    }
+    match &**value {
+        Expr::Binary { op: BinOp::Add, lhs, rhs, .. } => (s(lhs) && free(rhs)) || (s(rhs) && free(lhs)),
+        Expr::Binary { op: BinOp::Sub, lhs, rhs, .. } => s(lhs) && free(rhs),
+        _ => false,
+    }
+}
+
+fn reads(e: &Expr, hit: &dyn Fn(usize) -> bool) -> bool {
+    match e {
+        Expr::Access(k) => hit(*k),
+        Expr::Assign { value, .. } => reads(value, hit),
+        Expr::Unary { arg, .. } | Expr::ToDouble(arg) => reads(arg, hit),
+        Expr::Binary { lhs, rhs, .. } => reads(lhs, hit) || reads(rhs, hit),
+        Expr::Call { args, .. } => args.iter().any(|a| reads(a, hit)),
+        _ => false,
+    }
+}
+
+/// Whether `e` has the same value in every iteration of the loop.
+fn invariant(e: &Expr, inv_access: &dyn Fn(usize) -> bool) -> bool {
+    match e {
+        Expr::Double(_) | Expr::DoubleParam(_) => true,
+        Expr::ToDouble(i) => crate::body::int_literal(i).is_some(),
+        Expr::Access(k) => inv_access(*k),
+        Expr::Unary { ty: scop::model::Ty::Double, arg, .. } => invariant(arg, inv_access),
+        Expr::Binary { ty: scop::model::Ty::Double, lhs, rhs, .. } => {
+            invariant(lhs, inv_access) && invariant(rhs, inv_access)
+        }
+        Expr::Call { ty: scop::model::Ty::Double, args, .. } => args.iter().all(|a| invariant(a, inv_access)),
+        _ => false,
+    }
+}
+
+/// The maximal invariant sub-expressions worth a register (not literals).
+fn collect_invariants<'a>(e: &'a Expr, inv_access: &dyn Fn(usize) -> bool, u: usize, out: &mut Vec<(usize, &'a Expr)>) {
+    if invariant(e, inv_access) {
+        if !matches!(e, Expr::Double(_) | Expr::ToDouble(_)) {
+            out.push((u, e));
+        }
+        return;
+    }
+    collect_children(e, inv_access, u, out);
+}
+
+/// The literals of `e` outside its invariant sub-expressions (kept in
+/// registers in vector loops instead of being read from the frame).
+fn collect_literals<'a>(e: &'a Expr, inv_access: &dyn Fn(usize) -> bool, u: usize, out: &mut Vec<(usize, &'a Expr)>) {
+    if matches!(e, Expr::Double(_) | Expr::ToDouble(_)) && invariant(e, inv_access) {
+        out.push((u, e));
+    } else if !invariant(e, inv_access) {
+        match e {
+            Expr::Unary { arg, .. } | Expr::ToDouble(arg) => collect_literals(arg, inv_access, u, out),
+            Expr::Binary { lhs, rhs, .. } => {
+                collect_literals(lhs, inv_access, u, out);
+                collect_literals(rhs, inv_access, u, out);
+            }
+            Expr::Call { args, .. } => args.iter().for_each(|a| collect_literals(a, inv_access, u, out)),
+            _ => {}
+        }
+    }
+}
+
+fn collect_children<'a>(e: &'a Expr, inv_access: &dyn Fn(usize) -> bool, u: usize, out: &mut Vec<(usize, &'a Expr)>) {
+    match e {
+        Expr::Unary { arg, .. } | Expr::ToDouble(arg) => collect_invariants(arg, inv_access, u, out),
+        Expr::Binary { lhs, rhs, .. } => {
+            collect_invariants(lhs, inv_access, u, out);
+            collect_invariants(rhs, inv_access, u, out);
+        }
+        Expr::Call { args, .. } => args.iter().for_each(|a| collect_invariants(a, inv_access, u, out)),
+        _ => {}
+    }
+}

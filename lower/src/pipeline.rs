@@ -1,0 +1,82 @@
+//! From C text to a loop nest: the front end's model, a schedule (the
+//! original one), and AST generation.
+
+use ast::Node;
+use scop::ast::Function;
+
+use crate::error::Result;
+use crate::kernel::Kernel;
+
+/// Work limit of AST generation (engine operations).
+const BUDGET: u64 = 500_000_000;
+
+/// A parsed kernel with its model.
+#[derive(Debug, Clone)]
+pub struct Front {
+    /// The syntax tree (signature, for the argument vector and the interpreter).
+    pub function: Function,
+    /// The polyhedral model.
+    pub model: scop::Model,
+}
+
+/// Parses and models a kernel.
+pub fn front(src: &str) -> Result<Front> {
+    let function = scop::parse_kernel(src)?;
+    let scop = scop::build_from_ast(&function)?;
+    let model = scop::Model::from_scop(&scop)?;
+    Ok(Front { function, model })
+}
+
+/// The schedule the code follows: the model's (original) schedule,
+/// restricted to the domain.
+pub fn schedule(model: &scop::Model) -> Result<presburger::UnionMap> {
+    Ok(model.schedule().intersect_domain(model.domain())?)
+}
+
+/// The loop nest scanning `schedule` under the model's context.
+pub fn loops(model: &scop::Model, schedule: &presburger::UnionMap) -> Result<Node> {
+    let ctx = model.context().clone();
+    Ok(presburger::budget::with_budget(BUDGET, || ast::generate(schedule, &ctx))?)
+}
+
+/// Everything up to the loop nest and the lowering's view of the kernel.
+pub fn kernel_and_loops(f: &Front) -> Result<(Kernel, Node)> {
+    let s = schedule(&f.model)?;
+    let node = loops(&f.model, &s)?;
+    Ok((Kernel::new(&f.function, &f.model)?, node))
+}
+
+/// Whether loop `c_l` of the top-level nest `piece` carries no dependence
+/// among the nest's statements (false when the test fails).
+pub fn parallel_in(model: &scop::Model, schedule: &presburger::UnionMap, piece: &Node, l: usize) -> bool {
+    let mut st = Vec::new();
+    crate::function::statements_of(piece, &mut st);
+    crate::parallel::parallel_dims(model, schedule, Some(&st)).is_ok_and(|p| p.get(l) == Some(&true))
+}
+
+/// Unroll-and-jam factor of [`prepare`]: 1, off. The copies of a statement
+/// each load their shared operands and store their rows, so on gemm
+/// (`i-k-j`, 1024³, one thread) a factor of 4 measured 1.1-1.5× slower than
+/// none and 2 the same (`benches/README.md`); it needs loads shared between
+/// copies and the result rows kept in registers to pay.
+pub const JAM: i64 = 1;
+
+/// [`kernel_and_loops`] then unroll-and-jam by [`JAM`] (the code `poly run`
+/// and `poly compile` use).
+pub fn prepare(f: &Front) -> Result<(Kernel, Node, crate::jam::Copies)> {
+    prepare_with(f, JAM)
+}
+
+/// [`kernel_and_loops`] then unroll-and-jam by `factor` of the top-level
+/// parallel loops whose statements all write along their innermost loop.
+pub fn prepare_with(f: &Front, factor: i64) -> Result<(Kernel, Node, crate::jam::Copies)> {
+    let (k, node) = kernel_and_loops(f)?;
+    let mut copies = crate::jam::Copies::new();
+    if factor <= 1 {
+        return Ok((k, node, copies));
+    }
+    let s = schedule(&f.model)?;
+    let worth = |n: &Node, l: usize| crate::jam::writes_move_inside(&k, n) && parallel_in(&f.model, &s, n, l);
+    let jammed = crate::jam::jam_outer(&node, factor, &worth, &mut copies);
+    Ok((k, jammed, copies))
+}

@@ -1,0 +1,195 @@
+//! Running compiled kernels on the interpreter's inputs: the argument
+//! vector, fresh arrays per run, the median time and the checksums.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use codegen_x86::JitFunction;
+use scop::ast::{Function, ParamKind};
+
+use crate::error::{Error, Result};
+use crate::function::{Compiled, Piece};
+use crate::kernel::{Kernel, Storage};
+
+/// The generated function's type: it takes the argument vector.
+pub type KernelFn = extern "sysv64" fn(*const i64);
+
+/// What a run prints: the checksum lines and the median time.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// `NAME CHECKSUM` lines, one per array parameter (as `poly interp`).
+    pub checksums: String,
+    /// Median kernel time over the runs, in nanoseconds.
+    pub median_ns: u128,
+}
+
+/// Integer parameters and overridden double parameters from `NAME=VALUE`.
+pub fn parse_assignments(f: &Function, assignments: &[String]) -> Result<(HashMap<String, i64>, HashMap<String, f64>)> {
+    let (mut ints, mut dbls) = (HashMap::new(), HashMap::new());
+    for a in assignments {
+        let (name, value) = a
+            .split_once('=')
+            .ok_or_else(|| Error::Usage(format!("expected NAME=VALUE, got `{a}`")))?;
+        let p = f
+            .params
+            .iter()
+            .find(|p| p.name == name)
+            .ok_or_else(|| Error::Usage(format!("`{name}` is not a parameter of {}", f.name)))?;
+        match p.kind {
+            ParamKind::Int => {
+                let v = value.trim().parse().map_err(|_| Error::Usage(format!("`{value}` is not an integer (for {name})")))?;
+                ints.insert(name.to_string(), v);
+            }
+            ParamKind::Double => {
+                let v = value.trim().parse().map_err(|_| Error::Usage(format!("`{value}` is not a number (for {name})")))?;
+                dbls.insert(name.to_string(), v);
+            }
+            ParamKind::Array(_) => return Err(Error::Usage(format!("`{name}` is an array; it cannot be set"))),
+        }
+    }
+    Ok((ints, dbls))
+}
+
+/// True when every access of every executed instance stays inside its
+/// array at these parameter values (exact, with the engine); the compiled
+/// code has no bounds checks, so a kernel failing this runs in the
+/// interpreter instead.
+pub fn accesses_in_bounds(model: &scop::Model, ints: &HashMap<String, i64>) -> Result<bool> {
+    let values: Vec<(String, i64)> = model
+        .params()
+        .iter()
+        .map(|p| ints.get(p).map(|v| (p.clone(), *v)).ok_or_else(|| Error::Usage(format!("missing value for integer parameter {p}"))))
+        .collect::<Result<_>>()?;
+    let m = model.with_param_values(&values)?;
+    for a in m.accesses() {
+        let Some(array) = m.arrays().iter().find(|x| x.name == a.array) else { return Ok(false) };
+        if !a.relation.range()?.is_subset(&array.extent)? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Runs the compiled kernel `repeat` times from fresh inputs; `progress`
+/// hears of every run (its number and time in nanoseconds).
+pub fn run(
+    c: &Compiled,
+    k: &Kernel,
+    f: &Function,
+    assignments: &[String],
+    repeat: usize,
+    progress: &mut dyn FnMut(usize, u128),
+) -> Result<Outcome> {
+    let piece = Piece { code: c.clone(), parallel: false };
+    run_pieces(std::slice::from_ref(&piece), k, f, assignments, repeat, 1, 0, progress)
+}
+
+/// Like [`run`] for a kernel compiled in pieces ([`crate::compile_pieces`]):
+/// the pieces run in order, a parallel one on `threads` workers (scoped
+/// threads, joined before the next piece) once one of its runs took
+/// `min_threaded_ns` or more (starting threads costs more than short loops
+/// gain; with a positive threshold the first run is on one thread).
+pub fn run_pieces(
+    pieces: &[Piece],
+    k: &Kernel,
+    f: &Function,
+    assignments: &[String],
+    repeat: usize,
+    threads: usize,
+    min_threaded_ns: u128,
+    progress: &mut dyn FnMut(usize, u128),
+) -> Result<Outcome> {
+    let (ints, dbls) = parse_assignments(f, assignments)?;
+    let init = scop::interp::initial_state(f, &ints, &dbls)?;
+    let funcs: Vec<(JitFunction<KernelFn>, bool)> = pieces
+        .iter()
+        .map(|p| Ok((JitFunction::new(&p.code.code)?, p.parallel)))
+        .collect::<Result<_>>()?;
+    let threads = threads.max(1);
+    let mut piece_ns = vec![0u128; funcs.len()];
+    let lookup = |n: &str| ints.get(n).copied();
+    let mut local_sizes = Vec::new();
+    for l in &k.locals {
+        let mut len: usize = 1;
+        for d in &k.arrays[l].sizes {
+            let v = d.eval(&lookup).ok_or_else(|| Error::Usage(format!("extent of {l}")))?;
+            let v = usize::try_from(v).map_err(|_| Error::Usage(format!("negative extent of {l}")))?;
+            len = len.checked_mul(v).filter(|&n| n <= 1 << 28).ok_or_else(|| Error::Usage(format!("{l} is too large")))?;
+        }
+        local_sizes.push(len);
+    }
+    let mut times = Vec::new();
+    let mut last: Vec<(String, Vec<f64>)> = Vec::new();
+    for run in 0..repeat.max(1) {
+        let mut arrays: Vec<(String, Vec<f64>)> = Vec::new();
+        let mut block: Vec<i64> = Vec::new();
+        let mut ptr_slots = Vec::new();
+        for p in &f.params {
+            match p.kind {
+                ParamKind::Int => block.push(init.ints[&p.name]),
+                ParamKind::Double => block.push(init.doubles[&p.name].to_bits() as i64),
+                ParamKind::Array(_) => {
+                    let data = init.arrays.get(&p.name).map(|a| a.data.clone()).unwrap_or_default();
+                    ptr_slots.push(block.len());
+                    block.push(0);
+                    arrays.push((p.name.clone(), data));
+                }
+            }
+        }
+        let mut locals: Vec<Vec<f64>> = local_sizes.iter().map(|&n| vec![0.0; n.max(1)]).collect();
+        for (s, (_, data)) in ptr_slots.iter().zip(arrays.iter_mut()) {
+            block[*s] = data.as_mut_ptr() as i64;
+        }
+        for l in locals.iter_mut() {
+            block.push(l.as_mut_ptr() as i64);
+        }
+        // the scalar area: written double parameters start at their value
+        let mut scalars: Vec<f64> = k
+            .scalars
+            .iter()
+            .map(|n| match k.arrays[n].storage {
+                Storage::Scalar { init: Some(_), .. } => init.doubles.get(n).copied().unwrap_or(0.0),
+                _ => 0.0,
+            })
+            .collect();
+        scalars.push(0.0);
+        block.push(scalars.as_mut_ptr() as i64);
+        block.push(0);
+        block.push(1);
+        let t = Instant::now();
+        for (i, (func, parallel)) in funcs.iter().enumerate() {
+            let tp = Instant::now();
+            if *parallel && threads > 1 && piece_ns[i] >= min_threaded_ns {
+                let n = block.len();
+                let blocks: Vec<Vec<i64>> = (0..threads)
+                    .map(|w| {
+                        let mut b = block.clone();
+                        b[n - 2] = w as i64;
+                        b[n - 1] = threads as i64;
+                        b
+                    })
+                    .collect();
+                std::thread::scope(|s| {
+                    for b in &blocks[1..] {
+                        s.spawn(move || func.call((b.as_ptr(),)));
+                    }
+                    func.call((blocks[0].as_ptr(),));
+                });
+            } else {
+                func.call((block.as_ptr(),));
+            }
+            piece_ns[i] = tp.elapsed().as_nanos();
+        }
+        times.push(t.elapsed().as_nanos());
+        progress(run, times[run]);
+        last = arrays;
+    }
+    times.sort_unstable();
+    let n = times.len();
+    let median = if n % 2 == 1 { times[n / 2] } else { (times[n / 2 - 1] + times[n / 2]) / 2 };
+    let mut checksums = String::new();
+    for (name, data) in &last {
+        checksums.push_str(&format!("{name} {}\n", scop::interp::format_c_exp(scop::interp::checksum(data), 12)));
+    }
+    Ok(Outcome { checksums, median_ns: median })
+}
