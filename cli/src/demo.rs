@@ -108,11 +108,32 @@ pub fn run_demo(out: &mut dyn Write) -> Result<()> {
     write!(out, "{}", loops.to_c())?;
     writeln!(
         out,
+        "# Compiled to x86-64 (the lowering, the project's own encoder and JIT; no C compiler)"
+    )?;
+    writeln!(
+        out,
+        "# and run on the interpreter's inputs; the checksums equal the reference interpreter's:"
+    )?;
+    let n = ["n=300".to_string()];
+    writeln!(out, "$ poly run trmv.c n=300 --threads 1")?;
+    let ran = crate::run::run_source(DEMO_KERNEL, &n, 1, Some(1))?;
+    for line in ran.lines() {
+        if line.starts_with("time ") {
+            writeln!(out, "time (ns, varies) {}", &line[5..])?;
+        } else {
+            writeln!(out, "{line}")?;
+        }
+    }
+    writeln!(out, "$ poly interp trmv.c n=300")?;
+    write!(out, "{}", scop::commands::interp_source(DEMO_KERNEL, &n)?)?;
+    writeln!(
+        out,
         "# Try it yourself: poly calc (type statements ending with ';'),"
     )?;
     writeln!(
         out,
-        "# poly scop KERNEL.c, poly deps KERNEL.c, poly schedule KERNEL.c, poly codegen FILE.in."
+        "# poly scop KERNEL.c, poly deps KERNEL.c, poly schedule KERNEL.c, poly codegen FILE.in,\n\
+         # poly compile KERNEL.c --emit c|asm, poly run KERNEL.c n=1000 --repeat 5."
     )?;
     Ok(())
 }

@@ -89,8 +89,26 @@ fn pieces(front: &lower::Front, threads: usize) -> lower::Result<(lower::Kernel,
 pub fn run_command(args: &[String]) -> Result<String, Error> {
     let a = parse(args)?;
     let src = std::fs::read_to_string(&a.file).map_err(|e| Error::Io(format!("{}: {e}", a.file)))?;
+    run_source(&src, &a.assignments, a.repeat, a.threads)
+}
+
+/// `poly run` on kernel text: compile, run `repeat` times (on `threads`
+/// workers where a loop allows; `None`: the number of cores), and return
+/// the checksum lines and the time line.
+pub fn run_source(
+    src: &str,
+    assignments: &[String],
+    repeat: usize,
+    threads: Option<usize>,
+) -> Result<String, Error> {
+    let a = Args {
+        file: String::new(),
+        assignments: assignments.to_vec(),
+        repeat: repeat.max(1),
+        threads,
+    };
     let start = Instant::now();
-    let front = lower::front(&src)?;
+    let front = lower::front(src)?;
     let (ints, _) = lower::parse_assignments(&front.function, &a.assignments)?;
     let threads = a
         .threads
