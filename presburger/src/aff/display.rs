@@ -26,7 +26,7 @@ use crate::aff::piecewise::{PwAff, PwMultiAff};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::map::{Map, Set};
-use crate::print::{dim_names, tuples_text};
+use crate::print::{constraints_text, dim_names, tuples_text};
 use crate::space::Space;
 
 fn params_prefix(params: &[String]) -> String {
@@ -146,22 +146,15 @@ fn aff_text(a: &Aff, base: &[String]) -> String {
 
 /// The condition of a domain set over `dom`, or `None` for the universe.
 fn condition(d: &Set, dom: &Space) -> Option<String> {
-    let tuples = tuples_text(dom);
-    let prefix = params_prefix(&dom.params);
     let mut bodies = Vec::new();
     for b in d.basic_maps() {
         let mut b = b.clone();
         b.space = dom.clone();
-        let text = b.to_string();
-        let s = text.strip_prefix(prefix.as_str()).unwrap_or(&text);
-        let s = s.strip_prefix("{ ").unwrap_or(s);
-        let s = s.strip_suffix(" }").unwrap_or(s);
-        let s = s.strip_prefix(tuples.as_str()).unwrap_or(s).trim_start();
-        let body = s.strip_prefix(':').unwrap_or("").trim();
+        let body = constraints_text(&b);
         if body.is_empty() {
             return None;
         }
-        bodies.push(body.to_string());
+        bodies.push(body);
     }
     if bodies.is_empty() {
         return Some("false".to_string());
