@@ -14,7 +14,7 @@
 //!   constraints: as the expression alone when the dimension is unnamed and
 //!   no other constraint mentions it (`{ S[i, j] -> A[i, j + 1] }`), else as
 //!   `name = expression` (`{ [i, j = 2i] }`, `{ [i] -> [o0 = i + 1] : o0 <= 9 }`);
-//!   the expression has the terms in column order and the constant last
+//!   the expression has the terms in column order (parameters first) and the constant last
 //!   (isl puts the constant first: `A[i, 1 + j]`);
 //! - each constraint is solved for its last variable, `i <= n - 1` being
 //!   printed `i < n`, and a lower and an upper bound with the same
@@ -30,7 +30,7 @@
 //! let m: Map = "[n] -> { S[i, j] : 0 <= i < n and j >= 0 and j mod 2 = 0 }".parse().unwrap();
 //! assert_eq!(m.to_string(), "[n] -> { S[i, j] : j = 2*floor((j)/2) and 0 <= i < n and j >= 0 }");
 //! let a: Map = "[n] -> { S[i, j] -> A[i + n, 3] : 0 <= i < n }".parse().unwrap();
-//! assert_eq!(a.to_string(), "[n] -> { S[i, j] -> A[i + n, 3] : 0 <= i < n }");
+//! assert_eq!(a.to_string(), "[n] -> { S[i, j] -> A[n + i, 3] : 0 <= i < n }");
 //! let u: UnionMap = "{ }".parse().unwrap();
 //! assert_eq!(u.to_string(), "{  }");
 //! ```
