@@ -26,16 +26,8 @@ use crate::aff::piecewise::{PwAff, PwMultiAff};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::map::{Map, Set};
-use crate::print::{constraints_text, dim_names, tuples_text};
+use super::{constraints_text, dim_names, params_prefix, tuples_text};
 use crate::space::Space;
-
-fn params_prefix(params: &[String]) -> String {
-    if params.is_empty() {
-        String::new()
-    } else {
-        format!("[{}] -> ", params.join(", "))
-    }
-}
 
 fn push_term(out: &mut String, coef: &Int, text: &str, ident: bool, first: bool) {
     let neg = coef.is_neg();

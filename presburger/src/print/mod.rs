@@ -1,4 +1,6 @@
-//! Writing isl notation: [`Display`](std::fmt::Display) for [`BasicMap`], [`Map`] and [`UnionMap`].
+//! Writing isl notation: [`Display`](std::fmt::Display) for [`BasicMap`], [`Map`] and [`UnionMap`]
+//! (here), and `Display`/`FromStr` for the affine functions (`aff`, a submodule: the print layer
+//! sits above the affine-function layer and calls down into it, never the other way).
 //!
 //! The output is deterministic and is valid input both for this crate's
 //! parser and for isl:
@@ -36,6 +38,8 @@
 //! ```
 
 use std::fmt;
+
+mod aff;
 
 use crate::basic::BasicMap;
 use crate::int::Int;
@@ -76,7 +80,7 @@ pub(crate) fn dim_names(space: &Space) -> Vec<String> {
 /// A tuple with its entries taken in order from `entries` (dimension names,
 /// or the values of a function's target), nested tuples as `[A[..] -> B[..]]`;
 /// `missing` stands for an entry that `entries` lacks.
-pub(crate) fn tuple_text(
+fn tuple_text(
     t: &Tuple,
     entries: &mut std::slice::Iter<'_, String>,
     missing: &str,
