@@ -26,27 +26,8 @@ use crate::aff::piecewise::{PwAff, PwMultiAff};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::map::{Map, Set};
-use super::{constraints_text, dim_names, params_prefix, tuples_text};
+use super::{constraints_text, dim_names, params_prefix, term_text, tuples_text};
 use crate::space::Space;
-
-fn push_term(out: &mut String, coef: &Int, text: &str, ident: bool, first: bool) {
-    let neg = coef.is_neg();
-    if first {
-        if neg {
-            out.push('-');
-        }
-    } else {
-        out.push_str(if neg { " - " } else { " + " });
-    }
-    let a = coef.abs();
-    if !a.is_one() {
-        out.push_str(&a.to_string());
-        if !ident {
-            out.push('*');
-        }
-    }
-    out.push_str(text);
-}
 
 /// `row · (1, names...)` in isl's order: constant first.
 fn lin_text(row: &[Int], names: &[String], ident: &[bool]) -> String {
@@ -60,7 +41,7 @@ fn lin_text(row: &[Int], names: &[String], ident: &[bool]) -> String {
         if c.is_zero() {
             continue;
         }
-        push_term(&mut out, c, &names[j], ident[j], first);
+        term_text(c, &names[j], ident[j], first, &mut out);
         first = false;
     }
     if first {
@@ -123,9 +104,9 @@ fn aff_text(a: &Aff, base: &[String]) -> String {
         if first && c == Int::from(-1) {
             body.push_str(&format!("-1*({m})"));
         } else if c.abs().is_one() {
-            push_term(&mut body, &c, &m, true, first);
+            term_text(&c, &m, true, first, &mut body);
         } else {
-            push_term(&mut body, &c, &format!("({m})"), false, first);
+            term_text(&c, &format!("({m})"), false, first, &mut body);
         }
         first = false;
     }
