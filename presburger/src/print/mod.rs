@@ -11,7 +11,8 @@
 //! - dimension names come from [`Space::print_names`] (the user's names where
 //!   possible, `i0`, `o0`, ... otherwise);
 //! - a dimension defined by an equality in terms of the parameters and
-//!   earlier dimensions (coefficient ±1, no local variable) is written inside
+//!   earlier dimensions (coefficient ±1, no local variable, no other
+//!   equality mentioning the dimension) is written inside
 //!   its tuple, as isl does, and the equality is not repeated among the
 //!   constraints: as the expression alone when the dimension is unnamed and
 //!   no other constraint mentions it (`{ S[i, j] -> A[i, j + 1] }`), else as
@@ -351,7 +352,14 @@ fn basic_body(b: &BasicMap, dims: &[String], define: bool) -> Disjunct {
     let mut defined: Vec<(usize, usize)> = Vec::new(); // (dimension column, equality)
     if define {
         for col in 1 + np..off_div {
-            if let Some(e) = defining_eq(b.eqs(), &taken, col) {
+            // only an equality no other equality shares the column with: the reader
+            // takes the tuple's definitions first, and must meet the same rows in
+            // an order that makes no difference (isl's equalities are reduced, so
+            // this is always the case there)
+            let e = defining_eq(b.eqs(), &taken, col).filter(|&e| {
+                b.eqs().iter().enumerate().all(|(f, r)| f == e || r[col].is_zero())
+            });
+            if let Some(e) = e {
                 taken[e] = true;
                 defined.push((col, e));
             }
