@@ -195,11 +195,6 @@ pub struct Scop {
 }
 
 impl Statement {
-    /// The statement's tuple, e.g. `S1[i,j]`.
-    pub fn tuple(&self) -> String {
-        format!("{}[{}]", self.name, self.iterators.join(","))
-    }
-
     /// The body as C-like text, e.g. `C[i,j] = (C[i,j] * beta)`.
     pub fn body_text(&self) -> String {
         self.expr_text(&self.body)
