@@ -286,5 +286,8 @@ proptest! {
 fn a_dimension_shared_by_equalities_stays_a_constraint() {
     let text = reprint("{ [i, j] : 22i = 3j and i = 2 }");
     assert!(!text.contains("i = 2]"), "{text}");
-    assert_eq!(reprint("{ [i] -> [j, k] : j = i + 1 and k = j + 1 }"), "{ [i] -> [j, k = j + 1] : j = i + 1 }");
+    assert_eq!(
+        reprint("{ [i] -> [j, k] : j = i + 1 and k = j + 1 }"),
+        "{ [i] -> [j, k = j + 1] : j = i + 1 }"
+    );
 }

@@ -23,22 +23,12 @@ fn same(name: &str, what: &str, ours: &UnionMap, text: &str) {
     );
 }
 
-/// All points of `[lo, hi]^n`.
+/// All points of `[lo, hi]^n` (testkit's box), as machine integers.
 fn box_points(n: usize, lo: i64, hi: i64) -> Vec<Vec<i64>> {
-    let mut out = vec![vec![]];
-    for _ in 0..n {
-        out = out
-            .into_iter()
-            .flat_map(|p: Vec<i64>| {
-                (lo..=hi).map(move |v| {
-                    let mut q = p.clone();
-                    q.push(v);
-                    q
-                })
-            })
-            .collect();
-    }
-    out
+    testkit::oracle::box_points(n, lo, hi)
+        .iter()
+        .map(|p| p.iter().map(|v| v.to_i64().unwrap()).collect())
+        .collect()
 }
 
 fn ints(v: &[i64]) -> Vec<Int> {

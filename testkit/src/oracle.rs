@@ -15,7 +15,6 @@ use crate::gen::{Shape, PARAM_BOUND};
 /// Search box for existentials: values tried are `-EXIST_BOUND..=EXIST_BOUND`.
 pub const EXIST_BOUND: i64 = 24;
 
-
 fn search(b: &BasicMap, vals: &mut Vec<Int>, k: usize) -> bool {
     let nd = b.n_div();
     let base = b.space().n_vars();

@@ -7,8 +7,8 @@ use crate::aff::piecewise::PwMultiAff;
 use crate::basic::BasicMap;
 use crate::error::{Error, Result};
 use crate::int::Int;
-use crate::matrix;
 use crate::map::{Map, Set};
+use crate::matrix;
 use crate::space::Space;
 
 impl PwMultiAff {

@@ -20,13 +20,13 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::{constraints_text, dim_names, params_prefix, term_text, tuples_text};
 use crate::aff::expr::Aff;
 use crate::aff::multi::{domain_of_function, is_params_domain, MultiAff};
 use crate::aff::piecewise::{PwAff, PwMultiAff};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::map::{Map, Set};
-use super::{constraints_text, dim_names, params_prefix, term_text, tuples_text};
 use crate::space::Space;
 
 /// `row · (1, names...)` in isl's order: constant first.

@@ -357,7 +357,10 @@ fn basic_body(b: &BasicMap, dims: &[String], define: bool) -> Disjunct {
             // an order that makes no difference (isl's equalities are reduced, so
             // this is always the case there)
             let e = defining_eq(b.eqs(), &taken, col).filter(|&e| {
-                b.eqs().iter().enumerate().all(|(f, r)| f == e || r[col].is_zero())
+                b.eqs()
+                    .iter()
+                    .enumerate()
+                    .all(|(f, r)| f == e || r[col].is_zero())
             });
             if let Some(e) = e {
                 taken[e] = true;
