@@ -1,6 +1,6 @@
 //! Dependences computed on the engine-built program model
 //! ([`dataflow::compute_dependences_of`]) agree with those computed on the
-//! front end's isl text of the same kernels (the comparison with the shared
+//! model's JSON text of the same kernels, read back (the comparison with the shared
 //! reference models' relations is in `cli/tests/deps.rs`, where a JSON
 //! reader is at hand), and with dependences written out by hand on small
 //! kernels.
@@ -50,7 +50,7 @@ fn kernels() -> Vec<PathBuf> {
 }
 
 /// The model route (engine values, no text) gives the same dependences as
-/// the text route (the front end's isl text, parsed, then
+/// the text route (the relations of `poly scop`'s JSON, parsed, then
 /// `compute_dependences`).
 #[test]
 fn model_dependences_match_the_text_route() {
@@ -59,10 +59,11 @@ fn model_dependences_match_the_text_route() {
         let name = c.display().to_string();
         let scop = scop::build_scop(&std::fs::read_to_string(&c).unwrap()).unwrap();
         let model = scop::Model::from_scop(&scop).unwrap();
-        let t = scop.texts();
-        let acc = MemoryAccesses::new(u(&t.schedule))
-            .with_reads(u(&t.read))
-            .with_must_writes(u(&t.must_write));
+        let json = testkit::json::Json::parse(&model.to_json().pretty()).unwrap();
+        let t = |key: &str| u(json.get(key).and_then(|v| v.as_str()).unwrap());
+        let acc = MemoryAccesses::new(t("schedule"))
+            .with_reads(t("read"))
+            .with_must_writes(t("must_write"));
         let theirs = compute_dependences(&acc).unwrap();
         let ours = compute_dependences_of(&model).unwrap();
         same_deps(&name, &ours, &theirs);

@@ -467,82 +467,6 @@ impl Formula {
         })
     }
 
-    /// Prints in isl notation; `exists_names` supplies fresh names for
-    /// existential variables. Returns `None` for `True`.
-    ///
-    /// ```
-    /// use scop::affine::{Affine, Formula};
-    /// let f = Formula::and(vec![
-    ///     Formula::Range { lo: Affine::constant(0), var: "i".into(), hi: Affine::var("N"), strict: true },
-    ///     Formula::Mod(Affine::var("i"), 2, 0),
-    /// ]);
-    /// let mut k = 0;
-    /// assert_eq!(f.to_isl(&mut || { k += 1; format!("e{}", k - 1) }).unwrap(),
-    ///            "0 <= i < N and exists (e0 : i = 2e0)");
-    /// ```
-    pub fn to_isl(&self, exists_names: &mut dyn FnMut() -> String) -> Option<String> {
-        Some(match self {
-            Formula::True => return None,
-            Formula::False => "1 = 0".to_string(),
-            Formula::Ge(a) => {
-                let (l, r) = split_sides(a);
-                format!("{l} >= {r}")
-            }
-            Formula::Eq(a) => {
-                let (l, r) = split_sides(a);
-                format!("{l} = {r}")
-            }
-            Formula::Mod(e, m, r) => {
-                let q = exists_names();
-                let rhs = if *r == 0 {
-                    format!("{m}{q}")
-                } else {
-                    format!("{m}{q} + {r}")
-                };
-                format!("exists ({q} : {} = {rhs})", e.to_isl())
-            }
-            Formula::Range {
-                lo,
-                var,
-                hi,
-                strict,
-            } => format!(
-                "{} <= {var} {} {}",
-                lo.to_isl(),
-                if *strict { "<" } else { "<=" },
-                hi.to_isl()
-            ),
-            Formula::And(fs) => {
-                let parts: Vec<String> = fs
-                    .iter()
-                    .filter_map(|f| {
-                        let s = f.to_isl(exists_names)?;
-                        Some(if matches!(f, Formula::Or(_)) {
-                            format!("({s})")
-                        } else {
-                            s
-                        })
-                    })
-                    .collect();
-                if parts.is_empty() {
-                    return None;
-                }
-                parts.join(" and ")
-            }
-            Formula::Or(fs) => {
-                let parts: Vec<String> = fs
-                    .iter()
-                    .map(|f| match f.to_isl(exists_names) {
-                        None => "1 = 1".to_string(),
-                        Some(s) if matches!(f, Formula::And(_)) => format!("({s})"),
-                        Some(s) => s,
-                    })
-                    .collect();
-                parts.join(" or ")
-            }
-        })
-    }
-
     /// All named variables mentioned.
     pub fn names(&self, out: &mut BTreeSet<String>) {
         fn aff(a: &Affine, out: &mut BTreeSet<String>) {
@@ -566,32 +490,4 @@ impl Formula {
             Formula::And(fs) | Formula::Or(fs) => fs.iter().for_each(|f| f.names(out)),
         }
     }
-}
-
-/// Splits `a` (meaning `a >= 0` or `a = 0`) into `lhs`, `rhs` with positive
-/// coefficients on both sides.
-fn split_sides(a: &Affine) -> (String, String) {
-    let mut pos = Affine::constant(0);
-    let mut neg = Affine::constant(0);
-    for (v, &c) in &a.terms {
-        let t = Affine {
-            terms: [(v.clone(), c.unsigned_abs() as i64)].into_iter().collect(),
-            constant: 0,
-        };
-        if c > 0 {
-            pos = pos.add(&t);
-        } else {
-            neg = neg.add(&t);
-        }
-    }
-    if pos.terms.is_empty() && !neg.terms.is_empty() {
-        // -x + c >= 0  ->  c >= x
-        return (Affine::constant(a.constant).to_isl(), neg.to_isl());
-    }
-    if a.constant >= 0 {
-        pos.constant = a.constant;
-    } else {
-        neg.constant = -a.constant;
-    }
-    (pos.to_isl(), neg.to_isl())
 }

@@ -39,8 +39,12 @@ struct Builder {
 ///     "void k(int N, double A[N], double B[N]) {
 ///        for (int i = 0; i < N; i += 2) B[i] = A[i] + 1; }").unwrap();
 /// assert_eq!(scop.statements[0].name, "S0");
-/// assert_eq!(scop.domain_text(), "[N] -> { S0[i] : 0 <= i < N and exists (e0 : i = 2e0) }");
-/// assert_eq!(scop.read_text(), "[N] -> { S0[i] -> A[i] : 0 <= i < N and exists (e0 : i = 2e0) }");
+/// assert_eq!(scop.statements[0].iterators, ["i"]);
+/// // the step is a divisibility constraint of the domain
+/// let val = |n: &str| match n { "N" => Some(10), "i" => Some(4), _ => None };
+/// assert_eq!(scop.statements[0].domain.eval(&val), Some(true));
+/// let val = |n: &str| match n { "N" => Some(10), "i" => Some(5), _ => None };
+/// assert_eq!(scop.statements[0].domain.eval(&val), Some(false));
 /// ```
 pub fn build_scop(src: &str) -> Result<Scop, Error> {
     let f = crate::parser::parse_kernel(src)?;

@@ -2,8 +2,6 @@
 
 use crate::ast::ParamKind;
 use crate::error::Error;
-use crate::json::Json;
-use crate::model::Scop;
 use std::collections::HashMap;
 
 fn read_source(path: &str) -> Result<String, Error> {
@@ -32,76 +30,6 @@ pub fn scop_command(args: &[String]) -> Result<String, Error> {
     } else {
         model.to_json().pretty()
     })
-}
-
-/// The JSON document printed by `poly scop` (see [`crate::Model::to_json`]).
-pub fn scop_json(scop: &Scop) -> Json {
-    let t = scop.texts();
-    let arrays = scop
-        .arrays
-        .iter()
-        .map(|a| {
-            Json::Obj(vec![
-                ("name".into(), Json::str(&a.name)),
-                ("element_type".into(), Json::str(&a.element_type)),
-                (
-                    "sizes".into(),
-                    Json::Arr(a.dims.iter().map(|d| Json::str(d.to_isl())).collect()),
-                ),
-                ("extent".into(), Json::str(scop.array_extent_text(a))),
-            ])
-        })
-        .collect();
-    let statements = scop
-        .statements
-        .iter()
-        .map(|s| {
-            let accesses = s
-                .accesses
-                .iter()
-                .map(|a| {
-                    Json::Obj(vec![
-                        ("ref".into(), Json::str(&a.ref_id)),
-                        ("kind".into(), Json::str(a.kind.as_str())),
-                        ("array".into(), Json::str(&a.array)),
-                        ("target".into(), Json::str(a.target())),
-                    ])
-                })
-                .collect();
-            Json::Obj(vec![
-                ("name".into(), Json::str(&s.name)),
-                (
-                    "iterators".into(),
-                    Json::Arr(s.iterators.iter().map(Json::str).collect()),
-                ),
-                ("line".into(), Json::Int(s.pos.line as i64)),
-                ("body".into(), Json::str(s.body_text())),
-                ("accesses".into(), Json::Arr(accesses)),
-            ])
-        })
-        .collect();
-    Json::Obj(vec![
-        ("function".into(), Json::str(&scop.function)),
-        (
-            "params".into(),
-            Json::Arr(t.params.iter().map(Json::str).collect()),
-        ),
-        ("context".into(), Json::Str(t.context)),
-        ("domain".into(), Json::Str(t.domain)),
-        ("schedule".into(), Json::Str(t.schedule)),
-        ("must_write".into(), Json::Str(t.must_write)),
-        ("may_write".into(), Json::Str(t.may_write)),
-        ("read".into(), Json::Str(t.read)),
-        ("tagged_must_write".into(), Json::Str(t.tagged_must_write)),
-        ("tagged_may_write".into(), Json::Str(t.tagged_may_write)),
-        ("tagged_read".into(), Json::Str(t.tagged_read)),
-        (
-            "scalar_params".into(),
-            Json::Arr(scop.scalar_params.iter().map(Json::str).collect()),
-        ),
-        ("arrays".into(), Json::Arr(arrays)),
-        ("statements".into(), Json::Arr(statements)),
-    ])
 }
 
 /// `poly interp FILE.c NAME=VALUE...`: runs the kernel on the agreed inputs
@@ -185,15 +113,4 @@ pub fn interp_function(f: &crate::ast::Function, assignments: &[String]) -> Resu
         }
     }
     Ok(out)
-}
-
-/// The model texts of a source file, for checks against reference models
-/// (e.g. `shared/kernels/*.model.json`) with a set engine.
-///
-/// ```
-/// let t = scop::commands::model_texts("void k(int N, double A[N]) { for (int i = 0; i < N; i++) A[i] = 1; }").unwrap();
-/// assert_eq!(t.must_write, "[N] -> { S0[i] -> A[i] : 0 <= i < N }");
-/// ```
-pub fn model_texts(src: &str) -> Result<crate::model::ModelTexts, Error> {
-    Ok(crate::build_scop(src)?.texts())
 }

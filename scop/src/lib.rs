@@ -28,18 +28,19 @@
 //! 4. `lower` turns the scop's formulas and affine expressions into engine
 //!    values (constraint rows, integer divisions, existentials), and
 //!    [`program`] assembles them into the [`Model`] (see below).
-//! 5. `text` prints the scop as isl text in the reference models'
-//!    notation: domains, the original schedule (a compact 2d+1 form: one
-//!    dimension per loop and one constant dimension per sequence of two or
-//!    more statements, padded with zeros), read / must-write / may-write
-//!    relations and their tagged variants `[S0[i] -> R0[]] -> A[i]`, the
-//!    context (parameters are non-negative) and the arrays with their
-//!    extents.
+//! 5. The model's relations: the original schedule is a compact 2d+1 form
+//!    (one dimension per loop and one constant dimension per sequence of two
+//!    or more statements, padded with zeros); the accesses give read /
+//!    must-write / may-write relations and their tagged variants
+//!    `[S0[i] -> R0[]] -> A[i]`; the context says the parameters are
+//!    non-negative; arrays carry their extents. All are engine values,
+//!    printed by the engine (there is no isl printer in this crate).
 //! 6. [`interp`] executes the AST directly with C semantics: `double`
 //!    arithmetic in source order (no contraction), `int` arithmetic with
 //!    truncating `/` and `%`, libm functions through Rust's `f64` methods.
 //! 7. [`commands`] provides the CLI entry points `poly scop` and
-//!    `poly interp`, and [`json`] the hand-written JSON printer.
+//!    `poly interp`, and [`json`] the hand-written JSON printer that
+//!    [`Model::to_json`] fills.
 //!
 //! Scalars (local `double`s and `double` parameters that are written) are
 //! zero-dimensional arrays such as `s[]`; `double` parameters that are only
@@ -119,9 +120,9 @@
 //!   for (int i = 0; i < N; i++)
 //!     A[i] = A[i] * a;
 //! }";
-//! let scop = scop::build_scop(src).unwrap();
-//! assert_eq!(scop.domain_text(), "[N] -> { S0[i] : 0 <= i < N }");
-//! assert_eq!(scop.read_text(), "[N] -> { S0[i] -> A[i] : 0 <= i < N }");
+//! let model = scop::Model::from_source(src).unwrap();
+//! assert_eq!(model.domain().to_string(), "[N] -> { S0[i] : 0 <= i < N }");
+//! assert_eq!(model.reads().to_string(), "[N] -> { S0[i] -> A[i] : 0 <= i < N }");
 //! let out = scop::commands::interp_source(src, &["N=4".into()]).unwrap();
 //! assert!(out.starts_with("A "));
 //! ```
@@ -141,10 +142,9 @@ mod lower;
 pub mod model;
 mod parser;
 pub mod program;
-mod text;
 
 pub use build::{build_from_ast, build_scop};
-pub use commands::{interp_command, model_texts, scop_command};
+pub use commands::{interp_command, scop_command};
 pub use error::{Error, Pos};
 pub use model::Scop;
 pub use parser::parse_kernel;

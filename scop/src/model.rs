@@ -1,13 +1,13 @@
 //! The front end's syntactic model ([`Scop`]): statements with their
 //! domains as [`Formula`]s and subscripts as [`Affine`] expressions over
-//! named iterators and parameters. Its isl text is printed by
-//! the front end's text printer (`text`); [`crate::Model`] is the same program as engine values.
+//! named iterators and parameters, bodies as expression trees printed as
+//! C-like text ([`Statement::body_text`], [`Access::target`]).
+//! [`crate::Model`] is the same program as engine values; its isl text is
+//! printed by the engine.
 
 use crate::affine::{Affine, Formula};
 use crate::ast::{AssignOp, BinOp, UnOp};
 use crate::error::Pos;
-
-pub use crate::text::ModelTexts;
 
 /// C types of values in statement bodies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -192,4 +192,57 @@ pub struct Scop {
     pub arrays: Vec<Array>,
     /// Statements in textual order.
     pub statements: Vec<Statement>,
+}
+
+impl Statement {
+    /// The body as C-like text, e.g. `C[i,j] = (C[i,j] * beta)`.
+    pub fn body_text(&self) -> String {
+        self.expr_text(&self.body)
+    }
+
+    fn expr_text(&self, e: &Expr) -> String {
+        match e {
+            Expr::Assign { op, target, value } => format!(
+                "{} {} {}",
+                self.accesses[*target].target(),
+                op.as_str(),
+                self.expr_text(value)
+            ),
+            Expr::Access(k) => self.accesses[*k].target(),
+            Expr::Double(v) => format!("{v:?}"),
+            Expr::Int(v) => v.to_string(),
+            Expr::IntVar(n) | Expr::DoubleParam(n) => n.clone(),
+            Expr::Unary { op, arg, .. } => format!(
+                "{}{}",
+                match op {
+                    UnOp::Neg => "-",
+                    UnOp::Plus => "+",
+                    UnOp::Not => "!",
+                },
+                self.expr_text(arg)
+            ),
+            Expr::Binary { op, lhs, rhs, .. } => format!(
+                "({} {} {})",
+                self.expr_text(lhs),
+                op.as_str(),
+                self.expr_text(rhs)
+            ),
+            Expr::Call { name, args, .. } => format!(
+                "{name}({})",
+                args.iter()
+                    .map(|a| self.expr_text(a))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Expr::ToDouble(a) => format!("(double){}", self.expr_text(a)),
+        }
+    }
+}
+
+impl Access {
+    /// The accessed element in isl notation, e.g. `A[i-1,j]` or `s[]`.
+    pub fn target(&self) -> String {
+        let idx: Vec<String> = self.index.iter().map(|a| a.to_isl_compact()).collect();
+        format!("{}[{}]", self.array, idx.join(","))
+    }
 }

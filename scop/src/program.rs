@@ -13,7 +13,7 @@
 //! existentials through the private `lower` module); no isl text is
 //! involved. The model's isl text, printed by the engine, is its
 //! [`Display`](std::fmt::Display); its JSON is [`Model::to_json`] (the
-//! `poly scop` document).
+//! `poly scop` document), which prints the same engine values.
 //!
 //! Transformations return a new model: [`Model::with_schedule`] (the same
 //! program under another schedule) and [`Model::with_param_values`] (some
@@ -134,8 +134,6 @@ pub struct Model {
     arrays: Vec<Array>,
     derived: Derived,
     source: Scop,
-    /// False once [`Model::with_schedule`] replaced the original schedule.
-    original_schedule: bool,
 }
 
 /// A name that is `base` followed by digits is taken by one of `names`:
@@ -271,7 +269,6 @@ impl Model {
             arrays,
             derived,
             source: scop.clone(),
-            original_schedule: true,
         })
     }
 
@@ -412,7 +409,6 @@ impl Model {
             )));
         }
         out.schedule = schedule;
-        out.original_schedule = false;
         Ok(out)
     }
     /// The union of the iteration domains.
@@ -473,24 +469,81 @@ impl Model {
     /// The model as the JSON document of `poly scop` (keys `function`,
     /// `params`, `context`, `domain`, `schedule`, `must_write`, `may_write`,
     /// `read`, `tagged_must_write`, `tagged_may_write`, `tagged_read`,
-    /// `scalar_params`, `arrays`, `statements`). Relations are written in the
-    /// notation of the shared reference models by the front end's text printer (`text`) (equal to
-    /// the engine values, as the tests check on every kernel), except a
-    /// schedule given by [`with_schedule`](Self::with_schedule), which the
-    /// engine prints; the model's [`Display`](fmt::Display) prints the engine
-    /// values themselves.
+    /// `scalar_params`, `arrays`, `statements`): a serialization of the
+    /// model's values. Relations and extents are the engine values printed by
+    /// the engine (isl notation); array sizes, access targets and statement
+    /// bodies are the front end's expressions as C-like text.
+    ///
+    /// ```
+    /// let m = scop::Model::from_source(
+    ///     "void k(int N, double A[N]) { for (int i = 1; i < N; i++) A[i] = A[i - 1]; }").unwrap();
+    /// let json = m.to_json().pretty();
+    /// assert!(json.contains(r#""read": "[N] -> { S0[i] -> A[i - 1] : 1 <= i < N }""#));
+    /// assert!(json.contains(r#""body": "A[i] = A[i-1]""#));
+    /// ```
     pub fn to_json(&self) -> Json {
-        let mut json = crate::commands::scop_json(&self.source);
-        if !self.original_schedule {
-            if let Json::Obj(kv) = &mut json {
-                for (k, v) in kv.iter_mut() {
-                    if k == "schedule" {
-                        *v = Json::str(self.schedule.to_string());
-                    }
-                }
-            }
-        }
-        json
+        let d = &self.derived;
+        let rel = |u: &UnionMap| Json::str(u.to_string());
+        let strs = |v: &[String]| Json::Arr(v.iter().map(Json::str).collect());
+        let arrays = self
+            .arrays
+            .iter()
+            .map(|a| {
+                Json::Obj(vec![
+                    ("name".into(), Json::str(&a.name)),
+                    ("element_type".into(), Json::str(&a.element)),
+                    (
+                        "sizes".into(),
+                        Json::Arr(a.sizes.iter().map(|d| Json::str(d.to_isl())).collect()),
+                    ),
+                    ("extent".into(), Json::str(a.extent.to_string())),
+                ])
+            })
+            .collect();
+        let statements = self
+            .statements
+            .iter()
+            .zip(&self.source.statements)
+            .map(|(s, src)| {
+                let accesses = s
+                    .accesses
+                    .iter()
+                    .zip(&src.accesses)
+                    .map(|(&k, sa)| {
+                        let a = &self.accesses[k];
+                        Json::Obj(vec![
+                            ("ref".into(), Json::str(&a.tag)),
+                            ("kind".into(), Json::str(a.kind.as_str())),
+                            ("array".into(), Json::str(&a.array)),
+                            ("target".into(), Json::str(sa.target())),
+                        ])
+                    })
+                    .collect();
+                Json::Obj(vec![
+                    ("name".into(), Json::str(&s.name)),
+                    ("iterators".into(), strs(&s.iterators)),
+                    ("line".into(), Json::Int(s.pos.line as i64)),
+                    ("body".into(), Json::str(src.body_text())),
+                    ("accesses".into(), Json::Arr(accesses)),
+                ])
+            })
+            .collect();
+        Json::Obj(vec![
+            ("function".into(), Json::str(&self.function)),
+            ("params".into(), strs(&self.params)),
+            ("context".into(), Json::str(self.context.to_string())),
+            ("domain".into(), rel(&d.domain)),
+            ("schedule".into(), rel(&self.schedule)),
+            ("must_write".into(), rel(&d.must_writes)),
+            ("may_write".into(), rel(&d.may_writes)),
+            ("read".into(), rel(&d.reads)),
+            ("tagged_must_write".into(), rel(&d.tagged_must_writes)),
+            ("tagged_may_write".into(), rel(&d.tagged_may_writes)),
+            ("tagged_read".into(), rel(&d.tagged_reads)),
+            ("scalar_params".into(), strs(&self.scalar_params)),
+            ("arrays".into(), Json::Arr(arrays)),
+            ("statements".into(), Json::Arr(statements)),
+        ])
     }
 }
 

@@ -1,10 +1,14 @@
-//! The engine-built [`scop::Model`] is semantically equal to the text model
-//! printed by the front end's own isl printer (kept as the oracle): for every
-//! kernel (shared and own), every relation is compared with `is_equal`.
+//! The engine-built [`scop::Model`] against an independent oracle: the front
+//! end's formulas and affine expressions evaluated directly, point by point
+//! (brute force over a box, with `testkit::oracle`'s membership), on every
+//! kernel (shared and own); and its printed text (JSON and iscc script)
+//! reads back as the same relations.
 
 mod common;
 
-use presburger::UnionMap;
+use presburger::{Int, Map, UnionMap};
+use scop::model::{AccessKind, SchedDim};
+use testkit::oracle::contains;
 
 fn parse(text: &str, what: &str) -> UnionMap {
     text.parse()
@@ -19,66 +23,205 @@ fn same(name: &str, what: &str, ours: &UnionMap, text: &str) {
     );
 }
 
+/// All points of `[lo, hi]^n` (testkit's box), as machine integers.
+fn box_points(n: usize, lo: i64, hi: i64) -> Vec<Vec<i64>> {
+    testkit::oracle::box_points(n, lo, hi)
+        .iter()
+        .map(|p| p.iter().map(|v| v.to_i64().unwrap()).collect())
+        .collect()
+}
+
+fn ints(v: &[i64]) -> Vec<Int> {
+    v.iter().map(|&x| Int::from(x)).collect()
+}
+
+/// The union of some maps, as a union map over `params`.
+fn union_of<'a>(params: &[String], maps: impl Iterator<Item = &'a Map>) -> UnionMap {
+    let mut u = UnionMap::empty(params.to_vec());
+    for m in maps {
+        u.add_map(m.clone()).unwrap();
+    }
+    u
+}
+
 #[test]
-fn model_equals_text_model_on_every_kernel() {
+fn model_agrees_with_the_formulas_point_by_point() {
     let kernels = common::all_kernels();
     assert!(!kernels.is_empty());
+    let mut instances = 0;
     for path in kernels {
         let name = path.display().to_string();
         let src = std::fs::read_to_string(&path).unwrap();
         let scop = scop::build_scop(&src).unwrap();
         let model = scop::Model::from_scop(&scop).unwrap();
-        let t = scop.texts();
-        same(
-            &name,
-            "context",
-            &UnionMap::from_map(model.context().clone()),
-            &t.context,
-        );
-        same(&name, "domain", model.domain(), &t.domain);
-        same(&name, "schedule", model.schedule(), &t.schedule);
-        same(&name, "read", model.reads(), &t.read);
-        same(&name, "must_write", model.must_writes(), &t.must_write);
-        same(&name, "may_write", model.may_writes(), &t.may_write);
-        same(&name, "tagged_read", model.tagged_reads(), &t.tagged_read);
-        same(
-            &name,
-            "tagged_must_write",
-            model.tagged_must_writes(),
-            &t.tagged_must_write,
-        );
-        same(
-            &name,
-            "tagged_may_write",
-            model.tagged_may_writes(),
-            &t.tagged_may_write,
-        );
-        assert!(model.kills().is_empty().unwrap());
-        assert!(model.conditional_writes().is_empty().unwrap());
-        for (a, b) in model.arrays().iter().zip(&scop.arrays) {
-            let ext = UnionMap::from_map(a.extent.clone());
-            same(&name, "extent", &ext, &scop.array_extent_text(b));
+        let np = scop.params.len();
+        // the context over a box of parameter values
+        for p in box_points(np, -2, 2) {
+            let val = |n: &str| scop.params.iter().position(|x| x == n).map(|k| p[k]);
+            assert_eq!(
+                contains(model.context(), &ints(&p)),
+                scop.context.eval(&val) == Some(true),
+                "{name}: context at {p:?}"
+            );
         }
-        // per statement and per access
-        assert_eq!(model.statements().len(), scop.statements.len());
+        // every parameter 4 (time steps 2), iterators over [-1, 5]
+        let params: Vec<i64> = scop
+            .params
+            .iter()
+            .map(|n| if n.starts_with('T') { 2 } else { 4 })
+            .collect();
         for (s, o) in model.statements().iter().zip(&scop.statements) {
-            assert_eq!(s.name, o.name);
-            assert_eq!(s.iterators, o.iterators);
-            assert_eq!(s.body, o.body);
+            assert_eq!(
+                (&s.name, &s.iterators, &s.body),
+                (&o.name, &o.iterators, &o.body)
+            );
             assert_eq!(s.accesses.len(), o.accesses.len());
-            for (&k, oa) in s.accesses.iter().zip(&o.accesses) {
-                let a = &model.accesses()[k];
-                assert_eq!((&a.tag, a.kind, &a.array), (&oa.ref_id, oa.kind, &oa.array));
-                assert_eq!(model.statement_of(a).name, s.name);
+            assert!(
+                s.schedule.is_single_valued().unwrap(),
+                "{name}: {} schedule",
+                s.name
+            );
+            for x in box_points(s.iterators.len(), -1, 5) {
+                let val = |n: &str| {
+                    scop.params
+                        .iter()
+                        .position(|p| p == n)
+                        .map(|k| params[k])
+                        .or_else(|| s.iterators.iter().position(|i| i == n).map(|k| x[k]))
+                };
+                let point: Vec<i64> = params.iter().chain(&x).copied().collect();
+                let inside = o.domain.eval(&val) == Some(true);
+                instances += usize::from(inside);
+                assert_eq!(
+                    contains(&s.domain, &ints(&point)),
+                    inside,
+                    "{name}: {} at {x:?}",
+                    s.name
+                );
+                // the schedule maps the instance to its time
+                let time: Vec<i64> = o
+                    .schedule
+                    .iter()
+                    .map(|d| match d {
+                        SchedDim::Const(c) => *c,
+                        SchedDim::Iter(v, k) => k * val(v).unwrap(),
+                    })
+                    .collect();
+                let at: Vec<i64> = point.iter().chain(&time).copied().collect();
+                assert!(
+                    contains(&s.schedule, &ints(&at)),
+                    "{name}: {} time of {x:?}",
+                    s.name
+                );
+                // each access: the instance reaches exactly its element
+                for (&k, oa) in s.accesses.iter().zip(&o.accesses) {
+                    let a = &model.accesses()[k];
+                    assert_eq!((&a.tag, a.kind, &a.array), (&oa.ref_id, oa.kind, &oa.array));
+                    assert_eq!(model.statement_of(a).name, s.name);
+                    let idx: Vec<i64> = oa.index.iter().map(|e| e.eval(&val).unwrap()).collect();
+                    for (rel, what) in [(&a.relation, "access"), (&a.tagged, "tagged access")] {
+                        let at: Vec<i64> = point.iter().chain(&idx).copied().collect();
+                        assert_eq!(
+                            contains(rel, &ints(&at)),
+                            inside,
+                            "{name}: {what} {} of {x:?}",
+                            a.tag
+                        );
+                        for d in 0..idx.len() {
+                            let mut off = at.clone();
+                            off[point.len() + d] += 1;
+                            assert!(
+                                !contains(rel, &ints(&off)),
+                                "{name}: {what} {} of {x:?} too wide",
+                                a.tag
+                            );
+                        }
+                    }
+                }
             }
         }
+        // the array extents
+        for (a, o) in model.arrays().iter().zip(&scop.arrays) {
+            assert_eq!(a.name, o.name);
+            let pval = |n: &str| scop.params.iter().position(|p| p == n).map(|k| params[k]);
+            let sizes: Vec<i64> = o.dims.iter().map(|d| d.eval(&pval).unwrap()).collect();
+            for x in box_points(sizes.len(), -1, 5) {
+                let point: Vec<i64> = params.iter().chain(&x).copied().collect();
+                let inside = x.iter().zip(&sizes).all(|(v, n)| 0 <= *v && v < n);
+                assert_eq!(
+                    contains(&a.extent, &ints(&point)),
+                    inside,
+                    "{name}: extent of {} at {x:?}",
+                    a.name
+                );
+            }
+        }
+        // the union relations are the unions of the parts
+        let of_kind = |kinds: &[AccessKind], tagged: bool| {
+            union_of(
+                &scop.params,
+                model
+                    .accesses()
+                    .iter()
+                    .filter(|a| kinds.contains(&a.kind))
+                    .map(|a| if tagged { &a.tagged } else { &a.relation }),
+            )
+        };
+        let writes = [AccessKind::MustWrite, AccessKind::MayWrite];
+        for (what, ours, want) in [
+            (
+                "domain",
+                model.domain(),
+                union_of(&scop.params, model.statements().iter().map(|s| &s.domain)),
+            ),
+            (
+                "schedule",
+                model.schedule(),
+                union_of(&scop.params, model.statements().iter().map(|s| &s.schedule)),
+            ),
+            ("read", model.reads(), of_kind(&[AccessKind::Read], false)),
+            (
+                "must_write",
+                model.must_writes(),
+                of_kind(&[AccessKind::MustWrite], false),
+            ),
+            ("may_write", model.may_writes(), of_kind(&writes, false)),
+            (
+                "tagged_read",
+                model.tagged_reads(),
+                of_kind(&[AccessKind::Read], true),
+            ),
+            (
+                "tagged_must_write",
+                model.tagged_must_writes(),
+                of_kind(&[AccessKind::MustWrite], true),
+            ),
+            (
+                "tagged_may_write",
+                model.tagged_may_writes(),
+                of_kind(&writes, true),
+            ),
+        ] {
+            assert!(
+                ours.is_equal(&want).unwrap(),
+                "{name}: {what}\n {ours}\n {want}"
+            );
+        }
+        assert!(model.kills().is_empty().unwrap());
+        assert!(model.conditional_writes().is_empty().unwrap());
+        assert_eq!(model.statements().len(), scop.statements.len());
         // the model's printed text parses back to the same relations
         let json = model.to_json().pretty();
+        let context = UnionMap::from_map(model.context().clone());
         for (key, rel) in [
+            ("context", &context),
             ("domain", model.domain()),
             ("read", model.reads()),
             ("must_write", model.must_writes()),
+            ("may_write", model.may_writes()),
             ("tagged_read", model.tagged_reads()),
+            ("tagged_must_write", model.tagged_must_writes()),
+            ("tagged_may_write", model.tagged_may_writes()),
             ("schedule", model.schedule()),
         ] {
             same(&name, key, rel, &common::json_str(&json, key).unwrap());
@@ -89,6 +232,7 @@ fn model_equals_text_model_on_every_kernel() {
             parse(text, key);
         }
     }
+    assert!(instances > 1000, "only {instances} instances checked");
 }
 
 #[test]

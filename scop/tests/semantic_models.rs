@@ -53,23 +53,23 @@ fn shared_models_are_semantically_equal() {
             continue;
         };
         let src = std::fs::read_to_string(&c).unwrap();
-        let ours = scop::model_texts(&src).unwrap();
+        let ours = scop::Model::from_source(&src).unwrap();
         let name = c.file_name().unwrap().to_string_lossy().to_string();
         for (key, mine) in [
-            ("domain", &ours.domain),
-            ("read", &ours.read),
-            ("must_write", &ours.must_write),
+            ("domain", ours.domain()),
+            ("read", ours.reads()),
+            ("must_write", ours.must_writes()),
         ] {
             let theirs = common::json_str(&model, key).unwrap();
-            let a = parse(mine, key);
+            let a = mine;
             let b = parse(&theirs, key);
             assert!(
                 a.is_equal(&b).unwrap(),
                 "{name}: {key} differs\n ours:   {mine}\n shared: {theirs}"
             );
         }
-        let dom = parse(&ours.domain, "domain");
-        let ours_before = before(&parse(&ours.schedule, "schedule"), &dom);
+        let dom = ours.domain().clone();
+        let ours_before = before(ours.schedule(), &dom);
         let theirs_before = before(
             &parse(&common::json_str(&model, "schedule").unwrap(), "schedule"),
             &dom,

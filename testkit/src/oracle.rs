@@ -7,22 +7,13 @@
 //! witnesses; it is the independent check that property tests compare the
 //! engine against.
 
+use presburger::matrix::eval;
 use presburger::{BasicMap, Int, Map};
 
 use crate::gen::{Shape, PARAM_BOUND};
 
 /// Search box for existentials: values tried are `-EXIST_BOUND..=EXIST_BOUND`.
 pub const EXIST_BOUND: i64 = 24;
-
-fn eval(row: &[Int], vals: &[Int]) -> Int {
-    let mut v = row[0].clone();
-    for (a, x) in row[1..].iter().zip(vals) {
-        if !a.is_zero() {
-            v.add_mul(a, x);
-        }
-    }
-    v
-}
 
 fn search(b: &BasicMap, vals: &mut Vec<Int>, k: usize) -> bool {
     let nd = b.n_div();

@@ -9,6 +9,7 @@
 
 use crate::error::{Error, Result};
 use crate::int::{gcd_slice, Int};
+use crate::matrix::dot;
 use crate::space::{merge_params, Space};
 
 /// An integer division `floor(num · (1, params, dims, divs) / den)`.
@@ -605,17 +606,6 @@ impl Aff {
             apply(&mut self.divs[j].num);
         }
     }
-}
-
-/// `Σ r_k · v_k`.
-pub(crate) fn dot(r: &[Int], v: &[Int]) -> Int {
-    let mut s = Int::ZERO;
-    for (a, b) in r.iter().zip(v) {
-        if !a.is_zero() {
-            s.add_mul(a, b);
-        }
-    }
-    s
 }
 
 #[cfg(test)]

@@ -6,8 +6,9 @@ use crate::aff::multi::{domain_of_function, MultiAff};
 use crate::aff::piecewise::PwMultiAff;
 use crate::basic::BasicMap;
 use crate::error::{Error, Result};
-use crate::int::{gcd_slice, Int};
+use crate::int::Int;
 use crate::map::{Map, Set};
+use crate::matrix;
 use crate::space::Space;
 
 impl PwMultiAff {
@@ -336,15 +337,8 @@ fn eliminate(eqs: &[Vec<Int>], cols: &[usize], n: usize) -> (Vec<Vec<Int>>, Vec<
             if r2 == r || row[c].is_zero() {
                 continue;
             }
-            let neg_q = -&row[c];
-            let p = pr[c].clone();
-            for (v, w) in row.iter_mut().zip(&pr) {
-                *v = Int::combine(&p, v, &neg_q, w);
-            }
-            let g = gcd_slice(row);
-            if !g.is_zero() && !g.is_one() {
-                row.iter_mut().for_each(|v| *v = v.div_exact(&g));
-            }
+            matrix::eliminate(row, &pr, c);
+            matrix::normalize_row(row);
         }
     }
     (rows, pivot)

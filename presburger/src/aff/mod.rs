@@ -47,11 +47,10 @@
 
 mod builder;
 mod compare;
-mod display;
-mod expr;
+pub(crate) mod expr;
 mod extract;
-mod multi;
-mod piecewise;
+pub(crate) mod multi;
+pub(crate) mod piecewise;
 
 pub use builder::{Builder, Constraint, ConstraintKind};
 pub use expr::Aff;

@@ -5,7 +5,8 @@
 //! - [`Matrix`]: flat row-major storage of [`Int`](crate::Int), with row
 //!   slices, row and column operations, products and the transpose.
 //! - Row helpers (on plain slices, so they serve both `Matrix` rows and the
-//!   `Vec<Int>` rows kept elsewhere): [`dot`], [`eval`], [`normalize`],
+//!   `Vec<Int>` rows kept elsewhere): [`dot`], [`eval`], [`normalize`] (and
+//!   [`normalize_row`], the same without the gcd, for the pivots' hot loops),
 //!   [`normalize_eq`], [`normalize_ineq`], [`gcd_slice`] and [`eliminate`]
 //!   (one column, with an equality as pivot).
 //! - Exact linear algebra over the integers (no rationals, no rounding):
@@ -78,5 +79,7 @@ mod tests;
 pub use crate::int::gcd_slice;
 pub use dense::Matrix;
 pub use hermite::{Echelon, Hermite};
-pub use row::{dot, eliminate, eval, normalize, normalize_eq, normalize_ineq, RowStatus};
+pub use row::{
+    dot, eliminate, eval, normalize, normalize_eq, normalize_ineq, normalize_row, RowStatus,
+};
 pub use smith::Smith;

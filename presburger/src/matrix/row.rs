@@ -60,14 +60,39 @@ pub fn eval(row: &[Int], point: &[Int]) -> Int {
 /// assert_eq!(matrix::normalize(&mut r), Int::from(2));
 /// assert_eq!(r, [2, 3, -4].map(Int::from).to_vec());
 /// ```
+#[inline]
 pub fn normalize(row: &mut [Int]) -> Int {
     let g = gcd_slice(row);
+    divide_by(row, &g);
+    g
+}
+
+/// [`normalize`] without the gcd, for hot loops that do not need it (the
+/// simplex and pip pivots): the gcd stays a local, and the row is not
+/// touched when it is 0 or 1 (the gcd computation stops at the first 1).
+///
+/// ```
+/// use presburger::{matrix, Int};
+/// let mut r: Vec<Int> = [4, 6, -8].map(Int::from).to_vec();
+/// matrix::normalize_row(&mut r);
+/// assert_eq!(r, [2, 3, -4].map(Int::from).to_vec());
+/// ```
+#[inline]
+pub fn normalize_row(row: &mut [Int]) {
+    let g = gcd_slice(row);
+    if !g.is_zero() && !g.is_one() {
+        row.iter_mut().for_each(|v| *v = v.div_exact(&g));
+    }
+}
+
+/// Divides every entry by `g` unless `g` is 0 or 1.
+#[inline(always)]
+fn divide_by(row: &mut [Int], g: &Int) {
     if !g.is_zero() && !g.is_one() {
         for v in row.iter_mut() {
-            *v = v.div_exact(&g);
+            *v = v.div_exact(g);
         }
     }
-    g
 }
 
 /// Eliminate column `col` from `row` with the equality `pivot`

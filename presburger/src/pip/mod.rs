@@ -51,6 +51,45 @@
 //! (explicit definitions of existentials). This layer works on one problem
 //! (one basic map); the optimum of a union is taken at the map layer
 //! (`lexopt`).
+//!
+//! What it may call: `basic` (contexts are basic sets), `simplex` (the
+//! context's rational relaxation, integer emptiness) and `matrix` (row
+//! normalization, evaluation); nothing above.
+//!
+//! ```
+//! use presburger::{pip, BasicSet, Int};
+//! let row = |v: &[i64]| v.iter().map(|&x| Int::from(x)).collect::<Vec<_>>();
+//! // lexmin of u with 2u >= p and u >= 0, over p >= -10: rows [1 | p | u]
+//! let problem = pip::Problem {
+//!     n_par: 1,
+//!     n_unk: 1,
+//!     eqs: vec![],
+//!     ineqs: vec![row(&[0, -1, 2]), row(&[0, 0, 1])],
+//!     ctx: "{ [p] : p >= -10 }".parse::<BasicSet>().unwrap(),
+//! };
+//! let pieces = pip::solve(&problem).unwrap();
+//! // u = ceil(p/2) where p >= 0 (through a division of the parameter), u = 0 elsewhere
+//! let value_at = |p: i64| {
+//!     pieces.iter().find_map(|piece| {
+//!         let at: Vec<Int> = vec![Int::from(p)];
+//!         let ctx = &piece.ctx;
+//!         let fixed = ctx.contains_point(&at).unwrap();
+//!         fixed.then(|| {
+//!             // the value row is over (1, p, context divisions); evaluate the divisions
+//!             let mut cols = vec![Int::from(1), Int::from(p)];
+//!             for d in ctx.divs().iter().flatten() {
+//!                 let v = presburger::matrix::dot(&d.num[..cols.len()], &cols);
+//!                 cols.push(v.div_floor(&d.den));
+//!             }
+//!             let (num, den) = &piece.values[0];
+//!             presburger::matrix::dot(num, &cols).div_floor(den)
+//!         })
+//!     })
+//! };
+//! for p in -10..=10 {
+//!     assert_eq!(value_at(p), Some(Int::from(if p > 0 { (p + 1) / 2 } else { 0 })));
+//! }
+//! ```
 
 mod context;
 mod divs;

@@ -4,12 +4,12 @@
 
 use super::context::{Ctx, Sign};
 use super::problem::Piece;
-use super::tableau::{normalize, Tab};
+use super::tableau::Tab;
 use crate::basic::BasicMap;
 use crate::budget;
 use crate::error::{Error, Result};
 use crate::int::Int;
-use crate::matrix::eval;
+use crate::matrix::{eval, normalize_row as normalize};
 
 /// The core: lexmin of `n` unknowns under inequalities laid out
 /// `[1 | params | ctx divs | unknowns]`, in the context `ctx`.

@@ -2,7 +2,8 @@
 //! over the non-basic unknowns, with the big parameter `M`, pivots that keep
 //! the columns lexicographically positive, and row normalization.
 
-use crate::int::{gcd_slice, Int};
+use crate::int::Int;
+use crate::matrix::normalize_row as normalize;
 
 #[derive(Clone, Debug)]
 pub(super) struct Tab {
@@ -175,18 +176,5 @@ impl Tab {
         }
         // identical (cannot happen for independent columns): fall back to index
         self.col_unknown[c] < self.col_unknown[b]
-    }
-}
-
-/// Divide a tableau row by the gcd of all its entries ([`crate::matrix::normalize`]
-/// without the returned gcd). Kept beside the pivot it serves: measured,
-/// the call into `matrix` costs this hot loop about twice the instructions
-/// (`profile polytope 8 10`: 7.1 M against 6.7 M in all), so the pivot keeps
-/// its own inlined copy.
-#[inline]
-pub(super) fn normalize(row: &mut [Int]) {
-    let g = gcd_slice(row);
-    if !g.is_zero() && !g.is_one() {
-        row.iter_mut().for_each(|v| *v = v.div_exact(&g));
     }
 }

@@ -1,4 +1,6 @@
-//! Writing isl notation: [`Display`](std::fmt::Display) for [`BasicMap`], [`Map`] and [`UnionMap`].
+//! Writing isl notation: [`Display`](std::fmt::Display) for [`BasicMap`], [`Map`] and [`UnionMap`]
+//! (here), and `Display`/`FromStr` for the affine functions (`aff`, a submodule: the print layer
+//! sits above the affine-function layer and calls down into it, never the other way).
 //!
 //! The output is deterministic and is valid input both for this crate's
 //! parser and for isl:
@@ -8,6 +10,15 @@
 //!   disjuncts of a parameter set are joined with `or`, `[n] -> { : (n > 0) or (n < -5) }`;
 //! - dimension names come from [`Space::print_names`] (the user's names where
 //!   possible, `i0`, `o0`, ... otherwise);
+//! - a dimension defined by an equality in terms of the parameters and
+//!   earlier dimensions (coefficient ±1, no local variable, no other
+//!   equality mentioning the dimension) is written inside
+//!   its tuple, as isl does, and the equality is not repeated among the
+//!   constraints: as the expression alone when the dimension is unnamed and
+//!   no other constraint mentions it (`{ S[i, j] -> A[i, j + 1] }`), else as
+//!   `name = expression` (`{ [i, j = 2i] }`, `{ [i] -> [o0 = i + 1] : o0 <= 9 }`);
+//!   the expression has the terms in column order (parameters first) and the constant last
+//!   (isl puts the constant first: `A[i, 1 + j]`);
 //! - each constraint is solved for its last variable, `i <= n - 1` being
 //!   printed `i < n`, and a lower and an upper bound with the same
 //!   variable and coefficient are merged into a chain `0 <= i < n`;
@@ -23,11 +34,15 @@
 //! use presburger::{Map, UnionMap};
 //! let m: Map = "[n] -> { S[i, j] : 0 <= i < n and j >= 0 and j mod 2 = 0 }".parse().unwrap();
 //! assert_eq!(m.to_string(), "[n] -> { S[i, j] : (j) mod 2 = 0 and 0 <= i < n and j >= 0 }");
+//! let a: Map = "[n] -> { S[i, j] -> A[i + n, 3] : 0 <= i < n }".parse().unwrap();
+//! assert_eq!(a.to_string(), "[n] -> { S[i, j] -> A[n + i, 3] : 0 <= i < n }");
 //! let u: UnionMap = "{ }".parse().unwrap();
 //! assert_eq!(u.to_string(), "{  }");
 //! ```
 
 use std::fmt;
+
+mod aff;
 
 use crate::basic::BasicMap;
 use crate::int::Int;
@@ -68,7 +83,7 @@ pub(crate) fn dim_names(space: &Space) -> Vec<String> {
 /// A tuple with its entries taken in order from `entries` (dimension names,
 /// or the values of a function's target), nested tuples as `[A[..] -> B[..]]`;
 /// `missing` stands for an entry that `entries` lacks.
-pub(crate) fn tuple_text(
+fn tuple_text(
     t: &Tuple,
     entries: &mut std::slice::Iter<'_, String>,
     missing: &str,
@@ -105,21 +120,7 @@ pub(crate) fn tuple_text(
 /// assert_eq!(presburger::tuples_text(&s), "A[i] -> [o0, o1]");
 /// ```
 pub fn tuples_text(space: &Space) -> String {
-    let names = dim_names(space);
-    let mut it = names.iter();
-    let mut out = String::new();
-    if space.is_set()
-        && space.range.name.is_none()
-        && matches!(&space.range.kind, TupleKind::Flat(d) if d.is_empty())
-    {
-        return out;
-    }
-    if let Some(d) = &space.domain {
-        tuple_text(d, &mut it, "_", &mut out);
-        out.push_str(" -> ");
-    }
-    tuple_text(&space.range, &mut it, "_", &mut out);
-    out
+    tuples_with(space, &dim_names(space))
 }
 
 /// A printable term: coefficient and text of a variable.
@@ -238,7 +239,6 @@ fn lhs_text(cn: &ColNames, m: usize, coef: &Int) -> String {
     s
 }
 
-/// The constraints of a basic map as an isl formula (empty for the universe).
 /// An equality `s·(num - den·q) + δ = 0` on a division `q = floor(num/den)`
 /// (`s = ±1`), that is `num mod den = -s·δ`, as isl writes it:
 /// `(num + s·δ) mod den = 0`; `None` for any other equality.
@@ -266,7 +266,31 @@ fn congruence_text(cn: &ColNames, b: &BasicMap, r: &[Int]) -> Option<String> {
     Some(format!("({num}) mod {} = 0", d.den))
 }
 
-fn basic_body(b: &BasicMap, dims: &[String]) -> String {
+/// A disjunct in print form: the entries of its tuples and its constraints.
+struct Disjunct {
+    /// One entry a dimension: its name, its defining expression (`1 + j`), or both (`j = 2i`).
+    entries: Vec<String>,
+    /// The constraints as an isl formula (empty for the universe).
+    body: String,
+}
+
+/// The equality that defines dimension column `col` in isl's convention: the first one
+/// whose last non-zero column is `col`, with coefficient ±1 (so it only involves the
+/// parameters and earlier dimensions, never a local).
+fn defining_eq(eqs: &[Vec<Int>], taken: &[bool], col: usize) -> Option<usize> {
+    (0..eqs.len()).find(|&e| {
+        !taken[e]
+            && eqs[e].get(col).is_some_and(|c| c.abs().is_one())
+            && eqs[e][col + 1..].iter().all(Int::is_zero)
+    })
+}
+
+/// The constraints of a basic map as an isl formula (empty for the universe), and its
+/// tuple entries. With `define`, a dimension defined by an equality in terms of the
+/// parameters and earlier dimensions is written inside the tuple as isl does — as the
+/// expression alone (`A[i, j + 1]`) when it is unnamed and nothing else mentions it,
+/// else as `j = 2i` — and the equality is not repeated among the constraints.
+fn basic_body(b: &BasicMap, dims: &[String], define: bool) -> Disjunct {
     let sp = b.space();
     let np = sp.n_param();
     let off_div = b.off_div();
@@ -310,24 +334,19 @@ fn basic_body(b: &BasicMap, dims: &[String]) -> String {
             }
         }
     } else {
-        let mut used: Vec<&String> = sp.params.iter().chain(dims.iter()).collect();
+        let used: Vec<&String> = sp.params.iter().chain(dims.iter()).collect();
         let mut t = 0;
-        let mut fresh = Vec::new();
-        for _ in 0..nl {
+        for k in 0..nl {
             loop {
                 let cand = format!("e{t}");
                 t += 1;
                 if !used.contains(&&cand) {
-                    fresh.push(cand);
+                    text[off_div + k] = cand.clone();
+                    local_names.push(cand);
                     break;
                 }
             }
         }
-        for (k, name) in fresh.iter().enumerate() {
-            text[off_div + k] = name.clone();
-        }
-        local_names = fresh;
-        used.clear();
     }
     // printing order: non-locals in column order, then locals by text
     let mut order: Vec<usize> = (1..off_div).collect();
@@ -341,58 +360,117 @@ fn basic_body(b: &BasicMap, dims: &[String]) -> String {
         off_div,
     };
 
+    // a constant row that fails makes the disjunct `false`
+    let false_seen = b
+        .eqs()
+        .iter()
+        .any(|r| cn.main(r).is_none() && !r[0].is_zero())
+        || b.ineqs()
+            .iter()
+            .any(|r| cn.main(r).is_none() && r[0].is_neg());
+    let mut entries: Vec<String> = dims.to_vec();
+    if false_seen {
+        return Disjunct {
+            entries,
+            body: "false".to_string(),
+        };
+    }
+
+    // the dimensions defined by an equality
+    let mut taken = vec![false; b.eqs().len()];
+    let mut defined: Vec<(usize, usize)> = Vec::new(); // (dimension column, equality)
+    if define {
+        for col in 1 + np..off_div {
+            // only an equality no other equality shares the column with: the reader
+            // takes the tuple's definitions first, and must meet the same rows in
+            // an order that makes no difference (isl's equalities are reduced, so
+            // this is always the case there)
+            let e = defining_eq(b.eqs(), &taken, col).filter(|&e| {
+                b.eqs()
+                    .iter()
+                    .enumerate()
+                    .all(|(f, r)| f == e || r[col].is_zero())
+            });
+            if let Some(e) = e {
+                taken[e] = true;
+                defined.push((col, e));
+            }
+        }
+    }
+    if !defined.is_empty() {
+        let raw: Vec<String> = sp
+            .domain
+            .iter()
+            .flat_map(|d| d.dim_names())
+            .chain(sp.range.dim_names())
+            .collect();
+        for &(col, e) in &defined {
+            let k = col - 1 - np;
+            let r = &b.eqs()[e];
+            let row: Vec<Int> = if r[col].is_neg() {
+                r.iter().map(|v| -v).collect()
+            } else {
+                r.clone()
+            };
+            let expr = lin_text(&cn.terms(&row, Some(col), true), &-&row[0]);
+            // a dimension that another printed row (an equality, a definition, a bound,
+            // a division) mentions keeps its name
+            let named = raw.get(k).is_some_and(|r| *r == dims[k]);
+            let other = b
+                .eqs()
+                .iter()
+                .enumerate()
+                .any(|(f, r)| f != e && !r[col].is_zero())
+                || b.ineqs()
+                    .iter()
+                    .enumerate()
+                    .any(|(i, r)| !skip[i] && !r[col].is_zero())
+                || (inline && b.divs().iter().flatten().any(|d| !d.num[col].is_zero()));
+            entries[k] = if named || other {
+                format!("{} = {expr}", dims[k])
+            } else {
+                expr
+            };
+        }
+    }
+
     let mut cons = Vec::new();
-    let mut false_seen = false;
-    for r in b.eqs() {
+    for (e, r) in b.eqs().iter().enumerate() {
+        if taken[e] {
+            continue;
+        }
         if inline {
             if let Some(text) = congruence_text(&cn, b, r) {
                 cons.push(Cons::Text(text));
                 continue;
             }
         }
-        match cn.main(r) {
-            None => {
-                if !r[0].is_zero() {
-                    false_seen = true;
-                }
-            }
-            Some(m) => {
-                let flip = r[m].is_neg();
-                let row: Vec<Int> = if flip {
-                    r.iter().map(|v| -v).collect()
-                } else {
-                    r.clone()
-                };
-                let rhs = lin_text(&cn.terms(&row, Some(m), true), &-&row[0]);
-                cons.push(Cons::Text(format!("{} = {rhs}", lhs_text(&cn, m, &row[m]))));
-            }
+        if let Some(m) = cn.main(r) {
+            let flip = r[m].is_neg();
+            let row: Vec<Int> = if flip {
+                r.iter().map(|v| -v).collect()
+            } else {
+                r.clone()
+            };
+            let rhs = lin_text(&cn.terms(&row, Some(m), true), &-&row[0]);
+            cons.push(Cons::Text(format!("{} = {rhs}", lhs_text(&cn, m, &row[m]))));
         }
     }
     for (i, r) in b.ineqs().iter().enumerate() {
         if skip[i] {
             continue;
         }
-        match cn.main(r) {
-            None => {
-                if r[0].is_neg() {
-                    false_seen = true;
-                }
-            }
-            Some(m) => {
-                let lower = r[m].is_pos();
-                let (rhs, strict) = bound_side(&cn, r, m, lower);
-                cons.push(Cons::Bound {
-                    main: m,
-                    coef: r[m].abs(),
-                    lower,
-                    rhs,
-                    strict,
-                });
-            }
+        if let Some(m) = cn.main(r) {
+            let lower = r[m].is_pos();
+            let (rhs, strict) = bound_side(&cn, r, m, lower);
+            cons.push(Cons::Bound {
+                main: m,
+                coef: r[m].abs(),
+                lower,
+                rhs,
+                strict,
+            });
         }
-    }
-    if false_seen {
-        return "false".to_string();
     }
     let mut used = vec![false; cons.len()];
     let mut parts = Vec::new();
@@ -446,21 +524,47 @@ fn basic_body(b: &BasicMap, dims: &[String]) -> String {
         }
     }
     let body = parts.join(" and ");
-    if !local_names.is_empty() && !body.is_empty() {
+    let body = if !local_names.is_empty() && !body.is_empty() {
         format!("exists ({} : {body})", local_names.join(", "))
     } else {
         body
+    };
+    Disjunct { entries, body }
+}
+
+/// The constraints of a basic map as an isl formula over its plain tuples (every
+/// equality among the constraints), empty for the universe: the condition of a piece.
+pub(crate) fn constraints_text(b: &BasicMap) -> String {
+    basic_body(b, &dim_names(b.space()), false).body
+}
+
+/// The tuples of `space` with the given entries (see [`tuples_text`]).
+fn tuples_with(space: &Space, entries: &[String]) -> String {
+    let mut out = String::new();
+    if space.is_set()
+        && space.range.name.is_none()
+        && matches!(&space.range.kind, TupleKind::Flat(d) if d.is_empty())
+    {
+        return out;
     }
+    let mut it = entries.iter();
+    if let Some(d) = &space.domain {
+        tuple_text(d, &mut it, "_", &mut out);
+        out.push_str(" -> ");
+    }
+    tuple_text(&space.range, &mut it, "_", &mut out);
+    out
 }
 
 /// One disjunct `T : constraints` (or `T`) as it appears between braces.
-fn basic_part(b: &BasicMap, tuples: &str, dims: &[String]) -> String {
-    let body = basic_body(b, dims);
-    match (tuples.is_empty(), body.is_empty()) {
+fn basic_part(b: &BasicMap, dims: &[String]) -> String {
+    let d = basic_body(b, dims, true);
+    let tuples = tuples_with(b.space(), &d.entries);
+    match (tuples.is_empty(), d.body.is_empty()) {
         (true, true) => ":".to_string(),
-        (true, false) => format!(": {body}"),
-        (false, true) => tuples.to_string(),
-        (false, false) => format!("{tuples} : {body}"),
+        (true, false) => format!(": {}", d.body),
+        (false, true) => tuples,
+        (false, false) => format!("{tuples} : {}", d.body),
     }
 }
 
@@ -477,7 +581,10 @@ fn map_parts(m: &Map) -> String {
         };
     }
     if tuples.is_empty() && bs.len() > 1 {
-        let bodies: Vec<String> = bs.iter().map(|b| basic_body(b, &dims)).collect();
+        let bodies: Vec<String> = bs
+            .iter()
+            .map(|b| basic_body(b, &dims, false).body)
+            .collect();
         if bodies.iter().any(String::is_empty) {
             return ":".to_string();
         }
@@ -485,7 +592,7 @@ fn map_parts(m: &Map) -> String {
         return format!(": {}", joined.join(" or "));
     }
     bs.iter()
-        .map(|b| basic_part(b, &tuples, &dims))
+        .map(|b| basic_part(b, &dims))
         .collect::<Vec<_>>()
         .join("; ")
 }
@@ -495,16 +602,15 @@ impl fmt::Display for BasicMap {
     ///
     /// ```
     /// let b: presburger::BasicMap = "{ [i] -> [j] : j = i + 1 }".parse().unwrap();
-    /// assert_eq!(b.to_string(), "{ [i] -> [j] : j = i + 1 }");
+    /// assert_eq!(b.to_string(), "{ [i] -> [j = i + 1] }");
     /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let tuples = tuples_text(self.space());
         let dims = dim_names(self.space());
         write!(
             f,
             "{}{{ {} }}",
             params_prefix(&self.space().params),
-            basic_part(self, &tuples, &dims)
+            basic_part(self, &dims)
         )
     }
 }

@@ -20,41 +20,14 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::{constraints_text, dim_names, params_prefix, term_text, tuples_text};
 use crate::aff::expr::Aff;
 use crate::aff::multi::{domain_of_function, is_params_domain, MultiAff};
 use crate::aff::piecewise::{PwAff, PwMultiAff};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::map::{Map, Set};
-use crate::print::{dim_names, tuples_text};
 use crate::space::Space;
-
-fn params_prefix(params: &[String]) -> String {
-    if params.is_empty() {
-        String::new()
-    } else {
-        format!("[{}] -> ", params.join(", "))
-    }
-}
-
-fn push_term(out: &mut String, coef: &Int, text: &str, ident: bool, first: bool) {
-    let neg = coef.is_neg();
-    if first {
-        if neg {
-            out.push('-');
-        }
-    } else {
-        out.push_str(if neg { " - " } else { " + " });
-    }
-    let a = coef.abs();
-    if !a.is_one() {
-        out.push_str(&a.to_string());
-        if !ident {
-            out.push('*');
-        }
-    }
-    out.push_str(text);
-}
 
 /// `row · (1, names...)` in isl's order: constant first.
 fn lin_text(row: &[Int], names: &[String], ident: &[bool]) -> String {
@@ -68,7 +41,7 @@ fn lin_text(row: &[Int], names: &[String], ident: &[bool]) -> String {
         if c.is_zero() {
             continue;
         }
-        push_term(&mut out, c, &names[j], ident[j], first);
+        term_text(c, &names[j], ident[j], first, &mut out);
         first = false;
     }
     if first {
@@ -131,9 +104,9 @@ fn aff_text(a: &Aff, base: &[String]) -> String {
         if first && c == Int::from(-1) {
             body.push_str(&format!("-1*({m})"));
         } else if c.abs().is_one() {
-            push_term(&mut body, &c, &m, true, first);
+            term_text(&c, &m, true, first, &mut body);
         } else {
-            push_term(&mut body, &c, &format!("({m})"), false, first);
+            term_text(&c, &format!("({m})"), false, first, &mut body);
         }
         first = false;
     }
@@ -146,22 +119,15 @@ fn aff_text(a: &Aff, base: &[String]) -> String {
 
 /// The condition of a domain set over `dom`, or `None` for the universe.
 fn condition(d: &Set, dom: &Space) -> Option<String> {
-    let tuples = tuples_text(dom);
-    let prefix = params_prefix(&dom.params);
     let mut bodies = Vec::new();
     for b in d.basic_maps() {
         let mut b = b.clone();
         b.space = dom.clone();
-        let text = b.to_string();
-        let s = text.strip_prefix(prefix.as_str()).unwrap_or(&text);
-        let s = s.strip_prefix("{ ").unwrap_or(s);
-        let s = s.strip_suffix(" }").unwrap_or(s);
-        let s = s.strip_prefix(tuples.as_str()).unwrap_or(s).trim_start();
-        let body = s.strip_prefix(':').unwrap_or("").trim();
+        let body = constraints_text(&b);
         if body.is_empty() {
             return None;
         }
-        bodies.push(body.to_string());
+        bodies.push(body);
     }
     if bodies.is_empty() {
         return Some("false".to_string());
