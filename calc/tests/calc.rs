@@ -972,7 +972,7 @@ fn literals_are_simplified_on_reading() {
     assert_eq!(
         run("{ [x] : x = 1 mod 3 }; { [i] : 0 <= i <= 5 and i <= 3 }; { [i] : i mod 3 = 1 };"),
         [
-            "{ [x] : x = 1 }",
+            "{ [x = 1] }",
             "{ [i] : 0 <= i <= 3 }",
             "{ [i] : (i - 1) mod 3 = 0 }"
         ]
