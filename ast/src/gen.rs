@@ -3,7 +3,10 @@
 use crate::error::{Error, Result};
 use crate::expr::{linear, CmpOp, Expr};
 use crate::node::Node;
-use crate::rows::{explicit, is_div_def, project_keep, remap, set_space, RowPrinter};
+use crate::rows::{
+    dependent_locals, eliminate_locals, explicit, explicit_or_superset, is_div_def, known_superset,
+    project_keep, remap, set_space, RowPrinter,
+};
 use presburger::{BasicMap, Int, Map, Set, UnionMap};
 
 /// One statement's scheduled instances: the set of points
@@ -112,7 +115,36 @@ impl Scan {
 pub fn generate_scan(scan: &Scan) -> Result<Node> {
     let g = Gen { scan };
     let mut env = Vec::new();
-    let nodes = g.level(0, scan.pieces.clone(), &scan.context, &mut env)?;
+    // every local of a statement's set an explicit division, once: the
+    // contexts and projections below only add divisions, so the final
+    // guards can always be printed
+    let mut pieces = Vec::new();
+    for p in &scan.pieces {
+        let mut set = Map::empty(p.set.space().clone());
+        for b in p.set.basic_maps() {
+            let mut c = b.clone();
+            let costly = c.simplify() && !c.detect_divs() && {
+                let _scope = presburger::budget::enter(PRESPLIT_EFFORT);
+                matches!(
+                    c.make_divs_explicit(),
+                    Err(presburger::Error::BudgetExceeded)
+                )
+            };
+            if costly {
+                // existentials of the input that are costly to make
+                // divisions: done once here rather than in every guard
+                // printed below (a cheap case is left as it is: its split
+                // into parts would multiply the loops)
+                for e in c.make_divs_explicit()? {
+                    set.add_basic(e)?;
+                }
+            } else {
+                set.add_basic(b.clone())?;
+            }
+        }
+        pieces.push(Piece { set, ..p.clone() });
+    }
+    let nodes = g.level(0, pieces, &scan.context, &mut env)?;
     Ok(Node::block(nodes).merge_ifs().fold_constants())
 }
 
@@ -146,17 +178,57 @@ const MAX_CONTEXT_PARTS: usize = 1;
 
 fn widen(m: Map) -> Result<Map> {
     let m = m.coalesce()?;
-    if m.basic_maps().len() <= MAX_CONTEXT_PARTS {
-        return Ok(m);
+    let m = if m.basic_maps().len() <= MAX_CONTEXT_PARTS {
+        m
+    } else {
+        m.convex_hull()?
+    };
+    // existentials without a definition would be copied into every set
+    // intersected with the context (and then into every projection); the
+    // constraints on them are dropped (a superset, as contexts may be)
+    let mut out = Map::empty(m.space().clone());
+    for b in m.basic_maps() {
+        out.add_basic(known_superset(b))?;
     }
-    Ok(m.convex_hull()?)
+    Ok(out)
 }
+
+/// Work granted to the inclusion shortcut of [`gist`].
+const SHORTCUT_EFFORT: u64 = 2_000_000;
 
 /// `m` inside `ctx` with the constraints implied by `ctx` removed (the
 /// engine's gist, then the equalities and constant rows it keeps).
 fn gist(m: &Map, ctx: &Map) -> Result<Map> {
-    if ctx.is_subset(m)? {
-        return Ok(Map::universe(m.space().clone()));
+    // bounded effort: past it, `m` itself is a valid (if redundant) answer
+    let r = {
+        let _scope = presburger::budget::enter(GIST_EFFORT);
+        gist_exact(m, ctx)
+    };
+    match r {
+        Err(Error::BudgetExceeded) if presburger::budget::remaining() != Some(0) => Ok(m.clone()),
+        r => r,
+    }
+}
+
+/// Work beyond which the existentials of a statement's set are made
+/// divisions once, before the generation.
+const PRESPLIT_EFFORT: u64 = 100_000;
+
+/// Work granted to one [`gist`].
+const GIST_EFFORT: u64 = 20_000_000;
+
+fn gist_exact(m: &Map, ctx: &Map) -> Result<Map> {
+    // the shortcut `ctx ⊆ m` only within a bounded effort (the subtraction
+    // makes m's locals explicit)
+    let covered = {
+        let _scope = presburger::budget::enter(SHORTCUT_EFFORT);
+        ctx.is_subset(m)
+    };
+    match covered {
+        Ok(true) => return Ok(Map::universe(m.space().clone())),
+        Ok(false) => {}
+        Err(presburger::Error::BudgetExceeded) if presburger::budget::remaining() != Some(0) => {}
+        Err(e) => return Err(e.into()),
     }
     let g = m.gist(ctx)?;
     let mut out = Map::empty(g.space().clone());
@@ -560,7 +632,15 @@ impl Gen<'_> {
         }
         let u = u.coalesce()?;
         // conditions on the outer dimensions, hoisted in front of the loop
-        let outer = project_keep(&u, l, n)?;
+        // (a superset is enough: the levels below test what they need)
+        let outer = {
+            let exact = project_keep(&u, l, n)?;
+            let mut m = Map::empty(exact.space().clone());
+            for b in explicit_or_superset(&exact)? {
+                m.add_basic(b)?;
+            }
+            m
+        };
         let cond;
         let full_ctx = ctx;
         // (a disjunctive condition is not added: the context stays one
@@ -570,10 +650,17 @@ impl Gen<'_> {
         } else {
             ctx.clone()
         };
-        let parts = explicit(&u)?;
+        let mut parts = explicit_or_superset(&u)?;
         let mut bds = Vec::new();
-        for b in &parts {
-            bds.push(self.bounds(l, b, env)?);
+        for b in parts.iter_mut() {
+            let mut bd = self.bounds(l, b, env)?;
+            if bd.eq.is_none() && (bd.lower.is_empty() || bd.upper.is_empty()) {
+                // bounded only through divisions of the dimension: their
+                // rational elimination gives plain bounds (a superset)
+                *b = eliminate_locals(b, &dependent_locals(b, self.col(l)));
+                bd = self.bounds(l, b, env)?;
+            }
+            bds.push(bd);
         }
         let iter = format!("c{l}");
         let space = u.space().clone();
@@ -645,7 +732,10 @@ impl Gen<'_> {
             let mut uset = Map::empty(space.clone());
             for (b, bd) in parts.iter().zip(&bds) {
                 let lo = fold(bd.lower.clone(), Expr::max).ok_or_else(|| {
-                    Error::Unsupported(format!("dimension {l} has no lower bound"))
+                    Error::Unsupported(format!(
+                        "dimension {l} has no lower bound in {}",
+                        Map::from_basic(b.clone())
+                    ))
                 })?;
                 let hi = fold(bd.upper.clone(), Expr::min).ok_or_else(|| {
                     Error::Unsupported(format!("dimension {l} has no upper bound"))
