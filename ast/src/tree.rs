@@ -193,6 +193,8 @@ fn parse_mupa(s: &str, line: usize) -> Result<Vec<UnionMap>> {
         }
         _ => (String::new(), s),
     };
+    // an optional name of the band's tuple (`S[{ ... }]`)
+    let body = body.trim_start_matches(|c: char| c.is_alphanumeric() || c == '_');
     let body = body
         .strip_prefix('[')
         .and_then(|b| b.strip_suffix(']'))
