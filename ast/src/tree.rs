@@ -25,6 +25,9 @@ pub enum TreeNode {
     Filter(UnionMap, Box<TreeNode>),
     /// A mark (no effect on the order).
     Mark(String, Box<TreeNode>),
+    /// An expansion: each instance above (`G`) stands for the instances
+    /// it maps to (`G[j] -> S[i]`), which take its place below.
+    Expansion(UnionMap, Box<TreeNode>),
     /// No further scheduling.
     Leaf,
 }
@@ -257,6 +260,13 @@ fn node_of(y: &Yaml) -> Result<TreeNode> {
     if let Some((s, l)) = scalar("filter") {
         return Ok(TreeNode::Filter(parse_obj(&s, l)?, child()?));
     }
+    if let Some((s, l)) = scalar("expansion") {
+        // the contraction (its inverse, informative) is checked for syntax
+        if let Some((c, cl)) = scalar("contraction") {
+            parse_obj::<UnionMap>(&c, cl)?;
+        }
+        return Ok(TreeNode::Expansion(parse_obj(&s, l)?, child()?));
+    }
     if let Some((s, _)) = scalar("mark") {
         return Ok(TreeNode::Mark(s, child()?));
     }
@@ -388,6 +398,11 @@ fn walk(t: &TreeNode, cur: UnionMap, leaves: &mut Vec<UnionMap>, ctx: &mut Set) 
             walk(child, cur, leaves, ctx)?;
         }
         TreeNode::Mark(_, child) => walk(child, cur, leaves, ctx)?,
+        TreeNode::Expansion(e, child) => {
+            // { S[i] -> t } = { S[i] -> G[j] } then { G[j] -> t }
+            let cur = e.reverse()?.apply_range(&cur)?;
+            walk(child, cur, leaves, ctx)?;
+        }
         TreeNode::Filter(f, child) => {
             let cur = cur.intersect_domain(f)?;
             walk(child, cur, leaves, ctx)?;
