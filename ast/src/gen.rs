@@ -3,6 +3,7 @@
 use crate::error::{Error, Result};
 use crate::expr::{linear, CmpOp, Expr};
 use crate::node::Node;
+use crate::options::{LoopKind, Options};
 use crate::rows::{
     dependent_locals, eliminate_locals, explicit, explicit_or_superset, is_div_def, known_superset,
     project_keep, remap, set_space, RowPrinter,
@@ -113,7 +114,12 @@ impl Scan {
 
 /// Generate the AST scanning `scan` in lexicographic order.
 pub fn generate_scan(scan: &Scan) -> Result<Node> {
-    let g = Gen { scan };
+    generate_scan_with(scan, &Options::default())
+}
+
+/// [`generate_scan`] with loop kinds per schedule dimension.
+pub fn generate_scan_with(scan: &Scan, options: &Options) -> Result<Node> {
+    let g = Gen { scan, options };
     let mut env = Vec::new();
     // every local of a statement's set an explicit division, once: the
     // contexts and projections below only add divisions, so the final
@@ -155,9 +161,25 @@ pub fn generate(schedule: &UnionMap, context: &Set) -> Result<Node> {
     generate_scan(&Scan::from_schedule(schedule, context)?)
 }
 
+/// [`generate`] with loop kinds per schedule dimension ([`Options`]).
+pub fn generate_with_options(
+    schedule: &UnionMap,
+    context: &Set,
+    options: &Options,
+) -> Result<Node> {
+    generate_scan_with(&Scan::from_schedule(schedule, context)?, options)
+}
+
 struct Gen<'a> {
     scan: &'a Scan,
+    options: &'a Options,
 }
+
+/// Work granted to the separation of one loop ([`LoopKind::Separate`]).
+const SEPARATE_EFFORT: u64 = 50_000_000;
+
+/// Most copies of a loop body [`LoopKind::Unroll`] makes.
+const MAX_UNROLL: i64 = 1024;
 
 /// Bounds of one basic set on one dimension.
 struct Bounds {
@@ -625,6 +647,30 @@ impl Gen<'_> {
         ctx: &Map,
         env: &mut Vec<Expr>,
     ) -> Result<Vec<Node>> {
+        self.group_inner(l, pieces, projs, ctx, env, true)
+    }
+
+    /// A region of [`Self::separate`]: scanned without separating again.
+    fn group_atomic(
+        &self,
+        l: usize,
+        pieces: Vec<Piece>,
+        region: &Map,
+        ctx: &Map,
+        env: &mut Vec<Expr>,
+    ) -> Result<Vec<Node>> {
+        self.group_inner(l, pieces, &[region], ctx, env, false)
+    }
+
+    fn group_inner(
+        &self,
+        l: usize,
+        pieces: Vec<Piece>,
+        projs: &[&Map],
+        ctx: &Map,
+        env: &mut Vec<Expr>,
+        may_separate: bool,
+    ) -> Result<Vec<Node>> {
         let n = self.scan.n;
         let mut u = projs[0].clone();
         for p in &projs[1..] {
@@ -679,7 +725,25 @@ impl Gen<'_> {
                 }
             }
         }
-        if !same_eq && u.basic_maps().len() > 1 {
+        let kind = if l < self.scan.n_sched {
+            self.options.kind(l)
+        } else {
+            LoopKind::Default
+        };
+        if !same_eq && may_separate && kind == LoopKind::Separate && pieces.len() > 1 {
+            // bounded: past the effort, the pieces share one loop
+            let r = {
+                let _scope = presburger::budget::enter(SEPARATE_EFFORT);
+                self.separate(l, &pieces, projs, full_ctx, env)
+            };
+            match r {
+                Ok(Some(out)) => return Ok(out),
+                Ok(None) => {}
+                Err(Error::BudgetExceeded) if presburger::budget::remaining() != Some(0) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        if !same_eq && kind != LoopKind::Atomic && u.basic_maps().len() > 1 {
             // separation: disjoint parts ordered along this dimension are
             // scanned one after the other (e.g. a dimension fixed to a
             // different constant in each part becomes several substitutions)
@@ -825,8 +889,55 @@ impl Gen<'_> {
                     (init, g)
                 }
             };
-            env.push(Expr::Var(iter.clone()));
             let inner = widen(inner)?;
+            let width = if kind == LoopKind::Unroll && parts.len() == 1 {
+                trip_bound(l, &parts[0], &bds[0], inc, self.col(l))?
+            } else {
+                None
+            };
+            if let Some(w) = width {
+                // one copy of the body per iteration: value init + k·inc,
+                // guarded by the upper bound where it may not hold (not
+                // when one unit lower and one unit upper bound at a
+                // constant distance make the trip count exactly `w`)
+                let unit = |rows: &Vec<(bool, Vec<Int>)>| {
+                    rows.len() == 1 && rows[0].1[self.col(l)].abs().is_one()
+                };
+                let exact = inc == 1 && unit(&bds[0].lower_rows) && unit(&bds[0].upper_rows);
+                let mut out = Vec::new();
+                for k in 0..w {
+                    let value = Expr::add(init.clone(), Expr::Int(k * inc)).fold();
+                    env.push(value.clone());
+                    let r = self.level(l + 1, pieces.clone(), &inner, env);
+                    env.pop();
+                    let body = r?;
+                    if body.is_empty() {
+                        continue;
+                    }
+                    let guard = match (&value, &ub) {
+                        (Expr::Int(v), Expr::Int(u)) if v <= u => None,
+                        _ if exact => None,
+                        _ => Some(Expr::cmp(CmpOp::Le, value, ub.clone())),
+                    };
+                    out.push(match guard {
+                        None => Node::block(body),
+                        Some(g) => Node::If {
+                            cond: g,
+                            then: Box::new(Node::block(body)),
+                            els: None,
+                        },
+                    });
+                }
+                return Ok(match cond {
+                    Some(c) if !out.is_empty() => vec![Node::If {
+                        cond: c,
+                        then: Box::new(Node::block(out)),
+                        els: None,
+                    }],
+                    _ => out,
+                });
+            }
+            env.push(Expr::Var(iter.clone()));
             let r = self.level(l + 1, pieces, &inner, env);
             env.pop();
             let body = r?;
@@ -850,5 +961,110 @@ impl Gen<'_> {
             }],
             _ => body,
         })
+    }
+}
+
+/// A constant bound on the trip count of the loop over dimension `l` of
+/// the basic set `b` with step `inc`: some lower and upper bound row whose
+/// combination eliminates every other variable, `a·t + L >= 0` and
+/// `-a'·t + U >= 0` with `a'·L + a·U = K` constant, give
+/// `t_max - t_min <= K / (a·a')`. `None` if there is none (or it is beyond
+/// [`MAX_UNROLL`]).
+fn trip_bound(_l: usize, b: &BasicMap, bd: &Bounds, inc: i64, col: usize) -> Result<Option<i64>> {
+    let _ = b;
+    let mut best: Option<i64> = None;
+    for (_, lo) in &bd.lower_rows {
+        for (_, up) in &bd.upper_rows {
+            let a = small(&lo[col])?;
+            let a2 = -small(&up[col])?;
+            if a <= 0 || a2 <= 0 {
+                continue;
+            }
+            let constant = lo.iter().zip(up).enumerate().skip(1).all(|(c, (x, y))| {
+                c == col || (&(x * &Int::from(a2)) + &(y * &Int::from(a))).is_zero()
+            });
+            if !constant {
+                continue;
+            }
+            let k = small(&(&(&lo[0] * &Int::from(a2)) + &(&up[0] * &Int::from(a))))?;
+            if k < 0 {
+                return Ok(Some(0));
+            }
+            let span = k / (a * a2);
+            let w = span / inc + 1;
+            best = Some(best.map_or(w, |b: i64| b.min(w)));
+        }
+    }
+    Ok(best.filter(|&w| w <= MAX_UNROLL))
+}
+
+impl Gen<'_> {
+    /// [`LoopKind::Separate`]: the union of the pieces' projections split
+    /// into the regions where the same pieces run, each scanned on its own
+    /// with only those pieces, when the regions are ordered along
+    /// dimension `l` (`None` otherwise, or if there is a single region).
+    fn separate(
+        &self,
+        l: usize,
+        pieces: &[Piece],
+        projs: &[&Map],
+        ctx: &Map,
+        env: &mut Vec<Expr>,
+    ) -> Result<Option<Vec<Node>>> {
+        let n = self.scan.n;
+        // the projection of each piece (they may share a projection map)
+        let proj_of: Vec<Map> = pieces
+            .iter()
+            .map(|p| {
+                let s = p.set.intersect(ctx)?;
+                project_keep(&s, l + 1, n).and_then(|m| Ok(m.coalesce()?))
+            })
+            .collect::<Result<_>>()?;
+        let _ = projs;
+        let mut regions: Vec<(Vec<usize>, Map)> = Vec::new();
+        for (k, p) in proj_of.iter().enumerate() {
+            let mut next = Vec::new();
+            let mut rest = p.clone();
+            for (mask, r) in regions {
+                let inside = r.intersect(p)?.coalesce()?;
+                let outside = r.subtract(p)?.coalesce()?;
+                rest = rest.subtract(&r)?;
+                if !inside.is_empty()? {
+                    let mut m = mask.clone();
+                    m.push(k);
+                    next.push((m, inside));
+                }
+                if !outside.is_empty()? {
+                    next.push((mask, outside));
+                }
+            }
+            let rest = rest.coalesce()?;
+            if !rest.is_empty()? {
+                next.push((vec![k], rest));
+            }
+            regions = next;
+        }
+        if regions.len() < 2 {
+            return Ok(None);
+        }
+        let sets: Vec<Map> = regions.iter().map(|(_, r)| r.clone()).collect();
+        let order = self.order(l, &sets)?;
+        if order.iter().any(|g| g.len() > 1) {
+            return Ok(None);
+        }
+        let mut out = Vec::new();
+        for g in order {
+            let (mask, region) = &regions[g[0]];
+            let mut sub = Vec::new();
+            for &k in mask {
+                let set = pieces[k].set.intersect(region)?;
+                sub.push(Piece {
+                    set,
+                    ..pieces[k].clone()
+                });
+            }
+            out.extend(self.group_atomic(l, sub, region, ctx, env)?);
+        }
+        Ok(Some(out))
     }
 }

@@ -102,16 +102,20 @@ mod gen;
 mod input;
 mod interp;
 mod node;
+mod options;
 mod rows;
 mod tree;
 
 pub use error::{Error, Result};
 pub use expr::{linear, CmpOp, Expr};
-pub use gen::{generate, generate_scan, Piece, Scan};
+pub use gen::{generate, generate_scan, generate_scan_with, generate_with_options, Piece, Scan};
 pub use input::{parse_map_input, MapInput};
 pub use interp::{run, Instance};
 pub use node::Node;
-pub use tree::{generate_tree, parse_tree, tree_to_schedule, TreeNode};
+pub use options::{LoopKind, Options};
+pub use tree::{
+    generate_tree, parse_tree, tree_to_schedule, tree_to_schedule_with_options, TreeNode,
+};
 
 /// [`generate`] under an operation budget of `ops` units of engine work:
 /// exhaustion is [`Error::BudgetExceeded`].

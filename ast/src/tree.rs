@@ -5,6 +5,7 @@
 //! own schedule-tree type can later be converted into it.
 
 use crate::error::{Error, Result};
+use crate::options::Options;
 use crate::rows::remap;
 use presburger::{Map, Set, Space, Tuple, UnionMap};
 
@@ -15,8 +16,9 @@ pub enum TreeNode {
     Domain(UnionMap, Box<TreeNode>),
     /// Parameter constraints that may be assumed below.
     Context(Set, Box<TreeNode>),
-    /// A band: its members (one `{ S[i] -> [f(i)] }` per dimension).
-    Band(Vec<UnionMap>, Box<TreeNode>),
+    /// A band: its members (one `{ S[i] -> [f(i)] }` per dimension) and
+    /// its options (`{ separate[x] }`, ...).
+    Band(Vec<UnionMap>, Option<UnionMap>, Box<TreeNode>),
     /// Children in order.
     Sequence(Vec<TreeNode>),
     /// Children in any order.
@@ -255,7 +257,22 @@ fn node_of(y: &Yaml) -> Result<TreeNode> {
         return Ok(TreeNode::Context(parse_obj(&s, l)?, child()?));
     }
     if let Some((s, l)) = scalar("schedule") {
-        return Ok(TreeNode::Band(parse_mupa(&s, l)?, child()?));
+        let options = match scalar("options") {
+            Some((o, ol)) => {
+                let u: UnionMap = parse_obj(&o, ol)?;
+                // checked here, where the line is known
+                let members = parse_mupa(&s, l)?.len();
+                crate::options::Options::default()
+                    .add_band(&u, 0, members)
+                    .map_err(|e| match e {
+                        Error::Unsupported(m) => perr(ol, &format!("a supported option: {m}")),
+                        e => e,
+                    })?;
+                Some(u)
+            }
+            None => None,
+        };
+        return Ok(TreeNode::Band(parse_mupa(&s, l)?, options, child()?));
     }
     if let Some((s, l)) = scalar("filter") {
         return Ok(TreeNode::Filter(parse_obj(&s, l)?, child()?));
@@ -299,6 +316,13 @@ pub fn parse_tree(text: &str) -> Result<TreeNode> {
 /// children get their position as a schedule dimension; shorter schedules
 /// are padded with zeros), and the context collected from context nodes.
 pub fn tree_to_schedule(t: &TreeNode) -> Result<(UnionMap, Set)> {
+    let (s, c, _) = tree_to_schedule_with_options(t)?;
+    Ok((s, c))
+}
+
+/// [`tree_to_schedule`] and the loop kinds of the bands' options, by
+/// flattened schedule dimension.
+pub fn tree_to_schedule_with_options(t: &TreeNode) -> Result<(UnionMap, Set, Options)> {
     let TreeNode::Domain(dom, child) = t else {
         return Err(Error::Unsupported(
             "a schedule tree must start with a domain".into(),
@@ -320,7 +344,8 @@ pub fn tree_to_schedule(t: &TreeNode) -> Result<(UnionMap, Set)> {
     }
     let mut leaves = Vec::new();
     let mut context = Set::universe(Space::params_only(params));
-    walk(child, start, &mut leaves, &mut context)?;
+    let mut loops = Options::default();
+    walk(child, start, &mut leaves, &mut context, &mut loops)?;
     let depth = leaves
         .iter()
         .flat_map(|u| u.maps().iter().map(|m| m.space().n_out()))
@@ -335,7 +360,7 @@ pub fn tree_to_schedule(t: &TreeNode) -> Result<(UnionMap, Set)> {
             out = out.union(&UnionMap::from_map(m))?;
         }
     }
-    Ok((out, context))
+    Ok((out, context, loops))
 }
 
 /// `S[i] -> [a]` extended by one dimension per member: `[a, f(i)]`
@@ -387,7 +412,13 @@ fn append(m: &Map, members: &[UnionMap], fixed: Option<i64>) -> Result<Map> {
     Ok(acc)
 }
 
-fn walk(t: &TreeNode, cur: UnionMap, leaves: &mut Vec<UnionMap>, ctx: &mut Set) -> Result<()> {
+fn walk(
+    t: &TreeNode,
+    cur: UnionMap,
+    leaves: &mut Vec<UnionMap>,
+    ctx: &mut Set,
+    loops: &mut Options,
+) -> Result<()> {
     match t {
         TreeNode::Leaf => leaves.push(cur),
         TreeNode::Domain(..) => {
@@ -395,24 +426,27 @@ fn walk(t: &TreeNode, cur: UnionMap, leaves: &mut Vec<UnionMap>, ctx: &mut Set) 
         }
         TreeNode::Context(c, child) => {
             *ctx = ctx.intersect(&c.params())?;
-            walk(child, cur, leaves, ctx)?;
+            walk(child, cur, leaves, ctx, loops)?;
         }
-        TreeNode::Mark(_, child) => walk(child, cur, leaves, ctx)?,
+        TreeNode::Mark(_, child) => walk(child, cur, leaves, ctx, loops)?,
         TreeNode::Expansion(e, child) => {
             // { S[i] -> t } = { S[i] -> G[j] } then { G[j] -> t }
             let cur = e.reverse()?.apply_range(&cur)?;
-            walk(child, cur, leaves, ctx)?;
+            walk(child, cur, leaves, ctx, loops)?;
         }
         TreeNode::Filter(f, child) => {
             let cur = cur.intersect_domain(f)?;
-            walk(child, cur, leaves, ctx)?;
+            walk(child, cur, leaves, ctx, loops)?;
         }
-        TreeNode::Band(members, child) => {
+        TreeNode::Band(members, options, child) => {
+            if let (Some(o), Some(m)) = (options, cur.maps().first()) {
+                loops.add_band(o, m.space().n_out(), members.len())?;
+            }
             let mut next = UnionMap::empty(cur.params().to_vec());
             for m in cur.maps() {
                 next.add_map(append(m, members, None)?)?;
             }
-            walk(child, next, leaves, ctx)?;
+            walk(child, next, leaves, ctx, loops)?;
         }
         TreeNode::Sequence(children) | TreeNode::Set(children) => {
             for (k, c) in children.iter().enumerate() {
@@ -421,7 +455,7 @@ fn walk(t: &TreeNode, cur: UnionMap, leaves: &mut Vec<UnionMap>, ctx: &mut Set) 
                     let e = append(m, &[UnionMap::empty(vec![])], Some(k as i64))?;
                     next.add_map(e)?;
                 }
-                walk(c, next, leaves, ctx)?;
+                walk(c, next, leaves, ctx, loops)?;
             }
         }
     }
@@ -430,6 +464,6 @@ fn walk(t: &TreeNode, cur: UnionMap, leaves: &mut Vec<UnionMap>, ctx: &mut Set) 
 
 /// Generate the AST of a schedule tree (flattened with [`tree_to_schedule`]).
 pub fn generate_tree(t: &TreeNode) -> Result<crate::node::Node> {
-    let (schedule, context) = tree_to_schedule(t)?;
-    crate::generate(&schedule, &context)
+    let (schedule, context, loops) = tree_to_schedule_with_options(t)?;
+    crate::generate_with_options(&schedule, &context, &loops)
 }

@@ -591,6 +591,12 @@ const RANGE_SHORTHAND: &[(&str, &str)] = &[
         "{ [i = 0:3] -> [j = 2:i] }",
         "{ [i] -> [j] : 0 <= i <= 3 and 2 <= j <= i }",
     ),
+    // `*` is an unnamed, unconstrained dimension
+    (
+        "[n] -> { [*] -> separate[x] : x >= 0 }",
+        "[n] -> { [i0] -> separate[x] : x >= 0 }",
+    ),
+    ("{ atomic[*, i = 2:3] }", "{ atomic[i0, i] : 2 <= i <= 3 }"),
 ];
 
 #[test]

@@ -243,6 +243,12 @@ impl Parser {
     pub(super) fn parse_entry(&mut self, params: &[String], ctx: &mut PartCtx) -> Result<String> {
         let idx = ctx.ndims;
         let pos = self.pos();
+        // `*`: an unnamed, unconstrained dimension (as isl reads it)
+        if self.is_sym("*") && matches!(self.peek_at(1), Tok::Sym(",") | Tok::Sym("]")) {
+            self.bump();
+            ctx.ndims += 1;
+            return Ok(String::new());
+        }
         if let Some(n) = self.name() {
             let bound = ctx.names.contains_key(&n) || params.contains(&n);
             if matches!(self.peek_at(1), Tok::Sym("=")) {
