@@ -309,7 +309,11 @@ pub fn parse_tree(text: &str) -> Result<TreeNode> {
         let ln = *ln;
         return Err(perr(ln, "the end of the tree"));
     }
-    node_of(&y)
+    let root = node_of(&y)?;
+    if !matches!(root, TreeNode::Domain(..)) {
+        return Err(perr(1, "a schedule tree starting with a `domain` node"));
+    }
+    Ok(root)
 }
 
 /// The flattened schedule of a tree, `{ S[i] -> [t] }` (sequence and set
