@@ -406,7 +406,9 @@ impl Gen<'_> {
             .iter()
             .map(|s| project_keep(s, l + 1, n).and_then(|m| Ok(m.coalesce()?)))
             .collect::<Result<_>>()?;
-        let groups = self.order(l, &projs)?;
+        // pieces whose remaining times are ordered (ties allowed) are
+        // scanned one after the other, even where they overlap along `l`
+        let groups = self.order_by(l, &inter, true)?;
         let mut out = Vec::new();
         for g in groups {
             let gp: Vec<Piece> = g.iter().map(|&k| live[k].clone()).collect();
@@ -421,6 +423,14 @@ impl Gen<'_> {
     /// the same outer values); pieces that overlap share a group.
     #[allow(clippy::needless_range_loop)]
     fn order(&self, l: usize, projs: &[Map]) -> Result<Vec<Vec<usize>>> {
+        self.order_by(l, projs, false)
+    }
+
+    /// [`Self::order`]; `lex`: a piece precedes another when its remaining
+    /// schedule times (dimensions `l..`) are never lexicographically after
+    /// the other's for equal outer values (the sets are whole pieces).
+    #[allow(clippy::needless_range_loop)]
+    fn order_by(&self, l: usize, projs: &[Map], lex: bool) -> Result<Vec<Vec<usize>>> {
         let k = projs.len();
         if k == 1 {
             return Ok(vec![vec![0]]);
@@ -430,7 +440,11 @@ impl Gen<'_> {
         for a in 0..k {
             for b in 0..k {
                 if a != b {
-                    before[a][b] = self.strictly_before(l, &projs[a], &projs[b])?;
+                    before[a][b] = if lex {
+                        self.lex_before(l, &projs[a], &projs[b])?
+                    } else {
+                        self.strictly_before(l, &projs[a], &projs[b])?
+                    };
                 }
             }
         }
@@ -499,6 +513,54 @@ impl Gen<'_> {
                 comp[ri] = r0;
             }
         }
+    }
+
+    /// True if no point of `a` has schedule times `l..` lexicographically
+    /// after those of a point of `b` with the same outer values (equal
+    /// times may run in any order).
+    fn lex_before(&self, l: usize, a: &Map, b: &Map) -> Result<bool> {
+        let n = self.scan.n;
+        let d = self.scan.n_sched;
+        let np = self.scan.params.len();
+        let space = set_space(&self.scan.params, 2 * n);
+        let row = |out: &BasicMap| vec![Int::ZERO; out.row_len()];
+        for ba in a.basic_maps() {
+            let ea = remap(ba, &space, &|c| c);
+            for bb in b.basic_maps() {
+                // b's dimensions after a's
+                let eb = remap(bb, &space, &|c| if c <= np { c } else { c + n });
+                let mut both = ea.clone();
+                let both_map = Map::from_basic(both.clone()).intersect(&Map::from_basic(eb))?;
+                let Some(base) = both_map.basic_maps().first().cloned() else {
+                    continue;
+                };
+                both = base;
+                for k in 0..l {
+                    let mut r = row(&both);
+                    r[1 + np + k] = Int::ONE;
+                    r[1 + np + n + k] = -&Int::ONE;
+                    both.add_eq(r);
+                }
+                // a_k > b_k after equal l..k
+                let mut prefix = both.clone();
+                for k in l..d {
+                    let mut gt = prefix.clone();
+                    let mut r = row(&gt);
+                    r[1 + np + k] = Int::ONE;
+                    r[1 + np + n + k] = -&Int::ONE;
+                    r[0] = -&Int::ONE;
+                    gt.add_ineq(r);
+                    if !Map::from_basic(gt).is_empty()? {
+                        return Ok(false);
+                    }
+                    let mut r = row(&prefix);
+                    r[1 + np + k] = Int::ONE;
+                    r[1 + np + n + k] = -&Int::ONE;
+                    prefix.add_eq(r);
+                }
+            }
+        }
+        Ok(true)
     }
 
     /// True if no point of `a` has a value of dimension `l` >= that of a
