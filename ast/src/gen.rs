@@ -158,7 +158,7 @@ pub fn generate_scan_with(scan: &Scan, options: &Options) -> Result<Node> {
 /// `S[i]` with `S[i] -> t` in `schedule` runs once per schedule time `t`,
 /// in lexicographic order of `t` (ties in any order).
 pub fn generate(schedule: &UnionMap, context: &Set) -> Result<Node> {
-    generate_scan(&Scan::from_schedule(schedule, context)?)
+    generate_with_options(schedule, context, &Options::default())
 }
 
 /// [`generate`] with loop kinds per schedule dimension ([`Options`]).
@@ -167,7 +167,8 @@ pub fn generate_with_options(
     context: &Set,
     options: &Options,
 ) -> Result<Node> {
-    generate_scan_with(&Scan::from_schedule(schedule, context)?, options)
+    let (schedule, options) = crate::shift::split_interleaved(schedule, options)?;
+    generate_scan_with(&Scan::from_schedule(&schedule, context)?, &options)
 }
 
 struct Gen<'a> {

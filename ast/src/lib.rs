@@ -104,6 +104,7 @@ mod interp;
 mod node;
 mod options;
 mod rows;
+mod shift;
 mod tree;
 
 pub use error::{Error, Result};
