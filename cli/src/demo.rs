@@ -6,10 +6,10 @@
 
 use std::io::Write;
 
-use crate::calc::Session;
 use crate::deps::deps_text;
 use crate::error::{Error, Result};
 use crate::schedule::kernel_constraints;
+use calc::Session;
 
 /// The demo script: one statement per line; `#` lines are narration.
 pub const DEMO_SCRIPT: &str = "\

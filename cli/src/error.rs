@@ -1,67 +1,14 @@
-//! The crate's one error type.
-//!
-//! Every error raised while running a script carries the position (1-based
-//! line and column, in characters) of the script text it is about; the
-//! statement number is added when the error is reported (see
-//! [`crate::calc::Session`]).
+//! The crate's one error type: the errors of the libraries the commands
+//! call, kept typed, and the command line's own (usage, i/o).
 
 use std::fmt;
-
-/// A position in a script: 1-based line and column (in characters).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Pos {
-    /// 1-based line.
-    pub line: usize,
-    /// 1-based column, counted in characters.
-    pub col: usize,
-}
-
-impl Pos {
-    /// A position from a line and a column.
-    pub fn new(line: usize, col: usize) -> Pos {
-        Pos { line, col }
-    }
-}
-
-impl fmt::Display for Pos {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}", self.line, self.col)
-    }
-}
 
 /// Everything that can go wrong in the `poly` command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Error {
-    /// The script text is malformed: what was expected at a position.
-    Parse {
-        /// Where.
-        pos: Pos,
-        /// What was expected (and what was found).
-        expected: String,
-    },
-    /// An operator was applied to values of the wrong type.
-    Type {
-        /// The operator's position.
-        pos: Pos,
-        /// What was expected and what was found.
-        message: String,
-    },
-    /// A well-typed operation failed at run time (unknown variable, index out of range, ...).
-    Eval {
-        /// Where.
-        pos: Pos,
-        /// Why.
-        message: String,
-    },
-    /// The polyhedral engine refused an operation of a script.
-    Engine {
-        /// The operator's position.
-        pos: Pos,
-        /// The operation (e.g. `lexmin`).
-        op: String,
-        /// The engine's error, as the engine reported it.
-        error: presburger::Error,
-    },
+    /// A calculator script failed outside any statement (`poly calc`;
+    /// a failing statement is reported by the calculator and the run goes on).
+    Calc(calc::Error),
     /// The polyhedral engine refused an operation of a command outside a
     /// script (e.g. `poly deps`).
     Set(presburger::Error),
@@ -89,13 +36,6 @@ pub enum Error {
         /// What the scheduler reported.
         error: scheduler::Error,
     },
-    /// A bug caught at run time (a panic inside an operation); the run goes on.
-    Internal {
-        /// The statement's position.
-        pos: Pos,
-        /// The panic message.
-        message: String,
-    },
     /// Reading or writing failed.
     Io(String),
     /// The command line is malformed.
@@ -105,34 +45,10 @@ pub enum Error {
 }
 
 impl Error {
-    /// The script position the error is about, if any.
-    pub fn pos(&self) -> Option<Pos> {
-        match self {
-            Error::Parse { pos, .. }
-            | Error::Type { pos, .. }
-            | Error::Eval { pos, .. }
-            | Error::Engine { pos, .. }
-            | Error::Internal { pos, .. } => Some(*pos),
-            Error::Io(_)
-            | Error::Usage(_)
-            | Error::Command(_)
-            | Error::Set(_)
-            | Error::Front(_)
-            | Error::Dataflow(_)
-            | Error::Schedule { .. }
-            | Error::Liveness(_)
-            | Error::Codegen { .. } => None,
-        }
-    }
-
-    /// The message without the position.
+    /// The message.
     pub fn message(&self) -> String {
         match self {
-            Error::Parse { expected, .. } => format!("parse error: expected {expected}"),
-            Error::Type { message, .. } => format!("type error: {message}"),
-            Error::Eval { message, .. } => message.clone(),
-            Error::Engine { op, error, .. } => format!("{op}: {error}"),
-            Error::Internal { message, .. } => format!("internal error: {message}"),
+            Error::Calc(e) => e.to_string(),
             Error::Io(m) => format!("i/o error: {m}"),
             Error::Usage(m) => format!("usage: {m}"),
             Error::Command(m) => m.clone(),
@@ -148,17 +64,15 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.pos() {
-            Some(p) => write!(f, "line {}, column {}: {}", p.line, p.col, self.message()),
-            None => write!(f, "{}", self.message()),
-        }
+        f.write_str(&self.message())
     }
 }
 
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Error::Engine { error, .. } | Error::Set(error) => Some(error),
+            Error::Set(error) => Some(error),
+            Error::Calc(e) => Some(e),
             Error::Front(e) => Some(e),
             Error::Dataflow(e) => Some(e),
             Error::Schedule { error, .. } => Some(error),
@@ -190,6 +104,15 @@ impl From<scop::Error> for Error {
 impl From<dataflow::Error> for Error {
     fn from(e: dataflow::Error) -> Error {
         Error::Dataflow(e)
+    }
+}
+
+impl From<calc::Error> for Error {
+    fn from(e: calc::Error) -> Error {
+        match e {
+            calc::Error::Io(m) => Error::Io(m),
+            e => Error::Calc(e),
+        }
     }
 }
 

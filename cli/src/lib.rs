@@ -1,8 +1,7 @@
 //! # poly: the polyhedral toolkit's command line
 //!
-//! - [`calc`]: `poly calc`, an iscc-compatible calculator over the
-//!   `presburger` engine (interactive, script files, and a batch protocol
-//!   used by the conformance checker).
+//! - `poly calc`: the iscc-compatible calculator is the `calc` crate; this
+//!   crate only parses the command's arguments (see `main.rs`).
 //! - [`deps`]: `poly deps`, the dependences of a C kernel (front end's
 //!   program model to dataflow, no text in between).
 //! - [`liveness`]: `poly liveness`, storage conflicts and contraction of a
@@ -15,7 +14,6 @@
 #![warn(missing_docs)]
 
 pub mod bench;
-pub mod calc;
 pub mod codegen;
 pub mod delicm;
 pub mod demo;
@@ -25,5 +23,4 @@ pub mod json;
 pub mod liveness;
 pub mod schedule;
 
-pub use calc::{run_script, Session, Summary, Value};
-pub use error::{Error, Pos, Result};
+pub use error::{Error, Result};

@@ -2,18 +2,21 @@
 //! print it as an isl YAML schedule tree.
 
 use crate::Error;
-use scheduler::{compute_schedule, Options, ScheduleConstraints};
+use scheduler::{compute_schedule, compute_schedule_or, Options, Outcome, ScheduleConstraints};
 
 /// Usage of the command.
 pub const USAGE: &str =
-    "usage: poly schedule [--budget N] [--max-coefficient N] [--no-coincidence] [--tile S1,S2..] FILE.sc\n";
+    "usage: poly schedule [--budget N] [--max-coefficient N] [--no-coincidence] [--tile S1,S2..] FILE.sc\n\
+     \x20      poly schedule [same options] [--live-range-reordering] [--constraints] [--fallback-original] KERNEL.c\n\
+     --budget N: engine operations allowed (0: unbounded); when they run out the command fails,\n\
+     \x20 or with --fallback-original (kernels only) prints the kernel's original schedule and says so on stderr\n";
 
 /// Run `poly schedule` with its arguments; the schedule tree text.
 pub fn schedule_command(args: &[String]) -> Result<String, Error> {
     let usage = |m: String| Error::Usage(format!("{m}\n{USAGE}"));
     let mut opts = Options::default();
     let mut file = None;
-    let (mut lrr, mut show_constraints) = (false, false);
+    let (mut lrr, mut show_constraints, mut fallback) = (false, false, false);
     let mut tile: Option<Vec<i64>> = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -34,6 +37,7 @@ pub fn schedule_command(args: &[String]) -> Result<String, Error> {
             "--no-coincidence" => opts.maximize_coincidence = false,
             "--live-range-reordering" => lrr = true,
             "--constraints" => show_constraints = true,
+            "--fallback-original" => fallback = true,
             "--tile" => {
                 let v = it
                     .next()
@@ -61,7 +65,13 @@ pub fn schedule_command(args: &[String]) -> Result<String, Error> {
         file: file.clone(),
         error,
     };
-    let sc: ScheduleConstraints = if file.ends_with(".c") {
+    let kernel = file.ends_with(".c");
+    if fallback && !kernel {
+        return Err(usage(
+            "--fallback-original needs a kernel (KERNEL.c): a constraints file has no original schedule".into(),
+        ));
+    }
+    let sc: ScheduleConstraints = if kernel {
         kernel_constraints(&text, lrr).map_err(|e| match e {
             Error::Schedule { error, .. } => in_file(error),
             e => e,
@@ -72,7 +82,20 @@ pub fn schedule_command(args: &[String]) -> Result<String, Error> {
     if show_constraints {
         return Ok(sc.to_string());
     }
-    let mut s = compute_schedule(&sc, &opts).map_err(in_file)?;
+    let mut s = if fallback {
+        let model = scop::Model::from_source(&text)?;
+        let original = scheduler::Schedule::from_union_map(model.domain(), model.schedule())
+            .map_err(in_file)?;
+        let (s, outcome) = compute_schedule_or(&sc, &opts, original).map_err(in_file)?;
+        if outcome == Outcome::BudgetFallback {
+            eprintln!(
+                "poly schedule: {file}: operation budget exceeded; printing the original schedule"
+            );
+        }
+        s
+    } else {
+        compute_schedule(&sc, &opts).map_err(in_file)?
+    };
     if let Some(sizes) = tile {
         s = s.tile(&sizes).map_err(in_file)?;
     }
@@ -82,17 +105,14 @@ pub fn schedule_command(args: &[String]) -> Result<String, Error> {
 /// The schedule constraints of a C kernel: its typed program model from
 /// `scop`, the dependences from `dataflow` (no isl text in between).
 pub fn kernel_constraints(src: &str, lrr: bool) -> Result<ScheduleConstraints, Error> {
-    let model = scop::Model::from_source(src)?;
+    model_constraints(&scop::Model::from_source(src)?, lrr)
+}
+
+/// [`kernel_constraints`] of a program model.
+pub fn model_constraints(model: &scop::Model, lrr: bool) -> Result<ScheduleConstraints, Error> {
     // untagged accesses: adjacency of conditions is then per statement (coarser,
     // still exact for the definition), as in the shared `*.lrr.sc` files
-    let acc = scheduler::Accesses {
-        domain: model.domain().clone(),
-        context: Some(model.context().clone()),
-        schedule: model.schedule().clone(),
-        reads: model.reads().clone(),
-        must_writes: model.must_writes().clone(),
-        may_writes: model.may_writes().clone(),
-    };
+    let acc = scheduler::Accesses::from_model(model);
     let budget = 200_000_000;
     presburger::budget::with_budget(budget, || scheduler::constraints_from_accesses(&acc, lrr))
         .map_err(|error| Error::Schedule {

@@ -211,7 +211,7 @@ fn the_binary_prints_five_labelled_lines() {
     assert_eq!(rels.len(), 5);
     // the output is a calculator script defining the five relations
     let mut calc = Vec::new();
-    poly::run_script(&format!("{out}flow;\n"), true, &mut calc).unwrap();
+    calc::run_script(&format!("{out}flow;\n"), true, &mut calc).unwrap();
     let calc = String::from_utf8(calc).unwrap();
     assert!(u(calc.trim()).is_equal(&rels[0].1).unwrap(), "{calc}");
     assert!(rels[0]
@@ -264,7 +264,7 @@ fn the_model_as_isl_is_a_calculator_script() {
         let model = scop::Model::from_source(&std::fs::read_to_string(&c).unwrap()).unwrap();
         // every line defines a variable; asking for the reads gives the model's reads
         let mut out = Vec::new();
-        poly::run_script(&format!("{script}\nRead;\n"), true, &mut out).unwrap();
+        calc::run_script(&format!("{script}\nRead;\n"), true, &mut out).unwrap();
         let out = String::from_utf8(out).unwrap();
         assert!(!out.contains("error"), "{p}: {out}");
         let lines: Vec<&str> = out.lines().collect();

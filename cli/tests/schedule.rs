@@ -140,3 +140,49 @@ fn calc_schedule_respecting_minimizing() {
     // a variable named `schedule` still works
     assert_eq!(lines.last().copied(), Some("3"), "{text}");
 }
+
+#[test]
+fn fallback_original_prints_the_kernel_schedule_when_the_budget_runs_out() {
+    let k = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../scop/tests/kernels/cholesky.c"
+    );
+    let out = poly()
+        .args(["schedule", "--budget", "1000", k])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("budget"));
+    let out = poly()
+        .args(["schedule", "--budget", "1000", "--fallback-original", k])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("printing the original schedule"));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("permutable: 0"), "{text}");
+    // with the default budget the scheduler's own schedule, and no note
+    let out = poly()
+        .args(["schedule", "--fallback-original", k])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // a constraints file has no original schedule
+    let f = write("fb.sc", "domain: \"{ S[i] : 0 <= i < 4 }\"\n");
+    let out = poly()
+        .arg("schedule")
+        .arg("--fallback-original")
+        .arg(&f)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+}

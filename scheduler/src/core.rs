@@ -742,3 +742,28 @@ pub fn compute_schedule(sc: &ScheduleConstraints, opts: &Options) -> Result<Sche
         None => run(),
     }
 }
+
+/// How [`compute_schedule_or`] came to its schedule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// The scheduler found the schedule.
+    Computed,
+    /// The operation budget ran out; the fallback schedule was returned.
+    BudgetFallback,
+}
+
+/// [`compute_schedule`], but when the operation budget runs out, `fallback`
+/// (typically the program's original schedule,
+/// [`Schedule::from_union_map`]) is returned instead of
+/// [`Error::Budget`]. Every other error is returned as is.
+pub fn compute_schedule_or(
+    sc: &ScheduleConstraints,
+    opts: &Options,
+    fallback: Schedule,
+) -> Result<(Schedule, Outcome)> {
+    match compute_schedule(sc, opts) {
+        Ok(s) => Ok((s, Outcome::Computed)),
+        Err(Error::Budget) => Ok((fallback, Outcome::BudgetFallback)),
+        Err(e) => Err(e),
+    }
+}

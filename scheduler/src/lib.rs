@@ -64,11 +64,23 @@
 //! tile band (`floor(row / size)`) over the point band; flags carry over.
 //! [`constraints_from_accesses`] builds the constraints of a program from its
 //! accesses with `dataflow` (all dependences, or PPCG's live-range reordering:
-//! validity = flow, conditional validity = anti and output).
+//! validity = flow plus the *forced* dependences that keep live-in values read
+//! before they are overwritten and live-out values written last, conditional
+//! validity = anti and output).
+//!
+//! ## Budget
+//! [`Options::budget`] bounds the engine operations of a run; when it runs
+//! out, [`compute_schedule`] returns [`Error::Budget`], and
+//! [`compute_schedule_or`] a given fallback instead (for a program, its
+//! original schedule as a tree: [`Schedule::from_union_map`]), saying so in
+//! its [`Outcome`].
 //!
 //! ## Checking
 //! [`check`] is the brute-force oracle: at fixed parameters it enumerates
-//! the dependence pairs and compares times read off the tree.
+//! the dependence pairs and compares times read off the tree;
+//! [`check::verify_values`] runs a program's accesses in the original and the
+//! new order and compares what every read sees and what every element holds
+//! at the end (the meaning of live-range reordering, without dependences).
 //!
 //! ```
 //! use scheduler::{compute_schedule, Options, ScheduleConstraints};
@@ -101,6 +113,6 @@ mod tree;
 
 pub use accesses::{constraints_from_accesses, Accesses};
 pub use constraints::ScheduleConstraints;
-pub use core::{compute_schedule, Options};
+pub use core::{compute_schedule, compute_schedule_or, Options, Outcome};
 pub use error::{Error, Result};
 pub use tree::{Band, Filter, Node, Row, Schedule};

@@ -1,6 +1,6 @@
 //! The schedule tree: domain, bands, sequences and sets with filters.
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use presburger::{Aff, BasicMap, Int, Map, Space, Tuple, UnionMap, UnionSet};
 use std::fmt::{self, Write};
 
@@ -56,6 +56,67 @@ pub struct Band {
     pub coincident: Vec<bool>,
     /// The subtree.
     pub child: Box<Node>,
+}
+
+impl Schedule {
+    /// A given schedule (e.g. a program's original one) as a tree: one band
+    /// whose members are the time dimensions, neither permutable nor
+    /// coincident (nothing is claimed about them). Every statement of
+    /// `domain` must have exactly one affine schedule `{ S[x] -> [t] }` in
+    /// `schedule` (one equality per time dimension, all of one length).
+    pub fn from_union_map(domain: &UnionSet, schedule: &UnionMap) -> Result<Schedule> {
+        let mut params = domain.params().to_vec();
+        for p in schedule.params() {
+            if !params.contains(p) {
+                params.push(p.clone());
+            }
+        }
+        let (mut domain, mut schedule) = (domain.clone(), schedule.clone());
+        domain.align_params(&params);
+        schedule.align_params(&params);
+        let statements: Vec<Space> = domain.maps().iter().map(|m| m.space().clone()).collect();
+        let mut rows = Vec::new();
+        for st in &statements {
+            let name = st.range.name.clone().unwrap_or_default();
+            let mut found = schedule.maps().iter().filter(|m| {
+                m.space().domain.as_deref().is_some_and(|d| {
+                    d.name == st.range.name && d.dim() == st.range.dim() && !d.is_nested()
+                })
+            });
+            let (Some(m), None) = (found.next(), found.next()) else {
+                return Err(Error::Invalid(format!(
+                    "{name}[..] needs exactly one schedule"
+                )));
+            };
+            let a = presburger::relation::AffineSchedule::from_map(m).ok_or_else(|| {
+                Error::Invalid(format!("the schedule of {name}[..] is not affine: {m}"))
+            })?;
+            rows.push(a);
+        }
+        let n = rows.first().map_or(0, |a| a.n_time());
+        if rows.iter().any(|a| a.n_time() != n) {
+            return Err(Error::Invalid("schedules of different lengths".into()));
+        }
+        let root = if statements.is_empty() {
+            Node::Leaf
+        } else {
+            Node::Band(Band {
+                statements: (0..statements.len()).collect(),
+                members: (0..n)
+                    .map(|k| rows.iter().map(|a| a.row(k).to_vec()).collect())
+                    .collect(),
+                divisors: vec![Int::ONE; n],
+                permutable: false,
+                coincident: vec![false; n],
+                child: Box::new(Node::Leaf),
+            })
+        };
+        Ok(Schedule {
+            domain,
+            statements,
+            root,
+        })
+    }
 }
 
 impl Band {

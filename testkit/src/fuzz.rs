@@ -1,12 +1,12 @@
 //! Bodies of the cargo-fuzz targets (`fuzz/fuzz_targets/*.rs`), as plain
 //! functions: each panics exactly when it finds a bug, so the fuzzer reports
 //! it and `cargo test` can replay a stored corpus ([`corpus`], [`replay`]):
-//! `testkit/tests/fuzz_corpus.rs` for the engine targets, `cli/tests/calc.rs`
+//! `testkit/tests/fuzz_corpus.rs` for the engine targets, `calc/tests/calc.rs`
 //! for `calc`.
 //!
-//! The `calc` body takes the calculator as an argument: the calculator lives
-//! in the `poly` crate, and nothing depends on `poly` (its own tests and the
-//! fuzz target pass `poly::calc::run_script` in).
+//! The `calc` body takes the calculator as an argument: the calculator is
+//! the `calc` crate, which sits above testkit (its own tests and the fuzz
+//! target pass `calc::run_script` in).
 //!
 //! Engine calls run under an operation budget; running out of budget is not
 //! a bug and ends the check early.
@@ -117,8 +117,8 @@ pub fn parse_roundtrip(data: &[u8]) {
 /// The calculator language: any script runs to the end without an internal
 /// error (a panic caught by the calculator) and writes one line per value or
 /// error. `calculator(script, out)` runs a script in batch mode, writing to
-/// `out`, and returns how many values and errors it printed (for `poly`:
-/// `run_script(script, true, out)` and the summary's `values + errors`).
+/// `out`, and returns how many values and errors it printed (for the `calc`
+/// crate: `run_script(script, true, out)` and the summary's `values + errors`).
 pub fn calc(data: &[u8], calculator: impl FnOnce(&str, &mut Vec<u8>) -> usize) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;

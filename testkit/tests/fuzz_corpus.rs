@@ -1,7 +1,7 @@
 //! Replays the stored fuzz corpus (`fuzz/corpus/<target>/*`) through the
 //! fuzz-target bodies, so regressions found by fuzzing are caught by a plain
 //! `cargo test` (and by CI without cargo-fuzz). The `calc` target needs the
-//! calculator, so its corpus is replayed by `poly`'s tests (`cli/tests/calc.rs`).
+//! calculator, so its corpus is replayed by the `calc` crate's tests (`calc/tests/calc.rs`).
 
 use testkit::fuzz::{corpus, replay, run, TARGETS};
 

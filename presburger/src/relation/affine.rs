@@ -96,6 +96,11 @@ impl AffineSchedule {
         })
     }
 
+    /// Time dimension `k` as a row `[constant | params | instance]`.
+    pub fn row(&self, k: usize) -> &[Int] {
+        &self.rows[k]
+    }
+
     /// The number of time dimensions.
     pub fn n_time(&self) -> usize {
         self.rows.len()

@@ -4,9 +4,9 @@ use std::collections::HashMap;
 
 use presburger::{Int, UnionMap};
 
-use super::ast::{BinOp, Expr, ExprKind, Flow, Stmt, UnOp};
-use super::value::Value;
+use crate::ast::{BinOp, Expr, ExprKind, Flow, Stmt, UnOp};
 use crate::error::{Error, Pos, Result};
+use crate::value::Value;
 
 /// The variables of a running script.
 #[derive(Clone, Debug, Default)]
@@ -110,7 +110,7 @@ impl Env {
         let pos = e.pos;
         match &e.kind {
             ExprKind::Literal(text) => {
-                let u = super::parse_literal(text).map_err(|err| literal_error(err, pos))?;
+                let u = crate::parse_literal(text).map_err(|err| literal_error(err, pos))?;
                 Ok(if u.is_set() {
                     Value::Set(u)
                 } else {

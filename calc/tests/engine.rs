@@ -5,7 +5,7 @@
 //! `=` (so that they do not depend on how the engine chooses to print), and
 //! textually where the answer is a boolean, a number or a type name.
 
-use poly::calc::run_script;
+use calc::run_script;
 
 /// How long one test's script may run before it counts as failed (an engine
 /// that loops must fail the test, not hang the suite).

@@ -3,10 +3,10 @@
 
 use std::io::Cursor;
 
-use poly::calc::ast::ExprKind;
-use poly::calc::lexer::{Lexer, Tok};
-use poly::calc::parser::Parser;
-use poly::calc::{interactive, run_script, Session};
+use calc::ast::ExprKind;
+use calc::lexer::{Lexer, Tok};
+use calc::parser::Parser;
+use calc::{interactive, run_script, Session};
 
 /// Run a script in batch mode; the output lines.
 fn run(src: &str) -> Vec<String> {
@@ -337,18 +337,18 @@ fn statement_numbers_and_positions_on_later_lines() {
 
 // ---- the grammar ----
 
-fn parse_one(src: &str) -> poly::calc::ast::Stmt {
+fn parse_one(src: &str) -> calc::ast::Stmt {
     let mut p = Parser::new(Lexer::new(src, 1).tokenize());
     let s = p.next_statement().expect("a statement").expect("parses");
     assert!(p.next_statement().is_none());
     s
 }
 
-fn expr_of(s: poly::calc::ast::Stmt) -> poly::calc::ast::Expr {
+fn expr_of(s: calc::ast::Stmt) -> calc::ast::Expr {
     match s {
-        poly::calc::ast::Stmt::Expr { expr, .. }
-        | poly::calc::ast::Stmt::Print { expr, .. }
-        | poly::calc::ast::Stmt::Assign { expr, .. } => expr,
+        calc::ast::Stmt::Expr { expr, .. }
+        | calc::ast::Stmt::Print { expr, .. }
+        | calc::ast::Stmt::Assign { expr, .. } => expr,
     }
 }
 
@@ -416,7 +416,7 @@ fn dataflow_grammar() {
     // D := last ... ; D[0] parses as an assignment and an indexing.
     assert!(matches!(
         parse_one("D := last W before R under S;"),
-        poly::calc::ast::Stmt::Assign { .. }
+        calc::ast::Stmt::Assign { .. }
     ));
     assert!(matches!(
         expr_of(parse_one("D[0];")).kind,
@@ -426,7 +426,7 @@ fn dataflow_grammar() {
 
 #[test]
 fn operator_precedence_and_associativity() {
-    use poly::calc::ast::BinOp;
+    use calc::ast::BinOp;
     fn top(src: &str) -> BinOp {
         match expr_of(parse_one(src)).kind {
             ExprKind::Binary(op, ..) => op,
@@ -562,15 +562,6 @@ fn interactive_prompt() {
     );
 }
 
-#[test]
-fn demo_runs_without_panicking() {
-    let mut out = Vec::new();
-    poly::demo::run_demo(&mut out).unwrap();
-    let text = String::from_utf8(out).unwrap();
-    assert!(text.starts_with("# poly:"));
-    assert!(text.contains("poly> lexmin Domain;"));
-}
-
 // ---- literals (the engine's notation, no solver needed) ----
 
 /// The engine's own rendering of a literal after a structural operation.
@@ -579,7 +570,7 @@ fn engine_text(
     f: impl Fn(&presburger::UnionMap) -> presburger::Result<presburger::UnionMap>,
 ) -> String {
     let u: presburger::UnionMap = lit.parse().unwrap();
-    poly::calc::show(&f(&u).unwrap())
+    calc::show(&f(&u).unwrap())
 }
 
 #[test]
@@ -804,7 +795,7 @@ fn product_cross_and_lex_order_are_structural() {
     let b = "{ B[j] : 0 <= j < 2 }";
     let ua: presburger::UnionMap = a.parse().unwrap();
     let ub: presburger::UnionMap = b.parse().unwrap();
-    let show = poly::calc::show;
+    let show = calc::show;
     assert_eq!(
         one(&format!("{a} -> {b};")),
         show(&ua.product_sets(&ub).unwrap())

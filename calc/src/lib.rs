@@ -1,4 +1,10 @@
-//! `poly calc`: an iscc-compatible calculator on the presburger engine.
+//! # calc: an iscc-compatible calculator on the presburger engine
+//!
+//! This crate is the language of `poly calc` (the command line only parses
+//! its arguments and prints): a lexer, a parser, an evaluator and sessions
+//! for the calculator of isl's `iscc`, over the `presburger` engine.
+//!
+//! ## The language
 //!
 //! A script is a sequence of statements ending with `;`:
 //!
@@ -8,23 +14,59 @@
 //! print lexmin D;                                          # same
 //! ```
 //!
-//! Values are union sets and maps (in isl notation), booleans (`True`,
-//! `False`), integers, strings and lists (`[a, b]`, indexed `L[0]`). See
-//! [`parser`] for the grammar and [`eval`] for the operators' typing rules.
+//! Set and map literals are written in isl notation and read by the engine's
+//! parser ([`lexer`] keeps each literal as one token). Prefix operators
+//! (`lexmin`, `domain`, `deltas`, `card`, `affine_hull`/`aff`, ...) bind
+//! tighter than binary ones; binary operators (`+` union, `-` difference,
+//! `*` intersection, `%` gist, `.` join, `->` product, `cross`, the tests
+//! `=`, `<=`, `<`, `>=`, `>` and the lexicographic orders `<<`, `<<=`, `>>`,
+//! `>>=`) have precedence levels; application `M(S)`, indexing `L[k]` and
+//! inversion `M^-1` bind tightest. The dataflow expression
+//! `last W before R under Sched` (with `any` and `kill`) and
+//! `schedule D respecting V minimizing P` have their own grammar. See
+//! [`parser`] for the grammar and [`ast`] for the operators.
+//!
+//! ## Evaluation
+//!
+//! Statements run in order in an environment of variables ([`Env`]). Each
+//! operator has a typing rule (see [`eval`]): a set operand where a map is
+//! needed is a type error naming the operator, never a silent conversion.
+//! Operators call the engine directly on typed values; the dataflow
+//! expression calls the `dataflow` crate and `schedule` the `scheduler`
+//! crate. A statement runs under the session's operation budget, if any
+//! ([`Session::set_budget`]), and a panic inside an operation becomes an
+//! [`Error::Internal`] for that statement: the run always goes on.
 //!
 //! In batch mode ([`run_script`] with `batch`), every statement that yields a
 //! value prints exactly one line, and a failing statement prints exactly one
-//! line `error: statement N, line L, column C: ...`; the run always goes on.
+//! line `error: statement N, line L, column C: ...`.
+//!
+//! ## Values
+//!
+//! A [`Value`] is a union set or a union map (one engine type,
+//! `presburger::UnionMap`, with the kind kept in the variant), a boolean
+//! (`True`, `False`), an integer, a count (the value of `card`, printed
+//! `{ 42 }` as iscc does), a string, or a list (`[a, b]`, indexed `L[0]`).
+//! Sets and maps print in isl notation on one line.
 //!
 //! ```
 //! let mut out = Vec::new();
-//! poly::calc::run_script("L := [1, 2, 3]; L[1]; typeof L; L[7];", true, &mut out).unwrap();
+//! calc::run_script("L := [1, 2, 3]; L[1]; typeof L; L[7];", true, &mut out).unwrap();
 //! let text = String::from_utf8(out).unwrap();
 //! assert_eq!(text.lines().collect::<Vec<_>>()[..2], ["2", "list"]);
 //! assert!(text.lines().nth(2).unwrap().starts_with("error: statement 4, line 1, column 34: index 7 out of range"));
 //! ```
+//!
+//! ```
+//! let mut out = Vec::new();
+//! calc::run_script("S := { [i] : 0 <= i < 10 }; card S; S * { [i] : i >= 8 };", true, &mut out).unwrap();
+//! assert_eq!(String::from_utf8(out).unwrap(), "{ 10 }\n{ [i] : 8 <= i <= 9 }\n");
+//! ```
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod ast;
+mod error;
 pub mod eval;
 pub mod lexer;
 pub mod parser;
@@ -38,7 +80,7 @@ use presburger::UnionMap;
 pub use eval::{eval_flow, Env};
 pub use value::Value;
 
-use crate::error::{Error, Pos, Result};
+pub use error::{Error, Pos, Result};
 
 /// Parse a set or map literal in isl notation with the engine's parser.
 pub fn parse_literal(text: &str) -> std::result::Result<UnionMap, presburger::Error> {

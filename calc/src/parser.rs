@@ -18,9 +18,9 @@
 //! right); scripts that parenthesize, as the conformance checker's do, mean
 //! the same in both.
 
-use super::ast::{BinOp, Expr, ExprKind, Flow, Stmt, UnOp};
-use super::lexer::{Tok, Token};
+use crate::ast::{BinOp, Expr, ExprKind, Flow, Stmt, UnOp};
 use crate::error::{Error, Result};
+use crate::lexer::{Tok, Token};
 
 /// Words that cannot be used as variable names.
 const KEYWORDS: &[&str] = &[

@@ -322,7 +322,7 @@ impl<'a> Lexer<'a> {
                         | Tok::Literal(_)
                         | Tok::Sym(")" | "]" | "^-1")
                 )
-            ) && !matches!(out.last().map(|t| &t.tok), Some(Tok::Ident(s)) if super::parser::is_keyword(s));
+            ) && !matches!(out.last().map(|t| &t.tok), Some(Tok::Ident(s)) if crate::parser::is_keyword(s));
             let t = self.next_token(after_operand);
             let eof = t.tok == Tok::Eof;
             out.push(t);

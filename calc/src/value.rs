@@ -79,7 +79,7 @@ impl Value {
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Value::Set(u) | Value::Map(u) => f.write_str(&super::show(u)),
+            Value::Set(u) | Value::Map(u) => f.write_str(&crate::show(u)),
             Value::Bool(b) => f.write_str(if *b { "True" } else { "False" }),
             Value::Int(i) => write!(f, "{i}"),
             Value::Card(i) => write!(f, "{{ {i} }}"),
