@@ -23,7 +23,9 @@
 //! `>>=`) have precedence levels; application `M(S)`, indexing `L[k]` and
 //! inversion `M^-1` bind tightest. The dataflow expression
 //! `last W before R under Sched` (with `any` and `kill`) and
-//! `schedule D respecting V minimizing P` have their own grammar. See
+//! `schedule D respecting V minimizing P` and AST generation
+//! `codegen S [using O]` (the C code of the `ast` crate as a string) have
+//! their own grammar. See
 //! [`parser`] for the grammar and [`ast`] for the operators.
 //!
 //! ## Evaluation
