@@ -179,6 +179,9 @@ struct Gen<'a> {
 /// Work granted to the separation of one loop ([`LoopKind::Separate`]).
 const SEPARATE_EFFORT: u64 = 50_000_000;
 
+/// Most disjuncts [`Gen::split_disjuncts`] orders one by one.
+const MAX_SPLIT: usize = 12;
+
 /// Most copies of a loop body [`LoopKind::Unroll`] makes.
 const MAX_UNROLL: i64 = 1024;
 
@@ -403,13 +406,14 @@ impl Gen<'_> {
             }
             return Ok(out);
         }
+        // pieces whose remaining times are ordered (ties allowed) are
+        // scanned one after the other, even where they overlap along `l`;
+        // so are a statement's disjuncts that are ordered and disjoint
+        let (live, inter, groups) = self.split_disjuncts(l, live, inter)?;
         let projs: Vec<Map> = inter
             .iter()
             .map(|s| project_keep(s, l + 1, n).and_then(|m| Ok(m.coalesce()?)))
             .collect::<Result<_>>()?;
-        // pieces whose remaining times are ordered (ties allowed) are
-        // scanned one after the other, even where they overlap along `l`
-        let groups = self.order_by(l, &inter, true)?;
         let mut out = Vec::new();
         for g in groups {
             let gp: Vec<Piece> = g.iter().map(|&k| live[k].clone()).collect();
@@ -419,19 +423,81 @@ impl Gen<'_> {
         Ok(out)
     }
 
+    /// The pieces (with their sets inside the context) in groups ordered by
+    /// their remaining times; a piece made of several disjuncts is first
+    /// split into them (at most [`MAX_SPLIT`] in all), so that disjuncts
+    /// ordered in time run one after the other. Disjuncts of one statement
+    /// are only ordered when they are disjoint (an instance runs once), and
+    /// those that end up in one group are united again. Not for an
+    /// [`LoopKind::Atomic`] dimension.
+    #[allow(clippy::type_complexity)]
+    fn split_disjuncts(
+        &self,
+        l: usize,
+        live: Vec<Piece>,
+        inter: Vec<Map>,
+    ) -> Result<(Vec<Piece>, Vec<Map>, Vec<Vec<usize>>)> {
+        let total: usize = inter.iter().map(|s| s.basic_maps().len()).sum();
+        let atomic = l < self.scan.n_sched && self.options.kind(l) == LoopKind::Atomic;
+        if total == inter.len() || total > MAX_SPLIT || atomic {
+            let groups = self.order_by(l, &inter, true, None)?;
+            return Ok((live, inter, groups));
+        }
+        let mut owner = Vec::new();
+        let mut sub = Vec::new();
+        for (k, s) in inter.iter().enumerate() {
+            for b in s.basic_maps() {
+                owner.push(k);
+                sub.push(Map::from_basic(b.clone()));
+            }
+        }
+        let groups = self.order_by(l, &sub, true, Some(&owner))?;
+        if groups.len() == 1 {
+            let groups = self.order_by(l, &inter, true, None)?;
+            return Ok((live, inter, groups));
+        }
+        let (mut pieces, mut sets, mut out_groups) = (Vec::new(), Vec::new(), Vec::new());
+        for g in groups {
+            let mut members = Vec::new();
+            let mut owners: Vec<usize> = g.iter().map(|&k| owner[k]).collect();
+            owners.sort();
+            owners.dedup();
+            for o in owners {
+                let mut set = Map::empty(inter[o].space().clone());
+                for &k in g.iter().filter(|&&k| owner[k] == o) {
+                    set = set.union(&sub[k])?;
+                }
+                members.push(pieces.len());
+                pieces.push(Piece {
+                    set: set.clone(),
+                    ..live[o].clone()
+                });
+                sets.push(set);
+            }
+            out_groups.push(members);
+        }
+        Ok((pieces, sets, out_groups))
+    }
+
     /// Split the pieces into groups whose values of dimension `l` are
     /// ordered (every value of a group before every value of the next, for
     /// the same outer values); pieces that overlap share a group.
     #[allow(clippy::needless_range_loop)]
     fn order(&self, l: usize, projs: &[Map]) -> Result<Vec<Vec<usize>>> {
-        self.order_by(l, projs, false)
+        self.order_by(l, projs, false, None)
     }
 
     /// [`Self::order`]; `lex`: a piece precedes another when its remaining
     /// schedule times (dimensions `l..`) are never lexicographically after
     /// the other's for equal outer values (the sets are whole pieces).
     #[allow(clippy::needless_range_loop)]
-    fn order_by(&self, l: usize, projs: &[Map], lex: bool) -> Result<Vec<Vec<usize>>> {
+    fn order_by(
+        &self,
+        l: usize,
+        projs: &[Map],
+        lex: bool,
+        owners: Option<&[usize]>,
+    ) -> Result<Vec<Vec<usize>>> {
         let k = projs.len();
         if k == 1 {
             return Ok(vec![vec![0]]);
@@ -441,7 +507,12 @@ impl Gen<'_> {
         for a in 0..k {
             for b in 0..k {
                 if a != b {
-                    before[a][b] = if lex {
+                    let same = owners.is_some_and(|o| o[a] == o[b]);
+                    before[a][b] = if same {
+                        // parts of one statement: also disjoint
+                        self.lex_before(l, &projs[a], &projs[b])?
+                            && projs[a].intersect(&projs[b])?.is_empty()?
+                    } else if lex {
                         self.lex_before(l, &projs[a], &projs[b])?
                     } else {
                         self.strictly_before(l, &projs[a], &projs[b])?
