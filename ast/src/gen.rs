@@ -151,7 +151,10 @@ pub fn generate_scan_with(scan: &Scan, options: &Options) -> Result<Node> {
         pieces.push(Piece { set, ..p.clone() });
     }
     let nodes = g.level(0, pieces, &scan.context, &mut env)?;
-    Ok(Node::block(nodes).merge_ifs().fold_constants())
+    Ok(Node::block(nodes)
+        .drop_known_conditions()
+        .merge_ifs()
+        .fold_constants())
 }
 
 /// Generate the AST of a schedule map with a context: every instance

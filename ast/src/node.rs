@@ -129,6 +129,61 @@ impl Node {
         }
     }
 
+    /// Drop the conjuncts of a condition that an enclosing `if` (without
+    /// `else`) already tests: inside it they hold, since the code assigns
+    /// no variable but the iterators of inner loops, which an enclosing
+    /// condition cannot mention. An `if` left with no conjunct is its body.
+    pub fn drop_known_conditions(self) -> Node {
+        self.drop_known(&mut Vec::new())
+    }
+
+    fn drop_known(self, known: &mut Vec<Expr>) -> Node {
+        match self {
+            Node::For {
+                iterator,
+                init,
+                cond,
+                inc,
+                body,
+            } => Node::For {
+                iterator,
+                init,
+                cond,
+                inc,
+                body: Box::new(body.drop_known(known)),
+            },
+            Node::If {
+                cond,
+                then,
+                els: None,
+            } => {
+                let mut parts = Vec::new();
+                conjuncts(cond, &mut parts);
+                let parts: Vec<Expr> = parts.into_iter().filter(|c| !known.contains(c)).collect();
+                let mark = known.len();
+                known.extend(parts.iter().cloned());
+                let then = then.drop_known(known);
+                known.truncate(mark);
+                let mut it = parts.into_iter();
+                match it.next() {
+                    None => then,
+                    Some(first) => Node::If {
+                        cond: it.fold(first, Expr::and),
+                        then: Box::new(then),
+                        els: None,
+                    },
+                }
+            }
+            Node::If { cond, then, els } => Node::If {
+                cond,
+                then: Box::new(then.drop_known(known)),
+                els: els.map(|e| Box::new(e.drop_known(known))),
+            },
+            Node::Block(v) => Node::block(v.into_iter().map(|n| n.drop_known(known)).collect()),
+            n => n,
+        }
+    }
+
     /// Fold constant subexpressions of every expression in the tree.
     pub fn fold_constants(self) -> Node {
         match self {
