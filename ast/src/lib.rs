@@ -129,8 +129,9 @@
 //!
 //! Schedule trees ([`parse_tree`], isl's YAML: domain, context, band,
 //! sequence, set, filter, mark, expansion) are flattened into a schedule
-//! map ([`tree_to_schedule`]: a sequence or set child's position becomes a
-//! schedule dimension; an expansion replaces each instance by those it
+//! map ([`tree_to_schedule`]: a sequence child's position becomes a
+//! schedule dimension, a set's children all get 0 since they are not
+//! ordered; an expansion replaces each instance by those it
 //! expands to) and generated the same way, with the bands' options
 //! ([`tree_to_schedule_with_options`]).
 //!

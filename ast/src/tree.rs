@@ -316,9 +316,10 @@ pub fn parse_tree(text: &str) -> Result<TreeNode> {
     Ok(root)
 }
 
-/// The flattened schedule of a tree, `{ S[i] -> [t] }` (sequence and set
-/// children get their position as a schedule dimension; shorter schedules
-/// are padded with zeros), and the context collected from context nodes.
+/// The flattened schedule of a tree, `{ S[i] -> [t] }` (sequence children
+/// get their position as a schedule dimension, set children all get 0:
+/// their instances are not ordered; shorter schedules are padded with
+/// zeros), and the context collected from context nodes.
 pub fn tree_to_schedule(t: &TreeNode) -> Result<(UnionMap, Set)> {
     let (s, c, _) = tree_to_schedule_with_options(t)?;
     Ok((s, c))
@@ -453,10 +454,15 @@ fn walk(
             walk(child, next, leaves, ctx, loops)?;
         }
         TreeNode::Sequence(children) | TreeNode::Set(children) => {
+            // a sequence orders its children by position; a set's children
+            // share one (their instances may run in any order: the
+            // generator is free to place them where fewer tests result)
+            let ordered = matches!(t, TreeNode::Sequence(_));
             for (k, c) in children.iter().enumerate() {
                 let mut next = UnionMap::empty(cur.params().to_vec());
+                let position = if ordered { k as i64 } else { 0 };
                 for m in cur.maps() {
-                    let e = append(m, &[UnionMap::empty(vec![])], Some(k as i64))?;
+                    let e = append(m, &[UnionMap::empty(vec![])], Some(position))?;
                     next.add_map(e)?;
                 }
                 walk(c, next, leaves, ctx, loops)?;
