@@ -787,18 +787,6 @@ impl Gen<'_> {
         self.group_inner(l, pieces, projs, ctx, env, true)
     }
 
-    /// A region of [`Self::separate`]: scanned without separating again.
-    fn group_atomic(
-        &self,
-        l: usize,
-        pieces: Vec<Piece>,
-        region: &Map,
-        ctx: &Map,
-        env: &mut Vec<Expr>,
-    ) -> Result<Vec<Node>> {
-        self.group_inner(l, pieces, &[region], ctx, env, false)
-    }
-
     fn group_inner(
         &self,
         l: usize,
@@ -1200,7 +1188,8 @@ impl Gen<'_> {
                     ..pieces[k].clone()
                 });
             }
-            out.extend(self.group_atomic(l, sub, region, ctx, env)?);
+            // a region is scanned without separating again
+            out.extend(self.group_inner(l, sub, &[region], ctx, env, false)?);
         }
         Ok(Some(out))
     }

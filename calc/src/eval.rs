@@ -177,18 +177,7 @@ impl Env {
     /// from statement instances to times) under the AST build options `O`
     /// (`{ [t] -> separate[x] }`, ...), as iscc prints it.
     fn codegen(&self, schedule: &Expr, options: Option<&Expr>, pos: Pos) -> Result<Value> {
-        let map_of = |e: &Expr, role: &str| -> Result<UnionMap> {
-            let v = self.eval(e)?;
-            v.as_map().cloned().ok_or_else(|| {
-                type_error(
-                    e.pos,
-                    format!(
-                        "the {role} of `codegen` must be a map, found {}",
-                        v.a_type()
-                    ),
-                )
-            })
-        };
+        let map_of = |e: &Expr, role: &str| self.map_operand(e, &format!("{role} of `codegen`"));
         let s = map_of(schedule, "schedule")?;
         let loops = match options {
             None => ast::Options::default(),
@@ -274,14 +263,16 @@ impl Env {
     }
 
     fn flow_operand(&self, e: &Expr, role: &str) -> Result<UnionMap> {
+        self.map_operand(e, &format!("{role} of a dataflow expression"))
+    }
+
+    /// The map `e` evaluates to; `what` names it in the type error.
+    fn map_operand(&self, e: &Expr, what: &str) -> Result<UnionMap> {
         let v = self.eval(e)?;
         v.as_map().cloned().ok_or_else(|| {
             type_error(
                 e.pos,
-                format!(
-                    "the {role} of a dataflow expression must be a map, found {}",
-                    v.a_type()
-                ),
+                format!("the {what} must be a map, found {}", v.a_type()),
             )
         })
     }
