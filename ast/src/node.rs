@@ -117,7 +117,7 @@ impl Node {
                     {
                         if c1 == c2 {
                             let merged = Node::block(vec![(**t1).clone(), (**t2).clone()]);
-                            *t1 = Box::new(merged);
+                            **t1 = merged;
                             continue;
                         }
                     }
