@@ -244,7 +244,7 @@ fn gist(m: &Map, ctx: &Map) -> Result<Map> {
 const PRESPLIT_EFFORT: u64 = 100_000;
 
 /// Work granted to one [`gist`].
-const GIST_EFFORT: u64 = 20_000_000;
+const GIST_EFFORT: u64 = 5_000_000;
 
 fn gist_exact(m: &Map, ctx: &Map) -> Result<Map> {
     // the shortcut `ctx ⊆ m` only within a bounded effort (the subtraction
