@@ -5,10 +5,15 @@ use crate::expr::{linear, CmpOp, Expr};
 use crate::node::Node;
 use crate::options::{LoopKind, Options};
 use crate::rows::{
-    dependent_locals, eliminate_locals, explicit, explicit_or_superset, is_div_def, known_superset,
-    project_keep, remap, set_space, RowPrinter,
+    dependent_locals, eliminate_locals, explicit, explicit_or_superset, is_div_def, project_keep,
+    remap, set_space, RowPrinter,
 };
 use presburger::{BasicMap, Int, Map, Set, UnionMap};
+
+mod context;
+mod order;
+
+use context::{gist, widen, with_locals};
 
 /// One statement's scheduled instances: the set of points
 /// `[t_0, ..., t_{d-1}, i_0, ..., i_{k-1}, 0, ...]` of the scanned space
@@ -174,6 +179,10 @@ pub fn generate_with_options(
     generate_scan_with(&Scan::from_schedule(&schedule, context)?, &options)
 }
 
+/// Work beyond which the existentials of a statement's set are made
+/// divisions once, before the generation.
+const PRESPLIT_EFFORT: u64 = 100_000;
+
 struct Gen<'a> {
     scan: &'a Scan,
     options: &'a Options,
@@ -181,9 +190,6 @@ struct Gen<'a> {
 
 /// Work granted to the separation of one loop ([`LoopKind::Separate`]).
 const SEPARATE_EFFORT: u64 = 50_000_000;
-
-/// Most disjuncts [`Gen::split_disjuncts`] orders one by one.
-const MAX_SPLIT: usize = 12;
 
 /// Most copies of a loop body [`LoopKind::Unroll`] makes.
 const MAX_UNROLL: i64 = 1024;
@@ -199,136 +205,6 @@ struct Bounds {
     upper_rows: Vec<(bool, Vec<Int>)>,
     stride_row: Option<Vec<Int>>,
     eq_row: Option<Vec<Int>>,
-}
-
-/// Most parts a context may keep; beyond, it is replaced by a convex
-/// superset (contexts only need to contain every reachable point).
-const MAX_CONTEXT_PARTS: usize = 1;
-
-fn widen(m: Map) -> Result<Map> {
-    let m = m.coalesce()?;
-    let m = if m.basic_maps().len() <= MAX_CONTEXT_PARTS {
-        m
-    } else {
-        m.convex_hull()?
-    };
-    // existentials without a definition would be copied into every set
-    // intersected with the context (and then into every projection); the
-    // constraints on them are dropped (a superset, as contexts may be)
-    let mut out = Map::empty(m.space().clone());
-    for b in m.basic_maps() {
-        out.add_basic(known_superset(b))?;
-    }
-    Ok(out)
-}
-
-/// Work granted to the inclusion shortcut of [`gist`].
-const SHORTCUT_EFFORT: u64 = 2_000_000;
-
-/// `m` inside `ctx` with the constraints implied by `ctx` removed (the
-/// engine's gist, then the equalities and constant rows it keeps).
-fn gist(m: &Map, ctx: &Map) -> Result<Map> {
-    // bounded effort: past it, `m` itself is a valid (if redundant) answer
-    let r = {
-        let _scope = presburger::budget::enter(GIST_EFFORT);
-        gist_exact(m, ctx)
-    };
-    match r {
-        Err(Error::BudgetExceeded) if presburger::budget::remaining() != Some(0) => Ok(m.clone()),
-        r => r,
-    }
-}
-
-/// Work beyond which the existentials of a statement's set are made
-/// divisions once, before the generation.
-const PRESPLIT_EFFORT: u64 = 100_000;
-
-/// Work granted to one [`gist`].
-const GIST_EFFORT: u64 = 5_000_000;
-
-fn gist_exact(m: &Map, ctx: &Map) -> Result<Map> {
-    // the shortcut `ctx ⊆ m` only within a bounded effort (the subtraction
-    // makes m's locals explicit)
-    let covered = {
-        let _scope = presburger::budget::enter(SHORTCUT_EFFORT);
-        ctx.is_subset(m)
-    };
-    match covered {
-        Ok(true) => return Ok(Map::universe(m.space().clone())),
-        Ok(false) => {}
-        Err(presburger::Error::BudgetExceeded) if presburger::budget::remaining() != Some(0) => {}
-        Err(e) => return Err(e.into()),
-    }
-    let g = m.gist(ctx)?;
-    let mut out = Map::empty(g.space().clone());
-    for b in g.basic_maps() {
-        let mut keep: Vec<(bool, Vec<Int>)> = Vec::new();
-        let implied = |row: &[Int], eq: bool| -> Result<bool> {
-            let nonconst = row[1..].iter().any(|v| !v.is_zero());
-            if !nonconst {
-                return Ok(if eq {
-                    row[0].is_zero()
-                } else {
-                    !row[0].is_neg()
-                });
-            }
-            // ctx and not(row): row <= -1 (and row >= 1 for an equality)
-            let mut neg: Vec<Int> = row.iter().map(|v| -v).collect();
-            neg[0] = &neg[0] - &Int::ONE;
-            let mut viol = vec![neg];
-            if eq {
-                let mut pos = row.to_vec();
-                pos[0] = &pos[0] - &Int::ONE;
-                viol.push(pos);
-            }
-            for v in viol {
-                let t = with_locals(b, &[(false, v)]);
-                if !Map::from_basic(t).intersect(ctx)?.is_empty()? {
-                    return Ok(false);
-                }
-            }
-            Ok(true)
-        };
-        for r in b.eqs() {
-            if !implied(r, true)? {
-                keep.push((true, r.clone()));
-            }
-        }
-        for r in b.ineqs() {
-            // the engine's gist already dropped the implied inequalities;
-            // only constant rows are left to check
-            let constant = r[1..].iter().all(|v| v.is_zero());
-            if is_div_def(b, r) || !constant || !implied(r, false)? {
-                keep.push((false, r.clone()));
-            }
-        }
-        out.add_basic(with_locals(b, &keep))?;
-    }
-    Ok(out)
-}
-
-/// A basic set with the locals of `b` and only the given rows.
-fn with_locals(b: &BasicMap, rows: &[(bool, Vec<Int>)]) -> BasicMap {
-    let mut out = BasicMap::universe(b.space().clone());
-    for d in b.divs() {
-        match d {
-            Some(div) => {
-                let len = out.row_len();
-                out.add_div(div.num[..len].to_vec(), div.den.clone());
-            }
-            None => {
-                out.add_existential();
-            }
-        }
-    }
-    for (eq, r) in rows {
-        if *eq {
-            out.add_eq(r.clone());
-        } else {
-            out.add_ineq(r.clone());
-        }
-    }
-    out
 }
 
 fn small(v: &Int) -> Result<i64> {
@@ -424,243 +300,6 @@ impl Gen<'_> {
             out.extend(self.group(l, gp, &gproj, ctx, env)?);
         }
         Ok(out)
-    }
-
-    /// The pieces (with their sets inside the context) in groups ordered by
-    /// their remaining times; a piece made of several disjuncts is first
-    /// split into them (at most [`MAX_SPLIT`] in all), so that disjuncts
-    /// ordered in time run one after the other. Disjuncts of one statement
-    /// are only ordered when they are disjoint (an instance runs once), and
-    /// those that end up in one group are united again. Not for an
-    /// [`LoopKind::Atomic`] dimension.
-    #[allow(clippy::type_complexity)]
-    fn split_disjuncts(
-        &self,
-        l: usize,
-        live: Vec<Piece>,
-        inter: Vec<Map>,
-    ) -> Result<(Vec<Piece>, Vec<Map>, Vec<Vec<usize>>)> {
-        let total: usize = inter.iter().map(|s| s.basic_maps().len()).sum();
-        let atomic = l < self.scan.n_sched && self.options.kind(l) == LoopKind::Atomic;
-        if total == inter.len() || total > MAX_SPLIT || atomic {
-            let groups = self.order_by(l, &inter, true, None)?;
-            return Ok((live, inter, groups));
-        }
-        let mut owner = Vec::new();
-        let mut sub = Vec::new();
-        for (k, s) in inter.iter().enumerate() {
-            for b in s.basic_maps() {
-                owner.push(k);
-                sub.push(Map::from_basic(b.clone()));
-            }
-        }
-        let groups = self.order_by(l, &sub, true, Some(&owner))?;
-        if groups.len() == 1 {
-            let groups = self.order_by(l, &inter, true, None)?;
-            return Ok((live, inter, groups));
-        }
-        let (mut pieces, mut sets, mut out_groups) = (Vec::new(), Vec::new(), Vec::new());
-        for g in groups {
-            let mut members = Vec::new();
-            let mut owners: Vec<usize> = g.iter().map(|&k| owner[k]).collect();
-            owners.sort();
-            owners.dedup();
-            for o in owners {
-                let mut set = Map::empty(inter[o].space().clone());
-                for &k in g.iter().filter(|&&k| owner[k] == o) {
-                    set = set.union(&sub[k])?;
-                }
-                members.push(pieces.len());
-                pieces.push(Piece {
-                    set: set.clone(),
-                    ..live[o].clone()
-                });
-                sets.push(set);
-            }
-            out_groups.push(members);
-        }
-        Ok((pieces, sets, out_groups))
-    }
-
-    /// Split the pieces into groups whose values of dimension `l` are
-    /// ordered (every value of a group before every value of the next, for
-    /// the same outer values); pieces that overlap share a group.
-    #[allow(clippy::needless_range_loop)]
-    fn order(&self, l: usize, projs: &[Map]) -> Result<Vec<Vec<usize>>> {
-        self.order_by(l, projs, false, None)
-    }
-
-    /// [`Self::order`]; `lex`: a piece precedes another when its remaining
-    /// schedule times (dimensions `l..`) are never lexicographically after
-    /// the other's for equal outer values (the sets are whole pieces).
-    #[allow(clippy::needless_range_loop)]
-    fn order_by(
-        &self,
-        l: usize,
-        projs: &[Map],
-        lex: bool,
-        owners: Option<&[usize]>,
-    ) -> Result<Vec<Vec<usize>>> {
-        let k = projs.len();
-        if k == 1 {
-            return Ok(vec![vec![0]]);
-        }
-        // before[a][b]: no value of a is >= a value of b
-        let mut before = vec![vec![true; k]; k];
-        for a in 0..k {
-            for b in 0..k {
-                if a != b {
-                    let same = owners.is_some_and(|o| o[a] == o[b]);
-                    before[a][b] = if same {
-                        // parts of one statement: also disjoint
-                        self.lex_before(l, &projs[a], &projs[b])?
-                            && projs[a].intersect(&projs[b])?.is_empty()?
-                    } else if lex {
-                        self.lex_before(l, &projs[a], &projs[b])?
-                    } else {
-                        self.strictly_before(l, &projs[a], &projs[b])?
-                    };
-                }
-            }
-        }
-        // components of the "overlap" relation
-        let mut comp: Vec<usize> = (0..k).collect();
-        fn find(c: &mut [usize], x: usize) -> usize {
-            let mut x = x;
-            while c[x] != x {
-                c[x] = c[c[x]];
-                x = c[x];
-            }
-            x
-        }
-        for a in 0..k {
-            for b in a + 1..k {
-                if !before[a][b] && !before[b][a] {
-                    let (ra, rb) = (find(&mut comp, a), find(&mut comp, b));
-                    comp[ra] = rb;
-                }
-            }
-        }
-        loop {
-            let mut roots: Vec<usize> = (0..k).map(|x| find(&mut comp, x)).collect();
-            roots.sort();
-            roots.dedup();
-            let members = |comp: &mut Vec<usize>, r: usize| -> Vec<usize> {
-                (0..k).filter(|&x| find(comp, x) == r).collect()
-            };
-            let groups: Vec<Vec<usize>> = roots.iter().map(|&r| members(&mut comp, r)).collect();
-            let m = groups.len();
-            // must[i][j]: group i has to come before group j
-            let mut must = vec![vec![false; m]; m];
-            for i in 0..m {
-                for j in 0..m {
-                    if i != j {
-                        must[i][j] = groups[i]
-                            .iter()
-                            .any(|&a| groups[j].iter().any(|&b| !before[b][a]));
-                    }
-                }
-            }
-            // topological order; a cycle merges its groups and retries
-            let mut done = vec![false; m];
-            let mut seq = Vec::new();
-            let mut stuck = false;
-            while seq.len() < m {
-                let next = (0..m).find(|&i| !done[i] && (0..m).all(|j| done[j] || !must[j][i]));
-                match next {
-                    Some(i) => {
-                        done[i] = true;
-                        seq.push(i);
-                    }
-                    None => {
-                        stuck = true;
-                        break;
-                    }
-                }
-            }
-            if !stuck {
-                return Ok(seq.into_iter().map(|i| groups[i].clone()).collect());
-            }
-            let rest: Vec<usize> = (0..m).filter(|&i| !done[i]).collect();
-            let r0 = find(&mut comp, groups[rest[0]][0]);
-            for &i in &rest[1..] {
-                let ri = find(&mut comp, groups[i][0]);
-                comp[ri] = r0;
-            }
-        }
-    }
-
-    /// True if no point of `a` has schedule times `l..` lexicographically
-    /// after those of a point of `b` with the same outer values (equal
-    /// times may run in any order).
-    fn lex_before(&self, l: usize, a: &Map, b: &Map) -> Result<bool> {
-        let n = self.scan.n;
-        let d = self.scan.n_sched;
-        let np = self.scan.params.len();
-        let space = set_space(&self.scan.params, 2 * n);
-        let row = |out: &BasicMap| vec![Int::ZERO; out.row_len()];
-        for ba in a.basic_maps() {
-            let ea = remap(ba, &space, &|c| c);
-            for bb in b.basic_maps() {
-                // b's dimensions after a's
-                let eb = remap(bb, &space, &|c| if c <= np { c } else { c + n });
-                let mut both = ea.clone();
-                let both_map = Map::from_basic(both.clone()).intersect(&Map::from_basic(eb))?;
-                let Some(base) = both_map.basic_maps().first().cloned() else {
-                    continue;
-                };
-                both = base;
-                for k in 0..l {
-                    let mut r = row(&both);
-                    r[1 + np + k] = Int::ONE;
-                    r[1 + np + n + k] = -&Int::ONE;
-                    both.add_eq(r);
-                }
-                // a_k > b_k after equal l..k
-                let mut prefix = both.clone();
-                for k in l..d {
-                    let mut gt = prefix.clone();
-                    let mut r = row(&gt);
-                    r[1 + np + k] = Int::ONE;
-                    r[1 + np + n + k] = -&Int::ONE;
-                    r[0] = -&Int::ONE;
-                    gt.add_ineq(r);
-                    if !Map::from_basic(gt).is_empty()? {
-                        return Ok(false);
-                    }
-                    let mut r = row(&prefix);
-                    r[1 + np + k] = Int::ONE;
-                    r[1 + np + n + k] = -&Int::ONE;
-                    prefix.add_eq(r);
-                }
-            }
-        }
-        Ok(true)
-    }
-
-    /// True if no point of `a` has a value of dimension `l` >= that of a
-    /// point of `b` with the same outer values.
-    fn strictly_before(&self, l: usize, a: &Map, b: &Map) -> Result<bool> {
-        let n = self.scan.n;
-        let np = self.scan.params.len();
-        let space = set_space(&self.scan.params, n + 1);
-        let col_l = 1 + np + l;
-        let col_x = 1 + np + n;
-        for ba in a.basic_maps() {
-            let ea = remap(ba, &space, &|c| c);
-            for bb in b.basic_maps() {
-                let mut eb = remap(bb, &space, &|c| if c == col_l { col_x } else { c });
-                let mut r = vec![Int::ZERO; eb.row_len()];
-                r[col_l] = Int::ONE;
-                r[col_x] = -&Int::ONE;
-                eb.add_ineq(r);
-                let both = Map::from_basic(ea.clone()).intersect(&Map::from_basic(eb))?;
-                if !both.is_empty()? {
-                    return Ok(false);
-                }
-            }
-        }
-        Ok(true)
     }
 
     fn bounds(&self, l: usize, b: &BasicMap, env: &[Expr]) -> Result<Bounds> {
@@ -1121,76 +760,4 @@ fn trip_bound(_l: usize, b: &BasicMap, bd: &Bounds, inc: i64, col: usize) -> Res
         }
     }
     Ok(best.filter(|&w| w <= MAX_UNROLL))
-}
-
-impl Gen<'_> {
-    /// [`LoopKind::Separate`]: the union of the pieces' projections split
-    /// into the regions where the same pieces run, each scanned on its own
-    /// with only those pieces, when the regions are ordered along
-    /// dimension `l` (`None` otherwise, or if there is a single region).
-    fn separate(
-        &self,
-        l: usize,
-        pieces: &[Piece],
-        projs: &[&Map],
-        ctx: &Map,
-        env: &mut Vec<Expr>,
-    ) -> Result<Option<Vec<Node>>> {
-        let n = self.scan.n;
-        // the projection of each piece (they may share a projection map)
-        let proj_of: Vec<Map> = pieces
-            .iter()
-            .map(|p| {
-                let s = p.set.intersect(ctx)?;
-                project_keep(&s, l + 1, n).and_then(|m| Ok(m.coalesce()?))
-            })
-            .collect::<Result<_>>()?;
-        let _ = projs;
-        let mut regions: Vec<(Vec<usize>, Map)> = Vec::new();
-        for (k, p) in proj_of.iter().enumerate() {
-            let mut next = Vec::new();
-            let mut rest = p.clone();
-            for (mask, r) in regions {
-                let inside = r.intersect(p)?.coalesce()?;
-                let outside = r.subtract(p)?.coalesce()?;
-                rest = rest.subtract(&r)?;
-                if !inside.is_empty()? {
-                    let mut m = mask.clone();
-                    m.push(k);
-                    next.push((m, inside));
-                }
-                if !outside.is_empty()? {
-                    next.push((mask, outside));
-                }
-            }
-            let rest = rest.coalesce()?;
-            if !rest.is_empty()? {
-                next.push((vec![k], rest));
-            }
-            regions = next;
-        }
-        if regions.len() < 2 {
-            return Ok(None);
-        }
-        let sets: Vec<Map> = regions.iter().map(|(_, r)| r.clone()).collect();
-        let order = self.order(l, &sets)?;
-        if order.iter().any(|g| g.len() > 1) {
-            return Ok(None);
-        }
-        let mut out = Vec::new();
-        for g in order {
-            let (mask, region) = &regions[g[0]];
-            let mut sub = Vec::new();
-            for &k in mask {
-                let set = pieces[k].set.intersect(region)?;
-                sub.push(Piece {
-                    set,
-                    ..pieces[k].clone()
-                });
-            }
-            // a region is scanned without separating again
-            out.extend(self.group_inner(l, sub, &[region], ctx, env, false)?);
-        }
-        Ok(Some(out))
-    }
 }
