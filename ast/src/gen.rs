@@ -297,7 +297,7 @@ impl Gen<'_> {
         for g in groups {
             let gp: Vec<Piece> = g.iter().map(|&k| live[k].clone()).collect();
             let gproj: Vec<&Map> = g.iter().map(|&k| &projs[k]).collect();
-            out.extend(self.group(l, gp, &gproj, ctx, env)?);
+            out.extend(self.group(l, gp, &gproj, ctx, env, true)?);
         }
         Ok(out)
     }
@@ -415,18 +415,9 @@ impl Gen<'_> {
         with_locals(b, rows)
     }
 
+    /// The code of one group of pieces at level `l` (`may_separate`: the
+    /// dimension's `separate` option may split it).
     fn group(
-        &self,
-        l: usize,
-        pieces: Vec<Piece>,
-        projs: &[&Map],
-        ctx: &Map,
-        env: &mut Vec<Expr>,
-    ) -> Result<Vec<Node>> {
-        self.group_inner(l, pieces, projs, ctx, env, true)
-    }
-
-    fn group_inner(
         &self,
         l: usize,
         pieces: Vec<Piece>,
@@ -528,7 +519,7 @@ impl Gen<'_> {
                             sub.push(Piece { set, ..p.clone() });
                         }
                     }
-                    out.extend(self.group(l, sub, &[part], full_ctx, env)?);
+                    out.extend(self.group(l, sub, &[part], full_ctx, env, true)?);
                 }
                 return Ok(out);
             }

@@ -57,9 +57,8 @@ impl Node {
         }
     }
 
-    /// Merge directly nested conditions without `else` into one (`if (a)
-    /// if (b) x` becomes `if (a && b) x`), recursively.
-    pub fn merge_ifs(self) -> Node {
+    /// A loop with `f` applied to its body (any other node unchanged).
+    fn map_loop_body(self, f: impl FnOnce(Node) -> Node) -> Node {
         match self {
             Node::For {
                 iterator,
@@ -72,8 +71,17 @@ impl Node {
                 init,
                 cond,
                 inc,
-                body: Box::new(body.merge_ifs()),
+                body: Box::new(f(*body)),
             },
+            n => n,
+        }
+    }
+
+    /// Merge directly nested conditions without `else` into one (`if (a)
+    /// if (b) x` becomes `if (a && b) x`), recursively.
+    pub fn merge_ifs(self) -> Node {
+        match self {
+            n @ Node::For { .. } => n.map_loop_body(Node::merge_ifs),
             Node::If { cond, then, els } => {
                 let then = then.merge_ifs();
                 let els = els.map(|e| Box::new(e.merge_ifs()));
@@ -139,19 +147,7 @@ impl Node {
 
     fn drop_known(self, known: &mut Vec<Expr>) -> Node {
         match self {
-            Node::For {
-                iterator,
-                init,
-                cond,
-                inc,
-                body,
-            } => Node::For {
-                iterator,
-                init,
-                cond,
-                inc,
-                body: Box::new(body.drop_known(known)),
-            },
+            n @ Node::For { .. } => n.map_loop_body(|b| b.drop_known(known)),
             Node::If {
                 cond,
                 then,

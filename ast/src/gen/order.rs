@@ -319,7 +319,7 @@ impl Gen<'_> {
                 });
             }
             // a region is scanned without separating again
-            out.extend(self.group_inner(l, sub, &[region], ctx, env, false)?);
+            out.extend(self.group(l, sub, &[region], ctx, env, false)?);
         }
         Ok(Some(out))
     }
