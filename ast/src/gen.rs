@@ -3,8 +3,17 @@
 use crate::error::{Error, Result};
 use crate::expr::{linear, CmpOp, Expr};
 use crate::node::Node;
-use crate::rows::{explicit, is_div_def, project_keep, remap, set_space, RowPrinter};
+use crate::options::{LoopKind, Options};
+use crate::rows::{
+    dependent_locals, eliminate_locals, explicit, explicit_or_superset, is_div_def, project_keep,
+    remap, set_space, RowPrinter,
+};
 use presburger::{BasicMap, Int, Map, Set, UnionMap};
+
+mod context;
+mod order;
+
+use context::{gist, widen, with_locals};
 
 /// One statement's scheduled instances: the set of points
 /// `[t_0, ..., t_{d-1}, i_0, ..., i_{k-1}, 0, ...]` of the scanned space
@@ -110,22 +119,80 @@ impl Scan {
 
 /// Generate the AST scanning `scan` in lexicographic order.
 pub fn generate_scan(scan: &Scan) -> Result<Node> {
-    let g = Gen { scan };
+    generate_scan_with(scan, &Options::default())
+}
+
+/// [`generate_scan`] with loop kinds per schedule dimension.
+pub fn generate_scan_with(scan: &Scan, options: &Options) -> Result<Node> {
+    let g = Gen { scan, options };
     let mut env = Vec::new();
-    let nodes = g.level(0, scan.pieces.clone(), &scan.context, &mut env)?;
-    Ok(Node::block(nodes).merge_ifs().fold_constants())
+    // every local of a statement's set an explicit division, once: the
+    // contexts and projections below only add divisions, so the final
+    // guards can always be printed
+    let mut pieces = Vec::new();
+    for p in &scan.pieces {
+        let mut set = Map::empty(p.set.space().clone());
+        for b in p.set.basic_maps() {
+            let mut c = b.clone();
+            let costly = c.simplify() && !c.detect_divs() && {
+                let _scope = presburger::budget::enter(PRESPLIT_EFFORT);
+                matches!(
+                    c.make_divs_explicit(),
+                    Err(presburger::Error::BudgetExceeded)
+                )
+            };
+            if costly {
+                // existentials of the input that are costly to make
+                // divisions: done once here rather than in every guard
+                // printed below (a cheap case is left as it is: its split
+                // into parts would multiply the loops)
+                for e in c.make_divs_explicit()? {
+                    set.add_basic(e)?;
+                }
+            } else {
+                set.add_basic(b.clone())?;
+            }
+        }
+        pieces.push(Piece { set, ..p.clone() });
+    }
+    let nodes = g.level(0, pieces, &scan.context, &mut env)?;
+    Ok(Node::block(nodes)
+        .drop_known_conditions()
+        .merge_ifs()
+        .fold_constants())
 }
 
 /// Generate the AST of a schedule map with a context: every instance
 /// `S[i]` with `S[i] -> t` in `schedule` runs once per schedule time `t`,
 /// in lexicographic order of `t` (ties in any order).
 pub fn generate(schedule: &UnionMap, context: &Set) -> Result<Node> {
-    generate_scan(&Scan::from_schedule(schedule, context)?)
+    generate_with_options(schedule, context, &Options::default())
 }
+
+/// [`generate`] with loop kinds per schedule dimension ([`Options`]).
+pub fn generate_with_options(
+    schedule: &UnionMap,
+    context: &Set,
+    options: &Options,
+) -> Result<Node> {
+    let (schedule, options) = crate::shift::split_interleaved(schedule, options)?;
+    generate_scan_with(&Scan::from_schedule(&schedule, context)?, &options)
+}
+
+/// Work beyond which the existentials of a statement's set are made
+/// divisions once, before the generation.
+const PRESPLIT_EFFORT: u64 = 100_000;
 
 struct Gen<'a> {
     scan: &'a Scan,
+    options: &'a Options,
 }
+
+/// Work granted to the separation of one loop ([`LoopKind::Separate`]).
+const SEPARATE_EFFORT: u64 = 50_000_000;
+
+/// Most copies of a loop body [`LoopKind::Unroll`] makes.
+const MAX_UNROLL: i64 = 1024;
 
 /// Bounds of one basic set on one dimension.
 struct Bounds {
@@ -138,96 +205,6 @@ struct Bounds {
     upper_rows: Vec<(bool, Vec<Int>)>,
     stride_row: Option<Vec<Int>>,
     eq_row: Option<Vec<Int>>,
-}
-
-/// Most parts a context may keep; beyond, it is replaced by a convex
-/// superset (contexts only need to contain every reachable point).
-const MAX_CONTEXT_PARTS: usize = 1;
-
-fn widen(m: Map) -> Result<Map> {
-    let m = m.coalesce()?;
-    if m.basic_maps().len() <= MAX_CONTEXT_PARTS {
-        return Ok(m);
-    }
-    Ok(m.convex_hull()?)
-}
-
-/// `m` inside `ctx` with the constraints implied by `ctx` removed (the
-/// engine's gist, then the equalities and constant rows it keeps).
-fn gist(m: &Map, ctx: &Map) -> Result<Map> {
-    if ctx.is_subset(m)? {
-        return Ok(Map::universe(m.space().clone()));
-    }
-    let g = m.gist(ctx)?;
-    let mut out = Map::empty(g.space().clone());
-    for b in g.basic_maps() {
-        let mut keep: Vec<(bool, Vec<Int>)> = Vec::new();
-        let implied = |row: &[Int], eq: bool| -> Result<bool> {
-            let nonconst = row[1..].iter().any(|v| !v.is_zero());
-            if !nonconst {
-                return Ok(if eq {
-                    row[0].is_zero()
-                } else {
-                    !row[0].is_neg()
-                });
-            }
-            // ctx and not(row): row <= -1 (and row >= 1 for an equality)
-            let mut neg: Vec<Int> = row.iter().map(|v| -v).collect();
-            neg[0] = &neg[0] - &Int::ONE;
-            let mut viol = vec![neg];
-            if eq {
-                let mut pos = row.to_vec();
-                pos[0] = &pos[0] - &Int::ONE;
-                viol.push(pos);
-            }
-            for v in viol {
-                let t = with_locals(b, &[(false, v)]);
-                if !Map::from_basic(t).intersect(ctx)?.is_empty()? {
-                    return Ok(false);
-                }
-            }
-            Ok(true)
-        };
-        for r in b.eqs() {
-            if !implied(r, true)? {
-                keep.push((true, r.clone()));
-            }
-        }
-        for r in b.ineqs() {
-            // the engine's gist already dropped the implied inequalities;
-            // only constant rows are left to check
-            let constant = r[1..].iter().all(|v| v.is_zero());
-            if is_div_def(b, r) || !constant || !implied(r, false)? {
-                keep.push((false, r.clone()));
-            }
-        }
-        out.add_basic(with_locals(b, &keep))?;
-    }
-    Ok(out)
-}
-
-/// A basic set with the locals of `b` and only the given rows.
-fn with_locals(b: &BasicMap, rows: &[(bool, Vec<Int>)]) -> BasicMap {
-    let mut out = BasicMap::universe(b.space().clone());
-    for d in b.divs() {
-        match d {
-            Some(div) => {
-                let len = out.row_len();
-                out.add_div(div.num[..len].to_vec(), div.den.clone());
-            }
-            None => {
-                out.add_existential();
-            }
-        }
-    }
-    for (eq, r) in rows {
-        if *eq {
-            out.add_eq(r.clone());
-        } else {
-            out.add_ineq(r.clone());
-        }
-    }
-    out
 }
 
 fn small(v: &Int) -> Result<i64> {
@@ -308,128 +285,21 @@ impl Gen<'_> {
             }
             return Ok(out);
         }
+        // pieces whose remaining times are ordered (ties allowed) are
+        // scanned one after the other, even where they overlap along `l`;
+        // so are a statement's disjuncts that are ordered and disjoint
+        let (live, inter, groups) = self.split_disjuncts(l, live, inter)?;
         let projs: Vec<Map> = inter
             .iter()
             .map(|s| project_keep(s, l + 1, n).and_then(|m| Ok(m.coalesce()?)))
             .collect::<Result<_>>()?;
-        let groups = self.order(l, &projs)?;
         let mut out = Vec::new();
         for g in groups {
             let gp: Vec<Piece> = g.iter().map(|&k| live[k].clone()).collect();
             let gproj: Vec<&Map> = g.iter().map(|&k| &projs[k]).collect();
-            out.extend(self.group(l, gp, &gproj, ctx, env)?);
+            out.extend(self.group(l, gp, &gproj, ctx, env, true)?);
         }
         Ok(out)
-    }
-
-    /// Split the pieces into groups whose values of dimension `l` are
-    /// ordered (every value of a group before every value of the next, for
-    /// the same outer values); pieces that overlap share a group.
-    #[allow(clippy::needless_range_loop)]
-    fn order(&self, l: usize, projs: &[Map]) -> Result<Vec<Vec<usize>>> {
-        let k = projs.len();
-        if k == 1 {
-            return Ok(vec![vec![0]]);
-        }
-        // before[a][b]: no value of a is >= a value of b
-        let mut before = vec![vec![true; k]; k];
-        for a in 0..k {
-            for b in 0..k {
-                if a != b {
-                    before[a][b] = self.strictly_before(l, &projs[a], &projs[b])?;
-                }
-            }
-        }
-        // components of the "overlap" relation
-        let mut comp: Vec<usize> = (0..k).collect();
-        fn find(c: &mut [usize], x: usize) -> usize {
-            let mut x = x;
-            while c[x] != x {
-                c[x] = c[c[x]];
-                x = c[x];
-            }
-            x
-        }
-        for a in 0..k {
-            for b in a + 1..k {
-                if !before[a][b] && !before[b][a] {
-                    let (ra, rb) = (find(&mut comp, a), find(&mut comp, b));
-                    comp[ra] = rb;
-                }
-            }
-        }
-        loop {
-            let mut roots: Vec<usize> = (0..k).map(|x| find(&mut comp, x)).collect();
-            roots.sort();
-            roots.dedup();
-            let members = |comp: &mut Vec<usize>, r: usize| -> Vec<usize> {
-                (0..k).filter(|&x| find(comp, x) == r).collect()
-            };
-            let groups: Vec<Vec<usize>> = roots.iter().map(|&r| members(&mut comp, r)).collect();
-            let m = groups.len();
-            // must[i][j]: group i has to come before group j
-            let mut must = vec![vec![false; m]; m];
-            for i in 0..m {
-                for j in 0..m {
-                    if i != j {
-                        must[i][j] = groups[i]
-                            .iter()
-                            .any(|&a| groups[j].iter().any(|&b| !before[b][a]));
-                    }
-                }
-            }
-            // topological order; a cycle merges its groups and retries
-            let mut done = vec![false; m];
-            let mut seq = Vec::new();
-            let mut stuck = false;
-            while seq.len() < m {
-                let next = (0..m).find(|&i| !done[i] && (0..m).all(|j| done[j] || !must[j][i]));
-                match next {
-                    Some(i) => {
-                        done[i] = true;
-                        seq.push(i);
-                    }
-                    None => {
-                        stuck = true;
-                        break;
-                    }
-                }
-            }
-            if !stuck {
-                return Ok(seq.into_iter().map(|i| groups[i].clone()).collect());
-            }
-            let rest: Vec<usize> = (0..m).filter(|&i| !done[i]).collect();
-            let r0 = find(&mut comp, groups[rest[0]][0]);
-            for &i in &rest[1..] {
-                let ri = find(&mut comp, groups[i][0]);
-                comp[ri] = r0;
-            }
-        }
-    }
-
-    /// True if no point of `a` has a value of dimension `l` >= that of a
-    /// point of `b` with the same outer values.
-    fn strictly_before(&self, l: usize, a: &Map, b: &Map) -> Result<bool> {
-        let n = self.scan.n;
-        let np = self.scan.params.len();
-        let space = set_space(&self.scan.params, n + 1);
-        let col_l = 1 + np + l;
-        let col_x = 1 + np + n;
-        for ba in a.basic_maps() {
-            let ea = remap(ba, &space, &|c| c);
-            for bb in b.basic_maps() {
-                let mut eb = remap(bb, &space, &|c| if c == col_l { col_x } else { c });
-                let mut r = vec![Int::ZERO; eb.row_len()];
-                r[col_l] = Int::ONE;
-                r[col_x] = -&Int::ONE;
-                eb.add_ineq(r);
-                let both = Map::from_basic(ea.clone()).intersect(&Map::from_basic(eb))?;
-                if !both.is_empty()? {
-                    return Ok(false);
-                }
-            }
-        }
-        Ok(true)
     }
 
     fn bounds(&self, l: usize, b: &BasicMap, env: &[Expr]) -> Result<Bounds> {
@@ -545,6 +415,8 @@ impl Gen<'_> {
         with_locals(b, rows)
     }
 
+    /// The code of one group of pieces at level `l` (`may_separate`: the
+    /// dimension's `separate` option may split it).
     fn group(
         &self,
         l: usize,
@@ -552,6 +424,7 @@ impl Gen<'_> {
         projs: &[&Map],
         ctx: &Map,
         env: &mut Vec<Expr>,
+        may_separate: bool,
     ) -> Result<Vec<Node>> {
         let n = self.scan.n;
         let mut u = projs[0].clone();
@@ -560,7 +433,15 @@ impl Gen<'_> {
         }
         let u = u.coalesce()?;
         // conditions on the outer dimensions, hoisted in front of the loop
-        let outer = project_keep(&u, l, n)?;
+        // (a superset is enough: the levels below test what they need)
+        let outer = {
+            let exact = project_keep(&u, l, n)?;
+            let mut m = Map::empty(exact.space().clone());
+            for b in explicit_or_superset(&exact)? {
+                m.add_basic(b)?;
+            }
+            m
+        };
         let cond;
         let full_ctx = ctx;
         // (a disjunctive condition is not added: the context stays one
@@ -570,10 +451,17 @@ impl Gen<'_> {
         } else {
             ctx.clone()
         };
-        let parts = explicit(&u)?;
+        let mut parts = explicit_or_superset(&u)?;
         let mut bds = Vec::new();
-        for b in &parts {
-            bds.push(self.bounds(l, b, env)?);
+        for b in parts.iter_mut() {
+            let mut bd = self.bounds(l, b, env)?;
+            if bd.eq.is_none() && (bd.lower.is_empty() || bd.upper.is_empty()) {
+                // bounded only through divisions of the dimension: their
+                // rational elimination gives plain bounds (a superset)
+                *b = eliminate_locals(b, &dependent_locals(b, self.col(l)));
+                bd = self.bounds(l, b, env)?;
+            }
+            bds.push(bd);
         }
         let iter = format!("c{l}");
         let space = u.space().clone();
@@ -592,7 +480,25 @@ impl Gen<'_> {
                 }
             }
         }
-        if !same_eq && u.basic_maps().len() > 1 {
+        let kind = if l < self.scan.n_sched {
+            self.options.kind(l)
+        } else {
+            LoopKind::Default
+        };
+        if !same_eq && may_separate && kind == LoopKind::Separate && pieces.len() > 1 {
+            // bounded: past the effort, the pieces share one loop
+            let r = {
+                let _scope = presburger::budget::enter(SEPARATE_EFFORT);
+                self.separate(l, &pieces, projs, full_ctx, env)
+            };
+            match r {
+                Ok(Some(out)) => return Ok(out),
+                Ok(None) => {}
+                Err(Error::BudgetExceeded) if presburger::budget::remaining() != Some(0) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        if !same_eq && kind != LoopKind::Atomic && u.basic_maps().len() > 1 {
             // separation: disjoint parts ordered along this dimension are
             // scanned one after the other (e.g. a dimension fixed to a
             // different constant in each part becomes several substitutions)
@@ -613,7 +519,7 @@ impl Gen<'_> {
                             sub.push(Piece { set, ..p.clone() });
                         }
                     }
-                    out.extend(self.group(l, sub, &[part], full_ctx, env)?);
+                    out.extend(self.group(l, sub, &[part], full_ctx, env, true)?);
                 }
                 return Ok(out);
             }
@@ -645,7 +551,10 @@ impl Gen<'_> {
             let mut uset = Map::empty(space.clone());
             for (b, bd) in parts.iter().zip(&bds) {
                 let lo = fold(bd.lower.clone(), Expr::max).ok_or_else(|| {
-                    Error::Unsupported(format!("dimension {l} has no lower bound"))
+                    Error::Unsupported(format!(
+                        "dimension {l} has no lower bound in {}",
+                        Map::from_basic(b.clone())
+                    ))
                 })?;
                 let hi = fold(bd.upper.clone(), Expr::min).ok_or_else(|| {
                     Error::Unsupported(format!("dimension {l} has no upper bound"))
@@ -735,8 +644,55 @@ impl Gen<'_> {
                     (init, g)
                 }
             };
-            env.push(Expr::Var(iter.clone()));
             let inner = widen(inner)?;
+            let width = if kind == LoopKind::Unroll && parts.len() == 1 {
+                trip_bound(l, &parts[0], &bds[0], inc, self.col(l))?
+            } else {
+                None
+            };
+            if let Some(w) = width {
+                // one copy of the body per iteration: value init + k·inc,
+                // guarded by the upper bound where it may not hold (not
+                // when one unit lower and one unit upper bound at a
+                // constant distance make the trip count exactly `w`)
+                let unit = |rows: &Vec<(bool, Vec<Int>)>| {
+                    rows.len() == 1 && rows[0].1[self.col(l)].abs().is_one()
+                };
+                let exact = inc == 1 && unit(&bds[0].lower_rows) && unit(&bds[0].upper_rows);
+                let mut out = Vec::new();
+                for k in 0..w {
+                    let value = Expr::add(init.clone(), Expr::Int(k * inc)).fold();
+                    env.push(value.clone());
+                    let r = self.level(l + 1, pieces.clone(), &inner, env);
+                    env.pop();
+                    let body = r?;
+                    if body.is_empty() {
+                        continue;
+                    }
+                    let guard = match (&value, &ub) {
+                        (Expr::Int(v), Expr::Int(u)) if v <= u => None,
+                        _ if exact => None,
+                        _ => Some(Expr::cmp(CmpOp::Le, value, ub.clone())),
+                    };
+                    out.push(match guard {
+                        None => Node::block(body),
+                        Some(g) => Node::If {
+                            cond: g,
+                            then: Box::new(Node::block(body)),
+                            els: None,
+                        },
+                    });
+                }
+                return Ok(match cond {
+                    Some(c) if !out.is_empty() => vec![Node::If {
+                        cond: c,
+                        then: Box::new(Node::block(out)),
+                        els: None,
+                    }],
+                    _ => out,
+                });
+            }
+            env.push(Expr::Var(iter.clone()));
             let r = self.level(l + 1, pieces, &inner, env);
             env.pop();
             let body = r?;
@@ -761,4 +717,38 @@ impl Gen<'_> {
             _ => body,
         })
     }
+}
+
+/// A constant bound on the trip count of the loop over dimension `l` of
+/// the basic set `b` with step `inc`: some lower and upper bound row whose
+/// combination eliminates every other variable, `a·t + L >= 0` and
+/// `-a'·t + U >= 0` with `a'·L + a·U = K` constant, give
+/// `t_max - t_min <= K / (a·a')`. `None` if there is none (or it is beyond
+/// [`MAX_UNROLL`]).
+fn trip_bound(_l: usize, b: &BasicMap, bd: &Bounds, inc: i64, col: usize) -> Result<Option<i64>> {
+    let _ = b;
+    let mut best: Option<i64> = None;
+    for (_, lo) in &bd.lower_rows {
+        for (_, up) in &bd.upper_rows {
+            let a = small(&lo[col])?;
+            let a2 = -small(&up[col])?;
+            if a <= 0 || a2 <= 0 {
+                continue;
+            }
+            let constant = lo.iter().zip(up).enumerate().skip(1).all(|(c, (x, y))| {
+                c == col || (&(x * &Int::from(a2)) + &(y * &Int::from(a))).is_zero()
+            });
+            if !constant {
+                continue;
+            }
+            let k = small(&(&(&lo[0] * &Int::from(a2)) + &(&up[0] * &Int::from(a))))?;
+            if k < 0 {
+                return Ok(Some(0));
+            }
+            let span = k / (a * a2);
+            let w = span / inc + 1;
+            best = Some(best.map_or(w, |b: i64| b.min(w)));
+        }
+    }
+    Ok(best.filter(|&w| w <= MAX_UNROLL))
 }

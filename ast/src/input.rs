@@ -2,6 +2,7 @@
 //! sequence (schedule union map, context set, options union map).
 
 use crate::error::{Error, Result};
+use crate::options::Options;
 use presburger::{Set, UnionMap};
 
 /// A parsed `.in` input.
@@ -13,6 +14,8 @@ pub struct MapInput {
     pub context: Set,
     /// The AST build options (`{ [t] -> separate[x] }`, ...), if given.
     pub options: Option<UnionMap>,
+    /// The loop kinds the options give each schedule dimension.
+    pub loops: Options,
 }
 
 /// Split `text` into its top-level `{ ... }` objects (with any `[params] ->`
@@ -171,12 +174,37 @@ pub fn parse_map_input(text: &str) -> Result<MapInput> {
         .collect();
     let schedule: UnionMap = parse_at(text, &objs[0])?;
     let context: Set = parse_at(text, &objs[1])?;
-    // isl's option syntax (`[*]`, nested `separation_class[[..] -> [..]]`)
-    // goes beyond the engine's notation: options are only advisory here
-    let options = objs.get(2).and_then(|o| parse_at::<UnionMap>(text, o).ok());
+    let options = match objs.get(2) {
+        Some(o) => Some(parse_at::<UnionMap>(text, o)?),
+        None => None,
+    };
+    let loops = match &options {
+        None => Options::default(),
+        Some(u) => Options::from_union_map(u, &schedule).map_err(|e| match e {
+            // point at the option the message names
+            Error::Unsupported(message) => {
+                let (k, obj) = &objs[2];
+                let at = message
+                    .split('`')
+                    .nth(1)
+                    .and_then(|q| q.split(['[', ' ']).next())
+                    .filter(|n| !n.is_empty())
+                    .and_then(|n| obj.find(n))
+                    .unwrap_or(obj.len() - obj.trim_start().len());
+                let (line, col) = line_col(text, k + at);
+                Error::Parse {
+                    line,
+                    col,
+                    message: format!("a supported option: {message}"),
+                }
+            }
+            e => e,
+        })?,
+    };
     Ok(MapInput {
         schedule,
         context,
         options,
+        loops,
     })
 }

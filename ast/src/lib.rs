@@ -51,6 +51,67 @@
 //!    different constant in each part), each part is scanned on its own,
 //!    in order, with the pieces restricted to it.
 //!
+//! Before step 3, pieces are ordered by their whole remaining times: a
+//! piece whose schedule times `l..` are never lexicographically after
+//! another's (for equal outer values, ties allowed) is scanned before it
+//! even where the two overlap along `l` (`A[] -> [0]` runs before the loop
+//! of `B[i] -> [i]`).
+//!
+//! ## Exactness where it matters, supersets elsewhere
+//! Only the guards of the statements (at `l = n`) must be exact. Everything
+//! else may be a superset of the reachable points: contexts, loop ranges,
+//! hoisted conditions (the context below an `if` is what the printed
+//! condition enforces). This bounds the work on divisions-heavy inputs:
+//! - contexts keep only explicit divisions (other existentials are
+//!   eliminated by Fourier–Motzkin);
+//! - the divisions of a projection are made explicit by the engine within
+//!   a bounded effort, else the projection is replaced by its rational
+//!   relaxation (Fourier–Motzkin on the unknown locals);
+//! - `gist` and its inclusion shortcut run within a bounded effort (past
+//!   it, the set itself is a valid answer);
+//! - a dimension bounded only through its own divisions gets plain
+//!   bounds by eliminating them;
+//! - existentials of a statement's set that are costly to make divisions
+//!   are made divisions once, before generation.
+//!
+//! ## Options
+//! [`Options`] give each schedule dimension a [`LoopKind`] (isl's loop
+//! types, from the `.in` options map or a band's `options`):
+//! - `atomic`: step 8 (separation of disjuncts) is skipped;
+//! - `separate`: the union is split into regions where the same pieces
+//!   run; if the regions are ordered along `l`, each is scanned on its own
+//!   with only its pieces (within a bounded effort, else as `default`);
+//! - `unroll`: a loop with a constant bound `w` on its trip count (from a
+//!   lower and an upper bound row whose combination is constant) becomes
+//!   `w` copies of the body with the iterator replaced by `init + k·inc`,
+//!   each guarded by the upper bound unless the trip count is exact.
+//!
+//! ```
+//! use ast::{generate_with_options, LoopKind, Options};
+//! let schedule = "{ A[i, j] -> [i, j] : 0 <= i < 10 and 0 <= j < 2 }".parse().unwrap();
+//! let context = "{ : }".parse().unwrap();
+//! let mut options = Options::default();
+//! options.set(1, LoopKind::Unroll);
+//! let code = generate_with_options(&schedule, &context, &options).unwrap();
+//! assert_eq!(code.to_c(), "\
+//! for (int c0 = 0; c0 <= 9; c0 += 1) {
+//!   A(c0, 0);
+//!   A(c0, 1);
+//! }
+//! ");
+//! ```
+//!
+//! Unknown options and options of the wrong shape are errors with their
+//! position; `isolate` and `separation_class` are read and accepted but
+//! do not change the code; an option restricted to part of the schedule
+//! space is not applied.
+//!
+//! ## Interleaved strides
+//! Before scanning, a schedule dimension on which every statement has one
+//! stride `g` with different constant offsets (`A[i] -> [2i]`,
+//! `B[i] -> [2i + 1]`) is split into `(floor(t/g), t mod g)`: the same
+//! order, but one shared loop with the statements ordered by offset.
+//!
 //! Contexts are kept to one basic set (a union is replaced by its convex
 //! hull, a superset): gists and intersections stay cheap, at the price of
 //! a few conditions that a disjunctive context would have removed.
@@ -67,10 +128,12 @@
 //! `if`s merge with repeated conjuncts removed; constants fold.
 //!
 //! Schedule trees ([`parse_tree`], isl's YAML: domain, context, band,
-//! sequence, set, filter, mark) are flattened into a schedule map
-//! ([`tree_to_schedule`]: a sequence or set child's position becomes a
-//! schedule dimension) and generated the same way; band options are read
-//! but do not change the code.
+//! sequence, set, filter, mark, expansion) are flattened into a schedule
+//! map ([`tree_to_schedule`]: a sequence child's position becomes a
+//! schedule dimension, a set's children all get 0 since they are not
+//! ordered; an expansion replaces each instance by those it
+//! expands to) and generated the same way, with the bands' options
+//! ([`tree_to_schedule_with_options`]).
 //!
 //! Correctness does not depend on the bounds being tight: each level only
 //! needs a loop covering the projection, because the inner conditions are
@@ -102,16 +165,21 @@ mod gen;
 mod input;
 mod interp;
 mod node;
+mod options;
 mod rows;
+mod shift;
 mod tree;
 
 pub use error::{Error, Result};
 pub use expr::{linear, CmpOp, Expr};
-pub use gen::{generate, generate_scan, Piece, Scan};
+pub use gen::{generate, generate_scan, generate_scan_with, generate_with_options, Piece, Scan};
 pub use input::{parse_map_input, MapInput};
 pub use interp::{run, Instance};
 pub use node::Node;
-pub use tree::{generate_tree, parse_tree, tree_to_schedule, TreeNode};
+pub use options::{LoopKind, Options};
+pub use tree::{
+    generate_tree, parse_tree, tree_to_schedule, tree_to_schedule_with_options, TreeNode,
+};
 
 /// [`generate`] under an operation budget of `ops` units of engine work:
 /// exhaustion is [`Error::BudgetExceeded`].

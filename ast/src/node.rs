@@ -57,9 +57,8 @@ impl Node {
         }
     }
 
-    /// Merge directly nested conditions without `else` into one (`if (a)
-    /// if (b) x` becomes `if (a && b) x`), recursively.
-    pub fn merge_ifs(self) -> Node {
+    /// A loop with `f` applied to its body (any other node unchanged).
+    fn map_loop_body(self, f: impl FnOnce(Node) -> Node) -> Node {
         match self {
             Node::For {
                 iterator,
@@ -72,8 +71,17 @@ impl Node {
                 init,
                 cond,
                 inc,
-                body: Box::new(body.merge_ifs()),
+                body: Box::new(f(*body)),
             },
+            n => n,
+        }
+    }
+
+    /// Merge directly nested conditions without `else` into one (`if (a)
+    /// if (b) x` becomes `if (a && b) x`), recursively.
+    pub fn merge_ifs(self) -> Node {
+        match self {
+            n @ Node::For { .. } => n.map_loop_body(Node::merge_ifs),
             Node::If { cond, then, els } => {
                 let then = then.merge_ifs();
                 let els = els.map(|e| Box::new(e.merge_ifs()));
@@ -117,7 +125,7 @@ impl Node {
                     {
                         if c1 == c2 {
                             let merged = Node::block(vec![(**t1).clone(), (**t2).clone()]);
-                            *t1 = Box::new(merged);
+                            **t1 = merged;
                             continue;
                         }
                     }
@@ -125,6 +133,49 @@ impl Node {
                 }
                 Node::block(out)
             }
+            n => n,
+        }
+    }
+
+    /// Drop the conjuncts of a condition that an enclosing `if` (without
+    /// `else`) already tests: inside it they hold, since the code assigns
+    /// no variable but the iterators of inner loops, which an enclosing
+    /// condition cannot mention. An `if` left with no conjunct is its body.
+    pub fn drop_known_conditions(self) -> Node {
+        self.drop_known(&mut Vec::new())
+    }
+
+    fn drop_known(self, known: &mut Vec<Expr>) -> Node {
+        match self {
+            n @ Node::For { .. } => n.map_loop_body(|b| b.drop_known(known)),
+            Node::If {
+                cond,
+                then,
+                els: None,
+            } => {
+                let mut parts = Vec::new();
+                conjuncts(cond, &mut parts);
+                let parts: Vec<Expr> = parts.into_iter().filter(|c| !known.contains(c)).collect();
+                let mark = known.len();
+                known.extend(parts.iter().cloned());
+                let then = then.drop_known(known);
+                known.truncate(mark);
+                let mut it = parts.into_iter();
+                match it.next() {
+                    None => then,
+                    Some(first) => Node::If {
+                        cond: it.fold(first, Expr::and),
+                        then: Box::new(then),
+                        els: None,
+                    },
+                }
+            }
+            Node::If { cond, then, els } => Node::If {
+                cond,
+                then: Box::new(then.drop_known(known)),
+                els: els.map(|e| Box::new(e.drop_known(known))),
+            },
+            Node::Block(v) => Node::block(v.into_iter().map(|n| n.drop_known(known)).collect()),
             n => n,
         }
     }

@@ -55,9 +55,13 @@ pub fn set_space(params: &[String], n: usize) -> Space {
     Space::set(params.to_vec(), presburger::Tuple::anonymous(n))
 }
 
-/// `{ x : exists y : (x, y) in m }` for `x` the first `keep` dimensions of
-/// the `n`-dimensional set `m`, returned in the same `n`-dimensional space
-/// (the other dimensions unconstrained).
+/// A superset of `{ x : exists y : (x, y) in m }` for `x` the first `keep`
+/// dimensions of the `n`-dimensional set `m`, returned in the same
+/// `n`-dimensional space (the other dimensions unconstrained): the exact
+/// projection where the engine's cheap rules give every local an explicit
+/// division, else Fourier–Motzkin on the locals left ([`known_superset`]).
+/// Loop bounds and hoisted conditions only need a superset: the levels
+/// below test exactly what they need.
 pub fn project_keep(m: &Map, keep: usize, n: usize) -> Result<Map> {
     if keep >= n {
         return Ok(m.clone());
@@ -78,6 +82,198 @@ pub fn explicit(m: &Map) -> Result<Vec<BasicMap>> {
         out.extend(b.make_divs_explicit()?);
     }
     Ok(out)
+}
+
+/// Work granted to one exact division computation of [`explicit_or_superset`].
+const EXPLICIT_EFFORT: u64 = 1_000_000;
+
+/// Like [`explicit`], but a basic map whose locals cannot be made explicit
+/// within [`EXPLICIT_EFFORT`] units of work is replaced by the superset
+/// [`known_superset`] (for loop bounds, which only need to cover the set:
+/// the inner levels test exactly what they need).
+pub fn explicit_or_superset(m: &Map) -> Result<Vec<BasicMap>> {
+    let mut out = Vec::new();
+    for b in m.basic_maps() {
+        out.extend(explicit_or_superset_basic(b)?);
+    }
+    Ok(out)
+}
+
+/// [`explicit_or_superset`] of one basic map.
+fn explicit_or_superset_basic(b: &BasicMap) -> Result<Vec<BasicMap>> {
+    if b.divs().iter().all(Option::is_some) {
+        return Ok(vec![b.clone()]);
+    }
+    let exact = {
+        let _scope = presburger::budget::enter(EXPLICIT_EFFORT);
+        b.make_divs_explicit()
+    };
+    match exact {
+        Ok(parts) => Ok(parts),
+        Err(presburger::Error::BudgetExceeded) => {
+            // the enclosing budget is charged; give up if it ran out
+            if presburger::budget::remaining() == Some(0) {
+                return Err(Error::BudgetExceeded);
+            }
+            Ok(vec![known_superset(b)])
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// `b` without the constraints on locals that have no explicit division
+/// (after the engine's cheap detection): a superset of `b` whose locals
+/// are all divisions.
+pub fn known_superset(b: &BasicMap) -> BasicMap {
+    let mut c = b.clone();
+    if !c.simplify() {
+        return c;
+    }
+    if c.detect_divs() {
+        return c;
+    }
+    let base = c.off_div();
+    let nd = c.n_div();
+    let mut known = vec![false; nd];
+    for k in 0..nd {
+        known[k] = c.divs()[k].as_ref().is_some_and(|d| {
+            (0..nd).all(|j| j == k || known[j] || d.num.get(base + j).is_none_or(|v| v.is_zero()))
+        });
+    }
+    let drop: Vec<bool> = known.iter().map(|k| !k).collect();
+    eliminate_locals(&c, &drop)
+}
+
+/// The locals of `b` that depend on column `col` (their numerator
+/// involves it or a local that does; existentials count as dependent).
+pub fn dependent_locals(b: &BasicMap, col: usize) -> Vec<bool> {
+    let base = b.off_div();
+    let nd = b.n_div();
+    let mut dep = vec![false; nd];
+    for k in 0..nd {
+        dep[k] = match &b.divs()[k] {
+            Some(d) => {
+                !d.num[col].is_zero() || (0..k).any(|j| dep[j] && !d.num[base + j].is_zero())
+            }
+            None => true,
+        };
+    }
+    dep
+}
+
+/// A superset of `b` without the locals marked in `drop` (eliminated by
+/// [`fourier_motzkin`]; their definitions' inequalities count as
+/// constraints). The other locals keep their definitions, which must not
+/// involve dropped ones.
+pub fn eliminate_locals(b: &BasicMap, drop: &[bool]) -> BasicMap {
+    let base = b.off_div();
+    let mut eqs: Vec<Vec<Int>> = b.eqs().to_vec();
+    let mut ineqs: Vec<Vec<Int>> = b.ineqs().to_vec();
+    // equalities first (exact substitutions), then the column with the
+    // fewest lower-upper pairs
+    let mut left: Vec<usize> = (0..drop.len())
+        .filter(|&k| drop[k])
+        .map(|k| base + k)
+        .collect();
+    while !left.is_empty() {
+        let cost = |c: usize| -> usize {
+            if eqs.iter().any(|r| !r[c].is_zero()) {
+                return 0;
+            }
+            let lo = ineqs.iter().filter(|r| r[c].is_pos()).count();
+            let up = ineqs.iter().filter(|r| r[c].is_neg()).count();
+            1 + lo * up
+        };
+        let k = (0..left.len()).min_by_key(|&k| cost(left[k])).unwrap_or(0);
+        let col = left.swap_remove(k);
+        fourier_motzkin(&mut eqs, &mut ineqs, col);
+    }
+    let mut out = BasicMap::universe(b.space().clone());
+    for (k, d) in b.divs().iter().enumerate() {
+        match d {
+            Some(div) if !drop[k] => {
+                let len = out.row_len();
+                out.add_div(div.num[..len].to_vec(), div.den.clone());
+            }
+            _ => {
+                out.add_existential();
+            }
+        }
+    }
+    for r in eqs {
+        out.add_eq(r);
+    }
+    for r in ineqs {
+        out.add_ineq(r);
+    }
+    out.simplify();
+    out
+}
+
+/// Most lower-upper pairs [`fourier_motzkin`] combines for one column.
+const FM_MAX_PAIRS: usize = 64;
+
+/// Eliminate column `col` from the rows: by an equality that involves it
+/// (exact), else by Fourier–Motzkin (each lower bound combined with each
+/// upper bound: the rational projection, a superset of the integer one).
+fn fourier_motzkin(eqs: &mut Vec<Vec<Int>>, ineqs: &mut Vec<Vec<Int>>, col: usize) {
+    let reduce = |mut r: Vec<Int>| -> Vec<Int> {
+        let g = presburger::int::gcd_slice(&r);
+        if !g.is_zero() && !g.is_one() {
+            for v in r.iter_mut() {
+                *v = v.div_exact(&g);
+            }
+        }
+        r
+    };
+    // `a·r - b·p` with `a = |p[col]|` and `b = r[col]·sign(p[col])`
+    let combine = |r: &[Int], p: &[Int]| -> Vec<Int> {
+        let a = p[col].abs();
+        let b = if p[col].is_neg() {
+            -&r[col]
+        } else {
+            r[col].clone()
+        };
+        reduce(
+            r.iter()
+                .zip(p)
+                .map(|(x, y)| &(&a * x) - &(&b * y))
+                .collect(),
+        )
+    };
+    if let Some(k) = eqs.iter().position(|r| !r[col].is_zero()) {
+        let p = eqs.swap_remove(k);
+        for r in eqs.iter_mut().chain(ineqs.iter_mut()) {
+            if !r[col].is_zero() {
+                *r = combine(r, &p);
+            }
+        }
+        return;
+    }
+    let (with, mut rest): (Vec<Vec<Int>>, Vec<Vec<Int>>) =
+        ineqs.drain(..).partition(|r| !r[col].is_zero());
+    let (lower, upper): (Vec<&Vec<Int>>, Vec<&Vec<Int>>) =
+        with.iter().partition(|r| r[col].is_pos());
+    if lower.len() * upper.len() > FM_MAX_PAIRS {
+        // too many combinations: drop the constraints on the column (a
+        // weaker superset, but a bounded amount of work)
+        *ineqs = rest;
+        return;
+    }
+    for l in &lower {
+        for u in &upper {
+            // u[col] < 0 < l[col]: |u[col]|·l + l[col]·u
+            let a = u[col].abs();
+            let b = l[col].clone();
+            rest.push(reduce(
+                l.iter()
+                    .zip(u.iter())
+                    .map(|(x, y)| &(&a * x) + &(&b * y))
+                    .collect(),
+            ));
+        }
+    }
+    *ineqs = rest;
 }
 
 /// True if inequality `row` is one of the defining inequalities of a

@@ -5,6 +5,7 @@
 //! own schedule-tree type can later be converted into it.
 
 use crate::error::{Error, Result};
+use crate::options::Options;
 use crate::rows::remap;
 use presburger::{Map, Set, Space, Tuple, UnionMap};
 
@@ -15,8 +16,9 @@ pub enum TreeNode {
     Domain(UnionMap, Box<TreeNode>),
     /// Parameter constraints that may be assumed below.
     Context(Set, Box<TreeNode>),
-    /// A band: its members (one `{ S[i] -> [f(i)] }` per dimension).
-    Band(Vec<UnionMap>, Box<TreeNode>),
+    /// A band: its members (one `{ S[i] -> [f(i)] }` per dimension) and
+    /// its options (`{ separate[x] }`, ...).
+    Band(Vec<UnionMap>, Option<UnionMap>, Box<TreeNode>),
     /// Children in order.
     Sequence(Vec<TreeNode>),
     /// Children in any order.
@@ -25,6 +27,9 @@ pub enum TreeNode {
     Filter(UnionMap, Box<TreeNode>),
     /// A mark (no effect on the order).
     Mark(String, Box<TreeNode>),
+    /// An expansion: each instance above (`G`) stands for the instances
+    /// it maps to (`G[j] -> S[i]`), which take its place below.
+    Expansion(UnionMap, Box<TreeNode>),
     /// No further scheduling.
     Leaf,
 }
@@ -193,6 +198,8 @@ fn parse_mupa(s: &str, line: usize) -> Result<Vec<UnionMap>> {
         }
         _ => (String::new(), s),
     };
+    // an optional name of the band's tuple (`S[{ ... }]`)
+    let body = body.trim_start_matches(|c: char| c.is_alphanumeric() || c == '_');
     let body = body
         .strip_prefix('[')
         .and_then(|b| b.strip_suffix(']'))
@@ -250,10 +257,32 @@ fn node_of(y: &Yaml) -> Result<TreeNode> {
         return Ok(TreeNode::Context(parse_obj(&s, l)?, child()?));
     }
     if let Some((s, l)) = scalar("schedule") {
-        return Ok(TreeNode::Band(parse_mupa(&s, l)?, child()?));
+        let options = match scalar("options") {
+            Some((o, ol)) => {
+                let u: UnionMap = parse_obj(&o, ol)?;
+                // checked here, where the line is known
+                let members = parse_mupa(&s, l)?.len();
+                crate::options::Options::default()
+                    .add_band(&u, 0, members)
+                    .map_err(|e| match e {
+                        Error::Unsupported(m) => perr(ol, &format!("a supported option: {m}")),
+                        e => e,
+                    })?;
+                Some(u)
+            }
+            None => None,
+        };
+        return Ok(TreeNode::Band(parse_mupa(&s, l)?, options, child()?));
     }
     if let Some((s, l)) = scalar("filter") {
         return Ok(TreeNode::Filter(parse_obj(&s, l)?, child()?));
+    }
+    if let Some((s, l)) = scalar("expansion") {
+        // the contraction (its inverse, informative) is checked for syntax
+        if let Some((c, cl)) = scalar("contraction") {
+            parse_obj::<UnionMap>(&c, cl)?;
+        }
+        return Ok(TreeNode::Expansion(parse_obj(&s, l)?, child()?));
     }
     if let Some((s, _)) = scalar("mark") {
         return Ok(TreeNode::Mark(s, child()?));
@@ -280,13 +309,25 @@ pub fn parse_tree(text: &str) -> Result<TreeNode> {
         let ln = *ln;
         return Err(perr(ln, "the end of the tree"));
     }
-    node_of(&y)
+    let root = node_of(&y)?;
+    if !matches!(root, TreeNode::Domain(..)) {
+        return Err(perr(1, "a schedule tree starting with a `domain` node"));
+    }
+    Ok(root)
 }
 
-/// The flattened schedule of a tree, `{ S[i] -> [t] }` (sequence and set
-/// children get their position as a schedule dimension; shorter schedules
-/// are padded with zeros), and the context collected from context nodes.
+/// The flattened schedule of a tree, `{ S[i] -> [t] }` (sequence children
+/// get their position as a schedule dimension, set children all get 0:
+/// their instances are not ordered; shorter schedules are padded with
+/// zeros), and the context collected from context nodes.
 pub fn tree_to_schedule(t: &TreeNode) -> Result<(UnionMap, Set)> {
+    let (s, c, _) = tree_to_schedule_with_options(t)?;
+    Ok((s, c))
+}
+
+/// [`tree_to_schedule`] and the loop kinds of the bands' options, by
+/// flattened schedule dimension.
+pub fn tree_to_schedule_with_options(t: &TreeNode) -> Result<(UnionMap, Set, Options)> {
     let TreeNode::Domain(dom, child) = t else {
         return Err(Error::Unsupported(
             "a schedule tree must start with a domain".into(),
@@ -308,7 +349,8 @@ pub fn tree_to_schedule(t: &TreeNode) -> Result<(UnionMap, Set)> {
     }
     let mut leaves = Vec::new();
     let mut context = Set::universe(Space::params_only(params));
-    walk(child, start, &mut leaves, &mut context)?;
+    let mut loops = Options::default();
+    walk(child, start, &mut leaves, &mut context, &mut loops)?;
     let depth = leaves
         .iter()
         .flat_map(|u| u.maps().iter().map(|m| m.space().n_out()))
@@ -323,7 +365,7 @@ pub fn tree_to_schedule(t: &TreeNode) -> Result<(UnionMap, Set)> {
             out = out.union(&UnionMap::from_map(m))?;
         }
     }
-    Ok((out, context))
+    Ok((out, context, loops))
 }
 
 /// `S[i] -> [a]` extended by one dimension per member: `[a, f(i)]`
@@ -387,7 +429,13 @@ fn append(m: &Map, members: &[UnionMap], fixed: Option<i64>) -> Result<Map> {
     Ok(acc)
 }
 
-fn walk(t: &TreeNode, cur: UnionMap, leaves: &mut Vec<UnionMap>, ctx: &mut Set) -> Result<()> {
+fn walk(
+    t: &TreeNode,
+    cur: UnionMap,
+    leaves: &mut Vec<UnionMap>,
+    ctx: &mut Set,
+    loops: &mut Options,
+) -> Result<()> {
     match t {
         TreeNode::Leaf => leaves.push(cur),
         TreeNode::Domain(..) => {
@@ -395,28 +443,41 @@ fn walk(t: &TreeNode, cur: UnionMap, leaves: &mut Vec<UnionMap>, ctx: &mut Set) 
         }
         TreeNode::Context(c, child) => {
             *ctx = ctx.intersect(&c.params())?;
-            walk(child, cur, leaves, ctx)?;
+            walk(child, cur, leaves, ctx, loops)?;
         }
-        TreeNode::Mark(_, child) => walk(child, cur, leaves, ctx)?,
+        TreeNode::Mark(_, child) => walk(child, cur, leaves, ctx, loops)?,
+        TreeNode::Expansion(e, child) => {
+            // { S[i] -> t } = { S[i] -> G[j] } then { G[j] -> t }
+            let cur = e.reverse()?.apply_range(&cur)?;
+            walk(child, cur, leaves, ctx, loops)?;
+        }
         TreeNode::Filter(f, child) => {
             let cur = cur.intersect_domain(f)?;
-            walk(child, cur, leaves, ctx)?;
+            walk(child, cur, leaves, ctx, loops)?;
         }
-        TreeNode::Band(members, child) => {
+        TreeNode::Band(members, options, child) => {
+            if let (Some(o), Some(m)) = (options, cur.maps().first()) {
+                loops.add_band(o, m.space().n_out(), members.len())?;
+            }
             let mut next = UnionMap::empty(cur.params().to_vec());
             for m in cur.maps() {
                 next.add_map(append(m, members, None)?)?;
             }
-            walk(child, next, leaves, ctx)?;
+            walk(child, next, leaves, ctx, loops)?;
         }
         TreeNode::Sequence(children) | TreeNode::Set(children) => {
+            // a sequence orders its children by position; a set's children
+            // share one (their instances may run in any order: the
+            // generator is free to place them where fewer tests result)
+            let ordered = matches!(t, TreeNode::Sequence(_));
             for (k, c) in children.iter().enumerate() {
                 let mut next = UnionMap::empty(cur.params().to_vec());
+                let position = if ordered { k as i64 } else { 0 };
                 for m in cur.maps() {
-                    let e = append(m, &[UnionMap::empty(vec![])], Some(k as i64))?;
+                    let e = append(m, &[UnionMap::empty(vec![])], Some(position))?;
                     next.add_map(e)?;
                 }
-                walk(c, next, leaves, ctx)?;
+                walk(c, next, leaves, ctx, loops)?;
             }
         }
     }
@@ -425,6 +486,6 @@ fn walk(t: &TreeNode, cur: UnionMap, leaves: &mut Vec<UnionMap>, ctx: &mut Set) 
 
 /// Generate the AST of a schedule tree (flattened with [`tree_to_schedule`]).
 pub fn generate_tree(t: &TreeNode) -> Result<crate::node::Node> {
-    let (schedule, context) = tree_to_schedule(t)?;
-    crate::generate(&schedule, &context)
+    let (schedule, context, loops) = tree_to_schedule_with_options(t)?;
+    crate::generate_with_options(&schedule, &context, &loops)
 }

@@ -93,3 +93,38 @@ fn interpreter_records_instances_in_order() {
     // an unknown parameter is an error
     assert!(run(&sample(), &[], 100).is_err());
 }
+
+#[test]
+fn conditions_known_from_an_enclosing_if_are_dropped() {
+    let c = Expr::cmp(CmpOp::Ge, Expr::var("n"), Expr::Int(1));
+    let d = Expr::cmp(CmpOp::Le, Expr::var("c0"), Expr::Int(3));
+    let call = Node::User {
+        name: "S".into(),
+        args: vec![Expr::var("c0")],
+    };
+    let inner = Node::If {
+        cond: Expr::and(c.clone(), d.clone()),
+        then: Box::new(call.clone()),
+        els: None,
+    };
+    let code = Node::If {
+        cond: c.clone(),
+        then: Box::new(Node::For {
+            iterator: "c0".into(),
+            init: Expr::Int(0),
+            cond: Expr::cmp(CmpOp::Le, Expr::var("c0"), Expr::var("n")),
+            inc: 1,
+            body: Box::new(inner),
+        }),
+        els: None,
+    };
+    let out = code.clone().drop_known_conditions();
+    assert_eq!(
+        out.to_c(),
+        "if (n >= 1)\n  for (int c0 = 0; c0 <= n; c0 += 1)\n    if (c0 <= 3)\n      S(c0);\n"
+    );
+    for n in [-1, 0, 2, 6] {
+        let p = [("n".to_string(), n)];
+        assert_eq!(run(&code, &p, 100).unwrap(), run(&out, &p, 100).unwrap());
+    }
+}

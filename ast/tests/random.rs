@@ -2,7 +2,7 @@
 //! execute exactly the scheduled instances (brute-force enumeration), each
 //! once, in schedule order (ties in any order).
 
-use ast::{generate, run};
+use ast::{generate_with_options, run, LoopKind, Options};
 use std::collections::BTreeMap;
 
 struct Rng(u64);
@@ -115,9 +115,24 @@ fn random_stmt(rng: &mut Rng, k: usize, nsched: usize) -> Stmt {
     }
 }
 
-fn check(seed: u64) {
+/// `with_options`: each schedule dimension gets a random loop kind
+/// (default, atomic, separate, unroll); the instances and their order must
+/// not change.
+fn check(seed: u64, with_options: bool) {
     let mut rng = Rng(seed);
     let nsched = 1 + rng.pick(3) as usize;
+    let mut options = Options::default();
+    if with_options {
+        for d in 0..nsched {
+            let kind = [
+                LoopKind::Default,
+                LoopKind::Atomic,
+                LoopKind::Separate,
+                LoopKind::Unroll,
+            ][rng.pick(4) as usize];
+            options.set(d, kind);
+        }
+    }
     let nst = 1 + rng.pick(3) as usize;
     let stmts: Vec<Stmt> = (0..nst).map(|k| random_stmt(&mut rng, k, nsched)).collect();
     let text = format!(
@@ -126,7 +141,9 @@ fn check(seed: u64) {
     );
     let schedule = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
     let context = "[n] -> { : n >= 0 }".parse().unwrap();
-    let code = generate(&schedule, &context).unwrap_or_else(|e| panic!("{text}: {e}"));
+    let code = generate_with_options(&schedule, &context, &options)
+        .unwrap_or_else(|e| panic!("{text} {options:?}: {e}"));
+    let text = format!("{text} {options:?}");
     for n in [0i64, 1, 2, 5] {
         // brute force: every instance with its time
         let mut expected: BTreeMap<(String, Vec<i64>), Vec<i64>> = BTreeMap::new();
@@ -172,6 +189,13 @@ fn check(seed: u64) {
 #[test]
 fn random_schedules_match_brute_force() {
     for seed in 0..300 {
-        check(seed);
+        check(seed, false);
+    }
+}
+
+#[test]
+fn random_schedules_with_options_match_brute_force() {
+    for seed in 1000..1200 {
+        check(seed, true);
     }
 }

@@ -79,6 +79,8 @@ pub enum ExprKind {
     Flow(Box<Flow>),
     /// Scheduling: `schedule DOMAIN respecting VALIDITY minimizing PROXIMITY`.
     Schedule(Box<[Expr; 3]>),
+    /// AST generation: `codegen SCHEDULE [using OPTIONS]`.
+    Codegen(Box<Expr>, Option<Box<Expr>>),
 }
 
 /// The operands of a dataflow expression.

@@ -169,7 +169,61 @@ impl Env {
             }
             ExprKind::Flow(flow) => self.flow(flow, pos),
             ExprKind::Schedule(parts) => self.schedule(parts, pos),
+            ExprKind::Codegen(schedule, options) => self.codegen(schedule, options.as_deref(), pos),
         }
+    }
+
+    /// `codegen S [using O]`: the C code scanning the schedule `S` (a map
+    /// from statement instances to times) under the AST build options `O`
+    /// (`{ [t] -> separate[x] }`, ...), as iscc prints it.
+    fn codegen(&self, schedule: &Expr, options: Option<&Expr>, pos: Pos) -> Result<Value> {
+        let map_of = |e: &Expr, role: &str| self.map_operand(e, &format!("{role} of `codegen`"));
+        let s = map_of(schedule, "schedule")?;
+        let loops = match options {
+            None => ast::Options::default(),
+            Some(o) => {
+                let u = map_of(o, "`using` part (options)")?;
+                ast::Options::from_union_map(&u, &s).map_err(|e| {
+                    // point at the option named in the message, in a literal
+                    let message = format!("codegen: {e}");
+                    let name = message
+                        .split('`')
+                        .nth(1)
+                        .and_then(|q| q.split(['[', ' ']).next());
+                    let pos = match (&o.kind, name) {
+                        (ExprKind::Literal(text), Some(n)) if !n.is_empty() => match text.find(n) {
+                            Some(k) if !text[..k].contains('\n') => {
+                                Pos::new(o.pos.line, o.pos.col + text[..k].chars().count())
+                            }
+                            _ => o.pos,
+                        },
+                        _ => o.pos,
+                    };
+                    Error::Eval { pos, message }
+                })?
+            }
+        };
+        let context =
+            presburger::Set::universe(presburger::Space::params_only(s.params().to_vec()));
+        // the session's budget applies
+        let code = ast::generate_with_options(&s, &context, &loops).map_err(|e| match e {
+            ast::Error::BudgetExceeded => Error::Engine {
+                pos,
+                op: "codegen".into(),
+                error: presburger::Error::BudgetExceeded,
+            },
+            ast::Error::Engine(error) => Error::Engine {
+                pos,
+                op: "codegen".into(),
+                error,
+            },
+            e => Error::Eval {
+                pos,
+                message: format!("codegen: {e}"),
+            },
+        })?;
+        let text = code.to_c();
+        Ok(Value::Str(text.trim_end_matches('\n').to_string()))
     }
 
     /// `schedule D respecting V minimizing P`: the scheduler's tree as a union map.
@@ -209,14 +263,16 @@ impl Env {
     }
 
     fn flow_operand(&self, e: &Expr, role: &str) -> Result<UnionMap> {
+        self.map_operand(e, &format!("{role} of a dataflow expression"))
+    }
+
+    /// The map `e` evaluates to; `what` names it in the type error.
+    fn map_operand(&self, e: &Expr, what: &str) -> Result<UnionMap> {
         let v = self.eval(e)?;
         v.as_map().cloned().ok_or_else(|| {
             type_error(
                 e.pos,
-                format!(
-                    "the {role} of a dataflow expression must be a map, found {}",
-                    v.a_type()
-                ),
+                format!("the {what} must be a map, found {}", v.a_type()),
             )
         })
     }

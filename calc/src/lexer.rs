@@ -324,7 +324,10 @@ impl<'a> Lexer<'a> {
                         | Tok::Literal(_)
                         | Tok::Sym(")" | "]" | "^-1")
                 )
-            ) && !matches!(out.last().map(|t| &t.tok), Some(Tok::Ident(s)) if crate::parser::is_keyword(s));
+            ) && !matches!(out.last().map(|t| &t.tok), Some(Tok::Ident(s))
+                // a keyword, or a word that may start a statement's operator
+                // (`codegen [n] -> { ... }`), is followed by an operand
+                if crate::parser::is_keyword(s) || s == "codegen" || s == "schedule");
             let t = self.next_token(after_operand);
             let eof = t.tok == Tok::Eof;
             out.push(t);

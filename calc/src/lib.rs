@@ -25,11 +25,12 @@
 //! or `%` restricts the parameters of the other operand, as in isl; application `M(S)`, indexing `L[k]` and
 //! inversion `M^-1` bind tightest. The dataflow expression
 //! `last W before R under Sched` (with `any` and `kill`) and
-//! `schedule D respecting V minimizing P` have their own grammar. See
-//! [`parser`] for the grammar, [`ast`] for the operators and
-//! [`operators_help`] for the summary `poly calc --help` prints. iscc's
-//! operators the calculator does not have (`ub`, `vertices`, `^+`, ...) are
-//! named in a "not supported" error.
+//! `schedule D respecting V minimizing P` and AST generation
+//! `codegen S [using O]` (the C code of the `ast` crate as a string) have
+//! their own grammar. See [`parser`] for the grammar, [`ast`] for the
+//! operators and [`operators_help`] for the summary `poly calc --help`
+//! prints. iscc's operators the calculator does not have (`ub`,
+//! `vertices`, `^+`, ...) are named in a "not supported" error.
 //!
 //! ## Evaluation
 //!

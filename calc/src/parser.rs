@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! stmt    := IDENT ':=' expr ';' | 'print' expr ';' | expr ';'
-//! expr    := flow | binary
+//! expr    := flow | schedule | codegen | binary
+//! codegen := 'codegen' binary ['using' binary]
 //! flow    := ('last' binary ['any' binary] | 'any' binary) ['kill' binary]
 //!            'before' binary 'under' binary
 //! binary  := unary (BINOP unary)*          (precedence: see BinOp::precedence)
@@ -34,6 +35,7 @@ const KEYWORDS: &[&str] = &[
     "under",
     "respecting",
     "minimizing",
+    "using",
 ];
 
 /// iscc's prefix operators the calculator does not have: used before an
@@ -55,7 +57,6 @@ pub const UNSUPPORTED_PREFIX: &[&str] = &[
     "sum",
     "zip",
     "vertices",
-    "codegen",
     "dim",
     "read",
     "write",
@@ -280,6 +281,23 @@ impl Parser {
             && matches!(&self.peek_at(1).tok, Tok::Literal(_) | Tok::Ident(_) | Tok::Sym(_) if !self.operand_end(1))
         {
             return self.schedule();
+        }
+        // `codegen S [using O]` (likewise a variable named `codegen`)
+        if self.is_word("codegen")
+            && matches!(&self.peek_at(1).tok, Tok::Literal(_) | Tok::Ident(_) | Tok::Sym(_) if !self.operand_end(1))
+        {
+            let pos = self.advance().pos;
+            let schedule = self.binary(1)?;
+            let options = if self.is_word("using") {
+                self.advance();
+                Some(Box::new(self.binary(1)?))
+            } else {
+                None
+            };
+            return Ok(Expr {
+                kind: ExprKind::Codegen(Box::new(schedule), options),
+                pos,
+            });
         }
         self.binary(1)
     }

@@ -313,7 +313,6 @@ fn unsupported_iscc_operators_are_named() {
         ("dim S;", 1, "dim"),
         ("pow M;", 1, "pow"),
         ("sum (card S);", 1, "sum"),
-        ("codegen S;", 1, "codegen"),
         ("M^+;", 2, "^+ (transitive closure)"),
         ("M^3;", 2, "^3"),
         ("M before M;", 3, "before"),

@@ -246,3 +246,42 @@ fn card_of_a_huge_set() {
         ),
     ]);
 }
+
+/// Run a script (in batch mode: one line per statement); the output text.
+fn script_output(src: &str, batch: bool) -> String {
+    let mut out = Vec::new();
+    run_script(src, batch, &mut out).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn codegen_prints_the_loops() {
+    // iscc's `codegen S;` and `codegen S using O;`
+    let out = script_output(
+        "S := [n] -> { A[i] -> [i] : 0 <= i < n };\ncodegen S;\n\
+         codegen { A[i, j] -> [i, j] : 0 <= i, j < 3 } using { [i, j] -> unroll[1] };\n",
+        false,
+    );
+    assert_eq!(
+        out,
+        "for (int c0 = 0; c0 <= n - 1; c0 += 1)\n  A(c0);\n\
+         for (int c0 = 0; c0 <= 2; c0 += 1) {\n  A(c0, 0);\n  A(c0, 1);\n  A(c0, 2);\n}\n"
+    );
+    // a literal with parameters right after the word, as iscc users type it
+    let out = script_output("codegen [n] -> { A[i] -> [i] : 0 <= i < n };\n", false);
+    assert_eq!(out, "for (int c0 = 0; c0 <= n - 1; c0 += 1)\n  A(c0);\n");
+    // errors: a set is not a schedule; an unknown option is named
+    let out = script_output("codegen { A[i] : 0 <= i < 3 };\ncodegen { A[i] -> [i] : 0 <= i < 3 } using { [i] -> fuse[0] };\n", true);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].starts_with("error: statement 1, line 1, column 9:"),
+        "{out}"
+    );
+    assert!(lines[0].contains("must be a map"), "{out}");
+    assert!(
+        lines.iter().any(
+            |l| l.starts_with("error: statement 2, line 2, column 53:") && l.contains("`fuse`")
+        ),
+        "{out}"
+    );
+}

@@ -18,7 +18,10 @@ fn generate(file: &str, text: &str) -> Result<ast::Node, Error> {
         presburger::budget::with_budget(BUDGET, || ast::generate_tree(&tree)).map_err(err)
     } else {
         let input = ast::parse_map_input(text).map_err(err)?;
-        ast::generate_with_budget(&input.schedule, &input.context, BUDGET).map_err(err)
+        presburger::budget::with_budget(BUDGET, || {
+            ast::generate_with_options(&input.schedule, &input.context, &input.loops)
+        })
+        .map_err(err)
     }
 }
 

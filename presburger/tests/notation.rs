@@ -555,3 +555,73 @@ proptest! {
         exercise(&mutate(EXAMPLES[k], &edits));
     }
 }
+
+// ---------------------------------------------------------------------------
+// isl's range shorthand `x = a:b` (tuple entries and parameters)
+
+/// Each input with isl's answer (islpy 2026.2.2, `isl.UnionMap(input)`
+/// printed); ours must be the same relation.
+const RANGE_SHORTHAND: &[(&str, &str)] = &[
+    (
+        "[s = 0:23] -> { S[a = 0:2, b = 0:3, c] : 12c = s - 4a - b }",
+        "[s] -> { S[a, b, c] : 12c = s - 4a - b and 0 <= s <= 23 and 0 <= a <= 2 and 0 <= b <= 3 }",
+    ),
+    (
+        "{ [s = 0:23, t = 2:3] : s < 5 }",
+        "{ [s, t] : 0 <= s <= 4 and 2 <= t <= 3 }",
+    ),
+    (
+        "{ A[s = 0:3] -> B[t = s:s+2] }",
+        "{ A[s] -> B[t] : 0 <= s <= 3 and s <= t <= 2 + s }",
+    ),
+    (
+        "[n, m = n:n+2] -> { [i = m:10] }",
+        "[n, m] -> { [i] : n <= m <= 2 + n and m <= i <= 10 }",
+    ),
+    (
+        "[n = 5] -> { [i] : i < n }",
+        "[n] -> { [i] : n = 5 and i <= 4 }",
+    ),
+    ("{ [i = 0:, j = i:i] }", "{ [i, j = i] : i >= 0 }"),
+    (
+        "[n] -> { [i = 0:n - 1, j = 2i:] : j < 10 }",
+        "[n] -> { [i, j] : 0 <= i < n and 2i <= j <= 9 }",
+    ),
+    ("{ [i = 1:2*3] }", "{ [i] : 0 < i <= 6 }"),
+    (
+        "{ [i = 0:3] -> [j = 2:i] }",
+        "{ [i] -> [j] : 0 <= i <= 3 and 2 <= j <= i }",
+    ),
+    // `*` is an unnamed, unconstrained dimension
+    (
+        "[n] -> { [*] -> separate[x] : x >= 0 }",
+        "[n] -> { [i0] -> separate[x] : x >= 0 }",
+    ),
+    ("{ atomic[*, i = 2:3] }", "{ atomic[i0, i] : 2 <= i <= 3 }"),
+];
+
+#[test]
+fn range_shorthand_matches_isl() {
+    for (input, isl) in RANGE_SHORTHAND {
+        let ours = parse_u(input);
+        let theirs = parse_u(isl);
+        assert!(
+            ours.is_equal(&theirs).unwrap(),
+            "{input}: ours {ours}, isl {isl}"
+        );
+    }
+}
+
+#[test]
+fn range_shorthand_errors_have_positions() {
+    // a range needs a lower bound; a missing expression after `:` inside a
+    // formula is still an error
+    for (input, col) in [("{ [i = :3] }", 8), ("[n = ] -> { [i] }", 6)] {
+        match input.parse::<UnionMap>() {
+            Err(Error::Parse { line, col: c, .. }) => {
+                assert_eq!((line, c), (1, col), "{input}")
+            }
+            r => panic!("{input}: expected a parse error, got {r:?}"),
+        }
+    }
+}

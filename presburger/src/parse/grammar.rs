@@ -108,6 +108,7 @@ impl Parser {
 
     pub(super) fn parse_input(&mut self) -> Result<Ast> {
         let mut params = Vec::new();
+        let mut param_atoms: Vec<Formula> = Vec::new();
         if self.is_sym("[") {
             self.bump();
             if !self.is_sym("]") {
@@ -120,8 +121,13 @@ impl Parser {
                             format!("a new parameter name ('{n}' is declared twice)"),
                         ));
                     }
-                    params.push(n);
+                    params.push(n.clone());
                     self.bump();
+                    // `n = e` or the range shorthand `n = a:b` (a <= n <= b)
+                    if self.eat_sym("=") {
+                        let var = Expr::Var(n, p);
+                        param_atoms.extend(self.parse_value(var)?);
+                    }
                     if !self.eat_sym(",") {
                         break;
                     }
@@ -137,7 +143,13 @@ impl Parser {
             if self.is_sym("}") {
                 break;
             }
-            parts.push(self.parse_part(&params)?);
+            let mut part = self.parse_part(&params)?;
+            if !param_atoms.is_empty() {
+                let mut all = param_atoms.clone();
+                all.push(part.formula);
+                part.formula = Formula::And(all);
+            }
+            parts.push(part);
             if self.eat_sym(";") {
                 continue;
             }
@@ -231,18 +243,23 @@ impl Parser {
     pub(super) fn parse_entry(&mut self, params: &[String], ctx: &mut PartCtx) -> Result<String> {
         let idx = ctx.ndims;
         let pos = self.pos();
+        // `*`: an unnamed, unconstrained dimension (as isl reads it)
+        if self.is_sym("*") && matches!(self.peek_at(1), Tok::Sym(",") | Tok::Sym("]")) {
+            self.bump();
+            ctx.ndims += 1;
+            return Ok(String::new());
+        }
         if let Some(n) = self.name() {
             let bound = ctx.names.contains_key(&n) || params.contains(&n);
             if matches!(self.peek_at(1), Tok::Sym("=")) {
                 self.bump();
                 self.bump();
-                let e = self.parse_expr()?;
+                let atoms = self.parse_value(Expr::Dim(idx))?;
                 ctx.ndims += 1;
                 if !bound {
                     ctx.names.insert(n.clone(), idx);
                 }
-                ctx.atoms
-                    .push(Formula::Cmp(Expr::Dim(idx), CmpOp::Eq, e, pos));
+                ctx.atoms.extend(atoms);
                 return Ok(n);
             }
             if !bound && matches!(self.peek_at(1), Tok::Sym(",") | Tok::Sym("]")) {
@@ -257,6 +274,24 @@ impl Parser {
         ctx.atoms
             .push(Formula::Cmp(Expr::Dim(idx), CmpOp::Eq, e, pos));
         Ok(String::new())
+    }
+
+    /// After `x =`: an expression `e` (`x = e`) or isl's range shorthand
+    /// `a:b` (`a <= x <= b`; `a:` alone is `a <= x`), as the constraints on `x`.
+    pub(super) fn parse_value(&mut self, x: Expr) -> Result<Vec<Formula>> {
+        let pos = self.pos();
+        let e = self.parse_expr()?;
+        if !self.eat_sym(":") {
+            return Ok(vec![Formula::Cmp(x, CmpOp::Eq, e, pos)]);
+        }
+        let mut atoms = vec![Formula::Cmp(x.clone(), CmpOp::Ge, e, pos)];
+        // `a:` alone (before `,` or `]`) has no upper bound
+        if !(self.is_sym(",") || self.is_sym("]")) {
+            let upper_pos = self.pos();
+            let upper = self.parse_expr()?;
+            atoms.push(Formula::Cmp(x, CmpOp::Le, upper, upper_pos));
+        }
+        Ok(atoms)
     }
 
     pub(super) fn parse_expr(&mut self) -> Result<Expr> {

@@ -10,7 +10,10 @@
 //! - tuple entries that are new names (`i`, `i'`), fixed or defined values
 //!   (`i = 0`, `j = 2i + 1`) or expressions (`i + 1`, `2i`, `0`, or a name that
 //!   is already bound such as the second `i` of `{ [i] -> [i] }`), which
-//!   introduce an unnamed dimension equal to the expression;
+//!   introduce an unnamed dimension equal to the expression; isl's range
+//!   shorthand `i = a:b` (`a <= i <= b`; `i = a:` is `a <= i`), also for
+//!   parameters (`[n = 0:23] -> { ... }` constrains `n` in every part); and
+//!   `*`, an unnamed unconstrained dimension (`{ atomic[*] }`);
 //! - formulas with `and`/`&&`/`/\`, `or`/`||`/`\/`, `not`/`!`, `implies`,
 //!   `true`, `false`, `exists e : ...`, `exists (e0 = floor((i)/2), e1 : ...)`,
 //!   and comparison chains `0 <= i < n` with `=`, `==`, `!=`, `<`, `<=`, `>`, `>=`;

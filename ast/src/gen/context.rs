@@ -1,0 +1,133 @@
+//! Contexts and conditions: the context of a level kept to one basic set
+//! with explicit divisions (a superset of the reachable points), and the
+//! gist of a condition against it, within a bounded effort.
+
+use crate::error::{Error, Result};
+use crate::rows::{is_div_def, known_superset};
+use presburger::{BasicMap, Int, Map};
+
+/// Most parts a context may keep; beyond, it is replaced by a convex
+/// superset (contexts only need to contain every reachable point).
+const MAX_CONTEXT_PARTS: usize = 1;
+
+pub(super) fn widen(m: Map) -> Result<Map> {
+    let m = m.coalesce()?;
+    let m = if m.basic_maps().len() <= MAX_CONTEXT_PARTS {
+        m
+    } else {
+        m.convex_hull()?
+    };
+    // existentials without a definition would be copied into every set
+    // intersected with the context (and then into every projection); the
+    // constraints on them are dropped (a superset, as contexts may be)
+    let mut out = Map::empty(m.space().clone());
+    for b in m.basic_maps() {
+        out.add_basic(known_superset(b))?;
+    }
+    Ok(out)
+}
+
+/// Work granted to the inclusion shortcut of [`gist`].
+const SHORTCUT_EFFORT: u64 = 2_000_000;
+
+/// `m` inside `ctx` with the constraints implied by `ctx` removed (the
+/// engine's gist, then the equalities and constant rows it keeps).
+pub(super) fn gist(m: &Map, ctx: &Map) -> Result<Map> {
+    // bounded effort: past it, `m` itself is a valid (if redundant) answer
+    let r = {
+        let _scope = presburger::budget::enter(GIST_EFFORT);
+        gist_exact(m, ctx)
+    };
+    match r {
+        Err(Error::BudgetExceeded) if presburger::budget::remaining() != Some(0) => Ok(m.clone()),
+        r => r,
+    }
+}
+
+/// Work granted to one [`gist`].
+const GIST_EFFORT: u64 = 5_000_000;
+
+fn gist_exact(m: &Map, ctx: &Map) -> Result<Map> {
+    // the shortcut `ctx ⊆ m` only within a bounded effort (the subtraction
+    // makes m's locals explicit)
+    let covered = {
+        let _scope = presburger::budget::enter(SHORTCUT_EFFORT);
+        ctx.is_subset(m)
+    };
+    match covered {
+        Ok(true) => return Ok(Map::universe(m.space().clone())),
+        Ok(false) => {}
+        Err(presburger::Error::BudgetExceeded) if presburger::budget::remaining() != Some(0) => {}
+        Err(e) => return Err(e.into()),
+    }
+    let g = m.gist(ctx)?;
+    let mut out = Map::empty(g.space().clone());
+    for b in g.basic_maps() {
+        let mut keep: Vec<(bool, Vec<Int>)> = Vec::new();
+        let implied = |row: &[Int], eq: bool| -> Result<bool> {
+            let nonconst = row[1..].iter().any(|v| !v.is_zero());
+            if !nonconst {
+                return Ok(if eq {
+                    row[0].is_zero()
+                } else {
+                    !row[0].is_neg()
+                });
+            }
+            // ctx and not(row): row <= -1 (and row >= 1 for an equality)
+            let mut neg: Vec<Int> = row.iter().map(|v| -v).collect();
+            neg[0] = &neg[0] - &Int::ONE;
+            let mut viol = vec![neg];
+            if eq {
+                let mut pos = row.to_vec();
+                pos[0] = &pos[0] - &Int::ONE;
+                viol.push(pos);
+            }
+            for v in viol {
+                let t = with_locals(b, &[(false, v)]);
+                if !Map::from_basic(t).intersect(ctx)?.is_empty()? {
+                    return Ok(false);
+                }
+            }
+            Ok(true)
+        };
+        for r in b.eqs() {
+            if !implied(r, true)? {
+                keep.push((true, r.clone()));
+            }
+        }
+        for r in b.ineqs() {
+            // the engine's gist already dropped the implied inequalities;
+            // only constant rows are left to check
+            let constant = r[1..].iter().all(|v| v.is_zero());
+            if is_div_def(b, r) || !constant || !implied(r, false)? {
+                keep.push((false, r.clone()));
+            }
+        }
+        out.add_basic(with_locals(b, &keep))?;
+    }
+    Ok(out)
+}
+
+/// A basic set with the locals of `b` and only the given rows.
+pub(super) fn with_locals(b: &BasicMap, rows: &[(bool, Vec<Int>)]) -> BasicMap {
+    let mut out = BasicMap::universe(b.space().clone());
+    for d in b.divs() {
+        match d {
+            Some(div) => {
+                let len = out.row_len();
+                out.add_div(div.num[..len].to_vec(), div.den.clone());
+            }
+            None => {
+                out.add_existential();
+            }
+        }
+    }
+    for (eq, r) in rows {
+        if *eq {
+            out.add_eq(r.clone());
+        } else {
+            out.add_ineq(r.clone());
+        }
+    }
+    out
+}

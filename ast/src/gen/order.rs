@@ -1,0 +1,326 @@
+//! Ordering and separating the pieces of a level: groups of pieces
+//! scanned one after the other (by dimension `l` alone, or by the whole
+//! remaining times), a statement's ordered disjuncts, and the regions of
+//! `separate`.
+
+use super::{Gen, Piece};
+use crate::error::Result;
+use crate::expr::Expr;
+use crate::node::Node;
+use crate::options::LoopKind;
+use crate::rows::{project_keep, remap, set_space};
+use presburger::{BasicMap, Int, Map};
+
+/// Most disjuncts [`Gen::split_disjuncts`] orders one by one.
+const MAX_SPLIT: usize = 12;
+
+impl Gen<'_> {
+    /// The pieces (with their sets inside the context) in groups ordered by
+    /// their remaining times; a piece made of several disjuncts is first
+    /// split into them (at most [`MAX_SPLIT`] in all), so that disjuncts
+    /// ordered in time run one after the other. Disjuncts of one statement
+    /// are only ordered when they are disjoint (an instance runs once), and
+    /// those that end up in one group are united again. Not for an
+    /// [`LoopKind::Atomic`] dimension.
+    #[allow(clippy::type_complexity)]
+    pub(super) fn split_disjuncts(
+        &self,
+        l: usize,
+        live: Vec<Piece>,
+        inter: Vec<Map>,
+    ) -> Result<(Vec<Piece>, Vec<Map>, Vec<Vec<usize>>)> {
+        let total: usize = inter.iter().map(|s| s.basic_maps().len()).sum();
+        let atomic = l < self.scan.n_sched && self.options.kind(l) == LoopKind::Atomic;
+        if total == inter.len() || total > MAX_SPLIT || atomic {
+            let groups = self.order_by(l, &inter, true, None)?;
+            return Ok((live, inter, groups));
+        }
+        let mut owner = Vec::new();
+        let mut sub = Vec::new();
+        for (k, s) in inter.iter().enumerate() {
+            for b in s.basic_maps() {
+                owner.push(k);
+                sub.push(Map::from_basic(b.clone()));
+            }
+        }
+        let groups = self.order_by(l, &sub, true, Some(&owner))?;
+        if groups.len() == 1 {
+            let groups = self.order_by(l, &inter, true, None)?;
+            return Ok((live, inter, groups));
+        }
+        let (mut pieces, mut sets, mut out_groups) = (Vec::new(), Vec::new(), Vec::new());
+        for g in groups {
+            let mut members = Vec::new();
+            let mut owners: Vec<usize> = g.iter().map(|&k| owner[k]).collect();
+            owners.sort();
+            owners.dedup();
+            for o in owners {
+                let mut set = Map::empty(inter[o].space().clone());
+                for &k in g.iter().filter(|&&k| owner[k] == o) {
+                    set = set.union(&sub[k])?;
+                }
+                members.push(pieces.len());
+                pieces.push(Piece {
+                    set: set.clone(),
+                    ..live[o].clone()
+                });
+                sets.push(set);
+            }
+            out_groups.push(members);
+        }
+        Ok((pieces, sets, out_groups))
+    }
+
+    /// Split the pieces into groups whose values of dimension `l` are
+    /// ordered (every value of a group before every value of the next, for
+    /// the same outer values); pieces that overlap share a group.
+    #[allow(clippy::needless_range_loop)]
+    pub(super) fn order(&self, l: usize, projs: &[Map]) -> Result<Vec<Vec<usize>>> {
+        self.order_by(l, projs, false, None)
+    }
+
+    /// [`Self::order`]; `lex`: a piece precedes another when its remaining
+    /// schedule times (dimensions `l..`) are never lexicographically after
+    /// the other's for equal outer values (the sets are whole pieces).
+    #[allow(clippy::needless_range_loop)]
+    fn order_by(
+        &self,
+        l: usize,
+        projs: &[Map],
+        lex: bool,
+        owners: Option<&[usize]>,
+    ) -> Result<Vec<Vec<usize>>> {
+        let k = projs.len();
+        if k == 1 {
+            return Ok(vec![vec![0]]);
+        }
+        // before[a][b]: no value of a is >= a value of b
+        let mut before = vec![vec![true; k]; k];
+        for a in 0..k {
+            for b in 0..k {
+                if a != b {
+                    let same = owners.is_some_and(|o| o[a] == o[b]);
+                    before[a][b] = if same {
+                        // parts of one statement: also disjoint
+                        self.lex_before(l, &projs[a], &projs[b])?
+                            && projs[a].intersect(&projs[b])?.is_empty()?
+                    } else if lex {
+                        self.lex_before(l, &projs[a], &projs[b])?
+                    } else {
+                        self.strictly_before(l, &projs[a], &projs[b])?
+                    };
+                }
+            }
+        }
+        // components of the "overlap" relation
+        let mut comp: Vec<usize> = (0..k).collect();
+        fn find(c: &mut [usize], x: usize) -> usize {
+            let mut x = x;
+            while c[x] != x {
+                c[x] = c[c[x]];
+                x = c[x];
+            }
+            x
+        }
+        for a in 0..k {
+            for b in a + 1..k {
+                if !before[a][b] && !before[b][a] {
+                    let (ra, rb) = (find(&mut comp, a), find(&mut comp, b));
+                    comp[ra] = rb;
+                }
+            }
+        }
+        loop {
+            let mut roots: Vec<usize> = (0..k).map(|x| find(&mut comp, x)).collect();
+            roots.sort();
+            roots.dedup();
+            let members = |comp: &mut Vec<usize>, r: usize| -> Vec<usize> {
+                (0..k).filter(|&x| find(comp, x) == r).collect()
+            };
+            let groups: Vec<Vec<usize>> = roots.iter().map(|&r| members(&mut comp, r)).collect();
+            let m = groups.len();
+            // must[i][j]: group i has to come before group j
+            let mut must = vec![vec![false; m]; m];
+            for i in 0..m {
+                for j in 0..m {
+                    if i != j {
+                        must[i][j] = groups[i]
+                            .iter()
+                            .any(|&a| groups[j].iter().any(|&b| !before[b][a]));
+                    }
+                }
+            }
+            // topological order; a cycle merges its groups and retries
+            let mut done = vec![false; m];
+            let mut seq = Vec::new();
+            let mut stuck = false;
+            while seq.len() < m {
+                let next = (0..m).find(|&i| !done[i] && (0..m).all(|j| done[j] || !must[j][i]));
+                match next {
+                    Some(i) => {
+                        done[i] = true;
+                        seq.push(i);
+                    }
+                    None => {
+                        stuck = true;
+                        break;
+                    }
+                }
+            }
+            if !stuck {
+                return Ok(seq.into_iter().map(|i| groups[i].clone()).collect());
+            }
+            let rest: Vec<usize> = (0..m).filter(|&i| !done[i]).collect();
+            let r0 = find(&mut comp, groups[rest[0]][0]);
+            for &i in &rest[1..] {
+                let ri = find(&mut comp, groups[i][0]);
+                comp[ri] = r0;
+            }
+        }
+    }
+
+    /// True if no point of `a` has schedule times `l..` lexicographically
+    /// after those of a point of `b` with the same outer values (equal
+    /// times may run in any order).
+    fn lex_before(&self, l: usize, a: &Map, b: &Map) -> Result<bool> {
+        let n = self.scan.n;
+        let d = self.scan.n_sched;
+        let np = self.scan.params.len();
+        let space = set_space(&self.scan.params, 2 * n);
+        let row = |out: &BasicMap| vec![Int::ZERO; out.row_len()];
+        for ba in a.basic_maps() {
+            let ea = remap(ba, &space, &|c| c);
+            for bb in b.basic_maps() {
+                // b's dimensions after a's
+                let eb = remap(bb, &space, &|c| if c <= np { c } else { c + n });
+                let mut both = ea.clone();
+                let both_map = Map::from_basic(both.clone()).intersect(&Map::from_basic(eb))?;
+                let Some(base) = both_map.basic_maps().first().cloned() else {
+                    continue;
+                };
+                both = base;
+                for k in 0..l {
+                    let mut r = row(&both);
+                    r[1 + np + k] = Int::ONE;
+                    r[1 + np + n + k] = -&Int::ONE;
+                    both.add_eq(r);
+                }
+                // a_k > b_k after equal l..k
+                let mut prefix = both.clone();
+                for k in l..d {
+                    let mut gt = prefix.clone();
+                    let mut r = row(&gt);
+                    r[1 + np + k] = Int::ONE;
+                    r[1 + np + n + k] = -&Int::ONE;
+                    r[0] = -&Int::ONE;
+                    gt.add_ineq(r);
+                    if !Map::from_basic(gt).is_empty()? {
+                        return Ok(false);
+                    }
+                    let mut r = row(&prefix);
+                    r[1 + np + k] = Int::ONE;
+                    r[1 + np + n + k] = -&Int::ONE;
+                    prefix.add_eq(r);
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    /// True if no point of `a` has a value of dimension `l` >= that of a
+    /// point of `b` with the same outer values.
+    fn strictly_before(&self, l: usize, a: &Map, b: &Map) -> Result<bool> {
+        let n = self.scan.n;
+        let np = self.scan.params.len();
+        let space = set_space(&self.scan.params, n + 1);
+        let col_l = 1 + np + l;
+        let col_x = 1 + np + n;
+        for ba in a.basic_maps() {
+            let ea = remap(ba, &space, &|c| c);
+            for bb in b.basic_maps() {
+                let mut eb = remap(bb, &space, &|c| if c == col_l { col_x } else { c });
+                let mut r = vec![Int::ZERO; eb.row_len()];
+                r[col_l] = Int::ONE;
+                r[col_x] = -&Int::ONE;
+                eb.add_ineq(r);
+                let both = Map::from_basic(ea.clone()).intersect(&Map::from_basic(eb))?;
+                if !both.is_empty()? {
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(true)
+    }
+}
+
+impl Gen<'_> {
+    /// [`LoopKind::Separate`]: the union of the pieces' projections split
+    /// into the regions where the same pieces run, each scanned on its own
+    /// with only those pieces, when the regions are ordered along
+    /// dimension `l` (`None` otherwise, or if there is a single region).
+    pub(super) fn separate(
+        &self,
+        l: usize,
+        pieces: &[Piece],
+        projs: &[&Map],
+        ctx: &Map,
+        env: &mut Vec<Expr>,
+    ) -> Result<Option<Vec<Node>>> {
+        let n = self.scan.n;
+        // the projection of each piece (they may share a projection map)
+        let proj_of: Vec<Map> = pieces
+            .iter()
+            .map(|p| {
+                let s = p.set.intersect(ctx)?;
+                project_keep(&s, l + 1, n).and_then(|m| Ok(m.coalesce()?))
+            })
+            .collect::<Result<_>>()?;
+        let _ = projs;
+        let mut regions: Vec<(Vec<usize>, Map)> = Vec::new();
+        for (k, p) in proj_of.iter().enumerate() {
+            let mut next = Vec::new();
+            let mut rest = p.clone();
+            for (mask, r) in regions {
+                let inside = r.intersect(p)?.coalesce()?;
+                let outside = r.subtract(p)?.coalesce()?;
+                rest = rest.subtract(&r)?;
+                if !inside.is_empty()? {
+                    let mut m = mask.clone();
+                    m.push(k);
+                    next.push((m, inside));
+                }
+                if !outside.is_empty()? {
+                    next.push((mask, outside));
+                }
+            }
+            let rest = rest.coalesce()?;
+            if !rest.is_empty()? {
+                next.push((vec![k], rest));
+            }
+            regions = next;
+        }
+        if regions.len() < 2 {
+            return Ok(None);
+        }
+        let sets: Vec<Map> = regions.iter().map(|(_, r)| r.clone()).collect();
+        let order = self.order(l, &sets)?;
+        if order.iter().any(|g| g.len() > 1) {
+            return Ok(None);
+        }
+        let mut out = Vec::new();
+        for g in order {
+            let (mask, region) = &regions[g[0]];
+            let mut sub = Vec::new();
+            for &k in mask {
+                let set = pieces[k].set.intersect(region)?;
+                sub.push(Piece {
+                    set,
+                    ..pieces[k].clone()
+                });
+            }
+            // a region is scanned without separating again
+            out.extend(self.group(l, sub, &[region], ctx, env, false)?);
+        }
+        Ok(Some(out))
+    }
+}
