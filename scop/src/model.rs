@@ -67,11 +67,14 @@ pub struct Access {
 pub enum Expr {
     /// `target op value` (the whole statement).
     Assign {
-        /// Assignment operator.
+        /// Assignment operator as written in the source (`=`, `+=`, ...).
         op: AssignOp,
         /// Index of the must-write access.
         target: usize,
-        /// Right-hand side (already converted to `double`).
+        /// The value stored (already converted to `double`): for `t = e`,
+        /// `e`; for a compound assignment `t op= e`, the whole new value
+        /// `t op e` (the read of `t` is among the accesses), so executing
+        /// the statement is always `t = value`, whatever `op` says.
         value: Box<Expr>,
     },
     /// A read access (index into [`Statement::accesses`]).
