@@ -205,10 +205,10 @@ impl Statement {
 
     fn expr_text(&self, e: &Expr) -> String {
         match e {
-            Expr::Assign { op, target, value } => format!(
-                "{} {} {}",
+            // the value is the whole stored value, also for `op=` (see [`Expr::Assign`])
+            Expr::Assign { target, value, .. } => format!(
+                "{} = {}",
                 self.accesses[*target].target(),
-                op.as_str(),
                 self.expr_text(value)
             ),
             Expr::Access(k) => self.accesses[*k].target(),
