@@ -8,11 +8,13 @@
 //!   kernel's arrays, and `poly interp --contract`.
 //! - [`codegen`]: `poly codegen`, AST generation (the `ast` crate).
 //! - [`delicm`]: `poly delicm` and `poly interp --delicm` (DeLICM).
+//! - [`assumptions`]: `poly assumptions`, optimistic assumptions and the run-time check.
 //! - [`demo`]: the built-in example run by `poly` without arguments.
 //! - [`error`]: the crate's error type.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod assumptions;
 pub mod bench;
 pub mod codegen;
 pub mod delicm;

@@ -2,11 +2,15 @@
 //! live here).
 
 use crate::affine::{Affine, Formula, IntTerm};
-use crate::ast::{self, AssignOp, BaseTy, BinOp, ExprKind, ParamKind, StmtKind, UnOp};
+use crate::assume::{ArrayParam, Kind, Optimistic};
+use crate::ast::{self, AssignOp, BaseTy, BinOp, ExprKind, IntTy, ParamKind, StmtKind, UnOp};
 use crate::error::{Error, Pos};
 use crate::model::*;
 
 mod conditions;
+mod delinearize;
+mod optimistic;
+mod record;
 
 use conditions::{check_monotone, formula_mentions, ge0, stride_formula};
 use std::collections::{BTreeSet, HashMap};
@@ -30,6 +34,16 @@ struct Builder {
     local_arrays: Vec<Array>,
     par_loops: Vec<String>,
     next_ref: usize,
+    /// C types of the integer parameters and variables.
+    int_types: HashMap<String, IntTy>,
+    /// Extents of arrays whose subscripts are checked, and the first
+    /// checked dimension (1 for parameters: the outermost is unknown).
+    extents: HashMap<String, (Vec<Affine>, usize)>,
+    /// Inner extents (innermost first) of delinearized pointers.
+    pointers: HashMap<String, Vec<String>>,
+    /// The integer parameters.
+    int_params: BTreeSet<String>,
+    optimistic: Optimistic,
 }
 
 /// Parses `src` and builds its polyhedral model.
@@ -60,6 +74,16 @@ pub fn build_from_ast(f: &ast::Function) -> Result<Scop, Error> {
         local_arrays: Vec::new(),
         par_loops: Vec::new(),
         next_ref: 0,
+        int_types: HashMap::new(),
+        extents: HashMap::new(),
+        pointers: HashMap::new(),
+        int_params: f
+            .params
+            .iter()
+            .filter(|p| matches!(p.kind, ParamKind::Int(_)))
+            .map(|p| p.name.clone())
+            .collect(),
+        optimistic: Optimistic::default(),
     };
     let mut params = Vec::new();
     let mut scalar_params = Vec::new();
@@ -74,9 +98,32 @@ pub fn build_from_ast(f: &ast::Function) -> Result<Scop, Error> {
         }
         check_name(&p.name, p.pos)?;
         match &p.kind {
-            ParamKind::Int => {
+            ParamKind::Int(t) => {
                 params.push(p.name.clone());
                 b.syms.insert(p.name.clone(), Sym::IntParam);
+                b.int_types.insert(p.name.clone(), *t);
+                b.optimistic.param_types.insert(p.name.clone(), *t);
+            }
+            ParamKind::Pointer { restrict } => {
+                let mut subs = Vec::new();
+                collect_subscripts(&f.body, &p.name, &mut subs);
+                let sizes = delinearize::pointer_sizes(&subs, &b.int_params)?;
+                let mut dims = vec![open_extent()];
+                dims.extend(sizes.iter().rev().map(|s| Affine::var(s)));
+                b.syms.insert(p.name.clone(), Sym::Array { rank: dims.len() });
+                b.extents.insert(p.name.clone(), (dims.clone(), 1));
+                b.optimistic.array_params.push(ArrayParam {
+                    name: p.name.clone(),
+                    restrict: *restrict,
+                    inner: dims[1..].to_vec(),
+                });
+                b.pointers.insert(p.name.clone(), sizes);
+                arrays.push(Array {
+                    name: p.name.clone(),
+                    dims,
+                    element_type: "double".into(),
+                    origin: ArrayOrigin::Param(k),
+                });
             }
             ParamKind::Double => {
                 let w = written.contains(&p.name);
@@ -93,8 +140,9 @@ pub fn build_from_ast(f: &ast::Function) -> Result<Scop, Error> {
                 b.syms
                     .insert(p.name.clone(), Sym::DoubleParam { written: w });
             }
-            ParamKind::Array(dims) => {
-                let mut ds = Vec::new();
+            ParamKind::Array(dims) | ParamKind::OpenArray(dims) => {
+                let open = matches!(p.kind, ParamKind::OpenArray(_));
+                let mut ds = if open { vec![open_extent()] } else { Vec::new() };
                 for d in dims {
                     let t = b.int_term(d)?;
                     match t {
@@ -109,6 +157,12 @@ pub fn build_from_ast(f: &ast::Function) -> Result<Scop, Error> {
                     }
                 }
                 b.syms.insert(p.name.clone(), Sym::Array { rank: ds.len() });
+                b.extents.insert(p.name.clone(), (ds.clone(), 1));
+                b.optimistic.array_params.push(ArrayParam {
+                    name: p.name.clone(),
+                    restrict: false,
+                    inner: ds[1..].to_vec(),
+                });
                 arrays.push(Array {
                     name: p.name.clone(),
                     dims: ds,
@@ -148,7 +202,67 @@ pub fn build_from_ast(f: &ast::Function) -> Result<Scop, Error> {
         context,
         arrays,
         statements: b.statements,
+        optimistic: b.optimistic,
     })
+}
+
+/// The placeholder extent of an outermost dimension that is not declared
+/// (`double A[][10]`, `double *A`): `2^63 - 1`, i.e. unbounded.
+fn open_extent() -> Affine {
+    Affine::constant(i64::MAX)
+}
+
+/// The subscripts of every access `name[e]` in the statements.
+fn collect_subscripts<'a>(stmts: &'a [ast::Stmt], name: &str, out: &mut Vec<&'a ast::Expr>) {
+    fn expr<'a>(e: &'a ast::Expr, name: &str, out: &mut Vec<&'a ast::Expr>) {
+        match &e.kind {
+            ExprKind::Index(n, subs) => {
+                if n == name {
+                    out.extend(subs.iter());
+                }
+                subs.iter().for_each(|s| expr(s, name, out));
+            }
+            ExprKind::Unary(_, a) | ExprKind::CastDouble(a) => expr(a, name, out),
+            ExprKind::Binary(_, a, b) => {
+                expr(a, name, out);
+                expr(b, name, out);
+            }
+            ExprKind::Call(_, args) => args.iter().for_each(|a| expr(a, name, out)),
+            _ => {}
+        }
+    }
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Assign { lhs, rhs, .. } => {
+                expr(lhs, name, out);
+                expr(rhs, name, out);
+            }
+            StmtKind::Decl { init: Some(e), .. } => expr(e, name, out),
+            StmtKind::For { body, .. } => collect_subscripts(std::slice::from_ref(body), name, out),
+            StmtKind::If { then_s, else_s, .. } => {
+                collect_subscripts(std::slice::from_ref(then_s), name, out);
+                if let Some(e) = else_s {
+                    collect_subscripts(std::slice::from_ref(e), name, out);
+                }
+            }
+            StmtKind::Block(b) => collect_subscripts(b, name, out),
+            _ => {}
+        }
+    }
+}
+
+/// True if the statement contains a call of an unknown function (an
+/// error path).
+fn contains_call(s: &ast::Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Call { .. } => true,
+        StmtKind::For { body, .. } => contains_call(body),
+        StmtKind::If { then_s, else_s, .. } => {
+            contains_call(then_s) || else_s.as_ref().is_some_and(|e| contains_call(e))
+        }
+        StmtKind::Block(b) => b.iter().any(contains_call),
+        _ => false,
+    }
 }
 
 const ISL_WORDS: &[&str] = &[
@@ -197,7 +311,7 @@ fn contains_stmt(s: &ast::Stmt) -> bool {
             contains_stmt(then_s) || else_s.as_ref().is_some_and(|e| contains_stmt(e))
         }
         StmtKind::Block(b) => b.iter().any(contains_stmt),
-        StmtKind::Empty | StmtKind::ArrayDecl { .. } => false,
+        StmtKind::Empty | StmtKind::ArrayDecl { .. } | StmtKind::Call { .. } => false,
     }
 }
 
@@ -229,6 +343,12 @@ impl Builder {
     fn stmt(&mut self, s: &ast::Stmt, prefix: &[SchedDim]) -> Result<(), Error> {
         match &s.kind {
             StmtKind::Empty => Ok(()),
+            StmtKind::Call { name } => {
+                // an error path: the parameters for which it runs are a restriction
+                let (vars, dom) = self.here();
+                self.oblige(Kind::ErrorPath, s.pos, &vars, &dom, Formula::False, format!("call of `{name}`"));
+                Ok(())
+            }
             StmtKind::Block(b) => self.block(b, prefix),
             StmtKind::Decl { ty, name, init } => {
                 check_name(name, s.pos)?;
@@ -240,7 +360,8 @@ impl Builder {
                     ));
                 }
                 match ty {
-                    BaseTy::Int => {
+                    BaseTy::Int(t) => {
+                        self.int_types.insert(name.clone(), *t);
                         if init.is_some() {
                             return Err(Error::unsupported(
                                 s.pos,
@@ -275,6 +396,11 @@ impl Builder {
                 else_s,
             } => {
                 let f = self.cond_formula(cond)?;
+                let (vars, dom) = self.here();
+                self.record_int(cond, None, &vars, &dom);
+                if contains_call(then_s) || else_s.as_ref().is_some_and(|e| contains_call(e)) {
+                    return self.error_paths(&f, then_s, else_s.as_deref(), s.pos, prefix);
+                }
                 let both =
                     contains_stmt(then_s) && else_s.as_ref().is_some_and(|e| contains_stmt(e));
                 let mut pre = prefix.to_vec();
@@ -324,7 +450,11 @@ impl Builder {
                     }
                 }
                 let init_t = self.int_term(init)?;
+                let ty = if *declared { IntTy::Int } else { self.var_type(var) };
+                let (vars, dom) = self.here();
+                self.record_int(init, Some(ty), &vars, &dom);
                 let saved = self.syms.clone();
+                let saved_ty = self.int_types.insert(var.clone(), ty);
                 self.syms.insert(var.clone(), Sym::Iterator);
                 if *parallel {
                     self.par_loops.push(var.clone());
@@ -334,6 +464,9 @@ impl Builder {
                     self.par_loops.pop();
                 }
                 self.syms = saved;
+                if let Some(t) = saved_ty {
+                    self.int_types.insert(var.clone(), t);
+                }
                 r
             }
         }
@@ -350,6 +483,14 @@ impl Builder {
         body: &ast::Stmt,
         prefix: &[SchedDim],
     ) -> Result<(), Error> {
+        let ne_cond;
+        let cond = match self.not_equal_loop(var, &init, cond, step)? {
+            Some(c) => {
+                ne_cond = c;
+                &ne_cond
+            }
+            None => cond,
+        };
         let c = self.cond_formula(cond)?;
         check_monotone(&c, var, step > 0, cond.pos)?;
         if !formula_mentions(&c, var) {
@@ -406,7 +547,9 @@ impl Builder {
         if step.abs() > 1 {
             parts.push(stride_formula(var, &init, step.abs()));
         }
-        self.loops.push((var.to_string(), Formula::and(parts)));
+        let this = Formula::and(parts);
+        self.record_loop(var, &init, cond, step, &this);
+        self.loops.push((var.to_string(), this));
         let mut pre = prefix.to_vec();
         pre.push(SchedDim::Iter(
             var.to_string(),
@@ -451,6 +594,7 @@ impl Builder {
         }
         self.syms
             .insert(name.to_string(), Sym::Array { rank: ds.len() });
+        self.extents.insert(name.to_string(), (ds.clone(), 0));
         self.local_arrays.push(Array {
             name: name.to_string(),
             dims: ds,
@@ -521,6 +665,8 @@ impl Builder {
         } else {
             None
         };
+        let (vars, dom) = self.here();
+        self.record_body_ints(rhs, &vars, &dom);
         let (mut v, t) = self.value(rhs, &mut acc)?;
         if t == Ty::Int {
             v = Expr::ToDouble(Box::new(v));
@@ -564,6 +710,9 @@ impl Builder {
     }
 
     fn subscripts(&mut self, n: &str, subs: &[ast::Expr], pos: Pos) -> Result<Vec<Affine>, Error> {
+        if let Some(sizes) = self.pointers.get(n).cloned() {
+            return self.pointer_subscripts(n, subs, &sizes, pos);
+        }
         let rank = match self.syms.get(n) {
             Some(Sym::Array { rank }) => *rank,
             Some(_) => return Err(Error::semantic(pos, format!("`{n}` is not an array"))),
@@ -586,7 +735,9 @@ impl Builder {
             ));
         }
         let mut out = Vec::new();
+        let (vars, dom) = self.here();
         for s in subs {
+            self.record_int(s, None, &vars, &dom);
             match self.int_term(s)? {
                 IntTerm::Aff(a) => out.push(a),
                 _ => {
@@ -598,6 +749,7 @@ impl Builder {
                 }
             }
         }
+        self.record_inbounds(n, &out, pos);
         Ok(out)
     }
 

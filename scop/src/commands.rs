@@ -147,7 +147,7 @@ pub fn interp_function(f: &crate::ast::Function, assignments: &[String]) -> Resu
             )));
         };
         match p.kind {
-            ParamKind::Int => {
+            ParamKind::Int(_) => {
                 let v: i64 = value.trim().parse().map_err(|_| {
                     Error::usage(format!("`{value}` is not an integer (for {name})"))
                 })?;
@@ -160,7 +160,7 @@ pub fn interp_function(f: &crate::ast::Function, assignments: &[String]) -> Resu
                     .map_err(|_| Error::usage(format!("`{value}` is not a number (for {name})")))?;
                 scalars.insert(name.to_string(), v);
             }
-            ParamKind::Array(_) => {
+            ParamKind::Array(_) | ParamKind::OpenArray(_) | ParamKind::Pointer { .. } => {
                 return Err(Error::usage(format!(
                     "`{name}` is an array; it cannot be set"
                 )))
@@ -171,7 +171,7 @@ pub fn interp_function(f: &crate::ast::Function, assignments: &[String]) -> Resu
     crate::interp::run(&f, &mut st)?;
     let mut out = String::new();
     for p in &f.params {
-        if let ParamKind::Array(_) = p.kind {
+        if let ParamKind::Array(_) | ParamKind::OpenArray(_) | ParamKind::Pointer { .. } = p.kind {
             let data = st
                 .arrays
                 .get(&p.name)

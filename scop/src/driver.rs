@@ -45,15 +45,15 @@ pub fn c_driver(
     let mut k_array = 0;
     for p in &f.params {
         match &p.kind {
-            ParamKind::Int => {
-                let _ = writeln!(c, "  int scop_p_{} = {};", p.name, st.ints[&p.name]);
+            ParamKind::Int(t) => {
+                let _ = writeln!(c, "  {} scop_p_{} = {};", t.as_str(), p.name, st.ints[&p.name]);
                 call_args.push(format!("scop_p_{}", p.name));
             }
             ParamKind::Double => {
                 let _ = writeln!(c, "  double scop_p_{} = {:e};", p.name, st.doubles[&p.name]);
                 call_args.push(format!("scop_p_{}", p.name));
             }
-            ParamKind::Array(_) => {
+            ParamKind::Array(_) | ParamKind::OpenArray(_) | ParamKind::Pointer { .. } => {
                 let len = st.arrays[&p.name].data.len();
                 let _ = writeln!(
                     c,

@@ -101,7 +101,7 @@ pub fn initial_state(
     let (mut k_scalar, mut k_array) = (0usize, 0usize);
     for p in &f.params {
         match &p.kind {
-            ParamKind::Int => {
+            ParamKind::Int(_) => {
                 let v = *ints.get(&p.name).ok_or_else(|| {
                     Error::usage(format!("missing value for integer parameter {}", p.name))
                 })?;
@@ -114,6 +114,13 @@ pub fn initial_state(
                     .unwrap_or_else(|| default_scalar(k_scalar));
                 k_scalar += 1;
                 st.doubles.insert(p.name.clone(), v);
+            }
+            ParamKind::OpenArray(_) | ParamKind::Pointer { .. } => {
+                return Err(Error::unsupported(
+                    p.pos,
+                    format!("parameter `{}` without extents", p.name),
+                    "the interpreter needs every array's extents (pointer and `[]` parameters are modelled, not run)",
+                ))
             }
             ParamKind::Array(dims) => {
                 let (ds, len) = extents(&st, &p.name, dims, p.pos)?;
@@ -222,6 +229,10 @@ fn exec_block(st: &mut State, stmts: &[ast::Stmt]) -> Result<(), Error> {
 fn exec(st: &mut State, s: &ast::Stmt) -> Result<(), Error> {
     match &s.kind {
         StmtKind::Empty => Ok(()),
+        StmtKind::Call { name } => Err(Error::runtime(
+            s.pos,
+            format!("the error path runs: call of the unknown function `{name}`"),
+        )),
         StmtKind::Block(b) => exec_block(st, b),
         StmtKind::ArrayDecl { name, dims } => {
             // Uninitialised in C; zeros here, for determinism.
@@ -237,7 +248,7 @@ fn exec(st: &mut State, s: &ast::Stmt) -> Result<(), Error> {
         }
         StmtKind::Decl { ty, name, init } => {
             match ty {
-                ast::BaseTy::Int => {
+                ast::BaseTy::Int(_) => {
                     st.ints.insert(name.clone(), 0);
                 }
                 ast::BaseTy::Double => {

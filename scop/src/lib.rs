@@ -129,6 +129,7 @@
 #![warn(missing_docs)]
 
 pub mod affine;
+pub mod assume;
 pub mod ast;
 mod build;
 pub mod commands;
