@@ -6,6 +6,7 @@
 
 use presburger::{MultiAff, Set};
 use scop::affine::{AVar, Affine};
+use scop::ast::IntTy;
 use scop::assume::ArrayParam;
 use scop::Scop;
 
@@ -28,14 +29,35 @@ const ELEMENT: i64 = 8;
 
 struct Range {
     accessed: String,
-    start: String,
-    end: String,
+    /// The lowest and one past the highest accessed cell (offsets from the
+    /// base, in elements).
+    start: CInt,
+    end: CInt,
 }
 
 /// The pairs of non-`restrict` array parameters, at least one of them
 /// written, and their no-overlap conditions. `None` inside when a literal
 /// does not fit 64 bits.
 pub fn alias_pairs(scop: &Scop, params: &Params) -> Result<Option<Vec<AliasPair>>> {
+    match pairs_with(scop, params, false) {
+        Err(Error::CheckOverflow(_)) => {}
+        r => return r,
+    }
+    // Offsets of high degree in 64-bit sizes could exceed 128 bits: they
+    // are evaluated only where every 64-bit parameter fits in 32 bits (a
+    // guard in front of the comparison); larger sizes make the check fail
+    // safe (false).
+    let narrow = Params {
+        types: params
+            .types
+            .iter()
+            .map(|(n, t)| (n.clone(), if t.bits() > 32 { IntTy::Int } else { *t }))
+            .collect(),
+    };
+    pairs_with(scop, &narrow, true)
+}
+
+fn pairs_with(scop: &Scop, params: &Params, guard: bool) -> Result<Option<Vec<AliasPair>>> {
     let mut ranges = Vec::new();
     for ap in scop.optimistic.array_params.iter().filter(|a| !a.restrict) {
         let Some((cells, written)) = scop::assume::accessed_cells(scop, &ap.name)? else { continue };
@@ -48,13 +70,42 @@ pub fn alias_pairs(scop: &Scop, params: &Params) -> Result<Option<Vec<AliasPair>
             if !wa && !wb {
                 continue;
             }
+            // A's range ends before B's starts: 8 (endA - startB) <= B - A,
+            // i.e. endA - startB <= floor((B - A) / 8), all in elements.
+            let before = |x: &Range, xn: &str, y: &Range, yn: &str| -> Result<Option<String>> {
+                let d = CInt {
+                    text: format!("((__int128)(uintptr_t){yn} - (__int128)(uintptr_t){xn})"),
+                    bound: 2f64.powi(64),
+                };
+                let Some(q) = d.floor_div(&presburger::Int::from(ELEMENT)) else { return Ok(None) };
+                if x.end.bound + y.start.bound > 1e37 {
+                    return Err(Error::CheckOverflow("an address range".into()));
+                }
+                Ok(Some(format!("{} - {} <= {}", x.end.text, y.start.text, q.text)))
+            };
+            let (Some(ab), Some(ba)) = (before(ra, a, rb, b)?, before(rb, b, ra, a)?) else {
+                return Ok(None);
+            };
+            let compare = format!("{ab} || {ba}");
+            let guards: Vec<String> = if guard {
+                scop.optimistic
+                    .param_types
+                    .iter()
+                    .filter(|(n, t)| t.bits() > 32 && mentions(&compare, n))
+                    .map(|(n, _)| format!("-2147483648 <= {n} && {n} <= 2147483647"))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            let compare = if guards.is_empty() {
+                compare
+            } else {
+                format!("{} && ({compare})", guards.join(" && "))
+            };
             out.push(AliasPair {
                 a: a.clone(),
                 b: b.clone(),
-                check: format!(
-                    "!({}) || !({}) || {} <= {} || {} <= {}",
-                    ra.accessed, rb.accessed, ra.end, rb.start, rb.end, ra.start
-                ),
+                check: format!("!({}) || !({}) || ({compare})", ra.accessed, rb.accessed),
             });
         }
     }
@@ -68,22 +119,40 @@ fn range(cells: &Set, ap: &ArrayParam, params: &Params) -> Result<Option<Range>>
     };
     let lo = cells.lexmin_pw_multi_aff()?;
     let hi = cells.lexmax_pw_multi_aff()?;
-    let base = format!("(__int128)(uintptr_t){}", ap.name);
     let mut ends = Vec::new();
-    for (pw, extra) in [(lo, 0), (hi, ELEMENT)] {
+    for (pw, extra) in [(lo, 0), (hi, 1)] {
         // nested conditionals over the pieces; 0 where nothing is accessed
         // (never evaluated: `accessed` is tested first)
         let mut text = "0".to_string();
+        let mut bound: f64 = 0.0;
+        let single = pw.pieces().len() == 1;
         for (dom, ma) in pw.pieces().iter().rev() {
-            let Some(c) = crate::cexpr::set_condition(dom, params)? else { return Ok(None) };
             let Some(off) = offset(ma, &ap.inner, params)? else { return Ok(None) };
-            text = format!("(({c}) ? {base} + {ELEMENT} * {} + {extra} : {text})", off.text);
+            bound = bound.max(off.bound + extra as f64);
+            let at = if extra == 0 { off.text } else { format!("{} + {extra}", off.text) };
+            text = if single {
+                format!("({at})")
+            } else {
+                let Some(c) = crate::cexpr::set_condition(dom, params)? else { return Ok(None) };
+                format!("(({c}) ? {at} : {text})")
+            };
         }
-        ends.push(text);
+        ends.push(CInt { text, bound });
     }
-    let end = ends.pop().unwrap_or_default();
-    let start = ends.pop().unwrap_or_default();
+    let end = ends.pop().unwrap_or(CInt { text: "0".into(), bound: 0.0 });
+    let start = ends.pop().unwrap_or(CInt { text: "0".into(), bound: 0.0 });
     Ok(Some(Range { accessed, start, end }))
+}
+
+/// True if `text` contains the parameter term `(__int128)name`.
+fn mentions(text: &str, name: &str) -> bool {
+    let pat = format!("(__int128){name}");
+    text.match_indices(&pat).any(|(k, _)| {
+        !text[k + pat.len()..]
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
 }
 
 /// The linear offset `((i0 · e1 + i1) · e2 + i2) ...` of a cell.
