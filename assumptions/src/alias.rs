@@ -113,7 +113,7 @@ fn pairs_with(scop: &Scop, params: &Params, guard: bool) -> Result<Option<Vec<Al
 }
 
 fn range(cells: &Set, ap: &ArrayParam, params: &Params) -> Result<Option<Range>> {
-    let accessed = match crate::cexpr::set_condition(&cells.params(), params)? {
+    let accessed = match crate::cexpr::set_condition(&cells.params().coalesce()?, params)? {
         Some(t) => t,
         None => return Ok(None),
     };
@@ -162,6 +162,7 @@ fn offset(ma: &MultiAff, inner: &[Affine], params: &Params) -> Result<Option<CIn
         let Some(v) = aff_value(aff, params)? else { return Ok(None) };
         acc = Some(match acc {
             None => v,
+            Some(a) if a.text == "(0)" || a.text == "0" => v,
             Some(a) => {
                 let Some(e) = extent(&inner[d - 1], params) else { return Ok(None) };
                 let bound = a.bound * e.bound + v.bound;
@@ -186,11 +187,13 @@ fn extent(e: &Affine, params: &Params) -> Option<CInt> {
         let ty = params.types.get(n).copied().unwrap_or(scop::ast::IntTy::Long);
         let p = CInt::param(n, ty);
         bound += p.bound * (*c as f64).abs();
-        parts.push(format!("{c} * {}", p.text));
+        parts.push(if *c == 1 { p.text } else { format!("{c} * {}", p.text) });
     }
-    parts.push(e.constant.to_string());
+    if e.constant != 0 || parts.is_empty() {
+        parts.push(e.constant.to_string());
+    }
     Some(CInt {
-        text: format!("({})", parts.join(" + ")),
+        text: if parts.len() == 1 { parts.pop().unwrap_or_default() } else { format!("({})", parts.join(" + ")) },
         bound,
     })
 }
