@@ -8,53 +8,36 @@
 //! ```
 //! let src = "void k(int n, double *A) { for (int i = n; i != 0; i -= 2) A[i] = 0; }";
 //! let (json, _) = poly::assumptions::assumptions_json(src, false).unwrap();
-//! assert!(json.starts_with("{\"context\": \"[n] -> {"));
+//! assert!(json.starts_with("{\n \"context\": \"[n] -> {"));
 //! assert!(json.contains("\"Termination\""));
 //! ```
 
 use crate::error::{Error, Result};
-
-fn quote(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
+use scop::json::Json;
 
 /// The JSON document of a kernel's assumptions and the remark lines.
 pub fn assumptions_json(src: &str, remarks: bool) -> Result<(String, Vec<String>)> {
     let scop = scop::build_scop(src)?;
     let a = assumptions::analyze(&scop, &assumptions::Limits::default())
         .map_err(|e| Error::Command(e.to_string()))?;
-    let kinds: Vec<String> = a
+    let kinds = a
         .kinds
         .iter()
-        .map(|(k, s)| format!("{}: {}", quote(k.as_str()), quote(&s.to_string())))
+        .map(|(k, s)| (k.as_str().to_string(), Json::str(s.to_string())))
         .collect();
     let lines: Vec<String> = a.remarks.iter().map(|r| r.to_string()).collect();
-    let mut json = format!(
-        "{{\"context\": {}, \"assumed\": {}, \"invalid\": {}, \"kinds\": {{{}}}, \"feasible\": {}, \"check\": {}",
-        quote(&a.context.to_string()),
-        quote(&a.assumed.to_string()),
-        quote(&a.invalid.to_string()),
-        kinds.join(", "),
-        a.feasible,
-        quote(&a.check)
-    );
+    let mut doc = vec![
+        ("context".to_string(), Json::str(a.context.to_string())),
+        ("assumed".to_string(), Json::str(a.assumed.to_string())),
+        ("invalid".to_string(), Json::str(a.invalid.to_string())),
+        ("kinds".to_string(), Json::Obj(kinds)),
+        ("feasible".to_string(), Json::Bool(a.feasible)),
+        ("check".to_string(), Json::str(a.check.clone())),
+    ];
     if remarks {
-        let items: Vec<String> = lines.iter().map(|l| quote(l)).collect();
-        json.push_str(&format!(", \"remarks\": [{}]", items.join(", ")));
+        doc.push(("remarks".to_string(), Json::Arr(lines.iter().map(Json::str).collect())));
     }
-    json.push('}');
-    Ok((json, lines))
+    Ok((Json::Obj(doc).pretty(), lines))
 }
 
 /// The command: `poly assumptions KERNEL.c [--remarks]`.

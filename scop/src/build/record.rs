@@ -107,21 +107,26 @@ impl Builder {
         if from == to || (to.lowest() <= from.lowest() && from.highest() <= to.highest()) {
             return;
         }
-        match self.int_term(e) {
-            Ok(t) => self.oblige(
-                Kind::Wrapping,
-                e.pos,
-                vars,
-                domain,
-                in_range(&t, to),
-                format!("conversion of {} to {}", ast_text(e), to.as_str()),
-            ),
-            Err(_) => self.unmodelled(e.pos, format!("conversion of a non-affine {} to {}", from.as_str(), to.as_str())),
-        }
+        let what = format!("conversion of {} to {}", ast_text(e), to.as_str());
+        let why = format!("conversion of a non-affine {} to {}", from.as_str(), to.as_str());
+        self.oblige_on(Kind::Wrapping, e, (vars, domain), |t| in_range(t, to), what, why);
     }
 
-    fn unmodelled(&mut self, pos: Pos, why: String) {
-        self.optimistic.unmodelled.push((pos, why));
+    /// Records that `holds(e)` must be true at the site, or that it cannot
+    /// be expressed (`e` is not quasi-affine).
+    fn oblige_on(
+        &mut self,
+        kind: Kind,
+        e: &ast::Expr,
+        (vars, domain): (&[String], &Formula),
+        holds: impl FnOnce(&IntTerm) -> Formula,
+        what: String,
+        unmodelled: String,
+    ) {
+        match self.int_term(e) {
+            Ok(t) => self.oblige(kind, e.pos, vars, domain, holds(&t), what),
+            Err(_) => self.optimistic.unmodelled.push((e.pos, unmodelled)),
+        }
     }
 
     fn record_node(&mut self, e: &ast::Expr, ty: IntTy, vars: &[String], domain: &Formula) {
@@ -148,17 +153,8 @@ impl Builder {
                     return;
                 }
                 if matches!(op, BinOp::Div | BinOp::Mod) {
-                    match self.int_term(a) {
-                        Ok(t) => self.oblige(
-                            Kind::Division,
-                            e.pos,
-                            vars,
-                            domain,
-                            ge0(&t),
-                            format!("non-negative dividend {}", ast_text(a)),
-                        ),
-                        Err(_) => self.unmodelled(e.pos, "division of a non-affine value".into()),
-                    }
+                    let what = format!("non-negative dividend {}", ast_text(a));
+                    self.oblige_on(Kind::Division, a, (vars, domain), ge0, what, "division of a non-affine value".into());
                 }
                 self.record_value(e, ty, vars, domain);
             }
@@ -177,20 +173,9 @@ impl Builder {
         if !checked(ty) {
             return;
         }
-        match self.int_term(e) {
-            Ok(t) => self.oblige(
-                Kind::Wrapping,
-                e.pos,
-                vars,
-                domain,
-                in_range(&t, ty),
-                format!("{} in {}", ast_text(e), ty.as_str()),
-            ),
-            Err(_) => self.unmodelled(
-                e.pos,
-                format!("the {} value {} is not affine: its wrapping cannot be bounded", ty.as_str(), ast_text(e)),
-            ),
-        }
+        let what = format!("{} in {}", ast_text(e), ty.as_str());
+        let why = format!("the {} value {} is not affine: its wrapping cannot be bounded", ty.as_str(), ast_text(e));
+        self.oblige_on(Kind::Wrapping, e, (vars, domain), |t| in_range(t, ty), what, why);
     }
 
     /// Records the integer subexpressions of a statement body's value
