@@ -1,12 +1,19 @@
 //! `poly delicm`: DeLICM on a C kernel, and the conflict-test protocol.
 //!
 //! - `poly delicm KERNEL.c`: the transformed model as JSON (the keys of
-//!   `poly scop`, plus `mapped`, `forwarded`, `rejected` and `statistics`);
-//!   `--forward` forwards operand trees first (the readers' tags change).
+//!   `poly scop`, plus `mapped`, `forwarded`, `rejected` and `statistics`,
+//!   whose `scheduler` entry says what `poly schedule` finds before and
+//!   after: outer parallel members and permutable depth of its outermost
+//!   band);
+//!   `--forward` forwards operand trees first (the readers' tags change);
+//!   `--known` lets a copy of an element live in that element while it
+//!   holds the same value (the stored copy becomes the source of the
+//!   element's later reads).
 //! - `poly delicm --conflicts FILE.jsonl`: one line `ID conflict` or
 //!   `ID ok` per case of the shared protocol (`shared/delicm/README.md`).
 //! - `poly interp KERNEL.c --delicm NAME=VALUE...`: checksums of the
-//!   transformed program ([`interp_command`]; `--forward` as above).
+//!   transformed program ([`interp_command`]; `--forward`, `--known` as
+//!   above).
 //!
 //! ```
 //! let case = r#"{"id": "c4", "existing": {"occupied": "{ Dom[i] : i != 0 }", "unused": null, "written": "{}"}, "proposed": {"occupied": "{ Dom[0] }", "unused": null, "written": "{}"}}"#;
@@ -84,6 +91,49 @@ pub fn conflict_lines(text: &str) -> String {
     out
 }
 
+/// What the scheduler makes of a model: `{"outer_parallel": N,
+/// "permutable_depth": N}` for the outermost band of the schedule `poly
+/// schedule` computes (leading coincident members; members if the band is
+/// permutable, else 1), or `{"error": ...}` when it fails or runs out of
+/// its budget.
+fn scheduled(model: &scop::Model) -> Out {
+    let run = || -> Result<(usize, usize)> {
+        let sc = crate::schedule::model_constraints(model, false)?;
+        let s = presburger::budget::with_budget(200_000_000, || {
+            scheduler::compute_schedule(&sc, &scheduler::Options::default())
+        })
+        .map_err(|error| Error::Schedule {
+            file: "kernel".into(),
+            error,
+        })?;
+        Ok(outermost_band(&s.root))
+    };
+    match run() {
+        Ok((par, depth)) => Out::Obj(vec![
+            ("outer_parallel".into(), Out::Int(par as i64)),
+            ("permutable_depth".into(), Out::Int(depth as i64)),
+        ]),
+        Err(e) => Out::Obj(vec![("error".into(), Out::str(e.to_string()))]),
+    }
+}
+
+/// `(leading coincident members, permutable depth)` of the outermost band
+/// reached through single-child sequences and sets (`(0, 0)` when the
+/// statements are split first).
+fn outermost_band(node: &scheduler::Node) -> (usize, usize) {
+    match node {
+        scheduler::Node::Band(b) => {
+            let par = b.coincident.iter().take_while(|c| **c).count();
+            let depth = if b.permutable { b.members.len() } else { 1 };
+            (par, depth)
+        }
+        scheduler::Node::Sequence(f) | scheduler::Node::Set(f) if f.len() == 1 => {
+            outermost_band(&f[0].child)
+        }
+        _ => (0, 0),
+    }
+}
+
 /// The transformed model of a kernel as the JSON document of `poly delicm`.
 pub fn delicm_json(src: &str, options: &delicm::Options) -> Result<Out> {
     let t = delicm::transform(src, options)?;
@@ -139,6 +189,13 @@ pub fn delicm_json(src: &str, options: &delicm::Options) -> Result<Out> {
             Out::Int(st.permutable_depth_after as i64),
         ),
         ("budget_exhausted".into(), Out::Bool(t.budget_exhausted)),
+        (
+            "scheduler".into(),
+            Out::Obj(vec![
+                ("before".into(), scheduled(&t.original)),
+                ("after".into(), scheduled(&t.model)),
+            ]),
+        ),
     ]);
     let forwarded = t
         .forwarded
@@ -165,42 +222,48 @@ fn read(path: &str) -> Result<String> {
     std::fs::read_to_string(path).map_err(|e| Error::Io(format!("{path}: {e}")))
 }
 
-/// `poly delicm KERNEL.c` or `poly delicm --conflicts FILE.jsonl`.
+/// The options `--forward` and `--known` among `args` (removed from it).
+fn options(args: &[String]) -> (delicm::Options, Vec<&String>) {
+    let mut o = delicm::Options::default();
+    let mut rest = Vec::new();
+    for a in args {
+        match a.as_str() {
+            "--forward" => o.forward = true,
+            "--known" => o.known_values = true,
+            _ => rest.push(a),
+        }
+    }
+    (o, rest)
+}
+
+/// `poly delicm KERNEL.c [--forward] [--known]` or
+/// `poly delicm --conflicts FILE.jsonl`.
 pub fn delicm_command(args: &[String]) -> Result<String> {
-    match args {
-        [flag, path] if flag == "--conflicts" => Ok(conflict_lines(&read(path)?)),
-        [path] if !path.starts_with('-') => {
-            Ok(delicm_json(&read(path)?, &delicm::Options::default())?.pretty())
+    if let [flag, path] = args {
+        if flag == "--conflicts" {
+            return Ok(conflict_lines(&read(path)?));
         }
-        [path, flag] if flag == "--forward" && !path.starts_with('-') => {
-            let options = delicm::Options {
-                forward: true,
-                ..delicm::Options::default()
-            };
-            Ok(delicm_json(&read(path)?, &options)?.pretty())
-        }
+    }
+    let (o, rest) = options(args);
+    match rest.as_slice() {
+        [path] if !path.starts_with('-') => Ok(delicm_json(&read(path)?, &o)?.pretty()),
         _ => Err(Error::Usage(
-            "poly delicm KERNEL.c [--forward] | poly delicm --conflicts FILE.jsonl".into(),
+            "poly delicm KERNEL.c [--forward] [--known] | poly delicm --conflicts FILE.jsonl"
+                .into(),
         )),
     }
 }
 
-/// `poly interp KERNEL.c --delicm NAME=VALUE...`: runs the transformed
-/// program; one `NAME CHECKSUM` line per array parameter, as `poly interp`.
+/// `poly interp KERNEL.c --delicm [--forward] [--known] NAME=VALUE...`:
+/// runs the transformed program; one `NAME CHECKSUM` line per array
+/// parameter, as `poly interp`.
 pub fn interp_command(args: &[String]) -> Result<String> {
-    let forward = args.iter().any(|a| a == "--forward");
-    let rest: Vec<&String> = args
-        .iter()
-        .filter(|a| *a != "--delicm" && *a != "--forward")
-        .collect();
+    let (options, rest) = options(args);
+    let rest: Vec<&String> = rest.into_iter().filter(|a| *a != "--delicm").collect();
     let Some((path, assignments)) = rest.split_first() else {
         return Err(Error::Usage(
             "poly interp FILE.c --delicm NAME=VALUE...".into(),
         ));
-    };
-    let options = delicm::Options {
-        forward,
-        ..delicm::Options::default()
     };
     let t = delicm::transform(&read(path)?, &options)?;
     let assignments: Vec<String> = assignments.iter().map(|a| a.to_string()).collect();

@@ -166,11 +166,36 @@ pub fn interp_contract_command(args: &[String]) -> Result<String> {
 
 /// `poly check-schedule KERNEL.c SCHEDULE`: `legal`, or `illegal: ...` with
 /// the violated flow or live range (SCHEDULE: an isl union map on the
-/// statements, or a file holding one).
+/// statements, or a file holding one). `poly check-schedule KERNEL.c
+/// --scheduled [--live-range-reordering]` checks the schedule that `poly
+/// schedule KERNEL.c` computes (the scheduler's tree as a union map).
 pub fn check_schedule_command(args: &[String]) -> Result<String> {
+    if let [file, flag, rest @ ..] = args {
+        if flag == "--scheduled" {
+            let lrr = match rest {
+                [] => false,
+                [f] if f == "--live-range-reordering" => true,
+                _ => {
+                    return Err(Error::Usage(
+                        "`poly check-schedule KERNEL.c --scheduled [--live-range-reordering]`"
+                            .into(),
+                    ))
+                }
+            };
+            let src = read(file)?;
+            let sc = crate::schedule::kernel_constraints(&src, lrr)?;
+            let schedule = scheduler::compute_schedule(&sc, &scheduler::Options::default())
+                .and_then(|s| s.to_union_map())
+                .map_err(|error| Error::Schedule {
+                    file: file.clone(),
+                    error,
+                })?;
+            return check_schedule_map(&src, &schedule, Some(DEFAULT_BUDGET));
+        }
+    }
     let [file, sched] = args else {
         return Err(Error::Usage(
-            "`poly check-schedule` takes KERNEL.c and SCHEDULE".into(),
+            "`poly check-schedule` takes KERNEL.c and SCHEDULE (or --scheduled)".into(),
         ));
     };
     let src = read(file)?;
@@ -188,9 +213,18 @@ pub fn check_schedule_text(src: &str, schedule: &str, budget: Option<u64>) -> Re
         .trim()
         .parse()
         .map_err(|e| Error::Usage(format!("SCHEDULE is not an isl union map: {e}")))?;
+    check_schedule_map(src, &sched, budget)
+}
+
+/// [`check_schedule_text`] on a schedule given as a value.
+pub fn check_schedule_map(
+    src: &str,
+    sched: &presburger::UnionMap,
+    budget: Option<u64>,
+) -> Result<String> {
     let run = || -> liveness::Result<String> {
         let model = scop::Model::from_source(src)?;
-        Ok(liveness::check_schedule(&model, &sched)?.to_string())
+        Ok(liveness::check_schedule(&model, sched)?.to_string())
     };
     match budget {
         Some(b) => presburger::budget::with_budget(b, run),

@@ -21,13 +21,14 @@ Usage:
                             0 means no limit)
   poly scop FILE.c [--isl]  extract the polyhedral model of a C kernel (JSON;
                             --isl: an iscc script of its relations, for poly calc)
-  poly interp FILE.c [--contract | --delicm [--forward]] NAME=VALUE...
+  poly interp FILE.c [--contract | --delicm [--forward] [--known]] NAME=VALUE...
                             run a C kernel with the given parameter values;
                             --contract: with its local arrays contracted (poly liveness);
                             --delicm: the program after DeLICM
-  poly delicm FILE.c [--forward]
+  poly delicm FILE.c [--forward] [--known]
                             map scalars into unused array elements (JSON model;
-                            --forward: forward operand trees first)
+                            --forward: forward operand trees first; --known: a copy may
+                            live in the element that holds its value)
   poly delicm --conflicts FILE.jsonl
                             the DeLICM conflict test, one `ID conflict|ok` line per case
   poly deps FILE.c [--param NAME=VALUE]... [--tagged]
@@ -44,7 +45,9 @@ Usage:
   poly check-schedule FILE.c SCHEDULE
                             `legal` when the schedule (an isl union map on the statements,
                             or a file) reverses no flow and writes no cell inside one of its
-                            live ranges; else `illegal:` and an offending instance
+                            live ranges; else `illegal:` and an offending instance;
+                            SCHEDULE `--scheduled [--live-range-reordering]`: the schedule
+                            `poly schedule FILE.c` computes
   poly codegen [--time N] FILE
                             generate loops (C, isl style) for an isl_codegen input
                             (FILE.in: schedule, context, options; FILE.st: schedule tree);

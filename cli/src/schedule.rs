@@ -105,10 +105,14 @@ pub fn schedule_command(args: &[String]) -> Result<String, Error> {
 /// The schedule constraints of a C kernel: its typed program model from
 /// `scop`, the dependences from `dataflow` (no isl text in between).
 pub fn kernel_constraints(src: &str, lrr: bool) -> Result<ScheduleConstraints, Error> {
-    let model = scop::Model::from_source(src)?;
+    model_constraints(&scop::Model::from_source(src)?, lrr)
+}
+
+/// [`kernel_constraints`] of a program model.
+pub fn model_constraints(model: &scop::Model, lrr: bool) -> Result<ScheduleConstraints, Error> {
     // untagged accesses: adjacency of conditions is then per statement (coarser,
     // still exact for the definition), as in the shared `*.lrr.sc` files
-    let acc = scheduler::Accesses::from_model(&model);
+    let acc = scheduler::Accesses::from_model(model);
     let budget = 200_000_000;
     presburger::budget::with_budget(budget, || scheduler::constraints_from_accesses(&acc, lrr))
         .map_err(|error| Error::Schedule {

@@ -109,3 +109,54 @@ fn usage_errors() {
     let (ok, _, err) = poly(&["delicm", "/nonexistent/k.c"]);
     assert!(!ok && err.contains("nonexistent"), "{err}");
 }
+
+/// `--known`: a copy of an element lives in that element while it holds
+/// the same value; the transformed program gives the original checksums.
+#[test]
+fn known_values_flag() {
+    let dir = std::env::temp_dir().join(format!("poly-delicm-known-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("k.c");
+    std::fs::write(
+        &path,
+        "void k(int N, int M, double A[N], double B[N][M]) {
+  double s;
+  for (int i = 0; i < N; i++) {
+    s = A[i];
+    for (int j = 0; j < M; j++)
+      B[i][j] = A[i] * j + s;
+    A[i] = s * 0.5;
+  }
+}",
+    )
+    .unwrap();
+    let p = path.to_str().unwrap();
+    let (ok, plain, _) = poly(&["delicm", p]);
+    assert!(ok && plain.contains("\"mapped\": []"), "{plain}");
+    let (ok, known, _) = poly(&["delicm", p, "--known"]);
+    assert!(ok && known.contains("\"scalar\": \"s\""), "{known}");
+    // what the scheduler finds: the i loop becomes parallel
+    let j = testkit::json::Json::parse(&known).unwrap();
+    let sched = j.get("statistics").unwrap().get("scheduler").unwrap();
+    let par = |k: &str| {
+        sched
+            .get(k)
+            .and_then(|x| x.get("outer_parallel"))
+            .map(|n| match n {
+                testkit::json::Json::Num(v) => v.clone(),
+                other => format!("{other:?}"),
+            })
+    };
+    assert_eq!(
+        (par("before"), par("after")),
+        (Some("0".to_string()), Some("1".to_string())),
+        "{known}"
+    );
+    let (_, a, _) = poly(&["interp", p, "N=4", "M=3"]);
+    let (_, b, _) = poly(&["interp", p, "--delicm", "--known", "N=4", "M=3"]);
+    assert!(!a.is_empty());
+    assert_eq!(a, b);
+    let (ok, _, err) = poly(&["delicm", p, "--unknown-flag"]);
+    assert!(!ok && err.contains("--known"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -202,3 +202,17 @@ fn check_schedule_verdicts() {
     assert!(check(SCALAR, "{ S0[i] -> [i] ", None).is_err());
     assert!(check(SCALAR, "{ S0[i] -> [i, 0] }", None).is_err());
 }
+
+/// `poly check-schedule KERNEL.c --scheduled`: the scheduler's schedule
+/// (its tree as a union map) checked against the flow and live ranges.
+#[test]
+fn check_schedule_of_the_scheduler() {
+    use poly::liveness::check_schedule_command as cmd;
+    let args = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    for k in ["smooth_rows", "wavefront_diag"] {
+        let (path, _, _) = shared(k);
+        assert_eq!(cmd(&args(&[&path, "--scheduled"])).unwrap(), "legal", "{k}");
+    }
+    let (path, _, _) = shared("smooth_rows");
+    assert!(cmd(&args(&[&path, "--scheduled", "--bogus"])).is_err());
+}

@@ -6,9 +6,9 @@
 
 use std::collections::BTreeSet;
 
-use presburger::{Map, Tuple, UnionMap};
+use presburger::{Builder, Map, Space, Tuple, UnionMap};
 use scop::ast::{AssignOp, Expr, ExprKind, Function, Stmt, StmtKind};
-use scop::model::{AccessKind, ArrayOrigin};
+use scop::model::AccessKind;
 use scop::Model;
 
 use crate::error::{Error, Result};
@@ -219,23 +219,17 @@ fn legal(model: &Model, d: usize, u: usize, f: &UnionMap, rhs: &Expr) -> Result<
         if !loops.contains(v) {
             return Ok(false);
         }
-        let a: Vec<String> = (0..sd.iterators.len()).map(|k| format!("a{k}")).collect();
-        let b: Vec<String> = (0..su.iterators.len()).map(|k| format!("b{k}")).collect();
         let pa = sd.iterators.iter().position(|x| x == v).unwrap_or(0);
         let pb = su.iterators.iter().position(|x| x == v).unwrap_or(0);
-        let pre = if scop.params.is_empty() {
-            String::new()
-        } else {
-            format!("[{}] -> ", scop.params.join(", "))
-        };
-        let eq: Map = format!(
-            "{pre}{{ {}[{}] -> {}[{}] : a{pa} = b{pb} }}",
-            sd.name,
-            a.join(", "),
-            su.name,
-            b.join(", ")
-        )
-        .parse()?;
+        // { D[a] -> U[b] : a_pa = b_pb }
+        let tuple =
+            |name: &str, n: usize| Tuple::flat(Some(name.to_string()), vec![String::new(); n]);
+        let b = Builder::new(&Space::map(
+            scop.params.clone(),
+            tuple(&sd.name, sd.iterators.len()),
+            tuple(&su.name, su.iterators.len()),
+        ));
+        let eq = b.map([b.eq(&b.in_dim(pa)?, &b.out_dim(pb)?)?])?;
         if !f.is_subset(&UnionMap::from_map(eq))? {
             return Ok(false);
         }
@@ -283,12 +277,7 @@ fn legal(model: &Model, d: usize, u: usize, f: &UnionMap, rhs: &Expr) -> Result<
 fn step(f: &Function) -> Result<Option<(Function, Forwarded)>> {
     let scop = scop::build_from_ast(f)?;
     let model = Model::from_scop(&scop)?;
-    let locals: Vec<&str> = scop
-        .arrays
-        .iter()
-        .filter(|a| a.dims.is_empty() && a.origin == ArrayOrigin::Local)
-        .map(|a| a.name.as_str())
-        .collect();
+    let locals = crate::mapping::local_scalars(&scop);
     // the flow into the reads of local scalars (only their writes matter)
     let keep = |u: &UnionMap| -> Result<UnionMap> {
         let mut out = UnionMap::empty(u.params().to_vec());

@@ -7,17 +7,130 @@ use presburger::{Map, Space, Tuple, UnionMap};
 use crate::error::Result;
 use crate::zone::{shift, universe_of};
 
+/// A set of zone points, given by its points or as the points of a
+/// universe outside a given set. The complement stays lazy: subtracting a
+/// zone from the universe of its spaces is the expensive step on many time
+/// dimensions (a lexicographic interval per time dimension), and the
+/// conflict test only ever intersects it with explicit points.
+#[derive(Debug, Clone)]
+pub enum Zone {
+    /// Exactly these points.
+    Points(UnionMap),
+    /// The points of `universe` not in `except`.
+    Outside {
+        /// The universe (sets).
+        universe: UnionMap,
+        /// What is left out.
+        except: UnionMap,
+    },
+}
+
+impl Zone {
+    /// The points, computed (a subtraction for [`Zone::Outside`]).
+    pub fn points(&self) -> Result<UnionMap> {
+        match self {
+            Zone::Points(z) => Ok(z.clone()),
+            Zone::Outside { universe, except } => Ok(universe.subtract(except)?),
+        }
+    }
+
+    /// `a ∩ self` for a set `a`.
+    pub fn intersect_points(&self, a: &UnionMap) -> Result<UnionMap> {
+        match self {
+            Zone::Points(z) => Ok(a.intersect(z)?),
+            Zone::Outside { universe, except } => Ok(a.intersect(universe)?.subtract(except)?),
+        }
+    }
+
+    /// `a ∩ self` is not empty (for [`Zone::Outside`] an inclusion test,
+    /// `a ∩ universe ⊆ except`, which has cheap exact answers before any
+    /// difference).
+    pub fn meets_points(&self, a: &UnionMap) -> Result<bool> {
+        match self {
+            Zone::Points(z) => Ok(!a.intersect(z)?.is_empty()?),
+            Zone::Outside { universe, except } => Ok(!a.intersect(universe)?.is_subset(except)?),
+        }
+    }
+
+    /// `self ∩ other` is not empty.
+    pub fn meets(&self, other: &Zone) -> Result<bool> {
+        match (self, other) {
+            (Zone::Points(a), z) | (z, Zone::Points(a)) => z.meets_points(a),
+            _ => Ok(!self.intersect(other)?.is_empty()?),
+        }
+    }
+
+    /// `self ∩ other`.
+    pub fn intersect(&self, other: &Zone) -> Result<UnionMap> {
+        match (self, other) {
+            (Zone::Points(a), z) | (z, Zone::Points(a)) => z.intersect_points(a),
+            (
+                Zone::Outside {
+                    universe: u1,
+                    except: x1,
+                },
+                Zone::Outside {
+                    universe: u2,
+                    except: x2,
+                },
+            ) => Ok(u1.intersect(u2)?.subtract(&x1.union(x2)?)?),
+        }
+    }
+
+    /// The part of the relation `m` whose domain lies in the zone.
+    pub fn restrict_domain(&self, m: &UnionMap) -> Result<UnionMap> {
+        match self {
+            Zone::Points(z) => Ok(m.intersect_domain(z)?),
+            Zone::Outside { .. } => Ok(m.intersect_domain(&self.intersect_points(&m.domain()?)?)?),
+        }
+    }
+
+    /// `self ∪ a`.
+    pub fn union(&self, a: &UnionMap) -> Result<Zone> {
+        match self {
+            Zone::Points(z) => Ok(Zone::Points(z.union(a)?)),
+            Zone::Outside { universe, except } if a.is_subset(universe)? => Ok(Zone::Outside {
+                universe: universe.clone(),
+                except: except.subtract(a)?,
+            }),
+            Zone::Outside { .. } => Ok(Zone::Points(self.points()?.union(a)?)),
+        }
+    }
+
+    /// `self − a`.
+    pub fn subtract(&self, a: &UnionMap) -> Result<Zone> {
+        match self {
+            Zone::Points(z) => Ok(Zone::Points(z.subtract(a)?)),
+            Zone::Outside { universe, except } => Ok(Zone::Outside {
+                universe: universe.clone(),
+                except: except.union(a)?,
+            }),
+        }
+    }
+}
+
+impl fmt::Display for Zone {
+    /// The points in isl notation, or `(UNIVERSE) - (EXCEPT)` (iscc's
+    /// difference) for [`Zone::Outside`].
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Zone::Points(z) => write!(f, "{z}"),
+            Zone::Outside { universe, except } => write!(f, "({universe}) - ({except})"),
+        }
+    }
+}
+
 /// Knowledge about element-time points (see the [crate](crate) doc):
-/// `occupied` and `unused` zones (sets), `known` contents (zone point ->
+/// `occupied` and `unused` zones, `known` contents (zone point ->
 /// named value instance; several names may share a point), `written`
 /// values (timepoint -> value; a value tuple without a name is an unknown
 /// value, distinct from every other value).
 #[derive(Debug, Clone)]
 pub struct Knowledge {
     /// Zone points whose value must be preserved.
-    pub occupied: UnionMap,
+    pub occupied: Zone,
     /// Zone points whose content is dead.
-    pub unused: UnionMap,
+    pub unused: Zone,
     /// Known contents of occupied points (named value tuples only).
     pub known: UnionMap,
     /// Writes: timepoint -> written value (unnamed range = unknown).
@@ -112,8 +225,8 @@ pub fn with_unknown_values(u: &UnionMap) -> Result<UnionMap> {
 impl Knowledge {
     /// Knowledge from its four parts; `known` keeps only named values.
     pub fn new(
-        occupied: UnionMap,
-        unused: UnionMap,
+        occupied: Zone,
+        unused: Zone,
         known: UnionMap,
         written: UnionMap,
     ) -> Result<Knowledge> {
@@ -152,8 +265,23 @@ impl Knowledge {
                 None => UnionMap::empty(u.params().to_vec()),
             };
             let (occupied, unused) = match &s.unused {
-                Some(un) => (u.subtract(un)?, un.intersect(&u)?),
-                None => (occ_given.clone(), u.subtract(&occ_given)?),
+                Some(un) => {
+                    let un = un.intersect(&u)?;
+                    (
+                        Zone::Outside {
+                            universe: u.clone(),
+                            except: un.clone(),
+                        },
+                        Zone::Points(un),
+                    )
+                }
+                None => (
+                    Zone::Points(occ_given.clone()),
+                    Zone::Outside {
+                        universe: u.clone(),
+                        except: occ_given,
+                    },
+                ),
             };
             let known = match &s.occupied {
                 Some(o) => named_part(o, true)?,
@@ -180,21 +308,24 @@ impl Knowledge {
     pub fn broken_rule(&self, proposed: &Knowledge) -> Result<Option<u8>> {
         let (e, p) = (self, proposed);
         // 1. what both occupy must carry a value both know
-        let both = p.occupied.intersect(&e.occupied)?;
-        if !both.is_empty()? {
+        if p.occupied.meets(&e.occupied)? {
             let common = e.known.intersect(&p.known)?.domain()?;
-            if !both.is_subset(&common)? {
+            if common.is_empty()? || !p.occupied.intersect(&e.occupied)?.is_subset(&common)? {
                 return Ok(Some(1));
             }
         }
         // 2. existing writes starting a proposed lifetime store a value it knows
-        let ew = shift(&e.written, 1)?.intersect_domain(&p.occupied)?;
-        if !ew.is_empty()? && !ew.is_subset(&p.known)? {
+        let ew = shift(&e.written, 1)?;
+        if p.occupied.meets_points(&ew.domain()?)?
+            && (p.known.is_empty()? || !p.occupied.restrict_domain(&ew)?.is_subset(&p.known)?)
+        {
             return Ok(Some(2));
         }
         // 3. proposed writes start a gap unused in existing or store a value it knows there
-        let pw = shift(&p.written, 1)?.intersect_domain(&e.occupied)?;
-        if !pw.is_empty()? && !pw.is_subset(&e.known)? {
+        let pw = shift(&p.written, 1)?;
+        if e.occupied.meets_points(&pw.domain()?)?
+            && (e.known.is_empty()? || !e.occupied.restrict_domain(&pw)?.is_subset(&e.known)?)
+        {
             return Ok(Some(3));
         }
         // 4. simultaneous writes must share a known value
@@ -217,8 +348,9 @@ impl Knowledge {
 
     /// Adds what `proposed` occupies and writes (after a successful test).
     pub fn learn(&mut self, proposed: &Knowledge) -> Result<()> {
-        self.occupied = self.occupied.union(&proposed.occupied)?;
-        self.unused = self.unused.subtract(&proposed.occupied)?;
+        let occupied = proposed.occupied.points()?;
+        self.occupied = self.occupied.union(&occupied)?;
+        self.unused = self.unused.subtract(&occupied)?;
         self.known = self.known.union(&proposed.known)?;
         self.written = self.written.union(&proposed.written)?;
         Ok(())

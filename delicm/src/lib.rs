@@ -43,13 +43,20 @@
 //! (same statements, domains and reference tags) and the interpreter's run
 //! agree by construction; the legality checks run on that model.
 //!
-//! Differences from Polly: known values are only used by the conflict
-//! protocol (the mapping proposes unknown contents, so a store of the very
-//! value kept in its element still counts as a conflict); a scalar is
-//! mapped as a whole (all its references, one target array) or not at all;
-//! forwarding does not remove the then-dead definitions (the mapping may
-//! place them); the reference model of the kernel keeps its tags only
-//! without forwarding.
+//! 6. **Known-value reuse** (opt-in with [`Options::known_values`]): a
+//!    proposal rejected with unknown contents is tested again with known
+//!    contents when the scalar's writers are copies `s = A[f(i)]` of the
+//!    target array: values are named by the write (or the entry value) they
+//!    come from, so a copy may live in the element that still holds the
+//!    same value (see the `known` module). Off by default: the stored copy
+//!    becomes the source of the element's later reads, so the value flow
+//!    between the original references changes (the checksums do not).
+//!
+//! Differences from Polly: a scalar is mapped as a whole (all its
+//! references, one target array) or not at all; known values come only
+//! from plain copies of the target array; forwarding does not remove the
+//! then-dead definitions (the mapping may place them); the reference model
+//! of the kernel keeps its tags only without forwarding.
 //!
 //! ```
 //! use delicm::{conflict, Side};
@@ -66,6 +73,7 @@
 mod error;
 mod forward;
 mod knowledge;
+mod known;
 mod mapping;
 mod rewrite;
 mod stats;
@@ -73,7 +81,7 @@ pub mod zone;
 
 pub use error::{Error, Result};
 pub use forward::{expr_text, forward_operand_trees, Forwarded};
-pub use knowledge::{conflict, with_unknown_values, Knowledge, Side};
+pub use knowledge::{conflict, with_unknown_values, Knowledge, Side, Zone};
 pub use mapping::{map_scalars, transform, Mapped, Options, Transformed, DEFAULT_BUDGET};
 pub use rewrite::rewrite_function;
 pub use stats::{parallel_dims, permutable_depth, scalar_dependences, statistics, Statistics};

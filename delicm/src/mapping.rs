@@ -2,15 +2,16 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use presburger::{Map, UnionMap};
+use presburger::{Builder, Space, Tuple, UnionMap};
 use scop::affine::{AVar, Affine};
+use scop::ast::AssignOp;
 use scop::ast::Function;
-use scop::model::{AccessKind, ArrayOrigin, SchedDim, Scop};
+use scop::model::{AccessKind, ArrayOrigin, Expr, SchedDim, Scop};
 use scop::Model;
 
 use crate::error::{Error, Result};
 use crate::forward::{forward_operand_trees, Forwarded};
-use crate::knowledge::Knowledge;
+use crate::knowledge::{Knowledge, Zone};
 use crate::rewrite::rewrite_function;
 use crate::zone::{lifetimes, universe_of};
 
@@ -58,6 +59,11 @@ pub struct Options {
     /// Forward operand trees first (changes the reference tags of the
     /// readers: off for the `poly delicm` model, whose tags must stay).
     pub forward: bool,
+    /// Known-value reuse (item 6 of the [crate documentation](crate)): a scalar holding a copy of an
+    /// element may share it while it holds the same value (the stored
+    /// copy changes which reference the later reads of the element take
+    /// their value from: off by default).
+    pub known_values: bool,
 }
 
 impl Default for Options {
@@ -65,6 +71,7 @@ impl Default for Options {
         Options {
             budget: DEFAULT_BUDGET,
             forward: false,
+            known_values: false,
         }
     }
 }
@@ -97,22 +104,15 @@ fn names(a: &Affine, out: &mut BTreeSet<String>) {
 
 /// `{ [A[e] -> [t]] -> A[e, t] }` for one array of `n_elem` dimensions.
 fn flatten_map(params: &[String], array: &str, n_elem: usize, n_time: usize) -> Result<UnionMap> {
-    let e: Vec<String> = (0..n_elem).map(|k| format!("ee{k}")).collect();
-    let t: Vec<String> = (0..n_time).map(|k| format!("tt{k}")).collect();
-    let mut both = e.clone();
-    both.extend(t.iter().cloned());
-    let pre = if params.is_empty() {
-        String::new()
-    } else {
-        format!("[{}] -> ", params.join(", "))
-    };
-    let text = format!(
-        "{pre}{{ [{array}[{}] -> [{}]] -> {array}[{}] }}",
-        e.join(", "),
-        t.join(", "),
-        both.join(", ")
-    );
-    Ok(UnionMap::from_map(text.parse::<Map>()?))
+    let name = Some(array.to_string());
+    let elem = Tuple::flat(name.clone(), vec![String::new(); n_elem]);
+    let both = Tuple::flat(name, vec![String::new(); n_elem + n_time]);
+    let domain = Tuple::nested(None, elem, Tuple::anonymous(n_time));
+    let b = Builder::new(&Space::map(params.to_vec(), domain, both));
+    let cons = (0..n_elem + n_time)
+        .map(|k| Ok(b.eq(&b.in_dim(k)?, &b.out_dim(k)?)?))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(UnionMap::from_map(b.map(cons)?))
 }
 
 /// Element-time points `A[e, t]` of some accesses of a model to `array`.
@@ -211,8 +211,70 @@ fn candidates(scop: &Scop, scalar: &str) -> Vec<Candidate> {
     out
 }
 
+/// The local scalars of a kernel, in declaration order.
+pub(crate) fn local_scalars(scop: &Scop) -> Vec<&str> {
+    scop.arrays
+        .iter()
+        .filter(|a| a.dims.is_empty() && a.origin == ArrayOrigin::Local)
+        .map(|a| a.name.as_str())
+        .collect()
+}
+
+/// The local scalars, those that array stores read first (the scalars the
+/// overwrites store, in the order of the stores), then the others (their
+/// operand chains, and scalars only read by other scalars), each in
+/// declaration order: the scalar a store keeps gets the store's element
+/// before a temporary of its operand chain can take it.
+fn scalars_in_order(scop: &Scop) -> Vec<String> {
+    let locals = local_scalars(scop);
+    let mut stored: Vec<&str> = Vec::new();
+    for st in &scop.statements {
+        let array_store = st
+            .accesses
+            .iter()
+            .any(|a| a.kind == AccessKind::MustWrite && !a.index.is_empty());
+        if !array_store {
+            continue;
+        }
+        for a in st.accesses.iter().filter(|a| a.kind == AccessKind::Read) {
+            if locals.contains(&a.array.as_str()) && !stored.contains(&a.array.as_str()) {
+                stored.push(&a.array);
+            }
+        }
+    }
+    let rest = locals.iter().filter(|s| !stored.contains(s));
+    stored.iter().chain(rest).map(|s| s.to_string()).collect()
+}
+
 /// Tests one proposal; `Ok(None)` when it is legal, else the reason.
-fn test(current: &Model, next: &Model, c: &Candidate) -> Result<Option<String>> {
+/// The statements of `model` that copy an element of `array` into
+/// `scalar` (`s = A[f(i)]`): `(statement, tag of the load)`.
+fn copies(model: &Model, scalar: &str, array: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    for (k, st) in model.source().statements.iter().enumerate() {
+        let Expr::Assign {
+            op: AssignOp::Set,
+            target,
+            value,
+        } = &st.body
+        else {
+            continue;
+        };
+        let Expr::Access(r) = value.as_ref() else {
+            continue;
+        };
+        let (w, r) = (&st.accesses[*target], &st.accesses[*r]);
+        if w.array == scalar && r.array == array && r.kind == AccessKind::Read {
+            out.push((k, r.ref_id.clone()));
+        }
+    }
+    out
+}
+
+/// Tests one proposal; `Ok(None)` when it is legal, else the reason.
+/// With `known`, a proposal rejected with unknown contents is tested
+/// again with the known contents of copies (item 6 of the [crate documentation](crate)).
+fn test(current: &Model, next: &Model, c: &Candidate, known: bool) -> Result<Option<String>> {
     let n_elem = c.index.values().next().map_or(0, |v| v.len());
     // tags of the scalar's references
     let tags: BTreeSet<String> = current
@@ -233,22 +295,56 @@ fn test(current: &Model, next: &Model, c: &Candidate) -> Result<Option<String>> 
     let (p_occ, _) = lifetimes(&pr, &pw, n_time)?;
     let u = universe_of(&er.union(&ew)?.union(&pr)?.union(&pw)?)?;
     let existing = Knowledge::new(
-        u.subtract(&e_unused)?,
-        e_unused.clone(),
+        Zone::Outside {
+            universe: u.clone(),
+            except: e_unused.clone(),
+        },
+        Zone::Points(e_unused.clone()),
         UnionMap::empty(Vec::<String>::new()),
-        ew,
+        ew.clone(),
     )?;
     let proposed = Knowledge::new(
-        p_occ.clone(),
-        u.subtract(&p_occ)?,
+        Zone::Points(p_occ.clone()),
+        Zone::Outside {
+            universe: u.clone(),
+            except: p_occ.clone(),
+        },
         UnionMap::empty(Vec::<String>::new()),
-        pw,
+        pw.clone(),
     )?;
     if let Some(rule) = existing
         .broken_rule(&proposed)?
         .or(proposed.broken_rule(&existing)?)
     {
-        return Ok(Some(format!("conflict (rule {rule})")));
+        let copies = copies(current, &c.scalar, &c.array);
+        if !known || copies.is_empty() || rule == 4 {
+            return Ok(Some(format!("conflict (rule {rule})")));
+        }
+        // the copies' loads (current program) and their stores (next)
+        let (copy_loads, _) = points(current, &c.array, n_elem, &|_, a| {
+            a.kind == AccessKind::Read
+                && copies.iter().any(|(k, t)| a.statement == *k && a.tag == *t)
+        })?;
+        let (_, copy_writes) = points(next, &c.array, n_elem, &|_, a| {
+            copies.iter().any(|(k, _)| a.statement == *k)
+                && tags.contains(&format!("{}/{}", a.statement, a.tag))
+        })?;
+        let (e2, p2) = crate::known::knowledge(&crate::known::Proposal {
+            params: current.params(),
+            array: &c.array,
+            n_elem,
+            n_time,
+            existing_writes: &ew,
+            existing_unused: &e_unused,
+            universe: &u,
+            proposed_occupied: &p_occ,
+            proposed_writes: &pw,
+            copy_writes: &copy_writes,
+            copy_loads: &copy_loads,
+        })?;
+        if let Some(rule) = e2.broken_rule(&p2)?.or(p2.broken_rule(&e2)?) {
+            return Ok(Some(format!("conflict (rule {rule}, with known values)")));
+        }
     }
     // the scalar's own value flow must survive: every read of the scalar
     // has a writer, and each writer lands in the element of its readers
@@ -315,7 +411,7 @@ fn same_shape(a: &Model, b: &Model) -> Result<bool> {
             .is_equal(&b.tagged_must_writes().domain()?)?)
 }
 
-fn run(src: &str, forward: bool) -> Result<Transformed> {
+fn run(src: &str, forward: bool, known: bool) -> Result<Transformed> {
     let f0 = scop::parse_kernel(src)?;
     let scop0 = scop::build_from_ast(&f0)?;
     let original = Model::from_scop(&scop0)?;
@@ -329,13 +425,7 @@ fn run(src: &str, forward: bool) -> Result<Transformed> {
     let (mut f, mut scop, mut model) = (f0, scop0, model0);
     let mut mapped = Vec::new();
     let mut rejected = Vec::new();
-    let scalars: Vec<String> = scop
-        .arrays
-        .iter()
-        .filter(|a| a.dims.is_empty() && a.origin == ArrayOrigin::Local)
-        .map(|a| a.name.clone())
-        .collect();
-    for s in scalars {
+    for s in scalars_in_order(&scop) {
         for c in candidates(&scop, &s) {
             let f2 = match rewrite_function(&f, &c.scalar, &c.array, &c.index) {
                 Ok(f2) => f2,
@@ -354,7 +444,7 @@ fn run(src: &str, forward: bool) -> Result<Transformed> {
                 ));
                 continue;
             }
-            if let Some(why) = test(&model, &model2, &c)? {
+            if let Some(why) = test(&model, &model2, &c, known)? {
                 rejected.push((c.scalar.clone(), c.array.clone(), why));
                 continue;
             }
@@ -389,6 +479,7 @@ pub fn map_scalars(src: &str, budget: u64) -> Result<Transformed> {
         &Options {
             budget,
             forward: false,
+            known_values: false,
         },
     )
 }
@@ -396,7 +487,9 @@ pub fn map_scalars(src: &str, budget: u64) -> Result<Transformed> {
 /// [`map_scalars`], with operand-tree forwarding first when
 /// `options.forward` is set.
 pub fn transform(src: &str, options: &Options) -> Result<Transformed> {
-    match presburger::budget::with_budget(options.budget, || run(src, options.forward)) {
+    match presburger::budget::with_budget(options.budget, || {
+        run(src, options.forward, options.known_values)
+    }) {
         Err(Error::BudgetExceeded) => {
             let f = scop::parse_kernel(src)?;
             let model = Model::from_scop(&scop::build_from_ast(&f)?)?;

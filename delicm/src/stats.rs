@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use presburger::{Map, TupleKind, UnionMap};
+use presburger::{Builder, Constraint, Space, Tuple, TupleKind, UnionMap};
 use scop::model::{ArrayOrigin, SchedDim};
 use scop::Model;
 
@@ -114,22 +114,27 @@ fn schedule_properties(m: &Model) -> Result<(Vec<usize>, usize)> {
             }
         }
     }
-    let pre = if m.params().is_empty() {
-        String::new()
-    } else {
-        format!("[{}] -> ", m.params().join(", "))
+    // constraints on the dependence distances `[x0, ..., x(n-1)]`
+    let b = Builder::new(&Space::set(m.params().to_vec(), Tuple::anonymous(n)));
+    let zero = b.constant(0);
+    let with = |cons: Vec<Constraint>| -> Result<bool> {
+        let s = UnionMap::from_map(b.map(cons)?);
+        Ok(!deltas.intersect(&s)?.is_empty()?)
     };
-    let xs: Vec<String> = (0..n).map(|k| format!("x{k}")).collect();
     let mut out = Vec::new();
     for d in (0..n).filter(|&d| loops[d]) {
-        let mut cons: Vec<String> = (0..d).map(|k| format!("x{k} = 0")).collect();
-        cons.push(String::new());
         let mut carried = false;
-        for c in [format!("x{d} >= 1"), format!("x{d} <= -1")] {
-            *cons.last_mut().unwrap_or(&mut String::new()) = c;
-            let s: Map =
-                format!("{pre}{{ [{}] : {} }}", xs.join(", "), cons.join(" and ")).parse()?;
-            if !deltas.intersect(&UnionMap::from_map(s))?.is_empty()? {
+        for positive in [true, false] {
+            let mut cons: Vec<Constraint> = (0..d)
+                .map(|k| Ok(b.eq(&b.out_dim(k)?, &zero)?))
+                .collect::<Result<_>>()?;
+            let x = b.out_dim(d)?;
+            cons.push(if positive {
+                b.gt(&x, &zero)?
+            } else {
+                b.lt(&x, &zero)?
+            });
+            if with(cons)? {
                 carried = true;
             }
         }
@@ -138,12 +143,11 @@ fn schedule_properties(m: &Model) -> Result<(Vec<usize>, usize)> {
         }
     }
     let mut depth = 0;
-    for d in 0..n {
-        let s: Map = format!("{pre}{{ [{}] : x{d} <= -1 }}", xs.join(", ")).parse()?;
-        if !deltas.intersect(&UnionMap::from_map(s))?.is_empty()? {
+    for (d, is_loop) in loops.iter().enumerate() {
+        if with(vec![b.lt(&b.out_dim(d)?, &zero)?])? {
             break;
         }
-        if loops[d] {
+        if *is_loop {
             depth += 1;
         }
     }

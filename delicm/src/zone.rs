@@ -8,17 +8,9 @@
 //! is stored as the set of the right ends of its gaps. A write at `t` starts
 //! the gap `t + 1`; a read at `t` ends the gap `t`.
 
-use presburger::{Map, Space, UnionMap};
+use presburger::{Builder, Constraint, Int, Map, Space, UnionMap};
 
 use crate::error::{Error, Result};
-
-fn params_prefix(space: &Space) -> String {
-    if space.params.is_empty() {
-        String::new()
-    } else {
-        format!("[{}] -> ", space.params.join(", "))
-    }
-}
 
 fn flat_set_space(m: &Map) -> Result<(String, usize, Space)> {
     let s = m.space();
@@ -34,26 +26,28 @@ fn flat_set_space(m: &Map) -> Result<(String, usize, Space)> {
     ))
 }
 
-fn vars(prefix: &str, n: usize) -> Vec<String> {
-    (0..n).map(|k| format!("{prefix}{k}")).collect()
-}
-
-/// `{ A[x] -> A[x'] }` on one flat space where `x'` is `x` with the last
-/// dimension shifted by `delta`.
+/// `{ A[x] -> A[x'] }` on one flat set space where `x'` is `x` with the
+/// last dimension shifted by `delta`.
 fn shift_map(space: &Space, name: &str, n: usize, delta: i64) -> Result<Map> {
     if n == 0 {
         return Err(Error::Invalid(format!("`{name}[]` has no time dimension")));
     }
-    let x = vars("zz", n);
-    let mut y = x.clone();
-    y[n - 1] = format!("{} + ({delta})", x[n - 1]);
-    let text = format!(
-        "{}{{ {name}[{}] -> {name}[{}] }}",
-        params_prefix(space),
-        x.join(", "),
-        y.join(", ")
-    );
-    Ok(text.parse::<Map>()?)
+    let b = Builder::new(&Space::map(
+        space.params.clone(),
+        space.range.clone(),
+        space.range.clone(),
+    ));
+    let mut cons = Vec::with_capacity(n);
+    for k in 0..n {
+        let x = b.in_dim(k)?;
+        let x = if k + 1 == n {
+            x.add_constant(&Int::from(delta))
+        } else {
+            x
+        };
+        cons.push(b.eq(&b.out_dim(k)?, &x)?);
+    }
+    Ok(b.map(cons)?)
 }
 
 /// Shifts the last dimension of every set of `u` by `delta` (for a map,
@@ -159,45 +153,29 @@ pub fn element_order(
                 "`{name}` has {n} dimensions, fewer than {n_time} time dimensions"
             )));
         }
-        let e = vars("ee", n - n_time);
-        let (ta, tb) = (vars("ta", n_time), vars("tb", n_time));
-        let cmp = if before { "<" } else { ">" };
-        let mut pieces = Vec::new();
+        let b = Builder::new(&Space::map(
+            space.params.clone(),
+            space.range.clone(),
+            space.range.clone(),
+        ));
+        let n_elem = n - n_time;
+        // same element, and t' = t on the dimensions before `d`
+        let equal_up_to = |d: usize| -> Result<Vec<Constraint>> {
+            (0..n_elem + d)
+                .map(|k| Ok(b.eq(&b.in_dim(k)?, &b.out_dim(k)?)?))
+                .collect()
+        };
+        let mut m = Map::empty(b.space().clone());
         for d in 0..n_time {
-            let mut c: Vec<String> = (0..d).map(|k| format!("{} = {}", tb[k], ta[k])).collect();
-            c.push(format!("{} {cmp} {}", tb[d], ta[d]));
-            pieces.push(c.join(" and "));
+            let mut cons = equal_up_to(d)?;
+            let (x, y) = (b.in_dim(n_elem + d)?, b.out_dim(n_elem + d)?);
+            cons.push(if before { b.lt(&y, &x)? } else { b.gt(&y, &x)? });
+            m = m.union(&b.map(cons)?)?;
         }
         if !strict {
-            let eq: Vec<String> = (0..n_time)
-                .map(|k| format!("{} = {}", tb[k], ta[k]))
-                .collect();
-            pieces.push(if eq.is_empty() {
-                "0 = 0".to_string()
-            } else {
-                eq.join(" and ")
-            });
+            m = m.union(&b.map(equal_up_to(n_time)?)?)?;
         }
-        let mut a = e.clone();
-        a.extend(ta.iter().cloned());
-        let mut b = e;
-        b.extend(tb.iter().cloned());
-        let pre = params_prefix(&space);
-        let body = if pieces.is_empty() {
-            "1 = 0".to_string()
-        } else {
-            pieces
-                .iter()
-                .map(|p| format!("({p})"))
-                .collect::<Vec<_>>()
-                .join(" or ")
-        };
-        let text = format!(
-            "{pre}{{ {name}[{}] -> {name}[{}] : {body} }}",
-            a.join(", "),
-            b.join(", ")
-        );
-        out = out.union(&UnionMap::from_map(text.parse::<Map>()?))?;
+        out = out.union(&UnionMap::from_map(m))?;
     }
     Ok(out)
 }
@@ -240,17 +218,51 @@ pub fn next_write(
 /// *occupied* when that next access is a read. Gaps after the last access
 /// are in neither set (the caller decides: live-out arrays are occupied
 /// there, dead scalars unused).
+///
+/// Computed per access, not per gap: with `prev(p)` the last access of the
+/// element strictly before the access point `p` (a lexmax over the
+/// accesses, a small domain), the gaps whose next access is `p` are those
+/// in `(prev(p), p]` (all gaps up to `p` when nothing comes before). The
+/// definition above, evaluated per gap (a lexmin over every gap of every
+/// element), is [`reference_lifetimes`], the oracle of the tests.
 pub fn lifetimes(
     reads: &UnionMap,
     writes: &UnionMap,
     n_time: usize,
 ) -> Result<(UnionMap, UnionMap)> {
+    let acc = reads.union(writes)?.coalesce()?;
+    let prev = element_order(&acc, n_time, true, true)?
+        .intersect_domain(&acc)?
+        .intersect_range(&acc)?
+        .lexmax()?;
+    // { p -> z : z <= p }, { q -> z : z > q } on the gaps of every element
+    let up_to = element_order(&acc, n_time, true, false)?;
+    let after_q = element_order(&acc, n_time, false, true)?;
+    let gaps = |points: &UnionMap| -> Result<UnionMap> {
+        let to = up_to.intersect_domain(points)?;
+        let with_prev = prev.intersect_domain(points)?;
+        let inside = to.intersect(&with_prev.apply_range(&after_q)?)?;
+        let first = up_to.intersect_domain(&points.subtract(&with_prev.domain()?)?)?;
+        // not coalesced: coalescing these lexicographic intervals costs
+        // more than every later use of the extra disjuncts
+        Ok(inside.union(&first)?.range()?)
+    };
+    let occupied = gaps(reads)?;
+    let unused = gaps(&writes.subtract(reads)?)?;
+    Ok((occupied, unused))
+}
+
+/// [`lifetimes`] straight from the definition: the next access of every
+/// gap (a lexmin over all gaps), slower; the oracle of the tests.
+pub fn reference_lifetimes(
+    reads: &UnionMap,
+    writes: &UnionMap,
+    n_time: usize,
+) -> Result<(UnionMap, UnionMap)> {
     let acc = reads.union(writes)?;
-    let u = universe_of(&acc)?;
     let next = element_order(&acc, n_time, false, false)?
         .intersect_range(&acc)?
         .lexmin()?;
-    let _ = u;
     let occupied = next.intersect_range(reads)?.domain()?;
     let unused = next.intersect_range(&writes.subtract(reads)?)?.domain()?;
     Ok((occupied, unused))

@@ -264,3 +264,32 @@ fn learning_a_proposal_makes_it_existing() {
     assert!(!ke.conflicts(&kl).unwrap());
     assert!(ke.to_string().starts_with("occupied: "));
 }
+
+/// Learning into knowledge whose occupied zone is the universe outside its
+/// unused zone (kept lazy, `Zone::Outside`).
+#[test]
+fn learning_into_a_lazy_occupied_zone() {
+    let e = Side::parse(None, Some("{ Dom[i] : 0 <= i <= 10 }"), Some("{}")).unwrap();
+    let p = Side::parse(Some("{ Dom[i] : 1 <= i <= 3 }"), None, Some("{ Dom[0] }")).unwrap();
+    let (mut ke, kp) = Knowledge::complete(&e, &p).unwrap();
+    assert!(matches!(ke.occupied, delicm::Zone::Outside { .. }));
+    assert!(!ke.conflicts(&kp).unwrap());
+    ke.learn(&kp).unwrap();
+    assert!(ke.conflicts(&kp).unwrap());
+    let later = Side::parse(Some("{ Dom[i] : 5 <= i <= 6 }"), None, Some("{ Dom[4] }")).unwrap();
+    let (_, kl) = Knowledge::complete(&e, &later).unwrap();
+    assert!(!ke.conflicts(&kl).unwrap());
+    // outside the unused zone everything stays occupied
+    let outside = Side::parse(Some("{ Dom[12] }"), None, Some("{ Dom[11] }")).unwrap();
+    let (_, ko) = Knowledge::complete(&e, &outside).unwrap();
+    assert!(ke.conflicts(&ko).unwrap());
+    // the lazy zone and its points agree
+    let pts = ke.occupied.points().unwrap();
+    let probe: presburger::UnionMap = "{ Dom[i] : -2 <= i <= 13 }".parse().unwrap();
+    assert!(ke
+        .occupied
+        .intersect_points(&probe)
+        .unwrap()
+        .is_equal(&pts.intersect(&probe).unwrap())
+        .unwrap());
+}

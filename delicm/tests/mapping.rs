@@ -217,3 +217,30 @@ fn bad_input_is_an_error_with_a_position() {
     .unwrap_err();
     assert!(e.to_string().contains(':'), "{e}");
 }
+
+/// The scalar a store keeps comes before the temporaries of its operand
+/// chain: `s` (stored into `C[i]`) gets `C[i]`, although `t` is declared
+/// first and could take it alone.
+#[test]
+fn stored_scalars_before_their_operand_chains() {
+    let src = "void k(int N, int K, double A[N][K], double C[N]) {
+  double t;
+  double s;
+  for (int i = 0; i < N; i++) {
+    s = 0.0;
+    for (int k = 0; k < K; k++) {
+      t = A[i][k] * A[i][k];
+      s = s + t;
+    }
+    C[i] = s;
+  }
+}";
+    for p in [
+        [("N", 0), ("K", 0)],
+        [("N", 3), ("K", 2)],
+        [("N", 4), ("K", 5)],
+    ] {
+        let t = run(src, &p);
+        assert_eq!(pairs(&t), vec![("s".to_string(), "C".to_string())], "{t}");
+    }
+}

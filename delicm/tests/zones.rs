@@ -1,8 +1,8 @@
 //! The zone primitives against brute-force enumeration on small boxes.
 
 use delicm::zone::{
-    after, before, between, lifetimes, next_write, reaching_definition, shift, timepoints_to_zone,
-    zone_to_timepoints,
+    after, before, between, lifetimes, next_write, reaching_definition, reference_lifetimes, shift,
+    timepoints_to_zone, zone_to_timepoints,
 };
 use presburger::{Int, UnionMap};
 use testkit::Lcg;
@@ -266,5 +266,37 @@ fn before_after_between_match_enumeration() {
                 }
             }
         }
+    }
+}
+
+/// The per-access lifetimes equal the per-gap definition on parametric
+/// accesses with several time dimensions (loops with reads and overwrites,
+/// live-in reads, reads and writes at one timepoint).
+#[test]
+fn lifetimes_equal_the_definition_on_parametric_accesses() {
+    let cases = [
+        (
+            "[N] -> { A[e, t] : 0 <= e < N and t = 2e + 1; A[e, t] : 0 <= e < N and t = 3N }",
+            "[N] -> { A[e, t] : 0 <= e < N and (t = 2e or t = 2e + 3 or t = 2e + 1) }",
+            1,
+        ),
+        (
+            "[N, M] -> { B[i, t, s, j, k] : 1 <= i < N and 0 <= t < M and s = 1 and j = i and k = 0 }",
+            "[N, M] -> { B[i, t, s, j, k] : 1 <= i < N and 0 <= t < M and s = 0 and j = i and 0 <= k <= 2 }",
+            4,
+        ),
+        (
+            "[N] -> { C[i, a, b] : 0 <= i < N and a = i and 1 <= b <= N }",
+            "[N] -> { C[i, a, b] : 0 <= i < N and a = i and b = 0; C[i, a, b] : 0 <= i < N and a = i + 1 and b = N }",
+            2,
+        ),
+    ];
+    for (r, w, n_time) in cases {
+        let (reads, writes) = (u(r), u(w));
+        let (occ, unused) = lifetimes(&reads, &writes, n_time).unwrap();
+        let (ro, ru) = reference_lifetimes(&reads, &writes, n_time).unwrap();
+        assert!(occ.is_equal(&ro).unwrap(), "occupied: {occ} vs {ro}");
+        assert!(unused.is_equal(&ru).unwrap(), "unused: {unused} vs {ru}");
+        assert!(!occ.is_empty().unwrap() && !unused.is_empty().unwrap());
     }
 }

@@ -13,7 +13,9 @@ pub enum Error {
     Front(scop::Error),
     /// The dataflow analysis failed.
     Dataflow(dataflow::Error),
-    /// The program is outside what the analysis handles (e.g. may-writes).
+    /// The program is outside what the analysis handles (statements with
+    /// schedules of different dimensions; the reference oracle on
+    /// may-writes and kills).
     Unsupported(String),
     /// Bad arguments (parameter values, orders of the wrong shape).
     Usage(String),

@@ -16,25 +16,30 @@
 //!    program (`dataflow`), with virtual `START(x)` writes for values read
 //!    before any write and `END(x)` reads of the last write of each cell of
 //!    an array parameter. Inside an instance every read precedes the write.
+//!    May-writes and kills (from models built through the library) are
+//!    handled conservatively: the ranges of every execution.
 //! 3. [`conflicts`]: the Live × Write triangle test of Darte, Isoard & Yuki:
 //!    `x`, `y` conflict iff some flow `Wx → Rx` of `x` and write `Wy` of `y`
 //!    have `not (Wy ≺ Wx)` and `not (Rx ≺ Wy)`, symmetrised. Everything is
 //!    symbolic (union relations of the engine), parametric.
 //! 4. [`allocate`]: successive modulo over the difference set
-//!    `DS = { x − y }` (Darte, Schreiber & Villard): the modulus of
-//!    dimension `k` is `1 + max d_k` over `d ∈ DS` with
-//!    `d_0 = … = d_{k−1} = 0`, over all parameter values (dimension dropped
-//!    when 1, kept whole when unbounded); on the canonical basis and, for
-//!    2-d arrays, on the small unimodular bases (`(j − i, i)`, ...), the
-//!    best one kept. [`Allocation::count`] gives the
-//!    exact number of storage cells at given parameter values.
+//!    `DS = { x − y }` (Darte, Schreiber & Villard) on a unimodular basis
+//!    `B`: the modulus of coordinate `r_k · x` is `1 + max r_k · d` over
+//!    `d ∈ DS` with `r_0 · d = … = r_{k−1} · d = 0`, over all parameter
+//!    values (dropped when 1, kept whole when unbounded), in any
+//!    dimension; the basis is the canonical one or a greedy reduced basis
+//!    of `DS` (rows of smallest width first, found with the Hermite form of
+//!    the engine's `matrix` layer), whichever needs less memory.
+//!    [`Allocation::count`] gives the exact number of storage cells at
+//!    given parameter values; [`successive_modulo`] and
+//!    [`allocate_differences`] work on a difference set directly.
 //! 5. [`contract_kernel`]: the program with local arrays rewritten through
 //!    σ, run by the reference interpreter.
 //! 6. [`check_schedule`]: a new schedule is legal when no flow is reversed
 //!    and no write lands inside a live range of its cell (the same
 //!    triangle, with `x = y`), live-in and live-out values protected.
 //!
-//! The simple definitions are kept as oracles: [`reference`] evaluates the
+//! The simple definitions are kept as oracles: [`reference`](mod@reference) evaluates the
 //! triangle directly on enumerated operations at fixed parameters, and
 //! [`conflicts_live_live`] is the classic interval-overlap form (sequential
 //! order only). Every computation can be bounded by the engine's
@@ -70,7 +75,7 @@ mod rewrite;
 mod schedule_check;
 
 pub use conflict::{conflicts, conflicts_all, ArrayConflict};
-pub use contract::{allocate, Allocation, Fold};
+pub use contract::{allocate, allocate_differences, successive_modulo, Allocation, Fold};
 pub use error::{Error, Result};
 pub use live_live::conflicts_live_live;
 pub use order::Order;

@@ -20,7 +20,7 @@ use presburger::{Builder, Map, Space, Tuple, UnionMap, UnionSet};
 use crate::error::{Error, Result};
 
 /// A strict partial order on statement instances. See the
-/// [module documentation](self).
+/// [crate documentation](crate).
 #[derive(Debug, Clone)]
 pub struct Order {
     domain: UnionSet,
@@ -114,13 +114,19 @@ impl Order {
         })
     }
 
-    /// A strict partial order `before` on the instances of `domain` (not
-    /// checked to be transitive; it must be irreflexive).
+    /// A strict partial order `before` on the instances of `domain`: it must
+    /// be irreflexive and transitive (checked: `before ∘ before ⊆ before`;
+    /// give the transitive closure of a covering relation), else an `Err`.
     pub fn from_relation(domain: &UnionSet, before: &UnionMap) -> Result<Order> {
         let before = before.intersect_domain(domain)?.intersect_range(domain)?;
         if !before.intersect(&domain.identity()?)?.is_empty()? {
             return Err(Error::Usage(
                 "a happens-before relation must be irreflexive".into(),
+            ));
+        }
+        if !before.apply_range(&before)?.is_subset(&before)? {
+            return Err(Error::Usage(
+                "a happens-before relation must be transitive (give its transitive closure)".into(),
             ));
         }
         let all = domain.product_sets(domain)?;

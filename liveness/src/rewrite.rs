@@ -209,8 +209,7 @@ pub fn interp_contracted(src: &str, assignments: &[String]) -> Result<String> {
 /// Runs a (rewritten) kernel like `poly interp` (the front end's
 /// [`scop::commands::interp_function`]).
 pub fn interp_function(f: &Function, assignments: &[String]) -> Result<String> {
-    scop::commands::interp_function(f, assignments).map_err(|e| match e {
-        e @ scop::Error::Usage { .. } => Error::Usage(e.to_string()),
-        e => Error::Front(e),
-    })
+    // the front end's own errors (bad `NAME=VALUE` arguments included), so
+    // that `poly interp --contract` reports them as `poly interp` does
+    scop::commands::interp_function(f, assignments).map_err(Error::Front)
 }

@@ -66,7 +66,7 @@ pub fn schedule_order(model: &scop::Model, schedule: &UnionMap) -> Result<Order>
 }
 
 /// Checks `schedule` against the flow and live ranges of `model` (see the
-/// [module documentation](self)).
+/// [crate documentation](crate)).
 pub fn check_schedule(model: &scop::Model, schedule: &UnionMap) -> Result<Verdict> {
     let seq = Order::sequential(model)?;
     let ranges = LiveRanges::of(model, &seq)?;

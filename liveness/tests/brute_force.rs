@@ -70,6 +70,52 @@ const ROLLING: &str = "void k(int T, int N, double A[N]) {
     A[i] = X[T][i];
 }";
 
+/// Batches of skewed wavefronts through one 3-d local array: only the
+/// greedy reduced basis finds the single coordinate `j - k` (the canonical
+/// basis keeps two).
+const BATCHED_WAVEFRONT: &str =
+    "void k(int B, int N, int M, double top[B][M], double left[B][N], double out[B][M]) {
+  double W[B][N][M];
+  for (int b = 0; b < B; b++) {
+    for (int j = 0; j < M; j++)
+      W[b][0][j] = top[b][j];
+    for (int i = 1; i < N; i++)
+      W[b][i][0] = left[b][i];
+    for (int d = 2; d <= N + M - 2; d++) {
+      #pragma omp parallel for
+      for (int i = max(1, d - M + 1); i <= min(N - 1, d - 1); i++)
+        W[b][i][d - i] = 0.5 * (W[b][i - 1][d - i] + W[b][i][d - i - 1]);
+    }
+    for (int j = 0; j < M; j++)
+      out[b][j] = W[b][N - 1][j];
+  }
+}";
+
+/// A time-expanded 3-d sweep through a 4-d local array (two time steps
+/// live at once).
+const EXPANDED_4D: &str = "void k(int T, int N, double A[N][N][N], double B[N][N][N]) {
+  double X[T + 1][N][N][N];
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++)
+      for (int k = 0; k < N; k++)
+        X[0][i][j][k] = A[i][j][k];
+  for (int t = 0; t < T; t++) {
+    #pragma omp parallel for
+    for (int i = 0; i < N; i++)
+      for (int j = 0; j < N; j++)
+        X[t + 1][i][j][0] = X[t][i][j][0];
+    #pragma omp parallel for
+    for (int i = 0; i < N; i++)
+      for (int j = 0; j < N; j++)
+        for (int k = 1; k < N; k++)
+          X[t + 1][i][j][k] = X[t][i][j][k - 1] + X[t][i][j][k];
+  }
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++)
+      for (int k = 0; k < N; k++)
+        B[i][j][k] = X[T][i][j][k];
+}";
+
 fn shared(name: &str) -> String {
     let p = testkit::shared_path(&format!("liveness/{name}.c")).expect("shared kernel");
     std::fs::read_to_string(p).unwrap()
@@ -197,6 +243,54 @@ fn rolling_buffer() {
     assert_eq!(
         x.allocation.to_string(),
         "[T, N] -> { X[c0, c1] -> X[c0 mod 2, c1] }"
+    );
+}
+
+#[test]
+fn batched_wavefront_in_three_dimensions() {
+    check(
+        BATCHED_WAVEFRONT,
+        &["B", "N", "M"],
+        &grid(&[1..=2, 1..=4, 1..=4]),
+        false,
+    );
+    let a = analyze(BATCHED_WAVEFRONT, false).unwrap();
+    let w = a.arrays.iter().find(|x| x.name == "W").unwrap();
+    assert_eq!(
+        w.allocation.to_string(),
+        "[B, N, M] -> { W[c0, c1, c2] -> W[c1 - c2] }"
+    );
+    let counts = w
+        .allocation
+        .count(&w.cells, &[("B", 3), ("N", 6), ("M", 7)])
+        .unwrap();
+    assert_eq!(counts, (126, 12));
+    // the contracted program computes the same values
+    let p: Vec<String> = ["B=3", "N=6", "M=7"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let f = scop::parse_kernel(BATCHED_WAVEFRONT).unwrap();
+    assert_eq!(
+        liveness::interp_contracted(BATCHED_WAVEFRONT, &p).unwrap(),
+        liveness::interp_function(&f, &p).unwrap()
+    );
+}
+
+#[test]
+fn time_expanded_in_four_dimensions() {
+    check(EXPANDED_4D, &["T", "N"], &grid(&[0..=2, 1..=2]), false);
+    let a = analyze(EXPANDED_4D, false).unwrap();
+    let x = a.arrays.iter().find(|x| x.name == "X").unwrap();
+    assert_eq!(
+        x.allocation.to_string(),
+        "[T, N] -> { X[c0, c1, c2, c3] -> X[c0 mod 2, c1, c2, c3] }"
+    );
+    let p: Vec<String> = ["T=3", "N=4"].iter().map(|s| s.to_string()).collect();
+    let f = scop::parse_kernel(EXPANDED_4D).unwrap();
+    assert_eq!(
+        liveness::interp_contracted(EXPANDED_4D, &p).unwrap(),
+        liveness::interp_function(&f, &p).unwrap()
     );
 }
 

@@ -94,3 +94,43 @@ fn irreflexive_orders_only() {
     let bad: presburger::UnionMap = "[N] -> { S0[i] -> S0[i] }".parse().unwrap();
     assert!(Order::from_relation(m.domain(), &bad).is_err());
 }
+
+#[test]
+fn orders_must_be_transitive() {
+    let m = scop::Model::from_source(KERNELS[1]).unwrap();
+    // a covering relation is not a partial order: S0 -> S1 -> S2 without S0 -> S2
+    let cover: presburger::UnionMap = "[N] -> { S0[i] -> S1[i]; S1[i] -> S2[i] }".parse().unwrap();
+    assert!(Order::from_relation(m.domain(), &cover).is_err());
+    let closed: presburger::UnionMap = "[N] -> { S0[i] -> S1[i]; S1[i] -> S2[i]; S0[i] -> S2[i] }"
+        .parse()
+        .unwrap();
+    assert!(Order::from_relation(m.domain(), &closed).is_ok());
+}
+
+/// A partial order given through the API (only `S0[i] ≺ S1[i]`: the
+/// iterations are independent) gives the conflicts of the same loop marked
+/// `#pragma omp parallel for`.
+#[test]
+fn a_relation_order_equals_the_pragma_order() {
+    let seq = scop::Model::from_source(KERNELS[0]).unwrap();
+    let par_src = KERNELS[0].replace("for (int i", "#pragma omp parallel for\n      for (int i");
+    let par = scop::Model::from_source(&par_src).unwrap();
+    let rel: presburger::UnionMap = "[N] -> { S0[i] -> S1[i] }".parse().unwrap();
+    let mine = Order::from_relation(seq.domain(), &rel).unwrap();
+    let ranges = LiveRanges::of(&seq, &Order::sequential(&seq).unwrap()).unwrap();
+    let a = conflicts(&seq, &mine, &ranges).unwrap();
+    let pr = LiveRanges::of(&par, &Order::sequential(&par).unwrap()).unwrap();
+    let b = conflicts(&par, &Order::parallel(&par).unwrap(), &pr).unwrap();
+    assert_eq!(a.len(), b.len());
+    for (x, y) in a.iter().zip(&b) {
+        assert!(
+            x.conflict.is_equal(&y.conflict).unwrap(),
+            "{}: {} vs {}",
+            x.name,
+            x.conflict,
+            y.conflict
+        );
+    }
+    let t = a.iter().find(|x| x.name == "t").unwrap();
+    assert!(!t.conflict.is_empty().unwrap());
+}

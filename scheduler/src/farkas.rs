@@ -12,7 +12,6 @@
 
 use crate::error::{Error, Result};
 use presburger::{BasicMap, Int};
-use std::collections::HashMap;
 
 /// A linear expression over the unknowns: `[constant | v...]`.
 pub type Lin = Vec<i128>;
@@ -154,61 +153,71 @@ pub fn eliminate(mut eqs: Vec<Vec<i128>>, ineqs: Vec<Vec<i128>>, keep: usize) ->
     })
 }
 
-/// Remove duplicate rows (keeping the smaller history).
+/// Remove trivially true and duplicate rows (keeping the smaller history),
+/// in the order of first occurrence. Sorting indices instead of hashing:
+/// rows are short and compare fast.
 fn prune_hist(rows: Vec<(Vec<i128>, Hist)>) -> Vec<(Vec<i128>, Hist)> {
-    let mut seen: HashMap<Vec<i128>, usize> = HashMap::new();
-    let mut out: Vec<(Vec<i128>, Hist)> = Vec::new();
-    for (r, h) in rows {
-        if r[1..].iter().all(|&x| x == 0) && r[0] >= 0 {
-            continue;
-        }
-        match seen.get(&r) {
-            Some(&i) => {
-                if hist_len(&h) < hist_len(&out[i].1) {
-                    out[i].1 = h;
-                }
+    let mut rows: Vec<Option<(Vec<i128>, Hist)>> = rows
+        .into_iter()
+        .filter(|(r, _)| !(r[1..].iter().all(|&x| x == 0) && r[0] >= 0))
+        .map(Some)
+        .collect();
+    let mut idx: Vec<usize> = (0..rows.len()).collect();
+    idx.sort_by(|&a, &b| {
+        let (ra, rb) = (&rows[a].as_ref().unwrap().0, &rows[b].as_ref().unwrap().0);
+        ra.cmp(rb).then(a.cmp(&b))
+    });
+    let mut k = 0;
+    while k < idx.len() {
+        let first = idx[k];
+        let mut j = k + 1;
+        while j < idx.len() && rows[idx[j]].as_ref().unwrap().0 == rows[first].as_ref().unwrap().0 {
+            let (_, h) = rows[idx[j]].take().unwrap();
+            let kept = &mut rows[first].as_mut().unwrap().1;
+            if hist_len(&h) < hist_len(kept) {
+                *kept = h;
             }
-            None => {
-                seen.insert(r.clone(), out.len());
-                out.push((r, h));
-            }
+            j += 1;
         }
+        k = j;
     }
-    out
+    rows.into_iter().flatten().collect()
 }
 
-/// Drop trivially true rows and rows dominated by one with the same linear part.
+/// Drop trivially true rows and rows dominated by one with the same linear
+/// part (a smaller constant), in the order of first occurrence. A
+/// contradiction (`c < 0` with no variable) is kept, as `-1 >= 0`.
 pub(crate) fn prune(rows: Vec<Vec<i128>>) -> Vec<Vec<i128>> {
-    let mut best: HashMap<Vec<i128>, i128> = HashMap::new();
-    let mut order = Vec::new();
-    for r in rows {
-        let lin = r[1..].to_vec();
-        if lin.iter().all(|&x| x == 0) {
-            if r[0] < 0 {
-                // infeasible: keep the contradiction
-                best.insert(lin.clone(), -1);
-                if !order.contains(&lin) {
-                    order.push(lin);
-                }
-            }
-            continue;
-        }
-        match best.get_mut(&lin) {
-            Some(c) => *c = (*c).min(r[0]),
-            None => {
-                best.insert(lin.clone(), r[0]);
-                order.push(lin);
-            }
-        }
-    }
-    order
+    let mut rows: Vec<Option<Vec<i128>>> = rows
         .into_iter()
-        .map(|lin| {
-            let mut r = vec![best[&lin]];
-            r.extend(lin);
-            r
+        .filter(|r| r[0] < 0 || r[1..].iter().any(|&x| x != 0))
+        .map(|mut r| {
+            if r[1..].iter().all(|&x| x == 0) {
+                r[0] = -1;
+            }
+            Some(r)
         })
-        .collect()
+        .collect();
+    let mut idx: Vec<usize> = (0..rows.len()).collect();
+    idx.sort_by(|&a, &b| {
+        let (ra, rb) = (rows[a].as_ref().unwrap(), rows[b].as_ref().unwrap());
+        ra[1..].cmp(&rb[1..]).then(a.cmp(&b))
+    });
+    let mut k = 0;
+    while k < idx.len() {
+        let first = idx[k];
+        let mut j = k + 1;
+        while j < idx.len()
+            && rows[idx[j]].as_ref().unwrap()[1..] == rows[first].as_ref().unwrap()[1..]
+        {
+            let c = rows[idx[j]].take().unwrap()[0];
+            let kept = rows[first].as_mut().unwrap();
+            kept[0] = kept[0].min(c);
+            j += 1;
+        }
+        k = j;
+    }
+    rows.into_iter().flatten().collect()
 }
 
 /// The constraints on `v` (of length `nv`) under which the form `f`
