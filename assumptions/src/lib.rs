@@ -65,10 +65,8 @@ pub mod cexpr;
 mod error;
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
-
-use presburger::{Int, Set, Space};
-use scop::assume::{violation_set, Kind, Sign};
+use presburger::Set;
+use scop::assume::{Kind, Sign};
 use scop::Scop;
 
 pub use alias::AliasPair;
@@ -138,24 +136,6 @@ pub struct Assumptions {
     pub check: String,
 }
 
-/// The type context: each integer parameter within its C type.
-pub fn type_context(scop: &Scop) -> Result<Set> {
-    let params: Arc<[String]> = scop.params.clone().into();
-    let mut b = presburger::BasicMap::universe(Space::params_only(params.clone()));
-    for (k, p) in scop.params.iter().enumerate() {
-        let ty = scop.optimistic.param_types.get(p).copied().unwrap_or(scop::ast::IntTy::Int);
-        let mut lo = vec![Int::from(0); b.row_len()];
-        lo[b.off_param() + k] = Int::from(1);
-        lo[0] = Int::from(-ty.lowest());
-        let mut hi = vec![Int::from(0); b.row_len()];
-        hi[b.off_param() + k] = Int::from(-1);
-        hi[0] = Int::from(ty.highest());
-        b.add_ineq(lo);
-        b.add_ineq(hi);
-    }
-    Ok(Set::from_basic(b))
-}
-
 /// Computes the assumed and invalid contexts and the run-time check of a
 /// kernel's model.
 pub fn analyze(scop: &Scop, limits: &Limits) -> Result<Assumptions> {
@@ -172,30 +152,21 @@ pub fn analyze(scop: &Scop, limits: &Limits) -> Result<Assumptions> {
             cap: limits.max_params,
         });
     }
-    let context = type_context(scop)?;
+    let combined = scop::assume::combine(scop)?;
+    let context = combined.context.clone();
     let universe = Set::universe(context.space().clone());
-    let mut assumed = universe.clone();
-    let mut invalid = Set::empty(context.space().clone());
     let mut kinds: BTreeMap<Kind, Set> = BTreeMap::new();
     let mut remarks = Vec::new();
-    for o in &scop.optimistic.obligations {
-        let v = violation_set(scop, o)?.intersect(&context)?;
-        if v.is_empty()? {
-            continue;
-        }
-        let v = v.coalesce()?;
-        let (set, entry_init) = match o.kind.sign() {
-            Sign::Assumption => {
-                let holds = universe.subtract(&v)?;
-                assumed = assumed.intersect(&holds)?;
-                (holds, universe.clone())
-            }
-            Sign::Restriction => {
-                invalid = invalid.union(&v)?;
-                (v.clone(), Set::empty(context.space().clone()))
-            }
+    for (k, v) in &combined.effective {
+        let o = &scop.optimistic.obligations[*k];
+        let set = match o.kind.sign() {
+            Sign::Assumption => universe.subtract(v)?,
+            Sign::Restriction => v.clone(),
         };
-        let e = kinds.entry(o.kind).or_insert(entry_init);
+        let e = kinds.entry(o.kind).or_insert_with(|| match o.kind.sign() {
+            Sign::Assumption => universe.clone(),
+            Sign::Restriction => Set::empty(context.space().clone()),
+        });
         *e = match o.kind.sign() {
             Sign::Assumption => e.intersect(&set)?,
             Sign::Restriction => e.union(&set)?,
@@ -207,6 +178,7 @@ pub fn analyze(scop: &Scop, limits: &Limits) -> Result<Assumptions> {
             set: set.gist(&context)?.coalesce()?,
         });
     }
+    let (assumed, invalid) = (combined.assumed, combined.invalid);
     let runs = scop::assume::domain_params(scop)?.intersect(&context)?;
     let invalid = invalid.intersect(&context)?.coalesce()?;
     let valid_runs = runs.subtract(&invalid)?;

@@ -33,7 +33,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
 
-use presburger::{Set, Space, Tuple};
+use presburger::{Int, Set, Space, Tuple};
 
 use crate::affine::{AVar, Affine, Formula};
 use crate::ast::IntTy;
@@ -135,6 +135,78 @@ pub struct Optimistic {
     /// Conditions that could not be expressed (a non-affine `int`
     /// expression whose wrapping cannot be bounded): position and reason.
     pub unmodelled: Vec<(Pos, String)>,
+}
+
+/// The recorded obligations combined (unsimplified): assumed and invalid
+/// contexts within the type context, and the obligations that are not
+/// trivial there.
+#[derive(Debug, Clone)]
+pub struct Combined {
+    /// What the parameters' C types allow.
+    pub context: Set,
+    /// The conjunction of the assumptions (the universe when there are none).
+    pub assumed: Set,
+    /// The union of the restrictions, within the context.
+    pub invalid: Set,
+    /// The non-trivial obligations (index into
+    /// [`Optimistic::obligations`]) with their violation sets within the
+    /// context.
+    pub effective: Vec<(usize, Set)>,
+}
+
+/// The type context: each integer parameter within its C type.
+pub fn type_context(scop: &Scop) -> Result<Set, Error> {
+    let mut b = presburger::BasicMap::universe(param_space(scop));
+    for (k, p) in scop.params.iter().enumerate() {
+        let ty = scop.optimistic.param_types.get(p).copied().unwrap_or(IntTy::Int);
+        let mut lo = vec![Int::from(0); b.row_len()];
+        lo[b.off_param() + k] = Int::from(1);
+        lo[0] = Int::from(-ty.lowest());
+        let mut hi = vec![Int::from(0); b.row_len()];
+        hi[b.off_param() + k] = Int::from(-1);
+        hi[0] = Int::from(ty.highest());
+        b.add_ineq(lo);
+        b.add_ineq(hi);
+    }
+    Ok(Set::from_basic(b))
+}
+
+/// Combines the recorded obligations: an assumption removes its violation
+/// set from the assumed context, a restriction adds it to the invalid one
+/// (the two are kept apart, never complemented into one); violation sets
+/// empty within the type context are dropped.
+///
+/// ```
+/// let scop = scop::build_scop(
+///     "void k(int n, double *A) { for (int i = n; i != 0; i -= 2) A[i] = 0; }").unwrap();
+/// let c = scop::assume::combine(&scop).unwrap();
+/// let want: presburger::Set = "[n] -> { : -2147483648 <= n <= 2147483647 and (n < 0 or n mod 2 = 1) }".parse().unwrap();
+/// assert!(c.invalid.is_equal(&want).unwrap());
+/// assert_eq!(c.effective.len(), 1);
+/// ```
+pub fn combine(scop: &Scop) -> Result<Combined, Error> {
+    let context = type_context(scop)?;
+    let mut assumed = Set::universe(context.space().clone());
+    let mut invalid = Set::empty(context.space().clone());
+    let mut effective = Vec::new();
+    for (k, o) in scop.optimistic.obligations.iter().enumerate() {
+        let v = violation_set(scop, o)?.intersect(&context)?;
+        if v.is_empty()? {
+            continue;
+        }
+        let v = v.coalesce()?;
+        match o.kind.sign() {
+            Sign::Assumption => assumed = assumed.subtract(&v)?,
+            Sign::Restriction => invalid = invalid.union(&v)?,
+        }
+        effective.push((k, v));
+    }
+    Ok(Combined {
+        context,
+        assumed,
+        invalid: invalid.coalesce()?,
+        effective,
+    })
 }
 
 fn param_space(scop: &Scop) -> Space {

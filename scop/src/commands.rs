@@ -18,7 +18,9 @@ fn read_source(path: &str) -> Result<String, Error> {
 /// JSON keys: `params`, `context`, `domain`, `schedule`, `read`,
 /// `must_write`, `may_write`, `tagged_read`, `tagged_must_write`,
 /// `tagged_may_write` (all isl notation), `arrays` and `statements`
-/// (per-statement details).
+/// (per-statement details), then `assumed` and `invalid`: the optimistic
+/// assumptions recorded while building (see [`scop_json`]; `poly
+/// assumptions` simplifies further and prints the run-time check).
 pub fn scop_command(args: &[String]) -> Result<String, Error> {
     let (path, isl) = match args {
         [path] => (path, false),
@@ -27,11 +29,10 @@ pub fn scop_command(args: &[String]) -> Result<String, Error> {
     };
     let src = read_source(path)?;
     let model = crate::Model::from_source(&src)?;
-    Ok(if isl {
-        model.to_string()
-    } else {
-        model.to_json().pretty()
-    })
+    if isl {
+        return Ok(model.to_string());
+    }
+    Ok(model.to_json().pretty())
 }
 
 /// The JSON document printed by `poly scop` (see [`crate::Model::to_json`]).
@@ -80,7 +81,7 @@ pub fn scop_json(scop: &Scop) -> Json {
             ])
         })
         .collect();
-    Json::Obj(vec![
+    let mut doc = vec![
         ("function".into(), Json::str(&scop.function)),
         (
             "params".into(),
@@ -101,7 +102,21 @@ pub fn scop_json(scop: &Scop) -> Json {
         ),
         ("arrays".into(), Json::Arr(arrays)),
         ("statements".into(), Json::Arr(statements)),
-    ])
+    ];
+    // the optimistic assumptions (left out if the engine gives up on them)
+    if let Ok((assumed, invalid)) = assumption_texts(scop) {
+        doc.push(("assumed".into(), Json::Str(assumed)));
+        doc.push(("invalid".into(), Json::Str(invalid)));
+    }
+    Json::Obj(doc)
+}
+
+/// The assumed and invalid contexts ([`crate::assume::combine`]) gisted
+/// with the parameters' type ranges, as isl text.
+fn assumption_texts(scop: &Scop) -> Result<(String, String), presburger::Error> {
+    let c = crate::assume::combine(scop).map_err(|e| presburger::Error::Invalid(e.to_string()))?;
+    let text = |s: &presburger::Set| -> Result<String, presburger::Error> { Ok(s.gist(&c.context)?.coalesce()?.to_string()) };
+    Ok((text(&c.assumed)?, text(&c.invalid)?))
 }
 
 /// `poly interp FILE.c NAME=VALUE...`: runs the kernel on the agreed inputs
