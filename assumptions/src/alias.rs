@@ -27,6 +27,11 @@ pub struct AliasPair {
 /// `sizeof(double)`.
 const ELEMENT: i64 = 8;
 
+/// A little below `2^127`: the largest magnitude an `__int128` difference
+/// of two offsets may reach (the bounds are computed in `f64` with this
+/// margin).
+const SIGNED_128: f64 = 1.6e38;
+
 struct Range {
     accessed: String,
     /// The lowest and one past the highest accessed cell (offsets from the
@@ -78,7 +83,7 @@ fn pairs_with(scop: &Scop, params: &Params, guard: bool) -> Result<Option<Vec<Al
                     bound: 2f64.powi(64),
                 };
                 let Some(q) = d.floor_div(&presburger::Int::from(ELEMENT)) else { return Ok(None) };
-                if x.end.bound + y.start.bound > 1e37 {
+                if x.end.bound + y.start.bound > SIGNED_128 {
                     return Err(Error::CheckOverflow("an address range".into()));
                 }
                 Ok(Some(format!("{} - {} <= {}", x.end.text, y.start.text, q.text)))
@@ -166,7 +171,7 @@ fn offset(ma: &MultiAff, inner: &[Affine], params: &Params) -> Result<Option<CIn
             Some(a) => {
                 let Some(e) = extent(&inner[d - 1], params) else { return Ok(None) };
                 let bound = a.bound * e.bound + v.bound;
-                if bound > 1e37 {
+                if bound > SIGNED_128 {
                     return Err(Error::CheckOverflow("an address range".into()));
                 }
                 CInt {
