@@ -99,8 +99,9 @@ pub struct Remark {
     pub pos: scop::Pos,
     /// What it is about.
     pub what: String,
-    /// For an assumption the parameters where it holds, for a restriction
-    /// where it is violated (gisted with the context).
+    /// For an assumption the parameters where it holds (gisted like the
+    /// assumed context), for a restriction where it is violated (gisted
+    /// with the type context).
     pub set: Set,
 }
 
@@ -175,7 +176,7 @@ pub fn analyze(scop: &Scop, limits: &Limits) -> Result<Assumptions> {
             kind: o.kind,
             pos: o.pos,
             what: o.what.clone(),
-            set: set.gist(&context)?.coalesce()?,
+            set,
         });
     }
     let (assumed, invalid) = (combined.assumed, combined.invalid);
@@ -183,11 +184,16 @@ pub fn analyze(scop: &Scop, limits: &Limits) -> Result<Assumptions> {
     let invalid = invalid.intersect(&context)?.coalesce()?;
     let valid_runs = runs.subtract(&invalid)?;
     let feasible = runs.is_empty()? || !valid_runs.intersect(&assumed)?.is_empty()?;
-    let assumed = if valid_runs.is_empty()? {
-        assumed.gist(&context)?.coalesce()?
-    } else {
-        assumed.gist(&valid_runs.coalesce()?)?.coalesce()?
-    };
+    // assumptions matter only where the model runs and no restriction holds
+    let assumption_context = if valid_runs.is_empty()? { context.clone() } else { valid_runs.coalesce()? };
+    let assumed = assumed.gist(&assumption_context)?.coalesce()?;
+    for r in &mut remarks {
+        let within = match r.kind.sign() {
+            Sign::Assumption => &assumption_context,
+            Sign::Restriction => &context,
+        };
+        r.set = r.set.gist(within)?.coalesce()?;
+    }
     let invalid = invalid.gist(&context)?.coalesce()?;
     for (s, what) in [(&assumed, "the assumed context's disjuncts"), (&invalid, "the invalid context's disjuncts")] {
         if s.basic_maps().len() > limits.max_disjuncts {
@@ -198,8 +204,12 @@ pub fn analyze(scop: &Scop, limits: &Limits) -> Result<Assumptions> {
             });
         }
     }
-    for s in kinds.values_mut() {
-        *s = s.gist(&context)?.coalesce()?;
+    for (k, s) in kinds.iter_mut() {
+        let within = match k.sign() {
+            Sign::Assumption => &assumption_context,
+            Sign::Restriction => &context,
+        };
+        *s = s.gist(within)?.coalesce()?;
     }
     let params = cexpr::Params {
         types: scop.optimistic.param_types.clone(),
