@@ -285,17 +285,27 @@ fn eval_affine(a: &Affine, env: &HashMap<String, i64>) -> i128 {
     a.eval(&|n| env.get(n).copied()).expect("affine evaluates") as i128
 }
 
-/// The model's instances and cells at `params`, iterators within `[-l, l]`,
-/// and whether every inner subscript is within its extent.
+/// The model's instances and cells at `params`, iterators within `[-l, l]`
+/// or within `l` of a parameter value beyond it, and whether every inner
+/// subscript is within its extent.
 fn model_instances(scop: &scop::Scop, params: &HashMap<String, i64>, l: i64) -> (Vec<(usize, Vec<i128>, Vec<(String, i128)>)>, Vec<String>) {
     let mut out = Vec::new();
     let mut bad = Vec::new();
     let extents: HashMap<&str, &[Affine]> =
         scop.optimistic.array_params.iter().map(|a| (a.name.as_str(), a.inner.as_slice())).collect();
+    let mut cands: Vec<i64> = (-l..=l).collect();
+    for &c in params.values() {
+        if c.abs() > l {
+            cands.extend((c.saturating_sub(l)..=c.saturating_add(l)).filter(|x| x.abs() > l));
+        }
+    }
+    cands.sort();
+    cands.dedup();
     for (k, s) in scop.statements.iter().enumerate() {
         let d = s.iterators.len();
-        let mut point = vec![-l; d];
+        let mut at = vec![0usize; d];
         loop {
+            let point: Vec<i64> = at.iter().map(|&j| cands[j]).collect();
             let mut env = params.clone();
             for (v, x) in s.iterators.iter().zip(&point) {
                 env.insert(v.clone(), *x);
@@ -328,11 +338,11 @@ fn model_instances(scop: &scop::Scop, params: &HashMap<String, i64>, l: i64) -> 
                     return (out, bad);
                 }
                 j -= 1;
-                if point[j] < l {
-                    point[j] += 1;
+                if at[j] + 1 < cands.len() {
+                    at[j] += 1;
                     break;
                 }
-                point[j] = -l;
+                at[j] = 0;
             }
             if d == 0 {
                 return (out, bad);
@@ -432,6 +442,9 @@ fn shared_kernels_agree_with_c() {
 fn own_kernels_agree_with_c() {
     let wide = [-3, -1, 0, 1, 3, INT_MAX - 3, INT_MAX - 2, INT_MAX - 1, INT_MAX];
     check_kernel(&own("int_wrap.c"), &[("n", &[0, 1, 2, 4]), ("s", &wide)], 6);
+    let top = [INT_MAX - 3, INT_MAX - 1, INT_MAX];
+    check_kernel(&own("inc_wrap.c"), &[("n", &top), ("s", &top)], 4);
+    check_kernel(&own("inc_wrap.c"), &[("n", &[-2, 0, 3]), ("s", &[-2, 0, 3])], 8);
     let r: Vec<i64> = (-6..=6).collect();
     check_kernel(&own("ne_up.c"), &[("a", &r), ("b", &r)], 8);
     check_kernel(&own("unsigned_iter.c"), &[("n", &[-3, -1, 0, 1, 2, 5])], 8);
