@@ -28,6 +28,11 @@ pub fn c_driver(
 ) -> Result<String, Error> {
     let f = crate::parser::parse_kernel(src)?;
     let st = crate::interp::initial_state(&f, ints, scalars)?;
+    // pointer and `[]` parameters get the extent the interpreter's run reaches
+    let mut ran = st.clone();
+    if st.arrays.values().any(|a| a.open.is_some()) {
+        crate::interp::run(&f, &mut ran)?;
+    }
     let mut c = String::new();
     let _ = writeln!(c, "#include <stdio.h>\n#include <stdlib.h>");
     let _ = writeln!(
@@ -54,7 +59,7 @@ pub fn c_driver(
                 call_args.push(format!("scop_p_{}", p.name));
             }
             ParamKind::Array(_) | ParamKind::OpenArray(_) | ParamKind::Pointer { .. } => {
-                let len = st.arrays[&p.name].data.len();
+                let len = ran.arrays[&p.name].data.len();
                 let _ = writeln!(
                     c,
                     "  long scop_n_{0} = {1}L;\n  double *scop_p_{0} = malloc(sizeof(double) * (scop_n_{0} > 0 ? scop_n_{0} : 1));\n  for (long scop_x = 0; scop_x < scop_n_{0}; scop_x++)\n    scop_p_{0}[scop_x] = ((scop_x * 7 + {2}L * 13) % 101) / 101.0 + 0.5;",

@@ -61,6 +61,42 @@ fn interpreter_matches_cc() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Kernels of the optimistic subset (pointers with linearized subscripts,
+/// `[]` parameters, `long`/`unsigned` iterators, `!=` loops): the pointers
+/// get the extent the interpreter's run reaches.
+#[test]
+fn optimistic_kernels_match_cc() {
+    if !have_cc() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("scop-interp-vs-cc-opt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let kernels = [
+        ("lin", "void lin(long n, long m, double *A, double B[][8]) {\n  for (long i = 0; i < n; i++)\n    for (unsigned j = 0; j < 8; j++)\n      A[i * m + j] = A[i * m + j] + B[i][j] * 2.0;\n}\n", vec![("n", 3), ("m", 9)]),
+        ("down", "void down(int n, double *restrict A, double *B) {\n  for (int i = n; i != 0; i -= 2)\n    A[i] = B[i - 1] + A[i];\n}\n", vec![("n", 10)]),
+    ];
+    for (name, src, params) in kernels {
+        let path = dir.join(format!("{name}.c"));
+        std::fs::write(&path, src).unwrap();
+        let args: Vec<String> = std::iter::once(path.display().to_string())
+            .chain(params.iter().map(|(n, v)| format!("{n}={v}")))
+            .collect();
+        let ours = scop::interp_command(&args).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let ints: HashMap<String, i64> = params.iter().map(|(n, v)| (n.to_string(), *v)).collect();
+        let driver = scop::driver::c_driver(&path.display().to_string(), src, &ints, &HashMap::new()).unwrap();
+        let c_file = dir.join(format!("{name}_driver.c"));
+        let exe = dir.join(format!("{name}_driver"));
+        std::fs::write(&c_file, driver).unwrap();
+        let out = Command::new("cc").args(["-O0", "-ffp-contract=off", "-o"]).arg(&exe).arg(&c_file).arg("-lm").output().expect("run cc");
+        assert!(out.status.success(), "{name}: cc failed:\n{}", String::from_utf8_lossy(&out.stderr));
+        let run = Command::new(&exe).output().expect("run driver");
+        assert!(run.status.success(), "{name}: driver failed");
+        assert_eq!(ours, String::from_utf8_lossy(&run.stdout), "{name}: interpreter vs cc");
+        assert!(ours.lines().count() == 2, "{name}: {ours}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn scalar_parameters_can_be_overridden() {
     let src = "void k(int N, double a, double b, double A[N]) {\n  for (int i = 0; i < N; i++) A[i] = a * 10 + b;\n}";
