@@ -14,7 +14,10 @@ fn main() {
             times.push(t.elapsed().as_secs_f64() * 1e6);
         }
         times.sort_by(|a, b| a.total_cmp(b));
-        let name = std::path::Path::new(&path).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or(path);
+        let name = std::path::Path::new(&path)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or(path);
         println!("{name} {:.0}", times[times.len() / 2]);
     }
 }

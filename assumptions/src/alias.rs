@@ -6,8 +6,8 @@
 
 use presburger::{MultiAff, Set};
 use scop::affine::{AVar, Affine};
-use scop::ast::IntTy;
 use scop::assume::ArrayParam;
+use scop::ast::IntTy;
 use scop::Scop;
 
 use crate::cexpr::{aff_value, CInt, Params};
@@ -65,8 +65,12 @@ pub fn alias_pairs(scop: &Scop, params: &Params) -> Result<Option<Vec<AliasPair>
 fn pairs_with(scop: &Scop, params: &Params, guard: bool) -> Result<Option<Vec<AliasPair>>> {
     let mut ranges = Vec::new();
     for ap in scop.optimistic.array_params.iter().filter(|a| !a.restrict) {
-        let Some((cells, written)) = scop::assume::accessed_cells(scop, &ap.name)? else { continue };
-        let Some(r) = range(&cells, ap, params)? else { return Ok(None) };
+        let Some((cells, written)) = scop::assume::accessed_cells(scop, &ap.name)? else {
+            continue;
+        };
+        let Some(r) = range(&cells, ap, params)? else {
+            return Ok(None);
+        };
         ranges.push((ap.name.clone(), written, r));
     }
     let mut out = Vec::new();
@@ -82,11 +86,16 @@ fn pairs_with(scop: &Scop, params: &Params, guard: bool) -> Result<Option<Vec<Al
                     text: format!("((__int128)(uintptr_t){yn} - (__int128)(uintptr_t){xn})"),
                     bound: 2f64.powi(64),
                 };
-                let Some(q) = d.floor_div(&presburger::Int::from(ELEMENT)) else { return Ok(None) };
+                let Some(q) = d.floor_div(&presburger::Int::from(ELEMENT)) else {
+                    return Ok(None);
+                };
                 if x.end.bound + y.start.bound > SIGNED_128 {
                     return Err(Error::CheckOverflow("an address range".into()));
                 }
-                Ok(Some(format!("{} - {} <= {}", x.end.text, y.start.text, q.text)))
+                Ok(Some(format!(
+                    "{} - {} <= {}",
+                    x.end.text, y.start.text, q.text
+                )))
             };
             let (Some(ab), Some(ba)) = (before(ra, a, rb, b)?, before(rb, b, ra, a)?) else {
                 return Ok(None);
@@ -132,21 +141,39 @@ fn range(cells: &Set, ap: &ArrayParam, params: &Params) -> Result<Option<Range>>
         let mut bound: f64 = 0.0;
         let single = pw.pieces().len() == 1;
         for (dom, ma) in pw.pieces().iter().rev() {
-            let Some(off) = offset(ma, &ap.inner, params)? else { return Ok(None) };
+            let Some(off) = offset(ma, &ap.inner, params)? else {
+                return Ok(None);
+            };
             bound = bound.max(off.bound + extra as f64);
-            let at = if extra == 0 { off.text } else { format!("{} + {extra}", off.text) };
+            let at = if extra == 0 {
+                off.text
+            } else {
+                format!("{} + {extra}", off.text)
+            };
             text = if single {
                 format!("({at})")
             } else {
-                let Some(c) = crate::cexpr::set_condition(dom, params)? else { return Ok(None) };
+                let Some(c) = crate::cexpr::set_condition(dom, params)? else {
+                    return Ok(None);
+                };
                 format!("(({c}) ? {at} : {text})")
             };
         }
         ends.push(CInt { text, bound });
     }
-    let end = ends.pop().unwrap_or(CInt { text: "0".into(), bound: 0.0 });
-    let start = ends.pop().unwrap_or(CInt { text: "0".into(), bound: 0.0 });
-    Ok(Some(Range { accessed, start, end }))
+    let end = ends.pop().unwrap_or(CInt {
+        text: "0".into(),
+        bound: 0.0,
+    });
+    let start = ends.pop().unwrap_or(CInt {
+        text: "0".into(),
+        bound: 0.0,
+    });
+    Ok(Some(Range {
+        accessed,
+        start,
+        end,
+    }))
 }
 
 /// True if `text` contains the parameter term `(__int128)name`.
@@ -164,12 +191,16 @@ fn mentions(text: &str, name: &str) -> bool {
 fn offset(ma: &MultiAff, inner: &[Affine], params: &Params) -> Result<Option<CInt>> {
     let mut acc: Option<CInt> = None;
     for (d, aff) in ma.affs().iter().enumerate() {
-        let Some(v) = aff_value(aff, params)? else { return Ok(None) };
+        let Some(v) = aff_value(aff, params)? else {
+            return Ok(None);
+        };
         acc = Some(match acc {
             None => v,
             Some(a) if a.text == "(0)" || a.text == "0" => v,
             Some(a) => {
-                let Some(e) = extent(&inner[d - 1], params) else { return Ok(None) };
+                let Some(e) = extent(&inner[d - 1], params) else {
+                    return Ok(None);
+                };
                 let bound = a.bound * e.bound + v.bound;
                 if bound > SIGNED_128 {
                     return Err(Error::CheckOverflow("an address range".into()));
@@ -181,7 +212,10 @@ fn offset(ma: &MultiAff, inner: &[Affine], params: &Params) -> Result<Option<CIn
             }
         });
     }
-    Ok(acc.or(Some(CInt { text: "0".into(), bound: 0.0 })))
+    Ok(acc.or(Some(CInt {
+        text: "0".into(),
+        bound: 0.0,
+    })))
 }
 
 fn extent(e: &Affine, params: &Params) -> Option<CInt> {
@@ -189,16 +223,28 @@ fn extent(e: &Affine, params: &Params) -> Option<CInt> {
     let mut bound = (e.constant as f64).abs();
     for (v, c) in &e.terms {
         let AVar::Name(n) = v else { return None };
-        let ty = params.types.get(n).copied().unwrap_or(scop::ast::IntTy::Long);
+        let ty = params
+            .types
+            .get(n)
+            .copied()
+            .unwrap_or(scop::ast::IntTy::Long);
         let p = CInt::param(n, ty);
         bound += p.bound * (*c as f64).abs();
-        parts.push(if *c == 1 { p.text } else { format!("{c} * {}", p.text) });
+        parts.push(if *c == 1 {
+            p.text
+        } else {
+            format!("{c} * {}", p.text)
+        });
     }
     if e.constant != 0 || parts.is_empty() {
         parts.push(e.constant.to_string());
     }
     Some(CInt {
-        text: if parts.len() == 1 { parts.pop().unwrap_or_default() } else { format!("({})", parts.join(" + ")) },
+        text: if parts.len() == 1 {
+            parts.pop().unwrap_or_default()
+        } else {
+            format!("({})", parts.join(" + "))
+        },
         bound,
     })
 }

@@ -41,7 +41,11 @@ impl CInt {
     fn lit(v: &Int) -> Option<CInt> {
         let v = v.to_i64()?;
         Some(CInt {
-            text: if v == i64::MIN { "INT64_MIN".into() } else { v.to_string() },
+            text: if v == i64::MIN {
+                "INT64_MIN".into()
+            } else {
+                v.to_string()
+            },
             bound: (v as f64).abs(),
         })
     }
@@ -57,7 +61,9 @@ impl CInt {
         if k.is_one() {
             return Ok(Some(self.clone()));
         }
-        let Some(l) = CInt::lit(k) else { return Ok(None) };
+        let Some(l) = CInt::lit(k) else {
+            return Ok(None);
+        };
         let bound = l.bound * self.bound;
         if bound > LIMIT {
             return Err(too_big(&self.text));
@@ -92,7 +98,9 @@ impl Linear {
         let mut parts: Vec<String> = terms.iter().map(|t| t.text.clone()).collect();
         let mut bound: f64 = terms.iter().map(|t| t.bound).sum();
         if let Some(c) = c {
-            let Some(l) = CInt::lit(c) else { return Ok(None) };
+            let Some(l) = CInt::lit(c) else {
+                return Ok(None);
+            };
             bound += l.bound;
             parts.push(l.text);
         }
@@ -116,7 +124,10 @@ impl Linear {
         } else {
             (Some(self.constant.clone()), None)
         };
-        let (Some(l), Some(r)) = (Linear::side(&self.pos, lc.as_ref())?, Linear::side(&self.neg, rc.as_ref())?) else {
+        let (Some(l), Some(r)) = (
+            Linear::side(&self.pos, lc.as_ref())?,
+            Linear::side(&self.neg, rc.as_ref())?,
+        ) else {
             return Ok(None);
         };
         Ok(Some(format!("{} {op} {}", l.text, r.text)))
@@ -139,7 +150,11 @@ pub fn set_condition(set: &Set, params: &Params) -> Result<Option<String>> {
     Ok(Some(match disjuncts.len() {
         0 => "0".to_string(),
         1 => disjuncts.pop().unwrap_or_default(),
-        _ => disjuncts.iter().map(|d| format!("({d})")).collect::<Vec<_>>().join(" || "),
+        _ => disjuncts
+            .iter()
+            .map(|d| format!("({d})"))
+            .collect::<Vec<_>>()
+            .join(" || "),
     }))
 }
 
@@ -154,19 +169,31 @@ fn basic_condition(b: &BasicMap, params: &Params) -> Result<Option<String>> {
     let off = b.off_div();
     for d in b.divs() {
         let Some(d) = d else {
-            return Err(Error::CheckOverflow("an existential without explicit definition".into()));
+            return Err(Error::CheckOverflow(
+                "an existential without explicit definition".into(),
+            ));
         };
-        let Some(num) = linear_value(&d.num, &cols, off, b.off_param())? else { return Ok(None) };
-        let Some(v) = num.floor_div(&d.den) else { return Ok(None) };
+        let Some(num) = linear_value(&d.num, &cols, off, b.off_param())? else {
+            return Ok(None);
+        };
+        let Some(v) = num.floor_div(&d.den) else {
+            return Ok(None);
+        };
         cols.push(v);
     }
     let mut parts = Vec::new();
     for (rows, op) in [(b.eqs(), "=="), (b.ineqs(), ">=")] {
         for row in rows {
-            let Some(lin) = linear(row, &cols, b.off_param())? else { return Ok(None) };
+            let Some(lin) = linear(row, &cols, b.off_param())? else {
+                return Ok(None);
+            };
             if lin.pos.is_empty() && lin.neg.is_empty() {
                 // a constant row: true or false
-                let ok = if op == "==" { lin.constant.is_zero() } else { !lin.constant.is_neg() };
+                let ok = if op == "==" {
+                    lin.constant.is_zero()
+                } else {
+                    !lin.constant.is_neg()
+                };
                 if !ok {
                     return Ok(Some("0".into()));
                 }
@@ -179,7 +206,11 @@ fn basic_condition(b: &BasicMap, params: &Params) -> Result<Option<String>> {
         }
     }
     let _ = off;
-    Ok(Some(if parts.is_empty() { "1".to_string() } else { parts.join(" && ") }))
+    Ok(Some(if parts.is_empty() {
+        "1".to_string()
+    } else {
+        parts.join(" && ")
+    }))
 }
 
 /// The terms of a row `[c | params | locals]` over the columns' values.
@@ -193,7 +224,9 @@ fn linear(row: &[Int], cols: &[CInt], off_param: usize) -> Result<Option<Linear>
         if c.is_zero() || k >= cols.len() {
             continue;
         }
-        let Some(t) = cols[k].scale(&c.abs())? else { return Ok(None) };
+        let Some(t) = cols[k].scale(&c.abs())? else {
+            return Ok(None);
+        };
         if c.is_neg() {
             lin.neg.push(t);
         } else {
@@ -205,7 +238,9 @@ fn linear(row: &[Int], cols: &[CInt], off_param: usize) -> Result<Option<Linear>
 
 /// The value of a row (a sum) as one expression.
 fn linear_value(row: &[Int], cols: &[CInt], _off: usize, off_param: usize) -> Result<Option<CInt>> {
-    let Some(lin) = linear(row, cols, off_param)? else { return Ok(None) };
+    let Some(lin) = linear(row, cols, off_param)? else {
+        return Ok(None);
+    };
     let mut text = String::new();
     let mut bound = 0.0;
     for t in &lin.pos {
@@ -225,9 +260,15 @@ fn linear_value(row: &[Int], cols: &[CInt], _off: usize, off_param: usize) -> Re
         bound += t.bound;
     }
     if !lin.constant.is_zero() {
-        let Some(l) = CInt::lit(&lin.constant.abs()) else { return Ok(None) };
+        let Some(l) = CInt::lit(&lin.constant.abs()) else {
+            return Ok(None);
+        };
         if text.is_empty() {
-            text = if lin.constant.is_neg() { format!("-{}", l.text) } else { l.text.clone() };
+            text = if lin.constant.is_neg() {
+                format!("-{}", l.text)
+            } else {
+                l.text.clone()
+            };
         } else {
             text.push_str(if lin.constant.is_neg() { " - " } else { " + " });
             text.push_str(&l.text);
@@ -240,7 +281,10 @@ fn linear_value(row: &[Int], cols: &[CInt], _off: usize, off_param: usize) -> Re
     if bound > LIMIT {
         return Err(too_big("an intermediate value"));
     }
-    Ok(Some(CInt { text: format!("({text})"), bound }))
+    Ok(Some(CInt {
+        text: format!("({text})"),
+        bound,
+    }))
 }
 
 /// The value of a quasi-affine function of the parameters (a piece of a
@@ -261,15 +305,23 @@ pub fn aff_value(aff: &Aff, params: &Params) -> Result<Option<CInt>> {
         if c.is_zero() {
             continue;
         }
-        let Some((num, den)) = aff.div(k) else { continue };
-        let Some(v) = aff_value(&num, params)? else { return Ok(None) };
-        let Some(f) = v.floor_div(&den) else { return Ok(None) };
+        let Some((num, den)) = aff.div(k) else {
+            continue;
+        };
+        let Some(v) = aff_value(&num, params)? else {
+            return Ok(None);
+        };
+        let Some(f) = v.floor_div(&den) else {
+            return Ok(None);
+        };
         terms.push((c.clone(), f));
     }
     let mut text = String::new();
     let mut bound = 0.0;
     for (c, t) in &terms {
-        let Some(s) = t.scale(&c.abs())? else { return Ok(None) };
+        let Some(s) = t.scale(&c.abs())? else {
+            return Ok(None);
+        };
         if text.is_empty() {
             if c.is_neg() {
                 text.push('-');
@@ -282,9 +334,15 @@ pub fn aff_value(aff: &Aff, params: &Params) -> Result<Option<CInt>> {
     }
     let c0 = aff.constant_num();
     if !c0.is_zero() || text.is_empty() {
-        let Some(l) = CInt::lit(&c0.abs()) else { return Ok(None) };
+        let Some(l) = CInt::lit(&c0.abs()) else {
+            return Ok(None);
+        };
         if text.is_empty() {
-            text = if c0.is_neg() { format!("-{}", l.text) } else { l.text };
+            text = if c0.is_neg() {
+                format!("-{}", l.text)
+            } else {
+                l.text
+            };
         } else {
             text.push_str(if c0.is_neg() { " - " } else { " + " });
             text.push_str(&l.text);
@@ -292,7 +350,10 @@ pub fn aff_value(aff: &Aff, params: &Params) -> Result<Option<CInt>> {
         bound += (c0.to_i64().unwrap_or(0) as f64).abs();
     }
     let den = aff.denominator();
-    let v = CInt { text: format!("({text})"), bound };
+    let v = CInt {
+        text: format!("({text})"),
+        bound,
+    };
     if den.is_one() {
         return Ok(Some(v));
     }

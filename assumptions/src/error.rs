@@ -37,7 +37,11 @@ impl fmt::Display for Error {
             Error::Front(e) => write!(f, "{e}"),
             Error::Engine(e) => write!(f, "engine: {e}"),
             Error::Unmodelled { pos, reason } => {
-                write!(f, "{}:{}: cannot model optimistically: {reason}", pos.line, pos.col)
+                write!(
+                    f,
+                    "{}:{}: cannot model optimistically: {reason}",
+                    pos.line, pos.col
+                )
             }
             Error::TooComplex { what, size, cap } => {
                 write!(f, "assumptions too complex: {what} is {size}, the cap is {cap}; the model is dropped")

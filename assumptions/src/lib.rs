@@ -64,10 +64,10 @@ pub mod alias;
 pub mod cexpr;
 mod error;
 
-use std::collections::BTreeMap;
 use presburger::Set;
 use scop::assume::{Kind, Sign};
 use scop::Scop;
+use std::collections::BTreeMap;
 
 pub use alias::AliasPair;
 pub use error::{Error, Result};
@@ -111,7 +111,11 @@ impl std::fmt::Display for Remark {
             Sign::Assumption => "assumption",
             Sign::Restriction => "restriction",
         };
-        write!(f, "{}:{}: {} {sign}: {} ({})", self.pos.line, self.pos.col, self.kind, self.set, self.what)
+        write!(
+            f,
+            "{}:{}: {} {sign}: {} ({})",
+            self.pos.line, self.pos.col, self.kind, self.set, self.what
+        )
     }
 }
 
@@ -185,7 +189,11 @@ pub fn analyze(scop: &Scop, limits: &Limits) -> Result<Assumptions> {
     let valid_runs = runs.subtract(&invalid)?;
     let feasible = runs.is_empty()? || !valid_runs.intersect(&assumed)?.is_empty()?;
     // assumptions matter only where the model runs and no restriction holds
-    let assumption_context = if valid_runs.is_empty()? { context.clone() } else { valid_runs.coalesce()? };
+    let assumption_context = if valid_runs.is_empty()? {
+        context.clone()
+    } else {
+        valid_runs.coalesce()?
+    };
     let assumed = assumed.gist(&assumption_context)?.coalesce()?;
     for r in &mut remarks {
         let within = match r.kind.sign() {
@@ -195,7 +203,10 @@ pub fn analyze(scop: &Scop, limits: &Limits) -> Result<Assumptions> {
         r.set = r.set.gist(within)?.coalesce()?;
     }
     let invalid = invalid.gist(&context)?.coalesce()?;
-    for (s, what) in [(&assumed, "the assumed context's disjuncts"), (&invalid, "the invalid context's disjuncts")] {
+    for (s, what) in [
+        (&assumed, "the assumed context's disjuncts"),
+        (&invalid, "the invalid context's disjuncts"),
+    ] {
         if s.basic_maps().len() > limits.max_disjuncts {
             return Err(Error::TooComplex {
                 what: what.into(),

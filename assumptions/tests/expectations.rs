@@ -7,7 +7,9 @@
 use presburger::Set;
 
 fn expectation(src: &str, key: &str) -> Option<Set> {
-    let line = src.lines().find_map(|l| l.trim().strip_prefix(&format!("// {key}:")))?;
+    let line = src
+        .lines()
+        .find_map(|l| l.trim().strip_prefix(&format!("// {key}:")))?;
     Some(line.trim().parse().unwrap_or_else(|e| panic!("{key}: {e}")))
 }
 
@@ -21,15 +23,32 @@ fn check(path: &std::path::Path) {
         Some(w) => ctx.intersect(&w).unwrap(),
         None => ctx,
     };
-    let (ae, ie) = (expectation(&src, "expect-assumed").unwrap(), expectation(&src, "expect-invalid").unwrap());
+    let (ae, ie) = (
+        expectation(&src, "expect-assumed").unwrap(),
+        expectation(&src, "expect-invalid").unwrap(),
+    );
     assert!(r.is_subset(&a.context).unwrap(), "{name}: context");
     let on = |s: &Set, region: &Set| s.intersect(region).unwrap();
-    let (vc, ve) = (a.assumed.subtract(&a.invalid).unwrap(), ae.subtract(&ie).unwrap());
-    assert!(on(&vc, &r).is_equal(&on(&ve, &r)).unwrap(), "{name}: assumed and not invalid: {vc} vs {ve}");
+    let (vc, ve) = (
+        a.assumed.subtract(&a.invalid).unwrap(),
+        ae.subtract(&ie).unwrap(),
+    );
+    assert!(
+        on(&vc, &r).is_equal(&on(&ve, &r)).unwrap(),
+        "{name}: assumed and not invalid: {vc} vs {ve}"
+    );
     let ra = r.subtract(&ie).unwrap();
-    assert!(on(&a.assumed, &ra).is_equal(&on(&ae, &ra)).unwrap(), "{name}: assumed {}", a.assumed);
+    assert!(
+        on(&a.assumed, &ra).is_equal(&on(&ae, &ra)).unwrap(),
+        "{name}: assumed {}",
+        a.assumed
+    );
     let ri = r.intersect(&ae).unwrap();
-    assert!(on(&a.invalid, &ri).is_equal(&on(&ie, &ri)).unwrap(), "{name}: invalid {}", a.invalid);
+    assert!(
+        on(&a.invalid, &ri).is_equal(&on(&ie, &ri)).unwrap(),
+        "{name}: invalid {}",
+        a.invalid
+    );
 }
 
 #[test]

@@ -23,7 +23,10 @@ fn caps_drop_the_model_with_a_reason() {
         "void k(int n, int m, double A[][10]) { for (int i = 0; i < n; i++) A[i][m] = 0; }",
     )
     .unwrap();
-    let tight = Limits { max_disjuncts: 16, max_params: 1 };
+    let tight = Limits {
+        max_disjuncts: 16,
+        max_params: 1,
+    };
     match analyze(&scop, &tight) {
         Err(e @ Error::TooComplex { .. }) => assert!(e.to_string().contains("parameters")),
         other => panic!("expected a cap error, got {other:?}"),
@@ -68,7 +71,19 @@ fn the_check_of_restrictions_and_assumptions_together() {
     .unwrap();
     let a = analyze(&scop, &Limits::default()).unwrap();
     assert!(a.check.contains("&&"), "{}", a.check);
-    assert_eq!(a.remarks.iter().filter(|r| r.kind == scop::assume::Kind::Inbounds).count(), 1);
-    assert!(a.remarks.iter().any(|r| r.kind == scop::assume::Kind::Wrapping));
-    assert!(a.remarks[0].to_string().contains("assumption") || a.remarks[0].to_string().contains("restriction"));
+    assert_eq!(
+        a.remarks
+            .iter()
+            .filter(|r| r.kind == scop::assume::Kind::Inbounds)
+            .count(),
+        1
+    );
+    assert!(a
+        .remarks
+        .iter()
+        .any(|r| r.kind == scop::assume::Kind::Wrapping));
+    assert!(
+        a.remarks[0].to_string().contains("assumption")
+            || a.remarks[0].to_string().contains("restriction")
+    );
 }

@@ -40,7 +40,9 @@ fn contains_call(s: &Stmt) -> bool {
     match &s.kind {
         StmtKind::Call { .. } => true,
         StmtKind::For { body, .. } => contains_call(body),
-        StmtKind::If { then_s, else_s, .. } => contains_call(then_s) || else_s.as_ref().is_some_and(|e| contains_call(e)),
+        StmtKind::If { then_s, else_s, .. } => {
+            contains_call(then_s) || else_s.as_ref().is_some_and(|e| contains_call(e))
+        }
         StmtKind::Block(b) => b.iter().any(contains_call),
         _ => false,
     }
@@ -89,7 +91,14 @@ impl Tracer<'_> {
 
     fn int(&mut self, e: &scop::ast::Expr) -> (i128, IntTy) {
         match &e.kind {
-            ExprKind::Int(v) => (*v as i128, if i32::try_from(*v).is_ok() { IntTy::Int } else { IntTy::Long }),
+            ExprKind::Int(v) => (
+                *v as i128,
+                if i32::try_from(*v).is_ok() {
+                    IntTy::Int
+                } else {
+                    IntTy::Long
+                },
+            ),
             ExprKind::Var(n) => self.ints[n],
             ExprKind::Unary(UnOp::Plus, a) => self.int(a),
             ExprKind::Unary(UnOp::Neg, a) => {
@@ -149,12 +158,19 @@ impl Tracer<'_> {
             ExprKind::Call(n, args) => {
                 let vs: Vec<(i128, IntTy)> = args.iter().map(|a| self.int(a)).collect();
                 let t = vs.iter().fold(IntTy::Int, |t, (_, u)| t.common(*u));
-                let vs: Vec<i128> = vs.iter().map(|(v, u)| {
-                    let _ = u;
-                    *v
-                }).collect();
+                let vs: Vec<i128> = vs
+                    .iter()
+                    .map(|(v, u)| {
+                        let _ = u;
+                        *v
+                    })
+                    .collect();
                 let vs: Vec<i128> = vs.into_iter().map(|v| self.convert(v, t)).collect();
-                let r = if n.eq_ignore_ascii_case("min") { vs.iter().min() } else { vs.iter().max() };
+                let r = if n.eq_ignore_ascii_case("min") {
+                    vs.iter().min()
+                } else {
+                    vs.iter().max()
+                };
                 (*r.unwrap_or(&0), t)
             }
             other => panic!("not an integer expression: {other:?}"),
@@ -221,7 +237,11 @@ impl Tracer<'_> {
                 self.trace.instances.push((k, iters, acc));
                 true
             }
-            StmtKind::Decl { ty: scop::ast::BaseTy::Int(t), name, .. } => {
+            StmtKind::Decl {
+                ty: scop::ast::BaseTy::Int(t),
+                name,
+                ..
+            } => {
                 self.ints.insert(name.clone(), (0, *t));
                 true
             }
@@ -230,7 +250,11 @@ impl Tracer<'_> {
                 false
             }
             StmtKind::Block(b) => self.run(b),
-            StmtKind::If { cond, then_s, else_s } => {
+            StmtKind::If {
+                cond,
+                then_s,
+                else_s,
+            } => {
                 if self.int(cond).0 != 0 {
                     self.stmt(then_s)
                 } else if let Some(e) = else_s {
@@ -239,8 +263,20 @@ impl Tracer<'_> {
                     true
                 }
             }
-            StmtKind::For { var, declared, init, cond, step, body, .. } => {
-                let ty = if *declared { IntTy::Int } else { self.ints[var].1 };
+            StmtKind::For {
+                var,
+                declared,
+                init,
+                cond,
+                step,
+                body,
+                ..
+            } => {
+                let ty = if *declared {
+                    IntTy::Int
+                } else {
+                    self.ints[var].1
+                };
                 let (v, _) = self.int(init);
                 let v = self.convert(v, ty);
                 self.ints.insert(var.clone(), (v, ty));
@@ -288,11 +324,19 @@ fn eval_affine(a: &Affine, env: &HashMap<String, i64>) -> i128 {
 /// The model's instances and cells at `params`, iterators within `[-l, l]`
 /// or within `l` of a parameter value beyond it, and whether every inner
 /// subscript is within its extent.
-fn model_instances(scop: &scop::Scop, params: &HashMap<String, i64>, l: i64) -> (Vec<(usize, Vec<i128>, Vec<(String, i128)>)>, Vec<String>) {
+fn model_instances(
+    scop: &scop::Scop,
+    params: &HashMap<String, i64>,
+    l: i64,
+) -> (Vec<(usize, Vec<i128>, Vec<(String, i128)>)>, Vec<String>) {
     let mut out = Vec::new();
     let mut bad = Vec::new();
-    let extents: HashMap<&str, &[Affine]> =
-        scop.optimistic.array_params.iter().map(|a| (a.name.as_str(), a.inner.as_slice())).collect();
+    let extents: HashMap<&str, &[Affine]> = scop
+        .optimistic
+        .array_params
+        .iter()
+        .map(|a| (a.name.as_str(), a.inner.as_slice()))
+        .collect();
     let mut cands: Vec<i64> = (-l..=l).collect();
     for &c in params.values() {
         if c.abs() > l {
@@ -317,12 +361,18 @@ fn model_instances(scop: &scop::Scop, params: &HashMap<String, i64>, l: i64) -> 
                         continue;
                     }
                     let idx: Vec<i128> = a.index.iter().map(|x| eval_affine(x, &env)).collect();
-                    let inner: Vec<i128> =
-                        extents.get(a.array.as_str()).map(|e| e.iter().map(|x| eval_affine(x, &env)).collect()).unwrap_or_default();
+                    let inner: Vec<i128> = extents
+                        .get(a.array.as_str())
+                        .map(|e| e.iter().map(|x| eval_affine(x, &env)).collect())
+                        .unwrap_or_default();
                     let mut addr = idx[0];
                     for (t, (x, e)) in idx[1..].iter().zip(&inner).enumerate() {
                         if *x < 0 || x >= e {
-                            bad.push(format!("{}: subscript {} is {x}, extent {e}", a.array, t + 1));
+                            bad.push(format!(
+                                "{}: subscript {} is {x}, extent {e}",
+                                a.array,
+                                t + 1
+                            ));
                         }
                         addr = addr * e + x;
                     }
@@ -361,11 +411,18 @@ fn check_kernel(src: &str, values: &[(&str, &[i64])], box_l: i64) -> usize {
     number(&f.body, &mut ids);
     let mut grid: Vec<Vec<i64>> = vec![vec![]];
     for (_, vs) in values {
-        grid = grid.iter().flat_map(|p| vs.iter().map(move |v| [p.clone(), vec![*v]].concat())).collect();
+        grid = grid
+            .iter()
+            .flat_map(|p| vs.iter().map(move |v| [p.clone(), vec![*v]].concat()))
+            .collect();
     }
     let mut checked = 0;
     for p in grid {
-        let params: HashMap<String, i64> = values.iter().map(|(n, _)| n.to_string()).zip(p.iter().copied()).collect();
+        let params: HashMap<String, i64> = values
+            .iter()
+            .map(|(n, _)| n.to_string())
+            .zip(p.iter().copied())
+            .collect();
         let mut t = Tracer {
             ints: HashMap::new(),
             extents: HashMap::new(),
@@ -378,7 +435,8 @@ fn check_kernel(src: &str, values: &[(&str, &[i64])], box_l: i64) -> usize {
         for prm in &t.f.params {
             match &prm.kind {
                 ParamKind::Int(ty) => {
-                    t.ints.insert(prm.name.clone(), (params[&prm.name] as i128, *ty));
+                    t.ints
+                        .insert(prm.name.clone(), (params[&prm.name] as i128, *ty));
                 }
                 ParamKind::Array(d) | ParamKind::OpenArray(d) => {
                     let skip = matches!(prm.kind, ParamKind::Array(_)) as usize;
@@ -420,7 +478,11 @@ fn shared(name: &str) -> Option<String> {
 }
 
 fn own(name: &str) -> String {
-    std::fs::read_to_string(format!("{}/tests/kernels/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+    std::fs::read_to_string(format!(
+        "{}/tests/kernels/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
 }
 
 const INT_MAX: i64 = i32::MAX as i64;
@@ -440,29 +502,85 @@ fn shared_kernels_agree_with_c() {
 
 #[test]
 fn own_kernels_agree_with_c() {
-    let wide = [-3, -1, 0, 1, 3, INT_MAX - 3, INT_MAX - 2, INT_MAX - 1, INT_MAX];
+    let wide = [
+        -3,
+        -1,
+        0,
+        1,
+        3,
+        INT_MAX - 3,
+        INT_MAX - 2,
+        INT_MAX - 1,
+        INT_MAX,
+    ];
     check_kernel(&own("int_wrap.c"), &[("n", &[0, 1, 2, 4]), ("s", &wide)], 6);
     let top = [INT_MAX - 3, INT_MAX - 1, INT_MAX];
     check_kernel(&own("inc_wrap.c"), &[("n", &top), ("s", &top)], 4);
-    check_kernel(&own("inc_wrap.c"), &[("n", &[-2, 0, 3]), ("s", &[-2, 0, 3])], 8);
+    check_kernel(
+        &own("inc_wrap.c"),
+        &[("n", &[-2, 0, 3]), ("s", &[-2, 0, 3])],
+        8,
+    );
     let r: Vec<i64> = (-6..=6).collect();
     check_kernel(&own("ne_up.c"), &[("a", &r), ("b", &r)], 8);
     check_kernel(&own("unsigned_iter.c"), &[("n", &[-3, -1, 0, 1, 2, 5])], 8);
-    check_kernel(&own("error_path.c"), &[("n", &[-1, 0, 1, 2, 5]), ("m", &[-3, -1, 0, 1, 3, 4, 6])], 8);
-    let s = [-2, -1, 0, 3, 5, 6, 7, INT_MAX - 5, INT_MAX - 4, INT_MAX - 3, INT_MAX];
+    check_kernel(
+        &own("error_path.c"),
+        &[("n", &[-1, 0, 1, 2, 5]), ("m", &[-3, -1, 0, 1, 3, 4, 6])],
+        8,
+    );
+    let s = [
+        -2,
+        -1,
+        0,
+        3,
+        5,
+        6,
+        7,
+        INT_MAX - 5,
+        INT_MAX - 4,
+        INT_MAX - 3,
+        INT_MAX,
+    ];
     check_kernel(&own("mixed_types.c"), &[("n", &[0, 1, 2]), ("s", &s)], 6);
     check_kernel(
         &own("lin_offset.c"),
-        &[("n", &[0, 1, 2]), ("m", &[0, 2, 4]), ("k", &[0, 1, 3]), ("s", &[-1, 0, 1, 3])],
+        &[
+            ("n", &[0, 1, 2]),
+            ("m", &[0, 2, 4]),
+            ("k", &[0, 1, 3]),
+            ("s", &[-1, 0, 1, 3]),
+        ],
         6,
     );
-    check_kernel(&own("copy_alias.c"), &[("n", &[0, 1, 2]), ("m", &[0, 1, 3])], 5);
     check_kernel(
-        &own("restrict_3d.c"),
-        &[("n", &[0, 1]), ("p", &[0, 2]), ("q", &[0, 1, 2, 3]), ("r", &[0, 1, 2, 3])],
+        &own("copy_alias.c"),
+        &[("n", &[0, 1, 2]), ("m", &[0, 1, 3])],
         5,
     );
-    check_kernel(&own("alias_rows.c"), &[("n", &[0, 1, 2]), ("m", &[0, 1, 9, 10, 11])], 12);
+    check_kernel(
+        &own("restrict_3d.c"),
+        &[
+            ("n", &[0, 1]),
+            ("p", &[0, 2]),
+            ("q", &[0, 1, 2, 3]),
+            ("r", &[0, 1, 2, 3]),
+        ],
+        5,
+    );
+    check_kernel(
+        &own("alias_rows.c"),
+        &[("n", &[0, 1, 2]), ("m", &[0, 1, 9, 10, 11])],
+        12,
+    );
     check_kernel(&own("alias_three.c"), &[("n", &[-2, -1, 0, 1, 3])], 6);
-    check_kernel(&own("open_3d.c"), &[("n", &[0, 1]), ("p", &[0, 1, 20, 21]), ("q", &[0, 2, 29, 30])], 31);
+    check_kernel(
+        &own("open_3d.c"),
+        &[
+            ("n", &[0, 1]),
+            ("p", &[0, 1, 20, 21]),
+            ("q", &[0, 2, 29, 30]),
+        ],
+        31,
+    );
 }

@@ -35,7 +35,10 @@ pub fn assumptions_json(src: &str, remarks: bool) -> Result<(String, Vec<String>
         ("check".to_string(), Json::str(a.check.clone())),
     ];
     if remarks {
-        doc.push(("remarks".to_string(), Json::Arr(lines.iter().map(Json::str).collect())));
+        doc.push((
+            "remarks".to_string(),
+            Json::Arr(lines.iter().map(Json::str).collect()),
+        ));
     }
     Ok((Json::Obj(doc).pretty(), lines))
 }
@@ -48,7 +51,9 @@ pub fn assumptions_command(args: &[String]) -> Result<String> {
         match a.as_str() {
             "--remarks" => remarks = true,
             s if s.starts_with('-') => {
-                return Err(Error::Usage(format!("unknown option `{s}` for `poly assumptions`")))
+                return Err(Error::Usage(format!(
+                    "unknown option `{s}` for `poly assumptions`"
+                )))
             }
             s if file.is_none() => file = Some(s.to_string()),
             _ => return Err(Error::Usage("`poly assumptions` takes one KERNEL.c".into())),

@@ -158,7 +158,12 @@ pub struct Combined {
 pub fn type_context(scop: &Scop) -> Result<Set, Error> {
     let mut b = presburger::BasicMap::universe(param_space(scop));
     for (k, p) in scop.params.iter().enumerate() {
-        let ty = scop.optimistic.param_types.get(p).copied().unwrap_or(IntTy::Int);
+        let ty = scop
+            .optimistic
+            .param_types
+            .get(p)
+            .copied()
+            .unwrap_or(IntTy::Int);
         let mut lo = vec![Int::from(0); b.row_len()];
         lo[b.off_param() + k] = Int::from(1);
         lo[0] = Int::from(-ty.lowest());
@@ -277,7 +282,12 @@ pub fn substitute(f: &Formula, var: &str, by: &Affine) -> Formula {
         Formula::Ge(a) => Formula::Ge(subst_affine(a, var, by)),
         Formula::Eq(a) => Formula::Eq(subst_affine(a, var, by)),
         Formula::Mod(a, m, r) => Formula::Mod(subst_affine(a, var, by), *m, *r),
-        Formula::Range { lo, var: v, hi, strict } => {
+        Formula::Range {
+            lo,
+            var: v,
+            hi,
+            strict,
+        } => {
             let [l, h] = Formula::range_constraints(lo, v, hi, *strict);
             Formula::and(vec![
                 Formula::Ge(subst_affine(&l, var, by)),
@@ -297,7 +307,8 @@ fn subst_affine(a: &Affine, var: &str, by: &Affine) -> Affine {
             AVar::Name(n) => Affine::var(n).scale(c),
             AVar::Div(num, d) => {
                 let mut x = Affine::constant(0);
-                x.terms.insert(AVar::Div(Box::new(subst_affine(num, var, by)), *d), c);
+                x.terms
+                    .insert(AVar::Div(Box::new(subst_affine(num, var, by)), *d), c);
                 x
             }
         };

@@ -110,7 +110,8 @@ pub fn build_from_ast(f: &ast::Function) -> Result<Scop, Error> {
                 let sizes = delinearize::pointer_sizes(&subs, &b.int_params)?;
                 let mut dims = vec![open_extent()];
                 dims.extend(sizes.iter().rev().map(|s| Affine::var(s)));
-                b.syms.insert(p.name.clone(), Sym::Array { rank: dims.len() });
+                b.syms
+                    .insert(p.name.clone(), Sym::Array { rank: dims.len() });
                 b.extents.insert(p.name.clone(), (dims.clone(), 1));
                 b.optimistic.array_params.push(ArrayParam {
                     name: p.name.clone(),
@@ -142,7 +143,11 @@ pub fn build_from_ast(f: &ast::Function) -> Result<Scop, Error> {
             }
             ParamKind::Array(dims) | ParamKind::OpenArray(dims) => {
                 let open = matches!(p.kind, ParamKind::OpenArray(_));
-                let mut ds = if open { vec![open_extent()] } else { Vec::new() };
+                let mut ds = if open {
+                    vec![open_extent()]
+                } else {
+                    Vec::new()
+                };
                 for d in dims {
                     let t = b.int_term(d)?;
                     match t {
@@ -346,7 +351,14 @@ impl Builder {
             StmtKind::Call { name } => {
                 // an error path: the parameters for which it runs are a restriction
                 let (vars, dom) = self.here();
-                self.oblige(Kind::ErrorPath, s.pos, &vars, &dom, Formula::False, format!("call of `{name}`"));
+                self.oblige(
+                    Kind::ErrorPath,
+                    s.pos,
+                    &vars,
+                    &dom,
+                    Formula::False,
+                    format!("call of `{name}`"),
+                );
                 Ok(())
             }
             StmtKind::Block(b) => self.block(b, prefix),
@@ -450,7 +462,11 @@ impl Builder {
                     }
                 }
                 let init_t = self.int_term(init)?;
-                let ty = if *declared { IntTy::Int } else { self.var_type(var) };
+                let ty = if *declared {
+                    IntTy::Int
+                } else {
+                    self.var_type(var)
+                };
                 let (vars, dom) = self.here();
                 self.record_int(init, Some(ty), &vars, &dom);
                 let saved = self.syms.clone();

@@ -115,7 +115,9 @@ pub fn scop_json(scop: &Scop) -> Json {
 /// with the parameters' type ranges, as isl text.
 fn assumption_texts(scop: &Scop) -> Result<(String, String), presburger::Error> {
     let c = crate::assume::combine(scop).map_err(|e| presburger::Error::Invalid(e.to_string()))?;
-    let text = |s: &presburger::Set| -> Result<String, presburger::Error> { Ok(s.gist(&c.context)?.coalesce()?.to_string()) };
+    let text = |s: &presburger::Set| -> Result<String, presburger::Error> {
+        Ok(s.gist(&c.context)?.coalesce()?.to_string())
+    };
     Ok((text(&c.assumed)?, text(&c.invalid)?))
 }
 

@@ -51,7 +51,13 @@ pub fn c_driver(
     for p in &f.params {
         match &p.kind {
             ParamKind::Int(t) => {
-                let _ = writeln!(c, "  {} scop_p_{} = {};", t.as_str(), p.name, st.ints[&p.name]);
+                let _ = writeln!(
+                    c,
+                    "  {} scop_p_{} = {};",
+                    t.as_str(),
+                    p.name,
+                    st.ints[&p.name]
+                );
                 call_args.push(format!("scop_p_{}", p.name));
             }
             ParamKind::Double => {

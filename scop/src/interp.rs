@@ -129,20 +129,43 @@ pub fn initial_state(
             ParamKind::OpenArray(dims) => {
                 let (mut ds, _) = extents(&st, &p.name, dims, p.pos)?;
                 ds.insert(0, OPEN);
-                st.arrays.insert(p.name.clone(), ArrayData { dims: ds, data: Vec::new(), open: Some(k_array), reach: Default::default() });
+                st.arrays.insert(
+                    p.name.clone(),
+                    ArrayData {
+                        dims: ds,
+                        data: Vec::new(),
+                        open: Some(k_array),
+                        reach: Default::default(),
+                    },
+                );
                 k_array += 1;
             }
             ParamKind::Pointer { .. } => {
                 // indexed with the linearized subscript as written: flat memory
-                st.arrays.insert(p.name.clone(), ArrayData { dims: vec![OPEN], data: Vec::new(), open: Some(k_array), reach: Default::default() });
+                st.arrays.insert(
+                    p.name.clone(),
+                    ArrayData {
+                        dims: vec![OPEN],
+                        data: Vec::new(),
+                        open: Some(k_array),
+                        reach: Default::default(),
+                    },
+                );
                 k_array += 1;
             }
             ParamKind::Array(dims) => {
                 let (ds, len) = extents(&st, &p.name, dims, p.pos)?;
                 let data = (0..len).map(|x| initial_value(x, k_array)).collect();
                 k_array += 1;
-                st.arrays
-                    .insert(p.name.clone(), ArrayData { dims: ds, data, open: None, reach: Default::default() });
+                st.arrays.insert(
+                    p.name.clone(),
+                    ArrayData {
+                        dims: ds,
+                        data,
+                        open: None,
+                        reach: Default::default(),
+                    },
+                );
             }
         }
     }
@@ -380,9 +403,16 @@ fn flat_index(st: &State, name: &str, subs: &[ast::Expr], pos: Pos) -> Result<us
                 },
             ));
         }
-        flat = if d == OPEN { i as usize } else { flat * d + i as usize };
+        flat = if d == OPEN {
+            i as usize
+        } else {
+            flat * d + i as usize
+        };
         if flat >= 1 << 28 {
-            return Err(Error::runtime(pos, format!("`{name}` is accessed beyond 2^28 elements")));
+            return Err(Error::runtime(
+                pos,
+                format!("`{name}` is accessed beyond 2^28 elements"),
+            ));
         }
     }
     Ok(flat)
@@ -494,14 +524,18 @@ pub fn eval(st: &State, e: &ast::Expr) -> Result<Value, Error> {
         }
         ExprKind::Index(n, subs) => {
             let k = flat_index(st, n, subs, e.pos)?;
-            Value::Double(st.arrays.get(n).map_or(0.0, |a| match (a.data.get(k), a.open) {
-                (Some(v), _) => *v,
-                (None, Some(ord)) => {
-                    a.reach.set(a.reach.get().max(k + 1));
-                    initial_value(k, ord)
-                }
-                (None, None) => 0.0,
-            }))
+            Value::Double(
+                st.arrays
+                    .get(n)
+                    .map_or(0.0, |a| match (a.data.get(k), a.open) {
+                        (Some(v), _) => *v,
+                        (None, Some(ord)) => {
+                            a.reach.set(a.reach.get().max(k + 1));
+                            initial_value(k, ord)
+                        }
+                        (None, None) => 0.0,
+                    }),
+            )
         }
         ExprKind::Unary(op, a) => {
             let v = eval(st, a)?;

@@ -116,7 +116,10 @@ pub fn tokenize(src: &str) -> Result<Vec<Token>, Error> {
             bump!();
             loop {
                 if i >= chars.len() || chars[i] == '\n' {
-                    return Err(Error::syntax(pos, "unterminated string or character literal"));
+                    return Err(Error::syntax(
+                        pos,
+                        "unterminated string or character literal",
+                    ));
                 }
                 if chars[i] == '\\' && i + 1 < chars.len() {
                     bump!();

@@ -61,10 +61,22 @@ const UNSUPPORTED_KEYWORDS: &[(&str, &str)] = &[
     ("break", "loop exits are not static control"),
     ("continue", "loop exits are not static control"),
     ("return", "returning from the kernel is not static control"),
-    ("float", "only `int`, `long`, `unsigned` and `double` are supported"),
-    ("short", "only `int`, `long`, `unsigned` and `double` are supported"),
-    ("char", "only `int`, `long`, `unsigned` and `double` are supported"),
-    ("signed", "only `int`, `long`, `unsigned` and `double` are supported"),
+    (
+        "float",
+        "only `int`, `long`, `unsigned` and `double` are supported",
+    ),
+    (
+        "short",
+        "only `int`, `long`, `unsigned` and `double` are supported",
+    ),
+    (
+        "char",
+        "only `int`, `long`, `unsigned` and `double` are supported",
+    ),
+    (
+        "signed",
+        "only `int`, `long`, `unsigned` and `double` are supported",
+    ),
     ("struct", "only `int` and `double` are supported"),
     ("union", "only `int` and `double` are supported"),
     ("enum", "only `int` and `double` are supported"),
@@ -196,7 +208,10 @@ impl Parser {
         if unsigned || longs > 0 || int {
             self.check_unsupported_keyword()?;
             if self.is_ident("double") {
-                return Err(Error::syntax(self.pos(), "an integer type cannot be followed by `double`"));
+                return Err(Error::syntax(
+                    self.pos(),
+                    "an integer type cannot be followed by `double`",
+                ));
             }
             return Ok(Some(BaseTy::Int(match (unsigned, longs > 0) {
                 (false, false) => IntTy::Int,
@@ -624,7 +639,12 @@ impl Parser {
             // iterator's type lives in its declaration.
             let (var, _) = match self.peek_at(0) {
                 Tok::Ident(v) => (v.clone(), ()),
-                _ => return Err(Error::syntax(self.pos(), format!("expected an identifier, found {}", self.describe()))),
+                _ => {
+                    return Err(Error::syntax(
+                        self.pos(),
+                        format!("expected an identifier, found {}", self.describe()),
+                    ))
+                }
             };
             let inner = self.for_rest(pos, false)?;
             return Ok(Stmt {

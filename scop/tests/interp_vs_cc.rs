@@ -83,15 +83,31 @@ fn optimistic_kernels_match_cc() {
             .collect();
         let ours = scop::interp_command(&args).unwrap_or_else(|e| panic!("{name}: {e}"));
         let ints: HashMap<String, i64> = params.iter().map(|(n, v)| (n.to_string(), *v)).collect();
-        let driver = scop::driver::c_driver(&path.display().to_string(), src, &ints, &HashMap::new()).unwrap();
+        let driver =
+            scop::driver::c_driver(&path.display().to_string(), src, &ints, &HashMap::new())
+                .unwrap();
         let c_file = dir.join(format!("{name}_driver.c"));
         let exe = dir.join(format!("{name}_driver"));
         std::fs::write(&c_file, driver).unwrap();
-        let out = Command::new("cc").args(["-O0", "-ffp-contract=off", "-o"]).arg(&exe).arg(&c_file).arg("-lm").output().expect("run cc");
-        assert!(out.status.success(), "{name}: cc failed:\n{}", String::from_utf8_lossy(&out.stderr));
+        let out = Command::new("cc")
+            .args(["-O0", "-ffp-contract=off", "-o"])
+            .arg(&exe)
+            .arg(&c_file)
+            .arg("-lm")
+            .output()
+            .expect("run cc");
+        assert!(
+            out.status.success(),
+            "{name}: cc failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let run = Command::new(&exe).output().expect("run driver");
         assert!(run.status.success(), "{name}: driver failed");
-        assert_eq!(ours, String::from_utf8_lossy(&run.stdout), "{name}: interpreter vs cc");
+        assert_eq!(
+            ours,
+            String::from_utf8_lossy(&run.stdout),
+            "{name}: interpreter vs cc"
+        );
         assert!(ours.lines().count() == 2, "{name}: {ours}");
     }
     let _ = std::fs::remove_dir_all(&dir);

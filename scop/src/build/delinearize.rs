@@ -27,7 +27,11 @@ type Mono = (Vec<String>, Option<String>);
 struct Poly(BTreeMap<Mono, i64>);
 
 fn overflow(pos: Pos) -> Error {
-    Error::unsupported(pos, "subscript", "a coefficient of the linearized subscript overflows 64 bits")
+    Error::unsupported(
+        pos,
+        "subscript",
+        "a coefficient of the linearized subscript overflows 64 bits",
+    )
 }
 
 impl Poly {
@@ -42,7 +46,10 @@ impl Poly {
         let mut m = self.0.clone();
         for (mono, c) in &o.0 {
             let e = m.entry(mono.clone()).or_insert(0);
-            *e = c.checked_mul(k).and_then(|x| e.checked_add(x)).ok_or_else(|| overflow(pos))?;
+            *e = c
+                .checked_mul(k)
+                .and_then(|x| e.checked_add(x))
+                .ok_or_else(|| overflow(pos))?;
             if *e == 0 {
                 m.remove(mono);
             }
@@ -98,7 +105,9 @@ fn expand(e: &ast::Expr, params: &BTreeSet<String>) -> Result<Poly, Error> {
         ExprKind::Unary(UnOp::Neg, a) => Poly::default().add(&expand(a, params)?, -1, e.pos),
         ExprKind::Unary(UnOp::Plus, a) => expand(a, params),
         ExprKind::Binary(BinOp::Add, a, b) => expand(a, params)?.add(&expand(b, params)?, 1, e.pos),
-        ExprKind::Binary(BinOp::Sub, a, b) => expand(a, params)?.add(&expand(b, params)?, -1, e.pos),
+        ExprKind::Binary(BinOp::Sub, a, b) => {
+            expand(a, params)?.add(&expand(b, params)?, -1, e.pos)
+        }
         ExprKind::Binary(BinOp::Mul, a, b) => expand(a, params)?.mul(&expand(b, params)?, e.pos),
         _ => Err(bad()),
     }
@@ -106,7 +115,10 @@ fn expand(e: &ast::Expr, params: &BTreeSet<String>) -> Result<Poly, Error> {
 
 /// The inner extents of a pointer (parameter names, innermost first) from
 /// all its subscripts.
-pub(super) fn pointer_sizes(subs: &[&ast::Expr], params: &BTreeSet<String>) -> Result<Vec<String>, Error> {
+pub(super) fn pointer_sizes(
+    subs: &[&ast::Expr],
+    params: &BTreeSet<String>,
+) -> Result<Vec<String>, Error> {
     let mut monos: BTreeSet<Vec<String>> = BTreeSet::new();
     let mut first_pos = None;
     for s in subs {
@@ -155,7 +167,11 @@ fn quotient(m: &[String], d: &[String]) -> Option<Vec<String>> {
 
 /// The subscripts (outermost first) of one linearized subscript for the
 /// inner extents `sizes` (innermost first).
-pub(super) fn split(e: &ast::Expr, sizes: &[String], params: &BTreeSet<String>) -> Result<Vec<Affine>, Error> {
+pub(super) fn split(
+    e: &ast::Expr,
+    sizes: &[String],
+    params: &BTreeSet<String>,
+) -> Result<Vec<Affine>, Error> {
     let mut chain: Vec<Vec<String>> = vec![vec![]];
     for s in sizes {
         let mut m = chain.last().cloned().unwrap_or_default();

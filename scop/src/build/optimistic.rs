@@ -66,7 +66,10 @@ impl Builder {
             &vars,
             &dom,
             holds,
-            format!("`{var} != {}` reached by steps of {step}", super::record::ast_text(bound)),
+            format!(
+                "`{var} != {}` reached by steps of {step}",
+                super::record::ast_text(bound)
+            ),
         );
         let op = if step > 0 { BinOp::Lt } else { BinOp::Gt };
         let v = ast::Expr {
@@ -82,7 +85,14 @@ impl Builder {
     /// Range obligations of a loop's test (evaluated at the first value and
     /// after every iteration) and increment (after every iteration);
     /// `this` is the loop's own domain formula.
-    pub(super) fn record_loop(&mut self, var: &str, init: &IntTerm, cond: &ast::Expr, step: i64, this: &Formula) {
+    pub(super) fn record_loop(
+        &mut self,
+        var: &str,
+        init: &IntTerm,
+        cond: &ast::Expr,
+        step: i64,
+        this: &Formula,
+    ) {
         let (mut vars, dom) = self.here();
         vars.push(var.to_string());
         let v = Affine::var(var);
@@ -122,7 +132,14 @@ impl Builder {
             self.conds.push(g);
             let r = if super::contains_call(s) {
                 let (vars, dom) = self.here();
-                self.oblige(Kind::ErrorPath, pos, &vars, &dom, Formula::False, "error path".into());
+                self.oblige(
+                    Kind::ErrorPath,
+                    pos,
+                    &vars,
+                    &dom,
+                    Formula::False,
+                    "error path".into(),
+                );
                 Ok(())
             } else {
                 self.stmt(s, prefix)

@@ -37,7 +37,15 @@ impl Builder {
     }
 
     /// Records an obligation.
-    pub(super) fn oblige(&mut self, kind: Kind, pos: Pos, vars: &[String], domain: &Formula, holds: Formula, what: String) {
+    pub(super) fn oblige(
+        &mut self,
+        kind: Kind,
+        pos: Pos,
+        vars: &[String],
+        domain: &Formula,
+        holds: Formula,
+        what: String,
+    ) {
         if holds == Formula::True {
             return;
         }
@@ -95,7 +103,13 @@ impl Builder {
     /// wherever `domain` executes: every intermediate value lies in its
     /// type, and every conversion (usual arithmetic conversions, or to
     /// `target`) preserves the value.
-    pub(super) fn record_int(&mut self, e: &ast::Expr, target: Option<IntTy>, vars: &[String], domain: &Formula) {
+    pub(super) fn record_int(
+        &mut self,
+        e: &ast::Expr,
+        target: Option<IntTy>,
+        vars: &[String],
+        domain: &Formula,
+    ) {
         let Some(ty) = self.c_type(e) else { return };
         self.record_node(e, ty, vars, domain);
         if let Some(t) = target {
@@ -103,13 +117,31 @@ impl Builder {
         }
     }
 
-    fn record_conversion(&mut self, e: &ast::Expr, from: IntTy, to: IntTy, vars: &[String], domain: &Formula) {
+    fn record_conversion(
+        &mut self,
+        e: &ast::Expr,
+        from: IntTy,
+        to: IntTy,
+        vars: &[String],
+        domain: &Formula,
+    ) {
         if from == to || (to.lowest() <= from.lowest() && from.highest() <= to.highest()) {
             return;
         }
         let what = format!("conversion of {} to {}", ast_text(e), to.as_str());
-        let why = format!("conversion of a non-affine {} to {}", from.as_str(), to.as_str());
-        self.oblige_on(Kind::Wrapping, e, (vars, domain), |t| in_range(t, to), what, why);
+        let why = format!(
+            "conversion of a non-affine {} to {}",
+            from.as_str(),
+            to.as_str()
+        );
+        self.oblige_on(
+            Kind::Wrapping,
+            e,
+            (vars, domain),
+            |t| in_range(t, to),
+            what,
+            why,
+        );
     }
 
     /// Records that `holds(e)` must be true at the site, or that it cannot
@@ -140,7 +172,10 @@ impl Builder {
                 }
             }
             ExprKind::Binary(op, a, b) => {
-                let (ta, tb) = (self.c_type(a).unwrap_or(IntTy::Int), self.c_type(b).unwrap_or(IntTy::Int));
+                let (ta, tb) = (
+                    self.c_type(a).unwrap_or(IntTy::Int),
+                    self.c_type(b).unwrap_or(IntTy::Int),
+                );
                 self.record_node(a, ta, vars, domain);
                 self.record_node(b, tb, vars, domain);
                 if matches!(op, BinOp::And | BinOp::Or) {
@@ -154,7 +189,14 @@ impl Builder {
                 }
                 if matches!(op, BinOp::Div | BinOp::Mod) {
                     let what = format!("non-negative dividend {}", ast_text(a));
-                    self.oblige_on(Kind::Division, a, (vars, domain), ge0, what, "division of a non-affine value".into());
+                    self.oblige_on(
+                        Kind::Division,
+                        a,
+                        (vars, domain),
+                        ge0,
+                        what,
+                        "division of a non-affine value".into(),
+                    );
                 }
                 self.record_value(e, ty, vars, domain);
             }
@@ -174,8 +216,19 @@ impl Builder {
             return;
         }
         let what = format!("{} in {}", ast_text(e), ty.as_str());
-        let why = format!("the {} value {} is not affine: its wrapping cannot be bounded", ty.as_str(), ast_text(e));
-        self.oblige_on(Kind::Wrapping, e, (vars, domain), |t| in_range(t, ty), what, why);
+        let why = format!(
+            "the {} value {} is not affine: its wrapping cannot be bounded",
+            ty.as_str(),
+            ast_text(e)
+        );
+        self.oblige_on(
+            Kind::Wrapping,
+            e,
+            (vars, domain),
+            |t| in_range(t, ty),
+            what,
+            why,
+        );
     }
 
     /// Records the integer subexpressions of a statement body's value
@@ -186,7 +239,9 @@ impl Builder {
             return;
         }
         match &e.kind {
-            ExprKind::Unary(_, a) | ExprKind::CastDouble(a) => self.record_body_ints(a, vars, domain),
+            ExprKind::Unary(_, a) | ExprKind::CastDouble(a) => {
+                self.record_body_ints(a, vars, domain)
+            }
             ExprKind::Binary(_, a, b) => {
                 self.record_body_ints(a, vars, domain);
                 self.record_body_ints(b, vars, domain);
@@ -204,7 +259,9 @@ impl Builder {
     /// In-bounds assumptions of an access: `0 <= index[d] < extent[d]` for
     /// every dimension `d >= first` with a known extent.
     pub(super) fn record_inbounds(&mut self, array: &str, index: &[Affine], pos: Pos) {
-        let Some((extents, first)) = self.extents.get(array).cloned() else { return };
+        let Some((extents, first)) = self.extents.get(array).cloned() else {
+            return;
+        };
         let (vars, dom) = self.here();
         let mut holds = Vec::new();
         for (d, (x, ext)) in index.iter().zip(&extents).enumerate().skip(first) {
@@ -216,7 +273,14 @@ impl Builder {
             return;
         }
         let text: Vec<String> = index.iter().map(|x| format!("[{}]", x.to_isl())).collect();
-        self.oblige(Kind::Inbounds, pos, &vars, &dom, Formula::and(holds), format!("{array}{}", text.concat()));
+        self.oblige(
+            Kind::Inbounds,
+            pos,
+            &vars,
+            &dom,
+            Formula::and(holds),
+            format!("{array}{}", text.concat()),
+        );
     }
 }
 
@@ -226,7 +290,12 @@ pub(super) fn ast_text(e: &ast::Expr) -> String {
         ExprKind::Int(v) => v.to_string(),
         ExprKind::Float(_, s) => s.clone(),
         ExprKind::Var(n) => n.clone(),
-        ExprKind::Index(n, subs) => format!("{n}{}", subs.iter().map(|s| format!("[{}]", ast_text(s))).collect::<String>()),
+        ExprKind::Index(n, subs) => format!(
+            "{n}{}",
+            subs.iter()
+                .map(|s| format!("[{}]", ast_text(s)))
+                .collect::<String>()
+        ),
         ExprKind::Unary(op, a) => format!(
             "{}{}",
             match op {
@@ -237,7 +306,10 @@ pub(super) fn ast_text(e: &ast::Expr) -> String {
             ast_text(a)
         ),
         ExprKind::Binary(op, a, b) => format!("({} {} {})", ast_text(a), op.as_str(), ast_text(b)),
-        ExprKind::Call(n, args) => format!("{n}({})", args.iter().map(ast_text).collect::<Vec<_>>().join(", ")),
+        ExprKind::Call(n, args) => format!(
+            "{n}({})",
+            args.iter().map(ast_text).collect::<Vec<_>>().join(", ")
+        ),
         ExprKind::CastDouble(a) => format!("(double){}", ast_text(a)),
     }
 }
