@@ -105,26 +105,7 @@ pub fn build_from_ast(f: &ast::Function) -> Result<Scop, Error> {
                 b.optimistic.param_types.insert(p.name.clone(), *t);
             }
             ParamKind::Pointer { restrict } => {
-                let mut subs = Vec::new();
-                collect_subscripts(&f.body, &p.name, &mut subs);
-                let sizes = delinearize::pointer_sizes(&subs, &b.int_params)?;
-                let mut dims = vec![open_extent()];
-                dims.extend(sizes.iter().rev().map(|s| Affine::var(s)));
-                b.syms
-                    .insert(p.name.clone(), Sym::Array { rank: dims.len() });
-                b.extents.insert(p.name.clone(), (dims.clone(), 1));
-                b.optimistic.array_params.push(ArrayParam {
-                    name: p.name.clone(),
-                    restrict: *restrict,
-                    inner: dims[1..].to_vec(),
-                });
-                b.pointers.insert(p.name.clone(), sizes);
-                arrays.push(Array {
-                    name: p.name.clone(),
-                    dims,
-                    element_type: "double".into(),
-                    origin: ArrayOrigin::Param(k),
-                });
+                arrays.push(b.pointer_param(f, &p.name, *restrict, k)?);
             }
             ParamKind::Double => {
                 let w = written.contains(&p.name);
@@ -144,7 +125,7 @@ pub fn build_from_ast(f: &ast::Function) -> Result<Scop, Error> {
             ParamKind::Array(dims) | ParamKind::OpenArray(dims) => {
                 let open = matches!(p.kind, ParamKind::OpenArray(_));
                 let mut ds = if open {
-                    vec![open_extent()]
+                    vec![optimistic::open_extent()]
                 } else {
                     Vec::new()
                 };
@@ -209,65 +190,6 @@ pub fn build_from_ast(f: &ast::Function) -> Result<Scop, Error> {
         statements: b.statements,
         optimistic: b.optimistic,
     })
-}
-
-/// The placeholder extent of an outermost dimension that is not declared
-/// (`double A[][10]`, `double *A`): `2^63 - 1`, i.e. unbounded.
-fn open_extent() -> Affine {
-    Affine::constant(i64::MAX)
-}
-
-/// The subscripts of every access `name[e]` in the statements.
-fn collect_subscripts<'a>(stmts: &'a [ast::Stmt], name: &str, out: &mut Vec<&'a ast::Expr>) {
-    fn expr<'a>(e: &'a ast::Expr, name: &str, out: &mut Vec<&'a ast::Expr>) {
-        match &e.kind {
-            ExprKind::Index(n, subs) => {
-                if n == name {
-                    out.extend(subs.iter());
-                }
-                subs.iter().for_each(|s| expr(s, name, out));
-            }
-            ExprKind::Unary(_, a) | ExprKind::CastDouble(a) => expr(a, name, out),
-            ExprKind::Binary(_, a, b) => {
-                expr(a, name, out);
-                expr(b, name, out);
-            }
-            ExprKind::Call(_, args) => args.iter().for_each(|a| expr(a, name, out)),
-            _ => {}
-        }
-    }
-    for s in stmts {
-        match &s.kind {
-            StmtKind::Assign { lhs, rhs, .. } => {
-                expr(lhs, name, out);
-                expr(rhs, name, out);
-            }
-            StmtKind::Decl { init: Some(e), .. } => expr(e, name, out),
-            StmtKind::For { body, .. } => collect_subscripts(std::slice::from_ref(body), name, out),
-            StmtKind::If { then_s, else_s, .. } => {
-                collect_subscripts(std::slice::from_ref(then_s), name, out);
-                if let Some(e) = else_s {
-                    collect_subscripts(std::slice::from_ref(e), name, out);
-                }
-            }
-            StmtKind::Block(b) => collect_subscripts(b, name, out),
-            _ => {}
-        }
-    }
-}
-
-/// True if the statement contains a call of an unknown function (an
-/// error path).
-fn contains_call(s: &ast::Stmt) -> bool {
-    match &s.kind {
-        StmtKind::Call { .. } => true,
-        StmtKind::For { body, .. } => contains_call(body),
-        StmtKind::If { then_s, else_s, .. } => {
-            contains_call(then_s) || else_s.as_ref().is_some_and(|e| contains_call(e))
-        }
-        StmtKind::Block(b) => b.iter().any(contains_call),
-        _ => false,
-    }
 }
 
 const ISL_WORDS: &[&str] = &[
@@ -410,7 +332,11 @@ impl Builder {
                 let f = self.cond_formula(cond)?;
                 let (vars, dom) = self.here();
                 self.record_int(cond, None, &vars, &dom);
-                if contains_call(then_s) || else_s.as_ref().is_some_and(|e| contains_call(e)) {
+                if optimistic::contains_call(then_s)
+                    || else_s
+                        .as_ref()
+                        .is_some_and(|e| optimistic::contains_call(e))
+                {
                     return self.error_paths(&f, then_s, else_s.as_deref(), s.pos, prefix);
                 }
                 let both =

@@ -3,12 +3,12 @@
 
 use super::conditions::eq0;
 use super::record::{checked, in_range};
-use super::{delinearize, Builder};
+use super::{delinearize, Builder, Sym};
 use crate::affine::{Affine, Formula, IntTerm};
-use crate::assume::{substitute, Kind};
-use crate::ast::{self, BinOp, ExprKind};
+use crate::assume::{substitute, ArrayParam, Kind};
+use crate::ast::{self, BinOp, ExprKind, StmtKind};
 use crate::error::{Error, Pos};
-use crate::model::SchedDim;
+use crate::model::{Array, ArrayOrigin, SchedDim};
 
 fn mentions(e: &ast::Expr, var: &str) -> bool {
     match &e.kind {
@@ -22,6 +22,37 @@ fn mentions(e: &ast::Expr, var: &str) -> bool {
 }
 
 impl Builder {
+    /// A `double *` parameter: its inner extents from the delinearization
+    /// of all its subscripts, the outermost unknown.
+    pub(super) fn pointer_param(
+        &mut self,
+        f: &ast::Function,
+        name: &str,
+        restrict: bool,
+        k: usize,
+    ) -> Result<Array, Error> {
+        let mut subs = Vec::new();
+        collect_subscripts(&f.body, name, &mut subs);
+        let sizes = delinearize::pointer_sizes(&subs, &self.int_params)?;
+        let mut dims = vec![open_extent()];
+        dims.extend(sizes.iter().rev().map(|s| Affine::var(s)));
+        self.syms
+            .insert(name.to_string(), Sym::Array { rank: dims.len() });
+        self.extents.insert(name.to_string(), (dims.clone(), 1));
+        self.optimistic.array_params.push(ArrayParam {
+            name: name.to_string(),
+            restrict,
+            inner: dims[1..].to_vec(),
+        });
+        self.pointers.insert(name.to_string(), sizes);
+        Ok(Array {
+            name: name.to_string(),
+            dims,
+            element_type: "double".into(),
+            origin: ArrayOrigin::Param(k),
+        })
+    }
+
     /// A loop `for (i = a; i != b; i += c)` is the affine loop
     /// `i < b` (`i > b` for `c < 0`) when `b - a` is a non-negative multiple
     /// of `c` (in the direction of `c`); otherwise it steps over `b` and
@@ -130,7 +161,7 @@ impl Builder {
         for (g, s) in branches {
             let Some(s) = s else { continue };
             self.conds.push(g);
-            let r = if super::contains_call(s) {
+            let r = if contains_call(s) {
                 let (vars, dom) = self.here();
                 self.oblige(
                     Kind::ErrorPath,
@@ -170,5 +201,64 @@ impl Builder {
         let out = delinearize::split(s, sizes, &self.int_params)?;
         self.record_inbounds(n, &out, pos);
         Ok(out)
+    }
+}
+
+/// The placeholder extent of an outermost dimension that is not declared
+/// (`double A[][10]`, `double *A`): `2^63 - 1`, i.e. unbounded.
+pub(super) fn open_extent() -> Affine {
+    Affine::constant(i64::MAX)
+}
+
+/// The subscripts of every access `name[e]` in the statements.
+fn collect_subscripts<'a>(stmts: &'a [ast::Stmt], name: &str, out: &mut Vec<&'a ast::Expr>) {
+    fn expr<'a>(e: &'a ast::Expr, name: &str, out: &mut Vec<&'a ast::Expr>) {
+        match &e.kind {
+            ExprKind::Index(n, subs) => {
+                if n == name {
+                    out.extend(subs.iter());
+                }
+                subs.iter().for_each(|s| expr(s, name, out));
+            }
+            ExprKind::Unary(_, a) | ExprKind::CastDouble(a) => expr(a, name, out),
+            ExprKind::Binary(_, a, b) => {
+                expr(a, name, out);
+                expr(b, name, out);
+            }
+            ExprKind::Call(_, args) => args.iter().for_each(|a| expr(a, name, out)),
+            _ => {}
+        }
+    }
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Assign { lhs, rhs, .. } => {
+                expr(lhs, name, out);
+                expr(rhs, name, out);
+            }
+            StmtKind::Decl { init: Some(e), .. } => expr(e, name, out),
+            StmtKind::For { body, .. } => collect_subscripts(std::slice::from_ref(body), name, out),
+            StmtKind::If { then_s, else_s, .. } => {
+                collect_subscripts(std::slice::from_ref(then_s), name, out);
+                if let Some(e) = else_s {
+                    collect_subscripts(std::slice::from_ref(e), name, out);
+                }
+            }
+            StmtKind::Block(b) => collect_subscripts(b, name, out),
+            _ => {}
+        }
+    }
+}
+
+/// True if the statement contains a call of an unknown function (an
+/// error path).
+pub(super) fn contains_call(s: &ast::Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Call { .. } => true,
+        StmtKind::For { body, .. } => contains_call(body),
+        StmtKind::If { then_s, else_s, .. } => {
+            contains_call(then_s) || else_s.as_ref().is_some_and(|e| contains_call(e))
+        }
+        StmtKind::Block(b) => b.iter().any(contains_call),
+        _ => false,
     }
 }
