@@ -13,7 +13,7 @@ use std::collections::HashMap;
 
 use presburger::Int;
 use scop::affine::Affine;
-use scop::ast::{BinOp, ExprKind, Function, IntTy, ParamKind, Stmt, StmtKind, UnOp};
+use scop::ast::{contains_call, BinOp, ExprKind, Function, IntTy, ParamKind, Stmt, StmtKind, UnOp};
 
 const STEP_LIMIT: usize = 20_000;
 
@@ -34,18 +34,6 @@ struct Tracer<'a> {
     steps: usize,
     trace: Trace,
     f: &'a Function,
-}
-
-fn contains_call(s: &Stmt) -> bool {
-    match &s.kind {
-        StmtKind::Call { .. } => true,
-        StmtKind::For { body, .. } => contains_call(body),
-        StmtKind::If { then_s, else_s, .. } => {
-            contains_call(then_s) || else_s.as_ref().is_some_and(|e| contains_call(e))
-        }
-        StmtKind::Block(b) => b.iter().any(contains_call),
-        _ => false,
-    }
 }
 
 /// Statement numbers as the front end gives them (error branches skipped).

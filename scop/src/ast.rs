@@ -364,3 +364,17 @@ pub const KNOWN_FUNCTIONS: &[(&str, usize)] = &[
 pub fn is_int_minmax(name: &str) -> bool {
     matches!(name, "min" | "max" | "MIN" | "MAX")
 }
+
+/// True if the statement contains a call of an unknown function (an
+/// error path: the front end drops such a branch from the model).
+pub fn contains_call(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Call { .. } => true,
+        StmtKind::For { body, .. } => contains_call(body),
+        StmtKind::If { then_s, else_s, .. } => {
+            contains_call(then_s) || else_s.as_ref().is_some_and(|e| contains_call(e))
+        }
+        StmtKind::Block(b) => b.iter().any(contains_call),
+        _ => false,
+    }
+}

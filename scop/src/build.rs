@@ -332,10 +332,8 @@ impl Builder {
                 let f = self.cond_formula(cond)?;
                 let (vars, dom) = self.here();
                 self.record_int(cond, None, &vars, &dom);
-                if optimistic::contains_call(then_s)
-                    || else_s
-                        .as_ref()
-                        .is_some_and(|e| optimistic::contains_call(e))
+                if ast::contains_call(then_s)
+                    || else_s.as_ref().is_some_and(|e| ast::contains_call(e))
                 {
                     return self.error_paths(&f, then_s, else_s.as_deref(), s.pos, prefix);
                 }

@@ -161,7 +161,7 @@ impl Builder {
         for (g, s) in branches {
             let Some(s) = s else { continue };
             self.conds.push(g);
-            let r = if contains_call(s) {
+            let r = if ast::contains_call(s) {
                 let (vars, dom) = self.here();
                 self.oblige(
                     Kind::ErrorPath,
@@ -246,19 +246,5 @@ fn collect_subscripts<'a>(stmts: &'a [ast::Stmt], name: &str, out: &mut Vec<&'a 
             StmtKind::Block(b) => collect_subscripts(b, name, out),
             _ => {}
         }
-    }
-}
-
-/// True if the statement contains a call of an unknown function (an
-/// error path).
-pub(super) fn contains_call(s: &ast::Stmt) -> bool {
-    match &s.kind {
-        StmtKind::Call { .. } => true,
-        StmtKind::For { body, .. } => contains_call(body),
-        StmtKind::If { then_s, else_s, .. } => {
-            contains_call(then_s) || else_s.as_ref().is_some_and(|e| contains_call(e))
-        }
-        StmtKind::Block(b) => b.iter().any(contains_call),
-        _ => false,
     }
 }
