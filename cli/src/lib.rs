@@ -10,11 +10,13 @@
 //! - [`delicm`]: `poly delicm` and `poly interp --delicm` (DeLICM).
 //! - [`compile`]: `poly compile`, the stages of compiling a kernel (model to machine code).
 //! - [`run`]: `poly run`, a kernel compiled to x86-64 (the `lower` crate) and run.
+//! - [`assumptions`]: `poly assumptions`, optimistic assumptions and the run-time check.
 //! - [`demo`]: the built-in example run by `poly` without arguments.
 //! - [`error`]: the crate's error type.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod assumptions;
 pub mod bench;
 pub mod codegen;
 pub mod compile;

@@ -64,6 +64,9 @@ Usage:
                             generate loops (C, isl style) for an isl_codegen input
                             (FILE.in: schedule, context, options; FILE.st: schedule tree);
                             --time N: print the best time (ns) of N generations instead
+  poly assumptions FILE.c [--remarks]
+                            optimistic assumptions of a kernel's model: context, assumed and
+                            invalid parameter sets and the run-time check (JSON)
   poly bench CASES.jsonl [--min-ms N]
                             check and time engine operations on conformance cases
                             (one line per case: ID OP NANOSECONDS, or ID OP WRONG)
@@ -239,6 +242,7 @@ fn dispatch(args: &[String]) -> Result<ExitCode, Error> {
         Some("compile") => front_end(poly::compile::compile_command(&args[1..])),
         Some("run") => front_end(poly::run::run_command(&args[1..])),
         Some("deps") => front_end(poly::deps::deps_command(&args[1..])),
+        Some("assumptions") => front_end(poly::assumptions::assumptions_command(&args[1..])),
         Some("schedule") => front_end(poly::schedule::schedule_command(&args[1..])),
         Some("liveness") => front_end(poly::liveness::liveness_command(&args[1..])),
         Some("check-schedule") => front_end(poly::liveness::check_schedule_command(&args[1..])),

@@ -173,6 +173,7 @@ impl Rewriter<'_> {
                 StmtKind::Block(b.iter().map(|x| self.stmt(x)).collect::<Result<_>>()?)
             }
             StmtKind::Empty => StmtKind::Empty,
+            StmtKind::Call { .. } => s.kind.clone(),
         };
         Ok(Stmt { kind, pos: s.pos })
     }

@@ -134,10 +134,16 @@ pub fn c_function(k: &Kernel, f: &Function, node: &Node) -> Result<String> {
         .params
         .iter()
         .map(|p| match &p.kind {
-            ParamKind::Int => format!("int {}", p.name),
+            ParamKind::Int(t) => format!("{} {}", int_type_name(*t), p.name),
             ParamKind::Double => format!("double {}", p.name),
             ParamKind::Array(d) => {
                 format!("double {}{}", p.name, d.iter().map(|e| format!("[{}]", src_expr(e))).collect::<String>())
+            }
+            ParamKind::OpenArray(d) => {
+                format!("double {}[]{}", p.name, d.iter().map(|e| format!("[{}]", src_expr(e))).collect::<String>())
+            }
+            ParamKind::Pointer { restrict } => {
+                format!("double *{}{}", if *restrict { "restrict " } else { "" }, p.name)
             }
         })
         .collect();
@@ -157,4 +163,15 @@ pub fn c_function(k: &Kernel, f: &Function, node: &Node) -> Result<String> {
     node_c(k, node, 1, &mut out)?;
     out.push_str("}\n");
     Ok(out)
+}
+
+/// The C name of an integer parameter type.
+fn int_type_name(t: scop::ast::IntTy) -> &'static str {
+    use scop::ast::IntTy;
+    match t {
+        IntTy::Int => "int",
+        IntTy::UInt => "unsigned",
+        IntTy::Long => "long",
+        IntTy::ULong => "unsigned long",
+    }
 }

@@ -109,13 +109,21 @@ impl Kernel {
             .iter()
             .map(|p| {
                 let c = match p.kind {
-                    ParamKind::Int => ParamClass::Int,
+                    // 32-bit `int` sizes are exact in 64-bit registers; the other integer
+                    // types, pointers and open arrays are not compiled (yet)
+                    ParamKind::Int(scop::ast::IntTy::Int) => ParamClass::Int,
                     ParamKind::Double => ParamClass::Double,
                     ParamKind::Array(_) => ParamClass::Array,
+                    ref other => {
+                        return Err(Error::Unsupported(format!(
+                            "parameter `{}` ({other:?})",
+                            p.name
+                        )))
+                    }
                 };
-                (p.name.clone(), c)
+                Ok((p.name.clone(), c))
             })
-            .collect();
+            .collect::<Result<_>>()?;
         let slot_of = |n: &str| params.iter().position(|(p, _)| p == n);
         let mut arrays = HashMap::new();
         let mut locals = Vec::new();

@@ -36,7 +36,7 @@ pub fn parse_assignments(f: &Function, assignments: &[String]) -> Result<(HashMa
             .find(|p| p.name == name)
             .ok_or_else(|| Error::Usage(format!("`{name}` is not a parameter of {}", f.name)))?;
         match p.kind {
-            ParamKind::Int => {
+            ParamKind::Int(_) => {
                 let v = value.trim().parse().map_err(|_| Error::Usage(format!("`{value}` is not an integer (for {name})")))?;
                 ints.insert(name.to_string(), v);
             }
@@ -44,7 +44,9 @@ pub fn parse_assignments(f: &Function, assignments: &[String]) -> Result<(HashMa
                 let v = value.trim().parse().map_err(|_| Error::Usage(format!("`{value}` is not a number (for {name})")))?;
                 dbls.insert(name.to_string(), v);
             }
-            ParamKind::Array(_) => return Err(Error::Usage(format!("`{name}` is an array; it cannot be set"))),
+            ParamKind::Array(_) | ParamKind::OpenArray(_) | ParamKind::Pointer { .. } => {
+                return Err(Error::Usage(format!("`{name}` is an array; it cannot be set")))
+            }
         }
     }
     Ok((ints, dbls))
@@ -126,9 +128,9 @@ pub fn run_pieces(
         let mut ptr_slots = Vec::new();
         for p in &f.params {
             match p.kind {
-                ParamKind::Int => block.push(init.ints[&p.name]),
+                ParamKind::Int(_) => block.push(init.ints[&p.name]),
                 ParamKind::Double => block.push(init.doubles[&p.name].to_bits() as i64),
-                ParamKind::Array(_) => {
+                ParamKind::Array(_) | ParamKind::OpenArray(_) | ParamKind::Pointer { .. } => {
                     let data = init.arrays.get(&p.name).map(|a| a.data.clone()).unwrap_or_default();
                     ptr_slots.push(block.len());
                     block.push(0);

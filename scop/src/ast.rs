@@ -5,10 +5,84 @@ use crate::error::Pos;
 /// Scalar base types of the subset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BaseTy {
-    /// C `int`.
-    Int,
+    /// An integer type (`int`, `long`, `unsigned`, `unsigned long`).
+    Int(IntTy),
     /// C `double`.
     Double,
+}
+
+/// The C integer types of the subset, with their LP64 widths.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum IntTy {
+    /// `int`: 32-bit two's complement.
+    Int,
+    /// `unsigned` (`unsigned int`): 32-bit, arithmetic modulo 2^32.
+    UInt,
+    /// `long` (`long int`, `long long`): 64-bit two's complement.
+    Long,
+    /// `unsigned long` (`unsigned long long`): 64-bit, modulo 2^64.
+    ULong,
+}
+
+impl IntTy {
+    /// Width in bits.
+    pub fn bits(self) -> u32 {
+        match self {
+            IntTy::Int | IntTy::UInt => 32,
+            IntTy::Long | IntTy::ULong => 64,
+        }
+    }
+    /// True for the signed types.
+    pub fn signed(self) -> bool {
+        matches!(self, IntTy::Int | IntTy::Long)
+    }
+    /// The smallest value.
+    pub fn lowest(self) -> i128 {
+        if self.signed() {
+            -(1i128 << (self.bits() - 1))
+        } else {
+            0
+        }
+    }
+    /// The largest value.
+    pub fn highest(self) -> i128 {
+        if self.signed() {
+            (1i128 << (self.bits() - 1)) - 1
+        } else {
+            (1i128 << self.bits()) - 1
+        }
+    }
+    /// The type of a binary arithmetic operation on `self` and `other`
+    /// (C's usual arithmetic conversions, LP64).
+    pub fn common(self, other: IntTy) -> IntTy {
+        use IntTy::*;
+        match (Ord::max(self, other), Ord::min(self, other)) {
+            (ULong, _) => ULong,
+            (Long, UInt) | (Long, Int) | (Long, Long) => Long,
+            (UInt, _) => UInt,
+            _ => Int,
+        }
+    }
+    /// The C spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            IntTy::Int => "int",
+            IntTy::UInt => "unsigned",
+            IntTy::Long => "long",
+            IntTy::ULong => "unsigned long",
+        }
+    }
+    /// Reduces the mathematical value `v` to the type (two's complement or
+    /// modulo wrapping), as the C program computes it.
+    pub fn wrap(self, v: i128) -> i128 {
+        let m = 1i128 << self.bits();
+        let r = v.rem_euclid(m);
+        if self.signed() && r > self.highest() {
+            r - m
+        } else {
+            r
+        }
+    }
 }
 
 /// A kernel parameter.
@@ -25,12 +99,21 @@ pub struct Param {
 /// Kinds of kernel parameters.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ParamKind {
-    /// `int N`: a size parameter.
-    Int,
+    /// `int N`, `long N`, `unsigned N`: a size parameter.
+    Int(IntTy),
     /// `double alpha`: a scalar.
     Double,
     /// `double A[N][M]`: an array with the given extents.
     Array(Vec<Expr>),
+    /// `double A[][20][30]`: an array without its outermost extent (the
+    /// inner extents are given).
+    OpenArray(Vec<Expr>),
+    /// `double *A` or `double *restrict A`, accessed with one (possibly
+    /// linearized) subscript.
+    Pointer {
+        /// Declared `restrict`: it aliases no other parameter.
+        restrict: bool,
+    },
 }
 
 /// The kernel function.
@@ -153,6 +236,14 @@ pub enum StmtKind {
     Block(Vec<Stmt>),
     /// `;`
     Empty,
+    /// `abort();`, `printf("...", x);`: a call of a function the front end
+    /// does not know, as a statement. Only allowed on an error path (the
+    /// branch containing it is dropped from the model and the parameters
+    /// under which it runs become a restriction); its arguments are not kept.
+    Call {
+        /// The function's name.
+        name: String,
+    },
 }
 
 /// Unary operators.
@@ -272,4 +363,18 @@ pub const KNOWN_FUNCTIONS: &[(&str, usize)] = &[
 /// True for the integer `min`/`max` helpers (`min`, `max`, `MIN`, `MAX`).
 pub fn is_int_minmax(name: &str) -> bool {
     matches!(name, "min" | "max" | "MIN" | "MAX")
+}
+
+/// True if the statement contains a call of an unknown function (an
+/// error path: the front end drops such a branch from the model).
+pub fn contains_call(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Call { .. } => true,
+        StmtKind::For { body, .. } => contains_call(body),
+        StmtKind::If { then_s, else_s, .. } => {
+            contains_call(then_s) || else_s.as_ref().is_some_and(|e| contains_call(e))
+        }
+        StmtKind::Block(b) => b.iter().any(contains_call),
+        _ => false,
+    }
 }

@@ -2,11 +2,15 @@
 //! live here).
 
 use crate::affine::{Affine, Formula, IntTerm};
-use crate::ast::{self, AssignOp, BaseTy, BinOp, ExprKind, ParamKind, StmtKind, UnOp};
+use crate::assume::{ArrayParam, Kind, Optimistic};
+use crate::ast::{self, AssignOp, BaseTy, BinOp, ExprKind, IntTy, ParamKind, StmtKind, UnOp};
 use crate::error::{Error, Pos};
 use crate::model::*;
 
 mod conditions;
+mod delinearize;
+mod optimistic;
+mod record;
 
 use conditions::{check_monotone, formula_mentions, ge0, stride_formula};
 use std::collections::{BTreeSet, HashMap};
@@ -30,6 +34,16 @@ struct Builder {
     local_arrays: Vec<Array>,
     par_loops: Vec<String>,
     next_ref: usize,
+    /// C types of the integer parameters and variables.
+    int_types: HashMap<String, IntTy>,
+    /// Extents of arrays whose subscripts are checked, and the first
+    /// checked dimension (1 for parameters: the outermost is unknown).
+    extents: HashMap<String, (Vec<Affine>, usize)>,
+    /// Inner extents (innermost first) of delinearized pointers.
+    pointers: HashMap<String, Vec<String>>,
+    /// The integer parameters.
+    int_params: BTreeSet<String>,
+    optimistic: Optimistic,
 }
 
 /// Parses `src` and builds its polyhedral model.
@@ -64,6 +78,16 @@ pub fn build_from_ast(f: &ast::Function) -> Result<Scop, Error> {
         local_arrays: Vec::new(),
         par_loops: Vec::new(),
         next_ref: 0,
+        int_types: HashMap::new(),
+        extents: HashMap::new(),
+        pointers: HashMap::new(),
+        int_params: f
+            .params
+            .iter()
+            .filter(|p| matches!(p.kind, ParamKind::Int(_)))
+            .map(|p| p.name.clone())
+            .collect(),
+        optimistic: Optimistic::default(),
     };
     let mut params = Vec::new();
     let mut scalar_params = Vec::new();
@@ -78,9 +102,14 @@ pub fn build_from_ast(f: &ast::Function) -> Result<Scop, Error> {
         }
         check_name(&p.name, p.pos)?;
         match &p.kind {
-            ParamKind::Int => {
+            ParamKind::Int(t) => {
                 params.push(p.name.clone());
                 b.syms.insert(p.name.clone(), Sym::IntParam);
+                b.int_types.insert(p.name.clone(), *t);
+                b.optimistic.param_types.insert(p.name.clone(), *t);
+            }
+            ParamKind::Pointer { restrict } => {
+                arrays.push(b.pointer_param(f, &p.name, *restrict, k)?);
             }
             ParamKind::Double => {
                 let w = written.contains(&p.name);
@@ -97,8 +126,13 @@ pub fn build_from_ast(f: &ast::Function) -> Result<Scop, Error> {
                 b.syms
                     .insert(p.name.clone(), Sym::DoubleParam { written: w });
             }
-            ParamKind::Array(dims) => {
-                let mut ds = Vec::new();
+            ParamKind::Array(dims) | ParamKind::OpenArray(dims) => {
+                let open = matches!(p.kind, ParamKind::OpenArray(_));
+                let mut ds = if open {
+                    vec![optimistic::open_extent()]
+                } else {
+                    Vec::new()
+                };
                 for d in dims {
                     let t = b.int_term(d)?;
                     match t {
@@ -113,6 +147,12 @@ pub fn build_from_ast(f: &ast::Function) -> Result<Scop, Error> {
                     }
                 }
                 b.syms.insert(p.name.clone(), Sym::Array { rank: ds.len() });
+                b.extents.insert(p.name.clone(), (ds.clone(), 1));
+                b.optimistic.array_params.push(ArrayParam {
+                    name: p.name.clone(),
+                    restrict: false,
+                    inner: ds[1..].to_vec(),
+                });
                 arrays.push(Array {
                     name: p.name.clone(),
                     dims: ds,
@@ -152,6 +192,7 @@ pub fn build_from_ast(f: &ast::Function) -> Result<Scop, Error> {
         context,
         arrays,
         statements: b.statements,
+        optimistic: b.optimistic,
     })
 }
 
@@ -201,7 +242,7 @@ fn contains_stmt(s: &ast::Stmt) -> bool {
             contains_stmt(then_s) || else_s.as_ref().is_some_and(|e| contains_stmt(e))
         }
         StmtKind::Block(b) => b.iter().any(contains_stmt),
-        StmtKind::Empty | StmtKind::ArrayDecl { .. } => false,
+        StmtKind::Empty | StmtKind::ArrayDecl { .. } | StmtKind::Call { .. } => false,
     }
 }
 
@@ -233,6 +274,19 @@ impl Builder {
     fn stmt(&mut self, s: &ast::Stmt, prefix: &[SchedDim]) -> Result<(), Error> {
         match &s.kind {
             StmtKind::Empty => Ok(()),
+            StmtKind::Call { name } => {
+                // an error path: the parameters for which it runs are a restriction
+                let (vars, dom) = self.here();
+                self.oblige(
+                    Kind::ErrorPath,
+                    s.pos,
+                    &vars,
+                    &dom,
+                    Formula::False,
+                    format!("call of `{name}`"),
+                );
+                Ok(())
+            }
             StmtKind::Block(b) => self.block(b, prefix),
             StmtKind::Decl { ty, name, init } => {
                 check_name(name, s.pos)?;
@@ -244,7 +298,8 @@ impl Builder {
                     ));
                 }
                 match ty {
-                    BaseTy::Int => {
+                    BaseTy::Int(t) => {
+                        self.int_types.insert(name.clone(), *t);
                         if init.is_some() {
                             return Err(Error::unsupported(
                                 s.pos,
@@ -279,6 +334,13 @@ impl Builder {
                 else_s,
             } => {
                 let f = self.cond_formula(cond)?;
+                let (vars, dom) = self.here();
+                self.record_int(cond, None, &vars, &dom);
+                if ast::contains_call(then_s)
+                    || else_s.as_ref().is_some_and(|e| ast::contains_call(e))
+                {
+                    return self.error_paths(&f, then_s, else_s.as_deref(), s.pos, prefix);
+                }
                 let both =
                     contains_stmt(then_s) && else_s.as_ref().is_some_and(|e| contains_stmt(e));
                 let mut pre = prefix.to_vec();
@@ -328,7 +390,15 @@ impl Builder {
                     }
                 }
                 let init_t = self.int_term(init)?;
+                let ty = if *declared {
+                    IntTy::Int
+                } else {
+                    self.var_type(var)
+                };
+                let (vars, dom) = self.here();
+                self.record_int(init, Some(ty), &vars, &dom);
                 let saved = self.syms.clone();
+                let saved_ty = self.int_types.insert(var.clone(), ty);
                 self.syms.insert(var.clone(), Sym::Iterator);
                 if *parallel {
                     self.par_loops.push(var.clone());
@@ -338,6 +408,9 @@ impl Builder {
                     self.par_loops.pop();
                 }
                 self.syms = saved;
+                if let Some(t) = saved_ty {
+                    self.int_types.insert(var.clone(), t);
+                }
                 r
             }
         }
@@ -354,6 +427,14 @@ impl Builder {
         body: &ast::Stmt,
         prefix: &[SchedDim],
     ) -> Result<(), Error> {
+        let ne_cond;
+        let cond = match self.not_equal_loop(var, &init, cond, step)? {
+            Some(c) => {
+                ne_cond = c;
+                &ne_cond
+            }
+            None => cond,
+        };
         let c = self.cond_formula(cond)?;
         check_monotone(&c, var, step > 0, cond.pos)?;
         if !formula_mentions(&c, var) {
@@ -410,7 +491,9 @@ impl Builder {
         if step.abs() > 1 {
             parts.push(stride_formula(var, &init, step.abs()));
         }
-        self.loops.push((var.to_string(), Formula::and(parts)));
+        let this = Formula::and(parts);
+        self.record_loop(var, &init, cond, step, &this);
+        self.loops.push((var.to_string(), this));
         let mut pre = prefix.to_vec();
         pre.push(SchedDim::Iter(
             var.to_string(),
@@ -455,6 +538,7 @@ impl Builder {
         }
         self.syms
             .insert(name.to_string(), Sym::Array { rank: ds.len() });
+        self.extents.insert(name.to_string(), (ds.clone(), 0));
         self.local_arrays.push(Array {
             name: name.to_string(),
             dims: ds,
@@ -525,6 +609,8 @@ impl Builder {
         } else {
             None
         };
+        let (vars, dom) = self.here();
+        self.record_body_ints(rhs, &vars, &dom);
         let (mut v, t) = self.value(rhs, &mut acc)?;
         if t == Ty::Int {
             v = Expr::ToDouble(Box::new(v));
@@ -568,6 +654,9 @@ impl Builder {
     }
 
     fn subscripts(&mut self, n: &str, subs: &[ast::Expr], pos: Pos) -> Result<Vec<Affine>, Error> {
+        if let Some(sizes) = self.pointers.get(n).cloned() {
+            return self.pointer_subscripts(n, subs, &sizes, pos);
+        }
         let rank = match self.syms.get(n) {
             Some(Sym::Array { rank }) => *rank,
             Some(_) => return Err(Error::semantic(pos, format!("`{n}` is not an array"))),
@@ -590,7 +679,9 @@ impl Builder {
             ));
         }
         let mut out = Vec::new();
+        let (vars, dom) = self.here();
         for s in subs {
+            self.record_int(s, None, &vars, &dom);
             match self.int_term(s)? {
                 IntTerm::Aff(a) => out.push(a),
                 _ => {
@@ -602,6 +693,7 @@ impl Builder {
                 }
             }
         }
+        self.record_inbounds(n, &out, pos);
         Ok(out)
     }
 

@@ -16,7 +16,9 @@ fn read_source(path: &str) -> Result<String, Error> {
 /// JSON keys: `params`, `context`, `domain`, `schedule`, `read`,
 /// `must_write`, `may_write`, `tagged_read`, `tagged_must_write`,
 /// `tagged_may_write` (all isl notation), `arrays` and `statements`
-/// (per-statement details).
+/// (per-statement details), then `assumed` and `invalid`: the optimistic
+/// assumptions recorded while building (see [`Model::to_json`](crate::Model::to_json); `poly
+/// assumptions` simplifies further and prints the run-time check).
 pub fn scop_command(args: &[String]) -> Result<String, Error> {
     let (path, isl) = match args {
         [path] => (path, false),
@@ -25,11 +27,10 @@ pub fn scop_command(args: &[String]) -> Result<String, Error> {
     };
     let src = read_source(path)?;
     let model = crate::Model::from_source(&src)?;
-    Ok(if isl {
-        model.to_string()
-    } else {
-        model.to_json().pretty()
-    })
+    if isl {
+        return Ok(model.to_string());
+    }
+    Ok(model.to_json().pretty())
 }
 
 /// `poly interp FILE.c NAME=VALUE...`: runs the kernel on the agreed inputs
@@ -75,7 +76,7 @@ pub fn interp_function(f: &crate::ast::Function, assignments: &[String]) -> Resu
             )));
         };
         match p.kind {
-            ParamKind::Int => {
+            ParamKind::Int(_) => {
                 let v: i64 = value.trim().parse().map_err(|_| {
                     Error::usage(format!("`{value}` is not an integer (for {name})"))
                 })?;
@@ -88,7 +89,7 @@ pub fn interp_function(f: &crate::ast::Function, assignments: &[String]) -> Resu
                     .map_err(|_| Error::usage(format!("`{value}` is not a number (for {name})")))?;
                 scalars.insert(name.to_string(), v);
             }
-            ParamKind::Array(_) => {
+            ParamKind::Array(_) | ParamKind::OpenArray(_) | ParamKind::Pointer { .. } => {
                 return Err(Error::usage(format!(
                     "`{name}` is an array; it cannot be set"
                 )))
@@ -99,7 +100,7 @@ pub fn interp_function(f: &crate::ast::Function, assignments: &[String]) -> Resu
     crate::interp::run(&f, &mut st)?;
     let mut out = String::new();
     for p in &f.params {
-        if let ParamKind::Array(_) = p.kind {
+        if let ParamKind::Array(_) | ParamKind::OpenArray(_) | ParamKind::Pointer { .. } = p.kind {
             let data = st
                 .arrays
                 .get(&p.name)

@@ -28,6 +28,11 @@ pub fn c_driver(
 ) -> Result<String, Error> {
     let f = crate::parser::parse_kernel(src)?;
     let st = crate::interp::initial_state(&f, ints, scalars)?;
+    // pointer and `[]` parameters get the extent the interpreter's run reaches
+    let mut ran = st.clone();
+    if st.arrays.values().any(|a| a.open.is_some()) {
+        crate::interp::run(&f, &mut ran)?;
+    }
     let mut c = String::new();
     let _ = writeln!(c, "#include <stdio.h>\n#include <stdlib.h>");
     let _ = writeln!(
@@ -45,16 +50,22 @@ pub fn c_driver(
     let mut k_array = 0;
     for p in &f.params {
         match &p.kind {
-            ParamKind::Int => {
-                let _ = writeln!(c, "  int scop_p_{} = {};", p.name, st.ints[&p.name]);
+            ParamKind::Int(t) => {
+                let _ = writeln!(
+                    c,
+                    "  {} scop_p_{} = {};",
+                    t.as_str(),
+                    p.name,
+                    st.ints[&p.name]
+                );
                 call_args.push(format!("scop_p_{}", p.name));
             }
             ParamKind::Double => {
                 let _ = writeln!(c, "  double scop_p_{} = {:e};", p.name, st.doubles[&p.name]);
                 call_args.push(format!("scop_p_{}", p.name));
             }
-            ParamKind::Array(_) => {
-                let len = st.arrays[&p.name].data.len();
+            ParamKind::Array(_) | ParamKind::OpenArray(_) | ParamKind::Pointer { .. } => {
+                let len = ran.arrays[&p.name].data.len();
                 let _ = writeln!(
                     c,
                     "  long scop_n_{0} = {1}L;\n  double *scop_p_{0} = malloc(sizeof(double) * (scop_n_{0} > 0 ? scop_n_{0} : 1));\n  for (long scop_x = 0; scop_x < scop_n_{0}; scop_x++)\n    scop_p_{0}[scop_x] = ((scop_x * 7 + {2}L * 13) % 101) / 101.0 + 0.5;",

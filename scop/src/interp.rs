@@ -30,7 +30,18 @@ pub struct ArrayData {
     pub dims: Vec<usize>,
     /// Row-major contents.
     pub data: Vec<f64>,
+    /// For a parameter without outermost extent (`double A[][10]`, `double
+    /// *A`): its number among the array parameters. Its outermost extent is
+    /// [`OPEN`]; `data` grows on writes (with the agreed initial values) and
+    /// reads beyond it see the initial values.
+    pub open: Option<usize>,
+    /// For an open array: one past the highest element read so far (the
+    /// run extends `data` to it at the end, so reads count in checksums).
+    pub reach: std::cell::Cell<usize>,
 }
+
+/// The outermost extent of an array parameter declared without one.
+pub const OPEN: usize = usize::MAX;
 
 /// The machine state of a kernel run.
 #[derive(Debug, Clone, Default)]
@@ -101,7 +112,7 @@ pub fn initial_state(
     let (mut k_scalar, mut k_array) = (0usize, 0usize);
     for p in &f.params {
         match &p.kind {
-            ParamKind::Int => {
+            ParamKind::Int(_) => {
                 let v = *ints.get(&p.name).ok_or_else(|| {
                     Error::usage(format!("missing value for integer parameter {}", p.name))
                 })?;
@@ -115,12 +126,46 @@ pub fn initial_state(
                 k_scalar += 1;
                 st.doubles.insert(p.name.clone(), v);
             }
+            ParamKind::OpenArray(dims) => {
+                let (mut ds, _) = extents(&st, &p.name, dims, p.pos)?;
+                ds.insert(0, OPEN);
+                st.arrays.insert(
+                    p.name.clone(),
+                    ArrayData {
+                        dims: ds,
+                        data: Vec::new(),
+                        open: Some(k_array),
+                        reach: Default::default(),
+                    },
+                );
+                k_array += 1;
+            }
+            ParamKind::Pointer { .. } => {
+                // indexed with the linearized subscript as written: flat memory
+                st.arrays.insert(
+                    p.name.clone(),
+                    ArrayData {
+                        dims: vec![OPEN],
+                        data: Vec::new(),
+                        open: Some(k_array),
+                        reach: Default::default(),
+                    },
+                );
+                k_array += 1;
+            }
             ParamKind::Array(dims) => {
                 let (ds, len) = extents(&st, &p.name, dims, p.pos)?;
                 let data = (0..len).map(|x| initial_value(x, k_array)).collect();
                 k_array += 1;
-                st.arrays
-                    .insert(p.name.clone(), ArrayData { dims: ds, data });
+                st.arrays.insert(
+                    p.name.clone(),
+                    ArrayData {
+                        dims: ds,
+                        data,
+                        open: None,
+                        reach: Default::default(),
+                    },
+                );
             }
         }
     }
@@ -155,7 +200,15 @@ fn extents(
 
 /// Runs the kernel body on `st`.
 pub fn run(f: &ast::Function, st: &mut State) -> Result<(), Error> {
-    exec_block(st, &f.body)
+    exec_block(st, &f.body)?;
+    for a in st.arrays.values_mut() {
+        if let Some(ord) = a.open {
+            while a.data.len() < a.reach.get() {
+                a.data.push(initial_value(a.data.len(), ord));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Runs the kernel and returns the executed statement instances in
@@ -222,6 +275,10 @@ fn exec_block(st: &mut State, stmts: &[ast::Stmt]) -> Result<(), Error> {
 fn exec(st: &mut State, s: &ast::Stmt) -> Result<(), Error> {
     match &s.kind {
         StmtKind::Empty => Ok(()),
+        StmtKind::Call { name } => Err(Error::runtime(
+            s.pos,
+            format!("the error path runs: call of the unknown function `{name}`"),
+        )),
         StmtKind::Block(b) => exec_block(st, b),
         StmtKind::ArrayDecl { name, dims } => {
             // Uninitialised in C; zeros here, for determinism.
@@ -231,13 +288,15 @@ fn exec(st: &mut State, s: &ast::Stmt) -> Result<(), Error> {
                 ArrayData {
                     dims: ds,
                     data: vec![0.0; len],
+                    open: None,
+                    reach: Default::default(),
                 },
             );
             Ok(())
         }
         StmtKind::Decl { ty, name, init } => {
             match ty {
-                ast::BaseTy::Int => {
+                ast::BaseTy::Int(_) => {
                     st.ints.insert(name.clone(), 0);
                 }
                 ast::BaseTy::Double => {
@@ -334,13 +393,27 @@ fn flat_index(st: &State, name: &str, subs: &[ast::Expr], pos: Pos) -> Result<us
     }
     let mut flat = 0usize;
     for (k, (&i, &d)) in idx.iter().zip(&a.dims).enumerate() {
-        if i < 0 || i as u64 >= d as u64 {
+        if i < 0 || (d != OPEN && i as u64 >= d as u64) {
             return Err(Error::runtime(
                 pos,
-                format!("subscript {k} of `{name}` is {i}, outside 0..{d}"),
+                if d == OPEN {
+                    format!("subscript {k} of `{name}` is {i}, below 0")
+                } else {
+                    format!("subscript {k} of `{name}` is {i}, outside 0..{d}")
+                },
             ));
         }
-        flat = flat * d + i as usize;
+        flat = if d == OPEN {
+            i as usize
+        } else {
+            flat * d + i as usize
+        };
+        if flat >= 1 << 28 {
+            return Err(Error::runtime(
+                pos,
+                format!("`{name}` is accessed beyond 2^28 elements"),
+            ));
+        }
     }
     Ok(flat)
 }
@@ -360,6 +433,11 @@ fn store(st: &mut State, lhs: &ast::Expr, v: f64) -> Result<(), Error> {
         ExprKind::Index(n, subs) => {
             let k = flat_index(st, n, subs, lhs.pos)?;
             if let Some(a) = st.arrays.get_mut(n) {
+                if let Some(ord) = a.open {
+                    while a.data.len() <= k {
+                        a.data.push(initial_value(a.data.len(), ord));
+                    }
+                }
                 a.data[k] = v;
             }
             Ok(())
@@ -446,7 +524,18 @@ pub fn eval(st: &State, e: &ast::Expr) -> Result<Value, Error> {
         }
         ExprKind::Index(n, subs) => {
             let k = flat_index(st, n, subs, e.pos)?;
-            Value::Double(st.arrays.get(n).map(|a| a.data[k]).unwrap_or(0.0))
+            Value::Double(
+                st.arrays
+                    .get(n)
+                    .map_or(0.0, |a| match (a.data.get(k), a.open) {
+                        (Some(v), _) => *v,
+                        (None, Some(ord)) => {
+                            a.reach.set(a.reach.get().max(k + 1));
+                            initial_value(k, ord)
+                        }
+                        (None, None) => 0.0,
+                    }),
+            )
         }
         ExprKind::Unary(op, a) => {
             let v = eval(st, a)?;

@@ -19,6 +19,9 @@ pub enum Tok {
     Float(f64, String),
     /// A punctuator such as `+=` or `[`.
     Punct(&'static str),
+    /// A string or character literal (its spelling with the quotes; only
+    /// arguments of calls on error paths use them).
+    Str(String),
     /// End of input.
     Eof,
 }
@@ -106,6 +109,30 @@ pub fn tokenize(src: &str) -> Result<Vec<Token>, Error> {
                 }
                 bump!();
             }
+            continue;
+        }
+        if c == '"' || c == '\'' {
+            let start = i;
+            bump!();
+            loop {
+                if i >= chars.len() || chars[i] == '\n' {
+                    return Err(Error::syntax(
+                        pos,
+                        "unterminated string or character literal",
+                    ));
+                }
+                if chars[i] == '\\' && i + 1 < chars.len() {
+                    bump!();
+                } else if chars[i] == c {
+                    bump!();
+                    break;
+                }
+                bump!();
+            }
+            toks.push(Token {
+                tok: Tok::Str(chars[start..i].iter().collect()),
+                pos,
+            });
             continue;
         }
         if c.is_ascii_alphabetic() || c == '_' {

@@ -9,14 +9,19 @@
 //! 1. `lexer` splits the source into tokens with line/column positions.
 //!    Comments and preprocessor lines are skipped (`min`/`max` are built in,
 //!    so `#define min(a,b) ...` lines are harmless).
-//! 2. `parser` builds an [`ast::Function`]: `int`/`double`/array parameters,
+//! 2. `parser` builds an [`ast::Function`]: `int`/`long`/`unsigned`
+//!    (`unsigned long`), `double` and array parameters (also without the
+//!    outermost extent, `double A[][20][30]`), `double *` and
+//!    `double *restrict` pointer parameters,
 //!    `for` loops (steps `++`, `--`, `+= c`, `-= c`), `if`/`else`, local
 //!    `double` scalars, local arrays declared in the function body outside
 //!    every loop (`double tmp[N][M];`, uninitialised, dead at return),
 //!    `#pragma omp parallel for` before a loop (recorded as the statement's
 //!    parallel schedule dimension, [`program::Statement::parallel`]),
 //!    assignments `= += -= *= /=`, arithmetic, calls to
-//!    `sqrt exp fabs fmin fmax pow min max`. Constructs outside the subset
+//!    `sqrt exp fabs fmin fmax pow min max`, `!=` loop conditions, and
+//!    calls of unknown functions as statements (error paths such as
+//!    `abort()` or a `printf` under a condition). Constructs outside the subset
 //!    (`while`, pointers, `?:`, ...) are reported as [`Error::Unsupported`].
 //! 3. `build` checks the static-control conditions and extracts the
 //!    [`model::Scop`]: every assignment is a statement `S0, S1, ...` in
@@ -25,6 +30,13 @@
 //!    [`affine::IntTerm`], floor division by constants, and `%` by
 //!    constants); iteration domains are [`affine::Formula`]s. Loop steps give
 //!    divisibility constraints (`exists (e0 : i = 2e0)`).
+//!    While building, it records the *optimistic assumptions* the model
+//!    needs ([`assume`]): in-bounds inner subscripts (after delinearizing
+//!    pointer subscripts such as `A[i * N + j]` into `A[i][j]`), no
+//!    wrapping of `int`/`unsigned` values of executed code, `!=` loops that
+//!    reach their bound (modelled as `<`/`>` loops), error paths that do
+//!    not run (their branches are dropped). The `assumptions` crate turns
+//!    them into the assumed and invalid contexts and a run-time check.
 //! 4. `lower` turns the scop's formulas and affine expressions into engine
 //!    values (constraint rows, integer divisions, existentials), and
 //!    [`program`] assembles them into the [`Model`] (see below).
@@ -130,6 +142,7 @@
 #![warn(missing_docs)]
 
 pub mod affine;
+pub mod assume;
 pub mod ast;
 mod build;
 pub mod commands;

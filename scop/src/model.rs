@@ -195,6 +195,8 @@ pub struct Scop {
     pub arrays: Vec<Array>,
     /// Statements in textual order.
     pub statements: Vec<Statement>,
+    /// The optimistic assumptions recorded while the model was built.
+    pub optimistic: crate::assume::Optimistic,
 }
 
 impl Statement {

@@ -61,12 +61,22 @@ const UNSUPPORTED_KEYWORDS: &[(&str, &str)] = &[
     ("break", "loop exits are not static control"),
     ("continue", "loop exits are not static control"),
     ("return", "returning from the kernel is not static control"),
-    ("float", "only `int` and `double` are supported"),
-    ("long", "only `int` and `double` are supported"),
-    ("short", "only `int` and `double` are supported"),
-    ("char", "only `int` and `double` are supported"),
-    ("unsigned", "only `int` and `double` are supported"),
-    ("signed", "only `int` and `double` are supported"),
+    (
+        "float",
+        "only `int`, `long`, `unsigned` and `double` are supported",
+    ),
+    (
+        "short",
+        "only `int`, `long`, `unsigned` and `double` are supported",
+    ),
+    (
+        "char",
+        "only `int`, `long`, `unsigned` and `double` are supported",
+    ),
+    (
+        "signed",
+        "only `int`, `long`, `unsigned` and `double` are supported",
+    ),
     ("struct", "only `int` and `double` are supported"),
     ("union", "only `int` and `double` are supported"),
     ("enum", "only `int` and `double` are supported"),
@@ -123,6 +133,7 @@ impl Parser {
             Tok::Int(v) => format!("`{v}`"),
             Tok::Float(_, s) => format!("`{s}`"),
             Tok::Punct(p) => format!("`{p}`"),
+            Tok::Str(s) => s.clone(),
             Tok::Eof => "end of file".to_string(),
         }
     }
@@ -175,11 +186,41 @@ impl Parser {
         }
     }
 
+    /// True at the start of a type name.
+    fn at_type(&self) -> bool {
+        self.is_ident("int")
+            || self.is_ident("double")
+            || self.is_ident("long")
+            || self.is_ident("unsigned")
+    }
+
     fn base_type(&mut self) -> Result<Option<BaseTy>, Error> {
         self.check_unsupported_keyword()?;
-        if self.eat_ident("int") {
-            Ok(Some(BaseTy::Int))
-        } else if self.eat_ident("double") {
+        let unsigned = self.eat_ident("unsigned");
+        let mut longs = 0;
+        while self.eat_ident("long") {
+            longs += 1;
+        }
+        if longs > 2 {
+            return Err(Error::syntax(self.pos(), "`long long long` is too long"));
+        }
+        let int = self.eat_ident("int");
+        if unsigned || longs > 0 || int {
+            self.check_unsupported_keyword()?;
+            if self.is_ident("double") {
+                return Err(Error::syntax(
+                    self.pos(),
+                    "an integer type cannot be followed by `double`",
+                ));
+            }
+            return Ok(Some(BaseTy::Int(match (unsigned, longs > 0) {
+                (false, false) => IntTy::Int,
+                (true, false) => IntTy::UInt,
+                (false, true) => IntTy::Long,
+                (true, true) => IntTy::ULong,
+            })));
+        }
+        if self.eat_ident("double") {
             Ok(Some(BaseTy::Double))
         } else {
             Ok(None)
@@ -300,31 +341,64 @@ impl Parser {
         };
         self.skip_qualifiers();
         if self.is_punct("*") {
-            return Err(Error::unsupported(
-                self.pos(),
-                "*",
-                "pointer parameters are not supported; declare arrays with their sizes",
-            ));
+            let spos = self.pos();
+            self.advance();
+            let mut restrict = false;
+            while self.is_ident("restrict")
+                || self.is_ident("__restrict")
+                || self.is_ident("__restrict__")
+                || self.is_ident("const")
+            {
+                restrict |= !self.is_ident("const");
+                self.advance();
+            }
+            if self.is_punct("*") || ty != BaseTy::Double {
+                return Err(Error::unsupported(
+                    spos,
+                    "*",
+                    "only `double *` (optionally `restrict`) pointer parameters are supported",
+                ));
+            }
+            let (name, pos) = self.ident()?;
+            if self.is_punct("[") {
+                return Err(Error::unsupported(
+                    self.pos(),
+                    "[",
+                    "arrays of pointers are not supported",
+                ));
+            }
+            return Ok(Param {
+                name,
+                kind: ParamKind::Pointer { restrict },
+                pos,
+            });
         }
         let (name, pos) = self.ident()?;
         let mut dims = Vec::new();
+        let mut open = false;
         while self.eat_punct("[") {
             self.skip_qualifiers();
             if self.is_punct("]") {
-                return Err(Error::unsupported(
-                    self.pos(),
-                    "[]",
-                    "array parameters need explicit sizes",
-                ));
+                if !dims.is_empty() || open {
+                    return Err(Error::unsupported(
+                        self.pos(),
+                        "[]",
+                        "only the outermost extent of an array parameter may be left out",
+                    ));
+                }
+                self.advance();
+                open = true;
+                continue;
             }
             dims.push(self.expr()?);
             self.expect_punct("]")?;
         }
-        let kind = match (ty, dims.is_empty()) {
-            (BaseTy::Int, true) => ParamKind::Int,
+        let kind = match (ty, dims.is_empty() && !open) {
+            (BaseTy::Int(t), true) => ParamKind::Int(t),
             (BaseTy::Double, true) => ParamKind::Double,
+            (BaseTy::Double, false) if open => ParamKind::OpenArray(dims),
             (BaseTy::Double, false) => ParamKind::Array(dims),
-            (BaseTy::Int, false) => {
+            (BaseTy::Int(_), false) => {
                 return Err(Error::unsupported(
                     pos,
                     format!("int {name}[]"),
@@ -356,7 +430,7 @@ impl Parser {
 
     fn block_item(&mut self) -> Result<Vec<Stmt>, Error> {
         self.check_unsupported_keyword()?;
-        if self.is_ident("int") || self.is_ident("double") || self.is_ident("const") {
+        if self.at_type() || self.is_ident("const") {
             return self.declaration();
         }
         Ok(vec![self.statement()?])
@@ -364,7 +438,7 @@ impl Parser {
 
     fn declaration(&mut self) -> Result<Vec<Stmt>, Error> {
         self.skip_qualifiers();
-        let ty = self.base_type()?.unwrap_or(BaseTy::Int);
+        let ty = self.base_type()?.unwrap_or(BaseTy::Int(IntTy::Int));
         let mut out = Vec::new();
         loop {
             if self.is_punct("*") {
@@ -458,11 +532,23 @@ impl Parser {
                 pos,
             });
         }
-        if self.is_ident("int") || self.is_ident("double") {
+        if self.at_type() {
             return Err(Error::syntax(
                 pos,
                 "a declaration is not allowed here; use braces",
             ));
+        }
+        if let (Tok::Ident(name), Tok::Punct("(")) = (self.peek().clone(), self.peek_at(1)) {
+            if !is_keyword(&name) && !KNOWN_FUNCTIONS.iter().any(|(k, _)| *k == name) {
+                // A call of an unknown function as a statement (an error path).
+                self.advance();
+                self.skip_balanced("(", ")")?;
+                self.expect_punct(";")?;
+                return Ok(Stmt {
+                    kind: StmtKind::Call { name },
+                    pos,
+                });
+            }
         }
         if self.eat_punct(PRAGMA_PARALLEL_FOR) {
             return self.parallel_for(pos);
@@ -540,6 +626,42 @@ impl Parser {
 
     fn for_stmt(&mut self, pos: Pos) -> Result<Stmt, Error> {
         self.expect_punct("(")?;
+        let ipos = self.pos();
+        let wide = match self.peek_at(0) {
+            Tok::Ident(s) if s == "long" || s == "unsigned" => match self.base_type()? {
+                Some(BaseTy::Int(t)) => Some(t),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(t) = wide {
+            // `for (long i = ...)` is `{ long i; for (i = ...) ... }`: the
+            // iterator's type lives in its declaration.
+            let (var, _) = match self.peek_at(0) {
+                Tok::Ident(v) => (v.clone(), ()),
+                _ => {
+                    return Err(Error::syntax(
+                        self.pos(),
+                        format!("expected an identifier, found {}", self.describe()),
+                    ))
+                }
+            };
+            let inner = self.for_rest(pos, false)?;
+            return Ok(Stmt {
+                kind: StmtKind::Block(vec![
+                    Stmt {
+                        kind: StmtKind::Decl {
+                            ty: BaseTy::Int(t),
+                            name: var,
+                            init: None,
+                        },
+                        pos: ipos,
+                    },
+                    inner,
+                ]),
+                pos,
+            });
+        }
         let declared = if self.is_ident("int") {
             self.advance();
             true
@@ -548,11 +670,16 @@ impl Parser {
                 return Err(Error::unsupported(
                     self.pos(),
                     "double iterator",
-                    "loop iterators must be `int`",
+                    "loop iterators must be integers",
                 ));
             }
             false
         };
+        self.for_rest(pos, declared)
+    }
+
+    /// The rest of a `for` header after the iterator's type, and the body.
+    fn for_rest(&mut self, pos: Pos, declared: bool) -> Result<Stmt, Error> {
         if self.is_punct(";") {
             return Err(Error::unsupported(
                 self.pos(),
@@ -668,7 +795,16 @@ impl Parser {
         let fpos = self.pos();
         self.advance();
         let mut s = self.for_stmt(fpos)?;
-        if let StmtKind::For { parallel, .. } = &mut s.kind {
+        let target = match &mut s.kind {
+            // `for (long i ...)`: the loop follows the iterator's declaration
+            StmtKind::Block(b) => b.last_mut(),
+            _ => Some(&mut s),
+        };
+        if let Some(Stmt {
+            kind: StmtKind::For { parallel, .. },
+            ..
+        }) = target
+        {
             *parallel = true;
         }
         Ok(s)
@@ -689,5 +825,7 @@ fn is_keyword(s: &str) -> bool {
             | "const"
             | "extern"
             | "restrict"
+            | "long"
+            | "unsigned"
     ) || UNSUPPORTED_KEYWORDS.iter().any(|(k, _)| *k == s)
 }

@@ -528,7 +528,7 @@ impl Model {
                 ])
             })
             .collect();
-        Json::Obj(vec![
+        let mut doc = vec![
             ("function".into(), Json::str(&self.function)),
             ("params".into(), strs(&self.params)),
             ("context".into(), Json::str(self.context.to_string())),
@@ -543,8 +543,24 @@ impl Model {
             ("scalar_params".into(), strs(&self.scalar_params)),
             ("arrays".into(), Json::Arr(arrays)),
             ("statements".into(), Json::Arr(statements)),
-        ])
+        ];
+        // the optimistic assumptions (left out if the engine gives up on them)
+        if let Ok((assumed, invalid)) = assumption_texts(&self.source) {
+            doc.push(("assumed".into(), Json::Str(assumed)));
+            doc.push(("invalid".into(), Json::Str(invalid)));
+        }
+        Json::Obj(doc)
     }
+}
+
+/// The assumed and invalid contexts ([`crate::assume::combine`]) gisted
+/// with the parameters' type ranges, as isl text.
+fn assumption_texts(scop: &Scop) -> Result<(String, String), presburger::Error> {
+    let c = crate::assume::combine(scop).map_err(|e| presburger::Error::Invalid(e.to_string()))?;
+    let text = |s: &presburger::Set| -> Result<String, presburger::Error> {
+        Ok(s.gist(&c.context)?.coalesce()?.to_string())
+    };
+    Ok((text(&c.assumed)?, text(&c.invalid)?))
 }
 
 /// `{ S[i] -> A[index(i)] : domain(i) }` in `space` (whose domain may be tagged).

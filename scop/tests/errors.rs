@@ -36,7 +36,7 @@ const CORPUS: &[(&str, usize, usize, &str)] = &[
         "pointer dereference",
     ),
     (
-        "void k(int N, double *A) {\n  A[0] = 1;\n}",
+        "void k(int N, double **A) {\n  A[0] = 1;\n}",
         1,
         22,
         "pointer parameters",
@@ -114,7 +114,7 @@ const CORPUS: &[(&str, usize, usize, &str)] = &[
         "partial subscript",
     ),
     (
-        "void k(int N, double A[N]) {\n  for (int i = 0; i != N; i++)\n    A[i] = 0;\n}",
+        "void k(int N, double A[N]) {\n  for (int i = 0; i != N - i; i++)\n    A[i] = 0;\n}",
         2,
         19,
         "loop condition",

@@ -14,6 +14,36 @@ fn have_cc() -> bool {
         .unwrap_or(false)
 }
 
+/// Compiles the C driver of a kernel (at `kernel_path`, text `src`) with
+/// `cc` in `dir` and returns what it prints.
+fn run_with_cc(
+    dir: &std::path::Path,
+    stem: &str,
+    kernel_path: &str,
+    src: &str,
+    ints: &HashMap<String, i64>,
+) -> String {
+    let driver = scop::driver::c_driver(kernel_path, src, ints, &HashMap::new()).unwrap();
+    let c_file = dir.join(format!("{stem}_driver.c"));
+    let exe = dir.join(format!("{stem}_driver"));
+    std::fs::write(&c_file, driver).unwrap();
+    let out = Command::new("cc")
+        .args(["-O0", "-ffp-contract=off", "-o"])
+        .arg(&exe)
+        .arg(&c_file)
+        .arg("-lm")
+        .output()
+        .expect("run cc");
+    assert!(
+        out.status.success(),
+        "{stem}: cc failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let run = Command::new(&exe).output().expect("run driver");
+    assert!(run.status.success(), "{stem}: driver failed");
+    String::from_utf8_lossy(&run.stdout).to_string()
+}
+
 #[test]
 fn interpreter_matches_cc() {
     if !have_cc() {
@@ -34,29 +64,38 @@ fn interpreter_matches_cc() {
         let ours = scop::interp_command(&args).unwrap_or_else(|e| panic!("{p}: {e}"));
         let ints: HashMap<String, i64> = params.into_iter().collect();
         let abs = std::fs::canonicalize(&path).unwrap();
-        let driver =
-            scop::driver::c_driver(&abs.display().to_string(), &src, &ints, &HashMap::new())
-                .unwrap();
         let stem = path.file_stem().unwrap().to_string_lossy().to_string();
-        let c_file = dir.join(format!("{stem}_driver.c"));
-        let exe = dir.join(format!("{stem}_driver"));
-        std::fs::write(&c_file, driver).unwrap();
-        let out = Command::new("cc")
-            .args(["-O0", "-ffp-contract=off", "-o"])
-            .arg(&exe)
-            .arg(&c_file)
-            .arg("-lm")
-            .output()
-            .expect("run cc");
-        assert!(
-            out.status.success(),
-            "{p}: cc failed:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let run = Command::new(&exe).output().expect("run driver");
-        assert!(run.status.success(), "{p}: driver failed");
-        let theirs = String::from_utf8_lossy(&run.stdout).to_string();
+        let theirs = run_with_cc(&dir, &stem, &abs.display().to_string(), &src, &ints);
         assert_eq!(ours, theirs, "{p}: interpreter vs cc");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Kernels of the optimistic subset (pointers with linearized subscripts,
+/// `[]` parameters, `long`/`unsigned` iterators, `!=` loops): the pointers
+/// get the extent the interpreter's run reaches.
+#[test]
+fn optimistic_kernels_match_cc() {
+    if !have_cc() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("scop-interp-vs-cc-opt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let kernels = [
+        ("lin", "void lin(long n, long m, double *A, double B[][8]) {\n  for (long i = 0; i < n; i++)\n    for (unsigned j = 0; j < 8; j++)\n      A[i * m + j] = A[i * m + j] + B[i][j] * 2.0;\n}\n", vec![("n", 3), ("m", 9)]),
+        ("down", "void down(int n, double *restrict A, double *B) {\n  for (int i = n; i != 0; i -= 2)\n    A[i] = B[i - 1] + A[i];\n}\n", vec![("n", 10)]),
+    ];
+    for (name, src, params) in kernels {
+        let path = dir.join(format!("{name}.c"));
+        std::fs::write(&path, src).unwrap();
+        let args: Vec<String> = std::iter::once(path.display().to_string())
+            .chain(params.iter().map(|(n, v)| format!("{n}={v}")))
+            .collect();
+        let ours = scop::interp_command(&args).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let ints: HashMap<String, i64> = params.iter().map(|(n, v)| (n.to_string(), *v)).collect();
+        let theirs = run_with_cc(&dir, name, &path.display().to_string(), src, &ints);
+        assert_eq!(ours, theirs, "{name}: interpreter vs cc");
+        assert!(ours.lines().count() == 2, "{name}: {ours}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

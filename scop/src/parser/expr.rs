@@ -247,6 +247,11 @@ impl Parser {
                     pos,
                 })
             }
+            Tok::Str(s) => Err(Error::unsupported(
+                pos,
+                format!("string literal {s}"),
+                "strings are only allowed as arguments of calls on error paths",
+            )),
             _ => Err(Error::syntax(
                 pos,
                 format!("expected an expression, found {}", self.describe()),

@@ -33,7 +33,7 @@ pub fn param_values(src: &str) -> Vec<(String, i64)> {
     let mut out = Vec::new();
     let mut k = 0;
     for p in &f.params {
-        if let scop::ast::ParamKind::Int = p.kind {
+        if let scop::ast::ParamKind::Int(_) = p.kind {
             let v = if p.name.starts_with('T') {
                 3
             } else {

@@ -1,0 +1,250 @@
+//! Alias checks between array parameters that may overlap: each accessed
+//! range `[lowest, highest]` cell (the parametric lexmin and lexmax of the
+//! accessed cells, in row-major order, which is address order when the
+//! inner subscripts are in bounds, i.e. under the assumptions) must end
+//! before the other begins.
+
+use presburger::{MultiAff, Set};
+use scop::affine::{AVar, Affine};
+use scop::assume::ArrayParam;
+use scop::ast::IntTy;
+use scop::Scop;
+
+use crate::cexpr::{aff_value, CInt, Params};
+use crate::error::{Error, Result};
+
+/// One pair of arrays that needs a run-time comparison.
+#[derive(Debug, Clone)]
+pub struct AliasPair {
+    /// The first array.
+    pub a: String,
+    /// The second array.
+    pub b: String,
+    /// The C condition: the accessed ranges do not overlap.
+    pub check: String,
+}
+
+/// `sizeof(double)`.
+const ELEMENT: i64 = 8;
+
+/// A little below `2^127`: the largest magnitude an `__int128` difference
+/// of two offsets may reach (the bounds are computed in `f64` with this
+/// margin).
+const SIGNED_128: f64 = 1.6e38;
+
+struct Range {
+    accessed: String,
+    /// The lowest and one past the highest accessed cell (offsets from the
+    /// base, in elements).
+    start: CInt,
+    end: CInt,
+}
+
+/// The pairs of non-`restrict` array parameters, at least one of them
+/// written, and their no-overlap conditions. `None` inside when a literal
+/// does not fit 64 bits.
+pub fn alias_pairs(scop: &Scop, params: &Params) -> Result<Option<Vec<AliasPair>>> {
+    match pairs_with(scop, params, false) {
+        Err(Error::CheckOverflow(_)) => {}
+        r => return r,
+    }
+    // Offsets of high degree in 64-bit sizes could exceed 128 bits: they
+    // are evaluated only where every 64-bit parameter fits in 32 bits (a
+    // guard in front of the comparison); larger sizes make the check fail
+    // safe (false).
+    let narrow = Params {
+        types: params
+            .types
+            .iter()
+            .map(|(n, t)| (n.clone(), if t.bits() > 32 { IntTy::Int } else { *t }))
+            .collect(),
+    };
+    pairs_with(scop, &narrow, true)
+}
+
+fn pairs_with(scop: &Scop, params: &Params, guard: bool) -> Result<Option<Vec<AliasPair>>> {
+    let mut ranges = Vec::new();
+    for ap in scop.optimistic.array_params.iter().filter(|a| !a.restrict) {
+        let Some((cells, written)) = scop::assume::accessed_cells(scop, &ap.name)? else {
+            continue;
+        };
+        let Some(r) = range(&cells, ap, params)? else {
+            return Ok(None);
+        };
+        ranges.push((ap.name.clone(), written, r));
+    }
+    let mut out = Vec::new();
+    for (i, (a, wa, ra)) in ranges.iter().enumerate() {
+        for (b, wb, rb) in &ranges[i + 1..] {
+            if !wa && !wb {
+                continue;
+            }
+            // A's range ends before B's starts: 8 (endA - startB) <= B - A,
+            // i.e. endA - startB <= floor((B - A) / 8), all in elements.
+            let before = |x: &Range, xn: &str, y: &Range, yn: &str| -> Result<Option<String>> {
+                let d = CInt {
+                    text: format!("((__int128)(uintptr_t){yn} - (__int128)(uintptr_t){xn})"),
+                    bound: 2f64.powi(64),
+                };
+                let Some(q) = d.floor_div(&presburger::Int::from(ELEMENT)) else {
+                    return Ok(None);
+                };
+                if x.end.bound + y.start.bound > SIGNED_128 {
+                    return Err(Error::CheckOverflow("an address range".into()));
+                }
+                Ok(Some(format!(
+                    "{} - {} <= {}",
+                    x.end.text, y.start.text, q.text
+                )))
+            };
+            let (Some(ab), Some(ba)) = (before(ra, a, rb, b)?, before(rb, b, ra, a)?) else {
+                return Ok(None);
+            };
+            let compare = format!("{ab} || {ba}");
+            let guards: Vec<String> = if guard {
+                scop.optimistic
+                    .param_types
+                    .iter()
+                    .filter(|(n, t)| t.bits() > 32 && mentions(&compare, n))
+                    .map(|(n, _)| format!("-2147483648 <= {n} && {n} <= 2147483647"))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            let compare = if guards.is_empty() {
+                compare
+            } else {
+                format!("{} && ({compare})", guards.join(" && "))
+            };
+            out.push(AliasPair {
+                a: a.clone(),
+                b: b.clone(),
+                check: format!("!({}) || !({}) || ({compare})", ra.accessed, rb.accessed),
+            });
+        }
+    }
+    Ok(Some(out))
+}
+
+fn range(cells: &Set, ap: &ArrayParam, params: &Params) -> Result<Option<Range>> {
+    let accessed = match crate::cexpr::set_condition(&cells.params().coalesce()?, params)? {
+        Some(t) => t,
+        None => return Ok(None),
+    };
+    let lo = cells.lexmin_pw_multi_aff()?;
+    let hi = cells.lexmax_pw_multi_aff()?;
+    let mut ends = Vec::new();
+    for (pw, extra) in [(lo, 0), (hi, 1)] {
+        // nested conditionals over the pieces; 0 where nothing is accessed
+        // (never evaluated: `accessed` is tested first)
+        let mut text = "0".to_string();
+        let mut bound: f64 = 0.0;
+        let single = pw.pieces().len() == 1;
+        for (dom, ma) in pw.pieces().iter().rev() {
+            let Some(off) = offset(ma, &ap.inner, params)? else {
+                return Ok(None);
+            };
+            bound = bound.max(off.bound + extra as f64);
+            let at = if extra == 0 {
+                off.text
+            } else {
+                format!("{} + {extra}", off.text)
+            };
+            text = if single {
+                format!("({at})")
+            } else {
+                let Some(c) = crate::cexpr::set_condition(dom, params)? else {
+                    return Ok(None);
+                };
+                format!("(({c}) ? {at} : {text})")
+            };
+        }
+        ends.push(CInt { text, bound });
+    }
+    let end = ends.pop().unwrap_or(CInt {
+        text: "0".into(),
+        bound: 0.0,
+    });
+    let start = ends.pop().unwrap_or(CInt {
+        text: "0".into(),
+        bound: 0.0,
+    });
+    Ok(Some(Range {
+        accessed,
+        start,
+        end,
+    }))
+}
+
+/// True if `text` contains the parameter term `(__int128)name`.
+fn mentions(text: &str, name: &str) -> bool {
+    let pat = format!("(__int128){name}");
+    text.match_indices(&pat).any(|(k, _)| {
+        !text[k + pat.len()..]
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
+}
+
+/// The linear offset `((i0 · e1 + i1) · e2 + i2) ...` of a cell.
+fn offset(ma: &MultiAff, inner: &[Affine], params: &Params) -> Result<Option<CInt>> {
+    let mut acc: Option<CInt> = None;
+    for (d, aff) in ma.affs().iter().enumerate() {
+        let Some(v) = aff_value(aff, params)? else {
+            return Ok(None);
+        };
+        acc = Some(match acc {
+            None => v,
+            Some(a) if a.text == "(0)" || a.text == "0" => v,
+            Some(a) => {
+                let Some(e) = extent(&inner[d - 1], params) else {
+                    return Ok(None);
+                };
+                let bound = a.bound * e.bound + v.bound;
+                if bound > SIGNED_128 {
+                    return Err(Error::CheckOverflow("an address range".into()));
+                }
+                CInt {
+                    text: format!("({} * {} + {})", a.text, e.text, v.text),
+                    bound,
+                }
+            }
+        });
+    }
+    Ok(acc.or(Some(CInt {
+        text: "0".into(),
+        bound: 0.0,
+    })))
+}
+
+fn extent(e: &Affine, params: &Params) -> Option<CInt> {
+    let mut parts = Vec::new();
+    let mut bound = (e.constant as f64).abs();
+    for (v, c) in &e.terms {
+        let AVar::Name(n) = v else { return None };
+        let ty = params
+            .types
+            .get(n)
+            .copied()
+            .unwrap_or(scop::ast::IntTy::Long);
+        let p = CInt::param(n, ty);
+        bound += p.bound * (*c as f64).abs();
+        parts.push(if *c == 1 {
+            p.text
+        } else {
+            format!("{c} * {}", p.text)
+        });
+    }
+    if e.constant != 0 || parts.is_empty() {
+        parts.push(e.constant.to_string());
+    }
+    Some(CInt {
+        text: if parts.len() == 1 {
+            parts.pop().unwrap_or_default()
+        } else {
+            format!("({})", parts.join(" + "))
+        },
+        bound,
+    })
+}
