@@ -19,7 +19,7 @@ use scop::json::Json;
 pub fn assumptions_json(src: &str, remarks: bool) -> Result<(String, Vec<String>)> {
     let scop = scop::build_scop(src)?;
     let a = assumptions::analyze(&scop, &assumptions::Limits::default())
-        .map_err(|e| Error::Command(e.to_string()))?;
+        .map_err(Error::Assumptions)?;
     let kinds = a
         .kinds
         .iter()

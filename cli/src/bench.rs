@@ -78,7 +78,10 @@ pub fn bench_to(args: &[String], out: &mut dyn Write) -> Result<ExitCode, Error>
     let mut cases = Vec::new();
     for f in &o.files {
         let text = std::fs::read_to_string(f).map_err(|e| Error::Io(format!("{f}: {e}")))?;
-        cases.extend(read_cases(&text).map_err(|e| Error::Command(format!("{f}: {e}")))?);
+        cases.extend(read_cases(&text).map_err(|error| Error::Corpus {
+            file: f.clone(),
+            error,
+        })?);
     }
     // Parse every input first.
     let prepared: Vec<(Case, Result<Prepared, PrepareError>)> = cases

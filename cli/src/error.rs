@@ -40,8 +40,17 @@ pub enum Error {
     Io(String),
     /// The command line is malformed.
     Usage(String),
-    /// A front-end command (`poly scop`, `poly interp`) failed.
-    Command(String),
+    /// A command panicked (a bug): the panic's message.
+    Internal(String),
+    /// A conformance corpus file (`poly bench`) is malformed.
+    Corpus {
+        /// The file.
+        file: String,
+        /// What the reader found.
+        error: testkit::corpus::CorpusError,
+    },
+    /// `poly assumptions` failed.
+    Assumptions(assumptions::Error),
     /// Compiling or running a kernel failed (`poly run`, `poly compile`).
     Compile(lower::Error),
 }
@@ -53,7 +62,9 @@ impl Error {
             Error::Calc(e) => e.to_string(),
             Error::Io(m) => format!("i/o error: {m}"),
             Error::Usage(m) => format!("usage: {m}"),
-            Error::Command(m) => m.clone(),
+            Error::Internal(m) => format!("internal error: {m}"),
+            Error::Corpus { file, error } => format!("{file}: {error}"),
+            Error::Assumptions(e) => format!("assumptions: {e}"),
             Error::Set(e) => e.to_string(),
             Error::Front(e) => e.to_string(),
             Error::Dataflow(e) => format!("dataflow: {e}"),
@@ -82,6 +93,8 @@ impl std::error::Error for Error {
             Error::Liveness(e) => Some(e),
             Error::Codegen { error, .. } => Some(error),
             Error::Compile(e) => Some(e),
+            Error::Corpus { error, .. } => Some(error),
+            Error::Assumptions(e) => Some(e),
             _ => None,
         }
     }
@@ -96,6 +109,12 @@ impl From<std::io::Error> for Error {
 impl From<presburger::Error> for Error {
     fn from(e: presburger::Error) -> Error {
         Error::Set(e)
+    }
+}
+
+impl From<assumptions::Error> for Error {
+    fn from(e: assumptions::Error) -> Error {
+        Error::Assumptions(e)
     }
 }
 

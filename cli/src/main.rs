@@ -267,10 +267,7 @@ fn main() -> ExitCode {
                 .downcast_ref::<&str>()
                 .map(|s| s.to_string())
                 .or_else(|| p.downcast_ref::<String>().cloned());
-            Err(Error::Command(format!(
-                "internal error: {}",
-                msg.unwrap_or_else(|| "panic".into())
-            )))
+            Err(Error::Internal(msg.unwrap_or_else(|| "panic".into())))
         }),
         Err(e) => Err(Error::Io(e.to_string())),
     };
