@@ -598,6 +598,11 @@ const RANGE_SHORTHAND: &[(&str, &str)] = &[
         "[n] -> { [i0] -> separate[x] : x >= 0 }",
     ),
     ("{ atomic[*, i = 2:3] }", "{ atomic[i0, i] : 2 <= i <= 3 }"),
+    // an unnamed range `a:b` (isl reads `B[0:N-1]` as `B[i0] : 0 <= i0 < N`)
+    ("[N] -> { B[0:N-1] }", "[N] -> { B[i0] : 0 <= i0 < N }"),
+    ("{ B[2:5, 3] }", "{ B[i0, 3] : 2 <= i0 <= 5 }"),
+    ("{ B[2:, i] : 0 <= i < 3 }", "{ B[i0, i] : i0 >= 2 and 0 <= i <= 2 }"),
+    ("{ A[i] -> B[0:i] }", "{ A[i] -> B[o0] : 0 <= o0 <= i }"),
 ];
 
 #[test]

@@ -169,13 +169,6 @@ fn unquote(v: &Value) -> Result<String> {
 
 fn parse_at<T: FromStr<Err = presburger::Error>>(v: &Value) -> Result<T> {
     let t = unquote(v)?;
-    if let Some(x) = crate::ranges::expand(&t) {
-        return x.parse::<T>().map_err(|e| Error::Input {
-            line: v.line,
-            col: v.col,
-            msg: format!("bad isl text for `{}`: {e}", v.key),
-        });
-    }
     t.parse::<T>().map_err(|e| match e {
         presburger::Error::Parse {
             line,

@@ -108,7 +108,6 @@ mod error;
 pub mod farkas;
 mod linalg;
 mod live;
-mod ranges;
 mod tree;
 
 pub use accesses::{constraints_from_accesses, Accesses};

@@ -242,7 +242,6 @@ impl Parser {
 
     pub(super) fn parse_entry(&mut self, params: &[String], ctx: &mut PartCtx) -> Result<String> {
         let idx = ctx.ndims;
-        let pos = self.pos();
         // `*`: an unnamed, unconstrained dimension (as isl reads it)
         if self.is_sym("*") && matches!(self.peek_at(1), Tok::Sym(",") | Tok::Sym("]")) {
             self.bump();
@@ -269,10 +268,20 @@ impl Parser {
                 return Ok(n);
             }
         }
-        let e = self.parse_expr()?;
+        // an expression `e` (the dimension equals it) or an unnamed range `a:b`;
+        // not after a new name (`[i : ...` is a missing `]`, not a range from `i`)
+        let new_name = self
+            .name()
+            .is_some_and(|n| !ctx.names.contains_key(&n) && !params.contains(&n));
+        let atoms = if new_name {
+            let pos = self.pos();
+            let e = self.parse_expr()?;
+            vec![Formula::Cmp(Expr::Dim(idx), CmpOp::Eq, e, pos)]
+        } else {
+            self.parse_value(Expr::Dim(idx))?
+        };
         ctx.ndims += 1;
-        ctx.atoms
-            .push(Formula::Cmp(Expr::Dim(idx), CmpOp::Eq, e, pos));
+        ctx.atoms.extend(atoms);
         Ok(String::new())
     }
 
