@@ -23,12 +23,14 @@
 //! and the lexicographic orders `<<`, `<<=`, `>>`, `>>=`) have precedence
 //! levels; a parameter domain (`[n] -> { : n >= 2 }`) as an operand of `*`
 //! or `%` restricts the parameters of the other operand, as in isl; application `M(S)`, indexing `L[k]` and
-//! inversion `M^-1` bind tightest. The dataflow expression
+//! the powers `M^-1` (inverse), `M^k` (integer constant `k >= 1`) and
+//! `M^+` (transitive closure, the list `[closure, is_exact]`, see the
+//! engine's `Map::transitive_closure`) bind tightest. The dataflow expression
 //! `last W before R under Sched` (with `any` and `kill`) and
 //! `schedule D respecting V minimizing P` have their own grammar. See
 //! [`parser`] for the grammar, [`ast`] for the operators and
 //! [`operators_help`] for the summary `poly calc --help` prints. iscc's
-//! operators the calculator does not have (`ub`, `vertices`, `^+`, ...) are
+//! operators the calculator does not have (`ub`, `vertices`, `==`, ...) are
 //! named in a "not supported" error.
 //!
 //! ## Evaluation

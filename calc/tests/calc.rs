@@ -293,7 +293,7 @@ fn malformed_keywords_and_symbols() {
         "a variable name before `:=`, found keyword `domain`",
     );
     assert_error(&one("lexmin;"), 1, 1, 7, "expected an operand");
-    assert_error(&one("1 ^ 2;"), 1, 1, 3, "not supported: ^2");
+    assert_error(&one("1 ^ 2;"), 1, 1, 3, "`^2` expects a map, found an int");
     assert_error(&one("1 $ 2;"), 1, 1, 3, "unexpected character `$`");
     assert_error(&one("\"open;"), 1, 1, 1, "a `\"` closing this string");
     assert_error(&one("print;"), 1, 1, 6, "expected an operand");
@@ -314,8 +314,6 @@ fn unsupported_iscc_operators_are_named() {
         ("pow M;", 1, "pow"),
         ("sum (card S);", 1, "sum"),
         ("codegen S;", 1, "codegen"),
-        ("M^+;", 2, "^+ (transitive closure)"),
-        ("M^3;", 2, "^3"),
         ("M before M;", 3, "before"),
         ("M cross_range M;", 3, "cross_range"),
         ("S @ S;", 3, "@"),
@@ -976,5 +974,62 @@ fn literals_are_simplified_on_reading() {
             "{ [i] : 0 <= i <= 3 }",
             "{ [i] : (i - 1) mod 3 = 0 }"
         ]
+    );
+}
+
+/// `M^+` is the list `[closure, is_exact]` of the engine's transitive
+/// closure, `M^k` the exact power; both bind as tightly as `^-1`.
+#[test]
+fn closure_and_powers() {
+    let m = "[n] -> { [i] -> [i + 1] : 0 <= i < n }";
+    let (c, exact) = m
+        .parse::<presburger::UnionMap>()
+        .unwrap()
+        .transitive_closure()
+        .unwrap();
+    assert!(exact);
+    assert_eq!(
+        one(&format!("({m})^+;")),
+        format!("[{}, True]", calc::show(&c))
+    );
+    assert_eq!(
+        one(&format!(
+            "({m})^+[0] = [n] -> {{ [i] -> [j] : 0 <= i < j <= n }};"
+        )),
+        "True"
+    );
+    assert_eq!(
+        one(&format!(
+            "({m})^3 = [n] -> {{ [i] -> [i + 3] : 0 <= i <= n - 3 }};"
+        )),
+        "True"
+    );
+    assert_eq!(
+        one(&format!(
+            "domain ({m})^2 = [n] -> {{ [i] : 0 <= i <= n - 2 }};"
+        )),
+        "True"
+    );
+    assert_eq!(one(&format!("({m})^1 = {m};")), "True");
+    assert_error(
+        &one("{ [i] -> [i] }^0;"),
+        1,
+        1,
+        16,
+        "an integer exponent k >= 1",
+    );
+    assert_error(
+        &one("{ [i] }^+;"),
+        1,
+        1,
+        8,
+        "`^+` expects a map, found a set",
+    );
+    assert_error(
+        &one("{ [i] }^2;"),
+        1,
+        1,
+        8,
+        "`^2` expects a map, found a set",
     );
 }
