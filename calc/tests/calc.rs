@@ -1033,3 +1033,27 @@ fn closure_and_powers() {
         "`^2` expects a map, found a set",
     );
 }
+
+/// Unbounded optima name the user's dimension (or its kind and position
+/// when it has no name), never an internal index.
+#[test]
+fn unbounded_optima_name_the_dimension() {
+    let cases = [
+        (
+            "lexmax { [i, j] : 0 <= i <= j };",
+            "lexmax: unbounded optimum: i has no upper bound",
+        ),
+        (
+            "lexmin [n] -> { [i] : i <= n };",
+            "lexmin: unbounded optimum: i has no lower bound",
+        ),
+        (
+            "lexmax [n] -> { S[i] -> T[j] : j >= i };",
+            "lexmax: unbounded optimum: j has no upper bound",
+        ),
+    ];
+    for (src, want) in cases {
+        let got = one(src);
+        assert!(got.ends_with(want), "{src}: {got}");
+    }
+}
