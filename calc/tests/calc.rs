@@ -1057,3 +1057,40 @@ fn unbounded_optima_name_the_dimension() {
         assert!(got.ends_with(want), "{src}: {got}");
     }
 }
+
+/// A session with a [`calc::Progress`] shows the statement it is running
+/// (number, line, the start of its text) to another thread, and nothing
+/// once it is done.
+#[test]
+fn progress_names_the_running_statement() {
+    let progress = calc::Progress::new();
+    let mut s = calc::Session::new(false);
+    s.set_progress(Some(progress.clone()));
+    let worker = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        let mut err = Vec::new();
+        s.run(
+            "a := 1;\ncard { [i, j, k] : 0 <= i, j, k and i + j + k <= 1200 };",
+            1,
+            &mut out,
+            Some(&mut err),
+        )
+        .unwrap();
+        String::from_utf8(out).unwrap()
+    });
+    let mut seen = None;
+    while !worker.is_finished() {
+        if let Some(r) = progress.current() {
+            if r.statement == 2 {
+                seen = Some(r);
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    let out = worker.join().unwrap();
+    assert_eq!(out.trim(), "{ 289442201 }");
+    let r = seen.expect("the long statement was visible while it ran");
+    assert_eq!(r.line, 2);
+    assert!(r.excerpt.starts_with("card { [i, j, k]"), "{}", r.excerpt);
+    assert!(progress.current().is_none());
+}
