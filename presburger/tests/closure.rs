@@ -270,3 +270,24 @@ fn isl_regressions() {
     }
     assert!(n >= 15);
 }
+
+/// A cycle through two spaces without a reachable fixpoint: the answer is
+/// a superset of the paths and says it is not exact.
+#[test]
+fn an_unbounded_cycle_through_two_spaces_is_over_approximated() {
+    let r: UnionMap = "{ A[i] -> B[i]; B[i] -> A[i + 1] : i <= 3 }"
+        .parse()
+        .unwrap();
+    let (c, exact) = r.transitive_closure().unwrap();
+    assert!(!exact);
+    for path in [
+        "{ A[i] -> B[i] }",
+        "{ A[i] -> A[i + 1] : i <= 3 }",
+        "{ A[i] -> A[i + 2] : i <= 2 }",
+        "{ B[i] -> B[i + 1] : i <= 3 }",
+        "{ B[i] -> A[i + 2] : i <= 2 }",
+    ] {
+        let p: UnionMap = path.parse().unwrap();
+        assert!(p.is_subset(&c).unwrap(), "{path} not in {c}");
+    }
+}

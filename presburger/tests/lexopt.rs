@@ -80,7 +80,9 @@ proptest! {
 #[test]
 fn unbounded_optima_name_the_dimension() {
     use presburger::{DimKind, DimRef, Error, Set, Space, Tuple};
-    let s: Set = "[n] -> { [i, j] : 0 <= i <= n and j <= i }".parse().unwrap();
+    let s: Set = "[n] -> { [i, j] : 0 <= i <= n and j <= i }"
+        .parse()
+        .unwrap();
     match s.lexmin() {
         Err(Error::Unbounded { dim, upper }) => {
             assert_eq!(dim, DimRef::new(DimKind::Set, 1, "j"));

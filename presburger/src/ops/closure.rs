@@ -324,8 +324,9 @@ impl UnionMap {
     /// The transitive closure of a union of relations and whether it is
     /// exact. Each relation on one space is closed by
     /// [`Map::transitive_closure`]; relations between different spaces are
-    /// then chained by the fixpoint `T ← T ∪ T∘T`, which must stabilize
-    /// (otherwise [`Error::Invalid`]: a cycle through several spaces).
+    /// then chained by the fixpoint `T ← T ∪ T∘T`. When that does not
+    /// stabilize (a cycle through several spaces), the answer is the
+    /// over-approximation `domain × range`, not exact.
     pub fn transitive_closure(&self) -> Result<(UnionMap, bool)> {
         if self.is_set() && !self.maps().is_empty() {
             return Err(Error::SpaceMismatch(
@@ -350,9 +351,9 @@ impl UnionMap {
         }
         match fixpoint(&t)? {
             Some(f) => Ok((f, exact)),
-            None => Err(Error::Invalid(
-                "transitive closure: the relations between different spaces do not reach a fixpoint (a cycle through several spaces)".into(),
-            )),
+            // a cycle through several spaces whose fixpoint is out of reach:
+            // every path starts in the domain and ends in the range
+            None => Ok((self.domain()?.product_sets(&self.range()?)?, false)),
         }
     }
 
