@@ -168,12 +168,12 @@ fn paths(space: &Space, steps: &[Step], len: Length) -> BasicMap {
             b.add_ineq(total);
         }
         Length::Exactly(m) => {
-            total[0] = -Int::from(m as i64);
+            total[0] = -Int::from(i128::from(m));
             b.add_eq(total);
         }
         Length::Param(shift) => {
             // Σ k = k + shift, k >= 1
-            total[0] = -Int::from(shift as i64);
+            total[0] = -Int::from(i128::from(shift));
             total[np] = Int::from(-1);
             b.add_eq(total);
             let mut r = zero();
@@ -183,6 +183,21 @@ fn paths(space: &Space, steps: &[Step], len: Length) -> BasicMap {
         }
     }
     b
+}
+
+/// `m` coalesced, without its empty disjuncts.
+fn tidy(m: Map) -> Result<Map> {
+    let m = m.coalesce()?;
+    let mut parts = Vec::with_capacity(m.parts.len());
+    for b in m.parts {
+        if !b.is_empty()? {
+            parts.push(b);
+        }
+    }
+    Ok(Map {
+        space: m.space,
+        parts,
+    })
 }
 
 /// A parameter name not among `params`, for the path length.
@@ -263,7 +278,7 @@ impl Map {
         }
         let st = steps(self)?;
         if paths_are_exact(self, &st)? {
-            let c = candidate(self, &st, Length::Positive)?.coalesce()?;
+            let c = tidy(candidate(self, &st, Length::Positive)?)?;
             return Ok((c, true));
         }
         if let Some(t) = fixpoint(&UnionMap::from_map(self.clone()))? {
@@ -272,7 +287,7 @@ impl Map {
                 .unwrap_or_else(|| Map::empty(self.space.clone()));
             return Ok((m, true));
         }
-        Ok((candidate(self, &st, Length::Positive)?.coalesce()?, false))
+        Ok((tidy(candidate(self, &st, Length::Positive)?)?, false))
     }
 
     /// The power `R^k` (`k >= 1`: `k` steps of `R`), exact.
@@ -291,9 +306,9 @@ impl Map {
         }
         let st = steps(self)?;
         if paths_are_exact(self, &st)? {
-            return candidate(self, &st, Length::Exactly(k))?.coalesce();
+            return tidy(candidate(self, &st, Length::Exactly(k))?);
         }
-        power_by_squaring(self, k, |a, b| a.apply_range(b)?.coalesce())
+        power_by_squaring(self, k, |a, b| tidy(a.apply_range(b)?))
     }
 }
 
