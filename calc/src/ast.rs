@@ -70,6 +70,10 @@ pub enum ExprKind {
     Binary(BinOp, Box<Expr>, Box<Expr>),
     /// `e^-1`.
     Inverse(Box<Expr>),
+    /// `e^+`: the transitive closure, evaluated to the list `[closure, is_exact]`.
+    Closure(Box<Expr>),
+    /// `e^k` for an integer constant `k >= 1`.
+    Power(Box<Expr>, u64),
     /// Application `f(a)`.
     Apply(Box<Expr>, Box<Expr>),
     /// Indexing `l[i]`.

@@ -62,7 +62,7 @@ pub enum Error {
         /// The engine's error, as the engine reported it.
         error: presburger::Error,
     },
-    /// An iscc operator the calculator does not have (`ub`, `vertices`, `^+`, ...).
+    /// An iscc operator the calculator does not have (`ub`, `vertices`, `==`, ...).
     Unsupported {
         /// Where the operator is.
         pos: Pos,

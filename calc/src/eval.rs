@@ -157,6 +157,29 @@ impl Env {
                     )),
                 }
             }
+            ExprKind::Closure(x) => {
+                let v = self.eval(x)?;
+                match v.as_map() {
+                    Some(u) => {
+                        let (c, exact) = engine(u.transitive_closure(), "^+", pos)?;
+                        Ok(Value::List(vec![Value::Map(c), Value::Bool(exact)]))
+                    }
+                    None => Err(type_error(
+                        pos,
+                        format!("`^+` expects a map, found {}", v.a_type()),
+                    )),
+                }
+            }
+            ExprKind::Power(x, k) => {
+                let v = self.eval(x)?;
+                match v.as_map() {
+                    Some(u) => Ok(Value::Map(engine(u.power(*k), &format!("^{k}"), pos)?)),
+                    None => Err(type_error(
+                        pos,
+                        format!("`^{k}` expects a map, found {}", v.a_type()),
+                    )),
+                }
+            }
             ExprKind::Apply(f, a) => {
                 let f = self.eval(f)?;
                 let a = self.eval(a)?;

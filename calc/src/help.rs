@@ -41,7 +41,10 @@ Binary operators, loosest first (all left-associative):
                             (->* and * bind alike, ->- and - alike)
   -> cross                  product of two sets into a map, cross product
   . after                   join: apply the left map, then the right one (M after N is N . M)
-Postfix: M(S) image of a set (M(N): N then M), L[k] indexing, M^-1 inverse.
+Postfix: M(S) image of a set (M(N): N then M), L[k] indexing, M^-1 inverse,
+  M^k power (integer constant k >= 1, exact), M^+ transitive closure: the list
+  [closure, is_exact] (exact for translations and unions of them when the domain
+  and range constraints suffice; otherwise a superset, is_exact False).
 Dataflow: last W any V kill K before R under Sched (four results, as isl's compute_flow).
 Scheduling: schedule D respecting V minimizing P.
 ",
@@ -49,7 +52,7 @@ Scheduling: schedule D respecting V minimizing P.
     out.push_str("Not supported (iscc operators; an error names them): ");
     let mut names: Vec<&str> = UNSUPPORTED_PREFIX.to_vec();
     names.extend(UNSUPPORTED_BINARY);
-    names.extend(["^+", "^k (k != -1)", "==", "@"]);
+    names.extend(["==", "@"]);
     out.push_str(&names.join(" "));
     out.push('\n');
     out

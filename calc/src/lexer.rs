@@ -59,7 +59,7 @@ pub struct Token {
 const UNTERMINATED: &str = "a `}` closing the `{` of this literal";
 
 /// Multi-character symbols first, so that the longest match wins.
-/// (`==`, `^+` and `@` are iscc operators the calculator only names in a
+/// (`==` and `@` are iscc operators the calculator only names in a
 /// "not supported" error.)
 const SYMBOLS: &[&str] = &[
     "<<=", ">>=", "^-1", "->*", "->-", ":=", "->", "<=", ">=", "<<", ">>", "==", "^+", ";", "(",

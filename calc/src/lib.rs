@@ -23,14 +23,16 @@
 //! and the lexicographic orders `<<`, `<<=`, `>>`, `>>=`) have precedence
 //! levels; a parameter domain (`[n] -> { : n >= 2 }`) as an operand of `*`
 //! or `%` restricts the parameters of the other operand, as in isl; application `M(S)`, indexing `L[k]` and
-//! inversion `M^-1` bind tightest. The dataflow expression
+//! the powers `M^-1` (inverse), `M^k` (integer constant `k >= 1`) and
+//! `M^+` (transitive closure, the list `[closure, is_exact]`, see the
+//! engine's `Map::transitive_closure`) bind tightest. The dataflow expression
 //! `last W before R under Sched` (with `any` and `kill`) and
 //! `schedule D respecting V minimizing P` and AST generation
 //! `codegen S [using O]` (the C code of the `ast` crate as a string) have
 //! their own grammar. See [`parser`] for the grammar, [`ast`] for the
 //! operators and [`operators_help`] for the summary `poly calc --help`
 //! prints. iscc's operators the calculator does not have (`ub`,
-//! `vertices`, `^+`, ...) are named in a "not supported" error.
+//! `vertices`, `==`, ...) are named in a "not supported" error.
 //!
 //! ## Evaluation
 //!
@@ -41,7 +43,11 @@
 //! expression calls the `dataflow` crate and `schedule` the `scheduler`
 //! crate. A statement runs under the session's operation budget, if any
 //! ([`Session::set_budget`]), and a panic inside an operation becomes an
-//! [`Error::Internal`] for that statement: the run always goes on.
+//! [`Error::Internal`] for that statement: the run always goes on. A
+//! [`Progress`] ([`Session::set_progress`]) shows the statement running now
+//! to another thread: the command line names statements that run longer
+//! than a second. (Interrupting a statement would need a signal handler,
+//! which needs `libc` and unsafe code; Ctrl-C ends the run instead.)
 //!
 //! In batch mode ([`run_script`] with `batch`), every statement that yields a
 //! value prints exactly one line, and a failing statement prints exactly one
@@ -81,6 +87,8 @@ pub mod value;
 
 use std::io::{BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use presburger::UnionMap;
 
@@ -120,6 +128,41 @@ pub struct Session {
     budget: Option<u64>,
     summary: Summary,
     source_name: Option<String>,
+    progress: Option<Progress>,
+}
+
+/// The statement a session is running, shared with another thread (the
+/// command line's progress report watches it: see [`Session::set_progress`]).
+#[derive(Clone, Debug, Default)]
+pub struct Progress(Arc<Mutex<Option<Running>>>);
+
+/// A statement being run.
+#[derive(Clone, Debug)]
+pub struct Running {
+    /// Its number in the session (from 1).
+    pub statement: usize,
+    /// The script line it starts on.
+    pub line: usize,
+    /// When it started.
+    pub started: Instant,
+    /// The start of its text (up to [`CONTEXT_CHARS`] characters of its first line).
+    pub excerpt: String,
+}
+
+impl Progress {
+    /// A report with nothing running.
+    pub fn new() -> Progress {
+        Progress::default()
+    }
+    /// The statement running now, if any.
+    pub fn current(&self) -> Option<Running> {
+        self.0.lock().map(|g| g.clone()).unwrap_or(None)
+    }
+    fn set(&self, r: Option<Running>) {
+        if let Ok(mut g) = self.0.lock() {
+            *g = r;
+        }
+    }
 }
 
 /// The message of a caught panic.
@@ -143,7 +186,14 @@ impl Session {
             budget: None,
             summary: Summary::default(),
             source_name: None,
+            progress: None,
         }
+    }
+
+    /// Report each statement while it runs to `progress` (another thread
+    /// may watch it and tell the user about long statements).
+    pub fn set_progress(&mut self, progress: Option<Progress>) {
+        self.progress = progress;
     }
 
     /// Name the script (a file name): error lines then read
@@ -187,6 +237,14 @@ impl Session {
             let result = match stmt {
                 Ok(stmt) => {
                     let pos = stmt.pos();
+                    if let Some(p) = &self.progress {
+                        p.set(Some(Running {
+                            statement: n,
+                            line: pos.line,
+                            started: Instant::now(),
+                            excerpt: excerpt(src, first_line, pos),
+                        }));
+                    }
                     let env = &mut self.env;
                     let budget = self.budget;
                     let exec = || match budget {
@@ -203,6 +261,9 @@ impl Session {
                 }
                 Err(e) => Err(e),
             };
+            if let Some(p) = &self.progress {
+                p.set(None);
+            }
             match result {
                 Ok(None) => {}
                 Ok(Some(v)) => {
@@ -240,6 +301,19 @@ impl Session {
 
 /// Characters of the source line shown on each side of an error's column.
 const CONTEXT_CHARS: usize = 40;
+
+/// Up to [`CONTEXT_CHARS`] characters of the source from `pos` to the end of its line.
+fn excerpt(src: &str, first_line: usize, pos: Pos) -> String {
+    src.lines()
+        .nth(pos.line.saturating_sub(first_line))
+        .map(|l| {
+            l.chars()
+                .skip(pos.col.saturating_sub(1))
+                .take(CONTEXT_CHARS)
+                .collect::<String>()
+        })
+        .unwrap_or_default()
+}
 
 /// Show the source line of an error (an excerpt of [`CONTEXT_CHARS`]
 /// characters on each side of the column when the line is longer) and a
@@ -281,7 +355,17 @@ pub fn run_script(src: &str, batch: bool, out: &mut dyn Write) -> Result<Summary
 /// statement runs as soon as its `;` is read. `prompt` is written before
 /// each line (`poly> `, or `  ...> ` inside a statement).
 pub fn interactive(input: &mut dyn BufRead, out: &mut dyn Write, prompt: bool) -> Result<Summary> {
-    let mut s = Session::new(false);
+    interactive_session(&mut Session::new(false), input, out, prompt)
+}
+
+/// [`interactive`] with a given session (e.g. one with a budget or a
+/// [`Progress`] report).
+pub fn interactive_session(
+    s: &mut Session,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    prompt: bool,
+) -> Result<Summary> {
     let mut pending = String::new();
     let mut pending_line = 1;
     let mut line_no = 0;
@@ -307,7 +391,7 @@ pub fn interactive(input: &mut dyn BufRead, out: &mut dyn Write, prompt: bool) -
             if prompt {
                 writeln!(out)?;
             }
-            return Ok(s.summary);
+            return Ok(s.summary.clone());
         }
         line_no += 1;
         if pending.trim().is_empty() {

@@ -8,13 +8,13 @@
 //!            'before' binary 'under' binary
 //! binary  := unary (BINOP unary)*          (precedence: see BinOp::precedence)
 //! unary   := PREFIXOP unary | '-' unary | postfix
-//! postfix := primary ('(' expr ')' | '[' expr ']' | '^-1')*
+//! postfix := primary ('(' expr ')' | '[' expr ']' | '^-1' | '^+' | '^' INT)*
 //! primary := LITERAL | INT | STRING | IDENT | '(' expr ')' | '[' [expr (',' expr)*] ']'
 //! ```
 //!
 //! Prefix operators bind tighter than binary ones, as in iscc
 //! (`card S + T` is `(card S) + T`); postfix application, indexing and
-//! `^-1` bind tightest (`domain M^-1` is `domain (M^-1)`). Unlike iscc,
+//! the powers (`^-1`, `^+`, `^k`) bind tightest (`domain M^-1` is `domain (M^-1)`). Unlike iscc,
 //! binary operators have precedence levels (iscc evaluates them left to
 //! right); scripts that parenthesize, as the conformance checker's do, mean
 //! the same in both.
@@ -146,11 +146,6 @@ impl Parser {
         let t = self.peek();
         let operator = match &t.tok {
             Tok::Sym(s @ ("==" | "@")) => s.to_string(),
-            Tok::Sym("^+") => "^+ (transitive closure)".to_string(),
-            Tok::Sym("^") => match &self.peek_at(1).tok {
-                Tok::Int(k) => format!("^{k} (powers other than ^-1)"),
-                _ => return None,
-            },
             Tok::Ident(w) if UNSUPPORTED_BINARY.contains(&w.as_str()) => w.clone(),
             _ => return None,
         };
@@ -478,10 +473,30 @@ impl Parser {
                         pos: t.pos,
                     };
                 }
-                Tok::Sym("^" | "^+") => {
-                    return Err(self.unsupported_here().unwrap_or_else(|| {
-                        self.error_here("`^-1` (the only power supported is the inverse)")
-                    }))
+                Tok::Sym("^+") => {
+                    self.advance();
+                    e = Expr {
+                        kind: ExprKind::Closure(Box::new(e)),
+                        pos: t.pos,
+                    };
+                }
+                Tok::Sym("^") => {
+                    self.advance();
+                    let at = self.peek().clone();
+                    let k = match &at.tok {
+                        Tok::Int(k) => k.parse::<u64>().ok().filter(|&k| k >= 1),
+                        _ => None,
+                    };
+                    let Some(k) = k else {
+                        return Err(self.error_here(
+                            "an integer exponent k >= 1 after `^` (the powers are `^-1`, `^+` and `^k`)",
+                        ));
+                    };
+                    self.advance();
+                    e = Expr {
+                        kind: ExprKind::Power(Box::new(e), k),
+                        pos: t.pos,
+                    };
                 }
                 _ => return Ok(e),
             }

@@ -17,8 +17,12 @@ Usage:
                             --batch: one output line per value, `error: ...` lines for
                             failing statements (the conformance protocol);
                             --budget N: give up on a statement after N units of engine work
-                            (default in batch mode: 10000000, seconds at most;
-                            0 means no limit)
+                            (a unit is a step of a solver loop: a pivot, a search node, a
+                            point counted; the count does not depend on the machine, the
+                            time it takes does); default: 250000000 in batch mode, no
+                            limit otherwise; 0 means no limit. Outside --batch a statement
+                            running longer than a second is named on standard error;
+                            Ctrl-C ends the run
   poly scop FILE.c [--isl]  extract the polyhedral model of a C kernel (JSON;
                             --isl: an iscc script of its relations, for poly calc)
   poly interp FILE.c [--contract | --delicm [--forward] [--known]] NAME=VALUE...
@@ -75,8 +79,44 @@ Usage:
   poly --version            print the version
 ";
 
-/// Work limit per statement in batch mode unless `--budget` says otherwise.
-const DEFAULT_BATCH_BUDGET: u64 = 10_000_000;
+/// Work limit per statement in batch mode unless `--budget` says otherwise:
+/// large enough for what isl answers in a few seconds (the engine does
+/// about 5·10^7 units a second on the parametric lexmin and counting cases
+/// measured), so that batch runs never hang but do not give up early.
+const DEFAULT_BATCH_BUDGET: u64 = 250_000_000;
+
+/// Outside batch mode, name a statement on standard error once it has run
+/// this long, then again every [`PROGRESS_REPEAT`].
+const PROGRESS_AFTER: std::time::Duration = std::time::Duration::from_secs(1);
+const PROGRESS_REPEAT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Watch `progress` from a thread of its own (ended with the process) and
+/// report long statements on standard error.
+fn watch_progress(progress: calc::Progress) {
+    std::thread::spawn(move || {
+        let mut reported: Option<(usize, std::time::Duration)> = None;
+        loop {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            let Some(r) = progress.current() else {
+                continue;
+            };
+            let t = r.started.elapsed();
+            let due = match reported {
+                Some((n, last)) if n == r.statement => t >= last + PROGRESS_REPEAT,
+                _ => t >= PROGRESS_AFTER,
+            };
+            if due {
+                eprintln!(
+                    "working on line {}: {}... ({} s)",
+                    r.line,
+                    r.excerpt,
+                    t.as_secs()
+                );
+                reported = Some((r.statement, t));
+            }
+        }
+    });
+}
 
 fn calc_command(args: &[String]) -> Result<ExitCode, Error> {
     let mut batch = false;
@@ -127,7 +167,12 @@ fn calc_command(args: &[String]) -> Result<ExitCode, Error> {
         _ => {
             let stdin = std::io::stdin();
             if !batch && stdin.is_terminal() {
-                calc::interactive(&mut stdin.lock(), &mut out, true)?
+                let mut s = calc::Session::new(false);
+                s.set_budget(budget);
+                let progress = calc::Progress::new();
+                watch_progress(progress.clone());
+                s.set_progress(Some(progress));
+                calc::interactive_session(&mut s, &mut stdin.lock(), &mut out, true)?
             } else {
                 let mut src = String::new();
                 stdin.lock().read_to_string(&mut src)?;
@@ -157,8 +202,10 @@ fn run_text(
     if batch {
         s.run(src, 1, out, None)?;
     } else {
-        let stderr = std::io::stderr();
-        let mut err = stderr.lock();
+        let progress = calc::Progress::new();
+        watch_progress(progress.clone());
+        s.set_progress(Some(progress));
+        let mut err = std::io::stderr();
         s.run(src, 1, out, Some(&mut err))?;
     }
     Ok(s.summary().clone())

@@ -11,7 +11,7 @@
 
 use crate::basic::{BasicMap, Div};
 use crate::budget;
-use crate::error::{Error, Result};
+use crate::error::{DimKind, DimRef, Error, Result};
 use crate::int::Int;
 use crate::map::Map;
 use crate::matrix::normalize;
@@ -45,6 +45,42 @@ fn problem_of(b: &BasicMap, n_par: usize, max: bool) -> Problem {
     }
 }
 
+/// Output (or set) dimension `k` of a space, or its `k - n_out`-th local,
+/// as an error names it.
+fn out_dim(space: &Space, k: usize) -> DimRef {
+    let no = space.n_out();
+    if k >= no {
+        return DimRef::new(DimKind::Local, k - no, "");
+    }
+    let kind = if space.is_set() {
+        DimKind::Set
+    } else {
+        DimKind::Out
+    };
+    DimRef::new(kind, k, &space.range.dim_names()[k])
+}
+
+/// [`solve`] for an optimum of `space`'s outputs: an unbounded unknown is
+/// named as the output dimension (or local) it stands for, and for `max`
+/// (unknowns negated) the missing bound is the upper one.
+fn solve_named(prob: &Problem, space: &Space, max: bool) -> Result<Vec<crate::pip::Piece>> {
+    solve(prob).map_err(|e| match e {
+        Error::Unbounded {
+            dim:
+                DimRef {
+                    kind: DimKind::Unknown,
+                    pos,
+                    ..
+                },
+            upper,
+        } => Error::Unbounded {
+            dim: out_dim(space, pos),
+            upper: upper != max,
+        },
+        e => e,
+    })
+}
+
 /// Lexicographic optimum of a map (per domain point) or set (per parameter value).
 pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
     let np = m.space.n_param() + m.space.n_in();
@@ -53,7 +89,7 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
         return lexopt_points(m, max, |b| {
             let prob = problem_of(b, 0, max);
             // without parameters a solution is one piece of constants
-            let Some(p) = solve(&prob)?.into_iter().next() else {
+            let Some(p) = solve_named(&prob, &m.space, max)?.into_iter().next() else {
                 return Ok(None);
             };
             if p.values[..no]
@@ -90,7 +126,7 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
             continue;
         }
         let prob = problem_of(&b, np, max);
-        for p in solve(&prob)? {
+        for p in solve_named(&prob, &m.space, max)? {
             let mut vals = p.values;
             vals.truncate(no);
             if max {
@@ -310,10 +346,10 @@ pub fn lexopt_point(b: &BasicMap, max: bool) -> Result<Option<Vec<Int>>> {
         let lo = match t.clone().minimize(&obj)? {
             Opt::Value(n, d) => n.div_ceil(&d),
             Opt::Unbounded => {
-                return Err(Error::Unbounded(format!(
-                    "dimension {k} has no {} bound",
-                    if max { "upper" } else { "lower" }
-                )))
+                return Err(Error::Unbounded {
+                    dim: out_dim(&b.space, k),
+                    upper: max,
+                })
             }
         };
         // smallest v >= lo with an integer point where obj <= v

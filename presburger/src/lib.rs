@@ -16,7 +16,7 @@
 //! ## The public API
 //! The types users hold are re-exported here: [`Int`], [`Space`]
 //! ([`Tuple`], [`TupleKind`]), [`BasicMap`] (with [`Div`]), [`Map`] (=
-//! [`Set`], [`BasicSet`]), [`UnionMap`] (= [`UnionSet`]), [`Error`] and
+//! [`Set`], [`BasicSet`]), [`UnionMap`] (= [`UnionSet`]), [`Error`] (with [`DimRef`], the dimension an error names) and
 //! [`Result`], and the free functions [`lex_order_map`] and
 //! [`tuples_text`]. Their operations are methods. The public modules are
 //! those a user calls into directly: [`int`], [`basic`] and [`simplify`] (the pages
@@ -112,7 +112,7 @@ mod union;
 
 pub use aff::{Aff, Builder, Constraint, ConstraintKind, MultiAff, PwAff, PwMultiAff};
 pub use basic::{BasicMap, Div};
-pub use error::{Error, Result};
+pub use error::{DimKind, DimRef, Error, Result};
 pub use int::Int;
 pub use map::{BasicSet, Map, Set};
 pub use print::tuples_text;

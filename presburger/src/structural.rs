@@ -74,7 +74,7 @@ fn params_dest(np: usize) -> impl Iterator<Item = Dest> {
     (0..np).map(Dest::Var)
 }
 
-fn need_map(m: &Map, what: &str) -> Result<()> {
+pub(crate) fn need_map(m: &Map, what: &str) -> Result<()> {
     if m.is_set() {
         Err(Error::SpaceMismatch(format!(
             "{what} needs a relation, got a set"

@@ -74,3 +74,25 @@ proptest! {
         prop_assert!(fast.is_subset(&m).unwrap());
     }
 }
+
+/// An unbounded optimum names the dimension: by its name, else by kind and
+/// position.
+#[test]
+fn unbounded_optima_name_the_dimension() {
+    use presburger::{DimKind, DimRef, Error, Set, Space, Tuple};
+    let s: Set = "[n] -> { [i, j] : 0 <= i <= n and j <= i }"
+        .parse()
+        .unwrap();
+    match s.lexmin() {
+        Err(Error::Unbounded { dim, upper }) => {
+            assert_eq!(dim, DimRef::new(DimKind::Set, 1, "j"));
+            assert!(!upper);
+        }
+        other => panic!("{other:?}"),
+    }
+    let anon = Set::universe(Space::set(Vec::<String>::new(), Tuple::anonymous(1)));
+    assert_eq!(
+        anon.lexmax().unwrap_err().to_string(),
+        "unbounded optimum: dimension 0 (from 0) has no upper bound"
+    );
+}

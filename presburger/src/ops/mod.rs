@@ -11,8 +11,10 @@
 //!
 //! One concept per module: `emptiness` (emptiness, sampling, membership),
 //! `difference` (difference and complement), `inclusion` (inclusion,
-//! equality, single-valuedness) and `counting` (the number of points).
+//! equality, single-valuedness), `counting` (the number of points) and
+//! `closure` (transitive closure and powers of a relation: the path approach).
 
+mod closure;
 mod counting;
 mod difference;
 mod emptiness;

@@ -7,7 +7,7 @@ use super::problem::Piece;
 use super::tableau::Tab;
 use crate::basic::BasicMap;
 use crate::budget;
-use crate::error::{Error, Result};
+use crate::error::{DimKind, DimRef, Error, Result};
 use crate::int::Int;
 use crate::matrix::{eval, normalize_row as normalize};
 
@@ -135,11 +135,17 @@ fn run_one(
         for i in 0..tab.n_var {
             let Ok(r) = tab.pos[i] else {
                 // a column: u' = 0, so u = -M: unbounded
-                return Err(Error::Unbounded(format!("unknown {i} has no lower bound")));
+                return Err(Error::Unbounded {
+                    dim: DimRef::new(DimKind::Unknown, i, ""),
+                    upper: false,
+                });
             };
             let row = &tab.rows[r];
             if row[1] != row[0] {
-                return Err(Error::Unbounded(format!("unknown {i} has no lower bound")));
+                return Err(Error::Unbounded {
+                    dim: DimRef::new(DimKind::Unknown, i, ""),
+                    upper: false,
+                });
             }
             let d = &row[0];
             if row[2..2 + tab.n_ctx].iter().all(|v| v.is_divisible_by(d)) {
