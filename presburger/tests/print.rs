@@ -167,7 +167,7 @@ fn map_text(
 ) -> String {
     let mut names: Vec<String> = vec!["n".into()];
     let mut cons: Vec<String> = Vec::new();
-    let mut tuple =
+    let tuple =
         |entries: &[Entry], base: &str, names: &mut Vec<String>, cons: &mut Vec<String>| {
             let mut parts = Vec::new();
             for (k, e) in entries.iter().enumerate() {
