@@ -99,7 +99,14 @@ impl Map {
     pub fn from_disjuncts(space: Space, disjuncts: Vec<BasicMap>) -> Result<Map> {
         let mut m = Map::empty(space);
         for b in disjuncts {
-            if !crate::refute::refute(&b) {
+            let empty = match crate::refute::refute_checked(&b) {
+                Some(refuted) => refuted,
+                // big coefficients: the simplification (which works on any
+                // integers) decides instead, so that the printed form, whose
+                // rows are small again, reads back the same
+                None => !b.clone().simplify(),
+            };
+            if !empty {
                 m.add_basic(b)?;
             }
         }

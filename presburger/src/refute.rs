@@ -42,6 +42,12 @@ pub(crate) fn refute(b: &BasicMap) -> bool {
     refute_rows(b).unwrap_or(false)
 }
 
+/// [`refute`], or `None` when a coefficient or an intermediate value does
+/// not fit in an `i64` (no answer either way).
+pub(crate) fn refute_checked(b: &BasicMap) -> Option<bool> {
+    refute_rows(b).ok()
+}
+
 /// A coefficient or an intermediate value does not fit in an `i64`: no proof.
 struct Overflow;
 
