@@ -18,8 +18,8 @@ use scop::json::Json;
 /// The JSON document of a kernel's assumptions and the remark lines.
 pub fn assumptions_json(src: &str, remarks: bool) -> Result<(String, Vec<String>)> {
     let scop = scop::build_scop(src)?;
-    let a = assumptions::analyze(&scop, &assumptions::Limits::default())
-        .map_err(Error::Assumptions)?;
+    let a =
+        assumptions::analyze(&scop, &assumptions::Limits::default()).map_err(Error::Assumptions)?;
     let kinds = a
         .kinds
         .iter()

@@ -17,7 +17,12 @@ pub fn compile_command(args: &[String]) -> Result<String, Error> {
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
-            "--emit" => emit = it.next().ok_or_else(|| usage("--emit needs a stage".into()))?.clone(),
+            "--emit" => {
+                emit = it
+                    .next()
+                    .ok_or_else(|| usage("--emit needs a stage".into()))?
+                    .clone()
+            }
             s if s.starts_with("--") => return Err(usage(format!("unknown option `{s}`"))),
             s if file.is_none() => file = Some(s.to_string()),
             s => return Err(usage(format!("unexpected argument `{s}`"))),
@@ -41,7 +46,11 @@ pub fn compile_command(args: &[String]) -> Result<String, Error> {
         "asm" => {
             let (k, node, copies) = lower::prepare(&front)?;
             let c = lower::compile_jammed(&k, &node, &copies)?;
-            let mut out = format!("# {}: {} bytes; argument vector in rdi (one 8-byte slot per parameter)\n", k.name, c.code.len());
+            let mut out = format!(
+                "# {}: {} bytes; argument vector in rdi (one 8-byte slot per parameter)\n",
+                k.name,
+                c.code.len()
+            );
             for n in &c.notes {
                 out.push_str(&format!("# {n}\n"));
             }

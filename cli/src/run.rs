@@ -37,8 +37,14 @@ fn parse(args: &[String]) -> Result<Args, Error> {
     while let Some(a) = it.next() {
         match a.as_str() {
             "--repeat" | "--threads" => {
-                let v = it.next().ok_or_else(|| usage(format!("{a} needs a number")))?;
-                let n: usize = v.parse().ok().filter(|&n| n > 0).ok_or_else(|| usage(format!("bad {a} `{v}`")))?;
+                let v = it
+                    .next()
+                    .ok_or_else(|| usage(format!("{a} needs a number")))?;
+                let n: usize = v
+                    .parse()
+                    .ok()
+                    .filter(|&n| n > 0)
+                    .ok_or_else(|| usage(format!("bad {a} `{v}`")))?;
                 if a == "--repeat" {
                     repeat = n;
                 } else {
@@ -52,7 +58,12 @@ fn parse(args: &[String]) -> Result<Args, Error> {
         }
     }
     let file = file.ok_or_else(|| usage("no kernel file".into()))?;
-    Ok(Args { file, assignments, repeat, threads })
+    Ok(Args {
+        file,
+        assignments,
+        repeat,
+        threads,
+    })
 }
 
 fn median(mut t: Vec<u128>) -> u128 {
@@ -68,11 +79,20 @@ fn median(mut t: Vec<u128>) -> u128 {
 /// The kernel's code: one function for one thread; else one piece per
 /// top-level loop nest, those whose outer loop carries no dependence split
 /// among the workers.
-fn pieces(front: &lower::Front, threads: usize) -> lower::Result<(lower::Kernel, Vec<lower::Piece>)> {
+fn pieces(
+    front: &lower::Front,
+    threads: usize,
+) -> lower::Result<(lower::Kernel, Vec<lower::Piece>)> {
     let (k, n, copies) = lower::prepare(front)?;
     if threads <= 1 {
         let code = lower::compile_jammed(&k, &n, &copies)?;
-        return Ok((k, vec![lower::Piece { code, parallel: false }]));
+        return Ok((
+            k,
+            vec![lower::Piece {
+                code,
+                parallel: false,
+            }],
+        ));
     }
     let sched = lower::schedule(&front.model)?;
     let parallel = |piece: &ast::Node, l: usize| lower::parallel_in(&front.model, &sched, piece, l);
@@ -82,13 +102,20 @@ fn pieces(front: &lower::Front, threads: usize) -> lower::Result<(lower::Kernel,
     }
     // nothing to share among workers: one function, no calls between pieces
     let code = lower::compile_jammed(&k, &n, &copies)?;
-    Ok((k, vec![lower::Piece { code, parallel: false }]))
+    Ok((
+        k,
+        vec![lower::Piece {
+            code,
+            parallel: false,
+        }],
+    ))
 }
 
 /// Runs `poly run`; returns the checksum lines and the time line.
 pub fn run_command(args: &[String]) -> Result<String, Error> {
     let a = parse(args)?;
-    let src = std::fs::read_to_string(&a.file).map_err(|e| Error::Io(format!("{}: {e}", a.file)))?;
+    let src =
+        std::fs::read_to_string(&a.file).map_err(|e| Error::Io(format!("{}: {e}", a.file)))?;
     run_source(&src, &a.assignments, a.repeat, a.threads)
 }
 
@@ -129,16 +156,33 @@ pub fn run_source(
         None => None,
     };
     if start.elapsed().as_secs() >= 1 {
-        eprintln!("poly run: compiled in {:.1} s", start.elapsed().as_secs_f64());
+        eprintln!(
+            "poly run: compiled in {:.1} s",
+            start.elapsed().as_secs_f64()
+        );
     }
     let (checksums, time) = match compiled {
         Some((k, c)) => {
             let mut report = |r: usize, ns: u128| {
                 if start.elapsed().as_secs() >= 1 {
-                    eprintln!("poly run: run {} of {} took {:.1} ms", r + 1, a.repeat, ns as f64 / 1e6);
+                    eprintln!(
+                        "poly run: run {} of {} took {:.1} ms",
+                        r + 1,
+                        a.repeat,
+                        ns as f64 / 1e6
+                    );
                 }
             };
-            let out = lower::run_pieces(&c, &k, &front.function, &a.assignments, a.repeat, threads, THREADED_NS, &mut report)?;
+            let out = lower::run_pieces(
+                &c,
+                &k,
+                &front.function,
+                &a.assignments,
+                a.repeat,
+                threads,
+                THREADED_NS,
+                &mut report,
+            )?;
             (out.checksums, out.median_ns)
         }
         None => {

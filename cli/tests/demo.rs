@@ -12,7 +12,9 @@ fn demo_runs_without_panicking() {
     let (compiled, interp) = ran.split_once("$ poly interp trmv.c n=300\n").unwrap();
     let sums = |t: &str| -> Vec<String> {
         t.lines()
-            .filter(|l| l.len() > 2 && !l.starts_with('#') && !l.starts_with("time") && !l.starts_with(' '))
+            .filter(|l| {
+                l.len() > 2 && !l.starts_with('#') && !l.starts_with("time") && !l.starts_with(' ')
+            })
             .take_while(|l| !l.starts_with('$'))
             .map(String::from)
             .collect()

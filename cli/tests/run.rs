@@ -5,7 +5,10 @@
 use std::process::Command;
 
 fn poly(args: &[&str]) -> (String, String, bool) {
-    let out = Command::new(env!("CARGO_BIN_EXE_poly")).args(args).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_poly"))
+        .args(args)
+        .output()
+        .unwrap();
     (
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
@@ -38,21 +41,33 @@ fn run_prints_the_interpreters_checksums_and_a_time() {
     assert_eq!(lines.len(), 3);
     // the reduction is vectorized: equal to a relative 1e-9
     for (a, b) in want.lines().zip(&lines) {
-        let (x, y): (f64, f64) = (a.split(' ').nth(1).unwrap().parse().unwrap(), b.split(' ').nth(1).unwrap().parse().unwrap());
+        let (x, y): (f64, f64) = (
+            a.split(' ').nth(1).unwrap().parse().unwrap(),
+            b.split(' ').nth(1).unwrap().parse().unwrap(),
+        );
         assert!((x - y).abs() <= 1e-9 * x.abs().max(1.0), "{a} vs {b}");
     }
-    assert!(lines[2].starts_with("time ") && lines[2][5..].parse::<u128>().is_ok(), "{got}");
+    assert!(
+        lines[2].starts_with("time ") && lines[2][5..].parse::<u128>().is_ok(),
+        "{got}"
+    );
 }
 
 #[test]
 fn unsupported_or_out_of_bounds_kernels_run_in_the_interpreter() {
-    let k = kernel("div.c", "void d(int N, double A[N]) { for (int i = 0; i < N; i++) A[i] = A[i] + i / N; }");
+    let k = kernel(
+        "div.c",
+        "void d(int N, double A[N]) { for (int i = 0; i < N; i++) A[i] = A[i] + i / N; }",
+    );
     let (want, _, _) = poly(&["interp", &k, "N=7"]);
     let (got, err, ok) = poly(&["run", &k, "N=7"]);
     assert!(ok && err.contains("interpreter"), "{err}");
     assert!(got.starts_with(&want));
     // A[i + 1] leaves A at i = N - 1: the interpreter reports it
-    let k = kernel("oob.c", "void o(int N, double A[N]) { for (int i = 0; i < N; i++) A[i] = A[i + 1]; }");
+    let k = kernel(
+        "oob.c",
+        "void o(int N, double A[N]) { for (int i = 0; i < N; i++) A[i] = A[i + 1]; }",
+    );
     let (_, err, ok) = poly(&["run", &k, "N=7"]);
     assert!(!ok && err.contains("interpreter"), "{err}");
 }
@@ -67,7 +82,10 @@ fn compile_prints_every_stage() {
     let (asm, _, _) = poly(&["compile", &k]);
     assert!(asm.contains("vfmadd231pd") && asm.contains("ret"), "{asm}");
     let (c, _, _) = poly(&["compile", &k, "--emit", "c"]);
-    assert!(c.contains("void sum(int N, double A[N], double s[1])"), "{c}");
+    assert!(
+        c.contains("void sum(int N, double A[N], double s[1])"),
+        "{c}"
+    );
     let (_, err, ok) = poly(&["compile", &k, "--emit", "nothing"]);
     assert!(!ok && err.contains("unknown stage"));
 }

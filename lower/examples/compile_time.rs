@@ -27,10 +27,20 @@ fn main() {
         times.sort_by(|a, b| a.total_cmp(b));
         let m = times[times.len() / 2];
         medians.push(m);
-        println!("{:<24} {:8.2} ms", std::path::Path::new(f).file_stem().unwrap().to_string_lossy(), m);
+        println!(
+            "{:<24} {:8.2} ms",
+            std::path::Path::new(f)
+                .file_stem()
+                .unwrap()
+                .to_string_lossy(),
+            m
+        );
     }
     medians.sort_by(|a, b| a.total_cmp(b));
     if let (Some(lo), Some(hi)) = (medians.first(), medians.last()) {
-        println!("median over kernels {:.2} ms (min {lo:.2}, max {hi:.2})", medians[medians.len() / 2]);
+        println!(
+            "median over kernels {:.2} ms (min {lo:.2}, max {hi:.2})",
+            medians[medians.len() / 2]
+        );
     }
 }

@@ -98,12 +98,16 @@ pub fn affine_expr(a: &Affine, iters: &[String], args: &[ast::Expr]) -> ast::Exp
 impl State<'_> {
     /// The innermost loop's addressing (an internal error outside one).
     pub fn inner_mut(&mut self) -> Result<&mut Inner> {
-        self.inner.as_mut().ok_or_else(|| Error::Internal("no innermost loop state".into()))
+        self.inner
+            .as_mut()
+            .ok_or_else(|| Error::Internal("no innermost loop state".into()))
     }
 
     /// The innermost loop's addressing (an internal error outside one).
     pub fn inner_ref(&self) -> Result<&Inner> {
-        self.inner.as_ref().ok_or_else(|| Error::Internal("no innermost loop state".into()))
+        self.inner
+            .as_ref()
+            .ok_or_else(|| Error::Internal("no innermost loop state".into()))
     }
 
     /// The flat element offset of access `k` of a call, as a [`Lin`] over
@@ -240,8 +244,16 @@ impl State<'_> {
 
     /// A leaf as an operand (register or memory) without copying.
     fn dsrc(&mut self, c: &Call, e: &Expr, w: Width) -> Result<Src> {
-        let plain = |v| Src { v, owned: None, temps: vec![] };
-        if let Some(&r) = self.inner.as_ref().and_then(|i| i.hoisted.get(&(i.cur, key(e)))) {
+        let plain = |v| Src {
+            v,
+            owned: None,
+            temps: vec![],
+        };
+        if let Some(&r) = self
+            .inner
+            .as_ref()
+            .and_then(|i| i.hoisted.get(&(i.cur, key(e))))
+        {
             return Ok(plain(VSrc::Reg(r)));
         }
         match e {
@@ -250,7 +262,11 @@ impl State<'_> {
                     return Ok(plain(VSrc::Reg(p)));
                 }
                 let (m, temps) = self.access_mem(c, *k)?;
-                Ok(Src { v: VSrc::Mem(m), owned: None, temps })
+                Ok(Src {
+                    v: VSrc::Mem(m),
+                    owned: None,
+                    temps,
+                })
             }
             Expr::Double(f) => Ok(plain(VSrc::Mem(self.constant(f.to_bits())?))),
             Expr::ToDouble(i) if int_literal(i).is_some() => {
@@ -263,7 +279,11 @@ impl State<'_> {
             },
             _ => {
                 let r = self.dval(c, e, w)?;
-                Ok(Src { v: VSrc::Reg(r), owned: Some(r), temps: vec![] })
+                Ok(Src {
+                    v: VSrc::Reg(r),
+                    owned: Some(r),
+                    temps: vec![],
+                })
             }
         }
     }
@@ -272,7 +292,11 @@ impl State<'_> {
     pub fn dval(&mut self, c: &Call, e: &Expr, w: Width) -> Result<u8> {
         let leaf = matches!(e, Expr::Access(_) | Expr::Double(_) | Expr::DoubleParam(_))
             || matches!(e, Expr::ToDouble(i) if int_literal(i).is_some());
-        if let Some(&r) = self.inner.as_ref().and_then(|i| i.hoisted.get(&(i.cur, key(e)))) {
+        if let Some(&r) = self
+            .inner
+            .as_ref()
+            .and_then(|i| i.hoisted.get(&(i.cur, key(e))))
+        {
             let d = self.vreg()?;
             self.e.vcopy(w, d, r);
             return Ok(d);
@@ -288,11 +312,22 @@ impl State<'_> {
                 self.drop_src(s);
                 Ok(d)
             }
-            Expr::Binary { op, ty: Ty::Double, lhs, rhs } => {
+            Expr::Binary {
+                op,
+                ty: Ty::Double,
+                lhs,
+                rhs,
+            } => {
                 let contract = self.inner.as_ref().is_some_and(|i| i.contract);
                 if contract && *op == BinOp::Add {
                     for (a, m) in [(lhs, rhs), (rhs, lhs)] {
-                        if let Expr::Binary { op: BinOp::Mul, ty: Ty::Double, lhs: x, rhs: y } = &**m {
+                        if let Expr::Binary {
+                            op: BinOp::Mul,
+                            ty: Ty::Double,
+                            lhs: x,
+                            rhs: y,
+                        } = &**m
+                        {
                             let d = self.dval(c, a, w)?;
                             let xr = self.dval(c, x, w)?;
                             let ys = self.dsrc(c, y, w)?;
@@ -309,8 +344,16 @@ impl State<'_> {
                 self.drop_src(s);
                 Ok(d)
             }
-            Expr::Unary { op: UnOp::Plus, ty: Ty::Double, arg } => self.dval(c, arg, w),
-            Expr::Unary { op: UnOp::Neg, ty: Ty::Double, arg } => {
+            Expr::Unary {
+                op: UnOp::Plus,
+                ty: Ty::Double,
+                arg,
+            } => self.dval(c, arg, w),
+            Expr::Unary {
+                op: UnOp::Neg,
+                ty: Ty::Double,
+                arg,
+            } => {
                 let d = self.dval(c, arg, w)?;
                 let m = self.constant((-0.0f64).to_bits())?;
                 self.e.vxor(w, d, d, VSrc::Mem(m));
@@ -324,7 +367,11 @@ impl State<'_> {
                 self.free(r);
                 Ok(d)
             }
-            Expr::Call { name, ty: Ty::Double, args } => self.call(c, name, args, w),
+            Expr::Call {
+                name,
+                ty: Ty::Double,
+                args,
+            } => self.call(c, name, args, w),
             _ => unsupported(format!("expression {e:?} at width {w:?}")),
         }
     }
@@ -369,10 +416,14 @@ impl State<'_> {
                 self.e.vmul(w, d, d, VSrc::Reg(d));
                 Ok(d)
             }
-            ("exp", [x]) if w == Width::Scalar => self.libcall(c, lib_exp as extern "C" fn(f64) -> f64 as usize, &[x]),
-            ("pow", [x, y]) if w == Width::Scalar => {
-                self.libcall(c, lib_pow as extern "C" fn(f64, f64) -> f64 as usize, &[x, y])
+            ("exp", [x]) if w == Width::Scalar => {
+                self.libcall(c, lib_exp as extern "C" fn(f64) -> f64 as usize, &[x])
             }
+            ("pow", [x, y]) if w == Width::Scalar => self.libcall(
+                c,
+                lib_pow as extern "C" fn(f64, f64) -> f64 as usize,
+                &[x, y],
+            ),
             _ => unsupported(format!("call of {name} at width {w:?}")),
         }
     }
@@ -404,7 +455,8 @@ impl State<'_> {
             .map(|r| Ok((r, self.new_slot(8)?)))
             .collect::<Result<_>>()?;
         for &(r, s) in &vsaved {
-            self.e.vstore(if self.wide { Width::Vec4 } else { w }, slot(s), r);
+            self.e
+                .vstore(if self.wide { Width::Vec4 } else { w }, slot(s), r);
         }
         for &(r, s) in &gsaved {
             self.e.mov(q(slot(s)), g(r))?;
@@ -417,7 +469,8 @@ impl State<'_> {
         let res = self.new_slot(8)?;
         self.e.vstore(w, slot(res), 0);
         for &(r, s) in &vsaved {
-            self.e.vload(if self.wide { Width::Vec4 } else { w }, r, slot(s));
+            self.e
+                .vload(if self.wide { Width::Vec4 } else { w }, r, slot(s));
         }
         for &(r, s) in &gsaved {
             self.e.mov(g(r), q(slot(s)))?;
@@ -439,13 +492,26 @@ impl State<'_> {
                 Some(k) => self.ival(&c.args[k]),
                 None => self.ival(&ast::Expr::var(n)),
             },
-            Expr::Unary { op: UnOp::Neg, ty: Ty::Int, arg } => {
+            Expr::Unary {
+                op: UnOp::Neg,
+                ty: Ty::Int,
+                arg,
+            } => {
                 let r = self.ibody(c, arg)?;
                 self.e.neg(r);
                 Ok(r)
             }
-            Expr::Unary { op: UnOp::Plus, ty: Ty::Int, arg } => self.ibody(c, arg),
-            Expr::Binary { op, ty: Ty::Int, lhs, rhs } => {
+            Expr::Unary {
+                op: UnOp::Plus,
+                ty: Ty::Int,
+                arg,
+            } => self.ibody(c, arg),
+            Expr::Binary {
+                op,
+                ty: Ty::Int,
+                lhs,
+                rhs,
+            } => {
                 let r = self.ibody(c, lhs)?;
                 match (op, &**rhs) {
                     (BinOp::Div | BinOp::Mod, Expr::Int(k)) => {
@@ -467,11 +533,19 @@ impl State<'_> {
                 self.free(s);
                 Ok(r)
             }
-            Expr::Call { name, ty: Ty::Int, args } if args.len() == 2 => {
+            Expr::Call {
+                name,
+                ty: Ty::Int,
+                args,
+            } if args.len() == 2 => {
                 let r = self.ibody(c, &args[0])?;
                 let s = self.ibody(c, &args[1])?;
                 self.e.cmp(g(r), g(s))?;
-                let cond = if name.eq_ignore_ascii_case("min") { Cond::G } else { Cond::L };
+                let cond = if name.eq_ignore_ascii_case("min") {
+                    Cond::G
+                } else {
+                    Cond::L
+                };
                 self.e.cmov(cond, r, s);
                 self.free(s);
                 Ok(r)
@@ -496,13 +570,22 @@ pub fn vectorizable(e: &Expr) -> bool {
         Expr::Assign { value, .. } => vectorizable(value),
         Expr::Access(_) | Expr::Double(_) | Expr::DoubleParam(_) => true,
         Expr::ToDouble(i) => int_literal(i).is_some(),
-        Expr::Unary { ty: Ty::Double, op: UnOp::Neg | UnOp::Plus, arg } => vectorizable(arg),
-        Expr::Binary { op: BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div, ty: Ty::Double, lhs, rhs } => {
-            vectorizable(lhs) && vectorizable(rhs)
-        }
-        Expr::Call { name, ty: Ty::Double, args } if name == "sqrt" || name == "fabs" => {
-            args.iter().all(vectorizable)
-        }
+        Expr::Unary {
+            ty: Ty::Double,
+            op: UnOp::Neg | UnOp::Plus,
+            arg,
+        } => vectorizable(arg),
+        Expr::Binary {
+            op: BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div,
+            ty: Ty::Double,
+            lhs,
+            rhs,
+        } => vectorizable(lhs) && vectorizable(rhs),
+        Expr::Call {
+            name,
+            ty: Ty::Double,
+            args,
+        } if name == "sqrt" || name == "fabs" => args.iter().all(vectorizable),
         _ => false,
     }
 }

@@ -25,7 +25,12 @@ fn src_expr(e: &scop::ast::Expr) -> String {
         ExprKind::Float(_, s) => s.clone(),
         ExprKind::Var(n) => n.clone(),
         ExprKind::Index(a, ix) => {
-            format!("{a}{}", ix.iter().map(|i| format!("[{}]", src_expr(i))).collect::<String>())
+            format!(
+                "{a}{}",
+                ix.iter()
+                    .map(|i| format!("[{}]", src_expr(i)))
+                    .collect::<String>()
+            )
         }
         ExprKind::Unary(op, a) => {
             let o = match op {
@@ -37,7 +42,10 @@ fn src_expr(e: &scop::ast::Expr) -> String {
         }
         ExprKind::Binary(op, a, b) => format!("({} {} {})", src_expr(a), op.as_str(), src_expr(b)),
         ExprKind::Call(f, args) => {
-            format!("{f}({})", args.iter().map(src_expr).collect::<Vec<_>>().join(", "))
+            format!(
+                "{f}({})",
+                args.iter().map(src_expr).collect::<Vec<_>>().join(", ")
+            )
         }
         ExprKind::CastDouble(a) => format!("((double){})", src_expr(a)),
     }
@@ -57,8 +65,18 @@ fn affine_c(a: &Affine) -> String {
 
 fn body_c(s: &StmtInfo, e: &Expr) -> Result<String> {
     let acc = |k: usize| -> Result<String> {
-        let a = s.accesses.get(k).ok_or_else(|| Error::Internal(format!("access {k} of {}", s.name)))?;
-        Ok(format!("{}{}", a.array, a.index.iter().map(|i| format!("[{}]", affine_c(i))).collect::<String>()))
+        let a = s
+            .accesses
+            .get(k)
+            .ok_or_else(|| Error::Internal(format!("access {k} of {}", s.name)))?;
+        Ok(format!(
+            "{}{}",
+            a.array,
+            a.index
+                .iter()
+                .map(|i| format!("[{}]", affine_c(i)))
+                .collect::<String>()
+        ))
     };
     Ok(match e {
         Expr::Assign { target, value, .. } => format!("{} = {};", acc(*target)?, body_c(s, value)?),
@@ -98,8 +116,16 @@ fn node_c(k: &Kernel, n: &Node, ind: usize, out: &mut String) -> Result<()> {
                 node_c(k, x, ind, out)?;
             }
         }
-        Node::For { iterator, init, cond, inc, body } => {
-            out.push_str(&format!("{pad}for (long {iterator} = {init}; {cond}; {iterator} += {inc}) {{\n"));
+        Node::For {
+            iterator,
+            init,
+            cond,
+            inc,
+            body,
+        } => {
+            out.push_str(&format!(
+                "{pad}for (long {iterator} = {init}; {cond}; {iterator} += {inc}) {{\n"
+            ));
             node_c(k, body, ind + 1, out)?;
             out.push_str(&format!("{pad}}}\n"));
         }
@@ -113,9 +139,21 @@ fn node_c(k: &Kernel, n: &Node, ind: usize, out: &mut String) -> Result<()> {
             out.push_str(&format!("{pad}}}\n"));
         }
         Node::User { name, args } => {
-            let s = k.statements.get(name).ok_or_else(|| Error::Internal(format!("unknown statement {name}")))?;
-            let tmp: Vec<String> = args.iter().enumerate().map(|(i, a)| format!("_a{i} = {a}")).collect();
-            let bind: Vec<String> = s.iterators.iter().enumerate().map(|(i, v)| format!("{v} = _a{i}")).collect();
+            let s = k
+                .statements
+                .get(name)
+                .ok_or_else(|| Error::Internal(format!("unknown statement {name}")))?;
+            let tmp: Vec<String> = args
+                .iter()
+                .enumerate()
+                .map(|(i, a)| format!("_a{i} = {a}"))
+                .collect();
+            let bind: Vec<String> = s
+                .iterators
+                .iter()
+                .enumerate()
+                .map(|(i, v)| format!("{v} = _a{i}"))
+                .collect();
             out.push_str(&format!("{pad}{{ /* {name} */\n"));
             if !tmp.is_empty() {
                 out.push_str(&format!("{pad}  const long {};\n", tmp.join(", ")));
@@ -137,13 +175,29 @@ pub fn c_function(k: &Kernel, f: &Function, node: &Node) -> Result<String> {
             ParamKind::Int(t) => format!("{} {}", int_type_name(*t), p.name),
             ParamKind::Double => format!("double {}", p.name),
             ParamKind::Array(d) => {
-                format!("double {}{}", p.name, d.iter().map(|e| format!("[{}]", src_expr(e))).collect::<String>())
+                format!(
+                    "double {}{}",
+                    p.name,
+                    d.iter()
+                        .map(|e| format!("[{}]", src_expr(e)))
+                        .collect::<String>()
+                )
             }
             ParamKind::OpenArray(d) => {
-                format!("double {}[]{}", p.name, d.iter().map(|e| format!("[{}]", src_expr(e))).collect::<String>())
+                format!(
+                    "double {}[]{}",
+                    p.name,
+                    d.iter()
+                        .map(|e| format!("[{}]", src_expr(e)))
+                        .collect::<String>()
+                )
             }
             ParamKind::Pointer { restrict } => {
-                format!("double *{}{}", if *restrict { "restrict " } else { "" }, p.name)
+                format!(
+                    "double *{}{}",
+                    if *restrict { "restrict " } else { "" },
+                    p.name
+                )
             }
         })
         .collect();
@@ -157,7 +211,11 @@ pub fn c_function(k: &Kernel, f: &Function, node: &Node) -> Result<String> {
         }
     }
     for l in &k.locals {
-        let dims: String = k.arrays[l].sizes.iter().map(|d| format!("[{}]", affine_c(d))).collect();
+        let dims: String = k.arrays[l]
+            .sizes
+            .iter()
+            .map(|d| format!("[{}]", affine_c(d)))
+            .collect();
         out.push_str(&format!("  double {l}{dims};\n"));
     }
     node_c(k, node, 1, &mut out)?;

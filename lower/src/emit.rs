@@ -215,7 +215,11 @@ impl Emitter {
     /// `imul dst, src, k`.
     pub fn imul_imm(&mut self, dst: Gpr, src: Gpr, k: i64) -> Result<(), Error> {
         // `imul r, r, k` is printed in its two-operand alias, as decoders do
-        let ops = if dst == src { vec![g(dst), imm(k)] } else { vec![g(dst), g(src), imm(k)] };
+        let ops = if dst == src {
+            vec![g(dst), imm(k)]
+        } else {
+            vec![g(dst), g(src), imm(k)]
+        };
         self.record("imul", ops);
         self.asm.imul_imm(dst, src, imm32(k)?);
         Ok(())
@@ -311,9 +315,15 @@ impl Emitter {
         self.asm.call_indirect(r);
     }
 
-    vec3!(vadd = vaddsd / vaddpd, vsub = vsubsd / vsubpd, vmul = vmulsd / vmulpd,
-          vdiv = vdivsd / vdivpd, vmin = vminsd / vminpd, vmax = vmaxsd / vmaxpd,
-          vfmadd231 = vfmadd231sd / vfmadd231pd);
+    vec3!(
+        vadd = vaddsd / vaddpd,
+        vsub = vsubsd / vsubpd,
+        vmul = vmulsd / vmulpd,
+        vdiv = vdivsd / vdivpd,
+        vmin = vminsd / vminpd,
+        vmax = vmaxsd / vmaxpd,
+        vfmadd231 = vfmadd231sd / vfmadd231pd
+    );
 
     /// `vxorpd` (both widths use the packed form; xmm for scalars).
     pub fn vxor(&mut self, w: Width, dst: u8, a: u8, b: VSrc) {
@@ -345,7 +355,10 @@ impl Emitter {
                     VSrc::Reg(r) => RegMem::Reg(ymm(r)),
                     VSrc::Mem(m) => RegMem::Mem(m),
                 };
-                self.record(mn, vec![Operand::Ymm(ymm(dst)), Operand::Ymm(ymm(a)), vop(w, b)]);
+                self.record(
+                    mn,
+                    vec![Operand::Ymm(ymm(dst)), Operand::Ymm(ymm(a)), vop(w, b)],
+                );
                 if and {
                     self.asm.vandpd(ymm(dst), ymm(a), src)
                 } else {
@@ -359,11 +372,21 @@ impl Emitter {
     pub fn vsqrt(&mut self, w: Width, dst: u8, src: u8) {
         match w {
             Width::Scalar => {
-                self.record("vsqrtsd", vec![Operand::Xmm(xmm(dst)), Operand::Xmm(xmm(src)), Operand::Xmm(xmm(src))]);
+                self.record(
+                    "vsqrtsd",
+                    vec![
+                        Operand::Xmm(xmm(dst)),
+                        Operand::Xmm(xmm(src)),
+                        Operand::Xmm(xmm(src)),
+                    ],
+                );
                 self.asm.vsqrtsd(xmm(dst), xmm(src), xmm(src));
             }
             Width::Vec4 => {
-                self.record("vsqrtpd", vec![Operand::Ymm(ymm(dst)), Operand::Ymm(ymm(src))]);
+                self.record(
+                    "vsqrtpd",
+                    vec![Operand::Ymm(ymm(dst)), Operand::Ymm(ymm(src))],
+                );
                 self.asm.vsqrtpd(ymm(dst), ymm(src));
             }
         }
@@ -377,7 +400,10 @@ impl Emitter {
                 self.asm.vmovsd_load(xmm(dst), m);
             }
             Width::Vec4 => {
-                self.record("vmovupd", vec![Operand::Ymm(ymm(dst)), Operand::Mem(m, MemSize::Ymmword)]);
+                self.record(
+                    "vmovupd",
+                    vec![Operand::Ymm(ymm(dst)), Operand::Mem(m, MemSize::Ymmword)],
+                );
                 self.asm.vmovupd(ymm(dst), m);
             }
         }
@@ -391,7 +417,10 @@ impl Emitter {
                 self.asm.vmovsd_store(m, xmm(src));
             }
             Width::Vec4 => {
-                self.record("vmovupd", vec![Operand::Mem(m, MemSize::Ymmword), Operand::Ymm(ymm(src))]);
+                self.record(
+                    "vmovupd",
+                    vec![Operand::Mem(m, MemSize::Ymmword), Operand::Ymm(ymm(src))],
+                );
                 self.asm.vmovupd(m, ymm(src));
             }
         }
@@ -404,11 +433,17 @@ impl Emitter {
         }
         match w {
             Width::Scalar => {
-                self.record("vmovapd", vec![Operand::Xmm(xmm(dst)), Operand::Xmm(xmm(src))]);
+                self.record(
+                    "vmovapd",
+                    vec![Operand::Xmm(xmm(dst)), Operand::Xmm(xmm(src))],
+                );
                 self.asm.vmovapd(xmm(dst), xmm(src));
             }
             Width::Vec4 => {
-                self.record("vmovapd", vec![Operand::Ymm(ymm(dst)), Operand::Ymm(ymm(src))]);
+                self.record(
+                    "vmovapd",
+                    vec![Operand::Ymm(ymm(dst)), Operand::Ymm(ymm(src))],
+                );
                 self.asm.vmovapd(ymm(dst), ymm(src));
             }
         }
@@ -416,13 +451,19 @@ impl Emitter {
 
     /// `vbroadcastsd ymm, xmm`.
     pub fn vbroadcast_reg(&mut self, dst: u8, src: u8) {
-        self.record("vbroadcastsd", vec![Operand::Ymm(ymm(dst)), Operand::Xmm(xmm(src))]);
+        self.record(
+            "vbroadcastsd",
+            vec![Operand::Ymm(ymm(dst)), Operand::Xmm(xmm(src))],
+        );
         self.asm.vbroadcastsd(ymm(dst), xmm(src));
     }
 
     /// `vcvtsi2sd xmm, xmm, r64`.
     pub fn cvt(&mut self, dst: u8, src: Gpr) {
-        self.record("vcvtsi2sd", vec![Operand::Xmm(xmm(dst)), Operand::Xmm(xmm(dst)), g(src)]);
+        self.record(
+            "vcvtsi2sd",
+            vec![Operand::Xmm(xmm(dst)), Operand::Xmm(xmm(dst)), g(src)],
+        );
         self.asm.vcvtsi2sd(xmm(dst), xmm(dst), src);
     }
 

@@ -37,9 +37,20 @@ impl Compiled {
     pub fn asm_text(&self) -> String {
         let mut out = String::new();
         for (n, (i, t)) in self.listing.iter().enumerate() {
-            let end = self.listing.get(n + 1).map_or(self.code.len(), |(j, _)| j.offset);
-            let bytes: String = self.code[i.offset..end].iter().map(|b| format!("{b:02x}")).collect();
-            out.push_str(&format!("{:6x}:  {:<24} {}\n", i.offset, bytes, Listed(i, *t)));
+            let end = self
+                .listing
+                .get(n + 1)
+                .map_or(self.code.len(), |(j, _)| j.offset);
+            let bytes: String = self.code[i.offset..end]
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect();
+            out.push_str(&format!(
+                "{:6x}:  {:<24} {}\n",
+                i.offset,
+                bytes,
+                Listed(i, *t)
+            ));
         }
         out
     }
@@ -98,10 +109,18 @@ pub fn compile_pieces(
     fn flatten(n: &Node, out: &mut Vec<Node>) {
         match n {
             Node::Block(v) => v.iter().for_each(|x| flatten(x, out)),
-            Node::If { cond, then, els: None } => {
+            Node::If {
+                cond,
+                then,
+                els: None,
+            } => {
                 let mut inner = Vec::new();
                 flatten(then, &mut inner);
-                out.extend(inner.into_iter().map(|x| Node::If { cond: cond.clone(), then: Box::new(x), els: None }));
+                out.extend(inner.into_iter().map(|x| Node::If {
+                    cond: cond.clone(),
+                    then: Box::new(x),
+                    els: None,
+                }));
             }
             n => out.push(n.clone()),
         }
@@ -111,7 +130,10 @@ pub fn compile_pieces(
     let mut out = Vec::new();
     for n in &tops {
         let mut lp = n;
-        while let Node::If { then, els: None, .. } = lp {
+        while let Node::If {
+            then, els: None, ..
+        } = lp
+        {
             lp = then;
         }
         let par = match lp {
@@ -122,8 +144,14 @@ pub fn compile_pieces(
             _ => false,
         };
         match par.then(|| compile_with(k, n, true, copies)) {
-            Some(Ok(code)) => out.push(Piece { code, parallel: true }),
-            _ => out.push(Piece { code: compile_with(k, n, false, copies)?, parallel: false }),
+            Some(Ok(code)) => out.push(Piece {
+                code,
+                parallel: true,
+            }),
+            _ => out.push(Piece {
+                code: compile_with(k, n, false, copies)?,
+                parallel: false,
+            }),
         }
     }
     Ok(out)
@@ -159,5 +187,9 @@ fn compile_with(k: &Kernel, node: &Node, chunk: bool, copies: &Copies) -> Result
     st.e.jmp(body);
     let notes = std::mem::take(&mut st.notes);
     let (code, listing) = st.e.finish()?;
-    Ok(Compiled { code, listing, notes })
+    Ok(Compiled {
+        code,
+        listing,
+        notes,
+    })
 }

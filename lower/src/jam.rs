@@ -21,10 +21,16 @@ fn mentions(e: &Expr, v: &str) -> bool {
     match e {
         E::Int(_) => false,
         E::Var(n) => n == v,
-        E::Neg(a) | E::Mul(_, a) | E::FloorDiv(a, _) | E::ExactDiv(a, _) | E::Mod(a, _) => mentions(a, v),
-        E::Add(a, b) | E::Sub(a, b) | E::Min(a, b) | E::Max(a, b) | E::Cmp(_, a, b) | E::And(a, b) | E::Or(a, b) => {
-            mentions(a, v) || mentions(b, v)
+        E::Neg(a) | E::Mul(_, a) | E::FloorDiv(a, _) | E::ExactDiv(a, _) | E::Mod(a, _) => {
+            mentions(a, v)
         }
+        E::Add(a, b)
+        | E::Sub(a, b)
+        | E::Min(a, b)
+        | E::Max(a, b)
+        | E::Cmp(_, a, b)
+        | E::And(a, b)
+        | E::Or(a, b) => mentions(a, v) || mentions(b, v),
     }
 }
 
@@ -53,7 +59,13 @@ fn subst(e: &Expr, v: &str, by: &Expr) -> Expr {
 /// bound or condition inside depends on `it` (not a rectangular nest).
 fn jam(body: &Node, it: &str, f: i64, id: usize, copies: &mut Copies) -> Option<Node> {
     Some(match body {
-        Node::For { iterator, init, cond, inc, body } => {
+        Node::For {
+            iterator,
+            init,
+            cond,
+            inc,
+            body,
+        } => {
             if mentions(init, it) || mentions(cond, it) {
                 return None;
             }
@@ -73,16 +85,27 @@ fn jam(body: &Node, it: &str, f: i64, id: usize, copies: &mut Copies) -> Option<
                 Some(e) => Some(Box::new(jam(e, it, f, id, copies)?)),
                 None => None,
             };
-            Node::If { cond: cond.clone(), then: Box::new(jam(then, it, f, id, copies)?), els }
+            Node::If {
+                cond: cond.clone(),
+                then: Box::new(jam(then, it, f, id, copies)?),
+                els,
+            }
         }
-        Node::Block(v) => Node::Block(v.iter().map(|n| jam(n, it, f, id, copies)).collect::<Option<_>>()?),
+        Node::Block(v) => Node::Block(
+            v.iter()
+                .map(|n| jam(n, it, f, id, copies))
+                .collect::<Option<_>>()?,
+        ),
         Node::User { name, args } => {
             let mut v = Vec::new();
             for u in 0..f {
                 let by = Expr::add(Expr::var(it), Expr::Int(u));
                 let args: Vec<Expr> = args.iter().map(|a| subst(a, it, &by).fold()).collect();
                 copies.insert((name.clone(), args.clone()), (id, u as usize));
-                v.push(Node::User { name: name.clone(), args });
+                v.push(Node::User {
+                    name: name.clone(),
+                    args,
+                });
             }
             Node::Block(v)
         }
@@ -92,7 +115,12 @@ fn jam(body: &Node, it: &str, f: i64, id: usize, copies: &mut Copies) -> Option<
 /// Unroll-and-jams by `f` each top-level unit-step loop (also under a
 /// top-level `if`) for which `worth` holds (the caller checks that it is
 /// parallel and that it pays).
-pub fn jam_outer(node: &Node, f: i64, worth: &dyn Fn(&Node, usize) -> bool, copies: &mut Copies) -> Node {
+pub fn jam_outer(
+    node: &Node,
+    f: i64,
+    worth: &dyn Fn(&Node, usize) -> bool,
+    copies: &mut Copies,
+) -> Node {
     let tops: Vec<&Node> = match node {
         Node::Block(v) => v.iter().collect(),
         n => vec![n],
@@ -104,19 +132,47 @@ pub fn jam_outer(node: &Node, f: i64, worth: &dyn Fn(&Node, usize) -> bool, copi
     Node::block(out)
 }
 
-fn jam_top(n: &Node, f: i64, id: usize, worth: &dyn Fn(&Node, usize) -> bool, copies: &mut Copies) -> Node {
-    if let Node::If { cond, then, els: None } = n {
-        return Node::If { cond: cond.clone(), then: Box::new(jam_top(then, f, id, worth, copies)), els: None };
+fn jam_top(
+    n: &Node,
+    f: i64,
+    id: usize,
+    worth: &dyn Fn(&Node, usize) -> bool,
+    copies: &mut Copies,
+) -> Node {
+    if let Node::If {
+        cond,
+        then,
+        els: None,
+    } = n
+    {
+        return Node::If {
+            cond: cond.clone(),
+            then: Box::new(jam_top(then, f, id, worth, copies)),
+            els: None,
+        };
     }
-    let Node::For { iterator, init, cond, inc: 1, body } = n else {
+    let Node::For {
+        iterator,
+        init,
+        cond,
+        inc: 1,
+        body,
+    } = n
+    else {
         return n.clone();
     };
-    let dim = iterator.strip_prefix('c').and_then(|d| d.parse::<usize>().ok());
+    let dim = iterator
+        .strip_prefix('c')
+        .and_then(|d| d.parse::<usize>().ok());
     let ub = match cond {
-        Expr::Cmp(CmpOp::Le, a, b) if matches!(&**a, Expr::Var(v) if v == iterator) && !mentions(b, iterator) => {
+        Expr::Cmp(CmpOp::Le, a, b)
+            if matches!(&**a, Expr::Var(v) if v == iterator) && !mentions(b, iterator) =>
+        {
             (**b).clone()
         }
-        Expr::Cmp(CmpOp::Lt, a, b) if matches!(&**a, Expr::Var(v) if v == iterator) && !mentions(b, iterator) => {
+        Expr::Cmp(CmpOp::Lt, a, b)
+            if matches!(&**a, Expr::Var(v) if v == iterator) && !mentions(b, iterator) =>
+        {
             Expr::sub((**b).clone(), Expr::Int(1))
         }
         _ => return n.clone(),
@@ -131,12 +187,19 @@ fn jam_top(n: &Node, f: i64, id: usize, worth: &dyn Fn(&Node, usize) -> bool, co
     };
     copies.extend(mine);
     // full blocks of f, then the remainder from init + f * floor((ub - init + 1) / f)
-    let blocks = Expr::floord(Expr::add(Expr::sub(ub.clone(), init.clone()), Expr::Int(1)), f);
+    let blocks = Expr::floord(
+        Expr::add(Expr::sub(ub.clone(), init.clone()), Expr::Int(1)),
+        f,
+    );
     Node::Block(vec![
         Node::For {
             iterator: iterator.clone(),
             init: init.clone(),
-            cond: Expr::cmp(CmpOp::Le, Expr::var(iterator), Expr::sub(ub.clone(), Expr::Int(f - 1))),
+            cond: Expr::cmp(
+                CmpOp::Le,
+                Expr::var(iterator),
+                Expr::sub(ub.clone(), Expr::Int(f - 1)),
+            ),
             inc: f,
             body: Box::new(jammed),
         },
@@ -155,7 +218,13 @@ fn jam_top(n: &Node, f: i64, id: usize, worth: &dyn Fn(&Node, usize) -> bool, co
 /// innermost loop (so no statement needs scalar promotion, which the copies
 /// would defeat).
 pub fn writes_move_inside(k: &crate::kernel::Kernel, n: &Node) -> bool {
-    fn walk(k: &crate::kernel::Kernel, n: &Node, iters: &mut Vec<String>, depth: usize, ok: &mut bool) {
+    fn walk(
+        k: &crate::kernel::Kernel,
+        n: &Node,
+        iters: &mut Vec<String>,
+        depth: usize,
+        ok: &mut bool,
+    ) {
         match n {
             Node::For { iterator, body, .. } => {
                 iters.push(iterator.clone());
@@ -179,8 +248,10 @@ pub fn writes_move_inside(k: &crate::kernel::Kernel, n: &Node) -> bool {
                     return;
                 };
                 let is_iter = |v: &str| iters.iter().any(|i| i == v);
-                let lins: Option<Vec<crate::linear::Lin>> =
-                    args.iter().map(|a| crate::linear::lin_of_ast(a, &is_iter)).collect();
+                let lins: Option<Vec<crate::linear::Lin>> = args
+                    .iter()
+                    .map(|a| crate::linear::lin_of_ast(a, &is_iter))
+                    .collect();
                 let moves = lins.is_some_and(|lins| {
                     s.accesses.iter().filter(|a| a.write).all(|a| {
                         a.index.iter().any(|sub| {

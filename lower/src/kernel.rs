@@ -136,11 +136,17 @@ impl Kernel {
                 ),
                 ArrayOrigin::ScalarParam(_) => {
                     scalars.push(a.name.clone());
-                    Storage::Scalar { index: scalars.len() - 1, init: slot_of(&a.name) }
+                    Storage::Scalar {
+                        index: scalars.len() - 1,
+                        init: slot_of(&a.name),
+                    }
                 }
                 ArrayOrigin::Local => {
                     scalars.push(a.name.clone());
-                    Storage::Scalar { index: scalars.len() - 1, init: None }
+                    Storage::Scalar {
+                        index: scalars.len() - 1,
+                        init: None,
+                    }
                 }
                 ArrayOrigin::LocalArray => {
                     locals.push(a.name.clone());
@@ -183,7 +189,10 @@ impl Kernel {
                 }
                 for (ri, &r) in s.accesses.iter().enumerate() {
                     let r = &model.accesses()[r];
-                    if r.array == w.array && matches!(r.kind, AccessKind::Read) && r.index != w.index {
+                    if r.array == w.array
+                        && matches!(r.kind, AccessKind::Read)
+                        && r.index != w.index
+                    {
                         let none = presburger::budget::with_budget(10_000_000, || {
                             r.relation.intersect(&w.relation).and_then(|m| m.is_empty())
                         });

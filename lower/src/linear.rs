@@ -187,8 +187,9 @@ pub fn lin_of_ast(e: &ast::Expr, iterators: &dyn Fn(&str) -> bool) -> Option<Lin
         ast::Expr::Var(n) => Lin::invariant(Poly::var(n)),
         ast::Expr::Neg(a) => lin_of_ast(a, iterators)?.mul(&Poly::constant(-1))?,
         ast::Expr::Add(a, b) => lin_of_ast(a, iterators)?.add(&lin_of_ast(b, iterators)?)?,
-        ast::Expr::Sub(a, b) => lin_of_ast(a, iterators)?
-            .add(&lin_of_ast(b, iterators)?.mul(&Poly::constant(-1))?)?,
+        ast::Expr::Sub(a, b) => {
+            lin_of_ast(a, iterators)?.add(&lin_of_ast(b, iterators)?.mul(&Poly::constant(-1))?)?
+        }
         ast::Expr::Mul(k, a) => lin_of_ast(a, iterators)?.mul(&Poly::constant(*k))?,
         _ => return None,
     })
@@ -235,18 +236,43 @@ mod tests {
 
     #[test]
     fn strides_are_products_of_later_extents() {
-        let s = strides(&[Affine::var("N"), Affine::var("M"), Affine::var("K").add(&Affine::constant(1))]).unwrap();
-        let at = |p: &Poly| p.eval(&|n| Some(match n { "N" => 2, "M" => 3, "K" => 4, _ => 0 })).unwrap();
+        let s = strides(&[
+            Affine::var("N"),
+            Affine::var("M"),
+            Affine::var("K").add(&Affine::constant(1)),
+        ])
+        .unwrap();
+        let at = |p: &Poly| {
+            p.eval(&|n| {
+                Some(match n {
+                    "N" => 2,
+                    "M" => 3,
+                    "K" => 4,
+                    _ => 0,
+                })
+            })
+            .unwrap()
+        };
         assert_eq!(s.iter().map(at).collect::<Vec<_>>(), [15, 5, 1]);
     }
 
     #[test]
     fn linear_forms_combine() {
         let it = |n: &str| n.starts_with('c');
-        let e = ast::Expr::sub(ast::Expr::add(ast::Expr::var("c0"), ast::Expr::mul(2, ast::Expr::var("N"))), ast::Expr::Int(1));
+        let e = ast::Expr::sub(
+            ast::Expr::add(ast::Expr::var("c0"), ast::Expr::mul(2, ast::Expr::var("N"))),
+            ast::Expr::Int(1),
+        );
         let l = lin_of_ast(&e, &it).unwrap();
         assert_eq!(l.coeff("c0"), Poly::constant(1));
-        assert_eq!(l.rest, Poly::var("N").scale(2).unwrap().add(&Poly::constant(-1)).unwrap());
+        assert_eq!(
+            l.rest,
+            Poly::var("N")
+                .scale(2)
+                .unwrap()
+                .add(&Poly::constant(-1))
+                .unwrap()
+        );
         assert!(lin_of_ast(&ast::Expr::floord(ast::Expr::var("c0"), 2), &it).is_none());
     }
 }

@@ -35,8 +35,13 @@ fn mentions(e: &ast::Expr, v: &str) -> bool {
         E::Neg(a) | E::Mul(_, a) | E::FloorDiv(a, _) | E::ExactDiv(a, _) | E::Mod(a, _) => {
             mentions(a, v)
         }
-        E::Add(a, b) | E::Sub(a, b) | E::Min(a, b) | E::Max(a, b) | E::Cmp(_, a, b)
-        | E::And(a, b) | E::Or(a, b) => mentions(a, v) || mentions(b, v),
+        E::Add(a, b)
+        | E::Sub(a, b)
+        | E::Min(a, b)
+        | E::Max(a, b)
+        | E::Cmp(_, a, b)
+        | E::And(a, b)
+        | E::Or(a, b) => mentions(a, v) || mentions(b, v),
     }
 }
 
@@ -118,7 +123,10 @@ impl State<'_> {
                     .get(name)
                     .ok_or_else(|| Error::Internal(format!("unknown statement {name}")))?;
                 if stmt.iterators.len() != args.len() {
-                    return Err(Error::Internal(format!("{name} called with {} arguments", args.len())));
+                    return Err(Error::Internal(format!(
+                        "{name} called with {} arguments",
+                        args.len()
+                    )));
                 }
                 if let Some(i) = self.inner.as_mut() {
                     if let Some(n) = i.count.as_mut() {
@@ -128,7 +136,13 @@ impl State<'_> {
                 }
                 self.statement(&Call { stmt, args }, Width::Scalar)
             }
-            Node::For { iterator, init, cond, inc, body } => self.for_loop(iterator, init, cond, *inc, body),
+            Node::For {
+                iterator,
+                init,
+                cond,
+                inc,
+                body,
+            } => self.for_loop(iterator, init, cond, *inc, body),
         }
     }
 
@@ -162,11 +176,22 @@ impl State<'_> {
         }
     }
 
-    fn for_loop(&mut self, it: &str, init: &ast::Expr, cond: &ast::Expr, inc: i64, body: &Node) -> Result<()> {
+    fn for_loop(
+        &mut self,
+        it: &str,
+        init: &ast::Expr,
+        cond: &ast::Expr,
+        inc: i64,
+        body: &Node,
+    ) -> Result<()> {
         // registers go to the innermost loops; outer iterators live in the frame
         let innermost = calls(body, false, &mut Vec::new()).is_some();
         let chunk = std::mem::take(&mut self.chunk);
-        let loc = if innermost { self.long()? } else { Loc::Slot(self.new_slot(8)?) };
+        let loc = if innermost {
+            self.long()?
+        } else {
+            Loc::Slot(self.new_slot(8)?)
+        };
         let r = self.ival(init)?;
         self.to_loc(loc, r)?;
         self.free(r);
@@ -228,7 +253,11 @@ impl State<'_> {
                     self.free_loc(l);
                 }
             }
-            None if chunk => return Err(Error::Unsupported("a parallel loop without a simple bound".into())),
+            None if chunk => {
+                return Err(Error::Unsupported(
+                    "a parallel loop without a simple bound".into(),
+                ))
+            }
             None => {
                 let top = self.e.label();
                 self.e.bind(top)?;
@@ -318,10 +347,17 @@ impl State<'_> {
                 let info = &k.arrays[&a.array];
                 let group = match info.storage {
                     Storage::Scalar { .. } => {
-                        let gi = match groups.iter().position(|gr| gr.frame && gr.array == a.array) {
+                        let gi = match groups.iter().position(|gr| gr.frame && gr.array == a.array)
+                        {
                             Some(gi) => gi,
                             None => {
-                                groups.push(Group { array: a.array.clone(), lin: Lin::default(), coef: Poly::default(), frame: true, reg: None });
+                                groups.push(Group {
+                                    array: a.array.clone(),
+                                    lin: Lin::default(),
+                                    coef: Poly::default(),
+                                    frame: true,
+                                    reg: None,
+                                });
                                 groups.len() - 1
                             }
                         };
@@ -330,36 +366,65 @@ impl State<'_> {
                     Storage::Slot(_) => self.access_lin(c, ai).and_then(|l| {
                         let (rest, c0) = l.rest.split_const();
                         let disp = i32::try_from(c0.checked_mul(8)?).ok()?;
-                        let lin = Lin { iters: l.iters.clone(), rest };
-                        let gi = match groups.iter().position(|gr| !gr.frame && gr.array == a.array && gr.lin == lin) {
+                        let lin = Lin {
+                            iters: l.iters.clone(),
+                            rest,
+                        };
+                        let gi = match groups
+                            .iter()
+                            .position(|gr| !gr.frame && gr.array == a.array && gr.lin == lin)
+                        {
                             Some(gi) => gi,
                             None => {
-                                groups.push(Group { array: a.array.clone(), coef: lin.coeff(it), lin, frame: false, reg: None });
+                                groups.push(Group {
+                                    array: a.array.clone(),
+                                    coef: lin.coeff(it),
+                                    lin,
+                                    frame: false,
+                                    reg: None,
+                                });
                                 groups.len() - 1
                             }
                         };
                         Some((gi, disp))
                     }),
                 };
-                refs.push(Ref { user: u, access: ai, array: a.array.clone(), write: a.write, group, lin_group: group });
+                refs.push(Ref {
+                    user: u,
+                    access: ai,
+                    array: a.array.clone(),
+                    write: a.write,
+                    group,
+                    lin_group: group,
+                });
             }
         }
         // Pointer registers (keep a few for temporaries): moving groups
         // first; a loop-invariant read is loaded once before the loop anyway.
         for moving in [true, false] {
-            for gr in groups.iter_mut().filter(|gr| !gr.frame && gr.coef.is_zero() != moving) {
+            for gr in groups
+                .iter_mut()
+                .filter(|gr| !gr.frame && gr.coef.is_zero() != moving)
+            {
                 if self.free_gprs() > 3 {
                     gr.reg = self.long_reg();
                 }
             }
         }
-        let addressed = |r: &Ref| r.group.is_some_and(|(gi, _)| groups[gi].frame || groups[gi].reg.is_some());
+        let addressed = |r: &Ref| {
+            r.group
+                .is_some_and(|(gi, _)| groups[gi].frame || groups[gi].reg.is_some())
+        };
         for r in refs.iter_mut() {
             if !addressed(r) {
                 r.group = None;
             }
         }
-        let written: HashSet<String> = refs.iter().filter(|r| r.write).map(|r| r.array.clone()).collect();
+        let written: HashSet<String> = refs
+            .iter()
+            .filter(|r| r.write)
+            .map(|r| r.array.clone())
+            .collect();
         // Scalar promotion: a written array whose accesses are one
         // loop-invariant element, apart from reads of the same statement
         // proved never to touch the written element.
@@ -368,7 +433,9 @@ impl State<'_> {
         if !has_if {
             for a in &written {
                 let mine: Vec<&Ref> = refs.iter().filter(|r| &r.array == a).collect();
-                let Some(w) = mine.iter().find(|r| r.write) else { continue };
+                let Some(w) = mine.iter().find(|r| r.write) else {
+                    continue;
+                };
                 let Some((gi, d)) = w.group else { continue };
                 if !groups[gi].coef.is_zero() {
                     continue;
@@ -376,11 +443,17 @@ impl State<'_> {
                 let stmt = cs[w.user].stmt;
                 let ok = mine.iter().all(|r| {
                     r.group == w.group
-                        || (!r.write && r.user == w.user && stmt.disjoint.contains(&(r.access, w.access)))
+                        || (!r.write
+                            && r.user == w.user
+                            && stmt.disjoint.contains(&(r.access, w.access)))
                 });
                 if ok {
                     promote.push((a.clone(), gi, d));
-                    promoted_refs.extend(mine.iter().filter(|r| r.group == w.group).map(|r| (r.user, r.access)));
+                    promoted_refs.extend(
+                        mine.iter()
+                            .filter(|r| r.group == w.group)
+                            .map(|r| (r.user, r.access)),
+                    );
                 }
             }
             promote.sort();
@@ -388,7 +461,9 @@ impl State<'_> {
         // Loop-invariant sub-expressions.
         let invariant_ref = |u: usize, ai: usize| {
             refs.iter().any(|r| {
-                r.user == u && r.access == ai && !written.contains(&r.array)
+                r.user == u
+                    && r.access == ai
+                    && !written.contains(&r.array)
                     && r.lin_group.is_some_and(|(gi, _)| groups[gi].coef.is_zero())
             })
         };
@@ -422,12 +497,22 @@ impl State<'_> {
         } else if hoist.len() + 2 * promote.len() + 6 > self.free_vregs() || self.free_gprs() < 2 {
             Some("too few free registers".to_string())
         } else {
-            let copy: Vec<Option<(usize, usize)>> = users.iter().map(|u| self.copies.get(u).copied()).collect();
+            let copy: Vec<Option<(usize, usize)>> =
+                users.iter().map(|u| self.copies.get(u).copied()).collect();
             let independent = |a: usize, b: usize| match (copy[a], copy[b]) {
                 (Some((j1, c1)), Some((j2, c2))) => j1 == j2 && c1 != c2,
                 _ => false,
             };
-            self.vector_legal(&cs, &refs, &groups, &written, &promote, &promoted_refs, &independent).err()
+            self.vector_legal(
+                &cs,
+                &refs,
+                &groups,
+                &written,
+                &promote,
+                &promoted_refs,
+                &independent,
+            )
+            .err()
         };
         let vector = why_not.is_none();
         if hoist.len() + promote.len() + 4 > self.free_vregs() {
@@ -442,12 +527,17 @@ impl State<'_> {
         let mut steps: Vec<(Gpr, Operand)> = Vec::new();
         for gr in &groups {
             let Some(p) = gr.reg else { continue };
-            let Storage::Slot(sl) = k.arrays[&gr.array].storage else { continue };
+            let Storage::Slot(sl) = k.arrays[&gr.array].storage else {
+                continue;
+            };
             let off = self.lin_value(&gr.lin)?;
             self.e.mov(g(p), q(arg(sl)))?;
             self.e.lea(p, Mem::sib(p, off, Scale::X8, 0)?);
             self.free(off);
-            let step = gr.coef.scale(8 * inc).ok_or_else(|| Error::Unsupported("stride overflow".into()))?;
+            let step = gr
+                .coef
+                .scale(8 * inc)
+                .ok_or_else(|| Error::Unsupported("stride overflow".into()))?;
             if !step.is_zero() {
                 let so = self.inv(&step)?;
                 steps.push((p, so));
@@ -508,16 +598,25 @@ impl State<'_> {
             let ptrs: Vec<Gpr> = steps.iter().map(|(p, _)| *p).collect();
             let shifted: Vec<(usize, usize)> = refs
                 .iter()
-                .filter(|r| r.group.is_some_and(|(gi, _)| groups[gi].reg.is_some() && !groups[gi].coef.is_zero()))
+                .filter(|r| {
+                    r.group.is_some_and(|(gi, _)| {
+                        groups[gi].reg.is_some() && !groups[gi].coef.is_zero()
+                    })
+                })
                 .map(|r| (r.user, r.access))
                 .collect();
             let arrays: Vec<String> = promote.iter().map(|(a, _, _)| a.clone()).collect();
             self.vector_loop(&cs, loc, op, bound, &ptrs, &shifted, &arrays)?;
             self.cmp_bound(loc, bound)?;
             self.e.jcc(cc(op).negate(), after);
-            self.notes.push(format!("loop {it}: vectorized (4 doubles, FMA, unrolled twice)"));
+            self.notes.push(format!(
+                "loop {it}: vectorized (4 doubles, FMA, unrolled twice)"
+            ));
         } else {
-            self.notes.push(format!("loop {it}: scalar ({})", why_not.unwrap_or_default()));
+            self.notes.push(format!(
+                "loop {it}: scalar ({})",
+                why_not.unwrap_or_default()
+            ));
         }
         let top = self.e.label();
         self.e.bind(top)?;
@@ -537,7 +636,10 @@ impl State<'_> {
         self.cmp_bound(loc, bound)?;
         self.e.jcc(cc(op), top);
         self.e.bind(after)?;
-        let inner = self.inner.take().ok_or_else(|| Error::Internal("no innermost loop state".into()))?;
+        let inner = self
+            .inner
+            .take()
+            .ok_or_else(|| Error::Internal("no innermost loop state".into()))?;
         for (a, gi, d) in &promote {
             let (m, t) = match groups[*gi].reg {
                 Some(p) => (Mem::base(p).disp(*d), None),
@@ -579,15 +681,21 @@ impl State<'_> {
         independent: &dyn Fn(usize, usize) -> bool,
     ) -> std::result::Result<(), String> {
         if let Some(c) = cs.iter().find(|c| !vectorizable(&c.stmt.body)) {
-            return Err(format!("{} has operations without a 4-wide form", c.stmt.name));
+            return Err(format!(
+                "{} has operations without a 4-wide form",
+                c.stmt.name
+            ));
         }
         for r in refs {
             // loop-invariant reads are hoisted, whatever their addressing
-            let invariant_read = !written.contains(&r.array) && r.lin_group.is_some_and(|(gi, _)| groups[gi].coef.is_zero());
+            let invariant_read = !written.contains(&r.array)
+                && r.lin_group.is_some_and(|(gi, _)| groups[gi].coef.is_zero());
             if invariant_read {
                 continue;
             }
-            let Some((gi, _)) = r.group else { return Err(format!("{} is not strength-reduced", r.array)) };
+            let Some((gi, _)) = r.group else {
+                return Err(format!("{} is not strength-reduced", r.array));
+            };
             match groups[gi].coef.as_const() {
                 Some(0) | Some(1) => {}
                 _ => return Err(format!("{} has a stride other than 0 or 1", r.array)),
@@ -595,14 +703,22 @@ impl State<'_> {
         }
         for a in written {
             let mine: Vec<&Ref> = refs.iter().filter(|r| &r.array == a).collect();
-            let Some(w) = mine.iter().find(|r| r.write) else { continue };
-            let Some((gi, _)) = w.group else { return Err(format!("{a} is not strength-reduced")) };
+            let Some(w) = mine.iter().find(|r| r.write) else {
+                continue;
+            };
+            let Some((gi, _)) = w.group else {
+                return Err(format!("{a} is not strength-reduced"));
+            };
             if groups[gi].coef.is_zero() {
                 if !promote.iter().any(|(p, _, _)| p == a) {
-                    return Err(format!("{a} is written at one element by several references"));
+                    return Err(format!(
+                        "{a} is written at one element by several references"
+                    ));
                 }
                 let u = mine[0].user;
-                if mine.iter().any(|r| r.user != u) || !reduction(&cs[u], &|k| pref.contains(&(u, k))) {
+                if mine.iter().any(|r| r.user != u)
+                    || !reduction(&cs[u], &|k| pref.contains(&(u, k)))
+                {
                     return Err(format!("{a} is loop-invariant but not a sum reduction"));
                 }
                 continue;
@@ -621,7 +737,10 @@ impl State<'_> {
                         return Err(format!("{a} is not strength-reduced"));
                     };
                     if dp > dq && dp - dq < 32 && (p.user, p.write) >= (q.user, q.write) {
-                        return Err(format!("{a}: a dependence of distance {} would be reversed", (dp - dq) / 8));
+                        return Err(format!(
+                            "{a}: a dependence of distance {} would be reversed",
+                            (dp - dq) / 8
+                        ));
                     }
                 }
             }
@@ -635,15 +754,27 @@ impl State<'_> {
 /// does not read it.
 fn reduction(c: &Call, is_s: &dyn Fn(usize) -> bool) -> bool {
     // the value is the whole new value whatever the operator
-    let Expr::Assign { target, value, .. } = &c.stmt.body else { return false };
+    let Expr::Assign { target, value, .. } = &c.stmt.body else {
+        return false;
+    };
     let s = |e: &Expr| matches!(e, Expr::Access(k) if is_s(*k));
     let free = |e: &Expr| !reads(e, is_s);
     if !is_s(*target) {
         return false;
     }
     match &**value {
-        Expr::Binary { op: BinOp::Add, lhs, rhs, .. } => (s(lhs) && free(rhs)) || (s(rhs) && free(lhs)),
-        Expr::Binary { op: BinOp::Sub, lhs, rhs, .. } => s(lhs) && free(rhs),
+        Expr::Binary {
+            op: BinOp::Add,
+            lhs,
+            rhs,
+            ..
+        } => (s(lhs) && free(rhs)) || (s(rhs) && free(lhs)),
+        Expr::Binary {
+            op: BinOp::Sub,
+            lhs,
+            rhs,
+            ..
+        } => s(lhs) && free(rhs),
         _ => false,
     }
 }
@@ -665,17 +796,33 @@ fn invariant(e: &Expr, inv_access: &dyn Fn(usize) -> bool) -> bool {
         Expr::Double(_) | Expr::DoubleParam(_) => true,
         Expr::ToDouble(i) => crate::body::int_literal(i).is_some(),
         Expr::Access(k) => inv_access(*k),
-        Expr::Unary { ty: scop::model::Ty::Double, arg, .. } => invariant(arg, inv_access),
-        Expr::Binary { ty: scop::model::Ty::Double, lhs, rhs, .. } => {
-            invariant(lhs, inv_access) && invariant(rhs, inv_access)
-        }
-        Expr::Call { ty: scop::model::Ty::Double, args, .. } => args.iter().all(|a| invariant(a, inv_access)),
+        Expr::Unary {
+            ty: scop::model::Ty::Double,
+            arg,
+            ..
+        } => invariant(arg, inv_access),
+        Expr::Binary {
+            ty: scop::model::Ty::Double,
+            lhs,
+            rhs,
+            ..
+        } => invariant(lhs, inv_access) && invariant(rhs, inv_access),
+        Expr::Call {
+            ty: scop::model::Ty::Double,
+            args,
+            ..
+        } => args.iter().all(|a| invariant(a, inv_access)),
         _ => false,
     }
 }
 
 /// The maximal invariant sub-expressions worth a register (not literals).
-fn collect_invariants<'a>(e: &'a Expr, inv_access: &dyn Fn(usize) -> bool, u: usize, out: &mut Vec<(usize, &'a Expr)>) {
+fn collect_invariants<'a>(
+    e: &'a Expr,
+    inv_access: &dyn Fn(usize) -> bool,
+    u: usize,
+    out: &mut Vec<(usize, &'a Expr)>,
+) {
     if invariant(e, inv_access) {
         if !matches!(e, Expr::Double(_) | Expr::ToDouble(_)) {
             out.push((u, e));
@@ -687,30 +834,48 @@ fn collect_invariants<'a>(e: &'a Expr, inv_access: &dyn Fn(usize) -> bool, u: us
 
 /// The literals of `e` outside its invariant sub-expressions (kept in
 /// registers in vector loops instead of being read from the frame).
-fn collect_literals<'a>(e: &'a Expr, inv_access: &dyn Fn(usize) -> bool, u: usize, out: &mut Vec<(usize, &'a Expr)>) {
+fn collect_literals<'a>(
+    e: &'a Expr,
+    inv_access: &dyn Fn(usize) -> bool,
+    u: usize,
+    out: &mut Vec<(usize, &'a Expr)>,
+) {
     if matches!(e, Expr::Double(_) | Expr::ToDouble(_)) && invariant(e, inv_access) {
         out.push((u, e));
     } else if !invariant(e, inv_access) {
         match e {
-            Expr::Unary { arg, .. } | Expr::ToDouble(arg) => collect_literals(arg, inv_access, u, out),
+            Expr::Unary { arg, .. } | Expr::ToDouble(arg) => {
+                collect_literals(arg, inv_access, u, out)
+            }
             Expr::Binary { lhs, rhs, .. } => {
                 collect_literals(lhs, inv_access, u, out);
                 collect_literals(rhs, inv_access, u, out);
             }
-            Expr::Call { args, .. } => args.iter().for_each(|a| collect_literals(a, inv_access, u, out)),
+            Expr::Call { args, .. } => args
+                .iter()
+                .for_each(|a| collect_literals(a, inv_access, u, out)),
             _ => {}
         }
     }
 }
 
-fn collect_children<'a>(e: &'a Expr, inv_access: &dyn Fn(usize) -> bool, u: usize, out: &mut Vec<(usize, &'a Expr)>) {
+fn collect_children<'a>(
+    e: &'a Expr,
+    inv_access: &dyn Fn(usize) -> bool,
+    u: usize,
+    out: &mut Vec<(usize, &'a Expr)>,
+) {
     match e {
-        Expr::Unary { arg, .. } | Expr::ToDouble(arg) => collect_invariants(arg, inv_access, u, out),
+        Expr::Unary { arg, .. } | Expr::ToDouble(arg) => {
+            collect_invariants(arg, inv_access, u, out)
+        }
         Expr::Binary { lhs, rhs, .. } => {
             collect_invariants(lhs, inv_access, u, out);
             collect_invariants(rhs, inv_access, u, out);
         }
-        Expr::Call { args, .. } => args.iter().for_each(|a| collect_invariants(a, inv_access, u, out)),
+        Expr::Call { args, .. } => args
+            .iter()
+            .for_each(|a| collect_invariants(a, inv_access, u, out)),
         _ => {}
     }
 }

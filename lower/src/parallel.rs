@@ -13,11 +13,18 @@ const BUDGET: u64 = 200_000_000;
 /// true when no dependence joins two instances whose times agree before
 /// `l` and differ at `l`. With `only`, just the dependences between those
 /// statements count (the statements of one loop nest).
-pub fn parallel_dims(model: &scop::Model, schedule: &UnionMap, only: Option<&[String]>) -> Result<Vec<bool>> {
+pub fn parallel_dims(
+    model: &scop::Model,
+    schedule: &UnionMap,
+    only: Option<&[String]>,
+) -> Result<Vec<bool>> {
     presburger::budget::with_budget(BUDGET, || {
         let deps = dataflow::compute_dependences_of(model).map_err(Error::Dataflow)?;
         let all = deps.flow.union(&deps.anti)?.union(&deps.output)?;
-        let inside = |t: Option<&std::sync::Arc<presburger::Tuple>>| match (only, t.and_then(|t| t.name.as_ref())) {
+        let inside = |t: Option<&std::sync::Arc<presburger::Tuple>>| match (
+            only,
+            t.and_then(|t| t.name.as_ref()),
+        ) {
             (None, _) => true,
             (Some(names), Some(n)) => names.contains(n),
             (Some(_), None) => false,
@@ -30,7 +37,12 @@ pub fn parallel_dims(model: &scop::Model, schedule: &UnionMap, only: Option<&[St
         }
         let times = schedule.reverse()?.apply_range(&d)?.apply_range(schedule)?;
         let deltas = times.deltas()?;
-        let n = schedule.maps().iter().map(|m| m.space().n_out()).max().unwrap_or(0);
+        let n = schedule
+            .maps()
+            .iter()
+            .map(|m| m.space().n_out())
+            .max()
+            .unwrap_or(0);
         let mut out = Vec::with_capacity(n);
         for l in 0..n {
             let mut parallel = true;
@@ -46,7 +58,11 @@ pub fn parallel_dims(model: &scop::Model, schedule: &UnionMap, only: Option<&[St
                         cons.push(b.eq(&b.out_dim(j)?, &zero)?);
                     }
                     let dl = b.out_dim(l)?;
-                    cons.push(if sign > 0 { b.ge(&dl, &b.constant(1))? } else { b.le(&dl, &b.constant(-1))? });
+                    cons.push(if sign > 0 {
+                        b.ge(&dl, &b.constant(1))?
+                    } else {
+                        b.le(&dl, &b.constant(-1))?
+                    });
                     if !m.intersect(&b.map(cons)?)?.is_empty()? {
                         parallel = false;
                     }

@@ -36,7 +36,9 @@ pub fn schedule(model: &scop::Model) -> Result<presburger::UnionMap> {
 /// The loop nest scanning `schedule` under the model's context.
 pub fn loops(model: &scop::Model, schedule: &presburger::UnionMap) -> Result<Node> {
     let ctx = model.context().clone();
-    Ok(presburger::budget::with_budget(BUDGET, || ast::generate(schedule, &ctx))?)
+    Ok(presburger::budget::with_budget(BUDGET, || {
+        ast::generate(schedule, &ctx)
+    })?)
 }
 
 /// Everything up to the loop nest and the lowering's view of the kernel.
@@ -48,10 +50,16 @@ pub fn kernel_and_loops(f: &Front) -> Result<(Kernel, Node)> {
 
 /// Whether loop `c_l` of the top-level nest `piece` carries no dependence
 /// among the nest's statements (false when the test fails).
-pub fn parallel_in(model: &scop::Model, schedule: &presburger::UnionMap, piece: &Node, l: usize) -> bool {
+pub fn parallel_in(
+    model: &scop::Model,
+    schedule: &presburger::UnionMap,
+    piece: &Node,
+    l: usize,
+) -> bool {
     let mut st = Vec::new();
     crate::function::statements_of(piece, &mut st);
-    crate::parallel::parallel_dims(model, schedule, Some(&st)).is_ok_and(|p| p.get(l) == Some(&true))
+    crate::parallel::parallel_dims(model, schedule, Some(&st))
+        .is_ok_and(|p| p.get(l) == Some(&true))
 }
 
 /// Unroll-and-jam factor of [`prepare`]: 1, off. The copies of a statement
@@ -76,7 +84,9 @@ pub fn prepare_with(f: &Front, factor: i64) -> Result<(Kernel, Node, crate::jam:
         return Ok((k, node, copies));
     }
     let s = schedule(&f.model)?;
-    let worth = |n: &Node, l: usize| crate::jam::writes_move_inside(&k, n) && parallel_in(&f.model, &s, n, l);
+    let worth = |n: &Node, l: usize| {
+        crate::jam::writes_move_inside(&k, n) && parallel_in(&f.model, &s, n, l)
+    };
     let jammed = crate::jam::jam_outer(&node, factor, &worth, &mut copies);
     Ok((k, jammed, copies))
 }

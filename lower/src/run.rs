@@ -24,28 +24,37 @@ pub struct Outcome {
 }
 
 /// Integer parameters and overridden double parameters from `NAME=VALUE`.
-pub fn parse_assignments(f: &Function, assignments: &[String]) -> Result<(HashMap<String, i64>, HashMap<String, f64>)> {
+pub fn parse_assignments(
+    f: &Function,
+    assignments: &[String],
+) -> Result<(HashMap<String, i64>, HashMap<String, f64>)> {
     let (mut ints, mut dbls) = (HashMap::new(), HashMap::new());
     for a in assignments {
         let (name, value) = a
             .split_once('=')
             .ok_or_else(|| Error::Usage(format!("expected NAME=VALUE, got `{a}`")))?;
-        let p = f
-            .params
-            .iter()
-            .find(|p| p.name == name)
-            .ok_or_else(|| Error::Usage(format!("`{name}` is not a parameter of {}", f.name)))?;
+        let p =
+            f.params.iter().find(|p| p.name == name).ok_or_else(|| {
+                Error::Usage(format!("`{name}` is not a parameter of {}", f.name))
+            })?;
         match p.kind {
             ParamKind::Int(_) => {
-                let v = value.trim().parse().map_err(|_| Error::Usage(format!("`{value}` is not an integer (for {name})")))?;
+                let v = value.trim().parse().map_err(|_| {
+                    Error::Usage(format!("`{value}` is not an integer (for {name})"))
+                })?;
                 ints.insert(name.to_string(), v);
             }
             ParamKind::Double => {
-                let v = value.trim().parse().map_err(|_| Error::Usage(format!("`{value}` is not a number (for {name})")))?;
+                let v = value
+                    .trim()
+                    .parse()
+                    .map_err(|_| Error::Usage(format!("`{value}` is not a number (for {name})")))?;
                 dbls.insert(name.to_string(), v);
             }
             ParamKind::Array(_) | ParamKind::OpenArray(_) | ParamKind::Pointer { .. } => {
-                return Err(Error::Usage(format!("`{name}` is an array; it cannot be set")))
+                return Err(Error::Usage(format!(
+                    "`{name}` is an array; it cannot be set"
+                )))
             }
         }
     }
@@ -60,11 +69,17 @@ pub fn accesses_in_bounds(model: &scop::Model, ints: &HashMap<String, i64>) -> R
     let values: Vec<(String, i64)> = model
         .params()
         .iter()
-        .map(|p| ints.get(p).map(|v| (p.clone(), *v)).ok_or_else(|| Error::Usage(format!("missing value for integer parameter {p}"))))
+        .map(|p| {
+            ints.get(p)
+                .map(|v| (p.clone(), *v))
+                .ok_or_else(|| Error::Usage(format!("missing value for integer parameter {p}")))
+        })
         .collect::<Result<_>>()?;
     let m = model.with_param_values(&values)?;
     for a in m.accesses() {
-        let Some(array) = m.arrays().iter().find(|x| x.name == a.array) else { return Ok(false) };
+        let Some(array) = m.arrays().iter().find(|x| x.name == a.array) else {
+            return Ok(false);
+        };
         if !a.relation.range()?.is_subset(&array.extent)? {
             return Ok(false);
         }
@@ -82,8 +97,20 @@ pub fn run(
     repeat: usize,
     progress: &mut dyn FnMut(usize, u128),
 ) -> Result<Outcome> {
-    let piece = Piece { code: c.clone(), parallel: false };
-    run_pieces(std::slice::from_ref(&piece), k, f, assignments, repeat, 1, 0, progress)
+    let piece = Piece {
+        code: c.clone(),
+        parallel: false,
+    };
+    run_pieces(
+        std::slice::from_ref(&piece),
+        k,
+        f,
+        assignments,
+        repeat,
+        1,
+        0,
+        progress,
+    )
 }
 
 /// Like [`run`] for a kernel compiled in pieces ([`crate::compile_pieces`]):
@@ -114,9 +141,15 @@ pub fn run_pieces(
     for l in &k.locals {
         let mut len: usize = 1;
         for d in &k.arrays[l].sizes {
-            let v = d.eval(&lookup).ok_or_else(|| Error::Usage(format!("extent of {l}")))?;
-            let v = usize::try_from(v).map_err(|_| Error::Usage(format!("negative extent of {l}")))?;
-            len = len.checked_mul(v).filter(|&n| n <= 1 << 28).ok_or_else(|| Error::Usage(format!("{l} is too large")))?;
+            let v = d
+                .eval(&lookup)
+                .ok_or_else(|| Error::Usage(format!("extent of {l}")))?;
+            let v =
+                usize::try_from(v).map_err(|_| Error::Usage(format!("negative extent of {l}")))?;
+            len = len
+                .checked_mul(v)
+                .filter(|&n| n <= 1 << 28)
+                .ok_or_else(|| Error::Usage(format!("{l} is too large")))?;
         }
         local_sizes.push(len);
     }
@@ -131,7 +164,11 @@ pub fn run_pieces(
                 ParamKind::Int(_) => block.push(init.ints[&p.name]),
                 ParamKind::Double => block.push(init.doubles[&p.name].to_bits() as i64),
                 ParamKind::Array(_) | ParamKind::OpenArray(_) | ParamKind::Pointer { .. } => {
-                    let data = init.arrays.get(&p.name).map(|a| a.data.clone()).unwrap_or_default();
+                    let data = init
+                        .arrays
+                        .get(&p.name)
+                        .map(|a| a.data.clone())
+                        .unwrap_or_default();
                     ptr_slots.push(block.len());
                     block.push(0);
                     arrays.push((p.name.clone(), data));
@@ -150,7 +187,9 @@ pub fn run_pieces(
             .scalars
             .iter()
             .map(|n| match k.arrays[n].storage {
-                Storage::Scalar { init: Some(_), .. } => init.doubles.get(n).copied().unwrap_or(0.0),
+                Storage::Scalar { init: Some(_), .. } => {
+                    init.doubles.get(n).copied().unwrap_or(0.0)
+                }
                 _ => 0.0,
             })
             .collect();
@@ -188,10 +227,20 @@ pub fn run_pieces(
     }
     times.sort_unstable();
     let n = times.len();
-    let median = if n % 2 == 1 { times[n / 2] } else { (times[n / 2 - 1] + times[n / 2]) / 2 };
+    let median = if n % 2 == 1 {
+        times[n / 2]
+    } else {
+        (times[n / 2 - 1] + times[n / 2]) / 2
+    };
     let mut checksums = String::new();
     for (name, data) in &last {
-        checksums.push_str(&format!("{name} {}\n", scop::interp::format_c_exp(scop::interp::checksum(data), 12)));
+        checksums.push_str(&format!(
+            "{name} {}\n",
+            scop::interp::format_c_exp(scop::interp::checksum(data), 12)
+        ));
     }
-    Ok(Outcome { checksums, median_ns: median })
+    Ok(Outcome {
+        checksums,
+        median_ns: median,
+    })
 }

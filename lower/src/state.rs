@@ -28,12 +28,32 @@ pub enum Loc {
 }
 
 const LONG_ORDER: [Gpr; 12] = [
-    Gpr::R12, Gpr::R13, Gpr::R14, Gpr::R15, Gpr::R8, Gpr::R9, Gpr::R10, Gpr::R11, Gpr::Rsi,
-    Gpr::Rdi, Gpr::Rcx, Gpr::Rbp,
+    Gpr::R12,
+    Gpr::R13,
+    Gpr::R14,
+    Gpr::R15,
+    Gpr::R8,
+    Gpr::R9,
+    Gpr::R10,
+    Gpr::R11,
+    Gpr::Rsi,
+    Gpr::Rdi,
+    Gpr::Rcx,
+    Gpr::Rbp,
 ];
 const TEMP_ORDER: [Gpr; 12] = [
-    Gpr::Rcx, Gpr::Rsi, Gpr::Rdi, Gpr::R11, Gpr::R10, Gpr::R9, Gpr::R8, Gpr::R15, Gpr::R14,
-    Gpr::R13, Gpr::R12, Gpr::Rbp,
+    Gpr::Rcx,
+    Gpr::Rsi,
+    Gpr::Rdi,
+    Gpr::R11,
+    Gpr::R10,
+    Gpr::R9,
+    Gpr::R8,
+    Gpr::R15,
+    Gpr::R14,
+    Gpr::R13,
+    Gpr::R12,
+    Gpr::Rbp,
 ];
 
 /// The lowering state of one function.
@@ -101,7 +121,9 @@ impl<'k> State<'k> {
     /// The address of a scalar (a temporary holds the scalar area's
     /// pointer; free it after use).
     pub fn scalar_mem(&mut self, name: &str) -> Result<(Mem, Gpr)> {
-        let Some(crate::kernel::Storage::Scalar { index, .. }) = self.k.arrays.get(name).map(|a| a.storage) else {
+        let Some(crate::kernel::Storage::Scalar { index, .. }) =
+            self.k.arrays.get(name).map(|a| a.storage)
+        else {
             return Err(Error::Internal(format!("{name} is not a scalar")));
         };
         let t = self.temp()?;
@@ -171,10 +193,18 @@ impl<'k> State<'k> {
 
     /// General registers in use that a call clobbers.
     pub fn live_caller_saved(&self) -> Vec<Gpr> {
-        [Gpr::Rcx, Gpr::Rsi, Gpr::Rdi, Gpr::R8, Gpr::R9, Gpr::R10, Gpr::R11]
-            .into_iter()
-            .filter(|r| self.gpr_used & (1 << r.num()) != 0)
-            .collect()
+        [
+            Gpr::Rcx,
+            Gpr::Rsi,
+            Gpr::Rdi,
+            Gpr::R8,
+            Gpr::R9,
+            Gpr::R10,
+            Gpr::R11,
+        ]
+        .into_iter()
+        .filter(|r| self.gpr_used & (1 << r.num()) != 0)
+        .collect()
     }
 
     /// A vector register (number 0..16).
@@ -195,7 +225,9 @@ impl<'k> State<'k> {
 
     /// Vector registers in use.
     pub fn live_vregs(&self) -> Vec<u8> {
-        (0..16u8).filter(|n| self.xmm_used & (1 << n) != 0).collect()
+        (0..16u8)
+            .filter(|n| self.xmm_used & (1 << n) != 0)
+            .collect()
     }
 
     /// Number of free vector registers.
@@ -299,7 +331,11 @@ impl<'k> State<'k> {
                 let r = self.ival(a)?;
                 let s = self.ival(b)?;
                 self.e.cmp(g(r), g(s))?;
-                let c = if matches!(e, E::Min(..)) { Cond::G } else { Cond::L };
+                let c = if matches!(e, E::Min(..)) {
+                    Cond::G
+                } else {
+                    Cond::L
+                };
                 self.e.cmov(c, r, s);
                 self.free(s);
                 r

@@ -4,8 +4,8 @@
 //! of accumulators), then at most one 4-wide step, then the partial sums
 //! folded into lane 0 for the scalar remainder.
 
-use codegen_x86::Gpr;
 use ast::CmpOp;
+use codegen_x86::Gpr;
 
 use crate::body::Call;
 use crate::emit::{g, imm, Operand, VSrc, Width};
@@ -116,7 +116,8 @@ impl State<'_> {
             self.e.vstore(Width::Vec4, slot(s), *f);
             self.e.vload(Width::Scalar, *f, slot(s));
             for lane in 1..4 {
-                self.e.vadd(Width::Scalar, *f, *f, VSrc::Mem(slot(s + 8 * lane)));
+                self.e
+                    .vadd(Width::Scalar, *f, *f, VSrc::Mem(slot(s + 8 * lane)));
             }
         }
         Ok(())

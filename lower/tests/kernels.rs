@@ -8,7 +8,10 @@ use std::path::{Path, PathBuf};
 fn kernels() -> Vec<PathBuf> {
     let mut out = Vec::new();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    for dir in [root.join("../shared/kernels"), root.join("scop/tests/kernels")] {
+    for dir in [
+        root.join("../shared/kernels"),
+        root.join("scop/tests/kernels"),
+    ] {
         let Ok(rd) = std::fs::read_dir(&dir) else {
             eprintln!("note: {} is missing", dir.display());
             continue;
@@ -44,14 +47,17 @@ fn compiled_kernels_agree_with_the_interpreter() {
         let src = std::fs::read_to_string(&path).unwrap();
         let front = lower::front(&src).unwrap();
         let (k, node, copies) = lower::prepare_with(&front, 4).unwrap();
-        let c = lower::compile_jammed(&k, &node, &copies).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let c = lower::compile_jammed(&k, &node, &copies)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         for _ in 0..3 {
             let assignments: Vec<String> = front
                 .model
                 .params()
                 .iter()
                 .map(|p| {
-                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
                     format!("{p}={}", 1 + (seed >> 33) % 13)
                 })
                 .collect();
@@ -65,7 +71,11 @@ fn compiled_kernels_agree_with_the_interpreter() {
             assert_eq!(w.len(), g.len(), "{}", path.display());
             for ((n, a), (m, b)) in w.iter().zip(&g) {
                 assert_eq!(n, m);
-                assert!(close(*a, *b), "{} {assignments:?}: {n} {a} (interpreter) vs {b} (compiled)", path.display());
+                assert!(
+                    close(*a, *b),
+                    "{} {assignments:?}: {n} {a} (interpreter) vs {b} (compiled)",
+                    path.display()
+                );
             }
             checked += 1;
         }
@@ -75,15 +85,25 @@ fn compiled_kernels_agree_with_the_interpreter() {
 
 #[test]
 fn gemm_rows_are_unroll_and_jammed_and_vectorized() {
-    let src = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/kernels/gemm.c"));
+    let src = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/kernels/gemm.c"),
+    );
     let Ok(src) = src else { return };
     let front = lower::front(&src).unwrap();
     let (k, node, copies) = lower::prepare_with(&front, 4).unwrap();
     assert!(!copies.is_empty(), "{}", node.to_c());
     let c = lower::compile_jammed(&k, &node, &copies).unwrap();
-    assert!(c.notes.iter().all(|n| n.contains("vectorized")), "{:?}", c.notes);
+    assert!(
+        c.notes.iter().all(|n| n.contains("vectorized")),
+        "{:?}",
+        c.notes
+    );
     for n in [1, 3, 4, 5, 9, 17] {
-        let a = [format!("NI={n}"), format!("NJ={}", n + 2), format!("NK={}", n + 1)];
+        let a = [
+            format!("NI={n}"),
+            format!("NJ={}", n + 2),
+            format!("NK={}", n + 1),
+        ];
         let want = scop::commands::interp_function(&front.function, &a).unwrap();
         let got = lower::run(&c, &k, &front.function, &a, 1, &mut |_, _| {}).unwrap();
         for ((_, x), (_, y)) in values(&want).iter().zip(&values(&got.checksums)) {
@@ -103,7 +123,11 @@ fn gemm_inner_loop_is_vectorized_and_matches() {
     let front = lower::front(src).unwrap();
     let (k, node) = lower::kernel_and_loops(&front).unwrap();
     let c = lower::compile(&k, &node).unwrap();
-    assert!(c.notes.iter().any(|n| n.contains("vectorized")), "{:?}", c.notes);
+    assert!(
+        c.notes.iter().any(|n| n.contains("vectorized")),
+        "{:?}",
+        c.notes
+    );
     assert!(c.asm_text().contains("vfmadd231pd"));
     for n in [1, 3, 4, 7, 9, 17, 34] {
         let a = [format!("N={n}")];
@@ -126,10 +150,19 @@ fn a_backward_dependence_is_not_vectorized() {
     let front = lower::front(src).unwrap();
     let (k, node) = lower::kernel_and_loops(&front).unwrap();
     let c = lower::compile(&k, &node).unwrap();
-    assert!(c.notes.iter().all(|n| !n.contains("vectorized")), "{:?}", c.notes);
+    assert!(
+        c.notes.iter().all(|n| !n.contains("vectorized")),
+        "{:?}",
+        c.notes
+    );
     let a = ["N=13".to_string()];
     let want = scop::commands::interp_function(&front.function, &a).unwrap();
-    assert_eq!(lower::run(&c, &k, &front.function, &a, 1, &mut |_, _| {}).unwrap().checksums, want);
+    assert_eq!(
+        lower::run(&c, &k, &front.function, &a, 1, &mut |_, _| {})
+            .unwrap()
+            .checksums,
+        want
+    );
 }
 
 #[test]
@@ -144,7 +177,12 @@ fn a_dependence_of_distance_four_or_more_allows_vectors() {
         let front = lower::front(&src).unwrap();
         let (k, node) = lower::kernel_and_loops(&front).unwrap();
         let c = lower::compile(&k, &node).unwrap();
-        assert_eq!(c.notes.iter().any(|n| n.contains("vectorized")), vector, "{d}: {:?}", c.notes);
+        assert_eq!(
+            c.notes.iter().any(|n| n.contains("vectorized")),
+            vector,
+            "{d}: {:?}",
+            c.notes
+        );
         for n in [5, 13, 40] {
             let a = [format!("N={n}")];
             let want = scop::commands::interp_function(&front.function, &a).unwrap();
@@ -180,7 +218,12 @@ fn kernels_agree_at_a_size_with_long_vector_loops() {
         let plain = lower::compile(&k, &node).unwrap();
         let (k, node, copies) = lower::prepare_with(&front, 4).unwrap();
         let jammed = lower::compile_jammed(&k, &node, &copies).unwrap();
-        let assignments: Vec<String> = front.model.params().iter().map(|p| format!("{p}=23")).collect();
+        let assignments: Vec<String> = front
+            .model
+            .params()
+            .iter()
+            .map(|p| format!("{p}=23"))
+            .collect();
         let (ints, _) = lower::parse_assignments(&front.function, &assignments).unwrap();
         if !lower::accesses_in_bounds(&front.model, &ints).unwrap() {
             continue;
@@ -227,13 +270,28 @@ fn parallel_pieces_on_three_workers_agree_with_the_interpreter() {
         let pieces = lower::compile_pieces(&k, &node, &par, &copies).unwrap();
         parallel_loops += pieces.iter().filter(|p| p.parallel).count();
         for n in [2, 9, 23] {
-            let assignments: Vec<String> = front.model.params().iter().map(|p| format!("{p}={n}")).collect();
+            let assignments: Vec<String> = front
+                .model
+                .params()
+                .iter()
+                .map(|p| format!("{p}={n}"))
+                .collect();
             let (ints, _) = lower::parse_assignments(&front.function, &assignments).unwrap();
             if !lower::accesses_in_bounds(&front.model, &ints).unwrap() {
                 continue;
             }
             let want = scop::commands::interp_function(&front.function, &assignments).unwrap();
-            let got = lower::run_pieces(&pieces, &k, &front.function, &assignments, 1, 3, 0, &mut |_, _| {}).unwrap();
+            let got = lower::run_pieces(
+                &pieces,
+                &k,
+                &front.function,
+                &assignments,
+                1,
+                3,
+                0,
+                &mut |_, _| {},
+            )
+            .unwrap();
             for ((m, a), (_, b)) in values(&want).iter().zip(&values(&got.checksums)) {
                 assert!(close(*a, *b), "{} n={n}: {m} {a} vs {b}", path.display());
             }
@@ -265,5 +323,8 @@ fn a_loop_carrying_a_dependence_is_not_parallel() {
     }";
     let front = lower::front(src).unwrap();
     let sched = lower::schedule(&front.model).unwrap();
-    assert_eq!(lower::parallel_dims(&front.model, &sched, None).unwrap(), [true, false]);
+    assert_eq!(
+        lower::parallel_dims(&front.model, &sched, None).unwrap(),
+        [true, false]
+    );
 }

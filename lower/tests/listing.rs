@@ -3,15 +3,24 @@
 //! decodes the bytes of every shared kernel and must print the same text
 //! at the same offsets.
 
-use iced_x86::{Decoder, DecoderOptions, Formatter, FormatterOptions, IntelFormatter, MemorySizeOptions};
+use iced_x86::{
+    Decoder, DecoderOptions, Formatter, FormatterOptions, IntelFormatter, MemorySizeOptions,
+};
 use std::path::Path;
 
 fn kernels() -> Vec<std::path::PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut out = Vec::new();
-    for dir in [root.join("../shared/kernels"), root.join("scop/tests/kernels")] {
+    for dir in [
+        root.join("../shared/kernels"),
+        root.join("scop/tests/kernels"),
+    ] {
         if let Ok(rd) = std::fs::read_dir(&dir) {
-            out.extend(rd.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "c")));
+            out.extend(
+                rd.flatten()
+                    .map(|e| e.path())
+                    .filter(|p| p.extension().is_some_and(|x| x == "c")),
+            );
         }
     }
     out.sort();
@@ -56,10 +65,18 @@ fn listing_matches_the_decoder() {
         let front = lower::front(&src).unwrap();
         let (k, node) = lower::kernel_and_loops(&front).unwrap();
         let c = lower::compile(&k, &node).unwrap();
-        let ours: Vec<(usize, String)> =
-            c.listing.iter().map(|(i, t)| (i.offset, lower::Listed(i, *t).to_string())).collect();
+        let ours: Vec<(usize, String)> = c
+            .listing
+            .iter()
+            .map(|(i, t)| (i.offset, lower::Listed(i, *t).to_string()))
+            .collect();
         let theirs = iced_lines(&c.code);
-        assert_eq!(ours.len(), theirs.len(), "{}: instruction count", path.display());
+        assert_eq!(
+            ours.len(),
+            theirs.len(),
+            "{}: instruction count",
+            path.display()
+        );
         for ((o1, a), (o2, b)) in ours.iter().zip(&theirs) {
             assert_eq!(o1, o2, "{}: offsets", path.display());
             assert_eq!(normal(a), normal(b), "{} at 0x{o1:x}", path.display());

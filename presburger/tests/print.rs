@@ -167,27 +167,26 @@ fn map_text(
 ) -> String {
     let mut names: Vec<String> = vec!["n".into()];
     let mut cons: Vec<String> = Vec::new();
-    let tuple =
-        |entries: &[Entry], base: &str, names: &mut Vec<String>, cons: &mut Vec<String>| {
-            let mut parts = Vec::new();
-            for (k, e) in entries.iter().enumerate() {
-                let name = format!("{base}{k}");
-                match e {
-                    Entry::Free => parts.push(name.clone()),
-                    Entry::Defined(c, v, k) => {
-                        cons.push(format!("({c})*{name} = {}", lin(v, names, *k)));
-                        parts.push(name.clone());
-                    }
-                    Entry::Expr(v, k) => {
-                        // an unnamed dimension: nothing can mention it
-                        parts.push(lin(v, names, *k));
-                        continue;
-                    }
+    let tuple = |entries: &[Entry], base: &str, names: &mut Vec<String>, cons: &mut Vec<String>| {
+        let mut parts = Vec::new();
+        for (k, e) in entries.iter().enumerate() {
+            let name = format!("{base}{k}");
+            match e {
+                Entry::Free => parts.push(name.clone()),
+                Entry::Defined(c, v, k) => {
+                    cons.push(format!("({c})*{name} = {}", lin(v, names, *k)));
+                    parts.push(name.clone());
                 }
-                names.push(name);
+                Entry::Expr(v, k) => {
+                    // an unnamed dimension: nothing can mention it
+                    parts.push(lin(v, names, *k));
+                    continue;
+                }
             }
-            parts.join(", ")
-        };
+            names.push(name);
+        }
+        parts.join(", ")
+    };
     let a = tuple(ins, "i", &mut names, &mut cons);
     let b = tuple(outs, "o", &mut names, &mut cons);
     for (v, k) in bounds {
