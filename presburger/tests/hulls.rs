@@ -224,3 +224,21 @@ proptest! {
         }
     }
 }
+
+/// Found by the property test above: a disjunct with a redundant local
+/// (`e0 = 0`) makes the map's affine hull a lattice (`x mod 8 = 0` for the
+/// points 0 and -8); the convex hull stays inside it, although removing the
+/// empty parts first would have dropped the local.
+#[test]
+fn convex_hull_stays_in_the_lattice_of_a_map_with_a_redundant_local() {
+    let a: presburger::BasicMap = "{ [x] : x = 0 }".parse().unwrap();
+    let b: presburger::BasicMap = "{ [x] : exists (e0 : x = -8 and 0 <= 2e0 <= 0) }"
+        .parse()
+        .unwrap();
+    let space = a.space().clone();
+    let m = presburger::Map::from_disjuncts(space, vec![a, b]).unwrap();
+    let hull = m.convex_hull().unwrap();
+    for (x, inside) in [(0, true), (-8, true), (-7, false), (-4, false), (1, false)] {
+        assert_eq!(member(&hull, &[x]), inside, "{hull} at {x}");
+    }
+}

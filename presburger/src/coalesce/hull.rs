@@ -100,7 +100,9 @@ impl Map {
             return Ok(m);
         }
         let nv = m.space.n_vars();
-        let mut hull = m
+        // the affine hull of the map as given: removing empty parts may drop its
+        // local variables, and with them the congruences it documents
+        let mut hull = self
             .affine_hull()?
             .parts
             .pop()
