@@ -1,0 +1,5 @@
+domain: "[N] -> { S0[i] : exists (e0 : i = 2e0 and 0 <= i < N); S1[i] : exists (e0 : i = 3e0 and 0 <= i < N) }"
+context: "[N] -> { : N >= 0 }"
+validity: "[N] -> { S0[i] -> S1[o0] : i = -3*floor((-i)/3) and i = -2*floor((-i)/2) and o0 = i and 888888888888888888888888888888888888888888888888888888888888888888888888888888888888888888888888888888888888888888888888888888880 <= i < N; S0[i] -> S1[o0] : i = -3*floor((-i + 1)/3) + 1 and i = -2*floor((-i)/1) and o0 = i - 1 and 1 <= i < N }"
+coincidence: "[N] -> { S0[i] -> S1[o0] : i = -3*floor((-i)/3) and i = -2*floor((-i)/2) and o0 = i and 0 <= i < N; S0[i] -> S1[o0] : i = -3*floor((-i + 1)/3) + 1 and i = -2*floor((-i)/2) and o0 = i - 1 and 1 <= i < N }"
+proximity: "[N] -> { S0[i] -> S1[o0] : i = -3*floor((-i)/3) and i = -2*floor((-i)/2) and o0 = i and 0 <= i < N; S0[i] -> S1[o0] : i = -3*floor((-i + 1)/3) + 1 and i = -2*floor((-i)/2) and o0 = i - 1 and 1 <= i < N }"
