@@ -784,3 +784,35 @@ proptest! {
         }
     }
 }
+
+/// Regression (found by `lexopt_with_divisions`): the lexmax of a union whose
+/// graph pieces carry divisions of the outputs (after the subtraction of the
+/// better pieces) is read off the parametric search's own pieces, which state
+/// the outputs as functions of the domain; simplifying them first rewrote a
+/// division in terms of the outputs and the extraction failed.
+#[test]
+fn lexmax_pw_multi_aff_of_union_with_divisions() {
+    let text = "{ [i] -> [x0, x1] : (-4 <= x0 <= 5 and -4 <= x1 <= 5 and (i - 2x0 - x1) mod 3 = 1 \
+                and exists (e : i + x1 + 3 = 4e) and -2i - 3x0 - x1 + 3 >= 0) \
+                or (-4 <= x0 <= 5 and -4 <= x1 <= 5 and exists (e : -2i + 2 = 3e)) }";
+    let m: Map = text.parse().unwrap();
+    let lex = m.lexmax().unwrap();
+    let pma = m.lexmax_pw_multi_aff().unwrap();
+    assert!(
+        pma.to_map().unwrap().is_equal(&lex).unwrap(),
+        "{pma} vs {lex}"
+    );
+    for q in -12i64..=12 {
+        let v = pma.eval(&pt(&[q])).unwrap();
+        // brute force over the box of outputs
+        let mut best: Option<Vec<Int>> = None;
+        for x0 in -4i64..=5 {
+            for x1 in -4i64..=5 {
+                if m.contains_point(&pt(&[q, x0, x1])).unwrap() {
+                    best = Some(pt(&[x0, x1]));
+                }
+            }
+        }
+        assert_eq!(v, best, "i = {q}");
+    }
+}

@@ -91,6 +91,13 @@ pub(crate) fn from_single_valued(m: &Map) -> Result<PwMultiAff> {
         }
         let lm = Map::from_basic(b).lexmin()?;
         for p in lm.basic_maps() {
+            // the search's pieces state their outputs as functions of the
+            // domain; simplifying first may rewrite a division in terms of
+            // the outputs, so they are read as given first
+            if let Some(piece) = piece_of(p, &dom)? {
+                raw.push(piece);
+                continue;
+            }
             let mut p = p.clone();
             if !p.simplify() {
                 continue;
