@@ -33,7 +33,7 @@ fn moved(m: &Map, space: Space, dest: &[Dest], n_exist: usize) -> Result<Map> {
         let at = |k: usize| {
             col.get(k)
                 .copied()
-                .unwrap_or(k - col.len() + 1 + nv + n_exist)
+                .unwrap_or_else(|| k - col.len() + 1 + nv + n_exist)
         };
         let move_row = |row: &[Int]| {
             let mut v = vec![Int::ZERO; len];
