@@ -13,8 +13,86 @@
 use crate::error::{Error, Result};
 use presburger::{BasicMap, Int};
 
-/// A linear expression over the unknowns: `[constant | v...]`.
+/// A linear expression over the unknowns, `[constant | v...]`, as the
+/// scheduler builds them (small machine integers).
 pub type Lin = Vec<i128>;
+
+/// The coefficients of an elimination: machine integers on the fast path
+/// (every operation checked, [`Error::Overflow`] when a value does not fit)
+/// and the engine's exact [`Int`] otherwise.
+trait Coef: Clone + Ord {
+    fn zero() -> Self;
+    fn sign(&self) -> i32;
+    fn neg(&self) -> Result<Self>;
+    /// `a * x + b * y`.
+    fn comb(a: &Self, x: &Self, b: &Self, y: &Self) -> Result<Self>;
+    /// Divide the row by the gcd of its entries.
+    fn normalize(row: &mut [Self]);
+    fn of_int(v: &Int) -> Result<Self>;
+    fn of_small(v: i128) -> Self;
+    fn to_int(&self) -> Int;
+}
+
+impl Coef for i128 {
+    fn zero() -> i128 {
+        0
+    }
+    fn sign(&self) -> i32 {
+        self.signum() as i32
+    }
+    fn neg(&self) -> Result<i128> {
+        self.checked_neg().ok_or(Error::Overflow)
+    }
+    fn comb(a: &i128, x: &i128, b: &i128, y: &i128) -> Result<i128> {
+        a.checked_mul(*x)
+            .and_then(|s| b.checked_mul(*y).and_then(|t| s.checked_add(t)))
+            .ok_or(Error::Overflow)
+    }
+    fn normalize(row: &mut [i128]) {
+        let g = row.iter().fold(0, |g, &x| gcd(g, x));
+        if g > 1 {
+            for x in row.iter_mut() {
+                *x /= g;
+            }
+        }
+    }
+    fn of_int(v: &Int) -> Result<i128> {
+        v.to_i64().map(i128::from).ok_or(Error::Overflow)
+    }
+    fn of_small(v: i128) -> i128 {
+        v
+    }
+    fn to_int(&self) -> Int {
+        Int::from(*self)
+    }
+}
+
+impl Coef for Int {
+    fn zero() -> Int {
+        Int::ZERO
+    }
+    fn sign(&self) -> i32 {
+        self.signum()
+    }
+    fn neg(&self) -> Result<Int> {
+        Ok(-self)
+    }
+    fn comb(a: &Int, x: &Int, b: &Int, y: &Int) -> Result<Int> {
+        Ok(Int::combine(a, x, b, y))
+    }
+    fn normalize(row: &mut [Int]) {
+        presburger::matrix::normalize_row(row);
+    }
+    fn of_int(v: &Int) -> Result<Int> {
+        Ok(v.clone())
+    }
+    fn of_small(v: i128) -> Int {
+        Int::from(v)
+    }
+    fn to_int(&self) -> Int {
+        self.clone()
+    }
+}
 
 fn gcd(a: i128, b: i128) -> i128 {
     let (mut a, mut b) = (a.abs(), b.abs());
@@ -26,37 +104,38 @@ fn gcd(a: i128, b: i128) -> i128 {
     a
 }
 
-fn normalize(row: &mut [i128]) {
-    let g = row.iter().fold(0, |g, &x| gcd(g, x));
-    if g > 1 {
-        for x in row.iter_mut() {
-            *x /= g;
-        }
-    }
+fn comb<T: Coef>(a: &T, x: &[T], b: &T, y: &[T]) -> Result<Vec<T>> {
+    x.iter().zip(y).map(|(p, q)| T::comb(a, p, b, q)).collect()
 }
 
-fn comb(a: i128, x: &[i128], b: i128, y: &[i128]) -> Result<Vec<i128>> {
-    x.iter()
-        .zip(y)
-        .map(|(&p, &q)| {
-            a.checked_mul(p)
-                .and_then(|s| b.checked_mul(q).and_then(|t| s.checked_add(t)))
-                .ok_or(Error::Overflow)
-        })
-        .collect()
-}
-
-pub(crate) fn to_i128(v: &Int) -> Result<i128> {
-    v.to_i64().map(i128::from).ok_or(Error::Overflow)
-}
-
-/// Constraints on `v` (rows `[c | v]`: `row >= 0` resp. `row = 0`).
+/// Exact constraints on the unknowns `v` (rows `[c | v]`: `row >= 0` resp.
+/// `row = 0`), in the engine's integers.
 #[derive(Debug, Clone, Default)]
 pub struct System {
     /// Equalities.
-    pub eqs: Vec<Lin>,
+    pub eqs: Vec<Vec<Int>>,
     /// Inequalities.
-    pub ineqs: Vec<Lin>,
+    pub ineqs: Vec<Vec<Int>>,
+}
+
+fn to_ints(r: &[i128]) -> Vec<Int> {
+    r.iter().map(|&x| Int::from(x)).collect()
+}
+
+impl System {
+    /// Add the inequality `r >= 0`.
+    pub fn ineq(&mut self, r: &[i128]) {
+        self.ineqs.push(to_ints(r));
+    }
+    /// Add the equality `r = 0`.
+    pub fn eq(&mut self, r: &[i128]) {
+        self.eqs.push(to_ints(r));
+    }
+    /// Add all constraints of `other`.
+    pub fn extend(&mut self, other: System) {
+        self.eqs.extend(other.eqs);
+        self.ineqs.extend(other.ineqs);
+    }
 }
 
 /// A set of original inequalities (Chernikov's rule).
@@ -74,10 +153,16 @@ fn hist_len(a: &Hist) -> u32 {
 /// equalities by substitution, then Fourier–Motzkin on the column with the
 /// fewest new rows, dropping rows that combine more than `k + 1` original
 /// inequalities after `k` steps (Chernikov's rule: such rows are redundant).
-pub fn eliminate(mut eqs: Vec<Vec<i128>>, ineqs: Vec<Vec<i128>>, keep: usize) -> Result<System> {
+/// Returns the equalities and inequalities on the kept columns.
+#[allow(clippy::type_complexity)]
+fn eliminate<T: Coef>(
+    mut eqs: Vec<Vec<T>>,
+    ineqs: Vec<Vec<T>>,
+    keep: usize,
+) -> Result<(Vec<Vec<T>>, Vec<Vec<T>>)> {
     let width = eqs.first().or(ineqs.first()).map_or(keep + 1, |r| r.len());
     let words = ineqs.len().div_ceil(64).max(1);
-    let mut rows: Vec<(Vec<i128>, Hist)> = ineqs
+    let mut rows: Vec<(Vec<T>, Hist)> = ineqs
         .into_iter()
         .enumerate()
         .map(|(i, r)| {
@@ -94,16 +179,20 @@ pub fn eliminate(mut eqs: Vec<Vec<i128>>, ineqs: Vec<Vec<i128>>, keep: usize) ->
         let found = eqs
             .iter()
             .enumerate()
-            .find_map(|(i, r)| alive.iter().find(|&&c| r[c] != 0).map(|&c| (i, c)));
+            .find_map(|(i, r)| alive.iter().find(|&&c| r[c].sign() != 0).map(|&c| (i, c)));
         if let Some((p, col)) = found {
             let piv = eqs.swap_remove(p);
-            let a = piv[col];
+            let a = piv[col].clone();
             for r in eqs.iter_mut().chain(rows.iter_mut().map(|(r, _)| r)) {
-                if r[col] != 0 {
+                if r[col].sign() != 0 {
                     // a positive multiplier on r keeps the direction of inequalities
-                    let (m1, m2) = if a > 0 { (a, -r[col]) } else { (-a, r[col]) };
-                    *r = comb(m1, r, m2, &piv)?;
-                    normalize(r);
+                    let (m1, m2) = if a.sign() > 0 {
+                        (a.clone(), r[col].neg()?)
+                    } else {
+                        (a.neg()?, r[col].clone())
+                    };
+                    *r = comb(&m1, r, &m2, &piv)?;
+                    T::normalize(r);
                 }
             }
             alive.retain(|&c| c != col);
@@ -111,8 +200,8 @@ pub fn eliminate(mut eqs: Vec<Vec<i128>>, ineqs: Vec<Vec<i128>>, keep: usize) ->
         }
         // Fourier–Motzkin on the cheapest column
         let cost = |c: usize| {
-            let p = rows.iter().filter(|(r, _)| r[c] > 0).count();
-            let n = rows.iter().filter(|(r, _)| r[c] < 0).count();
+            let p = rows.iter().filter(|(r, _)| r[c].sign() > 0).count();
+            let n = rows.iter().filter(|(r, _)| r[c].sign() < 0).count();
             (p * n) as i64 - (p + n) as i64
         };
         let (ai, &col) = alive
@@ -124,7 +213,7 @@ pub fn eliminate(mut eqs: Vec<Vec<i128>>, ineqs: Vec<Vec<i128>>, keep: usize) ->
         steps += 1;
         let (mut pos, mut neg, mut rest) = (Vec::new(), Vec::new(), Vec::new());
         for e in rows.drain(..) {
-            match e.0[col].signum() {
+            match e.0[col].sign() {
                 1 => pos.push(e),
                 -1 => neg.push(e),
                 _ => rest.push(e),
@@ -137,29 +226,38 @@ pub fn eliminate(mut eqs: Vec<Vec<i128>>, ineqs: Vec<Vec<i128>>, keep: usize) ->
                 if hist_len(&h) > steps + 1 {
                     continue;
                 }
-                let mut r = comb(-n[col], p, p[col], n)?;
-                normalize(&mut r);
+                let mut r = comb(&n[col].neg()?, p, &p[col], n)?;
+                T::normalize(&mut r);
                 rest.push((r, h));
             }
         }
         rows = prune_hist(rest);
     }
-    let mut eqs: Vec<Vec<i128>> = eqs.into_iter().map(|r| r[..=keep].to_vec()).collect();
-    let ineqs: Vec<Vec<i128>> = rows.into_iter().map(|(r, _)| r[..=keep].to_vec()).collect();
-    eqs.retain(|r| r.iter().any(|&x| x != 0));
-    Ok(System {
-        eqs,
-        ineqs: prune(ineqs),
-    })
+    let mut eqs: Vec<Vec<T>> = eqs
+        .into_iter()
+        .map(|mut r| {
+            r.truncate(keep + 1);
+            r
+        })
+        .collect();
+    let ineqs: Vec<Vec<T>> = rows
+        .into_iter()
+        .map(|(mut r, _)| {
+            r.truncate(keep + 1);
+            r
+        })
+        .collect();
+    eqs.retain(|r| r.iter().any(|x| x.sign() != 0));
+    Ok((eqs, prune(ineqs)))
 }
 
 /// Remove trivially true and duplicate rows (keeping the smaller history),
 /// in the order of first occurrence. Sorting indices instead of hashing:
 /// rows are short and compare fast.
-fn prune_hist(rows: Vec<(Vec<i128>, Hist)>) -> Vec<(Vec<i128>, Hist)> {
-    let mut rows: Vec<Option<(Vec<i128>, Hist)>> = rows
+fn prune_hist<T: Coef>(rows: Vec<(Vec<T>, Hist)>) -> Vec<(Vec<T>, Hist)> {
+    let mut rows: Vec<Option<(Vec<T>, Hist)>> = rows
         .into_iter()
-        .filter(|(r, _)| !(r[1..].iter().all(|&x| x == 0) && r[0] >= 0))
+        .filter(|(r, _)| !(r[1..].iter().all(|x| x.sign() == 0) && r[0].sign() >= 0))
         .map(Some)
         .collect();
     let mut idx: Vec<usize> = (0..rows.len()).collect();
@@ -187,13 +285,14 @@ fn prune_hist(rows: Vec<(Vec<i128>, Hist)>) -> Vec<(Vec<i128>, Hist)> {
 /// Drop trivially true rows and rows dominated by one with the same linear
 /// part (a smaller constant), in the order of first occurrence. A
 /// contradiction (`c < 0` with no variable) is kept, as `-1 >= 0`.
-pub(crate) fn prune(rows: Vec<Vec<i128>>) -> Vec<Vec<i128>> {
-    let mut rows: Vec<Option<Vec<i128>>> = rows
+#[allow(private_bounds)]
+pub(crate) fn prune<T: Coef>(rows: Vec<Vec<T>>) -> Vec<Vec<T>> {
+    let mut rows: Vec<Option<Vec<T>>> = rows
         .into_iter()
-        .filter(|r| r[0] < 0 || r[1..].iter().any(|&x| x != 0))
+        .filter(|r| r[0].sign() < 0 || r[1..].iter().any(|x| x.sign() != 0))
         .map(|mut r| {
-            if r[1..].iter().all(|&x| x == 0) {
-                r[0] = -1;
+            if r[1..].iter().all(|x| x.sign() == 0) {
+                r[0] = T::of_small(-1);
             }
             Some(r)
         })
@@ -210,9 +309,11 @@ pub(crate) fn prune(rows: Vec<Vec<i128>>) -> Vec<Vec<i128>> {
         while j < idx.len()
             && rows[idx[j]].as_ref().unwrap()[1..] == rows[first].as_ref().unwrap()[1..]
         {
-            let c = rows[idx[j]].take().unwrap()[0];
+            let c = rows[idx[j]].take().unwrap().swap_remove(0);
             let kept = rows[first].as_mut().unwrap();
-            kept[0] = kept[0].min(c);
+            if c < kept[0] {
+                kept[0] = c;
+            }
             j += 1;
         }
         k = j;
@@ -222,30 +323,56 @@ pub(crate) fn prune(rows: Vec<Vec<i128>>) -> Vec<Vec<i128>> {
 
 /// The constraints on `v` (of length `nv`) under which the form `f`
 /// (`f[j]` is the coefficient of column `j` of `piece`'s rows, `[c | params |
-/// in | out | locals]`, as a [`Lin`]) is non-negative on `piece`.
+/// in | out | locals]`, as a [`Lin`]) is non-negative on `piece`. The
+/// elimination runs on machine integers and, when a value does not fit
+/// (a large constant in the piece), again on exact integers.
 pub fn nonneg_on(piece: &BasicMap, f: &[Lin], nv: usize) -> Result<System> {
+    fn ints<T: Coef>(rows: Vec<Vec<T>>) -> Vec<Vec<Int>> {
+        rows.into_iter()
+            .map(|r| r.iter().map(T::to_int).collect())
+            .collect()
+    }
+    fn run<T: Coef>(piece: &BasicMap, f: &[Lin], nv: usize) -> Result<System> {
+        let (eqs, ineqs) = farkas_rows::<T>(piece, f, nv)?;
+        let (eqs, ineqs) = eliminate(eqs, ineqs, nv)?;
+        Ok(System {
+            eqs: ints(eqs),
+            ineqs: ints(ineqs),
+        })
+    }
+    match run::<i128>(piece, f, nv) {
+        Err(Error::Overflow) => run::<Int>(piece, f, nv),
+        r => r,
+    }
+}
+
+/// The Farkas system of [`nonneg_on`] before elimination: columns
+/// `[c | v (nv) | λ (one per inequality) | μ (one per equality)]`.
+#[allow(clippy::type_complexity)]
+fn farkas_rows<T: Coef>(
+    piece: &BasicMap,
+    f: &[Lin],
+    nv: usize,
+) -> Result<(Vec<Vec<T>>, Vec<Vec<T>>)> {
     let width = piece.row_len();
-    let mut hyps: Vec<Vec<i128>> = Vec::new();
-    for r in piece.ineqs() {
-        hyps.push(r.iter().map(to_i128).collect::<Result<_>>()?);
-    }
-    let mut eq_hyps: Vec<Vec<i128>> = Vec::new();
-    for r in piece.eqs() {
-        eq_hyps.push(r.iter().map(to_i128).collect::<Result<_>>()?);
-    }
+    let conv = |r: &Vec<Int>| r.iter().map(T::of_int).collect::<Result<Vec<T>>>();
+    let hyps: Vec<Vec<T>> = piece.ineqs().iter().map(conv).collect::<Result<_>>()?;
+    let eq_hyps: Vec<Vec<T>> = piece.eqs().iter().map(conv).collect::<Result<_>>()?;
     let nl = hyps.len();
     let nm = eq_hyps.len();
     let total = 1 + nv + nl + nm;
     let mut eqs = Vec::new();
     let mut ineqs = Vec::new();
     for j in 0..width {
-        let mut row = vec![0i128; total];
-        row[..=nv].copy_from_slice(&f[j]);
+        let mut row = vec![T::zero(); total];
+        for (x, &v) in row.iter_mut().zip(&f[j]) {
+            *x = T::of_small(v);
+        }
         for (k, h) in hyps.iter().enumerate() {
-            row[1 + nv + k] = -h[j];
+            row[1 + nv + k] = h[j].neg()?;
         }
         for (k, h) in eq_hyps.iter().enumerate() {
-            row[1 + nv + nl + k] = -h[j];
+            row[1 + nv + nl + k] = h[j].neg()?;
         }
         if j == 0 {
             ineqs.push(row);
@@ -254,9 +381,9 @@ pub fn nonneg_on(piece: &BasicMap, f: &[Lin], nv: usize) -> Result<System> {
         }
     }
     for k in 0..nl {
-        let mut row = vec![0i128; total];
-        row[1 + nv + k] = 1;
+        let mut row = vec![T::zero(); total];
+        row[1 + nv + k] = T::of_small(1);
         ineqs.push(row);
     }
-    eliminate(eqs, ineqs, nv)
+    Ok((eqs, ineqs))
 }
