@@ -246,7 +246,7 @@ impl Sched<'_> {
             sys.ineq(&sum);
         }
         self.core_bounds(lay, nv, &mut sys);
-        let Some(sol) = lexmin(nv, &sys)? else {
+        let Some(sol) = lexmin(nv, sys)? else {
             return Ok(None);
         };
         Ok(Some(self.rows_of(lay, &sol)))
@@ -276,7 +276,7 @@ impl Sched<'_> {
             sys.extend(self.farkas(dep, &f, nv)?);
         }
         self.core_bounds(&lay, nv, &mut sys);
-        let Some(sol) = lexmin(nv, &sys)? else {
+        let Some(sol) = lexmin(nv, sys)? else {
             return Ok(None);
         };
         if m > 0 && sol[0] == Int::from(m as i64) {

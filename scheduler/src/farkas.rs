@@ -31,6 +31,8 @@ trait Coef: Clone + Ord {
     fn of_int(v: &Int) -> Result<Self>;
     fn of_small(v: i128) -> Self;
     fn to_int(&self) -> Int;
+    /// A hash word of the value (equal values, equal words).
+    fn word(&self) -> u64;
 }
 
 impl Coef for i128 {
@@ -65,6 +67,9 @@ impl Coef for i128 {
     fn to_int(&self) -> Int {
         Int::from(*self)
     }
+    fn word(&self) -> u64 {
+        (*self as u64) ^ ((*self >> 64) as u64)
+    }
 }
 
 impl Coef for Int {
@@ -91,6 +96,12 @@ impl Coef for Int {
     }
     fn to_int(&self) -> Int {
         self.clone()
+    }
+    fn word(&self) -> u64 {
+        match self {
+            Int::Small(v) => *v as u64,
+            Int::Big(b) => b.iter_u64_digits().fold(0, |h, d| h.rotate_left(7) ^ d),
+        }
     }
 }
 
@@ -251,33 +262,61 @@ fn eliminate<T: Coef>(
     Ok((eqs, prune(ineqs)))
 }
 
+/// Per row, the first row equal to it (itself if none is earlier). Rows are
+/// grouped by a hash word (sorting words, not rows), then compared within a
+/// group.
+fn first_equal<T: Coef>(rows: &[&[T]]) -> Vec<usize> {
+    let word = |r: &[T]| {
+        r.iter().fold(0u64, |h, x| {
+            (h.rotate_left(5) ^ x.word()).wrapping_mul(0x517c_c1b7_2722_0a95)
+        })
+    };
+    let mut idx: Vec<(u64, usize)> = rows.iter().enumerate().map(|(i, r)| (word(r), i)).collect();
+    idx.sort_unstable();
+    let mut rep = vec![usize::MAX; rows.len()];
+    let mut k = 0;
+    while k < idx.len() {
+        let mut end = k + 1;
+        while end < idx.len() && idx[end].0 == idx[k].0 {
+            end += 1;
+        }
+        for a in k..end {
+            let i = idx[a].1;
+            if rep[i] != usize::MAX {
+                continue;
+            }
+            rep[i] = i;
+            for &(_, j) in &idx[a + 1..end] {
+                if rep[j] == usize::MAX && rows[j] == rows[i] {
+                    rep[j] = i;
+                }
+            }
+        }
+        k = end;
+    }
+    rep
+}
+
 /// Remove trivially true and duplicate rows (keeping the smaller history),
-/// in the order of first occurrence. Sorting indices instead of hashing:
-/// rows are short and compare fast.
+/// in the order of first occurrence.
 fn prune_hist<T: Coef>(rows: Vec<(Vec<T>, Hist)>) -> Vec<(Vec<T>, Hist)> {
     let mut rows: Vec<Option<(Vec<T>, Hist)>> = rows
         .into_iter()
         .filter(|(r, _)| !(r[1..].iter().all(|x| x.sign() == 0) && r[0].sign() >= 0))
         .map(Some)
         .collect();
-    let mut idx: Vec<usize> = (0..rows.len()).collect();
-    idx.sort_by(|&a, &b| {
-        let (ra, rb) = (&rows[a].as_ref().unwrap().0, &rows[b].as_ref().unwrap().0);
-        ra.cmp(rb).then(a.cmp(&b))
-    });
-    let mut k = 0;
-    while k < idx.len() {
-        let first = idx[k];
-        let mut j = k + 1;
-        while j < idx.len() && rows[idx[j]].as_ref().unwrap().0 == rows[first].as_ref().unwrap().0 {
-            let (_, h) = rows[idx[j]].take().unwrap();
-            let kept = &mut rows[first].as_mut().unwrap().1;
+    let rep = {
+        let keys: Vec<&[T]> = rows.iter().map(|r| &r.as_ref().unwrap().0[..]).collect();
+        first_equal(&keys)
+    };
+    for (j, &i) in rep.iter().enumerate() {
+        if i != j {
+            let (_, h) = rows[j].take().unwrap();
+            let kept = &mut rows[i].as_mut().unwrap().1;
             if hist_len(&h) < hist_len(kept) {
                 *kept = h;
             }
-            j += 1;
         }
-        k = j;
     }
     rows.into_iter().flatten().collect()
 }
@@ -297,26 +336,18 @@ pub(crate) fn prune<T: Coef>(rows: Vec<Vec<T>>) -> Vec<Vec<T>> {
             Some(r)
         })
         .collect();
-    let mut idx: Vec<usize> = (0..rows.len()).collect();
-    idx.sort_by(|&a, &b| {
-        let (ra, rb) = (rows[a].as_ref().unwrap(), rows[b].as_ref().unwrap());
-        ra[1..].cmp(&rb[1..]).then(a.cmp(&b))
-    });
-    let mut k = 0;
-    while k < idx.len() {
-        let first = idx[k];
-        let mut j = k + 1;
-        while j < idx.len()
-            && rows[idx[j]].as_ref().unwrap()[1..] == rows[first].as_ref().unwrap()[1..]
-        {
-            let c = rows[idx[j]].take().unwrap().swap_remove(0);
-            let kept = rows[first].as_mut().unwrap();
+    let rep = {
+        let keys: Vec<&[T]> = rows.iter().map(|r| &r.as_ref().unwrap()[1..]).collect();
+        first_equal(&keys)
+    };
+    for (j, &i) in rep.iter().enumerate() {
+        if i != j {
+            let c = rows[j].take().unwrap().swap_remove(0);
+            let kept = rows[i].as_mut().unwrap();
             if c < kept[0] {
                 kept[0] = c;
             }
-            j += 1;
         }
-        k = j;
     }
     rows.into_iter().flatten().collect()
 }
@@ -386,4 +417,92 @@ fn farkas_rows<T: Coef>(
         ineqs.push(row);
     }
     Ok((eqs, ineqs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`prune`] by pairwise comparison (the oracle).
+    fn prune_naive(rows: Vec<Vec<i128>>) -> Vec<Vec<i128>> {
+        let mut out: Vec<Vec<i128>> = Vec::new();
+        for mut r in rows {
+            if r[1..].iter().all(|&x| x == 0) {
+                if r[0] >= 0 {
+                    continue;
+                }
+                r[0] = -1;
+            }
+            match out.iter_mut().find(|o| o[1..] == r[1..]) {
+                Some(o) => o[0] = o[0].min(r[0]),
+                None => out.push(r),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn prune_keeps_first_occurrences_and_least_constants() {
+        let mut seed = 11u64;
+        let mut next = |n: i128| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+            ((seed >> 33) % n as u64) as i128 - n / 2
+        };
+        for _ in 0..200 {
+            let rows: Vec<Vec<i128>> = (0..next(30) + 15)
+                .map(|_| (0..3).map(|_| next(5)).collect())
+                .collect();
+            let big: Vec<Vec<Int>> = rows
+                .iter()
+                .map(|r| {
+                    r.iter()
+                        .map(|&x| Int::from(x) * Int::from(i64::MAX))
+                        .collect()
+                })
+                .collect();
+            let want = prune_naive(rows.clone());
+            assert_eq!(prune(rows), want);
+            // the exact integers agree (scaled beyond machine words)
+            let scaled: Vec<Vec<Int>> = want
+                .iter()
+                .map(|r| {
+                    let k = if r[1..].iter().all(|&x| x == 0) {
+                        1
+                    } else {
+                        i64::MAX
+                    };
+                    r.iter().map(|&x| Int::from(x) * Int::from(k)).collect()
+                })
+                .collect();
+            assert_eq!(prune(big), scaled);
+        }
+    }
+
+    #[test]
+    fn nonneg_on_a_huge_box_uses_exact_integers() {
+        // x >= 10^30 on { [x] : 10^30 <= x <= 10^30 + 5 }: the form c·x + d with
+        // c, d the unknowns; (c, d) = (1, -10^30) qualifies, (1, -10^30 - 1) not
+        let big: Int = "1000000000000000000000000000000".parse().unwrap();
+        let piece: BasicMap = "{ [x] -> [] : 1000000000000000000000000000000 <= x <= 1000000000000000000000000000005 }"
+            .parse::<presburger::Map>()
+            .unwrap()
+            .basic_maps()[0]
+            .clone();
+        // f = d + c x: columns [c | x]
+        let f = vec![vec![0, 0, 1], vec![0, 1, 0]];
+        let sys = nonneg_on(&piece, &f, 2).unwrap();
+        let holds = |c: &Int, d: &Int| {
+            let v = [Int::ONE, c.clone(), d.clone()];
+            let dot = |r: &Vec<Int>| {
+                r.iter()
+                    .zip(&v)
+                    .fold(Int::ZERO, |s, (a, b)| Int::combine(&Int::ONE, &s, a, b))
+            };
+            sys.eqs.iter().all(|r| dot(r).is_zero()) && sys.ineqs.iter().all(|r| !dot(r).is_neg())
+        };
+        assert!(holds(&Int::ONE, &-&big));
+        assert!(!holds(&Int::ONE, &(-&big - Int::ONE)));
+        assert!(holds(&Int::ZERO, &Int::ZERO));
+        assert!(!holds(&-Int::ONE, &big));
+    }
 }

@@ -140,17 +140,17 @@ pub(crate) fn nonzero(piece: &BasicMap, r: &[Int]) -> Result<bool> {
 }
 
 /// Exact integer lexmin of `{ v : sys }` (all variables non-negative by the caller).
-pub(crate) fn lexmin(nv: usize, sys: &System) -> Result<Option<Vec<Int>>> {
+pub(crate) fn lexmin(nv: usize, sys: System) -> Result<Option<Vec<Int>>> {
     let space = Space::set(Vec::<String>::new(), Tuple::anonymous(nv));
     let mut b = BasicMap::universe(space);
     // duplicates and dominated rows cost the solver without changing the set
-    let mut eqs = sys.eqs.clone();
-    eqs.sort();
+    let mut eqs = sys.eqs;
+    eqs.sort_unstable();
     eqs.dedup();
     for r in eqs {
         b.add_eq(r);
     }
-    for r in crate::farkas::prune(sys.ineqs.clone()) {
+    for r in crate::farkas::prune(sys.ineqs) {
         b.add_ineq(r);
     }
     if b.is_obviously_empty() {
