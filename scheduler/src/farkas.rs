@@ -23,9 +23,10 @@ pub type Lin = Vec<i128>;
 trait Coef: Clone + Ord {
     fn zero() -> Self;
     fn sign(&self) -> i32;
-    fn neg(&self) -> Result<Self>;
-    /// `a * x + b * y`.
-    fn comb(a: &Self, x: &Self, b: &Self, y: &Self) -> Result<Self>;
+    /// `-self`, `None` on overflow.
+    fn neg(&self) -> Option<Self>;
+    /// `a * x + b * y`, `None` on overflow.
+    fn comb(a: &Self, x: &Self, b: &Self, y: &Self) -> Option<Self>;
     /// Divide the row by the gcd of its entries.
     fn normalize(row: &mut [Self]);
     fn of_int(v: &Int) -> Result<Self>;
@@ -42,13 +43,12 @@ impl Coef for i128 {
     fn sign(&self) -> i32 {
         self.signum() as i32
     }
-    fn neg(&self) -> Result<i128> {
-        self.checked_neg().ok_or(Error::Overflow)
+    fn neg(&self) -> Option<i128> {
+        self.checked_neg()
     }
-    fn comb(a: &i128, x: &i128, b: &i128, y: &i128) -> Result<i128> {
+    fn comb(a: &i128, x: &i128, b: &i128, y: &i128) -> Option<i128> {
         a.checked_mul(*x)
             .and_then(|s| b.checked_mul(*y).and_then(|t| s.checked_add(t)))
-            .ok_or(Error::Overflow)
     }
     fn normalize(row: &mut [i128]) {
         let g = row.iter().fold(0, |g, &x| gcd(g, x));
@@ -79,11 +79,11 @@ impl Coef for Int {
     fn sign(&self) -> i32 {
         self.signum()
     }
-    fn neg(&self) -> Result<Int> {
-        Ok(-self)
+    fn neg(&self) -> Option<Int> {
+        Some(-self)
     }
-    fn comb(a: &Int, x: &Int, b: &Int, y: &Int) -> Result<Int> {
-        Ok(Int::combine(a, x, b, y))
+    fn comb(a: &Int, x: &Int, b: &Int, y: &Int) -> Option<Int> {
+        Some(Int::combine(a, x, b, y))
     }
     fn normalize(row: &mut [Int]) {
         presburger::matrix::normalize_row(row);
@@ -116,7 +116,15 @@ fn gcd(a: i128, b: i128) -> i128 {
 }
 
 fn comb<T: Coef>(a: &T, x: &[T], b: &T, y: &[T]) -> Result<Vec<T>> {
-    x.iter().zip(y).map(|(p, q)| T::comb(a, p, b, q)).collect()
+    let mut out = Vec::with_capacity(x.len());
+    for (p, q) in x.iter().zip(y) {
+        out.push(T::comb(a, p, b, q).ok_or(Error::Overflow)?);
+    }
+    Ok(out)
+}
+
+fn negated<T: Coef>(v: &T) -> Result<T> {
+    v.neg().ok_or(Error::Overflow)
 }
 
 /// Exact constraints on the unknowns `v` (rows `[c | v]`: `row >= 0` resp.
@@ -154,6 +162,10 @@ type Hist = Vec<u64>;
 
 fn hist_union(a: &Hist, b: &Hist) -> Hist {
     a.iter().zip(b).map(|(x, y)| x | y).collect()
+}
+
+fn union_len(a: &Hist, b: &Hist) -> u32 {
+    a.iter().zip(b).map(|(x, y)| (x | y).count_ones()).sum()
 }
 
 fn hist_len(a: &Hist) -> u32 {
@@ -198,9 +210,9 @@ fn eliminate<T: Coef>(
                 if r[col].sign() != 0 {
                     // a positive multiplier on r keeps the direction of inequalities
                     let (m1, m2) = if a.sign() > 0 {
-                        (a.clone(), r[col].neg()?)
+                        (a.clone(), negated(&r[col])?)
                     } else {
-                        (a.neg()?, r[col].clone())
+                        (negated(&a)?, r[col].clone())
                     };
                     *r = comb(&m1, r, &m2, &piv)?;
                     T::normalize(r);
@@ -233,11 +245,12 @@ fn eliminate<T: Coef>(
         for (p, hp) in &pos {
             for (n, hn) in &neg {
                 presburger::budget::tick(1)?;
-                let h = hist_union(hp, hn);
-                if hist_len(&h) > steps + 1 {
+                // Chernikov's test before anything is allocated for the pair
+                if union_len(hp, hn) > steps + 1 {
                     continue;
                 }
-                let mut r = comb(&n[col].neg()?, p, &p[col], n)?;
+                let h = hist_union(hp, hn);
+                let mut r = comb(&negated(&n[col])?, p, &p[col], n)?;
                 T::normalize(&mut r);
                 rest.push((r, h));
             }
@@ -400,10 +413,10 @@ fn farkas_rows<T: Coef>(
             *x = T::of_small(v);
         }
         for (k, h) in hyps.iter().enumerate() {
-            row[1 + nv + k] = h[j].neg()?;
+            row[1 + nv + k] = negated(&h[j])?;
         }
         for (k, h) in eq_hyps.iter().enumerate() {
-            row[1 + nv + nl + k] = h[j].neg()?;
+            row[1 + nv + nl + k] = negated(&h[j])?;
         }
         if j == 0 {
             ineqs.push(row);
