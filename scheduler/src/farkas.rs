@@ -30,45 +30,57 @@ trait Coef: Clone + Ord {
     /// Divide the row by the gcd of its entries.
     fn normalize(row: &mut [Self]);
     fn of_int(v: &Int) -> Result<Self>;
-    fn of_small(v: i128) -> Self;
+    /// The value, `None` when it does not fit.
+    fn of_small(v: i128) -> Option<Self>;
     fn to_int(&self) -> Int;
+    fn one() -> Self;
+    fn minus_one() -> Self;
     /// A hash word of the value (equal values, equal words).
     fn word(&self) -> u64;
 }
 
-impl Coef for i128 {
-    fn zero() -> i128 {
+impl Coef for i64 {
+    fn zero() -> i64 {
         0
     }
     fn sign(&self) -> i32 {
         self.signum() as i32
     }
-    fn neg(&self) -> Option<i128> {
+    fn neg(&self) -> Option<i64> {
         self.checked_neg()
     }
-    fn comb(a: &i128, x: &i128, b: &i128, y: &i128) -> Option<i128> {
+    fn comb(a: &i64, x: &i64, b: &i64, y: &i64) -> Option<i64> {
         a.checked_mul(*x)
             .and_then(|s| b.checked_mul(*y).and_then(|t| s.checked_add(t)))
     }
-    fn normalize(row: &mut [i128]) {
-        let g = row.iter().fold(0, |g, &x| gcd(g, x));
-        if g > 1 {
-            for x in row.iter_mut() {
-                *x /= g;
+    fn normalize(row: &mut [i64]) {
+        let g = row.iter().fold(0u64, |g, &x| gcd(g, x.unsigned_abs()));
+        // (a gcd of 2^63 is left alone: dividing is optional)
+        if let Ok(g) = i64::try_from(g) {
+            if g > 1 {
+                for x in row.iter_mut() {
+                    *x /= g;
+                }
             }
         }
     }
-    fn of_int(v: &Int) -> Result<i128> {
-        v.to_i64().map(i128::from).ok_or(Error::Overflow)
+    fn of_int(v: &Int) -> Result<i64> {
+        v.to_i64().ok_or(Error::Overflow)
     }
-    fn of_small(v: i128) -> i128 {
-        v
+    fn of_small(v: i128) -> Option<i64> {
+        i64::try_from(v).ok()
     }
     fn to_int(&self) -> Int {
         Int::from(*self)
     }
     fn word(&self) -> u64 {
-        (*self as u64) ^ ((*self >> 64) as u64)
+        *self as u64
+    }
+    fn one() -> i64 {
+        1
+    }
+    fn minus_one() -> i64 {
+        -1
     }
 }
 
@@ -91,11 +103,17 @@ impl Coef for Int {
     fn of_int(v: &Int) -> Result<Int> {
         Ok(v.clone())
     }
-    fn of_small(v: i128) -> Int {
-        Int::from(v)
+    fn of_small(v: i128) -> Option<Int> {
+        Some(Int::from(v))
     }
     fn to_int(&self) -> Int {
         self.clone()
+    }
+    fn one() -> Int {
+        Int::ONE
+    }
+    fn minus_one() -> Int {
+        Int::from(-1)
     }
     fn word(&self) -> u64 {
         match self {
@@ -105,8 +123,7 @@ impl Coef for Int {
     }
 }
 
-fn gcd(a: i128, b: i128) -> i128 {
-    let (mut a, mut b) = (a.abs(), b.abs());
+fn gcd(mut a: u64, mut b: u64) -> u64 {
     while b != 0 {
         let t = a % b;
         a = b;
@@ -344,7 +361,7 @@ pub(crate) fn prune<T: Coef>(rows: Vec<Vec<T>>) -> Vec<Vec<T>> {
         .filter(|r| r[0].sign() < 0 || r[1..].iter().any(|x| x.sign() != 0))
         .map(|mut r| {
             if r[1..].iter().all(|x| x.sign() == 0) {
-                r[0] = T::of_small(-1);
+                r[0] = T::minus_one();
             }
             Some(r)
         })
@@ -384,7 +401,7 @@ pub fn nonneg_on(piece: &BasicMap, f: &[Lin], nv: usize) -> Result<System> {
             ineqs: ints(ineqs),
         })
     }
-    match run::<i128>(piece, f, nv) {
+    match run::<i64>(piece, f, nv) {
         Err(Error::Overflow) => run::<Int>(piece, f, nv),
         r => r,
     }
@@ -410,7 +427,7 @@ fn farkas_rows<T: Coef>(
     for j in 0..width {
         let mut row = vec![T::zero(); total];
         for (x, &v) in row.iter_mut().zip(&f[j]) {
-            *x = T::of_small(v);
+            *x = T::of_small(v).ok_or(Error::Overflow)?;
         }
         for (k, h) in hyps.iter().enumerate() {
             row[1 + nv + k] = negated(&h[j])?;
@@ -426,7 +443,7 @@ fn farkas_rows<T: Coef>(
     }
     for k in 0..nl {
         let mut row = vec![T::zero(); total];
-        row[1 + nv + k] = T::of_small(1);
+        row[1 + nv + k] = T::one();
         ineqs.push(row);
     }
     Ok((eqs, ineqs))
@@ -437,8 +454,8 @@ mod tests {
     use super::*;
 
     /// [`prune`] by pairwise comparison (the oracle).
-    fn prune_naive(rows: Vec<Vec<i128>>) -> Vec<Vec<i128>> {
-        let mut out: Vec<Vec<i128>> = Vec::new();
+    fn prune_naive(rows: Vec<Vec<i64>>) -> Vec<Vec<i64>> {
+        let mut out: Vec<Vec<i64>> = Vec::new();
         for mut r in rows {
             if r[1..].iter().all(|&x| x == 0) {
                 if r[0] >= 0 {
@@ -457,12 +474,12 @@ mod tests {
     #[test]
     fn prune_keeps_first_occurrences_and_least_constants() {
         let mut seed = 11u64;
-        let mut next = |n: i128| {
+        let mut next = |n: i64| {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
-            ((seed >> 33) % n as u64) as i128 - n / 2
+            ((seed >> 33) % n as u64) as i64 - n / 2
         };
         for _ in 0..200 {
-            let rows: Vec<Vec<i128>> = (0..next(30) + 15)
+            let rows: Vec<Vec<i64>> = (0..next(30) + 15)
                 .map(|_| (0..3).map(|_| next(5)).collect())
                 .collect();
             let big: Vec<Vec<Int>> = rows
