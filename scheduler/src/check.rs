@@ -61,16 +61,16 @@ fn rec(
     Ok(())
 }
 
-fn eval_div(row: &[Int], div: &Int, params: &[i64], x: &[i64]) -> i64 {
-    let mut v = row[0].to_i64().unwrap_or(0);
+fn eval_div(row: &[Int], div: &Int, params: &[i64], x: &[i64]) -> Int {
+    let mut v = row[0].clone();
     for (k, p) in params.iter().chain(x).enumerate() {
-        v += row[1 + k].to_i64().unwrap_or(0) * p;
+        v.add_mul(&row[1 + k], &Int::from(*p));
     }
-    v.div_euclid(div.to_i64().unwrap_or(1))
+    v.div_floor(div)
 }
 
-/// The time vector of instance `x` of statement `s`.
-pub fn time(sched: &Schedule, s: usize, params: &[i64], x: &[i64]) -> Vec<i64> {
+/// The time vector of instance `x` of statement `s` (exact).
+pub fn time(sched: &Schedule, s: usize, params: &[i64], x: &[i64]) -> Vec<Int> {
     sched
         .time_rows(s)
         .iter()
@@ -78,7 +78,7 @@ pub fn time(sched: &Schedule, s: usize, params: &[i64], x: &[i64]) -> Vec<i64> {
         .collect()
 }
 
-fn lex(a: &[i64], b: &[i64]) -> Ordering {
+fn lex(a: &[Int], b: &[Int]) -> Ordering {
     for (x, y) in a.iter().zip(b) {
         match x.cmp(y) {
             Ordering::Equal => {}
@@ -316,9 +316,9 @@ type Values = (
 /// time and access an element that one of them writes.
 fn run_values(
     events: &[(Instance, String, Vec<i64>, u8)],
-    time: &dyn Fn(&Instance) -> Vec<i64>,
+    time: &dyn Fn(&Instance) -> Vec<Int>,
 ) -> Result<Values> {
-    let mut order: Vec<(Vec<i64>, u8, usize)> = events
+    let mut order: Vec<(Vec<Int>, u8, usize)> = events
         .iter()
         .enumerate()
         .map(|(k, e)| (time(&e.0), e.3, k))
@@ -401,7 +401,9 @@ pub fn verify_values(sched: &Schedule, acc: &Accesses, params: &[i64], bound: i6
             )));
         }
     }
-    let before = run_values(&events, &|i| original[i].clone())?;
+    let before = run_values(&events, &|i| {
+        original[i].iter().map(|&v| Int::from(v)).collect()
+    })?;
     let after = run_values(&events, &|(s, x)| time(sched, *s, params, x))?;
     for (k, w) in &before.0 {
         if after.0.get(k) != Some(w) {

@@ -6,7 +6,9 @@ use crate::deps::{pieces, Dep};
 use crate::error::{Error, Result};
 use crate::farkas::{nonneg_on, Lin, System};
 use crate::linalg::null_space;
-use crate::live::{adjacency, is_identity_only, lexmin, negative, nonzero, sccs, Live, Tagged};
+use crate::live::{
+    adjacency, drop_identities, is_identity_only, lexmin, negative, nonzero, sccs, Live, Tagged,
+};
 use crate::tree::{Band, Filter, Node, Row, Schedule};
 use presburger::{Int, Map, Space};
 
@@ -119,7 +121,7 @@ impl Sched<'_> {
     /// Sign and bound constraints of the core variables.
     fn core_bounds(&self, lay: &Layout, nv: usize, sys: &mut System) {
         for k in 0..lay.n_core {
-            sys.ineqs.push(unit(nv, k, 1));
+            sys.ineq(&unit(nv, k, 1));
         }
         let c = self.opts.max_coefficient as i128;
         for &s in &lay.stmts {
@@ -128,25 +130,23 @@ impl Sched<'_> {
                 for v in [lay.cplus(s, d, k), lay.cminus(s, d, k)] {
                     let mut r = unit(nv, v, -1);
                     r[0] = c;
-                    sys.ineqs.push(r);
+                    sys.ineq(&r);
                 }
             }
         }
     }
 
-    fn rows_of(&self, lay: &Layout, sol: &[i128]) -> Vec<Row> {
+    fn rows_of(&self, lay: &Layout, sol: &[Int]) -> Vec<Row> {
         lay.stmts
             .iter()
             .map(|&s| {
                 let d = self.dims[s];
-                let mut r = vec![Int::from(sol[lay.c0(s, d)] as i64)];
+                let mut r = vec![sol[lay.c0(s, d)].clone()];
                 for q in 0..self.np {
-                    r.push(Int::from(sol[lay.blk(s) + q] as i64));
+                    r.push(sol[lay.blk(s) + q].clone());
                 }
                 for k in 0..d {
-                    r.push(Int::from(
-                        (sol[lay.cplus(s, d, k)] - sol[lay.cminus(s, d, k)]) as i64,
-                    ));
+                    r.push(&sol[lay.cplus(s, d, k)] - &sol[lay.cminus(s, d, k)]);
                 }
                 r
             })
@@ -182,9 +182,9 @@ impl Sched<'_> {
             comps.iter().map(|(_, h)| 3 * h.len()).sum()
         };
         let nv = lay.n_core + extra;
-        let widen = |r: &Lin| {
+        let widen = |r: &Vec<Int>| {
             let mut v = r.clone();
-            v.resize(nv + 1, 0);
+            v.resize(nv + 1, Int::ZERO);
             v
         };
         let mut sys = System {
@@ -212,7 +212,7 @@ impl Sched<'_> {
                     for (x, y) in sum.iter_mut().zip(&e).skip(1) {
                         *x += y;
                     }
-                    sys.ineqs.push(e);
+                    sys.ineq(&e);
                     continue;
                 }
                 let (tp, tm, b) = (at, at + 1, at + 2);
@@ -224,29 +224,29 @@ impl Sched<'_> {
                 }
                 e[1 + tp] = -1;
                 e[1 + tm] = 1;
-                sys.eqs.push(e);
+                sys.eq(&e);
                 let m: i128 = c * hv.iter().map(|x| x.abs()).sum::<i128>();
                 // t+ <= M b, t- <= M (1 - b), 0 <= b <= 1
                 let mut r = unit(nv, tp, -1);
                 r[1 + b] = m;
-                sys.ineqs.push(r);
+                sys.ineq(&r);
                 let mut r = unit(nv, tm, -1);
                 r[1 + b] = -m;
                 r[0] = m;
-                sys.ineqs.push(r);
+                sys.ineq(&r);
                 let mut r = unit(nv, b, -1);
                 r[0] = 1;
-                sys.ineqs.push(r);
+                sys.ineq(&r);
                 for v in [tp, tm, b] {
-                    sys.ineqs.push(unit(nv, v, 1));
+                    sys.ineq(&unit(nv, v, 1));
                 }
                 sum[1 + tp] = 1;
                 sum[1 + tm] = 1;
             }
-            sys.ineqs.push(sum);
+            sys.ineq(&sum);
         }
         self.core_bounds(lay, nv, &mut sys);
-        let Some(sol) = lexmin(nv, &sys)? else {
+        let Some(sol) = lexmin(nv, sys)? else {
             return Ok(None);
         };
         Ok(Some(self.rows_of(lay, &sol)))
@@ -264,24 +264,22 @@ impl Sched<'_> {
         eq[1] = 1;
         for i in 0..m {
             eq[1 + lay.n_core + i] = 1;
-            sys.ineqs.push(unit(nv, lay.n_core + i, 1));
+            sys.ineq(&unit(nv, lay.n_core + i, 1));
             let mut r = unit(nv, lay.n_core + i, -1);
             r[0] = 1;
-            sys.ineqs.push(r);
+            sys.ineq(&r);
         }
-        sys.eqs.push(eq);
+        sys.eq(&eq);
         for (i, dep) in live.val.iter().enumerate() {
             let mut f = self.delta(&lay, dep, nv, 1);
             f[0][1 + lay.n_core + i] -= 1;
-            let s = self.farkas(dep, &f, nv)?;
-            sys.eqs.extend(s.eqs);
-            sys.ineqs.extend(s.ineqs);
+            sys.extend(self.farkas(dep, &f, nv)?);
         }
         self.core_bounds(&lay, nv, &mut sys);
-        let Some(sol) = lexmin(nv, &sys)? else {
+        let Some(sol) = lexmin(nv, sys)? else {
             return Ok(None);
         };
-        if m > 0 && sol[0] == m as i128 {
+        if m > 0 && sol[0] == Int::from(m as i64) {
             return Ok(None);
         }
         Ok(Some(self.rows_of(&lay, &sol)))
@@ -425,9 +423,11 @@ impl Sched<'_> {
                 let mut trial = base.clone();
                 for cd in live.cond.iter().filter(|cd| to_local.contains(&cd.id)) {
                     for sign in [1, -1] {
-                        let sys = self.farkas(&cd.dep, &self.delta(lay, &cd.dep, nv, sign), nv)?;
-                        trial.eqs.extend(sys.eqs);
-                        trial.ineqs.extend(sys.ineqs);
+                        trial.extend(self.farkas(
+                            &cd.dep,
+                            &self.delta(lay, &cd.dep, nv, sign),
+                            nv,
+                        )?);
                     }
                 }
                 if find(&trial)?.is_some() {
@@ -441,9 +441,7 @@ impl Sched<'_> {
             to_force.dedup();
             for k in to_force.into_iter().rev() {
                 let d = live.force(k);
-                let sys = self.farkas(&d, &self.delta(lay, &d, nv, 1), nv)?;
-                base.eqs.extend(sys.eqs);
-                base.ineqs.extend(sys.ineqs);
+                base.extend(self.farkas(&d, &self.delta(lay, &d, nv, 1), nv)?);
             }
         }
     }
@@ -565,9 +563,7 @@ impl Sched<'_> {
         let nv = lay.n_core;
         let mut base = System::default();
         let add = |sys: &mut System, d: &Dep, f: &[Lin]| -> Result<()> {
-            let s = self.farkas(d, f, nv)?;
-            sys.eqs.extend(s.eqs);
-            sys.ineqs.extend(s.ineqs);
+            sys.extend(self.farkas(d, f, nv)?);
             Ok(())
         };
         for d in &live.val {
@@ -636,7 +632,7 @@ impl Sched<'_> {
                 for m in &members {
                     b.add_eq(dist_row(d, m));
                 }
-                if d.src == d.dst && is_identity_only(&b, self.dims[d.src]) {
+                if d.src == d.dst && is_identity_only(&b, self.dims[d.src])? {
                     continue;
                 }
                 if !Map::from_basic(b.clone()).is_empty()? {
@@ -698,10 +694,8 @@ pub fn compute_schedule(sc: &ScheduleConstraints, opts: &Options) -> Result<Sche
         let statements: Vec<Space> = sc.domain.maps().iter().map(|m| m.space().clone()).collect();
         let np = sc.params().len();
         let dims: Vec<usize> = statements.iter().map(|s| s.range.dim()).collect();
-        let mut val = pieces(sc, &statements, &sc.validity)?;
-        val.retain(|d| !(d.src == d.dst && is_identity_only(&d.piece, dims[d.src])));
-        let mut cv = pieces(sc, &statements, &sc.conditional_validity)?;
-        cv.retain(|d| !(d.src == d.dst && is_identity_only(&d.piece, dims[d.src])));
+        let val = drop_identities(pieces(sc, &statements, &sc.validity)?, &dims)?;
+        let cv = drop_identities(pieces(sc, &statements, &sc.conditional_validity)?, &dims)?;
         let cond = pieces(sc, &statements, &sc.condition)?;
         let adj = adjacency(&cv, &cond);
         let tag = |v: Vec<Dep>| -> Vec<Tagged> {

@@ -18,8 +18,10 @@
 //! non-negative on `P`. The affine Farkas lemma turns that into linear
 //! constraints on the unknowns: `δ ≡ λ0 + Σ λ_k a_k(z) + Σ μ_j e_j(z)` with
 //! `λ ≥ 0`; the multipliers are eliminated exactly ([`farkas`]: Gaussian
-//! elimination on equalities, Fourier–Motzkin with Chernikov's rule). The
-//! same gives `u·n + w − δ ≥ 0` on proximity (and validity) pieces.
+//! elimination on equalities, Fourier–Motzkin with Chernikov's rule, on
+//! machine integers, again on the engine's exact integers when a value does
+//! not fit). The same gives `u·n + w − δ ≥ 0` on proximity (and validity)
+//! pieces.
 //!
 //! ## The LP
 //! The constraints of all pieces form one integer polyhedron of coefficients;

@@ -3,7 +3,7 @@
 
 use crate::deps::Dep;
 use crate::error::Result;
-use crate::farkas::{Lin, System};
+use crate::farkas::System;
 use presburger::{BasicMap, Int, Map, Space, Tuple};
 use std::rc::Rc;
 
@@ -140,21 +140,18 @@ pub(crate) fn nonzero(piece: &BasicMap, r: &[Int]) -> Result<bool> {
 }
 
 /// Exact integer lexmin of `{ v : sys }` (all variables non-negative by the caller).
-pub(crate) fn lexmin(nv: usize, sys: &System) -> Result<Option<Vec<i128>>> {
+pub(crate) fn lexmin(nv: usize, sys: System) -> Result<Option<Vec<Int>>> {
     let space = Space::set(Vec::<String>::new(), Tuple::anonymous(nv));
     let mut b = BasicMap::universe(space);
-    let conv = |r: &Lin| r.iter().map(|&x| Int::from(x)).collect::<Vec<Int>>();
     // duplicates and dominated rows cost the solver without changing the set
-    let mut eqs = sys.eqs.clone();
-    eqs.sort();
+    let mut eqs = sys.eqs;
+    eqs.sort_unstable();
     eqs.dedup();
-    let ineqs = crate::farkas::prune(sys.ineqs.clone());
-    let sys = System { eqs, ineqs };
-    for r in &sys.eqs {
-        b.add_eq(conv(r));
+    for r in eqs {
+        b.add_eq(r);
     }
-    for r in &sys.ineqs {
-        b.add_ineq(conv(r));
+    for r in crate::farkas::prune(sys.ineqs) {
+        b.add_ineq(r);
     }
     if b.is_obviously_empty() {
         return Ok(None);
@@ -163,13 +160,7 @@ pub(crate) fn lexmin(nv: usize, sys: &System) -> Result<Option<Vec<i128>>> {
     let Some(first) = m.basic_maps().first() else {
         return Ok(None);
     };
-    let Some(pt) = first.sample()? else {
-        return Ok(None);
-    };
-    pt.iter()
-        .map(crate::farkas::to_i128)
-        .collect::<Result<Vec<_>>>()
-        .map(Some)
+    Ok(first.sample()?)
 }
 
 /// Strongly connected components of the validity graph, in a topological order.
@@ -242,21 +233,32 @@ pub(crate) fn sccs(stmts: &[usize], val: &[Dep]) -> Vec<Vec<usize>> {
 }
 
 /// True if every pair of the piece is `x -> x` (a self pair: no ordering needed).
-pub(crate) fn is_identity_only(p: &BasicMap, d: usize) -> bool {
-    let b = p;
+/// An engine error (the budget) is passed on, never taken for an answer.
+pub(crate) fn is_identity_only(p: &BasicMap, d: usize) -> Result<bool> {
     // some k with y_k != x_k ?
     for k in 0..d {
         for sign in [1i64, -1] {
-            let mut r = vec![Int::ZERO; b.row_len()];
-            r[b.off_out() + k] = Int::from(sign);
-            r[b.off_in() + k] = Int::from(-sign);
+            let mut r = vec![Int::ZERO; p.row_len()];
+            r[p.off_out() + k] = Int::from(sign);
+            r[p.off_in() + k] = Int::from(-sign);
             r[0] = -Int::ONE;
-            let mut t = b.clone();
+            let mut t = p.clone();
             t.add_ineq(r);
-            if !Map::from_basic(t).is_empty().unwrap_or(true) {
-                return false;
+            if !Map::from_basic(t).is_empty()? {
+                return Ok(false);
             }
         }
     }
-    true
+    Ok(true)
+}
+
+/// The pieces that order something: self pairs `x -> x` dropped.
+pub(crate) fn drop_identities(v: Vec<Dep>, dims: &[usize]) -> Result<Vec<Dep>> {
+    let mut out = Vec::with_capacity(v.len());
+    for d in v {
+        if !(d.src == d.dst && is_identity_only(&d.piece, dims[d.src])?) {
+            out.push(d);
+        }
+    }
+    Ok(out)
 }

@@ -202,7 +202,8 @@ fn tiling_keeps_the_schedule_valid_and_the_flags_true() {
     for (x, tt) in [([4i64, 5i64], 0usize), ([6, 2], 0)] {
         let time = scheduler::check::time(&t, tt, &[7], &x);
         let mut p: Vec<presburger::Int> = vec![presburger::Int::from(7)];
-        p.extend(x.iter().chain(&time).map(|&v| presburger::Int::from(v)));
+        p.extend(x.iter().map(|&v| presburger::Int::from(v)));
+        p.extend(time.iter().cloned());
         assert!(m.contains_point(&p).unwrap(), "{x:?} -> {time:?} in {um}");
     }
     assert!(s.tile(&[0]).is_err());
@@ -218,4 +219,73 @@ fn tags_with_dimensions_are_projected() {
     );
     // the live ranges stay inside one iteration: the loop is parallel
     assert!(outer_band(&s).unwrap().coincident[0], "{s}");
+}
+
+/// Every validity pair strictly ordered, decided exactly by the engine (no
+/// enumeration): the distances of the time pairs are lexicographically positive.
+fn valid_symbolically(sc: &ScheduleConstraints, s: &scheduler::Schedule) {
+    use presburger::UnionMap;
+    let t = s.to_union_map().unwrap();
+    let pairs = sc
+        .validity
+        .reverse()
+        .and_then(|v| v.apply_range(&t))
+        .and_then(|v| v.reverse())
+        .and_then(|v| v.apply_range(&t))
+        .unwrap();
+    let n = t.maps()[0].space().n_out();
+    let vars: Vec<String> = (0..n).map(|k| format!("d{k}")).collect();
+    let cases: Vec<String> = (0..n)
+        .map(|k| {
+            let mut c: Vec<String> = vars[..k].iter().map(|v| format!("{v} = 0")).collect();
+            c.push(format!("{} >= 1", vars[k]));
+            c.join(" and ")
+        })
+        .collect();
+    let params = sc.params().join(", ");
+    let pos: UnionMap = format!(
+        "[{params}] -> {{ [{}] : {} }}",
+        vars.join(", "),
+        cases.join(" or ")
+    )
+    .parse()
+    .unwrap();
+    let d = pairs.deltas().unwrap();
+    assert!(
+        d.is_subset(&pos).unwrap(),
+        "distances {d} not lexicographically positive\n{s}"
+    );
+}
+
+#[test]
+fn constants_beyond_machine_integers_are_exact() {
+    // fuzz finding: a validity piece with a 129-digit bound (overflowed the
+    // Farkas elimination's machine integers), parity existentials in the domain
+    let big = "8".repeat(128) + "0";
+    let (sc, s) = schedule(&format!(
+        "domain: \"[N] -> {{ S0[i] : exists (e0 : i = 2e0 and 0 <= i < N); S1[i] : exists (e0 : i = 3e0 and 0 <= i < N) }}\"\n\
+         context: \"[N] -> {{ : N >= 0 }}\"\n\
+         validity: \"[N] -> {{ S0[i] -> S1[o0] : i = -3*floor((-i)/3) and i = -2*floor((-i)/2) and o0 = i and {big} <= i < N; S0[i] -> S1[o0] : i = -3*floor((-i + 1)/3) + 1 and i = -2*floor((-i)/1) and o0 = i - 1 and 1 <= i < N }}\"\n\
+         coincidence: \"[N] -> {{ S0[i] -> S1[o0] : i = -3*floor((-i)/3) and i = -2*floor((-i)/2) and o0 = i and 0 <= i < N; S0[i] -> S1[o0] : i = -3*floor((-i + 1)/3) + 1 and i = -2*floor((-i)/2) and o0 = i - 1 and 1 <= i < N }}\"\n\
+         proximity: \"[N] -> {{ S0[i] -> S1[o0] : i = -3*floor((-i)/3) and i = -2*floor((-i)/2) and o0 = i and 0 <= i < N; S0[i] -> S1[o0] : i = -3*floor((-i + 1)/3) + 1 and i = -2*floor((-i)/2) and o0 = i - 1 and 1 <= i < N }}\""
+    ));
+    check_at(&sc, &s, &[0, 1, 2, 3, 5], 6);
+    valid_symbolically(&sc, &s);
+    // a distance of 10^29: the schedule needs a constant of that size
+    let shift = format!("1{}", "0".repeat(29));
+    let text = format!(
+        "domain: \"[N] -> {{ S0[i] : 0 <= i < N; S1[i] : 0 <= i < N + {shift} }}\"\n\
+         validity: \"[N] -> {{ S0[i] -> S1[o] : o = i + {shift} and 0 <= i < N }}\""
+    );
+    let (sc, s) = schedule(&text);
+    valid_symbolically(&sc, &s);
+    let out = s.to_string();
+    assert!(out.contains(&shift), "{out}");
+    // a reversed copy: a carried dependence with a huge distance the other way
+    let text = format!(
+        "domain: \"[N] -> {{ S[i] : 0 <= i < N }}\"\n\
+         validity: \"[N] -> {{ S[i] -> S[o] : o = i - {shift} and {shift} <= i < N }}\""
+    );
+    let (sc, s) = schedule(&text);
+    valid_symbolically(&sc, &s);
 }
