@@ -118,6 +118,7 @@
 #![warn(missing_docs)]
 
 mod body;
+mod contract;
 mod cprint;
 mod emit;
 mod error;
@@ -130,6 +131,7 @@ mod parallel;
 mod pipeline;
 mod run;
 mod state;
+mod tile;
 mod vector;
 
 pub use cprint::c_function;

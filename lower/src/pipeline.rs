@@ -75,17 +75,22 @@ pub fn prepare(f: &Front) -> Result<(Kernel, Node, crate::jam::Copies)> {
     prepare_with(f, JAM)
 }
 
-/// [`kernel_and_loops`] then unroll-and-jam by `factor` of the top-level
-/// parallel loops whose statements all write along their innermost loop.
+/// [`kernel_and_loops`], distribution of parallel top-level loops around
+/// the contraction nests they contain (tiled by the lowering), then
+/// unroll-and-jam by `factor` of the other top-level parallel loops whose
+/// statements all write along their innermost loop.
 pub fn prepare_with(f: &Front, factor: i64) -> Result<(Kernel, Node, crate::jam::Copies)> {
     let (k, node) = kernel_and_loops(f)?;
+    let s = schedule(&f.model)?;
+    let node = crate::contract::distribute(&k, &node, &|n, l| parallel_in(&f.model, &s, n, l));
     let mut copies = crate::jam::Copies::new();
     if factor <= 1 {
         return Ok((k, node, copies));
     }
-    let s = schedule(&f.model)?;
     let worth = |n: &Node, l: usize| {
-        crate::jam::writes_move_inside(&k, n) && parallel_in(&f.model, &s, n, l)
+        !crate::contract::is_contraction(&k, n)
+            && crate::jam::writes_move_inside(&k, n)
+            && parallel_in(&f.model, &s, n, l)
     };
     let jammed = crate::jam::jam_outer(&node, factor, &worth, &mut copies);
     Ok((k, jammed, copies))

@@ -63,8 +63,10 @@ fn listing_matches_the_decoder() {
     for path in kernels() {
         let src = std::fs::read_to_string(&path).unwrap();
         let front = lower::front(&src).unwrap();
-        let (k, node) = lower::kernel_and_loops(&front).unwrap();
-        let c = lower::compile(&k, &node).unwrap();
+        // the code `poly run` uses (contractions tiled: prefetches,
+        // broadcasts from memory)
+        let (k, node, copies) = lower::prepare(&front).unwrap();
+        let c = lower::compile_jammed(&k, &node, &copies).unwrap();
         let ours: Vec<(usize, String)> = c
             .listing
             .iter()

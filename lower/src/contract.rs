@@ -1,0 +1,329 @@
+//! Contractions `C[i][j] = C[i][j] + a(i, k) * b(k, j)`: recognised in a
+//! perfect rectangular nest of three unit-step loops whose body is one
+//! statement, lowered by [`crate::tile`] to packed panels and a register
+//! micro-kernel; and loop distribution that isolates such nests.
+//!
+//! The roles come from the written element: `k` is the loop it does not
+//! depend on, `j` the loop of its last subscript (unit stride, that
+//! subscript is `j + const`), `i` the remaining one (another subscript is
+//! `c·i + const`, so distinct `(i, j)` write distinct elements once the
+//! accesses are in bounds, which `poly run` proves). The product's factors
+//! split into an `a` side that does not depend on `j` and a `b` side that
+//! does not depend on `i`; neither reads the written array. The only
+//! dependences of the nest are then along `k` for one `(i, j)`, and the
+//! micro-kernel keeps that order: any order of the `(i, j)` pairs is legal.
+
+use ast::{CmpOp, Expr as AExpr, Node};
+use scop::ast::BinOp;
+use scop::model::{Expr, Ty};
+
+use crate::body::vectorizable;
+use crate::jam::mentions;
+use crate::kernel::{Kernel, StmtInfo, Storage};
+use crate::linear::{lin_of_ast, lin_of_subscript, Lin};
+
+/// A recognised contraction nest.
+#[derive(Debug, Clone)]
+pub struct Contraction<'k> {
+    /// The three loop iterators, outermost first.
+    pub its: [String; 3],
+    /// First values of the two inner loops.
+    pub inits: [AExpr; 2],
+    /// Last values of the two inner loops (`it <= ub`).
+    pub lasts: [AExpr; 2],
+    /// Position in [`Contraction::its`] of `i`, `j`, `k`.
+    pub i: usize,
+    /// See [`Contraction::i`].
+    pub j: usize,
+    /// See [`Contraction::i`].
+    pub k: usize,
+    /// The statement.
+    pub stmt: &'k StmtInfo,
+    /// Its call's arguments.
+    pub args: Vec<AExpr>,
+    /// The `a(i, k)` factor.
+    pub a: &'k Expr,
+    /// The `b(k, j)` factor.
+    pub b: &'k Expr,
+    /// `C - a*b` (the `a` side is packed negated).
+    pub negate: bool,
+}
+
+/// `n` without single-element block wrappers.
+fn unwrap(n: &Node) -> &Node {
+    match n {
+        Node::Block(v) if v.len() == 1 => unwrap(&v[0]),
+        n => n,
+    }
+}
+
+/// A unit-step loop `for (it = init; it <= last; it++) body`.
+fn simple_loop(n: &Node) -> Option<(&str, &AExpr, AExpr, &Node)> {
+    let Node::For {
+        iterator,
+        init,
+        cond,
+        inc: 1,
+        body,
+    } = unwrap(n)
+    else {
+        return None;
+    };
+    let last = match cond {
+        AExpr::Cmp(op @ (CmpOp::Le | CmpOp::Lt), a, b)
+            if matches!(&**a, AExpr::Var(v) if v == iterator) && !mentions(b, iterator) =>
+        {
+            if *op == CmpOp::Le {
+                (**b).clone()
+            } else {
+                AExpr::sub((**b).clone(), AExpr::Int(1))
+            }
+        }
+        _ => return None,
+    };
+    Some((iterator, init, last, body))
+}
+
+/// The loop iterators an expression's accesses depend on (indices into
+/// `its`), or `None` when it is not a side a packing loop can evaluate.
+fn side_deps(
+    e: &Expr,
+    s: &StmtInfo,
+    lins: &[Lin],
+    its: &[String; 3],
+    c: &str,
+) -> Option<[bool; 3]> {
+    if !vectorizable(e) {
+        return None;
+    }
+    let mut deps = [false; 3];
+    let mut ok = true;
+    walk_accesses(e, &mut |k| {
+        let a = &s.accesses[k];
+        if a.array == c || a.write {
+            ok = false;
+            return;
+        }
+        for sub in &a.index {
+            match lin_of_subscript(sub, &s.iterators, lins) {
+                Some(l) => {
+                    for (n, it) in its.iter().enumerate() {
+                        deps[n] |= !l.coeff(it).is_zero();
+                    }
+                }
+                None => ok = false,
+            }
+        }
+    });
+    ok.then_some(deps)
+}
+
+pub(crate) fn walk_accesses(e: &Expr, f: &mut dyn FnMut(usize)) {
+    match e {
+        Expr::Access(k) => f(*k),
+        Expr::Assign { value, .. } => walk_accesses(value, f),
+        Expr::Unary { arg, .. } | Expr::ToDouble(arg) => walk_accesses(arg, f),
+        Expr::Binary { lhs, rhs, .. } => {
+            walk_accesses(lhs, f);
+            walk_accesses(rhs, f);
+        }
+        Expr::Call { args, .. } => args.iter().for_each(|a| walk_accesses(a, f)),
+        _ => {}
+    }
+}
+
+/// The contraction whose outer loop is `n`, if it is one; `outer` tells
+/// which names are iterators of enclosing loops.
+pub fn detect<'k>(
+    k: &'k Kernel,
+    n: &Node,
+    outer: &dyn Fn(&str) -> bool,
+) -> Option<Contraction<'k>> {
+    let (i0, _, _, b0) = simple_loop(n)?;
+    let (i1, init1, last1, b1) = simple_loop(b0)?;
+    let (i2, init2, last2, b2) = simple_loop(b1)?;
+    let its = [i0.to_string(), i1.to_string(), i2.to_string()];
+    // rectangular: inner bounds free of the nest's iterators
+    for e in [init1, &last1] {
+        if mentions(e, i0) {
+            return None;
+        }
+    }
+    for e in [init2, &last2] {
+        if mentions(e, i0) || mentions(e, i1) {
+            return None;
+        }
+    }
+    let Node::User { name, args } = unwrap(b2) else {
+        return None;
+    };
+    let s = k.statements.get(name)?;
+    if s.iterators.len() != args.len() {
+        return None;
+    }
+    let is_iter = |v: &str| outer(v) || its.iter().any(|x| x == v);
+    let lins: Vec<Lin> = args
+        .iter()
+        .map(|a| lin_of_ast(a, &is_iter))
+        .collect::<Option<_>>()?;
+    let Expr::Assign { target, value, .. } = &s.body else {
+        return None;
+    };
+    let w = &s.accesses[*target];
+    if !matches!(k.arrays.get(&w.array)?.storage, Storage::Slot(_)) || w.index.is_empty() {
+        return None;
+    }
+    // roles from the written element's subscripts
+    let dims: Vec<Lin> = w
+        .index
+        .iter()
+        .map(|sub| lin_of_subscript(sub, &s.iterators, &lins))
+        .collect::<Option<_>>()?;
+    let used =
+        |l: &Lin| -> Vec<usize> { (0..3).filter(|&n| !l.coeff(&its[n]).is_zero()).collect() };
+    let last_dim = dims.last()?;
+    let [j] = used(last_dim)[..] else { return None };
+    if last_dim.coeff(&its[j]).as_const() != Some(1) {
+        return None;
+    }
+    let mut i = None;
+    for d in &dims[..dims.len() - 1] {
+        match used(d)[..] {
+            [] => {}
+            [x] if x != j && d.coeff(&its[x]).as_const().is_some() && i.is_none() => i = Some(x),
+            _ => return None,
+        }
+    }
+    let i = i?;
+    let kk = 3 - i - j;
+    // nothing else of the statement depends on other iterators than ours
+    // through the written array: value = C[..] + x*y (or y*x, or C - x*y)
+    let same = |e: &Expr| matches!(e, Expr::Access(r) if { let a = &s.accesses[*r]; !a.write && a.array == w.array && a.index == w.index });
+    let (prod, negate) = match &**value {
+        Expr::Binary {
+            op: BinOp::Add,
+            ty: Ty::Double,
+            lhs,
+            rhs,
+        } if same(lhs) => (&**rhs, false),
+        Expr::Binary {
+            op: BinOp::Add,
+            ty: Ty::Double,
+            lhs,
+            rhs,
+        } if same(rhs) => (&**lhs, false),
+        Expr::Binary {
+            op: BinOp::Sub,
+            ty: Ty::Double,
+            lhs,
+            rhs,
+        } if same(lhs) => (&**rhs, true),
+        _ => return None,
+    };
+    let Expr::Binary {
+        op: BinOp::Mul,
+        ty: Ty::Double,
+        lhs: x,
+        rhs: y,
+    } = prod
+    else {
+        return None;
+    };
+    let dx = side_deps(x, s, &lins, &its, &w.array)?;
+    let dy = side_deps(y, s, &lins, &its, &w.array)?;
+    let (a, b) = if !dx[j] && !dy[i] {
+        (&**x, &**y)
+    } else if !dy[j] && !dx[i] {
+        (&**y, &**x)
+    } else {
+        return None;
+    };
+    Some(Contraction {
+        its,
+        inits: [init1.clone(), init2.clone()],
+        lasts: [last1, last2],
+        i,
+        j,
+        k: kk,
+        stmt: s,
+        args: args.clone(),
+        a,
+        b,
+        negate,
+    })
+}
+
+/// Distributes loops around the contraction nests they contain, innermost
+/// first: a loop whose body is a sequence with a member that, alone in the
+/// loop, is a perfect nest of at least two loops around one statement of
+/// the form `C = C ± x*y` becomes one loop per member, when `parallel` says
+/// the loop carries no dependence (then no dependence joins different
+/// iterations, and running all of one member's iterations before the next
+/// member's keeps every dependence). Whether the nest is then tiled is
+/// decided by [`detect`] in the lowering.
+pub fn distribute(k: &Kernel, node: &Node, parallel: &dyn Fn(&Node, usize) -> bool) -> Node {
+    match node {
+        Node::Block(v) => Node::block(v.iter().map(|x| distribute(k, x, parallel)).collect()),
+        Node::If { cond, then, els } => Node::If {
+            cond: cond.clone(),
+            then: Box::new(distribute(k, then, parallel)),
+            els: els.as_ref().map(|e| Box::new(distribute(k, e, parallel))),
+        },
+        Node::User { .. } => node.clone(),
+        Node::For {
+            iterator,
+            init,
+            cond,
+            inc,
+            body,
+        } => {
+            let body = distribute(k, body, parallel);
+            let alone = |p: &Node| Node::For {
+                iterator: iterator.clone(),
+                init: init.clone(),
+                cond: cond.clone(),
+                inc: *inc,
+                body: Box::new(p.clone()),
+            };
+            let whole = alone(&body);
+            let Node::Block(parts) = &body else {
+                return whole;
+            };
+            let wanted = parts.len() > 1
+                && parts.iter().any(|p| candidate(k, &alone(p), 0))
+                && iterator
+                    .strip_prefix('c')
+                    .and_then(|d| d.parse::<usize>().ok())
+                    .is_some_and(|l| parallel(&whole, l));
+            if wanted {
+                Node::Block(parts.iter().map(alone).collect())
+            } else {
+                whole
+            }
+        }
+    }
+}
+
+/// A perfect nest of at least two loops around one statement `C = C ± x*y`.
+fn candidate(k: &Kernel, n: &Node, depth: usize) -> bool {
+    match unwrap(n) {
+        Node::For { body, .. } => candidate(k, body, depth + 1),
+        Node::User { name, .. } if depth >= 2 => k.statements.get(name).is_some_and(|s| {
+            matches!(&s.body, Expr::Assign { value, .. } if matches!(&**value,
+                Expr::Binary { op: BinOp::Add | BinOp::Sub, ty: Ty::Double, lhs, rhs }
+                    if matches!((&**lhs, &**rhs), (Expr::Binary { op: BinOp::Mul, .. }, _) | (_, Expr::Binary { op: BinOp::Mul, .. }))))
+        }),
+        _ => false,
+    }
+}
+
+/// Whether `n` (a top-level loop, possibly under `if`s) is a contraction
+/// nest.
+pub fn is_contraction(k: &Kernel, n: &Node) -> bool {
+    match n {
+        Node::If {
+            then, els: None, ..
+        } => is_contraction(k, then),
+        n => detect(k, n, &|_| false).is_some(),
+    }
+}

@@ -1,0 +1,731 @@
+//! Register and cache tiling of a contraction ([`crate::contract`]):
+//! `C[i][j] = C[i][j] + a(i, k) * b(k, j)` over a box of `(i, j, k)`.
+//!
+//! The loops are those of a BLIS-style gemm: `j` in blocks of [`NC`], `k`
+//! in blocks of [`KC`] (the `b` side of the block is packed into panels of
+//! [`NR`] columns, `k`-major: `Bp[panel][p][0..8]`), `i` in blocks of
+//! [`MC`] (the `a` side packed into panels of [`MR`] rows:
+//! `Ap[panel][p][0..6]`), then every `MR × NR` tile of the block: its
+//! twelve `ymm` accumulators are loaded from `C`, take one
+//! `vfmadd231pd` per `(row, half)` and `k` (two panel loads, six
+//! broadcasts per step, the `k` loop unrolled four times) and are stored
+//! back. Tiles at the edges of the box run the same kernel on a copy of
+//! their valid part in the frame. Panels are padded with zeros.
+//!
+//! Exactness: packing evaluates `a` and `b` with the statement's own
+//! scalar code (bit for bit the interpreter's values); each element of `C`
+//! then receives its terms in the original `k` order, each as one fused
+//! multiply-add `c = fma(a, b, c)` (`c - a*b` as `fma(-a, b, c)`): the
+//! only difference from the interpreter is the single rounding of the
+//! FMA (the crate's documented tolerance, a relative 1e-9 on checksums).
+//! The packing buffers live in a per-worker workspace passed in the
+//! argument vector ([`crate::Compiled::workspace`]).
+
+use std::collections::HashMap;
+
+use codegen_x86::{Cond, Gpr, Mem, Scale};
+use scop::model::Expr;
+
+use crate::body::{Call, Inner};
+use crate::contract::Contraction;
+use crate::emit::{g, imm, q, Operand, VSrc, Width};
+use crate::error::Result;
+use crate::kernel::Storage;
+use crate::linear::Lin;
+use crate::state::{arg, slot, Loc, State};
+
+/// Rows of a register tile.
+pub const MR: i64 = 6;
+/// Columns of a register tile (two `ymm`).
+pub const NR: i64 = 8;
+/// Depth of a packed block (`k`).
+pub const KC: i64 = 256;
+/// Rows of a packed block of the `a` side (a multiple of [`MR`]).
+pub const MC: i64 = 120;
+/// Columns of a packed block of the `b` side (a multiple of [`NR`]).
+pub const NC: i64 = 4080;
+/// Bytes of workspace a contraction needs per worker (both packed
+/// blocks; the caller aligns it to 64 bytes).
+pub const WORKSPACE: usize = ((KC * NC + KC * MC) * 8) as usize;
+
+/// How far ahead (bytes) the micro-kernel prefetches its `a` panel.
+const A_AHEAD: i32 = 512;
+
+/// `k` steps per trip of the micro-kernel's main loop.
+const UNROLL: i32 = 4;
+
+fn acc(r: i64, half: i64) -> u8 {
+    (2 * r + half) as u8
+}
+
+impl State<'_> {
+    /// Lowers the contraction `c` whose outer loop's iterator is at `first`
+    /// and runs while `it op bound`; false (nothing emitted) when the
+    /// registers it needs are taken.
+    pub(crate) fn contraction(
+        &mut self,
+        c: &Contraction,
+        first: Loc,
+        op: ast::CmpOp,
+        bound: Operand,
+    ) -> Result<bool> {
+        let Loc::Slot(s0) = first else {
+            return Ok(false);
+        };
+        if self.free_vregs() < 16 || self.free_gprs() < 9 {
+            return Ok(false);
+        }
+        let (s1, s2) = (self.new_slot(8)?, self.new_slot(8)?);
+        self.vars.push((c.its[1].clone(), Loc::Slot(s1)));
+        self.vars.push((c.its[2].clone(), Loc::Slot(s2)));
+        let call = Call {
+            stmt: c.stmt,
+            args: &c.args,
+        };
+        let mut lins: HashMap<usize, Lin> = HashMap::new();
+        let mut ok = true;
+        for ai in 0..c.stmt.accesses.len() {
+            let a = &c.stmt.accesses[ai];
+            match self.k.arrays[&a.array].storage {
+                Storage::Slot(_) => match self.access_lin(&call, ai) {
+                    Some(l) => {
+                        lins.insert(ai, l);
+                    }
+                    None => ok = false,
+                },
+                Storage::Scalar { .. } => {}
+            }
+        }
+        let target = match &c.stmt.body {
+            Expr::Assign { target, .. } if ok && lins.contains_key(target) => *target,
+            _ => return self.contraction_end(false),
+        };
+        self.tiled(c, &call, &lins, target, [s0, s1, s2], op, bound)?;
+        self.notes.push(format!(
+            "loop {}: contraction {}: packed panels, {MR}×{NR} FMA register tiles (blocks {MC}×{KC}×{NC})",
+            c.its[0], c.stmt.name
+        ));
+        self.contraction_end(true)
+    }
+
+    fn contraction_end(&mut self, done: bool) -> Result<bool> {
+        self.vars.pop();
+        self.vars.pop();
+        Ok(done)
+    }
+
+    /// `[dst] = Σ [parts]` (frame slots).
+    fn set_sum(&mut self, dst: i32, parts: &[i32]) -> Result<()> {
+        let t = self.temp()?;
+        self.e.mov(g(t), q(slot(parts[0])))?;
+        for p in &parts[1..] {
+            self.e.add(g(t), q(slot(*p)))?;
+        }
+        self.e.mov(q(slot(dst)), g(t))?;
+        self.free(t);
+        Ok(())
+    }
+
+    /// `[dst] = min(cap, [n] - [x])`.
+    fn set_min_rest(&mut self, dst: i32, cap: i64, n: i32, x: i32) -> Result<()> {
+        let (t, u) = (self.temp()?, self.temp()?);
+        self.e.mov(g(t), q(slot(n)))?;
+        self.e.sub(g(t), q(slot(x)))?;
+        self.e.mov_imm(u, cap);
+        self.e.cmp(g(t), g(u))?;
+        self.e.cmov(Cond::G, t, u);
+        self.e.mov(q(slot(dst)), g(t))?;
+        self.free(t);
+        self.free(u);
+        Ok(())
+    }
+
+    fn zero_slot(&mut self, s: i32) -> Result<()> {
+        self.e.mov(q(slot(s)), imm(0))
+    }
+
+    /// `[s] += v; cmp [s], [limit]; jl top`.
+    fn step_slot(&mut self, s: i32, v: i64, limit: i32, top: codegen_x86::Label) -> Result<()> {
+        let t = self.temp()?;
+        self.e.mov(g(t), q(slot(s)))?;
+        self.e.add(g(t), imm(v))?;
+        self.e.mov(q(slot(s)), g(t))?;
+        self.e.cmp(g(t), q(slot(limit)))?;
+        self.e.jcc(Cond::L, top);
+        self.free(t);
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn tiled(
+        &mut self,
+        c: &Contraction,
+        call: &Call,
+        lins: &HashMap<usize, Lin>,
+        target: usize,
+        var: [i32; 3],
+        op: ast::CmpOp,
+        bound: Operand,
+    ) -> Result<()> {
+        let sl = |st: &mut Self| st.new_slot(8);
+        let (lo, n) = (
+            [sl(self)?, sl(self)?, sl(self)?],
+            [sl(self)?, sl(self)?, sl(self)?],
+        );
+        let exit = self.e.label();
+        // ranges: the outer loop's from its iterator and bound, the inner
+        // ones evaluated here (they do not depend on the nest)
+        let t = self.temp()?;
+        self.e.mov(g(t), q(slot(var[0])))?;
+        self.e.mov(q(slot(lo[0])), g(t))?;
+        self.e.mov(g(t), bound)?;
+        if op == ast::CmpOp::Le {
+            self.e.add(g(t), imm(1))?;
+        }
+        self.e.sub(g(t), q(slot(lo[0])))?;
+        self.e.mov(q(slot(n[0])), g(t))?;
+        self.free(t);
+        for m in 0..2 {
+            let r = self.ival(&c.inits[m])?;
+            self.e.mov(q(slot(lo[m + 1])), g(r))?;
+            self.e.mov(q(slot(var[m + 1])), g(r))?;
+            let u = self.ival(&c.lasts[m])?;
+            self.e.sub(g(u), g(r))?;
+            self.e.add(g(u), imm(1))?;
+            self.e.mov(q(slot(n[m + 1])), g(u))?;
+            self.free(u);
+            self.free(r);
+            self.e.cmp(q(slot(n[m + 1])), imm(0))?;
+            self.e.jcc(Cond::Le, exit);
+        }
+        let (ri, rj, rk) = (c.i, c.j, c.k);
+        let b = [
+            sl(self)?,
+            sl(self)?,
+            sl(self)?,
+            sl(self)?,
+            sl(self)?,
+            sl(self)?,
+        ];
+        let (jc, nc, pc, kc, ic, mc) = (b[0], b[1], b[2], b[3], b[4], b[5]);
+        let (kc48, kc64) = (sl(self)?, sl(self)?);
+        self.wide = true;
+        self.workspace = self.workspace.max(WORKSPACE);
+        let ws = self.k.workspace_slot();
+        // for j, for k: pack b; for i: pack a, tiles
+        self.zero_slot(jc)?;
+        let ljc = self.e.label();
+        self.e.bind(ljc)?;
+        self.set_min_rest(nc, NC, n[rj], jc)?;
+        self.zero_slot(pc)?;
+        let lpc = self.e.label();
+        self.e.bind(lpc)?;
+        self.set_min_rest(kc, KC, n[rk], pc)?;
+        let t = self.temp()?;
+        self.e.mov(g(t), q(slot(kc)))?;
+        self.e.imul_imm(t, t, 48)?;
+        self.e.mov(q(slot(kc48)), g(t))?;
+        self.e.mov(g(t), q(slot(kc)))?;
+        self.e.shl(t, 6);
+        self.e.mov(q(slot(kc64)), g(t))?;
+        self.free(t);
+        let side = Side {
+            role: rj,
+            other: ri,
+            off: jc,
+            count: nc,
+            width: NR,
+            base: 0,
+            stride: kc64,
+            negate: false,
+        };
+        self.pack(c.b, call, lins, &side, c, &var, &lo, pc, kc, ws)?;
+        self.zero_slot(ic)?;
+        let lic = self.e.label();
+        self.e.bind(lic)?;
+        self.set_min_rest(mc, MC, n[ri], ic)?;
+        let side = Side {
+            role: ri,
+            other: rj,
+            off: ic,
+            count: mc,
+            width: MR,
+            base: (KC * NC * 8) as i32,
+            stride: kc48,
+            negate: c.negate,
+        };
+        self.pack(c.a, call, lins, &side, c, &var, &lo, pc, kc, ws)?;
+        let blk = Block {
+            ic,
+            mc,
+            jc,
+            nc,
+            kc,
+            kc48,
+            kc64,
+        };
+        self.tiles(c, lins, target, &var, &lo, &blk, ws)?;
+        self.step_slot(ic, MC, n[ri], lic)?;
+        self.step_slot(pc, KC, n[rk], lpc)?;
+        self.step_slot(jc, NC, n[rj], ljc)?;
+        self.e.bind(exit)
+    }
+
+    /// Packs one side of the block: element `e < count` of the side's role
+    /// (at `lo + off + e`) becomes row/column `e % width` of panel
+    /// `e / width`, `k` from `lo_k + pc` for `kc` steps; missing elements
+    /// of the last panel are zeros.
+    #[allow(clippy::too_many_arguments)]
+    fn pack(
+        &mut self,
+        e: &Expr,
+        call: &Call,
+        lins: &HashMap<usize, Lin>,
+        s: &Side,
+        c: &Contraction,
+        var: &[i32; 3],
+        lo: &[i32; 3],
+        pc: i32,
+        kc: i32,
+        ws: usize,
+    ) -> Result<()> {
+        let (qp, el, w) = (self.new_slot(8)?, self.new_slot(8)?, self.new_slot(8)?);
+        let t = self.temp()?;
+        self.e.mov(g(t), q(arg(ws)))?;
+        self.e.add(g(t), imm(s.base as i64))?;
+        self.e.mov(q(slot(qp)), g(t))?;
+        self.free(t);
+        self.zero_slot(el)?;
+        let (lpanel, lrow, zero, next) = (
+            self.e.label(),
+            self.e.label(),
+            self.e.label(),
+            self.e.label(),
+        );
+        let panel_end = self.e.label();
+        self.e.bind(lpanel)?;
+        self.zero_slot(w)?;
+        if let Some(ai) = self.unit_access(e, s, c, lins) {
+            self.copy_panel(ai, s, c, lins, var, lo, pc, kc, (qp, el), panel_end, lrow)?;
+        }
+        self.e.bind(lrow)?;
+        let d = self.temp()?;
+        let t = self.temp()?;
+        self.e.mov(g(d), q(slot(qp)))?;
+        self.e.mov(g(t), q(slot(w)))?;
+        self.e.lea(d, Mem::sib(d, t, Scale::X8, 0)?);
+        self.e.mov(g(t), q(slot(el)))?;
+        self.e.cmp(g(t), q(slot(s.count)))?;
+        self.free(t);
+        self.e.jcc(Cond::Ge, zero);
+        // the point (role = lo + off + el, k = lo_k + pc, other = lo)
+        self.set_sum(var[s.role], &[lo[s.role], s.off, el])?;
+        self.set_sum(var[c.k], &[lo[c.k], pc])?;
+        self.set_sum(var[s.other], &[lo[s.other]])?;
+        let mut accesses = Vec::new();
+        crate::contract::walk_accesses(e, &mut |k| accesses.push(k));
+        accesses.sort_unstable();
+        accesses.dedup();
+        let mut inner = Inner::default();
+        let mut steps = Vec::new();
+        let mut regs = Vec::new();
+        for ai in accesses {
+            let Some(l) = lins.get(&ai) else { continue };
+            let Storage::Slot(sl) = self.k.arrays[&c.stmt.accesses[ai].array].storage else {
+                continue;
+            };
+            let off = self.lin_value(l)?;
+            let p = self.temp()?;
+            self.e.mov(g(p), q(arg(sl)))?;
+            self.e.lea(p, Mem::sib(p, off, Scale::X8, 0)?);
+            self.free(off);
+            let step = l
+                .coeff(&c.its[c.k])
+                .scale(8)
+                .ok_or_else(|| crate::error::Error::Unsupported("stride overflow".into()))?;
+            let so = self.inv(&step)?;
+            inner.ptr.insert((0, ai), (p, 0));
+            steps.push((p, so));
+            regs.push(p);
+        }
+        let cnt = self.temp()?;
+        self.e.mov(g(cnt), q(slot(kc)))?;
+        self.inner = Some(inner);
+        let lp = self.e.label();
+        self.e.bind(lp)?;
+        let v = self.dval(call, e, Width::Scalar)?;
+        if s.negate {
+            let m = self.constant((-0.0f64).to_bits())?;
+            self.e.vxor(Width::Scalar, v, v, VSrc::Mem(m));
+        }
+        self.e.vstore(Width::Scalar, Mem::base(d), v);
+        self.vfree(v);
+        self.e.add(g(d), imm(s.width * 8))?;
+        for (p, so) in &steps {
+            self.e.add(g(*p), *so)?;
+        }
+        self.e.sub(g(cnt), imm(1))?;
+        self.e.jcc(Cond::Ne, lp);
+        self.inner = None;
+        for p in regs {
+            self.free(p);
+        }
+        self.e.jmp(next);
+        // a missing row/column: zeros
+        self.e.bind(zero)?;
+        self.e.vxor(Width::Scalar, 0, 0, VSrc::Reg(0));
+        self.e.mov(g(cnt), q(slot(kc)))?;
+        let lz = self.e.label();
+        self.e.bind(lz)?;
+        self.e.vstore(Width::Scalar, Mem::base(d), 0);
+        self.e.add(g(d), imm(s.width * 8))?;
+        self.e.sub(g(cnt), imm(1))?;
+        self.e.jcc(Cond::Ne, lz);
+        self.e.bind(next)?;
+        self.free(cnt);
+        self.free(d);
+        let t = self.temp()?;
+        self.e.mov(g(t), q(slot(el)))?;
+        self.e.add(g(t), imm(1))?;
+        self.e.mov(q(slot(el)), g(t))?;
+        self.e.mov(g(t), q(slot(w)))?;
+        self.e.add(g(t), imm(1))?;
+        self.e.mov(q(slot(w)), g(t))?;
+        self.e.cmp(g(t), imm(s.width))?;
+        self.e.jcc(Cond::L, lrow);
+        self.free(t);
+        self.e.bind(panel_end)?;
+        let t = self.temp()?;
+        self.e.mov(g(t), q(slot(qp)))?;
+        self.e.add(g(t), q(slot(s.stride)))?;
+        self.e.mov(q(slot(qp)), g(t))?;
+        self.e.mov(g(t), q(slot(el)))?;
+        self.e.cmp(g(t), q(slot(s.count)))?;
+        self.e.jcc(Cond::L, lpanel);
+        self.free(t);
+        Ok(())
+    }
+
+    /// The access `e` is, when it is one whose consecutive elements along
+    /// the side's role are consecutive in memory (a panel row is then one
+    /// copy of [`NR`] doubles).
+    fn unit_access(
+        &self,
+        e: &Expr,
+        s: &Side,
+        c: &Contraction,
+        lins: &HashMap<usize, Lin>,
+    ) -> Option<usize> {
+        let Expr::Access(ai) = e else { return None };
+        let l = lins.get(ai)?;
+        (s.width == NR && !s.negate && l.coeff(&c.its[s.role]).as_const() == Some(1)).then_some(*ai)
+    }
+
+    /// A full panel of a unit-stride access: `kc` rows of [`NR`] doubles
+    /// copied with two `ymm` loads and stores each (bit-exact); skipped to
+    /// the element loop `generic` when fewer than [`NR`] elements are left.
+    #[allow(clippy::too_many_arguments)]
+    fn copy_panel(
+        &mut self,
+        ai: usize,
+        s: &Side,
+        c: &Contraction,
+        lins: &HashMap<usize, Lin>,
+        var: &[i32; 3],
+        lo: &[i32; 3],
+        pc: i32,
+        kc: i32,
+        (qp, el): (i32, i32),
+        panel_end: codegen_x86::Label,
+        generic: codegen_x86::Label,
+    ) -> Result<()> {
+        let t = self.temp()?;
+        self.e.mov(g(t), q(slot(s.count)))?;
+        self.e.sub(g(t), q(slot(el)))?;
+        self.e.cmp(g(t), imm(NR))?;
+        self.free(t);
+        self.e.jcc(Cond::L, generic);
+        self.set_sum(var[s.role], &[lo[s.role], s.off, el])?;
+        self.set_sum(var[c.k], &[lo[c.k], pc])?;
+        self.set_sum(var[s.other], &[lo[s.other]])?;
+        let Storage::Slot(sl) = self.k.arrays[&c.stmt.accesses[ai].array].storage else {
+            return Err(crate::error::Error::Internal("packed scalar".into()));
+        };
+        let l = &lins[&ai];
+        let off = self.lin_value(l)?;
+        let p = self.temp()?;
+        self.e.mov(g(p), q(arg(sl)))?;
+        self.e.lea(p, Mem::sib(p, off, Scale::X8, 0)?);
+        self.free(off);
+        let step = l
+            .coeff(&c.its[c.k])
+            .scale(8)
+            .ok_or_else(|| crate::error::Error::Unsupported("stride overflow".into()))?;
+        let so = self.inv(&step)?;
+        let (d, n) = (self.temp()?, self.temp()?);
+        self.e.mov(g(d), q(slot(qp)))?;
+        self.e.mov(g(n), q(slot(kc)))?;
+        let top = self.e.label();
+        self.e.bind(top)?;
+        self.e.vload(Width::Vec4, 0, Mem::base(p));
+        self.e.vload(Width::Vec4, 1, Mem::base(p).disp(32));
+        self.e.vstore(Width::Vec4, Mem::base(d), 0);
+        self.e.vstore(Width::Vec4, Mem::base(d).disp(32), 1);
+        self.e.add(g(d), imm(NR * 8))?;
+        self.e.add(g(p), so)?;
+        self.e.sub(g(n), imm(1))?;
+        self.e.jcc(Cond::Ne, top);
+        self.e.mov(g(n), q(slot(el)))?;
+        self.e.add(g(n), imm(NR))?;
+        self.e.mov(q(slot(el)), g(n))?;
+        for r in [p, d, n] {
+            self.free(r);
+        }
+        self.e.jmp(panel_end);
+        Ok(())
+    }
+
+    /// Every `MR × NR` tile of the block.
+    #[allow(clippy::too_many_arguments)]
+    fn tiles(
+        &mut self,
+        c: &Contraction,
+        lins: &HashMap<usize, Lin>,
+        target: usize,
+        var: &[i32; 3],
+        lo: &[i32; 3],
+        blk: &Block,
+        ws: usize,
+    ) -> Result<()> {
+        let clin = &lins[&target];
+        let Storage::Slot(csl) = self.k.arrays[&c.stmt.accesses[target].array].storage else {
+            return Err(crate::error::Error::Internal("contraction target".into()));
+        };
+        let ldc = clin
+            .coeff(&c.its[c.i])
+            .scale(8)
+            .ok_or_else(|| crate::error::Error::Unsupported("stride overflow".into()))?;
+        let ldc = self.inv(&ldc)?;
+        let sl = |st: &mut Self| st.new_slot(8);
+        let (jr, ir, aq, bq, rows, cols, cptr) = (
+            sl(self)?,
+            sl(self)?,
+            sl(self)?,
+            sl(self)?,
+            sl(self)?,
+            sl(self)?,
+            sl(self)?,
+        );
+        let tmp = self.new_slot(32)?;
+        for _ in 1..(MR * NR * 8 / 32) {
+            self.new_slot(32)?;
+        }
+        let t = self.temp()?;
+        self.zero_slot(jr)?;
+        self.e.mov(g(t), q(arg(ws)))?;
+        self.e.mov(q(slot(bq)), g(t))?;
+        self.free(t);
+        let (ljr, lir, edge, next) = (
+            self.e.label(),
+            self.e.label(),
+            self.e.label(),
+            self.e.label(),
+        );
+        self.e.bind(ljr)?;
+        self.zero_slot(ir)?;
+        let t = self.temp()?;
+        self.e.mov(g(t), q(arg(ws)))?;
+        self.e.add(g(t), imm(KC * NC * 8))?;
+        self.e.mov(q(slot(aq)), g(t))?;
+        self.free(t);
+        self.e.bind(lir)?;
+        self.set_sum(var[c.i], &[lo[c.i], blk.ic, ir])?;
+        self.set_sum(var[c.j], &[lo[c.j], blk.jc, jr])?;
+        self.set_sum(var[c.k], &[lo[c.k]])?;
+        let off = self.lin_value(clin)?;
+        let p = self.temp()?;
+        self.e.mov(g(p), q(arg(csl)))?;
+        self.e.lea(p, Mem::sib(p, off, Scale::X8, 0)?);
+        self.free(off);
+        self.e.mov(q(slot(cptr)), g(p))?;
+        self.set_min_rest(rows, MR, blk.mc, ir)?;
+        self.set_min_rest(cols, NR, blk.nc, jr)?;
+        self.e.cmp(q(slot(rows)), imm(MR))?;
+        self.e.jcc(Cond::L, edge);
+        self.e.cmp(q(slot(cols)), imm(NR))?;
+        self.e.jcc(Cond::L, edge);
+        self.micro_kernel(p, ldc, aq, bq, blk.kc)?;
+        self.e.jmp(next);
+        // an edge tile: its valid part copied to the frame and back
+        self.e.bind(edge)?;
+        self.e.vxor(Width::Vec4, 0, 0, VSrc::Reg(0));
+        for r in 0..(MR * NR * 8 / 32) as i32 {
+            self.e.vstore(Width::Vec4, slot(tmp + 32 * r), 0);
+        }
+        self.copy_edge(p, tmp, ldc, rows, cols, true)?;
+        let tp = self.temp()?;
+        self.e.lea(tp, slot(tmp));
+        self.micro_kernel(tp, imm(NR * 8), aq, bq, blk.kc)?;
+        self.free(tp);
+        self.e.mov(g(p), q(slot(cptr)))?;
+        self.copy_edge(p, tmp, ldc, rows, cols, false)?;
+        self.e.bind(next)?;
+        self.free(p);
+        let t = self.temp()?;
+        self.e.mov(g(t), q(slot(aq)))?;
+        self.e.add(g(t), q(slot(blk.kc48)))?;
+        self.e.mov(q(slot(aq)), g(t))?;
+        self.free(t);
+        self.step_slot(ir, MR, blk.mc, lir)?;
+        let t = self.temp()?;
+        self.e.mov(g(t), q(slot(bq)))?;
+        self.e.add(g(t), q(slot(blk.kc64)))?;
+        self.e.mov(q(slot(bq)), g(t))?;
+        self.free(t);
+        self.step_slot(jr, NR, blk.nc, ljr)?;
+        Ok(())
+    }
+
+    /// Copies the valid `rows × cols` part of the tile at `c` (rows `ldc`
+    /// bytes apart) to the frame tile at `tmp` (rows 64 bytes apart), or
+    /// back. Moves `c`.
+    fn copy_edge(
+        &mut self,
+        c: Gpr,
+        tmp: i32,
+        ldc: Operand,
+        rows: i32,
+        cols: i32,
+        into: bool,
+    ) -> Result<()> {
+        let (t, r, k) = (self.temp()?, self.temp()?, self.temp()?);
+        self.e.lea(t, slot(tmp));
+        self.e.mov_imm(r, 0);
+        let (lr, lc) = (self.e.label(), self.e.label());
+        self.e.bind(lr)?;
+        self.e.mov_imm(k, 0);
+        self.e.bind(lc)?;
+        let (src, dst) = if into {
+            (Mem::sib(c, k, Scale::X8, 0)?, Mem::sib(t, k, Scale::X8, 0)?)
+        } else {
+            (Mem::sib(t, k, Scale::X8, 0)?, Mem::sib(c, k, Scale::X8, 0)?)
+        };
+        self.e.vload(Width::Scalar, 0, src);
+        self.e.vstore(Width::Scalar, dst, 0);
+        self.e.add(g(k), imm(1))?;
+        self.e.cmp(g(k), q(slot(cols)))?;
+        self.e.jcc(Cond::L, lc);
+        self.e.add(g(c), ldc)?;
+        self.e.add(g(t), imm(NR * 8))?;
+        self.e.add(g(r), imm(1))?;
+        self.e.cmp(g(r), q(slot(rows)))?;
+        self.e.jcc(Cond::L, lr);
+        self.free(t);
+        self.free(r);
+        self.free(k);
+        Ok(())
+    }
+
+    /// `C[6×8] (at c, rows ldc bytes apart) += Ap panel · Bp panel` over
+    /// `kc` steps; `c` is kept.
+    fn micro_kernel(&mut self, c: Gpr, ldc: Operand, aq: i32, bq: i32, kc: i32) -> Result<()> {
+        let (row, a, b, n) = (self.temp()?, self.temp()?, self.temp()?, self.temp()?);
+        self.e.mov(g(row), g(c))?;
+        for r in 0..MR {
+            self.e.vload(Width::Vec4, acc(r, 0), Mem::base(row));
+            self.e
+                .vload(Width::Vec4, acc(r, 1), Mem::base(row).disp(32));
+            if r + 1 < MR {
+                self.e.add(g(row), ldc)?;
+            }
+        }
+        // the next tile's rows of C (below this one) while this one runs
+        for _ in 0..MR {
+            self.e.add(g(row), ldc)?;
+            self.e.prefetch(Mem::base(row));
+            self.e.prefetch(Mem::base(row).disp(NR as i32 * 8 - 8));
+        }
+        self.e.mov(g(a), q(slot(aq)))?;
+        self.e.mov(g(b), q(slot(bq)))?;
+        self.e.mov(g(n), q(slot(kc)))?;
+        let step = |st: &mut Self, p: i32| {
+            st.e.prefetch(Mem::base(a).disp(48 * p + A_AHEAD));
+            st.e.vload(Width::Vec4, 12, Mem::base(b).disp(64 * p));
+            st.e.vload(Width::Vec4, 13, Mem::base(b).disp(64 * p + 32));
+            for r in 0..MR {
+                let bc = 14 + (r % 2) as u8;
+                st.e.vbroadcast_mem(bc, Mem::base(a).disp(48 * p + 8 * r as i32));
+                st.e.vfmadd231(Width::Vec4, acc(r, 0), bc, VSrc::Reg(12));
+                st.e.vfmadd231(Width::Vec4, acc(r, 1), bc, VSrc::Reg(13));
+            }
+        };
+        let (top, rest, rtop, done) = (
+            self.e.label(),
+            self.e.label(),
+            self.e.label(),
+            self.e.label(),
+        );
+        self.e.cmp(g(n), imm(UNROLL as i64))?;
+        self.e.jcc(Cond::L, rest);
+        self.e.bind(top)?;
+        for p in 0..UNROLL {
+            step(self, p);
+        }
+        self.e.add(g(a), imm(48 * UNROLL as i64))?;
+        self.e.add(g(b), imm(64 * UNROLL as i64))?;
+        self.e.sub(g(n), imm(UNROLL as i64))?;
+        self.e.cmp(g(n), imm(UNROLL as i64))?;
+        self.e.jcc(Cond::Ge, top);
+        self.e.bind(rest)?;
+        self.e.test(g(n), g(n))?;
+        self.e.jcc(Cond::E, done);
+        self.e.bind(rtop)?;
+        step(self, 0);
+        self.e.add(g(a), imm(48))?;
+        self.e.add(g(b), imm(64))?;
+        self.e.sub(g(n), imm(1))?;
+        self.e.jcc(Cond::Ne, rtop);
+        self.e.bind(done)?;
+        self.e.mov(g(row), g(c))?;
+        for r in 0..MR {
+            self.e.vstore(Width::Vec4, Mem::base(row), acc(r, 0));
+            self.e
+                .vstore(Width::Vec4, Mem::base(row).disp(32), acc(r, 1));
+            if r + 1 < MR {
+                self.e.add(g(row), ldc)?;
+            }
+        }
+        for r in [row, a, b, n] {
+            self.free(r);
+        }
+        Ok(())
+    }
+}
+
+/// One packed side: which role it runs along and where it goes.
+struct Side {
+    role: usize,
+    other: usize,
+    /// Slot: first element of the block (relative to the role's lower bound).
+    off: i32,
+    /// Slot: elements in the block.
+    count: i32,
+    /// Elements per panel (MR or NR).
+    width: i64,
+    /// Byte offset of the buffer in the workspace.
+    base: i32,
+    /// Slot: bytes per panel.
+    stride: i32,
+    negate: bool,
+}
+
+/// The current cache block (frame slots).
+struct Block {
+    ic: i32,
+    mc: i32,
+    jc: i32,
+    nc: i32,
+    kc: i32,
+    kc48: i32,
+    kc64: i32,
+}
