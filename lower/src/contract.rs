@@ -327,3 +327,133 @@ pub fn is_contraction(k: &Kernel, n: &Node) -> bool {
         n => detect(k, n, &|_| false).is_some(),
     }
 }
+
+/// Interchanges reduction pairs `for j { for k { W[..][j] = W[..][j] ± e } }`
+/// into `for k { for j { .. } }` where that makes the inner loop
+/// unit-stride (doitgen's `sum[p] += A[s] * C4[s][p]`, covariance's
+/// `cov[i][j] += data[k][i] * data[k][j]`): some access moves with `k` by
+/// a stride other than 0 or 1 element, none moves with `j` so. Legal when
+/// the written element's last subscript is `j + const`, its others are
+/// free of `j` and `k`, `e` does not read `W`, and the loops' bounds are
+/// free of each other: the only dependences are then along `k` for one
+/// `j`, and each element still receives its terms in the order of `k` (the
+/// rounding is unchanged). Contraction nests ([`detect`]) are left to the
+/// tiling.
+pub fn interchange(k: &Kernel, node: &Node) -> Node {
+    match node {
+        Node::Block(v) => Node::Block(v.iter().map(|x| interchange(k, x)).collect()),
+        Node::If { cond, then, els } => Node::If {
+            cond: cond.clone(),
+            then: Box::new(interchange(k, then)),
+            els: els.as_ref().map(|e| Box::new(interchange(k, e))),
+        },
+        Node::User { .. } => node.clone(),
+        Node::For {
+            iterator,
+            init,
+            cond,
+            inc,
+            body,
+        } => {
+            if detect(k, node, &|_| false).is_some() {
+                return node.clone();
+            }
+            if let Some(swapped) = swap_pair(k, node) {
+                return swapped;
+            }
+            Node::For {
+                iterator: iterator.clone(),
+                init: init.clone(),
+                cond: cond.clone(),
+                inc: *inc,
+                body: Box::new(interchange(k, body)),
+            }
+        }
+    }
+}
+
+fn swap_pair(k: &Kernel, n: &Node) -> Option<Node> {
+    let (j, init_j, last_j, bj) = simple_loop(n)?;
+    let (kk, init_k, last_k, bk) = simple_loop(bj)?;
+    if mentions(init_k, j) || mentions(&last_k, j) {
+        return None;
+    }
+    let Node::User { name, args } = unwrap(bk) else {
+        return None;
+    };
+    let s = k.statements.get(name)?;
+    if s.iterators.len() != args.len() {
+        return None;
+    }
+    let is_iter = |v: &str| k.param_slot(v).is_none();
+    let lins: Vec<Lin> = args
+        .iter()
+        .map(|a| lin_of_ast(a, &is_iter))
+        .collect::<Option<_>>()?;
+    let Expr::Assign { target, value, .. } = &s.body else {
+        return None;
+    };
+    let w = &s.accesses[*target];
+    let same = |e: &Expr| matches!(e, Expr::Access(r) if { let a = &s.accesses[*r]; !a.write && a.array == w.array && a.index == w.index });
+    let term = match &**value {
+        Expr::Binary {
+            op: BinOp::Add,
+            ty: Ty::Double,
+            lhs,
+            rhs,
+        } if same(lhs) => rhs,
+        Expr::Binary {
+            op: BinOp::Add,
+            ty: Ty::Double,
+            lhs,
+            rhs,
+        } if same(rhs) => lhs,
+        Expr::Binary {
+            op: BinOp::Sub,
+            ty: Ty::Double,
+            lhs,
+            rhs,
+        } if same(lhs) => rhs,
+        _ => return None,
+    };
+    let mut reads_w = false;
+    walk_accesses(term, &mut |r| reads_w |= s.accesses[r].array == w.array);
+    if reads_w {
+        return None;
+    }
+    // the written element: last subscript j + c, the others free of j, k
+    let (last, rest) = w.index.split_last()?;
+    let l = lin_of_subscript(last, &s.iterators, &lins)?;
+    if l.coeff(j).as_const() != Some(1) || !l.coeff(kk).is_zero() {
+        return None;
+    }
+    for sub in rest {
+        let l = lin_of_subscript(sub, &s.iterators, &lins)?;
+        if !l.coeff(j).is_zero() || !l.coeff(kk).is_zero() {
+            return None;
+        }
+    }
+    // element strides of every access along j and k
+    let unit = |p: &crate::linear::Poly| matches!(p.as_const(), Some(0 | 1));
+    let (mut k_bad, mut j_bad) = (false, false);
+    for a in &s.accesses {
+        let strides = k.arrays.get(&a.array)?.strides.clone()?;
+        let mut flat = Lin::default();
+        for (sub, st) in a.index.iter().zip(&strides) {
+            flat = flat.add(&lin_of_subscript(sub, &s.iterators, &lins)?.mul(st)?)?;
+        }
+        k_bad |= !unit(&flat.coeff(kk));
+        j_bad |= !unit(&flat.coeff(j));
+    }
+    if !k_bad || j_bad {
+        return None;
+    }
+    let lp = |it: &str, init: &AExpr, last: &AExpr, body: Node| Node::For {
+        iterator: it.to_string(),
+        init: init.clone(),
+        cond: AExpr::cmp(CmpOp::Le, AExpr::var(it), last.clone()),
+        inc: 1,
+        body: Box::new(body),
+    };
+    Some(lp(kk, init_k, &last_k, lp(j, init_j, &last_j, bk.clone())))
+}

@@ -75,14 +75,16 @@ pub fn prepare(f: &Front) -> Result<(Kernel, Node, crate::jam::Copies)> {
     prepare_with(f, JAM)
 }
 
-/// [`kernel_and_loops`], distribution of parallel top-level loops around
-/// the contraction nests they contain (tiled by the lowering), then
+/// [`kernel_and_loops`], distribution of parallel loops around the
+/// contraction nests they contain (tiled by the lowering), interchange of
+/// reduction pairs whose inner loop becomes unit-stride, then
 /// unroll-and-jam by `factor` of the other top-level parallel loops whose
 /// statements all write along their innermost loop.
 pub fn prepare_with(f: &Front, factor: i64) -> Result<(Kernel, Node, crate::jam::Copies)> {
     let (k, node) = kernel_and_loops(f)?;
     let s = schedule(&f.model)?;
     let node = crate::contract::distribute(&k, &node, &|n, l| parallel_in(&f.model, &s, n, l));
+    let node = crate::contract::interchange(&k, &node);
     let mut copies = crate::jam::Copies::new();
     if factor <= 1 {
         return Ok((k, node, copies));
