@@ -198,28 +198,7 @@ pub fn detect<'k>(
     let kk = 3 - i - j;
     // nothing else of the statement depends on other iterators than ours
     // through the written array: value = C[..] + x*y (or y*x, or C - x*y)
-    let same = |e: &Expr| matches!(e, Expr::Access(r) if { let a = &s.accesses[*r]; !a.write && a.array == w.array && a.index == w.index });
-    let (prod, negate) = match &**value {
-        Expr::Binary {
-            op: BinOp::Add,
-            ty: Ty::Double,
-            lhs,
-            rhs,
-        } if same(lhs) => (&**rhs, false),
-        Expr::Binary {
-            op: BinOp::Add,
-            ty: Ty::Double,
-            lhs,
-            rhs,
-        } if same(rhs) => (&**lhs, false),
-        Expr::Binary {
-            op: BinOp::Sub,
-            ty: Ty::Double,
-            lhs,
-            rhs,
-        } if same(lhs) => (&**rhs, true),
-        _ => return None,
-    };
+    let (prod, negate) = accumulation(s, *target, value)?;
     let Expr::Binary {
         op: BinOp::Mul,
         ty: Ty::Double,
@@ -251,6 +230,34 @@ pub fn detect<'k>(
         b,
         negate,
     })
+}
+
+/// `value` as `W + term`, `term + W` or `W - term` (negated) where `W`
+/// reads the element the statement writes (access `target`).
+fn accumulation<'e>(s: &StmtInfo, target: usize, value: &'e Expr) -> Option<(&'e Expr, bool)> {
+    let w = &s.accesses[target];
+    let same = |e: &Expr| matches!(e, Expr::Access(r) if { let a = &s.accesses[*r]; !a.write && a.array == w.array && a.index == w.index });
+    match value {
+        Expr::Binary {
+            op: BinOp::Add,
+            ty: Ty::Double,
+            lhs,
+            rhs,
+        } if same(lhs) => Some((rhs, false)),
+        Expr::Binary {
+            op: BinOp::Add,
+            ty: Ty::Double,
+            lhs,
+            rhs,
+        } if same(rhs) => Some((lhs, false)),
+        Expr::Binary {
+            op: BinOp::Sub,
+            ty: Ty::Double,
+            lhs,
+            rhs,
+        } if same(lhs) => Some((rhs, true)),
+        _ => None,
+    }
 }
 
 /// Distributes loops around the contraction nests they contain, innermost
@@ -394,28 +401,7 @@ fn swap_pair(k: &Kernel, n: &Node) -> Option<Node> {
         return None;
     };
     let w = &s.accesses[*target];
-    let same = |e: &Expr| matches!(e, Expr::Access(r) if { let a = &s.accesses[*r]; !a.write && a.array == w.array && a.index == w.index });
-    let term = match &**value {
-        Expr::Binary {
-            op: BinOp::Add,
-            ty: Ty::Double,
-            lhs,
-            rhs,
-        } if same(lhs) => rhs,
-        Expr::Binary {
-            op: BinOp::Add,
-            ty: Ty::Double,
-            lhs,
-            rhs,
-        } if same(rhs) => lhs,
-        Expr::Binary {
-            op: BinOp::Sub,
-            ty: Ty::Double,
-            lhs,
-            rhs,
-        } if same(lhs) => rhs,
-        _ => return None,
-    };
+    let (term, _) = accumulation(s, *target, value)?;
     let mut reads_w = false;
     walk_accesses(term, &mut |r| reads_w |= s.accesses[r].array == w.array);
     if reads_w {

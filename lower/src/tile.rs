@@ -319,9 +319,7 @@ impl State<'_> {
         self.free(t);
         self.e.jcc(Cond::Ge, zero);
         // the point (role = lo + off + el, k = lo_k + pc, other = lo)
-        self.set_sum(var[s.role], &[lo[s.role], s.off, el])?;
-        self.set_sum(var[c.k], &[lo[c.k], pc])?;
-        self.set_sum(var[s.other], &[lo[s.other]])?;
+        self.side_point(s, c, var, lo, pc, el)?;
         let mut accesses = Vec::new();
         crate::contract::walk_accesses(e, &mut |k| accesses.push(k));
         accesses.sort_unstable();
@@ -334,16 +332,7 @@ impl State<'_> {
             let Storage::Slot(sl) = self.k.arrays[&c.stmt.accesses[ai].array].storage else {
                 continue;
             };
-            let off = self.lin_value(l)?;
-            let p = self.temp()?;
-            self.e.mov(g(p), q(arg(sl)))?;
-            self.e.lea(p, Mem::sib(p, off, Scale::X8, 0)?);
-            self.free(off);
-            let step = l
-                .coeff(&c.its[c.k])
-                .scale(8)
-                .ok_or_else(|| crate::error::Error::Unsupported("stride overflow".into()))?;
-            let so = self.inv(&step)?;
+            let (p, so) = self.k_pointer(sl, l, &c.its[c.k])?;
             inner.ptr.insert((0, ai), (p, 0));
             steps.push((p, so));
             regs.push(p);
@@ -406,6 +395,38 @@ impl State<'_> {
         Ok(())
     }
 
+    /// Sets the iterators to a point of a packed side: its role at
+    /// `lo + off + el`, `k` at `lo_k + pc`, the other role at its first value.
+    #[allow(clippy::too_many_arguments)]
+    fn side_point(
+        &mut self,
+        s: &Side,
+        c: &Contraction,
+        var: &[i32; 3],
+        lo: &[i32; 3],
+        pc: i32,
+        el: i32,
+    ) -> Result<()> {
+        self.set_sum(var[s.role], &[lo[s.role], s.off, el])?;
+        self.set_sum(var[c.k], &[lo[c.k], pc])?;
+        self.set_sum(var[s.other], &[lo[s.other]])
+    }
+
+    /// A pointer to the element of array slot `sl` at offset `l` (current
+    /// iterators) and its step in bytes when `k_it` advances by one.
+    fn k_pointer(&mut self, sl: usize, l: &Lin, k_it: &str) -> Result<(Gpr, Operand)> {
+        let off = self.lin_value(l)?;
+        let p = self.temp()?;
+        self.e.mov(g(p), q(arg(sl)))?;
+        self.e.lea(p, Mem::sib(p, off, Scale::X8, 0)?);
+        self.free(off);
+        let step = l
+            .coeff(k_it)
+            .scale(8)
+            .ok_or_else(|| crate::error::Error::Unsupported("stride overflow".into()))?;
+        Ok((p, self.inv(&step)?))
+    }
+
     /// The access `e` is, when it is one whose consecutive elements along
     /// the side's role are consecutive in memory (a panel row is then one
     /// copy of [`NR`] doubles).
@@ -445,23 +466,11 @@ impl State<'_> {
         self.e.cmp(g(t), imm(NR))?;
         self.free(t);
         self.e.jcc(Cond::L, generic);
-        self.set_sum(var[s.role], &[lo[s.role], s.off, el])?;
-        self.set_sum(var[c.k], &[lo[c.k], pc])?;
-        self.set_sum(var[s.other], &[lo[s.other]])?;
+        self.side_point(s, c, var, lo, pc, el)?;
         let Storage::Slot(sl) = self.k.arrays[&c.stmt.accesses[ai].array].storage else {
             return Err(crate::error::Error::Internal("packed scalar".into()));
         };
-        let l = &lins[&ai];
-        let off = self.lin_value(l)?;
-        let p = self.temp()?;
-        self.e.mov(g(p), q(arg(sl)))?;
-        self.e.lea(p, Mem::sib(p, off, Scale::X8, 0)?);
-        self.free(off);
-        let step = l
-            .coeff(&c.its[c.k])
-            .scale(8)
-            .ok_or_else(|| crate::error::Error::Unsupported("stride overflow".into()))?;
-        let so = self.inv(&step)?;
+        let (p, so) = self.k_pointer(sl, &lins[&ai], &c.its[c.k])?;
         let (d, n) = (self.temp()?, self.temp()?);
         self.e.mov(g(d), q(slot(qp)))?;
         self.e.mov(g(n), q(slot(kc)))?;

@@ -111,21 +111,12 @@ fn batched_contraction_inside_an_outer_loop() {
 fn two_contractions_in_sequence() {
     // 2mm: tmp = alpha*A*B, D = beta*D + tmp*C; the initialisations are
     // distributed out of the contraction loops
+    let src = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scop/tests/kernels/k2mm.c"),
+    )
+    .unwrap();
     check(
-        "void mm2(int NI, int NJ, int NK, int NL, double alpha, double beta, double tmp[NI][NJ], double A[NI][NK], double B[NK][NJ], double C[NJ][NL], double D[NI][NL]) {
-          for (int i = 0; i < NI; i++)
-            for (int j = 0; j < NJ; j++) {
-              tmp[i][j] = 0.0;
-              for (int k = 0; k < NK; ++k)
-                tmp[i][j] += alpha * A[i][k] * B[k][j];
-            }
-          for (int i = 0; i < NI; i++)
-            for (int j = 0; j < NL; j++) {
-              D[i][j] *= beta;
-              for (int k = 0; k < NJ; ++k)
-                D[i][j] += tmp[i][k] * C[k][j];
-            }
-        }",
+        &src,
         true,
         &[
             &[("NI", 4), ("NJ", 5), ("NK", 6), ("NL", 7)],
