@@ -49,7 +49,7 @@ pub const NC: i64 = 4080;
 pub const WORKSPACE: usize = ((KC * NC + KC * MC) * 8) as usize;
 
 /// How far ahead (bytes) the micro-kernel prefetches its `a` panel.
-const A_AHEAD: i32 = 512;
+const A_AHEAD: i32 = 1024;
 
 /// `k` steps per trip of the micro-kernel's main loop.
 const UNROLL: i32 = 4;
@@ -327,6 +327,7 @@ impl State<'_> {
         let mut inner = Inner::default();
         let mut steps = Vec::new();
         let mut regs = Vec::new();
+        let mut ahead: Vec<(Gpr, Gpr)> = Vec::new();
         for ai in accesses {
             let Some(l) = lins.get(&ai) else { continue };
             let Storage::Slot(sl) = self.k.arrays[&c.stmt.accesses[ai].array].storage else {
@@ -336,6 +337,18 @@ impl State<'_> {
             inner.ptr.insert((0, ai), (p, 0));
             steps.push((p, so));
             regs.push(p);
+            // the same element of the next row/column (packed next), so
+            // that its lines arrive while this one is packed
+            let next = l.coeff(&c.its[s.role]).scale(8);
+            if let (Some(next), true) = (next, self.free_gprs() > 5) {
+                let o = self.inv(&next)?;
+                let r = self.temp()?;
+                match o {
+                    Operand::Imm(v) => self.e.mov_imm(r, v),
+                    o => self.e.mov(g(r), o)?,
+                }
+                ahead.push((p, r));
+            }
         }
         let cnt = self.temp()?;
         self.e.mov(g(cnt), q(slot(kc)))?;
@@ -349,6 +362,9 @@ impl State<'_> {
         }
         self.e.vstore(Width::Scalar, Mem::base(d), v);
         self.vfree(v);
+        for (p, r) in &ahead {
+            self.e.prefetch(Mem::sib(*p, *r, Scale::X1, 0)?);
+        }
         self.e.add(g(d), imm(s.width * 8))?;
         for (p, so) in &steps {
             self.e.add(g(*p), *so)?;
@@ -358,6 +374,9 @@ impl State<'_> {
         self.inner = None;
         for p in regs {
             self.free(p);
+        }
+        for (_, r) in ahead {
+            self.free(r);
         }
         self.e.jmp(next);
         // a missing row/column: zeros
