@@ -262,19 +262,46 @@ fn accumulation<'e>(s: &StmtInfo, target: usize, value: &'e Expr) -> Option<(&'e
 
 /// Distributes loops around the contraction nests they contain, innermost
 /// first: a loop whose body is a sequence with a member that, alone in the
-/// loop, is a perfect nest of at least two loops around one statement of
-/// the form `C = C ± x*y` becomes one loop per member, when `parallel` says
-/// the loop carries no dependence (then no dependence joins different
-/// iterations, and running all of one member's iterations before the next
-/// member's keeps every dependence). Whether the nest is then tiled is
-/// decided by [`detect`] in the lowering.
+/// loop (and, when the loop is nested, alone in the enclosing loop too), is
+/// a contraction nest ([`detect`]) becomes one loop per member, when
+/// `parallel` says the loop carries no dependence (then no dependence joins
+/// different iterations, and running all of one member's iterations before
+/// the next member's keeps every dependence).
 pub fn distribute(k: &Kernel, node: &Node, parallel: &dyn Fn(&Node, usize) -> bool) -> Node {
+    distribute_in(k, node, parallel, None)
+}
+
+/// A loop's header: iterator, first value, condition, step.
+type Header<'a> = (&'a str, &'a AExpr, &'a AExpr, i64);
+
+fn with_header(h: Header, body: &Node) -> Node {
+    Node::For {
+        iterator: h.0.to_string(),
+        init: h.1.clone(),
+        cond: h.2.clone(),
+        inc: h.3,
+        body: Box::new(body.clone()),
+    }
+}
+
+fn distribute_in(
+    k: &Kernel,
+    node: &Node,
+    parallel: &dyn Fn(&Node, usize) -> bool,
+    parent: Option<Header>,
+) -> Node {
     match node {
-        Node::Block(v) => Node::block(v.iter().map(|x| distribute(k, x, parallel)).collect()),
+        Node::Block(v) => Node::block(
+            v.iter()
+                .map(|x| distribute_in(k, x, parallel, parent))
+                .collect(),
+        ),
         Node::If { cond, then, els } => Node::If {
             cond: cond.clone(),
-            then: Box::new(distribute(k, then, parallel)),
-            els: els.as_ref().map(|e| Box::new(distribute(k, e, parallel))),
+            then: Box::new(distribute_in(k, then, parallel, parent)),
+            els: els
+                .as_ref()
+                .map(|e| Box::new(distribute_in(k, e, parallel, parent))),
         },
         Node::User { .. } => node.clone(),
         Node::For {
@@ -284,43 +311,30 @@ pub fn distribute(k: &Kernel, node: &Node, parallel: &dyn Fn(&Node, usize) -> bo
             inc,
             body,
         } => {
-            let body = distribute(k, body, parallel);
-            let alone = |p: &Node| Node::For {
-                iterator: iterator.clone(),
-                init: init.clone(),
-                cond: cond.clone(),
-                inc: *inc,
-                body: Box::new(p.clone()),
-            };
-            let whole = alone(&body);
+            let me: Header = (iterator, init, cond, *inc);
+            let body = distribute_in(k, body, parallel, Some(me));
+            let whole = with_header(me, &body);
             let Node::Block(parts) = &body else {
                 return whole;
             };
+            let tiled = |p: &Node| {
+                let alone = with_header(me, p);
+                detect(k, &alone, &|_| false).is_some()
+                    || parent
+                        .is_some_and(|h| detect(k, &with_header(h, &alone), &|_| false).is_some())
+            };
             let wanted = parts.len() > 1
-                && parts.iter().any(|p| candidate(k, &alone(p), 0))
+                && parts.iter().any(tiled)
                 && iterator
                     .strip_prefix('c')
                     .and_then(|d| d.parse::<usize>().ok())
                     .is_some_and(|l| parallel(&whole, l));
             if wanted {
-                Node::Block(parts.iter().map(alone).collect())
+                Node::Block(parts.iter().map(|p| with_header(me, p)).collect())
             } else {
                 whole
             }
         }
-    }
-}
-
-/// A perfect nest of at least two loops around one statement `C = C ± x*y`.
-fn candidate(k: &Kernel, n: &Node, depth: usize) -> bool {
-    match unwrap(n) {
-        Node::For { body, .. } => candidate(k, body, depth + 1),
-        Node::User { name, .. } if depth >= 2 => k.statements.get(name).is_some_and(|s| {
-            matches!(&s.body, Expr::Assign { value, .. } if matches!(&**value,
-                Expr::Binary { op: BinOp::Add | BinOp::Sub, ty: Ty::Double, lhs, rhs }
-                    if matches!((&**lhs, &**rhs), (Expr::Binary { op: BinOp::Mul, .. }, _) | (_, Expr::Binary { op: BinOp::Mul, .. }))))
-        }),
-        _ => false,
     }
 }
 
