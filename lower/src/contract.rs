@@ -47,6 +47,10 @@ pub struct Contraction<'k> {
     pub b: &'k Expr,
     /// `C - a*b` (the `a` side is packed negated).
     pub negate: bool,
+    /// The `j` loop's bounds depend (affinely) on `i`: the nest is
+    /// triangular or a band, tiled over its bounding box with every row's
+    /// own `j` range at the edges.
+    pub tri: bool,
 }
 
 /// `n` without single-element block wrappers.
@@ -143,17 +147,6 @@ pub fn detect<'k>(
     let (i1, init1, last1, b1) = simple_loop(b0)?;
     let (i2, init2, last2, b2) = simple_loop(b1)?;
     let its = [i0.to_string(), i1.to_string(), i2.to_string()];
-    // rectangular: inner bounds free of the nest's iterators
-    for e in [init1, &last1] {
-        if mentions(e, i0) {
-            return None;
-        }
-    }
-    for e in [init2, &last2] {
-        if mentions(e, i0) || mentions(e, i1) {
-            return None;
-        }
-    }
     let Node::User { name, args } = unwrap(b2) else {
         return None;
     };
@@ -196,6 +189,23 @@ pub fn detect<'k>(
     }
     let i = i?;
     let kk = 3 - i - j;
+    // bounds: free of the nest's iterators, except that the `j` loop's may
+    // be affine in `i` when `i` is an outer loop (syrk's `j <= i`)
+    let bounds = [(init1, &last1), (init2, &last2)];
+    let mut tri = false;
+    for (m, (lo, hi)) in bounds.iter().enumerate() {
+        for (q, it) in its[..m + 1].iter().enumerate() {
+            if mentions(lo, it) || mentions(hi, it) {
+                if m + 1 != j || q != i {
+                    return None;
+                }
+                let iter = |v: &str| v == it;
+                lin_of_ast(lo, &iter)?;
+                lin_of_ast(hi, &iter)?;
+                tri = true;
+            }
+        }
+    }
     // nothing else of the statement depends on other iterators than ours
     // through the written array: value = C[..] + x*y (or y*x, or C - x*y)
     let (prod, negate) = accumulation(s, *target, value)?;
@@ -229,6 +239,7 @@ pub fn detect<'k>(
         a,
         b,
         negate,
+        tri,
     })
 }
 

@@ -186,10 +186,13 @@ impl State<'_> {
         self.e.mov(q(slot(n[0])), g(t))?;
         self.free(t);
         for m in 0..2 {
-            let r = self.ival(&c.inits[m])?;
+            let (r, u) = if c.tri && m + 1 == c.j {
+                self.j_box(c, var, &lo, &n)?
+            } else {
+                (self.ival(&c.inits[m])?, self.ival(&c.lasts[m])?)
+            };
             self.e.mov(q(slot(lo[m + 1])), g(r))?;
             self.e.mov(q(slot(var[m + 1])), g(r))?;
-            let u = self.ival(&c.lasts[m])?;
             self.e.sub(g(u), g(r))?;
             self.e.add(g(u), imm(1))?;
             self.e.mov(q(slot(n[m + 1])), g(u))?;
@@ -544,6 +547,10 @@ impl State<'_> {
             sl(self)?,
             sl(self)?,
         );
+        let jabs = self.new_slot(8)?;
+        let ranges: Vec<(i32, i32)> = (0..MR)
+            .map(|_| Ok((self.new_slot(8)?, self.new_slot(8)?)))
+            .collect::<Result<_>>()?;
         let tmp = self.new_slot(32)?;
         for _ in 1..(MR * NR * 8 / 32) {
             self.new_slot(32)?;
@@ -582,21 +589,47 @@ impl State<'_> {
         self.e.jcc(Cond::L, edge);
         self.e.cmp(q(slot(cols)), imm(NR))?;
         self.e.jcc(Cond::L, edge);
+        let i0 = [lo[c.i], blk.ic, ir];
+        if c.tri {
+            // every row of the tile has all its columns: the first and
+            // the last row suffice (the bounds are affine in i)
+            self.set_sum(jabs, &[lo[c.j], blk.jc, jr])?;
+            for roff in [0, MR - 1] {
+                self.row_var(var[c.i], &i0, roff)?;
+                let (m, _) = self.j_bounds(c)?;
+                let (r, u) = (self.ival(&c.inits[m])?, self.ival(&c.lasts[m])?);
+                self.e.cmp(g(r), q(slot(jabs)))?;
+                self.e.jcc(Cond::G, edge);
+                self.e.sub(g(u), imm(NR - 1))?;
+                self.e.cmp(g(u), q(slot(jabs)))?;
+                self.e.jcc(Cond::L, edge);
+                self.free(r);
+                self.free(u);
+            }
+        }
         self.micro_kernel(p, ldc, aq, bq, blk.kc)?;
         self.e.jmp(next);
-        // an edge tile: its valid part copied to the frame and back
+        // an edge tile: the valid part of each row copied to the frame and
+        // back (nothing when no row has any)
         self.e.bind(edge)?;
+        if c.tri {
+            self.set_sum(jabs, &[lo[c.j], blk.jc, jr])?;
+        }
+        let total = self.row_ranges(c, var, &i0, jabs, rows, cols, &ranges)?;
+        self.e.test(g(total), g(total))?;
+        self.free(total);
+        self.e.jcc(Cond::E, next);
         self.e.vxor(Width::Vec4, 0, 0, VSrc::Reg(0));
         for r in 0..(MR * NR * 8 / 32) as i32 {
             self.e.vstore(Width::Vec4, slot(tmp + 32 * r), 0);
         }
-        self.copy_edge(p, tmp, ldc, rows, cols, true)?;
+        self.copy_edge(p, tmp, ldc, &ranges, true)?;
         let tp = self.temp()?;
         self.e.lea(tp, slot(tmp));
         self.micro_kernel(tp, imm(NR * 8), aq, bq, blk.kc)?;
         self.free(tp);
         self.e.mov(g(p), q(slot(cptr)))?;
-        self.copy_edge(p, tmp, ldc, rows, cols, false)?;
+        self.copy_edge(p, tmp, ldc, &ranges, false)?;
         self.e.bind(next)?;
         self.free(p);
         let t = self.temp()?;
@@ -614,44 +647,146 @@ impl State<'_> {
         Ok(())
     }
 
-    /// Copies the valid `rows × cols` part of the tile at `c` (rows `ldc`
-    /// bytes apart) to the frame tile at `tmp` (rows 64 bytes apart), or
-    /// back. Moves `c`.
+    /// Copies columns `[ra, rb)` of each row of the tile at `c` (rows
+    /// `ldc` bytes apart; `ranges` holds the slots of `ra` and `rb` per row)
+    /// to the frame tile at `tmp` (rows 64 bytes apart), or back. Moves `c`.
     fn copy_edge(
         &mut self,
         c: Gpr,
         tmp: i32,
         ldc: Operand,
-        rows: i32,
-        cols: i32,
+        ranges: &[(i32, i32)],
         into: bool,
     ) -> Result<()> {
-        let (t, r, k) = (self.temp()?, self.temp()?, self.temp()?);
+        let (t, k) = (self.temp()?, self.temp()?);
         self.e.lea(t, slot(tmp));
-        self.e.mov_imm(r, 0);
-        let (lr, lc) = (self.e.label(), self.e.label());
-        self.e.bind(lr)?;
-        self.e.mov_imm(k, 0);
-        self.e.bind(lc)?;
-        let (src, dst) = if into {
-            (Mem::sib(c, k, Scale::X8, 0)?, Mem::sib(t, k, Scale::X8, 0)?)
-        } else {
-            (Mem::sib(t, k, Scale::X8, 0)?, Mem::sib(c, k, Scale::X8, 0)?)
-        };
-        self.e.vload(Width::Scalar, 0, src);
-        self.e.vstore(Width::Scalar, dst, 0);
-        self.e.add(g(k), imm(1))?;
-        self.e.cmp(g(k), q(slot(cols)))?;
-        self.e.jcc(Cond::L, lc);
-        self.e.add(g(c), ldc)?;
-        self.e.add(g(t), imm(NR * 8))?;
-        self.e.add(g(r), imm(1))?;
-        self.e.cmp(g(r), q(slot(rows)))?;
-        self.e.jcc(Cond::L, lr);
+        for (r, (ra, rb)) in ranges.iter().enumerate() {
+            let (lc, done) = (self.e.label(), self.e.label());
+            self.e.mov(g(k), q(slot(*ra)))?;
+            self.e.cmp(g(k), q(slot(*rb)))?;
+            self.e.jcc(Cond::Ge, done);
+            self.e.bind(lc)?;
+            let (src, dst) = if into {
+                (Mem::sib(c, k, Scale::X8, 0)?, Mem::sib(t, k, Scale::X8, 0)?)
+            } else {
+                (Mem::sib(t, k, Scale::X8, 0)?, Mem::sib(c, k, Scale::X8, 0)?)
+            };
+            self.e.vload(Width::Scalar, 0, src);
+            self.e.vstore(Width::Scalar, dst, 0);
+            self.e.add(g(k), imm(1))?;
+            self.e.cmp(g(k), q(slot(*rb)))?;
+            self.e.jcc(Cond::L, lc);
+            self.e.bind(done)?;
+            if r + 1 < ranges.len() {
+                self.e.add(g(c), ldc)?;
+                self.e.add(g(t), imm(NR * 8))?;
+            }
+        }
         self.free(t);
-        self.free(r);
         self.free(k);
         Ok(())
+    }
+
+    /// `[var] = Σ i0 + off`: the iterator `i` at a row of the tile.
+    fn row_var(&mut self, var: i32, i0: &[i32; 3], off: i64) -> Result<()> {
+        self.set_sum(var, i0)?;
+        if off != 0 {
+            self.e.add(q(slot(var)), imm(off))?;
+        }
+        Ok(())
+    }
+
+    /// The position of the `j` loop's bounds in [`Contraction::inits`].
+    fn j_bounds(&self, c: &Contraction) -> Result<(usize, ())> {
+        match c.j {
+            1 | 2 => Ok((c.j - 1, ())),
+            _ => Err(crate::error::Error::Internal("triangular outer j".into())),
+        }
+    }
+
+    /// The `j` loop's bounding box over the `i` range (both bounds affine in
+    /// `i`: their extremes are at its first and last value): registers
+    /// holding the least first value and the greatest last value.
+    fn j_box(
+        &mut self,
+        c: &Contraction,
+        var: [i32; 3],
+        lo: &[i32; 3],
+        n: &[i32; 3],
+    ) -> Result<(Gpr, Gpr)> {
+        let (m, _) = self.j_bounds(c)?;
+        self.set_sum(var[c.i], &[lo[c.i]])?;
+        let (ra, ha) = (self.ival(&c.inits[m])?, self.ival(&c.lasts[m])?);
+        self.set_sum(var[c.i], &[lo[c.i], n[c.i]])?;
+        self.e.sub(q(slot(var[c.i])), imm(1))?;
+        let (rb, hb) = (self.ival(&c.inits[m])?, self.ival(&c.lasts[m])?);
+        self.e.cmp(g(ra), g(rb))?;
+        self.e.cmov(Cond::G, ra, rb);
+        self.e.cmp(g(ha), g(hb))?;
+        self.e.cmov(Cond::L, ha, hb);
+        self.free(rb);
+        self.free(hb);
+        Ok((ra, ha))
+    }
+
+    /// Fills the per-row column ranges `[ra, rb)` of an edge tile (rows
+    /// below `rows` are empty; a triangular nest clips each row to its own
+    /// `j` bounds) and returns a register holding the number of elements.
+    #[allow(clippy::too_many_arguments)]
+    fn row_ranges(
+        &mut self,
+        c: &Contraction,
+        var: &[i32; 3],
+        i0: &[i32; 3],
+        jabs: i32,
+        rows: i32,
+        cols: i32,
+        ranges: &[(i32, i32)],
+    ) -> Result<Gpr> {
+        let total = self.temp()?;
+        self.e.mov_imm(total, 0);
+        for (r, (ra, rb)) in ranges.iter().enumerate() {
+            let skip = self.e.label();
+            self.e.mov(q(slot(*ra)), imm(0))?;
+            self.e.mov(q(slot(*rb)), imm(0))?;
+            self.e.cmp(q(slot(rows)), imm(r as i64))?;
+            self.e.jcc(Cond::Le, skip);
+            let (a, b) = if c.tri {
+                self.row_var(var[c.i], i0, r as i64)?;
+                let (m, _) = self.j_bounds(c)?;
+                let a = self.ival(&c.inits[m])?;
+                self.e.sub(g(a), q(slot(jabs)))?;
+                let z = self.temp()?;
+                self.e.mov_imm(z, 0);
+                self.e.cmp(g(a), g(z))?;
+                self.e.cmov(Cond::L, a, z);
+                self.free(z);
+                let b = self.ival(&c.lasts[m])?;
+                self.e.sub(g(b), q(slot(jabs)))?;
+                self.e.add(g(b), imm(1))?;
+                let w = self.temp()?;
+                self.e.mov(g(w), q(slot(cols)))?;
+                self.e.cmp(g(b), g(w))?;
+                self.e.cmov(Cond::G, b, w);
+                self.free(w);
+                self.e.cmp(g(b), g(a))?;
+                self.e.cmov(Cond::L, b, a);
+                (a, b)
+            } else {
+                let (a, b) = (self.temp()?, self.temp()?);
+                self.e.mov_imm(a, 0);
+                self.e.mov(g(b), q(slot(cols)))?;
+                (a, b)
+            };
+            self.e.mov(q(slot(*ra)), g(a))?;
+            self.e.mov(q(slot(*rb)), g(b))?;
+            self.e.add(g(total), g(b))?;
+            self.e.sub(g(total), g(a))?;
+            self.free(a);
+            self.free(b);
+            self.e.bind(skip)?;
+        }
+        Ok(total)
     }
 
     /// `C[6×8] (at c, rows ldc bytes apart) += Ap panel · Bp panel` over

@@ -126,6 +126,47 @@ fn two_contractions_in_sequence() {
 }
 
 #[test]
+fn triangles_and_bands() {
+    // syrk: j <= i, the rows of a tile clipped at the diagonal
+    check(
+        "void s(int N, int M, double alpha, double C[N][N], double A[N][M]) {
+          for (int i = 0; i < N; i++)
+            for (int k = 0; k < M; k++)
+              for (int j = 0; j <= i; j++)
+                C[i][j] += alpha * A[i][k] * A[j][k];
+        }",
+        true,
+        &[
+            &[("N", 1), ("M", 1)],
+            &[("N", 13), ("M", 5)],
+            &[("N", 130), ("M", 270)],
+        ],
+    );
+    // covariance's upper triangle with k innermost, and a band around the
+    // diagonal (tiles whose rows are all empty are skipped)
+    check(
+        "void u(int N, int M, double C[M][M], double D[N][M]) {
+          for (int i = 0; i < M; i++)
+            for (int j = i; j < M; j++)
+              for (int k = 0; k < N; k++)
+                C[i][j] += D[k][i] * D[k][j];
+        }",
+        true,
+        &[&[("N", 3), ("M", 2)], &[("N", 9), ("M", 29)]],
+    );
+    check(
+        "void b(int N, double C[N][N + 6], double A[N][N], double B[N][N + 6]) {
+          for (int i = 0; i < N; i++)
+            for (int k = 0; k < N; k++)
+              for (int j = i + 1; j <= i + 3; j++)
+                C[i][j] += A[i][k] * B[k][j];
+        }",
+        true,
+        &[&[("N", 2)], &[("N", 31)]],
+    );
+}
+
+#[test]
 fn forms_that_are_not_contractions_stay_as_they_were() {
     let sizes: &[&[(&str, i64)]] = &[&[("N", 4)], &[("N", 11)]];
     // the written array is also a factor
@@ -150,13 +191,13 @@ fn forms_that_are_not_contractions_stay_as_they_were() {
         false,
         sizes,
     );
-    // triangular: the inner bound depends on an outer iterator
+    // the k loop's bounds depend on i (trmm)
     check(
         "void s(int N, double C[N][N], double A[N][N]) {
           for (int i = 0; i < N; i++)
-            for (int k = 0; k < N; k++)
-              for (int j = 0; j <= i; j++)
-                C[i][j] += A[i][k] * A[j][k];
+            for (int k = i + 1; k < N; k++)
+              for (int j = 0; j < N; j++)
+                C[i][j] += A[k][i] * A[k][j];
         }",
         false,
         sizes,
