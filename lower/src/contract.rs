@@ -274,7 +274,8 @@ fn accumulation<'e>(s: &StmtInfo, target: usize, value: &'e Expr) -> Option<(&'e
 /// Distributes loops around the contraction nests they contain, innermost
 /// first: a loop whose body is a sequence with a member that, alone in the
 /// loop (and, when the loop is nested, alone in the enclosing loop too), is
-/// a contraction nest ([`detect`]) becomes one loop per member, when
+/// a contraction nest ([`detect`]) or a reduction pair to interchange
+/// ([`interchange`]) becomes one loop per member, when
 /// `parallel` says the loop carries no dependence (then no dependence joins
 /// different iterations, and running all of one member's iterations before
 /// the next member's keeps every dependence).
@@ -331,6 +332,7 @@ fn distribute_in(
             let tiled = |p: &Node| {
                 let alone = with_header(me, p);
                 detect(k, &alone, &|_| false).is_some()
+                    || swap_pair(k, &alone).is_some()
                     || parent
                         .is_some_and(|h| detect(k, &with_header(h, &alone), &|_| false).is_some())
             };

@@ -214,3 +214,38 @@ fn forms_that_are_not_contractions_stay_as_they_were() {
         sizes,
     );
 }
+
+#[test]
+fn a_strided_reduction_pair_is_distributed_interchanged_and_vectorized() {
+    // doitgen: `sum[p] = 0` leaves the p loop, then `for s for p` runs
+    // unit-stride along p
+    let src = "void d(int NR, int NQ, int NP, double A[NR][NQ][NP], double C4[NP][NP], double sum[NP]) {
+      for (int r = 0; r < NR; r++)
+        for (int q = 0; q < NQ; q++) {
+          for (int p = 0; p < NP; p++) {
+            sum[p] = 0.0;
+            for (int s = 0; s < NP; s++)
+              sum[p] = sum[p] + A[r][q][s] * C4[s][p];
+          }
+          for (int p = 0; p < NP; p++)
+            A[r][q][p] = sum[p];
+        }
+    }";
+    let front = lower::front(src).unwrap();
+    let (k, node, copies) = lower::prepare_with(&front, 1).unwrap();
+    let c = lower::compile_jammed(&k, &node, &copies).unwrap();
+    assert!(
+        c.notes.iter().all(|n| n.contains("vectorized")),
+        "{:?}\n{}",
+        c.notes,
+        node.to_c()
+    );
+    check(
+        src,
+        false,
+        &[
+            &[("NR", 2), ("NQ", 3), ("NP", 5)],
+            &[("NR", 3), ("NQ", 2), ("NP", 19)],
+        ],
+    );
+}
