@@ -150,19 +150,9 @@ pub fn detect<'k>(
     let Node::User { name, args } = unwrap(b2) else {
         return None;
     };
-    let s = k.statements.get(name)?;
-    if s.iterators.len() != args.len() {
-        return None;
-    }
     let is_iter = |v: &str| outer(v) || its.iter().any(|x| x == v);
-    let lins: Vec<Lin> = args
-        .iter()
-        .map(|a| lin_of_ast(a, &is_iter))
-        .collect::<Option<_>>()?;
-    let Expr::Assign { target, value, .. } = &s.body else {
-        return None;
-    };
-    let w = &s.accesses[*target];
+    let (s, lins, target, value) = assignment(k, name, args, &is_iter)?;
+    let w = &s.accesses[target];
     if !matches!(k.arrays.get(&w.array)?.storage, Storage::Slot(_)) || w.index.is_empty() {
         return None;
     }
@@ -208,7 +198,7 @@ pub fn detect<'k>(
     }
     // nothing else of the statement depends on other iterators than ours
     // through the written array: value = C[..] + x*y (or y*x, or C - x*y)
-    let (prod, negate) = accumulation(s, *target, value)?;
+    let (prod, negate) = accumulation(s, target, value)?;
     let Expr::Binary {
         op: BinOp::Mul,
         ty: Ty::Double,
@@ -241,6 +231,29 @@ pub fn detect<'k>(
         negate,
         tri,
     })
+}
+
+/// The statement `name` called with `args`: its info, the arguments as
+/// linear forms (`is_iter` tells iterators from parameters), the written
+/// access and the assigned value.
+fn assignment<'k>(
+    k: &'k Kernel,
+    name: &str,
+    args: &[AExpr],
+    is_iter: &dyn Fn(&str) -> bool,
+) -> Option<(&'k StmtInfo, Vec<Lin>, usize, &'k Expr)> {
+    let s = k.statements.get(name)?;
+    if s.iterators.len() != args.len() {
+        return None;
+    }
+    let lins: Vec<Lin> = args
+        .iter()
+        .map(|a| lin_of_ast(a, is_iter))
+        .collect::<Option<_>>()?;
+    let Expr::Assign { target, value, .. } = &s.body else {
+        return None;
+    };
+    Some((s, lins, *target, value))
 }
 
 /// `value` as `W + term`, `term + W` or `W - term` (negated) where `W`
@@ -415,20 +428,9 @@ fn swap_pair(k: &Kernel, n: &Node) -> Option<Node> {
     let Node::User { name, args } = unwrap(bk) else {
         return None;
     };
-    let s = k.statements.get(name)?;
-    if s.iterators.len() != args.len() {
-        return None;
-    }
-    let is_iter = |v: &str| k.param_slot(v).is_none();
-    let lins: Vec<Lin> = args
-        .iter()
-        .map(|a| lin_of_ast(a, &is_iter))
-        .collect::<Option<_>>()?;
-    let Expr::Assign { target, value, .. } = &s.body else {
-        return None;
-    };
-    let w = &s.accesses[*target];
-    let (term, _) = accumulation(s, *target, value)?;
+    let (s, lins, target, value) = assignment(k, name, args, &|v| k.param_slot(v).is_none())?;
+    let w = &s.accesses[target];
+    let (term, _) = accumulation(s, target, value)?;
     let mut reads_w = false;
     walk_accesses(term, &mut |r| reads_w |= s.accesses[r].array == w.array);
     if reads_w {

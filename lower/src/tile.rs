@@ -114,6 +114,15 @@ impl State<'_> {
         Ok(done)
     }
 
+    /// `N` new 8-byte frame slots.
+    fn slots<const N: usize>(&mut self) -> Result<[i32; N]> {
+        let mut out = [0; N];
+        for s in out.iter_mut() {
+            *s = self.new_slot(8)?;
+        }
+        Ok(out)
+    }
+
     /// `[dst] = Σ [parts]` (frame slots).
     fn set_sum(&mut self, dst: i32, parts: &[i32]) -> Result<()> {
         let t = self.temp()?;
@@ -167,11 +176,7 @@ impl State<'_> {
         op: ast::CmpOp,
         bound: Operand,
     ) -> Result<()> {
-        let sl = |st: &mut Self| st.new_slot(8);
-        let (lo, n) = (
-            [sl(self)?, sl(self)?, sl(self)?],
-            [sl(self)?, sl(self)?, sl(self)?],
-        );
+        let (lo, n): ([i32; 3], [i32; 3]) = (self.slots()?, self.slots()?);
         let exit = self.e.label();
         // ranges: the outer loop's from its iterator and bound, the inner
         // ones evaluated here (they do not depend on the nest)
@@ -202,16 +207,8 @@ impl State<'_> {
             self.e.jcc(Cond::Le, exit);
         }
         let (ri, rj, rk) = (c.i, c.j, c.k);
-        let b = [
-            sl(self)?,
-            sl(self)?,
-            sl(self)?,
-            sl(self)?,
-            sl(self)?,
-            sl(self)?,
-        ];
-        let (jc, nc, pc, kc, ic, mc) = (b[0], b[1], b[2], b[3], b[4], b[5]);
-        let (kc48, kc64) = (sl(self)?, sl(self)?);
+        let [jc, nc, pc, kc, ic, mc] = self.slots()?;
+        let [kc48, kc64] = self.slots()?;
         self.wide = true;
         self.workspace = self.workspace.max(WORKSPACE);
         let ws = self.k.workspace_slot();
@@ -537,16 +534,7 @@ impl State<'_> {
             .scale(8)
             .ok_or_else(|| crate::error::Error::Unsupported("stride overflow".into()))?;
         let ldc = self.inv(&ldc)?;
-        let sl = |st: &mut Self| st.new_slot(8);
-        let (jr, ir, aq, bq, rows, cols, cptr) = (
-            sl(self)?,
-            sl(self)?,
-            sl(self)?,
-            sl(self)?,
-            sl(self)?,
-            sl(self)?,
-            sl(self)?,
-        );
+        let [jr, ir, aq, bq, rows, cols, cptr] = self.slots()?;
         let jabs = self.new_slot(8)?;
         let ranges: Vec<(i32, i32)> = (0..MR)
             .map(|_| Ok((self.new_slot(8)?, self.new_slot(8)?)))

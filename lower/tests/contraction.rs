@@ -219,7 +219,8 @@ fn forms_that_are_not_contractions_stay_as_they_were() {
 fn a_strided_reduction_pair_is_distributed_interchanged_and_vectorized() {
     // doitgen: `sum[p] = 0` leaves the p loop, then `for s for p` runs
     // unit-stride along p
-    let src = "void d(int NR, int NQ, int NP, double A[NR][NQ][NP], double C4[NP][NP], double sum[NP]) {
+    let src =
+        "void d(int NR, int NQ, int NP, double A[NR][NQ][NP], double C4[NP][NP], double sum[NP]) {
       for (int r = 0; r < NR; r++)
         for (int q = 0; q < NQ; q++) {
           for (int p = 0; p < NP; p++) {
