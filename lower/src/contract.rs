@@ -102,7 +102,9 @@ fn side_deps(
     }
     let mut deps = [false; 3];
     let mut ok = true;
+    let mut count = 0;
     walk_accesses(e, &mut |k| {
+        count += 1;
         let a = &s.accesses[k];
         if a.array == c || a.write {
             ok = false;
@@ -119,8 +121,13 @@ fn side_deps(
             }
         }
     });
-    ok.then_some(deps)
+    // each access of a side gets a pointer (and a prefetch register) in
+    // the packing loop: a few fit beside its temporaries
+    (ok && count <= MAX_SIDE_ACCESSES).then_some(deps)
 }
+
+/// Most accesses a factor may read to be packed.
+const MAX_SIDE_ACCESSES: usize = 3;
 
 pub(crate) fn walk_accesses(e: &Expr, f: &mut dyn FnMut(usize)) {
     match e {

@@ -250,3 +250,28 @@ fn a_strided_reduction_pair_is_distributed_interchanged_and_vectorized() {
         ],
     );
 }
+
+#[test]
+fn a_factor_with_many_accesses_is_not_tiled() {
+    // three fit (pointers and prefetch registers beside the temporaries)
+    check(
+        "void m(int N, double C[N][N], double A[N][N], double P[N][N], double Q[N][N], double B[N][N]) {
+          for (int i = 0; i < N; i++)
+            for (int k = 0; k < N; k++)
+              for (int j = 0; j < N; j++)
+                C[i][j] += (A[i][k] + P[i][k] * Q[k][i]) * B[k][j];
+        }",
+        true,
+        &[&[("N", 9)], &[("N", 30)]],
+    );
+    check(
+        "void m(int N, double C[N][N], double A[N][N], double P[N][N], double Q[N][N], double R[N][N], double B[N][N]) {
+          for (int i = 0; i < N; i++)
+            for (int k = 0; k < N; k++)
+              for (int j = 0; j < N; j++)
+                C[i][j] += (A[i][k] + P[i][k] + Q[k][i] + R[i][k]) * B[k][j];
+        }",
+        false,
+        &[&[("N", 9)]],
+    );
+}
