@@ -89,6 +89,17 @@ fn roles_follow_the_written_element() {
         }",
         true,
         &[&[("N", 3)], &[("N", 14)], &[("N", 33)]],
+    ); // rows written in reverse and every other one (a negative and a
+       // double row stride)
+    check(
+        "void v(int N, double C[2 * N][N], double A[N][N], double B[N][N]) {
+          for (int i = 0; i < N; i++)
+            for (int k = 0; k < N; k++)
+              for (int j = 0; j < N; j++)
+                C[2 * N - 1 - 2 * i][j] += A[i][k] * B[k][j];
+        }",
+        true,
+        &[&[("N", 2)], &[("N", 15)]],
     );
 }
 
