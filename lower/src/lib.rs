@@ -162,6 +162,7 @@ mod jam;
 mod kernel;
 mod linear;
 mod nest;
+mod pack;
 mod parallel;
 mod pipeline;
 mod run;

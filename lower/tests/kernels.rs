@@ -27,7 +27,7 @@ fn kernels() -> Vec<PathBuf> {
 }
 
 mod common;
-use common::{agree, close};
+use common::agree;
 
 #[test]
 fn compiled_kernels_agree_with_the_interpreter() {
