@@ -208,6 +208,19 @@ impl Assembler {
         self.legacy(true, &[0x8d], dst.num(), Rm::Mem(src));
     }
 
+    /// `prefetcht0 m8`: a hint to bring the line holding `m` into every
+    /// cache level (it never faults and retires at once).
+    ///
+    /// ```
+    /// use codegen_x86::{Assembler, Gpr, Mem};
+    /// let mut asm = Assembler::new();
+    /// asm.prefetcht0(Mem::base(Gpr::Rax).disp(0x40));
+    /// assert_eq!(asm.code(), [0x0f, 0x18, 0x48, 0x40]);
+    /// ```
+    pub fn prefetcht0(&mut self, m: Mem) {
+        self.legacy(false, &[0x0f, 0x18], 1, Rm::Mem(m));
+    }
+
     /// `imul reg, r/m64`: signed multiply, low 64 bits.
     ///
     /// ```

@@ -71,7 +71,7 @@ fn parse_mem(s: &str) -> Mem {
 
 fn parse_operand(s: &str) -> Op {
     let mut s = s.trim();
-    for size in ["QWORD PTR ", "XMMWORD PTR ", "YMMWORD PTR "] {
+    for size in ["BYTE PTR ", "QWORD PTR ", "XMMWORD PTR ", "YMMWORD PTR "] {
         s = s.strip_prefix(size).unwrap_or(s);
     }
     if s.starts_with('[') {
@@ -199,6 +199,10 @@ fn encode(asm: &mut Assembler, mn: &str, ops: &[Op]) {
         "not" => asm.not(g(&ops[0])),
         "idiv" => asm.idiv(g(&ops[0])),
         "cqo" => asm.cqo(),
+        "prefetcht0" => match ops {
+            [M(m)] => asm.prefetcht0(*m),
+            _ => panic!("prefetcht0 {ops:?}"),
+        },
         "push" | "pop" => match (mn, ops) {
             ("push", [G(r)]) => asm.push(*r),
             ("pop", [G(r)]) => asm.pop(*r),

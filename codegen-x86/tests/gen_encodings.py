@@ -65,6 +65,8 @@ def lines():
     out.append("movabs rax, -0x1")
     for m in MEMS:
         out.append(f"lea {GPR[len(out) % 16]}, {m}")
+    for m in MEMS:
+        out.append(f"prefetcht0 BYTE PTR {m}")
     # Multiply.
     for d, s in pairs(GPR, 5):
         out.append(f"imul {d}, {s}")

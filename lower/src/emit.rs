@@ -32,6 +32,8 @@ impl Width {
 /// Size of a memory operand, printed as `QWORD PTR` etc.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MemSize {
+    /// 1 byte (a prefetched line's address).
+    Byte,
     /// 8 bytes.
     Qword,
     /// 16 bytes.
@@ -458,6 +460,18 @@ impl Emitter {
         self.asm.vbroadcastsd(ymm(dst), xmm(src));
     }
 
+    /// `prefetcht0 m8`.
+    pub fn prefetch(&mut self, m: Mem) {
+        self.record("prefetcht0", vec![Operand::Mem(m, MemSize::Byte)]);
+        self.asm.prefetcht0(m);
+    }
+
+    /// `vbroadcastsd ymm, m64`.
+    pub fn vbroadcast_mem(&mut self, dst: u8, m: Mem) {
+        self.record("vbroadcastsd", vec![Operand::Ymm(ymm(dst)), q(m)]);
+        self.asm.vbroadcastsd(ymm(dst), m);
+    }
+
     /// `vcvtsi2sd xmm, xmm, r64`.
     pub fn cvt(&mut self, dst: u8, src: Gpr) {
         self.record(
@@ -508,6 +522,7 @@ impl Operand {
             Operand::Ymm(r) => r.to_string(),
             Operand::Mem(m, s) => {
                 let size = match s {
+                    MemSize::Byte => "BYTE",
                     MemSize::Qword => "QWORD",
                     MemSize::Xmmword => "XMMWORD",
                     MemSize::Ymmword => "YMMWORD",

@@ -28,8 +28,13 @@ pub struct Compiled {
     pub code: Vec<u8>,
     /// Every instruction with its resolved branch target.
     pub listing: Vec<(Inst, Option<usize>)>,
-    /// One line per innermost loop: how it was lowered.
+    /// One line per innermost loop (or tiled contraction): how it was
+    /// lowered.
     pub notes: Vec<String>,
+    /// Bytes of workspace (packing buffers) each worker must pass in the
+    /// argument vector's slot [`Kernel::workspace_slot`], 64-byte aligned;
+    /// 0 when none.
+    pub workspace: usize,
 }
 
 impl Compiled {
@@ -186,10 +191,12 @@ fn compile_with(k: &Kernel, node: &Node, chunk: bool, copies: &Copies) -> Result
     st.emit_invariants()?;
     st.e.jmp(body);
     let notes = std::mem::take(&mut st.notes);
+    let workspace = st.workspace;
     let (code, listing) = st.e.finish()?;
     Ok(Compiled {
         code,
         listing,
         notes,
+        workspace,
     })
 }

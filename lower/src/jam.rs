@@ -16,7 +16,8 @@ use ast::{CmpOp, Expr, Node};
 /// are different iterations of a parallel loop: no dependence joins them.
 pub type Copies = HashMap<(String, Vec<Expr>), (usize, usize)>;
 
-fn mentions(e: &Expr, v: &str) -> bool {
+/// Whether `v` occurs in `e`.
+pub(crate) fn mentions(e: &Expr, v: &str) -> bool {
     use ast::Expr as E;
     match e {
         E::Int(_) => false,
@@ -126,8 +127,9 @@ pub fn jam_outer(
         n => vec![n],
     };
     let mut out = Vec::new();
-    for (id, n) in tops.into_iter().enumerate() {
-        out.push(jam_top(n, f, id, worth, copies));
+    let mut id = 0;
+    for n in tops {
+        out.push(jam_top(n, f, &mut id, worth, copies));
     }
     Node::block(out)
 }
@@ -135,10 +137,19 @@ pub fn jam_outer(
 fn jam_top(
     n: &Node,
     f: i64,
-    id: usize,
+    next_id: &mut usize,
     worth: &dyn Fn(&Node, usize) -> bool,
     copies: &mut Copies,
 ) -> Node {
+    // a sequence under a top-level `if` (loops distributed around a
+    // contraction): each member on its own
+    if let Node::Block(v) = n {
+        return Node::Block(
+            v.iter()
+                .map(|x| jam_top(x, f, next_id, worth, copies))
+                .collect(),
+        );
+    }
     if let Node::If {
         cond,
         then,
@@ -147,7 +158,7 @@ fn jam_top(
     {
         return Node::If {
             cond: cond.clone(),
-            then: Box::new(jam_top(then, f, id, worth, copies)),
+            then: Box::new(jam_top(then, f, next_id, worth, copies)),
             els: None,
         };
     }
@@ -178,6 +189,8 @@ fn jam_top(
         _ => return n.clone(),
     };
     let mut mine = Copies::new();
+    let id = *next_id;
+    *next_id += 1;
     let jammed = match dim {
         Some(l) if worth(n, l) => jam(body, iterator, f, id, &mut mine),
         _ => None,

@@ -240,8 +240,14 @@ impl Kernel {
         self.params.len() + self.locals.len()
     }
 
+    /// Argument slot of the worker's workspace pointer (after the worker's
+    /// number and count).
+    pub fn workspace_slot(&self) -> usize {
+        self.scalar_area() + 3
+    }
+
     /// Number of argument slots.
     pub fn slots(&self) -> usize {
-        self.scalar_area() + 3
+        self.scalar_area() + 4
     }
 }

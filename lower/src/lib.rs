@@ -72,6 +72,41 @@
 //! values, guards, steps other than 1. The per-loop decision and its reason
 //! are in [`Compiled::notes`].
 //!
+//! ## Contractions: packing and register tiles
+//! A perfect nest of three unit-step loops around one statement
+//! `C[..i..][j] = C[..i..][j] + x * y` (also `x*y + C`, `C - x*y`) is
+//! recognised in any loop order (roles: `k` is the loop the written element
+//! does not depend on, `j` the loop of its last subscript, which must be
+//! `j+const`, `i` the third, alone in another subscript; one factor must
+//! not depend on `j`, the other not on `i`, neither may read `C`; the
+//! loops' bounds are free of the nest's iterators, except that the `j`
+//! loop's may be affine in an outer `i`). Its only dependences are then
+//! along `k` for one `(i, j)`, so the nest runs as a BLIS-style gemm: `j`
+//! in blocks of 4080, `k` in blocks of 256 (the `b` factor packed into
+//! panels of 8 columns), `i` in blocks of 120 (the `a` factor packed into
+//! panels of 6 rows), and every 6×8 tile of `C` kept in twelve `ymm`
+//! registers over the block's `k` steps: two panel loads, six broadcasts
+//! and twelve `vfmadd231pd` per step, the next tile's rows of `C` and the
+//! `a` panel prefetched; edge tiles run on a zero-padded copy in the frame.
+//! A triangular or band nest (syrk's `j <= i`) is tiled over its bounding
+//! box: a tile is full when its first and last rows are (the bounds are
+//! affine in `i`), an edge tile copies each row's own column range, an
+//! empty one is skipped. Packing evaluates each factor with the statement's
+//! own scalar code (the interpreter's values bit for bit; a unit-stride
+//! access is copied 8 doubles at a time), and every element of `C` receives
+//! its terms in the original `k` order, each as one FMA: the only change
+//! against the C semantics is the single rounding of `c + x*y`, within the
+//! 1e-9 tolerance above. The packing buffers are a per-worker workspace
+//! ([`Compiled::workspace`] bytes, in the argument vector). Before
+//! lowering, [`prepare_with`] distributes a loop that carries no dependence
+//! around such a nest (`for i { C[i][j] *= beta; for k for j .. }` becomes
+//! two nests; gemm, 2mm, syrk), innermost loops first, and interchanges a
+//! reduction pair `for j for k: W[..][j] += e` whose `k` loop is strided
+//! into `for k for j` (doitgen's `sum[p] += A[s] * C4[s][p]`: then
+//! vectorized; each element's terms keep their order). Not tiled: a `k`
+//! loop whose bounds depend on `i` (trmm), subscripts like `C[i + j]`, a
+//! factor reading `C`, guards inside.
+//!
 //! ## Unroll-and-jam (off by default)
 //! [`prepare_with`] can unroll-and-jam a top-level loop that carries no
 //! dependence and whose statements all write along their innermost loop
@@ -118,6 +153,7 @@
 #![warn(missing_docs)]
 
 mod body;
+mod contract;
 mod cprint;
 mod emit;
 mod error;
@@ -126,10 +162,12 @@ mod jam;
 mod kernel;
 mod linear;
 mod nest;
+mod pack;
 mod parallel;
 mod pipeline;
 mod run;
 mod state;
+mod tile;
 mod vector;
 
 pub use cprint::c_function;

@@ -13,6 +13,7 @@ use scop::model::Expr;
 use crate::body::{key, vectorizable, Call, Inner};
 use crate::emit::{g, imm, q, Operand, Width};
 use crate::error::{Error, Result};
+use crate::jam::mentions;
 use crate::kernel::Storage;
 use crate::linear::{Lin, Poly};
 use crate::state::{arg, slot, Loc, State};
@@ -24,24 +25,6 @@ fn cc(op: CmpOp) -> Cond {
         CmpOp::Ge => Cond::Ge,
         CmpOp::Gt => Cond::G,
         CmpOp::Eq => Cond::E,
-    }
-}
-
-fn mentions(e: &ast::Expr, v: &str) -> bool {
-    use ast::Expr as E;
-    match e {
-        E::Int(_) => false,
-        E::Var(n) => n == v,
-        E::Neg(a) | E::Mul(_, a) | E::FloorDiv(a, _) | E::ExactDiv(a, _) | E::Mod(a, _) => {
-            mentions(a, v)
-        }
-        E::Add(a, b)
-        | E::Sub(a, b)
-        | E::Min(a, b)
-        | E::Max(a, b)
-        | E::Cmp(_, a, b)
-        | E::And(a, b)
-        | E::Or(a, b) => mentions(a, v) || mentions(b, v),
     }
 }
 
@@ -238,6 +221,20 @@ impl State<'_> {
                 let done = match innermost {
                     Some(has_if) if !users.is_empty() => {
                         self.inner_loop(it, loc, op, bop, inc, body, &users, has_if)?
+                    }
+                    None if inc == 1 => {
+                        let k = self.k;
+                        let whole = Node::For {
+                            iterator: it.to_string(),
+                            init: init.clone(),
+                            cond: cond.clone(),
+                            inc,
+                            body: Box::new(body.clone()),
+                        };
+                        match crate::contract::detect(k, &whole, &|v| self.is_iter(v)) {
+                            Some(con) => self.contraction(&con, loc, op, bop)?,
+                            None => false,
+                        }
                     }
                     _ => false,
                 };

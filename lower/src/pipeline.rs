@@ -75,17 +75,42 @@ pub fn prepare(f: &Front) -> Result<(Kernel, Node, crate::jam::Copies)> {
     prepare_with(f, JAM)
 }
 
-/// [`kernel_and_loops`] then unroll-and-jam by `factor` of the top-level
-/// parallel loops whose statements all write along their innermost loop.
+/// [`kernel_and_loops`], distribution of parallel loops around the
+/// contraction nests they contain (tiled by the lowering), interchange of
+/// reduction pairs whose inner loop becomes unit-stride, then
+/// unroll-and-jam by `factor` of the other top-level parallel loops whose
+/// statements all write along their innermost loop.
 pub fn prepare_with(f: &Front, factor: i64) -> Result<(Kernel, Node, crate::jam::Copies)> {
     let (k, node) = kernel_and_loops(f)?;
+    // the schedule and the dependences behind the parallel test only when a
+    // loop asks, once per set of statements
+    let s = std::cell::OnceCell::new();
+    let dims: std::cell::RefCell<std::collections::HashMap<Vec<String>, Vec<bool>>> =
+        Default::default();
+    let par = |n: &Node, l: usize| {
+        let Some(s) = s.get_or_init(|| schedule(&f.model).ok()) else {
+            return false;
+        };
+        let mut st = Vec::new();
+        crate::function::statements_of(n, &mut st);
+        st.sort();
+        st.dedup();
+        let mut memo = dims.borrow_mut();
+        let p = memo.entry(st).or_insert_with_key(|st| {
+            crate::parallel::parallel_dims(&f.model, s, Some(st)).unwrap_or_default()
+        });
+        p.get(l) == Some(&true)
+    };
+    let node = crate::contract::distribute(&k, &node, &par);
+    let node = crate::contract::interchange(&k, &node);
     let mut copies = crate::jam::Copies::new();
     if factor <= 1 {
         return Ok((k, node, copies));
     }
-    let s = schedule(&f.model)?;
     let worth = |n: &Node, l: usize| {
-        crate::jam::writes_move_inside(&k, n) && parallel_in(&f.model, &s, n, l)
+        !crate::contract::is_contraction(&k, n)
+            && crate::jam::writes_move_inside(&k, n)
+            && par(n, l)
     };
     let jammed = crate::jam::jam_outer(&node, factor, &worth, &mut copies);
     Ok((k, jammed, copies))

@@ -153,6 +153,19 @@ pub fn run_pieces(
         }
         local_sizes.push(len);
     }
+    // one workspace per worker, 64-byte aligned (allocated once: the
+    // packing buffers are overwritten before they are read)
+    let ws_bytes = pieces.iter().map(|p| p.code.workspace).max().unwrap_or(0);
+    let mut workspaces: Vec<Vec<f64>> = (0..threads)
+        .map(|_| vec![0.0; if ws_bytes == 0 { 0 } else { ws_bytes / 8 + 8 }])
+        .collect();
+    let ws_ptrs: Vec<i64> = workspaces
+        .iter_mut()
+        .map(|w| {
+            let p = w.as_mut_ptr() as usize;
+            ((p + 63) & !63) as i64
+        })
+        .collect();
     let mut times = Vec::new();
     let mut last: Vec<(String, Vec<f64>)> = Vec::new();
     for run in 0..repeat.max(1) {
@@ -197,16 +210,18 @@ pub fn run_pieces(
         block.push(scalars.as_mut_ptr() as i64);
         block.push(0);
         block.push(1);
+        block.push(ws_ptrs[0]);
         let t = Instant::now();
         for (i, (func, parallel)) in funcs.iter().enumerate() {
             let tp = Instant::now();
             if *parallel && threads > 1 && piece_ns[i] >= min_threaded_ns {
-                let n = block.len();
+                let n = k.scalar_area();
                 let blocks: Vec<Vec<i64>> = (0..threads)
                     .map(|w| {
                         let mut b = block.clone();
-                        b[n - 2] = w as i64;
-                        b[n - 1] = threads as i64;
+                        b[n + 1] = w as i64;
+                        b[n + 2] = threads as i64;
+                        b[n + 3] = ws_ptrs[w];
                         b
                     })
                     .collect();

@@ -81,6 +81,8 @@ pub struct State<'k> {
     pub notes: Vec<String>,
     /// Addressing of the innermost loop being lowered.
     pub inner: Option<crate::body::Inner>,
+    /// Bytes of per-worker workspace the code uses (packing buffers).
+    pub workspace: usize,
 }
 
 /// `[rsp + off]`.
@@ -115,6 +117,7 @@ impl<'k> State<'k> {
             chunk: false,
             copies: crate::jam::Copies::new(),
             notes: Vec::new(),
+            workspace: 0,
         }
     }
 

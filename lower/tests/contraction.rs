@@ -1,0 +1,288 @@
+//! Contractions lowered to packed panels and register tiles: every form the
+//! recogniser accepts, at sizes that leave partial tiles and cross the cache
+//! blocks (`MC` = 120 rows, `KC` = 256 steps, `NC` = 4080 columns), against
+//! the interpreter; and forms it must leave alone.
+
+mod common;
+use common::agree;
+
+/// Compiles `src` as `poly run` does (distribution, jam by 4), checks
+/// whether a contraction was tiled, and compares runs at each size (one
+/// list of `NAME=VALUE` per run) with the interpreter, on one worker and,
+/// for the parallel pieces, on three.
+fn check(src: &str, tiled: bool, sizes: &[&[(&str, i64)]]) {
+    let front = lower::front(src).unwrap();
+    let (k, node, copies) = lower::prepare_with(&front, 4).unwrap();
+    let c = lower::compile_jammed(&k, &node, &copies).unwrap();
+    assert_eq!(
+        c.notes.iter().any(|n| n.contains("contraction")),
+        tiled,
+        "{:?}\n{}",
+        c.notes,
+        node.to_c()
+    );
+    assert_eq!(c.workspace > 0, tiled);
+    let sched = lower::schedule(&front.model).unwrap();
+    let par = |n: &ast::Node, l: usize| lower::parallel_in(&front.model, &sched, n, l);
+    let pieces = lower::compile_pieces(&k, &node, &par, &copies).unwrap();
+    for size in sizes {
+        let a: Vec<String> = size.iter().map(|(n, v)| format!("{n}={v}")).collect();
+        let want = scop::commands::interp_function(&front.function, &a).unwrap();
+        let got = lower::run(&c, &k, &front.function, &a, 2, &mut |_, _| {}).unwrap();
+        agree(&want, &got.checksums, &format!("{a:?}"));
+        let got =
+            lower::run_pieces(&pieces, &k, &front.function, &a, 1, 3, 0, &mut |_, _| {}).unwrap();
+        agree(&want, &got.checksums, &format!("{a:?} on 3 workers"));
+    }
+}
+
+const GEMM: &str = "void g(int NI, int NJ, int NK, double alpha, double C[NI][NJ], double A[NI][NK], double B[NK][NJ]) {
+  for (int i = 0; i < NI; i++)
+    for (int k = 0; k < NK; k++)
+      for (int j = 0; j < NJ; j++)
+        C[i][j] += alpha * A[i][k] * B[k][j];
+}";
+
+#[test]
+fn gemm_at_edges_and_across_blocks() {
+    check(
+        GEMM,
+        true,
+        &[
+            &[("NI", 1), ("NJ", 1), ("NK", 1)],
+            &[("NI", 7), ("NJ", 9), ("NK", 5)],
+            &[("NI", 6), ("NJ", 8), ("NK", 4)],
+            &[("NI", 0), ("NJ", 3), ("NK", 3)],
+            &[("NI", 3), ("NJ", 3), ("NK", 0)],
+            &[("NI", 131), ("NJ", 19), ("NK", 261)],
+            &[("NI", 2), ("NJ", 4093), ("NK", 3)],
+        ],
+    );
+}
+
+#[test]
+fn dot_product_order_and_subtraction() {
+    // k innermost (i-j-k), C - a*b, the b side read across its rows
+    // (B[j][k]: no unit stride along j, packed element by element)
+    check(
+        "void t(int N, int M, double C[N][M], double A[N][N], double B[M][N]) {
+          for (int i = 0; i < N; i++)
+            for (int j = 0; j < M; j++)
+              for (int k = 0; k < N; k++)
+                C[i][j] = C[i][j] - A[i][k] * B[j][k];
+        }",
+        true,
+        &[&[("N", 5), ("M", 3)], &[("N", 29), ("M", 17)]],
+    );
+}
+
+#[test]
+fn roles_follow_the_written_element() {
+    // the written element's last subscript names j whatever the loop
+    // order; factors are expressions, b before a; offsets and bounds
+    check(
+        "void r(int N, double D[N + 2][N + 3], double P[N][N], double Q[N][N]) {
+          for (int j = 1; j < N; j++)
+            for (int k = 0; k < N - 1; k++)
+              for (int i = 2; i < N; i++)
+                D[j + 1][i] = (Q[k][i] - 2.0) * (0.5 * P[j][k] + 1.0) + D[j + 1][i];
+        }",
+        true,
+        &[&[("N", 3)], &[("N", 14)], &[("N", 33)]],
+    ); // rows written in reverse and every other one (a negative and a
+       // double row stride)
+    check(
+        "void v(int N, double C[2 * N][N], double A[N][N], double B[N][N]) {
+          for (int i = 0; i < N; i++)
+            for (int k = 0; k < N; k++)
+              for (int j = 0; j < N; j++)
+                C[2 * N - 1 - 2 * i][j] += A[i][k] * B[k][j];
+        }",
+        true,
+        &[&[("N", 2)], &[("N", 15)]],
+    );
+}
+
+#[test]
+fn batched_contraction_inside_an_outer_loop() {
+    check(
+        "void b(int B, int N, double C[B][N][N], double X[B][N][N], double Y[B][N][N]) {
+          for (int b = 0; b < B; b++)
+            for (int i = 0; i < N; i++)
+              for (int k = 0; k < N; k++)
+                for (int j = 0; j < N; j++)
+                  C[b][i][j] += X[b][i][k] * Y[b][k][j];
+        }",
+        true,
+        &[&[("B", 1), ("N", 1)], &[("B", 3), ("N", 13)]],
+    );
+}
+
+#[test]
+fn two_contractions_in_sequence() {
+    // 2mm: tmp = alpha*A*B, D = beta*D + tmp*C; the initialisations are
+    // distributed out of the contraction loops
+    let src = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scop/tests/kernels/k2mm.c"),
+    )
+    .unwrap();
+    check(
+        &src,
+        true,
+        &[
+            &[("NI", 4), ("NJ", 5), ("NK", 6), ("NL", 7)],
+            &[("NI", 25), ("NJ", 14), ("NK", 9), ("NL", 18)],
+        ],
+    );
+}
+
+#[test]
+fn triangles_and_bands() {
+    // syrk: j <= i, the rows of a tile clipped at the diagonal
+    check(
+        "void s(int N, int M, double alpha, double C[N][N], double A[N][M]) {
+          for (int i = 0; i < N; i++)
+            for (int k = 0; k < M; k++)
+              for (int j = 0; j <= i; j++)
+                C[i][j] += alpha * A[i][k] * A[j][k];
+        }",
+        true,
+        &[
+            &[("N", 1), ("M", 1)],
+            &[("N", 13), ("M", 5)],
+            &[("N", 130), ("M", 270)],
+        ],
+    );
+    // covariance's upper triangle with k innermost, and a band around the
+    // diagonal (tiles whose rows are all empty are skipped)
+    check(
+        "void u(int N, int M, double C[M][M], double D[N][M]) {
+          for (int i = 0; i < M; i++)
+            for (int j = i; j < M; j++)
+              for (int k = 0; k < N; k++)
+                C[i][j] += D[k][i] * D[k][j];
+        }",
+        true,
+        &[&[("N", 3), ("M", 2)], &[("N", 9), ("M", 29)]],
+    );
+    check(
+        "void b(int N, double C[N][N + 6], double A[N][N], double B[N][N + 6]) {
+          for (int i = 0; i < N; i++)
+            for (int k = 0; k < N; k++)
+              for (int j = i + 1; j <= i + 3; j++)
+                C[i][j] += A[i][k] * B[k][j];
+        }",
+        true,
+        &[&[("N", 2)], &[("N", 31)]],
+    );
+}
+
+#[test]
+fn forms_that_are_not_contractions_stay_as_they_were() {
+    let sizes: &[&[(&str, i64)]] = &[&[("N", 4)], &[("N", 11)]];
+    // the written array is also a factor
+    check(
+        "void s(int N, double C[N][N], double A[N][N]) {
+          for (int i = 0; i < N; i++)
+            for (int k = 0; k < N; k++)
+              for (int j = 0; j < N; j++)
+                C[i][j] += A[i][k] * C[k][j];
+        }",
+        false,
+        sizes,
+    );
+    // a factor depends on both i and j
+    check(
+        "void s(int N, double C[N][N], double A[N][N], double B[N][N]) {
+          for (int i = 0; i < N; i++)
+            for (int k = 0; k < N; k++)
+              for (int j = 0; j < N; j++)
+                C[i][j] += A[i][j] * B[k][j];
+        }",
+        false,
+        sizes,
+    );
+    // the k loop's bounds depend on i (trmm)
+    check(
+        "void s(int N, double C[N][N], double A[N][N]) {
+          for (int i = 0; i < N; i++)
+            for (int k = i + 1; k < N; k++)
+              for (int j = 0; j < N; j++)
+                C[i][j] += A[k][i] * A[k][j];
+        }",
+        false,
+        sizes,
+    );
+    // not injective in (i, j): C[i + j]
+    check(
+        "void s(int N, double C[2 * N], double A[N][N], double B[N][N]) {
+          for (int i = 0; i < N; i++)
+            for (int k = 0; k < N; k++)
+              for (int j = 0; j < N; j++)
+                C[i + j] += A[i][k] * B[k][j];
+        }",
+        false,
+        sizes,
+    );
+}
+
+#[test]
+fn a_strided_reduction_pair_is_distributed_interchanged_and_vectorized() {
+    // doitgen: `sum[p] = 0` leaves the p loop, then `for s for p` runs
+    // unit-stride along p
+    let src =
+        "void d(int NR, int NQ, int NP, double A[NR][NQ][NP], double C4[NP][NP], double sum[NP]) {
+      for (int r = 0; r < NR; r++)
+        for (int q = 0; q < NQ; q++) {
+          for (int p = 0; p < NP; p++) {
+            sum[p] = 0.0;
+            for (int s = 0; s < NP; s++)
+              sum[p] = sum[p] + A[r][q][s] * C4[s][p];
+          }
+          for (int p = 0; p < NP; p++)
+            A[r][q][p] = sum[p];
+        }
+    }";
+    let front = lower::front(src).unwrap();
+    let (k, node, copies) = lower::prepare_with(&front, 1).unwrap();
+    let c = lower::compile_jammed(&k, &node, &copies).unwrap();
+    assert!(
+        c.notes.iter().all(|n| n.contains("vectorized")),
+        "{:?}\n{}",
+        c.notes,
+        node.to_c()
+    );
+    check(
+        src,
+        false,
+        &[
+            &[("NR", 2), ("NQ", 3), ("NP", 5)],
+            &[("NR", 3), ("NQ", 2), ("NP", 19)],
+        ],
+    );
+}
+
+#[test]
+fn a_factor_with_many_accesses_is_not_tiled() {
+    // three fit (pointers and prefetch registers beside the temporaries)
+    check(
+        "void m(int N, double C[N][N], double A[N][N], double P[N][N], double Q[N][N], double B[N][N]) {
+          for (int i = 0; i < N; i++)
+            for (int k = 0; k < N; k++)
+              for (int j = 0; j < N; j++)
+                C[i][j] += (A[i][k] + P[i][k] * Q[k][i]) * B[k][j];
+        }",
+        true,
+        &[&[("N", 9)], &[("N", 30)]],
+    );
+    check(
+        "void m(int N, double C[N][N], double A[N][N], double P[N][N], double Q[N][N], double R[N][N], double B[N][N]) {
+          for (int i = 0; i < N; i++)
+            for (int k = 0; k < N; k++)
+              for (int j = 0; j < N; j++)
+                C[i][j] += (A[i][k] + P[i][k] + Q[k][i] + R[i][k]) * B[k][j];
+        }",
+        false,
+        &[&[("N", 9)]],
+    );
+}
