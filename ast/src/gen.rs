@@ -12,6 +12,9 @@ use presburger::{BasicMap, Int, Map, Set, UnionMap};
 
 mod context;
 mod order;
+mod split;
+
+pub(crate) use split::Stage;
 
 use context::{gist, widen, with_locals};
 
@@ -124,7 +127,17 @@ pub fn generate_scan(scan: &Scan) -> Result<Node> {
 
 /// [`generate_scan`] with loop kinds per schedule dimension.
 pub fn generate_scan_with(scan: &Scan, options: &Options) -> Result<Node> {
-    let g = Gen { scan, options };
+    let embed_all = |sets: Vec<&Map>| -> Result<Vec<Option<Map>>> {
+        sets.into_iter()
+            .map(|s| split::embed(s, &scan.params, scan.n))
+            .collect()
+    };
+    let g = Gen {
+        scan,
+        options,
+        regions: embed_all(options.rules.iter().map(|r| &r.region).collect())?,
+        isolated: embed_all(options.isolates.iter().map(|i| &i.set).collect())?,
+    };
     let mut env = Vec::new();
     // every local of a statement's set an explicit division, once: the
     // contexts and projections below only add divisions, so the final
@@ -186,6 +199,10 @@ const PRESPLIT_EFFORT: u64 = 100_000;
 struct Gen<'a> {
     scan: &'a Scan,
     options: &'a Options,
+    /// The rules' regions in the scanned space (`None`: not applicable).
+    regions: Vec<Option<Map>>,
+    /// The isolated sets in the scanned space.
+    isolated: Vec<Option<Map>>,
 }
 
 /// Work granted to the separation of one loop ([`LoopKind::Separate`]).
@@ -297,7 +314,7 @@ impl Gen<'_> {
         for g in groups {
             let gp: Vec<Piece> = g.iter().map(|&k| live[k].clone()).collect();
             let gproj: Vec<&Map> = g.iter().map(|&k| &projs[k]).collect();
-            out.extend(self.group(l, gp, &gproj, ctx, env, true)?);
+            out.extend(self.group(l, gp, &gproj, ctx, env, true, Stage::Isolate)?);
         }
         Ok(out)
     }
@@ -416,7 +433,9 @@ impl Gen<'_> {
     }
 
     /// The code of one group of pieces at level `l` (`may_separate`: the
-    /// dimension's `separate` option may split it).
+    /// dimension's `separate` option may split it; `stage`: which options
+    /// that hold on part of the domain are still to be applied).
+    #[allow(clippy::too_many_arguments)]
     fn group(
         &self,
         l: usize,
@@ -425,8 +444,13 @@ impl Gen<'_> {
         ctx: &Map,
         env: &mut Vec<Expr>,
         may_separate: bool,
+        stage: Stage,
     ) -> Result<Vec<Node>> {
         let n = self.scan.n;
+        let kind = match self.split_options(l, &pieces, ctx, env, may_separate, stage)? {
+            split::Split::Done(nodes) => return Ok(nodes),
+            split::Split::Kind(kind) => kind,
+        };
         let mut u = projs[0].clone();
         for p in &projs[1..] {
             u = u.union(p)?;
@@ -480,11 +504,6 @@ impl Gen<'_> {
                 }
             }
         }
-        let kind = if l < self.scan.n_sched {
-            self.options.kind(l)
-        } else {
-            LoopKind::Default
-        };
         if !same_eq && may_separate && kind == LoopKind::Separate && pieces.len() > 1 {
             // bounded: past the effort, the pieces share one loop
             let r = {
@@ -519,7 +538,15 @@ impl Gen<'_> {
                             sub.push(Piece { set, ..p.clone() });
                         }
                     }
-                    out.extend(self.group(l, sub, &[part], full_ctx, env, true)?);
+                    out.extend(self.group(
+                        l,
+                        sub,
+                        &[part],
+                        full_ctx,
+                        env,
+                        true,
+                        Stage::Kind(kind),
+                    )?);
                 }
                 return Ok(out);
             }
@@ -613,25 +640,29 @@ impl Gen<'_> {
             };
             let range = full_ctx.intersect(&loopset)?;
             let mut inner = ctx.intersect(&loopset)?;
-            let stride = match &bds[0].stride {
+            // a stride common to every part, else one of the union's
+            // affine hull (parts fixed to values on the same lattice)
+            let common = match &bds[0].stride {
                 Some((g, f))
                     if bds
                         .iter()
                         .all(|b| b.stride.as_ref().is_some_and(|(h, e)| h == g && e == f)) =>
                 {
                     let row = bds[0].stride_row.clone().unwrap();
-                    inner = inner
-                        .intersect(&Map::from_basic(self.with_rows(&parts[0], &[(true, row)])))?;
-                    Some((*g, f.clone()))
+                    Some((parts[0].clone(), row, *g, f.clone()))
+                }
+                _ if parts.len() > 1 && bds.iter().any(|b| b.stride.is_some()) => {
+                    self.hull_stride(l, &u, env)?
                 }
                 _ => None,
             };
-            let range = match &stride {
-                Some(_) => {
-                    let row = bds[0].stride_row.clone().unwrap();
-                    range.intersect(&Map::from_basic(self.with_rows(&parts[0], &[(true, row)])))?
+            let (stride, range) = match common {
+                Some((src, row, g, f)) => {
+                    let lattice = Map::from_basic(self.with_rows(&src, &[(true, row)]));
+                    inner = inner.intersect(&lattice)?;
+                    (Some((g, f)), range.intersect(&lattice)?)
                 }
-                None => range,
+                None => (None, range),
             };
             let nonempty = project_keep(&range, l, n)?;
             cond = self.printer(env).condition(&gist(&outer, &nonempty)?)?;
@@ -716,6 +747,26 @@ impl Gen<'_> {
             }],
             _ => body,
         })
+    }
+}
+
+impl Gen<'_> {
+    /// The stride of dimension `l` in the affine hull of `u`: the basic
+    /// set holding it, its row, the step and the offset.
+    fn hull_stride(
+        &self,
+        l: usize,
+        u: &Map,
+        env: &[Expr],
+    ) -> Result<Option<(BasicMap, Vec<Int>, i64, Expr)>> {
+        let hull = u.affine_hull()?;
+        for h in explicit(&hull)? {
+            let hb = self.bounds(l, &h, env)?;
+            if let (Some((g, f)), Some(row)) = (hb.stride, hb.stride_row) {
+                return Ok(Some((h, row, g, f)));
+            }
+        }
+        Ok(None)
     }
 }
 
