@@ -5,8 +5,8 @@ use crate::expr::{linear, CmpOp, Expr};
 use crate::node::Node;
 use crate::options::{LoopKind, Options};
 use crate::rows::{
-    dependent_locals, eliminate_locals, explicit, explicit_or_superset, is_div_def, project_keep,
-    remap, set_space, RowPrinter,
+    dependent_locals, eliminate_locals, explicit, explicit_or_superset, fix_locals, is_div_def,
+    project_keep, remap, set_space, RowPrinter,
 };
 use presburger::{BasicMap, Int, Map, Set, UnionMap};
 
@@ -139,31 +139,35 @@ pub fn generate_scan_with(scan: &Scan, options: &Options) -> Result<Node> {
         isolated: embed_all(options.isolates.iter().map(|i| &i.set).collect())?,
     };
     let mut env = Vec::new();
-    // every local of a statement's set an explicit division, once: the
-    // contexts and projections below only add divisions, so the final
-    // guards can always be printed
+    // the context's rows (one basic set without locals), for fix_locals
+    let ctx_rows: Vec<Vec<Int>> = match scan.context.basic_maps() {
+        [c] if c.n_div() == 0 => c
+            .ineqs()
+            .iter()
+            .cloned()
+            .chain(
+                c.eqs()
+                    .iter()
+                    .flat_map(|r| [r.clone(), r.iter().map(|v| -v).collect()]),
+            )
+            .collect(),
+        _ => vec![],
+    };
     let mut pieces = Vec::new();
     for p in &scan.pieces {
         let mut set = Map::empty(p.set.space().clone());
         for b in p.set.basic_maps() {
-            let mut c = b.clone();
-            let costly = c.simplify() && !c.detect_divs() && {
-                let _scope = presburger::budget::enter(PRESPLIT_EFFORT);
-                matches!(
-                    c.make_divs_explicit(),
-                    Err(presburger::Error::BudgetExceeded)
-                )
+            let pad = |r: &Vec<Int>| {
+                let mut r = r.clone();
+                r.resize(b.row_len(), Int::ZERO);
+                r
             };
-            if costly {
-                // existentials of the input that are costly to make
-                // divisions: done once here rather than in every guard
-                // printed below (a cheap case is left as it is: its split
-                // into parts would multiply the loops)
-                for e in c.make_divs_explicit()? {
-                    set.add_basic(e)?;
-                }
-            } else {
-                set.add_basic(b.clone())?;
+            let rows: Vec<Vec<Int>> = ctx_rows.iter().map(pad).collect();
+            // locals with a single possible value (a division of a
+            // bounded numerator by a large constant) are eliminated once
+            let mut c = fix_locals(b, &rows)?;
+            if c.simplify() {
+                set.add_basic(c)?;
             }
         }
         pieces.push(Piece { set, ..p.clone() });
@@ -191,10 +195,6 @@ pub fn generate_with_options(
     let (schedule, options) = crate::shift::split_interleaved(schedule, options)?;
     generate_scan_with(&Scan::from_schedule(&schedule, context)?, &options)
 }
-
-/// Work beyond which the existentials of a statement's set are made
-/// divisions once, before the generation.
-const PRESPLIT_EFFORT: u64 = 100_000;
 
 struct Gen<'a> {
     scan: &'a Scan,

@@ -165,7 +165,10 @@ impl Options {
             }
             let mut rest = fixed.range()?;
             for _ in 0..MAX_CLASSES {
-                let Some(point) = rest.basic_maps().iter().find_map(|b| b.sample().transpose())
+                let Some(point) = rest
+                    .basic_maps()
+                    .iter()
+                    .find_map(|b| b.sample().transpose())
                 else {
                     break;
                 };
@@ -286,7 +289,9 @@ impl Options {
                     )));
                 }
                 let params = match region {
-                    Some(r) => presburger::space::merge_params(&r.space().params, &m.space().params),
+                    Some(r) => {
+                        presburger::space::merge_params(&r.space().params, &m.space().params)
+                    }
                     None => m.space().params.to_vec(),
                 };
                 let np = params.len();
@@ -357,7 +362,12 @@ impl Options {
         let rules = std::mem::take(&mut self.rules);
         for r in rules {
             let k = r.region.space().n_out();
-            let region = align(&r.region, &r.region.space().params.to_vec(), d.max(k), &|c| c)?;
+            let region = align(
+                &r.region,
+                &r.region.space().params.to_vec(),
+                d.max(k),
+                &|c| c,
+            )?;
             self.add_rule(r.dim, r.kind, region, schedule, d)?;
         }
         Ok(self)

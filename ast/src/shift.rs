@@ -45,7 +45,11 @@ pub fn split_interleaved(schedule: &UnionMap, options: &Options) -> Result<(Unio
                 }
                 let region = r.region.apply(&split.maps()[0])?;
                 let dim = if r.dim > l { r.dim + 1 } else { r.dim };
-                rules.push(Rule { dim, region, ..r.clone() });
+                rules.push(Rule {
+                    dim,
+                    region,
+                    ..r.clone()
+                });
             }
             sched = sched.apply_range(&split)?;
             let mut kinds = opts.kinds.clone();

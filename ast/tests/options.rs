@@ -154,14 +154,22 @@ fn isolated_parts_are_scanned_apart_with_their_loop_types() {
 #[test]
 fn options_on_part_of_the_schedule_space_apply_there() {
     // isl's unroll2: each disjunct of the option's domain apart
-    let c = code("{ A[i] -> [i] : 0 <= i < 100000 } { : } { [i] -> unroll[0] : i < 4 or i > 99996 }");
+    let c =
+        code("{ A[i] -> [i] : 0 <= i < 100000 } { : } { [i] -> unroll[0] : i < 4 or i > 99996 }");
     assert_eq!(c.counts(), (1, 0, 8), "{c}");
     assert_eq!(run(&c, &[], 1_000_000).unwrap().len(), 100000);
     // a class separates its part (isl's separation_class: full tiles)
     let c = code("{ A[i,j] -> [floor(i/10),floor(j/10),i,j] : 0 <= i,j and i + j <= 100 } { : } { [a,b,c,d] -> separation_class[[0]->[0]] : exists b': 0 <= 10a,10b' and 10a+9+10b'+9 <= 100; [a,b,c,d] -> separation_class[[1]->[0]] : 0 <= 10a,10b and 10a+9+10b+9 <= 100 }");
     assert_eq!(c.counts(), (11, 0, 3), "{c}");
-    let plain = code("{ A[i,j] -> [floor(i/10),floor(j/10),i,j] : 0 <= i,j and i + j <= 100 } { : } { }");
-    assert_eq!(run(&c, &[], 1_000_000).unwrap(), run(&plain, &[], 1_000_000).unwrap());
+    let plain =
+        code("{ A[i,j] -> [floor(i/10),floor(j/10),i,j] : 0 <= i,j and i + j <= 100 } { : } { }");
+    assert_eq!(
+        run(&c, &[], 1_000_000).unwrap(),
+        run(&plain, &[], 1_000_000).unwrap()
+    );
     // isolate belongs to schedule trees
-    assert!(parse_map_input("{ A[i] -> [i] : 0 <= i < 4 }\n{ : }\n{ isolate[[] -> [x]] : x < 2 }").is_err());
+    assert!(
+        parse_map_input("{ A[i] -> [i] : 0 <= i < 4 }\n{ : }\n{ isolate[[] -> [x]] : x < 2 }")
+            .is_err()
+    );
 }

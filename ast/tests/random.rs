@@ -2,7 +2,9 @@
 //! execute exactly the scheduled instances (brute-force enumeration), each
 //! once, in schedule order (ties in any order).
 
-use ast::{generate_tree, generate_with_options, parse_map_input, parse_tree, run, LoopKind, Options};
+use ast::{
+    generate_tree, generate_with_options, parse_map_input, parse_tree, run, LoopKind, Options,
+};
 use std::collections::BTreeMap;
 
 struct Rng(u64);
@@ -65,7 +67,12 @@ impl Stmt {
     }
     fn member_text(&self, t: usize) -> String {
         let d: Vec<&str> = ["i", "j"][..self.dims].to_vec();
-        format!("{}[{}] -> [{}]", self.name, d.join(", "), self.sched[t].text(&d))
+        format!(
+            "{}[{}] -> [{}]",
+            self.name,
+            d.join(", "),
+            self.sched[t].text(&d)
+        )
     }
     fn text(&self) -> String {
         let d: Vec<&str> = ["i", "j"][..self.dims].to_vec();
@@ -129,7 +136,14 @@ fn random_stmt(rng: &mut Rng, k: usize, nsched: usize) -> Stmt {
 /// (default, atomic, separate, unroll); the instances and their order must
 /// not change.
 fn check(seed: u64, with_options: bool) {
-    check_with(seed, if with_options { Opts::Kinds } else { Opts::None });
+    check_with(
+        seed,
+        if with_options {
+            Opts::Kinds
+        } else {
+            Opts::None
+        },
+    );
 }
 
 /// Which options the random schedule gets.
@@ -200,14 +214,21 @@ fn check_with(seed: u64, opts: Opts) -> bool {
                 let x = rng.pick(nsched as u64);
                 let cond = random_condition(&mut rng, nsched, "t");
                 let rule = if rng.pick(4) == 0 {
-                    format!("[{}] -> separation_class[[{x}] -> [{}]] : {cond}", ts.join(", "), rng.pick(2))
+                    format!(
+                        "[{}] -> separation_class[[{x}] -> [{}]] : {cond}",
+                        ts.join(", "),
+                        rng.pick(2)
+                    )
                 } else {
                     let kind = KINDS[rng.pick(3) as usize];
                     format!("[{}] -> {kind}[{x}] : {cond}", ts.join(", "))
                 };
                 rules.push(rule);
             }
-            let input = format!("{text}\n[n] -> {{ : n >= 0 }}\n[n] -> {{ {} }}", rules.join("; "));
+            let input = format!(
+                "{text}\n[n] -> {{ : n >= 0 }}\n[n] -> {{ {} }}",
+                rules.join("; ")
+            );
             let i = parse_map_input(&input).unwrap_or_else(|e| panic!("{input}: {e}"));
             let code = generate_with_options(&i.schedule, &i.context, &i.loops)
                 .unwrap_or_else(|e| panic!("{input}: {e}"));
@@ -313,6 +334,8 @@ fn random_schedules_with_partial_options_match_brute_force() {
 
 #[test]
 fn random_trees_with_isolated_parts_match_brute_force() {
-    let changed = (3000..3150).filter(|&s| check_with(s, Opts::Isolate)).count();
+    let changed = (3000..3150)
+        .filter(|&s| check_with(s, Opts::Isolate))
+        .count();
     assert!(changed >= 30, "{changed} codes changed");
 }

@@ -114,10 +114,7 @@ impl Gen<'_> {
         for p in pieces {
             let set = p.set.intersect(part)?;
             if !set.intersect(ctx)?.is_empty()? {
-                sub.push(Piece {
-                    set,
-                    ..p.clone()
-                });
+                sub.push(Piece { set, ..p.clone() });
             }
         }
         Ok(sub)
@@ -129,10 +126,7 @@ impl Gen<'_> {
         for p in pieces {
             let set = p.set.subtract(part)?;
             if !set.intersect(ctx)?.is_empty()? {
-                sub.push(Piece {
-                    set,
-                    ..p.clone()
-                });
+                sub.push(Piece { set, ..p.clone() });
             }
         }
         Ok(sub)
@@ -207,18 +201,12 @@ impl Gen<'_> {
                 for (k, part) in [&before, &h_set, &after].into_iter().enumerate() {
                     let set = p.set.intersect(part)?;
                     if !set.intersect(ctx)?.is_empty()? {
-                        parts[k].push(Piece {
-                            set,
-                            ..p.clone()
-                        });
+                        parts[k].push(Piece { set, ..p.clone() });
                     }
                 }
                 let set = p.set.subtract(&near)?;
                 if !set.intersect(ctx)?.is_empty()? {
-                    parts[3].push(Piece {
-                        set,
-                        ..p.clone()
-                    });
+                    parts[3].push(Piece { set, ..p.clone() });
                 }
             }
             let [b, i, a, o] = parts;
@@ -293,16 +281,12 @@ impl Gen<'_> {
         // its loop type changes nothing, a split would only add tests
         let col = 1 + self.scan.params.len() + l;
         let hull = u.affine_hull()?;
-        if hull
-            .basic_maps()
-            .iter()
-            .any(|b| {
-                let base = b.off_div();
-                b.eqs()
-                    .iter()
-                    .any(|r| !r[col].is_zero() && r[base..].iter().all(Int::is_zero))
-            })
-        {
+        if hull.basic_maps().iter().any(|b| {
+            let base = b.off_div();
+            b.eqs()
+                .iter()
+                .any(|r| !r[col].is_zero() && r[base..].iter().all(Int::is_zero))
+        }) {
             return Ok(Split::Kind(default));
         }
         let mut taken = Map::empty(u.space().clone());
@@ -351,7 +335,12 @@ impl Gen<'_> {
             };
             seq.push((Self::restrict(pieces, &part, ctx)?, Stage::Kind(kind)));
         }
-        Ok(Split::Done(self.scan_parts(l, seq, ctx, env, may_separate)?))
+        Ok(Split::Done(self.scan_parts(
+            l,
+            seq,
+            ctx,
+            env,
+            may_separate,
+        )?))
     }
 }
-
