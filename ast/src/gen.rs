@@ -176,6 +176,7 @@ pub fn generate_scan_with(scan: &Scan, options: &Options) -> Result<Node> {
     Ok(Node::block(nodes)
         .drop_known_conditions()
         .merge_ifs()
+        .merge_equal_branches()
         .fold_constants())
 }
 
