@@ -108,23 +108,15 @@ impl Gen<'_> {
         Ok(u.coalesce()?)
     }
 
-    /// The parts of the pieces inside `part` (those with points in `ctx`).
-    fn restrict(pieces: &[Piece], part: &Map, ctx: &Map) -> Result<Vec<Piece>> {
+    /// The pieces mapped by `f` (their sets), those with points in `ctx`.
+    fn restrict_by(
+        pieces: &[Piece],
+        ctx: &Map,
+        f: impl Fn(&Map) -> presburger::Result<Map>,
+    ) -> Result<Vec<Piece>> {
         let mut sub = Vec::new();
         for p in pieces {
-            let set = p.set.intersect(part)?;
-            if !set.intersect(ctx)?.is_empty()? {
-                sub.push(Piece { set, ..p.clone() });
-            }
-        }
-        Ok(sub)
-    }
-
-    /// The parts of the pieces outside `part` (those with points in `ctx`).
-    fn restrict_out(pieces: &[Piece], part: &Map, ctx: &Map) -> Result<Vec<Piece>> {
-        let mut sub = Vec::new();
-        for p in pieces {
-            let set = p.set.subtract(part)?;
+            let set = f(&p.set)?;
             if !set.intersect(ctx)?.is_empty()? {
                 sub.push(Piece { set, ..p.clone() });
             }
@@ -196,27 +188,17 @@ impl Gen<'_> {
                 .subtract(&h_set)?
                 .subtract(&before)?;
             let near = h_set.union(&before)?.union(&after)?;
-            let mut parts = [vec![], vec![], vec![], vec![]];
-            for p in pieces {
-                for (k, part) in [&before, &h_set, &after].into_iter().enumerate() {
-                    let set = p.set.intersect(part)?;
-                    if !set.intersect(ctx)?.is_empty()? {
-                        parts[k].push(Piece { set, ..p.clone() });
-                    }
-                }
-                let set = p.set.subtract(&near)?;
-                if !set.intersect(ctx)?.is_empty()? {
-                    parts[3].push(Piece { set, ..p.clone() });
-                }
-            }
-            let [b, i, a, o] = parts;
+            let b = Self::restrict_by(pieces, ctx, |s| s.intersect(&before))?;
+            let i = Self::restrict_by(pieces, ctx, |s| s.intersect(&h_set))?;
+            let a = Self::restrict_by(pieces, ctx, |s| s.intersect(&after))?;
+            let o = Self::restrict_by(pieces, ctx, |s| s.subtract(&near))?;
             if b.is_empty() && a.is_empty() && o.is_empty() {
                 return Ok(Some(Split::Kind(kind)));
             }
             // the others have other outer values: they may join the
             // parts before or after (fewer loops), as the points outside
             // the isolated part (a simpler set than the union)
-            let outside = || Self::restrict_out(pieces, &h_set, ctx);
+            let outside = || Self::restrict_by(pieces, ctx, |s| s.subtract(&h_set));
             let seq = if b.is_empty() {
                 vec![(i, Stage::Kind(kind)), (outside()?, Stage::Rules)]
             } else if a.is_empty() {
@@ -333,7 +315,10 @@ impl Gen<'_> {
             } else {
                 default
             };
-            seq.push((Self::restrict(pieces, &part, ctx)?, Stage::Kind(kind)));
+            seq.push((
+                Self::restrict_by(pieces, ctx, |s| s.intersect(&part))?,
+                Stage::Kind(kind),
+            ));
         }
         Ok(Split::Done(self.scan_parts(
             l,
