@@ -751,15 +751,14 @@ impl Gen<'_> {
     }
 }
 
+/// Where a loop's stride comes from: the basic set holding it, its row,
+/// the step and the offset.
+type StrideSource = (BasicMap, Vec<Int>, i64, Expr);
+
 impl Gen<'_> {
     /// The stride of dimension `l` in the affine hull of `u`: the basic
     /// set holding it, its row, the step and the offset.
-    fn hull_stride(
-        &self,
-        l: usize,
-        u: &Map,
-        env: &[Expr],
-    ) -> Result<Option<(BasicMap, Vec<Int>, i64, Expr)>> {
+    fn hull_stride(&self, l: usize, u: &Map, env: &[Expr]) -> Result<Option<StrideSource>> {
         let hull = u.affine_hull()?;
         for h in explicit(&hull)? {
             let hb = self.bounds(l, &h, env)?;

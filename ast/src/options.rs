@@ -362,12 +362,7 @@ impl Options {
         let rules = std::mem::take(&mut self.rules);
         for r in rules {
             let k = r.region.space().n_out();
-            let region = align(
-                &r.region,
-                &r.region.space().params.to_vec(),
-                d.max(k),
-                &|c| c,
-            )?;
+            let region = align(&r.region, &r.region.space().params, d.max(k), &|c| c)?;
             self.add_rule(r.dim, r.kind, region, schedule, d)?;
         }
         Ok(self)

@@ -97,7 +97,9 @@ fn bad_options_are_errors_with_positions() {
 /// isl's AST generation test inputs that use `isolate` (test_inputs/codegen
 /// of isl, MIT licence; see shared/codegen) and the shape of isl's code
 /// (`for`, `if`, statement calls) where ours is the same.
-const ISOLATE: [(&str, &str, Option<(usize, usize, usize)>); 6] = [
+type Case = (&'static str, &'static str, Option<(usize, usize, usize)>);
+
+const ISOLATE: [Case; 6] = [
     (
         "isolate1",
         "domain: \"{ A[i] : 0 <= i < 100 }\"\nchild:\n  schedule: \"[{ A[i] -> [3i] }]\"\n  options: \"{ isolate[[] -> [x]] : 10 <= x <= 20 }\"\n",
