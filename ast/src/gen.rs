@@ -5,13 +5,16 @@ use crate::expr::{linear, CmpOp, Expr};
 use crate::node::Node;
 use crate::options::{LoopKind, Options};
 use crate::rows::{
-    dependent_locals, eliminate_locals, explicit, explicit_or_superset, is_div_def, project_keep,
-    remap, set_space, RowPrinter,
+    dependent_locals, eliminate_locals, explicit, explicit_or_superset, fix_locals, is_div_def,
+    project_keep, remap, set_space, RowPrinter,
 };
 use presburger::{BasicMap, Int, Map, Set, UnionMap};
 
 mod context;
 mod order;
+mod split;
+
+pub(crate) use split::Stage;
 
 use context::{gist, widen, with_locals};
 
@@ -124,33 +127,47 @@ pub fn generate_scan(scan: &Scan) -> Result<Node> {
 
 /// [`generate_scan`] with loop kinds per schedule dimension.
 pub fn generate_scan_with(scan: &Scan, options: &Options) -> Result<Node> {
-    let g = Gen { scan, options };
+    let embed_all = |sets: Vec<&Map>| -> Result<Vec<Option<Map>>> {
+        sets.into_iter()
+            .map(|s| split::embed(s, &scan.params, scan.n))
+            .collect()
+    };
+    let g = Gen {
+        scan,
+        options,
+        regions: embed_all(options.rules.iter().map(|r| &r.region).collect())?,
+        isolated: embed_all(options.isolates.iter().map(|i| &i.set).collect())?,
+    };
     let mut env = Vec::new();
-    // every local of a statement's set an explicit division, once: the
-    // contexts and projections below only add divisions, so the final
-    // guards can always be printed
+    // the context's rows (one basic set without locals), for fix_locals
+    let ctx_rows: Vec<Vec<Int>> = match scan.context.basic_maps() {
+        [c] if c.n_div() == 0 => c
+            .ineqs()
+            .iter()
+            .cloned()
+            .chain(
+                c.eqs()
+                    .iter()
+                    .flat_map(|r| [r.clone(), r.iter().map(|v| -v).collect()]),
+            )
+            .collect(),
+        _ => vec![],
+    };
     let mut pieces = Vec::new();
     for p in &scan.pieces {
         let mut set = Map::empty(p.set.space().clone());
         for b in p.set.basic_maps() {
-            let mut c = b.clone();
-            let costly = c.simplify() && !c.detect_divs() && {
-                let _scope = presburger::budget::enter(PRESPLIT_EFFORT);
-                matches!(
-                    c.make_divs_explicit(),
-                    Err(presburger::Error::BudgetExceeded)
-                )
+            let pad = |r: &Vec<Int>| {
+                let mut r = r.clone();
+                r.resize(b.row_len(), Int::ZERO);
+                r
             };
-            if costly {
-                // existentials of the input that are costly to make
-                // divisions: done once here rather than in every guard
-                // printed below (a cheap case is left as it is: its split
-                // into parts would multiply the loops)
-                for e in c.make_divs_explicit()? {
-                    set.add_basic(e)?;
-                }
-            } else {
-                set.add_basic(b.clone())?;
+            let rows: Vec<Vec<Int>> = ctx_rows.iter().map(pad).collect();
+            // locals with a single possible value (a division of a
+            // bounded numerator by a large constant) are eliminated once
+            let mut c = fix_locals(b, &rows)?;
+            if c.simplify() {
+                set.add_basic(c)?;
             }
         }
         pieces.push(Piece { set, ..p.clone() });
@@ -159,6 +176,7 @@ pub fn generate_scan_with(scan: &Scan, options: &Options) -> Result<Node> {
     Ok(Node::block(nodes)
         .drop_known_conditions()
         .merge_ifs()
+        .merge_equal_branches()
         .fold_constants())
 }
 
@@ -179,13 +197,13 @@ pub fn generate_with_options(
     generate_scan_with(&Scan::from_schedule(&schedule, context)?, &options)
 }
 
-/// Work beyond which the existentials of a statement's set are made
-/// divisions once, before the generation.
-const PRESPLIT_EFFORT: u64 = 100_000;
-
 struct Gen<'a> {
     scan: &'a Scan,
     options: &'a Options,
+    /// The rules' regions in the scanned space (`None`: not applicable).
+    regions: Vec<Option<Map>>,
+    /// The isolated sets in the scanned space.
+    isolated: Vec<Option<Map>>,
 }
 
 /// Work granted to the separation of one loop ([`LoopKind::Separate`]).
@@ -297,7 +315,7 @@ impl Gen<'_> {
         for g in groups {
             let gp: Vec<Piece> = g.iter().map(|&k| live[k].clone()).collect();
             let gproj: Vec<&Map> = g.iter().map(|&k| &projs[k]).collect();
-            out.extend(self.group(l, gp, &gproj, ctx, env, true)?);
+            out.extend(self.group(l, gp, &gproj, ctx, env, true, Stage::Isolate)?);
         }
         Ok(out)
     }
@@ -416,7 +434,9 @@ impl Gen<'_> {
     }
 
     /// The code of one group of pieces at level `l` (`may_separate`: the
-    /// dimension's `separate` option may split it).
+    /// dimension's `separate` option may split it; `stage`: which options
+    /// that hold on part of the domain are still to be applied).
+    #[allow(clippy::too_many_arguments)]
     fn group(
         &self,
         l: usize,
@@ -425,8 +445,13 @@ impl Gen<'_> {
         ctx: &Map,
         env: &mut Vec<Expr>,
         may_separate: bool,
+        stage: Stage,
     ) -> Result<Vec<Node>> {
         let n = self.scan.n;
+        let kind = match self.split_options(l, &pieces, ctx, env, may_separate, stage)? {
+            split::Split::Done(nodes) => return Ok(nodes),
+            split::Split::Kind(kind) => kind,
+        };
         let mut u = projs[0].clone();
         for p in &projs[1..] {
             u = u.union(p)?;
@@ -480,11 +505,6 @@ impl Gen<'_> {
                 }
             }
         }
-        let kind = if l < self.scan.n_sched {
-            self.options.kind(l)
-        } else {
-            LoopKind::Default
-        };
         if !same_eq && may_separate && kind == LoopKind::Separate && pieces.len() > 1 {
             // bounded: past the effort, the pieces share one loop
             let r = {
@@ -519,7 +539,15 @@ impl Gen<'_> {
                             sub.push(Piece { set, ..p.clone() });
                         }
                     }
-                    out.extend(self.group(l, sub, &[part], full_ctx, env, true)?);
+                    out.extend(self.group(
+                        l,
+                        sub,
+                        &[part],
+                        full_ctx,
+                        env,
+                        true,
+                        Stage::Kind(kind),
+                    )?);
                 }
                 return Ok(out);
             }
@@ -613,25 +641,29 @@ impl Gen<'_> {
             };
             let range = full_ctx.intersect(&loopset)?;
             let mut inner = ctx.intersect(&loopset)?;
-            let stride = match &bds[0].stride {
+            // a stride common to every part, else one of the union's
+            // affine hull (parts fixed to values on the same lattice)
+            let common = match &bds[0].stride {
                 Some((g, f))
                     if bds
                         .iter()
                         .all(|b| b.stride.as_ref().is_some_and(|(h, e)| h == g && e == f)) =>
                 {
                     let row = bds[0].stride_row.clone().unwrap();
-                    inner = inner
-                        .intersect(&Map::from_basic(self.with_rows(&parts[0], &[(true, row)])))?;
-                    Some((*g, f.clone()))
+                    Some((parts[0].clone(), row, *g, f.clone()))
+                }
+                _ if parts.len() > 1 && bds.iter().any(|b| b.stride.is_some()) => {
+                    self.hull_stride(l, &u, env)?
                 }
                 _ => None,
             };
-            let range = match &stride {
-                Some(_) => {
-                    let row = bds[0].stride_row.clone().unwrap();
-                    range.intersect(&Map::from_basic(self.with_rows(&parts[0], &[(true, row)])))?
+            let (stride, range) = match common {
+                Some((src, row, g, f)) => {
+                    let lattice = Map::from_basic(self.with_rows(&src, &[(true, row)]));
+                    inner = inner.intersect(&lattice)?;
+                    (Some((g, f)), range.intersect(&lattice)?)
                 }
-                None => range,
+                None => (None, range),
             };
             let nonempty = project_keep(&range, l, n)?;
             cond = self.printer(env).condition(&gist(&outer, &nonempty)?)?;
@@ -716,6 +748,25 @@ impl Gen<'_> {
             }],
             _ => body,
         })
+    }
+}
+
+/// Where a loop's stride comes from: the basic set holding it, its row,
+/// the step and the offset.
+type StrideSource = (BasicMap, Vec<Int>, i64, Expr);
+
+impl Gen<'_> {
+    /// The stride of dimension `l` in the affine hull of `u`: the basic
+    /// set holding it, its row, the step and the offset.
+    fn hull_stride(&self, l: usize, u: &Map, env: &[Expr]) -> Result<Option<StrideSource>> {
+        let hull = u.affine_hull()?;
+        for h in explicit(&hull)? {
+            let hb = self.bounds(l, &h, env)?;
+            if let (Some((g, f)), Some(row)) = (hb.stride, hb.stride_row) {
+                return Ok(Some((h, row, g, f)));
+            }
+        }
+        Ok(None)
     }
 }
 

@@ -71,8 +71,10 @@
 //!   it, the set itself is a valid answer);
 //! - a dimension bounded only through its own divisions gets plain
 //!   bounds by eliminating them;
-//! - existentials of a statement's set that are costly to make divisions
-//!   are made divisions once, before generation.
+//! - before generation, a local of a statement's set whose rational range
+//!   (with the context) holds one integer is fixed to it and eliminated
+//!   (`floor((4 + i)/262144)` with `1 <= i <= 12`): fewer disjuncts and
+//!   divisions in every projection and guard.
 //!
 //! ## Options
 //! [`Options`] give each schedule dimension a [`LoopKind`] (isl's loop
@@ -101,11 +103,19 @@
 //! ");
 //! ```
 //!
+//! Options that hold on part of the schedule space split a level's
+//! points before the loop is built ([`Rule`], [`Isolate`]; the module
+//! `gen/split.rs`): a `.in` option with constraints (`{ [i] -> unroll[0] :
+//! i < 4 }`) or a separation class scans the prefixes where it holds
+//! apart from the others when they are ordered along the dimension; a
+//! band's `isolate[[O] -> [I]]` scans, at each member, the points before
+//! the convex hull of the isolated prefixes, those inside (with the loop
+//! types `[isolate[] -> unroll[x]]`), after it and beside it, in that
+//! order. Every part is a set of the dimensions `0..=l`, so the parts
+//! partition the points and each instance still runs once, in order.
 //! Unknown options and options of the wrong shape are errors with their
-//! position; `isolate` and `separation_class` are read and accepted but
-//! do not change the code; an option restricted to part of the schedule
-//! space is not applied.
-//!
+//! position; `isolate` in a schedule map (isl's band option) is an error.
+
 //! ## Interleaved strides
 //! Before scanning, a schedule dimension on which every statement has one
 //! stride `g` with different constant offsets (`A[i] -> [2i]`,
@@ -176,7 +186,7 @@ pub use gen::{generate, generate_scan, generate_scan_with, generate_with_options
 pub use input::{parse_map_input, MapInput};
 pub use interp::{run, Instance};
 pub use node::Node;
-pub use options::{LoopKind, Options};
+pub use options::{Isolate, LoopKind, Options, Rule};
 pub use tree::{
     generate_tree, parse_tree, tree_to_schedule, tree_to_schedule_with_options, TreeNode,
 };

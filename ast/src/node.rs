@@ -136,6 +136,46 @@ impl Node {
             n => n,
         }
     }
+    /// Consecutive `if (a) B; if (b) B;` with the same body become
+    /// `if (a || b) B;`. In exact code (every instance runs once) `a` and
+    /// `b` cannot both hold where `B` runs an instance, so the two run the
+    /// same instances in the same order.
+    pub fn merge_equal_branches(self) -> Node {
+        match self {
+            n @ Node::For { .. } => n.map_loop_body(Node::merge_equal_branches),
+            Node::If { cond, then, els } => Node::If {
+                cond,
+                then: Box::new(then.merge_equal_branches()),
+                els: els.map(|e| Box::new(e.merge_equal_branches())),
+            },
+            Node::Block(v) => {
+                let mut out: Vec<Node> = Vec::new();
+                for n in v.into_iter().map(Node::merge_equal_branches) {
+                    if let (
+                        Some(Node::If {
+                            cond: c1,
+                            then: t1,
+                            els: None,
+                        }),
+                        Node::If {
+                            cond: c2,
+                            then: t2,
+                            els: None,
+                        },
+                    ) = (out.last_mut(), &n)
+                    {
+                        if t1 == t2 {
+                            *c1 = Expr::or(c1.clone(), c2.clone());
+                            continue;
+                        }
+                    }
+                    out.push(n);
+                }
+                Node::block(out)
+            }
+            n => n,
+        }
+    }
 
     /// Drop the conjuncts of a condition that an enclosing `if` (without
     /// `else`) already tests: inside it they hold, since the code assigns

@@ -433,3 +433,48 @@ impl RowPrinter<'_> {
         Ok(acc)
     }
 }
+
+/// `b` with every local whose rational range over `b` (and the parameter
+/// constraints `params`, rows of the same columns) holds a single integer
+/// fixed to it by an equality (`floor((4 + i)/262144)` with `1 <= i <= 12`
+/// is 0): the engine's simplification then eliminates it.
+pub fn fix_locals(b: &BasicMap, params: &[Vec<Int>]) -> Result<BasicMap> {
+    use presburger::simplex::{Opt, Tableau};
+    let nd = b.n_div();
+    if nd == 0 {
+        return Ok(b.clone());
+    }
+    let len = b.row_len();
+    let mut t = Tableau::new(len - 1);
+    for r in b.eqs() {
+        t.add_eq(r)?;
+    }
+    for r in b.ineqs().iter().chain(params) {
+        t.add_ineq(r)?;
+    }
+    if t.is_empty() {
+        return Ok(b.clone());
+    }
+    let mut out = b.clone();
+    let mut fixed = false;
+    for k in b.off_div()..len {
+        let mut row = vec![Int::ZERO; len];
+        row[k] = Int::ONE;
+        let (Opt::Value(ln, ld), Opt::Value(hn, hd)) = (t.minimize(&row)?, t.maximize(&row)?)
+        else {
+            continue;
+        };
+        // ceil(ln/ld) == floor(hn/hd)
+        let lo = -(&(-&ln).div_floor(&ld));
+        let hi = hn.div_floor(&hd);
+        if lo == hi {
+            row[0] = -&lo;
+            out.add_eq(row);
+            fixed = true;
+        }
+    }
+    if fixed {
+        out.simplify();
+    }
+    Ok(out)
+}

@@ -8,13 +8,18 @@
 //! loop of step 1 with a guard per statement.
 
 use crate::error::Result;
-use crate::options::{LoopKind, Options};
+use crate::options::{LoopKind, Options, Rule};
 use presburger::{Int, UnionMap};
 
 /// The schedule with every interleaved-stride dimension split (see the
 /// module documentation), and the options moved to the new dimensions
-/// (the offset dimension gets the default kind).
+/// (the offset dimension gets the default kind, the rules' regions are
+/// mapped to the new dimensions). As in isl, a band's isolated part keeps
+/// the schedule as it is.
 pub fn split_interleaved(schedule: &UnionMap, options: &Options) -> Result<(UnionMap, Options)> {
+    if !options.isolates.is_empty() {
+        return Ok((schedule.clone(), options.clone()));
+    }
     let mut sched = schedule.clone();
     let mut opts = options.clone();
     let mut l = 0;
@@ -32,12 +37,30 @@ pub fn split_interleaved(schedule: &UnionMap, options: &Options) -> Result<(Unio
             out.insert(l + 1, format!("t{l} - {g}*floor(t{l}/{g})"));
             let text = format!("{{ [{}] -> [{}] }}", dims.join(", "), out.join(", "));
             let split: UnionMap = text.parse()?;
+            let mut rules = Vec::new();
+            for r in &opts.rules {
+                if r.region.space().n_out() != d {
+                    // not expected (regions cover every schedule dimension)
+                    return Ok((schedule.clone(), options.clone()));
+                }
+                let region = r.region.apply(&split.maps()[0])?;
+                let dim = if r.dim > l { r.dim + 1 } else { r.dim };
+                rules.push(Rule {
+                    dim,
+                    region,
+                    ..r.clone()
+                });
+            }
             sched = sched.apply_range(&split)?;
             let mut kinds = opts.kinds.clone();
             if kinds.len() > l {
                 kinds.insert(l + 1, LoopKind::Default);
             }
-            opts = Options { kinds };
+            opts = Options {
+                kinds,
+                rules,
+                ..Options::default()
+            };
             l += 2;
         } else {
             l += 1;

@@ -263,7 +263,7 @@ fn node_of(y: &Yaml) -> Result<TreeNode> {
                 // checked here, where the line is known
                 let members = parse_mupa(&s, l)?.len();
                 crate::options::Options::default()
-                    .add_band(&u, 0, members)
+                    .add_band(&u, 0, members, &[], None)
                     .map_err(|e| match e {
                         Error::Unsupported(m) => perr(ol, &format!("a supported option: {m}")),
                         e => e,
@@ -350,7 +350,7 @@ pub fn tree_to_schedule_with_options(t: &TreeNode) -> Result<(UnionMap, Set, Opt
     let mut leaves = Vec::new();
     let mut context = Set::universe(Space::params_only(params));
     let mut loops = Options::default();
-    walk(child, start, &mut leaves, &mut context, &mut loops)?;
+    walk(child, start, &mut leaves, &mut context, &mut loops, &[])?;
     let depth = leaves
         .iter()
         .flat_map(|u| u.maps().iter().map(|m| m.space().n_out()))
@@ -365,6 +365,7 @@ pub fn tree_to_schedule_with_options(t: &TreeNode) -> Result<(UnionMap, Set, Opt
             out = out.union(&UnionMap::from_map(m))?;
         }
     }
+    let loops = loops.resolve(&out)?;
     Ok((out, context, loops))
 }
 
@@ -429,12 +430,14 @@ fn append(m: &Map, members: &[UnionMap], fixed: Option<i64>) -> Result<Map> {
     Ok(acc)
 }
 
+/// `bands`: the schedule dimensions of the outer bands' members.
 fn walk(
     t: &TreeNode,
     cur: UnionMap,
     leaves: &mut Vec<UnionMap>,
     ctx: &mut Set,
     loops: &mut Options,
+    bands: &[usize],
 ) -> Result<()> {
     match t {
         TreeNode::Leaf => leaves.push(cur),
@@ -443,27 +446,41 @@ fn walk(
         }
         TreeNode::Context(c, child) => {
             *ctx = ctx.intersect(&c.params())?;
-            walk(child, cur, leaves, ctx, loops)?;
+            walk(child, cur, leaves, ctx, loops, bands)?;
         }
-        TreeNode::Mark(_, child) => walk(child, cur, leaves, ctx, loops)?,
+        TreeNode::Mark(_, child) => walk(child, cur, leaves, ctx, loops, bands)?,
         TreeNode::Expansion(e, child) => {
             // { S[i] -> t } = { S[i] -> G[j] } then { G[j] -> t }
             let cur = e.reverse()?.apply_range(&cur)?;
-            walk(child, cur, leaves, ctx, loops)?;
+            walk(child, cur, leaves, ctx, loops, bands)?;
         }
         TreeNode::Filter(f, child) => {
             let cur = cur.intersect_domain(f)?;
-            walk(child, cur, leaves, ctx, loops)?;
+            walk(child, cur, leaves, ctx, loops, bands)?;
         }
         TreeNode::Band(members, options, child) => {
-            if let (Some(o), Some(m)) = (options, cur.maps().first()) {
-                loops.add_band(o, m.space().n_out(), members.len())?;
-            }
             let mut next = UnionMap::empty(cur.params().to_vec());
             for m in cur.maps() {
                 next.add_map(append(m, members, None)?)?;
             }
-            walk(child, next, leaves, ctx, loops)?;
+            let first = cur.maps().first().map_or(0, |m| m.space().n_out());
+            if let Some(o) = options {
+                // the band's own times: its options hold there
+                let mut region: Option<Set> = None;
+                for m in next.maps() {
+                    let r = m.range()?;
+                    region = Some(match region {
+                        None => r,
+                        Some(u) => u.union(&r)?,
+                    });
+                }
+                if let Some(region) = region {
+                    loops.add_band(o, first, members.len(), bands, Some(&region))?;
+                }
+            }
+            let mut inner = bands.to_vec();
+            inner.extend(first..first + members.len());
+            walk(child, next, leaves, ctx, loops, &inner)?;
         }
         TreeNode::Sequence(children) | TreeNode::Set(children) => {
             // a sequence orders its children by position; a set's children
@@ -477,7 +494,7 @@ fn walk(
                     let e = append(m, &[UnionMap::empty(vec![])], Some(position))?;
                     next.add_map(e)?;
                 }
-                walk(c, next, leaves, ctx, loops)?;
+                walk(c, next, leaves, ctx, loops, bands)?;
             }
         }
     }

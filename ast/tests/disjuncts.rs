@@ -101,3 +101,23 @@ fn unions_of_boxes_run_each_instance_once_in_order() {
         check(seed);
     }
 }
+
+#[test]
+fn locals_with_one_value_are_eliminated() {
+    // floor((4 + i)/262144) is 0 for 1 <= i <= 12: the guard is plain
+    let schedule = "[b] -> { A[i] -> [i] : 1 <= i <= 12 and exists (e = floor((4 + i)/262144): 262144e <= 4 - 8b + i and 262144e >= -3 - 8b + i) }"
+        .parse()
+        .unwrap();
+    let context = "[b] -> { : 0 <= b <= 2 }".parse().unwrap();
+    let code = ast::generate(&schedule, &context).unwrap();
+    let c = code.to_c();
+    assert!(!c.contains("262144") && !c.contains('%'), "{c}");
+    for b in 0..=2 {
+        let t = ast::run(&code, &[("b".into(), b)], 1000).unwrap();
+        let expected: Vec<i64> = (1..=12)
+            .filter(|i| 8 * b - 4 <= *i && *i <= 8 * b + 3)
+            .collect();
+        let got: Vec<i64> = t.iter().map(|(_, a)| a[0]).collect();
+        assert_eq!(got, expected, "b = {b}\n{c}");
+    }
+}

@@ -128,3 +128,29 @@ fn conditions_known_from_an_enclosing_if_are_dropped() {
         assert_eq!(run(&code, &p, 100).unwrap(), run(&out, &p, 100).unwrap());
     }
 }
+
+#[test]
+fn consecutive_conditions_with_the_same_body_merge() {
+    let call = Node::User {
+        name: "S".into(),
+        args: vec![v("c0")],
+    };
+    let guard = |op, k| Node::If {
+        cond: Expr::cmp(op, v("c0"), Expr::Int(k)),
+        then: Box::new(call.clone()),
+        els: None,
+    };
+    let code = Node::For {
+        iterator: "c0".into(),
+        init: Expr::Int(0),
+        cond: Expr::cmp(CmpOp::Le, v("c0"), Expr::Int(9)),
+        inc: 1,
+        body: Box::new(Node::Block(vec![guard(CmpOp::Le, 2), guard(CmpOp::Ge, 7)])),
+    };
+    let merged = code.clone().merge_equal_branches();
+    assert_eq!(merged.counts(), (1, 1, 1), "{merged}");
+    assert_eq!(
+        run(&merged, &[], 100).unwrap(),
+        run(&code, &[], 100).unwrap()
+    );
+}

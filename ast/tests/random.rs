@@ -2,7 +2,9 @@
 //! execute exactly the scheduled instances (brute-force enumeration), each
 //! once, in schedule order (ties in any order).
 
-use ast::{generate_with_options, run, LoopKind, Options};
+use ast::{
+    generate_tree, generate_with_options, parse_map_input, parse_tree, run, LoopKind, Options,
+};
 use std::collections::BTreeMap;
 
 struct Rng(u64);
@@ -56,6 +58,21 @@ impl Stmt {
         let ok_j =
             self.dims < 2 || (self.lo[1].eval(i, 0, n) <= j && j <= self.hi[1].eval(i, 0, n));
         ok_i && ok_j
+    }
+    fn domain_text(&self) -> String {
+        let full = self.text();
+        let (head, cons) = full.split_once(" : ").unwrap();
+        let tuple = head.split(" -> ").next().unwrap();
+        format!("{tuple} : {cons}")
+    }
+    fn member_text(&self, t: usize) -> String {
+        let d: Vec<&str> = ["i", "j"][..self.dims].to_vec();
+        format!(
+            "{}[{}] -> [{}]",
+            self.name,
+            d.join(", "),
+            self.sched[t].text(&d)
+        )
     }
     fn text(&self) -> String {
         let d: Vec<&str> = ["i", "j"][..self.dims].to_vec();
@@ -119,18 +136,61 @@ fn random_stmt(rng: &mut Rng, k: usize, nsched: usize) -> Stmt {
 /// (default, atomic, separate, unroll); the instances and their order must
 /// not change.
 fn check(seed: u64, with_options: bool) {
+    check_with(
+        seed,
+        if with_options {
+            Opts::Kinds
+        } else {
+            Opts::None
+        },
+    );
+}
+
+/// Which options the random schedule gets.
+#[derive(Clone, Copy, PartialEq)]
+enum Opts {
+    None,
+    /// A loop kind per dimension.
+    Kinds,
+    /// Options holding on part of the schedule space (`.in` options map
+    /// with constraints, separation classes).
+    Rules,
+    /// A schedule tree whose band has an isolated part.
+    Isolate,
+}
+
+const KINDS: [&str; 3] = ["atomic", "separate", "unroll"];
+
+fn random_kind(rng: &mut Rng) -> LoopKind {
+    [
+        LoopKind::Default,
+        LoopKind::Atomic,
+        LoopKind::Separate,
+        LoopKind::Unroll,
+    ][rng.pick(4) as usize]
+}
+
+/// A random constraint on the time dimensions `t` (`x` names them).
+fn random_condition(rng: &mut Rng, nsched: usize, x: &str) -> String {
+    let d = rng.pick(nsched as u64);
+    let a = rng.pick(5) - 1;
+    match rng.pick(4) {
+        0 => format!("{x}{d} <= {a}"),
+        1 => format!("{x}{d} >= {a}"),
+        2 => format!("{a} <= {x}{d} <= {} + n", a + rng.pick(3)),
+        _ => format!("{x}{d} <= {a} or {x}{d} >= {}", a + 2 + rng.pick(3)),
+    }
+}
+
+/// Returns true if the options changed the code.
+fn check_with(seed: u64, opts: Opts) -> bool {
+    let with_options = opts == Opts::Kinds;
     let mut rng = Rng(seed);
     let nsched = 1 + rng.pick(3) as usize;
     let mut options = Options::default();
     if with_options {
         for d in 0..nsched {
-            let kind = [
-                LoopKind::Default,
-                LoopKind::Atomic,
-                LoopKind::Separate,
-                LoopKind::Unroll,
-            ][rng.pick(4) as usize];
-            options.set(d, kind);
+            options.set(d, random_kind(&mut rng));
         }
     }
     let nst = 1 + rng.pick(3) as usize;
@@ -140,10 +200,73 @@ fn check(seed: u64, with_options: bool) {
         stmts.iter().map(Stmt::text).collect::<Vec<_>>().join("; ")
     );
     let schedule = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
-    let context = "[n] -> { : n >= 0 }".parse().unwrap();
-    let code = generate_with_options(&schedule, &context, &options)
-        .unwrap_or_else(|e| panic!("{text} {options:?}: {e}"));
-    let text = format!("{text} {options:?}");
+    let context: presburger::Set = "[n] -> { : n >= 0 }".parse().unwrap();
+    let ts: Vec<String> = (0..nsched).map(|k| format!("t{k}")).collect();
+    let (code, text) = match opts {
+        Opts::None | Opts::Kinds => {
+            let code = generate_with_options(&schedule, &context, &options)
+                .unwrap_or_else(|e| panic!("{text} {options:?}: {e}"));
+            (code, format!("{text} {options:?}"))
+        }
+        Opts::Rules => {
+            let mut rules = Vec::new();
+            for _ in 0..1 + rng.pick(3) {
+                let x = rng.pick(nsched as u64);
+                let cond = random_condition(&mut rng, nsched, "t");
+                let rule = if rng.pick(4) == 0 {
+                    format!(
+                        "[{}] -> separation_class[[{x}] -> [{}]] : {cond}",
+                        ts.join(", "),
+                        rng.pick(2)
+                    )
+                } else {
+                    let kind = KINDS[rng.pick(3) as usize];
+                    format!("[{}] -> {kind}[{x}] : {cond}", ts.join(", "))
+                };
+                rules.push(rule);
+            }
+            let input = format!(
+                "{text}\n[n] -> {{ : n >= 0 }}\n[n] -> {{ {} }}",
+                rules.join("; ")
+            );
+            let i = parse_map_input(&input).unwrap_or_else(|e| panic!("{input}: {e}"));
+            let code = generate_with_options(&i.schedule, &i.context, &i.loops)
+                .unwrap_or_else(|e| panic!("{input}: {e}"));
+            (code, input)
+        }
+        Opts::Isolate => {
+            let domain: Vec<String> = stmts.iter().map(Stmt::domain_text).collect();
+            let members: Vec<String> = (0..nsched)
+                .map(|t| {
+                    let m: Vec<String> = stmts.iter().map(|s| s.member_text(t)).collect();
+                    format!("{{ {} }}", m.join("; "))
+                })
+                .collect();
+            let mut options = vec![format!(
+                "isolate[[] -> [{}]] : {}",
+                ts.join(", "),
+                random_condition(&mut rng, nsched, "t")
+            )];
+            for _ in 0..rng.pick(3) {
+                let kind = KINDS[rng.pick(3) as usize];
+                let x = rng.pick(nsched as u64);
+                options.push(if rng.pick(2) == 0 {
+                    format!("[isolate[] -> {kind}[{x}]]")
+                } else {
+                    format!("{kind}[{x}]")
+                });
+            }
+            let tree = format!(
+                "domain: \"[n] -> {{ {} }}\"\nchild:\n  context: \"[n] -> {{ [] : n >= 0 }}\"\n  child:\n    schedule: \"[n] -> [{}]\"\n    options: \"[n] -> {{ {} }}\"\n",
+                domain.join("; "),
+                members.join(", "),
+                options.join("; ")
+            );
+            let t = parse_tree(&tree).unwrap_or_else(|e| panic!("{tree}: {e}"));
+            let code = generate_tree(&t).unwrap_or_else(|e| panic!("{tree}: {e}"));
+            (code, tree)
+        }
+    };
     for n in [0i64, 1, 2, 5] {
         // brute force: every instance with its time
         let mut expected: BTreeMap<(String, Vec<i64>), Vec<i64>> = BTreeMap::new();
@@ -184,6 +307,8 @@ fn check(seed: u64, with_options: bool) {
             "{text}\n{code}\nn={n}: missing instances"
         );
     }
+    let plain = ast::generate(&schedule, &context).unwrap();
+    plain != code
 }
 
 #[test]
@@ -198,4 +323,19 @@ fn random_schedules_with_options_match_brute_force() {
     for seed in 1000..1200 {
         check(seed, true);
     }
+}
+
+#[test]
+fn random_schedules_with_partial_options_match_brute_force() {
+    let changed = (2000..2150).filter(|&s| check_with(s, Opts::Rules)).count();
+    // the options are applied, not only accepted
+    assert!(changed >= 30, "{changed} codes changed");
+}
+
+#[test]
+fn random_trees_with_isolated_parts_match_brute_force() {
+    let changed = (3000..3150)
+        .filter(|&s| check_with(s, Opts::Isolate))
+        .count();
+    assert!(changed >= 30, "{changed} codes changed");
 }

@@ -319,7 +319,15 @@ impl Gen<'_> {
                 });
             }
             // a region is scanned without separating again
-            out.extend(self.group(l, sub, &[region], ctx, env, false)?);
+            out.extend(self.group(
+                l,
+                sub,
+                &[region],
+                ctx,
+                env,
+                false,
+                super::Stage::Kind(LoopKind::Separate),
+            )?);
         }
         Ok(Some(out))
     }
