@@ -137,6 +137,7 @@ pub fn generate_scan_with(scan: &Scan, options: &Options) -> Result<Node> {
         options,
         regions: embed_all(options.rules.iter().map(|r| &r.region).collect())?,
         isolated: embed_all(options.isolates.iter().map(|i| &i.set).collect())?,
+        loops: Default::default(),
     };
     let mut env = Vec::new();
     // the context's rows (one basic set without locals), for fix_locals
@@ -204,6 +205,22 @@ struct Gen<'a> {
     regions: Vec<Option<Map>>,
     /// The isolated sets in the scanned space.
     isolated: Vec<Option<Map>>,
+    /// The loops emitted so far and not yet consumed by their parent: see
+    /// [`EmittedLoop`].
+    loops: std::cell::RefCell<Vec<EmittedLoop>>,
+}
+
+/// A `for` node emitted at `level`, identified by its bounds, with a
+/// superset of the outer points where it runs at least once (its bound rows
+/// projected onto the dimensions before `level`, without the context: what
+/// the printed bounds enforce by themselves). A guard that this set implies
+/// is not needed in front of an enclosing loop whose body is such loops
+/// only: where the guard fails, they run nothing.
+struct EmittedLoop {
+    level: usize,
+    init: Expr,
+    cond: Expr,
+    runs: Map,
 }
 
 /// Work granted to the separation of one loop ([`LoopKind::Separate`]).
@@ -467,7 +484,7 @@ impl Gen<'_> {
             }
             m
         };
-        let cond;
+        let mut cond;
         let full_ctx = ctx;
         // (a disjunctive condition is not added: the context stays one
         // basic set, a superset of the reachable points)
@@ -724,17 +741,37 @@ impl Gen<'_> {
                     _ => out,
                 });
             }
+            let mark = self.loops.borrow().len();
             env.push(Expr::Var(iter.clone()));
             let r = self.level(l + 1, pieces, &inner, env);
             env.pop();
             let body = r?;
+            // the guard, again, knowing that the body's loops run nothing
+            // outside their own bounds
+            let inner_runs = if cond.is_some() {
+                self.body_runs(&body, l + 1, mark)?
+            } else {
+                None
+            };
+            self.loops.borrow_mut().truncate(mark);
+            if let Some(e) = inner_runs {
+                let runs = project_keep(&range.intersect(&e)?, l, n)?;
+                cond = self.printer(env).condition(&gist(&outer, &runs)?)?;
+            }
             if body.is_empty() {
                 vec![]
             } else {
+                let cond = Expr::cmp(CmpOp::Le, Expr::Var(iter.clone()), ub);
+                self.loops.borrow_mut().push(EmittedLoop {
+                    level: l,
+                    init: init.clone(),
+                    cond: cond.clone(),
+                    runs: project_keep(&loopset, l, n)?,
+                });
                 vec![Node::For {
                     iterator: iter.clone(),
                     init,
-                    cond: Expr::cmp(CmpOp::Le, Expr::Var(iter), ub),
+                    cond,
                     inc,
                     body: Box::new(Node::block(body)),
                 }]
@@ -748,6 +785,32 @@ impl Gen<'_> {
             }],
             _ => body,
         })
+    }
+}
+
+impl Gen<'_> {
+    /// Where a body generated at `level` runs anything: when every node of
+    /// it is a loop emitted at `level` (logged from `mark` on), the union of
+    /// their [`EmittedLoop::runs`]; `None` when some node is not such a loop.
+    fn body_runs(&self, body: &[Node], level: usize, mark: usize) -> Result<Option<Map>> {
+        let log = self.loops.borrow();
+        let mut runs: Option<Map> = None;
+        for node in body {
+            let Node::For { init, cond, .. } = node else {
+                return Ok(None);
+            };
+            let Some(e) = log[mark..]
+                .iter()
+                .find(|e| e.level == level && e.init == *init && e.cond == *cond)
+            else {
+                return Ok(None);
+            };
+            runs = Some(match runs {
+                None => e.runs.clone(),
+                Some(r) => r.union(&e.runs)?,
+            });
+        }
+        Ok(runs)
     }
 }
 

@@ -1,0 +1,75 @@
+//! Guards in front of loops: a condition on the outer dimensions that the
+//! body's own loops enforce is not printed (isl's code for gemm has no
+//! `if (nj >= 1)`), one they do not enforce stays; the instances are checked
+//! against enumeration at small parameter values.
+
+use ast::{generate_with_options, parse_map_input, run};
+
+fn code(input: &str) -> ast::Node {
+    let i = parse_map_input(input).unwrap();
+    generate_with_options(&i.schedule, &i.context, &i.loops).unwrap()
+}
+
+/// The instances `(name, i, j)` of `S`/`T` in lexicographic order of their
+/// times, by enumeration.
+fn expected(n: i64, m: i64, with_t: bool, cond: impl Fn(i64, i64, i64, i64) -> bool) -> usize {
+    let mut count = 0;
+    for i in 0..n.max(0) {
+        for j in 0..m.max(0) {
+            if cond(i, j, n, m) {
+                count += 1;
+            }
+        }
+        if with_t {
+            count += 1;
+        }
+    }
+    count
+}
+
+#[test]
+fn a_guard_the_inner_loop_enforces_is_dropped() {
+    let c = code("[n, m] -> { S[i, j] -> [i, j] : 0 <= i < n and 0 <= j < m } [n, m] -> { : } { }");
+    assert_eq!(c.counts(), (2, 0, 1), "{c}");
+    for n in -1..4 {
+        for m in -1..4 {
+            let t = run(&c, &[("n".into(), n), ("m".into(), m)], 1000).unwrap();
+            assert_eq!(
+                t.len(),
+                expected(n, m, false, |_, _, _, _| true),
+                "n = {n}, m = {m}\n{c}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_guard_the_inner_loops_do_not_enforce_stays() {
+    // `p >= 1` bounds nothing inside: without the guard S would run for p <= 0
+    let c = code(
+        "[n, m, p] -> { S[i, j] -> [i, j] : 0 <= i < n and 0 <= j < m and p >= 1 } [n, m, p] -> { : } { }",
+    );
+    assert!(c.to_c().contains("p >= 1"), "{c}");
+    // T runs in the outer loop itself: the inner loop's bounds say nothing about it
+    let c2 = code("[n, m] -> { S[i, j] -> [i, 0, j] : 0 <= i < n and 0 <= j < m; T[i] -> [i, 1, 0] : 0 <= i < n } [n, m] -> { : } { }");
+    for (code, with_p) in [(&c, true), (&c2, false)] {
+        for n in -1..4 {
+            for m in -1..4 {
+                for p in [0, 1] {
+                    let params = [("n".into(), n), ("m".into(), m), ("p".into(), p)];
+                    let t = run(code, &params, 1000).unwrap();
+                    let want = if with_p {
+                        if p >= 1 {
+                            expected(n, m, false, |_, _, _, _| true)
+                        } else {
+                            0
+                        }
+                    } else {
+                        expected(n, m, true, |_, _, _, _| true)
+                    };
+                    assert_eq!(t.len(), want, "n = {n}, m = {m}, p = {p}\n{code}");
+                }
+            }
+        }
+    }
+}
