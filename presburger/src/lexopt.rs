@@ -18,6 +18,7 @@ use crate::matrix::normalize;
 use crate::pip::{solve, Problem};
 use crate::space::{Space, Tuple};
 use crate::syntactic::contains_by_definitions;
+use crate::trace::traced;
 use std::cmp::Ordering;
 
 /// Build a problem from a basic map: parameters are the first `n_par`
@@ -515,11 +516,27 @@ impl Map {
     /// smallest point for each parameter value; for a relation, the smallest
     /// image of every domain point.
     pub fn lexmin(&self) -> Result<Map> {
-        crate::lexopt::lexopt_map(self, false)
+        traced!(
+            if self.is_set() {
+                "lexmin"
+            } else {
+                "lexmin_map"
+            },
+            [self],
+            { crate::lexopt::lexopt_map(self, false) }
+        )
     }
 
     /// Lexicographic maximum (see [`lexmin`](Self::lexmin)).
     pub fn lexmax(&self) -> Result<Map> {
-        crate::lexopt::lexopt_map(self, true)
+        traced!(
+            if self.is_set() {
+                "lexmax"
+            } else {
+                "lexmax_map"
+            },
+            [self],
+            { crate::lexopt::lexopt_map(self, true) }
+        )
     }
 }
