@@ -192,7 +192,7 @@ def stats(path):
     print("\n| per operand or disjunct | median | 90 % | 99 % | max | mean |\n|---|---|---|---|---|---|")
     for name, xs in [("dimensions (set, or in + out) of an operand", dims), ("parameters of an operand", params),
                      ("disjuncts of an operand", disj), ("constraints of a disjunct (isl's, after parsing)", cons),
-                     ("existentials (divs) of a disjunct", divs), ("largest |coefficient or constant| of an operand", coef)]:
+                     ("existentials (divs) of a disjunct", divs), ("largest absolute coefficient or constant of an operand", coef)]:
         print(f"| {name} | {pct(xs, .5)} | {pct(xs, .9)} | {pct(xs, .99)} | {max(xs)} | {statistics.mean(xs):.2f} |")
     one = sum(1 for n in disj if n <= 1) / len(disj)
     small = sum(1 for x in coef if x <= 512) / len(coef)
