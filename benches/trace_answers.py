@@ -48,6 +48,22 @@ MAP_OPS = {"reverse", "domain", "range", "deltas", "compose", "lexmin_map", "lex
            "is_single_valued", "is_injective"}
 
 
+def isl_op(op, x, y=None):
+    """The zero-argument callable doing `op` with isl on parsed operands (`KeyError` if none)."""
+    return {
+        "is_empty": lambda: x.is_empty(), "lexmin": lambda: x.lexmin(), "lexmax": lambda: x.lexmax(),
+        "lexmin_map": lambda: x.lexmin(), "lexmax_map": lambda: x.lexmax(),
+        "union": lambda: x.union(y), "intersect": lambda: x.intersect(y),
+        "subtract": lambda: x.subtract(y), "complement": lambda: x.complement(),
+        "coalesce": lambda: x.coalesce(), "is_subset": lambda: x.is_subset(y),
+        "is_equal": lambda: x.is_equal(y), "gist": lambda: x.gist(y), "reverse": lambda: x.reverse(),
+        "domain": lambda: x.domain(), "range": lambda: x.range(), "deltas": lambda: x.deltas(),
+        "compose": lambda: x.apply_range(y), "apply": lambda: x.apply(y),
+        "is_single_valued": lambda: x.is_single_valued(), "is_injective": lambda: x.is_injective(),
+        "sample": lambda: x.sample_point(), "card": lambda: x.card(),
+    }[op]
+
+
 def answer(op, args):
     """isl's answer in the conformance format (a string)."""
     if op == "project":
@@ -60,19 +76,7 @@ def answer(op, args):
             # an empty union prints alike for sets and relations: read both as the other's kind
             x, y = (isl.UnionMap(args[0]), isl.UnionMap(args[1])) if isinstance(y, isl.UnionMap) or \
                 isinstance(x, isl.UnionMap) else (x, y)
-    f = {
-        "is_empty": lambda: x.is_empty(), "lexmin": lambda: x.lexmin(), "lexmax": lambda: x.lexmax(),
-        "lexmin_map": lambda: x.lexmin(), "lexmax_map": lambda: x.lexmax(),
-        "union": lambda: x.union(y), "intersect": lambda: x.intersect(y),
-        "subtract": lambda: x.subtract(y), "complement": lambda: x.complement(),
-        "coalesce": lambda: x.coalesce(), "is_subset": lambda: x.is_subset(y),
-        "is_equal": lambda: x.is_equal(y), "gist": lambda: x.gist(y), "reverse": lambda: x.reverse(),
-        "domain": lambda: x.domain(), "range": lambda: x.range(), "deltas": lambda: x.deltas(),
-        "compose": lambda: x.apply_range(y), "apply": lambda: x.apply(y),
-        "is_single_valued": lambda: x.is_single_valued(), "is_injective": lambda: x.is_injective(),
-        "card": lambda: x.card(),
-    }[op]
-    r = f()
+    r = isl_op(op, x, y)()
     if isinstance(r, bool):
         return "true" if r else "false"
     return str(r)

@@ -517,11 +517,7 @@ impl Map {
     /// image of every domain point.
     pub fn lexmin(&self) -> Result<Map> {
         traced!(
-            if self.is_set() {
-                "lexmin"
-            } else {
-                "lexmin_map"
-            },
+            crate::trace::lexopt_name(self.is_set(), "lexmin"),
             [self],
             { crate::lexopt::lexopt_map(self, false) }
         )
@@ -530,11 +526,7 @@ impl Map {
     /// Lexicographic maximum (see [`lexmin`](Self::lexmin)).
     pub fn lexmax(&self) -> Result<Map> {
         traced!(
-            if self.is_set() {
-                "lexmax"
-            } else {
-                "lexmax_map"
-            },
+            crate::trace::lexopt_name(self.is_set(), "lexmax"),
             [self],
             { crate::lexopt::lexopt_map(self, true) }
         )

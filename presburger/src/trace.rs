@@ -48,6 +48,17 @@ macro_rules! traced {
 
 pub(crate) use traced;
 
+/// The op name of a lexicographic optimum: `lexmin`/`lexmax` of a set,
+/// `lexmin_map`/`lexmax_map` of a relation (the conformance format's names).
+#[cfg_attr(not(feature = "trace"), allow(dead_code))]
+pub(crate) fn lexopt_name(is_set: bool, op: &'static str) -> &'static str {
+    match (is_set, op) {
+        (false, "lexmin") => "lexmin_map",
+        (false, "lexmax") => "lexmax_map",
+        _ => op,
+    }
+}
+
 #[cfg(feature = "trace")]
 pub(crate) use on::call;
 

@@ -339,11 +339,7 @@ impl UnionMap {
     /// Lexicographic minimum per space (sets) or per domain point (relations).
     pub fn lexmin(&self) -> Result<UnionMap> {
         traced!(
-            if self.is_set() {
-                "lexmin"
-            } else {
-                "lexmin_map"
-            },
+            crate::trace::lexopt_name(self.is_set(), "lexmin"),
             [self],
             { self.each(Map::lexmin) }
         )
@@ -352,11 +348,7 @@ impl UnionMap {
     /// Lexicographic maximum per space (sets) or per domain point (relations).
     pub fn lexmax(&self) -> Result<UnionMap> {
         traced!(
-            if self.is_set() {
-                "lexmax"
-            } else {
-                "lexmax_map"
-            },
+            crate::trace::lexopt_name(self.is_set(), "lexmax"),
             [self],
             { self.each(Map::lexmax) }
         )
