@@ -18,6 +18,7 @@ use crate::matrix::normalize;
 use crate::pip::{solve, Problem};
 use crate::space::{Space, Tuple};
 use crate::syntactic::contains_by_definitions;
+use crate::trace::traced;
 use std::cmp::Ordering;
 
 /// Build a problem from a basic map: parameters are the first `n_par`
@@ -515,11 +516,19 @@ impl Map {
     /// smallest point for each parameter value; for a relation, the smallest
     /// image of every domain point.
     pub fn lexmin(&self) -> Result<Map> {
-        crate::lexopt::lexopt_map(self, false)
+        traced!(
+            crate::trace::lexopt_name(self.is_set(), "lexmin"),
+            [self],
+            { crate::lexopt::lexopt_map(self, false) }
+        )
     }
 
     /// Lexicographic maximum (see [`lexmin`](Self::lexmin)).
     pub fn lexmax(&self) -> Result<Map> {
-        crate::lexopt::lexopt_map(self, true)
+        traced!(
+            crate::trace::lexopt_name(self.is_set(), "lexmax"),
+            [self],
+            { crate::lexopt::lexopt_map(self, true) }
+        )
     }
 }

@@ -108,6 +108,7 @@ mod structural;
 mod syntactic;
 #[cfg(test)]
 mod testing;
+mod trace;
 mod union;
 
 pub use aff::{Aff, Builder, Constraint, ConstraintKind, MultiAff, PwAff, PwMultiAff};

@@ -19,6 +19,7 @@ use std::sync::Arc;
 use crate::basic::BasicMap;
 use crate::error::{Error, Result};
 use crate::space::{merge_params_shared, Space};
+use crate::trace::traced;
 
 /// A finite union of [`BasicMap`]s over one space.
 #[derive(Clone, Debug)]
@@ -169,24 +170,28 @@ impl Map {
 
     /// The union of two maps of the same space.
     pub fn union(&self, other: &Map) -> Result<Map> {
-        let (mut a, b) = self.aligned(other, "union")?;
-        a.parts.extend(b.parts);
-        Ok(a)
+        traced!("union", [self, other], {
+            let (mut a, b) = self.aligned(other, "union")?;
+            a.parts.extend(b.parts);
+            Ok(a)
+        })
     }
 
     /// The intersection of two maps of the same space (pairwise intersection of disjuncts).
     pub fn intersect(&self, other: &Map) -> Result<Map> {
-        let (a, b) = self.aligned_ref(other, "intersect")?;
-        let mut out = Map::empty(a.space.clone());
-        for x in &a.parts {
-            for y in &b.parts {
-                let mut z = x.intersect(y)?;
-                if z.simplify() {
-                    out.parts.push(z);
+        traced!("intersect", [self, other], {
+            let (a, b) = self.aligned_ref(other, "intersect")?;
+            let mut out = Map::empty(a.space.clone());
+            for x in &a.parts {
+                for y in &b.parts {
+                    let mut z = x.intersect(y)?;
+                    if z.simplify() {
+                        out.parts.push(z);
+                    }
                 }
             }
-        }
-        Ok(out)
+            Ok(out)
+        })
     }
 
     /// Simplify every disjunct (cheaply: no linear programming) and drop the
@@ -231,19 +236,21 @@ impl BasicMap {
 
     /// The intersection of two basic maps of the same space (locals are concatenated).
     pub fn intersect(&self, other: &BasicMap) -> Result<BasicMap> {
-        if !self.space.tuples_match(&other.space) {
-            return Err(Error::SpaceMismatch(
-                "intersect: operands live in different spaces".into(),
-            ));
-        }
-        if self.space.params != other.space.params {
-            let params = merge_params_shared(&self.space.params, &other.space.params);
-            let mut a = self.clone();
-            let mut b = other.clone();
-            a.align_params_shared(&params);
-            b.align_params_shared(&params);
-            return Ok(a.conjoin(&b, 0));
-        }
-        Ok(self.conjoin(other, 0))
+        traced!("intersect", [self, other], {
+            if !self.space.tuples_match(&other.space) {
+                return Err(Error::SpaceMismatch(
+                    "intersect: operands live in different spaces".into(),
+                ));
+            }
+            if self.space.params != other.space.params {
+                let params = merge_params_shared(&self.space.params, &other.space.params);
+                let mut a = self.clone();
+                let mut b = other.clone();
+                a.align_params_shared(&params);
+                b.align_params_shared(&params);
+                return Ok(a.conjoin(&b, 0));
+            }
+            Ok(self.conjoin(other, 0))
+        })
     }
 }

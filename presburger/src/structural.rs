@@ -13,6 +13,7 @@ use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::map::Map;
 use crate::space::{Space, Tuple};
+use crate::trace::traced;
 
 /// Where an old variable goes in [`BasicMap::transform`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,38 +122,44 @@ impl Map {
     /// assert!(r.is_equal(&"{ [j] -> [i] : j = i + 1 }".parse().unwrap()).unwrap());
     /// ```
     pub fn reverse(&self) -> Result<Map> {
-        need_map(self, "reverse")?;
-        let (np, ni, no) = (self.space.n_param(), self.space.n_in(), self.space.n_out());
-        let space = self.space.reverse();
-        let dest: Vec<Dest> = params_dest(np)
-            .chain((0..ni).map(|k| Dest::Var(np + no + k)))
-            .chain((0..no).map(|k| Dest::Var(np + k)))
-            .collect();
-        Ok(self.map_parts(space.clone(), |b| b.transform(space.clone(), &dest, 0)))
+        traced!("reverse", [self], {
+            need_map(self, "reverse")?;
+            let (np, ni, no) = (self.space.n_param(), self.space.n_in(), self.space.n_out());
+            let space = self.space.reverse();
+            let dest: Vec<Dest> = params_dest(np)
+                .chain((0..ni).map(|k| Dest::Var(np + no + k)))
+                .chain((0..no).map(|k| Dest::Var(np + k)))
+                .collect();
+            Ok(self.map_parts(space.clone(), |b| b.transform(space.clone(), &dest, 0)))
+        })
     }
 
     /// The domain `{ x : exists y : x -> y in self }`.
     pub fn domain(&self) -> Result<Map> {
-        need_map(self, "domain")?;
-        let (np, ni, no) = (self.space.n_param(), self.space.n_in(), self.space.n_out());
-        let space = self.space.domain_space();
-        let dest: Vec<Dest> = params_dest(np)
-            .chain((0..ni).map(|k| Dest::Var(np + k)))
-            .chain((0..no).map(Dest::Exist))
-            .collect();
-        Ok(self.map_parts(space.clone(), |b| b.transform(space.clone(), &dest, no)))
+        traced!("domain", [self], {
+            need_map(self, "domain")?;
+            let (np, ni, no) = (self.space.n_param(), self.space.n_in(), self.space.n_out());
+            let space = self.space.domain_space();
+            let dest: Vec<Dest> = params_dest(np)
+                .chain((0..ni).map(|k| Dest::Var(np + k)))
+                .chain((0..no).map(Dest::Exist))
+                .collect();
+            Ok(self.map_parts(space.clone(), |b| b.transform(space.clone(), &dest, no)))
+        })
     }
 
     /// The range `{ y : exists x : x -> y in self }`.
     pub fn range(&self) -> Result<Map> {
-        need_map(self, "range")?;
-        let (np, ni, no) = (self.space.n_param(), self.space.n_in(), self.space.n_out());
-        let space = self.space.range_space();
-        let dest: Vec<Dest> = params_dest(np)
-            .chain((0..ni).map(Dest::Exist))
-            .chain((0..no).map(|k| Dest::Var(np + k)))
-            .collect();
-        Ok(self.map_parts(space.clone(), |b| b.transform(space.clone(), &dest, ni)))
+        traced!("range", [self], {
+            need_map(self, "range")?;
+            let (np, ni, no) = (self.space.n_param(), self.space.n_in(), self.space.n_out());
+            let space = self.space.range_space();
+            let dest: Vec<Dest> = params_dest(np)
+                .chain((0..ni).map(Dest::Exist))
+                .chain((0..no).map(|k| Dest::Var(np + k)))
+                .collect();
+            Ok(self.map_parts(space.clone(), |b| b.transform(space.clone(), &dest, ni)))
+        })
     }
 
     /// The parameter domain `{ : exists x : x in self }` (a set with no dimensions).
@@ -166,34 +173,44 @@ impl Map {
 
     /// Project out `n` set (range) dimensions starting at `first`; they become existentials.
     pub fn project_out(&self, first: usize, n: usize) -> Result<Map> {
-        let (np, ni, no) = (self.space.n_param(), self.space.n_in(), self.space.n_out());
-        if first + n > no {
-            return Err(Error::Invalid(
-                "project_out: dimension range out of bounds".into(),
-            ));
-        }
-        let range = &self.space.range;
-        let kept: Vec<String> = range
-            .dim_names()
-            .into_iter()
-            .enumerate()
-            .filter(|(k, _)| *k < first || *k >= first + n)
-            .map(|(_, s)| s)
-            .collect();
-        let space = self.space.with_range(Tuple::flat(range.name.clone(), kept));
-        let dest: Vec<Dest> = params_dest(np)
-            .chain((0..ni).map(|k| Dest::Var(np + k)))
-            .chain((0..no).map(|k| {
-                if k < first {
-                    Dest::Var(np + ni + k)
-                } else if k < first + n {
-                    Dest::Exist(k - first)
-                } else {
-                    Dest::Var(np + ni + k - n)
+        traced!(
+            if n == 1 && self.is_set() {
+                "project"
+            } else {
+                "project_out"
+            },
+            [self, first],
+            {
+                let (np, ni, no) = (self.space.n_param(), self.space.n_in(), self.space.n_out());
+                if first + n > no {
+                    return Err(Error::Invalid(
+                        "project_out: dimension range out of bounds".into(),
+                    ));
                 }
-            }))
-            .collect();
-        Ok(self.map_parts(space.clone(), |b| b.transform(space.clone(), &dest, n)))
+                let range = &self.space.range;
+                let kept: Vec<String> = range
+                    .dim_names()
+                    .into_iter()
+                    .enumerate()
+                    .filter(|(k, _)| *k < first || *k >= first + n)
+                    .map(|(_, s)| s)
+                    .collect();
+                let space = self.space.with_range(Tuple::flat(range.name.clone(), kept));
+                let dest: Vec<Dest> = params_dest(np)
+                    .chain((0..ni).map(|k| Dest::Var(np + k)))
+                    .chain((0..no).map(|k| {
+                        if k < first {
+                            Dest::Var(np + ni + k)
+                        } else if k < first + n {
+                            Dest::Exist(k - first)
+                        } else {
+                            Dest::Var(np + ni + k - n)
+                        }
+                    }))
+                    .collect();
+                Ok(self.map_parts(space.clone(), |b| b.transform(space.clone(), &dest, n)))
+            }
+        )
     }
 
     /// The differences `{ y - x : x -> y in self }` of a relation between
@@ -202,35 +219,37 @@ impl Map {
     /// names and nesting kept: `deltas { S[i] -> S[i + 2] }` is `{ S[2] }`);
     /// otherwise in an anonymous tuple.
     pub fn deltas(&self) -> Result<Map> {
-        need_map(self, "deltas")?;
-        let (np, ni, no) = (self.space.n_param(), self.space.n_in(), self.space.n_out());
-        if ni != no {
-            return Err(Error::SpaceMismatch(
-                "deltas needs domain and range of equal dimension".into(),
-            ));
-        }
-        let space = Space::set(self.space.params.clone(), deltas_tuple(&self.space));
-        let dest: Vec<Dest> = params_dest(np)
-            .chain((0..ni + no).map(Dest::Exist))
-            .collect();
-        let parts = self
-            .parts
-            .iter()
-            .map(|b| {
-                let mut t = b.transform(space.clone(), &dest, ni + no);
-                let off_e = 1 + np + no;
-                for k in 0..no {
-                    // d_k - (y_k - x_k) = 0
-                    let mut row = vec![Int::ZERO; t.row_len()];
-                    row[1 + np + k] = Int::ONE;
-                    row[off_e + ni + k] = Int::from(-1);
-                    row[off_e + k] = Int::ONE;
-                    t.eqs.push(row);
-                }
-                t
-            })
-            .collect();
-        Ok(Map { space, parts }.simplify_parts())
+        traced!("deltas", [self], {
+            need_map(self, "deltas")?;
+            let (np, ni, no) = (self.space.n_param(), self.space.n_in(), self.space.n_out());
+            if ni != no {
+                return Err(Error::SpaceMismatch(
+                    "deltas needs domain and range of equal dimension".into(),
+                ));
+            }
+            let space = Space::set(self.space.params.clone(), deltas_tuple(&self.space));
+            let dest: Vec<Dest> = params_dest(np)
+                .chain((0..ni + no).map(Dest::Exist))
+                .collect();
+            let parts = self
+                .parts
+                .iter()
+                .map(|b| {
+                    let mut t = b.transform(space.clone(), &dest, ni + no);
+                    let off_e = 1 + np + no;
+                    for k in 0..no {
+                        // d_k - (y_k - x_k) = 0
+                        let mut row = vec![Int::ZERO; t.row_len()];
+                        row[1 + np + k] = Int::ONE;
+                        row[off_e + ni + k] = Int::from(-1);
+                        row[off_e + k] = Int::ONE;
+                        t.eqs.push(row);
+                    }
+                    t
+                })
+                .collect();
+            Ok(Map { space, parts }.simplify_parts())
+        })
     }
 
     /// The relation `{ x -> y - x : x -> y in self }` (iscc's `deltas_map`
@@ -432,61 +451,69 @@ impl Map {
 
     /// Join: `{ x -> z : exists y : x -> y in self and y -> z in other }`.
     pub fn apply_range(&self, other: &Map) -> Result<Map> {
-        need_map(self, "apply_range")?;
-        need_map(other, "apply_range")?;
-        let (a, b) = align_any(self, other);
-        if a.space.range != *b.space.domain.as_ref().unwrap() {
-            return Err(Error::SpaceMismatch(
-                "apply_range: range of the first does not match domain of the second".into(),
-            ));
-        }
-        let np = a.space.n_param();
-        let (ni, nm, no) = (a.space.n_in(), a.space.n_out(), b.space.n_out());
-        let space = Space::map(
-            a.space.params.clone(),
-            a.space.domain.clone().unwrap(),
-            b.space.range.clone(),
-        );
-        let da: Vec<Dest> = params_dest(np)
-            .chain((0..ni).map(|k| Dest::Var(np + k)))
-            .chain((0..nm).map(Dest::Exist))
-            .collect();
-        let db: Vec<Dest> = params_dest(np)
-            .chain((0..nm).map(Dest::Exist))
-            .chain((0..no).map(|k| Dest::Var(np + ni + k)))
-            .collect();
-        join(&a, &b, space, &da, &db, nm)
+        traced!("compose", [self, other], {
+            need_map(self, "apply_range")?;
+            need_map(other, "apply_range")?;
+            let (a, b) = align_any(self, other);
+            if a.space.range != *b.space.domain.as_ref().unwrap() {
+                return Err(Error::SpaceMismatch(
+                    "apply_range: range of the first does not match domain of the second".into(),
+                ));
+            }
+            let np = a.space.n_param();
+            let (ni, nm, no) = (a.space.n_in(), a.space.n_out(), b.space.n_out());
+            let space = Space::map(
+                a.space.params.clone(),
+                a.space.domain.clone().unwrap(),
+                b.space.range.clone(),
+            );
+            let da: Vec<Dest> = params_dest(np)
+                .chain((0..ni).map(|k| Dest::Var(np + k)))
+                .chain((0..nm).map(Dest::Exist))
+                .collect();
+            let db: Vec<Dest> = params_dest(np)
+                .chain((0..nm).map(Dest::Exist))
+                .chain((0..no).map(|k| Dest::Var(np + ni + k)))
+                .collect();
+            join(&a, &b, space, &da, &db, nm)
+        })
     }
 
     /// Apply a relation to a set: `{ y : exists x in self : x -> y in map }`.
     pub fn apply(&self, map: &Map) -> Result<Map> {
-        need_set(self, "apply")?;
-        need_map(map, "apply")?;
-        let (a, b) = align_any(self, map);
-        if a.space.range != *b.space.domain.as_ref().unwrap() {
-            return Err(Error::SpaceMismatch(
-                "apply: the set does not live in the relation's domain".into(),
-            ));
-        }
-        let np = a.space.n_param();
-        let (nm, no) = (a.space.n_out(), b.space.n_out());
-        let space = b.space.range_space();
-        let da: Vec<Dest> = params_dest(np).chain((0..nm).map(Dest::Exist)).collect();
-        let db: Vec<Dest> = params_dest(np)
-            .chain((0..nm).map(Dest::Exist))
-            .chain((0..no).map(|k| Dest::Var(np + k)))
-            .collect();
-        join(&a, &b, space, &da, &db, nm)
+        traced!("apply", [self, map], {
+            need_set(self, "apply")?;
+            need_map(map, "apply")?;
+            let (a, b) = align_any(self, map);
+            if a.space.range != *b.space.domain.as_ref().unwrap() {
+                return Err(Error::SpaceMismatch(
+                    "apply: the set does not live in the relation's domain".into(),
+                ));
+            }
+            let np = a.space.n_param();
+            let (nm, no) = (a.space.n_out(), b.space.n_out());
+            let space = b.space.range_space();
+            let da: Vec<Dest> = params_dest(np).chain((0..nm).map(Dest::Exist)).collect();
+            let db: Vec<Dest> = params_dest(np)
+                .chain((0..nm).map(Dest::Exist))
+                .chain((0..no).map(|k| Dest::Var(np + k)))
+                .collect();
+            join(&a, &b, space, &da, &db, nm)
+        })
     }
 
     /// Intersect the domain of a relation with a set.
     pub fn intersect_domain(&self, set: &Map) -> Result<Map> {
-        self.intersect_side(set, true)
+        traced!("intersect_domain", [self, set], {
+            self.intersect_side(set, true)
+        })
     }
 
     /// Intersect the range of a relation with a set.
     pub fn intersect_range(&self, set: &Map) -> Result<Map> {
-        self.intersect_side(set, false)
+        traced!("intersect_range", [self, set], {
+            self.intersect_side(set, false)
+        })
     }
 
     fn intersect_side(&self, set: &Map, domain: bool) -> Result<Map> {
@@ -526,21 +553,23 @@ impl Map {
 
     /// Intersect with a parameter domain (a set whose space has no dimensions).
     pub fn intersect_params(&self, params: &Map) -> Result<Map> {
-        let (a, p) = align_any(self, params);
-        let np = a.space.n_param();
-        let dest: Vec<Dest> = params_dest(np)
-            .chain((0..p.space.n_in() + p.space.n_out()).map(Dest::Exist))
-            .collect();
-        let nd = p.space.n_in() + p.space.n_out();
-        let lifted = Map {
-            space: a.space.clone(),
-            parts: p
-                .parts
-                .iter()
-                .map(|b| b.transform(a.space.clone(), &dest, nd))
-                .collect(),
-        };
-        a.intersect(&lifted)
+        traced!("intersect_params", [self, params], {
+            let (a, p) = align_any(self, params);
+            let np = a.space.n_param();
+            let dest: Vec<Dest> = params_dest(np)
+                .chain((0..p.space.n_in() + p.space.n_out()).map(Dest::Exist))
+                .collect();
+            let nd = p.space.n_in() + p.space.n_out();
+            let lifted = Map {
+                space: a.space.clone(),
+                parts: p
+                    .parts
+                    .iter()
+                    .map(|b| b.transform(a.space.clone(), &dest, nd))
+                    .collect(),
+            };
+            a.intersect(&lifted)
+        })
     }
 
     /// The relation `{ x -> y : x ≺ y }` (strictly lexicographically smaller, `strict`)

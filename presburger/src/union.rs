@@ -10,6 +10,7 @@ use crate::map::Map;
 use std::sync::Arc;
 
 use crate::space::merge_params_shared;
+use crate::trace::traced;
 
 /// A union of maps living in different spaces.
 #[derive(Clone, Debug, Default)]
@@ -178,9 +179,11 @@ impl UnionMap {
 
     /// Union (per space).
     pub fn union(&self, other: &UnionMap) -> Result<UnionMap> {
-        let (a, b) = self.aligned(other);
-        // `aligned` made owned copies: move their parts instead of copying again
-        UnionMap::collect(&a.params, a.maps.into_iter().chain(b.maps).map(Ok))
+        traced!("union", [self, other], {
+            let (a, b) = self.aligned(other);
+            // `aligned` made owned copies: move their parts instead of copying again
+            UnionMap::collect(&a.params, a.maps.into_iter().chain(b.maps).map(Ok))
+        })
     }
 
     /// The parameter domain a union stands for, if it is one: a single part
@@ -206,9 +209,11 @@ impl UnionMap {
 
     /// Every part intersected with the parameter domain `params`.
     pub fn intersect_params(&self, params: &Map) -> Result<UnionMap> {
-        let (a, b) = self.aligned(&UnionMap::from_map(params.clone()));
-        let p = &b.maps[0];
-        a.each(|m| m.intersect_params(p))
+        traced!("intersect_params", [self, params], {
+            let (a, b) = self.aligned(&UnionMap::from_map(params.clone()));
+            let p = &b.maps[0];
+            a.each(|m| m.intersect_params(p))
+        })
     }
 
     /// Every part simplified in the context of the parameter domain `params`.
@@ -222,85 +227,95 @@ impl UnionMap {
     /// side restricts the parameters of the other side (see
     /// [`as_params_domain`](Self::as_params_domain)).
     pub fn intersect(&self, other: &UnionMap) -> Result<UnionMap> {
-        if let Some(p) = other.as_params_domain() {
-            return self.intersect_params(p);
-        }
-        if let Some(p) = self.as_params_domain() {
-            return other.intersect_params(p);
-        }
-        let (a, b) = self.aligned_ref(other);
-        let mut u = UnionMap::empty(a.params.clone());
-        for (x, y) in same_space_pairs(&a, &b) {
-            if let (Some(x), Some(y)) = (x, y) {
-                u.add_map(x.intersect(y)?)?;
+        traced!("intersect", [self, other], {
+            if let Some(p) = other.as_params_domain() {
+                return self.intersect_params(p);
             }
-        }
-        Ok(u)
+            if let Some(p) = self.as_params_domain() {
+                return other.intersect_params(p);
+            }
+            let (a, b) = self.aligned_ref(other);
+            let mut u = UnionMap::empty(a.params.clone());
+            for (x, y) in same_space_pairs(&a, &b) {
+                if let (Some(x), Some(y)) = (x, y) {
+                    u.add_map(x.intersect(y)?)?;
+                }
+            }
+            Ok(u)
+        })
     }
 
     /// Difference (per space).
     pub fn subtract(&self, other: &UnionMap) -> Result<UnionMap> {
-        let (a, b) = self.aligned_ref(other);
-        let mut u = UnionMap::empty(a.params.clone());
-        for (x, y) in same_space_pairs(&a, &b) {
-            match (x, y) {
-                (Some(x), Some(y)) => u.add_map(x.subtract(y)?)?,
-                (Some(x), None) => u.add_map(x.clone())?,
-                _ => {}
+        traced!("subtract", [self, other], {
+            let (a, b) = self.aligned_ref(other);
+            let mut u = UnionMap::empty(a.params.clone());
+            for (x, y) in same_space_pairs(&a, &b) {
+                match (x, y) {
+                    (Some(x), Some(y)) => u.add_map(x.subtract(y)?)?,
+                    (Some(x), None) => u.add_map(x.clone())?,
+                    _ => {}
+                }
             }
-        }
-        Ok(u)
+            Ok(u)
+        })
     }
 
     /// Complement of each part within its space.
     pub fn complement(&self) -> Result<UnionMap> {
-        self.each(Map::complement)
+        traced!("complement", [self], { self.each(Map::complement) })
     }
 
     /// True if no part has a point.
     pub fn is_empty(&self) -> Result<bool> {
-        for m in &self.maps {
-            if !m.is_empty()? {
-                return Ok(false);
+        traced!("is_empty", [self], {
+            for m in &self.maps {
+                if !m.is_empty()? {
+                    return Ok(false);
+                }
             }
-        }
-        Ok(true)
+            Ok(true)
+        })
     }
 
     /// Subset test, space by space: a part of `self` must be contained in
     /// the part of `other` in the same space, or be empty if there is none
     /// (the same as `self \ other` being empty, without building it).
     pub fn is_subset(&self, other: &UnionMap) -> Result<bool> {
-        let (a, b) = self.aligned_ref(other);
-        for (x, y) in same_space_pairs(&a, &b) {
-            match (x, y) {
-                (Some(x), Some(y)) if !x.is_subset(y)? => {
-                    return Ok(false);
+        traced!("is_subset", [self, other], {
+            let (a, b) = self.aligned_ref(other);
+            for (x, y) in same_space_pairs(&a, &b) {
+                match (x, y) {
+                    (Some(x), Some(y)) if !x.is_subset(y)? => {
+                        return Ok(false);
+                    }
+                    (Some(x), None) if !x.is_empty()? => {
+                        return Ok(false);
+                    }
+                    _ => {}
                 }
-                (Some(x), None) if !x.is_empty()? => {
-                    return Ok(false);
-                }
-                _ => {}
             }
-        }
-        Ok(true)
+            Ok(true)
+        })
     }
 
     /// Equality test, space by space: the parts of a space present on both
     /// sides must be equal, a part present on one side only must be empty.
     pub fn is_equal(&self, other: &UnionMap) -> Result<bool> {
-        let (a, b) = self.aligned_ref(other);
-        for (x, y) in same_space_pairs(&a, &b) {
-            let eq = match (x, y) {
-                (Some(x), Some(y)) => x.is_equal_fast(y)?,
-                (Some(m), None) | (None, Some(m)) => m.is_empty()?,
-                (None, None) => true,
-            };
-            if !eq {
-                return Ok(false);
+        traced!("is_equal", [self, other], {
+            let (a, b) = self.aligned_ref(other);
+            for (x, y) in same_space_pairs(&a, &b) {
+                let eq = match (x, y) {
+                    (Some(x), Some(y)) => x.is_equal_fast(y)?,
+                    (Some(m), None) | (None, Some(m)) => m.is_empty()?,
+                    (None, None) => true,
+                };
+                if !eq {
+                    return Ok(false);
+                }
             }
-        }
-        Ok(true)
+            Ok(true)
+        })
     }
 
     /// [`is_equal`](Self::is_equal) as two inclusion tests (its test oracle).
@@ -311,27 +326,37 @@ impl UnionMap {
 
     /// One point of the union (as a union with one single-point part), or the empty union.
     pub fn sample(&self) -> Result<UnionMap> {
-        for m in &self.maps {
-            if let Some(p) = m.sample_point()? {
-                return Ok(UnionMap::from_map(p));
+        traced!("sample", [self], {
+            for m in &self.maps {
+                if let Some(p) = m.sample_point()? {
+                    return Ok(UnionMap::from_map(p));
+                }
             }
-        }
-        Ok(UnionMap::empty(self.params.clone()))
+            Ok(UnionMap::empty(self.params.clone()))
+        })
     }
 
     /// Lexicographic minimum per space (sets) or per domain point (relations).
     pub fn lexmin(&self) -> Result<UnionMap> {
-        self.each(Map::lexmin)
+        traced!(
+            crate::trace::lexopt_name(self.is_set(), "lexmin"),
+            [self],
+            { self.each(Map::lexmin) }
+        )
     }
 
     /// Lexicographic maximum per space (sets) or per domain point (relations).
     pub fn lexmax(&self) -> Result<UnionMap> {
-        self.each(Map::lexmax)
+        traced!(
+            crate::trace::lexopt_name(self.is_set(), "lexmax"),
+            [self],
+            { self.each(Map::lexmax) }
+        )
     }
 
     /// Coalesce each part.
     pub fn coalesce(&self) -> Result<UnionMap> {
-        self.each(Map::coalesce)
+        traced!("coalesce", [self], { self.each(Map::coalesce) })
     }
 
     /// Gist of each part with respect to the part of `context` in the same
@@ -339,17 +364,19 @@ impl UnionMap {
     /// not meet the context), and a parameter domain as context simplifies
     /// every part ([`gist_params`](Self::gist_params)).
     pub fn gist(&self, context: &UnionMap) -> Result<UnionMap> {
-        if let Some(p) = context.as_params_domain() {
-            return self.gist_params(p);
-        }
-        let (a, b) = self.aligned_ref(context);
-        let mut u = UnionMap::empty(a.params.clone());
-        for (x, y) in same_space_pairs(&a, &b) {
-            if let (Some(x), Some(y)) = (x, y) {
-                u.add_map(x.gist(y)?)?;
+        traced!("gist", [self, context], {
+            if let Some(p) = context.as_params_domain() {
+                return self.gist_params(p);
             }
-        }
-        Ok(u)
+            let (a, b) = self.aligned_ref(context);
+            let mut u = UnionMap::empty(a.params.clone());
+            for (x, y) in same_space_pairs(&a, &b) {
+                if let (Some(x), Some(y)) = (x, y) {
+                    u.add_map(x.gist(y)?)?;
+                }
+            }
+            Ok(u)
+        })
     }
 
     /// Gist of each relation with respect to the set of `context` in its
@@ -403,26 +430,28 @@ impl UnionMap {
 
     /// Number of points of a bounded union without parameters.
     pub fn card(&self) -> Result<crate::Int> {
-        let mut total = crate::Int::ZERO;
-        for m in &self.maps {
-            total = &total + &m.card()?;
-        }
-        Ok(total)
+        traced!("card", [self], {
+            let mut total = crate::Int::ZERO;
+            for m in &self.maps {
+                total = &total + &m.card()?;
+            }
+            Ok(total)
+        })
     }
 
     /// Inverse of every relation.
     pub fn reverse(&self) -> Result<UnionMap> {
-        self.each(Map::reverse)
+        traced!("reverse", [self], { self.each(Map::reverse) })
     }
 
     /// Domains of the relations.
     pub fn domain(&self) -> Result<UnionMap> {
-        self.each(Map::domain)
+        traced!("domain", [self], { self.each(Map::domain) })
     }
 
     /// Ranges of the relations.
     pub fn range(&self) -> Result<UnionMap> {
-        self.each(Map::range)
+        traced!("range", [self], { self.each(Map::range) })
     }
 
     /// Parameter domain of the union.
@@ -438,13 +467,15 @@ impl UnionMap {
     /// Differences of the relations whose domain and range live in the same
     /// space (as in isl, the other relations are left out).
     pub fn deltas(&self) -> Result<UnionMap> {
-        UnionMap::collect(
-            &self.params,
-            self.maps
-                .iter()
-                .filter(|m| m.space.domain.as_ref() == Some(&m.space.range))
-                .map(Map::deltas),
-        )
+        traced!("deltas", [self], {
+            UnionMap::collect(
+                &self.params,
+                self.maps
+                    .iter()
+                    .filter(|m| m.space.domain.as_ref() == Some(&m.space.range))
+                    .map(Map::deltas),
+            )
+        })
     }
 
     /// `{ [x -> y] -> y - x }` for every relation whose domain and range
@@ -486,53 +517,63 @@ impl UnionMap {
 
     /// Join `A . B`: apply `self`, then `other`, over all pairs of matching spaces.
     pub fn apply_range(&self, other: &UnionMap) -> Result<UnionMap> {
-        let (a, b) = self.aligned_ref(other);
-        let mut u = UnionMap::empty(a.params.clone());
-        for x in &a.maps {
-            for y in &b.maps {
-                if !x.is_set() && !y.is_set() && Some(&x.space.range) == y.space.domain.as_ref() {
-                    u.add_map(x.apply_range(y)?)?;
+        traced!("compose", [self, other], {
+            let (a, b) = self.aligned_ref(other);
+            let mut u = UnionMap::empty(a.params.clone());
+            for x in &a.maps {
+                for y in &b.maps {
+                    if !x.is_set() && !y.is_set() && Some(&x.space.range) == y.space.domain.as_ref()
+                    {
+                        u.add_map(x.apply_range(y)?)?;
+                    }
                 }
             }
-        }
-        Ok(u)
+            Ok(u)
+        })
     }
 
     /// Apply the relations of `map` to the sets of `self`.
     pub fn apply(&self, map: &UnionMap) -> Result<UnionMap> {
-        let (a, b) = self.aligned_ref(map);
-        let mut u = UnionMap::empty(a.params.clone());
-        for x in &a.maps {
-            for y in &b.maps {
-                if x.is_set() && !y.is_set() && Some(&x.space.range) == y.space.domain.as_ref() {
-                    u.add_map(x.apply(y)?)?;
+        traced!("apply", [self, map], {
+            let (a, b) = self.aligned_ref(map);
+            let mut u = UnionMap::empty(a.params.clone());
+            for x in &a.maps {
+                for y in &b.maps {
+                    if x.is_set() && !y.is_set() && Some(&x.space.range) == y.space.domain.as_ref()
+                    {
+                        u.add_map(x.apply(y)?)?;
+                    }
                 }
             }
-        }
-        Ok(u)
+            Ok(u)
+        })
     }
 
     /// Restrict the domains of the relations to the sets of `set`; a
     /// parameter domain restricts the parameters instead (as in isl).
     pub fn intersect_domain(&self, set: &UnionMap) -> Result<UnionMap> {
-        if let Some(p) = set.as_params_domain() {
-            return self.intersect_params(p);
-        }
-        self.each_with_domain_set(set, Map::intersect_domain)
+        traced!("intersect_domain", [self, set], {
+            if let Some(p) = set.as_params_domain() {
+                return self.intersect_params(p);
+            }
+            self.each_with_domain_set(set, Map::intersect_domain)
+        })
     }
 
     /// Restrict the ranges of the relations to the sets of `set`.
     pub fn intersect_range(&self, set: &UnionMap) -> Result<UnionMap> {
-        let (a, b) = self.aligned_ref(set);
-        let mut u = UnionMap::empty(a.params.clone());
-        for x in &a.maps {
-            for y in &b.maps {
-                if !x.is_set() && y.is_set() && y.space.range == x.space.range {
-                    u.add_map(x.intersect_range(y)?)?;
+        traced!("intersect_range", [self, set], {
+            let (a, b) = self.aligned_ref(set);
+            let mut u = UnionMap::empty(a.params.clone());
+            for x in &a.maps {
+                for y in &b.maps {
+                    if !x.is_set() && y.is_set() && y.space.range == x.space.range {
+                        u.add_map(x.intersect_range(y)?)?;
+                    }
                 }
             }
-        }
-        Ok(u)
+            Ok(u)
+        })
     }
 
     /// The relations without the pairs whose range point is in `set`
@@ -615,17 +656,21 @@ impl UnionMap {
 
     /// True if every relation maps each domain point to at most one point.
     pub fn is_single_valued(&self) -> Result<bool> {
-        for m in &self.maps {
-            if !m.is_single_valued()? {
-                return Ok(false);
+        traced!("is_single_valued", [self], {
+            for m in &self.maps {
+                if !m.is_single_valued()? {
+                    return Ok(false);
+                }
             }
-        }
-        Ok(true)
+            Ok(true)
+        })
     }
 
     /// True if no two domain points map to the same range point (across all parts).
     pub fn is_injective(&self) -> Result<bool> {
-        self.reverse()?.is_single_valued()
+        traced!("is_injective", [self], {
+            self.reverse()?.is_single_valued()
+        })
     }
 
     /// Integer affine hull (equalities and congruences) of each part.

@@ -18,6 +18,7 @@ use crate::basic::BasicMap;
 use crate::error::Result;
 use crate::int::Int;
 use crate::map::Map;
+use crate::trace::traced;
 use part::Part;
 
 impl Map {
@@ -29,44 +30,46 @@ impl Map {
     /// containment and validity questions are answered by evaluation or one
     /// LP instead of an integer emptiness test or a difference.
     pub fn coalesce(&self) -> Result<Map> {
-        let mut parts = Part::all(self)?;
-        if parts.len() <= 1 {
-            // nothing to compare: only the redundant rows go
-            for p in &mut parts {
+        traced!("coalesce", [self], {
+            let mut parts = Part::all(self)?;
+            if parts.len() <= 1 {
+                // nothing to compare: only the redundant rows go
+                for p in &mut parts {
+                    p.remove_redundant_rows()?;
+                }
+                return Ok(Part::into_map(self.space.clone(), parts));
+            }
+            // drop disjuncts contained in one other disjunct (same order of
+            // decisions as the oracle: every answer is exact, so the result is
+            // the same)
+            let mut keep: Vec<Part> = Vec::new();
+            for mut p in parts {
+                let mut covered = false;
+                for k in &mut keep {
+                    if p.is_subset_of(k)? {
+                        covered = true;
+                        break;
+                    }
+                }
+                if covered {
+                    continue;
+                }
+                let mut next = Vec::with_capacity(keep.len() + 1);
+                for mut k in keep {
+                    if !k.is_subset_of(&mut p)? {
+                        next.push(k);
+                    }
+                }
+                next.push(p);
+                keep = next;
+            }
+            // fuse pairs whose combined valid constraints describe exactly their union
+            fuse_pairwise(&mut keep, |l, r| fuse_parts(l, r))?;
+            for p in &mut keep {
                 p.remove_redundant_rows()?;
             }
-            return Ok(Part::into_map(self.space.clone(), parts));
-        }
-        // drop disjuncts contained in one other disjunct (same order of
-        // decisions as the oracle: every answer is exact, so the result is
-        // the same)
-        let mut keep: Vec<Part> = Vec::new();
-        for mut p in parts {
-            let mut covered = false;
-            for k in &mut keep {
-                if p.is_subset_of(k)? {
-                    covered = true;
-                    break;
-                }
-            }
-            if covered {
-                continue;
-            }
-            let mut next = Vec::with_capacity(keep.len() + 1);
-            for mut k in keep {
-                if !k.is_subset_of(&mut p)? {
-                    next.push(k);
-                }
-            }
-            next.push(p);
-            keep = next;
-        }
-        // fuse pairs whose combined valid constraints describe exactly their union
-        fuse_pairwise(&mut keep, |l, r| fuse_parts(l, r))?;
-        for p in &mut keep {
-            p.remove_redundant_rows()?;
-        }
-        Ok(Part::into_map(self.space.clone(), keep))
+            Ok(Part::into_map(self.space.clone(), keep))
+        })
     }
 }
 

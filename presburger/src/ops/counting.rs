@@ -6,20 +6,23 @@ use crate::budget;
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::map::Map;
+use crate::trace::traced;
 
 impl Map {
     /// The number of points of a bounded map without parameters (or with all
     /// parameters fixed by the constraints). `Err` if it is unbounded.
     pub fn card(&self) -> Result<Int> {
-        let m = self.remove_empty_parts()?;
-        if m.parts.len() == 1 && m.parts[0].n_div() == 0 {
-            return count_without_locals(&m.parts[0]);
-        }
-        let nv = m.space.n_vars();
-        let mut count = Int::ZERO;
-        let mut prefix = Vec::with_capacity(nv);
-        count_rec(&m.parts, nv, &mut prefix, &mut count)?;
-        Ok(count)
+        traced!("card", [self], {
+            let m = self.remove_empty_parts()?;
+            if m.parts.len() == 1 && m.parts[0].n_div() == 0 {
+                return count_without_locals(&m.parts[0]);
+            }
+            let nv = m.space.n_vars();
+            let mut count = Int::ZERO;
+            let mut prefix = Vec::with_capacity(nv);
+            count_rec(&m.parts, nv, &mut prefix, &mut count)?;
+            Ok(count)
+        })
     }
 }
 

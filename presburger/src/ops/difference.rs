@@ -6,6 +6,7 @@ use crate::budget;
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::map::Map;
+use crate::trace::traced;
 
 impl Map {
     /// The difference `self \ other`.
@@ -18,40 +19,44 @@ impl Map {
     /// assert!(d.is_equal(&"{ [i] : 0 <= i <= 10 and i % 2 = 1 }".parse().unwrap()).unwrap());
     /// ```
     pub fn subtract(&self, other: &Map) -> Result<Map> {
-        let (a, b) = self.aligned_ref(other, "subtract")?;
-        let mut cur: Vec<BasicMap> = Vec::new();
-        for p in &a.parts {
-            if let Some(mut p) = p.simplified_nonempty()? {
-                // cheap definitions for the minuend's existentials let the
-                // subtrahend's equal divisions be recognised as the same
-                if p.divs.iter().any(Option::is_none) {
-                    p.detect_divs();
-                    p.simplify();
+        traced!("subtract", [self, other], {
+            let (a, b) = self.aligned_ref(other, "subtract")?;
+            let mut cur: Vec<BasicMap> = Vec::new();
+            for p in &a.parts {
+                if let Some(mut p) = p.simplified_nonempty()? {
+                    // cheap definitions for the minuend's existentials let the
+                    // subtrahend's equal divisions be recognised as the same
+                    if p.divs.iter().any(Option::is_none) {
+                        p.detect_divs();
+                        p.simplify();
+                    }
+                    cur.push(p);
                 }
-                cur.push(p);
             }
-        }
-        for bpart in &b.parts {
-            if cur.is_empty() {
-                break;
-            }
-            for bx in bpart.make_divs_explicit()? {
-                let mut next = Vec::new();
-                for p in cur {
-                    next.extend(subtract_basic(p, &bx)?);
+            for bpart in &b.parts {
+                if cur.is_empty() {
+                    break;
                 }
-                cur = next;
+                for bx in bpart.make_divs_explicit()? {
+                    let mut next = Vec::new();
+                    for p in cur {
+                        next.extend(subtract_basic(p, &bx)?);
+                    }
+                    cur = next;
+                }
             }
-        }
-        Ok(Map {
-            space: a.space.clone(),
-            parts: cur,
+            Ok(Map {
+                space: a.space.clone(),
+                parts: cur,
+            })
         })
     }
 
     /// The complement within the space.
     pub fn complement(&self) -> Result<Map> {
-        Map::universe(self.space.clone()).subtract(self)
+        traced!("complement", [self], {
+            Map::universe(self.space.clone()).subtract(self)
+        })
     }
 }
 

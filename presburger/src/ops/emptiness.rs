@@ -9,6 +9,7 @@ use crate::guess::{guess, Guess};
 use crate::int::Int;
 use crate::map::Map;
 use crate::simplex::integer_sample;
+use crate::trace::traced;
 
 impl BasicMap {
     /// Exact integer emptiness.
@@ -19,7 +20,9 @@ impl BasicMap {
     /// assert!(s.is_empty().unwrap());
     /// ```
     pub fn is_empty(&self) -> Result<bool> {
-        Ok(sample_of(Cow::Borrowed(self), false)?.is_empty())
+        traced!("is_empty", [self], {
+            Ok(sample_of(Cow::Borrowed(self), false)?.is_empty())
+        })
     }
 
     /// An integer point `(params, in, out)` of the basic map, or `None` if it is empty.
@@ -139,40 +142,46 @@ impl BasicMap {
 impl Map {
     /// Simplify every disjunct and drop the empty ones (exact).
     pub fn remove_empty_parts(&self) -> Result<Map> {
-        let mut out = Map::empty(self.space.clone());
-        for b in &self.parts {
-            if let Some(b) = b.simplified_nonempty()? {
-                out.parts.push(b);
+        traced!("remove_empty_parts", [self], {
+            let mut out = Map::empty(self.space.clone());
+            for b in &self.parts {
+                if let Some(b) = b.simplified_nonempty()? {
+                    out.parts.push(b);
+                }
             }
-        }
-        Ok(out)
+            Ok(out)
+        })
     }
 
     /// Exact integer emptiness.
     pub fn is_empty(&self) -> Result<bool> {
-        for b in &self.parts {
-            if !b.is_empty()? {
-                return Ok(false);
+        traced!("is_empty", [self], {
+            for b in &self.parts {
+                if !b.is_empty()? {
+                    return Ok(false);
+                }
             }
-        }
-        Ok(true)
+            Ok(true)
+        })
     }
 
     /// One integer point of the map as a single-point map (parameters fixed too), or `None`.
     pub fn sample_point(&self) -> Result<Option<Map>> {
-        for b in &self.parts {
-            if let Some(p) = b.sample()? {
-                let mut pt = BasicMap::universe(self.space.clone());
-                for (k, v) in p.iter().enumerate() {
-                    let mut row = vec![Int::ZERO; pt.row_len()];
-                    row[1 + k] = Int::ONE;
-                    row[0] = -v;
-                    pt.eqs.push(row);
+        traced!("sample", [self], {
+            for b in &self.parts {
+                if let Some(p) = b.sample()? {
+                    let mut pt = BasicMap::universe(self.space.clone());
+                    for (k, v) in p.iter().enumerate() {
+                        let mut row = vec![Int::ZERO; pt.row_len()];
+                        row[1 + k] = Int::ONE;
+                        row[0] = -v;
+                        pt.eqs.push(row);
+                    }
+                    return Ok(Some(Map::from_basic(pt)));
                 }
-                return Ok(Some(Map::from_basic(pt)));
             }
-        }
-        Ok(None)
+            Ok(None)
+        })
     }
 
     /// True if `(params, in, out)` lies in the map.

@@ -8,6 +8,7 @@ use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::map::Map;
 use crate::syntactic::{point_excluded, syntactically_contains};
+use crate::trace::traced;
 
 impl Map {
     /// Inclusion test.
@@ -24,116 +25,124 @@ impl Map {
     /// The simple version, [`is_subset_by_difference`](Self::is_subset_by_difference),
     /// is kept as a test oracle.
     pub fn is_subset(&self, other: &Map) -> Result<bool> {
-        let (a, b) = self.aligned_ref(other, "is_subset")?;
-        // a universe disjunct contains everything
-        if b.parts.iter().any(BasicMap::is_universe_syntactically) {
-            return Ok(true);
-        }
-        // the simplified disjuncts of `b`, made when first needed
-        let mut bs: Option<Vec<BasicMap>> = None;
-        for p in &a.parts {
-            // the syntactic test holds for any rows, simplified or not
-            if b.parts.iter().any(|q| syntactically_contains(q, p)) {
-                continue;
+        traced!("is_subset", [self, other], {
+            let (a, b) = self.aligned_ref(other, "is_subset")?;
+            // a universe disjunct contains everything
+            if b.parts.iter().any(BasicMap::is_universe_syntactically) {
+                return Ok(true);
             }
-            let mut ps = p.clone();
-            if !ps.simplify() {
-                continue;
+            // the simplified disjuncts of `b`, made when first needed
+            let mut bs: Option<Vec<BasicMap>> = None;
+            for p in &a.parts {
+                // the syntactic test holds for any rows, simplified or not
+                if b.parts.iter().any(|q| syntactically_contains(q, p)) {
+                    continue;
+                }
+                let mut ps = p.clone();
+                if !ps.simplify() {
+                    continue;
+                }
+                let bs = bs.get_or_insert_with(|| {
+                    b.parts
+                        .iter()
+                        .filter_map(|q| {
+                            let mut q = q.clone();
+                            q.simplify().then_some(q)
+                        })
+                        .collect()
+                });
+                if bs.iter().any(|q| syntactically_contains(q, &ps)) {
+                    continue;
+                }
+                let Some(pt) = ps.sample()? else {
+                    continue;
+                };
+                if bs.iter().all(|q| point_excluded(q, &pt)) {
+                    return Ok(false);
+                }
+                if lp_contains_any(bs, &ps)? {
+                    continue;
+                }
+                if !Map::from_basic(ps).subtract(&b)?.is_empty()? {
+                    return Ok(false);
+                }
             }
-            let bs = bs.get_or_insert_with(|| {
-                b.parts
-                    .iter()
-                    .filter_map(|q| {
-                        let mut q = q.clone();
-                        q.simplify().then_some(q)
-                    })
-                    .collect()
-            });
-            if bs.iter().any(|q| syntactically_contains(q, &ps)) {
-                continue;
-            }
-            let Some(pt) = ps.sample()? else {
-                continue;
-            };
-            if bs.iter().all(|q| point_excluded(q, &pt)) {
-                return Ok(false);
-            }
-            if lp_contains_any(bs, &ps)? {
-                continue;
-            }
-            if !Map::from_basic(ps).subtract(&b)?.is_empty()? {
-                return Ok(false);
-            }
-        }
-        Ok(true)
+            Ok(true)
+        })
     }
 
     /// Equality test.
     pub fn is_equal(&self, other: &Map) -> Result<bool> {
-        Ok(self.is_subset(other)? && other.is_subset(self)?)
+        traced!("is_equal", [self, other], {
+            Ok(self.is_subset(other)? && other.is_subset(self)?)
+        })
     }
 
     /// True if every domain point has at most one image.
     pub fn is_single_valued(&self) -> Result<bool> {
-        if self.is_set() {
-            return Err(Error::SpaceMismatch(
-                "is_single_valued needs a relation".into(),
-            ));
-        }
-        // Not single-valued iff some x has images y1 != y2, i.e. iff for some
-        // ordered pair of disjuncts (Bi, Bj) and some output k the set
-        // { x -> (y1, y2) : x -> y1 in Bi, x -> y2 in Bj, y1_k < y2_k } has
-        // an integer point (">" is the same test with the pair swapped).
-        let m = self.remove_empty_parts()?;
-        let np = self.space.n_param();
-        let ni = self.space.n_in();
-        let no = self.space.n_out();
-        let space2 = crate::space::Space::map(
-            self.space.params.clone(),
-            self.space.domain_tuple(),
-            crate::space::Tuple::anonymous(2 * no),
-        );
-        for bi in &m.parts {
-            for bj in &m.parts {
-                budget::tick(1)?;
-                let (nli, nlj) = (bi.n_div(), bj.n_div());
-                let loc = 1 + np + ni + 2 * no;
-                let len = loc + nli + nlj;
-                // [1 | p | x | y1 | y2 | locals of Bi | locals of Bj]
-                let map_i: Vec<usize> = (0..1 + np + ni + no)
-                    .chain((0..nli).map(|l| loc + l))
-                    .collect();
-                let map_j: Vec<usize> = (0..1 + np + ni)
-                    .chain((0..no).map(|k| 1 + np + ni + no + k))
-                    .chain((0..nlj).map(|l| loc + nli + l))
-                    .collect();
-                let mut a = bi.clone();
-                a.remap_cols(&map_i, len);
-                let mut b = bj.clone();
-                b.remap_cols(&map_j, len);
-                a.space = space2.clone();
-                a.divs.extend(b.divs);
-                a.eqs.extend(b.eqs);
-                a.ineqs.extend(b.ineqs);
-                for k in 0..no {
-                    let mut c = a.clone();
-                    let mut row = vec![Int::ZERO; len];
-                    row[1 + np + ni + no + k] = Int::ONE; // y2_k
-                    row[1 + np + ni + k] = Int::from(-1); // - y1_k
-                    row[0] = Int::from(-1);
-                    c.ineqs.push(row);
-                    if !c.into_is_empty()? {
-                        return Ok(false);
+        traced!("is_single_valued", [self], {
+            if self.is_set() {
+                return Err(Error::SpaceMismatch(
+                    "is_single_valued needs a relation".into(),
+                ));
+            }
+            // Not single-valued iff some x has images y1 != y2, i.e. iff for some
+            // ordered pair of disjuncts (Bi, Bj) and some output k the set
+            // { x -> (y1, y2) : x -> y1 in Bi, x -> y2 in Bj, y1_k < y2_k } has
+            // an integer point (">" is the same test with the pair swapped).
+            let m = self.remove_empty_parts()?;
+            let np = self.space.n_param();
+            let ni = self.space.n_in();
+            let no = self.space.n_out();
+            let space2 = crate::space::Space::map(
+                self.space.params.clone(),
+                self.space.domain_tuple(),
+                crate::space::Tuple::anonymous(2 * no),
+            );
+            for bi in &m.parts {
+                for bj in &m.parts {
+                    budget::tick(1)?;
+                    let (nli, nlj) = (bi.n_div(), bj.n_div());
+                    let loc = 1 + np + ni + 2 * no;
+                    let len = loc + nli + nlj;
+                    // [1 | p | x | y1 | y2 | locals of Bi | locals of Bj]
+                    let map_i: Vec<usize> = (0..1 + np + ni + no)
+                        .chain((0..nli).map(|l| loc + l))
+                        .collect();
+                    let map_j: Vec<usize> = (0..1 + np + ni)
+                        .chain((0..no).map(|k| 1 + np + ni + no + k))
+                        .chain((0..nlj).map(|l| loc + nli + l))
+                        .collect();
+                    let mut a = bi.clone();
+                    a.remap_cols(&map_i, len);
+                    let mut b = bj.clone();
+                    b.remap_cols(&map_j, len);
+                    a.space = space2.clone();
+                    a.divs.extend(b.divs);
+                    a.eqs.extend(b.eqs);
+                    a.ineqs.extend(b.ineqs);
+                    for k in 0..no {
+                        let mut c = a.clone();
+                        let mut row = vec![Int::ZERO; len];
+                        row[1 + np + ni + no + k] = Int::ONE; // y2_k
+                        row[1 + np + ni + k] = Int::from(-1); // - y1_k
+                        row[0] = Int::from(-1);
+                        c.ineqs.push(row);
+                        if !c.into_is_empty()? {
+                            return Ok(false);
+                        }
                     }
                 }
             }
-        }
-        Ok(true)
+            Ok(true)
+        })
     }
 
     /// True if no two domain points have a common image.
     pub fn is_injective(&self) -> Result<bool> {
-        self.reverse()?.is_single_valued()
+        traced!("is_injective", [self], {
+            self.reverse()?.is_single_valued()
+        })
     }
 }
 
