@@ -145,6 +145,7 @@ pub mod affine;
 pub mod assume;
 pub mod ast;
 mod build;
+mod cint;
 pub mod commands;
 pub mod driver;
 pub mod error;
