@@ -137,36 +137,22 @@ fn range(cells: &Set, ap: &ArrayParam, params: &Params) -> Result<Option<Range>>
     let hi = cells.lexmax_pw_multi_aff()?;
     let mut ends = Vec::new();
     for (pw, extra) in [(lo, 0), (hi, 1)] {
-        // nested conditionals over the pieces; 0 where nothing is accessed
-        // (never evaluated: `accessed` is tested first)
-        let mut at_all = CInt {
-            term: Term::Lit(0),
-            bound: 0.0,
+        // 0 where nothing is accessed (never evaluated: `accessed` is
+        // tested first)
+        let end = crate::cexpr::piecewise(&pw, params, |ma| {
+            Ok(offset(ma, &ap.inner, params)?.map(|off| CInt {
+                term: if extra == 0 {
+                    off.term
+                } else {
+                    Term::sum(vec![(false, off.term), (false, Term::Lit(extra))])
+                },
+                bound: off.bound + extra as f64,
+            }))
+        })?;
+        let Some(end) = end else {
+            return Ok(None);
         };
-        let single = pw.pieces().len() == 1;
-        for (dom, ma) in pw.pieces().iter().rev() {
-            let Some(off) = offset(ma, &ap.inner, params)? else {
-                return Ok(None);
-            };
-            let bound = at_all.bound.max(off.bound + extra as f64);
-            let at = if extra == 0 {
-                off.term
-            } else {
-                Term::sum(vec![(false, off.term), (false, Term::Lit(extra))])
-            };
-            at_all = if single {
-                CInt { term: at, bound }
-            } else {
-                let Some(c) = crate::cexpr::set_condition(dom, params)? else {
-                    return Ok(None);
-                };
-                CInt {
-                    term: Term::Select(Box::new(c), Box::new(at), Box::new(at_all.term)),
-                    bound,
-                }
-            };
-        }
-        ends.push(at_all);
+        ends.push(end);
     }
     let zero = || CInt {
         term: Term::Lit(0),

@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use presburger::{Aff, BasicMap, Int, Set};
+use presburger::{Aff, BasicMap, Int, MultiAff, PwMultiAff, Set};
 use scop::ast::IntTy;
 
 use crate::error::{Error, Result};
@@ -296,4 +296,40 @@ pub fn aff_value(aff: &Aff, params: &Params) -> Result<Option<CInt>> {
         return Ok(Some(v));
     }
     Ok(v.floor_div(den))
+}
+
+/// A piecewise value as nested conditionals over its pieces (`0` where no
+/// piece applies: callers evaluate it only where one does); `value` gives
+/// the term of each piece.
+pub fn piecewise(
+    pw: &PwMultiAff,
+    params: &Params,
+    mut value: impl FnMut(&MultiAff) -> Result<Option<CInt>>,
+) -> Result<Option<CInt>> {
+    let mut out = CInt {
+        term: Term::Lit(0),
+        bound: 0.0,
+    };
+    let single = pw.pieces().len() == 1;
+    for (dom, ma) in pw.pieces().iter().rev() {
+        let Some(v) = value(ma)? else {
+            return Ok(None);
+        };
+        let bound = out.bound.max(v.bound);
+        out = if single {
+            CInt {
+                term: v.term,
+                bound,
+            }
+        } else {
+            let Some(c) = set_condition(dom, params)? else {
+                return Ok(None);
+            };
+            CInt {
+                term: Term::Select(Box::new(c), Box::new(v.term), Box::new(out.term)),
+                bound,
+            }
+        };
+    }
+    Ok(Some(out))
 }

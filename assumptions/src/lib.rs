@@ -43,6 +43,15 @@
 //! 4. Alias checks ([`alias`]): for every pair of non-`restrict` array
 //!    parameters, one of them written, the accessed ranges from the
 //!    parametric lexmin and lexmax of the accessed cells must not overlap.
+//! 5. Non-affine values ([`bounds`]): an `int` value such as the
+//!    linearized subscript `i * m + j` cannot wrap where its bounds,
+//!    computed from the iterators' parametric ranges, stay in the type; a
+//!    run-time condition beside the two contexts (it is not a Presburger
+//!    set).
+//!
+//! The check is one value ([`term`]): printed, the C expression of `poly
+//! assumptions`; evaluated in 64-bit arithmetic where an overflow fails
+//! safe, what `poly run` decides with ([`choose`]).
 //!
 //! ```
 //! let scop = scop::build_scop(
@@ -61,6 +70,7 @@
 #![warn(missing_docs)]
 
 pub mod alias;
+pub mod bounds;
 pub mod cexpr;
 mod error;
 pub mod term;
@@ -71,6 +81,7 @@ use scop::Scop;
 use std::collections::BTreeMap;
 
 pub use alias::AliasPair;
+pub use bounds::RangeCheck;
 pub use error::{Error, Result};
 pub use term::{Cond, Term, Values};
 
@@ -137,6 +148,9 @@ pub struct Assumptions {
     pub remarks: Vec<Remark>,
     /// The alias checks.
     pub alias: Vec<AliasPair>,
+    /// The run-time conditions of non-affine values (in the check, not in
+    /// the assumed or invalid context).
+    pub ranges: Vec<RangeCheck>,
     /// False when the assumptions never hold where the kernel runs.
     pub feasible: bool,
     /// The run-time check, a C expression (`runtime` printed).
@@ -231,13 +245,16 @@ pub fn analyze(scop: &Scop, limits: &Limits) -> Result<Assumptions> {
         types: scop.optimistic.param_types.clone(),
     };
     let alias = alias::alias_pairs(scop, &params)?;
+    let ranges = bounds::range_checks(scop, &params)?;
     let runtime = match (
         cexpr::set_condition(&assumed, &params)?,
         cexpr::set_condition(&invalid, &params)?,
         &alias,
+        &ranges,
     ) {
-        (Some(a), Some(i), Some(pairs)) if feasible => {
+        (Some(a), Some(i), Some(pairs), Some(ranges)) if feasible => {
             let mut parts = vec![a, Cond::not(i)];
+            parts.extend(ranges.iter().map(|r| r.check.clone()));
             parts.extend(pairs.iter().map(|p| p.check.clone()));
             Cond::and(parts)
         }
@@ -251,6 +268,7 @@ pub fn analyze(scop: &Scop, limits: &Limits) -> Result<Assumptions> {
         kinds,
         remarks,
         alias: alias.unwrap_or_default(),
+        ranges: ranges.unwrap_or_default(),
         feasible,
         check: runtime.to_string(),
         runtime,

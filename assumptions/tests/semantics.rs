@@ -445,11 +445,6 @@ fn check_kernel(src: &str, values: &[(&str, &[i64])], box_l: i64) -> usize {
         }
         let exact = trace.flags.is_empty() && oob.is_empty() && model == trace.instances;
         let point: Vec<Int> = scop.params.iter().map(|n| Int::from(params[n])).collect();
-        let ok = valid.contains_point(&point).unwrap();
-        // the run-time check as `poly run` evaluates it (64-bit, fail
-        // safe), with the arrays far apart: true only where the model is
-        // exact; false where it is exact only because an address range
-        // is too long for the gap (the alias part is conservative)
         let values = assumptions::Values {
             params: params.iter().map(|(n, v)| (n.clone(), *v)).collect(),
             bases: f
@@ -459,6 +454,13 @@ fn check_kernel(src: &str, values: &[(&str, &[i64])], box_l: i64) -> usize {
                 .map(|(k, p)| (p.name.clone(), (k as i64 + 1) << 58))
                 .collect(),
         };
+        // the non-affine values' conditions are not in the sets
+        let ok = valid.contains_point(&point).unwrap()
+            && a.ranges.iter().all(|r| r.check.holds(&values));
+        // the run-time check as `poly run` evaluates it (64-bit, fail
+        // safe), with the arrays far apart: true only where the model is
+        // exact; false where it is exact only because an address range
+        // is too long for the gap (the alias part is conservative)
         let run = a.runtime.eval(&values);
         assert!(
             run != Some(true) || exact,
@@ -588,6 +590,19 @@ fn own_kernels_agree_with_c() {
         12,
     );
     check_kernel(&own("alias_three.c"), &[("n", &[-2, -1, 0, 1, 3])], 6);
+    // a linearized int subscript: i * m + j wraps when n * m > INT_MAX
+    let big = [
+        0, 1, 2, 3, 46340, 46341, 715827882, 715827883, 1073741823, 1073741824, INT_MAX,
+    ];
+    check_kernel(
+        "void lin_int(int n, int m, double *restrict A) {
+           for (int i = 0; i < n; i++)
+             for (int j = 0; j < 2; j++)
+               A[i * m + j] = 1.0;
+         }",
+        &[("n", &[0, 1, 2, 3]), ("m", &big)],
+        4,
+    );
     check_kernel(
         &own("open_3d.c"),
         &[
