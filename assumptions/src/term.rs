@@ -218,36 +218,30 @@ impl Cond {
     }
     /// The conjunction, without `1`s; `0` when a part is `0`.
     pub fn and(parts: Vec<Cond>) -> Cond {
-        let mut out = Vec::new();
-        for p in parts {
-            match p {
-                Cond::Const(true) => {}
-                Cond::Const(false) => return Cond::Const(false),
-                Cond::And(q) => out.extend(q),
-                p => out.push(p),
-            }
-        }
-        match out.len() {
-            0 => Cond::Const(true),
-            1 => out.pop().unwrap_or(Cond::Const(true)),
-            _ => Cond::And(out),
-        }
+        Cond::join(parts, true)
     }
     /// The disjunction, without `0`s; `1` when a part is `1`.
     pub fn or(parts: Vec<Cond>) -> Cond {
+        Cond::join(parts, false)
+    }
+    /// `and` (`unit` true) or `or` (`unit` false): drops the unit, stops
+    /// at its negation, flattens nested parts of the same kind.
+    fn join(parts: Vec<Cond>, unit: bool) -> Cond {
         let mut out = Vec::new();
         for p in parts {
             match p {
-                Cond::Const(false) => {}
-                Cond::Const(true) => return Cond::Const(true),
-                Cond::Or(q) => out.extend(q),
+                Cond::Const(b) if b == unit => {}
+                Cond::Const(_) => return Cond::Const(!unit),
+                Cond::And(q) if unit => out.extend(q),
+                Cond::Or(q) if !unit => out.extend(q),
                 p => out.push(p),
             }
         }
-        match out.len() {
-            0 => Cond::Const(false),
-            1 => out.pop().unwrap_or(Cond::Const(false)),
-            _ => Cond::Or(out),
+        match (out.len(), unit) {
+            (0, _) => Cond::Const(unit),
+            (1, _) => out.pop().unwrap_or(Cond::Const(unit)),
+            (_, true) => Cond::And(out),
+            (_, false) => Cond::Or(out),
         }
     }
     /// The negation (constants folded).
