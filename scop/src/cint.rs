@@ -11,6 +11,9 @@ use crate::error::{Error, Pos};
 /// into the type's range; for a signed type out of range this is gcc's
 /// implementation-defined choice).
 pub(crate) fn convert(x: i128, ty: IntTy) -> i128 {
+    if ty.lowest() <= x && x <= ty.highest() {
+        return x;
+    }
     let m = 1i128 << ty.bits();
     let r = x.rem_euclid(m);
     if ty.signed() && r >= m / 2 {

@@ -69,8 +69,10 @@ pub struct State {
     pub trace: Option<Vec<(usize, Vec<i64>)>>,
     loop_vars: Vec<String>,
     stmt_ids: HashMap<usize, usize>,
-    /// The C type of each integer variable (`int` when not declared).
-    int_types: HashMap<String, IntTy>,
+    /// The integer variables as the run sees them: value (an `unsigned
+    /// long` above `i64::MAX` as its bit pattern) and C type, in one map
+    /// so that a read is one lookup; `ints` is copied in when a run starts.
+    vals: HashMap<String, (i64, IntTy)>,
     /// A `return` ran: nothing more runs.
     returned: bool,
 }
@@ -140,7 +142,7 @@ pub fn initial_state(
                     )));
                 }
                 st.ints.insert(p.name.clone(), v);
-                st.int_types.insert(p.name.clone(), *ty);
+                st.vals.insert(p.name.clone(), (v, *ty));
             }
             ParamKind::Double => {
                 let v = scalars
@@ -225,6 +227,11 @@ fn extents(
 /// Runs the kernel body on `st`.
 pub fn run(f: &ast::Function, st: &mut State) -> Result<(), Error> {
     st.returned = false;
+    // `ints` may have been set after `initial_state`
+    for (n, v) in &st.ints {
+        let ty = st.int_type(n);
+        st.vals.insert(n.clone(), (*v, ty));
+    }
     exec_block(st, &f.body)?;
     for a in st.arrays.values_mut() {
         if let Some(ord) = a.open {
@@ -282,7 +289,7 @@ fn record(st: &mut State, s: &ast::Stmt) {
         let its: Vec<i64> = st
             .loop_vars
             .iter()
-            .map(|v| st.ints.get(v).copied().unwrap_or(0))
+            .map(|v| st.vals.get(v).map_or(0, |x| x.0))
             .collect();
         if let (Some(id), Some(t)) = (id, st.trace.as_mut()) {
             t.push((id, its));
@@ -330,7 +337,7 @@ fn exec(st: &mut State, s: &ast::Stmt) -> Result<(), Error> {
             match ty {
                 ast::BaseTy::Int(t) => {
                     st.ints.insert(name.clone(), 0);
-                    st.int_types.insert(name.clone(), *t);
+                    st.vals.insert(name.clone(), (0, *t));
                 }
                 ast::BaseTy::Double => {
                     if init.is_some() {
@@ -385,19 +392,18 @@ fn exec(st: &mut State, s: &ast::Stmt) -> Result<(), Error> {
             body,
             ..
         } => {
-            let saved = st.ints.get(var).copied();
+            let saved = st.vals.get(var).copied();
             // `for (int i = ...)`, or an iterator declared before
             let ty = if *declared {
                 IntTy::Int
             } else {
                 st.int_type(var)
             };
-            let saved_ty = st.int_types.insert(var.clone(), ty);
             let (v, t) = int_value(st, init)?;
             let mut i = cint::convert(cint::convert(v, t), ty);
             st.loop_vars.push(var.clone());
             let r: Result<(), Error> = (|| loop {
-                st.ints.insert(var.clone(), stored(i, ty));
+                st.vals.insert(var.clone(), (stored(i, ty), ty));
                 if !truth(st, cond)? {
                     break Ok(());
                 }
@@ -410,15 +416,11 @@ fn exec(st: &mut State, s: &ast::Stmt) -> Result<(), Error> {
                     cint::binary(BinOp::Add, (i, ty), (*step as i128, IntTy::Int), s.pos)?;
                 i = cint::convert(cint::convert(next, t), ty);
             })();
-            match saved_ty {
-                Some(t) => st.int_types.insert(var.clone(), t),
-                None => st.int_types.remove(var),
-            };
             st.loop_vars.pop();
             r?;
             match saved {
-                Some(v) => st.ints.insert(var.clone(), v),
-                None => st.ints.remove(var),
+                Some(v) => st.vals.insert(var.clone(), v),
+                None => st.vals.remove(var),
             };
             Ok(())
         }
@@ -532,7 +534,7 @@ fn stored(v: i128, ty: IntTy) -> i64 {
 
 impl State {
     fn int_type(&self, n: &str) -> IntTy {
-        self.int_types.get(n).copied().unwrap_or(IntTy::Int)
+        self.vals.get(n).map_or(IntTy::Int, |x| x.1)
     }
 }
 
@@ -583,12 +585,11 @@ fn typed(st: &State, e: &ast::Expr) -> Result<Typed, Error> {
         ExprKind::Int(v) => Typed::Int(*v as i128, cint::literal_type(*v)),
         ExprKind::Float(v, _) => Typed::Double(*v),
         ExprKind::Var(n) => {
-            if let Some(v) = st.ints.get(n) {
-                let ty = st.int_type(n);
+            if let Some(&(v, ty)) = st.vals.get(n) {
                 let v = if ty == IntTy::ULong {
-                    *v as u64 as i128
+                    v as u64 as i128
                 } else {
-                    *v as i128
+                    v as i128
                 };
                 Typed::Int(v, ty)
             } else if let Some(v) = st.doubles.get(n) {
