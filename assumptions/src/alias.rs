@@ -12,6 +12,7 @@ use scop::Scop;
 
 use crate::cexpr::{aff_value, CInt, Params};
 use crate::error::{Error, Result};
+use crate::term::{Cond, Term};
 
 /// One pair of arrays that needs a run-time comparison.
 #[derive(Debug, Clone)]
@@ -20,8 +21,8 @@ pub struct AliasPair {
     pub a: String,
     /// The second array.
     pub b: String,
-    /// The C condition: the accessed ranges do not overlap.
-    pub check: String,
+    /// The condition: the accessed ranges do not overlap.
+    pub check: Cond,
 }
 
 /// `sizeof(double)`.
@@ -33,7 +34,7 @@ const ELEMENT: i64 = 8;
 const SIGNED_128: f64 = 1.6e38;
 
 struct Range {
-    accessed: String,
+    accessed: Cond,
     /// The lowest and one past the highest accessed cell (offsets from the
     /// base, in elements).
     start: CInt,
@@ -81,45 +82,47 @@ fn pairs_with(scop: &Scop, params: &Params, guard: bool) -> Result<Option<Vec<Al
             }
             // A's range ends before B's starts: 8 (endA - startB) <= B - A,
             // i.e. endA - startB <= floor((B - A) / 8), all in elements.
-            let before = |x: &Range, xn: &str, y: &Range, yn: &str| -> Result<Option<String>> {
-                let d = CInt {
-                    text: format!("((__int128)(uintptr_t){yn} - (__int128)(uintptr_t){xn})"),
-                    bound: 2f64.powi(64),
-                };
-                let Some(q) = d.floor_div(&presburger::Int::from(ELEMENT)) else {
-                    return Ok(None);
-                };
+            let before = |x: &Range, xn: &str, y: &Range, yn: &str| -> Result<Cond> {
+                let d = Term::sum(vec![
+                    (false, Term::Base(yn.to_string())),
+                    (true, Term::Base(xn.to_string())),
+                ]);
+                let q = Term::FloorDiv(Box::new(d), ELEMENT);
                 if x.end.bound + y.start.bound > SIGNED_128 {
                     return Err(Error::CheckOverflow("an address range".into()));
                 }
-                Ok(Some(format!(
-                    "{} - {} <= {}",
-                    x.end.text, y.start.text, q.text
-                )))
+                let diff = Term::sum(vec![
+                    (false, x.end.term.clone()),
+                    (true, y.start.term.clone()),
+                ]);
+                Ok(Cond::le(diff, q))
             };
-            let (Some(ab), Some(ba)) = (before(ra, a, rb, b)?, before(rb, b, ra, a)?) else {
-                return Ok(None);
-            };
-            let compare = format!("{ab} || {ba}");
-            let guards: Vec<String> = if guard {
+            let compare = Cond::or(vec![before(ra, a, rb, b)?, before(rb, b, ra, a)?]);
+            let guards: Vec<Cond> = if guard {
                 scop.optimistic
                     .param_types
                     .iter()
-                    .filter(|(n, t)| t.bits() > 32 && mentions(&compare, n))
-                    .map(|(n, _)| format!("-2147483648 <= {n} && {n} <= 2147483647"))
+                    .filter(|(n, t)| t.bits() > 32 && compare.mentions(n))
+                    .map(|(n, _)| {
+                        let p = || Term::Param(n.clone());
+                        Cond::and(vec![
+                            Cond::ge(p(), Term::Lit(-2147483648)),
+                            Cond::le(p(), Term::Lit(2147483647)),
+                        ])
+                    })
                     .collect()
             } else {
                 Vec::new()
             };
-            let compare = if guards.is_empty() {
-                compare
-            } else {
-                format!("{} && ({compare})", guards.join(" && "))
-            };
+            let compare = Cond::and(guards.into_iter().chain([compare]).collect());
             out.push(AliasPair {
                 a: a.clone(),
                 b: b.clone(),
-                check: format!("!({}) || !({}) || ({compare})", ra.accessed, rb.accessed),
+                check: Cond::or(vec![
+                    Cond::not(ra.accessed.clone()),
+                    Cond::not(rb.accessed.clone()),
+                    compare,
+                ]),
             });
         }
     }
@@ -127,64 +130,41 @@ fn pairs_with(scop: &Scop, params: &Params, guard: bool) -> Result<Option<Vec<Al
 }
 
 fn range(cells: &Set, ap: &ArrayParam, params: &Params) -> Result<Option<Range>> {
-    let accessed = match crate::cexpr::set_condition(&cells.params().coalesce()?, params)? {
-        Some(t) => t,
-        None => return Ok(None),
+    let Some(accessed) = crate::cexpr::set_condition(&cells.params().coalesce()?, params)? else {
+        return Ok(None);
     };
     let lo = cells.lexmin_pw_multi_aff()?;
     let hi = cells.lexmax_pw_multi_aff()?;
     let mut ends = Vec::new();
     for (pw, extra) in [(lo, 0), (hi, 1)] {
-        // nested conditionals over the pieces; 0 where nothing is accessed
-        // (never evaluated: `accessed` is tested first)
-        let mut text = "0".to_string();
-        let mut bound: f64 = 0.0;
-        let single = pw.pieces().len() == 1;
-        for (dom, ma) in pw.pieces().iter().rev() {
-            let Some(off) = offset(ma, &ap.inner, params)? else {
-                return Ok(None);
-            };
-            bound = bound.max(off.bound + extra as f64);
-            let at = if extra == 0 {
-                off.text
-            } else {
-                format!("{} + {extra}", off.text)
-            };
-            text = if single {
-                format!("({at})")
-            } else {
-                let Some(c) = crate::cexpr::set_condition(dom, params)? else {
-                    return Ok(None);
-                };
-                format!("(({c}) ? {at} : {text})")
-            };
-        }
-        ends.push(CInt { text, bound });
+        // 0 where nothing is accessed (never evaluated: `accessed` is
+        // tested first)
+        let end = crate::cexpr::piecewise(&pw, params, |ma| {
+            Ok(offset(ma, &ap.inner, params)?.map(|off| CInt {
+                term: if extra == 0 {
+                    off.term
+                } else {
+                    Term::sum(vec![(false, off.term), (false, Term::Lit(extra))])
+                },
+                bound: off.bound + extra as f64,
+            }))
+        })?;
+        let Some(end) = end else {
+            return Ok(None);
+        };
+        ends.push(end);
     }
-    let end = ends.pop().unwrap_or(CInt {
-        text: "0".into(),
+    let zero = || CInt {
+        term: Term::Lit(0),
         bound: 0.0,
-    });
-    let start = ends.pop().unwrap_or(CInt {
-        text: "0".into(),
-        bound: 0.0,
-    });
+    };
+    let end = ends.pop().unwrap_or_else(zero);
+    let start = ends.pop().unwrap_or_else(zero);
     Ok(Some(Range {
         accessed,
         start,
         end,
     }))
-}
-
-/// True if `text` contains the parameter term `(__int128)name`.
-fn mentions(text: &str, name: &str) -> bool {
-    let pat = format!("(__int128){name}");
-    text.match_indices(&pat).any(|(k, _)| {
-        !text[k + pat.len()..]
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
-    })
 }
 
 /// The linear offset `((i0 · e1 + i1) · e2 + i2) ...` of a cell.
@@ -196,7 +176,7 @@ fn offset(ma: &MultiAff, inner: &[Affine], params: &Params) -> Result<Option<CIn
         };
         acc = Some(match acc {
             None => v,
-            Some(a) if a.text == "(0)" || a.text == "0" => v,
+            Some(a) if a.term == Term::Lit(0) => v,
             Some(a) => {
                 let Some(e) = extent(&inner[d - 1], params) else {
                     return Ok(None);
@@ -206,23 +186,32 @@ fn offset(ma: &MultiAff, inner: &[Affine], params: &Params) -> Result<Option<CIn
                     return Err(Error::CheckOverflow("an address range".into()));
                 }
                 CInt {
-                    text: format!("({} * {} + {})", a.text, e.text, v.text),
+                    term: Term::sum(vec![
+                        (false, Term::Mul(Box::new(a.term), Box::new(e.term))),
+                        (false, v.term),
+                    ]),
                     bound,
                 }
             }
         });
     }
     Ok(acc.or(Some(CInt {
-        text: "0".into(),
+        term: Term::Lit(0),
         bound: 0.0,
     })))
 }
 
 fn extent(e: &Affine, params: &Params) -> Option<CInt> {
+    if e.constant == i64::MIN {
+        return None;
+    }
     let mut parts = Vec::new();
     let mut bound = (e.constant as f64).abs();
     for (v, c) in &e.terms {
         let AVar::Name(n) = v else { return None };
+        if *c == i64::MIN {
+            return None;
+        }
         let ty = params
             .types
             .get(n)
@@ -230,21 +219,13 @@ fn extent(e: &Affine, params: &Params) -> Option<CInt> {
             .unwrap_or(scop::ast::IntTy::Long);
         let p = CInt::param(n, ty);
         bound += p.bound * (*c as f64).abs();
-        parts.push(if *c == 1 {
-            p.text
-        } else {
-            format!("{c} * {}", p.text)
-        });
+        parts.push((*c < 0, Term::scale(c.abs(), p.term)));
     }
     if e.constant != 0 || parts.is_empty() {
-        parts.push(e.constant.to_string());
+        parts.push((e.constant < 0, Term::Lit(e.constant.abs())));
     }
     Some(CInt {
-        text: if parts.len() == 1 {
-            parts.pop().unwrap_or_default()
-        } else {
-            format!("({})", parts.join(" + "))
-        },
+        term: Term::sum(parts),
         bound,
     })
 }

@@ -4,23 +4,25 @@
 //!
 //! The `ast` crate's expressions print isl-style C (`floord` macros, no
 //! casts or address terms), so the check has this small builder of its
-//! own: an expression is its text and a bound on its absolute value.
+//! own: an expression is a [`Term`] (printed as C, evaluated by `poly
+//! run`) and a bound on its absolute value.
 
 use std::collections::BTreeMap;
 
-use presburger::{Aff, BasicMap, Int, Set};
+use presburger::{Aff, BasicMap, Int, MultiAff, PwMultiAff, Set};
 use scop::ast::IntTy;
 
 use crate::error::{Error, Result};
+use crate::term::{Cond, Term};
 
 /// The largest magnitude we let an intermediate `__int128` value reach.
 const LIMIT: f64 = 1.7e38 / 4.0;
 
-/// An integer C expression and a bound on its absolute value.
+/// An integer expression of the check and a bound on its absolute value.
 #[derive(Debug, Clone)]
 pub struct CInt {
-    /// The C text (fully parenthesised where needed).
-    pub text: String,
+    /// The expression.
+    pub term: Term,
     /// `|value| <= bound` for every admissible input.
     pub bound: f64,
 }
@@ -38,21 +40,18 @@ fn too_big(what: &str) -> Error {
 }
 
 impl CInt {
-    fn lit(v: &Int) -> Option<CInt> {
+    /// A literal, `None` when it does not fit 64 bits.
+    pub fn lit(v: &Int) -> Option<CInt> {
         let v = v.to_i64()?;
         Some(CInt {
-            text: if v == i64::MIN {
-                "INT64_MIN".into()
-            } else {
-                v.to_string()
-            },
+            term: Term::Lit(v),
             bound: (v as f64).abs(),
         })
     }
-    /// A parameter, cast to `__int128`.
+    /// A parameter (cast to `__int128` in C).
     pub fn param(name: &str, ty: IntTy) -> CInt {
         CInt {
-            text: format!("(__int128){name}"),
+            term: Term::Param(name.to_string()),
             bound: ty.highest().max(-ty.lowest()) as f64,
         }
     }
@@ -61,31 +60,40 @@ impl CInt {
         if k.is_one() {
             return Ok(Some(self.clone()));
         }
-        let Some(l) = CInt::lit(k) else {
+        let Some(k) = k.to_i64() else {
             return Ok(None);
         };
-        let bound = l.bound * self.bound;
+        let bound = (k as f64).abs() * self.bound;
         if bound > LIMIT {
-            return Err(too_big(&self.text));
+            return Err(too_big(&self.term.to_string()));
         }
         Ok(Some(CInt {
-            text: format!("{} * {}", l.text, self.text),
+            term: Term::scale(k, self.term.clone()),
             bound,
         }))
     }
     /// `floor(self / d)` for `d > 0`.
     pub fn floor_div(&self, d: &Int) -> Option<CInt> {
-        let l = CInt::lit(d)?;
-        let x = &self.text;
-        let dt = &l.text;
+        let d = d.to_i64().filter(|&d| d > 0)?;
         Some(CInt {
-            text: format!("(({x}) >= 0 ? ({x}) / {dt} : -((-({x}) + {dt} - 1) / {dt}))"),
-            bound: self.bound + l.bound,
+            term: Term::FloorDiv(Box::new(self.term.clone()), d),
+            bound: self.bound + d as f64,
+        })
+    }
+    /// The sum of signed parts (`true`: subtracted) and its bound.
+    pub fn sum(parts: Vec<(bool, CInt)>, what: &str) -> Result<CInt> {
+        let bound: f64 = parts.iter().map(|(_, t)| t.bound).sum();
+        if bound > LIMIT {
+            return Err(too_big(what));
+        }
+        Ok(CInt {
+            term: Term::sum(parts.into_iter().map(|(n, t)| (n, t.term)).collect()),
+            bound,
         })
     }
 }
 
-/// A sum of terms `c · x` and a constant, printed as `P >= N` or `P == N`
+/// A sum of terms `c · x` and a constant, compared as `P >= N` or `P == N`
 /// with the positive terms on the left.
 struct Linear {
     pos: Vec<CInt>,
@@ -95,28 +103,26 @@ struct Linear {
 
 impl Linear {
     fn side(terms: &[CInt], c: Option<&Int>) -> Result<Option<CInt>> {
-        let mut parts: Vec<String> = terms.iter().map(|t| t.text.clone()).collect();
-        let mut bound: f64 = terms.iter().map(|t| t.bound).sum();
+        let mut parts: Vec<(bool, CInt)> = terms.iter().map(|t| (false, t.clone())).collect();
         if let Some(c) = c {
             let Some(l) = CInt::lit(c) else {
                 return Ok(None);
             };
-            bound += l.bound;
-            parts.push(l.text);
-        }
-        if bound > LIMIT {
-            return Err(too_big("a constraint"));
+            parts.push((false, l));
         }
         if parts.is_empty() {
-            parts.push("0".into());
+            parts.push((
+                false,
+                CInt {
+                    term: Term::Lit(0),
+                    bound: 0.0,
+                },
+            ));
         }
-        Ok(Some(CInt {
-            text: parts.join(" + "),
-            bound,
-        }))
+        CInt::sum(parts, "a constraint").map(Some)
     }
-    /// The comparison text, `None` when a literal does not fit 64 bits.
-    fn compare(&self, op: &str) -> Result<Option<String>> {
+    /// The comparison, `None` when a literal does not fit 64 bits.
+    fn compare(&self, eq: bool) -> Result<Option<Cond>> {
         let (lc, rc) = if self.constant.is_neg() {
             (None, Some(self.constant.abs()))
         } else if self.constant.is_zero() {
@@ -130,14 +136,30 @@ impl Linear {
         ) else {
             return Ok(None);
         };
-        Ok(Some(format!("{} {op} {}", l.text, r.text)))
+        Ok(Some(if eq {
+            Cond::eq(l.term, r.term)
+        } else {
+            Cond::ge(l.term, r.term)
+        }))
+    }
+    /// The value as one sum.
+    fn value(self) -> Result<Option<CInt>> {
+        let mut parts: Vec<(bool, CInt)> = self.pos.into_iter().map(|t| (false, t)).collect();
+        parts.extend(self.neg.into_iter().map(|t| (true, t)));
+        if !self.constant.is_zero() || parts.is_empty() {
+            let Some(l) = CInt::lit(&self.constant.abs()) else {
+                return Ok(None);
+            };
+            parts.push((self.constant.is_neg(), l));
+        }
+        CInt::sum(parts, "an intermediate value").map(Some)
     }
 }
 
-/// The C condition of a parameter set: a disjunction of conjunctions.
+/// The condition of a parameter set: a disjunction of conjunctions.
 /// `None` when a literal does not fit in 64 bits (the caller makes the
 /// check constant false).
-pub fn set_condition(set: &Set, params: &Params) -> Result<Option<String>> {
+pub fn set_condition(set: &Set, params: &Params) -> Result<Option<Cond>> {
     let mut disjuncts = Vec::new();
     for b in set.basic_maps() {
         for e in b.make_divs_explicit()? {
@@ -147,18 +169,10 @@ pub fn set_condition(set: &Set, params: &Params) -> Result<Option<String>> {
             }
         }
     }
-    Ok(Some(match disjuncts.len() {
-        0 => "0".to_string(),
-        1 => disjuncts.pop().unwrap_or_default(),
-        _ => disjuncts
-            .iter()
-            .map(|d| format!("({d})"))
-            .collect::<Vec<_>>()
-            .join(" || "),
-    }))
+    Ok(Some(Cond::or(disjuncts)))
 }
 
-fn basic_condition(b: &BasicMap, params: &Params) -> Result<Option<String>> {
+fn basic_condition(b: &BasicMap, params: &Params) -> Result<Option<Cond>> {
     let names: Vec<String> = b.space().params.iter().cloned().collect();
     // the value of every column: params, then locals
     let mut cols: Vec<CInt> = Vec::new();
@@ -166,51 +180,45 @@ fn basic_condition(b: &BasicMap, params: &Params) -> Result<Option<String>> {
         let ty = params.types.get(n).copied().unwrap_or(IntTy::Long);
         cols.push(CInt::param(n, ty));
     }
-    let off = b.off_div();
     for d in b.divs() {
         let Some(d) = d else {
             return Err(Error::CheckOverflow(
                 "an existential without explicit definition".into(),
             ));
         };
-        let Some(num) = linear_value(&d.num, &cols, off, b.off_param())? else {
+        let Some(num) = linear(&d.num, &cols, b.off_param())?.map(Linear::value) else {
             return Ok(None);
         };
-        let Some(v) = num.floor_div(&d.den) else {
+        let Some(v) = num?.and_then(|n| n.floor_div(&d.den)) else {
             return Ok(None);
         };
         cols.push(v);
     }
     let mut parts = Vec::new();
-    for (rows, op) in [(b.eqs(), "=="), (b.ineqs(), ">=")] {
+    for (rows, eq) in [(b.eqs(), true), (b.ineqs(), false)] {
         for row in rows {
             let Some(lin) = linear(row, &cols, b.off_param())? else {
                 return Ok(None);
             };
             if lin.pos.is_empty() && lin.neg.is_empty() {
                 // a constant row: true or false
-                let ok = if op == "==" {
+                let ok = if eq {
                     lin.constant.is_zero()
                 } else {
                     !lin.constant.is_neg()
                 };
                 if !ok {
-                    return Ok(Some("0".into()));
+                    return Ok(Some(Cond::Const(false)));
                 }
                 continue;
             }
-            match lin.compare(op)? {
+            match lin.compare(eq)? {
                 Some(t) => parts.push(t),
                 None => return Ok(None),
             }
         }
     }
-    let _ = off;
-    Ok(Some(if parts.is_empty() {
-        "1".to_string()
-    } else {
-        parts.join(" && ")
-    }))
+    Ok(Some(Cond::and(parts)))
 }
 
 /// The terms of a row `[c | params | locals]` over the columns' values.
@@ -234,57 +242,6 @@ fn linear(row: &[Int], cols: &[CInt], off_param: usize) -> Result<Option<Linear>
         }
     }
     Ok(Some(lin))
-}
-
-/// The value of a row (a sum) as one expression.
-fn linear_value(row: &[Int], cols: &[CInt], _off: usize, off_param: usize) -> Result<Option<CInt>> {
-    let Some(lin) = linear(row, cols, off_param)? else {
-        return Ok(None);
-    };
-    let mut text = String::new();
-    let mut bound = 0.0;
-    for t in &lin.pos {
-        if !text.is_empty() {
-            text.push_str(" + ");
-        }
-        text.push_str(&t.text);
-        bound += t.bound;
-    }
-    for t in &lin.neg {
-        if text.is_empty() {
-            text.push('-');
-        } else {
-            text.push_str(" - ");
-        }
-        text.push_str(&t.text);
-        bound += t.bound;
-    }
-    if !lin.constant.is_zero() {
-        let Some(l) = CInt::lit(&lin.constant.abs()) else {
-            return Ok(None);
-        };
-        if text.is_empty() {
-            text = if lin.constant.is_neg() {
-                format!("-{}", l.text)
-            } else {
-                l.text.clone()
-            };
-        } else {
-            text.push_str(if lin.constant.is_neg() { " - " } else { " + " });
-            text.push_str(&l.text);
-        }
-        bound += l.bound;
-    }
-    if text.is_empty() {
-        text.push('0');
-    }
-    if bound > LIMIT {
-        return Err(too_big("an intermediate value"));
-    }
-    Ok(Some(CInt {
-        text: format!("({text})"),
-        bound,
-    }))
 }
 
 /// The value of a quasi-affine function of the parameters (a piece of a
@@ -316,46 +273,63 @@ pub fn aff_value(aff: &Aff, params: &Params) -> Result<Option<CInt>> {
         };
         terms.push((c.clone(), f));
     }
-    let mut text = String::new();
-    let mut bound = 0.0;
+    let mut lin = Linear {
+        pos: Vec::new(),
+        neg: Vec::new(),
+        constant: aff.constant_num().clone(),
+    };
     for (c, t) in &terms {
         let Some(s) = t.scale(&c.abs())? else {
             return Ok(None);
         };
-        if text.is_empty() {
-            if c.is_neg() {
-                text.push('-');
-            }
+        if c.is_neg() {
+            lin.neg.push(s);
         } else {
-            text.push_str(if c.is_neg() { " - " } else { " + " });
+            lin.pos.push(s);
         }
-        text.push_str(&s.text);
-        bound += s.bound;
     }
-    let c0 = aff.constant_num();
-    if !c0.is_zero() || text.is_empty() {
-        let Some(l) = CInt::lit(&c0.abs()) else {
-            return Ok(None);
-        };
-        if text.is_empty() {
-            text = if c0.is_neg() {
-                format!("-{}", l.text)
-            } else {
-                l.text
-            };
-        } else {
-            text.push_str(if c0.is_neg() { " - " } else { " + " });
-            text.push_str(&l.text);
-        }
-        bound += (c0.to_i64().unwrap_or(0) as f64).abs();
-    }
-    let den = aff.denominator();
-    let v = CInt {
-        text: format!("({text})"),
-        bound,
+    let Some(v) = lin.value()? else {
+        return Ok(None);
     };
+    let den = aff.denominator();
     if den.is_one() {
         return Ok(Some(v));
     }
     Ok(v.floor_div(den))
+}
+
+/// A piecewise value as nested conditionals over its pieces (`0` where no
+/// piece applies: callers evaluate it only where one does); `value` gives
+/// the term of each piece.
+pub fn piecewise(
+    pw: &PwMultiAff,
+    params: &Params,
+    mut value: impl FnMut(&MultiAff) -> Result<Option<CInt>>,
+) -> Result<Option<CInt>> {
+    let mut out = CInt {
+        term: Term::Lit(0),
+        bound: 0.0,
+    };
+    let single = pw.pieces().len() == 1;
+    for (dom, ma) in pw.pieces().iter().rev() {
+        let Some(v) = value(ma)? else {
+            return Ok(None);
+        };
+        let bound = out.bound.max(v.bound);
+        out = if single {
+            CInt {
+                term: v.term,
+                bound,
+            }
+        } else {
+            let Some(c) = set_condition(dom, params)? else {
+                return Ok(None);
+            };
+            CInt {
+                term: Term::Select(Box::new(c), Box::new(v.term), Box::new(out.term)),
+                bound,
+            }
+        };
+    }
+    Ok(Some(out))
 }

@@ -43,6 +43,15 @@
 //! 4. Alias checks ([`alias`]): for every pair of non-`restrict` array
 //!    parameters, one of them written, the accessed ranges from the
 //!    parametric lexmin and lexmax of the accessed cells must not overlap.
+//! 5. Non-affine values ([`bounds`]): an `int` value such as the
+//!    linearized subscript `i * m + j` cannot wrap where its bounds,
+//!    computed from the iterators' parametric ranges, stay in the type; a
+//!    run-time condition beside the two contexts (it is not a Presburger
+//!    set).
+//!
+//! The check is one value ([`term`]): printed, the C expression of `poly
+//! assumptions`; evaluated in 64-bit arithmetic where an overflow fails
+//! safe, what `poly run` decides with ([`choose`]).
 //!
 //! ```
 //! let scop = scop::build_scop(
@@ -61,8 +70,10 @@
 #![warn(missing_docs)]
 
 pub mod alias;
+pub mod bounds;
 pub mod cexpr;
 mod error;
+pub mod term;
 
 use presburger::Set;
 use scop::assume::{Kind, Sign};
@@ -70,7 +81,9 @@ use scop::Scop;
 use std::collections::BTreeMap;
 
 pub use alias::AliasPair;
+pub use bounds::RangeCheck;
 pub use error::{Error, Result};
+pub use term::{Cond, Term, Values};
 
 /// Caps on the size of what is checked at run time.
 #[derive(Debug, Clone)]
@@ -135,10 +148,16 @@ pub struct Assumptions {
     pub remarks: Vec<Remark>,
     /// The alias checks.
     pub alias: Vec<AliasPair>,
+    /// The run-time conditions of non-affine values (in the check, not in
+    /// the assumed or invalid context).
+    pub ranges: Vec<RangeCheck>,
     /// False when the assumptions never hold where the kernel runs.
     pub feasible: bool,
-    /// The run-time check, a C expression.
+    /// The run-time check, a C expression (`runtime` printed).
     pub check: String,
+    /// The run-time check as a value: `poly run` evaluates it
+    /// ([`Assumptions::holds_at`]).
+    pub runtime: Cond,
 }
 
 /// Computes the assumed and invalid contexts and the run-time check of a
@@ -226,30 +245,21 @@ pub fn analyze(scop: &Scop, limits: &Limits) -> Result<Assumptions> {
         types: scop.optimistic.param_types.clone(),
     };
     let alias = alias::alias_pairs(scop, &params)?;
-    let check = match (
+    let ranges = bounds::range_checks(scop, &params)?;
+    let runtime = match (
         cexpr::set_condition(&assumed, &params)?,
         cexpr::set_condition(&invalid, &params)?,
         &alias,
+        &ranges,
     ) {
-        (Some(a), Some(i), Some(pairs)) if feasible => {
-            let mut parts = Vec::new();
-            if a != "1" {
-                parts.push(format!("({a})"));
-            }
-            if i != "0" {
-                parts.push(format!("!({i})"));
-            }
-            for p in pairs {
-                parts.push(format!("({})", p.check));
-            }
-            if parts.is_empty() {
-                "1".to_string()
-            } else {
-                parts.join(" && ")
-            }
+        (Some(a), Some(i), Some(pairs), Some(ranges)) if feasible => {
+            let mut parts = vec![a, Cond::not(i)];
+            parts.extend(ranges.iter().map(|r| r.check.clone()));
+            parts.extend(pairs.iter().map(|p| p.check.clone()));
+            Cond::and(parts)
         }
         // a literal beyond 64 bits, or assumptions that never hold
-        _ => "0".to_string(),
+        _ => Cond::Const(false),
     };
     Ok(Assumptions {
         context,
@@ -258,7 +268,60 @@ pub fn analyze(scop: &Scop, limits: &Limits) -> Result<Assumptions> {
         kinds,
         remarks,
         alias: alias.unwrap_or_default(),
+        ranges: ranges.unwrap_or_default(),
         feasible,
-        check,
+        check: runtime.to_string(),
+        runtime,
     })
+}
+
+impl Assumptions {
+    /// Whether the run-time check holds at these parameter values and base
+    /// addresses: false when it does not, and when its 64-bit evaluation
+    /// overflows or misses a value (fail safe).
+    pub fn holds_at(&self, values: &Values) -> bool {
+        self.runtime.holds(values)
+    }
+}
+
+/// Which code computes what the original program does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Choice {
+    /// The run-time check holds: the model is exact at these values and
+    /// code derived from it (optimized, compiled) may run.
+    Optimized,
+    /// The original program must run; the reason, for a note.
+    Original(String),
+}
+
+/// Versioning: analyzes the kernel's assumptions and evaluates the
+/// run-time check at `values` (64-bit signed arithmetic, overflow fails
+/// safe). A model whose assumptions cannot be computed (not expressible,
+/// over a cap) or never hold chooses the original program too.
+///
+/// ```
+/// use assumptions::{choose, Choice, Limits, Values};
+/// let scop = scop::build_scop(
+///     "void k(int n, int s, double *restrict A) {
+///        for (int i = 0; i < n; i++) A[i + s] = 1.0; }").unwrap();
+/// let at = |n: i64, s: i64| Values { params: [("n".into(), n), ("s".into(), s)].into(), ..Default::default() };
+/// assert_eq!(choose(&scop, &Limits::default(), &at(10, 5)), Choice::Optimized);
+/// // i + s wraps in int
+/// assert!(matches!(choose(&scop, &Limits::default(), &at(10, i32::MAX as i64)), Choice::Original(_)));
+/// ```
+pub fn choose(scop: &Scop, limits: &Limits, values: &Values) -> Choice {
+    let a = match analyze(scop, limits) {
+        Ok(a) => a,
+        Err(e) => return Choice::Original(format!("no run-time check ({e})")),
+    };
+    if !a.feasible {
+        return Choice::Original("the model's assumptions never hold".into());
+    }
+    match a.runtime.eval(values) {
+        Some(true) => Choice::Optimized,
+        Some(false) => Choice::Original("run-time check failed".into()),
+        None => Choice::Original(
+            "run-time check overflows 64-bit arithmetic or misses a value (fail safe)".into(),
+        ),
+    }
 }

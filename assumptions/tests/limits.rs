@@ -36,10 +36,36 @@ fn caps_drop_the_model_with_a_reason() {
 }
 
 #[test]
-fn non_affine_int_arithmetic_is_reported_not_guessed() {
-    // `i * m` in 32-bit int: its wrapping is not an affine condition
+fn non_affine_int_subscripts_are_checked_at_run_time() {
+    // `i * m` and `i * m + j` in 32-bit int: their wrapping is not an
+    // affine condition; the check bounds them by the iterators' ranges
     let scop = scop::build_scop(
         "void k(int n, int m, double *A) { for (int i = 0; i < n; i++) for (int j = 0; j < m; j++) A[i * m + j] = 0; }",
+    )
+    .unwrap();
+    let a = analyze(&scop, &Limits::default()).unwrap();
+    assert_eq!(a.ranges.len(), 2, "{:?}", a.ranges);
+    assert!(a.invalid.is_empty().unwrap());
+    let at = |n: i64, m: i64| assumptions::Values {
+        params: [("n".into(), n), ("m".into(), m)].into(),
+        ..Default::default()
+    };
+    // the largest value is (n - 1) * m + m - 1 = n * m - 1
+    assert!(a.holds_at(&at(1000, 1000)));
+    assert!(a.holds_at(&at(2, 1 << 30)));
+    assert!(!a.holds_at(&at(3, 1 << 30)));
+    assert!(a.holds_at(&at(46341, 46340)));
+    assert!(!a.holds_at(&at(46341, 46341)));
+    // nothing runs
+    assert!(a.holds_at(&at(0, i32::MAX as i64)));
+    assert!(a.check.contains("2147483647"), "{}", a.check);
+}
+
+#[test]
+fn non_polynomial_int_arithmetic_is_reported_not_guessed() {
+    // a product of two iterators in int: not bounded by one iterator's range
+    let scop = scop::build_scop(
+        "void k(int n, double A[][4]) { for (int i = 0; i < n; i++) for (int j = 0; j < 4; j++) A[i][j] = i * j; }",
     )
     .unwrap();
     match analyze(&scop, &Limits::default()) {

@@ -233,7 +233,7 @@ impl Tracer<'_> {
                 self.ints.insert(name.clone(), (0, *t));
                 true
             }
-            StmtKind::Call { name } => {
+            StmtKind::Call { name, .. } => {
                 self.flag(format!("error path `{name}` runs"));
                 false
             }
@@ -445,7 +445,35 @@ fn check_kernel(src: &str, values: &[(&str, &[i64])], box_l: i64) -> usize {
         }
         let exact = trace.flags.is_empty() && oob.is_empty() && model == trace.instances;
         let point: Vec<Int> = scop.params.iter().map(|n| Int::from(params[n])).collect();
-        let ok = valid.contains_point(&point).unwrap();
+        let values = assumptions::Values {
+            params: params.iter().map(|(n, v)| (n.clone(), *v)).collect(),
+            bases: f
+                .params
+                .iter()
+                .enumerate()
+                .map(|(k, p)| (p.name.clone(), (k as i64 + 1) << 58))
+                .collect(),
+        };
+        // the non-affine values' conditions are not in the sets
+        let ok = valid.contains_point(&point).unwrap()
+            && a.ranges.iter().all(|r| r.check.holds(&values));
+        // the run-time check as `poly run` evaluates it (64-bit, fail
+        // safe), with the arrays far apart: true only where the model is
+        // exact; false where it is exact only because an address range
+        // is too long for the gap (the alias part is conservative)
+        let run = a.runtime.eval(&values);
+        assert!(
+            run != Some(true) || exact,
+            "{}: at {params:?} the evaluated check holds but the model is not exact",
+            f.name
+        );
+        assert!(
+            run != Some(false)
+                || !ok
+                || a.alias.iter().any(|p| p.check.eval(&values) == Some(false)),
+            "{}: at {params:?} the evaluated check fails where the model is exact",
+            f.name
+        );
         assert!(
             ok == exact,
             "{}: at {params:?} the check says {ok} but the model is {}exact: flags {:?}, out of bounds {:?}, {} traced vs {} modelled instances",
@@ -562,6 +590,19 @@ fn own_kernels_agree_with_c() {
         12,
     );
     check_kernel(&own("alias_three.c"), &[("n", &[-2, -1, 0, 1, 3])], 6);
+    // a linearized int subscript: i * m + j wraps when n * m > INT_MAX
+    let big = [
+        0, 1, 2, 3, 46340, 46341, 715827882, 715827883, 1073741823, 1073741824, INT_MAX,
+    ];
+    check_kernel(
+        "void lin_int(int n, int m, double *restrict A) {
+           for (int i = 0; i < n; i++)
+             for (int j = 0; j < 2; j++)
+               A[i * m + j] = 1.0;
+         }",
+        &[("n", &[0, 1, 2, 3]), ("m", &big)],
+        4,
+    );
     check_kernel(
         &own("open_3d.c"),
         &[
@@ -570,5 +611,43 @@ fn own_kernels_agree_with_c() {
             ("q", &[0, 2, 29, 30]),
         ],
         31,
+    );
+}
+
+#[test]
+fn the_evaluated_check_compares_address_ranges() {
+    // A and B each span cells [0, n*m) where the loops run
+    let f = scop::parse_kernel(&own("copy_alias.c")).unwrap();
+    let scop = scop::build_from_ast(&f).unwrap();
+    let a = assumptions::analyze(&scop, &assumptions::Limits::default()).unwrap();
+    let at = |n: i64, m: i64, base_a: i64, base_b: i64| assumptions::Values {
+        params: [("n".into(), n), ("m".into(), m)].into(),
+        bases: [("A".into(), base_a), ("B".into(), base_b)].into(),
+    };
+    let base = 1 << 20;
+    for (n, m) in [(1, 1), (2, 3), (5, 7), (1000, 1000)] {
+        let e = 8 * n * m;
+        assert!(a.holds_at(&at(n, m, base, base + e)), "{n} {m}: adjacent");
+        assert!(a.holds_at(&at(n, m, base + e, base)), "{n} {m}: adjacent");
+        assert!(!a.holds_at(&at(n, m, base, base)), "{n} {m}: equal");
+        assert!(
+            !a.holds_at(&at(n, m, base, base + e - 8)),
+            "{n} {m}: one cell shared"
+        );
+        assert!(
+            !a.holds_at(&at(n, m, base + e - 8, base)),
+            "{n} {m}: one cell shared"
+        );
+    }
+    // nothing runs: no overlap whatever the addresses
+    assert!(a.holds_at(&at(0, 5, base, base)));
+    // an address difference or an offset beyond 64 bits fails safe
+    assert!(!a.holds_at(&at(1 << 40, 1 << 40, 0, i64::MAX)));
+    let (mut c, mut f) = (at(2, 2, base, 0), at(2, 2, base, 0));
+    c.bases.remove("B");
+    f.params.remove("m");
+    assert!(
+        !a.holds_at(&c) && !a.holds_at(&f),
+        "a missing value fails safe"
     );
 }

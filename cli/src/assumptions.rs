@@ -25,7 +25,8 @@ pub fn assumptions_json(src: &str, remarks: bool) -> Result<(String, Vec<String>
         .iter()
         .map(|(k, s)| (k.as_str().to_string(), Json::str(s.to_string())))
         .collect();
-    let lines: Vec<String> = a.remarks.iter().map(|r| r.to_string()).collect();
+    let mut lines: Vec<String> = a.remarks.iter().map(|r| r.to_string()).collect();
+    lines.extend(a.ranges.iter().map(|r| r.to_string()));
     let mut doc = vec![
         ("context".to_string(), Json::str(a.context.to_string())),
         ("assumed".to_string(), Json::str(a.assumed.to_string())),

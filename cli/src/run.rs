@@ -7,9 +7,13 @@
 //! carries no dependence runs on T workers, each on a contiguous share,
 //! once a run of its nest took 2 ms or more (the first run is sequential).
 //!
-//! A kernel the lowering cannot handle, or whose accesses leave their
-//! arrays at the given sizes, runs in the reference interpreter instead,
-//! said on standard error.
+//! Versioning: the kernel's run-time check (the `assumptions` crate,
+//! decided by `lower::version` at the given parameter values and the
+//! arrays' base addresses) chooses the compiled, optimized code where the
+//! model is exact and the original program (the reference interpreter)
+//! otherwise; standard error says which ran. A kernel the lowering cannot
+//! handle, or whose accesses leave their arrays at the given sizes, runs
+//! in the reference interpreter too, said on standard error.
 
 use std::time::Instant;
 
@@ -136,19 +140,31 @@ pub fn run_source(
     };
     let start = Instant::now();
     let front = lower::front(src)?;
-    let (ints, _) = lower::parse_assignments(&front.function, &a.assignments)?;
+    let (ints, dbls) = lower::parse_assignments(&front.function, &a.assignments)?;
     let threads = a
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let compiled = match pieces(&front, threads) {
-        Ok(x) => Some(x),
-        Err(e) => {
-            eprintln!("poly run: {e}; running the reference interpreter instead");
+    // versioning: the optimized code runs only where the model is exact
+    let inputs = scop::interp::initial_state(&front.function, &ints, &dbls)?;
+    let compiled = match lower::version(&front, &inputs)? {
+        assumptions::Choice::Original(why) => {
+            eprintln!("poly run: {why}, running the original program (reference interpreter)");
             None
         }
+        assumptions::Choice::Optimized => match pieces(&front, threads) {
+            Ok(x) => Some(x),
+            Err(e) => {
+                eprintln!("poly run: {e}; running the reference interpreter instead");
+                None
+            }
+        },
     };
+    drop(inputs);
     let compiled = match compiled {
-        Some(x) if lower::accesses_in_bounds(&front.model, &ints)? => Some(x),
+        Some(x) if lower::accesses_in_bounds(&front.model, &ints)? => {
+            eprintln!("poly run: run-time check holds, running the optimized program");
+            Some(x)
+        }
         Some(_) => {
             eprintln!("poly run: some access leaves its array at these sizes; running the reference interpreter instead");
             None

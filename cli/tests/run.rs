@@ -36,7 +36,10 @@ fn run_prints_the_interpreters_checksums_and_a_time() {
     assert!(ok);
     let (got, err, ok) = poly(&["run", &k, "N=1000", "--repeat", "3"]);
     assert!(ok, "{err}");
-    assert!(err.is_empty(), "{err}");
+    assert!(
+        err.trim() == "poly run: run-time check holds, running the optimized program",
+        "{err}"
+    );
     let lines: Vec<&str> = got.lines().collect();
     assert_eq!(lines.len(), 3);
     // the reduction is vectorized: equal to a relative 1e-9
@@ -88,4 +91,34 @@ fn compile_prints_every_stage() {
     );
     let (_, err, ok) = poly(&["compile", &k, "--emit", "nothing"]);
     assert!(!ok && err.contains("unknown stage"));
+}
+
+#[test]
+fn run_versions_on_the_run_time_check() {
+    // an early return: the model (without it) is exact only while it does
+    // not run, i.e. for n <= m + 1
+    let k = kernel(
+        "early.c",
+        "void early(int n, int m, double A[16]) {
+           for (int i = 0; i < n; i++) {
+             if (i > m)
+               return;
+             A[i] = A[i] + 1.0;
+           }
+         }",
+    );
+    for (m, optimized) in [("9", true), ("3", false)] {
+        let m = format!("m={m}");
+        let (want, _, ok) = poly(&["interp", &k, "n=10", &m]);
+        assert!(ok);
+        let (got, err, ok) = poly(&["run", &k, "n=10", &m]);
+        assert!(ok, "{err}");
+        assert!(got.starts_with(&want), "{m}: {got} vs {want}");
+        let note = if optimized {
+            "run-time check holds, running the optimized program"
+        } else {
+            "run-time check failed, running the original program"
+        };
+        assert!(err.contains(note), "{m}: {err}");
+    }
 }

@@ -179,6 +179,7 @@ pub use kernel::{AccessInfo, ArrayInfo, Kernel, ParamClass, StmtInfo, Storage};
 pub use linear::{Lin, Poly};
 pub use parallel::parallel_dims;
 pub use pipeline::{
-    front, kernel_and_loops, loops, parallel_in, prepare, prepare_with, schedule, Front, JAM,
+    front, kernel_and_loops, loops, parallel_in, prepare, prepare_with, schedule, version, Front,
+    JAM,
 };
 pub use run::{accesses_in_bounds, parse_assignments, run, run_pieces, KernelFn, Outcome};

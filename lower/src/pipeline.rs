@@ -115,3 +115,43 @@ pub fn prepare_with(f: &Front, factor: i64) -> Result<(Kernel, Node, crate::jam:
     let jammed = crate::jam::jam_outer(&node, factor, &worth, &mut copies);
     Ok((k, jammed, copies))
 }
+
+/// Versioning (issue 19): which code `poly run` runs on the inputs of
+/// `state` (the interpreter's initial state at the given parameter
+/// values). The kernel's run-time check (`assumed ∧ ¬invalid ∧ no-alias`,
+/// the `assumptions` crate) is evaluated at the state's integer parameters
+/// and the base addresses of its arrays, in 64-bit signed arithmetic where
+/// an overflow fails safe: [`assumptions::Choice::Optimized`] when the
+/// model is exact there, so that code generated from it computes what the
+/// original program does; [`assumptions::Choice::Original`] with the
+/// reason otherwise (the original program runs: the interpreter).
+///
+/// ```
+/// use std::collections::HashMap;
+/// let src = "void k(int n, int s, double A[100]) {
+///   for (int i = 0; i < n; i++) A[i] = A[i] + s * 2; }";
+/// let front = lower::front(src).unwrap();
+/// let at = |n: i64, s: i64| {
+///     let ints: HashMap<String, i64> = [("n".into(), n), ("s".into(), s)].into();
+///     scop::interp::initial_state(&front.function, &ints, &HashMap::new()).unwrap()
+/// };
+/// assert_eq!(lower::version(&front, &at(10, 3)).unwrap(), assumptions::Choice::Optimized);
+/// // s * 2 wraps in int
+/// assert!(matches!(lower::version(&front, &at(10, 1 << 30)).unwrap(), assumptions::Choice::Original(_)));
+/// ```
+pub fn version(f: &Front, state: &scop::interp::State) -> Result<assumptions::Choice> {
+    let scop = scop::build_from_ast(&f.function)?;
+    let values = assumptions::Values {
+        params: state.ints.iter().map(|(n, v)| (n.clone(), *v)).collect(),
+        bases: state
+            .arrays
+            .iter()
+            .map(|(n, a)| (n.clone(), a.data.as_ptr() as usize as i64))
+            .collect(),
+    };
+    Ok(assumptions::choose(
+        &scop,
+        &assumptions::Limits::default(),
+        &values,
+    ))
+}

@@ -123,6 +123,43 @@ pub struct ArrayParam {
     pub inner: Vec<Affine>,
 }
 
+/// One term `coef · params[0] · params[1] ··· iterator` of a polynomial
+/// integer expression.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Monomial {
+    /// The constant factor.
+    pub coef: i64,
+    /// The parameter factors (with repetition).
+    pub params: Vec<String>,
+    /// At most one iterator factor.
+    pub iterator: Option<String>,
+}
+
+/// A range obligation on a value that is not affine (a product of
+/// parameters and an iterator, as in `A[i * m + j]` in `int`): wherever
+/// `domain` executes, `lo <= Σ monomials <= hi`. Not a Presburger
+/// condition on the parameters; the `assumptions` crate bounds it by the
+/// iterators' ranges and checks it at run time.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RangeObligation {
+    /// What it is about (a restriction: wrapping or division).
+    pub kind: Kind,
+    /// Where in the source it arises.
+    pub pos: Pos,
+    /// The iterators of `domain`.
+    pub vars: Vec<String>,
+    /// Where the value is computed.
+    pub domain: Formula,
+    /// The value.
+    pub value: Vec<Monomial>,
+    /// Its least admissible value.
+    pub lo: i128,
+    /// Its greatest admissible value (`None`: no upper limit).
+    pub hi: Option<i128>,
+    /// A short description.
+    pub what: String,
+}
+
 /// Everything the optimistic front end records besides the model.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Optimistic {
@@ -132,8 +169,11 @@ pub struct Optimistic {
     pub array_params: Vec<ArrayParam>,
     /// The recorded obligations, in the order they arose.
     pub obligations: Vec<Obligation>,
-    /// Conditions that could not be expressed (a non-affine `int`
-    /// expression whose wrapping cannot be bounded): position and reason.
+    /// The range obligations of non-affine values.
+    pub ranges: Vec<RangeObligation>,
+    /// Conditions that could not be expressed (an `int` expression that
+    /// is not a polynomial with at most one iterator a term, such as
+    /// `i * j`, whose wrapping cannot be bounded): position and reason.
     pub unmodelled: Vec<(Pos, String)>,
 }
 
@@ -227,10 +267,15 @@ pub fn violation_set(scop: &Scop, o: &Obligation) -> Result<Set, Error> {
 
 /// `params(f)` for a formula over `vars` and the parameters.
 fn over_vars(scop: &Scop, vars: &[String], f: &Formula) -> Result<Set, Error> {
+    Ok(points(scop, vars, f)?.params())
+}
+
+/// The points `[params] -> { [vars] : f }` of a formula.
+pub fn points(scop: &Scop, vars: &[String], f: &Formula) -> Result<Set, Error> {
     let params: Arc<[String]> = scop.params.clone().into();
     let space = Space::set(params, Arc::new(Tuple::flat(None, vars.to_vec())));
     let cols = Columns::for_domain(&space, vars);
-    Ok(formula_to_map(f, &space, &cols)?.params())
+    formula_to_map(f, &space, &cols)
 }
 
 /// The parameter values for which some statement instance runs.

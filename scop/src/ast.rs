@@ -237,12 +237,15 @@ pub enum StmtKind {
     /// `;`
     Empty,
     /// `abort();`, `printf("...", x);`: a call of a function the front end
-    /// does not know, as a statement. Only allowed on an error path (the
-    /// branch containing it is dropped from the model and the parameters
-    /// under which it runs become a restriction); its arguments are not kept.
+    /// does not know, as a statement; or `return;`, an early exit. Only
+    /// allowed on an error path (the branch containing it is dropped from
+    /// the model and the parameters under which it runs become a
+    /// restriction); a call's arguments are not kept.
     Call {
-        /// The function's name.
+        /// The function's name (`return` for an early return).
         name: String,
+        /// True for `return;`: the kernel ends here (no error).
+        returns: bool,
     },
 }
 
@@ -365,8 +368,9 @@ pub fn is_int_minmax(name: &str) -> bool {
     matches!(name, "min" | "max" | "MIN" | "MAX")
 }
 
-/// True if the statement contains a call of an unknown function (an
-/// error path: the front end drops such a branch from the model).
+/// True if the statement contains a call of an unknown function or a
+/// `return` (an error path: the front end drops such a branch from the
+/// model).
 pub fn contains_call(s: &Stmt) -> bool {
     match &s.kind {
         StmtKind::Call { .. } => true,

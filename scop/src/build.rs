@@ -274,7 +274,7 @@ impl Builder {
     fn stmt(&mut self, s: &ast::Stmt, prefix: &[SchedDim]) -> Result<(), Error> {
         match &s.kind {
             StmtKind::Empty => Ok(()),
-            StmtKind::Call { name } => {
+            StmtKind::Call { name, returns } => {
                 // an error path: the parameters for which it runs are a restriction
                 let (vars, dom) = self.here();
                 self.oblige(
@@ -283,7 +283,11 @@ impl Builder {
                     &vars,
                     &dom,
                     Formula::False,
-                    format!("call of `{name}`"),
+                    if *returns {
+                        "early return".to_string()
+                    } else {
+                        format!("call of `{name}`")
+                    },
                 );
                 Ok(())
             }

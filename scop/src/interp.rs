@@ -1,7 +1,19 @@
 //! Reference interpreter: executes the kernel's AST with exact C semantics
-//! (IEEE doubles, C evaluation order, truncating integer division).
+//! (IEEE doubles, C evaluation order, truncating integer division, and
+//! integer arithmetic in the declared C types: `unsigned` wraps modulo
+//! `2^32`, a signed overflow is a run-time error since it is undefined
+//! behaviour; the `cint` module).
+//!
+//! ```
+//! let src = "void k(int n, double A[4]) { for (int i = 0; i < 4; i++) A[i] = A[i] + (i + n); }";
+//! assert!(scop::commands::interp_source(src, &["n=5".into()]).is_ok());
+//! // i + n overflows int at n = INT_MAX
+//! let e = scop::commands::interp_source(src, &["n=2147483647".into()]).unwrap_err();
+//! assert!(e.to_string().contains("signed integer overflow"), "{e}");
+//! ```
 
-use crate::ast::{self, AssignOp, BinOp, ExprKind, ParamKind, StmtKind, UnOp};
+use crate::ast::{self, AssignOp, BinOp, ExprKind, IntTy, ParamKind, StmtKind, UnOp};
+use crate::cint;
 use crate::error::{Error, Pos};
 use std::collections::HashMap;
 
@@ -57,6 +69,12 @@ pub struct State {
     pub trace: Option<Vec<(usize, Vec<i64>)>>,
     loop_vars: Vec<String>,
     stmt_ids: HashMap<usize, usize>,
+    /// The integer variables as the run sees them: value (an `unsigned
+    /// long` above `i64::MAX` as its bit pattern) and C type, in one map
+    /// so that a read is one lookup; `ints` is copied in when a run starts.
+    vals: HashMap<String, (i64, IntTy)>,
+    /// A `return` ran: nothing more runs.
+    returned: bool,
 }
 
 /// The agreed initial value of element `x` of array number `a`.
@@ -112,11 +130,19 @@ pub fn initial_state(
     let (mut k_scalar, mut k_array) = (0usize, 0usize);
     for p in &f.params {
         match &p.kind {
-            ParamKind::Int(_) => {
+            ParamKind::Int(ty) => {
                 let v = *ints.get(&p.name).ok_or_else(|| {
                     Error::usage(format!("missing value for integer parameter {}", p.name))
                 })?;
+                if !(ty.lowest()..=ty.highest()).contains(&(v as i128)) {
+                    return Err(Error::usage(format!(
+                        "{v} is not a value of type {} (for {})",
+                        ty.as_str(),
+                        p.name
+                    )));
+                }
                 st.ints.insert(p.name.clone(), v);
+                st.vals.insert(p.name.clone(), (v, *ty));
             }
             ParamKind::Double => {
                 let v = scalars
@@ -200,6 +226,12 @@ fn extents(
 
 /// Runs the kernel body on `st`.
 pub fn run(f: &ast::Function, st: &mut State) -> Result<(), Error> {
+    st.returned = false;
+    // `ints` may have been set after `initial_state`
+    for (n, v) in &st.ints {
+        let ty = st.int_type(n);
+        st.vals.insert(n.clone(), (*v, ty));
+    }
     exec_block(st, &f.body)?;
     for a in st.arrays.values_mut() {
         if let Some(ord) = a.open {
@@ -257,7 +289,7 @@ fn record(st: &mut State, s: &ast::Stmt) {
         let its: Vec<i64> = st
             .loop_vars
             .iter()
-            .map(|v| st.ints.get(v).copied().unwrap_or(0))
+            .map(|v| st.vals.get(v).map_or(0, |x| x.0))
             .collect();
         if let (Some(id), Some(t)) = (id, st.trace.as_mut()) {
             t.push((id, its));
@@ -267,6 +299,9 @@ fn record(st: &mut State, s: &ast::Stmt) {
 
 fn exec_block(st: &mut State, stmts: &[ast::Stmt]) -> Result<(), Error> {
     for s in stmts {
+        if st.returned {
+            break;
+        }
         exec(st, s)?;
     }
     Ok(())
@@ -275,7 +310,11 @@ fn exec_block(st: &mut State, stmts: &[ast::Stmt]) -> Result<(), Error> {
 fn exec(st: &mut State, s: &ast::Stmt) -> Result<(), Error> {
     match &s.kind {
         StmtKind::Empty => Ok(()),
-        StmtKind::Call { name } => Err(Error::runtime(
+        StmtKind::Call { returns: true, .. } => {
+            st.returned = true;
+            Ok(())
+        }
+        StmtKind::Call { name, .. } => Err(Error::runtime(
             s.pos,
             format!("the error path runs: call of the unknown function `{name}`"),
         )),
@@ -296,8 +335,9 @@ fn exec(st: &mut State, s: &ast::Stmt) -> Result<(), Error> {
         }
         StmtKind::Decl { ty, name, init } => {
             match ty {
-                ast::BaseTy::Int(_) => {
+                ast::BaseTy::Int(t) => {
                     st.ints.insert(name.clone(), 0);
+                    st.vals.insert(name.clone(), (0, *t));
                 }
                 ast::BaseTy::Double => {
                     if init.is_some() {
@@ -345,31 +385,42 @@ fn exec(st: &mut State, s: &ast::Stmt) -> Result<(), Error> {
         }
         StmtKind::For {
             var,
+            declared,
             init,
             cond,
             step,
             body,
             ..
         } => {
-            let saved = st.ints.get(var).copied();
-            let mut i = eval_int(st, init)?;
+            let saved = st.vals.get(var).copied();
+            // `for (int i = ...)`, or an iterator declared before
+            let ty = if *declared {
+                IntTy::Int
+            } else {
+                st.int_type(var)
+            };
+            let (v, t) = int_value(st, init)?;
+            let mut i = cint::convert(cint::convert(v, t), ty);
             st.loop_vars.push(var.clone());
-            st.ints.insert(var.clone(), i);
             let r: Result<(), Error> = (|| loop {
-                if let Some(slot) = st.ints.get_mut(var) {
-                    *slot = i;
-                }
+                st.vals.insert(var.clone(), (stored(i, ty), ty));
                 if !truth(st, cond)? {
                     break Ok(());
                 }
                 exec(st, body)?;
-                i = i.wrapping_add(*step);
+                if st.returned {
+                    break Ok(());
+                }
+                // `i += step`: computed in the common type, stored in `ty`
+                let (next, t) =
+                    cint::binary(BinOp::Add, (i, ty), (*step as i128, IntTy::Int), s.pos)?;
+                i = cint::convert(cint::convert(next, t), ty);
             })();
             st.loop_vars.pop();
             r?;
             match saved {
-                Some(v) => st.ints.insert(var.clone(), v),
-                None => st.ints.remove(var),
+                Some(v) => st.vals.insert(var.clone(), v),
+                None => st.vals.remove(var),
             };
             Ok(())
         }
@@ -454,9 +505,16 @@ fn truth(st: &State, e: &ast::Expr) -> Result<bool, Error> {
 }
 
 fn eval_int(st: &State, e: &ast::Expr) -> Result<i64, Error> {
-    match eval(st, e)? {
-        Value::Int(i) => Ok(i),
-        Value::Double(_) => Err(Error::unsupported(
+    let (v, _) = int_value(st, e)?;
+    // a value beyond 64 bits (unsigned long) addresses nothing
+    Ok(i64::try_from(v).unwrap_or(i64::MAX))
+}
+
+/// An integer expression's exact value and C type.
+fn int_value(st: &State, e: &ast::Expr) -> Result<(i128, IntTy), Error> {
+    match typed(st, e)? {
+        Typed::Int(v, t) => Ok((v, t)),
+        Typed::Double(_) => Err(Error::unsupported(
             e.pos,
             "double value",
             "an integer expression was expected",
@@ -464,30 +522,20 @@ fn eval_int(st: &State, e: &ast::Expr) -> Result<i64, Error> {
     }
 }
 
-fn int_op(op: BinOp, a: i64, b: i64, pos: Pos) -> Result<i64, Error> {
-    Ok(match op {
-        BinOp::Add => a.wrapping_add(b),
-        BinOp::Sub => a.wrapping_sub(b),
-        BinOp::Mul => a.wrapping_mul(b),
-        BinOp::Div | BinOp::Mod => {
-            if b == 0 {
-                return Err(Error::runtime(pos, "integer division by zero"));
-            }
-            if op == BinOp::Div {
-                a.wrapping_div(b)
-            } else {
-                a.wrapping_rem(b)
-            }
-        }
-        BinOp::Lt => (a < b) as i64,
-        BinOp::Le => (a <= b) as i64,
-        BinOp::Gt => (a > b) as i64,
-        BinOp::Ge => (a >= b) as i64,
-        BinOp::Eq => (a == b) as i64,
-        BinOp::Ne => (a != b) as i64,
-        BinOp::And => (a != 0 && b != 0) as i64,
-        BinOp::Or => (a != 0 || b != 0) as i64,
-    })
+/// How an integer variable is held in [`State::ints`]: its value, an
+/// `unsigned long` above `i64::MAX` as its bit pattern.
+fn stored(v: i128, ty: IntTy) -> i64 {
+    if ty == IntTy::ULong {
+        v as u64 as i64
+    } else {
+        v as i64
+    }
+}
+
+impl State {
+    fn int_type(&self, n: &str) -> IntTy {
+        self.vals.get(n).map_or(IntTy::Int, |x| x.1)
+    }
 }
 
 fn double_op(op: BinOp, a: f64, b: f64, pos: Pos) -> Result<Value, Error> {
@@ -508,23 +556,51 @@ fn double_op(op: BinOp, a: f64, b: f64, pos: Pos) -> Result<Value, Error> {
     })
 }
 
+/// A value with its C type.
+#[derive(Debug, Clone, Copy)]
+enum Typed {
+    Int(i128, IntTy),
+    Double(f64),
+}
+
+impl Typed {
+    fn as_f64(self) -> f64 {
+        match self {
+            Typed::Int(i, _) => i as f64,
+            Typed::Double(d) => d,
+        }
+    }
+}
+
 /// Evaluates an expression with C semantics.
 pub fn eval(st: &State, e: &ast::Expr) -> Result<Value, Error> {
+    Ok(match typed(st, e)? {
+        Typed::Int(v, _) => Value::Int(i64::try_from(v).unwrap_or(i64::MAX)),
+        Typed::Double(d) => Value::Double(d),
+    })
+}
+
+fn typed(st: &State, e: &ast::Expr) -> Result<Typed, Error> {
     Ok(match &e.kind {
-        ExprKind::Int(v) => Value::Int(*v),
-        ExprKind::Float(v, _) => Value::Double(*v),
+        ExprKind::Int(v) => Typed::Int(*v as i128, cint::literal_type(*v)),
+        ExprKind::Float(v, _) => Typed::Double(*v),
         ExprKind::Var(n) => {
-            if let Some(v) = st.ints.get(n) {
-                Value::Int(*v)
+            if let Some(&(v, ty)) = st.vals.get(n) {
+                let v = if ty == IntTy::ULong {
+                    v as u64 as i128
+                } else {
+                    v as i128
+                };
+                Typed::Int(v, ty)
             } else if let Some(v) = st.doubles.get(n) {
-                Value::Double(*v)
+                Typed::Double(*v)
             } else {
                 return Err(Error::semantic(e.pos, format!("unknown variable `{n}`")));
             }
         }
         ExprKind::Index(n, subs) => {
             let k = flat_index(st, n, subs, e.pos)?;
-            Value::Double(
+            Typed::Double(
                 st.arrays
                     .get(n)
                     .map_or(0.0, |a| match (a.data.get(k), a.open) {
@@ -538,30 +614,43 @@ pub fn eval(st: &State, e: &ast::Expr) -> Result<Value, Error> {
             )
         }
         ExprKind::Unary(op, a) => {
-            let v = eval(st, a)?;
+            let v = typed(st, a)?;
             match (op, v) {
                 (UnOp::Plus, v) => v,
-                (UnOp::Neg, Value::Int(i)) => Value::Int(i.wrapping_neg()),
-                (UnOp::Neg, Value::Double(d)) => Value::Double(-d),
-                (UnOp::Not, Value::Int(i)) => Value::Int((i == 0) as i64),
-                (UnOp::Not, Value::Double(d)) => Value::Int((d == 0.0) as i64),
+                (UnOp::Neg, Typed::Int(i, t)) => {
+                    let what = format!("`-({i})`");
+                    Typed::Int(cint::result(-i, t, e.pos, &what)?, t)
+                }
+                (UnOp::Neg, Typed::Double(d)) => Typed::Double(-d),
+                (UnOp::Not, Typed::Int(i, _)) => Typed::Int((i == 0) as i128, IntTy::Int),
+                (UnOp::Not, Typed::Double(d)) => Typed::Int((d == 0.0) as i128, IntTy::Int),
             }
         }
-        ExprKind::Binary(BinOp::And, a, b) => Value::Int((truth(st, a)? && truth(st, b)?) as i64),
-        ExprKind::Binary(BinOp::Or, a, b) => Value::Int((truth(st, a)? || truth(st, b)?) as i64),
+        ExprKind::Binary(BinOp::And, a, b) => {
+            Typed::Int((truth(st, a)? && truth(st, b)?) as i128, IntTy::Int)
+        }
+        ExprKind::Binary(BinOp::Or, a, b) => {
+            Typed::Int((truth(st, a)? || truth(st, b)?) as i128, IntTy::Int)
+        }
         ExprKind::Binary(op, a, b) => {
-            let x = eval(st, a)?;
-            let y = eval(st, b)?;
+            let x = typed(st, a)?;
+            let y = typed(st, b)?;
             match (x, y) {
-                (Value::Int(i), Value::Int(j)) => Value::Int(int_op(*op, i, j, e.pos)?),
-                _ => double_op(*op, x.as_f64(), y.as_f64(), e.pos)?,
+                (Typed::Int(i, ti), Typed::Int(j, tj)) => {
+                    let (v, t) = cint::binary(*op, (i, ti), (j, tj), e.pos)?;
+                    Typed::Int(v, t)
+                }
+                _ => match double_op(*op, x.as_f64(), y.as_f64(), e.pos)? {
+                    Value::Int(i) => Typed::Int(i as i128, IntTy::Int),
+                    Value::Double(d) => Typed::Double(d),
+                },
             }
         }
-        ExprKind::CastDouble(a) => Value::Double(eval(st, a)?.as_f64()),
+        ExprKind::CastDouble(a) => Typed::Double(typed(st, a)?.as_f64()),
         ExprKind::Call(name, args) => {
             let mut vs = Vec::with_capacity(args.len());
             for a in args {
-                vs.push(eval(st, a)?);
+                vs.push(typed(st, a)?);
             }
             let arity_err =
                 || Error::semantic(e.pos, format!("wrong number of arguments to `{name}`"));
@@ -569,35 +658,25 @@ pub fn eval(st: &State, e: &ast::Expr) -> Result<Value, Error> {
                 let (Some(&a), Some(&b)) = (vs.first(), vs.get(1)) else {
                     return Err(arity_err());
                 };
+                let min = name.eq_ignore_ascii_case("min");
                 match (a, b) {
-                    (Value::Int(x), Value::Int(y)) => {
-                        Value::Int(if name.eq_ignore_ascii_case("min") {
-                            if x < y {
-                                x
-                            } else {
-                                y
-                            }
-                        } else if x > y {
-                            x
-                        } else {
-                            y
-                        })
+                    (Typed::Int(x, tx), Typed::Int(y, ty)) => {
+                        // the usual macro compares in the common type
+                        let t = tx.common(ty);
+                        let (x, y) = (cint::convert(x, t), cint::convert(y, t));
+                        Typed::Int(if (x < y) == min { x } else { y }, t)
                     }
                     _ => {
                         // The usual macro: ((a) < (b) ? (a) : (b)).
                         let (x, y) = (a.as_f64(), b.as_f64());
-                        let pick_a = if name.eq_ignore_ascii_case("min") {
-                            x < y
-                        } else {
-                            x > y
-                        };
-                        Value::Double(if pick_a { x } else { y })
+                        let pick_a = if min { x < y } else { x > y };
+                        Typed::Double(if pick_a { x } else { y })
                     }
                 }
             } else {
                 let x = vs.first().ok_or_else(arity_err)?.as_f64();
                 let y = || vs.get(1).map(|v| v.as_f64()).ok_or_else(arity_err);
-                Value::Double(match name.as_str() {
+                Typed::Double(match name.as_str() {
                     "sqrt" => x.sqrt(),
                     "exp" => x.exp(),
                     "fabs" => x.abs(),

@@ -21,7 +21,8 @@
 //!    assignments `= += -= *= /=`, arithmetic, calls to
 //!    `sqrt exp fabs fmin fmax pow min max`, `!=` loop conditions, and
 //!    calls of unknown functions as statements (error paths such as
-//!    `abort()` or a `printf` under a condition). Constructs outside the subset
+//!    `abort()` or a `printf` under a condition) and `return;` on such a
+//!    path. Constructs outside the subset
 //!    (`while`, pointers, `?:`, ...) are reported as [`Error::Unsupported`].
 //! 3. `build` checks the static-control conditions and extracts the
 //!    [`model::Scop`]: every assignment is a statement `S0, S1, ...` in
@@ -33,9 +34,12 @@
 //!    While building, it records the *optimistic assumptions* the model
 //!    needs ([`assume`]): in-bounds inner subscripts (after delinearizing
 //!    pointer subscripts such as `A[i * N + j]` into `A[i][j]`), no
-//!    wrapping of `int`/`unsigned` values of executed code, `!=` loops that
-//!    reach their bound (modelled as `<`/`>` loops), error paths that do
-//!    not run (their branches are dropped). The `assumptions` crate turns
+//!    wrapping of `int`/`unsigned` values of executed code (for values
+//!    that are not affine, such as the `int` subscript `i * m + j`, a
+//!    range obligation [`assume::RangeObligation`] bounded at run time),
+//!    `!=` loops that reach their bound (modelled as `<`/`>` loops), error
+//!    paths (calls of unknown functions, `return;`) that do not run (their
+//!    branches are dropped). The `assumptions` crate turns
 //!    them into the assumed and invalid contexts and a run-time check.
 //! 4. `lower` turns the scop's formulas and affine expressions into engine
 //!    values (constraint rows, integer divisions, existentials), and
@@ -48,8 +52,11 @@
 //!    non-negative; arrays carry their extents. All are engine values,
 //!    printed by the engine (there is no isl printer in this crate).
 //! 6. [`interp`] executes the AST directly with C semantics: `double`
-//!    arithmetic in source order (no contraction), `int` arithmetic with
-//!    truncating `/` and `%`, libm functions through Rust's `f64` methods.
+//!    arithmetic in source order (no contraction), integer arithmetic in
+//!    the declared types (`unsigned` wraps modulo 2^32, signed overflow is
+//!    reported as the undefined behaviour it is) with truncating `/` and
+//!    `%`, libm functions through Rust's `f64` methods, `return;` ending
+//!    the run.
 //! 7. [`commands`] provides the CLI entry points `poly scop` and
 //!    `poly interp`, and [`json`] the hand-written JSON printer that
 //!    [`Model::to_json`] fills.
@@ -145,6 +152,7 @@ pub mod affine;
 pub mod assume;
 pub mod ast;
 mod build;
+mod cint;
 pub mod commands;
 pub mod driver;
 pub mod error;

@@ -60,7 +60,6 @@ const UNSUPPORTED_KEYWORDS: &[(&str, &str)] = &[
     ("goto", "unstructured control flow is not static control"),
     ("break", "loop exits are not static control"),
     ("continue", "loop exits are not static control"),
-    ("return", "returning from the kernel is not static control"),
     (
         "float",
         "only `int`, `long`, `unsigned` and `double` are supported",
@@ -294,13 +293,23 @@ impl Parser {
                 format!("expected `{{`, found {}", self.describe()),
             ));
         }
-        let body = match self.block()? {
+        let mut body = match self.block()? {
             Stmt {
                 kind: StmtKind::Block(b),
                 ..
             } => b,
             _ => Vec::new(),
         };
+        // a `return;` that ends the body returns nothing early
+        if matches!(
+            body.last(),
+            Some(Stmt {
+                kind: StmtKind::Call { returns: true, .. },
+                ..
+            })
+        ) {
+            body.pop();
+        }
         Ok(Some(Function {
             name,
             params,
@@ -545,10 +554,29 @@ impl Parser {
                 self.skip_balanced("(", ")")?;
                 self.expect_punct(";")?;
                 return Ok(Stmt {
-                    kind: StmtKind::Call { name },
+                    kind: StmtKind::Call {
+                        name,
+                        returns: false,
+                    },
                     pos,
                 });
             }
+        }
+        if self.eat_ident("return") {
+            if !self.eat_punct(";") {
+                return Err(Error::unsupported(
+                    self.pos(),
+                    "`return` with a value",
+                    "the kernel returns void: `return;` only",
+                ));
+            }
+            return Ok(Stmt {
+                kind: StmtKind::Call {
+                    name: "return".into(),
+                    returns: true,
+                },
+                pos,
+            });
         }
         if self.eat_punct(PRAGMA_PARALLEL_FOR) {
             return self.parallel_for(pos);
@@ -827,5 +855,6 @@ fn is_keyword(s: &str) -> bool {
             | "restrict"
             | "long"
             | "unsigned"
+            | "return"
     ) || UNSUPPORTED_KEYWORDS.iter().any(|(k, _)| *k == s)
 }

@@ -84,6 +84,12 @@ fn optimistic_kernels_match_cc() {
     let kernels = [
         ("lin", "void lin(long n, long m, double *A, double B[][8]) {\n  for (long i = 0; i < n; i++)\n    for (unsigned j = 0; j < 8; j++)\n      A[i * m + j] = A[i * m + j] + B[i][j] * 2.0;\n}\n", vec![("n", 3), ("m", 9)]),
         ("down", "void down(int n, double *restrict A, double *B) {\n  for (int i = n; i != 0; i -= 2)\n    A[i] = B[i - 1] + A[i];\n}\n", vec![("n", 10)]),
+        // unsigned arithmetic wraps modulo 2^32: (i - n) % 16 stays in 0..16
+        ("uwrap", "void uwrap(unsigned n, double A[16], double B[16]) {\n  for (unsigned i = 0; i < 16; i++)\n    A[(i - n) % 16] = A[(i - n) % 16] + B[i] * (i - n);\n}\n", vec![("n", 5)]),
+        // long arithmetic beyond 32 bits
+        ("lsum", "void lsum(long n, double A[4], double B[4]) {\n  for (long i = n; i < n + 3; i++)\n    A[i - n] = A[i - n] + B[i - n] * (i * 3);\n}\n", vec![("n", 3_000_000_000)]),
+        // an early return ends the kernel
+        ("early", "void early(int n, int m, double A[16], double B[16]) {\n  for (int i = 0; i < n; i++) {\n    if (i > m)\n      return;\n    A[i] = A[i] + B[i];\n  }\n  B[0] = 1.0;\n}\n", vec![("n", 10), ("m", 4)]),
     ];
     for (name, src, params) in kernels {
         let path = dir.join(format!("{name}.c"));
@@ -96,6 +102,10 @@ fn optimistic_kernels_match_cc() {
         let theirs = run_with_cc(&dir, name, &path.display().to_string(), src, &ints);
         assert_eq!(ours, theirs, "{name}: interpreter vs cc");
         assert!(ours.lines().count() == 2, "{name}: {ours}");
+        assert!(
+            !ours.contains("nan") && !ours.contains("inf"),
+            "{name}: {ours}"
+        );
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -193,4 +203,62 @@ fn model_agrees_with_execution() {
         points.sort();
         assert_eq!(executed, points, "{p}: executed instances vs domains");
     }
+}
+
+/// Signed integer overflow is undefined behaviour: the interpreter reports
+/// it with its position instead of computing in a wider type.
+#[test]
+fn signed_overflow_is_reported() {
+    let body = "void k(int n, double A[2]) {\n  for (int i = 0; i < 2; i++)\n    A[i] = A[i] + (n + i) * 1.0;\n}\n";
+    let ok = scop::commands::interp_source(body, &["n=2147483646".into()]);
+    assert!(ok.is_ok(), "{ok:?}");
+    let e = scop::commands::interp_source(body, &["n=2147483647".into()]).unwrap_err();
+    assert!(e.to_string().contains("signed integer overflow"), "{e}");
+    assert_eq!((e.line(), e.col()), (3, 20), "{e}");
+    // the increment after the last iteration overflows
+    let inc =
+        "void k(int n, double A[1]) {\n  for (int i = n; i <= n; i++)\n    A[0] = A[0] + 1.0;\n}\n";
+    assert!(scop::commands::interp_source(inc, &["n=5".into()]).is_ok());
+    let e = scop::commands::interp_source(inc, &["n=2147483647".into()]).unwrap_err();
+    assert!(e.to_string().contains("overflow"), "{e}");
+    // the same sum in long is fine, and unsigned wraps
+    let long = "void k(long n, double A[1]) {\n  for (long i = n; i <= n; i++)\n    A[0] = A[0] + (n + 1) * 1.0;\n}\n";
+    let out = scop::commands::interp_source(long, &["n=2147483647".into()]).unwrap();
+    let uns = "void k(unsigned n, double A[1]) {\n  for (unsigned i = 0; i < 1; i++)\n    A[0] = A[0] + (n + 1);\n}\n";
+    let wrapped = scop::commands::interp_source(uns, &["n=4294967295".into()]).unwrap();
+    let zero = scop::commands::interp_source(
+        uns.replace("(n + 1)", "0").as_str(),
+        &["n=4294967295".into()],
+    )
+    .unwrap();
+    assert_eq!(wrapped, zero, "4294967295u + 1 is 0");
+    assert_ne!(out, wrapped);
+    // a parameter value outside its type is a usage error
+    assert!(scop::commands::interp_source(uns, &["n=-1".into()]).is_err());
+}
+
+/// `return;` ends the kernel where it runs (an error path in the model).
+#[test]
+fn early_return_ends_the_kernel() {
+    let src = "void k(int n, int m, double A[8]) {\n  for (int i = 0; i < n; i++) {\n    if (i >= m) return;\n    A[i] = 0.0;\n  }\n  A[7] = 0.0;\n  return;\n}\n";
+    let full = "void k(int n, int m, double A[8]) {\n  for (int i = 0; i < n; i++)\n    A[i] = 0.0;\n  A[7] = 0.0;\n}\n";
+    let part =
+        "void k(int n, int m, double A[8]) {\n  for (int i = 0; i < 3; i++)\n    A[i] = 0.0;\n}\n";
+    let run = |s: &str, m: i64| {
+        scop::commands::interp_source(s, &["n=5".into(), format!("m={m}")]).unwrap()
+    };
+    assert_eq!(run(src, 9), run(full, 9));
+    assert_eq!(run(src, 3), run(part, 3));
+    // the model drops the branch; the trailing `return;` is no exit
+    let scop = scop::build_scop(src).unwrap();
+    assert_eq!(scop.statements.len(), 2);
+    let o = &scop.optimistic.obligations;
+    assert_eq!(
+        o.iter()
+            .filter(|o| o.kind == scop::assume::Kind::ErrorPath)
+            .count(),
+        1
+    );
+    let e = scop::build_scop("void k(int n, double A[8]) { return 1; }").unwrap_err();
+    assert!(e.to_string().contains("return"), "{e}");
 }

@@ -113,6 +113,23 @@ fn expand(e: &ast::Expr, params: &BTreeSet<String>) -> Result<Poly, Error> {
     }
 }
 
+/// `e` as a sum of monomials (an error when it is not a polynomial with
+/// at most one iterator a term).
+pub(super) fn monomials(
+    e: &ast::Expr,
+    params: &BTreeSet<String>,
+) -> Result<Vec<crate::assume::Monomial>, Error> {
+    Ok(expand(e, params)?
+        .0
+        .into_iter()
+        .map(|((params, iterator), coef)| crate::assume::Monomial {
+            coef,
+            params,
+            iterator,
+        })
+        .collect())
+}
+
 /// The inner extents of a pointer (parameter names, innermost first) from
 /// all its subscripts.
 pub(super) fn pointer_sizes(

@@ -5,7 +5,7 @@
 use super::conditions::ge0;
 use super::{Builder, Sym};
 use crate::affine::{Affine, Formula, IntTerm};
-use crate::assume::{Kind, Obligation};
+use crate::assume::{Kind, Monomial, Obligation, RangeObligation};
 use crate::ast::{self, BinOp, ExprKind, IntTy, UnOp};
 use crate::error::Pos;
 
@@ -13,10 +13,22 @@ use crate::error::Pos;
 /// long` is not expressible with 64-bit constants and is left out: 64-bit
 /// arithmetic is taken as exact at the top).
 pub(super) fn in_range(t: &IntTerm, ty: IntTy) -> Formula {
-    let lo = IntTerm::Aff(Affine::constant(ty.lowest() as i64));
+    between(t, type_range(ty))
+}
+
+/// The range of `ty` as obligations state it: the upper bound of
+/// `unsigned long` is left out (see [`in_range`]).
+fn type_range(ty: IntTy) -> (i128, Option<i128>) {
+    let hi = Some(ty.highest()).filter(|&h| i64::try_from(h).is_ok());
+    (ty.lowest(), hi)
+}
+
+/// `lo <= t (<= hi)`.
+fn between(t: &IntTerm, (lo, hi): (i128, Option<i128>)) -> Formula {
+    let lo = IntTerm::Aff(Affine::constant(lo as i64));
     let mut parts = vec![ge0(&t.sub(&lo))];
-    if let Ok(hi) = i64::try_from(ty.highest()) {
-        parts.push(ge0(&IntTerm::Aff(Affine::constant(hi)).sub(t)));
+    if let Some(hi) = hi {
+        parts.push(ge0(&IntTerm::Aff(Affine::constant(hi as i64)).sub(t)));
     }
     Formula::and(parts)
 }
@@ -134,31 +146,59 @@ impl Builder {
             from.as_str(),
             to.as_str()
         );
-        self.oblige_on(
-            Kind::Wrapping,
-            e,
-            (vars, domain),
-            |t| in_range(t, to),
-            what,
-            why,
-        );
+        self.oblige_on(Kind::Wrapping, e, (vars, domain), type_range(to), what, why);
     }
 
-    /// Records that `holds(e)` must be true at the site, or that it cannot
-    /// be expressed (`e` is not quasi-affine).
+    /// Records that `e` must lie in `range` at the site: an obligation
+    /// when `e` is quasi-affine, a range obligation when it is a
+    /// polynomial in the parameters and iterators (one iterator a term),
+    /// unmodelled otherwise.
     fn oblige_on(
         &mut self,
         kind: Kind,
         e: &ast::Expr,
         (vars, domain): (&[String], &Formula),
-        holds: impl FnOnce(&IntTerm) -> Formula,
+        range: (i128, Option<i128>),
         what: String,
         unmodelled: String,
     ) {
-        match self.int_term(e) {
-            Ok(t) => self.oblige(kind, e.pos, vars, domain, holds(&t), what),
-            Err(_) => self.optimistic.unmodelled.push((e.pos, unmodelled)),
+        if let Ok(t) = self.int_term(e) {
+            self.oblige(kind, e.pos, vars, domain, between(&t, range), what);
+            return;
         }
+        match self.polynomial(e) {
+            Some(value) => self.optimistic.ranges.push(RangeObligation {
+                kind,
+                pos: e.pos,
+                vars: vars.to_vec(),
+                domain: domain.clone(),
+                value,
+                lo: range.0,
+                hi: range.1,
+                what,
+            }),
+            None => self.optimistic.unmodelled.push((e.pos, unmodelled)),
+        }
+    }
+
+    /// `e` as a sum of monomials when its names are integer parameters and
+    /// iterators of the enclosing loops.
+    fn polynomial(&self, e: &ast::Expr) -> Option<Vec<Monomial>> {
+        fn names_ok(b: &Builder, e: &ast::Expr) -> bool {
+            match &e.kind {
+                ExprKind::Int(_) => true,
+                ExprKind::Var(n) => b.int_params.contains(n) || b.loops.iter().any(|(v, _)| v == n),
+                ExprKind::Unary(UnOp::Neg | UnOp::Plus, a) => names_ok(b, a),
+                ExprKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul, x, y) => {
+                    names_ok(b, x) && names_ok(b, y)
+                }
+                _ => false,
+            }
+        }
+        if !names_ok(self, e) {
+            return None;
+        }
+        super::delinearize::monomials(e, &self.int_params).ok()
     }
 
     fn record_node(&mut self, e: &ast::Expr, ty: IntTy, vars: &[String], domain: &Formula) {
@@ -193,7 +233,7 @@ impl Builder {
                         Kind::Division,
                         a,
                         (vars, domain),
-                        ge0,
+                        (0, None),
                         what,
                         "division of a non-affine value".into(),
                     );
@@ -221,14 +261,7 @@ impl Builder {
             ty.as_str(),
             ast_text(e)
         );
-        self.oblige_on(
-            Kind::Wrapping,
-            e,
-            (vars, domain),
-            |t| in_range(t, ty),
-            what,
-            why,
-        );
+        self.oblige_on(Kind::Wrapping, e, (vars, domain), type_range(ty), what, why);
     }
 
     /// Records the integer subexpressions of a statement body's value
