@@ -85,7 +85,7 @@ pub fn explicit(m: &Map) -> Result<Vec<BasicMap>> {
 }
 
 /// Work granted to one exact division computation of [`explicit_or_superset`].
-const EXPLICIT_EFFORT: u64 = 1_000_000;
+const EXPLICIT_EFFORT: u64 = 200_000;
 
 /// Like [`explicit`], but a basic map whose locals cannot be made explicit
 /// within [`EXPLICIT_EFFORT`] units of work is replaced by the superset
