@@ -69,7 +69,10 @@ pub fn card(v: &Value, pos: Pos) -> Result<Value> {
                 .collect::<Result<Vec<_>>>()?;
             Ok(Value::QPoly(fs))
         }
-        v => Err(type_error(pos, format!("`card` expects a set or a map, found {}", v.a_type()))),
+        v => Err(type_error(
+            pos,
+            format!("`card` expects a set or a map, found {}", v.a_type()),
+        )),
     }
 }
 
@@ -81,7 +84,10 @@ pub fn sum(v: &Value, pos: Pos) -> Result<Value> {
         v => {
             return Err(type_error(
                 pos,
-                format!("`sum` expects a piecewise quasipolynomial, found {}", v.a_type()),
+                format!(
+                    "`sum` expects a piecewise quasipolynomial, found {}",
+                    v.a_type()
+                ),
             ))
         }
     };
@@ -99,11 +105,15 @@ pub fn sum(v: &Value, pos: Pos) -> Result<Value> {
 /// `F(P)`: the value of `F` at the single point of `P`.
 pub fn eval_at(fs: &[PwQPolynomial], at: &UnionMap, pos: Pos) -> Result<Value> {
     let [m] = at.maps() else {
-        return Err(type_error(pos, "a quasipolynomial is evaluated at a set of one point".into()));
+        return Err(type_error(
+            pos,
+            "a quasipolynomial is evaluated at a set of one point".into(),
+        ));
     };
-    let Some(f) = fs.iter().find(|f| {
-        f.space().range == m.space().range && f.space().domain == m.space().domain
-    }) else {
+    let Some(f) = fs
+        .iter()
+        .find(|f| f.space().range == m.space().range && f.space().domain == m.space().domain)
+    else {
         return Ok(Value::Int(Int::ZERO));
     };
     let mut m = m.clone();
@@ -116,7 +126,10 @@ pub fn eval_at(fs: &[PwQPolynomial], at: &UnionMap, pos: Pos) -> Result<Value> {
         }
     }
     let Some(point) = point else {
-        return Err(type_error(pos, "a quasipolynomial cannot be evaluated at an empty set".into()));
+        return Err(type_error(
+            pos,
+            "a quasipolynomial cannot be evaluated at an empty set".into(),
+        ));
     };
     let mut single = BasicMap::universe(m.space().clone());
     for (k, v) in point.iter().enumerate() {
@@ -126,8 +139,15 @@ pub fn eval_at(fs: &[PwQPolynomial], at: &UnionMap, pos: Pos) -> Result<Value> {
         single.add_eq(row);
     }
     if !engine(m.is_subset(&Map::from_basic(single)), "evaluate", pos)? {
-        return Err(type_error(pos, "a quasipolynomial is evaluated at a set of one point".into()));
+        return Err(type_error(
+            pos,
+            "a quasipolynomial is evaluated at a set of one point".into(),
+        ));
     }
     let v: Rat = engine(f.eval(&point), "evaluate", pos)?;
-    Ok(if v.is_integer() { Value::Int(v.numer().clone()) } else { Value::Rational(v) })
+    Ok(if v.is_integer() {
+        Value::Int(v.numer().clone())
+    } else {
+        Value::Rational(v)
+    })
 }

@@ -117,11 +117,22 @@ fn qpoly_text(fs: &[PwQPolynomial]) -> String {
     if texts.len() == 1 {
         return texts.into_iter().next().unwrap();
     }
-    let params = fs.first().map(|f| f.space().params.join(", ")).unwrap_or_default();
-    let prefix = if params.is_empty() { String::new() } else { format!("[{params}] -> ") };
+    let params = fs
+        .first()
+        .map(|f| f.space().params.join(", "))
+        .unwrap_or_default();
+    let prefix = if params.is_empty() {
+        String::new()
+    } else {
+        format!("[{params}] -> ")
+    };
     let bodies: Vec<&str> = texts
         .iter()
-        .map(|t| t[prefix.len()..].trim_start_matches("{ ").trim_end_matches(" }"))
+        .map(|t| {
+            t[prefix.len()..]
+                .trim_start_matches("{ ")
+                .trim_end_matches(" }")
+        })
         .collect();
     format!("{prefix}{{ {} }}", bodies.join("; "))
 }

@@ -22,6 +22,12 @@ use super::rat::Rat;
 use crate::error::{Error, Result};
 use crate::int::Int;
 
+/// The largest number of residue classes a variable is split into.
+const MAX_PERIOD: i64 = 4096;
+
+/// The error when a split would need more residue classes.
+pub(crate) const PERIOD_TOO_LARGE: &str = "card: a division's period is too large";
+
 /// Sum the last variable out of `p`: disjoint pieces over one variable fewer.
 pub(crate) fn sum_last(p: Piece) -> Result<Vec<Piece>> {
     let mut out = Vec::new();
@@ -56,8 +62,8 @@ fn split_residues(p: Piece) -> Result<Vec<Piece>> {
     let m = slopes.iter().fold(Int::ONE, |acc, s| acc.lcm(s.denom()));
     let m_small = m
         .to_i64()
-        .filter(|&v| v <= 1 << 20)
-        .ok_or_else(|| Error::Invalid("card: a division's period is too large".into()))?;
+        .filter(|&v| v <= MAX_PERIOD)
+        .ok_or_else(|| Error::Invalid(PERIOD_TOO_LARGE.into()))?;
     let mut out = Vec::new();
     for r in 0..m_small {
         crate::budget::tick(1)?;
@@ -143,7 +149,11 @@ fn eliminate(p: Piece) -> Result<Vec<Piece>> {
     {
         let (mut b, mut images) = start();
         let a = eq[wcol].abs();
-        let mut e: Vec<Int> = if eq[wcol].is_neg() { eq.iter().map(|v| -v).collect() } else { eq.clone() };
+        let mut e: Vec<Int> = if eq[wcol].is_neg() {
+            eq.iter().map(|v| -v).collect()
+        } else {
+            eq.clone()
+        };
         e[wcol] = Int::ZERO;
         let e = b.subst(&e, &images);
         let neg: Vec<Int> = e.iter().map(|v| -v).collect();
@@ -161,7 +171,12 @@ fn eliminate(p: Piece) -> Result<Vec<Piece>> {
         )));
     }
     let rest = Piece {
-        ineqs: p.ineqs.iter().filter(|r| r[wcol].is_zero()).cloned().collect(),
+        ineqs: p
+            .ineqs
+            .iter()
+            .filter(|r| r[wcol].is_zero())
+            .cloned()
+            .collect(),
         ..p.clone()
     };
     for (i, lo) in lowers.iter().enumerate() {
@@ -264,10 +279,17 @@ fn cost(p: &Piece, w: usize) -> u64 {
 /// `p` with the cheapest of its variables from `n_keep` on moved last.
 pub(crate) fn cheapest_last(mut p: Piece, n_keep: usize) -> Piece {
     let last = p.n_var - 1;
-    let best = (n_keep..p.n_var).min_by_key(|&w| (cost(&p, w), std::cmp::Reverse(w))).unwrap_or(last);
+    let best = (n_keep..p.n_var)
+        .min_by_key(|&w| (cost(&p, w), std::cmp::Reverse(w)))
+        .unwrap_or(last);
     if best != last {
         let (a, b) = (1 + best, 1 + last);
-        for r in p.eqs.iter_mut().chain(p.ineqs.iter_mut()).chain(p.divs.iter_mut().map(|(n, _)| n)) {
+        for r in p
+            .eqs
+            .iter_mut()
+            .chain(p.ineqs.iter_mut())
+            .chain(p.divs.iter_mut().map(|(n, _)| n))
+        {
             r.swap(a, b);
         }
         p.poly = p.poly.swapped(best, last);

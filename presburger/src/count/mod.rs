@@ -71,7 +71,23 @@ pub fn card(set: &Set) -> Result<PwQPolynomial> {
     let target = set.space().params_space();
     let parts = disjoint_defined(set)?;
     let work = parts.into_iter().map(|b| (b, None)).collect();
-    summed(work, n_keep, target)
+    match summed(work, n_keep, target.clone()) {
+        // equalities with large coefficients (no unimodular change of
+        // basis yet): a set without parameters is still counted, by
+        // enumeration of its outer dimensions
+        Err(Error::Invalid(e)) if e == eliminate::PERIOD_TOO_LARGE && n_keep == 0 => {
+            let n = set.card()?;
+            let mut f = PwQPolynomial::zero(target.clone());
+            if !n.is_zero() {
+                f.pieces.push((
+                    Map::universe(target.clone()),
+                    QuasiPolynomial::constant(target, Rat::from(n)),
+                ));
+            }
+            Ok(f)
+        }
+        r => r,
+    }
 }
 
 /// For each point of the domain of `map`, the number of its images: a
@@ -120,7 +136,9 @@ fn defined(b: &BasicMap, out: &mut Vec<BasicMap>, depth: usize) -> Result<()> {
         return Ok(());
     }
     if depth > 4 {
-        return Err(Error::Invalid("card: could not define the existential variables".into()));
+        return Err(Error::Invalid(
+            "card: could not define the existential variables".into(),
+        ));
     }
     let explicit = b.make_divs_explicit()?;
     let mut seen = Map::empty(b.space().clone());
@@ -137,10 +155,16 @@ fn defined(b: &BasicMap, out: &mut Vec<BasicMap>, depth: usize) -> Result<()> {
 /// Sum the summand (one, or a quasi-polynomial over the space's variables)
 /// over every variable after the first `n_keep` of each basic map; the
 /// result over `target` (whose variables are those `n_keep`).
-fn summed(work: Vec<(BasicMap, Option<&QuasiPolynomial>)>, n_keep: usize, target: Space) -> Result<PwQPolynomial> {
+fn summed(
+    work: Vec<(BasicMap, Option<&QuasiPolynomial>)>,
+    n_keep: usize,
+    target: Space,
+) -> Result<PwQPolynomial> {
     let mut done: Vec<Piece> = Vec::new();
     for (b, q) in work {
-        let Some(mut p) = initial_piece(&b, q) else { continue };
+        let Some(mut p) = initial_piece(&b, q) else {
+            continue;
+        };
         if !p.tidy()? {
             continue;
         }
@@ -151,11 +175,6 @@ fn summed(work: Vec<(BasicMap, Option<&QuasiPolynomial>)>, n_keep: usize, target
                 next.extend(eliminate::sum_last(eliminate::cheapest_last(p, n_keep))?);
             }
             cur = next;
-            if std::env::var("COUNT_TRACE").is_ok() {
-                let nd: usize = cur.iter().map(|p| p.divs.len()).max().unwrap_or(0);
-                let ni: usize = cur.iter().map(|p| p.ineqs.len()).max().unwrap_or(0);
-                eprintln!("level: {} pieces, max divs {nd}, max ineqs {ni}", cur.len());
-            }
         }
         done.extend(cur);
     }
@@ -217,7 +236,11 @@ fn assemble(done: Vec<Piece>, target: Space) -> Result<PwQPolynomial> {
         // every piece is a non-empty point: the values add up
         let mut total = Rat::zero();
         for p in &done {
-            let q = QuasiPolynomial { space: target.clone(), divs: p.divs.clone(), poly: p.poly.clone() };
+            let q = QuasiPolynomial {
+                space: target.clone(),
+                divs: p.divs.clone(),
+                poly: p.poly.clone(),
+            };
             total = total.add(&q.eval(&[])?);
         }
         if !total.is_zero() {
@@ -232,8 +255,15 @@ fn assemble(done: Vec<Piece>, target: Space) -> Result<PwQPolynomial> {
         if p.poly.is_zero() {
             continue;
         }
-        let q = QuasiPolynomial { space: target.clone(), divs: p.divs.clone(), poly: p.poly.clone() };
-        match same.iter_mut().find(|(o, _)| o.divs == p.divs && o.eqs == p.eqs && o.ineqs == p.ineqs) {
+        let q = QuasiPolynomial {
+            space: target.clone(),
+            divs: p.divs.clone(),
+            poly: p.poly.clone(),
+        };
+        match same
+            .iter_mut()
+            .find(|(o, _)| o.divs == p.divs && o.eqs == p.eqs && o.ineqs == p.ineqs)
+        {
             Some((_, acc_q)) => *acc_q = acc_q.add(&q)?,
             None => same.push((p, q)),
         }

@@ -67,11 +67,15 @@ impl Piece {
             .flat_map(|(k, (num, den))| {
                 let mut num = num.clone();
                 num.resize(off + nd, Int::ZERO);
-                let d = crate::basic::Div { num, den: den.clone() };
+                let d = crate::basic::Div {
+                    num,
+                    den: den.clone(),
+                };
                 d.bounds(off + k)
             })
             .collect();
-        self.ineqs.retain(|r| b.ineqs.contains(r) && !div_bounds.contains(r));
+        self.ineqs
+            .retain(|r| b.ineqs.contains(r) && !div_bounds.contains(r));
         Ok(true)
     }
 }
@@ -147,7 +151,9 @@ impl Builder {
             rem[0] = rem[0].div_floor(&g);
             den = den.div_exact(&g);
         }
-        let col = match self.divs.iter().position(|(n, d)| *d == den && n[..] == rem[..n.len()] && rem[n.len()..].iter().all(Int::is_zero)) {
+        let col = match self.divs.iter().position(|(n, d)| {
+            *d == den && n[..] == rem[..n.len()] && rem[n.len()..].iter().all(Int::is_zero)
+        }) {
             Some(k) => 1 + self.n_var + k,
             None => {
                 for r in self

@@ -104,7 +104,11 @@ impl Poly {
         }
         Poly {
             n_var: self.n_var,
-            terms: self.terms.iter().map(|(e, v)| (e.clone(), v.mul(c))).collect(),
+            terms: self
+                .terms
+                .iter()
+                .map(|(e, v)| (e.clone(), v.mul(c)))
+                .collect(),
         }
     }
 
@@ -179,7 +183,14 @@ impl Poly {
     /// and the result lives in a new space: `images` maps the other
     /// variables (the entry `k` is ignored), `lo`/`hi` are polynomials of
     /// the new space. Valid whenever `lo <= hi + 1`.
-    pub(crate) fn sum_over(&self, k: usize, lo: &Poly, hi: &Poly, images: &[Poly], n_new: usize) -> Poly {
+    pub(crate) fn sum_over(
+        &self,
+        k: usize,
+        lo: &Poly,
+        hi: &Poly,
+        images: &[Poly],
+        n_new: usize,
+    ) -> Poly {
         let lo_minus_one = lo.sub(&Poly::constant(n_new, Rat::one()));
         let mut cache: Vec<Option<Poly>> = Vec::new();
         let mut r = Poly::zero(n_new);
@@ -201,7 +212,9 @@ impl Poly {
             }
             if cache[p].is_none() {
                 let s = power_sum(p);
-                let v = s.compose(std::slice::from_ref(hi), n_new).sub(&s.compose(std::slice::from_ref(&lo_minus_one), n_new));
+                let v = s
+                    .compose(std::slice::from_ref(hi), n_new)
+                    .sub(&s.compose(std::slice::from_ref(&lo_minus_one), n_new));
                 cache[p] = Some(v);
             }
             let c = coef.compose(images, n_new);
@@ -236,7 +249,10 @@ pub(crate) fn power_sum(p: usize) -> Poly {
     let mut binom = Int::ONE;
     for (j, bj) in b.iter().enumerate() {
         let bj = if j == 1 { bj.neg() } else { bj.clone() };
-        let c = bj.mul(&Rat::from(binom.clone())).div(&Rat::from((p + 1) as i64)).unwrap();
+        let c = bj
+            .mul(&Rat::from(binom.clone()))
+            .div(&Rat::from((p + 1) as i64))
+            .unwrap();
         r.add_term(vec![(p + 1 - j) as u32], c);
         binom = (&binom * &Int::from((p + 1 - j) as i64)).div_exact(&Int::from((j + 1) as i64));
     }

@@ -46,7 +46,9 @@ impl QuasiPolynomial {
     pub fn affine(space: Space, row: &[Int]) -> Result<QuasiPolynomial> {
         let n = space.n_vars();
         if row.len() != 1 + n {
-            return Err(Error::Invalid("quasi-polynomial: wrong number of coefficients".into()));
+            return Err(Error::Invalid(
+                "quasi-polynomial: wrong number of coefficients".into(),
+            ));
         }
         Ok(QuasiPolynomial {
             space,
@@ -95,7 +97,9 @@ impl QuasiPolynomial {
     /// those of `self`; returns the two polynomials re-indexed.
     fn joined(&self, other: &QuasiPolynomial) -> Result<(Vec<(Vec<Int>, Int)>, Poly, Poly)> {
         if self.space != other.space {
-            return Err(Error::Invalid("quasi-polynomials over different spaces".into()));
+            return Err(Error::Invalid(
+                "quasi-polynomials over different spaces".into(),
+            ));
         }
         let n = self.space.n_vars();
         let (na, nb) = (self.divs.len(), other.divs.len());
@@ -123,24 +127,42 @@ impl QuasiPolynomial {
             .map(|k| Poly::var(total, k))
             .chain((0..nb).map(|j| Poly::var(total, n + na + j)))
             .collect();
-        Ok((divs, self.poly.compose(&ia, total), other.poly.compose(&ib, total)))
+        Ok((
+            divs,
+            self.poly.compose(&ia, total),
+            other.poly.compose(&ib, total),
+        ))
     }
 
     /// The sum of two quasi-polynomials over the same space.
     pub fn add(&self, other: &QuasiPolynomial) -> Result<QuasiPolynomial> {
         let (divs, a, b) = self.joined(other)?;
-        Ok(QuasiPolynomial { space: self.space.clone(), divs, poly: a.add(&b) }.pruned())
+        Ok(QuasiPolynomial {
+            space: self.space.clone(),
+            divs,
+            poly: a.add(&b),
+        }
+        .pruned())
     }
 
     /// The product of two quasi-polynomials over the same space.
     pub fn mul(&self, other: &QuasiPolynomial) -> Result<QuasiPolynomial> {
         let (divs, a, b) = self.joined(other)?;
-        Ok(QuasiPolynomial { space: self.space.clone(), divs, poly: a.mul(&b) }.pruned())
+        Ok(QuasiPolynomial {
+            space: self.space.clone(),
+            divs,
+            poly: a.mul(&b),
+        }
+        .pruned())
     }
 
     /// The quasi-polynomial times a rational constant.
     pub fn scale(&self, c: &Rat) -> QuasiPolynomial {
-        QuasiPolynomial { poly: self.poly.scale(c), ..self.clone() }.pruned()
+        QuasiPolynomial {
+            poly: self.poly.scale(c),
+            ..self.clone()
+        }
+        .pruned()
     }
 
     /// Without divisions that the polynomial does not use (directly or
@@ -186,13 +208,26 @@ impl QuasiPolynomial {
             }))
             .collect();
         let poly = self.poly.compose(&images, total);
-        QuasiPolynomial { space: self.space, divs, poly }
+        QuasiPolynomial {
+            space: self.space,
+            divs,
+            poly,
+        }
     }
 
     /// The names of the variables then the texts of the divisions.
     fn column_texts(&self) -> Vec<(String, bool)> {
-        let mut names: Vec<(String, bool)> = self.space.params.iter().map(|p| (p.clone(), true)).collect();
-        names.extend(crate::print::dim_names(&self.space).into_iter().map(|d| (d, true)));
+        let mut names: Vec<(String, bool)> = self
+            .space
+            .params
+            .iter()
+            .map(|p| (p.clone(), true))
+            .collect();
+        names.extend(
+            crate::print::dim_names(&self.space)
+                .into_iter()
+                .map(|d| (d, true)),
+        );
         for (num, den) in &self.divs {
             let inner = lin_text(&num[..1 + names.len()], &names);
             names.push((format!("floor(({inner})/{den})"), false));
@@ -294,7 +329,7 @@ impl fmt::Display for QuasiPolynomial {
 /// use presburger::{card, Int, Set};
 /// let s: Set = "[n] -> { [i, j] : 0 <= i < n and 0 <= j <= i }".parse().unwrap();
 /// let c = card(&s).unwrap();
-/// assert_eq!(c.to_string(), "[n] -> { (1/2 * n + 1/2 * n^2) : n > 0 }");
+/// assert_eq!(c.to_string(), "[n] -> { (1/2 * n + 1/2 * n^2) : n >= 1 }");
 /// assert_eq!(c.eval(&[Int::from(4)]).unwrap(), Int::from(10).into());
 /// ```
 #[derive(Clone, Debug)]
@@ -306,15 +341,23 @@ pub struct PwQPolynomial {
 impl PwQPolynomial {
     /// Zero everywhere on `space` (a set space).
     pub fn zero(space: Space) -> PwQPolynomial {
-        PwQPolynomial { space, pieces: Vec::new() }
+        PwQPolynomial {
+            space,
+            pieces: Vec::new(),
+        }
     }
 
     /// `qp` on `domain` (over the same space), zero elsewhere.
     pub fn from_piece(domain: Set, qp: QuasiPolynomial) -> Result<PwQPolynomial> {
         if domain.space() != &qp.space {
-            return Err(Error::Invalid("quasi-polynomial and domain over different spaces".into()));
+            return Err(Error::Invalid(
+                "quasi-polynomial and domain over different spaces".into(),
+            ));
         }
-        Ok(PwQPolynomial { space: qp.space.clone(), pieces: vec![(domain, qp)] })
+        Ok(PwQPolynomial {
+            space: qp.space.clone(),
+            pieces: vec![(domain, qp)],
+        })
     }
 
     /// The set space of the domains.
@@ -366,7 +409,9 @@ impl PwQPolynomial {
 
     fn combine(&self, other: &PwQPolynomial, add: bool) -> Result<PwQPolynomial> {
         if self.space != other.space {
-            return Err(Error::Invalid("piecewise quasi-polynomials over different spaces".into()));
+            return Err(Error::Invalid(
+                "piecewise quasi-polynomials over different spaces".into(),
+            ));
         }
         let mut pieces = Vec::new();
         for (da, qa) in &self.pieces {
@@ -394,7 +439,11 @@ impl PwQPolynomial {
             }
         }
         pieces.retain(|(_, q)| !q.is_zero());
-        PwQPolynomial { space: self.space.clone(), pieces }.merged()
+        PwQPolynomial {
+            space: self.space.clone(),
+            pieces,
+        }
+        .merged()
     }
 
     /// Pieces with equal quasi-polynomials joined (union, then coalesce).
@@ -408,10 +457,17 @@ impl PwQPolynomial {
         }
         let mut pieces = Vec::new();
         for (q, d) in groups {
-            let d = if d.basic_maps().len() > 1 { d.coalesce()? } else { d };
+            let d = if d.basic_maps().len() > 1 {
+                d.coalesce()?
+            } else {
+                d
+            };
             pieces.push((d, q));
         }
-        Ok(PwQPolynomial { space: self.space, pieces })
+        Ok(PwQPolynomial {
+            space: self.space,
+            pieces,
+        })
     }
 
     /// The constant value, if there are neither parameters nor dimensions.
@@ -432,7 +488,11 @@ impl fmt::Display for PwQPolynomial {
             write!(f, "[{}] -> ", self.space.params.join(", "))?;
         }
         let tuples = crate::print::tuples_text(&self.space);
-        let prefix = if tuples.is_empty() { String::new() } else { format!("{tuples} -> ") };
+        let prefix = if tuples.is_empty() {
+            String::new()
+        } else {
+            format!("{tuples} -> ")
+        };
         if self.pieces.is_empty() {
             return write!(f, "{{ {prefix}0 }}");
         }
@@ -440,7 +500,11 @@ impl fmt::Display for PwQPolynomial {
             .pieces
             .iter()
             .map(|(d, q)| {
-                let bodies: Vec<String> = d.basic_maps().iter().map(crate::print::constraints_text).collect();
+                let bodies: Vec<String> = d
+                    .basic_maps()
+                    .iter()
+                    .map(crate::print::constraints_text)
+                    .collect();
                 let cond = if bodies.iter().any(String::is_empty) || bodies.is_empty() {
                     String::new()
                 } else if bodies.len() == 1 {

@@ -76,7 +76,11 @@ impl Rat {
         if self.den == o.den {
             return Rat::new(&self.num + &o.num, self.den.clone()).unwrap();
         }
-        Rat::new(&(&self.num * &o.den) + &(&o.num * &self.den), &self.den * &o.den).unwrap()
+        Rat::new(
+            &(&self.num * &o.den) + &(&o.num * &self.den),
+            &self.den * &o.den,
+        )
+        .unwrap()
     }
 
     /// Difference.
@@ -110,7 +114,10 @@ impl Rat {
 
 impl From<Int> for Rat {
     fn from(v: Int) -> Rat {
-        Rat { num: v, den: Int::ONE }
+        Rat {
+            num: v,
+            den: Int::ONE,
+        }
     }
 }
 

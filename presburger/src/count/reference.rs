@@ -27,7 +27,9 @@ fn fixed(m: &Map, values: &[Int]) -> Result<Map> {
 /// enumeration (the oracle of [`card`](super::card)).
 pub fn card_by_enumeration(set: &Set, params: &[Int]) -> Result<Int> {
     if params.len() != set.space().n_param() {
-        return Err(Error::Invalid("card_by_enumeration: one value per parameter".into()));
+        return Err(Error::Invalid(
+            "card_by_enumeration: one value per parameter".into(),
+        ));
     }
     fixed(set, params)?.card()
 }
@@ -37,7 +39,9 @@ pub fn card_by_enumeration(set: &Set, params: &[Int]) -> Result<Int> {
 /// [`card_map`](super::card_map)).
 pub fn card_map_by_enumeration(map: &Map, point: &[Int]) -> Result<Int> {
     if point.len() != map.space().n_param() + map.space().n_in() {
-        return Err(Error::Invalid("card_map_by_enumeration: parameters and domain point".into()));
+        return Err(Error::Invalid(
+            "card_map_by_enumeration: parameters and domain point".into(),
+        ));
     }
     fixed(map, point)?.card()
 }
