@@ -23,7 +23,7 @@ use crate::error::{Error, Result};
 use crate::int::Int;
 
 /// The largest number of residue classes a variable is split into.
-const MAX_PERIOD: i64 = 4096;
+const MAX_PERIOD: i64 = 64;
 
 /// The error when a split would need more residue classes.
 pub(crate) const PERIOD_TOO_LARGE: &str = "card: a division's period is too large";
