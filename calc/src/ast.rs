@@ -129,6 +129,8 @@ pub enum UnOp {
     Sample,
     /// `card`
     Card,
+    /// `sum`
+    Sum,
     /// `params`
     Params,
     /// `wrap`
@@ -153,7 +155,7 @@ pub enum UnOp {
 
 impl UnOp {
     /// Every prefix operator.
-    pub const ALL: [UnOp; 22] = [
+    pub const ALL: [UnOp; 23] = [
         UnOp::Lexmin,
         UnOp::Lexmax,
         UnOp::Domain,
@@ -166,6 +168,7 @@ impl UnOp {
         UnOp::Coalesce,
         UnOp::Sample,
         UnOp::Card,
+        UnOp::Sum,
         UnOp::Params,
         UnOp::Wrap,
         UnOp::Unwrap,
@@ -194,6 +197,7 @@ impl UnOp {
             "coalesce" => Coalesce,
             "sample" => Sample,
             "card" => Card,
+            "sum" => Sum,
             "params" => Params,
             "wrap" => Wrap,
             "unwrap" => Unwrap,
@@ -224,6 +228,7 @@ impl UnOp {
             Coalesce => "coalesce",
             Sample => "sample",
             Card => "card",
+            Sum => "sum",
             Params => "params",
             Wrap => "wrap",
             Unwrap => "unwrap",

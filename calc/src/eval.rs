@@ -386,7 +386,8 @@ pub fn unary(op: UnOp, v: Value, pos: Pos) -> Result<Value> {
         Wrap => Ok(Value::Set(engine(want_map(&v)?.wrap(), name, pos)?)),
         Identity => Ok(Value::Map(engine(want_set(&v)?.identity(), name, pos)?)),
         Unwrap => Ok(Value::Map(engine(want_set(&v)?.unwrap(), name, pos)?)),
-        Card => Ok(Value::Card(engine(want_set(&v)?.card(), name, pos)?)),
+        Card => crate::count::card(&v, pos),
+        Sum => crate::count::sum(&v, pos),
         Params => match &v {
             Value::Set(u) | Value::Map(u) => Ok(Value::Set(engine(u.params_set(), name, pos)?)),
             v => Err(type_error(
@@ -585,6 +586,9 @@ pub fn binary(op: BinOp, l: Value, r: Value, pos: Pos) -> Result<Value> {
 /// Evaluate an application `f(a)`: a map applied to a set (its image) or to
 /// a map (applied to the map's range).
 pub fn apply(f: Value, a: Value, pos: Pos) -> Result<Value> {
+    if let (Value::QPoly(fs), Value::Set(at)) = (&f, &a) {
+        return crate::count::eval_at(fs, at, pos);
+    }
     // `{ }` (no parts) is a map too
     match (f.as_map(), &a) {
         (Some(m), Value::Set(s)) => Ok(Value::Set(engine(s.apply(m), "apply", pos)?)),

@@ -24,7 +24,9 @@ Prefix operators (bind tighter than binary ones: card S + T is (card S) + T):
   params                    the parameter domain
   coalesce                  fewer disjuncts, same points
   sample                    one point
-  card                      number of points (non-parametric)
+  card                      number of points: of a set, a piecewise quasi-polynomial in the
+                            parameters ({ 42 } without them); of a map, per domain point
+  sum                       sum of a piecewise quasi-polynomial over its domain
   affine_hull (aff)         equalities (and congruences) of the points
   convex_hull (hull)        a convex superset (isl's simple hull)
   complement                the complement in its space
@@ -41,7 +43,8 @@ Binary operators, loosest first (all left-associative):
                             (->* and * bind alike, ->- and - alike)
   -> cross                  product of two sets into a map, cross product
   . after                   join: apply the left map, then the right one (M after N is N . M)
-Postfix: M(S) image of a set (M(N): N then M), L[k] indexing, M^-1 inverse,
+Postfix: M(S) image of a set (M(N): N then M), F(P) value of a piecewise
+  quasi-polynomial at the single point of P ([n] -> { : n = 5 } for parameters), L[k] indexing, M^-1 inverse,
   M^k power (integer constant k >= 1, exact), M^+ transitive closure: the list
   [closure, is_exact] (exact for translations and unions of them when the domain
   and range constraints suffice; otherwise a superset, is_exact False).

@@ -78,6 +78,7 @@
 #![warn(missing_docs)]
 
 pub mod ast;
+mod count;
 mod error;
 pub mod eval;
 mod help;

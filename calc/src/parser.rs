@@ -54,7 +54,6 @@ pub const UNSUPPORTED_PREFIX: &[&str] = &[
     "parse_file",
     "pow",
     "scan",
-    "sum",
     "zip",
     "vertices",
     "dim",

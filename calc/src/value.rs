@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use presburger::{Int, UnionMap};
+use presburger::{Int, PwQPolynomial, Rat, UnionMap};
 
 /// A value computed by a script.
 ///
@@ -22,6 +22,11 @@ pub enum Value {
     Int(Int),
     /// A number of points (the value of `card`), printed `{ 42 }` as iscc does.
     Card(Int),
+    /// A piecewise quasi-polynomial per space (the value of `card` of a
+    /// parametric set or of a map, and of `sum`), printed in iscc's notation.
+    QPoly(Vec<PwQPolynomial>),
+    /// A rational number (the value of a quasi-polynomial at a point).
+    Rational(Rat),
     /// A string.
     Str(String),
     /// A list, printed `[a, b]`.
@@ -37,6 +42,8 @@ impl Value {
             Value::Bool(_) => "bool",
             Value::Int(_) => "int",
             Value::Card(_) => "card",
+            Value::QPoly(_) => "piecewise quasipolynomial",
+            Value::Rational(_) => "rational",
             Value::Str(_) => "string",
             Value::List(_) => "list",
         }
@@ -83,6 +90,8 @@ impl fmt::Display for Value {
             Value::Bool(b) => f.write_str(if *b { "True" } else { "False" }),
             Value::Int(i) => write!(f, "{i}"),
             Value::Card(i) => write!(f, "{{ {i} }}"),
+            Value::QPoly(fs) => f.write_str(&qpoly_text(fs)),
+            Value::Rational(r) => write!(f, "{r}"),
             Value::Str(s) => f.write_str(s),
             Value::List(items) => {
                 f.write_str("[")?;
@@ -99,4 +108,31 @@ impl fmt::Display for Value {
             }
         }
     }
+}
+
+/// Piecewise quasi-polynomials over several spaces as one iscc value: the
+/// parameters once, the pieces of every space between one pair of braces.
+fn qpoly_text(fs: &[PwQPolynomial]) -> String {
+    let texts: Vec<String> = fs.iter().map(|f| f.to_string()).collect();
+    if texts.len() == 1 {
+        return texts.into_iter().next().unwrap();
+    }
+    let params = fs
+        .first()
+        .map(|f| f.space().params.join(", "))
+        .unwrap_or_default();
+    let prefix = if params.is_empty() {
+        String::new()
+    } else {
+        format!("[{params}] -> ")
+    };
+    let bodies: Vec<&str> = texts
+        .iter()
+        .map(|t| {
+            t[prefix.len()..]
+                .trim_start_matches("{ ")
+                .trim_end_matches(" }")
+        })
+        .collect();
+    format!("{prefix}{{ {} }}", bodies.join("; "))
 }

@@ -209,7 +209,7 @@ fn malformed_type_errors() {
         1,
         1,
         1,
-        "`card` expects a set, found a string",
+        "`card` expects a set or a map, found a string",
     );
     assert_error(
         &one("1 + [1];"),
@@ -312,7 +312,6 @@ fn unsupported_iscc_operators_are_named() {
         ("lattice_width S;", 1, "lattice_width"),
         ("dim S;", 1, "dim"),
         ("pow M;", 1, "pow"),
-        ("sum (card S);", 1, "sum"),
         ("M before M;", 3, "before"),
         ("M cross_range M;", 3, "cross_range"),
         ("S @ S;", 3, "@"),
@@ -326,7 +325,7 @@ fn unsupported_iscc_operators_are_named() {
         assert_error(&lines[0], 3, 2, *col, &format!("not supported: {op}"));
     }
     // the names stay usable as variables
-    assert_eq!(run("dim := 3; dim + 1; sum := [1]; sum[0];"), ["4", "1"]);
+    assert_eq!(run("dim := 3; dim + 1; lb := [1]; lb[0];"), ["4", "1"]);
     // iscc's short names of domain and range
     assert_eq!(
         run("dom { [i] -> [j] : i = 1 and j = 2 } = ran { [j] -> [i] : i = 1 and j = 2 };"),
@@ -766,11 +765,11 @@ fn literal_type_errors() {
         "`unwrap` expects a set, found a map",
     );
     assert_error(
-        &one("card { [i] -> [j] };"),
+        &one("sum { [i] };"),
         1,
         1,
         1,
-        "`card` expects a set, found a map",
+        "`sum` expects a piecewise quasipolynomial, found a set",
     );
     assert_error(
         &one("is_injective { [i] };"),
@@ -1069,7 +1068,9 @@ fn progress_names_the_running_statement() {
         let mut out = Vec::new();
         let mut err = Vec::new();
         s.run(
-            "a := 1;\ncard { [i, j, k] : 0 <= i, j, k and i + j + k <= 1200 };",
+            // counted by enumeration: the equality's coefficients have no
+            // unit one and its period (7919) is too large for residue classes
+            "a := 1;\ncard { [i, j, k] : 0 <= i, j <= 800 and k >= 0 and 4999i + 5003j = 7919k };",
             1,
             &mut out,
             Some(&mut err),
@@ -1087,7 +1088,7 @@ fn progress_names_the_running_statement() {
         std::thread::sleep(std::time::Duration::from_millis(1));
     }
     let out = worker.join().unwrap();
-    assert_eq!(out.trim(), "{ 289442201 }");
+    assert_eq!(out.trim(), "{ 82 }");
     let r = seen.expect("the long statement was visible while it ran");
     assert_eq!(r.line, 2);
     assert!(r.excerpt.starts_with("card { [i, j, k]"), "{}", r.excerpt);

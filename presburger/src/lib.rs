@@ -86,6 +86,7 @@ pub mod aff;
 pub mod basic;
 pub mod budget;
 mod coalesce;
+pub mod count;
 mod error;
 mod fxhash;
 mod guess;
@@ -113,6 +114,7 @@ mod union;
 
 pub use aff::{Aff, Builder, Constraint, ConstraintKind, MultiAff, PwAff, PwMultiAff};
 pub use basic::{BasicMap, Div};
+pub use count::{card, card_map, sum, PwQPolynomial, QuasiPolynomial, Rat};
 pub use error::{DimKind, DimRef, Error, Result};
 pub use int::Int;
 pub use map::{BasicSet, Map, Set};

@@ -1,0 +1,95 @@
+//! `card`, `sum` and evaluation at a point in the calculator: parametric
+//! counts in iscc's notation, counts of maps per domain point, and values
+//! checked against enumeration (the engine's `reference` oracles).
+
+use calc::run_script;
+use presburger::count::reference::card_by_enumeration;
+use presburger::{Int, Set};
+
+fn run(src: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    run_script(src, true, &mut out).expect("writing to a Vec cannot fail");
+    String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn issue_examples() {
+    let start = std::time::Instant::now();
+    assert_eq!(
+        run("card { [i, j, k] : 0 <= i, j, k and i + j + k <= 100000 };"),
+        ["{ 166676666850001 }"]
+    );
+    assert!(start.elapsed().as_secs_f64() < 1.0);
+    assert_eq!(
+        run("card [n] -> { [i] : 0 <= i < n };"),
+        ["[n] -> { n : n >= 1 }"]
+    );
+    assert_eq!(
+        run("card [n] -> { [i, j] : 0 <= i < n and 0 <= j <= i };"),
+        ["[n] -> { (1/2 * n + 1/2 * n^2) : n >= 1 }"]
+    );
+    assert_eq!(
+        run("card [n] -> { [i] -> [j] : i <= j < n };"),
+        ["[n] -> { [i] -> (n - i) : i < n }"]
+    );
+    assert_eq!(run("card { [i] : 1 = 0 };"), ["{ 0 }"]);
+}
+
+#[test]
+fn sum_and_evaluation() {
+    let lines = run(
+        "C := card [n] -> { [i] -> [j] : 0 <= i < n and 0 <= j <= i };\n\
+         T := sum C;\nT;\nT([n] -> { : n = 10 });\ntypeof T;",
+    );
+    assert_eq!(
+        lines,
+        [
+            "[n] -> { (1/2 * n + 1/2 * n^2) : n >= 1 }",
+            "55",
+            "piecewise quasipolynomial"
+        ]
+    );
+    assert_eq!(
+        run("C := card [n] -> { [i] -> [j] : 0 <= j <= i < n };\nC([n] -> { [4] : n = 9 });"),
+        ["5"]
+    );
+    let e = run("card [n] -> { [i] : i >= n };");
+    assert!(e[0].contains("unbounded"), "{e:?}");
+}
+
+#[test]
+fn parametric_counts_match_enumeration() {
+    for text in [
+        "[n] -> { [i, j] : 0 <= i < n and 0 <= j < n and (i + j) mod 3 = 0 }",
+        "[n, m] -> { [i] : exists e : 0 <= i <= n + m and i = 2e + 1 and i <= 3m }",
+        "[n] -> { [i, j] : 0 <= i <= n and i <= 2j <= n; [i, j] : n <= i <= 2n and j = 0 }",
+    ] {
+        let set: Set = text.parse().unwrap();
+        let np = set.space().n_param();
+        for a in -2..7i64 {
+            for b in -2..(if np == 2 { 7 } else { -1 }) {
+                let p: Vec<i64> = if np == 2 { vec![a, b] } else { vec![a] };
+                let want =
+                    card_by_enumeration(&set, &p.iter().map(|&x| Int::from(x)).collect::<Vec<_>>())
+                        .unwrap();
+                let cond: Vec<String> = set
+                    .space()
+                    .params
+                    .iter()
+                    .zip(&p)
+                    .map(|(n, v)| format!("{n} = {v}"))
+                    .collect();
+                let got = run(&format!(
+                    "C := card {text};\nC([{}] -> {{ : {} }});",
+                    set.space().params.join(", "),
+                    cond.join(" and ")
+                ));
+                assert_eq!(got, [want.to_string()], "{text} at {p:?}");
+            }
+        }
+    }
+}

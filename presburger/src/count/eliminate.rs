@@ -1,0 +1,298 @@
+//! Nested summation: one variable at a time, the last variable of a piece
+//! is summed out exactly.
+//!
+//! 1. *Residues.* If a division depends on the variable `w`, `w` is
+//!    replaced by `m·w' + r` for `r = 0 .. m-1`, where `m` is the least
+//!    common denominator of the divisions' slopes in `w`: each division
+//!    becomes `c·w' + floor(e / d)` with `e` free of `w'`.
+//! 2. *Equalities.* An equality `a·w + e = 0` (`a > 0`, the smallest `|a|`)
+//!    fixes `w = floor(-e / a)`; substituted into the rows (the equality
+//!    itself becomes the divisibility condition) and the summand.
+//! 3. *Chambers.* Otherwise every pair of a lower bound `a_i·w + r_i >= 0`
+//!    and an upper bound `-b_j·w + r_j >= 0` gives the chamber where
+//!    `s = ceil(-r_i / a_i)` is the largest lower bound (the first in row
+//!    order among equal ones), `t = floor(r_j / b_j)` the smallest upper
+//!    bound, and `s <= t`; there the sum over `w` is `F(t) - F(s - 1)` with
+//!    `F` the power sums of Faulhaber. The chambers partition the points of
+//!    the other variables where `w` has a value, so the sums add up.
+
+use super::piece::{Builder, Piece};
+use super::poly::Poly;
+use super::rat::Rat;
+use crate::error::{Error, Result};
+use crate::int::Int;
+
+/// The largest number of residue classes a variable is split into.
+const MAX_PERIOD: i64 = 64;
+
+/// The error when a split would need more residue classes.
+pub(crate) const PERIOD_TOO_LARGE: &str = "card: a division's period is too large";
+
+/// Sum the last variable out of `p`: disjoint pieces over one variable fewer.
+pub(crate) fn sum_last(p: Piece) -> Result<Vec<Piece>> {
+    let mut out = Vec::new();
+    for q in split_residues(p)? {
+        out.extend(eliminate(q)?);
+    }
+    Ok(out)
+}
+
+/// Step 1: pieces whose divisions do not depend on the last variable.
+fn split_residues(p: Piece) -> Result<Vec<Piece>> {
+    let w = p.n_var - 1;
+    let wcol = 1 + w;
+    let off = 1 + p.n_var;
+    let nd = p.divs.len();
+    let mut slopes: Vec<Rat> = Vec::with_capacity(nd);
+    let mut depends = vec![false; nd];
+    for (k, (num, den)) in p.divs.iter().enumerate() {
+        let mut s = Rat::from(num[wcol].clone());
+        depends[k] = !num[wcol].is_zero();
+        for j in 0..k {
+            if !num[off + j].is_zero() && depends[j] {
+                depends[k] = true;
+                s = s.add(&slopes[j].mul(&Rat::from(num[off + j].clone())));
+            }
+        }
+        slopes.push(s.div(&Rat::from(den.clone())).unwrap());
+    }
+    if !depends.iter().any(|&d| d) {
+        return Ok(vec![p]);
+    }
+    let m = slopes.iter().fold(Int::ONE, |acc, s| acc.lcm(s.denom()));
+    let m_small = m
+        .to_i64()
+        .filter(|&v| v <= MAX_PERIOD)
+        .ok_or_else(|| Error::Invalid(PERIOD_TOO_LARGE.into()))?;
+    let mut out = Vec::new();
+    for r in 0..m_small {
+        crate::budget::tick(1)?;
+        let mut b = Builder::new(p.n_var);
+        let mut images: Vec<Vec<Int>> = (0..p.n_var).map(|i| b.unit(1 + i)).collect();
+        images[w] = b.unit(wcol);
+        images[w][wcol] = m.clone();
+        images[w][0] = Int::from(r);
+        for (k, (num, den)) in p.divs.iter().enumerate() {
+            let mut e = b.subst(num, &images);
+            if depends[k] {
+                let c = slopes[k].mul(&Rat::from(m.clone()));
+                debug_assert!(c.is_integer());
+                let c = c.numer().clone();
+                let lead = &c * den;
+                debug_assert_eq!(e[wcol], lead);
+                e[wcol] = Int::ZERO;
+                let mut img = b.div(&e, den);
+                img[wcol] = &img[wcol] + &c;
+                images.push(img);
+            } else {
+                images.push(b.div(&e, den));
+            }
+        }
+        finish_with(&p, b, &images, None, &mut out)?;
+    }
+    Ok(out)
+}
+
+/// Substitute `images` into the rows and summand of `p` (all rows, or only
+/// those `keep` selects) into `b`, and push the finished piece.
+fn finish_with(
+    p: &Piece,
+    mut b: Builder,
+    images: &[Vec<Int>],
+    summand: Option<Box<dyn FnOnce(&Builder, &[Poly]) -> Poly + '_>>,
+    out: &mut Vec<Piece>,
+) -> Result<()> {
+    for r in &p.eqs {
+        let e = b.subst(r, images);
+        b.add_eq(e);
+    }
+    for r in &p.ineqs {
+        let e = b.subst(r, images);
+        b.add_ineq(e);
+    }
+    let n_new = b.width() - 1;
+    let polys: Vec<Poly> = images.iter().map(|e| b.poly_of(e)).collect();
+    let poly = match summand {
+        Some(f) => f(&b, &polys),
+        None => p.poly.compose(&polys, n_new),
+    };
+    if let Some(q) = b.finish(poly)? {
+        out.push(q);
+    }
+    Ok(())
+}
+
+/// Steps 2 and 3 on a piece whose divisions do not depend on the last variable.
+fn eliminate(p: Piece) -> Result<Vec<Piece>> {
+    let w = p.n_var - 1;
+    let wcol = 1 + w;
+    let new_nv = p.n_var - 1;
+    // the images of the other variables and of the divisions in a builder
+    let start = || -> (Builder, Vec<Vec<Int>>) {
+        let mut b = Builder::new(new_nv);
+        let mut images: Vec<Vec<Int>> = (0..new_nv).map(|i| b.unit(1 + i)).collect();
+        images.push(vec![Int::ZERO]); // w: set by the caller
+        for (num, den) in &p.divs {
+            let e = b.subst(num, &images);
+            let img = b.div(&e, den);
+            images.push(img);
+        }
+        (b, images)
+    };
+    let mut out = Vec::new();
+    // step 2
+    if let Some(eq) = p
+        .eqs
+        .iter()
+        .filter(|r| !r[wcol].is_zero())
+        .min_by_key(|r| r[wcol].abs())
+    {
+        let (mut b, mut images) = start();
+        let a = eq[wcol].abs();
+        let mut e: Vec<Int> = if eq[wcol].is_neg() {
+            eq.iter().map(|v| -v).collect()
+        } else {
+            eq.clone()
+        };
+        e[wcol] = Int::ZERO;
+        let e = b.subst(&e, &images);
+        let neg: Vec<Int> = e.iter().map(|v| -v).collect();
+        images[w] = if a.is_one() { neg } else { b.div(&neg, &a) };
+        finish_with(&p, b, &images, None, &mut out)?;
+        return Ok(out);
+    }
+    // step 3
+    let lowers: Vec<&Vec<Int>> = p.ineqs.iter().filter(|r| r[wcol].is_pos()).collect();
+    let uppers: Vec<&Vec<Int>> = p.ineqs.iter().filter(|r| r[wcol].is_neg()).collect();
+    if lowers.is_empty() || uppers.is_empty() {
+        return Err(Error::Invalid(format!(
+            "card: the set is unbounded (a dimension has no {} bound)",
+            if lowers.is_empty() { "lower" } else { "upper" }
+        )));
+    }
+    let rest = Piece {
+        ineqs: p
+            .ineqs
+            .iter()
+            .filter(|r| r[wcol].is_zero())
+            .cloned()
+            .collect(),
+        ..p.clone()
+    };
+    for (i, lo) in lowers.iter().enumerate() {
+        for (j, up) in uppers.iter().enumerate() {
+            crate::budget::tick(1)?;
+            let (mut b, mut images) = start();
+            // s = ceil(-r_i / a_i) = floor((-r_i + a_i - 1) / a_i)
+            let a = lo[wcol].clone();
+            let mut r = (*lo).clone();
+            r[wcol] = Int::ZERO;
+            let mut num: Vec<Int> = b.subst(&r, &images).iter().map(|v| -v).collect();
+            num[0] = &(&num[0] + &a) - &Int::ONE;
+            let s = b.div(&num, &a);
+            // t = floor(r_j / b_j)
+            let bj = -&up[wcol];
+            let mut r = (*up).clone();
+            r[wcol] = Int::ZERO;
+            let num = b.subst(&r, &images);
+            let t = b.div(&num, &bj);
+            let shifted = |e: &Vec<Int>, d: i64| {
+                let mut e = e.clone();
+                e[0] = &e[0] + &Int::from(d);
+                e
+            };
+            for (k, row) in lowers.iter().enumerate() {
+                if k != i {
+                    images[w] = if k < i { shifted(&s, -1) } else { s.clone() };
+                    let e = b.subst(row, &images);
+                    b.add_ineq(e);
+                }
+            }
+            for (k, row) in uppers.iter().enumerate() {
+                if k != j {
+                    images[w] = if k < j { shifted(&t, 1) } else { t.clone() };
+                    let e = b.subst(row, &images);
+                    b.add_ineq(e);
+                }
+            }
+            let mut diff: Vec<Int> = t.clone();
+            diff.resize(b.width(), Int::ZERO);
+            for (d, v) in diff.iter_mut().zip(&s) {
+                *d = &*d - v;
+            }
+            b.add_ineq(diff);
+            images[w] = vec![Int::ZERO];
+            let (s2, t2) = (s.clone(), t.clone());
+            let f = &p.poly;
+            let summand = Box::new(move |b: &Builder, polys: &[Poly]| {
+                let n_new = b.width() - 1;
+                let lo = b.poly_of(&s2);
+                let hi = b.poly_of(&t2);
+                f.sum_over(w, &lo, &hi, polys, n_new)
+            });
+            finish_with(&rest, b, &images, Some(summand), &mut out)?;
+        }
+    }
+    Ok(out)
+}
+
+/// The residue period of `w`: the least common denominator of the slopes
+/// in `w` of the divisions (1 if none depends on `w`), and whether any does.
+fn period(p: &Piece, w: usize) -> (Int, bool) {
+    let off = 1 + p.n_var;
+    let mut slopes: Vec<Rat> = Vec::with_capacity(p.divs.len());
+    let mut any = false;
+    let mut m = Int::ONE;
+    for (num, den) in &p.divs {
+        let mut s = Rat::from(num[1 + w].clone());
+        any |= !num[1 + w].is_zero();
+        for (j, sj) in slopes.iter().enumerate() {
+            if !num[off + j].is_zero() && !sj.is_zero() {
+                s = s.add(&sj.mul(&Rat::from(num[off + j].clone())));
+            }
+        }
+        let s = s.div(&Rat::from(den.clone())).unwrap();
+        m = m.lcm(s.denom());
+        slopes.push(s);
+    }
+    let dep = any || !m.is_one();
+    (m, dep)
+}
+
+/// A cost estimate of summing variable `w` out of `p` next (pieces made).
+fn cost(p: &Piece, w: usize) -> u64 {
+    let col = 1 + w;
+    if p.eqs.iter().any(|r| r[col].abs().is_one()) {
+        return 0;
+    }
+    let (m, dep) = period(p, w);
+    let m = m.to_i64().unwrap_or(i64::MAX / 4).min(1 << 20) as u64;
+    if p.eqs.iter().any(|r| !r[col].is_zero()) {
+        return m + u64::from(dep);
+    }
+    let lo = p.ineqs.iter().filter(|r| r[col].is_pos()).count() as u64;
+    let up = p.ineqs.iter().filter(|r| r[col].is_neg()).count() as u64;
+    let nonunit = p.ineqs.iter().filter(|r| r[col].abs() > Int::ONE).count() as u64;
+    2 + m.saturating_mul(lo * up).saturating_mul(1 + nonunit) + u64::from(dep)
+}
+
+/// `p` with the cheapest of its variables from `n_keep` on moved last.
+pub(crate) fn cheapest_last(mut p: Piece, n_keep: usize) -> Piece {
+    let last = p.n_var - 1;
+    let best = (n_keep..p.n_var)
+        .min_by_key(|&w| (cost(&p, w), std::cmp::Reverse(w)))
+        .unwrap_or(last);
+    if best != last {
+        let (a, b) = (1 + best, 1 + last);
+        for r in p
+            .eqs
+            .iter_mut()
+            .chain(p.ineqs.iter_mut())
+            .chain(p.divs.iter_mut().map(|(n, _)| n))
+        {
+            r.swap(a, b);
+        }
+        p.poly = p.poly.swapped(best, last);
+    }
+    p
+}
