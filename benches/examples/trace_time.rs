@@ -34,7 +34,12 @@ fn main() {
     while let Some(a) = args.next() {
         match a.as_str() {
             "--fresh" => fresh = true,
-            "--min-ms" => min_ms = args.next().and_then(|v| v.parse().ok()).expect("--min-ms N"),
+            "--min-ms" => {
+                min_ms = args
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .expect("--min-ms N")
+            }
             _ => files.push(a),
         }
     }

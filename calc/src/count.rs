@@ -14,20 +14,10 @@
 
 use presburger::{BasicMap, Int, Map, PwQPolynomial, Rat, UnionMap};
 
-use crate::error::{Error, Pos, Result};
+use crate::error::{Pos, Result};
 use crate::value::Value;
 
-fn engine<T>(r: presburger::Result<T>, op: &str, pos: Pos) -> Result<T> {
-    r.map_err(|e| Error::Engine {
-        pos,
-        op: op.to_string(),
-        error: e,
-    })
-}
-
-fn type_error(pos: Pos, message: String) -> Error {
-    Error::Type { pos, message }
-}
+use crate::eval::{engine, type_error};
 
 /// A count or sum over the parameters: an integer when there are none.
 fn over_params(f: PwQPolynomial, op: &str, pos: Pos) -> Result<Value> {

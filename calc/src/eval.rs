@@ -15,7 +15,7 @@ pub struct Env {
 }
 
 /// Turn an engine result into a calculator result.
-fn engine<T>(r: presburger::Result<T>, op: &str, pos: Pos) -> Result<T> {
+pub(crate) fn engine<T>(r: presburger::Result<T>, op: &str, pos: Pos) -> Result<T> {
     r.map_err(|e| Error::Engine {
         pos,
         op: op.to_string(),
@@ -23,7 +23,7 @@ fn engine<T>(r: presburger::Result<T>, op: &str, pos: Pos) -> Result<T> {
     })
 }
 
-fn type_error(pos: Pos, message: String) -> Error {
+pub(crate) fn type_error(pos: Pos, message: String) -> Error {
     Error::Type { pos, message }
 }
 
