@@ -105,34 +105,15 @@ impl Node {
                     },
                 }
             }
-            Node::Block(v) => {
-                // adjacent `if (c) A; if (c) B;` become `if (c) { A; B; }`
-                // (the AST has no assignments: A cannot change c)
-                let mut out: Vec<Node> = Vec::new();
-                for n in v.into_iter().map(Node::merge_ifs) {
-                    if let (
-                        Some(Node::If {
-                            cond: c1,
-                            then: t1,
-                            els: None,
-                        }),
-                        Node::If {
-                            cond: c2,
-                            then: t2,
-                            els: None,
-                        },
-                    ) = (out.last_mut(), &n)
-                    {
-                        if c1 == c2 {
-                            let merged = Node::block(vec![(**t1).clone(), (**t2).clone()]);
-                            **t1 = merged;
-                            continue;
-                        }
-                    }
-                    out.push(n);
+            // adjacent `if (c) A; if (c) B;` become `if (c) { A; B; }`
+            // (the AST has no assignments: A cannot change c)
+            Node::Block(v) => merge_adjacent_ifs(v, Node::merge_ifs, |c1, t1, c2, t2| {
+                if c1 != c2 {
+                    return false;
                 }
-                Node::block(out)
-            }
+                **t1 = Node::block(vec![(**t1).clone(), t2.clone()]);
+                true
+            }),
             n => n,
         }
     }
@@ -149,29 +130,13 @@ impl Node {
                 els: els.map(|e| Box::new(e.merge_equal_branches())),
             },
             Node::Block(v) => {
-                let mut out: Vec<Node> = Vec::new();
-                for n in v.into_iter().map(Node::merge_equal_branches) {
-                    if let (
-                        Some(Node::If {
-                            cond: c1,
-                            then: t1,
-                            els: None,
-                        }),
-                        Node::If {
-                            cond: c2,
-                            then: t2,
-                            els: None,
-                        },
-                    ) = (out.last_mut(), &n)
-                    {
-                        if t1 == t2 {
-                            *c1 = Expr::or(c1.clone(), c2.clone());
-                            continue;
-                        }
+                merge_adjacent_ifs(v, Node::merge_equal_branches, |c1, t1, c2, t2| {
+                    if **t1 != *t2 {
+                        return false;
                     }
-                    out.push(n);
-                }
-                Node::block(out)
+                    *c1 = Expr::or(c1.clone(), c2.clone());
+                    true
+                })
             }
             n => n,
         }
@@ -384,4 +349,36 @@ fn and_dedup(a: Expr, b: Expr) -> Expr {
     let mut it = v.into_iter();
     let first = it.next().expect("a conjunct");
     it.fold(first, Expr::and)
+}
+
+/// The nodes of a block, each rewritten by `each`, where an `if` without
+/// `else` that follows another one is folded into it when `fold(cond1,
+/// then1, cond2, then2)` says so (and has updated the first).
+fn merge_adjacent_ifs(
+    v: Vec<Node>,
+    each: fn(Node) -> Node,
+    fold: impl Fn(&mut Expr, &mut Box<Node>, &Expr, &Node) -> bool,
+) -> Node {
+    let mut out: Vec<Node> = Vec::new();
+    for n in v.into_iter().map(each) {
+        if let (
+            Some(Node::If {
+                cond: c1,
+                then: t1,
+                els: None,
+            }),
+            Node::If {
+                cond: c2,
+                then: t2,
+                els: None,
+            },
+        ) = (out.last_mut(), &n)
+        {
+            if fold(c1, t1, c2, t2) {
+                continue;
+            }
+        }
+        out.push(n);
+    }
+    Node::block(out)
 }
