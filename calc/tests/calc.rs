@@ -8,16 +8,8 @@ use calc::lexer::{Lexer, Tok};
 use calc::parser::Parser;
 use calc::{interactive, run_script, Session};
 
-/// Run a script in batch mode; the output lines.
-fn run(src: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    run_script(src, true, &mut out).expect("writing to a Vec cannot fail");
-    String::from_utf8(out)
-        .unwrap()
-        .lines()
-        .map(str::to_string)
-        .collect()
-}
+mod common;
+use common::run;
 
 /// The single output line of a one-statement script.
 fn one(src: &str) -> String {

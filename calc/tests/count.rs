@@ -2,19 +2,11 @@
 //! counts in iscc's notation, counts of maps per domain point, and values
 //! checked against enumeration (the engine's `reference` oracles).
 
-use calc::run_script;
 use presburger::count::reference::card_by_enumeration;
 use presburger::{Int, Set};
 
-fn run(src: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    run_script(src, true, &mut out).expect("writing to a Vec cannot fail");
-    String::from_utf8(out)
-        .unwrap()
-        .lines()
-        .map(str::to_string)
-        .collect()
-}
+mod common;
+use common::run;
 
 #[test]
 fn issue_examples() {
