@@ -14,7 +14,8 @@ use crate::linear::{strides, Poly};
 /// Kinds of signature parameters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ParamClass {
-    /// `int N`: an `i64` slot.
+    /// `int N` or `long N`: an `i64` slot (all integer arithmetic of the
+    /// compiled code is 64-bit; see [`Kernel::new`] for `long`).
     Int,
     /// `double a`: an `f64` slot.
     Double,
@@ -101,17 +102,67 @@ pub struct Kernel {
     pub order: Vec<String>,
 }
 
+/// Whether an integer expression is a constant (no iterator or parameter).
+fn int_constant(e: &Expr) -> bool {
+    match e {
+        Expr::Int(_) => true,
+        Expr::Unary { arg, .. } => int_constant(arg),
+        Expr::Binary { lhs, rhs, .. } => int_constant(lhs) && int_constant(rhs),
+        _ => false,
+    }
+}
+
+/// The operator of the first integer product of two non-constant operands
+/// (or division by a non-constant) in `e`.
+fn non_affine_int(e: &Expr) -> Option<String> {
+    use scop::ast::BinOp;
+    use scop::model::Ty;
+    match e {
+        Expr::Assign { value, .. } => non_affine_int(value),
+        Expr::Unary { arg, .. } => non_affine_int(arg),
+        Expr::Binary { op, ty, lhs, rhs } => {
+            let nonlinear = match op {
+                BinOp::Mul => !int_constant(lhs) && !int_constant(rhs),
+                BinOp::Div | BinOp::Mod => !int_constant(rhs),
+                _ => false,
+            };
+            if *ty == Ty::Int && nonlinear {
+                return Some(op.as_str().to_string());
+            }
+            non_affine_int(lhs).or_else(|| non_affine_int(rhs))
+        }
+        Expr::Call { args, .. } => args.iter().find_map(non_affine_int),
+        Expr::ToDouble(a) => non_affine_int(a),
+        _ => None,
+    }
+}
+
 impl Kernel {
     /// Collects the kernel of a parsed function and its model.
+    ///
+    /// `long` parameters: the front end takes signed `long` arithmetic as
+    /// exact (it records no wrapping obligation for it), and the compiled
+    /// code computes every integer in 64 bits. The two agree when no
+    /// intermediate value leaves 64 bits: [`crate::version`] runs the
+    /// original program unless every `long` parameter lies in the 32-bit
+    /// range (then bounds and subscripts, affine with small coefficients,
+    /// stay far inside 64 bits, as for `int`), and a statement body of a
+    /// kernel with `long` parameters must compute integer values affinely
+    /// (a product of two variables, or a division by one, is refused here:
+    /// its 64-bit overflow, undefined in C and an error in the interpreter,
+    /// would not be noticed).
     pub fn new(f: &Function, model: &scop::Model) -> Result<Kernel> {
         let params: Vec<(String, ParamClass)> = f
             .params
             .iter()
             .map(|p| {
                 let c = match p.kind {
-                    // 32-bit `int` sizes are exact in 64-bit registers; the other integer
-                    // types, pointers and open arrays are not compiled (yet)
-                    ParamKind::Int(scop::ast::IntTy::Int) => ParamClass::Int,
+                    // 32-bit `int` sizes are exact in 64-bit registers, and so are
+                    // `long` ones in the range `crate::version` admits; unsigned
+                    // types (modular), pointers and open arrays are not compiled
+                    ParamKind::Int(scop::ast::IntTy::Int | scop::ast::IntTy::Long) => {
+                        ParamClass::Int
+                    }
                     ParamKind::Double => ParamClass::Double,
                     ParamKind::Array(_) => ParamClass::Array,
                     ref other => {
@@ -124,6 +175,20 @@ impl Kernel {
                 Ok((p.name.clone(), c))
             })
             .collect::<Result<_>>()?;
+        let has_long = f
+            .params
+            .iter()
+            .any(|p| matches!(p.kind, ParamKind::Int(scop::ast::IntTy::Long)));
+        if has_long {
+            for s in model.statements() {
+                if let Some(what) = non_affine_int(&s.body) {
+                    return Err(Error::Unsupported(format!(
+                        "{}: integer `{what}` of non-constant operands in a kernel with `long` parameters (its 64-bit overflow is not checked)",
+                        s.name
+                    )));
+                }
+            }
+        }
         let slot_of = |n: &str| params.iter().position(|(p, _)| p == n);
         let mut arrays = HashMap::new();
         let mut locals = Vec::new();

@@ -124,7 +124,9 @@ pub fn prepare_with(f: &Front, factor: i64) -> Result<(Kernel, Node, crate::jam:
 /// an overflow fails safe: [`assumptions::Choice::Optimized`] when the
 /// model is exact there, so that code generated from it computes what the
 /// original program does; [`assumptions::Choice::Original`] with the
-/// reason otherwise (the original program runs: the interpreter).
+/// reason otherwise (the original program runs: the interpreter). A
+/// `long` parameter outside the 32-bit range also runs the original
+/// program (see [`Kernel::new`](crate::Kernel::new)).
 ///
 /// ```
 /// use std::collections::HashMap;
@@ -140,6 +142,19 @@ pub fn prepare_with(f: &Front, factor: i64) -> Result<(Kernel, Node, crate::jam:
 /// assert!(matches!(lower::version(&front, &at(10, 1 << 30)).unwrap(), assumptions::Choice::Original(_)));
 /// ```
 pub fn version(f: &Front, state: &scop::interp::State) -> Result<assumptions::Choice> {
+    // `long` arithmetic is exact in the model; the compiled code's 64-bit
+    // arithmetic is proven to agree for 32-bit values (see `Kernel::new`)
+    for p in &f.function.params {
+        if let scop::ast::ParamKind::Int(scop::ast::IntTy::Long) = p.kind {
+            let v = state.ints.get(&p.name).copied().unwrap_or(0);
+            if i32::try_from(v).is_err() {
+                return Ok(assumptions::Choice::Original(format!(
+                    "the long parameter {} = {v} is outside the 32-bit range where the compiled code's 64-bit arithmetic is proven exact",
+                    p.name
+                )));
+            }
+        }
+    }
     let scop = scop::build_from_ast(&f.function)?;
     let values = assumptions::Values {
         params: state.ints.iter().map(|(n, v)| (n.clone(), *v)).collect(),
