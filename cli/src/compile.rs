@@ -1,19 +1,22 @@
 //! `poly compile KERNEL.c [--emit model|deps|schedule|ast|c|asm]`: the
 //! stages of compiling a kernel to x86-64 (the `lower` crate): the program
 //! model (JSON, as `poly scop`), its dependences (as `poly deps`), the
-//! schedule the code follows, the generated loops (after unroll-and-jam of
+//! schedule the code follows (the original one or the scheduler's, by the
+//! rule of `lower`'s `choice` module; standard error says which and why),
+//! the generated loops (after unroll-and-jam of
 //! parallel outer loops), a complete C function with the original
 //! signature, or the machine code of one thread with offsets (the default).
+//! `--schedule original|scheduler` overrides the choice (`auto`).
 
 use crate::error::Error;
 
 /// Usage of the command.
-pub const USAGE: &str = "usage: poly compile KERNEL.c [--emit model|deps|schedule|ast|c|asm]";
+pub const USAGE: &str = "usage: poly compile KERNEL.c [--emit model|deps|schedule|ast|c|asm] [--schedule auto|original|scheduler]";
 
 /// Runs `poly compile`; returns the requested stage as text.
 pub fn compile_command(args: &[String]) -> Result<String, Error> {
     let usage = |m: String| Error::Usage(format!("{m}\n{USAGE}"));
-    let (mut file, mut emit) = (None, "asm".to_string());
+    let (mut file, mut emit, mut policy) = (None, "asm".to_string(), lower::Policy::Auto);
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -23,6 +26,13 @@ pub fn compile_command(args: &[String]) -> Result<String, Error> {
                     .ok_or_else(|| usage("--emit needs a stage".into()))?
                     .clone()
             }
+            "--schedule" => {
+                policy = it
+                    .next()
+                    .ok_or_else(|| usage("--schedule needs auto, original or scheduler".into()))?
+                    .parse()
+                    .map_err(|e: lower::Error| usage(e.to_string()))?
+            }
             s if s.starts_with("--") => return Err(usage(format!("unknown option `{s}`"))),
             s if file.is_none() => file = Some(s.to_string()),
             s => return Err(usage(format!("unexpected argument `{s}`"))),
@@ -30,11 +40,12 @@ pub fn compile_command(args: &[String]) -> Result<String, Error> {
     }
     let file = file.ok_or_else(|| usage("no kernel file".into()))?;
     let src = std::fs::read_to_string(&file).map_err(|e| Error::Io(format!("{file}: {e}")))?;
-    let front = lower::front(&src)?;
+    let front = lower::front_with(&src, policy)?;
+    eprintln!("poly compile: {}", schedule_note(&front));
     match emit.as_str() {
         "model" => Ok(front.model.to_json().pretty()),
         "deps" => crate::deps::deps_text(&src, &[], false),
-        "schedule" => Ok(format!("{}\n", lower::schedule(&front.model)?)),
+        "schedule" => Ok(format!("{}\n", lower::schedule(&front)?)),
         "ast" => {
             let (_, node, _) = lower::prepare(&front)?;
             Ok(node.to_c())
@@ -59,4 +70,13 @@ pub fn compile_command(args: &[String]) -> Result<String, Error> {
         }
         other => Err(usage(format!("unknown stage `{other}`"))),
     }
+}
+
+/// One line for standard error: which schedule the code follows and why.
+pub fn schedule_note(front: &lower::Front) -> String {
+    let which = match front.schedule.origin {
+        lower::Origin::Original => "the original schedule",
+        lower::Origin::Scheduler => "the scheduler's schedule",
+    };
+    format!("{which} ({})", front.schedule.reason)
 }

@@ -1,7 +1,11 @@
 //! `poly run KERNEL.c NAME=VALUE... [--repeat R] [--threads T]`: compile a
-//! kernel to x86-64 (front end, original schedule, AST generation, the
+//! kernel to x86-64 (front end, dependences, the schedule — the original
+//! one or the scheduler's, said on standard error —, AST generation, the
 //! `lower` crate, the JIT) and run it on the interpreter's inputs; prints
 //! the checksum lines of `poly interp` and `time NANOSECONDS` (median).
+//!
+//! `--schedule original|scheduler` overrides the choice of schedule
+//! (`auto`, see `lower`'s `choice` module).
 //!
 //! `--threads T` (default: the number of cores): an outer loop that
 //! carries no dependence runs on T workers, each on a contiguous share,
@@ -24,7 +28,8 @@ use crate::error::Error;
 const THREADED_NS: u128 = 2_000_000;
 
 /// Usage of the command.
-pub const USAGE: &str = "usage: poly run KERNEL.c NAME=VALUE... [--repeat R] [--threads T]";
+pub const USAGE: &str =
+    "usage: poly run KERNEL.c NAME=VALUE... [--repeat R] [--threads T] [--schedule auto|original|scheduler]";
 
 /// Parsed arguments of `poly run`.
 struct Args {
@@ -32,11 +37,13 @@ struct Args {
     assignments: Vec<String>,
     repeat: usize,
     threads: Option<usize>,
+    policy: lower::Policy,
 }
 
 fn parse(args: &[String]) -> Result<Args, Error> {
     let usage = |m: String| Error::Usage(format!("{m}\n{USAGE}"));
     let (mut file, mut assignments, mut repeat, mut threads) = (None, Vec::new(), 1usize, None);
+    let mut policy = lower::Policy::Auto;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -55,6 +62,13 @@ fn parse(args: &[String]) -> Result<Args, Error> {
                     threads = Some(n);
                 }
             }
+            "--schedule" => {
+                policy = it
+                    .next()
+                    .ok_or_else(|| usage("--schedule needs auto, original or scheduler".into()))?
+                    .parse()
+                    .map_err(|e: lower::Error| usage(e.to_string()))?
+            }
             s if s.starts_with("--") => return Err(usage(format!("unknown option `{s}`"))),
             s if s.contains('=') => assignments.push(s.to_string()),
             s if file.is_none() => file = Some(s.to_string()),
@@ -67,6 +81,7 @@ fn parse(args: &[String]) -> Result<Args, Error> {
         assignments,
         repeat,
         threads,
+        policy,
     })
 }
 
@@ -98,7 +113,7 @@ fn pieces(
             }],
         ));
     }
-    let sched = lower::schedule(&front.model)?;
+    let sched = lower::schedule(front)?;
     let parallel = |piece: &ast::Node, l: usize| lower::parallel_in(&front.model, &sched, piece, l);
     let p = lower::compile_pieces(&k, &n, &parallel, &copies)?;
     if p.iter().any(|x| x.parallel) {
@@ -120,7 +135,7 @@ pub fn run_command(args: &[String]) -> Result<String, Error> {
     let a = parse(args)?;
     let src =
         std::fs::read_to_string(&a.file).map_err(|e| Error::Io(format!("{}: {e}", a.file)))?;
-    run_source(&src, &a.assignments, a.repeat, a.threads)
+    run_source_with(&src, &a.assignments, a.repeat, a.threads, a.policy)
 }
 
 /// `poly run` on kernel text: compile, run `repeat` times (on `threads`
@@ -132,14 +147,27 @@ pub fn run_source(
     repeat: usize,
     threads: Option<usize>,
 ) -> Result<String, Error> {
+    run_source_with(src, assignments, repeat, threads, lower::Policy::Auto)
+}
+
+/// [`run_source`] with the schedule chosen by `policy`.
+pub fn run_source_with(
+    src: &str,
+    assignments: &[String],
+    repeat: usize,
+    threads: Option<usize>,
+    policy: lower::Policy,
+) -> Result<String, Error> {
     let a = Args {
         file: String::new(),
         assignments: assignments.to_vec(),
         repeat: repeat.max(1),
         threads,
+        policy,
     };
     let start = Instant::now();
-    let front = lower::front(src)?;
+    let front = lower::front_with(src, policy)?;
+    eprintln!("poly run: {}", crate::compile::schedule_note(&front));
     let (ints, dbls) = lower::parse_assignments(&front.function, &a.assignments)?;
     let threads = a
         .threads

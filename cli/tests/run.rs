@@ -36,8 +36,11 @@ fn run_prints_the_interpreters_checksums_and_a_time() {
     assert!(ok);
     let (got, err, ok) = poly(&["run", &k, "N=1000", "--repeat", "3"]);
     assert!(ok, "{err}");
+    let notes: Vec<&str> = err.lines().collect();
     assert!(
-        err.trim() == "poly run: run-time check holds, running the optimized program",
+        notes.len() == 2
+            && notes[0].starts_with("poly run: the original schedule (")
+            && notes[1] == "poly run: run-time check holds, running the optimized program",
         "{err}"
     );
     let lines: Vec<&str> = got.lines().collect();
@@ -120,5 +123,58 @@ fn run_versions_on_the_run_time_check() {
             "run-time check failed, running the original program"
         };
         assert!(err.contains(note), "{m}: {err}");
+    }
+}
+
+const TRMM: &str = "void trmm(int M, int N, double alpha, double A[M][M], double B[M][N]) {
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) {
+      for (int k = i + 1; k < M; k++)
+        B[i][j] += A[k][i] * B[k][j];
+      B[i][j] = alpha * B[i][j];
+    }
+}";
+
+#[test]
+fn the_schedule_in_use_is_printed_and_said_on_standard_error() {
+    let k = kernel("trmm.c", TRMM);
+    // the scheduler's (j outside): chosen automatically, printed as used
+    let (out, err, ok) = poly(&["compile", &k, "--emit", "schedule"]);
+    assert!(ok && err.contains("the scheduler's schedule ("), "{err}");
+    assert!(out.contains("S0[i, j, k] -> [j, i, k"), "{out}");
+    let (out, err, ok) = poly(&[
+        "compile",
+        &k,
+        "--emit",
+        "schedule",
+        "--schedule",
+        "original",
+    ]);
+    assert!(
+        ok && err.contains("the original schedule (requested)"),
+        "{err}"
+    );
+    assert!(out.contains("S0[i, j, k] -> [i, j,"), "{out}");
+    let (_, err, ok) = poly(&["compile", &k, "--schedule", "best"]);
+    assert!(!ok && err.contains("unknown schedule `best`"), "{err}");
+    // both orders compute the interpreter's values, on two workers too
+    let (want, _, _) = poly(&["interp", &k, "M=37", "N=29"]);
+    for s in ["auto", "original", "scheduler"] {
+        let (got, err, ok) = poly(&[
+            "run",
+            &k,
+            "M=37",
+            "N=29",
+            "--schedule",
+            s,
+            "--threads",
+            "2",
+            "--repeat",
+            "2",
+        ]);
+        assert!(ok, "{err}");
+        // the k loop is scalar in every order: the same sums bit for bit
+        let got: Vec<&str> = got.lines().take(2).collect();
+        assert_eq!(got, want.lines().collect::<Vec<_>>(), "{s}");
     }
 }

@@ -14,6 +14,8 @@ pub enum Error {
     Ast(ast::Error),
     /// Dependence analysis (the parallel-loop test).
     Dataflow(dataflow::Error),
+    /// The affine scheduler (a computed schedule).
+    Scheduler(scheduler::Error),
     /// The engine (schedule restriction, bounds checks).
     Engine(presburger::Error),
     /// The encoder or the JIT.
@@ -31,6 +33,7 @@ impl fmt::Display for Error {
             Error::Scop(e) => write!(f, "{e}"),
             Error::Ast(e) => write!(f, "AST generation: {e}"),
             Error::Dataflow(e) => write!(f, "dependences: {e}"),
+            Error::Scheduler(e) => write!(f, "scheduler: {e}"),
             Error::Engine(e) => write!(f, "{e}"),
             Error::Codegen(e) => write!(f, "code generation: {e}"),
             Error::Usage(m) => write!(f, "{m}"),

@@ -97,20 +97,13 @@ pub fn statements_of(n: &Node, out: &mut Vec<String>) {
     }
 }
 
-/// The loop nest as a sequence of pieces (the top-level nodes): a `for`
-/// loop `c_l` for which `parallel(piece, l)` holds (its schedule dimension
-/// carries no dependence among the piece's statements, see
-/// [`crate::parallel_dims`]) is split among workers.
-pub fn compile_pieces(
-    k: &Kernel,
-    node: &Node,
-    parallel: &dyn Fn(&Node, usize) -> bool,
-    copies: &Copies,
-) -> Result<Vec<Piece>> {
-    // top-level nodes; a jammed loop (a block of the loop and its
-    // remainder) gives two, also under a guard (`if (..) { for ..; for .. }`
-    // becomes `if (..) for ..; if (..) for ..`): a parallel piece must be
-    // one loop, the one split among the workers
+/// The top-level parts of a loop nest, as [`compile_pieces`] compiles them:
+/// the nodes of a block, each in its own piece; a guard without `else`
+/// around a block is pushed inside (`if (..) { for ..; for .. }` becomes
+/// `if (..) for ..; if (..) for ..`), so that a piece that is a loop under
+/// guards can be split among the workers (a jammed loop, a block of the
+/// loop and its remainder, gives two).
+pub fn top_level(node: &Node) -> Vec<Node> {
     fn flatten(n: &Node, out: &mut Vec<Node>) {
         match n {
             Node::Block(v) => v.iter().for_each(|x| flatten(x, out)),
@@ -130,24 +123,41 @@ pub fn compile_pieces(
             n => out.push(n.clone()),
         }
     }
-    let mut tops: Vec<Node> = Vec::new();
+    let mut tops = Vec::new();
     flatten(node, &mut tops);
+    tops
+}
+
+/// The schedule dimension of the outer loop of a top-level part (below its
+/// guards): `l` of its iterator `c_l`, if it is a loop.
+pub fn outer_dimension(n: &Node) -> Option<usize> {
+    let mut lp = n;
+    while let Node::If {
+        then, els: None, ..
+    } = lp
+    {
+        lp = then;
+    }
+    match lp {
+        Node::For { iterator, .. } => iterator.strip_prefix('c')?.parse().ok(),
+        _ => None,
+    }
+}
+
+/// The loop nest as a sequence of pieces (the top-level nodes): a `for`
+/// loop `c_l` for which `parallel(piece, l)` holds (its schedule dimension
+/// carries no dependence among the piece's statements, see
+/// [`crate::parallel_dims`]) is split among workers.
+pub fn compile_pieces(
+    k: &Kernel,
+    node: &Node,
+    parallel: &dyn Fn(&Node, usize) -> bool,
+    copies: &Copies,
+) -> Result<Vec<Piece>> {
+    let tops = top_level(node);
     let mut out = Vec::new();
     for n in &tops {
-        let mut lp = n;
-        while let Node::If {
-            then, els: None, ..
-        } = lp
-        {
-            lp = then;
-        }
-        let par = match lp {
-            Node::For { iterator, .. } => iterator
-                .strip_prefix('c')
-                .and_then(|d| d.parse::<usize>().ok())
-                .is_some_and(|l| parallel(n, l)),
-            _ => false,
-        };
+        let par = outer_dimension(n).is_some_and(|l| parallel(n, l));
         match par.then(|| compile_with(k, n, true, copies)) {
             Some(Ok(code)) => out.push(Piece {
                 code,

@@ -7,9 +7,20 @@
 //! one System V function through `codegen-x86`'s encoder; the JIT maps it
 //! W^X. `poly run` calls it; `poly compile --emit asm|c` prints it.
 //!
+//! ## The schedule
+//! [`front`] chooses the schedule the loops follow ([`Front::schedule`]):
+//! the program's original one, or the affine scheduler's (`scheduler`,
+//! from all flow, anti and output dependences) when that puts more
+//! statements under a parallel outer loop, respects every dependence
+//! ([`respects_dependences`], checked here, not trusted) and loses no
+//! vectorized loop or tiled contraction ([`Policy::Auto`]; the rule and
+//! its reasons are in the `choice` module). [`front_with`] forces either
+//! ([`Policy`]); `poly compile --emit schedule` prints the schedule in
+//! use and standard error says which and why.
+//!
 //! ## The function
 //! One argument (`rdi`): the address of the *argument vector*, one 8-byte
-//! slot per signature parameter in order (`int` as `i64`, `double` as its
+//! slot per signature parameter in order (`int` and `long` as `i64`, `double` as its
 //! bits, arrays as pointers), then one pointer per local array. `rbx` keeps
 //! it for the whole function; integer parameters are read as memory
 //! operands `[rbx+8k]`. The prologue saves `rbp rbx r12–r15` and reserves
@@ -153,6 +164,7 @@
 #![warn(missing_docs)]
 
 mod body;
+mod choice;
 mod contract;
 mod cprint;
 mod emit;
@@ -170,6 +182,7 @@ mod state;
 mod tile;
 mod vector;
 
+pub use choice::{choose, original_schedule, scheduler_schedule, Chosen, Origin, Policy};
 pub use cprint::c_function;
 pub use emit::{Inst, Listed, MemSize, Operand, Width};
 pub use error::{Error, Result};
@@ -177,9 +190,9 @@ pub use function::{compile, compile_jammed, compile_pieces, statements_of, Compi
 pub use jam::{jam_outer, writes_move_inside, Copies};
 pub use kernel::{AccessInfo, ArrayInfo, Kernel, ParamClass, StmtInfo, Storage};
 pub use linear::{Lin, Poly};
-pub use parallel::parallel_dims;
+pub use parallel::{parallel_dims, respects_dependences};
 pub use pipeline::{
-    front, kernel_and_loops, loops, parallel_in, prepare, prepare_with, schedule, version, Front,
-    JAM,
+    front, front_with, kernel_and_loops, loops, parallel_in, prepare, prepare_with, schedule,
+    version, Front, JAM,
 };
 pub use run::{accesses_in_bounds, parse_assignments, run, run_pieces, KernelFn, Outcome};

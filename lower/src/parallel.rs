@@ -18,25 +18,25 @@ pub fn parallel_dims(
     schedule: &UnionMap,
     only: Option<&[String]>,
 ) -> Result<Vec<bool>> {
+    parallel_dims_of(&dependences(model)?, schedule, only)
+}
+
+/// The flow, anti and output dependences of the model, one relation.
+pub(crate) fn dependences(model: &scop::Model) -> Result<UnionMap> {
     presburger::budget::with_budget(BUDGET, || {
         let deps = dataflow::compute_dependences_of(model).map_err(Error::Dataflow)?;
-        let all = deps.flow.union(&deps.anti)?.union(&deps.output)?;
-        let inside = |t: Option<&std::sync::Arc<presburger::Tuple>>| match (
-            only,
-            t.and_then(|t| t.name.as_ref()),
-        ) {
-            (None, _) => true,
-            (Some(names), Some(n)) => names.contains(n),
-            (Some(_), None) => false,
-        };
-        let mut d = UnionMap::empty(all.params().to_vec());
-        for m in all.maps() {
-            if inside(m.space().domain.as_ref()) && inside(Some(&m.space().range)) {
-                d.add_map(m.clone())?;
-            }
-        }
-        let times = schedule.reverse()?.apply_range(&d)?.apply_range(schedule)?;
-        let deltas = times.deltas()?;
+        Ok(deps.flow.union(&deps.anti)?.union(&deps.output)?)
+    })
+}
+
+/// [`parallel_dims`] of the dependences `deps` ([`dependences`]).
+pub(crate) fn parallel_dims_of(
+    deps: &UnionMap,
+    schedule: &UnionMap,
+    only: Option<&[String]>,
+) -> Result<Vec<bool>> {
+    presburger::budget::with_budget(BUDGET, || {
+        let deltas = time_deltas(deps, schedule, only)?;
         let n = schedule
             .maps()
             .iter()
@@ -50,20 +50,8 @@ pub fn parallel_dims(
                 if m.space().n_out() <= l {
                     continue;
                 }
-                let b = Builder::new(m.space());
-                let zero = b.constant(0);
                 for sign in [1, -1] {
-                    let mut cons = Vec::new();
-                    for j in 0..l {
-                        cons.push(b.eq(&b.out_dim(j)?, &zero)?);
-                    }
-                    let dl = b.out_dim(l)?;
-                    cons.push(if sign > 0 {
-                        b.ge(&dl, &b.constant(1))?
-                    } else {
-                        b.le(&dl, &b.constant(-1))?
-                    });
-                    if !m.intersect(&b.map(cons)?)?.is_empty()? {
+                    if !m.intersect(&first_nonzero(m, l, sign)?)?.is_empty()? {
                         parallel = false;
                     }
                 }
@@ -72,4 +60,82 @@ pub fn parallel_dims(
         }
         Ok(out)
     })
+}
+
+/// True when `schedule` (statement instances to times of one length)
+/// executes the source of every flow, anti and output dependence of the
+/// model strictly before its sink: no time difference of a dependent pair
+/// is zero or lexicographically negative. An independent check of a
+/// computed schedule (false for times of different lengths).
+pub fn respects_dependences(model: &scop::Model, schedule: &UnionMap) -> Result<bool> {
+    respects(&dependences(model)?, schedule)
+}
+
+/// [`respects_dependences`] of the dependences `deps` ([`dependences`]).
+pub(crate) fn respects(deps: &UnionMap, schedule: &UnionMap) -> Result<bool> {
+    let lens: std::collections::BTreeSet<usize> =
+        schedule.maps().iter().map(|m| m.space().n_out()).collect();
+    if lens.len() > 1 {
+        return Ok(false);
+    }
+    presburger::budget::with_budget(BUDGET, || {
+        let deltas = time_deltas(deps, schedule, None)?;
+        for m in deltas.maps() {
+            let n = m.space().n_out();
+            // all zero
+            let b = Builder::new(m.space());
+            let zero = b.constant(0);
+            let cons = (0..n)
+                .map(|j| b.eq(&b.out_dim(j)?, &zero))
+                .collect::<presburger::Result<Vec<_>>>()?;
+            if !m.intersect(&b.map(cons)?)?.is_empty()? {
+                return Ok(false);
+            }
+            for l in 0..n {
+                if !m.intersect(&first_nonzero(m, l, -1)?)?.is_empty()? {
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(true)
+    })
+}
+
+/// The differences of the times of dependent instances (with `only`,
+/// between those statements).
+fn time_deltas(all: &UnionMap, schedule: &UnionMap, only: Option<&[String]>) -> Result<UnionMap> {
+    let inside = |t: Option<&std::sync::Arc<presburger::Tuple>>| match (
+        only,
+        t.and_then(|t| t.name.as_ref()),
+    ) {
+        (None, _) => true,
+        (Some(names), Some(n)) => names.contains(n),
+        (Some(_), None) => false,
+    };
+    let mut d = UnionMap::empty(all.params().to_vec());
+    for m in all.maps() {
+        if inside(m.space().domain.as_ref()) && inside(Some(&m.space().range)) {
+            d.add_map(m.clone())?;
+        }
+    }
+    let times = schedule.reverse()?.apply_range(&d)?.apply_range(schedule)?;
+    Ok(times.deltas()?)
+}
+
+/// The differences whose first `l` components are zero and whose `l`-th
+/// has the sign `sign` (at least 1 or at most -1).
+fn first_nonzero(m: &presburger::Map, l: usize, sign: i64) -> Result<presburger::Map> {
+    let b = Builder::new(m.space());
+    let zero = b.constant(0);
+    let mut cons = Vec::new();
+    for j in 0..l {
+        cons.push(b.eq(&b.out_dim(j)?, &zero)?);
+    }
+    let dl = b.out_dim(l)?;
+    cons.push(if sign > 0 {
+        b.ge(&dl, &b.constant(1))?
+    } else {
+        b.le(&dl, &b.constant(-1))?
+    });
+    Ok(b.map(cons)?)
 }

@@ -1,36 +1,50 @@
-//! From C text to a loop nest: the front end's model, a schedule (the
-//! original one), and AST generation.
+//! From C text to a loop nest: the front end's model, the schedule (the
+//! original one or the scheduler's, [`crate::choice`]), and AST
+//! generation.
 
 use ast::Node;
 use scop::ast::Function;
 
+use crate::choice::{Chosen, Policy};
 use crate::error::Result;
 use crate::kernel::Kernel;
 
 /// Work limit of AST generation (engine operations).
 const BUDGET: u64 = 500_000_000;
 
-/// A parsed kernel with its model.
+/// A parsed kernel with its model and the schedule its code follows.
 #[derive(Debug, Clone)]
 pub struct Front {
     /// The syntax tree (signature, for the argument vector and the interpreter).
     pub function: Function,
     /// The polyhedral model.
     pub model: scop::Model,
+    /// The schedule in use, where it comes from and why.
+    pub schedule: Chosen,
 }
 
-/// Parses and models a kernel.
+/// Parses and models a kernel; the schedule by [`Policy::Auto`].
 pub fn front(src: &str) -> Result<Front> {
+    front_with(src, Policy::Auto)
+}
+
+/// Parses and models a kernel; the schedule by `policy`.
+pub fn front_with(src: &str, policy: Policy) -> Result<Front> {
     let function = scop::parse_kernel(src)?;
     let scop = scop::build_from_ast(&function)?;
     let model = scop::Model::from_scop(&scop)?;
-    Ok(Front { function, model })
+    let schedule = crate::choice::choose(&function, &model, policy)?;
+    Ok(Front {
+        function,
+        model,
+        schedule,
+    })
 }
 
-/// The schedule the code follows: the model's (original) schedule,
-/// restricted to the domain.
-pub fn schedule(model: &scop::Model) -> Result<presburger::UnionMap> {
-    Ok(model.schedule().intersect_domain(model.domain())?)
+/// The schedule the code of `f` follows (statement instances to times,
+/// restricted to the domain).
+pub fn schedule(f: &Front) -> Result<presburger::UnionMap> {
+    Ok(f.schedule.map.clone())
 }
 
 /// The loop nest scanning `schedule` under the model's context.
@@ -43,8 +57,7 @@ pub fn loops(model: &scop::Model, schedule: &presburger::UnionMap) -> Result<Nod
 
 /// Everything up to the loop nest and the lowering's view of the kernel.
 pub fn kernel_and_loops(f: &Front) -> Result<(Kernel, Node)> {
-    let s = schedule(&f.model)?;
-    let node = loops(&f.model, &s)?;
+    let node = loops(&f.model, &f.schedule.map)?;
     Ok((Kernel::new(&f.function, &f.model)?, node))
 }
 
@@ -82,15 +95,12 @@ pub fn prepare(f: &Front) -> Result<(Kernel, Node, crate::jam::Copies)> {
 /// statements all write along their innermost loop.
 pub fn prepare_with(f: &Front, factor: i64) -> Result<(Kernel, Node, crate::jam::Copies)> {
     let (k, node) = kernel_and_loops(f)?;
-    // the schedule and the dependences behind the parallel test only when a
-    // loop asks, once per set of statements
-    let s = std::cell::OnceCell::new();
+    // the dependences behind the parallel test only when a loop asks, once
+    // per set of statements
     let dims: std::cell::RefCell<std::collections::HashMap<Vec<String>, Vec<bool>>> =
         Default::default();
     let par = |n: &Node, l: usize| {
-        let Some(s) = s.get_or_init(|| schedule(&f.model).ok()) else {
-            return false;
-        };
+        let s = &f.schedule.map;
         let mut st = Vec::new();
         crate::function::statements_of(n, &mut st);
         st.sort();

@@ -22,7 +22,7 @@ fn check(src: &str, tiled: bool, sizes: &[&[(&str, i64)]]) {
         node.to_c()
     );
     assert_eq!(c.workspace > 0, tiled);
-    let sched = lower::schedule(&front.model).unwrap();
+    let sched = lower::schedule(&front).unwrap();
     let par = |n: &ast::Node, l: usize| lower::parallel_in(&front.model, &sched, n, l);
     let pieces = lower::compile_pieces(&k, &node, &par, &copies).unwrap();
     for size in sizes {

@@ -244,7 +244,7 @@ fn parallel_pieces_on_three_workers_agree_with_the_interpreter() {
         let src = std::fs::read_to_string(&path).unwrap();
         let front = lower::front(&src).unwrap();
         let (k, node, copies) = lower::prepare_with(&front, 4).unwrap();
-        let sched = lower::schedule(&front.model).unwrap();
+        let sched = lower::schedule(&front).unwrap();
         let par = |n: &ast::Node, l: usize| lower::parallel_in(&front.model, &sched, n, l);
         let pieces = lower::compile_pieces(&k, &node, &par, &copies).unwrap();
         parallel_loops += pieces.iter().filter(|p| p.parallel).count();
@@ -284,8 +284,8 @@ fn a_loop_carrying_a_dependence_is_not_parallel() {
       for (int i = 0; i < N; i++) B[i] = A[i] * 2;
       for (int i = 1; i < N; i++) A[i] = A[i - 1] + B[i];
     }";
-    let front = lower::front(src).unwrap();
-    let sched = lower::schedule(&front.model).unwrap();
+    let front = lower::front_with(src, lower::Policy::Original).unwrap();
+    let sched = lower::schedule(&front).unwrap();
     let par = lower::parallel_dims(&front.model, &sched, None).unwrap();
     // dimension 0 orders the two loops (the second reads B written by the
     // first), dimension 1 is the loops: the first is parallel, the second is
@@ -298,8 +298,8 @@ fn a_loop_carrying_a_dependence_is_not_parallel() {
     let src = "void q(int N, double A[N][N]) {
       for (int i = 0; i < N; i++) for (int j = 1; j < N; j++) A[i][j] = A[i][j - 1] + 1;
     }";
-    let front = lower::front(src).unwrap();
-    let sched = lower::schedule(&front.model).unwrap();
+    let front = lower::front_with(src, lower::Policy::Original).unwrap();
+    let sched = lower::schedule(&front).unwrap();
     assert_eq!(
         lower::parallel_dims(&front.model, &sched, None).unwrap(),
         [true, false]

@@ -51,7 +51,7 @@ fn long_kernels_agree_with_the_interpreter() {
         let (k, node, copies) = lower::prepare(&front).unwrap();
         let c =
             lower::compile_jammed(&k, &node, &copies).unwrap_or_else(|e| panic!("{}: {e}", k.name));
-        let sched = lower::schedule(&front.model).unwrap();
+        let sched = lower::schedule(&front).unwrap();
         let par = |n: &ast::Node, l: usize| lower::parallel_in(&front.model, &sched, n, l);
         let pieces = lower::compile_pieces(&k, &node, &par, &copies).unwrap();
         for _ in 0..6 {

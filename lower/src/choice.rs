@@ -1,0 +1,269 @@
+//! Which schedule the code follows: the program's original one, or the
+//! affine scheduler's (`scheduler`, Pluto-style rows by exact lexmin from
+//! the kernel's dependences).
+//!
+//! Measured (`benches/README.md`): on the shared and the project's
+//! kernels the rule below adopts the scheduler's schedule for trmm only
+//! (the `j` loop outside the `i` loop that carries the dependence: a
+//! parallel outer loop, the same single-thread CPU time); every other
+//! kernel either has parallel outer loops already (gemm, syrk, 2mm,
+//! covariance, strided), gets none from the scheduler (stencils,
+//! recurrences, doitgen's shared temporary), or would lose its vector
+//! loop (lrr_listing1).
+//!
+//! The lowering's own transformations (distribution around contractions,
+//! their BLIS-style tiling, interchange of strided reductions, the
+//! vectorizer) are tuned to the original loop order, and the scheduler
+//! optimises for fusion and tiling (it skews stencils so that a later
+//! tiling is legal, which without that tiling only lengthens the inner
+//! loops' strides). So [`Policy::Auto`] adopts the scheduler's schedule
+//! only where it gains what the lowering cannot get otherwise, an outer
+//! parallel loop, and costs nothing the lowering measures:
+//!
+//! 1. the original schedule's top-level loop nests are compared by
+//!    *coverage*: the number of statements inside a top-level nest whose
+//!    outer loop carries no dependence (a nest [`crate::compile_pieces`]
+//!    splits among the workers). When every statement is covered, the
+//!    original stays (the scheduler is not run: it costs compile time);
+//!    so it does when no outermost band of the scheduler's tree starts
+//!    with a coincident member (its code has no parallel outer loop);
+//! 2. the scheduler's schedule must respect every flow, anti and output
+//!    dependence ([`crate::respects_dependences`], checked here
+//!    independently of the scheduler) and cover strictly more statements;
+//! 3. compiled for one thread, it must have no fewer vectorized loops and
+//!    tiled contractions than the original's code, and each of its
+//!    innermost loops must be at least as good (the same number of scalar,
+//!    strided loops or fewer).
+//!
+//! Otherwise the original stays, with the reason in [`Chosen::reason`].
+//! [`Policy::Scheduler`] forces the scheduler's schedule (when valid),
+//! for tests; [`Policy::Original`] the original.
+
+use ast::Node;
+use presburger::UnionMap;
+
+use crate::error::{Error, Result};
+use crate::kernel::Kernel;
+
+/// Work limit of the scheduler in [`Policy::Auto`] (engine operations):
+/// past it the original schedule is kept.
+const SCHEDULER_BUDGET: u64 = 100_000_000;
+
+/// How the schedule is chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Policy {
+    /// The program's own order.
+    Original,
+    /// The scheduler's schedule (an error when it cannot be computed or
+    /// violates a dependence).
+    Scheduler,
+    /// The scheduler's where the rule of this module says it helps.
+    Auto,
+}
+
+impl std::str::FromStr for Policy {
+    type Err = Error;
+    /// `original`, `scheduler` or `auto`.
+    fn from_str(s: &str) -> Result<Policy> {
+        match s {
+            "original" => Ok(Policy::Original),
+            "scheduler" => Ok(Policy::Scheduler),
+            "auto" => Ok(Policy::Auto),
+            _ => Err(Error::Usage(format!(
+                "unknown schedule `{s}` (expected auto, original or scheduler)"
+            ))),
+        }
+    }
+}
+
+/// Where the schedule in use comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// The program's order.
+    Original,
+    /// The affine scheduler.
+    Scheduler,
+}
+
+/// The schedule the code follows, with where it comes from and why.
+#[derive(Debug, Clone)]
+pub struct Chosen {
+    /// Statement instances to times, restricted to the domain.
+    pub map: UnionMap,
+    /// Its origin.
+    pub origin: Origin,
+    /// One line: why this one.
+    pub reason: String,
+}
+
+/// The model's (original) schedule, restricted to the domain.
+pub fn original_schedule(model: &scop::Model) -> Result<UnionMap> {
+    Ok(model.schedule().intersect_domain(model.domain())?)
+}
+
+/// The scheduler's schedule for the model's dependences (all flow, anti
+/// and output dependences as validity), restricted to the domain, checked
+/// to respect every dependence. `budget`: the scheduler's operation limit.
+pub fn scheduler_schedule(model: &scop::Model, budget: Option<u64>) -> Result<UnionMap> {
+    let deps = crate::parallel::dependences(model)?;
+    checked_schedule(model, &deps, &computed(model, budget)?)
+}
+
+/// The scheduler's schedule tree.
+fn computed(model: &scop::Model, budget: Option<u64>) -> Result<scheduler::Schedule> {
+    let acc = scheduler::Accesses::from_model(model);
+    let sc = presburger::budget::with_budget(200_000_000, || {
+        scheduler::constraints_from_accesses(&acc, false)
+    })
+    .map_err(Error::Scheduler)?;
+    let opts = scheduler::Options {
+        budget,
+        ..scheduler::Options::default()
+    };
+    scheduler::compute_schedule(&sc, &opts).map_err(Error::Scheduler)
+}
+
+/// The union map of a schedule tree, restricted to the domain, when it
+/// respects the dependences `deps`.
+fn checked_schedule(
+    model: &scop::Model,
+    deps: &UnionMap,
+    s: &scheduler::Schedule,
+) -> Result<UnionMap> {
+    let map = s
+        .to_union_map()
+        .map_err(Error::Scheduler)?
+        .intersect_domain(model.domain())?;
+    if !crate::parallel::respects(deps, &map)? {
+        return Err(Error::Internal(
+            "the scheduler's schedule violates a dependence".into(),
+        ));
+    }
+    Ok(map)
+}
+
+/// The schedule by `policy` (see the module documentation for
+/// [`Policy::Auto`]).
+pub fn choose(f: &scop::ast::Function, model: &scop::Model, policy: Policy) -> Result<Chosen> {
+    let original = |reason: String| -> Result<Chosen> {
+        Ok(Chosen {
+            map: original_schedule(model)?,
+            origin: Origin::Original,
+            reason,
+        })
+    };
+    match policy {
+        Policy::Original => return original("requested".into()),
+        Policy::Scheduler => {
+            return Ok(Chosen {
+                map: scheduler_schedule(model, scheduler::Options::default().budget)?,
+                origin: Origin::Scheduler,
+                reason: "requested".into(),
+            })
+        }
+        Policy::Auto => {}
+    }
+    let n = model.statements().len();
+    let deps = crate::parallel::dependences(model)?;
+    let orig = original_schedule(model)?;
+    let orig_loops = crate::pipeline::loops(model, &orig)?;
+    let cov_o = coverage(&deps, &orig, &orig_loops);
+    if cov_o == n {
+        return original("its outer loops are parallel".into());
+    }
+    let tree = match computed(model, Some(SCHEDULER_BUDGET)) {
+        Ok(t) => t,
+        Err(e) => return original(format!("no scheduler schedule ({e})")),
+    };
+    if !outer_coincident(&tree.root) {
+        return original("the scheduler's outer loops are not parallel either".into());
+    }
+    let new = match checked_schedule(model, &deps, &tree) {
+        Ok(m) => m,
+        Err(e) => return original(format!("no scheduler schedule ({e})")),
+    };
+    let new_loops = crate::pipeline::loops(model, &new)?;
+    let cov_s = coverage(&deps, &new, &new_loops);
+    if cov_s <= cov_o {
+        return original(format!(
+            "the scheduler's puts {cov_s} of {n} statements under a parallel outer loop, the original {cov_o}"
+        ));
+    }
+    let k = Kernel::new(f, model)?;
+    let (Ok(a), Ok(b)) = (
+        crate::function::compile(&k, &orig_loops),
+        crate::function::compile(&k, &new_loops),
+    ) else {
+        return original("the scheduler's loops do not compile as well".into());
+    };
+    let (qa, qb) = (quality(&a.notes), quality(&b.notes));
+    if qb.fast < qa.fast || qb.strided > qa.strided {
+        return original(format!(
+            "the scheduler's code has {} vectorized or tiled and {} strided innermost loops, the original {} and {}",
+            qb.fast, qb.strided, qa.fast, qa.strided
+        ));
+    }
+    Ok(Chosen {
+        map: new,
+        origin: Origin::Scheduler,
+        reason: format!(
+            "{cov_s} of {n} statements under a parallel outer loop (the original: {cov_o}), no fewer vectorized loops"
+        ),
+    })
+}
+
+/// What the notes of compiled code say of its innermost loops.
+struct Quality {
+    /// Vectorized loops and tiled contractions.
+    fast: usize,
+    /// Scalar loops with a strided access.
+    strided: usize,
+}
+
+fn quality(notes: &[String]) -> Quality {
+    Quality {
+        fast: notes
+            .iter()
+            .filter(|n| n.contains("vectorized") || n.contains("contraction"))
+            .count(),
+        strided: notes
+            .iter()
+            .filter(|n| !n.contains("vectorized") && n.contains("stride"))
+            .count(),
+    }
+}
+
+/// The number of statements inside a top-level nest of `loops` whose outer
+/// loop carries no dependence among the nest's statements (a statement
+/// also in a nest that is not parallel does not count).
+fn coverage(deps: &UnionMap, schedule: &UnionMap, loops: &Node) -> usize {
+    let (mut covered, mut not) = (
+        std::collections::BTreeSet::new(),
+        std::collections::BTreeSet::new(),
+    );
+    for n in crate::function::top_level(loops) {
+        let mut st = Vec::new();
+        crate::function::statements_of(&n, &mut st);
+        st.sort();
+        st.dedup();
+        let par = crate::function::outer_dimension(&n).is_some_and(|l| {
+            crate::parallel::parallel_dims_of(deps, schedule, Some(&st))
+                .is_ok_and(|p| p.get(l) == Some(&true))
+        });
+        if par { &mut covered } else { &mut not }.extend(st);
+    }
+    covered.difference(&not).count()
+}
+
+/// Whether some outermost band of the scheduler's tree (below sequences)
+/// starts with a coincident member: the only way its code can have a
+/// parallel outer loop.
+fn outer_coincident(n: &scheduler::Node) -> bool {
+    match n {
+        scheduler::Node::Band(b) => b.coincident.first() == Some(&true),
+        scheduler::Node::Sequence(fs) | scheduler::Node::Set(fs) => {
+            fs.iter().any(|f| outer_coincident(&f.child))
+        }
+        _ => false,
+    }
+}
