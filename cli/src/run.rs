@@ -9,7 +9,7 @@
 //!
 //! `--threads T` (default: the number of cores): an outer loop that
 //! carries no dependence runs on T workers, each on a contiguous share,
-//! once a run of its nest took 2 ms or more (the first run is sequential).
+//! once a run of its nest took 0.5 ms or more (the first run is sequential).
 //!
 //! Versioning: the kernel's run-time check (the `assumptions` crate,
 //! decided by `lower::version` at the given parameter values and the
@@ -24,8 +24,9 @@ use std::time::Instant;
 use crate::error::Error;
 
 /// A parallel loop nest runs on the workers once one run of it took this
-/// long (2 ms: thread start-up costs more than shorter loops gain).
-const THREADED_NS: u128 = 2_000_000;
+/// long (0.5 ms: the workers are started once for all runs, and handing
+/// them a loop costs two barrier waits, tens of microseconds).
+const THREADED_NS: u128 = 500_000;
 
 /// Usage of the command.
 pub const USAGE: &str =

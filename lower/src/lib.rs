@@ -131,11 +131,15 @@
 //! function; a nest whose outer loop `c_l` carries no dependence among its
 //! statements ([`parallel_dims`]: flow, anti and output dependences from
 //! `dataflow`, mapped to schedule times, never differ at `l` when they
-//! agree before it) reads the worker's number `t` and count `T` from the
+//! agree before it) reads a chunk number `t` and count `T` from the
 //! argument vector and runs iterations `n*t/T .. n*(t+1)/T` of its `n`.
-//! [`run_pieces`] runs the pieces in order, a parallel one on scoped
-//! threads joined before the next piece (the barrier). Scalars live in a
-//! scalar area shared through the argument vector, so values cross pieces.
+//! [`run_pieces`] runs the pieces in order, a parallel one on a team of
+//! worker threads started once for all runs: the chunks (four per worker,
+//! one per worker for a tiled contraction, which repacks its shared factor
+//! per chunk) are taken from a shared counter, so a worker with cheaper
+//! chunks or more of the processor does more of them, and all are done
+//! before the next piece starts (the barrier). Scalars live in a scalar
+//! area shared through the argument vector, so values cross pieces.
 //!
 //! ## Safety
 //! The compiled code has no bounds checks: [`accesses_in_bounds`] proves
@@ -181,6 +185,7 @@ mod run;
 mod state;
 mod tile;
 mod vector;
+mod workers;
 
 pub use choice::{choose, original_schedule, scheduler_schedule, Chosen, Origin, Policy};
 pub use cprint::c_function;

@@ -114,10 +114,12 @@ pub fn run(
 }
 
 /// Like [`run`] for a kernel compiled in pieces ([`crate::compile_pieces`]):
-/// the pieces run in order, a parallel one on `threads` workers (scoped
-/// threads, joined before the next piece) once one of its runs took
-/// `min_threaded_ns` or more (starting threads costs more than short loops
-/// gain; with a positive threshold the first run is on one thread).
+/// the pieces run in order, a parallel one on `threads` workers (a team
+/// started once for all runs, its outer loop handed out in chunks, all
+/// chunks done before the next piece: the `workers` module) once one of
+/// its runs took `min_threaded_ns` or more (waking the workers costs more
+/// than very short loops gain; with a positive threshold the first run is
+/// on one thread).
 pub fn run_pieces(
     pieces: &[Piece],
     k: &Kernel,
@@ -130,9 +132,9 @@ pub fn run_pieces(
 ) -> Result<Outcome> {
     let (ints, dbls) = parse_assignments(f, assignments)?;
     let init = scop::interp::initial_state(f, &ints, &dbls)?;
-    let funcs: Vec<(JitFunction<KernelFn>, bool)> = pieces
+    let funcs: Vec<JitFunction<KernelFn>> = pieces
         .iter()
-        .map(|p| Ok((JitFunction::new(&p.code.code)?, p.parallel)))
+        .map(|p| Ok(JitFunction::new(&p.code.code)?))
         .collect::<Result<_>>()?;
     let threads = threads.max(1);
     let mut piece_ns = vec![0u128; funcs.len()];
@@ -166,80 +168,76 @@ pub fn run_pieces(
             ((p + 63) & !63) as i64
         })
         .collect();
-    let mut times = Vec::new();
-    let mut last: Vec<(String, Vec<f64>)> = Vec::new();
-    for run in 0..repeat.max(1) {
-        let mut arrays: Vec<(String, Vec<f64>)> = Vec::new();
-        let mut block: Vec<i64> = Vec::new();
-        let mut ptr_slots = Vec::new();
-        for p in &f.params {
-            match p.kind {
-                ParamKind::Int(_) => block.push(init.ints[&p.name]),
-                ParamKind::Double => block.push(init.doubles[&p.name].to_bits() as i64),
-                ParamKind::Array(_) | ParamKind::OpenArray(_) | ParamKind::Pointer { .. } => {
-                    let data = init
-                        .arrays
-                        .get(&p.name)
-                        .map(|a| a.data.clone())
-                        .unwrap_or_default();
-                    ptr_slots.push(block.len());
-                    block.push(0);
-                    arrays.push((p.name.clone(), data));
-                }
-            }
-        }
-        let mut locals: Vec<Vec<f64>> = local_sizes.iter().map(|&n| vec![0.0; n.max(1)]).collect();
-        for (s, (_, data)) in ptr_slots.iter().zip(arrays.iter_mut()) {
-            block[*s] = data.as_mut_ptr() as i64;
-        }
-        for l in locals.iter_mut() {
-            block.push(l.as_mut_ptr() as i64);
-        }
-        // the scalar area: written double parameters start at their value
-        let mut scalars: Vec<f64> = k
-            .scalars
-            .iter()
-            .map(|n| match k.arrays[n].storage {
-                Storage::Scalar { init: Some(_), .. } => {
-                    init.doubles.get(n).copied().unwrap_or(0.0)
-                }
-                _ => 0.0,
-            })
-            .collect();
-        scalars.push(0.0);
-        block.push(scalars.as_mut_ptr() as i64);
-        block.push(0);
-        block.push(1);
-        block.push(ws_ptrs[0]);
-        let t = Instant::now();
-        for (i, (func, parallel)) in funcs.iter().enumerate() {
-            let tp = Instant::now();
-            if *parallel && threads > 1 && piece_ns[i] >= min_threaded_ns {
-                let n = k.scalar_area();
-                let blocks: Vec<Vec<i64>> = (0..threads)
-                    .map(|w| {
-                        let mut b = block.clone();
-                        b[n + 1] = w as i64;
-                        b[n + 2] = threads as i64;
-                        b[n + 3] = ws_ptrs[w];
-                        b
-                    })
-                    .collect();
-                std::thread::scope(|s| {
-                    for b in &blocks[1..] {
-                        s.spawn(move || func.call((b.as_ptr(),)));
+    let parallel: Vec<bool> = pieces.iter().map(|p| p.parallel).collect();
+    let mut runs = |team: Option<&crate::workers::Team>| {
+        let mut times = Vec::new();
+        let mut last: Vec<(String, Vec<f64>)> = Vec::new();
+        for run in 0..repeat.max(1) {
+            let mut arrays: Vec<(String, Vec<f64>)> = Vec::new();
+            let mut block: Vec<i64> = Vec::new();
+            let mut ptr_slots = Vec::new();
+            for p in &f.params {
+                match p.kind {
+                    ParamKind::Int(_) => block.push(init.ints[&p.name]),
+                    ParamKind::Double => block.push(init.doubles[&p.name].to_bits() as i64),
+                    ParamKind::Array(_) | ParamKind::OpenArray(_) | ParamKind::Pointer { .. } => {
+                        let data = init
+                            .arrays
+                            .get(&p.name)
+                            .map(|a| a.data.clone())
+                            .unwrap_or_default();
+                        ptr_slots.push(block.len());
+                        block.push(0);
+                        arrays.push((p.name.clone(), data));
                     }
-                    func.call((blocks[0].as_ptr(),));
-                });
-            } else {
-                func.call((block.as_ptr(),));
+                }
             }
-            piece_ns[i] = tp.elapsed().as_nanos();
+            let mut locals: Vec<Vec<f64>> =
+                local_sizes.iter().map(|&n| vec![0.0; n.max(1)]).collect();
+            for (s, (_, data)) in ptr_slots.iter().zip(arrays.iter_mut()) {
+                block[*s] = data.as_mut_ptr() as i64;
+            }
+            for l in locals.iter_mut() {
+                block.push(l.as_mut_ptr() as i64);
+            }
+            // the scalar area: written double parameters start at their value
+            let mut scalars: Vec<f64> = k
+                .scalars
+                .iter()
+                .map(|n| match k.arrays[n].storage {
+                    Storage::Scalar { init: Some(_), .. } => {
+                        init.doubles.get(n).copied().unwrap_or(0.0)
+                    }
+                    _ => 0.0,
+                })
+                .collect();
+            scalars.push(0.0);
+            block.push(scalars.as_mut_ptr() as i64);
+            block.push(0);
+            block.push(1);
+            block.push(ws_ptrs[0]);
+            let t = Instant::now();
+            for (i, func) in funcs.iter().enumerate() {
+                let tp = Instant::now();
+                match team {
+                    Some(team) if parallel[i] && piece_ns[i] >= min_threaded_ns => {
+                        team.run(i, &block, pieces[i].code.workspace > 0)
+                    }
+                    _ => func.call((block.as_ptr(),)),
+                }
+                piece_ns[i] = tp.elapsed().as_nanos();
+            }
+            times.push(t.elapsed().as_nanos());
+            progress(run, times[run]);
+            last = arrays;
         }
-        times.push(t.elapsed().as_nanos());
-        progress(run, times[run]);
-        last = arrays;
-    }
+        (times, last)
+    };
+    let (mut times, last) = if threads > 1 && parallel.iter().any(|&p| p) {
+        crate::workers::with_team(&funcs, &ws_ptrs, k.scalar_area() + 1, |t| runs(Some(t)))
+    } else {
+        runs(None)
+    };
     times.sort_unstable();
     let n = times.len();
     let median = if n % 2 == 1 {
