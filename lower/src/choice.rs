@@ -94,6 +94,8 @@ pub struct Chosen {
     pub origin: Origin,
     /// One line: why this one.
     pub reason: String,
+    /// The loop nest scanning `map`, when the choice generated it.
+    pub loops: Option<Node>,
 }
 
 /// The model's (original) schedule, restricted to the domain.
@@ -106,15 +108,28 @@ pub fn original_schedule(model: &scop::Model) -> Result<UnionMap> {
 /// to respect every dependence. `budget`: the scheduler's operation limit.
 pub fn scheduler_schedule(model: &scop::Model, budget: Option<u64>) -> Result<UnionMap> {
     let deps = crate::parallel::dependences(model)?;
-    checked_schedule(model, &deps, &computed(model, budget)?)
+    checked_schedule(model, &deps, &computed(model, &deps, budget)?)
 }
 
-/// The scheduler's schedule tree.
-fn computed(model: &scop::Model, budget: Option<u64>) -> Result<scheduler::Schedule> {
-    let acc = scheduler::Accesses::from_model(model);
-    let sc = presburger::budget::with_budget(200_000_000, || {
-        scheduler::constraints_from_accesses(&acc, false)
-    })
+/// The scheduler's schedule tree for the dependences `deps`: validity,
+/// coincidence and proximity are all of them (as `poly schedule`).
+fn computed(
+    model: &scop::Model,
+    deps: &UnionMap,
+    budget: Option<u64>,
+) -> Result<scheduler::Schedule> {
+    let none = || UnionMap::empty(model.domain().params().to_vec());
+    let all = presburger::budget::with_budget(200_000_000, || deps.coalesce())?;
+    let sc = scheduler::ScheduleConstraints {
+        domain: model.domain().clone(),
+        context: Some(model.context().clone()),
+        validity: all.clone(),
+        coincidence: all.clone(),
+        proximity: all,
+        condition: none(),
+        conditional_validity: none(),
+    }
+    .aligned()
     .map_err(Error::Scheduler)?;
     let opts = scheduler::Options {
         budget,
@@ -145,20 +160,22 @@ fn checked_schedule(
 /// The schedule by `policy` (see the module documentation for
 /// [`Policy::Auto`]).
 pub fn choose(f: &scop::ast::Function, model: &scop::Model, policy: Policy) -> Result<Chosen> {
-    let original = |reason: String| -> Result<Chosen> {
+    let original = |reason: String, loops: Option<Node>| -> Result<Chosen> {
         Ok(Chosen {
             map: original_schedule(model)?,
             origin: Origin::Original,
             reason,
+            loops,
         })
     };
     match policy {
-        Policy::Original => return original("requested".into()),
+        Policy::Original => return original("requested".into(), None),
         Policy::Scheduler => {
             return Ok(Chosen {
                 map: scheduler_schedule(model, scheduler::Options::default().budget)?,
                 origin: Origin::Scheduler,
                 reason: "requested".into(),
+                loops: None,
             })
         }
         Policy::Auto => {}
@@ -169,39 +186,49 @@ pub fn choose(f: &scop::ast::Function, model: &scop::Model, policy: Policy) -> R
     let orig_loops = crate::pipeline::loops(model, &orig)?;
     let cov_o = coverage(&deps, &orig, &orig_loops);
     if cov_o == n {
-        return original("its outer loops are parallel".into());
+        return original("its outer loops are parallel".into(), Some(orig_loops));
     }
-    let tree = match computed(model, Some(SCHEDULER_BUDGET)) {
+    let tree = match computed(model, &deps, Some(SCHEDULER_BUDGET)) {
         Ok(t) => t,
-        Err(e) => return original(format!("no scheduler schedule ({e})")),
+        Err(e) => return original(format!("no scheduler schedule ({e})"), Some(orig_loops)),
     };
     if !outer_coincident(&tree.root) {
-        return original("the scheduler's outer loops are not parallel either".into());
+        return original(
+            "the scheduler's outer loops are not parallel either".into(),
+            Some(orig_loops),
+        );
     }
     let new = match checked_schedule(model, &deps, &tree) {
         Ok(m) => m,
-        Err(e) => return original(format!("no scheduler schedule ({e})")),
+        Err(e) => return original(format!("no scheduler schedule ({e})"), Some(orig_loops)),
     };
     let new_loops = crate::pipeline::loops(model, &new)?;
     let cov_s = coverage(&deps, &new, &new_loops);
     if cov_s <= cov_o {
-        return original(format!(
-            "the scheduler's puts {cov_s} of {n} statements under a parallel outer loop, the original {cov_o}"
-        ));
+        return original(
+            format!("the scheduler's puts {cov_s} of {n} statements under a parallel outer loop, the original {cov_o}"),
+            Some(orig_loops),
+        );
     }
     let k = Kernel::new(f, model)?;
     let (Ok(a), Ok(b)) = (
         crate::function::compile(&k, &orig_loops),
         crate::function::compile(&k, &new_loops),
     ) else {
-        return original("the scheduler's loops do not compile as well".into());
+        return original(
+            "the scheduler's loops do not compile as well".into(),
+            Some(orig_loops),
+        );
     };
     let (qa, qb) = (quality(&a.notes), quality(&b.notes));
     if qb.fast < qa.fast || qb.strided > qa.strided {
-        return original(format!(
-            "the scheduler's code has {} vectorized or tiled and {} strided innermost loops, the original {} and {}",
-            qb.fast, qb.strided, qa.fast, qa.strided
-        ));
+        return original(
+            format!(
+                "the scheduler's code has {} vectorized or tiled and {} strided innermost loops, the original {} and {}",
+                qb.fast, qb.strided, qa.fast, qa.strided
+            ),
+            Some(orig_loops),
+        );
     }
     Ok(Chosen {
         map: new,
@@ -209,6 +236,7 @@ pub fn choose(f: &scop::ast::Function, model: &scop::Model, policy: Policy) -> R
         reason: format!(
             "{cov_s} of {n} statements under a parallel outer loop (the original: {cov_o}), no fewer vectorized loops"
         ),
+        loops: Some(new_loops),
     })
 }
 

@@ -57,7 +57,10 @@ pub fn loops(model: &scop::Model, schedule: &presburger::UnionMap) -> Result<Nod
 
 /// Everything up to the loop nest and the lowering's view of the kernel.
 pub fn kernel_and_loops(f: &Front) -> Result<(Kernel, Node)> {
-    let node = loops(&f.model, &f.schedule.map)?;
+    let node = match &f.schedule.loops {
+        Some(n) => n.clone(),
+        None => loops(&f.model, &f.schedule.map)?,
+    };
     Ok((Kernel::new(&f.function, &f.model)?, node))
 }
 
