@@ -26,13 +26,7 @@ pub fn compile_command(args: &[String]) -> Result<String, Error> {
                     .ok_or_else(|| usage("--emit needs a stage".into()))?
                     .clone()
             }
-            "--schedule" => {
-                policy = it
-                    .next()
-                    .ok_or_else(|| usage("--schedule needs auto, original or scheduler".into()))?
-                    .parse()
-                    .map_err(|e: lower::Error| usage(e.to_string()))?
-            }
+            "--schedule" => policy = crate::compile::policy(it.next()).map_err(usage)?,
             s if s.starts_with("--") => return Err(usage(format!("unknown option `{s}`"))),
             s if file.is_none() => file = Some(s.to_string()),
             s => return Err(usage(format!("unexpected argument `{s}`"))),
@@ -79,4 +73,13 @@ pub fn schedule_note(front: &lower::Front) -> String {
         lower::Origin::Scheduler => "the scheduler's schedule",
     };
     format!("{which} ({})", front.schedule.reason)
+}
+
+/// The value of `--schedule` (`auto`, `original` or `scheduler`), or what
+/// is wrong with it.
+pub fn policy(value: Option<&String>) -> Result<lower::Policy, String> {
+    value
+        .ok_or_else(|| "--schedule needs auto, original or scheduler".to_string())?
+        .parse()
+        .map_err(|e: lower::Error| e.to_string())
 }

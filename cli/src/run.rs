@@ -63,13 +63,7 @@ fn parse(args: &[String]) -> Result<Args, Error> {
                     threads = Some(n);
                 }
             }
-            "--schedule" => {
-                policy = it
-                    .next()
-                    .ok_or_else(|| usage("--schedule needs auto, original or scheduler".into()))?
-                    .parse()
-                    .map_err(|e: lower::Error| usage(e.to_string()))?
-            }
+            "--schedule" => policy = crate::compile::policy(it.next()).map_err(usage)?,
             s if s.starts_with("--") => return Err(usage(format!("unknown option `{s}`"))),
             s if s.contains('=') => assignments.push(s.to_string()),
             s if file.is_none() => file = Some(s.to_string()),

@@ -126,18 +126,9 @@ fn run_versions_on_the_run_time_check() {
     }
 }
 
-const TRMM: &str = "void trmm(int M, int N, double alpha, double A[M][M], double B[M][N]) {
-  for (int i = 0; i < M; i++)
-    for (int j = 0; j < N; j++) {
-      for (int k = i + 1; k < M; k++)
-        B[i][j] += A[k][i] * B[k][j];
-      B[i][j] = alpha * B[i][j];
-    }
-}";
-
 #[test]
 fn the_schedule_in_use_is_printed_and_said_on_standard_error() {
-    let k = kernel("trmm.c", TRMM);
+    let k = concat!(env!("CARGO_MANIFEST_DIR"), "/../scop/tests/kernels/trmm.c");
     // the scheduler's (j outside): chosen automatically, printed as used
     let (out, err, ok) = poly(&["compile", &k, "--emit", "schedule"]);
     assert!(ok && err.contains("the scheduler's schedule ("), "{err}");

@@ -3,31 +3,10 @@
 //! interpreter's to a relative 1e-9 (the vectorized loops reassociate
 //! reductions and contract multiply-adds into FMAs).
 
-use std::path::{Path, PathBuf};
-
-fn kernels() -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    for dir in [
-        root.join("../shared/kernels"),
-        root.join("scop/tests/kernels"),
-    ] {
-        let Ok(rd) = std::fs::read_dir(&dir) else {
-            eprintln!("note: {} is missing", dir.display());
-            continue;
-        };
-        for e in rd.flatten() {
-            if e.path().extension().is_some_and(|x| x == "c") {
-                out.push(e.path());
-            }
-        }
-    }
-    out.sort();
-    out
-}
+use std::path::Path;
 
 mod common;
-use common::agree;
+use common::{agree, kernels};
 
 #[test]
 fn compiled_kernels_agree_with_the_interpreter() {

@@ -5,7 +5,7 @@
 //! body value).
 
 mod common;
-use common::agree;
+use common::{agree, both_agree, compiled, random_sizes};
 
 const KERNELS: [&str; 4] = [
     "void lgemm(long NI, long NJ, long NK, double alpha, double beta,
@@ -48,24 +48,9 @@ fn long_kernels_agree_with_the_interpreter() {
     let mut checked = 0;
     for src in KERNELS {
         let front = lower::front(src).unwrap();
-        let (k, node, copies) = lower::prepare(&front).unwrap();
-        let c =
-            lower::compile_jammed(&k, &node, &copies).unwrap_or_else(|e| panic!("{}: {e}", k.name));
-        let sched = lower::schedule(&front).unwrap();
-        let par = |n: &ast::Node, l: usize| lower::parallel_in(&front.model, &sched, n, l);
-        let pieces = lower::compile_pieces(&k, &node, &par, &copies).unwrap();
+        let (k, c, pieces) = compiled(&front);
         for _ in 0..6 {
-            let assignments: Vec<String> = front
-                .model
-                .params()
-                .iter()
-                .map(|p| {
-                    seed = seed
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    format!("{p}={}", (seed >> 33) % 19)
-                })
-                .collect();
+            let assignments = random_sizes(&front, &mut seed, 0, 18);
             let (ints, dbls) = lower::parse_assignments(&front.function, &assignments).unwrap();
             if !lower::accesses_in_bounds(&front.model, &ints).unwrap() {
                 continue;
@@ -77,28 +62,13 @@ fn long_kernels_agree_with_the_interpreter() {
                 "{} {assignments:?}",
                 k.name
             );
-            let want = scop::commands::interp_function(&front.function, &assignments).unwrap();
-            let got = lower::run(&c, &k, &front.function, &assignments, 1, &mut |_, _| {}).unwrap();
-            agree(
-                &want,
-                &got.checksums,
-                &format!("{} {assignments:?}", k.name),
-            );
-            let got = lower::run_pieces(
-                &pieces,
+            both_agree(
+                &front,
                 &k,
-                &front.function,
+                &c,
+                &pieces,
                 &assignments,
-                1,
-                3,
-                0,
-                &mut |_, _| {},
-            )
-            .unwrap();
-            agree(
-                &want,
-                &got.checksums,
-                &format!("{} {assignments:?} (3 workers)", k.name),
+                &format!("{} {assignments:?}", k.name),
             );
             checked += 1;
         }

@@ -3,31 +3,8 @@
 //! thread and three workers), and the automatic choice takes it exactly
 //! where it adds an outer parallel loop without losing vector loops.
 
-use std::path::{Path, PathBuf};
-
 mod common;
-use common::agree;
-
-fn kernels() -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    for dir in [
-        root.join("../shared/kernels"),
-        root.join("scop/tests/kernels"),
-    ] {
-        let Ok(rd) = std::fs::read_dir(&dir) else {
-            eprintln!("note: {} is missing", dir.display());
-            continue;
-        };
-        for e in rd.flatten() {
-            if e.path().extension().is_some_and(|x| x == "c") {
-                out.push(e.path());
-            }
-        }
-    }
-    out.sort();
-    out
-}
+use common::{both_agree, compiled, kernels, random_sizes};
 
 #[test]
 fn kernels_with_the_schedulers_schedule_agree_with_the_interpreter() {
@@ -48,45 +25,20 @@ fn kernels_with_the_schedulers_schedule_agree_with_the_interpreter() {
         };
         assert_eq!(front.schedule.origin, lower::Origin::Scheduler);
         assert!(lower::respects_dependences(&front.model, &front.schedule.map).unwrap());
-        let (k, node, copies) = lower::prepare(&front).unwrap();
-        let c = lower::compile_jammed(&k, &node, &copies).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let sched = lower::schedule(&front).unwrap();
-        let par = |n: &ast::Node, l: usize| lower::parallel_in(&front.model, &sched, n, l);
-        let pieces = lower::compile_pieces(&k, &node, &par, &copies).unwrap();
+        let (k, c, pieces) = compiled(&front);
         for _ in 0..3 {
-            let assignments: Vec<String> = front
-                .model
-                .params()
-                .iter()
-                .map(|p| {
-                    seed = seed
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    format!("{p}={}", 1 + (seed >> 33) % 13)
-                })
-                .collect();
+            let assignments = random_sizes(&front, &mut seed, 1, 13);
             let (ints, _) = lower::parse_assignments(&front.function, &assignments).unwrap();
             if !lower::accesses_in_bounds(&front.model, &ints).unwrap() {
                 continue;
             }
-            let want = scop::commands::interp_function(&front.function, &assignments).unwrap();
-            let got = lower::run(&c, &k, &front.function, &assignments, 1, &mut |_, _| {}).unwrap();
-            agree(&want, &got.checksums, &format!("{name} {assignments:?}"));
-            let got = lower::run_pieces(
-                &pieces,
+            both_agree(
+                &front,
                 &k,
-                &front.function,
+                &c,
+                &pieces,
                 &assignments,
-                1,
-                3,
-                0,
-                &mut |_, _| {},
-            )
-            .unwrap();
-            agree(
-                &want,
-                &got.checksums,
-                &format!("{name} {assignments:?} (3 workers)"),
+                &format!("{name} {assignments:?}"),
             );
             checked += 1;
         }
@@ -104,14 +56,11 @@ fn kernels_with_the_schedulers_schedule_agree_with_the_interpreter() {
 fn the_automatic_choice_takes_the_scheduler_only_for_outer_parallelism() {
     // trmm's i loop carries a dependence, its j loop does not: the
     // scheduler puts j outside
-    let trmm = "void trmm(int M, int N, double alpha, double A[M][M], double B[M][N]) {
-      for (int i = 0; i < M; i++)
-        for (int j = 0; j < N; j++) {
-          for (int k = i + 1; k < M; k++)
-            B[i][j] += A[k][i] * B[k][j];
-          B[i][j] = alpha * B[i][j];
-        }
-    }";
+    let trmm = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scop/tests/kernels/trmm.c"),
+    )
+    .unwrap();
+    let trmm = trmm.as_str();
     let f = lower::front(trmm).unwrap();
     assert_eq!(
         f.schedule.origin,

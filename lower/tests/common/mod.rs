@@ -29,3 +29,80 @@ pub fn agree(want: &str, got: &str, what: &str) {
         );
     }
 }
+
+/// The shared kernels and the front end's test kernels (`*.c`), sorted; a
+/// missing folder is noted and skipped.
+pub fn kernels() -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for dir in [
+        root.join("../shared/kernels"),
+        root.join("scop/tests/kernels"),
+    ] {
+        let Ok(rd) = std::fs::read_dir(&dir) else {
+            eprintln!("note: {} is missing", dir.display());
+            continue;
+        };
+        for e in rd.flatten() {
+            if e.path().extension().is_some_and(|x| x == "c") {
+                out.push(e.path());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Sizes for the parameters of `front`'s model, each drawn from
+/// `lo ..= hi` by a linear congruential step of `seed`.
+pub fn random_sizes(front: &lower::Front, seed: &mut u64, lo: u64, hi: u64) -> Vec<String> {
+    front
+        .model
+        .params()
+        .iter()
+        .map(|p| {
+            *seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            format!("{p}={}", lo + (*seed >> 33) % (hi - lo + 1))
+        })
+        .collect()
+}
+
+/// The one-function code `c` and the pieces `pieces` (on three workers)
+/// compute the interpreter's checksums at `assignments`.
+pub fn both_agree(
+    front: &lower::Front,
+    k: &lower::Kernel,
+    c: &lower::Compiled,
+    pieces: &[lower::Piece],
+    assignments: &[String],
+    what: &str,
+) {
+    let want = scop::commands::interp_function(&front.function, assignments).unwrap();
+    let got = lower::run(c, k, &front.function, assignments, 1, &mut |_, _| {}).unwrap();
+    agree(&want, &got.checksums, what);
+    let got = lower::run_pieces(
+        pieces,
+        k,
+        &front.function,
+        assignments,
+        1,
+        3,
+        0,
+        &mut |_, _| {},
+    )
+    .unwrap();
+    agree(&want, &got.checksums, &format!("{what} (3 workers)"));
+}
+
+/// `front` prepared and compiled as `poly run` does: one function, and the
+/// pieces whose parallel outer loops are split among workers.
+pub fn compiled(front: &lower::Front) -> (lower::Kernel, lower::Compiled, Vec<lower::Piece>) {
+    let (k, node, copies) = lower::prepare(front).unwrap();
+    let c = lower::compile_jammed(&k, &node, &copies).unwrap_or_else(|e| panic!("{}: {e}", k.name));
+    let sched = lower::schedule(front).unwrap();
+    let par = |n: &ast::Node, l: usize| lower::parallel_in(&front.model, &sched, n, l);
+    let pieces = lower::compile_pieces(&k, &node, &par, &copies).unwrap();
+    (k, c, pieces)
+}
