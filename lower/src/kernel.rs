@@ -102,6 +102,21 @@ pub struct Kernel {
     pub order: Vec<String>,
 }
 
+/// Whether a statement declares a `long` variable (a `for (long i ...)`
+/// iterator is such a declaration around its loop).
+fn declares_long(s: &scop::ast::Stmt) -> bool {
+    use scop::ast::{BaseTy, IntTy, StmtKind};
+    match &s.kind {
+        StmtKind::Decl { ty, .. } => *ty == BaseTy::Int(IntTy::Long),
+        StmtKind::Block(v) => v.iter().any(declares_long),
+        StmtKind::For { body, .. } => declares_long(body),
+        StmtKind::If { then_s, else_s, .. } => {
+            declares_long(then_s) || else_s.as_deref().is_some_and(declares_long)
+        }
+        _ => false,
+    }
+}
+
 /// Whether an integer expression is a constant (no iterator or parameter).
 fn int_constant(e: &Expr) -> bool {
     match e {
@@ -150,7 +165,8 @@ impl Kernel {
     /// kernel with `long` parameters must compute integer values affinely
     /// (a product of two variables, or a division by one, is refused here:
     /// its 64-bit overflow, undefined in C and an error in the interpreter,
-    /// would not be noticed).
+    /// would not be noticed). So must one of a kernel that declares a `long`
+    /// variable (an iterator): its values are unchecked too.
     pub fn new(f: &Function, model: &scop::Model) -> Result<Kernel> {
         let params: Vec<(String, ParamClass)> = f
             .params
@@ -178,12 +194,13 @@ impl Kernel {
         let has_long = f
             .params
             .iter()
-            .any(|p| matches!(p.kind, ParamKind::Int(scop::ast::IntTy::Long)));
+            .any(|p| matches!(p.kind, ParamKind::Int(scop::ast::IntTy::Long)))
+            || f.body.iter().any(declares_long);
         if has_long {
             for s in model.statements() {
                 if let Some(what) = non_affine_int(&s.body) {
                     return Err(Error::Unsupported(format!(
-                        "{}: integer `{what}` of non-constant operands in a kernel with `long` parameters (its 64-bit overflow is not checked)",
+                        "{}: integer `{what}` of non-constant operands in a kernel with `long` values (their 64-bit overflow is not checked)",
                         s.name
                     )));
                 }

@@ -115,7 +115,13 @@ fn a_long_kernel_with_a_product_of_variables_is_not_compiled() {
         Err(lower::Error::Unsupported(m)) => assert!(m.contains("`*`"), "{m}"),
         other => panic!("expected Unsupported, got {:?}", other.map(|x| x.0.name)),
     }
-    // the same with int sizes: the front end checks its 32-bit wrapping
+    // a long iterator under int sizes: unchecked as well
+    let front = lower::front(&src.replacen("long N", "int N", 1)).unwrap();
+    assert!(matches!(
+        lower::kernel_and_loops(&front),
+        Err(lower::Error::Unsupported(_))
+    ));
+    // all int: the front end checks its 32-bit wrapping
     let front = lower::front(&src.replace("long", "int")).unwrap();
     assert!(lower::kernel_and_loops(&front).is_ok());
 }
