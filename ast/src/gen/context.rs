@@ -11,7 +11,11 @@ use presburger::{BasicMap, Int, Map};
 const MAX_CONTEXT_PARTS: usize = 1;
 
 pub(super) fn widen(m: Map) -> Result<Map> {
-    let m = m.coalesce()?;
+    let m = if m.basic_maps().len() <= 1 {
+        m
+    } else {
+        m.coalesce()?
+    };
     let m = if m.basic_maps().len() <= MAX_CONTEXT_PARTS {
         m
     } else {
