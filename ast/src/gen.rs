@@ -717,16 +717,20 @@ impl Gen<'_> {
                     rows.len() == 1 && rows[0].1[self.col(l)].abs().is_one()
                 };
                 let exact = inc == 1 && unit(&bds[0].lower_rows) && unit(&bds[0].upper_rows);
+                // the body is the loop's (the sets below do not depend on
+                // the iteration), generated once with the iterator and
+                // then copied with the iterator replaced by each value
+                env.push(Expr::Var(iter.clone()));
+                let r = self.level(l + 1, pieces, &inner, env);
+                env.pop();
+                let body = Node::block(r?);
+                if body == Node::Block(vec![]) {
+                    return Ok(vec![]);
+                }
                 let mut out = Vec::new();
                 for k in 0..w {
                     let value = Expr::add(init.clone(), Expr::Int(k * inc)).fold();
-                    env.push(value.clone());
-                    let r = self.level(l + 1, pieces.clone(), &inner, env);
-                    env.pop();
-                    let body = r?;
-                    if body.is_empty() {
-                        continue;
-                    }
+                    let body = vec![body.substitute(&iter, &value)];
                     let guard = match (&value, &ub) {
                         (Expr::Int(v), Expr::Int(u)) if v <= u => None,
                         _ if exact => None,
