@@ -107,8 +107,15 @@ impl Expr {
         Expr::Or(Box::new(a), Box::new(b))
     }
 
-    /// The expression with the variable `var` replaced by `value`.
-    pub(crate) fn substitute(&self, var: &str, value: &Expr) -> Expr {
+    /// The expression with the variable `var` replaced by `value` (no
+    /// folding).
+    ///
+    /// ```
+    /// use ast::Expr;
+    /// let e = Expr::add(Expr::var("c0"), Expr::Int(1));
+    /// assert_eq!(e.substitute("c0", &Expr::Int(2)).fold(), Expr::Int(3));
+    /// ```
+    pub fn substitute(&self, var: &str, value: &Expr) -> Expr {
         let b = |x: &Expr| Box::new(x.substitute(var, value));
         match self {
             Expr::Var(v) if v == var => value.clone(),

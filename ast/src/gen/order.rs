@@ -284,7 +284,12 @@ impl Gen<'_> {
 fn fixed_value(b: &BasicMap, col: usize) -> Option<Int> {
     b.eqs().iter().find_map(|r| {
         let c = &r[col];
-        if c.is_zero() || r.iter().enumerate().skip(1).any(|(j, v)| j != col && !v.is_zero()) {
+        if c.is_zero()
+            || r.iter()
+                .enumerate()
+                .skip(1)
+                .any(|(j, v)| j != col && !v.is_zero())
+        {
             return None;
         }
         let v = -&r[0];
