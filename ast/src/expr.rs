@@ -107,6 +107,34 @@ impl Expr {
         Expr::Or(Box::new(a), Box::new(b))
     }
 
+    /// The expression with the variable `var` replaced by `value` (no
+    /// folding).
+    ///
+    /// ```
+    /// use ast::Expr;
+    /// let e = Expr::add(Expr::var("c0"), Expr::Int(1));
+    /// assert_eq!(e.substitute("c0", &Expr::Int(2)).fold(), Expr::Int(3));
+    /// ```
+    pub fn substitute(&self, var: &str, value: &Expr) -> Expr {
+        let b = |x: &Expr| Box::new(x.substitute(var, value));
+        match self {
+            Expr::Var(v) if v == var => value.clone(),
+            Expr::Int(_) | Expr::Var(_) => self.clone(),
+            Expr::Neg(a) => Expr::Neg(b(a)),
+            Expr::Add(x, y) => Expr::Add(b(x), b(y)),
+            Expr::Sub(x, y) => Expr::Sub(b(x), b(y)),
+            Expr::Mul(k, a) => Expr::Mul(*k, b(a)),
+            Expr::FloorDiv(a, k) => Expr::FloorDiv(b(a), *k),
+            Expr::ExactDiv(a, k) => Expr::ExactDiv(b(a), *k),
+            Expr::Mod(a, k) => Expr::Mod(b(a), *k),
+            Expr::Min(x, y) => Expr::Min(b(x), b(y)),
+            Expr::Max(x, y) => Expr::Max(b(x), b(y)),
+            Expr::Cmp(op, x, y) => Expr::Cmp(*op, b(x), b(y)),
+            Expr::And(x, y) => Expr::And(b(x), b(y)),
+            Expr::Or(x, y) => Expr::Or(b(x), b(y)),
+        }
+    }
+
     /// Constant folding: operations on constants are evaluated, `x + 0`,
     /// `0 + x`, `x - 0`, `min(a, a)` and `max(a, a)` simplified.
     pub fn fold(self) -> Expr {

@@ -210,17 +210,18 @@ struct Gen<'a> {
     loops: std::cell::RefCell<Vec<EmittedLoop>>,
 }
 
-/// A `for` node emitted at `level`, identified by its bounds, with a
-/// superset of the outer points where it runs at least once (its bound rows
-/// projected onto the dimensions before `level`, without the context: what
-/// the printed bounds enforce by themselves). A guard that this set implies
-/// is not needed in front of an enclosing loop whose body is such loops
-/// only: where the guard fails, they run nothing.
+/// A `for` node emitted at `level`, identified by its bounds, with its
+/// range (its bound rows, without the context: what the printed bounds
+/// enforce by themselves), whose projection onto the dimensions before
+/// `level` is a superset of the outer points where it runs at least once.
+/// A guard that this projection implies is not needed in front of an
+/// enclosing loop whose body is such loops only: where the guard fails,
+/// they run nothing.
 struct EmittedLoop {
     level: usize,
     init: Expr,
     cond: Expr,
-    runs: Map,
+    range: Map,
 }
 
 /// Work granted to the separation of one loop ([`LoopKind::Separate`]).
@@ -291,8 +292,9 @@ impl Gen<'_> {
         let mut live = Vec::new();
         let mut inter = Vec::new();
         for p in pieces {
+            // (coalescing drops the empty disjuncts: no parts, no points)
             let s = p.set.intersect(ctx)?.coalesce()?;
-            if !s.is_empty()? {
+            if !s.basic_maps().is_empty() {
                 live.push(p);
                 inter.push(s);
             }
@@ -469,11 +471,18 @@ impl Gen<'_> {
             split::Split::Done(nodes) => return Ok(nodes),
             split::Split::Kind(kind) => kind,
         };
-        let mut u = projs[0].clone();
-        for p in &projs[1..] {
-            u = u.union(p)?;
-        }
-        let u = u.coalesce()?;
+        // (every caller's projections are coalesced already: a single one
+        // needs no second pass)
+        let u = match projs {
+            [p] => (*p).clone(),
+            _ => {
+                let mut u = projs[0].clone();
+                for p in &projs[1..] {
+                    u = u.union(p)?;
+                }
+                u.coalesce()?
+            }
+        };
         // conditions on the outer dimensions, hoisted in front of the loop
         // (a superset is enough: the levels below test what they need)
         let outer = {
@@ -708,16 +717,20 @@ impl Gen<'_> {
                     rows.len() == 1 && rows[0].1[self.col(l)].abs().is_one()
                 };
                 let exact = inc == 1 && unit(&bds[0].lower_rows) && unit(&bds[0].upper_rows);
+                // the body is the loop's (the sets below do not depend on
+                // the iteration), generated once with the iterator and
+                // then copied with the iterator replaced by each value
+                env.push(Expr::Var(iter.clone()));
+                let r = self.level(l + 1, pieces, &inner, env);
+                env.pop();
+                let body = Node::block(r?);
+                if body == Node::Block(vec![]) {
+                    return Ok(vec![]);
+                }
                 let mut out = Vec::new();
                 for k in 0..w {
                     let value = Expr::add(init.clone(), Expr::Int(k * inc)).fold();
-                    env.push(value.clone());
-                    let r = self.level(l + 1, pieces.clone(), &inner, env);
-                    env.pop();
-                    let body = r?;
-                    if body.is_empty() {
-                        continue;
-                    }
+                    let body = vec![body.substitute(&iter, &value)];
                     let guard = match (&value, &ub) {
                         (Expr::Int(v), Expr::Int(u)) if v <= u => None,
                         _ if exact => None,
@@ -766,7 +779,7 @@ impl Gen<'_> {
                     level: l,
                     init: init.clone(),
                     cond: cond.clone(),
-                    runs: project_keep(&loopset, l, n)?,
+                    range: loopset,
                 });
                 vec![Node::For {
                     iterator: iter.clone(),
@@ -791,7 +804,8 @@ impl Gen<'_> {
 impl Gen<'_> {
     /// Where a body generated at `level` runs anything: when every node of
     /// it is a loop emitted at `level` (logged from `mark` on), the union of
-    /// their [`EmittedLoop::runs`]; `None` when some node is not such a loop.
+    /// the projections of their [`EmittedLoop::range`]s; `None` when some
+    /// node is not such a loop.
     fn body_runs(&self, body: &[Node], level: usize, mark: usize) -> Result<Option<Map>> {
         let log = self.loops.borrow();
         let mut runs: Option<Map> = None;
@@ -805,9 +819,11 @@ impl Gen<'_> {
             else {
                 return Ok(None);
             };
+            // (projected only here: most loops are never asked)
+            let e_runs = project_keep(&e.range, level, self.scan.n)?;
             runs = Some(match runs {
-                None => e.runs.clone(),
-                Some(r) => r.union(&e.runs)?,
+                None => e_runs,
+                Some(r) => r.union(&e_runs)?,
             });
         }
         Ok(runs)

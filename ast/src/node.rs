@@ -214,6 +214,37 @@ impl Node {
         }
     }
 
+    /// The tree with the variable `var` replaced by `value` in every
+    /// expression (`var` is not an iterator of a loop of the tree).
+    pub(crate) fn substitute(&self, var: &str, value: &Expr) -> Node {
+        let e = |x: &Expr| x.substitute(var, value);
+        match self {
+            Node::For {
+                iterator,
+                init,
+                cond,
+                inc,
+                body,
+            } => Node::For {
+                iterator: iterator.clone(),
+                init: e(init),
+                cond: e(cond),
+                inc: *inc,
+                body: Box::new(body.substitute(var, value)),
+            },
+            Node::If { cond, then, els } => Node::If {
+                cond: e(cond),
+                then: Box::new(then.substitute(var, value)),
+                els: els.as_ref().map(|n| Box::new(n.substitute(var, value))),
+            },
+            Node::Block(v) => Node::Block(v.iter().map(|n| n.substitute(var, value)).collect()),
+            Node::User { name, args } => Node::User {
+                name: name.clone(),
+                args: args.iter().map(e).collect(),
+            },
+        }
+    }
+
     /// Counts of (`for`, `if`, statement calls) in the tree.
     pub fn counts(&self) -> (usize, usize, usize) {
         match self {

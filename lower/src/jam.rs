@@ -35,27 +35,6 @@ pub(crate) fn mentions(e: &Expr, v: &str) -> bool {
     }
 }
 
-fn subst(e: &Expr, v: &str, by: &Expr) -> Expr {
-    use ast::Expr as E;
-    let s = |a: &Expr| Box::new(subst(a, v, by));
-    match e {
-        E::Var(n) if n == v => by.clone(),
-        E::Int(_) | E::Var(_) => e.clone(),
-        E::Neg(a) => E::Neg(s(a)),
-        E::Mul(k, a) => E::Mul(*k, s(a)),
-        E::FloorDiv(a, k) => E::FloorDiv(s(a), *k),
-        E::ExactDiv(a, k) => E::ExactDiv(s(a), *k),
-        E::Mod(a, k) => E::Mod(s(a), *k),
-        E::Add(a, b) => E::Add(s(a), s(b)),
-        E::Sub(a, b) => E::Sub(s(a), s(b)),
-        E::Min(a, b) => E::Min(s(a), s(b)),
-        E::Max(a, b) => E::Max(s(a), s(b)),
-        E::Cmp(o, a, b) => E::Cmp(*o, s(a), s(b)),
-        E::And(a, b) => E::And(s(a), s(b)),
-        E::Or(a, b) => E::Or(s(a), s(b)),
-    }
-}
-
 /// `body` with every call replaced by `f` copies at `it + u`; `None` when a
 /// bound or condition inside depends on `it` (not a rectangular nest).
 fn jam(body: &Node, it: &str, f: i64, id: usize, copies: &mut Copies) -> Option<Node> {
@@ -101,7 +80,7 @@ fn jam(body: &Node, it: &str, f: i64, id: usize, copies: &mut Copies) -> Option<
             let mut v = Vec::new();
             for u in 0..f {
                 let by = Expr::add(Expr::var(it), Expr::Int(u));
-                let args: Vec<Expr> = args.iter().map(|a| subst(a, it, &by).fold()).collect();
+                let args: Vec<Expr> = args.iter().map(|a| a.substitute(it, &by).fold()).collect();
                 copies.insert((name.clone(), args.clone()), (id, u as usize));
                 v.push(Node::User {
                     name: name.clone(),

@@ -189,25 +189,44 @@ impl Gen<'_> {
         let space = set_space(&self.scan.params, 2 * n);
         let row = |out: &BasicMap| vec![Int::ZERO; out.row_len()];
         for ba in a.basic_maps() {
-            let ea = remap(ba, &space, &|c| c);
             for bb in b.basic_maps() {
+                // the dimensions `l..` whose comparison needs a test: where
+                // both parts fix a dimension to constants, `a_k > b_k` is
+                // decided without one (smaller: no later dimension matters;
+                // equal: the next one decides; larger: only the test that
+                // the parts meet with equal outer values is left)
+                let mut tests = Vec::new();
+                for k in l..d {
+                    match (fixed_value(ba, 1 + np + k), fixed_value(bb, 1 + np + k)) {
+                        (Some(x), Some(y)) if x < y => break,
+                        (Some(x), Some(y)) if x == y => continue,
+                        (Some(_), Some(_)) => {
+                            tests.push(k);
+                            break;
+                        }
+                        _ => tests.push(k),
+                    }
+                }
+                if tests.is_empty() {
+                    continue;
+                }
+                let ea = remap(ba, &space, &|c| c);
                 // b's dimensions after a's
                 let eb = remap(bb, &space, &|c| if c <= np { c } else { c + n });
-                let mut both = ea.clone();
-                let both_map = Map::from_basic(both.clone()).intersect(&Map::from_basic(eb))?;
-                let Some(base) = both_map.basic_maps().first().cloned() else {
+                let both_map = Map::from_basic(ea).intersect(&Map::from_basic(eb))?;
+                let Some(mut both) = both_map.basic_maps().first().cloned() else {
                     continue;
                 };
-                both = base;
                 for k in 0..l {
                     let mut r = row(&both);
                     r[1 + np + k] = Int::ONE;
                     r[1 + np + n + k] = -&Int::ONE;
                     both.add_eq(r);
                 }
-                // a_k > b_k after equal l..k
-                let mut prefix = both.clone();
-                for k in l..d {
+                // a_k > b_k after equal l..k (the skipped dimensions are
+                // equal constants in both: their equalities hold already)
+                let mut prefix = both;
+                for k in tests {
                     let mut gt = prefix.clone();
                     let mut r = row(&gt);
                     r[1 + np + k] = Int::ONE;
@@ -236,8 +255,15 @@ impl Gen<'_> {
         let col_l = 1 + np + l;
         let col_x = 1 + np + n;
         for ba in a.basic_maps() {
+            let fa = fixed_value(ba, col_l);
             let ea = remap(ba, &space, &|c| c);
             for bb in b.basic_maps() {
+                // constants: a_l < b_l decides without a test
+                if let (Some(x), Some(y)) = (&fa, fixed_value(bb, col_l)) {
+                    if *x < y {
+                        continue;
+                    }
+                }
                 let mut eb = remap(bb, &space, &|c| if c == col_l { col_x } else { c });
                 let mut r = vec![Int::ZERO; eb.row_len()];
                 r[col_l] = Int::ONE;
@@ -251,6 +277,25 @@ impl Gen<'_> {
         }
         Ok(true)
     }
+}
+
+/// The value column `col` of `b` is fixed to by an equality of `b` on it
+/// alone (`None` if there is no such row, or its value is not an integer).
+fn fixed_value(b: &BasicMap, col: usize) -> Option<Int> {
+    b.eqs().iter().find_map(|r| {
+        let c = &r[col];
+        if c.is_zero()
+            || r.iter()
+                .enumerate()
+                .skip(1)
+                .any(|(j, v)| j != col && !v.is_zero())
+        {
+            return None;
+        }
+        let v = -&r[0];
+        let q = v.div_floor(c);
+        (&q * c == v).then_some(q)
+    })
 }
 
 impl Gen<'_> {
@@ -280,21 +325,22 @@ impl Gen<'_> {
         for (k, p) in proj_of.iter().enumerate() {
             let mut next = Vec::new();
             let mut rest = p.clone();
+            // (coalesced sets: empty exactly when they have no parts)
             for (mask, r) in regions {
                 let inside = r.intersect(p)?.coalesce()?;
                 let outside = r.subtract(p)?.coalesce()?;
                 rest = rest.subtract(&r)?;
-                if !inside.is_empty()? {
+                if !inside.basic_maps().is_empty() {
                     let mut m = mask.clone();
                     m.push(k);
                     next.push((m, inside));
                 }
-                if !outside.is_empty()? {
+                if !outside.basic_maps().is_empty() {
                     next.push((mask, outside));
                 }
             }
             let rest = rest.coalesce()?;
-            if !rest.is_empty()? {
+            if !rest.basic_maps().is_empty() {
                 next.push((vec![k], rest));
             }
             regions = next;

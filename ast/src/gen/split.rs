@@ -276,7 +276,7 @@ impl Gen<'_> {
         for (rule, region) in rules {
             let p = self.prefix(l, pieces, ctx, region.as_ref())?;
             let p = p.subtract(&taken)?.coalesce()?;
-            if p.is_empty()? {
+            if p.basic_maps().is_empty() {
                 continue;
             }
             let kind = rule.kind.unwrap_or(default);
