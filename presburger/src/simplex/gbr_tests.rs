@@ -26,20 +26,26 @@ fn by_reduced_basis(n: usize, rows: &[Vec<Int>]) -> Option<Vec<Int>> {
     sample_bounded(t, rows, n, &|t: &Tableau| Ok(Some(int_sample(t)))).unwrap()
 }
 
-/// `lo <= p·x − q·y <= lo + k` and `lo2 <= r·x − s·y <= lo2 + l` in the box
-/// `0 <= x, y <= b`: two long thin slabs.
-fn slabs(c: [i64; 8], b: i64) -> Vec<Vec<Int>> {
-    let [p, q, lo, k, r, s, lo2, l] = c;
+/// `a <= p·x − q·y <= a + k` in the box `0 <= x, y <= b`.
+fn slab(p: i64, q: i64, a: i64, k: i64, b: i64) -> Vec<Vec<Int>> {
     vec![
-        ints(&[-lo, p, -q]),
-        ints(&[lo + k, -p, q]),
-        ints(&[-lo2, r, -s]),
-        ints(&[lo2 + l, -r, s]),
+        ints(&[-a, p, -q]),
+        ints(&[a + k, -p, q]),
         ints(&[0, 1, 0]),
         ints(&[b, -1, 0]),
         ints(&[0, 0, 1]),
         ints(&[b, 0, -1]),
     ]
+}
+
+/// [`slab`] `lo <= p·x − q·y <= lo + k` and also `lo2 <= r·x − s·y <= lo2 + l`:
+/// two long thin slabs in the box.
+fn slabs(c: [i64; 8], b: i64) -> Vec<Vec<Int>> {
+    let [p, q, lo, k, r, s, lo2, l] = c;
+    let mut rows = slab(p, q, lo, k, b);
+    rows.push(ints(&[-lo2, r, -s]));
+    rows.push(ints(&[lo2 + l, -r, s]));
+    rows
 }
 
 /// Exact emptiness of a 2-d polytope: for each `x` in `0..=b`, the `y`
@@ -70,18 +76,6 @@ fn sat(rows: &[Vec<Int>], p: &[Int]) -> bool {
     rows.iter().all(|r| !eval(r, p).is_neg())
 }
 
-/// `a <= p·x − q·y <= a + k` in the box `0 <= x, y <= b`.
-fn slab(p: i64, q: i64, a: i64, k: i64, b: i64) -> Vec<Vec<Int>> {
-    vec![
-        ints(&[-a, p, -q]),
-        ints(&[a + k, -p, q]),
-        ints(&[0, 1, 0]),
-        ints(&[b, -1, 0]),
-        ints(&[0, 0, 1]),
-        ints(&[b, 0, -1]),
-    ]
-}
-
 #[test]
 fn long_thin_slab_is_decided_quickly() {
     // 100001·x − 100000·y = v needs x ≡ v (mod 100000): for v in
@@ -93,6 +87,11 @@ fn long_thin_slab_is_decided_quickly() {
     let got = budget::with_budget(200_000, || integer_sample(2, &[], &empty));
     assert_eq!(got, Ok(None));
     assert_eq!(by_reduced_basis(2, &empty), None);
+    // plain branch and bound does not finish within the same budget
+    let slow = budget::with_budget(200_000, || {
+        integer_sample_by_branch_and_bound(2, &[], &empty)
+    });
+    assert_eq!(slow, Err(crate::error::Error::BudgetExceeded));
     // v = 30000 at x = y = 30000
     let full = slab(p, q, 30_000, 1, b);
     let got = budget::with_budget(200_000, || integer_sample(2, &[], &full)).unwrap();
