@@ -14,8 +14,9 @@
 //! The basis is *reduced* for the width functions
 //! `F_i(c) = max { c·(y − z) : y, z ∈ P, b_j·y = b_j·z for j < i }`
 //! (the width of `c` on the widest slice where `b_1..b_{i-1}` are fixed):
-//! - `F_i(b_{i+1} + μ·b_i) >= F_i(b_{i+1})` for every integer μ (μ chosen by a
-//!   search on this convex function of μ), and
+//! - `F_i(b_{i+1} + μ·b_i) >= F_i(b_{i+1})` for every integer μ (μ found by
+//!   doubling and bisection on the sign of a subgradient of this convex
+//!   function of μ, read from the optimal pair of each linear program), and
 //! - `F_i(b_{i+1}) >= (1 − ε)·F_i(b_i)` with ε = 1/4, else the two are
 //!   swapped and the step goes back one position.
 //!
@@ -23,7 +24,10 @@
 //! twice the variables, the fixed forms added as equalities). The search is
 //! exact with *any* unimodular basis, so the reduction only decides how fast
 //! it is: it stops after a bounded number of swaps, and a slice whose first
-//! range is still long is reduced again. Everything is charged to the
+//! range is still long is reduced again. While reducing the first form, the
+//! optimal pair also gives its rational range over the polytope: a form
+//! with no integer in its range proves the polytope empty at once (how most
+//! of pip's context tests end). Everything is charged to the
 //! operation budget (through the tableau's pivots and one tick per node).
 
 use super::tableau::{Opt, Tableau};
@@ -32,7 +36,8 @@ use crate::error::{Error, Result};
 use crate::int::Int;
 use std::cmp::Ordering;
 
-/// A slice's range of values is reduced again when it has more values.
+/// The forms not yet fixed are reduced again in a slice when the range
+/// `hi − lo` of the next form's integer values is at least this.
 const REDUCE_AGAIN: i64 = 2;
 
 /// Most swaps of one reduction, per vector squared.
@@ -332,7 +337,7 @@ fn reduce_basis(lp: &PairLp, basis: &mut [Vec<Int>]) -> Result<bool> {
         let (mu, g) = {
             let t = &mut tabs[i];
             let (bi, bn) = (basis[i].clone(), basis[i + 1].clone());
-            let mut g = |mu: &Int| -> Result<Option<(Q, i32)>> {
+            let mut g = |mu: &Int| -> Result<WithSlope> {
                 let c = add_multiple(&bn, mu, &bi);
                 let w = if i == 0 {
                     first(t, &c)?
@@ -377,11 +382,14 @@ fn reduce_basis(lp: &PairLp, basis: &mut [Vec<Int>]) -> Result<bool> {
     Ok(true)
 }
 
+/// A width and the sign of a subgradient there; `None` if unbounded.
+type WithSlope = Option<(Q, i32)>;
+
 /// An integer `μ` minimizing the convex function `g` (and `g(μ)`), or `None`
 /// if `g` is unbounded somewhere on the way. `g` also returns the sign of a
 /// subgradient at `μ`: doubling steps against it bracket the minimum, a
 /// bisection on its sign narrows the bracket to two neighbours.
-fn argmin_convex(g: &mut dyn FnMut(&Int) -> Result<Option<(Q, i32)>>) -> Result<Option<(Int, Q)>> {
+fn argmin_convex(g: &mut dyn FnMut(&Int) -> Result<WithSlope>) -> Result<Option<(Int, Q)>> {
     let Some((g0, s0)) = g(&Int::ZERO)? else {
         return Ok(None);
     };
