@@ -164,6 +164,34 @@ proptest! {
         }
     }
 
+    /// Random polytopes in the box `[-3, 3]^3`: the reduced-basis search
+    /// alone (no branch and bound first) agrees with enumeration.
+    #[test]
+    fn reduced_basis_matches_enumeration_3d(
+        coeffs in proptest::collection::vec(-9i64..9, 15),
+        consts in proptest::collection::vec(-12i64..12, 5),
+    ) {
+        let mut rows = Vec::new();
+        for i in 0..5 {
+            let mut row = vec![consts[i]];
+            row.extend(&coeffs[3 * i..3 * i + 3]);
+            rows.push(ints(&row));
+        }
+        for v in 0..3 {
+            for sgn in [1, -1] {
+                let mut row = vec![3, 0, 0, 0];
+                row[1 + v] = -sgn;
+                rows.push(ints(&row));
+            }
+        }
+        let rng = || -3i64..=3;
+        let any = rng().any(|x| rng().any(|y| rng().any(|z| sat(&rows, &ints(&[x, y, z])))));
+        match by_reduced_basis(3, &rows) {
+            Some(pt) => prop_assert!(sat(&rows, &pt), "{:?} fails", pt),
+            None => prop_assert!(!any),
+        }
+    }
+
     /// In three dimensions, with an equality and unbounded directions: the
     /// same emptiness as plain branch and bound (which terminates on these
     /// small boxes).
