@@ -9,10 +9,14 @@
 //!   system of equalities as a lattice `x = x0 + B·z`, by a unimodular change
 //!   of coordinates.
 //! - [`integer_sample`] (module `sample`): an integer point of a polyhedron
-//!   or a proof that there is none. Branch and bound (module `search`) runs
-//!   only on the bounded directions; rounding along an interior direction of
-//!   the recession cone (module `cone`) completes the unbounded ones, so the
-//!   search always terminates.
+//!   or a proof that there is none. The bounded directions are searched by a
+//!   few nodes of branch and bound (module `search`), then along a basis
+//!   reduced for the polytope's widths (module `gbr`: generalized basis
+//!   reduction, so that long thin polytopes are decided in a few nodes);
+//!   rounding along an interior direction of the recession cone (module
+//!   `cone`) completes the unbounded ones, so the search always terminates.
+//!   [`reference::integer_sample_by_branch_and_bound`] keeps plain branch and
+//!   bound on the bounded directions as the oracle.
 //!
 //! ## What it may call
 //! [`matrix`](crate::matrix) (rows, gcd normalization, column echelon form),
@@ -40,7 +44,11 @@
 //! ```
 
 mod cone;
+mod gbr;
+#[cfg(test)]
+mod gbr_tests;
 mod lattice;
+pub mod reference;
 mod sample;
 mod search;
 mod tableau;

@@ -2,6 +2,7 @@
 //! directions, split along the recession cone (see [`integer_sample`]).
 
 use super::cone::round_in_cone;
+use super::gbr::sample_bounded;
 #[cfg(doc)]
 use super::lattice::solve_equalities;
 use super::lattice::{solve_equalities_matrix, unimodular};
@@ -21,13 +22,36 @@ use std::borrow::Cow;
 ///    found by linear programming. A unimodular change of coordinates makes
 ///    them involve only the first `r` coordinates; the set is bounded in
 ///    those, and its recession cone is full-dimensional in the others.
-/// 3. Branch and bound runs on the first `r` coordinates only (it terminates:
-///    they are bounded). Once they are integral, the remaining slice has a
-///    full-dimensional recession cone, so it contains integer points: one is
-///    found by moving the rational sample far enough along an interior
-///    direction of the cone and rounding.
+/// 3. The first `r` coordinates are searched (a few nodes of plain branch
+///    and bound first, then along a reduced basis: module `gbr`; either
+///    terminates, they are bounded). Once they are integral, the remaining
+///    slice has a full-dimensional recession cone, so it contains integer
+///    points: one is found by moving the rational sample far enough along an
+///    interior direction of the cone and rounding.
 pub fn integer_sample(n: usize, eqs: &[Vec<Int>], ineqs: &[Vec<Int>]) -> Result<Option<Vec<Int>>> {
     integer_sample_with(n, eqs, ineqs, None)
+}
+
+/// How the bounded coordinates are searched once the first few nodes of
+/// plain branch and bound did not decide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Method {
+    /// Along a reduced basis (module `gbr`).
+    ReducedBasis,
+    /// Branch and bound on the coordinates (the oracle: it terminates on
+    /// bounded coordinates, but may take a number of nodes proportional to
+    /// the length of a thin polytope).
+    BranchAndBound,
+}
+
+/// [`integer_sample`] searching the bounded coordinates by `method`.
+pub(super) fn integer_sample_by(
+    n: usize,
+    eqs: &[Vec<Int>],
+    ineqs: &[Vec<Int>],
+    method: Method,
+) -> Result<Option<Vec<Int>>> {
+    sample_with(n, eqs, ineqs, None, method)
 }
 
 /// [`integer_sample`] with one more inequality `extra` (no copy of the others).
@@ -36,6 +60,16 @@ pub(crate) fn integer_sample_with(
     eqs: &[Vec<Int>],
     ineqs: &[Vec<Int>],
     extra: Option<&[Int]>,
+) -> Result<Option<Vec<Int>>> {
+    sample_with(n, eqs, ineqs, extra, Method::ReducedBasis)
+}
+
+fn sample_with(
+    n: usize,
+    eqs: &[Vec<Int>],
+    ineqs: &[Vec<Int>],
+    extra: Option<&[Int]>,
+    method: Method,
 ) -> Result<Option<Vec<Int>>> {
     let all = ineqs.iter().map(Vec::as_slice).chain(extra);
     if eqs.is_empty() {
@@ -54,7 +88,7 @@ pub(crate) fn integer_sample_with(
                 Tightened::Infeasible => return Ok(None),
             }
         }
-        return sample_tightened(n, &rows);
+        return sample_tightened(n, &rows, method);
     }
     let Some((x0, basis)) = solve_equalities_matrix(n, eqs) else {
         return Ok(None);
@@ -74,7 +108,7 @@ pub(crate) fn integer_sample_with(
         }
     }
     // a point z of the free directions back to x = x0 + B·z
-    Ok(sample_tightened(k, &rows)?.map(|z| {
+    Ok(sample_tightened(k, &rows, method)?.map(|z| {
         x0.iter()
             .zip(basis.mul_vec(&z))
             .map(|(a, b)| a + &b)
@@ -84,7 +118,11 @@ pub(crate) fn integer_sample_with(
 
 /// Integer point of `{ z : rows·(1, z) >= 0 }` for tightened rows (see
 /// [`integer_sample`]).
-fn sample_tightened<R: AsRef<[Int]>>(k: usize, rows: &[R]) -> Result<Option<Vec<Int>>> {
+fn sample_tightened<R: AsRef<[Int]>>(
+    k: usize,
+    rows: &[R],
+    method: Method,
+) -> Result<Option<Vec<Int>>> {
     // pairs of opposite inequalities whose constants cancel are equalities
     // (cuts and context splits produce them): solve those exactly first, a
     // thin set is hopeless for branch and bound when its coefficients are big
@@ -99,11 +137,11 @@ fn sample_tightened<R: AsRef<[Int]>>(k: usize, rows: &[R]) -> Result<Option<Vec<
             .map(|&(i, _)| rows[i].as_ref().to_vec())
             .collect();
         if !new_eqs.is_empty() {
-            let rows: Vec<Vec<Int>> = rows.iter().map(|r| r.as_ref().to_vec()).collect();
-            return integer_sample(k, &new_eqs, &rows);
+            let rows = owned(rows);
+            return sample_with(k, &new_eqs, &rows, None, method);
         }
     }
-    sample_ineqs(k, rows)
+    sample_ineqs(k, rows, method)
 }
 
 /// Index pairs `(i, j)` of (tightened) inequalities with opposite
@@ -172,7 +210,7 @@ fn tableau_of<R: AsRef<[Int]>>(k: usize, rows: &[R]) -> Result<Tableau> {
 }
 
 /// Integer point of `{ z : rows·(1, z) >= 0 }` (see [`integer_sample`]).
-fn sample_ineqs<R: AsRef<[Int]>>(k: usize, rows: &[R]) -> Result<Option<Vec<Int>>> {
+fn sample_ineqs<R: AsRef<[Int]>>(k: usize, rows: &[R], method: Method) -> Result<Option<Vec<Int>>> {
     let t = tableau_of(k, rows)?;
     if t.is_empty() {
         return Ok(None);
@@ -213,7 +251,11 @@ fn sample_ineqs<R: AsRef<[Int]>>(k: usize, rows: &[R]) -> Result<Option<Vec<Int>
     let e: Vec<Vec<Int>> = implicit.iter().map(|&i| cone[i].clone()).collect();
     let (u, r) = unimodular(k, &e);
     if r == k {
-        return branch_and_bound(t, k, &|t: &Tableau| Ok(Some(int_sample(t))));
+        let leaf = |t: &Tableau| Ok(Some(int_sample(t)));
+        return match method {
+            Method::ReducedBasis => sample_bounded(t, &owned(rows), k, &leaf),
+            Method::BranchAndBound => branch_and_bound(t, k, &leaf),
+        };
     }
     // rows in w coordinates: a·U
     let wrows: Vec<Vec<Int>> = rows
@@ -258,6 +300,13 @@ fn sample_ineqs<R: AsRef<[Int]>>(k: usize, rows: &[R]) -> Result<Option<Vec<Int>
         w.extend(rest);
         Ok(Some(w))
     };
-    let w = branch_and_bound(tw, r, &leaf)?;
+    let w = match method {
+        Method::ReducedBasis => sample_bounded(tw, &wrows, r, &leaf)?,
+        Method::BranchAndBound => branch_and_bound(tw, r, &leaf)?,
+    };
     Ok(w.map(|w| u.mul_vec(&w)))
+}
+
+fn owned<R: AsRef<[Int]>>(rows: &[R]) -> Vec<Vec<Int>> {
+    rows.iter().map(|r| r.as_ref().to_vec()).collect()
 }
