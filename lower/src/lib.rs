@@ -157,6 +157,7 @@ mod contract;
 mod cprint;
 mod emit;
 mod error;
+mod forward;
 mod function;
 mod jam;
 mod kernel;

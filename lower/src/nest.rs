@@ -625,8 +625,18 @@ impl State<'_> {
                 "loop {it}: vectorized (4 doubles, FMA, unrolled twice{when})"
             ));
         }
+        let (carried, rotate) = if vector || has_if {
+            (Vec::new(), Vec::new())
+        } else {
+            self.carry(&refs, &groups)?
+        };
         if let Err(why) = &legal {
-            self.notes.push(format!("loop {it}: scalar ({why})"));
+            let regs = if carried.is_empty() {
+                String::new()
+            } else {
+                format!("; {} registers carry values across iterations", carried.len())
+            };
+            self.notes.push(format!("loop {it}: scalar ({why}){regs}"));
         }
         self.e.bind(top)?;
         if has_if {
@@ -637,6 +647,9 @@ impl State<'_> {
                 self.inner_mut()?.cur = u;
                 self.statement(c, Width::Scalar)?;
             }
+        }
+        for (d, s) in &rotate {
+            self.e.vcopy(Width::Scalar, *d, *s);
         }
         for (p, s) in &steps {
             self.e.add(g(*p), *s)?;
@@ -664,7 +677,7 @@ impl State<'_> {
                 self.free(t);
             }
         }
-        for v in inner.hoisted.values() {
+        for v in inner.hoisted.values().chain(&carried) {
             self.vfree(*v);
         }
         for gr in &groups {
