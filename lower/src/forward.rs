@@ -15,8 +15,11 @@
 //! itself). Seidel's `A[i][j] = (.. + A[i][j-1] + A[i][j] + A[i][j+1] ..)`
 //! then loads one element of row `i` per iteration instead of three, and
 //! the previous result reaches the next iteration without a store-to-load
-//! round trip. Stores still happen every iteration, so memory is always
-//! up to date; the values are the interpreter's bit for bit.
+//! round trip. A read of the stored element in a later statement of the
+//! same iteration (`t[i+j] = B[i][j]; C[j][i] += t[i+j]`) takes the stored
+//! value; this one also in vector loops (the stored lanes are the read
+//! lanes). Stores still happen every iteration, so memory is always up to
+//! date; the values are the interpreter's bit for bit.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -45,6 +48,9 @@ pub(crate) struct Chain {
     pub(crate) reads: BTreeMap<(usize, usize), i64>,
     /// The store, `(call, access)`.
     pub(crate) write: (usize, usize),
+    /// Reads of the stored element in later statements of the same
+    /// iteration: served by the stored value.
+    pub(crate) late: Vec<(usize, usize)>,
 }
 
 impl Chain {
@@ -73,7 +79,8 @@ pub(crate) enum Source {
 
 /// The chains of a loop's accesses (`refs` in body order, calls numbered
 /// by `user`).
-pub(crate) fn chains(refs: &[Ref], groups: &[Group]) -> Vec<Chain> {
+/// With `across` false (a vector loop) only the `late` reads.
+pub(crate) fn chains(refs: &[Ref], groups: &[Group], across: bool) -> Vec<Chain> {
     let mut out = Vec::new();
     let arrays: BTreeSet<&str> = refs
         .iter()
@@ -91,6 +98,7 @@ pub(crate) fn chains(refs: &[Ref], groups: &[Group]) -> Vec<Chain> {
         let Some(s) = gr.coef.as_const().filter(|s| *s != 0) else {
             continue;
         };
+        let mut late = Vec::new();
         let Some(step) = s.checked_mul(8).and_then(|b| i32::try_from(b).ok()) else {
             continue;
         };
@@ -104,9 +112,10 @@ pub(crate) fn chains(refs: &[Ref], groups: &[Group]) -> Vec<Chain> {
             }
             let k = i64::from((d - dw) / step);
             if k == 0 && r.user > w.user {
-                continue;
+                late.push((r.user, r.access));
+            } else if across {
+                reads.insert((r.user, r.access), k);
             }
-            reads.insert((r.user, r.access), k);
         }
         let offsets: BTreeSet<i64> = reads.values().copied().collect();
         let forwarded: Vec<i64> = offsets
@@ -114,7 +123,7 @@ pub(crate) fn chains(refs: &[Ref], groups: &[Group]) -> Vec<Chain> {
             .copied()
             .filter(|k| *k + 1 == 0 || offsets.contains(&(k + 1)))
             .collect();
-        if forwarded.is_empty() {
+        if forwarded.is_empty() && late.is_empty() {
             continue;
         }
         let captured: Vec<i64> = forwarded
@@ -130,6 +139,7 @@ pub(crate) fn chains(refs: &[Ref], groups: &[Group]) -> Vec<Chain> {
             captured,
             reads,
             write: (w.user, w.access),
+            late,
         });
     }
     out
@@ -140,19 +150,23 @@ impl State<'_> {
     /// must exist, its pointers be at the first iteration): the forwarded
     /// registers are loaded, the reads and stores marked. Returns the
     /// registers to free after the loop and the copies `(to, from)` to
-    /// emit at the end of every iteration, in order.
+    /// emit at the end of every iteration, in order. Nothing is carried
+    /// unless `reserve` vector registers stay free.
     pub(crate) fn carry(
         &mut self,
         refs: &[Ref],
         groups: &[Group],
+        across: bool,
+        reserve: usize,
     ) -> Result<(Vec<u8>, Vec<(u8, u8)>)> {
-        let all = chains(refs, groups);
+        let all = chains(refs, groups, across);
+        let stored = |c: &Chain| c.forwarded.contains(&-1) || !c.late.is_empty();
         let need: usize = all
             .iter()
-            .map(|c| c.forwarded.len() + c.captured.len() + usize::from(c.forwarded.contains(&-1)))
+            .map(|c| c.forwarded.len() + c.captured.len() + usize::from(stored(c)))
             .sum();
         let (mut regs, mut rotate) = (Vec::new(), Vec::new());
-        if all.is_empty() || need + 6 > self.free_vregs() {
+        if all.is_empty() || need + reserve > self.free_vregs() {
             return Ok((regs, rotate));
         }
         for ch in &all {
@@ -182,7 +196,7 @@ impl State<'_> {
                 cap.insert(j, v);
                 regs.push(v);
             }
-            let written = if ch.forwarded.contains(&-1) {
+            let written = if stored(ch) {
                 let v = self.vreg()?;
                 regs.push(v);
                 self.inner_mut()?.wcap.insert(ch.write, v);
@@ -191,6 +205,11 @@ impl State<'_> {
                 None
             };
             let inner = self.inner_mut()?;
+            for key in &ch.late {
+                if let Some(v) = written {
+                    inner.fwd.insert(*key, v);
+                }
+            }
             for (key, k) in &ch.reads {
                 if let Some(v) = fwd.get(k) {
                     inner.fwd.insert(*key, *v);

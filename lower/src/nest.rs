@@ -588,6 +588,11 @@ impl State<'_> {
                 self.inner_mut()?.hoisted.insert((*u, key(e)), v);
             }
         }
+        let (carried, rotate) = if has_if {
+            (Vec::new(), Vec::new())
+        } else {
+            self.carry(&refs, &groups, !vector, 6 + promote.len())?
+        };
         let after = self.e.label();
         let top = self.e.label();
         if let Ok(checks) = &legal {
@@ -625,16 +630,14 @@ impl State<'_> {
                 "loop {it}: vectorized (4 doubles, FMA, unrolled twice{when})"
             ));
         }
-        let (carried, rotate) = if vector || has_if {
-            (Vec::new(), Vec::new())
-        } else {
-            self.carry(&refs, &groups)?
-        };
         if let Err(why) = &legal {
             let regs = if carried.is_empty() {
                 String::new()
             } else {
-                format!("; {} registers carry values across iterations", carried.len())
+                format!(
+                    "; {} registers carry values across iterations",
+                    carried.len()
+                )
             };
             self.notes.push(format!("loop {it}: scalar ({why}){regs}"));
         }
