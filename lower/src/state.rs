@@ -522,6 +522,19 @@ impl<'k> State<'k> {
 
     /// Emits `cmp a, b` and returns the condition code of `a OP b`.
     fn compare(&mut self, op: ast::CmpOp, a: &ast::Expr, b: &ast::Expr) -> Result<Cond> {
+        // `x % 2^s == 0` (either side): the low bits of `x`, whatever its sign
+        if op == ast::CmpOp::Eq {
+            for (m, z) in [(a, b), (b, a)] {
+                if let (ast::Expr::Mod(x, k), ast::Expr::Int(0)) = (m, z) {
+                    if *k > 1 && k.count_ones() == 1 && i32::try_from(*k).is_ok() {
+                        let r = self.ival(x)?;
+                        self.e.test(g(r), imm(k - 1))?;
+                        self.free(r);
+                        return Ok(Cond::E);
+                    }
+                }
+            }
+        }
         let r = self.ival(a)?;
         let s = self.ioperand(b)?;
         self.e.cmp(g(r), s)?;
