@@ -553,17 +553,27 @@ impl<'k> State<'k> {
     pub fn lin_value(&mut self, l: &Lin) -> Result<Gpr> {
         let r = self.temp()?;
         let (rest, c) = l.rest.split_const();
-        self.e.mov_imm(r, c);
+        // the first term is moved into `r`, the others added
+        let mut started = false;
         if !rest.is_zero() {
             let o = self.inv(&rest)?;
-            self.e.add(g(r), o)?;
+            self.e.mov(g(r), o)?;
+            started = true;
         }
         for (v, p) in &l.iters {
-            let t = self.temp()?;
             let src = self.var(v)?;
+            if p.as_const() == Some(1) {
+                if started {
+                    self.e.add(g(r), src)?;
+                } else {
+                    self.e.mov(g(r), src)?;
+                }
+                started = true;
+                continue;
+            }
+            let t = if started { self.temp()? } else { r };
             self.e.mov(g(t), src)?;
             match p.as_const() {
-                Some(1) => {}
                 Some(k) if i32::try_from(k).is_ok() => self.e.imul_imm(t, t, k)?,
                 _ => {
                     let o = self.inv(p)?;
@@ -574,8 +584,24 @@ impl<'k> State<'k> {
                     }
                 }
             }
-            self.e.add(g(r), g(t))?;
-            self.free(t);
+            if started {
+                self.e.add(g(r), g(t))?;
+                self.free(t);
+            }
+            started = true;
+        }
+        if !started {
+            self.e.mov_imm(r, c);
+        } else if c != 0 {
+            match i32::try_from(c) {
+                Ok(_) => self.e.add(g(r), imm(c))?,
+                Err(_) => {
+                    let t = self.temp()?;
+                    self.e.mov_imm(t, c);
+                    self.e.add(g(r), g(t))?;
+                    self.free(t);
+                }
+            }
         }
         Ok(r)
     }
