@@ -27,6 +27,10 @@ fn cc(op: CmpOp) -> Cond {
     }
 }
 
+/// Iterations of the enclosing loop that [`State::prefetch_ahead`] looks
+/// ahead.
+const PREFETCH_AHEAD: i64 = 8;
+
 /// The statement calls of a loop body, and whether any sits under an `if`;
 /// `None` if the body contains a loop.
 fn calls(n: &Node, under_if: bool, out: &mut Vec<(String, Vec<ast::Expr>)>) -> Option<bool> {
@@ -266,6 +270,39 @@ impl State<'_> {
         self.e.bind(exit)?;
         self.vars.pop();
         self.free_loc(loc);
+        Ok(())
+    }
+
+    /// Prefetches, for each pointer group that moves with the enclosing
+    /// loop by at least a cache line per iteration, the group's first
+    /// element [`PREFETCH_AHEAD`] iterations of that loop later: short
+    /// innermost loops over rows far apart (a band near the diagonal) then
+    /// overlap their cache misses instead of waiting for each row in turn.
+    /// Once per entry of the innermost loop, a few instructions.
+    fn prefetch_ahead(&mut self, groups: &[Group]) -> Result<()> {
+        let Some((outer, _)) = self.vars.len().checked_sub(2).map(|i| self.vars[i].clone()) else {
+            return Ok(());
+        };
+        for gr in groups {
+            let Some(p) = gr.reg else { continue };
+            let co = gr.lin.coeff(&outer);
+            if co.is_zero() || co.as_const().is_some_and(|c| c.abs() < 8) {
+                continue;
+            }
+            let Some(d) = co.scale(8 * PREFETCH_AHEAD) else {
+                continue;
+            };
+            match self.inv(&d)? {
+                Operand::Imm(k) => self.e.prefetch(Mem::base(p).disp(k as i32)),
+                o => {
+                    let t = self.temp()?;
+                    self.e.mov(g(t), o)?;
+                    self.e.add(g(t), g(p))?;
+                    self.e.prefetch(Mem::base(t));
+                    self.free(t);
+                }
+            }
+        }
         Ok(())
     }
 
@@ -538,6 +575,7 @@ impl State<'_> {
                 steps.push((p, so));
             }
         }
+        self.prefetch_ahead(&groups)?;
         for r in &refs {
             if let Some((gi, d)) = r.group {
                 if let Some(p) = groups[gi].reg {

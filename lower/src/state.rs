@@ -690,7 +690,11 @@ mod tests {
             let mut ns: Vec<i64> = (-300..300).collect();
             ns.extend([i64::MIN, i64::MIN + 1, i64::MAX, i64::MAX - 1]);
             ns.extend((1..50).flat_map(|k| [k * d, k * d - 1, -k * d, -k * d + 1]));
-            ns.extend((0..60).map(|b| 1i64 << b).flat_map(|v| [v, -v, v - 1, 1 - v]));
+            ns.extend(
+                (0..60)
+                    .map(|b| 1i64 << b)
+                    .flat_map(|v| [v, -v, v - 1, 1 - v]),
+            );
             for n in ns {
                 assert_eq!(div(n, d), n / d, "{n} / {d}");
             }
