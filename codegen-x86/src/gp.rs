@@ -306,6 +306,19 @@ impl Assembler {
         self.byte(0xc3);
     }
 
+    /// One-operand `imul r/m64`: the signed 128-bit product `rdx:rax = rax
+    /// * src` (division by a constant through its high half).
+    ///
+    /// ```
+    /// use codegen_x86::{Assembler, Gpr};
+    /// let mut asm = Assembler::new();
+    /// asm.imul_wide(Gpr::Rcx);
+    /// assert_eq!(asm.code(), [0x48, 0xf7, 0xe9]);
+    /// ```
+    pub fn imul_wide(&mut self, src: impl Into<RegMem<Gpr>>) {
+        self.legacy(true, &[0xf7], 5, src.into().into());
+    }
+
     /// `cqo`: sign-extends `rax` into `rdx:rax` (before `idiv`).
     ///
     /// ```

@@ -177,6 +177,7 @@ fn encode(asm: &mut Assembler, mn: &str, ops: &[Op]) {
             _ => panic!("{ops:?}"),
         },
         "imul" => match ops {
+            [s] => asm.imul_wide(g(s)),
             [G(d), s] => asm.imul(*d, g(s)),
             [G(d), s, I(i)] => asm.imul_imm(*d, g(s), imm32(*i)),
             _ => panic!("{ops:?}"),

@@ -75,6 +75,11 @@ def lines():
     for i, imm in enumerate(["0x5", "-0x80", "0x7f", "0x80", "0x12345", "-0x1"]):
         out.append(f"imul {GPR[i * 3 % 16]}, {GPR[(i * 7 + 2) % 16]}, {imm}")
         out.append(f"imul {GPR[(i * 5 + 1) % 16]}, QWORD PTR {MEMS[i * 6]}, {imm}")
+    # One-operand multiply (rdx:rax = rax * src).
+    for r in GPR[1::3]:
+        out.append(f"imul {r}")
+    for m in mems(5, 1, 4):
+        out.append(f"imul QWORD PTR {m}")
     # Shifts.
     for k, op in enumerate(["shl", "shr", "sar"]):
         for i, c in enumerate(["0x1", "0x3", "0x3f"]):

@@ -46,6 +46,13 @@ pub struct Inner {
     pub hoisted: HashMap<(usize, usize), u8>,
     /// Contract `a + b*c` into FMA.
     pub contract: bool,
+    /// Reads served from a register carried across iterations
+    /// (`crate::forward`).
+    pub fwd: HashMap<(usize, usize), u8>,
+    /// Reads whose loaded value is also kept in a register.
+    pub capture: HashMap<(usize, usize), u8>,
+    /// Stores whose value is also kept in a register.
+    pub wcap: HashMap<(usize, usize), u8>,
 }
 
 /// A vector operand and what to release after using it.
@@ -166,6 +173,12 @@ impl State<'_> {
         i.promoted.get(&c.stmt.accesses[k].array).copied()
     }
 
+    /// A register from `Inner::fwd`/`capture`/`wcap` for access `k`.
+    fn carried(&self, k: usize, which: fn(&Inner) -> &HashMap<(usize, usize), u8>) -> Option<u8> {
+        let i = self.inner.as_ref()?;
+        which(i).get(&(i.cur, k)).copied()
+    }
+
     fn inner_ptr(&self, _c: &Call, k: usize) -> Option<&(Gpr, i32)> {
         let i = self.inner.as_ref()?;
         i.ptr.get(&(i.cur, k))
@@ -219,6 +232,9 @@ impl State<'_> {
         for t in temps {
             self.free(t);
         }
+        if let Some(r) = self.carried(k, |i| &i.wcap) {
+            self.e.vcopy(w, r, v);
+        }
         Ok(())
     }
 
@@ -261,7 +277,17 @@ impl State<'_> {
                 if let Some(p) = self.promoted_reg(c, *k) {
                     return Ok(plain(VSrc::Reg(p)));
                 }
+                if let Some(r) = self.carried(*k, |i| &i.fwd) {
+                    return Ok(plain(VSrc::Reg(r)));
+                }
                 let (m, temps) = self.access_mem(c, *k)?;
+                if let Some(r) = self.carried(*k, |i| &i.capture) {
+                    self.e.vload(w, r, m);
+                    for t in temps {
+                        self.free(t);
+                    }
+                    return Ok(plain(VSrc::Reg(r)));
+                }
                 Ok(Src {
                     v: VSrc::Mem(m),
                     owned: None,

@@ -263,6 +263,12 @@ impl Emitter {
         self.asm.cqo();
     }
 
+    /// One-operand `imul r`: `rdx:rax = rax * r`.
+    pub fn imul_wide(&mut self, r: Gpr) {
+        self.record("imul", vec![g(r)]);
+        self.asm.imul_wide(r);
+    }
+
     /// `idiv r`.
     pub fn idiv(&mut self, r: Gpr) {
         self.record("idiv", vec![g(r)]);

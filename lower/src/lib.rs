@@ -55,6 +55,22 @@
 //!   (scalar promotion: loaded before, stored after); maximal loop-invariant
 //!   sub-expressions (`alpha * A[i][k]`, parameters) are computed once before
 //!   the loop.
+//! * Values carried across iterations (`forward`): when an array has one
+//!   store in the innermost loop, a read of its pointer group at element
+//!   offset `k` from the store sees what offset `k + 1` held at the end of
+//!   the previous iteration, so it is served from a register rotated at the
+//!   end of each iteration (seidel's `A[i][j-1]`, `A[i][j]`, `A[i][j+1]`:
+//!   one load instead of three, the previous result without a
+//!   store-to-load round trip); a read of the stored element in a later
+//!   statement takes the stored value (also in vector loops). Stores are
+//!   not removed; the values are the interpreter's bit for bit.
+//! * Integer division and remainder by a constant: shifts for powers of
+//!   two, a magic multiplier (one-operand `imul`, high half) otherwise;
+//!   `x % 2^s == 0` in a guard is one `test`.
+//! * An innermost loop prefetches, for each pointer group that moves with
+//!   the enclosing loop by a cache line or more, the element 8 enclosing
+//!   iterations ahead: short loops over rows far apart (tiled_mix's band)
+//!   overlap their misses.
 //!
 //! ## Vectorization
 //! An innermost loop runs four iterations at once in ymm registers when
@@ -67,6 +83,12 @@
 //!   before a read in one statement) — running each statement for four
 //!   iterations before the next would reverse that dependence (at `d >= 4`
 //!   the two iterations are in different steps of four, in order); or
+//! * accessed through several unit-stride groups whose distance is known
+//!   only at run time (`A[i][j]` and `A[i-1][j+1]` in a `j` loop: `n - 1`
+//!   elements): before the vector loop, the distance of the groups' first
+//!   addresses is checked to be at least four elements plus the spread of
+//!   the displacements, so no element is touched by two of them within one
+//!   4-wide step; otherwise the scalar loop runs all iterations; or
 //! * a sum reduction `s = s + e` / `s = s - e` / `s += e` on one invariant
 //!   element that nothing else in the loop touches: partial sums in the
 //!   lanes (and a second accumulator), folded into lane 0 after the loop.
@@ -79,7 +101,7 @@
 //! interpreter's in the last bits (the tests allow a relative 1e-9, far
 //! above the effect at these sizes). Not vectorized: strided or gathered
 //! accesses (`C[j][i]` in a `j` loop), written arrays accessed at distances
-//! only known at run time (`A[i][j]` and `A[i-1][j]`), calls, integer
+//! only known at run time through groups of other strides, calls, integer
 //! values, guards, steps other than 1. The per-loop decision and its reason
 //! are in [`Compiled::notes`].
 //!
@@ -173,6 +195,7 @@ mod contract;
 mod cprint;
 mod emit;
 mod error;
+mod forward;
 mod function;
 mod jam;
 mod kernel;

@@ -7,10 +7,9 @@ use std::collections::HashSet;
 
 use ast::{CmpOp, Node};
 use codegen_x86::{Cond, Gpr, Mem, Scale};
-use scop::ast::BinOp;
 use scop::model::Expr;
 
-use crate::body::{key, vectorizable, Call, Inner};
+use crate::body::{key, Call, Inner};
 use crate::emit::{g, imm, q, Operand, Width};
 use crate::error::{Error, Result};
 use crate::jam::mentions;
@@ -27,6 +26,10 @@ fn cc(op: CmpOp) -> Cond {
         CmpOp::Eq => Cond::E,
     }
 }
+
+/// Iterations of the enclosing loop that [`State::prefetch_ahead`] looks
+/// ahead.
+const PREFETCH_AHEAD: i64 = 8;
 
 /// The statement calls of a loop body, and whether any sits under an `if`;
 /// `None` if the body contains a loop.
@@ -56,27 +59,27 @@ fn calls(n: &Node, under_if: bool, out: &mut Vec<(String, Vec<ast::Expr>)>) -> O
 
 /// An access of the innermost loop.
 #[derive(Debug, Clone)]
-struct Ref {
-    user: usize,
-    access: usize,
-    array: String,
-    write: bool,
+pub(crate) struct Ref {
+    pub(crate) user: usize,
+    pub(crate) access: usize,
+    pub(crate) array: String,
+    pub(crate) write: bool,
     /// Group index and byte displacement, or `None` (general addressing).
-    group: Option<(usize, i32)>,
+    pub(crate) group: Option<(usize, i32)>,
     /// The group by linear form, whether or not it got a pointer register.
-    lin_group: Option<(usize, i32)>,
+    pub(crate) lin_group: Option<(usize, i32)>,
 }
 
 /// Accesses sharing a pointer: same array, same linear part.
 #[derive(Debug, Clone)]
-struct Group {
-    array: String,
-    lin: Lin,
+pub(crate) struct Group {
+    pub(crate) array: String,
+    pub(crate) lin: Lin,
     /// Coefficient of the loop iterator (elements per iteration).
-    coef: Poly,
+    pub(crate) coef: Poly,
     /// Zero-dimensional arrays live in the frame (no pointer).
-    frame: bool,
-    reg: Option<Gpr>,
+    pub(crate) frame: bool,
+    pub(crate) reg: Option<Gpr>,
 }
 
 impl State<'_> {
@@ -267,6 +270,39 @@ impl State<'_> {
         self.e.bind(exit)?;
         self.vars.pop();
         self.free_loc(loc);
+        Ok(())
+    }
+
+    /// Prefetches, for each pointer group that moves with the enclosing
+    /// loop by at least a cache line per iteration, the group's first
+    /// element [`PREFETCH_AHEAD`] iterations of that loop later: short
+    /// innermost loops over rows far apart (a band near the diagonal) then
+    /// overlap their cache misses instead of waiting for each row in turn.
+    /// Once per entry of the innermost loop, a few instructions.
+    fn prefetch_ahead(&mut self, groups: &[Group]) -> Result<()> {
+        let Some((outer, _)) = self.vars.len().checked_sub(2).map(|i| self.vars[i].clone()) else {
+            return Ok(());
+        };
+        for gr in groups {
+            let Some(p) = gr.reg else { continue };
+            let co = gr.lin.coeff(&outer);
+            if co.is_zero() || co.as_const().is_some_and(|c| c.abs() < 8) {
+                continue;
+            }
+            let Some(d) = co.scale(8 * PREFETCH_AHEAD) else {
+                continue;
+            };
+            match self.inv(&d)? {
+                Operand::Imm(k) => self.e.prefetch(Mem::base(p).disp(k as i32)),
+                o => {
+                    let t = self.temp()?;
+                    self.e.mov(g(t), o)?;
+                    self.e.add(g(t), g(p))?;
+                    self.e.prefetch(Mem::base(t));
+                    self.free(t);
+                }
+            }
+        }
         Ok(())
     }
 
@@ -487,12 +523,12 @@ impl State<'_> {
             _ => 0,
         };
         let distinct: HashSet<u64> = literals.iter().map(|(_, e)| literal_value(e)).collect();
-        let why_not = if has_if {
-            Some("guarded statements".to_string())
+        let legal = if has_if {
+            Err("guarded statements".to_string())
         } else if inc != 1 {
-            Some(format!("step {inc}"))
+            Err(format!("step {inc}"))
         } else if hoist.len() + 2 * promote.len() + 6 > self.free_vregs() || self.free_gprs() < 2 {
-            Some("too few free registers".to_string())
+            Err("too few free registers".to_string())
         } else {
             let copy: Vec<Option<(usize, usize)>> =
                 users.iter().map(|u| self.copies.get(u).copied()).collect();
@@ -509,9 +545,8 @@ impl State<'_> {
                 &promoted_refs,
                 &independent,
             )
-            .err()
         };
-        let vector = why_not.is_none();
+        let vector = legal.is_ok();
         if hoist.len() + promote.len() + 4 > self.free_vregs() {
             hoist.clear();
             if promote.len() + 4 > self.free_vregs() {
@@ -540,6 +575,7 @@ impl State<'_> {
                 steps.push((p, so));
             }
         }
+        self.prefetch_ahead(&groups)?;
         for r in &refs {
             if let Some((gi, d)) = r.group {
                 if let Some(p) = groups[gi].reg {
@@ -590,8 +626,20 @@ impl State<'_> {
                 self.inner_mut()?.hoisted.insert((*u, key(e)), v);
             }
         }
+        let (carried, rotate) = if has_if {
+            (Vec::new(), Vec::new())
+        } else {
+            self.carry(&refs, &groups, !vector, 6 + promote.len())?
+        };
         let after = self.e.label();
-        if vector {
+        let top = self.e.label();
+        if let Ok(checks) = &legal {
+            for c in checks {
+                let (Some(pa), Some(pb)) = (groups[c.a].reg, groups[c.b].reg) else {
+                    return Err(Error::Internal("a distance check without pointers".into()));
+                };
+                self.distance_check(pa, pb, c.bytes, top)?;
+            }
             let ptrs: Vec<Gpr> = steps.iter().map(|(p, _)| *p).collect();
             let shifted: Vec<(usize, usize)> = refs
                 .iter()
@@ -606,16 +654,31 @@ impl State<'_> {
             self.vector_loop(&cs, loc, op, bound, &ptrs, &shifted, &arrays)?;
             self.cmp_bound(loc, bound)?;
             self.e.jcc(cc(op).negate(), after);
+            let when = if checks.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    ", when {} run-time distance check{} hold{}",
+                    checks.len(),
+                    if checks.len() > 1 { "s" } else { "" },
+                    if checks.len() > 1 { "" } else { "s" }
+                )
+            };
             self.notes.push(format!(
-                "loop {it}: vectorized (4 doubles, FMA, unrolled twice)"
-            ));
-        } else {
-            self.notes.push(format!(
-                "loop {it}: scalar ({})",
-                why_not.unwrap_or_default()
+                "loop {it}: vectorized (4 doubles, FMA, unrolled twice{when})"
             ));
         }
-        let top = self.e.label();
+        if let Err(why) = &legal {
+            let regs = if carried.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; {} registers carry values across iterations",
+                    carried.len()
+                )
+            };
+            self.notes.push(format!("loop {it}: scalar ({why}){regs}"));
+        }
         self.e.bind(top)?;
         if has_if {
             self.inner_mut()?.count = Some(0);
@@ -625,6 +688,9 @@ impl State<'_> {
                 self.inner_mut()?.cur = u;
                 self.statement(c, Width::Scalar)?;
             }
+        }
+        for (d, s) in &rotate {
+            self.e.vcopy(Width::Scalar, *d, *s);
         }
         for (p, s) in &steps {
             self.e.add(g(*p), *s)?;
@@ -652,7 +718,7 @@ impl State<'_> {
                 self.free(t);
             }
         }
-        for v in inner.hoisted.values() {
+        for v in inner.hoisted.values().chain(&carried) {
             self.vfree(*v);
         }
         for gr in &groups {
@@ -661,129 +727,6 @@ impl State<'_> {
             }
         }
         Ok(true)
-    }
-
-    /// Whether running four iterations at once keeps every dependence: all
-    /// accesses strength-reduced with unit or zero stride, written arrays
-    /// either one promoted reduction or one group whose element distances
-    /// never point from a later statement to an earlier one.
-    fn vector_legal(
-        &self,
-        cs: &[Call],
-        refs: &[Ref],
-        groups: &[Group],
-        written: &HashSet<String>,
-        promote: &[(String, usize, i32)],
-        pref: &HashSet<(usize, usize)>,
-        independent: &dyn Fn(usize, usize) -> bool,
-    ) -> std::result::Result<(), String> {
-        if let Some(c) = cs.iter().find(|c| !vectorizable(&c.stmt.body)) {
-            return Err(format!(
-                "{} has operations without a 4-wide form",
-                c.stmt.name
-            ));
-        }
-        for r in refs {
-            // loop-invariant reads are hoisted, whatever their addressing
-            let invariant_read = !written.contains(&r.array)
-                && r.lin_group.is_some_and(|(gi, _)| groups[gi].coef.is_zero());
-            if invariant_read {
-                continue;
-            }
-            let Some((gi, _)) = r.group else {
-                return Err(format!("{} is not strength-reduced", r.array));
-            };
-            match groups[gi].coef.as_const() {
-                Some(0) | Some(1) => {}
-                _ => return Err(format!("{} has a stride other than 0 or 1", r.array)),
-            }
-        }
-        for a in written {
-            let mine: Vec<&Ref> = refs.iter().filter(|r| &r.array == a).collect();
-            let Some(w) = mine.iter().find(|r| r.write) else {
-                continue;
-            };
-            let Some((gi, _)) = w.group else {
-                return Err(format!("{a} is not strength-reduced"));
-            };
-            if groups[gi].coef.is_zero() {
-                if !promote.iter().any(|(p, _, _)| p == a) {
-                    return Err(format!(
-                        "{a} is written at one element by several references"
-                    ));
-                }
-                let u = mine[0].user;
-                if mine.iter().any(|r| r.user != u)
-                    || !reduction(&cs[u], &|k| pref.contains(&(u, k)))
-                {
-                    return Err(format!("{a} is loop-invariant but not a sum reduction"));
-                }
-                continue;
-            }
-            for p in &mine {
-                for q in &mine {
-                    // copies of one statement made by unroll-and-jam of a
-                    // parallel loop are independent
-                    if !(p.write || q.write) || independent(p.user, q.user) {
-                        continue;
-                    }
-                    if p.group.map(|x| x.0) != q.group.map(|x| x.0) {
-                        return Err(format!("{a} is written and accessed at unknown distances"));
-                    }
-                    let (Some((_, dp)), Some((_, dq))) = (p.group, q.group) else {
-                        return Err(format!("{a} is not strength-reduced"));
-                    };
-                    if dp > dq && dp - dq < 32 && (p.user, p.write) >= (q.user, q.write) {
-                        return Err(format!(
-                            "{a}: a dependence of distance {} would be reversed",
-                            (dp - dq) / 8
-                        ));
-                    }
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
-/// `s = s + e`, `s = e + s`, `s = s - e` (also written `s += e`, `s -= e`)
-/// where `s` is the promoted element (`is_s` on access numbers) and `e`
-/// does not read it.
-fn reduction(c: &Call, is_s: &dyn Fn(usize) -> bool) -> bool {
-    // the value is the whole new value whatever the operator
-    let Expr::Assign { target, value, .. } = &c.stmt.body else {
-        return false;
-    };
-    let s = |e: &Expr| matches!(e, Expr::Access(k) if is_s(*k));
-    let free = |e: &Expr| !reads(e, is_s);
-    if !is_s(*target) {
-        return false;
-    }
-    match &**value {
-        Expr::Binary {
-            op: BinOp::Add,
-            lhs,
-            rhs,
-            ..
-        } => (s(lhs) && free(rhs)) || (s(rhs) && free(lhs)),
-        Expr::Binary {
-            op: BinOp::Sub,
-            lhs,
-            rhs,
-            ..
-        } => s(lhs) && free(rhs),
-        _ => false,
-    }
-}
-
-fn reads(e: &Expr, hit: &dyn Fn(usize) -> bool) -> bool {
-    match e {
-        Expr::Access(k) => hit(*k),
-        Expr::Assign { value, .. } => reads(value, hit),
-        Expr::Unary { arg, .. } | Expr::ToDouble(arg) => reads(arg, hit),
-        Expr::Binary { lhs, rhs, .. } => reads(lhs, hit) || reads(rhs, hit),
-        Expr::Call { args, .. } => args.iter().any(|a| reads(a, hit)),
-        _ => false,
     }
 }
 

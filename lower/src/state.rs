@@ -412,6 +412,9 @@ impl<'k> State<'k> {
             }
             return Ok(());
         }
+        if k > 2 && i32::try_from(k).is_ok() {
+            return self.divide_by_magic(r, k, rem, floor);
+        }
         let d = self.temp()?;
         self.e.mov(g(Gpr::Rax), g(r))?;
         self.e.mov_imm(d, k);
@@ -426,6 +429,37 @@ impl<'k> State<'k> {
         let src = if rem { Gpr::Rdx } else { Gpr::Rax };
         self.e.mov(g(r), g(src))?;
         Ok(())
+    }
+
+    /// [`Self::divide`] by a constant `k > 2` (not a power of two) without
+    /// `idiv`: the truncated quotient is the high half of `r * m` (one
+    /// `imul`), corrected and shifted ([`magic`]); the remainder is `r -
+    /// q*k`.
+    fn divide_by_magic(&mut self, r: Gpr, k: i64, rem: bool, floor: bool) -> Result<()> {
+        let (m, s) = magic(k);
+        self.e.mov_imm(Gpr::Rax, m);
+        self.e.imul_wide(r);
+        if m < 0 {
+            self.e.add(g(Gpr::Rdx), g(r))?;
+        }
+        if s > 0 {
+            self.e.sar(Gpr::Rdx, s);
+        }
+        // + 1 for a negative dividend (truncation towards zero)
+        self.e.mov(g(Gpr::Rax), g(r))?;
+        self.e.shr(Gpr::Rax, 63);
+        self.e.add(g(Gpr::Rdx), g(Gpr::Rax))?;
+        if !rem && !floor {
+            return self.e.mov(g(r), g(Gpr::Rdx));
+        }
+        self.e.imul_imm(Gpr::Rax, Gpr::Rdx, k)?;
+        self.e.sub(g(r), g(Gpr::Rax))?; // the truncated remainder
+        if rem {
+            return Ok(());
+        }
+        // floor = trunc + (remainder < 0 ? -1 : 0)
+        self.e.sar(r, 63);
+        self.e.add(g(r), g(Gpr::Rdx))
     }
 
     /// Jumps to `target` when the condition `e` is false.
@@ -488,6 +522,19 @@ impl<'k> State<'k> {
 
     /// Emits `cmp a, b` and returns the condition code of `a OP b`.
     fn compare(&mut self, op: ast::CmpOp, a: &ast::Expr, b: &ast::Expr) -> Result<Cond> {
+        // `x % 2^s == 0` (either side): the low bits of `x`, whatever its sign
+        if op == ast::CmpOp::Eq {
+            for (m, z) in [(a, b), (b, a)] {
+                if let (ast::Expr::Mod(x, k), ast::Expr::Int(0)) = (m, z) {
+                    if *k > 1 && k.count_ones() == 1 && i32::try_from(*k).is_ok() {
+                        let r = self.ival(x)?;
+                        self.e.test(g(r), imm(k - 1))?;
+                        self.free(r);
+                        return Ok(Cond::E);
+                    }
+                }
+            }
+        }
         let r = self.ival(a)?;
         let s = self.ioperand(b)?;
         self.e.cmp(g(r), s)?;
@@ -506,17 +553,27 @@ impl<'k> State<'k> {
     pub fn lin_value(&mut self, l: &Lin) -> Result<Gpr> {
         let r = self.temp()?;
         let (rest, c) = l.rest.split_const();
-        self.e.mov_imm(r, c);
+        // the first term is moved into `r`, the others added
+        let mut started = false;
         if !rest.is_zero() {
             let o = self.inv(&rest)?;
-            self.e.add(g(r), o)?;
+            self.e.mov(g(r), o)?;
+            started = true;
         }
         for (v, p) in &l.iters {
-            let t = self.temp()?;
             let src = self.var(v)?;
+            if p.as_const() == Some(1) {
+                if started {
+                    self.e.add(g(r), src)?;
+                } else {
+                    self.e.mov(g(r), src)?;
+                }
+                started = true;
+                continue;
+            }
+            let t = if started { self.temp()? } else { r };
             self.e.mov(g(t), src)?;
             match p.as_const() {
-                Some(1) => {}
                 Some(k) if i32::try_from(k).is_ok() => self.e.imul_imm(t, t, k)?,
                 _ => {
                     let o = self.inv(p)?;
@@ -527,8 +584,24 @@ impl<'k> State<'k> {
                     }
                 }
             }
-            self.e.add(g(r), g(t))?;
-            self.free(t);
+            if started {
+                self.e.add(g(r), g(t))?;
+                self.free(t);
+            }
+            started = true;
+        }
+        if !started {
+            self.e.mov_imm(r, c);
+        } else if c != 0 {
+            match i32::try_from(c) {
+                Ok(_) => self.e.add(g(r), imm(c))?,
+                Err(_) => {
+                    let t = self.temp()?;
+                    self.e.mov_imm(t, c);
+                    self.e.add(g(r), g(t))?;
+                    self.free(t);
+                }
+            }
         }
         Ok(r)
     }
@@ -559,5 +632,72 @@ impl<'k> State<'k> {
             }
         }
         Ok(())
+    }
+}
+
+/// The magic multiplier and shift of signed 64-bit division by a constant
+/// `d >= 2` (Hacker's Delight, section 10-1): for every `n`, `trunc(n / d)`
+/// is `((n * m) >> 64) [+ n when m < 0]`, shifted right arithmetically by
+/// `s`, plus one when `n < 0`.
+pub(crate) fn magic(d: i64) -> (i64, u8) {
+    const TWO63: u64 = 1 << 63;
+    let ad = d.unsigned_abs();
+    let t = TWO63 + ((d as u64) >> 63);
+    let anc = t - 1 - t % ad;
+    let mut p = 63u32;
+    let (mut q1, mut r1) = (TWO63 / anc, TWO63 - (TWO63 / anc) * anc);
+    let (mut q2, mut r2) = (TWO63 / ad, TWO63 - (TWO63 / ad) * ad);
+    loop {
+        p += 1;
+        q1 = q1.wrapping_mul(2);
+        r1 = r1.wrapping_mul(2);
+        if r1 >= anc {
+            q1 = q1.wrapping_add(1);
+            r1 = r1.wrapping_sub(anc);
+        }
+        q2 = q2.wrapping_mul(2);
+        r2 = r2.wrapping_mul(2);
+        if r2 >= ad {
+            q2 = q2.wrapping_add(1);
+            r2 = r2.wrapping_sub(ad);
+        }
+        let delta = ad - r2;
+        if !(q1 < delta || (q1 == delta && r1 == 0)) {
+            break;
+        }
+    }
+    (q2.wrapping_add(1) as i64, (p - 64) as u8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::magic;
+
+    /// The magic sequence against Rust's division, over divisors and
+    /// dividends near zero, near the extremes and at multiples.
+    #[test]
+    fn magic_division_matches_truncation() {
+        let div = |n: i64, d: i64| {
+            let (m, s) = magic(d);
+            let mut q = ((i128::from(n) * i128::from(m)) >> 64) as i64;
+            if m < 0 {
+                q = q.wrapping_add(n);
+            }
+            q >>= s;
+            q + ((n as u64) >> 63) as i64
+        };
+        for d in (3..200).chain([641, 1000, 6700417, i64::from(i32::MAX)]) {
+            let mut ns: Vec<i64> = (-300..300).collect();
+            ns.extend([i64::MIN, i64::MIN + 1, i64::MAX, i64::MAX - 1]);
+            ns.extend((1..50).flat_map(|k| [k * d, k * d - 1, -k * d, -k * d + 1]));
+            ns.extend(
+                (0..60)
+                    .map(|b| 1i64 << b)
+                    .flat_map(|v| [v, -v, v - 1, 1 - v]),
+            );
+            for n in ns {
+                assert_eq!(div(n, d), n / d, "{n} / {d}");
+            }
+        }
     }
 }

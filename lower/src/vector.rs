@@ -4,13 +4,30 @@
 //! of accumulators), then at most one 4-wide step, then the partial sums
 //! folded into lane 0 for the scalar remainder.
 
-use ast::CmpOp;
-use codegen_x86::Gpr;
+use std::collections::HashSet;
 
-use crate::body::Call;
+use ast::CmpOp;
+use codegen_x86::{Cond, Gpr, Label};
+use scop::ast::BinOp;
+use scop::model::Expr;
+
+use crate::body::{vectorizable, Call};
 use crate::emit::{g, imm, Operand, VSrc, Width};
 use crate::error::Result;
+use crate::nest::{Group, Ref};
 use crate::state::{slot, Loc, State};
+
+/// Two pointer groups of a written array, both unit stride, whose distance
+/// is only known at run time (`A[i][j]` and `A[i-1][j+1]` in a `j` loop):
+/// the vector loop runs only when their first addresses are at least
+/// `bytes` apart (four iterations plus the spread of the displacements),
+/// so that no element is touched by both within one 4-wide step.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct DistanceCheck {
+    pub(crate) a: usize,
+    pub(crate) b: usize,
+    pub(crate) bytes: i32,
+}
 
 impl State<'_> {
     fn vector_copy(&mut self, cs: &[Call]) -> Result<()> {
@@ -123,6 +140,28 @@ impl State<'_> {
         Ok(())
     }
 
+    /// Jumps to `scalar` unless the pointers `pa` and `pb` are at least
+    /// `bytes` apart.
+    pub(crate) fn distance_check(
+        &mut self,
+        pa: Gpr,
+        pb: Gpr,
+        bytes: i32,
+        scalar: Label,
+    ) -> Result<()> {
+        let (t, u) = (self.temp()?, self.temp()?);
+        self.e.mov(g(t), g(pa))?;
+        self.e.sub(g(t), g(pb))?;
+        self.e.mov(g(u), g(t))?;
+        self.e.neg(u);
+        self.e.cmov(Cond::L, u, t); // u = |pa - pb|
+        self.e.cmp(g(u), imm(i64::from(bytes)))?;
+        self.e.jcc(Cond::L, scalar);
+        self.free(t);
+        self.free(u);
+        Ok(())
+    }
+
     fn cmp_it(&mut self, it: Loc, b: i32) -> Result<()> {
         match it {
             Loc::Reg(r) => self.e.cmp(g(r), crate::emit::q(slot(b))),
@@ -134,5 +173,151 @@ impl State<'_> {
                 Ok(())
             }
         }
+    }
+}
+
+impl State<'_> {
+    /// Whether running four iterations at once keeps every dependence: all
+    /// accesses strength-reduced with unit or zero stride, written arrays
+    /// either one promoted reduction or one group whose element distances
+    /// never point from a later statement to an earlier one, or groups at a
+    /// distance known only at run time ([`DistanceCheck`], returned).
+    pub(crate) fn vector_legal(
+        &self,
+        cs: &[Call],
+        refs: &[Ref],
+        groups: &[Group],
+        written: &HashSet<String>,
+        promote: &[(String, usize, i32)],
+        pref: &HashSet<(usize, usize)>,
+        independent: &dyn Fn(usize, usize) -> bool,
+    ) -> std::result::Result<Vec<DistanceCheck>, String> {
+        if let Some(c) = cs.iter().find(|c| !vectorizable(&c.stmt.body)) {
+            return Err(format!(
+                "{} has operations without a 4-wide form",
+                c.stmt.name
+            ));
+        }
+        for r in refs {
+            // loop-invariant reads are hoisted, whatever their addressing
+            let invariant_read = !written.contains(&r.array)
+                && r.lin_group.is_some_and(|(gi, _)| groups[gi].coef.is_zero());
+            if invariant_read {
+                continue;
+            }
+            let Some((gi, _)) = r.group else {
+                return Err(format!("{} is not strength-reduced", r.array));
+            };
+            match groups[gi].coef.as_const() {
+                Some(0) | Some(1) => {}
+                _ => return Err(format!("{} has a stride other than 0 or 1", r.array)),
+            }
+        }
+        let mut checks: Vec<DistanceCheck> = Vec::new();
+        for a in written {
+            let mine: Vec<&Ref> = refs.iter().filter(|r| &r.array == a).collect();
+            let Some(w) = mine.iter().find(|r| r.write) else {
+                continue;
+            };
+            let Some((gi, _)) = w.group else {
+                return Err(format!("{a} is not strength-reduced"));
+            };
+            if groups[gi].coef.is_zero() {
+                if !promote.iter().any(|(p, _, _)| p == a) {
+                    return Err(format!(
+                        "{a} is written at one element by several references"
+                    ));
+                }
+                let u = mine[0].user;
+                if mine.iter().any(|r| r.user != u)
+                    || !reduction(&cs[u], &|k| pref.contains(&(u, k)))
+                {
+                    return Err(format!("{a} is loop-invariant but not a sum reduction"));
+                }
+                continue;
+            }
+            for p in &mine {
+                for q in &mine {
+                    // copies of one statement made by unroll-and-jam of a
+                    // parallel loop are independent
+                    if !(p.write || q.write) || independent(p.user, q.user) {
+                        continue;
+                    }
+                    let (Some((gp, dp)), Some((gq, dq))) = (p.group, q.group) else {
+                        return Err(format!("{a} is not strength-reduced"));
+                    };
+                    if gp != gq {
+                        // distance known at run time: both unit stride, so
+                        // it is the same at every iteration; checked before
+                        // the vector loop
+                        let unit = |gi: usize| groups[gi].coef.as_const() == Some(1);
+                        if !unit(gp) || !unit(gq) {
+                            return Err(format!(
+                                "{a} is written and accessed at unknown distances"
+                            ));
+                        }
+                        let (lo, hi) = (gp.min(gq), gp.max(gq));
+                        let bytes = 32 + (dp - dq).abs();
+                        match checks.iter_mut().find(|c| (c.a, c.b) == (lo, hi)) {
+                            Some(c) => c.bytes = c.bytes.max(bytes),
+                            None => checks.push(DistanceCheck {
+                                a: lo,
+                                b: hi,
+                                bytes,
+                            }),
+                        }
+                        continue;
+                    }
+                    if dp > dq && dp - dq < 32 && (p.user, p.write) >= (q.user, q.write) {
+                        return Err(format!(
+                            "{a}: a dependence of distance {} would be reversed",
+                            (dp - dq) / 8
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(checks)
+    }
+}
+
+/// `s = s + e`, `s = e + s`, `s = s - e` (also written `s += e`, `s -= e`)
+/// where `s` is the promoted element (`is_s` on access numbers) and `e`
+/// does not read it.
+fn reduction(c: &Call, is_s: &dyn Fn(usize) -> bool) -> bool {
+    // the value is the whole new value whatever the operator
+    let Expr::Assign { target, value, .. } = &c.stmt.body else {
+        return false;
+    };
+    let s = |e: &Expr| matches!(e, Expr::Access(k) if is_s(*k));
+    let free = |e: &Expr| !reads(e, is_s);
+    if !is_s(*target) {
+        return false;
+    }
+    match &**value {
+        Expr::Binary {
+            op: BinOp::Add,
+            lhs,
+            rhs,
+            ..
+        } => (s(lhs) && free(rhs)) || (s(rhs) && free(lhs)),
+        Expr::Binary {
+            op: BinOp::Sub,
+            lhs,
+            rhs,
+            ..
+        } => s(lhs) && free(rhs),
+        _ => false,
+    }
+}
+
+fn reads(e: &Expr, hit: &dyn Fn(usize) -> bool) -> bool {
+    match e {
+        Expr::Access(k) => hit(*k),
+        Expr::Assign { value, .. } => reads(value, hit),
+        Expr::Unary { arg, .. } | Expr::ToDouble(arg) => reads(arg, hit),
+        Expr::Binary { lhs, rhs, .. } => reads(lhs, hit) || reads(rhs, hit),
+        Expr::Call { args, .. } => args.iter().any(|a| reads(a, hit)),
+        _ => false,
     }
 }
