@@ -109,16 +109,12 @@ fn a_schedule_that_reverses_a_dependence_is_refused() {
 fn dependences_are_checked_over_the_models_context() {
     // the context says K >= 0 (the extent of B): S2 at time K after S0 at 0
     // is valid, though a negative K would reverse them
-    let src = "void s(int N, int K, double A[N], double B[K], double C[N]) {
-      double c;
-      for (int i = 0; i < N; i++) {
-        c = 0;
-        for (int k = 0; k < K; k++)
-          c = c + A[i] * B[k];
-        C[i] = c;
-      }
-    }";
-    let front = lower::front(src).unwrap();
+    let src = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../fuzz/corpus/c_kernel/sum_products_scalar.c"),
+    )
+    .unwrap();
+    let front = lower::front(&src).unwrap();
     let at = |s2: &str| -> presburger::UnionMap {
         format!("[N, K] -> {{ S0[i] -> [i, 0, 0]; S1[i, k] -> [i, k, 1]; S2[i] -> [i, {s2}, 2] }}")
             .parse()
