@@ -149,7 +149,7 @@ fn checked_schedule(
         .to_union_map()
         .map_err(Error::Scheduler)?
         .intersect_domain(model.domain())?;
-    if !crate::parallel::respects(deps, &map)? {
+    if !crate::parallel::respects(model, deps, &map)? {
         return Err(Error::Internal(
             "the scheduler's schedule violates a dependence".into(),
         ));

@@ -64,22 +64,26 @@ pub(crate) fn parallel_dims_of(
 
 /// True when `schedule` (statement instances to times of one length)
 /// executes the source of every flow, anti and output dependence of the
-/// model strictly before its sink: no time difference of a dependent pair
-/// is zero or lexicographically negative. An independent check of a
-/// computed schedule (false for times of different lengths).
+/// model strictly before its sink, for every parameter value of the
+/// model's context: no time difference of a dependent pair is zero or
+/// lexicographically negative. An independent check of a computed schedule
+/// (false for times of different lengths). Parameter values outside the
+/// context (a negative array extent) never run, and the loops are generated
+/// under the context, so a schedule may order differently there.
 pub fn respects_dependences(model: &scop::Model, schedule: &UnionMap) -> Result<bool> {
-    respects(&dependences(model)?, schedule)
+    respects(model, &dependences(model)?, schedule)
 }
 
 /// [`respects_dependences`] of the dependences `deps` ([`dependences`]).
-pub(crate) fn respects(deps: &UnionMap, schedule: &UnionMap) -> Result<bool> {
+pub(crate) fn respects(model: &scop::Model, deps: &UnionMap, schedule: &UnionMap) -> Result<bool> {
     let lens: std::collections::BTreeSet<usize> =
         schedule.maps().iter().map(|m| m.space().n_out()).collect();
     if lens.len() > 1 {
         return Ok(false);
     }
     presburger::budget::with_budget(BUDGET, || {
-        let deltas = time_deltas(deps, schedule, None)?;
+        let deps = deps.intersect_params(model.context())?;
+        let deltas = time_deltas(&deps, schedule, None)?;
         for m in deltas.maps() {
             let n = m.space().n_out();
             // all zero

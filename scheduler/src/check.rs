@@ -147,22 +147,30 @@ fn bands<'a>(n: &'a Node, depth: usize, out: &mut Vec<(&'a crate::tree::Band, us
     }
 }
 
+/// True when the parameter values lie in the context (always without one).
+/// A schedule is valid when it respects the dependences at every parameter
+/// value of the context, negative ones included; outside the context the
+/// program does not run and the checks below hold vacuously.
+fn in_context(context: Option<&Map>, params: &[i64]) -> Result<bool> {
+    match context {
+        Some(c) => {
+            let p: Vec<Int> = params.iter().map(|&v| Int::from(v)).collect();
+            Ok(c.contains_point(&p)?)
+        }
+        None => Ok(true),
+    }
+}
+
 /// Check validity, permutable and coincident flags, and coverage of a schedule
-/// at the parameter values; `Err(Invalid)` describes the first problem found.
+/// at the parameter values (vacuous outside the context); `Err(Invalid)`
+/// describes the first problem found.
 pub fn verify(
     sc: &ScheduleConstraints,
     sched: &Schedule,
     params: &[i64],
     bound: i64,
 ) -> Result<()> {
-    let ctx_ok = match &sc.context {
-        Some(c) => {
-            let p: Vec<Int> = params.iter().map(|&v| Int::from(v)).collect();
-            c.contains_point(&p)?
-        }
-        None => true,
-    };
-    if !ctx_ok {
+    if !in_context(sc.context.as_ref(), params)? {
         return Ok(());
     }
     let bad = |s: String| Err(Error::Invalid(s));
@@ -375,8 +383,14 @@ fn run_values(
 /// and every element is left holding the same write's value (killed elements
 /// excepted). Instances and elements are enumerated within `[-bound, bound]`;
 /// may-writes count as writes. This is the meaning of a schedule found with
-/// live-range reordering, checked without the dependences.
+/// live-range reordering, checked without the dependences. Vacuous at
+/// parameter values outside the accesses' context (where the program does
+/// not run, e.g. a negative array extent); without a context every value,
+/// negative ones included, is checked.
 pub fn verify_values(sched: &Schedule, acc: &Accesses, params: &[i64], bound: i64) -> Result<()> {
+    if !in_context(acc.context.as_ref(), params)? {
+        return Ok(());
+    }
     let insts = instances(sched, &acc.domain, params, bound)?;
     let mut events = Vec::new();
     for (rel, kind) in [

@@ -289,3 +289,43 @@ fn constants_beyond_machine_integers_are_exact() {
     let (sc, s) = schedule(&text);
     valid_symbolically(&sc, &s);
 }
+
+/// Validity holds at every parameter value of the context, negative ones
+/// included: `S2` may sit at `K` after `S0` only when the context says
+/// `K >= 0` (else a negative `K` runs `S2[i]` before `S0[i]`).
+#[test]
+fn validity_holds_at_negative_parameters_of_the_context() {
+    let body = "domain: \"[N, K] -> { S0[i] : 0 <= i < N; S1[i, k] : 0 <= i < N and 0 <= k < K; S2[i] : 0 <= i < N }\"
+validity: \"[N, K] -> { S0[i] -> S1[i, 0] : 0 <= i < N and K >= 1; S0[i] -> S2[i] : 0 <= i < N and K <= 0; S1[i, k] -> S1[i, k + 1] : 0 <= i < N and 0 <= k <= K - 2; S1[i, K - 1] -> S2[i] : 0 <= i < N and K >= 1; S1[i, K - 1] -> S0[i + 1] : 0 <= i <= N - 2 and K >= 1; S2[i] -> S0[i + 1] : 0 <= i <= N - 2; S0[i] -> S0[i + 1] : 0 <= i <= N - 2 and K <= 0 }\"
+";
+    let grid = |sc: &ScheduleConstraints, s: &scheduler::Schedule| {
+        (-2..=3)
+            .flat_map(|n| (-2..=3).map(move |k| [n, k]))
+            .try_for_each(|p| verify(sc, s, &p, 4).map_err(|e| format!("{e} at {p:?}")))
+    };
+    let mut schedules = Vec::new();
+    for context in [
+        "",
+        "[N, K] -> { : K >= -2 }",
+        "[N, K] -> { : N >= 0 and K >= 0 }",
+    ] {
+        let text = match context {
+            "" => body.to_string(),
+            c => format!("{body}context: \"{c}\"\n"),
+        };
+        let (sc, s) = schedule(&text);
+        if let Err(e) = grid(&sc, &s) {
+            panic!("{e}\ncontext {context:?}\n{s}");
+        }
+        schedules.push((sc, s));
+    }
+    // the schedule found for K >= 0 (today it puts S2 at K) checked where
+    // negative values are allowed holds wherever K >= 0
+    let (free, _) = &schedules[0];
+    let (_, for_nonnegative) = &schedules[2];
+    for n in -2..=3 {
+        for k in 0..=3 {
+            verify(free, for_nonnegative, &[n, k], 4).unwrap();
+        }
+    }
+}

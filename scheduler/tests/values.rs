@@ -128,3 +128,52 @@ fn a_schedule_that_is_not_affine_is_refused() {
         "{got}"
     );
 }
+
+/// Parameter values with negative entries: all `-1`, each parameter `-1`
+/// with the others `2`, and all `2`.
+fn with_negatives(np: usize) -> Vec<Vec<i64>> {
+    let mut out = vec![vec![-1; np], vec![2; np]];
+    for k in 0..np {
+        let mut p = vec![2; np];
+        p[k] = -1;
+        out.push(p);
+    }
+    out
+}
+
+/// A schedule respects the dependences at every parameter value of the
+/// context, negative ones included. With the model's context (array
+/// extents non-negative) a negative extent never runs and the check is
+/// vacuous; without a context the schedule must keep the values there too
+/// (`S2[i] -> [i, K]` after `S0[i] -> [i, 0]`, valid for `K >= 0`, runs
+/// `S2` first when `K < 0`).
+#[test]
+fn schedules_keep_the_values_at_negative_parameters() {
+    let mut checked = 0;
+    for path in kernels() {
+        let src = std::fs::read_to_string(&path).unwrap();
+        let model = scop::Model::from_source(&src).expect("kernel parses");
+        let mut acc = Accesses::from_model(&model);
+        for context in [Some(model.context().clone()), None] {
+            acc.context = context;
+            let sc = constraints_from_accesses(&acc, false).expect("constraints");
+            let s = compute_schedule(&sc, &Options::default()).expect("schedule");
+            for params in with_negatives(acc.domain.params().len()) {
+                check::verify_values(&s, &acc, &params, 6).unwrap_or_else(|e| {
+                    panic!(
+                        "{} (context {:?}) at {params:?}: {e}\n{s}",
+                        path.display(),
+                        acc.context.as_ref().map(|c| c.to_string())
+                    )
+                });
+                let p: Vec<presburger::Int> = params.iter().map(|&v| v.into()).collect();
+                let inside = match &acc.context {
+                    Some(c) => c.contains_point(&p).unwrap(),
+                    None => true,
+                };
+                checked += usize::from(inside && params.iter().any(|&v| v < 0));
+            }
+        }
+    }
+    assert!(checked >= 40, "only {checked} runs at negative values");
+}
