@@ -65,7 +65,8 @@ pub fn schedule_order(model: &scop::Model, schedule: &UnionMap) -> Result<Order>
     Order::from_relation(dom, &before)
 }
 
-/// Checks `schedule` against the flow and live ranges of `model` (see the
+/// Checks `schedule` against the flow and live ranges of `model` for the
+/// parameter values of the model's context (see the
 /// [crate documentation](crate)).
 pub fn check_schedule(model: &scop::Model, schedule: &UnionMap) -> Result<Verdict> {
     let seq = Order::sequential(model)?;
@@ -77,9 +78,12 @@ pub fn check_schedule(model: &scop::Model, schedule: &UnionMap) -> Result<Verdic
             witness: u.sample()?,
         })
     };
+    // The program runs only for parameter values in its context: a
+    // violation outside it is no violation.
+    let ctx = model.context();
     // 1. flows
     let flows = ranges.flows.domain()?.unwrap()?;
-    let reversed = flows.subtract(new.before())?;
+    let reversed = flows.subtract(new.before())?.intersect_params(ctx)?;
     if !reversed.is_empty()? {
         return illegal("flow", reversed);
     }
@@ -96,12 +100,16 @@ pub fn check_schedule(model: &scop::Model, schedule: &UnionMap) -> Result<Verdic
         .domain_map()?
         .apply_range(&same.intersect(&nb.reverse()?)?)?;
     let a2 = pairs.range_map()?.apply_range(&nbe)?;
-    let inside = a1.intersect(&a2)?;
+    let inside = a1.intersect(&a2)?.intersect_params(ctx)?;
     if !inside.is_empty()? {
         return illegal("live range", inside);
     }
     // 3. r -> w' : r reads the initial value of the cell w' writes
-    let li = ranges.live_in.apply_range(&w.reverse()?)?.intersect(&nbe)?;
+    let li = ranges
+        .live_in
+        .apply_range(&w.reverse()?)?
+        .intersect(&nbe)?
+        .intersect_params(ctx)?;
     if !li.is_empty()? {
         return illegal("live-in", li);
     }
@@ -110,7 +118,8 @@ pub fn check_schedule(model: &scop::Model, schedule: &UnionMap) -> Result<Verdic
         .live_out
         .apply_range(&w.reverse()?)?
         .subtract(&w.domain()?.identity()?)?
-        .intersect(&nb.reverse()?)?;
+        .intersect(&nb.reverse()?)?
+        .intersect_params(ctx)?;
     if !lo.is_empty()? {
         return illegal("live-out", lo);
     }

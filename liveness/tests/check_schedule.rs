@@ -146,3 +146,26 @@ fn overwrites_and_live_out() {
     let v = check_schedule(&m, &"{ S0[i] -> [1, i]; S1[i] -> [0, i] }".parse().unwrap()).unwrap();
     assert!(v.to_string().starts_with("illegal: live-out"), "{v}");
 }
+
+/// A schedule is judged only for parameter values of the model's context:
+/// `B[K]` makes `K >= 0` part of it, so `S2` at time `K` is after every
+/// `S1[i, k]` with `k < K` and after `S0[i]` (at `K < 0` the kernel does not
+/// run), while `S2` at `K - 1` runs before `S0[i]` at `K = 0`.
+#[test]
+fn judged_inside_the_context() {
+    let src = "void k(int N, int K, double A[N], double B[K], double C[N]) {
+  double c;
+  for (int i = 0; i < N; i++) {
+    c = 0;
+    for (int k = 0; k < K; k++)
+      c = c + A[i] * B[k];
+    C[i] = c;
+  }
+}";
+    let m = scop::Model::from_source(src).unwrap();
+    let check = |s: &str| check_schedule(&m, &s.parse().unwrap()).unwrap().to_string();
+    let ok = "[K] -> { S0[i] -> [i, 0, 0]; S1[i, k] -> [i, k, 1]; S2[i] -> [i, K, 2] }";
+    assert_eq!(check(ok), "legal");
+    let bad = "[K] -> { S0[i] -> [i, 0, 0]; S1[i, k] -> [i, k, 1]; S2[i] -> [i, K - 1, 2] }";
+    assert!(check(bad).starts_with("illegal: flow"), "{}", check(bad));
+}
