@@ -92,6 +92,13 @@ pub fn sum(v: &Value, pos: Pos) -> Result<Value> {
     over_params(total(sums, zero, "sum", pos)?, "sum", pos)
 }
 
+/// A quasi-polynomial literal (`[n] -> { [i] -> (i^2 + n) : 0 <= i < n }`).
+pub fn literal(text: &str, pos: Pos) -> Result<Value> {
+    let fs = presburger::parse_union_qpolynomial(text)
+        .map_err(|e| crate::eval::literal_error_in(e, pos, "a quasi-polynomial literal"))?;
+    Ok(Value::QPoly(fs))
+}
+
 /// `F(P)`: the value of `F` at the single point of `P`.
 pub fn eval_at(fs: &[PwQPolynomial], at: &UnionMap, pos: Pos) -> Result<Value> {
     let [m] = at.maps() else {

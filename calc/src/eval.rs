@@ -30,6 +30,12 @@ pub(crate) fn type_error(pos: Pos, message: String) -> Error {
 /// Translate a parse error of a literal (positions relative to the literal's
 /// text) into a script position.
 fn literal_error(e: presburger::Error, at: Pos) -> Error {
+    literal_error_in(e, at, "a set or map literal")
+}
+
+/// A parse error of a literal (a set, map or quasi-polynomial, `what`),
+/// its position moved to the script's.
+pub(crate) fn literal_error_in(e: presburger::Error, at: Pos, what: &str) -> Error {
     match e {
         presburger::Error::Parse {
             line,
@@ -43,12 +49,12 @@ fn literal_error(e: presburger::Error, at: Pos) -> Error {
             };
             Error::Parse {
                 pos,
-                expected: format!("{expected} (in a set or map literal)"),
+                expected: format!("{expected} (in {what})"),
             }
         }
         other => Error::Parse {
             pos: at,
-            expected: format!("a valid set or map literal: {other}"),
+            expected: format!("a valid {}: {other}", what.trim_start_matches("a ")),
         },
     }
 }
@@ -109,6 +115,9 @@ impl Env {
     pub fn eval(&self, e: &Expr) -> Result<Value> {
         let pos = e.pos;
         match &e.kind {
+            ExprKind::Literal(text) if presburger::is_qpolynomial_text(text) => {
+                crate::count::literal(text, pos)
+            }
             ExprKind::Literal(text) => {
                 let u = crate::parse_literal(text).map_err(|err| literal_error(err, pos))?;
                 Ok(if u.is_set() {

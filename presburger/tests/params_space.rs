@@ -39,8 +39,17 @@ fn each_space_prints_in_its_own_form() {
     // relation from `[]` is the 0-d set
     let s = m("[n] -> { [i] : 0 <= i < n }");
     assert_eq!(s.params().to_string(), "[n] -> { : n >= 1 }");
-    assert_eq!(m("{ [] -> [i] : 0 <= i < 3 }").domain().unwrap().to_string(), "{ [] }");
-    assert_eq!(m("{ [i] -> [] : 0 <= i < 3 }").range().unwrap().to_string(), "{ [] }");
+    assert_eq!(
+        m("{ [] -> [i] : 0 <= i < 3 }")
+            .domain()
+            .unwrap()
+            .to_string(),
+        "{ [] }"
+    );
+    assert_eq!(
+        m("{ [i] -> [] : 0 <= i < 3 }").range().unwrap().to_string(),
+        "{ [] }"
+    );
 }
 
 #[test]
@@ -48,7 +57,10 @@ fn only_a_parameter_domain_restricts_the_other_operand() {
     let a = u("[n] -> { [] : n > 0; [i] : 0 <= i < n }");
     // isl: [n] -> { [] : 0 < n <= 2 }
     let zero = a.intersect(&u("[n] -> { [] : n < 3 }")).unwrap();
-    assert!(zero.is_equal(&u("[n] -> { [] : 0 < n <= 2 }")).unwrap(), "{zero}");
+    assert!(
+        zero.is_equal(&u("[n] -> { [] : 0 < n <= 2 }")).unwrap(),
+        "{zero}"
+    );
     // isl: [n] -> { [] : 0 < n <= 2; [i] : n <= 2 and i < n }
     let params = a.intersect(&u("[n] -> { : n < 3 }")).unwrap();
     let want = u("[n] -> { [] : 0 < n <= 2; [i] : 0 <= i < n and n <= 2 }");

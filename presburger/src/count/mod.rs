@@ -47,12 +47,14 @@
 //! ```
 
 mod eliminate;
+mod parse;
 mod piece;
 mod poly;
 mod qpoly;
 mod rat;
 pub mod reference;
 
+pub use parse::{is_qpolynomial_text, parse_union_qpolynomial};
 pub use qpoly::{PwQPolynomial, QuasiPolynomial};
 pub use rat::Rat;
 
