@@ -397,6 +397,8 @@ pub fn unary(op: UnOp, v: Value, pos: Pos) -> Result<Value> {
         Unwrap => Ok(Value::Map(engine(want_set(&v)?.unwrap(), name, pos)?)),
         Card => crate::count::card(&v, pos),
         Sum => crate::count::sum(&v, pos),
+        Ub => crate::count::bound(&v, true, pos),
+        Lb => crate::count::bound(&v, false, pos),
         Params => match &v {
             Value::Set(u) | Value::Map(u) => Ok(Value::Set(engine(u.params_set(), name, pos)?)),
             v => Err(type_error(

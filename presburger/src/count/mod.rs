@@ -46,6 +46,7 @@
 //! assert_eq!(card_map(&m).unwrap().to_string(), "[n] -> { [i] -> (n - i) : i < n }");
 //! ```
 
+mod bound;
 mod eliminate;
 mod parse;
 mod piece;
@@ -54,6 +55,7 @@ mod qpoly;
 mod rat;
 pub mod reference;
 
+pub use bound::{lower_bound, upper_bound, PwQPolynomialFold};
 pub use parse::{is_qpolynomial_text, parse_union_qpolynomial};
 pub use qpoly::{PwQPolynomial, QuasiPolynomial};
 pub use rat::Rat;

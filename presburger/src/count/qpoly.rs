@@ -541,23 +541,25 @@ impl fmt::Display for PwQPolynomial {
         let parts: Vec<String> = self
             .pieces
             .iter()
-            .map(|(d, q)| {
-                let bodies: Vec<String> = d
-                    .basic_maps()
-                    .iter()
-                    .map(crate::print::constraints_text)
-                    .collect();
-                let cond = if bodies.iter().any(String::is_empty) || bodies.is_empty() {
-                    String::new()
-                } else if bodies.len() == 1 {
-                    format!(" : {}", bodies[0])
-                } else {
-                    let b: Vec<String> = bodies.iter().map(|s| format!("({s})")).collect();
-                    format!(" : {}", b.join(" or "))
-                };
-                format!("{prefix}{q}{cond}")
-            })
+            .map(|(d, q)| format!("{prefix}{q}{}", condition_text(d)))
             .collect();
         write!(f, "{{ {} }}", parts.join("; "))
+    }
+}
+
+/// ` : constraints` of a piece's domain (empty for the universe).
+pub(crate) fn condition_text(d: &Set) -> String {
+    let bodies: Vec<String> = d
+        .basic_maps()
+        .iter()
+        .map(crate::print::constraints_text)
+        .collect();
+    if bodies.iter().any(String::is_empty) || bodies.is_empty() {
+        String::new()
+    } else if bodies.len() == 1 {
+        format!(" : {}", bodies[0])
+    } else {
+        let b: Vec<String> = bodies.iter().map(|s| format!("({s})")).collect();
+        format!(" : {}", b.join(" or "))
     }
 }
