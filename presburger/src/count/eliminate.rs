@@ -26,7 +26,8 @@ use crate::int::Int;
 const MAX_PERIOD: i64 = 64;
 
 /// The error when a split would need more residue classes.
-pub(crate) const PERIOD_TOO_LARGE: &str = "card: a division's period is too large";
+pub(crate) const PERIOD_TOO_LARGE: &str =
+    "not supported: a parametric count or sum needing more than 64 residue classes of a variable (a modulus or equality coefficient above 64)";
 
 /// Sum the last variable out of `p`: disjoint pieces over one variable fewer.
 pub(crate) fn sum_last(p: Piece) -> Result<Vec<Piece>> {
