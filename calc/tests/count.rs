@@ -49,8 +49,18 @@ fn sum_and_evaluation() {
         run("C := card [n] -> { [i] -> [j] : 0 <= j <= i < n };\nC([n] -> { [4] : n = 9 });"),
         ["5"]
     );
+    // the error names the user's dimension (issue 21)
     let e = run("card [n] -> { [i] : i >= n };");
-    assert!(e[0].contains("unbounded"), "{e:?}");
+    assert!(
+        e[0].contains("card: the set is unbounded: i has no upper bound"),
+        "{e:?}"
+    );
+    let e = run("card [n] -> { [i, j] : 0 <= i <= n and j <= i };");
+    assert!(e[0].contains("j has no lower bound"), "{e:?}");
+    let e = run("card { A[x] -> B[y] : y >= x };");
+    assert!(e[0].contains("y has no upper bound"), "{e:?}");
+    let e = run("sum [n] -> { [k] -> k : k <= n };");
+    assert!(e[0].contains("k has no lower bound"), "{e:?}");
 }
 
 #[test]

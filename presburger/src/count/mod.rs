@@ -75,7 +75,7 @@ pub fn card(set: &Set) -> Result<PwQPolynomial> {
     let target = set.space().params_space();
     let parts = disjoint_defined(set)?;
     let work = parts.into_iter().map(|b| (b, None)).collect();
-    match summed(work, n_keep, target.clone()) {
+    match summed(work, n_keep, target.clone()).map_err(|e| named(e, set)) {
         // equalities with large coefficients (no unimodular change of
         // basis yet): a set without parameters is still counted, by
         // enumeration of its outer dimensions
@@ -102,7 +102,25 @@ pub fn card_map(map: &Map) -> Result<PwQPolynomial> {
     let target = map.space().domain_space();
     let parts = disjoint_defined(map)?;
     let work = parts.into_iter().map(|b| (b, None)).collect();
-    summed(work, n_keep, target)
+    summed(work, n_keep, target).map_err(|e| named(e, map))
+}
+
+/// The unbounded-set error naming a dimension without a bound, as the
+/// user wrote it (found by the lexicographic optimum, which names it).
+fn named(e: Error, m: &Map) -> Error {
+    match &e {
+        Error::Invalid(msg) if msg.starts_with(eliminate::UNBOUNDED) => {
+            for r in [m.lexmax(), m.lexmin()] {
+                if let Err(u @ Error::Unbounded { .. }) = r {
+                    let text = u.to_string();
+                    let what = text.trim_start_matches("unbounded optimum: ");
+                    return Error::Invalid(format!("{}: {what}", eliminate::UNBOUNDED));
+                }
+            }
+            e
+        }
+        _ => e,
+    }
 }
 
 /// The sum of `f` over all points of its domain, as a piecewise
@@ -116,7 +134,12 @@ pub fn sum(f: &PwQPolynomial) -> Result<PwQPolynomial> {
             work.push((b, Some(q)));
         }
     }
-    summed(work, n_keep, target)
+    summed(work, n_keep, target).map_err(|e| {
+        named(
+            e,
+            &f.domain().unwrap_or_else(|_| Map::empty(f.space().clone())),
+        )
+    })
 }
 
 /// The basic maps of `m` made disjoint, each with every local defined.
