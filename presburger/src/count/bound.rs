@@ -187,28 +187,16 @@ impl PwQPolynomialFold {
 
     /// Fold `q` on `s` into the pieces (the common refinement).
     fn add_piece(&mut self, s: Set, q: QuasiPolynomial) -> Result<()> {
-        let mut rest = s.clone();
-        let mut next = Vec::with_capacity(self.pieces.len() + 1);
-        for (d, qs) in std::mem::take(&mut self.pieces) {
-            let both = d.intersect(&s)?.remove_empty_parts()?;
-            if both.basic_maps().is_empty() {
-                next.push((d, qs));
-                continue;
-            }
-            let only = d.subtract(&s)?.remove_empty_parts()?;
-            if !only.basic_maps().is_empty() {
-                next.push((only, qs.clone()));
-            }
-            rest = rest.subtract(&d)?.remove_empty_parts()?;
-            let mut qs = qs;
+        let s = s.coalesce()?;
+        let pieces = std::mem::take(&mut self.pieces);
+        let with = |qs: &Vec<QuasiPolynomial>| -> Result<Vec<QuasiPolynomial>> {
+            let mut qs = qs.clone();
             if !qs.contains(&q) {
                 qs.push(q.clone());
             }
-            next.push((both, qs));
-        }
-        if !rest.basic_maps().is_empty() {
-            next.push((rest.coalesce()?, vec![q]));
-        }
+            Ok(qs)
+        };
+        let next = super::refine(pieces, &s, with, vec![q.clone()])?;
         self.pieces = next;
         Ok(())
     }

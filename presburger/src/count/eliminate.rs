@@ -30,7 +30,7 @@ pub(crate) const PERIOD_TOO_LARGE: &str =
     "not supported: a parametric count or sum needing more than 64 residue classes of a variable (a modulus or equality coefficient above 64)";
 
 /// The start of the error for a set without a bound (see `count::named`).
-pub(crate) const UNBOUNDED: &str = "card: the set is unbounded";
+pub(crate) const UNBOUNDED: &str = "the set is unbounded";
 
 /// Sum the last variable out of `p`: disjoint pieces over one variable fewer.
 pub(crate) fn sum_last(p: Piece) -> Result<Vec<Piece>> {

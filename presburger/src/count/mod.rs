@@ -300,28 +300,41 @@ fn assemble(done: Vec<Piece>, target: Space) -> Result<PwQPolynomial> {
         crate::budget::tick(1)?;
         let e = Map::from_basic(p.to_basic(target.clone())).simplify_parts();
         let q = q.pruned();
-        let mut rest = e.clone();
-        let mut next = Vec::with_capacity(acc.pieces.len() + 2);
-        for (d, dq) in acc.pieces {
-            let both = d.intersect(&e)?.remove_empty_parts()?;
-            if both.basic_maps().is_empty() {
-                next.push((d, dq));
-                continue;
-            }
-            let only = d.subtract(&e)?.remove_empty_parts()?;
-            if !only.basic_maps().is_empty() {
-                next.push((only, dq.clone()));
-            }
-            rest = rest.subtract(&d)?.remove_empty_parts()?;
-            next.push((both, dq.add(&q)?));
-        }
-        if !rest.basic_maps().is_empty() {
-            next.push((rest, q));
-        }
+        let mut next = refine(acc.pieces, &e, |dq| dq.add(&q), q.clone())?;
         next.retain(|(_, q)| !q.is_zero());
         acc.pieces = next;
     }
     acc.merged()
+}
+
+/// The common refinement of the disjoint `pieces` with a new domain `e`:
+/// the parts outside `e` keep their value, the overlaps get `both(value)`,
+/// and what of `e` no piece covers gets `fresh`.
+pub(crate) fn refine<T: Clone>(
+    pieces: Vec<(Set, T)>,
+    e: &Set,
+    both: impl Fn(&T) -> Result<T>,
+    fresh: T,
+) -> Result<Vec<(Set, T)>> {
+    let mut rest = e.clone();
+    let mut next = Vec::with_capacity(pieces.len() + 2);
+    for (d, v) in pieces {
+        let common = d.intersect(e)?.remove_empty_parts()?;
+        if common.basic_maps().is_empty() {
+            next.push((d, v));
+            continue;
+        }
+        let only = d.subtract(e)?.remove_empty_parts()?;
+        if !only.basic_maps().is_empty() {
+            next.push((only, v.clone()));
+        }
+        rest = rest.subtract(&d)?.remove_empty_parts()?;
+        next.push((common, both(&v)?));
+    }
+    if !rest.basic_maps().is_empty() {
+        next.push((rest, fresh));
+    }
+    Ok(next)
 }
 
 #[cfg(test)]
