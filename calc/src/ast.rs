@@ -131,6 +131,10 @@ pub enum UnOp {
     Card,
     /// `sum`
     Sum,
+    /// `ub` (upper bound of a quasi-polynomial)
+    Ub,
+    /// `lb` (lower bound of a quasi-polynomial)
+    Lb,
     /// `params`
     Params,
     /// `wrap`
@@ -155,7 +159,7 @@ pub enum UnOp {
 
 impl UnOp {
     /// Every prefix operator.
-    pub const ALL: [UnOp; 23] = [
+    pub const ALL: [UnOp; 25] = [
         UnOp::Lexmin,
         UnOp::Lexmax,
         UnOp::Domain,
@@ -169,6 +173,8 @@ impl UnOp {
         UnOp::Sample,
         UnOp::Card,
         UnOp::Sum,
+        UnOp::Ub,
+        UnOp::Lb,
         UnOp::Params,
         UnOp::Wrap,
         UnOp::Unwrap,
@@ -198,6 +204,8 @@ impl UnOp {
             "sample" => Sample,
             "card" => Card,
             "sum" => Sum,
+            "ub" => Ub,
+            "lb" => Lb,
             "params" => Params,
             "wrap" => Wrap,
             "unwrap" => Unwrap,
@@ -229,6 +237,8 @@ impl UnOp {
             Sample => "sample",
             Card => "card",
             Sum => "sum",
+            Ub => "ub",
+            Lb => "lb",
             Params => "params",
             Wrap => "wrap",
             Unwrap => "unwrap",

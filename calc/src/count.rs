@@ -12,7 +12,7 @@
 //!   function of the parameters only, `P` is a parameter set such as
 //!   `[n] -> { : n = 5 }`).
 
-use presburger::{BasicMap, Int, Map, PwQPolynomial, Rat, UnionMap};
+use presburger::{BasicMap, Int, Map, PwQPolynomial, PwQPolynomialFold, Rat, UnionMap};
 
 use crate::error::{Pos, Result};
 use crate::value::Value;
@@ -90,6 +90,73 @@ pub fn sum(v: &Value, pos: Pos) -> Result<Value> {
         .collect::<Result<Vec<_>>>()?;
     let zero = PwQPolynomial::zero(first.space().params_space());
     over_params(total(sums, zero, "sum", pos)?, "sum", pos)
+}
+
+/// `ub F` / `lb F`: the list `[bound, is_exact]` of a piecewise
+/// quasi-polynomial over its domain, as in iscc (see
+/// `presburger::upper_bound` for what is computed).
+pub fn bound(v: &Value, max: bool, pos: Pos) -> Result<Value> {
+    let op = if max { "ub" } else { "lb" };
+    let fs: Vec<PwQPolynomial> = match v {
+        Value::QPoly(fs) => fs.clone(),
+        Value::Card(c) | Value::Int(c) => {
+            let space = presburger::Space::params_only(Vec::<String>::new());
+            let q = presburger::QuasiPolynomial::constant(space.clone(), Rat::from(c.clone()));
+            vec![engine(
+                PwQPolynomial::from_piece(Map::universe(space), q),
+                op,
+                pos,
+            )?]
+        }
+        v => {
+            return Err(type_error(
+                pos,
+                format!(
+                    "`{op}` expects a piecewise quasipolynomial, found {}",
+                    v.a_type()
+                ),
+            ))
+        }
+    };
+    let mut acc: Option<PwQPolynomialFold> = None;
+    let mut exact = true;
+    for f in &fs {
+        let (b, e) = engine(
+            if max {
+                presburger::upper_bound(f)
+            } else {
+                presburger::lower_bound(f)
+            },
+            op,
+            pos,
+        )?;
+        exact &= e;
+        acc = Some(match acc {
+            None => b,
+            Some(a) => engine(a.fold(&b), op, pos)?,
+        });
+    }
+    let b = match acc {
+        Some(b) => b,
+        None => {
+            engine(
+                presburger::upper_bound(&PwQPolynomial::zero(presburger::Space::params_only(
+                    Vec::<String>::new(),
+                ))),
+                op,
+                pos,
+            )?
+            .0
+        }
+    };
+    Ok(Value::List(vec![Value::Fold(b), Value::Bool(exact)]))
+}
+
+/// A quasi-polynomial literal (`[n] -> { [i] -> (i^2 + n) : 0 <= i < n }`).
+pub fn literal(text: &str, pos: Pos) -> Result<Value> {
+    let fs = presburger::parse_union_qpolynomial(text)
+        .map_err(|e| crate::eval::literal_error_in(e, pos, "a quasi-polynomial literal"))?;
+    Ok(Value::QPoly(fs))
 }
 
 /// `F(P)`: the value of `F` at the single point of `P`.

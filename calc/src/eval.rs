@@ -30,6 +30,12 @@ pub(crate) fn type_error(pos: Pos, message: String) -> Error {
 /// Translate a parse error of a literal (positions relative to the literal's
 /// text) into a script position.
 fn literal_error(e: presburger::Error, at: Pos) -> Error {
+    literal_error_in(e, at, "a set or map literal")
+}
+
+/// A parse error of a literal (a set, map or quasi-polynomial, `what`),
+/// its position moved to the script's.
+pub(crate) fn literal_error_in(e: presburger::Error, at: Pos, what: &str) -> Error {
     match e {
         presburger::Error::Parse {
             line,
@@ -43,12 +49,12 @@ fn literal_error(e: presburger::Error, at: Pos) -> Error {
             };
             Error::Parse {
                 pos,
-                expected: format!("{expected} (in a set or map literal)"),
+                expected: format!("{expected} (in {what})"),
             }
         }
         other => Error::Parse {
             pos: at,
-            expected: format!("a valid set or map literal: {other}"),
+            expected: format!("a valid {}: {other}", what.trim_start_matches("a ")),
         },
     }
 }
@@ -109,6 +115,9 @@ impl Env {
     pub fn eval(&self, e: &Expr) -> Result<Value> {
         let pos = e.pos;
         match &e.kind {
+            ExprKind::Literal(text) if presburger::is_qpolynomial_text(text) => {
+                crate::count::literal(text, pos)
+            }
             ExprKind::Literal(text) => {
                 let u = crate::parse_literal(text).map_err(|err| literal_error(err, pos))?;
                 Ok(if u.is_set() {
@@ -388,6 +397,8 @@ pub fn unary(op: UnOp, v: Value, pos: Pos) -> Result<Value> {
         Unwrap => Ok(Value::Map(engine(want_set(&v)?.unwrap(), name, pos)?)),
         Card => crate::count::card(&v, pos),
         Sum => crate::count::sum(&v, pos),
+        Ub => crate::count::bound(&v, true, pos),
+        Lb => crate::count::bound(&v, false, pos),
         Params => match &v {
             Value::Set(u) | Value::Map(u) => Ok(Value::Set(engine(u.params_set(), name, pos)?)),
             v => Err(type_error(

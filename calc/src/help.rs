@@ -12,7 +12,9 @@ Statements (each ends with `;`):
   X := expr                 assign (prints nothing)
   expr, print expr          print the value (one line in --batch mode)
 Values: sets and maps in isl notation ([n] -> { S[i] : 0 <= i < n }), True/False,
-integers, strings (\"...\"), lists [a, b] (indexed L[0]).
+integers, strings (\"...\"), lists [a, b] (indexed L[0]), piecewise quasi-polynomials
+[n] -> { [i] -> (i^2 + n) : 0 <= i < n } (rational coefficients, ^k, floor(e/d); overlapping
+pieces add up).
 
 Prefix operators (bind tighter than binary ones: card S + T is (card S) + T):
   lexmin lexmax             lexicographic minimum/maximum (per domain point for maps)
@@ -27,6 +29,10 @@ Prefix operators (bind tighter than binary ones: card S + T is (card S) + T):
   card                      number of points: of a set, a piecewise quasi-polynomial in the
                             parameters ({ 42 } without them); of a map, per domain point
   sum                       sum of a piecewise quasi-polynomial over its domain
+  ub lb                     upper/lower bound of a piecewise quasi-polynomial over its
+                            domain: the list [bound, is_exact] (a fold max(..)/min(..) in the
+                            parameters; exact for quasi-affine functions and without
+                            parameters, otherwise \"not supported\")
   affine_hull (aff)         equalities (and congruences) of the points
   convex_hull (hull)        a convex superset (isl's simple hull)
   complement                the complement in its space

@@ -31,8 +31,8 @@
 //! `codegen S [using O]` (the C code of the `ast` crate as a string) have
 //! their own grammar. See [`parser`] for the grammar, [`ast`] for the
 //! operators and [`operators_help`] for the summary `poly calc --help`
-//! prints. iscc's operators the calculator does not have (`ub`,
-//! `vertices`, `==`, ...) are named in a "not supported" error.
+//! prints. iscc's operators the calculator does not have (`vertices`,
+//! `coefficients`, `==`, ...) are named in a "not supported" error.
 //!
 //! ## Evaluation
 //!
@@ -59,7 +59,34 @@
 //! `presburger::UnionMap`, with the kind kept in the variant), a boolean
 //! (`True`, `False`), an integer, a count (the value of `card`, printed
 //! `{ 42 }` as iscc does), a string, or a list (`[a, b]`, indexed `L[0]`).
-//! Sets and maps print in isl notation on one line.
+//! Sets and maps print in isl notation on one line; a parameter domain
+//! prints `[n] -> { : n >= 1 }` and a zero-dimensional set `[n] -> { [] :
+//! n >= 1 }` (different spaces, as in isl: only the first restricts the
+//! parameters of the other operand of `*`).
+//!
+//! ## Quasi-polynomials
+//!
+//! `card`, `sum` and literals give piecewise quasi-polynomials in iscc's
+//! notation: `[n] -> { [i] -> (i^2 + n) : 0 <= i < n }`, `[n] -> { (1/2 * n) }`
+//! (rational coefficients, powers `^k`, `floor(e/d)` of quasi-affine `e`;
+//! overlapping pieces add up, as in isl). `F(P)` is the value at the single
+//! point of `P`; `sum F` the sum over the domain; `ub F` and `lb F` the list
+//! `[bound, is_exact]`, the bound a fold printed `[n] -> { max(n) : n >= 0 }`.
+//! Bounds are exact (`is_exact` is always `True`): for quasi-affine
+//! functions by parametric integer programming, for any degree without
+//! parameters by enumeration; a polynomial of degree two or more with
+//! parameters is "not supported" (see `presburger::upper_bound`).
+//!
+//! ```
+//! let mut out = Vec::new();
+//! calc::run_script("F := [n] -> { [i] -> (n - i) : 0 <= i < n }; sum F; ub F; F([n] -> { [1] : n = 4 });", true, &mut out).unwrap();
+//! let text = String::from_utf8(out).unwrap();
+//! assert_eq!(text.lines().collect::<Vec<_>>(), [
+//!     "[n] -> { (1/2 * n + 1/2 * n^2) : n >= 1 }",
+//!     "[[n] -> { max(n) : n >= 1 }, True]",
+//!     "3",
+//! ]);
+//! ```
 //!
 //! ```
 //! let mut out = Vec::new();

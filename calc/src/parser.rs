@@ -44,8 +44,6 @@ pub const UNSUPPORTED_PREFIX: &[&str] = &[
     "coefficients",
     "solutions",
     "lattice_width",
-    "lb",
-    "ub",
     "lift",
     "map",
     "poly",

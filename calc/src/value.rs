@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use presburger::{Int, PwQPolynomial, Rat, UnionMap};
+use presburger::{Int, PwQPolynomial, PwQPolynomialFold, Rat, UnionMap};
 
 /// A value computed by a script.
 ///
@@ -25,6 +25,9 @@ pub enum Value {
     /// A piecewise quasi-polynomial per space (the value of `card` of a
     /// parametric set or of a map, and of `sum`), printed in iscc's notation.
     QPoly(Vec<PwQPolynomial>),
+    /// A bound of a quasi-polynomial (the value of `ub` and `lb`), printed
+    /// as isl prints a fold: `[n] -> { max((1 - n + n^2)) : n > 0 }`.
+    Fold(PwQPolynomialFold),
     /// A rational number (the value of a quasi-polynomial at a point).
     Rational(Rat),
     /// A string.
@@ -43,6 +46,7 @@ impl Value {
             Value::Int(_) => "int",
             Value::Card(_) => "card",
             Value::QPoly(_) => "piecewise quasipolynomial",
+            Value::Fold(_) => "piecewise quasipolynomial fold",
             Value::Rational(_) => "rational",
             Value::Str(_) => "string",
             Value::List(_) => "list",
@@ -91,6 +95,7 @@ impl fmt::Display for Value {
             Value::Int(i) => write!(f, "{i}"),
             Value::Card(i) => write!(f, "{{ {i} }}"),
             Value::QPoly(fs) => f.write_str(&qpoly_text(fs)),
+            Value::Fold(b) => write!(f, "{b}"),
             Value::Rational(r) => write!(f, "{r}"),
             Value::Str(s) => f.write_str(s),
             Value::List(items) => {

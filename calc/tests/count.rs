@@ -49,8 +49,18 @@ fn sum_and_evaluation() {
         run("C := card [n] -> { [i] -> [j] : 0 <= j <= i < n };\nC([n] -> { [4] : n = 9 });"),
         ["5"]
     );
+    // the error names the user's dimension (issue 21)
     let e = run("card [n] -> { [i] : i >= n };");
-    assert!(e[0].contains("unbounded"), "{e:?}");
+    assert!(
+        e[0].contains("card: invalid operation: the set is unbounded: i has no upper bound"),
+        "{e:?}"
+    );
+    let e = run("card [n] -> { [i, j] : 0 <= i <= n and j <= i };");
+    assert!(e[0].contains("j has no lower bound"), "{e:?}");
+    let e = run("card { A[x] -> B[y] : y >= x };");
+    assert!(e[0].contains("y has no upper bound"), "{e:?}");
+    let e = run("sum [n] -> { [k] -> k : k <= n };");
+    assert!(e[0].contains("k has no lower bound"), "{e:?}");
 }
 
 #[test]
@@ -84,4 +94,52 @@ fn parametric_counts_match_enumeration() {
             }
         }
     }
+}
+
+#[test]
+fn quasi_polynomial_literals_sum_and_bounds() {
+    // literals print as isl does (islpy's UnionPwQPolynomial)
+    assert_eq!(
+        run("F := [n] -> { [i] -> (i^2 + n) : 0 <= i < n };\nF;\nF([n] -> { [2] : n = 5 });\nsum F;"),
+        [
+            "[n] -> { [i] -> (n + i^2) : 0 <= i < n }",
+            "9",
+            "[n] -> { (1/6 * n + 1/2 * n^2 + 1/3 * n^3) : n >= 1 }", // sum of i^2 + n, i < n
+        ]
+    );
+    assert_eq!(run("[n] -> { (1/2 * n) };"), ["[n] -> { 1/2 * n }"]);
+    assert_eq!(
+        run("[n] -> { [i] -> floor((i + n)/2) : 0 <= i < n };"),
+        ["[n] -> { [i] -> floor((n + i)/2) : 0 <= i < n }"]
+    );
+    // ub/lb: isl's bound gives these values (max(50) exact, min(-25) not
+    // tight: the exact minimum over the integers is -6)
+    assert_eq!(
+        run("ub { [i] -> (i^2 - 5*i) : 0 <= i <= 10 };\nlb { [i] -> (i^2 - 5*i) : 0 <= i <= 10 };"),
+        ["[{ max(50) }, True]", "[{ min(-6) }, True]"]
+    );
+    assert_eq!(
+        run("ub [n, m] -> { [i, j] -> (i + 2j - m) : 0 <= i < n and 0 <= j < m };"),
+        ["[[n, m] -> { max((-3 + n + m)) : n >= 1 and m >= 1 }, True]"]
+    );
+    assert_eq!(
+        run("lb [n] -> { [i] -> floor(i/2) : 0 <= i < n };"),
+        ["[[n] -> { min(0) : n >= 1 }, True]"]
+    );
+    assert_eq!(
+        run("typeof (ub { [i] -> i : 0 <= i <= 7 })[0];"),
+        ["piecewise quasipolynomial fold"]
+    );
+    let e = run("ub [n] -> { [i] -> (i^2 + n) : 0 <= i < n };");
+    assert!(
+        e[0].contains("not supported: ub of a quasi-polynomial of degree 2"),
+        "{e:?}"
+    );
+    let e = run("ub [n] -> { [i] -> i : i >= 0 };");
+    assert!(e[0].contains("no upper bound"), "{e:?}");
+    let e = run("{ [i] -> floor(i^2) };");
+    assert!(
+        e[0].contains("column 10") && e[0].contains("quasi-polynomial literal"),
+        "{e:?}"
+    );
 }

@@ -114,7 +114,10 @@ mod union;
 
 pub use aff::{Aff, Builder, Constraint, ConstraintKind, MultiAff, PwAff, PwMultiAff};
 pub use basic::{BasicMap, Div};
-pub use count::{card, card_map, sum, PwQPolynomial, QuasiPolynomial, Rat};
+pub use count::{
+    card, card_map, is_qpolynomial_text, lower_bound, parse_union_qpolynomial, sum, upper_bound,
+    PwQPolynomial, PwQPolynomialFold, QuasiPolynomial, Rat,
+};
 pub use error::{DimKind, DimRef, Error, Result};
 pub use int::Int;
 pub use map::{BasicSet, Map, Set};

@@ -42,6 +42,10 @@ pub struct Tuple {
     pub name: Option<String>,
     /// Flat dimensions or a wrapped relation.
     pub kind: TupleKind,
+    /// True only for the tuple of a parameter space ([`Tuple::params`]):
+    /// isl keeps `[n] -> { : n > 0 }` (a parameter domain) apart from the
+    /// zero-dimensional set `[n] -> { [] : n > 0 }`, and so do we.
+    params: bool,
 }
 
 /// The shape of a [`Tuple`].
@@ -60,6 +64,7 @@ impl Tuple {
         Tuple {
             name: None,
             kind: TupleKind::Flat(vec![String::new(); n]),
+            params: false,
         }
     }
 
@@ -68,6 +73,7 @@ impl Tuple {
         Tuple {
             name: Some(name.to_string()),
             kind: TupleKind::Flat(dims.iter().map(|s| s.to_string()).collect()),
+            params: false,
         }
     }
 
@@ -76,6 +82,7 @@ impl Tuple {
         Tuple {
             name,
             kind: TupleKind::Flat(dims),
+            params: false,
         }
     }
 
@@ -87,8 +94,26 @@ impl Tuple {
     ) -> Tuple {
         Tuple {
             name,
-            kind: TupleKind::Nested(dom.into(), ran.into()),
+            kind: TupleKind::Nested(plain(dom.into()), plain(ran.into())),
+            params: false,
         }
+    }
+
+    /// The (empty, anonymous) tuple of a parameter space `[n] -> { : ... }`.
+    /// It has no dimensions, like the zero-dimensional set tuple `[]`, but
+    /// is a different tuple (as in isl): `{ : }` and `{ [] }` are different
+    /// spaces.
+    pub fn params() -> Tuple {
+        Tuple {
+            name: None,
+            kind: TupleKind::Flat(Vec::new()),
+            params: true,
+        }
+    }
+
+    /// True for the tuple of a parameter space ([`Tuple::params`]).
+    pub fn is_params(&self) -> bool {
+        self.params
     }
 
     /// Total number of dimensions.
@@ -122,7 +147,11 @@ impl Tuple {
     /// The same tuple with all dimension names cleared.
     pub fn without_dim_names(&self) -> Tuple {
         match &self.kind {
-            TupleKind::Flat(d) => Tuple::flat(self.name.clone(), vec![String::new(); d.len()]),
+            TupleKind::Flat(d) => Tuple {
+                name: self.name.clone(),
+                kind: TupleKind::Flat(vec![String::new(); d.len()]),
+                params: self.params,
+            },
             TupleKind::Nested(a, b) => Tuple::nested(
                 self.name.clone(),
                 a.without_dim_names(),
@@ -148,6 +177,7 @@ impl Eq for Tuple {}
 impl Hash for Tuple {
     fn hash<H: Hasher>(&self, state: &mut H) {
         self.name.hash(state);
+        self.params.hash(state);
         match &self.kind {
             TupleKind::Flat(d) => {
                 0u8.hash(state);
@@ -177,7 +207,10 @@ impl Ord for Tuple {
         self.name
             .cmp(&other.name)
             .then_with(|| match (&self.kind, &other.kind) {
-                (TupleKind::Flat(a), TupleKind::Flat(b)) => a.len().cmp(&b.len()),
+                (TupleKind::Flat(a), TupleKind::Flat(b)) => a
+                    .len()
+                    .cmp(&b.len())
+                    .then_with(|| other.params.cmp(&self.params)),
                 (TupleKind::Flat(_), TupleKind::Nested(..)) => Ordering::Less,
                 (TupleKind::Nested(..), TupleKind::Flat(_)) => Ordering::Greater,
                 (TupleKind::Nested(a1, b1), TupleKind::Nested(a2, b2)) => {
@@ -211,6 +244,23 @@ fn anonymous0() -> Arc<Tuple> {
     EMPTY.get_or_init(|| Arc::new(Tuple::anonymous(0))).clone()
 }
 
+/// `t`, or the zero-dimensional set tuple `[]` for the tuple of a
+/// parameter space: only a set space's tuple can be a parameter tuple, a
+/// relation or wrapped relation made from a parameter space has `[]`.
+fn plain(t: Arc<Tuple>) -> Arc<Tuple> {
+    if t.params {
+        anonymous0()
+    } else {
+        t
+    }
+}
+
+/// The tuple of a parameter space, shared.
+fn params0() -> Arc<Tuple> {
+    static PARAMS: std::sync::OnceLock<Arc<Tuple>> = std::sync::OnceLock::new();
+    PARAMS.get_or_init(|| Arc::new(Tuple::params())).clone()
+}
+
 impl Space {
     /// The space of a set.
     pub fn set(params: impl Into<Arc<[String]>>, tuple: impl Into<Arc<Tuple>>) -> Space {
@@ -229,14 +279,21 @@ impl Space {
     ) -> Space {
         Space {
             params: params.into(),
-            domain: Some(domain.into()),
-            range: range.into(),
+            domain: Some(plain(domain.into())),
+            range: plain(range.into()),
         }
     }
 
-    /// The space of a parameter domain (a set with a zero-dimensional anonymous tuple).
+    /// The space of a parameter domain (`[n] -> { : }`): a set space whose
+    /// tuple is [`Tuple::params`], different from the zero-dimensional set
+    /// space `[n] -> { [] }`.
     pub fn params_only(params: impl Into<Arc<[String]>>) -> Space {
-        Space::set(params, anonymous0())
+        Space::set(params, params0())
+    }
+
+    /// True for a parameter space (see [`Space::params_only`]).
+    pub fn is_params(&self) -> bool {
+        self.domain.is_none() && self.range.params
     }
 
     /// True for a set space.
@@ -325,10 +382,15 @@ impl Space {
 
     /// The same space with a different range tuple (the tuple of a set).
     pub fn with_range(&self, range: impl Into<Arc<Tuple>>) -> Space {
+        let range = range.into();
         Space {
             params: self.params.clone(),
+            range: if self.domain.is_some() {
+                plain(range)
+            } else {
+                range
+            },
             domain: self.domain.clone(),
-            range: range.into(),
         }
     }
 

@@ -187,22 +187,16 @@ impl UnionMap {
     }
 
     /// The parameter domain a union stands for, if it is one: a single part
-    /// whose space has no tuple dimensions and no name (`[n] -> { : n >= 2 }`).
+    /// whose space is a parameter space (`[n] -> { : n >= 2 }`).
     /// As in isl, such an operand of [`intersect`](Self::intersect),
     /// [`gist`](Self::gist) and [`intersect_domain`](Self::intersect_domain)
     /// restricts the parameters of every part of the other operand.
     ///
-    /// The engine has one space for a parameter domain and for the
-    /// zero-dimensional anonymous set `{ [] }`, so the latter is a parameter
-    /// domain here too (isl keeps them apart).
+    /// The zero-dimensional set `[n] -> { [] : n >= 2 }` is not a
+    /// parameter domain: its space differs from `[n] -> { : n >= 2 }`.
     pub fn as_params_domain(&self) -> Option<&Map> {
         match self.maps.as_slice() {
-            [m] if m.space.is_set()
-                && m.space.range.name.is_none()
-                && matches!(&m.space.range.kind, crate::space::TupleKind::Flat(d) if d.is_empty()) =>
-            {
-                Some(m)
-            }
+            [m] if m.space.is_params() => Some(m),
             _ => None,
         }
     }

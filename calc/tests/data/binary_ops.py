@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generate binary_ops.jsonl: every binary operator of the calculator on every
 pair of operands drawn from a pool covering each operand kind (set, map,
-parameter set, union of spaces, union with a parameter part, empty), answered
+parameter set, zero-dimensional set, union of spaces, union with a parameter part, empty), answered
 by isl through islpy with the function iscc uses for that operator and those
 kinds. `calc/tests/binary_ops.rs` replays the file (islpy is not needed to run
 the tests; only to regenerate: `python3 calc/tests/data/binary_ops.py`).
@@ -27,6 +27,8 @@ POOL = [
     ("params2", "set", "[n, m] -> { : 0 <= n <= m }"),
     ("params_mod", "set", "[n] -> { : n mod 2 = 0 and n >= 0 }"),
     ("params_and_set", "set", "[n] -> { : n >= 5; A[i] : 0 <= i <= n }"),
+    # a zero-dimensional set is not a parameter domain (a different space)
+    ("zero_dim", "set", "[n] -> { [] : n >= 3 }"),
     ("map", "map", "[n] -> { [i] -> [j] : 0 <= i <= n and j = i + 1 }"),
     ("map2", "map", "[n] -> { [i] -> [j] : 0 <= j <= i <= 3 }"),
     ("named_map", "map", "{ A[i] -> B[i, j] : 0 <= j <= i <= 2 }"),
@@ -131,11 +133,16 @@ def main():
                 a, b, res, f = rule
                 x = isl.UnionMap(lt) if a == "map" else isl.UnionSet(lt)
                 y = isl.UnionMap(rt) if b == "map" else isl.UnionSet(rt)
-                if op in TUPLE_OPS and (has_params_part(x) or has_params_part(y)):
+                lex = op.startswith("<<") or op.startswith(">>")
+                convert = (has_params_part(x) and has_params_part(y)) if lex else (
+                    has_params_part(x) or has_params_part(y))
+                if op in TUPLE_OPS and convert:
                     # isl relates a parameter domain as a tuple of its own
-                    # (`#none[]`, or the other operand alone); the engine has
-                    # one zero-dimensional anonymous space for a parameter
-                    # domain and `{ [] }`: answer on `{ [] }` operands
+                    # (`#none[]`, or the other operand alone); the engine
+                    # relates it as the zero-dimensional tuple `[]`: answer
+                    # on `{ [] }` operands (a lexicographic order pairs
+                    # parts of equal spaces only, so a parameter domain is
+                    # ordered against a parameter domain, never against `{ [] }`)
                     x, y = zero_dim(x), zero_dim(y)
                     case["note"] = "answered by isl with the parameter domain read as { [] }"
                 try:

@@ -26,7 +26,11 @@ use crate::int::Int;
 const MAX_PERIOD: i64 = 64;
 
 /// The error when a split would need more residue classes.
-pub(crate) const PERIOD_TOO_LARGE: &str = "card: a division's period is too large";
+pub(crate) const PERIOD_TOO_LARGE: &str =
+    "not supported: a parametric count or sum needing more than 64 residue classes of a variable (a modulus or equality coefficient above 64)";
+
+/// The start of the error for a set without a bound (see `count::named`).
+pub(crate) const UNBOUNDED: &str = "the set is unbounded";
 
 /// Sum the last variable out of `p`: disjoint pieces over one variable fewer.
 pub(crate) fn sum_last(p: Piece) -> Result<Vec<Piece>> {
@@ -166,7 +170,7 @@ fn eliminate(p: Piece) -> Result<Vec<Piece>> {
     let uppers: Vec<&Vec<Int>> = p.ineqs.iter().filter(|r| r[wcol].is_neg()).collect();
     if lowers.is_empty() || uppers.is_empty() {
         return Err(Error::Invalid(format!(
-            "card: the set is unbounded (a dimension has no {} bound)",
+            "{UNBOUNDED} (a dimension has no {} bound)",
             if lowers.is_empty() { "lower" } else { "upper" }
         )));
     }

@@ -46,13 +46,17 @@
 //! assert_eq!(card_map(&m).unwrap().to_string(), "[n] -> { [i] -> (n - i) : i < n }");
 //! ```
 
+mod bound;
 mod eliminate;
+mod parse;
 mod piece;
 mod poly;
 mod qpoly;
 mod rat;
 pub mod reference;
 
+pub use bound::{lower_bound, upper_bound, PwQPolynomialFold};
+pub use parse::{is_qpolynomial_text, parse_union_qpolynomial};
 pub use qpoly::{PwQPolynomial, QuasiPolynomial};
 pub use rat::Rat;
 
@@ -71,7 +75,7 @@ pub fn card(set: &Set) -> Result<PwQPolynomial> {
     let target = set.space().params_space();
     let parts = disjoint_defined(set)?;
     let work = parts.into_iter().map(|b| (b, None)).collect();
-    match summed(work, n_keep, target.clone()) {
+    match summed(work, n_keep, target.clone()).map_err(|e| named(e, set)) {
         // equalities with large coefficients (no unimodular change of
         // basis yet): a set without parameters is still counted, by
         // enumeration of its outer dimensions
@@ -98,7 +102,25 @@ pub fn card_map(map: &Map) -> Result<PwQPolynomial> {
     let target = map.space().domain_space();
     let parts = disjoint_defined(map)?;
     let work = parts.into_iter().map(|b| (b, None)).collect();
-    summed(work, n_keep, target)
+    summed(work, n_keep, target).map_err(|e| named(e, map))
+}
+
+/// The unbounded-set error naming a dimension without a bound, as the
+/// user wrote it (found by the lexicographic optimum, which names it).
+fn named(e: Error, m: &Map) -> Error {
+    match &e {
+        Error::Invalid(msg) if msg.starts_with(eliminate::UNBOUNDED) => {
+            for r in [m.lexmax(), m.lexmin()] {
+                if let Err(u @ Error::Unbounded { .. }) = r {
+                    let text = u.to_string();
+                    let what = text.trim_start_matches("unbounded optimum: ");
+                    return Error::Invalid(format!("{}: {what}", eliminate::UNBOUNDED));
+                }
+            }
+            e
+        }
+        _ => e,
+    }
 }
 
 /// The sum of `f` over all points of its domain, as a piecewise
@@ -112,7 +134,12 @@ pub fn sum(f: &PwQPolynomial) -> Result<PwQPolynomial> {
             work.push((b, Some(q)));
         }
     }
-    summed(work, n_keep, target)
+    summed(work, n_keep, target).map_err(|e| {
+        named(
+            e,
+            &f.domain().unwrap_or_else(|_| Map::empty(f.space().clone())),
+        )
+    })
 }
 
 /// The basic maps of `m` made disjoint, each with every local defined.
@@ -273,28 +300,41 @@ fn assemble(done: Vec<Piece>, target: Space) -> Result<PwQPolynomial> {
         crate::budget::tick(1)?;
         let e = Map::from_basic(p.to_basic(target.clone())).simplify_parts();
         let q = q.pruned();
-        let mut rest = e.clone();
-        let mut next = Vec::with_capacity(acc.pieces.len() + 2);
-        for (d, dq) in acc.pieces {
-            let both = d.intersect(&e)?.remove_empty_parts()?;
-            if both.basic_maps().is_empty() {
-                next.push((d, dq));
-                continue;
-            }
-            let only = d.subtract(&e)?.remove_empty_parts()?;
-            if !only.basic_maps().is_empty() {
-                next.push((only, dq.clone()));
-            }
-            rest = rest.subtract(&d)?.remove_empty_parts()?;
-            next.push((both, dq.add(&q)?));
-        }
-        if !rest.basic_maps().is_empty() {
-            next.push((rest, q));
-        }
+        let mut next = refine(acc.pieces, &e, |dq| dq.add(&q), q.clone())?;
         next.retain(|(_, q)| !q.is_zero());
         acc.pieces = next;
     }
     acc.merged()
+}
+
+/// The common refinement of the disjoint `pieces` with a new domain `e`:
+/// the parts outside `e` keep their value, the overlaps get `both(value)`,
+/// and what of `e` no piece covers gets `fresh`.
+pub(crate) fn refine<T: Clone>(
+    pieces: Vec<(Set, T)>,
+    e: &Set,
+    both: impl Fn(&T) -> Result<T>,
+    fresh: T,
+) -> Result<Vec<(Set, T)>> {
+    let mut rest = e.clone();
+    let mut next = Vec::with_capacity(pieces.len() + 2);
+    for (d, v) in pieces {
+        let common = d.intersect(e)?.remove_empty_parts()?;
+        if common.basic_maps().is_empty() {
+            next.push((d, v));
+            continue;
+        }
+        let only = d.subtract(e)?.remove_empty_parts()?;
+        if !only.basic_maps().is_empty() {
+            next.push((only, v.clone()));
+        }
+        rest = rest.subtract(&d)?.remove_empty_parts()?;
+        next.push((common, both(&v)?));
+    }
+    if !rest.basic_maps().is_empty() {
+        next.push((rest, fresh));
+    }
+    Ok(next)
 }
 
 #[cfg(test)]

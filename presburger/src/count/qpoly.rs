@@ -156,6 +156,48 @@ impl QuasiPolynomial {
         .pruned())
     }
 
+    /// `floor(self)`, for a quasi-affine `self` (degree at most one in the
+    /// variables and divisions); `Err` otherwise.
+    pub fn floor(&self) -> Result<QuasiPolynomial> {
+        if self.poly.terms.keys().any(|e| e.iter().sum::<u32>() > 1) {
+            return Err(Error::Invalid(
+                "floor of a quasi-polynomial of degree above one".into(),
+            ));
+        }
+        let n = self.space.n_vars();
+        let nd = self.divs.len();
+        // the new division's row is over [1 | variables | divisions]
+        let total = 1 + n + nd;
+        let mut den = Int::ONE;
+        for c in self.poly.terms.values() {
+            den = den.lcm(c.denom());
+        }
+        let mut row = vec![Int::ZERO; total];
+        for (e, c) in &self.poly.terms {
+            let v = c.numer() * &den.div_exact(c.denom());
+            match e.iter().position(|&x| x == 1) {
+                Some(k) => row[1 + k] = v,
+                None => row[0] = v,
+            }
+        }
+        let mut divs: Vec<(Vec<Int>, Int)> = self
+            .divs
+            .iter()
+            .map(|(num, d)| {
+                let mut num = num.clone();
+                num.resize(total, Int::ZERO);
+                (num, d.clone())
+            })
+            .collect();
+        divs.push((row, den));
+        Ok(QuasiPolynomial {
+            space: self.space.clone(),
+            divs,
+            poly: Poly::var(n + nd + 1, n + nd),
+        }
+        .pruned())
+    }
+
     /// The quasi-polynomial times a rational constant.
     pub fn scale(&self, c: &Rat) -> QuasiPolynomial {
         QuasiPolynomial {
@@ -499,23 +541,25 @@ impl fmt::Display for PwQPolynomial {
         let parts: Vec<String> = self
             .pieces
             .iter()
-            .map(|(d, q)| {
-                let bodies: Vec<String> = d
-                    .basic_maps()
-                    .iter()
-                    .map(crate::print::constraints_text)
-                    .collect();
-                let cond = if bodies.iter().any(String::is_empty) || bodies.is_empty() {
-                    String::new()
-                } else if bodies.len() == 1 {
-                    format!(" : {}", bodies[0])
-                } else {
-                    let b: Vec<String> = bodies.iter().map(|s| format!("({s})")).collect();
-                    format!(" : {}", b.join(" or "))
-                };
-                format!("{prefix}{q}{cond}")
-            })
+            .map(|(d, q)| format!("{prefix}{q}{}", condition_text(d)))
             .collect();
         write!(f, "{{ {} }}", parts.join("; "))
+    }
+}
+
+/// ` : constraints` of a piece's domain (empty for the universe).
+pub(crate) fn condition_text(d: &Set) -> String {
+    let bodies: Vec<String> = d
+        .basic_maps()
+        .iter()
+        .map(crate::print::constraints_text)
+        .collect();
+    if bodies.iter().any(String::is_empty) || bodies.is_empty() {
+        String::new()
+    } else if bodies.len() == 1 {
+        format!(" : {}", bodies[0])
+    } else {
+        let b: Vec<String> = bodies.iter().map(|s| format!("({s})")).collect();
+        format!(" : {}", b.join(" or "))
     }
 }

@@ -541,10 +541,7 @@ pub(crate) fn constraints_text(b: &BasicMap) -> String {
 /// The tuples of `space` with the given entries (see [`tuples_text`]).
 fn tuples_with(space: &Space, entries: &[String]) -> String {
     let mut out = String::new();
-    if space.is_set()
-        && space.range.name.is_none()
-        && matches!(&space.range.kind, TupleKind::Flat(d) if d.is_empty())
-    {
+    if space.is_params() {
         return out;
     }
     let mut it = entries.iter();
@@ -580,16 +577,23 @@ fn map_parts(m: &Map) -> String {
             format!("{tuples} : false")
         };
     }
-    if tuples.is_empty() && bs.len() > 1 {
+    if dims.is_empty() && bs.len() > 1 {
+        // no dimension to name in the disjuncts: one disjunction, as isl
+        // prints `[n] -> { : n >= 6 or n < 0 }` and `{ [] : ... or ... }`
+        let sep = if tuples.is_empty() { "" } else { " " };
         let bodies: Vec<String> = bs
             .iter()
             .map(|b| basic_body(b, &dims, false).body)
             .collect();
         if bodies.iter().any(String::is_empty) {
-            return ":".to_string();
+            return if tuples.is_empty() {
+                ":".to_string()
+            } else {
+                tuples
+            };
         }
         let joined: Vec<String> = bodies.iter().map(|s| format!("({s})")).collect();
-        return format!(": {}", joined.join(" or "));
+        return format!("{tuples}{sep}: {}", joined.join(" or "));
     }
     bs.iter()
         .map(|b| basic_part(b, &dims))
