@@ -6,23 +6,9 @@
 
 use presburger::{BasicSet, Int, Set};
 use proptest::prelude::*;
-use testkit::corpus::{read_cases, Case};
-use testkit::ops::{check_within, Verdict};
 
-fn corpus_case(id: &str) -> Case {
-    let path = testkit::workspace_dir().join("benches/corpus/trace.jsonl");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
-    read_cases(&text)
-        .unwrap()
-        .into_iter()
-        .find(|c| c.id == id)
-        .unwrap_or_else(|| panic!("{id} not in the corpus"))
-}
-
-fn assert_right(id: &str) {
-    let verdict = check_within(&corpus_case(id), 20_000_000);
-    assert_eq!(verdict, Verdict::Right, "{id}");
-}
+mod trace_case;
+use trace_case::assert_right;
 
 /// The answer has `e1 = 32e3`, `15e1 - 15 <= 16e4 <= 15e1` and `e1`
 /// bounded above only; the judge's equality test made its divs explicit.
@@ -101,7 +87,7 @@ fn one_sided_set() -> impl Strategy<Value = String> {
                 0 => -c,
                 1 => c,
                 _ => {
-                    if k % 2 == 0 {
+                    if k.is_multiple_of(2) {
                         c
                     } else {
                         -c
