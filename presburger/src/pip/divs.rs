@@ -1,12 +1,18 @@
 //! Explicit definitions of existentials: a basic map as a union of basic
 //! maps whose locals all have definitions, by solving for the undefined
 //! locals parametrically.
+//!
+//! Any integer value of an existential will do, so when its lexicographic
+//! minimum does not exist (an existential unbounded below, or one no
+//! constraint bounds either way), the unknowns are first changed by an
+//! integer basis in which every minimum exists ([`bounded_basis`]).
 
-use super::problem::Problem;
+use super::problem::{Piece, Problem};
 use super::solve::solve;
 use crate::basic::{BasicMap, Div};
-use crate::error::Result;
-use crate::int::Int;
+use crate::error::{Error, Result};
+use crate::int::{gcd_slice, Int};
+use crate::matrix::Matrix;
 use crate::space::{Space, Tuple};
 
 /// Make every existential of `b` explicit: returns basic maps whose union is
@@ -88,7 +94,7 @@ pub fn explicit_divs(b: &BasicMap) -> Result<Vec<BasicMap>> {
         ineqs,
         ctx,
     };
-    let pieces = solve(&prob)?;
+    let pieces = solve_bounded(&prob)?;
     let mut out = Vec::new();
     for p in pieces {
         // result locals: [param locals | cut divs | unknown locals]
@@ -155,4 +161,99 @@ pub fn explicit_divs(b: &BasicMap) -> Result<Vec<BasicMap>> {
         }
     }
     Ok(out)
+}
+
+/// The lexicographic minimum of `prob`'s unknowns where it exists; where
+/// some unknown has no lower bound, pieces giving *some* integer solution
+/// wherever one exists (enough for existentials): the lexicographic minimum
+/// in the coordinates `w` of `u = T·w` ([`bounded_basis`]), mapped back.
+pub(crate) fn solve_bounded(prob: &Problem) -> Result<Vec<Piece>> {
+    match solve(prob) {
+        Err(Error::Unbounded { .. }) => {}
+        found => return found,
+    }
+    let np = prob.n_par;
+    let t = bounded_basis(prob);
+    let change = |row: &Vec<Int>| -> Vec<Int> {
+        let mut o = row[..1 + np].to_vec();
+        o.extend(t.vec_mul(&row[1 + np..]));
+        o
+    };
+    let sub = Problem {
+        n_par: np,
+        n_unk: t.n_cols(),
+        eqs: prob.eqs.iter().map(change).collect(),
+        ineqs: prob.ineqs.iter().map(change).collect(),
+        ctx: prob.ctx.clone(),
+    };
+    let mut pieces = solve(&sub)?;
+    for p in &mut pieces {
+        // u_i = Σ_j T_ij·w_j with w_j = row_j / den_j, over a common denominator
+        let width = 1 + np + p.ctx.n_div();
+        let den = p.values.iter().fold(Int::ONE, |l, (_, d)| l.lcm(d));
+        p.values = (0..t.n_rows())
+            .map(|i| {
+                let mut num = vec![Int::ZERO; width];
+                for (j, (row, d)) in p.values.iter().enumerate() {
+                    let k = &t[(i, j)] * &den.div_exact(d);
+                    for (o, v) in num.iter_mut().zip(row) {
+                        o.add_mul(&k, v);
+                    }
+                }
+                (num, den.clone())
+            })
+            .collect();
+    }
+    Ok(pieces)
+}
+
+/// An `n × r` integer matrix `T` such that every integer solution `u` of
+/// `prob` (for given parameters) can be replaced by one of the form
+/// `u = T·w` with `w` integer, and every `w` coordinate has a lexicographic
+/// minimum (on every non-empty fibre).
+///
+/// Let `C = {d : E·d = 0, A·d >= 0}` be the recession cone of the
+/// unknowns (`E`, `A` the unknowns' columns of the equalities and
+/// inequalities). A unimodular `U` with `[E; A]·U = [H | 0]`, `H` of full
+/// column rank `r` (column echelon form), splits off the lineality space:
+/// the last `n − r` coordinates of `U⁻¹u` appear in no constraint and are
+/// set to 0. In the remaining coordinates `C` is pointed, so `c`, the sum
+/// of the rows of `A·U`, is positive on `C \ {0}` (`c·d = 0` forces
+/// `A·d = 0`, hence `d = 0`): `c·w` is bounded below, and once it is fixed
+/// the fibre is bounded. The primitive `c` is made the first coordinate of
+/// a unimodular change `V` (`c·V = (1, 0, …)`), and `T = U_{:, ..r}·V`.
+fn bounded_basis(prob: &Problem) -> Matrix {
+    let np = prob.n_par;
+    let n = prob.n_unk;
+    let unknowns: Vec<&[Int]> = prob
+        .eqs
+        .iter()
+        .chain(&prob.ineqs)
+        .map(|r| &r[1 + np..])
+        .collect();
+    let h = Matrix::from_rows(n, &unknowns).column_echelon();
+    let r = h.rank();
+    let mut t = Matrix::zeros(n, r);
+    for i in 0..n {
+        for j in 0..r {
+            t[(i, j)] = h.u[(i, j)].clone();
+        }
+    }
+    let mut c = vec![Int::ZERO; r];
+    for row in &prob.ineqs {
+        for (o, v) in c.iter_mut().zip(t.vec_mul(&row[1 + np..])) {
+            *o = &*o + &v;
+        }
+    }
+    let g = gcd_slice(&c);
+    if g.is_zero() {
+        return t;
+    }
+    let c: Vec<Int> = c.iter().map(|v| v.div_exact(&g)).collect();
+    let hc = Matrix::from_rows(r, &[c]).column_echelon();
+    let mut v = hc.u;
+    if hc.h[(0, 0)].is_neg() {
+        v.neg_col(0);
+    }
+    t.mul(&v)
 }
