@@ -7,8 +7,9 @@
 //! - Row helpers (on plain slices, so they serve both `Matrix` rows and the
 //!   `Vec<Int>` rows kept elsewhere): [`dot`], [`eval`], [`normalize`] (and
 //!   [`normalize_row`], the same without the gcd, for the pivots' hot loops),
-//!   [`normalize_eq`], [`normalize_ineq`], [`gcd_slice`] and [`eliminate`]
-//!   (one column, with an equality as pivot).
+//!   [`normalize_eq`], [`normalize_ineq`], [`gcd_slice`], [`eliminate`]
+//!   (one column, with an equality as pivot) and [`substitute_pivot`] (the
+//!   row update of a tableau pivot, shared by the simplex and pip).
 //! - Exact linear algebra over the integers (no rationals, no rounding):
 //!   the column-style [`Hermite`] normal form `H = A·U`, the row
 //!   [`Echelon`] form `E = V·A`, [`Matrix::rank`], the integer
@@ -80,6 +81,7 @@ pub use crate::int::gcd_slice;
 pub use dense::Matrix;
 pub use hermite::{Echelon, Hermite};
 pub use row::{
-    dot, eliminate, eval, normalize, normalize_eq, normalize_ineq, normalize_row, RowStatus,
+    dot, eliminate, eval, normalize, normalize_eq, normalize_ineq, normalize_row, substitute_pivot,
+    RowStatus,
 };
 pub use smith::Smith;

@@ -85,6 +85,69 @@ pub fn normalize_row(row: &mut [Int]) {
     }
 }
 
+/// The row update of a tableau pivot: substitute the pivot row's unknown
+/// into `row`. Both rows have a denominator first (`[d, entries…]` stands
+/// for `entries / d`); `m` is the coefficient `row` had on the pivot
+/// column, already taken out of `row` (its entry there is 0), and `piv` is
+/// `[dn, …]`, the value of that column's unknown. Afterwards
+/// `row = (dn·row + m·piv) / (d·dn)`, gcd-normalized.
+///
+/// The common factor `g = gcd(dn, m)` is divided out of the two multipliers
+/// first (`row = ((dn/g)·row + (m/g)·piv) / (d·dn/g)` is the same value), so
+/// the entries grow less and the final normalization more often stops at a
+/// gcd of 1 without a division pass; when `dn/g = 1` the row is not scaled
+/// and the pivot row's zero entries are skipped. The result is the unique
+/// normalized row of the value, so it does not depend on these shortcuts.
+///
+/// ```
+/// use presburger::{matrix, Int};
+/// let v = |r: &[i64]| r.iter().map(|&x| Int::from(x)).collect::<Vec<_>>();
+/// // row (x + 0·y) / 1 after taking out m = 2 (the coefficient of y); y = (1 + 3z) / 4
+/// let mut row = v(&[1, 0, 1, 0, 0]);
+/// matrix::substitute_pivot(&mut row, &v(&[4, 1, 0, 0, 3]), &Int::from(2));
+/// assert_eq!(row, v(&[2, 1, 2, 0, 3])); // (4x + 2 + 6z) / 4 = (1 + 2x + 3z) / 2
+/// ```
+#[inline]
+pub fn substitute_pivot(row: &mut [Int], piv: &[Int], m: &Int) {
+    let dn = &piv[0];
+    if dn.is_one() {
+        add_multiple(&mut row[1..], m, &piv[1..]);
+    } else {
+        let g = dn.gcd(m);
+        if g.is_one() {
+            scale_add(row, dn, m, piv);
+        } else {
+            let a = dn.div_exact(&g);
+            let b = m.div_exact(&g);
+            if a.is_one() {
+                add_multiple(&mut row[1..], &b, &piv[1..]);
+            } else {
+                scale_add(row, &a, &b, piv);
+            }
+        }
+    }
+    normalize_row(row);
+}
+
+/// `x += m·y` entry-wise, skipping the zeros of `y`.
+#[inline(always)]
+fn add_multiple(x: &mut [Int], m: &Int, y: &[Int]) {
+    for (x, y) in x.iter_mut().zip(y) {
+        if !y.is_zero() {
+            x.combine_assign(&Int::ONE, m, y);
+        }
+    }
+}
+
+/// `row[0] *= a`, then `row[k] = a·row[k] + b·piv[k]` for `k >= 1`.
+#[inline(always)]
+fn scale_add(row: &mut [Int], a: &Int, b: &Int, piv: &[Int]) {
+    row[0] = &row[0] * a;
+    for (x, y) in row[1..].iter_mut().zip(&piv[1..]) {
+        x.combine_assign(a, b, y);
+    }
+}
+
 /// Divides every entry by `g` unless `g` is 0 or 1.
 #[inline(always)]
 fn divide_by(row: &mut [Int], g: &Int) {

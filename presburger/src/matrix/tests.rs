@@ -184,6 +184,45 @@ proptest! {
     }
 }
 
+/// An entry for [`substitute_pivot`](super::substitute_pivot): mostly small,
+/// sometimes near the `i64` limit (the products then leave 64 bits).
+fn arb_entry() -> impl Strategy<Value = Int> {
+    prop_oneof![
+        4 => (-9i64..=9).prop_map(Int::from),
+        1 => (i64::MAX / 2..=i64::MAX).prop_map(Int::from),
+    ]
+}
+
+/// `[d, entries…]` with a positive denominator `d`.
+fn arb_fraction_row(len: usize) -> impl Strategy<Value = Vec<Int>> {
+    (1i64..=12, proptest::collection::vec(arb_entry(), len)).prop_map(|(d, mut v)| {
+        v.insert(0, Int::from(d));
+        v
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// The pivot update with its shortcuts (common factor of the multipliers
+    /// divided out first, unit multiplier, skipped zeros) is the plain
+    /// formula `(dn·row + m·piv) / (d·dn)`, normalized.
+    #[test]
+    fn substitute_pivot_is_the_plain_update(
+        (row, piv) in (1usize..6).prop_flat_map(|n| (arb_fraction_row(n), arb_fraction_row(n))),
+        m in prop_oneof![(-12i64..=12).prop_map(Int::from), arb_entry()],
+    ) {
+        let dn = &piv[0];
+        let mut plain: Vec<Int> = std::iter::once(&row[0] * dn)
+            .chain(row[1..].iter().zip(&piv[1..]).map(|(x, y)| Int::combine(dn, x, &m, y)))
+            .collect();
+        super::normalize(&mut plain);
+        let mut fast = row.clone();
+        super::substitute_pivot(&mut fast, &piv, &m);
+        prop_assert_eq!(fast, plain);
+    }
+}
+
 #[test]
 fn storage_operations() {
     let mut m = Matrix::from_i64(3, 2, &[1, 2, 3, 4, 5, 6]);

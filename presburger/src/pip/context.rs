@@ -110,28 +110,32 @@ impl Ctx {
         Ok(if can_pos { Sign::Mixed } else { Sign::Neg })
     }
 
-    pub(super) fn restrict(&self, row: Vec<Int>) -> Result<Ctx> {
-        let mut bset = self.bset.clone();
-        bset.ineqs.push(row.clone());
-        let samples = self
-            .samples
-            .iter()
-            .filter(|s| eval(&row, s).signum() >= 0)
-            .cloned()
-            .collect();
-        let relaxation = match &self.relaxation {
-            Some(t) => {
-                let mut t = t.clone();
-                t.add_ineq(&row)?;
-                Some(t)
-            }
-            None => None,
+    /// Split the context on the sign of the affine form `f`: returns the
+    /// part where `f >= 0` (a copy) and keeps in `self` the part where
+    /// `f < 0` (`-f - 1 >= 0`, restricted in place: one copy per split).
+    pub(super) fn split(&mut self, f: Vec<Int>) -> Result<Ctx> {
+        let mut negf: Vec<Int> = f.iter().map(|v| -v).collect();
+        negf[0] = &negf[0] - &Int::ONE;
+        let mut pos = Ctx {
+            bset: self.bset.clone(),
+            samples: self
+                .samples
+                .iter()
+                .filter(|s| eval(&f, s).signum() >= 0)
+                .cloned()
+                .collect(),
+            relaxation: self.relaxation.clone(),
         };
-        Ok(Ctx {
-            bset,
-            samples,
-            relaxation,
-        })
+        if let Some(t) = &mut pos.relaxation {
+            t.add_ineq(&f)?;
+        }
+        pos.bset.ineqs.push(f);
+        self.samples.retain(|s| eval(&negf, s).signum() >= 0);
+        if let Some(t) = &mut self.relaxation {
+            t.add_ineq(&negf)?;
+        }
+        self.bset.ineqs.push(negf);
+        Ok(pos)
     }
 }
 

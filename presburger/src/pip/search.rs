@@ -118,12 +118,8 @@ fn run_one(
         }
         if let Some(r) = mixed_row {
             let f = tab.rows[r][2..2 + tab.n_ctx].to_vec();
-            let mut negf: Vec<Int> = f.iter().map(|v| -v).collect();
-            negf[0] = &negf[0] - &Int::ONE;
-            let pos_ctx = ctx.restrict(f)?;
-            let neg_ctx = ctx.restrict(negf)?;
+            let pos_ctx = ctx.split(f)?;
             work.push((tab.clone(), pos_ctx));
-            ctx = neg_ctx;
             continue;
         }
         // 2. rational optimum: check boundedness and integrality. Among the

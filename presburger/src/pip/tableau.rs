@@ -3,7 +3,7 @@
 //! the columns lexicographically positive, and row normalization.
 
 use crate::int::Int;
-use crate::matrix::normalize_row as normalize;
+use crate::matrix::{normalize_row as normalize, substitute_pivot};
 
 #[derive(Clone, Debug)]
 pub(super) struct Tab {
@@ -98,22 +98,13 @@ impl Tab {
         normalize(&mut nr);
         // substitute it into the other rows, each updated in place:
         // row = (dn·row_without_c + m·nr) / (d_i·dn)
-        let dn = &nr[0];
         for i in 0..self.rows.len() {
             if i == r || self.rows[i][col].is_zero() {
                 continue;
             }
             let row = &mut self.rows[i];
             let m = std::mem::take(&mut row[col]);
-            row[0] = &row[0] * dn;
-            for (j, (x, y)) in row.iter_mut().zip(&nr).enumerate().skip(1) {
-                if j == col {
-                    *x = &m * y;
-                } else {
-                    x.combine_assign(dn, &m, y);
-                }
-            }
-            normalize(row);
+            substitute_pivot(row, &nr, &m);
             self.pos_known[i] = false;
         }
         self.rows[r] = nr;

@@ -4,7 +4,7 @@
 use crate::budget;
 use crate::error::Result;
 use crate::int::Int;
-use crate::matrix::{normalize, Matrix};
+use crate::matrix::{normalize, substitute_pivot, Matrix};
 use std::cmp::Ordering;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -172,16 +172,11 @@ impl Tableau {
                     rest[1 + c].add_mul(a, &d[0]);
                 }
                 Pos::Row(r) => {
-                    // out = out + a * row_r  (common denominator)
+                    // out = out + a * row_r: with out = o/d and row_r = s/e,
+                    // (e·o + (a·d)·s) / (d·e), the update of a pivot
                     let (src, out) = self.row_pair(r, new);
-                    let g = out[0].gcd(&src[0]);
-                    let m1 = src[0].div_exact(&g);
-                    let m2 = &out[0].div_exact(&g) * a;
-                    out[0] = &out[0] * &m1;
-                    for (o, v) in out[1..].iter_mut().zip(&src[1..]) {
-                        o.combine_assign(&m1, &m2, v);
-                    }
-                    normalize(out);
+                    let m = a * &out[0];
+                    substitute_pivot(out, src, &m);
                 }
                 Pos::Dead => {}
             }
@@ -345,12 +340,7 @@ impl Tableau {
                 continue;
             }
             let m = std::mem::replace(&mut row[2 + c], Int::ZERO);
-            let dn = &piv[0];
-            row[0] = &row[0] * dn;
-            for (o, v) in row[1..].iter_mut().zip(&piv[1..]) {
-                o.combine_assign(dn, &m, v);
-            }
-            normalize(row);
+            substitute_pivot(row, piv, &m);
         }
         let ur = self.row_var[r];
         let uc = self.col_var[c];
