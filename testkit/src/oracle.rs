@@ -215,6 +215,46 @@ impl Small {
         Some((lo, hi))
     }
 
+    /// Set `out[i]` for every point `i` of the box `u` (in [`Universe::points`]
+    /// order) that lies in this basic map: a depth-first walk over the
+    /// coordinates that checks each constraint as soon as its last variable is
+    /// fixed and skips the rest of a prefix that fails one. `None` on overflow
+    /// (the points marked so far are members).
+    fn mark(&self, u: &Universe, out: &mut [bool], vals: &mut Vec<i64>) -> Option<()> {
+        assert_eq!(self.base, u.n_param + u.n_dims, "box of another space");
+        vals.clear();
+        if self.holds(0, vals)? {
+            self.mark_from(u, out, vals, 0)?;
+        }
+        Some(())
+    }
+
+    fn mark_from(
+        &self,
+        u: &Universe,
+        out: &mut [bool],
+        vals: &mut Vec<i64>,
+        idx: usize,
+    ) -> Option<()> {
+        let l = vals.len();
+        if l == self.base {
+            if self.search(vals, 0)? {
+                out[idx] = true;
+            }
+            return Some(());
+        }
+        let b = u.bound(l);
+        let width = (2 * b + 1) as usize;
+        for v in -b..=b {
+            vals.push(v);
+            if self.holds(l + 1, vals)? {
+                self.mark_from(u, out, vals, idx * width + (v + b) as usize)?;
+            }
+            vals.pop();
+        }
+        Some(())
+    }
+
     /// Membership of `point`, with `vals` as scratch space.
     fn contains(&self, point: &[i64], vals: &mut Vec<i64>) -> Option<bool> {
         vals.clear();
@@ -236,6 +276,30 @@ impl<'a> Tester<'a> {
             basics: m.basic_maps().iter().map(Small::new).collect(),
             scratch: RefCell::new(Vec::new()),
         }
+    }
+
+    /// Membership of every point of `u.points()`, in the same order (the
+    /// same answers as [`contains`], without visiting the points that a
+    /// prefix of their coordinates already excludes).
+    pub fn membership(&self, u: &Universe) -> Vec<bool> {
+        let mut out = vec![false; u.size()];
+        let mut vals = self.scratch.borrow_mut();
+        for (s, b) in self.basics.iter().zip(self.map.basic_maps()) {
+            if s.as_ref()
+                .and_then(|s| s.mark(u, &mut out, &mut vals))
+                .is_none()
+            {
+                let mut k = 0;
+                u.for_each_point(|p| {
+                    if !out[k] {
+                        let p: Vec<Int> = p.iter().map(|&v| Int::from(v)).collect();
+                        out[k] = basic_contains(b, &p);
+                    }
+                    k += 1;
+                });
+            }
+        }
+        out
     }
 
     /// Whether the point `(params, in, out)` lies in the map: the same
@@ -323,13 +387,7 @@ impl Universe {
     /// (without building the list).
     pub fn for_each_point(&self, mut f: impl FnMut(&[i64])) {
         let n = self.n_param + self.n_dims;
-        let bound = |k: usize| {
-            if k < self.n_param {
-                self.param_bound
-            } else {
-                self.dim_bound
-            }
-        };
+        let bound = |k| self.bound(k);
         let mut p: Vec<i64> = (0..n).map(|k| -bound(k)).collect();
         loop {
             f(&p);
@@ -349,6 +407,15 @@ impl Universe {
         }
     }
 
+    /// Bound of coordinate `k` (a parameter, then the dimensions).
+    pub fn bound(&self, k: usize) -> i64 {
+        if k < self.n_param {
+            self.param_bound
+        } else {
+            self.dim_bound
+        }
+    }
+
     /// Number of points in the box.
     pub fn size(&self) -> usize {
         let p = (2 * self.param_bound + 1) as usize;
@@ -364,20 +431,19 @@ pub fn member(m: &Map, point: &[i64]) -> bool {
 
 /// Membership of every point of `u.points()` in `m`, in the same order.
 pub fn membership(m: &Map, u: &Universe) -> Vec<bool> {
-    let t = Tester::new(m);
-    let mut out = Vec::with_capacity(u.size());
-    u.for_each_point(|p| out.push(t.member(p)));
-    out
+    Tester::new(m).membership(u)
 }
 
 /// The points of `m` inside the box.
 pub fn points_of(m: &Map, u: &Universe) -> Vec<Vec<i64>> {
-    let t = Tester::new(m);
+    let inside = membership(m, u);
     let mut out = Vec::new();
+    let mut k = 0;
     u.for_each_point(|p| {
-        if t.member(p) {
+        if inside[k] {
             out.push(p.to_vec());
         }
+        k += 1;
     });
     out
 }
@@ -416,8 +482,18 @@ pub fn lexopt_by_prefix(
     prefix_len: usize,
     max: bool,
 ) -> std::collections::BTreeMap<Vec<i64>, Vec<i64>> {
+    lexopt_of_points(points_of(m, u), prefix_len, max)
+}
+
+/// For every prefix (the first `prefix_len` coordinates) of the given points,
+/// the lexicographically smallest (or largest) point with that prefix.
+pub fn lexopt_of_points(
+    points: Vec<Vec<i64>>,
+    prefix_len: usize,
+    max: bool,
+) -> std::collections::BTreeMap<Vec<i64>, Vec<i64>> {
     let mut out = std::collections::BTreeMap::new();
-    for p in points_of(m, u) {
+    for p in points {
         let e = out
             .entry(p[..prefix_len].to_vec())
             .or_insert_with(|| p.clone());

@@ -1,6 +1,6 @@
 //! The oracle's fast membership test ([`testkit::oracle::Tester`]) decides
 //! exactly what the plain search ([`testkit::oracle::contains`]) decides, at
-//! every point of the box, on generated sets and on engine results with
+//! every point of the box (one by one and all at once), on generated sets and on engine results with
 //! existentials (complement, subtraction), and on maps whose coefficients
 //! do not fit in machine integers (the fallback).
 
@@ -13,12 +13,15 @@ use testkit::strategies;
 fn agree(m: &Map, u: &Universe) {
     let t = Tester::new(m);
     let pts = u.points();
+    let all = t.membership(u);
     let mut k = 0;
     u.for_each_point(|p| {
         assert_eq!(p, &pts[k][..], "for_each_point order");
-        k += 1;
         let q: Vec<Int> = p.iter().map(|&v| Int::from(v)).collect();
-        assert_eq!(t.member(p), contains(m, &q), "{m} at {p:?}");
+        let want = contains(m, &q);
+        assert_eq!(t.member(p), want, "{m} at {p:?}");
+        assert_eq!(all[k], want, "membership of {m} at {p:?}");
+        k += 1;
     });
     assert_eq!(k, u.size());
 }
