@@ -289,6 +289,7 @@ pub fn lexopt(data: &[u8]) {
     let a = g.map();
     let u = Universe::of(shape);
     let prefix = shape.n_param() + shape.n_in;
+    let points = oracle::points_of(&a, &u);
     for max in [false, true] {
         let Some(r) = ok(budget::with_budget(BUDGET, || {
             if max {
@@ -299,7 +300,7 @@ pub fn lexopt(data: &[u8]) {
         })) else {
             continue;
         };
-        let want = oracle::lexopt_by_prefix(&a, &u, prefix, max);
+        let want = oracle::lexopt_of_points(points.clone(), prefix, max);
         let got = oracle::points_of(&r, &u);
         let name = if max { "lexmax" } else { "lexmin" };
         assert_eq!(
@@ -336,10 +337,12 @@ pub fn simplify(data: &[u8]) {
     if let Some(g) = ok(budget::with_budget(BUDGET, || a.gist(&b))) {
         let mb = oracle::membership(&b, &u);
         let mg = oracle::membership(&g, &u);
-        for ((x, y), (z, p)) in ma.iter().zip(&mb).zip(mg.iter().zip(u.points())) {
-            if *y && x != z {
-                panic!("gist: at {p:?} (in B) gist says {z}, A says {x}; A = {ta}, B = {tb}, gist = {g}");
-            }
+        let inside_b =
+            |v: &[bool]| -> Vec<bool> { v.iter().zip(&mb).map(|(x, y)| x & y).collect() };
+        if let Some((p, z, x)) = oracle::first_difference(&inside_b(&mg), &inside_b(&ma), &u) {
+            panic!(
+                "gist: at {p:?} (in B) gist says {z}, A says {x}; A = {ta}, B = {tb}, gist = {g}"
+            );
         }
     }
     type Hull = fn(&Map) -> presburger::Result<Map>;
@@ -349,8 +352,9 @@ pub fn simplify(data: &[u8]) {
     ];
     for (name, hull) in hulls {
         if let Some(h) = ok(budget::with_budget(BUDGET, || hull(&a))) {
-            for (p, _) in u.points().into_iter().zip(&ma).filter(|(_, &x)| x) {
-                assert!(oracle::member(&h, &p), "{name} of {ta} misses {p:?}: {h}");
+            let mh = oracle::membership(&h, &u);
+            if let Some(k) = ma.iter().zip(&mh).position(|(&x, &y)| x && !y) {
+                panic!("{name} of {ta} misses {:?}: {h}", u.points()[k]);
             }
         }
     }
