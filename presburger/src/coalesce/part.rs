@@ -9,6 +9,8 @@ use crate::map::Map;
 use crate::matrix::eval;
 use crate::syntactic::{point_excluded, syntactically_contains};
 
+use super::implied::implied_by_two;
+
 /// A simplified, non-empty disjunct with data cached for the pairwise
 /// questions of [`Map::coalesce`] and [`Map::is_equal_fast`]: one integer
 /// point of it and (built when first needed) the simplex tableau of its
@@ -240,11 +242,15 @@ impl Part {
     /// [`BasicMap::remove_redundancies`] with fewer tableaux; the same rows
     /// are removed. Inequality `k` is tested in order against all the other
     /// rows still present, as there:
-    /// - it is the only bound of some column in its direction (no equality
-    ///   involves the column, every other inequality has a zero or opposite
-    ///   coefficient): moving along that column keeps the other rows
-    ///   satisfied and makes row `k` negative, so it is not redundant (the
-    ///   disjunct is non-empty);
+    /// - it is the only bound of some column in its direction (every other
+    ///   inequality has a zero or opposite coefficient, every equality
+    ///   involving the column has a column of its own to compensate):
+    ///   moving along that column keeps the other rows satisfied and makes
+    ///   row `k` negative, so it is not redundant (the disjunct is
+    ///   non-empty);
+    /// - it is a non-negative combination of at most two other rows plus a
+    ///   non-negative constant (`implied::implied_by_two`): redundant (the
+    ///   LP below would find a minimum `≥ 0`);
     /// - its rational minimum over the whole relaxation `P` is `> 0`: it is
     ///   redundant. If the other rows allowed a point `y` with `r_k(y) < 0`,
     ///   the segment from `y` to a point of `P` would cross `r_k = 0` at a
@@ -266,6 +272,10 @@ impl Part {
             crate::budget::tick(1)?;
             if only_bound_in_some_column(&self.b, k) {
                 k += 1;
+                continue;
+            }
+            if implied_by_two(&self.b, k) {
+                self.b.ineqs.remove(k);
                 continue;
             }
             // only with the tableau of `P` at hand (built for other LPs)
@@ -316,16 +326,38 @@ impl Part {
 }
 
 /// Inequality `k` of `b` is the only bound of some column in its direction
-/// (see [`Part::remove_redundant_rows`]).
+/// (see [`Part::remove_redundant_rows`]): every other inequality has a zero
+/// or opposite coefficient there, and every equality involving the column
+/// also involves a column of its own (in no other row), which moves along
+/// to keep it satisfied. Then a ray from any point of the relaxation keeps
+/// every other row satisfied and makes row `k` negative.
 pub(super) fn only_bound_in_some_column(b: &BasicMap, k: usize) -> bool {
     let r = &b.ineqs[k];
     (1..b.row_len()).any(|c| {
         let s = r[c].signum();
         s != 0
-            && b.eqs.iter().all(|e| e[c].is_zero())
             && b.ineqs
                 .iter()
                 .enumerate()
                 .all(|(i, o)| i == k || o[c].signum() * s <= 0)
+            && b.eqs
+                .iter()
+                .enumerate()
+                .all(|(ie, e)| e[c].is_zero() || has_own_column(b, ie, c))
+    })
+}
+
+/// Equality `ie` of `b` has a non-zero column other than `c` that no other
+/// row of `b` involves.
+fn has_own_column(b: &BasicMap, ie: usize, c: usize) -> bool {
+    let e = &b.eqs[ie];
+    (1..b.row_len()).any(|d| {
+        d != c
+            && !e[d].is_zero()
+            && b.ineqs.iter().all(|o| o[d].is_zero())
+            && b.eqs
+                .iter()
+                .enumerate()
+                .all(|(j, f)| j == ie || f[d].is_zero())
     })
 }
