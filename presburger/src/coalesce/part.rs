@@ -64,9 +64,16 @@ impl Part {
     /// The non-empty disjuncts of `m`, simplified as by
     /// [`Map::remove_empty_parts`] (with its LP detection of relations
     /// between locals), so that they are exactly its disjuncts.
+    ///
+    /// A disjunct written exactly as an earlier one (same divisions and rows
+    /// in the same order) is left out before any work: coalescing would find
+    /// it contained in whatever kept disjunct contains its first copy.
     pub(super) fn all(m: &Map) -> Result<Vec<Part>> {
         let mut out = Vec::with_capacity(m.parts.len());
-        for b in &m.parts {
+        for (i, b) in m.parts.iter().enumerate() {
+            if m.parts[..i].iter().any(|a| same_rows(a, b)) {
+                continue;
+            }
             // the exact emptiness test's point is not returned: a point is
             // looked for again when one is needed (usually a cheap guess)
             if let Some(b) = b.simplified_nonempty()? {
@@ -360,4 +367,10 @@ fn has_own_column(b: &BasicMap, ie: usize, c: usize) -> bool {
                 .enumerate()
                 .all(|(j, f)| j == ie || f[d].is_zero())
     })
+}
+
+/// `a` and `b` have the same divisions and the same rows in the same order
+/// (so they are the same set, and simplify alike).
+fn same_rows(a: &BasicMap, b: &BasicMap) -> bool {
+    a.ineqs == b.ineqs && a.eqs == b.eqs && a.divs == b.divs && a.space == b.space
 }
