@@ -255,6 +255,9 @@ impl Part {
     ///   moving along that column keeps the other rows satisfied and makes
     ///   row `k` negative, so it is not redundant (the disjunct is
     ///   non-empty);
+    /// - from the point the disjunct keeps (its hint, checked), a step along
+    ///   one column makes row `k` negative before any other row
+    ///   (`step_leaves_row`): not redundant;
     /// - it is a non-negative combination of at most two other rows plus a
     ///   non-negative constant (`implied::implied_by_two`): redundant (the
     ///   LP below would find a minimum `≥ 0`);
@@ -284,6 +287,12 @@ impl Part {
             if implied_by_two(&self.b, k) {
                 self.b.ineqs.remove(k);
                 continue;
+            }
+            if let Some(x) = self.b.hint.get() {
+                if step_leaves_row(&self.b, k, &x) {
+                    k += 1;
+                    continue;
+                }
             }
             // only with the tableau of `P` at hand (built for other LPs)
             if self.tab.is_some() {
@@ -373,4 +382,62 @@ fn has_own_column(b: &BasicMap, ie: usize, c: usize) -> bool {
 /// (so they are the same set, and simplify alike).
 fn same_rows(a: &BasicMap, b: &BasicMap) -> bool {
     a.ineqs == b.ineqs && a.eqs == b.eqs && a.divs == b.divs && a.space == b.space
+}
+
+/// `x` (every column but the constant) is a point of `b`, and a step from it
+/// along some column makes inequality `k` negative while every other row
+/// still holds (the other inequalities that the step decreases are less
+/// tight at `x`, relative to their coefficients; equalities involving the
+/// column compensate through a column of their own, as in
+/// [`only_bound_in_some_column`]). Then the point after the step satisfies
+/// every other row and violates row `k`: it is not redundant.
+pub(super) fn step_leaves_row(b: &BasicMap, k: usize, x: &[i64]) -> bool {
+    let n = b.row_len();
+    if x.len() + 1 != n {
+        return false;
+    }
+    let value = |r: &[Int]| -> Option<i128> {
+        let mut s = i128::from(r[0].to_i64()?);
+        for (a, &v) in r[1..].iter().zip(x) {
+            if !a.is_zero() {
+                s = s.checked_add(i128::from(a.to_i64()?).checked_mul(i128::from(v))?)?;
+            }
+        }
+        Some(s)
+    };
+    let Some(vals) = b
+        .ineqs
+        .iter()
+        .map(|r| value(r))
+        .collect::<Option<Vec<i128>>>()
+    else {
+        return false;
+    };
+    if vals.iter().any(|&v| v < 0) || !b.eqs.iter().all(|e| value(e) == Some(0)) {
+        return false;
+    }
+    let r = &b.ineqs[k];
+    (1..n).any(|c| {
+        let Some(akc) = r[c].to_i64().filter(|&a| a != 0) else {
+            return false;
+        };
+        let s = akc.signum();
+        // row k reaches 0 after vals[k] / |akc|; row i after vals[i] / |aic|
+        let moves_first = |(i, o): (usize, &Vec<Int>)| {
+            i == k
+                || match o[c].to_i64() {
+                    Some(aic) if aic.signum() * s <= 0 => true,
+                    Some(aic) => vals[k]
+                        .checked_mul(i128::from(aic.abs()))
+                        .zip(vals[i].checked_mul(i128::from(akc.abs())))
+                        .is_some_and(|(l, rr)| l < rr),
+                    None => false,
+                }
+        };
+        b.ineqs.iter().enumerate().all(moves_first)
+            && b.eqs
+                .iter()
+                .enumerate()
+                .all(|(ie, e)| e[c].is_zero() || has_own_column(b, ie, c))
+    })
 }

@@ -3,7 +3,7 @@
 //! ([`BasicMap::remove_redundancies`] and one LP per row).
 
 use super::implied::implied_by_two;
-use super::part::{only_bound_in_some_column, Part};
+use super::part::{only_bound_in_some_column, step_leaves_row, Part};
 use crate::basic::BasicMap;
 use crate::map::Map;
 use crate::testing::{pool_with, BASE_POOL};
@@ -84,6 +84,11 @@ proptest! {
                 }
                 if only_bound_in_some_column(&b, k) {
                     prop_assert!(!lp, "row {} of {:?} only bound, yet redundant by the LP", k, b);
+                }
+                if let Some(x) = b.hint.get() {
+                    if step_leaves_row(&b, k, &x) {
+                        prop_assert!(!lp, "row {} of {:?} left by a step from {:?}, yet redundant by the LP", k, b, x);
+                    }
                 }
             }
             // the whole pass removes the rows the plain one does
