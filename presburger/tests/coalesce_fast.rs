@@ -44,6 +44,18 @@ proptest! {
     }
 
     #[test]
+    fn coalesce_with_repeated_disjuncts_same_as_plain(da in disjuncts(), rep in prop::collection::vec(0..4usize, 1..4)) {
+        // some disjuncts written again, as the pipeline's unions often do
+        let mut d = da.clone();
+        d.extend(rep.iter().filter_map(|&r| da.get(r).cloned()));
+        let a: Map = set(&d).parse().unwrap();
+        let fast = a.coalesce().unwrap();
+        let plain = a.coalesce_by_pairs().unwrap();
+        prop_assert_eq!(format!("{:?}", fast.basic_maps()), format!("{:?}", plain.basic_maps()), "{}", set(&d));
+        prop_assert!(pool_subset(&a, &fast) && pool_subset(&fast, &a), "{}", set(&d));
+    }
+
+    #[test]
     fn is_equal_same_as_plain(da in disjuncts(), db in disjuncts(), mix in 0..3u8) {
         let mut db = db;
         match mix {

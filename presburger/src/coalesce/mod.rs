@@ -12,7 +12,10 @@
 mod equal;
 mod gist;
 mod hull;
+mod implied;
 mod part;
+#[cfg(test)]
+mod tests;
 
 use crate::basic::BasicMap;
 use crate::error::Result;

@@ -9,6 +9,8 @@ use crate::map::Map;
 use crate::matrix::eval;
 use crate::syntactic::{point_excluded, syntactically_contains};
 
+use super::implied::implied_by_two;
+
 /// A simplified, non-empty disjunct with data cached for the pairwise
 /// questions of [`Map::coalesce`] and [`Map::is_equal_fast`]: one integer
 /// point of it and (built when first needed) the simplex tableau of its
@@ -62,9 +64,16 @@ impl Part {
     /// The non-empty disjuncts of `m`, simplified as by
     /// [`Map::remove_empty_parts`] (with its LP detection of relations
     /// between locals), so that they are exactly its disjuncts.
+    ///
+    /// A disjunct written exactly as an earlier one (same divisions and rows
+    /// in the same order) is left out before any work: coalescing would find
+    /// it contained in whatever kept disjunct contains its first copy.
     pub(super) fn all(m: &Map) -> Result<Vec<Part>> {
         let mut out = Vec::with_capacity(m.parts.len());
-        for b in &m.parts {
+        for (i, b) in m.parts.iter().enumerate() {
+            if m.parts[..i].iter().any(|a| same_rows(a, b)) {
+                continue;
+            }
             // the exact emptiness test's point is not returned: a point is
             // looked for again when one is needed (usually a cheap guess)
             if let Some(b) = b.simplified_nonempty()? {
@@ -240,11 +249,18 @@ impl Part {
     /// [`BasicMap::remove_redundancies`] with fewer tableaux; the same rows
     /// are removed. Inequality `k` is tested in order against all the other
     /// rows still present, as there:
-    /// - it is the only bound of some column in its direction (no equality
-    ///   involves the column, every other inequality has a zero or opposite
-    ///   coefficient): moving along that column keeps the other rows
-    ///   satisfied and makes row `k` negative, so it is not redundant (the
-    ///   disjunct is non-empty);
+    /// - it is the only bound of some column in its direction (every other
+    ///   inequality has a zero or opposite coefficient, every equality
+    ///   involving the column has a column of its own to compensate):
+    ///   moving along that column keeps the other rows satisfied and makes
+    ///   row `k` negative, so it is not redundant (the disjunct is
+    ///   non-empty);
+    /// - from the point the disjunct keeps (its hint, checked), a step along
+    ///   one column makes row `k` negative before any other row
+    ///   (`step_leaves_row`): not redundant;
+    /// - it is a non-negative combination of at most two other rows plus a
+    ///   non-negative constant (`implied::implied_by_two`): redundant (the
+    ///   LP below would find a minimum `≥ 0`);
     /// - its rational minimum over the whole relaxation `P` is `> 0`: it is
     ///   redundant. If the other rows allowed a point `y` with `r_k(y) < 0`,
     ///   the segment from `y` to a point of `P` would cross `r_k = 0` at a
@@ -267,6 +283,16 @@ impl Part {
             if only_bound_in_some_column(&self.b, k) {
                 k += 1;
                 continue;
+            }
+            if implied_by_two(&self.b, k) {
+                self.b.ineqs.remove(k);
+                continue;
+            }
+            if let Some(x) = self.b.hint.get() {
+                if step_leaves_row(&self.b, k, &x) {
+                    k += 1;
+                    continue;
+                }
             }
             // only with the tableau of `P` at hand (built for other LPs)
             if self.tab.is_some() {
@@ -316,16 +342,102 @@ impl Part {
 }
 
 /// Inequality `k` of `b` is the only bound of some column in its direction
-/// (see [`Part::remove_redundant_rows`]).
+/// (see [`Part::remove_redundant_rows`]): every other inequality has a zero
+/// or opposite coefficient there, and every equality involving the column
+/// also involves a column of its own (in no other row), which moves along
+/// to keep it satisfied. Then a ray from any point of the relaxation keeps
+/// every other row satisfied and makes row `k` negative.
 pub(super) fn only_bound_in_some_column(b: &BasicMap, k: usize) -> bool {
     let r = &b.ineqs[k];
     (1..b.row_len()).any(|c| {
         let s = r[c].signum();
         s != 0
-            && b.eqs.iter().all(|e| e[c].is_zero())
             && b.ineqs
                 .iter()
                 .enumerate()
                 .all(|(i, o)| i == k || o[c].signum() * s <= 0)
+            && b.eqs
+                .iter()
+                .enumerate()
+                .all(|(ie, e)| e[c].is_zero() || has_own_column(b, ie, c))
+    })
+}
+
+/// Equality `ie` of `b` has a non-zero column other than `c` that no other
+/// row of `b` involves.
+fn has_own_column(b: &BasicMap, ie: usize, c: usize) -> bool {
+    let e = &b.eqs[ie];
+    (1..b.row_len()).any(|d| {
+        d != c
+            && !e[d].is_zero()
+            && b.ineqs.iter().all(|o| o[d].is_zero())
+            && b.eqs
+                .iter()
+                .enumerate()
+                .all(|(j, f)| j == ie || f[d].is_zero())
+    })
+}
+
+/// `a` and `b` have the same divisions and the same rows in the same order
+/// (so they are the same set, and simplify alike).
+fn same_rows(a: &BasicMap, b: &BasicMap) -> bool {
+    a.ineqs == b.ineqs && a.eqs == b.eqs && a.divs == b.divs && a.space == b.space
+}
+
+/// `x` (every column but the constant) is a point of `b`, and a step from it
+/// along some column makes inequality `k` negative while every other row
+/// still holds (the other inequalities that the step decreases are less
+/// tight at `x`, relative to their coefficients; equalities involving the
+/// column compensate through a column of their own, as in
+/// [`only_bound_in_some_column`]). Then the point after the step satisfies
+/// every other row and violates row `k`: it is not redundant.
+pub(super) fn step_leaves_row(b: &BasicMap, k: usize, x: &[i64]) -> bool {
+    let n = b.row_len();
+    if x.len() + 1 != n {
+        return false;
+    }
+    let value = |r: &[Int]| -> Option<i128> {
+        let mut s = i128::from(r[0].to_i64()?);
+        for (a, &v) in r[1..].iter().zip(x) {
+            if !a.is_zero() {
+                s = s.checked_add(i128::from(a.to_i64()?).checked_mul(i128::from(v))?)?;
+            }
+        }
+        Some(s)
+    };
+    let Some(vals) = b
+        .ineqs
+        .iter()
+        .map(|r| value(r))
+        .collect::<Option<Vec<i128>>>()
+    else {
+        return false;
+    };
+    if vals.iter().any(|&v| v < 0) || !b.eqs.iter().all(|e| value(e) == Some(0)) {
+        return false;
+    }
+    let r = &b.ineqs[k];
+    (1..n).any(|c| {
+        let Some(akc) = r[c].to_i64().filter(|&a| a != 0) else {
+            return false;
+        };
+        let s = akc.signum();
+        // row k reaches 0 after vals[k] / |akc|; row i after vals[i] / |aic|
+        let moves_first = |(i, o): (usize, &Vec<Int>)| {
+            i == k
+                || match o[c].to_i64() {
+                    Some(aic) if aic.signum() * s <= 0 => true,
+                    Some(aic) => vals[k]
+                        .checked_mul(i128::from(aic.abs()))
+                        .zip(vals[i].checked_mul(i128::from(akc.abs())))
+                        .is_some_and(|(l, rr)| l < rr),
+                    None => false,
+                }
+        };
+        b.ineqs.iter().enumerate().all(moves_first)
+            && b.eqs
+                .iter()
+                .enumerate()
+                .all(|(ie, e)| e[c].is_zero() || has_own_column(b, ie, c))
     })
 }

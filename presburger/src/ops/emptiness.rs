@@ -64,8 +64,33 @@ impl BasicMap {
     }
 
     /// The simplified basic map, or `None` if it is empty (exact test).
+    ///
+    /// The point the cheap tests find is kept on `self` (as
+    /// [`is_empty`](Self::is_empty) keeps one): it is a point of the
+    /// simplified copy, which the next call on `self` simplifies alike, so
+    /// asking again costs one check instead of a new guess.
     pub(crate) fn simplified_nonempty(&self) -> Result<Option<BasicMap>> {
-        self.clone().into_simplified_nonempty()
+        let mut b = self.clone();
+        if !b.simplify() {
+            return Ok(None);
+        }
+        match guess(&b, false, true) {
+            Guess::Point(_) => {
+                if let Some(p) = b.hint.get() {
+                    self.hint.set(p);
+                }
+            }
+            Guess::Empty => return Ok(None),
+            Guess::Unknown => {
+                if b.search_simplified()?.is_none() {
+                    return Ok(None);
+                }
+            }
+        }
+        if b.local_relations_by_lp()? {
+            b.simplify();
+        }
+        Ok(Some(b))
     }
 
     /// [`simplified_nonempty`](Self::simplified_nonempty), in place.
