@@ -144,10 +144,18 @@ pub fn sum(f: &PwQPolynomial) -> Result<PwQPolynomial> {
 
 /// The basic maps of `m` made disjoint, each with every local defined.
 fn disjoint_defined(m: &Map) -> Result<Vec<BasicMap>> {
-    let m = m.remove_empty_parts()?;
+    // coalescing first drops disjuncts contained in others and merges
+    // adjacent ones: fewer and simpler differences below
+    let m = m.remove_empty_parts()?.coalesce()?;
     let mut out = Vec::new();
     let mut seen = Map::empty(m.space().clone());
-    for p in m.basic_maps() {
+    // simple parts first: each later part then loses the earlier ones, and
+    // a part with existentials or equalities minus a plain polyhedron stays
+    // small, while a polyhedron minus a stride or an equality splits into
+    // pieces with new existentials
+    let mut parts: Vec<&BasicMap> = m.basic_maps().iter().collect();
+    parts.sort_by_key(|b| (b.n_div(), b.eqs().len(), b.ineqs().len()));
+    for p in parts {
         let fresh = Map::from_basic(p.clone()).subtract(&seen)?;
         seen.add_basic(p.clone())?;
         for q in fresh.basic_maps() {
