@@ -86,7 +86,9 @@ fn refute_rows(b: &BasicMap) -> Result<bool, Overflow> {
         if eq[0] % g != 0 {
             return Ok(true);
         }
-        eq.iter_mut().for_each(|v| *v /= g);
+        if g != 1 {
+            eq.iter_mut().for_each(|v| *v /= g);
+        }
         // a column with coefficient ±1 keeps the rows small; any other
         // column scales the rows it is substituted into
         let c = fit((1..n)
