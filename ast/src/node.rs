@@ -187,37 +187,18 @@ impl Node {
 
     /// Fold constant subexpressions of every expression in the tree.
     pub fn fold_constants(self) -> Node {
-        match self {
-            Node::For {
-                iterator,
-                init,
-                cond,
-                inc,
-                body,
-            } => Node::For {
-                iterator,
-                init: init.fold(),
-                cond: cond.fold(),
-                inc,
-                body: Box::new(body.fold_constants()),
-            },
-            Node::If { cond, then, els } => Node::If {
-                cond: cond.fold(),
-                then: Box::new(then.fold_constants()),
-                els: els.map(|e| Box::new(e.fold_constants())),
-            },
-            Node::Block(v) => Node::Block(v.into_iter().map(Node::fold_constants).collect()),
-            Node::User { name, args } => Node::User {
-                name,
-                args: args.into_iter().map(Expr::fold).collect(),
-            },
-        }
+        self.map_exprs(&|x| x.clone().fold())
     }
 
     /// The tree with the variable `var` replaced by `value` in every
     /// expression (`var` is not an iterator of a loop of the tree).
     pub(crate) fn substitute(&self, var: &str, value: &Expr) -> Node {
-        let e = |x: &Expr| x.substitute(var, value);
+        self.map_exprs(&|x| x.substitute(var, value))
+    }
+
+    /// The tree with `f` applied to every expression (bounds, conditions,
+    /// statement arguments); iterators and steps unchanged.
+    fn map_exprs(&self, f: &impl Fn(&Expr) -> Expr) -> Node {
         match self {
             Node::For {
                 iterator,
@@ -227,20 +208,20 @@ impl Node {
                 body,
             } => Node::For {
                 iterator: iterator.clone(),
-                init: e(init),
-                cond: e(cond),
+                init: f(init),
+                cond: f(cond),
                 inc: *inc,
-                body: Box::new(body.substitute(var, value)),
+                body: Box::new(body.map_exprs(f)),
             },
             Node::If { cond, then, els } => Node::If {
-                cond: e(cond),
-                then: Box::new(then.substitute(var, value)),
-                els: els.as_ref().map(|n| Box::new(n.substitute(var, value))),
+                cond: f(cond),
+                then: Box::new(then.map_exprs(f)),
+                els: els.as_ref().map(|n| Box::new(n.map_exprs(f))),
             },
-            Node::Block(v) => Node::Block(v.iter().map(|n| n.substitute(var, value)).collect()),
+            Node::Block(v) => Node::Block(v.iter().map(|n| n.map_exprs(f)).collect()),
             Node::User { name, args } => Node::User {
                 name: name.clone(),
-                args: args.iter().map(e).collect(),
+                args: args.iter().map(f).collect(),
             },
         }
     }

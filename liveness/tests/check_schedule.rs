@@ -153,15 +153,7 @@ fn overwrites_and_live_out() {
 /// run), while `S2` at `K - 1` runs before `S0[i]` at `K = 0`.
 #[test]
 fn judged_inside_the_context() {
-    let src = "void k(int N, int K, double A[N], double B[K], double C[N]) {
-  double c;
-  for (int i = 0; i < N; i++) {
-    c = 0;
-    for (int k = 0; k < K; k++)
-      c = c + A[i] * B[k];
-    C[i] = c;
-  }
-}";
+    let src = include_str!("../../fuzz/corpus/c_kernel/sum_products_scalar.c");
     let m = scop::Model::from_source(src).unwrap();
     let check = |s: &str| check_schedule(&m, &s.parse().unwrap()).unwrap().to_string();
     let ok = "[K] -> { S0[i] -> [i, 0, 0]; S1[i, k] -> [i, k, 1]; S2[i] -> [i, K, 2] }";
