@@ -132,16 +132,32 @@ pub fn known_superset(b: &BasicMap) -> BasicMap {
     if c.detect_divs() {
         return c;
     }
-    let base = c.off_div();
-    let nd = c.n_div();
+    let drop: Vec<bool> = known_locals(&c).iter().map(|k| !k).collect();
+    eliminate_locals(&c, &drop)
+}
+
+/// The locals of `b` known as functions of the variables: a definition
+/// through known locals only.
+pub fn known_locals(b: &BasicMap) -> Vec<bool> {
+    let base = b.off_div();
+    let nd = b.n_div();
     let mut known = vec![false; nd];
     for k in 0..nd {
-        known[k] = c.divs()[k].as_ref().is_some_and(|d| {
+        known[k] = b.divs()[k].as_ref().is_some_and(|d| {
             (0..nd).all(|j| j == k || known[j] || d.num.get(base + j).is_none_or(|v| v.is_zero()))
         });
     }
-    let drop: Vec<bool> = known.iter().map(|k| !k).collect();
-    eliminate_locals(&c, &drop)
+    known
+}
+
+/// The root of `x` in a union-find forest `p` (compressing the path).
+pub fn find_root(p: &mut [usize], x: usize) -> usize {
+    let mut x = x;
+    while p[x] != x {
+        p[x] = p[p[x]];
+        x = p[x];
+    }
+    x
 }
 
 /// The locals of `b` that depend on column `col` (their numerator

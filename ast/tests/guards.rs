@@ -73,3 +73,31 @@ fn a_guard_the_inner_loops_do_not_enforce_stays() {
         }
     }
 }
+
+#[test]
+fn a_guard_implied_by_the_loop_stride_is_dropped() {
+    // the outer loop steps by 4 from 0: T's `ii mod 4 = 0` (an existential
+    // of T's own) and `i < N` (the inner loop's bound) are implied there,
+    // only `i` even and `i >= 4` are tested
+    let c = code(
+        "[N] -> { S[ii, i] -> [ii, i, 0] : exists (e0 : ii = 4e0 and 0 <= ii < N and ii <= i <= ii + 3 and i < N); \
+         T[ii, i] -> [ii, i, 1] : exists (e0, e1 : ii = 4e0 and i = 2e1 and 0 <= ii < N and ii <= i <= ii + 3 and 4 <= i < N) } \
+         [N] -> { : } { }",
+    );
+    let text = c.to_c();
+    assert_eq!(c.counts(), (2, 1, 2), "{text}");
+    assert!(!text.contains("% 4") && !text.contains("N >="), "{text}");
+    for n in -1..12 {
+        let mut want = Vec::new();
+        for ii in (0..n.max(0)).step_by(4) {
+            for i in ii..(ii + 4).min(n) {
+                want.push(("S".to_string(), vec![ii, i]));
+                if i % 2 == 0 && i >= 4 {
+                    want.push(("T".to_string(), vec![ii, i]));
+                }
+            }
+        }
+        let t = run(&c, &[("N".into(), n)], 10_000).unwrap();
+        assert_eq!(t, want, "N = {n}\n{text}");
+    }
+}

@@ -3,7 +3,7 @@
 //! gist of a condition against it, within a bounded effort.
 
 use crate::error::{Error, Result};
-use crate::rows::{is_div_def, known_superset};
+use crate::rows::{find_root, is_div_def, known_locals, known_superset};
 use presburger::{BasicMap, Int, Map};
 
 /// Most parts a context may keep; beyond, it is replaced by a convex
@@ -112,9 +112,90 @@ fn gist_exact(m: &Map, ctx: &Map) -> Result<Map> {
                 keep.push((false, r.clone()));
             }
         }
+        let keep = drop_implied_local_groups(b, keep, ctx)?;
         out.add_basic(with_locals(b, &keep))?;
     }
     Ok(out)
+}
+
+/// `rows` of `b` without the groups of rows on existentials that `ctx`
+/// implies. Rows sharing an existential (a local without a definition in
+/// terms of the variables) form a group: the row-by-row test above cannot
+/// drop them (`i = 4e` negated is satisfiable for some `e`), but a whole
+/// group is implied when `ctx ⊆ { x : ∃e: group(x, e) }`, and as the
+/// groups share no existential, `b` is the intersection of its groups'
+/// projections: dropping an implied group keeps `b ∩ ctx` exactly (e.g. a
+/// guard `i % 4 == 0` inside a loop over `i` stepping by 4 from 0).
+fn drop_implied_local_groups(
+    b: &BasicMap,
+    rows: Vec<(bool, Vec<Int>)>,
+    ctx: &Map,
+) -> Result<Vec<(bool, Vec<Int>)>> {
+    let base = b.off_div();
+    let nd = b.n_div();
+    let known = known_locals(b);
+    let unknown = |r: &[Int]| -> Vec<usize> {
+        (0..nd)
+            .filter(|&k| !known[k] && !r[base + k].is_zero())
+            .collect()
+    };
+    // groups: union-find over the unknown locals
+    let mut parent: Vec<usize> = (0..nd).collect();
+    // (a local defined through an existential is tied to it)
+    for k in 0..nd {
+        if let Some(d) = b.divs()[k].as_ref().filter(|_| !known[k]) {
+            for j in
+                (0..nd).filter(|&j| !known[j] && d.num.get(base + j).is_some_and(|v| !v.is_zero()))
+            {
+                let (a, c) = (find_root(&mut parent, k), find_root(&mut parent, j));
+                parent[a] = c;
+            }
+        }
+    }
+    for (_, r) in &rows {
+        let us = unknown(r);
+        for w in us.windows(2) {
+            let (a, c) = (find_root(&mut parent, w[0]), find_root(&mut parent, w[1]));
+            parent[a] = c;
+        }
+    }
+    let group_of = |p: &mut Vec<usize>, r: &[Int]| unknown(r).first().map(|&k| find_root(p, k));
+    let mut roots: Vec<usize> = Vec::new();
+    for (_, r) in &rows {
+        if let Some(g) = group_of(&mut parent, r) {
+            if !roots.contains(&g) {
+                roots.push(g);
+            }
+        }
+    }
+    let mut dropped: Vec<usize> = Vec::new();
+    for g in roots {
+        let group: Vec<(bool, Vec<Int>)> = rows
+            .iter()
+            .filter(|(_, r)| group_of(&mut parent, r) == Some(g))
+            .cloned()
+            .collect();
+        let proj = Map::from_basic(with_locals(b, &group));
+        // bounded: past the effort the group stays (a valid answer)
+        let covered = {
+            let _scope = presburger::budget::enter(SHORTCUT_EFFORT);
+            ctx.is_subset(&proj)
+        };
+        match covered {
+            Ok(true) => dropped.push(g),
+            Ok(false) => {}
+            Err(presburger::Error::BudgetExceeded)
+                if presburger::budget::remaining() != Some(0) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    if dropped.is_empty() {
+        return Ok(rows);
+    }
+    Ok(rows
+        .into_iter()
+        .filter(|(_, r)| group_of(&mut parent, r).is_none_or(|g| !dropped.contains(&g)))
+        .collect())
 }
 
 /// A basic set with the locals of `b` and only the given rows.

@@ -8,7 +8,7 @@ use crate::error::Result;
 use crate::expr::Expr;
 use crate::node::Node;
 use crate::options::LoopKind;
-use crate::rows::{project_keep, remap, set_space};
+use crate::rows::{find_root, project_keep, remap, set_space};
 use presburger::{BasicMap, Int, Map};
 
 /// Most disjuncts [`Gen::split_disjuncts`] orders one by one.
@@ -114,28 +114,20 @@ impl Gen<'_> {
         }
         // components of the "overlap" relation
         let mut comp: Vec<usize> = (0..k).collect();
-        fn find(c: &mut [usize], x: usize) -> usize {
-            let mut x = x;
-            while c[x] != x {
-                c[x] = c[c[x]];
-                x = c[x];
-            }
-            x
-        }
         for a in 0..k {
             for b in a + 1..k {
                 if !before[a][b] && !before[b][a] {
-                    let (ra, rb) = (find(&mut comp, a), find(&mut comp, b));
+                    let (ra, rb) = (find_root(&mut comp, a), find_root(&mut comp, b));
                     comp[ra] = rb;
                 }
             }
         }
         loop {
-            let mut roots: Vec<usize> = (0..k).map(|x| find(&mut comp, x)).collect();
+            let mut roots: Vec<usize> = (0..k).map(|x| find_root(&mut comp, x)).collect();
             roots.sort();
             roots.dedup();
             let members = |comp: &mut Vec<usize>, r: usize| -> Vec<usize> {
-                (0..k).filter(|&x| find(comp, x) == r).collect()
+                (0..k).filter(|&x| find_root(comp, x) == r).collect()
             };
             let groups: Vec<Vec<usize>> = roots.iter().map(|&r| members(&mut comp, r)).collect();
             let m = groups.len();
@@ -171,9 +163,9 @@ impl Gen<'_> {
                 return Ok(seq.into_iter().map(|i| groups[i].clone()).collect());
             }
             let rest: Vec<usize> = (0..m).filter(|&i| !done[i]).collect();
-            let r0 = find(&mut comp, groups[rest[0]][0]);
+            let r0 = find_root(&mut comp, groups[rest[0]][0]);
             for &i in &rest[1..] {
-                let ri = find(&mut comp, groups[i][0]);
+                let ri = find_root(&mut comp, groups[i][0]);
                 comp[ri] = r0;
             }
         }
