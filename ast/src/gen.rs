@@ -16,7 +16,7 @@ mod split;
 
 pub(crate) use split::Stage;
 
-use context::{gist, widen, with_locals};
+use context::{gist, implied_by_every, widen, with_locals};
 
 /// One statement's scheduled instances: the set of points
 /// `[t_0, ..., t_{d-1}, i_0, ..., i_{k-1}, 0, ...]` of the scanned space
@@ -652,6 +652,42 @@ impl Gen<'_> {
                         });
                         if everywhere {
                             common.push((*eq, head.to_vec()));
+                        }
+                    }
+                }
+                // and a part's row that every part's bounds imply (the loop
+                // runs from the least lower bound to the greatest upper one:
+                // each value it takes is within some part's lower rows and
+                // some part's upper rows)
+                for upper in [false, true] {
+                    let sets: Vec<BasicMap> = parts
+                        .iter()
+                        .zip(&bds)
+                        .map(|(b, bd)| {
+                            self.with_rows(
+                                b,
+                                if upper {
+                                    &bd.upper_rows
+                                } else {
+                                    &bd.lower_rows
+                                },
+                            )
+                        })
+                        .collect();
+                    for bd in &bds {
+                        let rows = if upper {
+                            &bd.upper_rows
+                        } else {
+                            &bd.lower_rows
+                        };
+                        for (eq, r) in rows {
+                            let head = &r[..base];
+                            if *eq || !plain(r) || common.iter().any(|(_, c)| c == head) {
+                                continue;
+                            }
+                            if implied_by_every(&sets, head)? {
+                                common.push((false, head.to_vec()));
+                            }
                         }
                     }
                 }

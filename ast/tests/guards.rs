@@ -101,3 +101,30 @@ fn a_guard_implied_by_the_loop_stride_is_dropped() {
         assert_eq!(t, want, "N = {n}\n{text}");
     }
 }
+
+#[test]
+fn a_guard_implied_by_every_part_of_the_loop_bounds_is_dropped() {
+    // the loop over the union runs from min(0, 3) = 0: T's `i >= 0` holds
+    // in it though no row is common to both parts' lower bounds
+    let c = code(
+        "[n, m] -> { S[i] -> [i, 0] : 3 <= i < n; T[i] -> [i, 1] : exists (e : i = 3e + 1 and 0 <= i < m) } \
+         [n, m] -> { : } { }",
+    );
+    let text = c.to_c();
+    assert!(!text.contains(">= 0"), "{text}");
+    for n in -1..8 {
+        for m in -1..8 {
+            let mut want = Vec::new();
+            for i in 0..n.max(m).max(0) {
+                if 3 <= i && i < n {
+                    want.push(("S".to_string(), vec![i]));
+                }
+                if i % 3 == 1 && i < m {
+                    want.push(("T".to_string(), vec![i]));
+                }
+            }
+            let t = run(&c, &[("n".into(), n), ("m".into(), m)], 10_000).unwrap();
+            assert_eq!(t, want, "n = {n}, m = {m}\n{text}");
+        }
+    }
+}

@@ -221,3 +221,29 @@ pub(super) fn with_locals(b: &BasicMap, rows: &[(bool, Vec<Int>)]) -> BasicMap {
     }
     out
 }
+
+/// Whether the row `head >= 0` (on the variables, no locals) holds on
+/// every one of `sets` (within a bounded effort; past it, `false`).
+pub(super) fn implied_by_every(sets: &[BasicMap], head: &[Int]) -> Result<bool> {
+    let r = {
+        let _scope = presburger::budget::enter(SHORTCUT_EFFORT);
+        (|| -> Result<bool> {
+            for s in sets {
+                // s and head <= -1
+                let mut neg: Vec<Int> = head.iter().map(|v| -v).collect();
+                neg[0] = &neg[0] - &Int::ONE;
+                neg.resize(s.row_len(), Int::ZERO);
+                let mut t = s.clone();
+                t.add_ineq(neg);
+                if !Map::from_basic(t).is_empty()? {
+                    return Ok(false);
+                }
+            }
+            Ok(true)
+        })()
+    };
+    match r {
+        Err(Error::BudgetExceeded) if presburger::budget::remaining() != Some(0) => Ok(false),
+        r => r,
+    }
+}
