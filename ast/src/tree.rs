@@ -187,6 +187,20 @@ fn parse_obj<T: std::str::FromStr<Err = presburger::Error>>(s: &str, line: usize
     })
 }
 
+/// A union set (the value of a `domain`, `context` or `filter` key): a
+/// relation there is an error at its line.
+fn parse_union_set(s: &str, line: usize, key: &str) -> Result<UnionMap> {
+    let u: UnionMap = parse_obj(s, line)?;
+    if u.maps().iter().any(|m| !m.space().is_set()) {
+        return Err(Error::Parse {
+            line,
+            col: 1,
+            message: format!("expected a set as the value of `{key}`, not a relation"),
+        });
+    }
+    Ok(u)
+}
+
 /// `[params] -> [{ ... }, { ... }]`: the members of a band.
 fn parse_mupa(s: &str, line: usize) -> Result<Vec<UnionMap>> {
     let s = s.trim();
@@ -251,10 +265,21 @@ fn node_of(y: &Yaml) -> Result<TreeNode> {
         }
     };
     if let Some((s, l)) = scalar("domain") {
-        return Ok(TreeNode::Domain(parse_obj(&s, l)?, child()?));
+        return Ok(TreeNode::Domain(
+            parse_union_set(&s, l, "domain")?,
+            child()?,
+        ));
     }
     if let Some((s, l)) = scalar("context") {
-        return Ok(TreeNode::Context(parse_obj(&s, l)?, child()?));
+        let c: Set = parse_obj(&s, l)?;
+        if !c.space().is_set() {
+            return Err(Error::Parse {
+                line: l,
+                col: 1,
+                message: "expected a set as the value of `context`, not a relation".into(),
+            });
+        }
+        return Ok(TreeNode::Context(c, child()?));
     }
     if let Some((s, l)) = scalar("schedule") {
         let options = match scalar("options") {
@@ -275,7 +300,10 @@ fn node_of(y: &Yaml) -> Result<TreeNode> {
         return Ok(TreeNode::Band(parse_mupa(&s, l)?, options, child()?));
     }
     if let Some((s, l)) = scalar("filter") {
-        return Ok(TreeNode::Filter(parse_obj(&s, l)?, child()?));
+        return Ok(TreeNode::Filter(
+            parse_union_set(&s, l, "filter")?,
+            child()?,
+        ));
     }
     if let Some((s, l)) = scalar("expansion") {
         // the contraction (its inverse, informative) is checked for syntax

@@ -43,4 +43,14 @@ fn malformed_trees_are_errors() {
     assert!(parse_tree("expansion: \"{ }\"\n").is_err());
     let t = parse_tree("domain: \"{ S[i] : 0 <= i < 4 }\"\nchild:\n  guard: \"{ [] }\"\n");
     assert!(t.is_err());
+    // a relation where a set belongs (a fuzz finding: the domain's columns
+    // were read as a set's and indexed past the row)
+    for text in [
+        "domain: \"[n, m] -> { S[i, j] -> [i + j, j] : 0 < n and 0 <= j < m }\"\n",
+        "domain: \"{ S[i] : 0 <= i < 4 }\"\nchild:\n  filter: \"{ S[i] -> [i] }\"\n",
+        "domain: \"{ S[i] : 0 <= i < 4 }\"\nchild:\n  context: \"{ [i] -> [j] }\"\n",
+    ] {
+        let e = parse_tree(text).unwrap_err().to_string();
+        assert!(e.contains("not a relation"), "{text}: {e}");
+    }
 }
