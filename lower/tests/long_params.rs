@@ -5,7 +5,7 @@
 //! body value).
 
 mod common;
-use common::{agree, both_agree, compiled, random_sizes};
+use common::{agree, both_agree, compiled, sizes_in_bounds};
 
 const KERNELS: [&str; 4] = [
     "void lgemm(long NI, long NJ, long NK, double alpha, double beta,
@@ -50,11 +50,10 @@ fn long_kernels_agree_with_the_interpreter() {
         let front = lower::front(src).unwrap();
         let (k, c, pieces) = compiled(&front);
         for _ in 0..6 {
-            let assignments = random_sizes(&front, &mut seed, 0, 18);
-            let (ints, dbls) = lower::parse_assignments(&front.function, &assignments).unwrap();
-            if !lower::accesses_in_bounds(&front.model, &ints).unwrap() {
+            let Some((assignments, (ints, dbls))) = sizes_in_bounds(&front, &mut seed, 0, 18)
+            else {
                 continue;
-            }
+            };
             let state = scop::interp::initial_state(&front.function, &ints, &dbls).unwrap();
             assert_eq!(
                 lower::version(&front, &state).unwrap(),

@@ -4,7 +4,7 @@
 //! where it adds an outer parallel loop without losing vector loops.
 
 mod common;
-use common::{both_agree, compiled, kernels, random_sizes};
+use common::{both_agree, compiled, kernels, sizes_in_bounds};
 
 #[test]
 fn kernels_with_the_schedulers_schedule_agree_with_the_interpreter() {
@@ -21,11 +21,9 @@ fn kernels_with_the_schedulers_schedule_agree_with_the_interpreter() {
         assert!(lower::respects_dependences(&front.model, &front.schedule.map).unwrap());
         let (k, c, pieces) = compiled(&front);
         for _ in 0..3 {
-            let assignments = random_sizes(&front, &mut seed, 1, 13);
-            let (ints, _) = lower::parse_assignments(&front.function, &assignments).unwrap();
-            if !lower::accesses_in_bounds(&front.model, &ints).unwrap() {
+            let Some((assignments, _)) = sizes_in_bounds(&front, &mut seed, 1, 13) else {
                 continue;
-            }
+            };
             both_agree(
                 &front,
                 &k,

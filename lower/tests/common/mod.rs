@@ -69,6 +69,27 @@ pub fn random_sizes(front: &lower::Front, seed: &mut u64, lo: u64, hi: u64) -> V
         .collect()
 }
 
+/// Integer and double values of parsed assignments.
+pub type Values = (
+    std::collections::HashMap<String, i64>,
+    std::collections::HashMap<String, f64>,
+);
+
+/// [`random_sizes`] with their parsed values, or `None` when an access of
+/// the model is out of bounds at them.
+pub fn sizes_in_bounds(
+    front: &lower::Front,
+    seed: &mut u64,
+    lo: u64,
+    hi: u64,
+) -> Option<(Vec<String>, Values)> {
+    let assignments = random_sizes(front, seed, lo, hi);
+    let (ints, dbls) = lower::parse_assignments(&front.function, &assignments).unwrap();
+    lower::accesses_in_bounds(&front.model, &ints)
+        .unwrap()
+        .then_some((assignments, (ints, dbls)))
+}
+
 /// The one-function code `c` and the pieces `pieces` (on three workers)
 /// compute the interpreter's checksums at `assignments`.
 pub fn both_agree(
