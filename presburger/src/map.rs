@@ -184,6 +184,9 @@ impl Map {
             let mut out = Map::empty(a.space.clone());
             for x in &a.parts {
                 for y in &b.parts {
+                    // a product of unions: charge each pair, so that the
+                    // operation budget bounds the time of a large product
+                    crate::budget::tick(1)?;
                     let mut z = x.intersect(y)?;
                     if z.simplify() {
                         out.parts.push(z);

@@ -654,6 +654,7 @@ fn product_parts(a: &Map, b: &Map, space: Space, da: &[Dest], db: &[Dest]) -> Re
     let mut out = Map::empty(space.clone());
     for x in &a.parts {
         for y in &b.parts {
+            crate::budget::tick(1)?;
             out.parts
                 .push(x.transform(space.clone(), da, 0).intersect(&y.transform(
                     space.clone(),
@@ -675,6 +676,7 @@ fn join(a: &Map, b: &Map, space: Space, da: &[Dest], db: &[Dest], n_exist: usize
     for x in &a.parts {
         let tx = x.transform(space.clone(), da, n_exist);
         for ty in &tys {
+            crate::budget::tick(1)?;
             let mut z = tx.intersect_shared(ty, n_exist)?;
             if z.simplify() {
                 out.parts.push(z);

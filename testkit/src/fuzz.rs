@@ -106,7 +106,10 @@ pub fn replay(target: &str, body: impl Fn(&[u8]) + std::panic::RefUnwindSafe) {
 
 /// isl notation: parsing never panics, and for text that parses,
 /// `print ∘ parse` is a fixed point (the printed text re-parses, to an equal
-/// set, and prints the same).
+/// set, and prints the same), except that parsing the printed text may
+/// refute a disjunct that the first parse kept (parsing refutes by cheap
+/// tests only); then the second print has fewer disjuncts and is a fixed
+/// point.
 pub fn parse_roundtrip(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
@@ -123,16 +126,36 @@ pub fn parse_roundtrip(data: &[u8]) {
         Err(e) => panic!("printed form of {text:?} does not re-parse: {p1:?}: {e}"),
     };
     let p2 = u2.to_string();
-    assert_eq!(
-        p1, p2,
-        "print(parse(print(parse(s)))) differs from print(parse(s)) for {text:?}"
-    );
+    if p1 != p2 {
+        // Parsing refutes a disjunct only by cheap tests (no integer
+        // programming), which can succeed on the printed form (explicit
+        // divisions) and not on the text as written (session 8's finding: an
+        // empty disjunct with 23-digit strides). Then the second print has
+        // fewer disjuncts and must itself be a fixed point; the sets are
+        // compared below.
+        assert!(
+            disjuncts(&u2) < disjuncts(&u),
+            "print(parse(print(parse(s)))) differs from print(parse(s)) for {text:?}:\n{p1}\n{p2}"
+        );
+        let p3 = p2
+            .parse::<UnionMap>()
+            .unwrap_or_else(|e| panic!("printed form {p2:?} does not re-parse: {e}"))
+            .to_string();
+        assert_eq!(
+            p2, p3,
+            "printing is not a fixed point from the second print on, for {text:?}"
+        );
+    }
     if let Ok(eq) = budget::with_budget(BUDGET, || u.is_equal(&u2)) {
         assert!(
             eq,
             "re-parsed set differs from the original for {text:?}: {p1}"
         );
     }
+}
+
+fn disjuncts(u: &UnionMap) -> usize {
+    u.maps().iter().map(|m| m.basic_maps().len()).sum()
 }
 
 /// The calculator language: any script runs to the end without an internal

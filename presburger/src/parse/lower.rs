@@ -263,12 +263,34 @@ impl<'a> Builder<'a> {
                         }
                     }
                     Ok(st)
-                } else {
+                } else if pos_pol || !items.iter().all(|g| matches!(g, Formula::Cmp(..))) {
+                    // a disjunction as written (or the negation of a
+                    // conjunction of compound formulas): its disjuncts as they are
                     let mut out = Vec::new();
                     for g in items {
                         let r = self.process(g, pos_pol, states.clone())?;
                         out.extend(r);
                         self.check_states(out.len(), formula_pos(g))?;
+                    }
+                    Ok(out)
+                } else {
+                    // `not (c1 and c2 and ...)` of comparisons as disjoint
+                    // pieces, as a complement is: `not c1`, `c1 and not c2`,
+                    // ... (a repeated or implied comparison then gives an
+                    // empty piece rather than a second copy of a disjunct)
+                    let mut out = Vec::new();
+                    let mut prefix = states;
+                    for (k, g) in items.iter().enumerate() {
+                        let r = self.process(g, false, prefix.clone())?;
+                        out.extend(r);
+                        self.check_states(out.len(), formula_pos(g))?;
+                        if k + 1 < items.len() {
+                            prefix = self.process(g, true, prefix)?;
+                            self.check_states(prefix.len(), formula_pos(g))?;
+                            if prefix.is_empty() {
+                                break;
+                            }
+                        }
                     }
                     Ok(out)
                 }

@@ -288,6 +288,54 @@ mod tests {
     }
 
     #[test]
+    fn negated_conjunctions_of_comparisons_are_disjoint_pieces() {
+        // `not (1 <= i and i = 3 and j = 3 ...)` with repeated comparisons: one
+        // piece per comparison that can fail first, no copies (isl's answer
+        // is the complement of `{ [3, 3] }`)
+        let m: Map = "{ [i, j] : not 1 <= i,i, j = 3 }".parse().unwrap();
+        let expected = Map::from_str("{ [i, j] : j <= 2 or j >= 4 or i <= 2 or i >= 4 }").unwrap();
+        assert!(m.is_equal(&expected).unwrap(), "{m}");
+        let parts = m.basic_maps();
+        for (k, a) in parts.iter().enumerate() {
+            for b in &parts[k + 1..] {
+                assert!(a.intersect(b).unwrap().is_empty().unwrap(), "{a} meets {b}");
+            }
+        }
+        assert_eq!(parts.len(), 6, "{m}");
+        // a negated disjunction, an implication and a negated conjunction of
+        // compound formulas keep their meaning
+        for (text, same) in [
+            (
+                "{ [i] : not (0 <= i <= 10 and i != 5) }",
+                "{ [i] : i < 0 or i > 10 or i = 5 }",
+            ),
+            ("{ [i] : not (i < 0 or i > 4) }", "{ [i] : 0 <= i <= 4 }"),
+            (
+                "{ [i] : not ((i < 0 or i > 4) and i != 7) }",
+                "{ [i] : 0 <= i <= 4 or i = 7 }",
+            ),
+        ] {
+            let a: Map = text.parse().unwrap();
+            assert!(a.is_equal(&same.parse().unwrap()).unwrap(), "{text}: {a}");
+        }
+    }
+
+    #[test]
+    fn products_of_unions_charge_the_budget() {
+        // the fuzz campaign's `A := A >> A` chains: pairwise products of many
+        // disjuncts must stop at the budget instead of running on
+        let a: Map = "{ [i, j] : i <= 0 or i >= 4 or j <= 0 or j >= 4 or i = 2 or j = 2 }"
+            .parse()
+            .unwrap();
+        assert_eq!(a.basic_maps().len(), 6);
+        let r = crate::budget::with_budget(20, || a.lex_order(&a, true, false));
+        assert!(matches!(r, Err(Error::BudgetExceeded)), "{r:?}");
+        let r = crate::budget::with_budget(20, || a.intersect(&a));
+        assert!(matches!(r, Err(Error::BudgetExceeded)), "{r:?}");
+        assert!(crate::budget::with_budget(100_000, || a.intersect(&a)).is_ok());
+    }
+
+    #[test]
     fn refuted_disjuncts_are_left_out_by_map_construction_only() {
         let text = "{ [i] : i = 0 and i >= 1 }";
         // a map leaves the refuted disjunct out; a basic map keeps its rows
