@@ -222,6 +222,14 @@ pub fn run_source_with(
                 THREADED_NS,
                 &mut report,
             )?;
+            if let Some(cpu) = out.median_cpu_ns {
+                let whose = if threads > 1 {
+                    " (the calling thread only)"
+                } else {
+                    ""
+                };
+                eprintln!("poly run: CPU time per run, median {cpu} ns{whose}");
+            }
             (out.checksums, out.median_ns)
         }
         None => {
