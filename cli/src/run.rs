@@ -108,8 +108,7 @@ fn pieces(
             }],
         ));
     }
-    let sched = lower::schedule(front)?;
-    let parallel = |piece: &ast::Node, l: usize| lower::parallel_in(&front.model, &sched, piece, l);
+    let parallel = |piece: &ast::Node, l: usize| front.parallel_in(piece, l);
     let p = lower::compile_pieces(&k, &n, &parallel, &copies)?;
     if p.iter().any(|x| x.parallel) {
         return Ok((k, p));
