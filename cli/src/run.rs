@@ -221,13 +221,10 @@ pub fn run_source_with(
                 THREADED_NS,
                 &mut report,
             )?;
-            if let Some(cpu) = out.median_cpu_ns {
-                let whose = if threads > 1 {
-                    " (the calling thread only)"
-                } else {
-                    ""
-                };
-                eprintln!("poly run: CPU time per run, median {cpu} ns{whose}");
+            if let (Some(cpu), Some(all)) = (out.median_cpu_ns, out.median_process_cpu_ns) {
+                eprintln!(
+                    "poly run: CPU time per run, median {cpu} ns in the calling thread, {all} ns in all threads"
+                );
             }
             (out.checksums, out.median_ns)
         }

@@ -25,6 +25,8 @@ pub struct Outcome {
     /// (all of the kernel's CPU time when it ran on one thread; workers'
     /// time is not included). `None` if the clock is unavailable.
     pub median_cpu_ns: Option<u128>,
+    /// Median CPU time of the whole process (all workers) over the runs.
+    pub median_process_cpu_ns: Option<u128>,
 }
 
 /// Integer parameters and overridden double parameters from `NAME=VALUE`.
@@ -176,6 +178,7 @@ pub fn run_pieces(
     let mut runs = |team: Option<&crate::workers::Team>| {
         let mut times = Vec::new();
         let mut cpu = Vec::new();
+        let mut pcpu = Vec::new();
         let mut last: Vec<(String, Vec<f64>)> = Vec::new();
         for run in 0..repeat.max(1) {
             let mut arrays: Vec<(String, Vec<f64>)> = Vec::new();
@@ -222,6 +225,7 @@ pub fn run_pieces(
             block.push(1);
             block.push(ws_ptrs[0]);
             let c0 = codegen_x86::jit::thread_cpu_ns();
+            let p0 = codegen_x86::jit::process_cpu_ns();
             let t = Instant::now();
             for (i, func) in funcs.iter().enumerate() {
                 let tp = Instant::now();
@@ -237,18 +241,22 @@ pub fn run_pieces(
             if let (Some(a), Some(b)) = (c0, codegen_x86::jit::thread_cpu_ns()) {
                 cpu.push(b.saturating_sub(a));
             }
+            if let (Some(a), Some(b)) = (p0, codegen_x86::jit::process_cpu_ns()) {
+                pcpu.push(b.saturating_sub(a));
+            }
             progress(run, times[run]);
             last = arrays;
         }
-        (times, cpu, last)
+        (times, (cpu, pcpu), last)
     };
-    let (times, cpu, last) = if threads > 1 && parallel.iter().any(|&p| p) {
+    let (times, (cpu, pcpu), last) = if threads > 1 && parallel.iter().any(|&p| p) {
         crate::workers::with_team(&funcs, &ws_ptrs, k.scalar_area() + 1, |t| runs(Some(t)))
     } else {
         runs(None)
     };
     let median_ns = median(times);
     let median_cpu_ns = (cpu.len() == repeat.max(1)).then(|| median(cpu));
+    let median_process_cpu_ns = (pcpu.len() == repeat.max(1)).then(|| median(pcpu));
     let mut checksums = String::new();
     for (name, data) in &last {
         checksums.push_str(&format!(
@@ -260,6 +268,7 @@ pub fn run_pieces(
         checksums,
         median_ns,
         median_cpu_ns,
+        median_process_cpu_ns,
     })
 }
 
