@@ -24,7 +24,8 @@
 //!    *coverage*: the number of statements inside a top-level nest whose
 //!    outer loop carries no dependence (a nest [`crate::compile_pieces`]
 //!    splits among the workers). When every statement is covered, the
-//!    original stays (the scheduler is not run: it costs compile time);
+//!    original stays (the scheduler is not run: it costs compile time;
+//!    where it runs, its work is bounded, past which the original stays);
 //!    so it does when no outermost band of the scheduler's tree starts
 //!    with a coincident member (its code has no parallel outer loop);
 //! 2. the scheduler's schedule must respect every flow, anti and output
