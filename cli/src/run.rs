@@ -108,8 +108,7 @@ fn pieces(
             }],
         ));
     }
-    let sched = lower::schedule(front)?;
-    let parallel = |piece: &ast::Node, l: usize| lower::parallel_in(&front.model, &sched, piece, l);
+    let parallel = |piece: &ast::Node, l: usize| front.parallel_in(piece, l);
     let p = lower::compile_pieces(&k, &n, &parallel, &copies)?;
     if p.iter().any(|x| x.parallel) {
         return Ok((k, p));
@@ -222,6 +221,11 @@ pub fn run_source_with(
                 THREADED_NS,
                 &mut report,
             )?;
+            if let (Some(cpu), Some(all)) = (out.median_cpu_ns, out.median_process_cpu_ns) {
+                eprintln!(
+                    "poly run: CPU time per run, median {cpu} ns in the calling thread, {all} ns in all threads"
+                );
+            }
             (out.checksums, out.median_ns)
         }
         None => {

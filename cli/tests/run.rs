@@ -38,9 +38,11 @@ fn run_prints_the_interpreters_checksums_and_a_time() {
     assert!(ok, "{err}");
     let notes: Vec<&str> = err.lines().collect();
     assert!(
-        notes.len() == 2
+        notes.len() == 3
             && notes[0].starts_with("poly run: the original schedule (")
-            && notes[1] == "poly run: run-time check holds, running the optimized program",
+            && notes[1] == "poly run: run-time check holds, running the optimized program"
+            && notes[2].starts_with("poly run: CPU time per run, median ")
+            && notes[2].ends_with(" ns in all threads"),
         "{err}"
     );
     let lines: Vec<&str> = got.lines().collect();

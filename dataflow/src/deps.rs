@@ -214,6 +214,49 @@ fn reversed_schedule(s: &UnionMap) -> Result<UnionMap> {
 /// assert!(d.live_out.is_equal(&u("[n] -> { S[n - 1] -> s[] : n > 0 }")).unwrap());
 /// ```
 pub fn compute_dependences(acc: &MemoryAccesses) -> Result<Dependences> {
+    let (raw, anti, waw, writes) = ordering(acc, true)?;
+    let later = AccessInfo::from_sink(writes)
+        .with_must_source(acc.must_writes.clone())
+        .with_kill(acc.kills.clone())
+        .with_schedule(reversed_schedule(&acc.schedule)?);
+    let live_out = compute_flow(&later)?.may_no_source;
+
+    Ok(Dependences {
+        flow: raw.may_dependence,
+        must_flow: raw.must_dependence,
+        anti,
+        output: waw.may_dependence,
+        live_in: raw.may_no_source,
+        live_out,
+    })
+}
+
+/// The flow, anti and output dependences of [`compute_dependences`] in one
+/// relation (`flow ∪ anti ∪ output`), without the live-out analysis: what
+/// a schedule must respect, for the price of three flow analyses instead
+/// of four.
+///
+/// ```
+/// use presburger::UnionMap;
+/// let m = scop::Model::from_source(
+///     "void k(int N, double A[N]) { for (int i = 1; i < N; i++) A[i] = A[i - 1]; }").unwrap();
+/// let acc = dataflow::MemoryAccesses::from_model(&m);
+/// let d = dataflow::compute_dependences(&acc).unwrap();
+/// let all = d.flow.union(&d.anti).unwrap().union(&d.output).unwrap();
+/// assert!(dataflow::ordering_dependences(&acc).unwrap().is_equal(&all).unwrap());
+/// ```
+pub fn ordering_dependences(acc: &MemoryAccesses) -> Result<UnionMap> {
+    let (raw, anti, waw, _) = ordering(acc, false)?;
+    Ok(raw
+        .may_dependence
+        .union(&anti)?
+        .union(&waw.may_dependence)?)
+}
+
+/// The flow analyses of [`compute_dependences`] behind its flow, anti and
+/// output dependences: reads from writes, writes from writes, the anti
+/// pairs, and all writes.
+fn ordering(acc: &MemoryAccesses, coalesce: bool) -> Result<(Flow, UnionMap, Flow, UnionMap)> {
     let writes = acc.must_writes.union(&acc.may_writes)?;
     let base = |sink: &UnionMap| {
         AccessInfo::from_sink(sink.clone())
@@ -238,20 +281,7 @@ pub fn compute_dependences(acc: &MemoryAccesses) -> Result<Dependences> {
     )?;
     // Keep the anti pairs whose source reads an element the sink writes.
     let read_write = acc.reads.apply_range(&writes.reverse()?)?;
-    let anti = war.may_dependence.intersect(&read_write)?.coalesce()?;
-
-    let later = AccessInfo::from_sink(writes.clone())
-        .with_must_source(acc.must_writes.clone())
-        .with_kill(acc.kills.clone())
-        .with_schedule(reversed_schedule(&acc.schedule)?);
-    let live_out = compute_flow(&later)?.may_no_source;
-
-    Ok(Dependences {
-        flow: raw.may_dependence,
-        must_flow: raw.must_dependence,
-        anti,
-        output: waw.may_dependence,
-        live_in: raw.may_no_source,
-        live_out,
-    })
+    let anti = war.may_dependence.intersect(&read_write)?;
+    let anti = if coalesce { anti.coalesce()? } else { anti };
+    Ok((raw, anti, waw, writes))
 }

@@ -93,6 +93,8 @@ pub mod error;
 pub mod flow;
 
 pub use access::AccessInfo;
-pub use deps::{compute_dependences, compute_dependences_of, Dependences, MemoryAccesses};
+pub use deps::{
+    compute_dependences, compute_dependences_of, ordering_dependences, Dependences, MemoryAccesses,
+};
 pub use error::{Error, Result};
 pub use flow::{compute_flow, Flow};

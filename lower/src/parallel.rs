@@ -24,8 +24,8 @@ pub fn parallel_dims(
 /// The flow, anti and output dependences of the model, one relation.
 pub(crate) fn dependences(model: &scop::Model) -> Result<UnionMap> {
     presburger::budget::with_budget(BUDGET, || {
-        let deps = dataflow::compute_dependences_of(model).map_err(Error::Dataflow)?;
-        Ok(deps.flow.union(&deps.anti)?.union(&deps.output)?)
+        dataflow::ordering_dependences(&dataflow::MemoryAccesses::from_model(model))
+            .map_err(Error::Dataflow)
     })
 }
 

@@ -21,6 +21,27 @@ pub struct Front {
     pub model: scop::Model,
     /// The schedule in use, where it comes from and why.
     pub schedule: Chosen,
+    /// The model's flow, anti and output dependences, once computed.
+    deps: std::cell::OnceCell<presburger::UnionMap>,
+}
+
+impl Front {
+    /// The model's flow, anti and output dependences (computed once: the
+    /// schedule choice, `prepare`'s distribution and the workers' parallel
+    /// test share them).
+    pub fn dependences(&self) -> Result<&presburger::UnionMap> {
+        crate::choice::cached_deps(&self.model, &self.deps)
+    }
+
+    /// [`parallel_in`] for the schedule in use, from the cached dependences.
+    pub fn parallel_in(&self, piece: &Node, l: usize) -> bool {
+        let mut st = Vec::new();
+        crate::function::statements_of(piece, &mut st);
+        self.dependences().is_ok_and(|d| {
+            crate::parallel::parallel_dims_of(d, &self.schedule.map, Some(&st))
+                .is_ok_and(|p| p.get(l) == Some(&true))
+        })
+    }
 }
 
 /// Parses and models a kernel; the schedule by [`Policy::Auto`].
@@ -33,11 +54,13 @@ pub fn front_with(src: &str, policy: Policy) -> Result<Front> {
     let function = scop::parse_kernel(src)?;
     let scop = scop::build_from_ast(&function)?;
     let model = scop::Model::from_scop(&scop)?;
-    let schedule = crate::choice::choose(&function, &model, policy)?;
+    let deps = std::cell::OnceCell::new();
+    let schedule = crate::choice::choose_with(&function, &model, policy, &deps)?;
     Ok(Front {
         function,
         model,
         schedule,
+        deps,
     })
 }
 
@@ -110,7 +133,9 @@ pub fn prepare_with(f: &Front, factor: i64) -> Result<(Kernel, Node, crate::jam:
         st.dedup();
         let mut memo = dims.borrow_mut();
         let p = memo.entry(st).or_insert_with_key(|st| {
-            crate::parallel::parallel_dims(&f.model, s, Some(st)).unwrap_or_default()
+            f.dependences()
+                .and_then(|d| crate::parallel::parallel_dims_of(d, s, Some(st)))
+                .unwrap_or_default()
         });
         p.get(l) == Some(&true)
     };

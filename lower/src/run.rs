@@ -21,6 +21,12 @@ pub struct Outcome {
     pub checksums: String,
     /// Median kernel time over the runs, in nanoseconds.
     pub median_ns: u128,
+    /// Median CPU time of the calling thread over the runs, in nanoseconds
+    /// (all of the kernel's CPU time when it ran on one thread; workers'
+    /// time is not included). `None` if the clock is unavailable.
+    pub median_cpu_ns: Option<u128>,
+    /// Median CPU time of the whole process (all workers) over the runs.
+    pub median_process_cpu_ns: Option<u128>,
 }
 
 /// Integer parameters and overridden double parameters from `NAME=VALUE`.
@@ -171,6 +177,8 @@ pub fn run_pieces(
     let parallel: Vec<bool> = pieces.iter().map(|p| p.parallel).collect();
     let mut runs = |team: Option<&crate::workers::Team>| {
         let mut times = Vec::new();
+        let mut cpu = Vec::new();
+        let mut pcpu = Vec::new();
         let mut last: Vec<(String, Vec<f64>)> = Vec::new();
         for run in 0..repeat.max(1) {
             let mut arrays: Vec<(String, Vec<f64>)> = Vec::new();
@@ -216,6 +224,8 @@ pub fn run_pieces(
             block.push(0);
             block.push(1);
             block.push(ws_ptrs[0]);
+            let c0 = codegen_x86::jit::thread_cpu_ns();
+            let p0 = codegen_x86::jit::process_cpu_ns();
             let t = Instant::now();
             for (i, func) in funcs.iter().enumerate() {
                 let tp = Instant::now();
@@ -228,23 +238,25 @@ pub fn run_pieces(
                 piece_ns[i] = tp.elapsed().as_nanos();
             }
             times.push(t.elapsed().as_nanos());
+            if let (Some(a), Some(b)) = (c0, codegen_x86::jit::thread_cpu_ns()) {
+                cpu.push(b.saturating_sub(a));
+            }
+            if let (Some(a), Some(b)) = (p0, codegen_x86::jit::process_cpu_ns()) {
+                pcpu.push(b.saturating_sub(a));
+            }
             progress(run, times[run]);
             last = arrays;
         }
-        (times, last)
+        (times, (cpu, pcpu), last)
     };
-    let (mut times, last) = if threads > 1 && parallel.iter().any(|&p| p) {
+    let (times, (cpu, pcpu), last) = if threads > 1 && parallel.iter().any(|&p| p) {
         crate::workers::with_team(&funcs, &ws_ptrs, k.scalar_area() + 1, |t| runs(Some(t)))
     } else {
         runs(None)
     };
-    times.sort_unstable();
-    let n = times.len();
-    let median = if n % 2 == 1 {
-        times[n / 2]
-    } else {
-        (times[n / 2 - 1] + times[n / 2]) / 2
-    };
+    let median_ns = median(times);
+    let median_cpu_ns = (cpu.len() == repeat.max(1)).then(|| median(cpu));
+    let median_process_cpu_ns = (pcpu.len() == repeat.max(1)).then(|| median(pcpu));
     let mut checksums = String::new();
     for (name, data) in &last {
         checksums.push_str(&format!(
@@ -254,6 +266,18 @@ pub fn run_pieces(
     }
     Ok(Outcome {
         checksums,
-        median_ns: median,
+        median_ns,
+        median_cpu_ns,
+        median_process_cpu_ns,
     })
+}
+
+fn median(mut t: Vec<u128>) -> u128 {
+    t.sort_unstable();
+    let n = t.len();
+    if n % 2 == 1 {
+        t[n / 2]
+    } else {
+        (t[n / 2 - 1] + t[n / 2]) / 2
+    }
 }
