@@ -205,6 +205,7 @@ mod pack;
 mod parallel;
 mod pipeline;
 mod run;
+mod split;
 mod state;
 mod tile;
 mod vector;

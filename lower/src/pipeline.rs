@@ -118,7 +118,7 @@ pub fn prepare_with(f: &Front, factor: i64) -> Result<(Kernel, Node, crate::jam:
     let node = crate::contract::interchange(&k, &node);
     let mut copies = crate::jam::Copies::new();
     if factor <= 1 {
-        return Ok((k, node, copies));
+        return Ok((k, crate::split::split_guards(&node), copies));
     }
     let worth = |n: &Node, l: usize| {
         !crate::contract::is_contraction(&k, n)
@@ -126,7 +126,7 @@ pub fn prepare_with(f: &Front, factor: i64) -> Result<(Kernel, Node, crate::jam:
             && par(n, l)
     };
     let jammed = crate::jam::jam_outer(&node, factor, &worth, &mut copies);
-    Ok((k, jammed, copies))
+    Ok((k, crate::split::split_guards(&jammed), copies))
 }
 
 /// Versioning (issue 19): which code `poly run` runs on the inputs of
