@@ -72,6 +72,26 @@
 //!   iterations ahead: short loops over rows far apart (tiled_mix's band)
 //!   overlap their misses.
 //!
+//! * Guard splitting (`split`, in [`prepare_with`]): a unit-step innermost
+//!   loop whose guards test its iterator `c` runs as a prologue and an
+//!   epilogue with the original body around a *middle* range in which
+//!   every guard atom affine in `c` has one known value (the range starts
+//!   at the greatest lower threshold, `c >= t`, and ends at the least upper
+//!   one); modulo tests `(k*c + r) % m == 0` with constant `r` are decided
+//!   by running the middle in steps of the moduli's lcm (at most 8) from a
+//!   multiple of it, one copy of the body per residue. The three ranges
+//!   cover the loop's in order, so the instances and their order are
+//!   unchanged. misc_math's loop (`i % 3 != 1 && i != 2`, as `c1 % 3 == 0
+//!   && c1 >= 3 && N >= c1 + 1 || ...`) becomes a guard-free middle in
+//!   steps of 3; a middle without modulo tests may be vectorized (tiled_mix's
+//!   sum outside a band of `i`).
+//! * Unrolling of column writes (`unroll`): a guard-free unit-step innermost
+//!   loop in which a statement writes an element whose row moves with the
+//!   loop (`C[j][i] += ..` in a `j` loop, scalar) is unrolled four times
+//!   (plus a remainder loop), so that the counter, the bound test and the
+//!   unit-stride pointers are paid once per four iterations and more
+//!   iterations (cache misses) fit in the processor's window.
+//!
 //! ## Vectorization
 //! An innermost loop runs four iterations at once in ymm registers when
 //! every access is strength-reduced with stride 0 or 1 element, the bodies
@@ -208,6 +228,7 @@ mod run;
 mod split;
 mod state;
 mod tile;
+mod unroll;
 mod vector;
 mod workers;
 

@@ -317,7 +317,10 @@ fn split_loop(n: &Node) -> Option<Node> {
         }
     }
     // some atom has a known value in the middle
-    if !understood.iter().any(|a| (Middle { c, l, j: 0 }).value(a).is_some()) {
+    if !understood
+        .iter()
+        .any(|a| (Middle { c, l, j: 0 }).value(a).is_some())
+    {
         return None;
     }
     let fold_all = |mut v: Vec<Expr>, f: fn(Box<Expr>, Box<Expr>) -> Expr| {
@@ -329,10 +332,20 @@ fn split_loop(n: &Node) -> Option<Node> {
         });
         let mut it = v.into_iter();
         let first = it.next().unwrap();
-        it.fold(first, |acc, x| if acc == x { acc } else { f(Box::new(acc), Box::new(x)) })
+        it.fold(first, |acc, x| {
+            if acc == x {
+                acc
+            } else {
+                f(Box::new(acc), Box::new(x))
+            }
+        })
     };
     let mlo = ceild(fold_all(lows, Expr::Max), l).fold();
-    let mlo = if l == 1 { mlo } else { Expr::Mul(l, Box::new(mlo)).fold() };
+    let mlo = if l == 1 {
+        mlo
+    } else {
+        Expr::Mul(l, Box::new(mlo)).fold()
+    };
     let mhi = fold_all(highs, Expr::Min);
     let var = Expr::var(c);
     let le = |a: Expr, b: Expr| Expr::Cmp(CmpOp::Le, Box::new(a), Box::new(b));
@@ -340,7 +353,10 @@ fn split_loop(n: &Node) -> Option<Node> {
     let prologue = Node::For {
         iterator: c.clone(),
         init: lb.clone(),
-        cond: le(var.clone(), Expr::Min(Box::new(ub.clone()), Box::new(minus(mlo.clone(), 1)))),
+        cond: le(
+            var.clone(),
+            Expr::Min(Box::new(ub.clone()), Box::new(minus(mlo.clone(), 1))),
+        ),
         inc: 1,
         body: body.clone(),
     };
@@ -355,7 +371,10 @@ fn split_loop(n: &Node) -> Option<Node> {
         body: Box::new(Node::block(copies)),
     };
     // the middle's trips: max(0, floord(mhi - mlo + 1, l))
-    let span = Expr::add(Expr::Sub(Box::new(mhi), Box::new(mlo.clone())), Expr::Int(1));
+    let span = Expr::add(
+        Expr::Sub(Box::new(mhi), Box::new(mlo.clone())),
+        Expr::Int(1),
+    );
     let trips = Expr::Max(
         Box::new(Expr::Int(0)),
         Box::new(Expr::FloorDiv(Box::new(span), l).fold()),
@@ -484,14 +503,24 @@ mod tests {
         let lb = match r.below(3) {
             0 => Expr::Int(r.below(5) - 2),
             1 => Expr::Sub(Box::new(v("c0")), Box::new(Expr::Int(2))),
-            _ => Expr::Max(Box::new(Expr::Int(0)), Box::new(Expr::Sub(Box::new(v("P")), Box::new(Expr::Int(9))))),
+            _ => Expr::Max(
+                Box::new(Expr::Int(0)),
+                Box::new(Expr::Sub(Box::new(v("P")), Box::new(Expr::Int(9)))),
+            ),
         };
         let ub = match r.below(3) {
             0 => Expr::Sub(Box::new(v("P")), Box::new(Expr::Int(1))),
-            1 => Expr::Max(Box::new(Expr::Sub(Box::new(v("P")), Box::new(Expr::Int(1)))), Box::new(Expr::Int(2))),
+            1 => Expr::Max(
+                Box::new(Expr::Sub(Box::new(v("P")), Box::new(Expr::Int(1)))),
+                Box::new(Expr::Int(2)),
+            ),
             _ => Expr::add(v("c0"), v("P")),
         };
-        let op = if r.below(2) == 0 { CmpOp::Le } else { CmpOp::Lt };
+        let op = if r.below(2) == 0 {
+            CmpOp::Le
+        } else {
+            CmpOp::Lt
+        };
         Node::For {
             iterator: "c0".into(),
             init: Expr::Int(0),
@@ -532,7 +561,10 @@ mod tests {
             }
         }
         // the generator makes both kinds often
-        assert!(split > 200 && unrolled > 50, "{split} split, {unrolled} unrolled");
+        assert!(
+            split > 200 && unrolled > 50,
+            "{split} split, {unrolled} unrolled"
+        );
     }
 
     #[test]
@@ -546,7 +578,14 @@ mod tests {
                 cmp(CmpOp::Ge, c1(), Expr::Int(3)),
             ),
             Expr::and(
-                cmp(CmpOp::Eq, Expr::Mod(Box::new(Expr::Sub(Box::new(c1()), Box::new(Expr::Int(2)))), 3), Expr::Int(0)),
+                cmp(
+                    CmpOp::Eq,
+                    Expr::Mod(
+                        Box::new(Expr::Sub(Box::new(c1()), Box::new(Expr::Int(2)))),
+                        3,
+                    ),
+                    Expr::Int(0),
+                ),
                 cmp(CmpOp::Ge, v("N"), Expr::add(c1(), Expr::Int(1))),
             ),
         );
@@ -554,11 +593,23 @@ mod tests {
         let n = Node::For {
             iterator: "c1".into(),
             init: Expr::Int(0),
-            cond: cmp(CmpOp::Le, c1(), Expr::Sub(Box::new(v("N")), Box::new(Expr::Int(1)))),
+            cond: cmp(
+                CmpOp::Le,
+                c1(),
+                Expr::Sub(Box::new(v("N")), Box::new(Expr::Int(1))),
+            ),
             inc: 1,
             body: Box::new(Node::Block(vec![
-                Node::If { cond: g0, then: Box::new(user("S4")), els: None },
-                Node::If { cond: g1, then: Box::new(user("S5")), els: None },
+                Node::If {
+                    cond: g0,
+                    then: Box::new(user("S4")),
+                    els: None,
+                },
+                Node::If {
+                    cond: g1,
+                    then: Box::new(user("S5")),
+                    els: None,
+                },
             ])),
         };
         let Node::Block(parts) = split_guards(&n) else {
