@@ -49,7 +49,10 @@
 //!   reassociation, no contraction) in scalar loops, so scalar code gives the
 //!   interpreter's results bit for bit. `pow`/`exp` call Rust's libm wrappers
 //!   (the interpreter's functions) with live registers saved in the frame;
-//!   `sqrt`, `fabs`, `fmin`/`fmax` (with C's NaN rule) are inline.
+//!   `sqrt`, `fabs`, `fmin`/`fmax` (with C's NaN rule) are inline. A
+//!   division by a constant `±2^k` whose reciprocal is a normal double is a
+//!   multiplication by the reciprocal (the same rounded result for every
+//!   operand, NaN and subnormals included: both round the same real number).
 //! * In an innermost loop without guards: an array written at a single
 //!   loop-invariant element, and accessed only there, is kept in a register
 //!   (scalar promotion: loaded before, stored after); maximal loop-invariant
