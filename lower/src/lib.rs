@@ -90,7 +90,8 @@
 //!   sum outside a band of `i`).
 //! * Unrolling of column writes (`unroll`): a guard-free unit-step innermost
 //!   loop in which a statement writes an element whose row moves with the
-//!   loop (`C[j][i] += ..` in a `j` loop, scalar) is unrolled four times
+//!   loop (`C[j][i] += ..` in a `j` loop, scalar), or moves by other than
+//!   one element (a reversal `A[N - 1 - i]`), is unrolled four times
 //!   (plus a remainder loop), so that the counter, the bound test and the
 //!   unit-stride pointers are paid once per four iterations and more
 //!   iterations (cache misses) fit in the processor's window.

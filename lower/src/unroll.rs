@@ -1,7 +1,8 @@
 //! Unrolling of innermost loops that write down columns: a unit-step
 //! innermost loop without guards in which some statement writes an element
 //! whose row (a subscript before the last) moves with the loop
-//! (`C[j][i] += ..` in a `j` loop) stays scalar, and each iteration is a
+//! (`C[j][i] += ..` in a `j` loop), or whose last subscript moves by other
+//! than one element (`A[N - 1 - i]`, a reversal), stays scalar, and each iteration is a
 //! cache miss whose latency only overlaps with the misses of the
 //! iterations the processor holds in flight. Unrolled by [`FACTOR`]
 //! (`for c in steps of F { S(c); S(c + 1); ..; S(c + F - 1) }`, then the
@@ -38,12 +39,17 @@ fn writes_down_columns(k: &Kernel, body: &Node, iters: &[String], inner: &str) -
                 .iter()
                 .map(|a| lin_of_ast(a, &is_iter))
                 .collect::<Option<_>>()?;
+            let coeff =
+                |sub| lin_of_subscript(sub, &s.iterators, &lins).map(|l| l.coeff(inner).as_const());
             Some(s.accesses.iter().filter(|a| a.write).any(|a| {
-                let rows = &a.index[..a.index.len().saturating_sub(1)];
-                rows.iter().any(|sub| {
-                    lin_of_subscript(sub, &s.iterators, &lins)
-                        .is_some_and(|l| !l.coeff(inner).is_zero())
-                })
+                let Some((last, rows)) = a.index.split_last() else {
+                    return false;
+                };
+                // a row that moves, or a last subscript that moves by other
+                // than one element (`A[N - 1 - i]`)
+                rows.iter()
+                    .any(|sub| coeff(sub).is_some_and(|k| k != Some(0)))
+                    || coeff(last).is_some_and(|k| !matches!(k, Some(0) | Some(1)))
             }))
         }
         _ => None,

@@ -47,6 +47,11 @@ const COLUMNS: &str =
   for (int i = 1; i < n; i++)
     for (int j = 0; j < m; j++)
       C[j][i] = C[j][i - 1] * 0.5 + A[i][j];
+  for (int i = 0; i < (n + m) / 2; i++) {
+    double u = t[i];
+    t[i] = t[n + m - 1 - i];
+    t[n + m - 1 - i] = u;
+  }
 }";
 
 fn check(src: &str, shape: &str, hi: u64) {
@@ -95,4 +100,9 @@ fn split_band_and_reduction_agree_with_the_interpreter() {
 #[test]
 fn unrolled_column_writes_agree_with_the_interpreter() {
     check(COLUMNS, "scalar (step 4)", 20);
+    // the two column nests and the reversal
+    let front = lower::front(COLUMNS).unwrap();
+    let (_, c, _) = compiled(&front);
+    let unrolled = c.notes.iter().filter(|n| n.contains("step 4")).count();
+    assert_eq!(unrolled, 3, "{:?}", c.notes);
 }
