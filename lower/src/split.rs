@@ -104,7 +104,7 @@ fn classify(cmp: &Expr, c: &str) -> Option<Atom> {
         };
         if let Some((x, m)) = md {
             let (k, r) = linear_in(x, c)?;
-            return match (r.fold(), m > 0 && k != 0) {
+            return match (r.fold(), m > 0 && k != 0 && k.unsigned_abs() <= 1 << 31) {
                 (Expr::Int(r), true) => Some(Atom::Divides { k, r, m }),
                 _ => None,
             };
@@ -112,7 +112,8 @@ fn classify(cmp: &Expr, c: &str) -> Option<Atom> {
     }
     // `a - b = k·c + r` compared with 0
     let (k, r) = linear_in(&Expr::Sub(a.clone(), b.clone()), c)?;
-    if k == 0 {
+    // (huge coefficients are left alone: `-k` must not overflow)
+    if k == 0 || k.unsigned_abs() > 1 << 31 {
         return None;
     }
     let r = r.fold();
