@@ -13,7 +13,8 @@
 //!
 //! When guards also test `(k·c + r) % m == 0` with constant `r`, the
 //! middle starts at a multiple of `L` (the least common multiple of the
-//! moduli, at most [`MAX_UNROLL`]) and runs in steps of `L` with `L`
+//! moduli, at most [`MAX_UNROLL`], and at most [`MAX_CALLS`] calls in all)
+//! and runs in steps of `L` with `L`
 //! copies of the body at `c, c + 1, .., c + L - 1`: in copy `j` the test
 //! is the constant `(k·j + r) mod m == 0`. The middle stops before a step
 //! that would pass `mhi`; the epilogue starts where it stopped (`E = mlo +
@@ -29,6 +30,20 @@ use crate::jam::mentions;
 
 /// The largest unroll factor of the middle loop for modulo guards.
 pub const MAX_UNROLL: i64 = 8;
+
+/// The most statement calls the unrolled middle may hold (a larger body is
+/// split without unrolling: its modulo tests stay).
+pub const MAX_CALLS: usize = 64;
+
+/// The number of statement calls in `n`.
+fn calls(n: &Node) -> usize {
+    match n {
+        Node::For { body, .. } => calls(body),
+        Node::If { then, els, .. } => calls(then) + els.as_ref().map_or(0, |e| calls(e)),
+        Node::Block(v) => v.iter().map(calls).sum(),
+        Node::User { .. } => 1,
+    }
+}
 
 /// What an atom of a guard says about the iterator.
 #[derive(Debug, Clone)]
@@ -311,7 +326,7 @@ fn split_loop(n: &Node) -> Option<Node> {
             },
             Atom::Divides { m, .. } => {
                 let next = (l / gcd(l, m)).checked_mul(m)?;
-                if next <= MAX_UNROLL {
+                if next <= MAX_UNROLL && calls(body) * next as usize <= MAX_CALLS {
                     l = next;
                 }
             }
