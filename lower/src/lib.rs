@@ -118,8 +118,10 @@
 //!   lanes (and a second accumulator), folded into lane 0 after the loop.
 //!
 //! Stride-0 reads and parameters are broadcast before the loop. The main
-//! loop does eight iterations per trip (the body twice), then at most one
-//! four-wide step, then the scalar loop finishes. `a + b*c` becomes
+//! loop does sixteen iterations per trip (the body four times: counter,
+//! bound test and pointer updates once per 16 elements; stencil_diag's row
+//! loop went from 17 to 14.5 instructions per 8 elements), then four-wide
+//! steps while four iterations are left, then the scalar loop finishes. `a + b*c` becomes
 //! `vfmadd231pd` in the vector loop: one rounding instead of two, and
 //! reductions are reassociated, so vectorized results differ from the
 //! interpreter's in the last bits (the tests allow a relative 1e-9, far
