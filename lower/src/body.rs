@@ -365,6 +365,13 @@ impl State<'_> {
                     }
                 }
                 let d = self.dval(c, lhs, w)?;
+                // `x / 2^k` is `x * 2^-k` bit for bit (both round the same
+                // real number) when `2^-k` is a normal double
+                if let Some(r) = (*op == BinOp::Div).then(|| exact_reciprocal(rhs)).flatten() {
+                    let m = self.constant(r.to_bits())?;
+                    self.arith(BinOp::Mul, w, d, VSrc::Mem(m))?;
+                    return Ok(d);
+                }
                 let s = self.dsrc(c, rhs, w)?;
                 self.arith(*op, w, d, s.v)?;
                 self.drop_src(s);
@@ -613,5 +620,61 @@ pub fn vectorizable(e: &Expr) -> bool {
             args,
         } if name == "sqrt" || name == "fabs" => args.iter().all(vectorizable),
         _ => false,
+    }
+}
+
+/// `1 / v` for a constant divisor `v = ±2^k` whose reciprocal is a normal
+/// double (then `x / v == x * (1 / v)` exactly, for every `x`).
+fn exact_reciprocal(e: &Expr) -> Option<f64> {
+    let v = match e {
+        Expr::Double(f) => *f,
+        Expr::ToDouble(i) => int_literal(i)? as f64,
+        _ => return None,
+    };
+    let r = 1.0 / v;
+    let power_of_two = v.to_bits() & ((1u64 << 52) - 1) == 0;
+    (v.is_normal() && r.is_normal() && power_of_two).then_some(r)
+}
+
+#[cfg(test)]
+mod reciprocal_tests {
+    use super::*;
+
+    #[test]
+    fn division_by_a_power_of_two_is_multiplication_by_its_reciprocal() {
+        let mut seed = 0x853c_49e6_748f_ea9bu64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            seed
+        };
+        let mut taken = 0;
+        for k in -1080..1080 {
+            for sign in [1.0, -1.0] {
+                let v = sign * 2f64.powi(k);
+                let Some(r) = exact_reciprocal(&Expr::Double(v)) else {
+                    continue;
+                };
+                taken += 1;
+                for _ in 0..200 {
+                    // any bit pattern: subnormals, infinities, NaNs included
+                    let x = f64::from_bits(next());
+                    let (q, p) = (x / v, x * r);
+                    assert!(
+                        q.to_bits() == p.to_bits() || (q.is_nan() && p.is_nan()),
+                        "{x:e} / {v:e}"
+                    );
+                }
+            }
+        }
+        // every power with a normal reciprocal, both signs: 2^-1022 ..= 2^1022
+        assert_eq!(taken, 2 * 2045);
+        assert_eq!(exact_reciprocal(&Expr::Double(3.0)), None);
+        assert_eq!(exact_reciprocal(&Expr::Double(0.0)), None);
+        assert_eq!(
+            exact_reciprocal(&Expr::ToDouble(Box::new(Expr::Int(8)))),
+            Some(0.125)
+        );
     }
 }

@@ -49,7 +49,10 @@
 //!   reassociation, no contraction) in scalar loops, so scalar code gives the
 //!   interpreter's results bit for bit. `pow`/`exp` call Rust's libm wrappers
 //!   (the interpreter's functions) with live registers saved in the frame;
-//!   `sqrt`, `fabs`, `fmin`/`fmax` (with C's NaN rule) are inline.
+//!   `sqrt`, `fabs`, `fmin`/`fmax` (with C's NaN rule) are inline. A
+//!   division by a constant `±2^k` whose reciprocal is a normal double is a
+//!   multiplication by the reciprocal (the same rounded result for every
+//!   operand, NaN and subnormals included: both round the same real number).
 //! * In an innermost loop without guards: an array written at a single
 //!   loop-invariant element, and accessed only there, is kept in a register
 //!   (scalar promotion: loaded before, stored after); maximal loop-invariant
@@ -71,6 +74,27 @@
 //!   the enclosing loop by a cache line or more, the element 8 enclosing
 //!   iterations ahead: short loops over rows far apart (tiled_mix's band)
 //!   overlap their misses.
+//!
+//! * Guard splitting (`split`, in [`prepare_with`]): a unit-step innermost
+//!   loop whose guards test its iterator `c` runs as a prologue and an
+//!   epilogue with the original body around a *middle* range in which
+//!   every guard atom affine in `c` has one known value (the range starts
+//!   at the greatest lower threshold, `c >= t`, and ends at the least upper
+//!   one); modulo tests `(k*c + r) % m == 0` with constant `r` are decided
+//!   by running the middle in steps of the moduli's lcm (at most 8) from a
+//!   multiple of it, one copy of the body per residue. The three ranges
+//!   cover the loop's in order, so the instances and their order are
+//!   unchanged. misc_math's loop (`i % 3 != 1 && i != 2`, as `c1 % 3 == 0
+//!   && c1 >= 3 && N >= c1 + 1 || ...`) becomes a guard-free middle in
+//!   steps of 3; a middle without modulo tests may be vectorized (tiled_mix's
+//!   sum outside a band of `i`).
+//! * Unrolling of column writes (`unroll`): a guard-free unit-step innermost
+//!   loop in which a statement writes an element whose row moves with the
+//!   loop (`C[j][i] += ..` in a `j` loop, scalar), or moves by other than
+//!   one element (a reversal `A[N - 1 - i]`), is unrolled four times
+//!   (plus a remainder loop), so that the counter, the bound test and the
+//!   unit-stride pointers are paid once per four iterations and more
+//!   iterations (cache misses) fit in the processor's window.
 //!
 //! ## Vectorization
 //! An innermost loop runs four iterations at once in ymm registers when
@@ -94,8 +118,10 @@
 //!   lanes (and a second accumulator), folded into lane 0 after the loop.
 //!
 //! Stride-0 reads and parameters are broadcast before the loop. The main
-//! loop does eight iterations per trip (the body twice), then at most one
-//! four-wide step, then the scalar loop finishes. `a + b*c` becomes
+//! loop does sixteen iterations per trip (the body four times: counter,
+//! bound test and pointer updates once per 16 elements; stencil_diag's row
+//! loop went from 17 to 14.5 instructions per 8 elements), then four-wide
+//! steps while four iterations are left, then the scalar loop finishes. `a + b*c` becomes
 //! `vfmadd231pd` in the vector loop: one rounding instead of two, and
 //! reductions are reassociated, so vectorized results differ from the
 //! interpreter's in the last bits (the tests allow a relative 1e-9, far
@@ -205,8 +231,10 @@ mod pack;
 mod parallel;
 mod pipeline;
 mod run;
+mod split;
 mod state;
 mod tile;
+mod unroll;
 mod vector;
 mod workers;
 

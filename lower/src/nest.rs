@@ -665,7 +665,7 @@ impl State<'_> {
                 )
             };
             self.notes.push(format!(
-                "loop {it}: vectorized (4 doubles, FMA, unrolled twice{when})"
+                "loop {it}: vectorized (4 doubles, FMA, unrolled four times{when})"
             ));
         }
         if let Err(why) = &legal {

@@ -143,6 +143,7 @@ pub fn prepare_with(f: &Front, factor: i64) -> Result<(Kernel, Node, crate::jam:
     let node = crate::contract::interchange(&k, &node);
     let mut copies = crate::jam::Copies::new();
     if factor <= 1 {
+        let node = crate::unroll::unroll_column_writes(&k, &crate::split::split_guards(&node));
         return Ok((k, node, copies));
     }
     let worth = |n: &Node, l: usize| {
@@ -151,7 +152,8 @@ pub fn prepare_with(f: &Front, factor: i64) -> Result<(Kernel, Node, crate::jam:
             && par(n, l)
     };
     let jammed = crate::jam::jam_outer(&node, factor, &worth, &mut copies);
-    Ok((k, jammed, copies))
+    let node = crate::unroll::unroll_column_writes(&k, &crate::split::split_guards(&jammed));
+    Ok((k, node, copies))
 }
 
 /// Versioning (issue 19): which code `poly run` runs on the inputs of

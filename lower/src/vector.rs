@@ -1,8 +1,9 @@
-//! The 4-wide main loop of a vectorized innermost loop: the body twice per
-//! iteration (eight iterations of the source loop; the second copy's
-//! unit-stride accesses 32 bytes further, its reductions in a second set
-//! of accumulators), then at most one 4-wide step, then the partial sums
-//! folded into lane 0 for the scalar remainder.
+//! The 4-wide main loop of a vectorized innermost loop: the body
+//! [`COPIES`] times per iteration (16 iterations of the source loop; copy
+//! `u`'s unit-stride accesses `32·u` bytes further, the odd copies'
+//! reductions in a second set of accumulators), then 4-wide steps while
+//! four iterations are left, then the partial sums folded into lane 0 for
+//! the scalar remainder.
 
 use std::collections::HashSet;
 
@@ -28,6 +29,9 @@ pub(crate) struct DistanceCheck {
     pub(crate) b: usize,
     pub(crate) bytes: i32,
 }
+
+/// Copies of the 4-wide body per trip of the main vector loop.
+pub(crate) const COPIES: i64 = 4;
 
 impl State<'_> {
     fn vector_copy(&mut self, cs: &[Call]) -> Result<()> {
@@ -62,10 +66,11 @@ impl State<'_> {
             Loc::Reg(r) => g(r),
             Loc::Slot(s) => crate::emit::q(slot(s)),
         };
-        // bound - 7 and bound - 3: the last start of an 8- and a 4-wide step
-        let (b7, b3) = (self.new_slot(8)?, self.new_slot(8)?);
+        // bound - (4·COPIES - 1) and bound - 3: the last start of a full
+        // trip and of a 4-wide step
+        let (bfull, b3) = (self.new_slot(8)?, self.new_slot(8)?);
         let t = self.temp()?;
-        for (s, k) in [(b7, 7), (b3, 3)] {
+        for (s, k) in [(bfull, 4 * COPIES - 1), (b3, 3)] {
             self.e.mov(g(t), bound)?;
             self.e.sub(g(t), imm(k))?;
             self.e.mov(crate::emit::q(slot(s)), g(t))?;
@@ -81,27 +86,30 @@ impl State<'_> {
             })
             .collect::<Result<_>>()?;
         let (top, four, done) = (self.e.label(), self.e.label(), self.e.label());
-        self.cmp_it(it, b7)?;
+        self.cmp_it(it, bfull)?;
         self.e.jcc(no, four);
         self.e.bind(top)?;
-        self.vector_copy(cs)?;
-        {
+        for u in 0..COPIES {
+            // copy u: unit-stride accesses 32·u bytes further, reductions
+            // alternately in the first and the second accumulators
             let inner = self.inner_mut()?;
             for k in shifted {
                 if let Some(e) = inner.ptr.get_mut(k) {
-                    e.1 += 32;
+                    e.1 += if u == 0 { 0 } else { 32 };
                 }
             }
-            for (a, _, v) in &second {
-                inner.promoted.insert(a.clone(), *v);
+            for (a, f, v) in &second {
+                inner
+                    .promoted
+                    .insert(a.clone(), if u % 2 == 0 { *f } else { *v });
             }
+            self.vector_copy(cs)?;
         }
-        self.vector_copy(cs)?;
         {
             let inner = self.inner_mut()?;
             for k in shifted {
                 if let Some(e) = inner.ptr.get_mut(k) {
-                    e.1 -= 32;
+                    e.1 -= 32 * (COPIES as i32 - 1);
                 }
             }
             for (a, f, _) in &second {
@@ -109,11 +117,12 @@ impl State<'_> {
             }
         }
         for p in ptrs {
-            self.e.add(g(*p), imm(64))?;
+            self.e.add(g(*p), imm(32 * COPIES))?;
         }
-        self.e.add(itop, imm(8))?;
-        self.cmp_it(it, b7)?;
+        self.e.add(itop, imm(4 * COPIES))?;
+        self.cmp_it(it, bfull)?;
         self.e.jcc(yes, top);
+        // 4-wide steps while four iterations are left
         self.e.bind(four)?;
         self.cmp_it(it, b3)?;
         self.e.jcc(no, done);
@@ -122,6 +131,7 @@ impl State<'_> {
             self.e.add(g(*p), imm(32))?;
         }
         self.e.add(itop, imm(4))?;
+        self.e.jmp(four);
         self.e.bind(done)?;
         self.inner_mut()?.contract = false;
         for (_, f, v) in &second {

@@ -1,0 +1,108 @@
+//! Guard splitting (`split`: prologue, guard-free middle, epilogue; modulo
+//! guards unrolled away) and the unrolling of loops that write down
+//! columns (`unroll`), on kernels made for them: the compiled code (one
+//! function, and the pieces on three workers) must compute the
+//! interpreter's checksums at random small sizes, including sizes where the
+//! middle is empty or shorter than one unrolled step.
+
+mod common;
+use common::{both_agree, compiled, sizes_in_bounds};
+
+const GUARDS: &str = "void guards(int N, int M, double a, double A[N], double B[N]) {
+  for (int i = 0; i < N; i++) {
+    if (i % 3 != 1 && !(i == 2))
+      B[i] = A[i] * A[i] + B[i] / (i + 1);
+    else
+      B[i] = B[i] - a * A[i];
+    if (i % 2 == 0 && i > 3 && i < N - 2)
+      A[i] = A[i] + B[i];
+    if (i >= M || i == N - 1)
+      A[i] = A[i] * 0.5;
+  }
+}";
+
+const BAND: &str = "void band(int n, double A[n][n], double x[n]) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      if (j >= i && j % 4 == 1)
+        A[i][j] = A[i][j] + x[j];
+      else if (j < n - i)
+        A[i][j] = A[i][j] * 0.75;
+    }
+  double s = 0.0;
+  for (int i = 0; i < n; i++)
+    if (!(i > 2 && i < n - 3))
+      s += x[i];
+  for (int i = 0; i < n; i++)
+    x[i] = x[i] + s;
+}";
+
+const COLUMNS: &str =
+    "void columns(int n, int m, double A[n][m], double C[m][n], double t[n + m]) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++) {
+      t[i + j] = A[i][j];
+      C[j][i] = C[j][i] + t[i + j];
+    }
+  for (int i = 1; i < n; i++)
+    for (int j = 0; j < m; j++)
+      C[j][i] = C[j][i - 1] * 0.5 + A[i][j];
+  for (int i = 0; i < (n + m) / 2; i++) {
+    double u = t[i];
+    t[i] = t[n + m - 1 - i];
+    t[n + m - 1 - i] = u;
+  }
+}";
+
+fn check(src: &str, shape: &str, hi: u64) {
+    let front = lower::front(src).unwrap();
+    let (k, c, pieces) = compiled(&front);
+    let notes = c.notes.join("\n");
+    assert!(notes.contains(shape), "{notes}");
+    let mut seed = 0x2545_f491_4f6c_dd1d;
+    let mut runs = 0;
+    for _ in 0..40 {
+        let Some((assignments, _)) = sizes_in_bounds(&front, &mut seed, 0, hi) else {
+            continue;
+        };
+        both_agree(
+            &front,
+            &k,
+            &c,
+            &pieces,
+            &assignments,
+            &format!("{} {assignments:?}", k.name),
+        );
+        runs += 1;
+    }
+    assert!(runs >= 20, "{runs} runs");
+}
+
+#[test]
+fn split_guards_agree_with_the_interpreter() {
+    // the middle of the `i` loop runs in steps of 6 (moduli 3 and 2)
+    check(GUARDS, "scalar (step 6)", 30);
+}
+
+#[test]
+fn split_band_and_reduction_agree_with_the_interpreter() {
+    // the inner `j` loop in steps of 4; the reduction's middle vectorized
+    check(BAND, "scalar (step 4)", 25);
+    let front = lower::front(BAND).unwrap();
+    let (_, c, _) = compiled(&front);
+    assert!(
+        c.notes.iter().any(|n| n.contains("vectorized")),
+        "{:?}",
+        c.notes
+    );
+}
+
+#[test]
+fn unrolled_column_writes_agree_with_the_interpreter() {
+    check(COLUMNS, "scalar (step 4)", 20);
+    // the two column nests and the reversal
+    let front = lower::front(COLUMNS).unwrap();
+    let (_, c, _) = compiled(&front);
+    let unrolled = c.notes.iter().filter(|n| n.contains("step 4")).count();
+    assert_eq!(unrolled, 3, "{:?}", c.notes);
+}
