@@ -372,8 +372,9 @@ pub fn unary(op: UnOp, v: Value, pos: Pos) -> Result<Value> {
         };
     match op {
         Typeof => Ok(Value::Str(v.type_name().to_string())),
-        Lexmin => same_kind(v, &UnionMap::lexmin),
-        Lexmax => same_kind(v, &UnionMap::lexmax),
+        // the optima as printed answers: written as simply as isl writes them
+        Lexmin => same_kind(v, &|u| u.lexmin()?.tidy()),
+        Lexmax => same_kind(v, &|u| u.lexmax()?.tidy()),
         Coalesce => same_kind(v, &UnionMap::coalesce),
         Sample => same_kind(v, &UnionMap::sample),
         Complement => same_kind(v, &UnionMap::complement),

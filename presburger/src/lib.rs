@@ -107,6 +107,7 @@ pub mod simplify;
 pub mod space;
 mod structural;
 mod syntactic;
+mod tidy;
 #[cfg(test)]
 mod testing;
 mod trace;
