@@ -372,9 +372,8 @@ pub fn unary(op: UnOp, v: Value, pos: Pos) -> Result<Value> {
         };
     match op {
         Typeof => Ok(Value::Str(v.type_name().to_string())),
-        // the optima as printed answers: written as simply as isl writes them
-        Lexmin => same_kind(v, &|u| u.lexmin()?.tidy()),
-        Lexmax => same_kind(v, &|u| u.lexmax()?.tidy()),
+        Lexmin => same_kind(v, &UnionMap::lexmin),
+        Lexmax => same_kind(v, &UnionMap::lexmax),
         Coalesce => same_kind(v, &UnionMap::coalesce),
         Sample => same_kind(v, &UnionMap::sample),
         Complement => same_kind(v, &UnionMap::complement),

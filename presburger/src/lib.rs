@@ -107,9 +107,9 @@ pub mod simplify;
 pub mod space;
 mod structural;
 mod syntactic;
-mod tidy;
 #[cfg(test)]
 mod testing;
+mod tidy;
 mod trace;
 mod union;
 

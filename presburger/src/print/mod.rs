@@ -28,7 +28,8 @@
 //!   existentially quantified, `exists (e0, e1 : ...)`, with all constraints;
 //!   an equality saying that a division's numerator has a fixed residue,
 //!   `i = 3*floor((i)/3) + 1`, is written as isl does, `(i - 1) mod 3 = 0`;
-//! - an empty map prints `{ [i] : false }`, the empty union `{  }`.
+//! - an empty map prints `{ [i] : false }`; a union leaves its empty parts out, and the
+//!   empty union is `{  }`.
 //!
 //! ```
 //! use presburger::{Map, UnionMap};
@@ -644,7 +645,13 @@ impl fmt::Display for UnionMap {
     /// assert_eq!(u.to_string(), "[n] -> { A[i] : i < n; B[j] }");
     /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let parts: Vec<String> = self.maps().iter().map(map_parts).collect();
+        // as in isl, a part without disjuncts is not written (`{ [i] : false }` alone is)
+        let parts: Vec<String> = self
+            .maps()
+            .iter()
+            .filter(|m| !m.basic_maps().is_empty())
+            .map(map_parts)
+            .collect();
         if parts.is_empty() {
             write!(f, "{}{{  }}", params_prefix(self.params()))
         } else {

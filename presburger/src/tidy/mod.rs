@@ -35,6 +35,11 @@ impl BasicMap {
         if !b.simplify() || b.is_rationally_empty()? {
             return Ok(None);
         }
+        // existentials an equality defines become divisions: `exists e: x = 3e + 1`
+        // is then written `(x - 1) mod 3 = 0`
+        if b.divs.iter().any(Option::is_none) && b.detect_divs() && !b.simplify() {
+            return Ok(None);
+        }
         // a few rounds: each step can enable another (a fixed division may free a
         // nested one; a reduced one may become equal to another)
         for _ in 0..4 {
