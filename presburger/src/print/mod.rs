@@ -245,18 +245,19 @@ fn lhs_text(cn: &ColNames, m: usize, coef: &Int) -> String {
 /// `(num + s·δ) mod den = 0`; `None` for any other equality.
 fn congruence_text(cn: &ColNames, b: &BasicMap, r: &[Int]) -> Option<String> {
     let off_div = cn.off_div;
-    let mut locals = (off_div..r.len()).filter(|&c| !r[c].is_zero());
-    let (q, None) = (locals.next()?, locals.next()) else {
-        return None;
-    };
-    let d = b.divs()[q - off_div].as_ref()?;
-    if r[q].abs() != d.den || !d.num[q].is_zero() {
-        return None;
-    }
-    let s = if r[q].is_neg() { Int::ONE } else { -&Int::ONE };
-    if (1..r.len()).any(|c| c != q && r[c] != &s * &d.num[c]) {
-        return None;
-    }
+    // the division: a local of the row whose numerator makes up the rest of the row
+    // (other locals may appear there, inside the numerator: `(x + floor(n/3)) mod 2 = 0`)
+    let (q, d, s) = (off_div..r.len()).rev().find_map(|q| {
+        let d = b.divs()[q - off_div].as_ref()?;
+        if r[q].is_zero() || r[q].abs() != d.den || !d.num[q].is_zero() {
+            return None;
+        }
+        let s = if r[q].is_neg() { Int::ONE } else { -&Int::ONE };
+        (1..r.len())
+            .all(|c| c == q || r[c] == &s * &d.num[c])
+            .then_some((q, d, s))
+    })?;
+    debug_assert!(r[q].abs() == d.den);
     // num mod den = -s·δ with δ = r0 - s·num0: fold it into the numerator
     let delta = &r[0] - &(&s * &d.num[0]);
     let value = -&(&s * &delta);

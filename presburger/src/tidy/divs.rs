@@ -89,6 +89,11 @@ impl BasicMap {
         for _ in 0..4 * self.n_div() * self.n_div().max(1) {
             let found = (0..self.n_div()).find_map(|j| {
                 let dj = self.divs[j].as_ref()?;
+                // a division a congruence is written with stays: `(x + floor(n/3)) mod 2 = 0`
+                // is simpler than `x = 2*floor((3x + n)/6) - floor(n/3)`
+                if self.eqs.iter().any(|r| is_congruence(r, off + j, dj)) {
+                    return None;
+                }
                 (0..self.n_div()).find_map(|k| {
                     let dk = self.divs[k].as_ref()?;
                     let s = &dj.num[off + k];
@@ -171,6 +176,20 @@ impl BasicMap {
             }
         }
     }
+}
+
+/// True if the equality `r` says `num mod den = c` for the division `d` at column `col`:
+/// `r = s·(num - den·q) + δ` with `s = ±1` (the form the printer writes `(num - c) mod den = 0`).
+fn is_congruence(r: &[Int], col: usize, d: &Div) -> bool {
+    if r[col].abs() != d.den {
+        return false;
+    }
+    let s = if r[col].is_neg() {
+        Int::ONE
+    } else {
+        -&Int::ONE
+    };
+    (1..r.len()).all(|c| c == col || r[c] == &s * &d.num[c])
 }
 
 /// The least integer not below the minimum of `row` over the tableau, `None` when

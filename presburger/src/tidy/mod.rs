@@ -7,7 +7,8 @@
 //! into one, divisions the constraints confine to one value replaced by it) and
 //! removes the constraints the others imply
 //! ([`remove_redundancies`](BasicMap::remove_redundancies)); then drops repeated
-//! disjuncts and [coalesces](Map::coalesce) the result.
+//! disjuncts, merges disjuncts that differ only in the residue class of one congruence
+//! when all classes are there ([`residues`]), and [coalesces](Map::coalesce) the result.
 //!
 //! ```
 //! use presburger::Map;
@@ -21,6 +22,7 @@
 //! ```
 
 mod divs;
+mod residues;
 
 use crate::basic::BasicMap;
 use crate::error::Result;
@@ -44,8 +46,11 @@ impl BasicMap {
         // nested one; a reduced one may become equal to another)
         for _ in 0..4 {
             let mut changed = b.reduce_divs();
-            changed |= b.flatten_divs();
             changed |= b.fix_bounded_divs()?;
+            // (after the others: a division fixed to a value needs no merging)
+            if !changed {
+                changed |= b.flatten_divs();
+            }
             if !b.simplify() {
                 return Ok(None);
             }
@@ -72,6 +77,7 @@ impl Map {
                 }
             }
         }
+        while parts.len() > 1 && residues::merge_residue_classes(&mut parts) {}
         let m = Map {
             space: self.space.clone(),
             parts,
