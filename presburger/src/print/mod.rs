@@ -6,7 +6,8 @@
 //! parser and for isl:
 //!
 //! - parameters first, `[n] -> { ... }`;
-//! - each disjunct repeats its tuples, `{ [i] : i >= 0; [i] : i <= -5 }`;
+//! - each disjunct repeats its tuples, `{ [i] : i >= 0; [i] : i <= -5 }`, and a disjunct
+//!   that prints as an earlier one is left out;
 //!   disjuncts of a parameter set are joined with `or`, `[n] -> { : (n > 0) or (n < -5) }`;
 //! - dimension names come from [`Space::print_names`] (the user's names where
 //!   possible, `i0`, `o0`, ... otherwise);
@@ -597,10 +598,16 @@ fn map_parts(m: &Map) -> String {
         let joined: Vec<String> = bodies.iter().map(|s| format!("({s})")).collect();
         return format!("{tuples}{sep}: {}", joined.join(" or "));
     }
-    bs.iter()
-        .map(|b| basic_part(b, &dims))
-        .collect::<Vec<_>>()
-        .join("; ")
+    // a disjunct written twice is written once (e.g. a statement that reads the same
+    // element twice: `poly scop`'s read relation)
+    let mut parts: Vec<String> = Vec::with_capacity(bs.len());
+    for b in bs {
+        let p = basic_part(b, &dims);
+        if !parts.contains(&p) {
+            parts.push(p);
+        }
+    }
+    parts.join("; ")
 }
 
 impl fmt::Display for BasicMap {
