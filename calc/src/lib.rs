@@ -132,9 +132,17 @@ pub fn parse_literal(text: &str) -> std::result::Result<UnionMap, presburger::Er
     Ok(text.parse::<UnionMap>()?.simplify_parts())
 }
 
-/// Print a union set or map in isl notation (one line).
+/// Work (in [`presburger::budget`] ticks) that printing may spend on writing an answer
+/// more simply ([`UnionMap::tidy`]); beyond it the answer is printed as computed.
+pub const TIDY_BUDGET: u64 = 20_000_000;
+
+/// Print a union set or map in isl notation (one line), written as simply as
+/// [`UnionMap::tidy`] manages within [`TIDY_BUDGET`] (issue 21: answers as simple as isl's).
 pub fn show(u: &UnionMap) -> String {
-    format!("{u}")
+    match presburger::budget::with_budget(TIDY_BUDGET, || u.tidy()) {
+        Ok(t) => format!("{t}"),
+        Err(_) => format!("{u}"),
+    }
 }
 
 /// What a run did.

@@ -109,6 +109,7 @@ mod structural;
 mod syntactic;
 #[cfg(test)]
 mod testing;
+mod tidy;
 mod trace;
 mod union;
 

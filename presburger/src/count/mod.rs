@@ -50,6 +50,7 @@ mod bound;
 mod eliminate;
 mod parse;
 mod piece;
+mod pieces;
 mod poly;
 mod qpoly;
 mod rat;

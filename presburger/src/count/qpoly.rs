@@ -488,8 +488,22 @@ impl PwQPolynomial {
         .merged()
     }
 
-    /// Pieces with equal quasi-polynomials joined (union, then coalesce).
+    /// Pieces with equal quasi-polynomials joined (union, then coalesce), then the pieces
+    /// on a single point joined to a piece that agrees there or made constant
+    /// ([`join_point_pieces`](Self::join_point_pieces)).
     pub(crate) fn merged(self) -> Result<PwQPolynomial> {
+        let grouped = self.group_equal()?;
+        let n = grouped.pieces.len();
+        let joined = grouped.join_point_pieces()?;
+        if joined.pieces.len() == n && joined.pieces.iter().all(|(_, q)| q.as_constant().is_none())
+        {
+            return Ok(joined);
+        }
+        joined.group_equal()
+    }
+
+    /// Pieces with equal quasi-polynomials joined (union, then coalesce).
+    fn group_equal(self) -> Result<PwQPolynomial> {
         let mut groups: Vec<(QuasiPolynomial, Set)> = Vec::new();
         for (d, q) in self.pieces {
             match groups.iter_mut().find(|(g, _)| *g == q) {

@@ -6,7 +6,8 @@
 //! parser and for isl:
 //!
 //! - parameters first, `[n] -> { ... }`;
-//! - each disjunct repeats its tuples, `{ [i] : i >= 0; [i] : i <= -5 }`;
+//! - each disjunct repeats its tuples, `{ [i] : i >= 0; [i] : i <= -5 }`, and a disjunct
+//!   that prints as an earlier one is left out;
 //!   disjuncts of a parameter set are joined with `or`, `[n] -> { : (n > 0) or (n < -5) }`;
 //! - dimension names come from [`Space::print_names`] (the user's names where
 //!   possible, `i0`, `o0`, ... otherwise);
@@ -28,7 +29,8 @@
 //!   existentially quantified, `exists (e0, e1 : ...)`, with all constraints;
 //!   an equality saying that a division's numerator has a fixed residue,
 //!   `i = 3*floor((i)/3) + 1`, is written as isl does, `(i - 1) mod 3 = 0`;
-//! - an empty map prints `{ [i] : false }`, the empty union `{  }`.
+//! - an empty map prints `{ [i] : false }`; a union leaves its empty parts out, and the
+//!   empty union is `{  }`.
 //!
 //! ```
 //! use presburger::{Map, UnionMap};
@@ -244,18 +246,19 @@ fn lhs_text(cn: &ColNames, m: usize, coef: &Int) -> String {
 /// `(num + s·δ) mod den = 0`; `None` for any other equality.
 fn congruence_text(cn: &ColNames, b: &BasicMap, r: &[Int]) -> Option<String> {
     let off_div = cn.off_div;
-    let mut locals = (off_div..r.len()).filter(|&c| !r[c].is_zero());
-    let (q, None) = (locals.next()?, locals.next()) else {
-        return None;
-    };
-    let d = b.divs()[q - off_div].as_ref()?;
-    if r[q].abs() != d.den || !d.num[q].is_zero() {
-        return None;
-    }
-    let s = if r[q].is_neg() { Int::ONE } else { -&Int::ONE };
-    if (1..r.len()).any(|c| c != q && r[c] != &s * &d.num[c]) {
-        return None;
-    }
+    // the division: a local of the row whose numerator makes up the rest of the row
+    // (other locals may appear there, inside the numerator: `(x + floor(n/3)) mod 2 = 0`)
+    let (q, d, s) = (off_div..r.len()).rev().find_map(|q| {
+        let d = b.divs()[q - off_div].as_ref()?;
+        if r[q].is_zero() || r[q].abs() != d.den || !d.num[q].is_zero() {
+            return None;
+        }
+        let s = if r[q].is_neg() { Int::ONE } else { -&Int::ONE };
+        (1..r.len())
+            .all(|c| c == q || r[c] == &s * &d.num[c])
+            .then_some((q, d, s))
+    })?;
+    debug_assert!(r[q].abs() == d.den);
     // num mod den = -s·δ with δ = r0 - s·num0: fold it into the numerator
     let delta = &r[0] - &(&s * &d.num[0]);
     let value = -&(&s * &delta);
@@ -595,10 +598,16 @@ fn map_parts(m: &Map) -> String {
         let joined: Vec<String> = bodies.iter().map(|s| format!("({s})")).collect();
         return format!("{tuples}{sep}: {}", joined.join(" or "));
     }
-    bs.iter()
-        .map(|b| basic_part(b, &dims))
-        .collect::<Vec<_>>()
-        .join("; ")
+    // a disjunct written twice is written once (e.g. a statement that reads the same
+    // element twice: `poly scop`'s read relation)
+    let mut parts: Vec<String> = Vec::with_capacity(bs.len());
+    for b in bs {
+        let p = basic_part(b, &dims);
+        if !parts.contains(&p) {
+            parts.push(p);
+        }
+    }
+    parts.join("; ")
 }
 
 impl fmt::Display for BasicMap {
@@ -644,7 +653,13 @@ impl fmt::Display for UnionMap {
     /// assert_eq!(u.to_string(), "[n] -> { A[i] : i < n; B[j] }");
     /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let parts: Vec<String> = self.maps().iter().map(map_parts).collect();
+        // as in isl, a part without disjuncts is not written (`{ [i] : false }` alone is)
+        let parts: Vec<String> = self
+            .maps()
+            .iter()
+            .filter(|m| !m.basic_maps().is_empty())
+            .map(map_parts)
+            .collect();
         if parts.is_empty() {
             write!(f, "{}{{  }}", params_prefix(self.params()))
         } else {
