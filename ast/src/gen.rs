@@ -293,7 +293,7 @@ impl Gen<'_> {
         let mut inter = Vec::new();
         for p in pieces {
             // (coalescing drops the empty disjuncts: no parts, no points)
-            let s = p.set.intersect(ctx)?.coalesce()?;
+            let s = p.set.intersect(ctx)?.coalesce_simplified()?;
             if !s.basic_maps().is_empty() {
                 live.push(p);
                 inter.push(s);
@@ -328,7 +328,7 @@ impl Gen<'_> {
         let (live, inter, groups) = self.split_disjuncts(l, live, inter)?;
         let projs: Vec<Map> = inter
             .iter()
-            .map(|s| project_keep(s, l + 1, n).and_then(|m| Ok(m.coalesce()?)))
+            .map(|s| project_keep(s, l + 1, n).and_then(|m| Ok(m.coalesce_simplified()?)))
             .collect::<Result<_>>()?;
         let mut out = Vec::new();
         for g in groups {
@@ -480,7 +480,7 @@ impl Gen<'_> {
                 for p in &projs[1..] {
                     u = u.union(p)?;
                 }
-                u.coalesce()?
+                u.coalesce_simplified()?
             }
         };
         // conditions on the outer dimensions, hoisted in front of the loop

@@ -38,8 +38,18 @@ proptest! {
         let a: Map = set(&da).parse().unwrap();
         let fast = a.coalesce().unwrap();
         let plain = a.coalesce_by_pairs().unwrap();
-        // the same decisions give the same disjuncts, row for row
-        prop_assert_eq!(format!("{:?}", fast.basic_maps()), format!("{:?}", plain.basic_maps()), "{}", set(&da));
+        if a.basic_maps().len() > 1 {
+            // the plain fusion rule, and more (rows rewritten by equalities):
+            // never more disjuncts
+            prop_assert!(fast.basic_maps().len() <= plain.basic_maps().len(), "{}", set(&da));
+        } else {
+            // one disjunct: only the cheap normalisation (an empty disjunct
+            // may stay), never more rows than the input
+            prop_assert!(fast.basic_maps().len() <= 1, "{}", set(&da));
+            for (f, b) in fast.basic_maps().iter().zip(a.basic_maps()) {
+                prop_assert!(f.eqs().len() + f.ineqs().len() <= b.eqs().len() + b.ineqs().len(), "{}", set(&da));
+            }
+        }
         prop_assert!(pool_subset(&a, &fast) && pool_subset(&fast, &a), "{}", set(&da));
     }
 
@@ -51,7 +61,7 @@ proptest! {
         let a: Map = set(&d).parse().unwrap();
         let fast = a.coalesce().unwrap();
         let plain = a.coalesce_by_pairs().unwrap();
-        prop_assert_eq!(format!("{:?}", fast.basic_maps()), format!("{:?}", plain.basic_maps()), "{}", set(&d));
+        prop_assert!(fast.basic_maps().len() <= plain.basic_maps().len().max(a.basic_maps().len().min(1)), "{}", set(&d));
         prop_assert!(pool_subset(&a, &fast) && pool_subset(&fast, &a), "{}", set(&d));
     }
 
@@ -86,4 +96,18 @@ fn is_equal_across_spaces() {
     assert!(!a.is_equal(&c).unwrap() && !c.is_equal(&a).unwrap());
     let d: UnionMap = "[n] -> { A[i] : 0 <= i <= 3 }".parse().unwrap();
     assert!(a.is_equal(&d).unwrap());
+}
+
+#[test]
+fn rows_rewritten_by_equalities_fuse_translates() {
+    // the shape of `trace-coalesce-138` (there with `n - 2` for 4): `i ≤ 4`
+    // on `o = i` is `o ≤ 4`, which also holds on `o = i - 1, i ≤ 5`; the
+    // plain rule finds no fusion
+    let a: Map = "{ [i, o] : o = i and 1 <= i <= 4; [i, o] : o = i - 1 and 1 <= i <= 5 }"
+        .parse()
+        .unwrap();
+    let c = a.coalesce().unwrap();
+    assert_eq!(c.basic_maps().len(), 1, "{c}");
+    assert_eq!(a.coalesce_by_pairs().unwrap().basic_maps().len(), 2);
+    assert!(pool_subset(&a, &c) && pool_subset(&c, &a), "{c}");
 }

@@ -117,3 +117,80 @@ fn bound_implied_by_two_rows() {
     p.remove_redundant_rows().unwrap();
     assert_eq!(p.b.ineqs.len(), 2);
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// The LP-free normalisation of one disjunct keeps the set (exact
+    /// equality test), finds it empty only when it is, and every row it
+    /// drops is redundant by the plain LP.
+    #[test]
+    fn cheap_normalisation_keeps_the_set(
+        d in prop::collection::vec(0..BASE_POOL.len() + EXTRA.len(), 0..9),
+        twice in prop::collection::vec(0..9usize, 0..3),
+    ) {
+        // some constraints written twice or loosened, as unions of the
+        // pipeline's operations often are
+        let extra: Vec<usize> = twice.iter().filter_map(|&k| d.get(k).copied()).collect();
+        let mut d = d;
+        d.extend(extra);
+        let m: Map = text(&[d.clone()]).parse().unwrap();
+        for b in &m.parts {
+            let mut c = b.clone();
+            let kept = super::cheap::normalise(&mut c);
+            if !kept {
+                prop_assert!(b.is_empty().unwrap(), "{} found empty", text(&[d.clone()]));
+                continue;
+            }
+            prop_assert!(
+                Map::from_basic(c.clone()).is_equal(&Map::from_basic(b.clone())).unwrap(),
+                "{} normalised to {:?}", text(&[d.clone()]), c
+            );
+            prop_assert!(c.eqs.len() + c.ineqs.len() <= b.eqs.len() + b.ineqs.len());
+            // a row of `b` (gcd-normalised) missing from `c` is redundant in `b`
+            let mut full = b.clone();
+            full.ineqs.iter_mut().for_each(|r| { crate::matrix::normalize_ineq(r); });
+            for k in 0..full.ineqs.len() {
+                if !c.ineqs.contains(&full.ineqs[k]) && !b.is_empty().unwrap() {
+                    prop_assert!(lp_redundant(&full, k) || full.ineqs[..k].contains(&full.ineqs[k]) || full.ineqs.iter().any(|o| o[1..] == full.ineqs[k][1..] && o[0] < full.ineqs[k][0]),
+                        "row {} of {:?} dropped, not redundant", k, full);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn cheap_normalisation_examples() {
+    let norm = |s: &str| -> Option<String> {
+        let m: Map = s.parse().unwrap();
+        // rows written in their order, as no operation has simplified them
+        let mut b = m.parts[0].clone();
+        super::cheap::normalise(&mut b).then(|| Map::from_basic(b).to_string())
+    };
+    // implied by the box of the single-variable bounds; duplicates; a looser parallel row
+    assert_eq!(
+        norm("[n] -> { [i, j] : 0 <= i <= 3 and 0 <= j <= 2 and i + j <= 5 and i + j <= 7 and 2i + 2j >= -3 and n >= 0 and n >= 0 }").as_deref(),
+        Some("[n] -> { [i, j] : 0 <= i <= 3 and 0 <= j <= 2 and n >= 0 }")
+    );
+    // not implied by the box: kept
+    assert_eq!(
+        norm("{ [i, j] : 0 <= i <= 3 and 0 <= j <= 2 and i + j <= 4 }").as_deref(),
+        Some("{ [i, j] : 0 <= i <= 3 and 0 <= j <= 2 and j <= -i + 4 }")
+    );
+    // contradicted by the box, by opposite rows, by an equality (rows added
+    // after parsing, which would find these empty itself)
+    let with_rows = |ineqs: &[[i64; 3]], eqs: &[[i64; 3]]| {
+        let m: Map = "{ [i, j] : 0 <= i <= 3 and 0 <= j <= 2 }".parse().unwrap();
+        let mut b = m.parts[0].clone();
+        let row = |r: &[i64; 3]| r.iter().map(|&v| crate::int::Int::from(v)).collect();
+        b.ineqs.extend(ineqs.iter().map(row));
+        b.eqs.extend(eqs.iter().map(row));
+        super::cheap::normalise(&mut b)
+    };
+    assert!(!with_rows(&[[-6, 1, 1]], &[]));
+    assert!(!with_rows(&[[-1, 1, -1], [0, -1, 1]], &[]));
+    assert!(!with_rows(&[], &[[-4, 1, -1]]));
+    assert!(with_rows(&[[-1, 1, -1], [1, -1, 1]], &[]));
+    assert!(with_rows(&[], &[[-3, 1, -1]]));
+}
