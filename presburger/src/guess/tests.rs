@@ -184,3 +184,60 @@ proptest! {
         }
     }
 }
+
+/// A point the exact search finds (propagation finds none here) is kept
+/// on the basic map, its existentials completed, so the next call is a
+/// check; a copy made empty does not trust it.
+#[test]
+fn searched_point_is_kept() {
+    let b = basic(
+        "[N] -> { [i0, i1, i5] : exists (e0, e1 : i1 = 3e0 + 1 and 0 <= i1 < N \
+         and 2e1 <= N <= 2e1 + 1 and 0 <= i5 < e1 and i0 = 2) }",
+    );
+    assert_eq!(guess(&b, false, false), Guess::Unknown);
+    assert!(!b.is_empty().unwrap());
+    let h = b.hint.get().expect("the searched point is kept");
+    assert!(satisfies(&b, &h));
+    assert!(matches!(guess(&b, false, false), Guess::Point(_)));
+    let mut c = b.clone();
+    let mut row = vec![Int::ZERO; c.row_len()];
+    row[1] = Int::from(-1); // N <= 1
+    row[0] = Int::from(1);
+    c.ineqs.push(row);
+    assert!(c.is_empty().unwrap());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Emptiness and samples asked twice (the second time answered by the
+    /// point kept from the first, when there is one) agree with the first
+    /// answer, and every kept point satisfies the constraints.
+    #[test]
+    fn kept_points_answer_alike(picks in prop::collection::vec(0..BASE_POOL.len() + EXTRA.len(), 1..7)) {
+        let pool = pool_with(EXTRA);
+        let cons: Vec<&str> = picks.iter().map(|&k| pool[k]).collect();
+        let m: Map = format!("[n] -> {{ [i, j] : {} }}", cons.join(" and ")).parse().unwrap();
+        for b in m.basic_maps() {
+            let mut fresh = b.clone();
+            fresh.hint = Hint::default();
+            let first = fresh.is_empty().unwrap();
+            if let Some(h) = fresh.hint.get() {
+                prop_assert!(satisfies(&fresh, &h));
+            }
+            prop_assert_eq!(fresh.is_empty().unwrap(), first);
+            let p = fresh.sample().unwrap();
+            prop_assert_eq!(p.is_none(), first);
+            if let Some(p) = p {
+                let mut q = b.clone();
+                for (k, v) in p.iter().enumerate() {
+                    let mut row = vec![Int::ZERO; q.row_len()];
+                    row[1 + k] = Int::ONE;
+                    row[0] = -v;
+                    q.eqs.push(row);
+                }
+                prop_assert!(!q.is_empty().unwrap(), "{:?} not in {:?}", p, b);
+            }
+        }
+    }
+}

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use crate::basic::BasicMap;
 use crate::error::{Error, Result};
-use crate::guess::{guess, Guess};
+use crate::guess::{guess, remember_point, Guess};
 use crate::int::Int;
 use crate::map::Map;
 use crate::simplex::integer_sample;
@@ -249,19 +249,28 @@ impl Sampled {
 /// simplified and searched. A point is built only if `want_point` (a point
 /// the cheap tests find is not built otherwise).
 fn sample_of(b: Cow<'_, BasicMap>, want_point: bool) -> Result<Sampled> {
-    let remember = matches!(b, Cow::Borrowed(_));
-    match guess(&b, want_point, remember) {
+    match guess(&b, want_point, matches!(b, Cow::Borrowed(_))) {
         Guess::Point(Some(p)) => return Ok(Sampled::Point(p)),
         Guess::Point(None) => return Ok(Sampled::NonEmpty),
         Guess::Empty => return Ok(Sampled::Empty),
         Guess::Unknown => {}
     }
-    let mut b = b.into_owned();
-    if !b.simplify() {
+    // a borrowed basic map keeps the point the search finds on its copy
+    let (mut s, original) = match b {
+        Cow::Borrowed(b) => (b.clone(), Some(b)),
+        Cow::Owned(b) => (b, None),
+    };
+    if !s.simplify() {
         return Ok(Sampled::Empty);
     }
-    Ok(match b.sample_simplified()? {
-        Some(p) => Sampled::Point(p),
+    Ok(match s.sample_simplified()? {
+        Some(p) => {
+            if let Some(b) = original {
+                // the next call on the same basic map costs one check
+                remember_point(b, &p);
+            }
+            Sampled::Point(p)
+        }
         None => Sampled::Empty,
     })
 }
