@@ -99,6 +99,6 @@ mod search;
 mod solve;
 mod tableau;
 
-pub use divs::explicit_divs;
+pub use divs::{explicit_divs, explicit_divs_ordered};
 pub use problem::{Piece, Problem};
 pub use solve::solve;
