@@ -120,6 +120,19 @@ impl BasicMap {
         crate::pip::explicit_divs(&b)
     }
 
+    /// True if an earlier emptiness test or optimum of this basic map
+    /// found its current rows without an integer point (kept in its hint:
+    /// the check compares the rows with the ones found empty).
+    pub(crate) fn known_empty(&self) -> bool {
+        self.hint.proves_empty(&self.eqs, &self.ineqs)
+    }
+
+    /// Keep the current rows as found without an integer point (after an
+    /// exact test), for [`known_empty`](Self::known_empty).
+    pub(crate) fn remember_empty(&self) {
+        self.hint.set_empty(&self.eqs, &self.ineqs);
+    }
+
     /// True if the rational relaxation is empty (a cheap test: `false` does
     /// not mean there is an integer point).
     pub fn is_rationally_empty(&self) -> Result<bool> {
@@ -255,12 +268,20 @@ fn sample_of(b: Cow<'_, BasicMap>, want_point: bool) -> Result<Sampled> {
         Guess::Empty => return Ok(Sampled::Empty),
         Guess::Unknown => {}
     }
-    // a borrowed basic map keeps the point the search finds on its copy
+    // a borrowed basic map keeps what the search finds on its copy
     let (mut s, original) = match b {
-        Cow::Borrowed(b) => (b.clone(), Some(b)),
+        Cow::Borrowed(b) => {
+            if b.known_empty() {
+                return Ok(Sampled::Empty);
+            }
+            (b.clone(), Some(b))
+        }
         Cow::Owned(b) => (b, None),
     };
     if !s.simplify() {
+        if let Some(b) = original {
+            b.remember_empty();
+        }
         return Ok(Sampled::Empty);
     }
     Ok(match s.sample_simplified()? {
@@ -271,6 +292,11 @@ fn sample_of(b: Cow<'_, BasicMap>, want_point: bool) -> Result<Sampled> {
             }
             Sampled::Point(p)
         }
-        None => Sampled::Empty,
+        None => {
+            if let Some(b) = original {
+                b.remember_empty();
+            }
+            Sampled::Empty
+        }
     })
 }
