@@ -47,6 +47,15 @@ impl Hint {
         }
     }
 
+    /// `f` of the kept point, if there is one (no copy of the point).
+    #[inline]
+    pub(crate) fn with_point<R>(&self, f: impl FnOnce(&[i64]) -> R) -> Option<R> {
+        match &*self.0.lock().ok()? {
+            Known::Point(p) => Some(f(p)),
+            _ => None,
+        }
+    }
+
     pub(crate) fn set(&self, p: Arc<[i64]>) {
         if let Ok(mut g) = self.0.lock() {
             *g = Known::Point(p);

@@ -77,13 +77,13 @@ pub(crate) enum Guess {
 /// when `b` has equalities, else when propagation finds no point. With
 /// `remember`, a point found by propagation becomes `b`'s hint.
 pub(crate) fn guess(b: &BasicMap, want_point: bool, remember: bool) -> Guess {
-    if let Some(p) = b.hint.get() {
-        if satisfies(b, &p) {
-            let off = b.off_div();
-            return Guess::Point(
-                want_point.then(|| p[..off - 1].iter().map(|&v| Int::from(v)).collect()),
-            );
-        }
+    let off = b.off_div();
+    let kept = b.hint.with_point(|p| {
+        satisfies(b, p)
+            .then(|| want_point.then(|| p[..off - 1].iter().map(|&v| Int::from(v)).collect()))
+    });
+    if let Some(Some(point)) = kept {
+        return Guess::Point(point);
     }
     // with equalities, the contradictions of `refute` (substitution into an
     // order constraint) are what usually makes a dependence relation empty,
@@ -108,6 +108,7 @@ pub(crate) fn guess(b: &BasicMap, want_point: bool, remember: bool) -> Guess {
 
 /// True if `p` (every column but the constant) satisfies every equality
 /// and inequality of `b` (a point of another length never does).
+#[inline(always)]
 fn satisfies(b: &BasicMap, p: &[i64]) -> bool {
     let n = b.row_len();
     if p.len() + 1 != n {
