@@ -1,36 +1,90 @@
-//! The point a basic map keeps from its last emptiness test or sample
-//! (below [`basic`](crate::basic), which stores it; `guess` reads and
-//! writes it).
+//! What a basic map keeps from its last emptiness test, sample or optimum
+//! (below [`basic`](crate::basic), which stores it; `guess`, the emptiness
+//! tests and `lexopt` read and write it).
 
 use std::sync::{Arc, Mutex};
 
-/// A point `(params, in, out, locals)` (every column but the constant)
-/// found earlier on a basic map, kept to answer its later emptiness tests
-/// and samples at the cost of one check.
+use crate::int::Int;
+
+/// What an earlier call found out about a basic map: a point `(params, in,
+/// out, locals)` (every column but the constant), or that its constraints
+/// have no integer point. It answers later emptiness tests, samples and
+/// optima at the cost of one check.
 ///
-/// Invariant: none. The constraints may have changed since the point was
-/// found (rows are edited in place all over the crate), so the point is
-/// only ever used after `guess::satisfies` re-checks it against every row; a
-/// stale hint costs that check and is replaced by the next point found.
-/// Cloning a basic map clones its hint (a copy that is then constrained
-/// further often keeps the point).
+/// Invariant: none. The constraints may have changed since (rows are edited
+/// in place all over the crate), so a point is only ever used after
+/// `guess::satisfies` re-checks it against every row, and an emptiness
+/// proof is a copy of the rows found to have no integer point, used only
+/// while the basic map's rows are equal to it (the constraints alone
+/// define the set). A stale hint costs that check and is replaced by the
+/// next finding. Cloning a basic map clones its hint (shared, not copied:
+/// a copy that is then constrained further often keeps the point).
 #[derive(Default)]
-pub(crate) struct Hint(Mutex<Option<Arc<[i64]>>>);
+pub(crate) struct Hint(Mutex<Known>);
+
+/// The finding a [`Hint`] holds.
+#[derive(Clone, Default)]
+enum Known {
+    #[default]
+    Nothing,
+    /// A point of the constraints (when they have not changed).
+    Point(Arc<[i64]>),
+    /// Equalities and inequalities without an integer point.
+    Empty(Arc<EmptyRows>),
+}
+
+/// Rows of a basic map found to have no integer point.
+pub(crate) struct EmptyRows {
+    pub(crate) eqs: Vec<Vec<Int>>,
+    pub(crate) ineqs: Vec<Vec<Int>>,
+}
 
 impl Hint {
     pub(crate) fn get(&self) -> Option<Arc<[i64]>> {
-        self.0.lock().ok().and_then(|g| g.clone())
+        match &*self.0.lock().ok()? {
+            Known::Point(p) => Some(p.clone()),
+            _ => None,
+        }
+    }
+
+    /// `f` of the kept point, if there is one (no copy of the point).
+    #[inline]
+    pub(crate) fn with_point<R>(&self, f: impl FnOnce(&[i64]) -> R) -> Option<R> {
+        match &*self.0.lock().ok()? {
+            Known::Point(p) => Some(f(p)),
+            _ => None,
+        }
     }
 
     pub(crate) fn set(&self, p: Arc<[i64]>) {
         if let Ok(mut g) = self.0.lock() {
-            *g = Some(p);
+            *g = Known::Point(p);
+        }
+    }
+
+    /// True if the rows `eqs`, `ineqs` are those of a kept emptiness proof.
+    pub(crate) fn proves_empty(&self, eqs: &[Vec<Int>], ineqs: &[Vec<Int>]) -> bool {
+        self.0.lock().is_ok_and(|g| match &*g {
+            Known::Empty(e) => e.eqs == eqs && e.ineqs == ineqs,
+            _ => false,
+        })
+    }
+
+    /// Keep the rows `eqs`, `ineqs` as found to have no integer point.
+    pub(crate) fn set_empty(&self, eqs: &[Vec<Int>], ineqs: &[Vec<Int>]) {
+        if let Ok(mut g) = self.0.lock() {
+            *g = Known::Empty(Arc::new(EmptyRows {
+                eqs: eqs.to_vec(),
+                ineqs: ineqs.to_vec(),
+            }));
         }
     }
 }
 
 impl Clone for Hint {
     fn clone(&self) -> Self {
-        Hint(Mutex::new(self.get()))
+        Hint(Mutex::new(
+            self.0.lock().map(|g| g.clone()).unwrap_or_default(),
+        ))
     }
 }

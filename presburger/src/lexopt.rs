@@ -119,15 +119,24 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
     // the disjunct each piece comes from: pieces of one disjunct have
     // disjoint contexts, so they never need comparing
     let mut origin: Vec<usize> = Vec::new();
-    for (k, b) in m.parts.iter().enumerate() {
-        let mut b = b.clone();
+    for (k, orig) in m.parts.iter().enumerate() {
+        if orig.known_empty() {
+            continue;
+        }
+        let mut b = orig.clone();
         // a rationally empty disjunct is dropped by one LP (much cheaper than
         // letting the parametric search discover it on every context branch)
         if !b.simplify() || b.is_rationally_empty()? {
+            orig.remember_empty();
             continue;
         }
         let prob = problem_of(&b, np, max);
-        for p in solve_named(&prob, &m.space, max)? {
+        let found = solve_named(&prob, &m.space, max)?;
+        if found.is_empty() {
+            // no parameter value has a point: the disjunct is empty
+            orig.remember_empty();
+        }
+        for p in found {
             let mut vals = p.values;
             vals.truncate(no);
             if max {
@@ -287,25 +296,32 @@ pub(crate) fn lexopt_points(
     opt: impl Fn(&BasicMap) -> Result<Option<Vec<Int>>>,
 ) -> Result<Map> {
     let mut best: Option<Vec<Int>> = None;
-    for b in &m.parts {
-        let mut b = b.clone();
-        if !b.simplify() {
+    for orig in &m.parts {
+        if orig.known_empty() {
             continue;
         }
-        if let Some(p) = opt(&b)? {
-            let better = match &best {
-                None => true,
-                Some(q) => {
-                    if max {
-                        p > *q
-                    } else {
-                        p < *q
-                    }
+        let mut b = orig.clone();
+        if !b.simplify() {
+            orig.remember_empty();
+            continue;
+        }
+        let Some(p) = opt(&b)? else {
+            // a later optimum of the same disjunct costs a comparison of rows
+            orig.remember_empty();
+            continue;
+        };
+        let better = match &best {
+            None => true,
+            Some(q) => {
+                if max {
+                    p > *q
+                } else {
+                    p < *q
                 }
-            };
-            if better {
-                best = Some(p);
             }
+        };
+        if better {
+            best = Some(p);
         }
     }
     let mut out = Map::empty(m.space.clone());

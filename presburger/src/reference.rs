@@ -15,7 +15,21 @@ use crate::map::Map;
 /// [`Map::lexmin`]/[`Map::lexmax`] (which run the dual simplex with cuts); kept as its
 /// independent oracle in tests.
 pub fn lexopt_by_search(m: &Map, max: bool) -> Result<Map> {
-    lexopt_points(m, max, |b| lexopt_point(b, max))
+    // independent of what earlier calls kept on the disjuncts (points,
+    // emptiness proofs): fresh copies
+    let fresh = Map {
+        space: m.space.clone(),
+        parts: m
+            .parts
+            .iter()
+            .map(|b| {
+                let mut c = b.clone();
+                c.hint = Default::default();
+                c
+            })
+            .collect(),
+    };
+    lexopt_points(&fresh, max, |b| lexopt_point(b, max))
 }
 
 impl BasicMap {

@@ -77,13 +77,13 @@ pub(crate) enum Guess {
 /// when `b` has equalities, else when propagation finds no point. With
 /// `remember`, a point found by propagation becomes `b`'s hint.
 pub(crate) fn guess(b: &BasicMap, want_point: bool, remember: bool) -> Guess {
-    if let Some(p) = b.hint.get() {
-        if satisfies(b, &p) {
-            let off = b.off_div();
-            return Guess::Point(
-                want_point.then(|| p[..off - 1].iter().map(|&v| Int::from(v)).collect()),
-            );
-        }
+    let off = b.off_div();
+    let kept = b.hint.with_point(|p| {
+        satisfies(b, p)
+            .then(|| want_point.then(|| p[..off - 1].iter().map(|&v| Int::from(v)).collect()))
+    });
+    if let Some(Some(point)) = kept {
+        return Guess::Point(point);
     }
     // with equalities, the contradictions of `refute` (substitution into an
     // order constraint) are what usually makes a dependence relation empty,
@@ -108,6 +108,7 @@ pub(crate) fn guess(b: &BasicMap, want_point: bool, remember: bool) -> Guess {
 
 /// True if `p` (every column but the constant) satisfies every equality
 /// and inequality of `b` (a point of another length never does).
+#[inline(always)]
 fn satisfies(b: &BasicMap, p: &[i64]) -> bool {
     let n = b.row_len();
     if p.len() + 1 != n {
@@ -126,4 +127,60 @@ fn satisfies(b: &BasicMap, p: &[i64]) -> bool {
     };
     b.eqs.iter().all(|r| value(r) == Some(0))
         && b.ineqs.iter().all(|r| value(r).is_some_and(|s| s >= 0))
+}
+
+/// Keep a point `(params, in, out)` of `b` found by the exact search (on a
+/// simplified copy, whose locals may differ from `b`'s) as `b`'s
+/// [`Hint`](crate::hint::Hint), so that a later emptiness test or sample
+/// of `b` costs one check, as after a point found by propagation.
+///
+/// The locals are completed in order: a defined local by its definition (a
+/// definition is consistent: at a point of the constraints, a defined
+/// local equals its floor), any other by the rule of propagation on the
+/// rows whose other columns all have values (the value an equality forces,
+/// else the tightest lower bound, else the tightest upper bound). The
+/// completed point is kept only if it satisfies every row of `b` (and fits
+/// in `i64`); otherwise nothing is kept, which costs only the next call's
+/// search.
+pub(crate) fn remember_point(b: &BasicMap, p: &[Int]) {
+    let n = b.row_len();
+    let off = b.off_div();
+    if p.len() + 1 != off {
+        return;
+    }
+    let mut val: Vec<Int> = Vec::with_capacity(n);
+    val.push(Int::ONE);
+    val.extend(p.iter().cloned());
+    val.resize(n, Int::ZERO);
+    for c in off..n {
+        let v = match exact::definition(b, c) {
+            Some(d) if d.num[c..].iter().all(Int::is_zero) => {
+                crate::matrix::dot(&d.num, &val).div_floor(&d.den)
+            }
+            _ => {
+                // rows ready for `c`: no coefficient on a later column
+                let ready = |r: &&Vec<Int>| !r[c].is_zero() && r[c + 1..].iter().all(Int::is_zero);
+                let mut bounds = exact::ColumnBounds::default();
+                for e in b.eqs.iter().filter(ready) {
+                    if bounds.equality(e, c, &val).is_err() {
+                        return;
+                    }
+                }
+                for r in b.ineqs.iter().filter(ready) {
+                    bounds.inequality(r, c, &val);
+                }
+                match bounds.value() {
+                    Some(v) => v,
+                    None => return,
+                }
+            }
+        };
+        val[c] = v;
+    }
+    let Some(point): Option<Vec<i64>> = val[1..].iter().map(small::small).collect() else {
+        return;
+    };
+    if satisfies(b, &point) {
+        b.hint.set(point.into());
+    }
 }

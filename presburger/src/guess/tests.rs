@@ -184,3 +184,102 @@ proptest! {
         }
     }
 }
+
+/// A point the exact search finds (propagation finds none here) is kept
+/// on the basic map, its existentials completed, so the next call is a
+/// check; a copy made empty does not trust it.
+#[test]
+fn searched_point_is_kept() {
+    let b = basic(
+        "[N] -> { [i0, i1, i5] : exists (e0, e1 : i1 = 3e0 + 1 and 0 <= i1 < N \
+         and 2e1 <= N <= 2e1 + 1 and 0 <= i5 < e1 and i0 = 2) }",
+    );
+    assert_eq!(guess(&b, false, false), Guess::Unknown);
+    assert!(!b.is_empty().unwrap());
+    let h = b.hint.get().expect("the searched point is kept");
+    assert!(satisfies(&b, &h));
+    assert!(matches!(guess(&b, false, false), Guess::Point(_)));
+    let mut c = b.clone();
+    let mut row = vec![Int::ZERO; c.row_len()];
+    row[1] = Int::from(-1); // N <= 1
+    row[0] = Int::from(1);
+    c.ineqs.push(row);
+    assert!(c.is_empty().unwrap());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Emptiness and samples asked twice (the second time answered by the
+    /// point kept from the first, when there is one) agree with the first
+    /// answer, and every kept point satisfies the constraints.
+    #[test]
+    fn kept_points_answer_alike(picks in prop::collection::vec(0..BASE_POOL.len() + EXTRA.len(), 1..7)) {
+        let pool = pool_with(EXTRA);
+        let cons: Vec<&str> = picks.iter().map(|&k| pool[k]).collect();
+        let m: Map = format!("[n] -> {{ [i, j] : {} }}", cons.join(" and ")).parse().unwrap();
+        for b in m.basic_maps() {
+            let mut fresh = b.clone();
+            fresh.hint = Hint::default();
+            let first = fresh.is_empty().unwrap();
+            if let Some(h) = fresh.hint.get() {
+                prop_assert!(satisfies(&fresh, &h));
+            }
+            prop_assert_eq!(fresh.is_empty().unwrap(), first);
+            // a copy without its last inequality keeps the hint, which must
+            // not answer for it (an emptiness proof is of the rows it copied)
+            let mut fewer = fresh.clone();
+            if fewer.ineqs.pop().is_some() {
+                let mut oracle = fewer.clone();
+                oracle.hint = Hint::default();
+                prop_assert_eq!(fewer.is_empty().unwrap(), oracle.is_empty().unwrap());
+            }
+            // optima asked twice (the second time answered by what the first
+            // kept) agree with those of a copy without kept findings
+            let fm = Map::from_basic(fresh.clone());
+            let mut plain = fresh.clone();
+            plain.hint = Hint::default();
+            let want = Map::from_basic(plain).lexmin();
+            for _ in 0..2 {
+                match (fm.lexmin(), &want) {
+                    (Ok(got), Ok(want)) => {
+                        prop_assert!(got.is_equal(want).unwrap(), "{} vs {}", got, want)
+                    }
+                    (got, want) => prop_assert!(got.is_err() && want.is_err(), "{:?} vs {:?}", got, want),
+                }
+            }
+            let p = fresh.sample().unwrap();
+            prop_assert_eq!(p.is_none(), first);
+            if let Some(p) = p {
+                let mut q = b.clone();
+                for (k, v) in p.iter().enumerate() {
+                    let mut row = vec![Int::ZERO; q.row_len()];
+                    row[1 + k] = Int::ONE;
+                    row[0] = -v;
+                    q.eqs.push(row);
+                }
+                prop_assert!(!q.is_empty().unwrap(), "{:?} not in {:?}", p, b);
+            }
+        }
+    }
+}
+
+/// An empty basic map found empty by the search keeps the proof (its rows):
+/// asked again it answers by comparing rows; with a row changed in place
+/// the proof no longer applies.
+#[test]
+fn emptiness_proof_is_kept_for_its_rows() {
+    // trace-is_empty-72: rationally non-empty, without an integer point
+    let b = basic(
+        "[N, M] -> { [i0, i1, i2, i3, 1, i1, i2, i3, i8, i9, i10, i11, 0, i9, i10, i11] : exists (e0, e1, e2, e3, e4 : i11 = i10 + 2e4 - 3 and i9 = 4e3 and i3 = 2e2 and i2 = 2e1 + 1 and i1 = 4e0 and i8 = 0 and i0 = 0 and i8 = i0 and i9 = i1 and i1 >= 0 and i1 <= i2 < N and 0 <= i3 < M and i3 <= i2 and i2 <= 3 and i9 <= i10 <= i9 + 3 and 4 <= i10 < N and i10 < i11 < M and i11 <= i10 + 3 and i10 < i2) }",
+    );
+    assert_eq!(guess(&b, false, false), Guess::Unknown);
+    assert!(!b.known_empty());
+    assert!(b.is_empty().unwrap());
+    assert!(b.known_empty());
+    let mut c = b.clone();
+    assert!(c.known_empty(), "a copy shares the proof");
+    let last = c.ineqs.len() - 1;
+    c.ineqs[last][0] = &c.ineqs[last][0] + &Int::from(100);
+    assert!(!c.known_empty(), "changed rows: not trusted");
+}

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use crate::basic::BasicMap;
 use crate::error::{Error, Result};
-use crate::guess::{guess, Guess};
+use crate::guess::{guess, remember_point, Guess};
 use crate::int::Int;
 use crate::map::Map;
 use crate::simplex::integer_sample;
@@ -118,6 +118,19 @@ impl BasicMap {
             return Ok(vec![b]);
         }
         crate::pip::explicit_divs(&b)
+    }
+
+    /// True if an earlier emptiness test or optimum of this basic map
+    /// found its current rows without an integer point (kept in its hint:
+    /// the check compares the rows with the ones found empty).
+    pub(crate) fn known_empty(&self) -> bool {
+        self.hint.proves_empty(&self.eqs, &self.ineqs)
+    }
+
+    /// Keep the current rows as found without an integer point (after an
+    /// exact test), for [`known_empty`](Self::known_empty).
+    pub(crate) fn remember_empty(&self) {
+        self.hint.set_empty(&self.eqs, &self.ineqs);
     }
 
     /// True if the rational relaxation is empty (a cheap test: `false` does
@@ -249,19 +262,41 @@ impl Sampled {
 /// simplified and searched. A point is built only if `want_point` (a point
 /// the cheap tests find is not built otherwise).
 fn sample_of(b: Cow<'_, BasicMap>, want_point: bool) -> Result<Sampled> {
-    let remember = matches!(b, Cow::Borrowed(_));
-    match guess(&b, want_point, remember) {
+    match guess(&b, want_point, matches!(b, Cow::Borrowed(_))) {
         Guess::Point(Some(p)) => return Ok(Sampled::Point(p)),
         Guess::Point(None) => return Ok(Sampled::NonEmpty),
         Guess::Empty => return Ok(Sampled::Empty),
         Guess::Unknown => {}
     }
-    let mut b = b.into_owned();
-    if !b.simplify() {
+    // a borrowed basic map keeps what the search finds on its copy
+    let (mut s, original) = match b {
+        Cow::Borrowed(b) => {
+            if b.known_empty() {
+                return Ok(Sampled::Empty);
+            }
+            (b.clone(), Some(b))
+        }
+        Cow::Owned(b) => (b, None),
+    };
+    if !s.simplify() {
+        if let Some(b) = original {
+            b.remember_empty();
+        }
         return Ok(Sampled::Empty);
     }
-    Ok(match b.sample_simplified()? {
-        Some(p) => Sampled::Point(p),
-        None => Sampled::Empty,
+    Ok(match s.sample_simplified()? {
+        Some(p) => {
+            if let Some(b) = original {
+                // the next call on the same basic map costs one check
+                remember_point(b, &p);
+            }
+            Sampled::Point(p)
+        }
+        None => {
+            if let Some(b) = original {
+                b.remember_empty();
+            }
+            Sampled::Empty
+        }
     })
 }

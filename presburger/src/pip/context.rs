@@ -23,6 +23,9 @@ pub(super) struct Ctx {
     /// first use and dropped when a division is added. Queries optimise on it
     /// without copying: the basis moves, the represented polyhedron does not.
     pub(super) relaxation: Option<Tableau>,
+    /// At most this many divisions in `bset` (cuts add them); a branch that
+    /// needs more gives the search up (see [`solve_limited`](super::solve::solve_limited)).
+    pub(super) max_divs: Option<usize>,
 }
 
 impl Ctx {
@@ -125,6 +128,7 @@ impl Ctx {
                 .cloned()
                 .collect(),
             relaxation: self.relaxation.clone(),
+            max_divs: self.max_divs,
         };
         if let Some(t) = &mut pos.relaxation {
             t.add_ineq(&f)?;

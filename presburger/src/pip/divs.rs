@@ -8,16 +8,46 @@
 //! integer basis in which every minimum exists ([`bounded_basis`]).
 
 use super::problem::{Piece, Problem};
-use super::solve::solve;
+use super::solve::solve_limited;
 use crate::basic::{BasicMap, Div};
 use crate::error::{Error, Result};
 use crate::int::{gcd_slice, Int};
 use crate::matrix::Matrix;
 use crate::space::{Space, Tuple};
 
+/// How many context divisions the cuts of one branch may add before
+/// [`explicit_divs`] tries the existentials in the other order.
+const CUT_DIVS: usize = 4;
+
 /// Make every existential of `b` explicit: returns basic maps whose union is
 /// `b` and whose locals all have definitions.
+///
+/// The existentials are solved for as the lexicographic minimum in their
+/// order in `b`; when a branch of that search needs more than
+/// [`CUT_DIVS`] new divisions for its cuts (Gomory cuts with parametric
+/// constants may need a new one for every cut, without end), the minimum in
+/// the reverse order is tried (any value of the existentials will do), and
+/// only when that gives up too is the first order searched without a limit.
 pub fn explicit_divs(b: &BasicMap) -> Result<Vec<BasicMap>> {
+    if let Some(v) = explicit_divs_ordered(b, false, Some(CUT_DIVS))? {
+        return Ok(v);
+    }
+    if let Some(v) = explicit_divs_ordered(b, true, Some(CUT_DIVS))? {
+        return Ok(v);
+    }
+    explicit_divs_ordered(b, false, None)?
+        .ok_or_else(|| Error::Invalid("explicit divisions: search gave up".into()))
+}
+
+/// [`explicit_divs`] with the existentials minimised in `b`'s order or
+/// (`reversed`) the reverse one; `None` if a branch needs more than
+/// `cut_divs` divisions for its cuts (the answer of a search that does not
+/// give up is the one it gives without a limit).
+pub fn explicit_divs_ordered(
+    b: &BasicMap,
+    reversed: bool,
+    cut_divs: Option<usize>,
+) -> Result<Option<Vec<BasicMap>>> {
     // classify locals: unknowns are undefined ones and defined ones depending on them
     let nv = b.space.n_vars();
     let off = b.off_div();
@@ -45,7 +75,13 @@ pub fn explicit_divs(b: &BasicMap) -> Result<Vec<BasicMap>> {
         }
     }
     let params: Vec<usize> = (0..nd).filter(|&k| !unknown[k]).collect();
-    let unks: Vec<usize> = (0..nd).filter(|&k| unknown[k]).collect();
+    let mut unks: Vec<usize> = (0..nd).filter(|&k| unknown[k]).collect();
+    if reversed {
+        if unks.len() < 2 {
+            return Ok(None); // the same problem as in the given order
+        }
+        unks.reverse();
+    }
     let n_par = nv + params.len();
     // reorder columns: [1 | vars | param locals | unknown locals]
     let mut perm = vec![0usize; b.row_len()];
@@ -94,7 +130,9 @@ pub fn explicit_divs(b: &BasicMap) -> Result<Vec<BasicMap>> {
         ineqs,
         ctx,
     };
-    let pieces = solve_bounded(&prob)?;
+    let Some(pieces) = solve_bounded(&prob, cut_divs)? else {
+        return Ok(None);
+    };
     let mut out = Vec::new();
     for p in pieces {
         // result locals: [param locals | cut divs | unknown locals]
@@ -160,15 +198,17 @@ pub fn explicit_divs(b: &BasicMap) -> Result<Vec<BasicMap>> {
             out.push(r);
         }
     }
-    Ok(out)
+    Ok(Some(out))
 }
 
 /// The lexicographic minimum of `prob`'s unknowns where it exists; where
 /// some unknown has no lower bound, pieces giving *some* integer solution
 /// wherever one exists (enough for existentials): the lexicographic minimum
 /// in the coordinates `w` of `u = T·w` ([`bounded_basis`]), mapped back.
-pub(crate) fn solve_bounded(prob: &Problem) -> Result<Vec<Piece>> {
-    match solve(prob) {
+/// `None` when a branch needs more than `cut_divs` divisions for its cuts
+/// ([`solve_limited`]).
+pub(crate) fn solve_bounded(prob: &Problem, cut_divs: Option<usize>) -> Result<Option<Vec<Piece>>> {
+    match solve_limited(prob, cut_divs) {
         Err(Error::Unbounded { .. }) => {}
         found => return found,
     }
@@ -186,7 +226,9 @@ pub(crate) fn solve_bounded(prob: &Problem) -> Result<Vec<Piece>> {
         ineqs: prob.ineqs.iter().map(change).collect(),
         ctx: prob.ctx.clone(),
     };
-    let mut pieces = solve(&sub)?;
+    let Some(mut pieces) = solve_limited(&sub, cut_divs)? else {
+        return Ok(None);
+    };
     for p in &mut pieces {
         // u_i = Σ_j T_ij·w_j with w_j = row_j / den_j, over a common denominator
         let width = 1 + np + p.ctx.n_div();
@@ -204,7 +246,7 @@ pub(crate) fn solve_bounded(prob: &Problem) -> Result<Vec<Piece>> {
             })
             .collect();
     }
-    Ok(pieces)
+    Ok(Some(pieces))
 }
 
 /// An `n × r` integer matrix `T` such that every integer solution `u` of

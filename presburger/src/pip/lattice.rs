@@ -13,7 +13,10 @@ use crate::int::{gcd_slice, Int};
 /// the lexicographic minimum of `z` under the substituted inequalities gives
 /// the one of `u`. Unlike pivoting the equalities into a rational tableau,
 /// no cut is ever needed for them.
-pub(super) fn solve_equalities(problem: &Problem) -> Result<Vec<Piece>> {
+pub(super) fn solve_equalities(
+    problem: &Problem,
+    cut_divs: Option<usize>,
+) -> Result<Option<Vec<Piece>>> {
     let n = problem.n_unk;
     let np = problem.n_par;
     let mut ctx = problem.ctx.clone();
@@ -63,7 +66,7 @@ pub(super) fn solve_equalities(problem: &Problem) -> Result<Vec<Piece>> {
             // a condition on the parameters alone
             if v[1..].iter().all(Int::is_zero) {
                 if !v[0].is_zero() {
-                    return Ok(Vec::new());
+                    return Ok(Some(Vec::new()));
                 }
                 continue;
             }
@@ -133,49 +136,53 @@ pub(super) fn solve_equalities(problem: &Problem) -> Result<Vec<Piece>> {
             o
         })
         .collect();
-    let pieces = solve_ineqs(k, ctx, rows)?;
+    let Some(pieces) = solve_ineqs(k, ctx, rows, cut_divs)? else {
+        return Ok(None);
+    };
     // u = u0 + L·z on every piece
-    Ok(pieces
-        .into_iter()
-        .map(|p| {
-            let width = p.ctx.row_len();
-            let mut den = Int::ONE;
-            for (_, d) in &p.values {
-                den = den.lcm(d);
-            }
-            let values = (0..n)
-                .map(|i| {
-                    let mut num: Vec<Int> = u0[i].iter().map(|t| t * &den).collect();
-                    num.resize(width, Int::ZERO);
-                    for (j, (row, d)) in p.values.iter().enumerate() {
-                        if l[i][j].is_zero() {
-                            continue;
-                        }
-                        let m = &l[i][j] * &den.div_exact(d);
-                        for (c, t) in row.iter().enumerate() {
-                            if !t.is_zero() {
-                                num[c].add_mul(&m, t);
+    Ok(Some(
+        pieces
+            .into_iter()
+            .map(|p| {
+                let width = p.ctx.row_len();
+                let mut den = Int::ONE;
+                for (_, d) in &p.values {
+                    den = den.lcm(d);
+                }
+                let values = (0..n)
+                    .map(|i| {
+                        let mut num: Vec<Int> = u0[i].iter().map(|t| t * &den).collect();
+                        num.resize(width, Int::ZERO);
+                        for (j, (row, d)) in p.values.iter().enumerate() {
+                            if l[i][j].is_zero() {
+                                continue;
+                            }
+                            let m = &l[i][j] * &den.div_exact(d);
+                            for (c, t) in row.iter().enumerate() {
+                                if !t.is_zero() {
+                                    num[c].add_mul(&m, t);
+                                }
                             }
                         }
-                    }
-                    let g = gcd_slice(&num).gcd(&den);
-                    if g.is_one() {
-                        (num, den.clone())
-                    } else {
-                        (
-                            num.iter().map(|t| t.div_exact(&g)).collect(),
-                            den.div_exact(&g),
-                        )
-                    }
-                })
-                .collect();
-            Piece {
-                ctx: p.ctx,
-                values,
-                sample: p.sample,
-            }
-        })
-        .collect())
+                        let g = gcd_slice(&num).gcd(&den);
+                        if g.is_one() {
+                            (num, den.clone())
+                        } else {
+                            (
+                                num.iter().map(|t| t.div_exact(&g)).collect(),
+                                den.div_exact(&g),
+                            )
+                        }
+                    })
+                    .collect();
+                Piece {
+                    ctx: p.ctx,
+                    values,
+                    sample: p.sample,
+                }
+            })
+            .collect(),
+    ))
 }
 
 /// Unimodular column operations bringing a lattice basis (`n` rows, one

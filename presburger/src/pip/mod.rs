@@ -32,6 +32,11 @@
 //!   depends on the parameters. Rows whose integrality is a condition on the
 //!   context alone, then rows needing no new division, are cut first.
 //!
+//! Cuts with parametric constants may need a new division for every cut,
+//! without end; `solve_limited` gives a branch at most a given number of
+//! them and reports giving up, and [`explicit_divs`] (which needs *some*
+//! value of its existentials) then solves in the reverse order.
+//!
 //! Rows without unknowns are conditions on the parameters: they join the
 //! context before the search instead of splitting it.
 //!
@@ -99,6 +104,6 @@ mod search;
 mod solve;
 mod tableau;
 
-pub use divs::explicit_divs;
+pub use divs::{explicit_divs, explicit_divs_ordered};
 pub use problem::{Piece, Problem};
 pub use solve::solve;

@@ -12,8 +12,15 @@ use crate::int::Int;
 use crate::matrix::{eval, normalize_row as normalize};
 
 /// The core: lexmin of `n` unknowns under inequalities laid out
-/// `[1 | params | ctx divs | unknowns]`, in the context `ctx`.
-pub(super) fn solve_ineqs(n: usize, ctx: BasicMap, ineqs: Vec<Vec<Int>>) -> Result<Vec<Piece>> {
+/// `[1 | params | ctx divs | unknowns]`, in the context `ctx`. With
+/// `cut_divs`, a branch whose cuts need more than that many new context
+/// divisions ends the search: `None` (see [`solve_limited`](super::solve::solve_limited)).
+pub(super) fn solve_ineqs(
+    n: usize,
+    ctx: BasicMap,
+    ineqs: Vec<Vec<Int>>,
+    cut_divs: Option<usize>,
+) -> Result<Option<Vec<Piece>>> {
     let n_ctx = ctx.row_len();
     let mut tab = Tab {
         n_ctx,
@@ -34,16 +41,18 @@ pub(super) fn solve_ineqs(n: usize, ctx: BasicMap, ineqs: Vec<Vec<Int>>) -> Resu
         r.truncate(n_ctx);
         r
     }));
+    let max_divs = cut_divs.map(|k| ctx.n_div() + k);
     let mut ctx = Ctx {
         bset: ctx,
         samples: Vec::new(),
         relaxation: None,
+        max_divs,
     };
     // an empty context has no solution (and would make every sign "positive")
     let mut one = vec![Int::ZERO; n_ctx];
     one[0] = Int::ONE;
     if !ctx.has(&one)? {
-        return Ok(Vec::new());
+        return Ok(Some(Vec::new()));
     }
     for r in &ineqs {
         // r = [ctx part | unknowns]; u = u' - M  =>  M coefficient = -Σ a
@@ -57,27 +66,30 @@ pub(super) fn solve_ineqs(n: usize, ctx: BasicMap, ineqs: Vec<Vec<Int>>) -> Resu
         tab.add_row(&konst, &r[n_ctx..]);
     }
     let mut out = Vec::new();
-    run(tab, ctx, &mut out)?;
-    Ok(out)
+    Ok(run(tab, ctx, &mut out)?.then_some(out))
 }
 
 /// Solve every (tableau, context) pair of a work list; a split pushes one
 /// half and goes on with the other (no recursion: deep splits cannot
-/// overflow the stack).
-fn run(tab: Tab, ctx: Ctx, out: &mut Vec<Piece>) -> Result<()> {
+/// overflow the stack). `false` if a branch exceeded its division limit.
+fn run(tab: Tab, ctx: Ctx, out: &mut Vec<Piece>) -> Result<bool> {
     let mut work = vec![(tab, ctx)];
     while let Some((tab, ctx)) = work.pop() {
-        run_one(tab, ctx, out, &mut work)?;
+        if !run_one(tab, ctx, out, &mut work)? {
+            return Ok(false);
+        }
     }
-    Ok(())
+    Ok(true)
 }
 
+/// One branch to its end (`true`), or `false` when its cuts need more
+/// context divisions than `ctx.max_divs`.
 fn run_one(
     mut tab: Tab,
     mut ctx: Ctx,
     out: &mut Vec<Piece>,
     work: &mut Vec<(Tab, Ctx)>,
-) -> Result<()> {
+) -> Result<bool> {
     let mut iterations = 0usize;
     loop {
         budget::tick(1 + (tab.rows.len() * tab.rows.first().map_or(1, Vec::len)) as u64 / 4)?;
@@ -113,7 +125,7 @@ fn run_one(
                     tab.pivot(r, c);
                     continue;
                 }
-                None => return Ok(()), // infeasible in this context
+                None => return Ok(true), // infeasible in this context
             }
         }
         if let Some(r) = mixed_row {
@@ -176,7 +188,7 @@ fn run_one(
                 values,
                 sample: ctx.samples.first().map(|s| s[..nv].to_vec()),
             });
-            return Ok(());
+            return Ok(true);
         };
         // 3. A cut on row r, whose value u = (d·M + c(p) + Σ a_j x_j)/d must
         //    be integral (x_j >= 0 are the columns).
@@ -200,6 +212,9 @@ fn run_one(
         let mut rem = reduced;
         if rem[1..].iter().any(|v| !v.is_zero()) {
             let q_col = add_ctx_div(&mut tab, &mut ctx, &rem, &d);
+            if ctx.max_divs.is_some_and(|m| ctx.bset.n_div() > m) {
+                return Ok(false);
+            }
             rem.push(Int::ZERO); // the column of q, when it is new
             rem.truncate(tab.n_ctx);
             rem[q_col] = &rem[q_col] - &d;

@@ -2,7 +2,7 @@
 
 use super::problem::{Piece, Problem};
 use super::{lattice, search};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::int::Int;
 
 /// Solve a parametric integer program (lexicographic minimum).
@@ -10,9 +10,29 @@ use crate::int::Int;
 /// Equalities are solved over the integers first (see the module documentation);
 /// the tableau only ever sees inequalities.
 pub fn solve(problem: &Problem) -> Result<Vec<Piece>> {
+    // without a limit the search never gives up
+    solve_limited(problem, None)?.ok_or_else(|| {
+        Error::Invalid("parametric integer programming gave up without a limit".into())
+    })
+}
+
+/// [`solve`], giving up (`None`) as soon as one branch of the search needs
+/// more than `cut_divs` new context divisions for its cuts (when given).
+///
+/// Gomory cuts whose constant depends on the parameters each add a context
+/// division, and on some problems every cut makes the next one need a
+/// further division, without end (the constants drift by a fixed step
+/// modulo the denominators). A caller for whom another formulation of the
+/// same problem is as good (e.g. [`explicit_divs`](super::explicit_divs),
+/// which needs *some* value of its existentials, in any order) tries that
+/// one instead of running on.
+pub(crate) fn solve_limited(
+    problem: &Problem,
+    cut_divs: Option<usize>,
+) -> Result<Option<Vec<Piece>>> {
     let np = problem.n_par;
     if !problem.eqs.is_empty() {
-        return lattice::solve_equalities(problem);
+        return lattice::solve_equalities(problem, cut_divs);
     }
     // rows [1 | params | unknowns] -> [1 | params | ctx divs | unknowns]
     let nd0 = problem.ctx.n_div();
@@ -26,5 +46,5 @@ pub fn solve(problem: &Problem) -> Result<Vec<Piece>> {
             o
         })
         .collect();
-    search::solve_ineqs(problem.n_unk, problem.ctx.clone(), rows)
+    search::solve_ineqs(problem.n_unk, problem.ctx.clone(), rows, cut_divs)
 }
