@@ -48,6 +48,7 @@
 
 mod bound;
 mod eliminate;
+mod lattice;
 mod parse;
 mod piece;
 mod poly;
@@ -75,23 +76,7 @@ pub fn card(set: &Set) -> Result<PwQPolynomial> {
     let target = set.space().params_space();
     let parts = disjoint_defined(set)?;
     let work = parts.into_iter().map(|b| (b, None)).collect();
-    match summed(work, n_keep, target.clone()).map_err(|e| named(e, set)) {
-        // equalities with large coefficients (no unimodular change of
-        // basis yet): a set without parameters is still counted, by
-        // enumeration of its outer dimensions
-        Err(Error::Invalid(e)) if e == eliminate::PERIOD_TOO_LARGE && n_keep == 0 => {
-            let n = set.card()?;
-            let mut f = PwQPolynomial::zero(target.clone());
-            if !n.is_zero() {
-                f.pieces.push((
-                    Map::universe(target.clone()),
-                    QuasiPolynomial::constant(target, Rat::from(n)),
-                ));
-            }
-            Ok(f)
-        }
-        r => r,
-    }
+    summed(work, n_keep, target).map_err(|e| named(e, set))
 }
 
 /// For each point of the domain of `map`, the number of its images: a
@@ -204,14 +189,19 @@ fn summed(
             continue;
         }
         let mut cur = vec![p];
-        while cur.first().is_some_and(|p| p.n_var > n_keep) {
+        while !cur.is_empty() {
             let mut next = Vec::new();
             for p in cur {
-                next.extend(eliminate::sum_last(eliminate::cheapest_last(p, n_keep))?);
+                if p.n_var == n_keep {
+                    done.push(p);
+                } else if let Some(q) = lattice::compress_equality(&p, n_keep)? {
+                    next.extend(q);
+                } else {
+                    next.extend(eliminate::sum_last(eliminate::cheapest_last(p, n_keep))?);
+                }
             }
             cur = next;
         }
-        done.extend(cur);
     }
     assemble(done, target)
 }
