@@ -26,8 +26,17 @@ use crate::int::Int;
 /// larger period lifts the divisions instead (see `lattice`).
 const MAX_PERIOD: i64 = 64;
 
+/// The largest period of a division that is lifted to a variable (and of
+/// an equality coefficient that is compressed): beyond it the rows' numbers
+/// grow with every step and a count is refused ([`PERIOD_TOO_LARGE`]).
+pub(crate) const MAX_LIFTED_PERIOD: i64 = 1 << 16;
+
+/// The error when a division's period is above [`MAX_LIFTED_PERIOD`].
+pub(crate) const PERIOD_TOO_LARGE: &str =
+    "not supported: a parametric count or sum with a modulus, stride or equality coefficient above 65536";
+
 /// A residue period that the choice of the next variable avoids.
-const LARGE_PERIOD: u64 = 16;
+pub(crate) const LARGE_PERIOD: u64 = 16;
 
 /// The start of the error for a set without a bound (see `count::named`).
 pub(crate) const UNBOUNDED: &str = "the set is unbounded";
@@ -37,7 +46,11 @@ pub(crate) const UNBOUNDED: &str = "the set is unbounded";
 /// divisions made variables).
 pub(crate) fn sum_last(p: Piece) -> Result<Vec<Piece>> {
     let w = p.n_var - 1;
-    if period(&p, w).0 > Int::from(MAX_PERIOD) {
+    let m = period(&p, w).0;
+    if m > Int::from(MAX_LIFTED_PERIOD) {
+        return Err(Error::Invalid(PERIOD_TOO_LARGE.into()));
+    }
+    if m > Int::from(MAX_PERIOD) {
         let Some(q) = super::lattice::lift_divisions(&p, w)? else {
             return Ok(Vec::new());
         };
@@ -298,8 +311,16 @@ fn cost(p: &Piece, w: usize, n_keep: usize) -> u64 {
     }
     let (m, dep) = period(p, w);
     let m = m.to_i64().unwrap_or(i64::MAX / 4).min(1 << 20) as u64;
-    if p.eqs.iter().any(|r| !r[col].is_zero()) {
-        return m + u64::from(dep);
+    if let Some(a) = p
+        .eqs
+        .iter()
+        .map(|r| r[col].abs())
+        .filter(|a| !a.is_zero())
+        .min()
+    {
+        // the equality leaves a divisibility condition of modulus `a`
+        let a = a.to_i64().unwrap_or(1 << 20).min(1 << 20) as u64;
+        return m + u64::from(dep) + if a > LARGE_PERIOD { a } else { 0 };
     }
     let lo = p.ineqs.iter().filter(|r| r[col].is_pos()).count() as u64;
     let up = p.ineqs.iter().filter(|r| r[col].is_neg()).count() as u64;

@@ -77,15 +77,23 @@ pub(crate) fn hermite_column(a: &[Int]) -> (Vec<Vec<Int>>, Int) {
     (u, a.pop().unwrap())
 }
 
-/// An equality of `p` over the summation variables (from `n_keep`) whose
-/// divisions do not depend on them: its index and those variables.
+/// An equality of `p` over the summation variables (from `n_keep`), all of
+/// whose coefficients there are large, and whose divisions do not depend
+/// on them: its index and those variables.
 fn compressible(p: &Piece, n_keep: usize) -> Option<(usize, Vec<usize>)> {
     let deps = div_dependences(p);
     let off = 1 + p.n_var;
     p.eqs.iter().enumerate().find_map(|(i, r)| {
         let s: Vec<usize> = (n_keep..p.n_var).filter(|&v| !r[1 + v].is_zero()).collect();
-        // a unit coefficient is solved directly (see `eliminate`)
-        if s.is_empty() || s.iter().any(|&v| r[1 + v].abs().is_one()) {
+        // a small coefficient is solved directly, its divisibility condition
+        // split into few residue classes (see `eliminate`): the change of
+        // variables would skew the other rows
+        let small = Int::from(super::eliminate::LARGE_PERIOD as i64);
+        let huge = Int::from(super::eliminate::MAX_LIFTED_PERIOD);
+        if s.is_empty()
+            || s.iter()
+                .any(|&v| r[1 + v].abs() <= small || r[1 + v].abs() > huge)
+        {
             return None;
         }
         let free = deps

@@ -76,7 +76,23 @@ pub fn card(set: &Set) -> Result<PwQPolynomial> {
     let target = set.space().params_space();
     let parts = disjoint_defined(set)?;
     let work = parts.into_iter().map(|b| (b, None)).collect();
-    summed(work, n_keep, target).map_err(|e| named(e, set))
+    match summed(work, n_keep, target.clone()).map_err(|e| named(e, set)) {
+        // numbers beyond the lifting limit (see eliminate): a set without
+        // parameters is still counted, by enumeration of its outer
+        // dimensions
+        Err(Error::Invalid(e)) if e == eliminate::PERIOD_TOO_LARGE && n_keep == 0 => {
+            let n = set.card()?;
+            let mut f = PwQPolynomial::zero(target.clone());
+            if !n.is_zero() {
+                f.pieces.push((
+                    Map::universe(target.clone()),
+                    QuasiPolynomial::constant(target, Rat::from(n)),
+                ));
+            }
+            Ok(f)
+        }
+        r => r,
+    }
 }
 
 /// For each point of the domain of `map`, the number of its images: a

@@ -24,6 +24,8 @@ const COUNT_BUDGET: u64 = 50_000_000;
 
 fn check_set(set: &Set, grid: &[Vec<i64>]) {
     let c = match crate::budget::with_budget(COUNT_BUDGET, || card(set)) {
+        // periods above 65536 are refused (see eliminate)
+        Err(Error::Invalid(e)) if e == super::eliminate::PERIOD_TOO_LARGE => return,
         // a clear error, not a wrong answer; see COUNT_BUDGET
         Err(Error::BudgetExceeded) => return,
         r => r.unwrap(),
