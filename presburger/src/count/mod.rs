@@ -22,7 +22,21 @@
 //!    divisions (`floor`/`ceil` of the active bounds) and whose summand is a
 //!    polynomial in the variables and those divisions. A division that
 //!    depends on the next variable to sum is removed first by splitting
-//!    that variable into residue classes (`w = m·w' + r`).
+//!    that variable into residue classes (`w = m·w' + r`) when its period
+//!    `m` is at most 64; a larger period lifts the divisions to variables
+//!    of their own (`q = floor(f/m)` with `0 <= f - m·q < m`, module
+//!    `lattice`), so a modulus of 100 or 1024 costs no more than one of 2
+//!    and stays in the answer as a floor term (`floor((99 + n)/100)`).
+//!    Equalities are solved first: one with a small coefficient directly
+//!    (`w = floor(-e/a)`, the equality staying as a divisibility
+//!    condition); one whose coefficients on the summation variables are
+//!    all above 16 by a unimodular change of those variables (a Hermite
+//!    column reduction of the row), after which one new variable has a
+//!    single value and the condition is `gcd | e` on the rest. The next
+//!    variable is the one giving the fewest chambers, avoiding those whose
+//!    bounds would give later divisions a period above 16. Periods and
+//!    coefficients above 65536 are refused ("not supported"; a set without
+//!    parameters is then counted by enumeration).
 //! 3. What remains is over the parameters (and, for a relation, its domain
 //!    dimensions): pieces with equal quasi-polynomials are merged
 //!    (union, then coalesce) into the result, a [`PwQPolynomial`].
