@@ -282,10 +282,9 @@ fn gcd(a: i64, b: i64) -> i64 {
     }
 }
 
-/// Split one innermost loop (see the module doc); `None` when it is not a
-/// unit-step innermost loop with guards on its iterator that the middle
-/// can decide.
-fn split_loop(n: &Node) -> Option<Node> {
+/// A loop `for (c = lb; c <= ub (or < ub + 1); c += 1) body` whose bounds do
+/// not mention `c`: its iterator, bounds (`ub` inclusive) and body.
+pub(crate) fn unit_step_loop(n: &Node) -> Option<(&String, &Expr, Expr, &Node)> {
     let Node::For {
         iterator: c,
         init: lb,
@@ -306,6 +305,14 @@ fn split_loop(n: &Node) -> Option<Node> {
     if mentions(lb, c) || mentions(&ub, c) {
         return None;
     }
+    Some((c, lb, ub, body))
+}
+
+/// Split one innermost loop (see the module doc); `None` when it is not a
+/// unit-step innermost loop with guards on its iterator that the middle
+/// can decide.
+fn split_loop(n: &Node) -> Option<Node> {
+    let (c, lb, ub, body) = unit_step_loop(n)?;
     let mut conds = Vec::new();
     guards(body, &mut conds)?;
     let mut leaves = Vec::new();
@@ -374,7 +381,7 @@ fn split_loop(n: &Node) -> Option<Node> {
             Expr::Min(Box::new(ub.clone()), Box::new(minus(mlo.clone(), 1))),
         ),
         inc: 1,
-        body: body.clone(),
+        body: Box::new(body.clone()),
     };
     let copies = (0..l)
         .map(|j| Middle { c, l, j }.copy(body))
@@ -401,7 +408,7 @@ fn split_loop(n: &Node) -> Option<Node> {
         init: start,
         cond: le(var, ub),
         inc: 1,
-        body: body.clone(),
+        body: Box::new(body.clone()),
     };
     Some(Node::Block(vec![prologue, middle, epilogue]))
 }

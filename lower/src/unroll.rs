@@ -13,7 +13,6 @@
 
 use ast::{CmpOp, Expr, Node};
 
-use crate::jam::mentions;
 use crate::kernel::Kernel;
 use crate::linear::{lin_of_ast, lin_of_subscript};
 
@@ -57,26 +56,7 @@ fn writes_down_columns(k: &Kernel, body: &Node, iters: &[String], inner: &str) -
 }
 
 fn unroll_loop(k: &Kernel, n: &Node, iters: &[String]) -> Option<Node> {
-    let Node::For {
-        iterator: c,
-        init,
-        cond,
-        inc: 1,
-        body,
-    } = n
-    else {
-        return None;
-    };
-    let ub = match cond {
-        Expr::Cmp(CmpOp::Le, v, ub) if **v == Expr::var(c) => (**ub).clone(),
-        Expr::Cmp(CmpOp::Lt, v, ub) if **v == Expr::var(c) => {
-            Expr::sub((**ub).clone(), Expr::Int(1))
-        }
-        _ => return None,
-    };
-    if mentions(init, c) || mentions(&ub, c) {
-        return None;
-    }
+    let (c, init, ub, body) = crate::split::unit_step_loop(n)?;
     let mut all = iters.to_vec();
     all.push(c.clone());
     if !writes_down_columns(k, body, &all, c)? {
@@ -85,7 +65,7 @@ fn unroll_loop(k: &Kernel, n: &Node, iters: &[String]) -> Option<Node> {
     let copies = (0..FACTOR)
         .map(|u| {
             let by = Expr::add(Expr::var(c), Expr::Int(u));
-            let mut b = (**body).clone();
+            let mut b = body.clone();
             substitute(&mut b, c, &by, u);
             b
         })
@@ -114,7 +94,7 @@ fn unroll_loop(k: &Kernel, n: &Node, iters: &[String]) -> Option<Node> {
             ),
             cond: Expr::cmp(CmpOp::Le, Expr::var(c), ub),
             inc: 1,
-            body: body.clone(),
+            body: Box::new(body.clone()),
         },
     ]))
 }
