@@ -147,7 +147,7 @@ pub fn sum(f: &PwQPolynomial) -> Result<PwQPolynomial> {
 fn disjoint_defined(m: &Map) -> Result<Vec<BasicMap>> {
     // coalescing first drops disjuncts contained in others and merges
     // adjacent ones: fewer and simpler differences below
-    let m = m.remove_empty_parts()?.coalesce()?;
+    let m = m.remove_empty_parts()?.coalesce_simplified()?;
     let mut out = Vec::new();
     let mut seen = Map::empty(m.space().clone());
     // simple parts first: each later part then loses the earlier ones, and

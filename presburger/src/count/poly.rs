@@ -113,6 +113,10 @@ impl Poly {
     }
 
     pub(crate) fn mul(&self, o: &Poly) -> Poly {
+        // Charged to the operation budget (products of quasi-polynomials with
+        // many floor terms grow fast): once it is spent, the summation loops'
+        // next `tick` ends the count with the budget error.
+        let _ = crate::budget::tick((self.terms.len() * o.terms.len()) as u64);
         let mut r = Poly::zero(self.n_var);
         for (e1, c1) in &self.terms {
             for (e2, c2) in &o.terms {
