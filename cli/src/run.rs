@@ -80,16 +80,6 @@ fn parse(args: &[String]) -> Result<Args, Error> {
     })
 }
 
-fn median(mut t: Vec<u128>) -> u128 {
-    t.sort_unstable();
-    let n = t.len();
-    if n % 2 == 1 {
-        t[n / 2]
-    } else {
-        (t[n / 2 - 1] + t[n / 2]) / 2
-    }
-}
-
 /// The kernel's code: one function for one thread; else one piece per
 /// top-level loop nest, those whose outer loop carries no dependence split
 /// among the workers.
@@ -239,7 +229,7 @@ pub fn run_source_with(
                 text = scop::commands::interp_function(&front.function, &a.assignments)?;
                 times.push(t.elapsed().as_nanos());
             }
-            (text, median(times))
+            (text, lower::median(times))
         }
     };
     Ok(format!("{checksums}time {time}\n"))

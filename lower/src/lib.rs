@@ -251,4 +251,4 @@ pub use pipeline::{
     front, front_with, kernel_and_loops, loops, parallel_in, prepare, prepare_with, schedule,
     version, Front, JAM,
 };
-pub use run::{accesses_in_bounds, parse_assignments, run, run_pieces, KernelFn, Outcome};
+pub use run::{accesses_in_bounds, median, parse_assignments, run, run_pieces, KernelFn, Outcome};

@@ -272,7 +272,8 @@ pub fn run_pieces(
     })
 }
 
-fn median(mut t: Vec<u128>) -> u128 {
+/// The median of timings (the mean of the middle two for an even count).
+pub fn median(mut t: Vec<u128>) -> u128 {
     t.sort_unstable();
     let n = t.len();
     if n % 2 == 1 {
