@@ -95,12 +95,13 @@ fn pieces(
             vec![lower::Piece {
                 code,
                 parallel: false,
+                nested: None,
             }],
         ));
     }
     let parallel = |piece: &ast::Node, l: usize| front.parallel_in(piece, l);
     let p = lower::compile_pieces(&k, &n, &parallel, &copies)?;
-    if p.iter().any(|x| x.parallel) {
+    if p.iter().any(|x| x.parallel || x.nested.is_some()) {
         return Ok((k, p));
     }
     // nothing to share among workers: one function, no calls between pieces
@@ -110,6 +111,7 @@ fn pieces(
         vec![lower::Piece {
             code,
             parallel: false,
+            nested: None,
         }],
     ))
 }

@@ -12,11 +12,11 @@
 use ast::Node;
 use codegen_x86::Gpr;
 
-use crate::emit::{g, imm, Emitter, Inst, Listed};
+use crate::emit::{g, imm, q, Emitter, Inst, Listed};
 use crate::error::Result;
 use crate::jam::Copies;
 use crate::kernel::Kernel;
-use crate::state::{State, FRAME_BYTES};
+use crate::state::{arg, slot, Loc, State, FRAME_BYTES};
 
 /// Callee-saved registers pushed by the prologue (rbp first).
 const SAVED: [Gpr; 6] = [Gpr::Rbp, Gpr::Rbx, Gpr::R12, Gpr::R13, Gpr::R14, Gpr::R15];
@@ -63,13 +63,13 @@ impl Compiled {
 
 /// Lowers the loop nest `node` of kernel `k` to machine code.
 pub fn compile(k: &Kernel, node: &Node) -> Result<Compiled> {
-    compile_with(k, node, false, &Copies::new())
+    compile_with(k, node, false, &Copies::new(), &[])
 }
 
 /// [`compile`] for a nest made by [`crate::jam_outer`], whose copies of a
 /// statement are independent.
 pub fn compile_jammed(k: &Kernel, node: &Node, copies: &Copies) -> Result<Compiled> {
-    compile_with(k, node, false, copies)
+    compile_with(k, node, false, copies, &[])
 }
 
 /// A top-level part of the loop nest compiled on its own: run by one
@@ -80,6 +80,18 @@ pub struct Piece {
     pub code: Compiled,
     /// Its outer loop is split among the workers.
     pub parallel: bool,
+    /// For a piece whose outer loop carries a dependence: the same loops
+    /// with their parallel loops compiled on their own, run by the driver
+    /// (the sequential loops around them in Rust, each instance of a
+    /// parallel loop on the workers), if there are such loops.
+    pub nested: Option<Box<crate::nested::Nest>>,
+}
+
+/// Argument slot of the value of the `j`-th enclosing loop iterator of a
+/// function compiled inside sequential loops run by the driver (after the
+/// workspace pointer).
+pub(crate) fn iterator_slot(k: &Kernel, j: usize) -> usize {
+    k.slots() + j
 }
 
 /// The statements called in a loop nest.
@@ -158,21 +170,33 @@ pub fn compile_pieces(
     let mut out = Vec::new();
     for n in &tops {
         let par = outer_dimension(n).is_some_and(|l| parallel(n, l));
-        match par.then(|| compile_with(k, n, true, copies)) {
+        match par.then(|| compile_with(k, n, true, copies, &[])) {
             Some(Ok(code)) => out.push(Piece {
                 code,
                 parallel: true,
+                nested: None,
             }),
             _ => out.push(Piece {
-                code: compile_with(k, n, false, copies)?,
+                code: compile_with(k, n, false, copies, &[])?,
                 parallel: false,
+                nested: crate::nested::nest(k, n, parallel, copies).map(Box::new),
             }),
         }
     }
     Ok(out)
 }
 
-fn compile_with(k: &Kernel, node: &Node, chunk: bool, copies: &Copies) -> Result<Compiled> {
+/// Lowers `node` to a function of the argument vector: with `chunk`, its
+/// first loop runs the worker's share of its iterations; `bound` names the
+/// iterators of loops around `node` run by the driver, whose values the
+/// function reads from the argument slots [`iterator_slot`].
+pub(crate) fn compile_with(
+    k: &Kernel,
+    node: &Node,
+    chunk: bool,
+    copies: &Copies,
+    bound: &[String],
+) -> Result<Compiled> {
     let mut e = Emitter::new();
     for r in SAVED {
         e.push(r);
@@ -187,6 +211,14 @@ fn compile_with(k: &Kernel, node: &Node, chunk: bool, copies: &Copies) -> Result
     let mut st = State::new(k, e);
     st.chunk = chunk;
     st.copies = copies.clone();
+    // the enclosing iterators live in frame slots, as a loop's in a
+    // function that runs the loop
+    for (j, it) in bound.iter().enumerate() {
+        let s = st.new_slot(8)?;
+        st.e.mov(g(Gpr::Rax), q(arg(iterator_slot(k, j))))?;
+        st.e.mov(q(slot(s)), g(Gpr::Rax))?;
+        st.vars.push((it.clone(), Loc::Slot(s)));
+    }
     st.node(node)?;
     st.e.bind(exit)?;
     st.e.add(g(Gpr::Rsp), imm(FRAME_BYTES as i64 + 8))?;

@@ -227,6 +227,7 @@ mod jam;
 mod kernel;
 mod linear;
 mod nest;
+mod nested;
 mod pack;
 mod parallel;
 mod pipeline;
@@ -246,6 +247,7 @@ pub use function::{compile, compile_jammed, compile_pieces, statements_of, Compi
 pub use jam::{jam_outer, writes_move_inside, Copies};
 pub use kernel::{AccessInfo, ArrayInfo, Kernel, ParamClass, StmtInfo, Storage};
 pub use linear::{Lin, Poly};
+pub use nested::{Nest, Step};
 pub use parallel::{parallel_dims, respects_dependences};
 pub use pipeline::{
     front, front_with, kernel_and_loops, loops, parallel_in, prepare, prepare_with, schedule,

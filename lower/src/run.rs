@@ -106,6 +106,7 @@ pub fn run(
     let piece = Piece {
         code: c.clone(),
         parallel: false,
+        nested: None,
     };
     run_pieces(
         std::slice::from_ref(&piece),
@@ -120,12 +121,18 @@ pub fn run(
 }
 
 /// Like [`run`] for a kernel compiled in pieces ([`crate::compile_pieces`]):
-/// the pieces run in order, a parallel one on `threads` workers (a team
-/// started once for all runs, its outer loop handed out in chunks, all
-/// chunks done before the next piece: the `workers` module) once one of
-/// its runs took `min_threaded_ns` or more (waking the workers costs more
-/// than very short loops gain; with a positive threshold the first run is
-/// on one thread).
+/// the pieces run in order; with `threads` > 1 a team of workers is
+/// started once for all runs (the `workers` module) and each instance of
+/// a parallel loop (a parallel piece, or a parallel loop of a piece's
+/// [`crate::nested::Nest`] inside sequential loops) runs on it, its
+/// iterations handed out in chunks, all done before anything else starts,
+/// when the loop's previous instance took `min_threaded_ns` or more on one
+/// thread (estimated, when it ran on the team, as its time times the
+/// workers that took part); the first instance runs on one thread unless
+/// the threshold is 0. A piece with a nest runs as one function in its
+/// first run and as the nest in its second, then as whichever was faster
+/// in its last run (with threshold 0: always as the nest).
+#[allow(clippy::too_many_arguments)]
 pub fn run_pieces(
     pieces: &[Piece],
     k: &Kernel,
@@ -138,12 +145,23 @@ pub fn run_pieces(
 ) -> Result<Outcome> {
     let (ints, dbls) = parse_assignments(f, assignments)?;
     let init = scop::interp::initial_state(f, &ints, &dbls)?;
-    let funcs: Vec<JitFunction<KernelFn>> = pieces
+    // every function: the pieces', then the leaves of their nests
+    let mut codes: Vec<&Compiled> = pieces.iter().map(|p| &p.code).collect();
+    let mut leaf_base = vec![0; pieces.len()];
+    let mut depth = 0;
+    for (i, p) in pieces.iter().enumerate() {
+        if let Some(n) = &p.nested {
+            leaf_base[i] = codes.len();
+            codes.extend(n.leaves.iter().map(|l| &l.code));
+            depth = depth.max(n.depth);
+        }
+    }
+    let funcs: Vec<JitFunction<KernelFn>> = codes
         .iter()
-        .map(|p| Ok(JitFunction::new(&p.code.code)?))
+        .map(|c| Ok(JitFunction::new(&c.code)?))
         .collect::<Result<_>>()?;
+    let packs: Vec<bool> = codes.iter().map(|c| c.workspace > 0).collect();
     let threads = threads.max(1);
-    let mut piece_ns = vec![0u128; funcs.len()];
     let lookup = |n: &str| ints.get(n).copied();
     let mut local_sizes = Vec::new();
     for l in &k.locals {
@@ -163,7 +181,7 @@ pub fn run_pieces(
     }
     // one workspace per worker, 64-byte aligned (allocated once: the
     // packing buffers are overwritten before they are read)
-    let ws_bytes = pieces.iter().map(|p| p.code.workspace).max().unwrap_or(0);
+    let ws_bytes = codes.iter().map(|c| c.workspace).max().unwrap_or(0);
     let mut workspaces: Vec<Vec<f64>> = (0..threads)
         .map(|_| vec![0.0; if ws_bytes == 0 { 0 } else { ws_bytes / 8 + 8 }])
         .collect();
@@ -174,8 +192,14 @@ pub fn run_pieces(
             ((p + 63) & !63) as i64
         })
         .collect();
-    let parallel: Vec<bool> = pieces.iter().map(|p| p.parallel).collect();
-    let mut runs = |team: Option<&crate::workers::Team>| {
+    let slots = k.slots() + depth;
+    let mut sched = Schedule {
+        threshold: min_threaded_ns,
+        est: vec![0; funcs.len()],
+        whole: vec![None; pieces.len()],
+        nest: vec![None; pieces.len()],
+    };
+    let mut runs = |team: Option<&crate::workers::Team>| -> Result<_> {
         let mut times = Vec::new();
         let mut cpu = Vec::new();
         let mut pcpu = Vec::new();
@@ -224,18 +248,44 @@ pub fn run_pieces(
             block.push(0);
             block.push(1);
             block.push(ws_ptrs[0]);
+            block.resize(slots, 0);
             let c0 = codegen_x86::jit::thread_cpu_ns();
             let p0 = codegen_x86::jit::process_cpu_ns();
             let t = Instant::now();
-            for (i, func) in funcs.iter().enumerate() {
+            for (i, piece) in pieces.iter().enumerate() {
                 let tp = Instant::now();
-                match team {
-                    Some(team) if parallel[i] && piece_ns[i] >= min_threaded_ns => {
-                        team.run(i, &block, pieces[i].code.workspace > 0)
+                let mut ran = Ran::Whole;
+                match (team, &piece.nested) {
+                    (Some(team), _) if piece.parallel => {
+                        sched.instance(i, &funcs, &packs, Some(team), &mut block)
                     }
-                    _ => func.call((block.as_ptr(),)),
+                    (_, Some(nest)) if sched.use_nest(i, team.is_some()) => {
+                        ran = Ran::Nest;
+                        let mut env = Vec::new();
+                        crate::nested::walk(&nest.steps, &ints, &mut env, &mut |leaf, env| {
+                            for (j, (_, v)) in env.iter().enumerate() {
+                                block[crate::function::iterator_slot(k, j)] = *v;
+                            }
+                            let fi = leaf_base[i] + leaf;
+                            if nest.leaves[leaf].parallel {
+                                sched.instance(fi, &funcs, &packs, team, &mut block);
+                            } else {
+                                funcs[fi].call((block.as_ptr(),));
+                            }
+                            Ok(())
+                        })?;
+                    }
+                    _ => funcs[i].call((block.as_ptr(),)),
                 }
-                piece_ns[i] = tp.elapsed().as_nanos();
+                let ns = tp.elapsed().as_nanos();
+                if std::env::var("POLY_DEBUG").is_ok() {
+                    eprintln!("piece {i} nest {} {ns}", matches!(ran, Ran::Nest));
+                }
+                match (ran, &piece.nested) {
+                    (Ran::Nest, _) => sched.nest[i] = Some(ns),
+                    (Ran::Whole, Some(_)) => sched.whole[i] = Some(ns),
+                    (Ran::Whole, None) => {}
+                }
             }
             times.push(t.elapsed().as_nanos());
             if let (Some(a), Some(b)) = (c0, codegen_x86::jit::thread_cpu_ns()) {
@@ -247,12 +297,15 @@ pub fn run_pieces(
             progress(run, times[run]);
             last = arrays;
         }
-        (times, (cpu, pcpu), last)
+        Ok((times, (cpu, pcpu), last))
     };
-    let (times, (cpu, pcpu), last) = if threads > 1 && parallel.iter().any(|&p| p) {
-        crate::workers::with_team(&funcs, &ws_ptrs, k.scalar_area() + 1, |t| runs(Some(t)))
+    let teamwork = pieces.iter().any(|p| p.parallel || p.nested.is_some());
+    let (times, (cpu, pcpu), last) = if threads > 1 && teamwork {
+        crate::workers::with_team(&funcs, &ws_ptrs, slots, k.scalar_area() + 1, |t| {
+            runs(Some(t))
+        })?
     } else {
-        runs(None)
+        runs(None)?
     };
     let median_ns = median(times);
     let median_cpu_ns = (cpu.len() == repeat.max(1)).then(|| median(cpu));
@@ -270,6 +323,66 @@ pub fn run_pieces(
         median_cpu_ns,
         median_process_cpu_ns,
     })
+}
+
+/// How a piece ran.
+#[derive(Clone, Copy)]
+enum Ran {
+    Whole,
+    Nest,
+}
+
+/// The run-time choices of [`run_pieces`].
+struct Schedule {
+    /// An instance of a parallel loop runs on the team when its
+    /// predecessor's one-thread time reached this.
+    threshold: u128,
+    /// Per function: the estimated one-thread time of its last instance.
+    est: Vec<u128>,
+    /// Per piece with a nest: its last time as one function, as the nest.
+    whole: Vec<Option<u128>>,
+    nest: Vec<Option<u128>>,
+}
+
+impl Schedule {
+    /// Whether piece `i` (with a nest) runs as its nest this time (on one
+    /// thread only with threshold 0: the nest as a test of itself).
+    fn use_nest(&self, i: usize, team: bool) -> bool {
+        if self.threshold == 0 {
+            return true;
+        }
+        if !team {
+            return false;
+        }
+        match (self.whole[i], self.nest[i]) {
+            (None, _) => false,
+            (Some(_), None) => true,
+            (Some(w), Some(n)) => n < w,
+        }
+    }
+
+    /// Runs one instance of the parallel loop of function `fi`: on the
+    /// team or on the calling thread.
+    fn instance(
+        &mut self,
+        fi: usize,
+        funcs: &[JitFunction<KernelFn>],
+        packs: &[bool],
+        team: Option<&crate::workers::Team>,
+        block: &mut [i64],
+    ) {
+        let t = Instant::now();
+        match team {
+            Some(team) if self.est[fi] >= self.threshold => {
+                let w = team.run(fi, block, packs[fi]);
+                self.est[fi] = t.elapsed().as_nanos() * w.max(1) as u128;
+            }
+            _ => {
+                funcs[fi].call((block.as_ptr(),));
+                self.est[fi] = t.elapsed().as_nanos();
+            }
+        }
+    }
 }
 
 /// The median of timings (the mean of the middle two for an even count).

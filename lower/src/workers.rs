@@ -1,22 +1,38 @@
-//! A team of worker threads for the parallel pieces of a kernel
-//! ([`crate::run_pieces`]): started once for all runs (a parallel piece
-//! then costs two barrier waits, not a thread start per worker), and
-//! sharing a piece's outer loop out in chunks.
+//! A team of worker threads for the parallel loops of a kernel
+//! ([`crate::run_pieces`]): started once for all runs, handed one loop
+//! instance (a *job*) at a time through atomics, with a spinning end
+//! barrier, so that a job costs about a microsecond of dispatch rather
+//! than a thread start or a sleeping barrier's wake-up per worker.
 //!
-//! A parallel piece's code runs iterations `n*c/C .. n*(c+1)/C` of its
-//! outer loop for chunk `c` of `C` (the argument vector's worker number
-//! and count, [`crate::Kernel::scalar_area`] `+ 1`, `+ 2`). The team
-//! splits the loop into [`CHUNKS_PER_WORKER`] times as many chunks as
-//! workers and hands them out in order from a shared counter: a worker
-//! with cheaper chunks (the short rows of a triangular loop) or more of
-//! the processor (a loaded machine) takes more of them, where equal
-//! shares wait for the slowest worker. A tiled contraction is split in
-//! one chunk per worker: each chunk packs the whole shared factor again
-//! (gemm 1024³ on two workers: 44 ms of CPU time a run in two chunks, 49
-//! ms in eight). Each worker passes its own workspace (packing buffers).
+//! A parallel loop's code runs iterations `n*c/C .. n*(c+1)/C` of its
+//! loop for chunk `c` of `C` (the argument vector's worker number and
+//! count, [`crate::Kernel::scalar_area`] `+ 1`, `+ 2`). A job splits the
+//! loop into [`CHUNKS_PER_WORKER`] times as many chunks as workers (one per
+//! worker for a tiled contraction, which repacks its shared factor per
+//! chunk: gemm 1024³ on two workers took 44 ms of CPU time a run in two
+//! chunks, 49 ms in eight) and the caller and the workers take them in
+//! order from a shared counter: a worker with cheaper chunks (the short
+//! rows of a triangular loop) or more of the processor takes more of them,
+//! and a worker that the system has not scheduled takes none: the caller
+//! runs them and waits only for chunks already taken (a loaded machine
+//! degrades to one thread, it does not stall on the missing worker).
+//!
+//! The protocol: one 64-bit *ticket* holds the job's number (high 32
+//! bits), its chunk count (16 bits) and the next chunk to take (low 16
+//! bits). The caller writes the job (which function, the argument vector)
+//! into the shared state, then publishes the ticket of a new job number
+//! (release); a worker takes a chunk by a compare-and-swap that checks the
+//! job number, so a worker that slept through a job can never take a
+//! chunk of it later, and reads the job only after such a successful take
+//! (acquire: the caller does not replace the job before every taken chunk
+//! is done). Each finished chunk increments `done`; the caller returns when
+//! `done` is the chunk count (acquire: the workers' stores are visible).
+//! An idle worker spins, then yields, then parks until the next job
+//! unparks it ([`SPIN`], [`YIELD`]).
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Barrier, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering};
+use std::thread::Thread;
+use std::time::{Duration, Instant};
 
 use codegen_x86::JitFunction;
 
@@ -25,21 +41,43 @@ use crate::run::KernelFn;
 /// Chunks per worker of a parallel loop.
 pub const CHUNKS_PER_WORKER: usize = 4;
 
-/// The piece the team runs and its argument vector.
-#[derive(Clone)]
-struct Job {
-    piece: usize,
-    block: Vec<i64>,
-    chunks: usize,
+/// How long an idle worker spins on the ticket before yielding.
+const SPIN: Duration = Duration::from_micros(50);
+
+/// How long an idle worker yields its processor (checking the ticket
+/// between yields) before parking.
+const YIELD: Duration = Duration::from_micros(500);
+
+/// Bits of the ticket's next-chunk and chunk-count fields.
+const FIELD: u32 = 16;
+const MASK: u64 = (1 << FIELD) - 1;
+
+/// Job numbers wrap at 32 bits (the ticket's high half).
+const JOB_MASK: u64 = (1 << 32) - 1;
+
+/// The most chunks a job has (the ticket's field).
+const MAX_CHUNKS: usize = MASK as usize;
+
+fn ticket(job: u64, chunks: usize, next: usize) -> u64 {
+    (job << (2 * FIELD)) | ((chunks as u64) << FIELD) | next as u64
+}
+
+fn job_of(t: u64) -> u64 {
+    t >> (2 * FIELD)
 }
 
 /// What the workers share.
 struct Shared {
-    start: Barrier,
-    end: Barrier,
-    /// `None`: stop.
-    job: Mutex<Option<Job>>,
-    next: AtomicUsize,
+    ticket: AtomicU64,
+    /// The job's function.
+    func: AtomicUsize,
+    /// The job's argument vector.
+    block: Vec<AtomicI64>,
+    /// Chunks finished in the current job.
+    done: AtomicUsize,
+    /// Workers (besides the caller) that took a chunk of the current job.
+    joined: AtomicUsize,
+    stop: AtomicBool,
 }
 
 /// What a worker needs.
@@ -56,74 +94,181 @@ struct View<'a> {
 /// it stops them.
 pub struct Team<'a> {
     view: View<'a>,
+    threads: Vec<Thread>,
+    job: std::cell::Cell<u64>,
 }
 
 impl View<'_> {
-    /// Runs chunks of `job` as worker `w` until none is left.
-    fn work(&self, w: usize, job: &Job) {
-        let mut b = job.block.clone();
-        b[self.slot + 1] = job.chunks as i64;
-        b[self.slot + 2] = self.workspaces[w];
+    /// Takes the next chunk of job `job`, if any is left.
+    fn take(&self, job: u64) -> Option<(usize, usize)> {
+        let mut t = self.shared.ticket.load(Ordering::Acquire);
         loop {
-            let c = self.shared.next.fetch_add(1, Ordering::Relaxed);
-            if c >= job.chunks {
-                break;
+            let (chunks, next) = (((t >> FIELD) & MASK) as usize, (t & MASK) as usize);
+            if job_of(t) != job || next >= chunks {
+                return None;
             }
-            b[self.slot] = c as i64;
-            self.funcs[job.piece].call((b.as_ptr(),));
+            match self.shared.ticket.compare_exchange_weak(
+                t,
+                t + 1,
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            ) {
+                Ok(_) => return Some((next, chunks)),
+                Err(now) => t = now,
+            }
+        }
+    }
+
+    /// Worker `w` (1 and up): waits for jobs and takes their chunks until
+    /// the team stops.
+    fn serve(&self, w: usize) {
+        let mut b: Vec<i64> = vec![0; self.shared.block.len()];
+        let mut seen = job_of(self.shared.ticket.load(Ordering::Acquire));
+        // a worker started late may see the stopping job as its first
+        while let Some(job) = self.next_job(seen) {
+            seen = job;
+            let mut first = true;
+            while let Some((c, chunks)) = self.take(job) {
+                if first {
+                    // the job is this one until our chunk is done
+                    for (d, s) in b.iter_mut().zip(&self.shared.block) {
+                        *d = s.load(Ordering::Relaxed);
+                    }
+                    b[self.slot + 1] = chunks as i64;
+                    b[self.slot + 2] = self.workspaces[w];
+                    self.shared.joined.fetch_add(1, Ordering::Relaxed);
+                    first = false;
+                }
+                b[self.slot] = c as i64;
+                let f = self.shared.func.load(Ordering::Relaxed);
+                self.funcs[f].call((b.as_ptr(),));
+                self.shared.done.fetch_add(1, Ordering::Release);
+            }
+        }
+    }
+
+    /// Waits for a job other than `seen` (spinning, then yielding, then
+    /// parked) and returns its number; `None` once the team stops.
+    fn next_job(&self, seen: u64) -> Option<u64> {
+        let start = Instant::now();
+        let mut n: u32 = 0;
+        loop {
+            if self.shared.stop.load(Ordering::Acquire) {
+                return None;
+            }
+            let job = job_of(self.shared.ticket.load(Ordering::Acquire));
+            if job != seen {
+                return Some(job);
+            }
+            n = n.wrapping_add(1);
+            if n % 64 != 0 {
+                std::hint::spin_loop();
+                continue;
+            }
+            let idle = start.elapsed();
+            if idle < SPIN {
+                std::hint::spin_loop();
+            } else if idle < YIELD {
+                std::thread::yield_now();
+            } else {
+                // the caller unparks every worker after publishing a job:
+                // an unpark between the check above and this park makes
+                // the park return at once
+                std::thread::park();
+            }
         }
     }
 }
 
 impl Team<'_> {
-    /// Runs the parallel piece `piece` with the argument vector `block` on
-    /// every worker; returns when all chunks are done. `packs`: the piece
-    /// packs operands (a tiled contraction), so each chunk repacks the
-    /// shared factor: one chunk per worker.
-    pub fn run(&self, piece: usize, block: &[i64], packs: bool) {
-        let workers = self.view.workspaces.len();
-        let job = Job {
-            piece,
-            block: block.to_vec(),
-            chunks: if packs {
-                workers
-            } else {
-                workers * CHUNKS_PER_WORKER
-            },
-        };
+    /// Number of workers, the caller included.
+    pub fn workers(&self) -> usize {
+        self.view.workspaces.len()
+    }
+
+    /// Runs the function `func` with the argument vector `block` on the
+    /// team, its loop in chunks; returns when all chunks are done, with the
+    /// number of workers that ran at least one (the caller included when it
+    /// did). `packs`: the function packs operands (a tiled contraction), so
+    /// each chunk repacks the shared factor: one chunk per worker. The
+    /// caller's chunks run on `block`, whose worker number and count are
+    /// restored (0 and 1) before returning.
+    pub fn run(&self, func: usize, block: &mut [i64], packs: bool) -> usize {
         let v = &self.view;
-        *v.shared.job.lock().unwrap_or_else(|e| e.into_inner()) = Some(job.clone());
-        v.shared.next.store(0, Ordering::Relaxed);
-        v.shared.start.wait();
-        v.work(0, &job);
-        v.shared.end.wait();
+        let chunks = if packs {
+            self.workers()
+        } else {
+            self.workers() * CHUNKS_PER_WORKER
+        }
+        .min(MAX_CHUNKS);
+        let sh = v.shared;
+        for (d, s) in sh.block.iter().zip(block.iter()) {
+            d.store(*s, Ordering::Relaxed);
+        }
+        sh.func.store(func, Ordering::Relaxed);
+        sh.done.store(0, Ordering::Relaxed);
+        sh.joined.store(0, Ordering::Relaxed);
+        let job = (self.job.get() + 1) & JOB_MASK;
+        self.job.set(job);
+        sh.ticket.store(ticket(job, chunks, 0), Ordering::Release);
+        for t in &self.threads {
+            t.unpark();
+        }
+        let mut mine = 0;
+        block[v.slot + 1] = chunks as i64;
+        while let Some((c, _)) = v.take(job) {
+            block[v.slot] = c as i64;
+            v.funcs[func].call((block.as_ptr(),));
+            sh.done.fetch_add(1, Ordering::Release);
+            mine += 1;
+        }
+        block[v.slot] = 0;
+        block[v.slot + 1] = 1;
+        let mut n: u32 = 0;
+        while sh.done.load(Ordering::Acquire) < chunks {
+            n = n.wrapping_add(1);
+            if n % 1024 == 0 {
+                std::thread::yield_now();
+            } else {
+                std::hint::spin_loop();
+            }
+        }
+        sh.joined.load(Ordering::Relaxed) + usize::from(mine > 0)
     }
 }
 
 impl Drop for Team<'_> {
     fn drop(&mut self) {
-        let v = &self.view;
-        *v.shared.job.lock().unwrap_or_else(|e| e.into_inner()) = None;
-        v.shared.start.wait();
+        let sh = self.view.shared;
+        sh.stop.store(true, Ordering::Release);
+        let job = (self.job.get() + 1) & JOB_MASK;
+        self.job.set(job);
+        sh.ticket.store(ticket(job, 0, 0), Ordering::Release);
+        for t in &self.threads {
+            t.unpark();
+        }
     }
 }
 
 /// Runs `body` with a team of `workspaces.len()` workers (`workspaces[w]`:
-/// worker `w`'s workspace pointer) for the pieces `funcs`; `slot` is the
-/// argument slot of the worker's number. The workers stop when `body`
-/// returns.
+/// worker `w`'s workspace pointer) for the functions `funcs`, whose
+/// argument vectors have `slots` slots; `slot` is the argument slot of the
+/// worker's number. The workers stop when `body` returns.
 pub fn with_team<R>(
     funcs: &[JitFunction<KernelFn>],
     workspaces: &[i64],
+    slots: usize,
     slot: usize,
     body: impl FnOnce(&Team) -> R,
 ) -> R {
     let n = workspaces.len();
     let shared = Shared {
-        start: Barrier::new(n),
-        end: Barrier::new(n),
-        job: Mutex::new(None),
-        next: AtomicUsize::new(0),
+        ticket: AtomicU64::new(0),
+        func: AtomicUsize::new(0),
+        block: (0..slots).map(|_| AtomicI64::new(0)).collect(),
+        done: AtomicUsize::new(0),
+        joined: AtomicUsize::new(0),
+        stop: AtomicBool::new(false),
     };
     let view = View {
         shared: &shared,
@@ -132,21 +277,29 @@ pub fn with_team<R>(
         slot,
     };
     std::thread::scope(|s| {
-        for w in 1..n {
-            s.spawn(move || loop {
-                view.shared.start.wait();
-                let job = view
-                    .shared
-                    .job
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .clone();
-                let Some(job) = job else { return };
-                view.work(w, &job);
-                view.shared.end.wait();
-            });
-        }
-        let team = Team { view };
+        let threads = (1..n)
+            .map(|w| s.spawn(move || view.serve(w)).thread().clone())
+            .collect();
+        let team = Team {
+            view,
+            threads,
+            job: std::cell::Cell::new(0),
+        };
         body(&team)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tickets_keep_their_fields_apart() {
+        let t = ticket(7, 12, 3);
+        assert_eq!(job_of(t), 7);
+        assert_eq!((t >> FIELD) & MASK, 12);
+        assert_eq!(t & MASK, 3);
+        // taking every chunk never reaches the job number
+        assert_eq!(job_of(ticket(7, MAX_CHUNKS, MAX_CHUNKS - 1) + 1), 7);
+    }
 }

@@ -223,8 +223,7 @@ fn parallel_pieces_on_three_workers_agree_with_the_interpreter() {
         let src = std::fs::read_to_string(&path).unwrap();
         let front = lower::front(&src).unwrap();
         let (k, node, copies) = lower::prepare_with(&front, 4).unwrap();
-        let sched = lower::schedule(&front).unwrap();
-        let par = |n: &ast::Node, l: usize| lower::parallel_in(&front.model, &sched, n, l);
+        let par = |n: &ast::Node, l: usize| front.parallel_in(n, l);
         let pieces = lower::compile_pieces(&k, &node, &par, &copies).unwrap();
         parallel_loops += pieces.iter().filter(|p| p.parallel).count();
         for n in [2, 9, 23] {

@@ -122,8 +122,7 @@ pub fn both_agree(
 pub fn compiled(front: &lower::Front) -> (lower::Kernel, lower::Compiled, Vec<lower::Piece>) {
     let (k, node, copies) = lower::prepare(front).unwrap();
     let c = lower::compile_jammed(&k, &node, &copies).unwrap_or_else(|e| panic!("{}: {e}", k.name));
-    let sched = lower::schedule(front).unwrap();
-    let par = |n: &ast::Node, l: usize| lower::parallel_in(&front.model, &sched, n, l);
+    let par = |n: &ast::Node, l: usize| front.parallel_in(n, l);
     let pieces = lower::compile_pieces(&k, &node, &par, &copies).unwrap();
     (k, c, pieces)
 }
