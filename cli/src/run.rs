@@ -7,9 +7,11 @@
 //! `--schedule original|scheduler` overrides the choice of schedule
 //! (`auto`, see `lower`'s `choice` module).
 //!
-//! `--threads T` (default: the number of cores): an outer loop that
-//! carries no dependence runs on T workers, each on a contiguous share,
-//! once a run of its nest took 0.5 ms or more (the first run is sequential).
+//! `--threads T` (default: the number of cores): a loop that carries no
+//! dependence, outermost or inside sequential loops (a time loop's
+//! sweeps), runs on T workers, in chunks, with a barrier after each
+//! instance, once its previous instance took 10 µs or more on one thread
+//! (the first one runs on the calling thread; `lower`'s "Workers").
 //!
 //! Versioning: the kernel's run-time check (the `assumptions` crate,
 //! decided by `lower::version` at the given parameter values and the
@@ -23,10 +25,10 @@ use std::time::Instant;
 
 use crate::error::Error;
 
-/// A parallel loop nest runs on the workers once one run of it took this
-/// long (0.5 ms: the workers are started once for all runs, and handing
-/// them a loop costs two barrier waits, tens of microseconds).
-const THREADED_NS: u128 = 500_000;
+/// An instance of a parallel loop runs on the workers once the previous
+/// one took this long on one thread (10 µs: the workers are started once
+/// for all runs and handed a loop through atomics, about a microsecond).
+const THREADED_NS: u128 = 10_000;
 
 /// Usage of the command.
 pub const USAGE: &str =
@@ -210,7 +212,10 @@ pub fn run_source_with(
                 &a.assignments,
                 a.repeat,
                 threads,
-                THREADED_NS,
+                std::env::var("POLY_TNS")
+                    .ok()
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(THREADED_NS),
                 &mut report,
             )?;
             if let (Some(cpu), Some(all)) = (out.median_cpu_ns, out.median_process_cpu_ns) {

@@ -181,13 +181,38 @@
 //! `dataflow`, mapped to schedule times, never differ at `l` when they
 //! agree before it) reads a chunk number `t` and count `T` from the
 //! argument vector and runs iterations `n*t/T .. n*(t+1)/T` of its `n`.
-//! [`run_pieces`] runs the pieces in order, a parallel one on a team of
-//! worker threads started once for all runs: the chunks (four per worker,
-//! one per worker for a tiled contraction, which repacks its shared factor
-//! per chunk) are taken from a shared counter, so a worker with cheaper
-//! chunks or more of the processor does more of them, and all are done
-//! before the next piece starts (the barrier). Scalars live in a scalar
-//! area shared through the argument vector, so values cross pieces.
+//! A nest whose outer loop carries a dependence (a time loop) also gets a
+//! [`Nest`] when a loop inside it, under at most two sequential loops,
+//! carries none among its own statements (heat_3d's and jacobi_1d's sweeps
+//! inside `t`, fdtd_2d's four): the sequential loops and guards around
+//! such loops become steps that the driver runs (bounds evaluated in
+//! Rust), each parallel loop a chunked function and each maximal stretch
+//! of code between them a plain one, all reading the enclosing iterators
+//! from the argument vector. Statements outside the parallel loops run
+//! once, on the calling thread, in the nest's order; an instance of a
+//! parallel loop ends, all its chunks done, before the next step (the
+//! barrier), so every dependence between steps is respected.
+//!
+//! [`run_pieces`] runs the pieces in order on a team of worker threads
+//! started once for all runs (the `workers` module): an instance of a
+//! parallel loop is a *job*, published through one atomic ticket per
+//! worker (the job's number and that worker's range of chunks, four chunks
+//! per worker, one for a tiled contraction, which repacks its shared
+//! factor per chunk); each worker takes its own range first (the same rows
+//! in every instance: a time loop's sweeps find them in its core's cache)
+//! and then what is left of the others', by compare-and-swap, and the
+//! caller waits, spinning, until every chunk is done. Idle workers spin
+//! for 50 µs, yield for 0.5 ms, then park. A worker the system has not
+//! scheduled takes nothing and delays nothing: the caller runs the chunks.
+//! The choices are made at run time: an instance runs on the team when its
+//! loop's previous instance took at least a threshold on one thread (its
+//! time, or its time on the team times the workers that took part), on
+//! the calling thread otherwise (stencil_diag's rows: too short to split);
+//! a piece with a nest runs as one function in its first run, as the nest
+//! in its second, then as whichever was faster last, so the driver's
+//! work per step never makes a kernel slower than the one-function code.
+//! Scalars live in a scalar area shared through the argument vector, so
+//! values cross pieces and leaves.
 //!
 //! ## Safety
 //! The compiled code has no bounds checks: [`accesses_in_bounds`] proves

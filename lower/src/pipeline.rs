@@ -23,6 +23,9 @@ pub struct Front {
     pub schedule: Chosen,
     /// The model's flow, anti and output dependences, once computed.
     deps: std::cell::OnceCell<presburger::UnionMap>,
+    /// [`parallel_dims`](crate::parallel_dims) of the schedule in use per
+    /// set of statements, once computed.
+    par: std::cell::RefCell<std::collections::HashMap<Vec<String>, Vec<bool>>>,
 }
 
 impl Front {
@@ -37,10 +40,18 @@ impl Front {
     pub fn parallel_in(&self, piece: &Node, l: usize) -> bool {
         let mut st = Vec::new();
         crate::function::statements_of(piece, &mut st);
-        self.dependences().is_ok_and(|d| {
-            crate::parallel::parallel_dims_of(d, &self.schedule.map, Some(&st))
-                .is_ok_and(|p| p.get(l) == Some(&true))
-        })
+        st.sort();
+        st.dedup();
+        if let Some(p) = self.par.borrow().get(&st) {
+            return p.get(l) == Some(&true);
+        }
+        let p = self
+            .dependences()
+            .and_then(|d| crate::parallel::parallel_dims_of(d, &self.schedule.map, Some(&st)))
+            .unwrap_or_default();
+        let answer = p.get(l) == Some(&true);
+        self.par.borrow_mut().insert(st, p);
+        answer
     }
 }
 
@@ -61,6 +72,7 @@ pub fn front_with(src: &str, policy: Policy) -> Result<Front> {
         model,
         schedule,
         deps,
+        par: Default::default(),
     })
 }
 
@@ -123,22 +135,7 @@ pub fn prepare_with(f: &Front, factor: i64) -> Result<(Kernel, Node, crate::jam:
     let (k, node) = kernel_and_loops(f)?;
     // the dependences behind the parallel test only when a loop asks, once
     // per set of statements
-    let dims: std::cell::RefCell<std::collections::HashMap<Vec<String>, Vec<bool>>> =
-        Default::default();
-    let par = |n: &Node, l: usize| {
-        let s = &f.schedule.map;
-        let mut st = Vec::new();
-        crate::function::statements_of(n, &mut st);
-        st.sort();
-        st.dedup();
-        let mut memo = dims.borrow_mut();
-        let p = memo.entry(st).or_insert_with_key(|st| {
-            f.dependences()
-                .and_then(|d| crate::parallel::parallel_dims_of(d, s, Some(st)))
-                .unwrap_or_default()
-        });
-        p.get(l) == Some(&true)
-    };
+    let par = |n: &Node, l: usize| f.parallel_in(n, l);
     let node = crate::contract::distribute(&k, &node, &par);
     let node = crate::contract::interchange(&k, &node);
     let mut copies = crate::jam::Copies::new();

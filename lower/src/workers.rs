@@ -10,25 +10,28 @@
 //! loop into [`CHUNKS_PER_WORKER`] times as many chunks as workers (one per
 //! worker for a tiled contraction, which repacks its shared factor per
 //! chunk: gemm 1024³ on two workers took 44 ms of CPU time a run in two
-//! chunks, 49 ms in eight) and the caller and the workers take them in
-//! order from a shared counter: a worker with cheaper chunks (the short
-//! rows of a triangular loop) or more of the processor takes more of them,
-//! and a worker that the system has not scheduled takes none: the caller
-//! runs them and waits only for chunks already taken (a loaded machine
+//! chunks, 49 ms in eight). Worker `w` owns a contiguous range of them,
+//! the same rows in every job (a time loop's sweeps find their rows in
+//! that core's cache), takes its own first and then those left in the
+//! others' ranges: a worker with cheaper chunks (the short rows of a
+//! triangular loop) or more of the processor takes more of them, and a
+//! worker that the system has not scheduled takes none: the caller runs
+//! them and waits only for chunks already taken (a loaded machine
 //! degrades to one thread, it does not stall on the missing worker).
 //!
-//! The protocol: one 64-bit *ticket* holds the job's number (high 32
-//! bits), its chunk count (16 bits) and the next chunk to take (low 16
-//! bits). The caller writes the job (which function, the argument vector)
-//! into the shared state, then publishes the ticket of a new job number
-//! (release); a worker takes a chunk by a compare-and-swap that checks the
-//! job number, so a worker that slept through a job can never take a
-//! chunk of it later, and reads the job only after such a successful take
-//! (acquire: the caller does not replace the job before every taken chunk
-//! is done). Each finished chunk increments `done`; the caller returns when
-//! `done` is the chunk count (acquire: the workers' stores are visible).
-//! An idle worker spins, then yields, then parks until the next job
-//! unparks it ([`SPIN`], [`YIELD`]).
+//! The protocol: one 64-bit *ticket* per worker holds the job's number
+//! (high 32 bits), the end of the worker's range of chunks (16 bits) and
+//! the next chunk to take from it (low 16 bits). The caller writes the
+//! job (which function, the argument vector) into the shared state, then
+//! publishes the tickets of a new job number (release); a chunk is taken
+//! by a compare-and-swap that checks the job number, so a worker that
+//! slept through a job can never take a chunk of it later, and a worker
+//! reads the job only after such a successful take (acquire: the caller
+//! does not replace the job before every taken chunk is done). Each
+//! finished chunk increments `done`; the caller returns when `done` is the
+//! chunk count (acquire: the workers' stores are visible). An idle worker
+//! spins, then yields, then parks until the next job unparks it ([`SPIN`],
+//! [`YIELD`]).
 
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::thread::Thread;
@@ -41,14 +44,14 @@ use crate::run::KernelFn;
 /// Chunks per worker of a parallel loop.
 pub const CHUNKS_PER_WORKER: usize = 4;
 
-/// How long an idle worker spins on the ticket before yielding.
+/// How long an idle worker spins on its ticket before yielding.
 const SPIN: Duration = Duration::from_micros(50);
 
-/// How long an idle worker yields its processor (checking the ticket
+/// How long an idle worker yields its processor (checking its ticket
 /// between yields) before parking.
 const YIELD: Duration = Duration::from_micros(500);
 
-/// Bits of the ticket's next-chunk and chunk-count fields.
+/// Bits of the ticket's next-chunk and end fields.
 const FIELD: u32 = 16;
 const MASK: u64 = (1 << FIELD) - 1;
 
@@ -58,19 +61,31 @@ const JOB_MASK: u64 = (1 << 32) - 1;
 /// The most chunks a job has (the ticket's field).
 const MAX_CHUNKS: usize = MASK as usize;
 
-fn ticket(job: u64, chunks: usize, next: usize) -> u64 {
-    (job << (2 * FIELD)) | ((chunks as u64) << FIELD) | next as u64
+fn ticket(job: u64, end: usize, next: usize) -> u64 {
+    (job << (2 * FIELD)) | ((end as u64) << FIELD) | next as u64
 }
 
 fn job_of(t: u64) -> u64 {
     t >> (2 * FIELD)
 }
 
+/// Worker `w`'s range of `chunks` chunks among `n` workers.
+fn range(chunks: usize, w: usize, n: usize) -> (usize, usize) {
+    (chunks * w / n, chunks * (w + 1) / n)
+}
+
+/// A ticket on a cache line of its own.
+#[repr(align(64))]
+struct Ticket(AtomicU64);
+
 /// What the workers share.
 struct Shared {
-    ticket: AtomicU64,
+    /// Per worker: its range of chunks of the current job.
+    tickets: Vec<Ticket>,
     /// The job's function.
     func: AtomicUsize,
+    /// The job's number of chunks.
+    chunks: AtomicUsize,
     /// The job's argument vector.
     block: Vec<AtomicI64>,
     /// Chunks finished in the current job.
@@ -99,42 +114,46 @@ pub struct Team<'a> {
 }
 
 impl View<'_> {
-    /// Takes the next chunk of job `job`, if any is left.
-    fn take(&self, job: u64) -> Option<(usize, usize)> {
-        let mut t = self.shared.ticket.load(Ordering::Acquire);
+    /// Takes the next chunk of job `job` from worker `v`'s range, if any
+    /// is left there.
+    fn take_from(&self, v: usize, job: u64) -> Option<usize> {
+        let ticket = &self.shared.tickets[v].0;
+        let mut t = ticket.load(Ordering::Acquire);
         loop {
-            let (chunks, next) = (((t >> FIELD) & MASK) as usize, (t & MASK) as usize);
-            if job_of(t) != job || next >= chunks {
+            let (end, next) = (((t >> FIELD) & MASK) as usize, (t & MASK) as usize);
+            if job_of(t) != job || next >= end {
                 return None;
             }
-            match self.shared.ticket.compare_exchange_weak(
-                t,
-                t + 1,
-                Ordering::AcqRel,
-                Ordering::Acquire,
-            ) {
-                Ok(_) => return Some((next, chunks)),
+            match ticket.compare_exchange_weak(t, t + 1, Ordering::AcqRel, Ordering::Acquire) {
+                Ok(_) => return Some(next),
                 Err(now) => t = now,
             }
         }
+    }
+
+    /// Worker `w` takes the next chunk of job `job`: from its own range
+    /// first, then from the others'.
+    fn take(&self, w: usize, job: u64) -> Option<usize> {
+        let n = self.shared.tickets.len();
+        (0..n).find_map(|d| self.take_from((w + d) % n, job))
     }
 
     /// Worker `w` (1 and up): waits for jobs and takes their chunks until
     /// the team stops.
     fn serve(&self, w: usize) {
         let mut b: Vec<i64> = vec![0; self.shared.block.len()];
-        let mut seen = job_of(self.shared.ticket.load(Ordering::Acquire));
-        // a worker started late may see the stopping job as its first
-        while let Some(job) = self.next_job(seen) {
+        let mut seen = job_of(self.shared.tickets[w].0.load(Ordering::Acquire));
+        // (a worker started late may see the stopping job as its first)
+        while let Some(job) = self.next_job(w, seen) {
             seen = job;
             let mut first = true;
-            while let Some((c, chunks)) = self.take(job) {
+            while let Some(c) = self.take(w, job) {
                 if first {
                     // the job is this one until our chunk is done
                     for (d, s) in b.iter_mut().zip(&self.shared.block) {
                         *d = s.load(Ordering::Relaxed);
                     }
-                    b[self.slot + 1] = chunks as i64;
+                    b[self.slot + 1] = self.shared.chunks.load(Ordering::Relaxed) as i64;
                     b[self.slot + 2] = self.workspaces[w];
                     self.shared.joined.fetch_add(1, Ordering::Relaxed);
                     first = false;
@@ -147,16 +166,17 @@ impl View<'_> {
         }
     }
 
-    /// Waits for a job other than `seen` (spinning, then yielding, then
-    /// parked) and returns its number; `None` once the team stops.
-    fn next_job(&self, seen: u64) -> Option<u64> {
+    /// Worker `w` waits for a job other than `seen` (spinning, then
+    /// yielding, then parked) and returns its number; `None` once the team
+    /// stops.
+    fn next_job(&self, w: usize, seen: u64) -> Option<u64> {
         let start = Instant::now();
         let mut n: u32 = 0;
         loop {
             if self.shared.stop.load(Ordering::Acquire) {
                 return None;
             }
-            let job = job_of(self.shared.ticket.load(Ordering::Acquire));
+            let job = job_of(self.shared.tickets[w].0.load(Ordering::Acquire));
             if job != seen {
                 return Some(job);
             }
@@ -195,28 +215,28 @@ impl Team<'_> {
     /// restored (0 and 1) before returning.
     pub fn run(&self, func: usize, block: &mut [i64], packs: bool) -> usize {
         let v = &self.view;
-        let chunks = if packs {
-            self.workers()
-        } else {
-            self.workers() * CHUNKS_PER_WORKER
-        }
-        .min(MAX_CHUNKS);
+        let n = self.workers();
+        let chunks = if packs { n } else { n * CHUNKS_PER_WORKER }.min(MAX_CHUNKS);
         let sh = v.shared;
         for (d, s) in sh.block.iter().zip(block.iter()) {
             d.store(*s, Ordering::Relaxed);
         }
         sh.func.store(func, Ordering::Relaxed);
+        sh.chunks.store(chunks, Ordering::Relaxed);
         sh.done.store(0, Ordering::Relaxed);
         sh.joined.store(0, Ordering::Relaxed);
         let job = (self.job.get() + 1) & JOB_MASK;
         self.job.set(job);
-        sh.ticket.store(ticket(job, chunks, 0), Ordering::Release);
+        for (w, t) in sh.tickets.iter().enumerate() {
+            let (lo, hi) = range(chunks, w, n);
+            t.0.store(ticket(job, hi, lo), Ordering::Release);
+        }
         for t in &self.threads {
             t.unpark();
         }
         let mut mine = 0;
         block[v.slot + 1] = chunks as i64;
-        while let Some((c, _)) = v.take(job) {
+        while let Some(c) = v.take(0, job) {
             block[v.slot] = c as i64;
             v.funcs[func].call((block.as_ptr(),));
             sh.done.fetch_add(1, Ordering::Release);
@@ -224,10 +244,10 @@ impl Team<'_> {
         }
         block[v.slot] = 0;
         block[v.slot + 1] = 1;
-        let mut n: u32 = 0;
+        let mut spins: u32 = 0;
         while sh.done.load(Ordering::Acquire) < chunks {
-            n = n.wrapping_add(1);
-            if n % 1024 == 0 {
+            spins = spins.wrapping_add(1);
+            if spins % 1024 == 0 {
                 std::thread::yield_now();
             } else {
                 std::hint::spin_loop();
@@ -243,7 +263,9 @@ impl Drop for Team<'_> {
         sh.stop.store(true, Ordering::Release);
         let job = (self.job.get() + 1) & JOB_MASK;
         self.job.set(job);
-        sh.ticket.store(ticket(job, 0, 0), Ordering::Release);
+        for t in &sh.tickets {
+            t.0.store(ticket(job, 0, 0), Ordering::Release);
+        }
         for t in &self.threads {
             t.unpark();
         }
@@ -263,8 +285,9 @@ pub fn with_team<R>(
 ) -> R {
     let n = workspaces.len();
     let shared = Shared {
-        ticket: AtomicU64::new(0),
+        tickets: (0..n).map(|_| Ticket(AtomicU64::new(0))).collect(),
         func: AtomicUsize::new(0),
+        chunks: AtomicUsize::new(0),
         block: (0..slots).map(|_| AtomicI64::new(0)).collect(),
         done: AtomicUsize::new(0),
         joined: AtomicUsize::new(0),
@@ -301,5 +324,21 @@ mod tests {
         assert_eq!(t & MASK, 3);
         // taking every chunk never reaches the job number
         assert_eq!(job_of(ticket(7, MAX_CHUNKS, MAX_CHUNKS - 1) + 1), 7);
+    }
+
+    #[test]
+    fn the_ranges_partition_the_chunks_in_order() {
+        for chunks in 1..40 {
+            for n in 1..6 {
+                let mut next = 0;
+                for w in 0..n {
+                    let (lo, hi) = range(chunks, w, n);
+                    assert_eq!(lo, next);
+                    assert!(hi >= lo);
+                    next = hi;
+                }
+                assert_eq!(next, chunks);
+            }
+        }
     }
 }
