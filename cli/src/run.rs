@@ -212,10 +212,7 @@ pub fn run_source_with(
                 &a.assignments,
                 a.repeat,
                 threads,
-                std::env::var("POLY_TNS")
-                    .ok()
-                    .and_then(|v| v.parse().ok())
-                    .unwrap_or(THREADED_NS),
+                THREADED_NS,
                 &mut report,
             )?;
             if let (Some(cpu), Some(all)) = (out.median_cpu_ns, out.median_process_cpu_ns) {

@@ -278,9 +278,6 @@ pub fn run_pieces(
                     _ => funcs[i].call((block.as_ptr(),)),
                 }
                 let ns = tp.elapsed().as_nanos();
-                if std::env::var("POLY_DEBUG").is_ok() {
-                    eprintln!("piece {i} nest {} {ns}", matches!(ran, Ran::Nest));
-                }
                 match (ran, &piece.nested) {
                     (Ran::Nest, _) => sched.nest[i] = Some(ns),
                     (Ran::Whole, Some(_)) => sched.whole[i] = Some(ns),
