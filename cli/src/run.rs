@@ -11,7 +11,9 @@
 //! dependence, outermost or inside sequential loops (a time loop's
 //! sweeps), runs on T workers, in chunks, with a barrier after each
 //! instance, once its previous instance took 10 µs or more on one thread
-//! (the first one runs on the calling thread; `lower`'s "Workers").
+//! (the first one runs on the calling thread; sleeping workers are woken
+//! only for a time loop's instances or a loop of 0.5 ms; `lower`'s
+//! "Workers").
 //!
 //! Versioning: the kernel's run-time check (the `assumptions` crate,
 //! decided by `lower::version` at the given parameter values and the

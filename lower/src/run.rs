@@ -257,7 +257,7 @@ pub fn run_pieces(
                 let mut ran = Ran::Whole;
                 match (team, &piece.nested) {
                     (Some(team), _) if piece.parallel => {
-                        sched.instance(i, &funcs, &packs, Some(team), &mut block)
+                        sched.instance(i, &funcs, &packs, Some(team), &mut block, false)
                     }
                     (_, Some(nest)) if sched.use_nest(i, team.is_some()) => {
                         ran = Ran::Nest;
@@ -268,7 +268,7 @@ pub fn run_pieces(
                             }
                             let fi = leaf_base[i] + leaf;
                             if nest.leaves[leaf].parallel {
-                                sched.instance(fi, &funcs, &packs, team, &mut block);
+                                sched.instance(fi, &funcs, &packs, team, &mut block, true);
                             } else {
                                 funcs[fi].call((block.as_ptr(),));
                             }
@@ -322,6 +322,12 @@ pub fn run_pieces(
     })
 }
 
+/// A parallel loop that is not one of a series of instances (a parallel
+/// piece, run once per run) wakes parked workers only when its last
+/// instance took this long on one thread (0.5 ms); a shorter one runs on
+/// the workers still awake after a recent job, if any.
+const WAKE_NS: u128 = 500_000;
+
 /// How a piece ran.
 #[derive(Clone, Copy)]
 enum Ran {
@@ -359,7 +365,10 @@ impl Schedule {
     }
 
     /// Runs one instance of the parallel loop of function `fi`: on the
-    /// team or on the calling thread.
+    /// team or on the calling thread. `series`: one of a nest's instances,
+    /// which follow each other closely (the workers, once woken, are still
+    /// awake for the next), so parked workers are woken for it; a single
+    /// loop wakes them only when it took [`WAKE_NS`] on one thread.
     fn instance(
         &mut self,
         fi: usize,
@@ -367,11 +376,13 @@ impl Schedule {
         packs: &[bool],
         team: Option<&crate::workers::Team>,
         block: &mut [i64],
+        series: bool,
     ) {
         let t = Instant::now();
         match team {
             Some(team) if self.est[fi] >= self.threshold => {
-                let w = team.run(fi, block, packs[fi]);
+                let wake = series || self.threshold == 0 || self.est[fi] >= WAKE_NS;
+                let w = team.run(fi, block, packs[fi], wake);
                 self.est[fi] = t.elapsed().as_nanos() * w.max(1) as u128;
             }
             _ => {

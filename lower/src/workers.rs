@@ -212,8 +212,12 @@ impl Team<'_> {
     /// did). `packs`: the function packs operands (a tiled contraction), so
     /// each chunk repacks the shared factor: one chunk per worker. The
     /// caller's chunks run on `block`, whose worker number and count are
-    /// restored (0 and 1) before returning.
-    pub fn run(&self, func: usize, block: &mut [i64], packs: bool) -> usize {
+    /// restored (0 and 1) before returning. Parked workers are woken only
+    /// with `wake`: otherwise only workers still spinning or yielding after
+    /// a recent job take part (waking a thread costs the caller a system
+    /// call, and on a loaded machine the woken thread may take the caller's
+    /// processor for a time slice: a short loop does not risk it).
+    pub fn run(&self, func: usize, block: &mut [i64], packs: bool, wake: bool) -> usize {
         let v = &self.view;
         let n = self.workers();
         let chunks = if packs { n } else { n * CHUNKS_PER_WORKER }.min(MAX_CHUNKS);
@@ -231,8 +235,10 @@ impl Team<'_> {
             let (lo, hi) = range(chunks, w, n);
             t.0.store(ticket(job, hi, lo), Ordering::Release);
         }
-        for t in &self.threads {
-            t.unpark();
+        if wake {
+            for t in &self.threads {
+                t.unpark();
+            }
         }
         let mut mine = 0;
         block[v.slot + 1] = chunks as i64;
