@@ -143,9 +143,13 @@ impl View<'_> {
     fn serve(&self, w: usize) {
         let mut b: Vec<i64> = vec![0; self.shared.block.len()];
         let mut seen = job_of(self.shared.tickets[w].0.load(Ordering::Acquire));
-        // (a worker started late may see the stopping job as its first)
-        while let Some(job) = self.next_job(w, seen) {
+        // (a worker started late may see the stopping job as its first);
+        // parked until the first job (a kernel whose loops are all too
+        // short for the team never has its workers compete for processors)
+        let mut spin = false;
+        while let Some(job) = self.next_job(w, seen, spin) {
             seen = job;
+            spin = true;
             let mut first = true;
             while let Some(c) = self.take(w, job) {
                 if first {
@@ -167,9 +171,9 @@ impl View<'_> {
     }
 
     /// Worker `w` waits for a job other than `seen` (spinning, then
-    /// yielding, then parked) and returns its number; `None` once the team
-    /// stops.
-    fn next_job(&self, w: usize, seen: u64) -> Option<u64> {
+    /// yielding, then parked; with `spin` false, parked at once) and
+    /// returns its number; `None` once the team stops.
+    fn next_job(&self, w: usize, seen: u64, spin: bool) -> Option<u64> {
         let start = Instant::now();
         let mut n: u32 = 0;
         loop {
@@ -185,7 +189,7 @@ impl View<'_> {
                 std::hint::spin_loop();
                 continue;
             }
-            let idle = start.elapsed();
+            let idle = if spin { start.elapsed() } else { YIELD };
             if idle < SPIN {
                 std::hint::spin_loop();
             } else if idle < YIELD {
