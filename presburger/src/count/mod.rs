@@ -22,7 +22,21 @@
 //!    divisions (`floor`/`ceil` of the active bounds) and whose summand is a
 //!    polynomial in the variables and those divisions. A division that
 //!    depends on the next variable to sum is removed first by splitting
-//!    that variable into residue classes (`w = m·w' + r`).
+//!    that variable into residue classes (`w = m·w' + r`) when its period
+//!    `m` is at most 64; a larger period lifts the divisions to variables
+//!    of their own (`q = floor(f/m)` with `0 <= f - m·q < m`, module
+//!    `lattice`), so a modulus of 100 or 1024 costs no more than one of 2
+//!    and stays in the answer as a floor term (`floor((99 + n)/100)`).
+//!    Equalities are solved first: one with a small coefficient directly
+//!    (`w = floor(-e/a)`, the equality staying as a divisibility
+//!    condition); one whose coefficients on the summation variables are
+//!    all above 16 by a unimodular change of those variables (a Hermite
+//!    column reduction of the row), after which one new variable has a
+//!    single value and the condition is `gcd | e` on the rest. The next
+//!    variable is the one giving the fewest chambers, avoiding those whose
+//!    bounds would give later divisions a period above 16. Periods and
+//!    coefficients above 65536 are refused ("not supported"; a set without
+//!    parameters is then counted by enumeration).
 //! 3. What remains is over the parameters (and, for a relation, its domain
 //!    dimensions): pieces with equal quasi-polynomials are merged
 //!    (union, then coalesce) into the result, a [`PwQPolynomial`].
@@ -48,6 +62,7 @@
 
 mod bound;
 mod eliminate;
+mod lattice;
 mod parse;
 mod piece;
 mod pieces;
@@ -77,9 +92,9 @@ pub fn card(set: &Set) -> Result<PwQPolynomial> {
     let parts = disjoint_defined(set)?;
     let work = parts.into_iter().map(|b| (b, None)).collect();
     match summed(work, n_keep, target.clone()).map_err(|e| named(e, set)) {
-        // equalities with large coefficients (no unimodular change of
-        // basis yet): a set without parameters is still counted, by
-        // enumeration of its outer dimensions
+        // numbers beyond the lifting limit (see eliminate): a set without
+        // parameters is still counted, by enumeration of its outer
+        // dimensions
         Err(Error::Invalid(e)) if e == eliminate::PERIOD_TOO_LARGE && n_keep == 0 => {
             let n = set.card()?;
             let mut f = PwQPolynomial::zero(target.clone());
@@ -205,14 +220,19 @@ fn summed(
             continue;
         }
         let mut cur = vec![p];
-        while cur.first().is_some_and(|p| p.n_var > n_keep) {
+        while !cur.is_empty() {
             let mut next = Vec::new();
             for p in cur {
-                next.extend(eliminate::sum_last(eliminate::cheapest_last(p, n_keep))?);
+                if p.n_var == n_keep {
+                    done.push(p);
+                } else if let Some(q) = lattice::compress_equality(&p, n_keep)? {
+                    next.extend(q);
+                } else {
+                    next.extend(eliminate::sum_last(eliminate::cheapest_last(p, n_keep))?);
+                }
             }
             cur = next;
         }
-        done.extend(cur);
     }
     assemble(done, target)
 }
