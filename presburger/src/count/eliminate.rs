@@ -123,7 +123,7 @@ pub(crate) fn finish_with(
     p: &Piece,
     mut b: Builder,
     images: &[Vec<Int>],
-    summand: Option<Box<dyn FnOnce(&Builder, &[Poly]) -> Poly + '_>>,
+    summand: Option<Box<dyn FnOnce(&Builder, &[Poly]) -> Result<Poly> + '_>>,
     out: &mut Vec<Piece>,
 ) -> Result<()> {
     for r in &p.eqs {
@@ -137,8 +137,8 @@ pub(crate) fn finish_with(
     let n_new = b.width() - 1;
     let polys: Vec<Poly> = images.iter().map(|e| b.poly_of(e)).collect();
     let poly = match summand {
-        Some(f) => f(&b, &polys),
-        None => p.poly.compose(&polys, n_new),
+        Some(f) => f(&b, &polys)?,
+        None => p.poly.compose(&polys, n_new)?,
     };
     if let Some(q) = b.finish(poly)? {
         out.push(q);

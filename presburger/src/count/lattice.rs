@@ -92,7 +92,8 @@ fn compressible(p: &Piece, n_keep: usize) -> Option<(usize, Vec<usize>)> {
         let huge = Int::from(super::eliminate::MAX_LIFTED_PERIOD);
         if s.is_empty()
             || s.iter()
-                .any(|&v| r[1 + v].abs() <= small || r[1 + v].abs() > huge)
+                .any(|&v| r[1 + v].abs().is_one() || r[1 + v].abs() > huge)
+            || s.iter().all(|&v| r[1 + v].abs() <= small)
         {
             return None;
         }
@@ -167,6 +168,54 @@ pub(crate) fn compress_equality(p: &Piece, n_keep: usize) -> Result<Option<Optio
     let mut out = Vec::new();
     super::eliminate::finish_with(p, b, &images, None, &mut out)?;
     Ok(Some(out.pop()))
+}
+
+/// The widest pair of opposite inequalities `0 <= r <= k` that is split
+/// into the equalities `r = 0, .., r = k`.
+const MAX_NARROW: i64 = 7;
+
+/// `p` split into the pieces `r = i` (`i = 0 .. k`) for a pair of opposite
+/// inequalities `0 <= r <= k` of small width `k` (an existential stride's
+/// `0 <= f - m·e <= k`) whose row has a large coefficient on a summation
+/// variable: each piece has an equality that [`compress_equality`] solves
+/// without residue classes. `None` if no pair qualifies.
+pub(crate) fn split_narrow(p: &Piece, n_keep: usize) -> Result<Option<Vec<Piece>>> {
+    let large = Int::from(super::eliminate::LARGE_PERIOD as i64);
+    let huge = Int::from(super::eliminate::MAX_LIFTED_PERIOD);
+    let found = p.ineqs.iter().enumerate().find_map(|(i, r)| {
+        let coefs = &r[1 + n_keep..1 + p.n_var];
+        if !coefs.iter().any(|a| a.abs() > large) || coefs.iter().any(|a| a.abs() > huge) {
+            return None;
+        }
+        p.ineqs.iter().enumerate().find_map(|(j, o)| {
+            let opposite = o[1..].iter().zip(&r[1..]).all(|(x, y)| *x == -y);
+            let k = &r[0] + &o[0];
+            (opposite && !k.is_neg() && k <= Int::from(MAX_NARROW)).then(|| (i, j, k))
+        })
+    });
+    let Some((i, j, k)) = found else {
+        return Ok(None);
+    };
+    let k = k.to_i64().expect("a width up to MAX_NARROW");
+    let mut out = Vec::new();
+    for v in 0..=k {
+        crate::budget::tick(1)?;
+        let mut q = p.clone();
+        let mut eq = p.ineqs[i].clone();
+        eq[0] = &eq[0] - &Int::from(v);
+        q.ineqs = p
+            .ineqs
+            .iter()
+            .enumerate()
+            .filter(|&(t, _)| t != i && t != j)
+            .map(|(_, r)| r.clone())
+            .collect();
+        q.eqs.push(eq);
+        if q.tidy()? {
+            out.push(q);
+        }
+    }
+    Ok(Some(out))
 }
 
 /// `p` with the divisions that depend on variable `w` made variables

@@ -225,6 +225,8 @@ fn summed(
             for p in cur {
                 if p.n_var == n_keep {
                     done.push(p);
+                } else if let Some(q) = lattice::split_narrow(&p, n_keep)? {
+                    next.extend(q);
                 } else if let Some(q) = lattice::compress_equality(&p, n_keep)? {
                     next.extend(q);
                 } else {
@@ -262,11 +264,8 @@ fn initial_piece(b: &BasicMap, q: Option<&QuasiPolynomial>) -> Option<Piece> {
                 })
                 .collect();
             let total = n_var + nq;
-            let images: Vec<Poly> = (0..nsv)
-                .map(|k| Poly::var(total, k))
-                .chain((0..nq).map(|j| Poly::var(total, n_var + j)))
-                .collect();
-            (divs, q.poly.compose(&images, total))
+            let images: Vec<Option<usize>> = (0..nsv).chain(n_var..total).map(Some).collect();
+            (divs, q.poly.renamed(&images, total))
         }
     };
     let width = 1 + n_var + divs.len();
@@ -324,7 +323,10 @@ fn assemble(done: Vec<Piece>, target: Space) -> Result<PwQPolynomial> {
             None => same.push((p, q)),
         }
     }
-    // then the common refinement, one domain at a time
+    // then the common refinement, one domain at a time, the simplest
+    // domains first (fewer divisions: cheaper differences while the
+    // refinement grows)
+    same.sort_by_key(|(p, _)| (p.divs.len(), p.eqs.len() + p.ineqs.len()));
     for (p, q) in same {
         crate::budget::tick(1)?;
         let e = Map::from_basic(p.to_basic(target.clone())).simplify_parts();
