@@ -9,6 +9,10 @@
 //!   condition that `g` divides `e`. A unimodular map is a bijection of the
 //!   integer points, so the sum is unchanged; a large coefficient no longer
 //!   means many residue classes.
+//! * *Narrow strides.* A pair of rows `0 <= f - m·e <= k` of small width
+//!   `k` with a large coefficient (an existential stride) is split into the
+//!   `k + 1` equalities `f - m·e = i`, which the compression solves; lifting
+//!   the division of period `m` instead multiplies the pieces.
 //! * *Lifting divisions.* A division `q = floor(f / m)` that depends on the
 //!   variable to sum becomes a summation variable of its own, with the
 //!   rows `0 <= f - m·q <= m - 1`: the points with `q` are in bijection

@@ -27,12 +27,15 @@
 //!    of their own (`q = floor(f/m)` with `0 <= f - m·q < m`, module
 //!    `lattice`), so a modulus of 100 or 1024 costs no more than one of 2
 //!    and stays in the answer as a floor term (`floor((99 + n)/100)`).
-//!    Equalities are solved first: one with a small coefficient directly
-//!    (`w = floor(-e/a)`, the equality staying as a divisibility
-//!    condition); one whose coefficients on the summation variables are
-//!    all above 16 by a unimodular change of those variables (a Hermite
-//!    column reduction of the row), after which one new variable has a
-//!    single value and the condition is `gcd | e` on the rest. The next
+//!    A narrow pair of rows `0 <= f - m·e <= k` (`k <= 7`, an existential
+//!    stride) with a large coefficient is first split into the equalities
+//!    `f - m·e = 0, .., k`. Equalities are solved first: one with a unit or
+//!    only small coefficients directly (`w = floor(-e/a)`, the equality
+//!    staying as a divisibility condition); one with a coefficient above
+//!    16 on a summation variable (and none of them a unit) by a unimodular
+//!    change of those variables (a Hermite column reduction of the row),
+//!    after which one new variable has a single value and the condition is
+//!    `gcd | e` on the rest. The next
 //!    variable is the one giving the fewest chambers, avoiding those whose
 //!    bounds would give later divisions a period above 16. Periods and
 //!    coefficients above 65536 are refused ("not supported"; a set without
@@ -46,7 +49,14 @@
 //! the constraint structure, not on the size of the set: the time is
 //! polynomial in the dimension for a fixed structure and independent of the
 //! number of points (a box or simplex of any size takes the same steps).
-//! Unbounded sets are an error. Work is charged to the operation budget.
+//! Unbounded sets are an error. Work is charged to the operation budget,
+//! the quasi-polynomial arithmetic too (products, substitutions and sums of
+//! polynomials with many floor terms), so a count ends either with its
+//! answer or promptly with [`Error::BudgetExceeded`]. The costly shapes
+//! today are congruences of a large modulus beside small coefficients in
+//! a parametric box (`x0 + 3x1 + p0 ≡ c mod 98`): the summation is quick,
+//! but its pieces' domains carry nested divisions, and their common
+//! refinement takes seconds.
 //!
 //! The oracle is enumeration ([`reference`](mod@crate::reference):
 //! `card_by_enumeration` and friends), used by the property tests.

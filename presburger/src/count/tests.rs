@@ -319,8 +319,9 @@ proptest! {
     ) {
         let text = large_period_set(nd, kind, m, &a, c);
         let set: Set = text.parse().unwrap();
-        // a stride of 65 beside a coefficient of 3 can take ~1 s (more than
-        // COUNT_BUDGET); a budget error is a clear error, not a wrong answer
+        // a congruence of modulus ~100 beside a unit coefficient and a
+        // parametric box takes seconds to assemble (see the crate doc); a
+        // budget error is a clear error, not a wrong answer
         let c = match crate::budget::with_budget(4 * COUNT_BUDGET, || card(&set)) {
             Err(Error::BudgetExceeded) => return Ok(()),
             r => r.unwrap(),
