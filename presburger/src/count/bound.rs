@@ -233,21 +233,21 @@ fn restricted(q: &QuasiPolynomial, target: &Space, np: usize) -> QuasiPolynomial
         .map(|(num, den)| (keep(num), den.clone()))
         .collect();
     let nd = q.divs.len();
-    let images: Vec<Poly> = (0..n + nd)
+    let images: Vec<Option<usize>> = (0..n + nd)
         .map(|k| {
             if k < np {
-                Poly::var(np + nd, k)
+                Some(k)
             } else if k < n {
-                Poly::zero(np + nd)
+                None
             } else {
-                Poly::var(np + nd, k - n + np)
+                Some(k - n + np)
             }
         })
         .collect();
     QuasiPolynomial {
         space: target.clone(),
         divs,
-        poly: q.poly.compose(&images, np + nd),
+        poly: q.poly.renamed(&images, np + nd),
     }
     .pruned()
 }

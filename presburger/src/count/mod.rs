@@ -22,7 +22,24 @@
 //!    divisions (`floor`/`ceil` of the active bounds) and whose summand is a
 //!    polynomial in the variables and those divisions. A division that
 //!    depends on the next variable to sum is removed first by splitting
-//!    that variable into residue classes (`w = m·w' + r`).
+//!    that variable into residue classes (`w = m·w' + r`) when its period
+//!    `m` is at most 64; a larger period lifts the divisions to variables
+//!    of their own (`q = floor(f/m)` with `0 <= f - m·q < m`, module
+//!    `lattice`), so a modulus of 100 or 1024 costs no more than one of 2
+//!    and stays in the answer as a floor term (`floor((99 + n)/100)`).
+//!    A narrow pair of rows `0 <= f - m·e <= k` (`k <= 7`, an existential
+//!    stride) with a large coefficient is first split into the equalities
+//!    `f - m·e = 0, .., k`. Equalities are solved first: one with a unit or
+//!    only small coefficients directly (`w = floor(-e/a)`, the equality
+//!    staying as a divisibility condition); one with a coefficient above
+//!    16 on a summation variable (and none of them a unit) by a unimodular
+//!    change of those variables (a Hermite column reduction of the row),
+//!    after which one new variable has a single value and the condition is
+//!    `gcd | e` on the rest. The next
+//!    variable is the one giving the fewest chambers, avoiding those whose
+//!    bounds would give later divisions a period above 16. Periods and
+//!    coefficients above 65536 are refused ("not supported"; a set without
+//!    parameters is then counted by enumeration).
 //! 3. What remains is over the parameters (and, for a relation, its domain
 //!    dimensions): pieces with equal quasi-polynomials are merged
 //!    (union, then coalesce) into the result, a [`PwQPolynomial`].
@@ -32,7 +49,14 @@
 //! the constraint structure, not on the size of the set: the time is
 //! polynomial in the dimension for a fixed structure and independent of the
 //! number of points (a box or simplex of any size takes the same steps).
-//! Unbounded sets are an error. Work is charged to the operation budget.
+//! Unbounded sets are an error. Work is charged to the operation budget,
+//! the quasi-polynomial arithmetic too (products, substitutions and sums of
+//! polynomials with many floor terms), so a count ends either with its
+//! answer or promptly with [`Error::BudgetExceeded`]. The costly shapes
+//! today are congruences of a large modulus beside small coefficients in
+//! a parametric box (`x0 + 3x1 + p0 ≡ c mod 98`): the summation is quick,
+//! but its pieces' domains carry nested divisions, and their common
+//! refinement takes seconds.
 //!
 //! The oracle is enumeration ([`reference`](mod@crate::reference):
 //! `card_by_enumeration` and friends), used by the property tests.
@@ -48,6 +72,7 @@
 
 mod bound;
 mod eliminate;
+mod lattice;
 mod parse;
 mod piece;
 mod pieces;
@@ -77,9 +102,9 @@ pub fn card(set: &Set) -> Result<PwQPolynomial> {
     let parts = disjoint_defined(set)?;
     let work = parts.into_iter().map(|b| (b, None)).collect();
     match summed(work, n_keep, target.clone()).map_err(|e| named(e, set)) {
-        // equalities with large coefficients (no unimodular change of
-        // basis yet): a set without parameters is still counted, by
-        // enumeration of its outer dimensions
+        // numbers beyond the lifting limit (see eliminate): a set without
+        // parameters is still counted, by enumeration of its outer
+        // dimensions
         Err(Error::Invalid(e)) if e == eliminate::PERIOD_TOO_LARGE && n_keep == 0 => {
             let n = set.card()?;
             let mut f = PwQPolynomial::zero(target.clone());
@@ -205,14 +230,21 @@ fn summed(
             continue;
         }
         let mut cur = vec![p];
-        while cur.first().is_some_and(|p| p.n_var > n_keep) {
+        while !cur.is_empty() {
             let mut next = Vec::new();
             for p in cur {
-                next.extend(eliminate::sum_last(eliminate::cheapest_last(p, n_keep))?);
+                if p.n_var == n_keep {
+                    done.push(p);
+                } else if let Some(q) = lattice::split_narrow(&p, n_keep)? {
+                    next.extend(q);
+                } else if let Some(q) = lattice::compress_equality(&p, n_keep)? {
+                    next.extend(q);
+                } else {
+                    next.extend(eliminate::sum_last(eliminate::cheapest_last(p, n_keep))?);
+                }
             }
             cur = next;
         }
-        done.extend(cur);
     }
     assemble(done, target)
 }
@@ -242,11 +274,8 @@ fn initial_piece(b: &BasicMap, q: Option<&QuasiPolynomial>) -> Option<Piece> {
                 })
                 .collect();
             let total = n_var + nq;
-            let images: Vec<Poly> = (0..nsv)
-                .map(|k| Poly::var(total, k))
-                .chain((0..nq).map(|j| Poly::var(total, n_var + j)))
-                .collect();
-            (divs, q.poly.compose(&images, total))
+            let images: Vec<Option<usize>> = (0..nsv).chain(n_var..total).map(Some).collect();
+            (divs, q.poly.renamed(&images, total))
         }
     };
     let width = 1 + n_var + divs.len();
@@ -304,7 +333,10 @@ fn assemble(done: Vec<Piece>, target: Space) -> Result<PwQPolynomial> {
             None => same.push((p, q)),
         }
     }
-    // then the common refinement, one domain at a time
+    // then the common refinement, one domain at a time, the simplest
+    // domains first (fewer divisions: cheaper differences while the
+    // refinement grows)
+    same.sort_by_key(|(p, _)| (p.divs.len(), p.eqs.len() + p.ineqs.len()));
     for (p, q) in same {
         crate::budget::tick(1)?;
         let e = Map::from_basic(p.to_basic(target.clone())).simplify_parts();

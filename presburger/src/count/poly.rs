@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::rat::Rat;
+use crate::error::Result;
 use crate::int::Int;
 
 /// A polynomial in `n_var` variables: a map from exponent vectors to
@@ -112,17 +113,37 @@ impl Poly {
         }
     }
 
-    pub(crate) fn mul(&self, o: &Poly) -> Poly {
-        // Charged to the operation budget (products of quasi-polynomials with
-        // many floor terms grow fast): once it is spent, the summation loops'
-        // next `tick` ends the count with the budget error.
-        let _ = crate::budget::tick((self.terms.len() * o.terms.len()) as u64);
+    /// The product, charged to the operation budget (one unit per pair of
+    /// terms: products of quasi-polynomials with many floor terms grow fast).
+    pub(crate) fn mul(&self, o: &Poly) -> Result<Poly> {
+        crate::budget::tick((self.terms.len() * o.terms.len()) as u64)?;
         let mut r = Poly::zero(self.n_var);
         for (e1, c1) in &self.terms {
             for (e2, c2) in &o.terms {
                 let e: Vec<u32> = e1.iter().zip(e2).map(|(a, b)| a + b).collect();
                 r.add_term(e, c1.mul(c2));
             }
+        }
+        Ok(r)
+    }
+
+    /// The polynomial with variable `k` renamed to `map[k]` of a space of
+    /// `n_new` variables (`None`: the variable is zero). Linear in the
+    /// number of terms.
+    pub(crate) fn renamed(&self, map: &[Option<usize>], n_new: usize) -> Poly {
+        let mut r = Poly::zero(n_new);
+        'terms: for (e, c) in &self.terms {
+            let mut e2 = vec![0; n_new];
+            for (k, &x) in e.iter().enumerate() {
+                if x == 0 {
+                    continue;
+                }
+                match map[k] {
+                    Some(j) => e2[j] += x,
+                    None => continue 'terms,
+                }
+            }
+            r.add_term(e2, c.clone());
         }
         r
     }
@@ -160,27 +181,39 @@ impl Poly {
 
     /// Substitute every variable `k` by `images[k]` (polynomials in a new
     /// variable space of `n_new` variables).
-    pub(crate) fn compose(&self, images: &[Poly], n_new: usize) -> Poly {
+    /// Charged to the operation budget (through the products, and one unit
+    /// per term).
+    pub(crate) fn compose(&self, images: &[Poly], n_new: usize) -> Result<Poly> {
         let mut powers: Vec<Vec<Poly>> = images
             .iter()
             .map(|p| vec![Poly::constant(n_new, Rat::one()), p.clone()])
             .collect();
         let mut r = Poly::zero(n_new);
         for (e, c) in &self.terms {
+            crate::budget::tick(1)?;
             let mut t = Poly::constant(n_new, c.clone());
             for (k, &p) in e.iter().enumerate() {
                 if p == 0 {
                     continue;
                 }
                 while powers[k].len() <= p as usize {
-                    let next = powers[k].last().unwrap().mul(&images[k]);
+                    let next = powers[k].last().unwrap().mul(&images[k])?;
                     powers[k].push(next);
                 }
-                t = t.mul(&powers[k][p as usize]);
+                t = t.mul(&powers[k][p as usize])?;
             }
-            r = r.add(&t);
+            r.add_assign(&t)?;
         }
-        r
+        Ok(r)
+    }
+
+    /// `self += o`, charged to the operation budget (one unit per term of `o`).
+    pub(crate) fn add_assign(&mut self, o: &Poly) -> Result<()> {
+        crate::budget::tick(o.terms.len() as u64)?;
+        for (e, c) in &o.terms {
+            self.add_term(e.clone(), c.clone());
+        }
+        Ok(())
     }
 
     /// `sum_{x_k = lo}^{hi} self`, where `x_k` is the variable `k` of `self`
@@ -194,7 +227,7 @@ impl Poly {
         hi: &Poly,
         images: &[Poly],
         n_new: usize,
-    ) -> Poly {
+    ) -> Result<Poly> {
         let lo_minus_one = lo.sub(&Poly::constant(n_new, Rat::one()));
         let mut cache: Vec<Option<Poly>> = Vec::new();
         let mut r = Poly::zero(n_new);
@@ -217,14 +250,14 @@ impl Poly {
             if cache[p].is_none() {
                 let s = power_sum(p);
                 let v = s
-                    .compose(std::slice::from_ref(hi), n_new)
-                    .sub(&s.compose(std::slice::from_ref(&lo_minus_one), n_new));
+                    .compose(std::slice::from_ref(hi), n_new)?
+                    .sub(&s.compose(std::slice::from_ref(&lo_minus_one), n_new)?);
                 cache[p] = Some(v);
             }
-            let c = coef.compose(images, n_new);
-            r = r.add(&c.mul(cache[p].as_ref().unwrap()));
+            let c = coef.compose(images, n_new)?;
+            r.add_assign(&c.mul(cache[p].as_ref().unwrap())?)?;
         }
-        r
+        Ok(r)
     }
 }
 

@@ -122,15 +122,12 @@ impl QuasiPolynomial {
             }
             divs.push((row, d.clone()));
         }
-        let ia: Vec<Poly> = (0..n + na).map(|k| Poly::var(total, k)).collect();
-        let ib: Vec<Poly> = (0..n)
-            .map(|k| Poly::var(total, k))
-            .chain((0..nb).map(|j| Poly::var(total, n + na + j)))
-            .collect();
+        let ia: Vec<Option<usize>> = (0..n + na).map(Some).collect();
+        let ib: Vec<Option<usize>> = (0..n).chain(n + na..total).map(Some).collect();
         Ok((
             divs,
-            self.poly.compose(&ia, total),
-            other.poly.compose(&ib, total),
+            self.poly.renamed(&ia, total),
+            other.poly.renamed(&ib, total),
         ))
     }
 
@@ -151,7 +148,7 @@ impl QuasiPolynomial {
         Ok(QuasiPolynomial {
             space: self.space.clone(),
             divs,
-            poly: a.mul(&b),
+            poly: a.mul(&b)?,
         }
         .pruned())
     }
@@ -242,14 +239,11 @@ impl QuasiPolynomial {
         for (row, _) in divs.iter_mut() {
             row.truncate(1 + total);
         }
-        let images: Vec<Poly> = (0..n)
-            .map(|j| Poly::var(total, j))
-            .chain(map.iter().map(|m| match m {
-                Some(t) => Poly::var(total, n + t),
-                None => Poly::zero(total),
-            }))
+        let images: Vec<Option<usize>> = (0..n)
+            .map(Some)
+            .chain(map.iter().map(|m| m.map(|t| n + t)))
             .collect();
-        let poly = self.poly.compose(&images, total);
+        let poly = self.poly.renamed(&images, total);
         QuasiPolynomial {
             space: self.space,
             divs,

@@ -1,0 +1,322 @@
+//! Changes of summation variables that keep residue periods small.
+//!
+//! * *Equality compression.* An equality `a·x_S + e = 0` over summation
+//!   variables `x_S` (and kept variables and divisions free of `x_S` in
+//!   `e`) is solved by a unimodular change of coordinates `x_S = U·z` with
+//!   `a·U = (0, .., 0, g)`, `g = gcd(a)` (column operations of Euclid's
+//!   algorithm, i.e. a Hermite normal form of the row): the last new
+//!   variable is then `z = -e / g`, one value, and the equality becomes the
+//!   condition that `g` divides `e`. A unimodular map is a bijection of the
+//!   integer points, so the sum is unchanged; a large coefficient no longer
+//!   means many residue classes.
+//! * *Narrow strides.* A pair of rows `0 <= f - m·e <= k` of small width
+//!   `k` with a large coefficient (an existential stride) is split into the
+//!   `k + 1` equalities `f - m·e = i`, which the compression solves; lifting
+//!   the division of period `m` instead multiplies the pieces.
+//! * *Lifting divisions.* A division `q = floor(f / m)` that depends on the
+//!   variable to sum becomes a summation variable of its own, with the
+//!   rows `0 <= f - m·q <= m - 1`: the points with `q` are in bijection
+//!   with those without, and the variable under the division is summed
+//!   next without splitting it into `m` residue classes.
+
+use super::piece::{Builder, Piece};
+use crate::error::Result;
+use crate::int::Int;
+
+/// For each division of `p`, the variables it depends on (directly or
+/// through earlier divisions).
+pub(crate) fn div_dependences(p: &Piece) -> Vec<Vec<bool>> {
+    let off = 1 + p.n_var;
+    let mut deps: Vec<Vec<bool>> = Vec::with_capacity(p.divs.len());
+    for (num, _) in &p.divs {
+        let mut d: Vec<bool> = (0..p.n_var).map(|v| !num[1 + v].is_zero()).collect();
+        for (j, dj) in deps.iter().enumerate() {
+            if !num[off + j].is_zero() {
+                for (a, b) in d.iter_mut().zip(dj) {
+                    *a |= *b;
+                }
+            }
+        }
+        deps.push(d);
+    }
+    deps
+}
+
+/// A unimodular matrix `U` (rows and columns indexed like `a`) with
+/// `a·U = (0, .., 0, g)`, `g > 0` the gcd of `a` (not all zero).
+pub(crate) fn hermite_column(a: &[Int]) -> (Vec<Vec<Int>>, Int) {
+    let s = a.len();
+    let mut a = a.to_vec();
+    let mut u: Vec<Vec<Int>> = (0..s)
+        .map(|r| (0..s).map(|c| Int::from(i64::from(r == c))).collect())
+        .collect();
+    loop {
+        let nz: Vec<usize> = (0..s).filter(|&k| !a[k].is_zero()).collect();
+        if nz.len() <= 1 {
+            break;
+        }
+        let p = *nz.iter().min_by_key(|&&k| a[k].abs()).unwrap();
+        for &j in &nz {
+            if j == p {
+                continue;
+            }
+            let q = a[j].div_floor(&a[p]);
+            a[j] = &a[j] - &(&q * &a[p]);
+            for row in u.iter_mut() {
+                row[j] = &row[j] - &(&q * &row[p]);
+            }
+        }
+    }
+    let p = (0..s).find(|&k| !a[k].is_zero()).expect("a non-zero row");
+    a.swap(p, s - 1);
+    for row in u.iter_mut() {
+        row.swap(p, s - 1);
+    }
+    if a[s - 1].is_neg() {
+        a[s - 1] = -&a[s - 1];
+        for row in u.iter_mut() {
+            row[s - 1] = -&row[s - 1];
+        }
+    }
+    (u, a.pop().unwrap())
+}
+
+/// An equality of `p` over the summation variables (from `n_keep`), all of
+/// whose coefficients there are large, and whose divisions do not depend
+/// on them: its index and those variables.
+fn compressible(p: &Piece, n_keep: usize) -> Option<(usize, Vec<usize>)> {
+    let deps = div_dependences(p);
+    let off = 1 + p.n_var;
+    p.eqs.iter().enumerate().find_map(|(i, r)| {
+        let s: Vec<usize> = (n_keep..p.n_var).filter(|&v| !r[1 + v].is_zero()).collect();
+        // a small coefficient is solved directly, its divisibility condition
+        // split into few residue classes (see `eliminate`): the change of
+        // variables would skew the other rows
+        let small = Int::from(super::eliminate::LARGE_PERIOD as i64);
+        let huge = Int::from(super::eliminate::MAX_LIFTED_PERIOD);
+        if s.is_empty()
+            || s.iter()
+                .any(|&v| r[1 + v].abs().is_one() || r[1 + v].abs() > huge)
+            || s.iter().all(|&v| r[1 + v].abs() <= small)
+        {
+            return None;
+        }
+        let free = deps
+            .iter()
+            .enumerate()
+            .all(|(k, d)| r[off + k].is_zero() || s.iter().all(|&v| !d[v]));
+        free.then_some((i, s))
+    })
+}
+
+/// `p` with one equality over its summation variables solved by a
+/// unimodular change of those variables (one variable fewer); `None` if no
+/// equality qualifies. The result is `Some(None)` for an empty piece.
+pub(crate) fn compress_equality(p: &Piece, n_keep: usize) -> Result<Option<Option<Piece>>> {
+    let Some((i, s)) = compressible(p, n_keep) else {
+        return Ok(None);
+    };
+    crate::budget::tick(1)?;
+    let row = &p.eqs[i];
+    let a: Vec<Int> = s.iter().map(|&v| row[1 + v].clone()).collect();
+    let (u, g) = hermite_column(&a);
+    let gone = *s.last().unwrap();
+    let new_index = |v: usize| if v < gone { v } else { v - 1 };
+    let deps = div_dependences(p);
+    let in_s = |v: usize| s.contains(&v);
+    let mut b = Builder::new(p.n_var - 1);
+    let nv = p.n_var;
+    let mut images: Vec<Vec<Int>> = vec![Vec::new(); nv + p.divs.len()];
+    for v in (0..nv).filter(|&v| !in_s(v)) {
+        images[v] = b.unit(1 + new_index(v));
+    }
+    // divisions free of the compressed variables keep their meaning
+    let dependent: Vec<bool> = deps.iter().map(|d| s.iter().any(|&v| d[v])).collect();
+    for (k, (num, den)) in p.divs.iter().enumerate() {
+        if !dependent[k] {
+            let e = b.subst(num, &images);
+            images[nv + k] = b.div(&e, den);
+        }
+    }
+    // g·z + rest = 0
+    let mut rest = row.clone();
+    for &v in &s {
+        rest[1 + v] = Int::ZERO;
+    }
+    let neg: Vec<Int> = b.subst(&rest, &images).iter().map(|v| -v).collect();
+    let z_last = if g.is_one() { neg } else { b.div(&neg, &g) };
+    for (r, &v) in s.iter().enumerate() {
+        let mut e = vec![Int::ZERO; b.width()];
+        for (c, &w) in s.iter().enumerate() {
+            let coef = &u[r][c];
+            if coef.is_zero() {
+                continue;
+            }
+            if c + 1 == s.len() {
+                for (o, x) in e.iter_mut().zip(&z_last) {
+                    o.add_mul(coef, x);
+                }
+            } else {
+                let col = 1 + new_index(w);
+                e[col] = &e[col] + coef;
+            }
+        }
+        images[v] = e;
+    }
+    for (k, (num, den)) in p.divs.iter().enumerate() {
+        if dependent[k] {
+            let e = b.subst(num, &images);
+            images[nv + k] = b.div(&e, den);
+        }
+    }
+    let mut out = Vec::new();
+    super::eliminate::finish_with(p, b, &images, None, &mut out)?;
+    Ok(Some(out.pop()))
+}
+
+/// The widest pair of opposite inequalities `0 <= r <= k` that is split
+/// into the equalities `r = 0, .., r = k`.
+const MAX_NARROW: i64 = 7;
+
+/// `p` split into the pieces `r = i` (`i = 0 .. k`) for a pair of opposite
+/// inequalities `0 <= r <= k` of small width `k` (an existential stride's
+/// `0 <= f - m·e <= k`) whose row has a large coefficient on a summation
+/// variable: each piece has an equality that [`compress_equality`] solves
+/// without residue classes. `None` if no pair qualifies.
+pub(crate) fn split_narrow(p: &Piece, n_keep: usize) -> Result<Option<Vec<Piece>>> {
+    let large = Int::from(super::eliminate::LARGE_PERIOD as i64);
+    let huge = Int::from(super::eliminate::MAX_LIFTED_PERIOD);
+    let found = p.ineqs.iter().enumerate().find_map(|(i, r)| {
+        let coefs = &r[1 + n_keep..1 + p.n_var];
+        if !coefs.iter().any(|a| a.abs() > large) || coefs.iter().any(|a| a.abs() > huge) {
+            return None;
+        }
+        p.ineqs.iter().enumerate().find_map(|(j, o)| {
+            let opposite = o[1..].iter().zip(&r[1..]).all(|(x, y)| *x == -y);
+            let k = &r[0] + &o[0];
+            (opposite && !k.is_neg() && k <= Int::from(MAX_NARROW)).then(|| (i, j, k))
+        })
+    });
+    let Some((i, j, k)) = found else {
+        return Ok(None);
+    };
+    let k = k.to_i64().expect("a width up to MAX_NARROW");
+    let mut out = Vec::new();
+    for v in 0..=k {
+        crate::budget::tick(1)?;
+        let mut q = p.clone();
+        let mut eq = p.ineqs[i].clone();
+        eq[0] = &eq[0] - &Int::from(v);
+        q.ineqs = p
+            .ineqs
+            .iter()
+            .enumerate()
+            .filter(|&(t, _)| t != i && t != j)
+            .map(|(_, r)| r.clone())
+            .collect();
+        q.eqs.push(eq);
+        if q.tidy()? {
+            out.push(q);
+        }
+    }
+    Ok(Some(out))
+}
+
+/// `p` with the divisions that depend on variable `w` made variables
+/// (after the others, in division order), each bounded by its definition.
+pub(crate) fn lift_divisions(p: &Piece, w: usize) -> Result<Option<Piece>> {
+    crate::budget::tick(1)?;
+    let deps = div_dependences(p);
+    let lifted: Vec<usize> = (0..p.divs.len()).filter(|&k| deps[k][w]).collect();
+    let nv = p.n_var;
+    let mut b = Builder::new(nv + lifted.len());
+    let mut images: Vec<Vec<Int>> = (0..nv).map(|v| b.unit(1 + v)).collect();
+    for (k, (num, den)) in p.divs.iter().enumerate() {
+        let e = b.subst(num, &images);
+        match lifted.iter().position(|&l| l == k) {
+            Some(t) => {
+                let q = b.unit(1 + nv + t);
+                // 0 <= e - den·q <= den - 1
+                let mut lo = e.clone();
+                lo.resize(b.width(), Int::ZERO);
+                for (x, y) in lo.iter_mut().zip(&q) {
+                    *x = &*x - &(den * y);
+                }
+                let mut hi: Vec<Int> = lo.iter().map(|v| -v).collect();
+                hi[0] = &hi[0] + &(den - &Int::ONE);
+                b.add_ineq(lo);
+                b.add_ineq(hi);
+                images.push(q);
+            }
+            None => {
+                let img = b.div(&e, den);
+                images.push(img);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    super::eliminate::finish_with(p, b, &images, None, &mut out)?;
+    Ok(out.pop())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::rat::Rat;
+    use super::*;
+
+    /// The determinant by Gaussian elimination over the rationals.
+    fn det(m: &[Vec<Int>]) -> Rat {
+        let n = m.len();
+        let mut a: Vec<Vec<Rat>> = m
+            .iter()
+            .map(|r| r.iter().map(|x| Rat::from(x.clone())).collect())
+            .collect();
+        let mut d = Rat::one();
+        for c in 0..n {
+            let Some(p) = (c..n).find(|&r| !a[r][c].is_zero()) else {
+                return Rat::zero();
+            };
+            if p != c {
+                a.swap(p, c);
+                d = d.neg();
+            }
+            d = d.mul(&a[c][c]);
+            for r in c + 1..n {
+                let f = a[r][c].div(&a[c][c]).unwrap();
+                for k in c..n {
+                    let v = a[r][k].sub(&f.mul(&a[c][k]));
+                    a[r][k] = v;
+                }
+            }
+        }
+        d
+    }
+
+    #[test]
+    fn hermite_column_is_unimodular_and_reduces_the_row() {
+        for a in [
+            vec![3i64, -97],
+            vec![100, 1],
+            vec![6, 10, 15],
+            vec![0, -4],
+            vec![1024],
+        ] {
+            let ai: Vec<Int> = a.iter().map(|&x| Int::from(x)).collect();
+            let (u, g) = hermite_column(&ai);
+            let s = a.len();
+            for c in 0..s {
+                let mut v = Int::ZERO;
+                for r in 0..s {
+                    v.add_mul(&ai[r], &u[r][c]);
+                }
+                let want = if c + 1 == s { g.clone() } else { Int::ZERO };
+                assert_eq!(v, want, "{a:?}");
+            }
+            let g0 = ai.iter().fold(Int::ZERO, |x, y| x.gcd(y));
+            assert_eq!(g, g0);
+            // |det U| = 1 (fraction-free elimination over the rationals)
+            let d = det(&u);
+            assert!(d == Rat::one() || d == Rat::from(-1), "{a:?}: det {d:?}");
+        }
+    }
+}
