@@ -12,6 +12,7 @@
 use crate::basic::{BasicMap, Div};
 use crate::budget;
 use crate::error::{DimKind, DimRef, Error, Result};
+use crate::fourier_motzkin::refute_by_elimination;
 use crate::int::Int;
 use crate::map::Map;
 use crate::matrix::normalize;
@@ -288,6 +289,10 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
     Ok(out)
 }
 
+/// The size (inequalities times row length, after simplification) from
+/// which [`lexopt_points`] tries [`refute_by_elimination`] before the search.
+const ELIMINATION_SIZE: usize = 900;
+
 /// The optimum of a map without parameters or input dimensions: the optimum
 /// of each disjunct by `opt`, then the best of them.
 pub(crate) fn lexopt_points(
@@ -301,7 +306,12 @@ pub(crate) fn lexopt_points(
             continue;
         }
         let mut b = orig.clone();
-        if !b.simplify() {
+        // a cheap proof of emptiness first on large systems (the scheduler's
+        // empty Farkas problems): the optimum's search would find it at a
+        // much higher cost (on small ones the search costs about as much)
+        if !b.simplify()
+            || b.ineqs.len() * b.row_len() >= ELIMINATION_SIZE && refute_by_elimination(&b)
+        {
             orig.remember_empty();
             continue;
         }

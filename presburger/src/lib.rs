@@ -88,6 +88,7 @@ pub mod budget;
 mod coalesce;
 pub mod count;
 mod error;
+mod fourier_motzkin;
 mod fxhash;
 mod guess;
 mod hint;

@@ -33,7 +33,7 @@ impl BasicMap {
                 return false;
             }
             let rel = self.local_relations_from_eqs();
-            self.gauss();
+            let _ = self.gauss();
             if self.is_obviously_empty() {
                 self.set_empty();
                 return false;
@@ -42,11 +42,28 @@ impl BasicMap {
                 self.set_empty();
                 return false;
             }
-            if !self.dedup_ineqs() {
-                self.set_empty();
-                return false;
+            // opposite pairs turned into equalities are eliminated from the
+            // other rows, which may then be parallel, opposite or contradict:
+            // again until no pair is left (each round has fewer inequalities)
+            let mut paired = false;
+            loop {
+                match self.dedup_ineqs() {
+                    None => {
+                        self.set_empty();
+                        return false;
+                    }
+                    Some(false) => break,
+                    Some(true) => {
+                        paired = true;
+                        if self.is_obviously_empty() || !self.normalize_rows() {
+                            self.set_empty();
+                            return false;
+                        }
+                    }
+                }
             }
             let changed = added
+                | (paired && self.n_div() > 0)
                 | rel
                 | self.eliminate_existentials_fm()
                 | self.drop_unit_existentials()
@@ -109,7 +126,9 @@ impl BasicMap {
 
     /// Gaussian elimination: every equality gets a pivot column (the last
     /// non-zero one) that is eliminated from all other rows and div numerators.
-    pub(crate) fn gauss(&mut self) {
+    /// Returns true if an inequality changed.
+    pub(crate) fn gauss(&mut self) -> bool {
+        let mut ineq_changed = false;
         let n = self.row_len();
         let mut done = 0;
         while done < self.eqs.len() {
@@ -132,7 +151,7 @@ impl BasicMap {
             let Some((k, col)) = best else {
                 // remaining equalities are constant: keep a false one, drop 0 = 0
                 self.eqs.retain(|r| !r.iter().all(Int::is_zero));
-                return;
+                return ineq_changed;
             };
             self.eqs.swap(done, k);
             // the pivot row is taken out while it updates the others (no copy)
@@ -151,6 +170,7 @@ impl BasicMap {
                 if !r[col].is_zero() {
                     eliminate(r, &piv, col);
                     normalize(r);
+                    ineq_changed = true;
                 }
             }
             for d in self.divs.iter_mut().flatten() {
@@ -168,6 +188,7 @@ impl BasicMap {
             self.eqs[done] = piv;
             done += 1;
         }
+        ineq_changed
     }
 
     /// Relations among locals implied by the equalities: eliminate the
@@ -274,8 +295,10 @@ impl BasicMap {
 
     /// Remove duplicate inequalities (keeping the tightest constant), turn
     /// opposite pairs with matching constants into equalities, and drop
-    /// trivially true rows. Returns `false` on a contradiction.
-    fn dedup_ineqs(&mut self) -> bool {
+    /// trivially true rows. Returns `None` on a contradiction, else whether
+    /// opposite pairs became equalities that changed other inequalities
+    /// (by their elimination).
+    fn dedup_ineqs(&mut self) -> Option<bool> {
         use std::collections::hash_map::Entry;
         let n = self.row_len();
         // first occurrence order of each direction; best[k] = row with the tightest constant
@@ -291,7 +314,7 @@ impl BasicMap {
             for (i, r) in self.ineqs.iter().enumerate() {
                 if r[1..n].iter().all(Int::is_zero) {
                     if r[0].is_neg() {
-                        return false;
+                        return None;
                     }
                     continue;
                 }
@@ -321,7 +344,7 @@ impl BasicMap {
                 if let Some(&k2) = index.get(&neg[..]) {
                     let s = &r[0] + &self.ineqs[best[k2]][0];
                     if s.is_neg() {
-                        return false;
+                        return None;
                     }
                     if s.is_zero() {
                         new_eqs.push(r.clone());
@@ -338,11 +361,11 @@ impl BasicMap {
             .filter(|(_, &k)| k)
             .map(|(&i, _)| std::mem::take(&mut old[i]))
             .collect();
-        if !new_eqs.is_empty() {
-            self.eqs.extend(new_eqs);
-            self.gauss();
+        if new_eqs.is_empty() {
+            return Some(false);
         }
-        true
+        self.eqs.extend(new_eqs);
+        Some(self.gauss())
     }
 
     /// True if local `k` (index among locals) is used by another local's definition.
