@@ -167,6 +167,13 @@ def lines():
         out.append(f"vucomisd {XMM[i]}, {XMM[(i + 9) % 16]}")
     for i, m in enumerate(mems(7, 3, 5)):
         out.append(f"vucomisd {XMM[i * 3 + 1]}, QWORD PTR {m}")
+    # Integer bits to and from the low lane; non-temporal stores.
+    for i in range(16):
+        out.append(f"vmovq {GPR[(i * 5) % 16]}, {XMM[i]}")
+        out.append(f"vmovq {XMM[(i + 7) % 16]}, {GPR[(i * 3 + 1) % 16]}")
+    for i, m in enumerate(mems(3, 2, 12)):
+        out.append(f"vmovntpd YMMWORD PTR {m}, {YMM[(i * 5 + 2) % 16]}")
+        out.append(f"vmovntpd XMMWORD PTR {m}, {XMM[(i * 7 + 9) % 16]}")
     return out
 
 
