@@ -332,6 +332,31 @@ impl Assembler {
         );
     }
 
+    /// `vperm2f128 dst, src1, src2/m256, imm8`: each 128-bit half of
+    /// `dst` chosen from the halves of both sources (`imm8` bits 1:0 for
+    /// the low half, 5:4 for the high: 0/1 = `src1` low/high, 2/3 = `src2`
+    /// low/high; bit 3/7 zeroes the half).
+    ///
+    /// ```
+    /// use codegen_x86::{Assembler, Ymm};
+    /// let mut asm = Assembler::new();
+    /// asm.vperm2f128(Ymm::Ymm0, Ymm::Ymm1, Ymm::Ymm2, 0x21);
+    /// assert_eq!(asm.code(), [0xc4, 0xe3, 0x75, 0x06, 0xc2, 0x21]);
+    /// ```
+    pub fn vperm2f128(&mut self, dst: Ymm, src1: Ymm, src2: impl Into<RegMem<Ymm>>, imm: u8) {
+        self.vex(
+            true,
+            Pp::P66,
+            Map::M0f3a,
+            false,
+            0x06,
+            dst.num(),
+            src1.num(),
+            src2.into().into(),
+        );
+        self.byte(imm);
+    }
+
     /// `vzeroupper`: clears the upper ymm halves (avoid SSE transition stalls before returning).
     ///
     /// ```
