@@ -265,6 +265,11 @@ impl State<'_> {
         if let Some(&r) = self.shared.get(&key(e)) {
             return Some(r);
         }
+        if let Expr::Access(k) = e {
+            if let Some(r) = self.carried(*k, |i| &i.fwd) {
+                return Some(r);
+            }
+        }
         let i = self.inner.as_ref()?;
         i.hoisted.get(&(i.cur, key(e))).copied()
     }

@@ -493,6 +493,20 @@ impl Emitter {
         self.asm.vucomisd(xmm(a), xmm(b));
     }
 
+    /// `vperm2f128 ymm, ymm, ymm, imm8`.
+    pub fn vperm2f128(&mut self, dst: u8, a: u8, b: u8, sel: u8) {
+        self.record(
+            "vperm2f128",
+            vec![
+                Operand::Ymm(ymm(dst)),
+                Operand::Ymm(ymm(a)),
+                Operand::Ymm(ymm(b)),
+                Operand::Imm(i64::from(sel)),
+            ],
+        );
+        self.asm.vperm2f128(ymm(dst), ymm(a), ymm(b), sel);
+    }
+
     /// `vucomisd a, m64`.
     pub fn vucomisd_mem(&mut self, a: u8, m: Mem) {
         self.record("vucomisd", vec![Operand::Xmm(xmm(a)), q(m)]);
