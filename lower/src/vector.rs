@@ -5,7 +5,7 @@
 //! four iterations are left, then the partial sums folded into lane 0 for
 //! the scalar remainder.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use ast::CmpOp;
 use codegen_x86::{Cond, Gpr, Label, Mem};
@@ -21,8 +21,10 @@ use crate::state::{slot, Loc, State};
 /// Two pointer groups of a written array, both unit stride, whose distance
 /// is only known at run time (`A[i][j]` and `A[i-1][j+1]` in a `j` loop):
 /// the vector loop runs only when their first addresses are at least
-/// `bytes` apart (four iterations plus the spread of the displacements),
-/// so that no element is touched by both within one 4-wide step.
+/// `bytes` apart (six iterations plus the spread of the displacements):
+/// no element is touched by both within one 4-wide step, nor by a store
+/// of one step and the half of a read carried from the step before it
+/// (`State::reuse_pairs`).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct DistanceCheck {
     pub(crate) a: usize,
@@ -203,21 +205,45 @@ impl State<'_> {
         Ok(())
     }
 
-    /// Reads of a unit-stride group of an array the loop does not write
-    /// whose group also has a read 16 bytes further in the same statement
+    /// Reads of a unit-stride group (of an array the loop does not write,
+    /// or writes only through other groups at a checked distance, see
+    /// [`DistanceCheck`]) whose group also has a read 16 bytes further in
+    /// the same statement
     /// (`A[i-1]` and `A[i+1]`): four consecutive elements starting two
     /// before the partner's are the high half of the partner's previous
     /// 4-wide load and the low half of its current one (`vperm2f128`), one
     /// load instead of two per step. Registers are taken only when plenty
     /// are free.
     fn reuse_pairs(&mut self, cs: &[Call], shifted: &[(usize, usize)]) -> Result<Vec<Reuse>> {
-        let written: HashSet<&str> = cs
-            .iter()
-            .flat_map(|c| c.stmt.accesses.iter())
-            .filter(|a| a.write)
-            .map(|a| a.array.as_str())
-            .collect();
         let inner = self.inner_ref()?;
+        // per written array, the pointers of its writes (`None`: a write
+        // not in a unit-stride group)
+        let mut writes: HashMap<&str, Option<Vec<Gpr>>> = HashMap::new();
+        for (u, c) in cs.iter().enumerate() {
+            for (k, a) in c.stmt.accesses.iter().enumerate() {
+                if !a.write {
+                    continue;
+                }
+                let p = shifted
+                    .contains(&(u, k))
+                    .then(|| inner.ptr.get(&(u, k)).map(|x| x.0))
+                    .flatten();
+                let e = writes.entry(a.array.as_str()).or_insert(Some(Vec::new()));
+                match (e.as_mut(), p) {
+                    (Some(v), Some(p)) => v.push(p),
+                    _ => *e = None,
+                }
+            }
+        }
+        // a written array's reads may be carried only in a group that no
+        // write uses: the distance check between the groups (`bytes`: six
+        // iterations and the spread) keeps the carried half clear of the
+        // previous step's stores
+        let clear = |array: &str, p: Gpr| match writes.get(array) {
+            None => true,
+            Some(None) => false,
+            Some(Some(ws)) => !ws.contains(&p),
+        };
         let plain = |key: &(usize, usize)| {
             shifted.contains(key)
                 && !inner.fwd.contains_key(key)
@@ -229,12 +255,15 @@ impl State<'_> {
         let mut taken: HashSet<(usize, usize)> = HashSet::new();
         for (u, c) in cs.iter().enumerate() {
             for (k, a) in c.stmt.accesses.iter().enumerate() {
-                if a.write || written.contains(a.array.as_str()) || !plain(&(u, k)) {
+                if a.write || !plain(&(u, k)) {
                     continue;
                 }
                 let Some(&(p, e)) = inner.ptr.get(&(u, k)) else {
                     continue;
                 };
+                if !clear(a.array.as_str(), p) {
+                    continue;
+                }
                 let partner = (0..c.stmt.accesses.len()).find(|&j| {
                     j != k
                         && !c.stmt.accesses[j].write
@@ -384,7 +413,7 @@ impl State<'_> {
                             ));
                         }
                         let (lo, hi) = (gp.min(gq), gp.max(gq));
-                        let bytes = 32 + (dp - dq).abs();
+                        let bytes = 48 + (dp - dq).abs();
                         match checks.iter_mut().find(|c| (c.a, c.b) == (lo, hi)) {
                             Some(c) => c.bytes = c.bytes.max(bytes),
                             None => checks.push(DistanceCheck {
