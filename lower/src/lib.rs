@@ -59,10 +59,12 @@
 //!   statement's repeated sub-trees (`2.0 * A[i][j][k]` three times in
 //!   heat-3d, module `cse`) are evaluated once into a register; operands
 //!   already in registers (hoisted, shared, forwarded) are read by the
-//!   three-operand forms without a copy. A
-//!   division by a constant `±2^k` whose reciprocal is a normal double is a
-//!   multiplication by the reciprocal (the same rounded result for every
-//!   operand, NaN and subnormals included: both round the same real number).
+//!   three-operand forms without a copy. A division by a constant `c`
+//!   whose reciprocal is a normal double is a multiplication by `1/c`
+//!   rounded: the same result for zeros, infinities and NaN, bit for bit
+//!   for `c = ±2^k`, within 2 ulp of the quotient otherwise (like gcc's
+//!   `-freciprocal-math`: the one rounding change of scalar code besides
+//!   `exp`; seidel_2d's chain of six adds and a division per element).
 //! * In an innermost loop without guards: an array written at a single
 //!   loop-invariant element, and accessed only there, is kept in a register
 //!   (scalar promotion: loaded before, stored after); maximal loop-invariant
