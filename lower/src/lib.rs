@@ -253,6 +253,7 @@ mod nest;
 mod pack;
 mod parallel;
 mod pipeline;
+mod recip;
 mod run;
 mod split;
 mod state;
