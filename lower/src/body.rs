@@ -14,7 +14,7 @@ use crate::emit::{g, q, VSrc, Width};
 use crate::error::{Error, Result};
 use crate::kernel::{ParamClass, StmtInfo, Storage};
 use crate::linear::{lin_of_ast, lin_of_subscript, Lin};
-use crate::recip::reciprocal;
+use crate::recip::{divisor, exact_reciprocal};
 use crate::state::{arg, slot, State};
 
 /// A statement instance being lowered: the statement and the AST
@@ -421,7 +421,10 @@ impl State<'_> {
                 // a left operand already in a register: the three-operand
                 // form, no copy
                 if let Some(a) = self.held(lhs) {
-                    if !(*op == BinOp::Div && reciprocal(rhs).is_some()) {
+                    let special = *op == BinOp::Div
+                        && (exact_reciprocal(rhs).is_some()
+                            || (w == Width::Scalar && divisor(rhs).is_some()));
+                    if !special {
                         let s = self.dsrc(c, rhs, w)?;
                         let d = self.vreg()?;
                         match op {
@@ -436,12 +439,18 @@ impl State<'_> {
                     }
                 }
                 let d = self.dval(c, lhs, w)?;
-                // `x / c` is `x * (1/c)` for a constant `c` (bit for bit
-                // when `c = ±2^k`, within 2 ulp otherwise: `reciprocal`)
-                if let Some(r) = (*op == BinOp::Div).then(|| reciprocal(rhs)).flatten() {
-                    let m = self.constant(r.to_bits())?;
-                    self.arith(BinOp::Mul, w, d, VSrc::Mem(m))?;
-                    return Ok(d);
+                // `x / c` for a constant `c`, bit for bit (module `recip`):
+                // `x * (1/c)` when `c = ±2^k`, Markstein's correction in
+                // scalar code for other `c` that allow it
+                if *op == BinOp::Div {
+                    if let Some(r) = exact_reciprocal(rhs) {
+                        let m = self.constant(r.to_bits())?;
+                        self.arith(BinOp::Mul, w, d, VSrc::Mem(m))?;
+                        return Ok(d);
+                    }
+                    if let Some(dv) = divisor(rhs).filter(|_| w == Width::Scalar) {
+                        return self.divide_by_constant(d, &dv);
+                    }
                 }
                 let s = self.dsrc(c, rhs, w)?;
                 self.arith(*op, w, d, s.v)?;

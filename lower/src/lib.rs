@@ -59,12 +59,19 @@
 //!   statement's repeated sub-trees (`2.0 * A[i][j][k]` three times in
 //!   heat-3d, module `cse`) are evaluated once into a register; operands
 //!   already in registers (hoisted, shared, forwarded) are read by the
-//!   three-operand forms without a copy. A division by a constant `c`
-//!   whose reciprocal is a normal double is a multiplication by `1/c`
-//!   rounded: the same result for zeros, infinities and NaN, bit for bit
-//!   for `c = ±2^k`, within 2 ulp of the quotient otherwise (like gcc's
-//!   `-freciprocal-math`: the one rounding change of scalar code besides
-//!   `exp`; seidel_2d's chain of six adds and a division per element).
+//!   three-operand forms without a copy. A division by a constant `c` gives
+//!   the quotient bit for bit (module `recip`): `x * (1/c)` for `c = ±2^k`;
+//!   in scalar code, for other `c` with `1/c` normal, `q = fma(x, y,`
+//!   `RN(x·y_lo))` from the double-word reciprocal `y + y_lo` when `|x|` and
+//!   `|x/c|` lie in `[2^-960, 2^1000]` (a range test; `vdivsd` otherwise),
+//!   checked by Markstein's correction `q' = fma(fma(−q, c, x), y, q)` (the
+//!   correctly rounded quotient), taken when it differs (a predicted
+//!   branch, so the check stays off the dependence chain); `vdivpd`
+//!   for other constants in vector loops (tested through the JIT on
+//!   random bit patterns and the range limits). So scalar loops give the
+//!   interpreter's results bit for bit except the inline `exp` (within 2
+//!   ulp of libm); `a + x*y` as one FMA (one rounding instead of two)
+//!   happens only in vector loops and the tiled contraction (below).
 //! * In an innermost loop without guards: an array written at a single
 //!   loop-invariant element, and accessed only there, is kept in a register
 //!   (scalar promotion: loaded before, stored after); maximal loop-invariant
