@@ -448,7 +448,9 @@ impl State<'_> {
                         self.arith(BinOp::Mul, w, d, VSrc::Mem(m))?;
                         return Ok(d);
                     }
-                    if let Some(dv) = divisor(rhs).filter(|_| w == Width::Scalar) {
+                    // (two registers besides x's; the plain division otherwise)
+                    let room = w == Width::Scalar && self.free_vregs() >= 2;
+                    if let Some(dv) = divisor(rhs).filter(|_| room) {
                         return self.divide_by_constant(d, &dv);
                     }
                 }
