@@ -266,6 +266,97 @@ impl Assembler {
         );
     }
 
+    /// `vmovq r64, xmm`: the low 64 bits of `src` as an integer.
+    ///
+    /// ```
+    /// use codegen_x86::{Assembler, Gpr, Xmm};
+    /// let mut asm = Assembler::new();
+    /// asm.vmovq_to_gpr(Gpr::Rax, Xmm::Xmm1);
+    /// assert_eq!(asm.code(), [0xc4, 0xe1, 0xf9, 0x7e, 0xc8]);
+    /// ```
+    pub fn vmovq_to_gpr(&mut self, dst: Gpr, src: Xmm) {
+        self.vex(
+            false,
+            Pp::P66,
+            Map::M0f,
+            true,
+            0x7e,
+            src.num(),
+            0,
+            Rm::Reg(dst.num()),
+        );
+    }
+
+    /// `vmovq xmm, r64`: an integer's bits into the low lane (upper lanes
+    /// zeroed).
+    ///
+    /// ```
+    /// use codegen_x86::{Assembler, Gpr, Xmm};
+    /// let mut asm = Assembler::new();
+    /// asm.vmovq_from_gpr(Xmm::Xmm1, Gpr::Rax);
+    /// assert_eq!(asm.code(), [0xc4, 0xe1, 0xf9, 0x6e, 0xc8]);
+    /// ```
+    pub fn vmovq_from_gpr(&mut self, dst: Xmm, src: Gpr) {
+        self.vex(
+            false,
+            Pp::P66,
+            Map::M0f,
+            true,
+            0x6e,
+            dst.num(),
+            0,
+            Rm::Reg(src.num()),
+        );
+    }
+
+    /// `vmovntpd m, xmm/ymm`: non-temporal packed store (the memory operand
+    /// must be 16/32-byte aligned; weakly ordered: `sfence` before another
+    /// thread reads).
+    ///
+    /// ```
+    /// use codegen_x86::{Assembler, Gpr, Mem, Ymm};
+    /// let mut asm = Assembler::new();
+    /// asm.vmovntpd(Mem::base(Gpr::Rdi).disp(32), Ymm::Ymm1);
+    /// assert_eq!(asm.code(), [0xc5, 0xfd, 0x2b, 0x4f, 0x20]);
+    /// ```
+    pub fn vmovntpd<R: VecReg>(&mut self, dst: Mem, src: R) {
+        self.vex(
+            R::WIDE,
+            Pp::P66,
+            Map::M0f,
+            false,
+            0x2b,
+            src.hw(),
+            0,
+            Rm::Mem(dst),
+        );
+    }
+
+    /// `vperm2f128 dst, src1, src2/m256, imm8`: each 128-bit half of
+    /// `dst` chosen from the halves of both sources (`imm8` bits 1:0 for
+    /// the low half, 5:4 for the high: 0/1 = `src1` low/high, 2/3 = `src2`
+    /// low/high; bit 3/7 zeroes the half).
+    ///
+    /// ```
+    /// use codegen_x86::{Assembler, Ymm};
+    /// let mut asm = Assembler::new();
+    /// asm.vperm2f128(Ymm::Ymm0, Ymm::Ymm1, Ymm::Ymm2, 0x21);
+    /// assert_eq!(asm.code(), [0xc4, 0xe3, 0x75, 0x06, 0xc2, 0x21]);
+    /// ```
+    pub fn vperm2f128(&mut self, dst: Ymm, src1: Ymm, src2: impl Into<RegMem<Ymm>>, imm: u8) {
+        self.vex(
+            true,
+            Pp::P66,
+            Map::M0f3a,
+            false,
+            0x06,
+            dst.num(),
+            src1.num(),
+            src2.into().into(),
+        );
+        self.byte(imm);
+    }
+
     /// `vzeroupper`: clears the upper ymm halves (avoid SSE transition stalls before returning).
     ///
     /// ```

@@ -51,6 +51,7 @@ pub(crate) enum Pp {
 pub(crate) enum Map {
     M0f = 1,
     M0f38 = 2,
+    M0f3a = 3,
 }
 
 /// An in-memory x86-64 assembler.

@@ -246,6 +246,20 @@ fn encode(asm: &mut Assembler, mn: &str, ops: &[Op]) {
             [X(d), X(a), s] => asm.vcvtsi2sd(*d, *a, g(s)),
             _ => panic!("{ops:?}"),
         },
+        "vmovq" => match ops {
+            [G(d), X(s)] => asm.vmovq_to_gpr(*d, *s),
+            [X(d), G(s)] => asm.vmovq_from_gpr(*d, *s),
+            _ => panic!("{ops:?}"),
+        },
+        "vperm2f128" => match ops {
+            [Y(d), Y(a), b, I(i)] => asm.vperm2f128(*d, *a, y(b), *i as u8),
+            _ => panic!("{ops:?}"),
+        },
+        "vmovntpd" => match ops {
+            [M(m), Y(s)] => asm.vmovntpd(*m, *s),
+            [M(m), X(s)] => asm.vmovntpd(*m, *s),
+            _ => panic!("{ops:?}"),
+        },
         "vucomisd" => match ops {
             [X(a), b] => asm.vucomisd(*a, x(b)),
             _ => panic!("{ops:?}"),

@@ -167,6 +167,18 @@ def lines():
         out.append(f"vucomisd {XMM[i]}, {XMM[(i + 9) % 16]}")
     for i, m in enumerate(mems(7, 3, 5)):
         out.append(f"vucomisd {XMM[i * 3 + 1]}, QWORD PTR {m}")
+    # Integer bits to and from the low lane; non-temporal stores.
+    for i in range(16):
+        out.append(f"vmovq {GPR[(i * 5) % 16]}, {XMM[i]}")
+        out.append(f"vmovq {XMM[(i + 7) % 16]}, {GPR[(i * 3 + 1) % 16]}")
+    for i, m in enumerate(mems(3, 2, 12)):
+        out.append(f"vmovntpd YMMWORD PTR {m}, {YMM[(i * 5 + 2) % 16]}")
+        out.append(f"vmovntpd XMMWORD PTR {m}, {XMM[(i * 7 + 9) % 16]}")
+    # Lane permutation of 128-bit halves.
+    for i, imm in enumerate(["0x0", "0x21", "0x31", "0x20", "0x13", "0x88"] * 3):
+        out.append(f"vperm2f128 {YMM[i % 16]}, {YMM[(i * 5 + 3) % 16]}, {YMM[(i * 7 + 11) % 16]}, {imm}")
+    for i, m in enumerate(mems(5, 4, 10)):
+        out.append(f"vperm2f128 {YMM[(i * 3 + 8) % 16]}, {YMM[(i * 11) % 16]}, YMMWORD PTR {m}, 0x21")
     return out
 
 

@@ -14,6 +14,7 @@ use crate::emit::{g, q, VSrc, Width};
 use crate::error::{Error, Result};
 use crate::kernel::{ParamClass, StmtInfo, Storage};
 use crate::linear::{lin_of_ast, lin_of_subscript, Lin};
+use crate::recip::{divisor, exact_reciprocal};
 use crate::state::{arg, slot, State};
 
 /// A statement instance being lowered: the statement and the AST
@@ -216,10 +217,62 @@ impl State<'_> {
         };
         // the model's value is the whole new value (`A[i] += e` has value `A[i] + e`)
         let _ = op;
+        let held = self.share_repeated(c, value, w)?;
         let v = self.dval(c, value, w)?;
+        self.shared.clear();
+        for r in held {
+            self.vfree(r);
+        }
         self.store(c, *target, v, w)?;
         self.vfree(v);
         Ok(())
+    }
+
+    /// Evaluates the repeated sub-trees of a statement's value once each
+    /// (`crate::cse`), while registers are plentiful, and records their
+    /// registers in [`State::shared`]; returns the registers to release
+    /// after the value.
+    fn share_repeated(&mut self, c: &Call, value: &Expr, w: Width) -> Result<Vec<u8>> {
+        self.shared.clear();
+        let excluded = |k: usize| {
+            self.promoted_reg(c, k).is_some()
+                || self.carried(k, |i| &i.fwd).is_some()
+                || self.carried(k, |i| &i.capture).is_some()
+                || self.carried(k, |i| &i.wcap).is_some()
+        };
+        let groups = crate::cse::repeated(c, value, &excluded);
+        let mut held = Vec::new();
+        for group in groups {
+            let keys = crate::cse::keys(&group);
+            let hoisted = self
+                .inner
+                .as_ref()
+                .is_some_and(|i| keys.iter().any(|k| i.hoisted.contains_key(&(i.cur, *k))));
+            if hoisted || self.free_vregs() < 8 {
+                continue;
+            }
+            let r = self.dval(c, group[0], w)?;
+            held.push(r);
+            for k in keys {
+                self.shared.insert(k, r);
+            }
+        }
+        Ok(held)
+    }
+
+    /// The register already holding `e`'s value in every lane (a hoisted
+    /// invariant or a shared sub-tree), if any.
+    fn held(&self, e: &Expr) -> Option<u8> {
+        if let Some(&r) = self.shared.get(&key(e)) {
+            return Some(r);
+        }
+        if let Expr::Access(k) = e {
+            if let Some(r) = self.carried(*k, |i| &i.fwd) {
+                return Some(r);
+            }
+        }
+        let i = self.inner.as_ref()?;
+        i.hoisted.get(&(i.cur, key(e))).copied()
     }
 
     fn store(&mut self, c: &Call, k: usize, v: u8, w: Width) -> Result<()> {
@@ -265,11 +318,7 @@ impl State<'_> {
             owned: None,
             temps: vec![],
         };
-        if let Some(&r) = self
-            .inner
-            .as_ref()
-            .and_then(|i| i.hoisted.get(&(i.cur, key(e))))
-        {
+        if let Some(r) = self.held(e) {
             return Ok(plain(VSrc::Reg(r)));
         }
         match e {
@@ -318,11 +367,7 @@ impl State<'_> {
     pub fn dval(&mut self, c: &Call, e: &Expr, w: Width) -> Result<u8> {
         let leaf = matches!(e, Expr::Access(_) | Expr::Double(_) | Expr::DoubleParam(_))
             || matches!(e, Expr::ToDouble(i) if int_literal(i).is_some());
-        if let Some(&r) = self
-            .inner
-            .as_ref()
-            .and_then(|i| i.hoisted.get(&(i.cur, key(e))))
-        {
+        if let Some(r) = self.held(e) {
             let d = self.vreg()?;
             self.e.vcopy(w, d, r);
             return Ok(d);
@@ -354,23 +399,60 @@ impl State<'_> {
                             rhs: y,
                         } = &**m
                         {
+                            if self.shared.contains_key(&key(m)) {
+                                // the product is already in a register
+                                continue;
+                            }
                             let d = self.dval(c, a, w)?;
-                            let xr = self.dval(c, x, w)?;
+                            let (xr, owned) = match self.held(x) {
+                                Some(r) => (r, false),
+                                None => (self.dval(c, x, w)?, true),
+                            };
                             let ys = self.dsrc(c, y, w)?;
                             self.e.vfmadd231(w, d, xr, ys.v);
-                            self.vfree(xr);
+                            if owned {
+                                self.vfree(xr);
+                            }
                             self.drop_src(ys);
                             return Ok(d);
                         }
                     }
                 }
+                // a left operand already in a register: the three-operand
+                // form, no copy
+                if let Some(a) = self.held(lhs) {
+                    let special = *op == BinOp::Div
+                        && (exact_reciprocal(rhs).is_some()
+                            || (w == Width::Scalar && divisor(rhs).is_some()));
+                    if !special {
+                        let s = self.dsrc(c, rhs, w)?;
+                        let d = self.vreg()?;
+                        match op {
+                            BinOp::Add => self.e.vadd(w, d, a, s.v),
+                            BinOp::Sub => self.e.vsub(w, d, a, s.v),
+                            BinOp::Mul => self.e.vmul(w, d, a, s.v),
+                            BinOp::Div => self.e.vdiv(w, d, a, s.v),
+                            o => return unsupported(format!("double operator {}", o.as_str())),
+                        }
+                        self.drop_src(s);
+                        return Ok(d);
+                    }
+                }
                 let d = self.dval(c, lhs, w)?;
-                // `x / 2^k` is `x * 2^-k` bit for bit (both round the same
-                // real number) when `2^-k` is a normal double
-                if let Some(r) = (*op == BinOp::Div).then(|| exact_reciprocal(rhs)).flatten() {
-                    let m = self.constant(r.to_bits())?;
-                    self.arith(BinOp::Mul, w, d, VSrc::Mem(m))?;
-                    return Ok(d);
+                // `x / c` for a constant `c`, bit for bit (module `recip`):
+                // `x * (1/c)` when `c = ±2^k`, Markstein's correction in
+                // scalar code for other `c` that allow it
+                if *op == BinOp::Div {
+                    if let Some(r) = exact_reciprocal(rhs) {
+                        let m = self.constant(r.to_bits())?;
+                        self.arith(BinOp::Mul, w, d, VSrc::Mem(m))?;
+                        return Ok(d);
+                    }
+                    // (two registers besides x's; the plain division otherwise)
+                    let room = w == Width::Scalar && self.free_vregs() >= 2;
+                    if let Some(dv) = divisor(rhs).filter(|_| room) {
+                        return self.divide_by_constant(d, &dv);
+                    }
                 }
                 let s = self.dsrc(c, rhs, w)?;
                 self.arith(*op, w, d, s.v)?;
@@ -450,7 +532,16 @@ impl State<'_> {
                 Ok(d)
             }
             ("exp", [x]) if w == Width::Scalar => {
-                self.libcall(c, lib_exp as extern "C" fn(f64) -> f64 as usize, &[x])
+                let addr = lib_exp as extern "C" fn(f64) -> f64 as usize;
+                // the inline form needs about ten registers besides the
+                // caller's
+                if self.free_vregs() < 13 {
+                    return self.libcall(c, addr, &[x]);
+                }
+                let v = self.dval(c, x, w)?;
+                let d = self.exp_inline(v, addr)?;
+                self.vfree(v);
+                Ok(d)
             }
             ("pow", [x, y]) if w == Width::Scalar => self.libcall(
                 c,
@@ -465,13 +556,19 @@ impl State<'_> {
     /// in frame slots around the call (it clobbers all vector registers and
     /// the caller-saved general ones).
     fn libcall(&mut self, c: &Call, addr: usize, args: &[&Expr]) -> Result<u8> {
-        let w = Width::Scalar;
         let mut vals = Vec::new();
         for a in args {
-            vals.push(self.dval(c, a, w)?);
+            vals.push(self.dval(c, a, Width::Scalar)?);
         }
+        self.libcall_regs(addr, &vals)
+    }
+
+    /// [`State::libcall`] on arguments already in registers (released
+    /// before the call).
+    pub(crate) fn libcall_regs(&mut self, addr: usize, vals: &[u8]) -> Result<u8> {
+        let w = Width::Scalar;
         let mut arg_slots = Vec::new();
-        for &v in &vals {
+        for &v in vals {
             let s = self.new_slot(8)?;
             self.e.vstore(w, slot(s), v);
             arg_slots.push(s);
@@ -620,61 +717,5 @@ pub fn vectorizable(e: &Expr) -> bool {
             args,
         } if name == "sqrt" || name == "fabs" => args.iter().all(vectorizable),
         _ => false,
-    }
-}
-
-/// `1 / v` for a constant divisor `v = ±2^k` whose reciprocal is a normal
-/// double (then `x / v == x * (1 / v)` exactly, for every `x`).
-fn exact_reciprocal(e: &Expr) -> Option<f64> {
-    let v = match e {
-        Expr::Double(f) => *f,
-        Expr::ToDouble(i) => int_literal(i)? as f64,
-        _ => return None,
-    };
-    let r = 1.0 / v;
-    let power_of_two = v.to_bits() & ((1u64 << 52) - 1) == 0;
-    (v.is_normal() && r.is_normal() && power_of_two).then_some(r)
-}
-
-#[cfg(test)]
-mod reciprocal_tests {
-    use super::*;
-
-    #[test]
-    fn division_by_a_power_of_two_is_multiplication_by_its_reciprocal() {
-        let mut seed = 0x853c_49e6_748f_ea9bu64;
-        let mut next = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            seed
-        };
-        let mut taken = 0;
-        for k in -1080..1080 {
-            for sign in [1.0, -1.0] {
-                let v = sign * 2f64.powi(k);
-                let Some(r) = exact_reciprocal(&Expr::Double(v)) else {
-                    continue;
-                };
-                taken += 1;
-                for _ in 0..200 {
-                    // any bit pattern: subnormals, infinities, NaNs included
-                    let x = f64::from_bits(next());
-                    let (q, p) = (x / v, x * r);
-                    assert!(
-                        q.to_bits() == p.to_bits() || (q.is_nan() && p.is_nan()),
-                        "{x:e} / {v:e}"
-                    );
-                }
-            }
-        }
-        // every power with a normal reciprocal, both signs: 2^-1022 ..= 2^1022
-        assert_eq!(taken, 2 * 2045);
-        assert_eq!(exact_reciprocal(&Expr::Double(3.0)), None);
-        assert_eq!(exact_reciprocal(&Expr::Double(0.0)), None);
-        assert_eq!(
-            exact_reciprocal(&Expr::ToDouble(Box::new(Expr::Int(8)))),
-            Some(0.125)
-        );
     }
 }

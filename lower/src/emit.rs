@@ -493,6 +493,38 @@ impl Emitter {
         self.asm.vucomisd(xmm(a), xmm(b));
     }
 
+    /// `vperm2f128 ymm, ymm, ymm, imm8`.
+    pub fn vperm2f128(&mut self, dst: u8, a: u8, b: u8, sel: u8) {
+        self.record(
+            "vperm2f128",
+            vec![
+                Operand::Ymm(ymm(dst)),
+                Operand::Ymm(ymm(a)),
+                Operand::Ymm(ymm(b)),
+                Operand::Imm(i64::from(sel)),
+            ],
+        );
+        self.asm.vperm2f128(ymm(dst), ymm(a), ymm(b), sel);
+    }
+
+    /// `vucomisd a, m64`.
+    pub fn vucomisd_mem(&mut self, a: u8, m: Mem) {
+        self.record("vucomisd", vec![Operand::Xmm(xmm(a)), q(m)]);
+        self.asm.vucomisd(xmm(a), m);
+    }
+
+    /// `vmovq r64, xmm`: a double's bits.
+    pub fn bits_of(&mut self, dst: Gpr, src: u8) {
+        self.record("vmovq", vec![g(dst), Operand::Xmm(xmm(src))]);
+        self.asm.vmovq_to_gpr(dst, xmm(src));
+    }
+
+    /// `vmovq xmm, r64`: bits as a double.
+    pub fn from_bits(&mut self, dst: u8, src: Gpr) {
+        self.record("vmovq", vec![Operand::Xmm(xmm(dst)), g(src)]);
+        self.asm.vmovq_from_gpr(xmm(dst), src);
+    }
+
     /// Finishes encoding: the bytes and the instruction record (labels
     /// resolved to offsets), sorted by offset.
     pub fn finish(self) -> Result<(Vec<u8>, Vec<(Inst, Option<usize>)>), Error> {

@@ -83,6 +83,9 @@ pub struct State<'k> {
     pub inner: Option<crate::body::Inner>,
     /// Bytes of per-worker workspace the code uses (packing buffers).
     pub workspace: usize,
+    /// The statement being lowered: nodes of its value (by address) whose
+    /// value a register already holds (`crate::cse`).
+    pub shared: std::collections::HashMap<usize, u8>,
 }
 
 /// `[rsp + off]`.
@@ -118,6 +121,7 @@ impl<'k> State<'k> {
             copies: crate::jam::Copies::new(),
             notes: Vec::new(),
             workspace: 0,
+            shared: std::collections::HashMap::new(),
         }
     }
 

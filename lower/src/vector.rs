@@ -5,10 +5,10 @@
 //! four iterations are left, then the partial sums folded into lane 0 for
 //! the scalar remainder.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use ast::CmpOp;
-use codegen_x86::{Cond, Gpr, Label};
+use codegen_x86::{Cond, Gpr, Label, Mem};
 use scop::ast::BinOp;
 use scop::model::Expr;
 
@@ -21,13 +21,28 @@ use crate::state::{slot, Loc, State};
 /// Two pointer groups of a written array, both unit stride, whose distance
 /// is only known at run time (`A[i][j]` and `A[i-1][j+1]` in a `j` loop):
 /// the vector loop runs only when their first addresses are at least
-/// `bytes` apart (four iterations plus the spread of the displacements),
-/// so that no element is touched by both within one 4-wide step.
+/// `bytes` apart (six iterations plus the spread of the displacements):
+/// no element is touched by both within one 4-wide step, nor by a store
+/// of one step and the half of a read carried from the step before it
+/// (`State::reuse_pairs`).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct DistanceCheck {
     pub(crate) a: usize,
     pub(crate) b: usize,
     pub(crate) bytes: i32,
+}
+
+/// A read assembled from two loads of another read of its group
+/// (`State::reuse_pairs`): the call, the two access numbers, and the
+/// registers of the partner's previous and current loads and of the read.
+#[derive(Debug, Clone, Copy)]
+struct Reuse {
+    call: usize,
+    read: usize,
+    partner: usize,
+    prev: u8,
+    cur: u8,
+    mid: u8,
 }
 
 /// Copies of the 4-wide body per trip of the main vector loop.
@@ -86,6 +101,20 @@ impl State<'_> {
             })
             .collect::<Result<_>>()?;
         let (top, four, done) = (self.e.label(), self.e.label(), self.e.label());
+        let reuse = self.reuse_pairs(cs, shifted)?;
+        if !reuse.is_empty() {
+            // the first 4-wide step's halves, once one will run (the load
+            // reads exactly that step's first read)
+            self.cmp_it(it, b3)?;
+            self.e.jcc(no, done);
+            let inner = self.inner_ref()?;
+            let firsts: Vec<(Gpr, i32)> =
+                reuse.iter().map(|r| inner.ptr[&(r.call, r.read)]).collect();
+            for (r, (p, d)) in reuse.iter().zip(firsts) {
+                self.e.vload(Width::Vec4, r.prev, Mem::base(p).disp(d));
+                self.e.vperm2f128(r.prev, r.prev, r.prev, 0x00);
+            }
+        }
         self.cmp_it(it, bfull)?;
         self.e.jcc(no, four);
         self.e.bind(top)?;
@@ -103,7 +132,7 @@ impl State<'_> {
                     .promoted
                     .insert(a.clone(), if u % 2 == 0 { *f } else { *v });
             }
-            self.vector_copy(cs)?;
+            self.reused_copy(cs, &reuse)?;
         }
         {
             let inner = self.inner_mut()?;
@@ -126,7 +155,7 @@ impl State<'_> {
         self.e.bind(four)?;
         self.cmp_it(it, b3)?;
         self.e.jcc(no, done);
-        self.vector_copy(cs)?;
+        self.reused_copy(cs, &reuse)?;
         for p in ptrs {
             self.e.add(g(*p), imm(32))?;
         }
@@ -134,6 +163,14 @@ impl State<'_> {
         self.e.jmp(four);
         self.e.bind(done)?;
         self.inner_mut()?.contract = false;
+        for r in &reuse {
+            let inner = self.inner_mut()?;
+            inner.fwd.remove(&(r.call, r.read));
+            inner.fwd.remove(&(r.call, r.partner));
+            for v in [r.prev, r.cur, r.mid] {
+                self.vfree(v);
+            }
+        }
         for (_, f, v) in &second {
             self.e.vadd(Width::Vec4, *f, *f, VSrc::Reg(*v));
             self.vfree(*v);
@@ -148,6 +185,115 @@ impl State<'_> {
             }
         }
         Ok(())
+    }
+
+    /// One 4-wide copy of the body, the reused reads first: the partner
+    /// loaded, the read assembled from its previous and current loads.
+    fn reused_copy(&mut self, cs: &[Call], reuse: &[Reuse]) -> Result<()> {
+        for r in reuse {
+            let (p, d) = self.inner_ref()?.ptr[&(r.call, r.partner)];
+            self.e.vload(Width::Vec4, r.cur, Mem::base(p).disp(d));
+            self.e.vperm2f128(r.mid, r.prev, r.cur, 0x21);
+            let inner = self.inner_mut()?;
+            inner.fwd.insert((r.call, r.read), r.mid);
+            inner.fwd.insert((r.call, r.partner), r.cur);
+        }
+        self.vector_copy(cs)?;
+        for r in reuse {
+            self.e.vcopy(Width::Vec4, r.prev, r.cur);
+        }
+        Ok(())
+    }
+
+    /// Reads of a unit-stride group (of an array the loop does not write,
+    /// or writes only through other groups at a checked distance, see
+    /// [`DistanceCheck`]) whose group also has a read 16 bytes further in
+    /// the same statement
+    /// (`A[i-1]` and `A[i+1]`): four consecutive elements starting two
+    /// before the partner's are the high half of the partner's previous
+    /// 4-wide load and the low half of its current one (`vperm2f128`), one
+    /// load instead of two per step. Registers are taken only when plenty
+    /// are free.
+    fn reuse_pairs(&mut self, cs: &[Call], shifted: &[(usize, usize)]) -> Result<Vec<Reuse>> {
+        let inner = self.inner_ref()?;
+        // per written array, the pointers of its writes (`None`: a write
+        // not in a unit-stride group)
+        let mut writes: HashMap<&str, Option<Vec<Gpr>>> = HashMap::new();
+        for (u, c) in cs.iter().enumerate() {
+            for (k, a) in c.stmt.accesses.iter().enumerate() {
+                if !a.write {
+                    continue;
+                }
+                let p = shifted
+                    .contains(&(u, k))
+                    .then(|| inner.ptr.get(&(u, k)).map(|x| x.0))
+                    .flatten();
+                let e = writes.entry(a.array.as_str()).or_insert(Some(Vec::new()));
+                match (e.as_mut(), p) {
+                    (Some(v), Some(p)) => v.push(p),
+                    _ => *e = None,
+                }
+            }
+        }
+        // a written array's reads may be carried only in a group that no
+        // write uses: the distance check between the groups (`bytes`: six
+        // iterations and the spread) keeps the carried half clear of the
+        // previous step's stores
+        let clear = |array: &str, p: Gpr| match writes.get(array) {
+            None => true,
+            Some(None) => false,
+            Some(Some(ws)) => !ws.contains(&p),
+        };
+        let plain = |key: &(usize, usize)| {
+            shifted.contains(key)
+                && !inner.fwd.contains_key(key)
+                && !inner.capture.contains_key(key)
+                && !inner.wcap.contains_key(key)
+                && !inner.pref.contains(key)
+        };
+        let mut pairs: Vec<(usize, usize, usize)> = Vec::new();
+        let mut taken: HashSet<(usize, usize)> = HashSet::new();
+        for (u, c) in cs.iter().enumerate() {
+            for (k, a) in c.stmt.accesses.iter().enumerate() {
+                if a.write || !plain(&(u, k)) {
+                    continue;
+                }
+                let Some(&(p, e)) = inner.ptr.get(&(u, k)) else {
+                    continue;
+                };
+                if !clear(a.array.as_str(), p) {
+                    continue;
+                }
+                let partner = (0..c.stmt.accesses.len()).find(|&j| {
+                    j != k
+                        && !c.stmt.accesses[j].write
+                        && plain(&(u, j))
+                        && inner.ptr.get(&(u, j)) == Some(&(p, e + 16))
+                });
+                if let Some(j) = partner {
+                    if !taken.contains(&(u, k)) && !taken.contains(&(u, j)) {
+                        taken.insert((u, k));
+                        taken.insert((u, j));
+                        pairs.push((u, k, j));
+                    }
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for (call, read, partner) in pairs {
+            if self.free_vregs() < 3 + 8 {
+                break;
+            }
+            out.push(Reuse {
+                call,
+                read,
+                partner,
+                prev: self.vreg()?,
+                cur: self.vreg()?,
+                mid: self.vreg()?,
+            });
+        }
+        Ok(out)
     }
 
     /// Jumps to `scalar` unless the pointers `pa` and `pb` are at least
@@ -267,7 +413,7 @@ impl State<'_> {
                             ));
                         }
                         let (lo, hi) = (gp.min(gq), gp.max(gq));
-                        let bytes = 32 + (dp - dq).abs();
+                        let bytes = 48 + (dp - dq).abs();
                         match checks.iter_mut().find(|c| (c.a, c.b) == (lo, hi)) {
                             Some(c) => c.bytes = c.bytes.max(bytes),
                             None => checks.push(DistanceCheck {

@@ -2,7 +2,9 @@
 //! steps while four iterations are left, then the scalar remainder) at every
 //! trip count from 0 to 40, for a plain streaming loop, a sum reduction
 //! (accumulators alternating between the copies) and rows at a run-time
-//! distance: the checksums must equal the interpreter's.
+//! distance, and a three-point stencil whose outer reads are assembled from
+//! one load per step (`vperm2f128` of the `x[i+1]` loads): the checksums
+//! must equal the interpreter's.
 
 mod common;
 use common::agree;
@@ -17,6 +19,8 @@ const KERNEL: &str =
   for (int i = 1; i < n + 1; i++)
     for (int j = 1; j < n + 1; j++)
       A[i][j] = A[i - 1][j - 1] + A[i - 1][j] * 0.5 + A[i - 1][j + 1] + s;
+  for (int i = 1; i < n - 1; i++)
+    y[i] = x[i - 1] - 0.5 * x[i + 1] + x[i] * y[i];
 }";
 
 #[test]
@@ -29,7 +33,11 @@ fn vector_loops_agree_at_every_trip_count() {
         .iter()
         .filter(|n| n.contains("unrolled four times"))
         .count();
-    assert_eq!(vectorized, 3, "{:?}", c.notes);
+    assert_eq!(vectorized, 4, "{:?}", c.notes);
+    // the stencil's x[i-1] from the x[i+1] loads, A[i-1][j-1] from the
+    // A[i-1][j+1] loads (A written in another group, at a checked distance)
+    let asm = c.asm_text();
+    assert_eq!(asm.matches("vperm2f128").count(), 2 * (1 + 4 + 1), "{asm}");
     for n in 0..=40 {
         let assignments = vec![format!("n={n}"), "a=1.25".to_string()];
         let want = scop::commands::interp_function(&front.function, &assignments).unwrap();
