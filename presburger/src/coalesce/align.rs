@@ -74,13 +74,10 @@ fn redefine_exact_divs(x: &mut BasicMap, others: &[Option<Div>]) {
             continue;
         }
         let target = others.iter().flatten().find(|o| {
-            o.den == d.den
-                && o.num.len() == d.num.len()
-                && o.num[1..] == d.num[1..]
-                && {
-                    let t = &o.num[0] - &d.num[0];
-                    !t.is_neg() && t < d.den
-                }
+            o.den == d.den && o.num.len() == d.num.len() && o.num[1..] == d.num[1..] && {
+                let t = &o.num[0] - &d.num[0];
+                !t.is_neg() && t < d.den
+            }
         });
         if let Some(o) = target {
             let c = o.num[0].clone();

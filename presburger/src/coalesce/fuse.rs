@@ -22,9 +22,9 @@
 //! [`Map::is_subset`] proves it inside the union: the fusion is exact.
 
 use super::align::common_divs;
+use super::as_ineqs;
 use super::part::Part;
 use super::wrap::wrapped_rows;
-use super::as_ineqs;
 use crate::basic::BasicMap;
 use crate::error::Result;
 use crate::int::Int;

@@ -12,10 +12,12 @@
 //! `hull` (affine hull and simple hull) and `equal` (the equality test on
 //! cached disjuncts); coalescing itself is here.
 
-mod cheap;
 mod align;
+mod cheap;
 mod equal;
 mod fuse;
+#[cfg(test)]
+mod fuse_tests;
 mod gist;
 mod hull;
 mod implied;

@@ -14,9 +14,9 @@
 //! E.g. `o2 ≤ j` on `o1 = i, j - 1 ≤ o2 ≤ j` wrapped around `o1 ≤ i` over
 //! `o1 = i - 1, j - 1 ≤ o2 ≤ j + 1` gives `o2 ≤ i + j - o1`.
 
+use super::as_ineqs;
 use super::fuse::Cut;
 use super::part::Part;
-use super::as_ineqs;
 use crate::basic::BasicMap;
 use crate::error::Result;
 use crate::int::Int;
