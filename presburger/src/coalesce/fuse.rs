@@ -75,6 +75,12 @@ fn fuse_same_columns(a: &mut Part, b: &mut Part) -> Result<Option<Part>> {
     if let Some(h) = union_if_exact(a, b, &rows)? {
         return Ok(Some(h));
     }
+    if !a.b.divs.is_empty() {
+        // wrapping is for the translated boxes of stencils: over divisions
+        // the relaxed rows fuse the residue classes, and a failed attempt
+        // (two more inclusion tests over divisions) is costly
+        return Ok(None);
+    }
     let before = rows.len();
     wrapped_rows(&a.b, &cut_a, b, &mut rows)?;
     wrapped_rows(&b.b, &cut_b, a, &mut rows)?;

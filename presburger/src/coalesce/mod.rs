@@ -159,24 +159,38 @@ pub(crate) fn as_ineqs(x: &BasicMap) -> Vec<Vec<Int>> {
 
 /// Replace pairs of disjuncts by their fusion while `fuse` finds one (the
 /// first pair `i < j` in order, the fusion taking the place of `i`), each
-/// pair tried charging the operation budget.
+/// pair tried charging the operation budget. A pair that did not fuse is
+/// not tried again while neither of its disjuncts changed (`fuse` decides
+/// the same pair the same way; after a fusion the scan starts again from
+/// the first pair, which would otherwise repeat every failed attempt).
 pub(crate) fn fuse_pairwise<T>(
     keep: &mut Vec<T>,
     mut fuse: impl FnMut(&mut T, &mut T) -> Result<Option<T>>,
 ) -> Result<()> {
+    // an identity per disjunct (a fusion gets a new one), and the failed pairs
+    let mut ids: Vec<usize> = (0..keep.len()).collect();
+    let mut next_id = keep.len();
+    let mut failed: std::collections::HashSet<(usize, usize)> = Default::default();
     let mut changed = true;
     while changed {
         changed = false;
         'pairs: for i in 0..keep.len() {
             for j in i + 1..keep.len() {
+                if failed.contains(&(ids[i], ids[j])) {
+                    continue;
+                }
                 crate::budget::tick(1)?;
                 let (l, r) = keep.split_at_mut(j);
                 if let Some(h) = fuse(&mut l[i], &mut r[0])? {
                     keep.remove(j);
+                    ids.remove(j);
                     keep[i] = h;
+                    ids[i] = next_id;
+                    next_id += 1;
                     changed = true;
                     break 'pairs;
                 }
+                failed.insert((ids[i], ids[j]));
             }
         }
     }
