@@ -126,14 +126,16 @@ fn union_if_exact(a: &Part, b: &Part, rows: &[Vec<Int>]) -> Result<Option<Part>>
 /// go to `cut` with their minimum over `y`. Every pushed row holds on `x`
 /// and on `y`.
 fn valid_rows(x: &Part, y: &mut Part, out: &mut Vec<Vec<Int>>, cut: &mut Vec<Cut>) -> Result<()> {
+    // the exact validity test only without divisions (see `Part::validity`)
+    let exact = x.b.divs.is_empty();
     for r in as_ineqs(&x.b) {
-        let (valid, min) = y.validity(&r)?;
+        let (valid, min) = y.validity(&r, exact)?;
         if valid {
             out.push(r);
             continue;
         }
         for c in rewritten_by_eqs(&r, &x.b.eqs) {
-            if y.validity(&c)?.0 {
+            if y.validity(&c, exact)?.0 {
                 out.push(c);
             }
         }

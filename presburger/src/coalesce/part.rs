@@ -218,7 +218,16 @@ impl Part {
     /// - the cached point (completed by the divisions' values) violates
     ///   `r`: not valid.
     /// - otherwise the exact test: the disjunct with `r ≤ -1` is empty.
-    pub(super) fn validity(&mut self, r: &[Int]) -> Result<(bool, Option<(Int, Int)>)> {
+    ///
+    /// Without `exact`, the last test is left out and an undecided row
+    /// counts as not valid (for disjuncts with divisions, where the exact
+    /// test is costly and a row wrongly taken as not valid only costs a
+    /// fusion).
+    pub(super) fn validity(
+        &mut self,
+        r: &[Int],
+        exact: bool,
+    ) -> Result<(bool, Option<(Int, Int)>)> {
         let m = self.min(r)?;
         if let Some((n, d)) = &m {
             if n > &-d {
@@ -227,6 +236,19 @@ impl Part {
         }
         if let Some(x) = self.full_point()? {
             if eval(r, &x).is_neg() {
+                return Ok((false, m));
+            }
+        }
+        if !exact {
+            // only rows whose rational minimum is above minus the largest
+            // denominator of a division (a row over rationally relaxed
+            // divisions may dip that far below an integer-valid bound)
+            let big = self.b.divs.iter().flatten().map(|d| d.den.clone()).max();
+            let near = match (&m, big) {
+                (Some((n, d)), Some(big)) => n > &-&(d * &big),
+                _ => false,
+            };
+            if !near {
                 return Ok((false, m));
             }
         }

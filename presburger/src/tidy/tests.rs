@@ -129,6 +129,9 @@ fn residue_classes_merge_only_when_all_are_there() {
     // common divisions, one disjunct `n <= 3*floor(n/3) + 1` (isl's
     // coalesce gives the same), before two `mod 3` disjuncts
     let t = tidy(two);
-    assert!(t.contains("floor((n)/3)") || t.matches(" mod 3").count() == 2, "{t}");
+    assert!(
+        t.contains("floor((n)/3)") || t.matches(" mod 3").count() == 2,
+        "{t}"
+    );
     assert_ne!(t, "[n] -> { [i] : 0 <= i <= n }");
 }
