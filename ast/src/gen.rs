@@ -11,6 +11,7 @@ use crate::rows::{
 use presburger::{BasicMap, Int, Map, Set, UnionMap};
 
 mod context;
+mod memo;
 mod order;
 mod split;
 
@@ -138,6 +139,7 @@ pub fn generate_scan_with(scan: &Scan, options: &Options) -> Result<Node> {
         regions: embed_all(options.rules.iter().map(|r| &r.region).collect())?,
         isolated: embed_all(options.isolates.iter().map(|i| &i.set).collect())?,
         loops: Default::default(),
+        memo: Default::default(),
     };
     let mut env = Vec::new();
     // the context's rows (one basic set without locals), for fix_locals
@@ -208,6 +210,8 @@ struct Gen<'a> {
     /// The loops emitted so far and not yet consumed by their parent: see
     /// [`EmittedLoop`].
     loops: std::cell::RefCell<Vec<EmittedLoop>>,
+    /// The engine's answers so far, by question.
+    memo: memo::Memo,
 }
 
 /// A `for` node emitted at `level`, identified by its bounds, with its
@@ -293,7 +297,7 @@ impl Gen<'_> {
         let mut inter = Vec::new();
         for p in pieces {
             // (coalescing drops the empty disjuncts: no parts, no points)
-            let s = p.set.intersect(ctx)?.coalesce_simplified()?;
+            let s = self.memo.coalesced(&p.set.intersect(ctx)?)?;
             if !s.basic_maps().is_empty() {
                 live.push(p);
                 inter.push(s);
@@ -328,7 +332,7 @@ impl Gen<'_> {
         let (live, inter, groups) = self.split_disjuncts(l, live, inter)?;
         let projs: Vec<Map> = inter
             .iter()
-            .map(|s| project_keep(s, l + 1, n).and_then(|m| Ok(m.coalesce_simplified()?)))
+            .map(|s| project_keep(s, l + 1, n).and_then(|m| self.memo.coalesced(&m)))
             .collect::<Result<_>>()?;
         let mut out = Vec::new();
         for g in groups {
@@ -480,7 +484,7 @@ impl Gen<'_> {
                 for p in &projs[1..] {
                     u = u.union(p)?;
                 }
-                u.coalesce_simplified()?
+                self.memo.coalesced(&u)?
             }
         };
         // conditions on the outer dimensions, hoisted in front of the loop

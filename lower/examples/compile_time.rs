@@ -4,46 +4,124 @@
 //! a parallel outer loop, the scheduler), AST generation, `prepare`'s
 //! distribution and interchange, lowering, JIT), as `poly run` does on one
 //! thread; median of N runs, in CPU time of the thread (the machine may be
-//! shared; wall-clock time if the clock is unavailable). Usage: `cargo run --release -p lower --example compile_time -- N K.c...`
+//! shared; wall-clock time if the clock is unavailable).
+//!
+//! Usage: `cargo run --release -p lower --example compile_time -- [--stages] N K.c...`
+//!
+//! `--stages` adds the median of each stage, timed apart in the same runs:
+//! `model` (parse, model), `deps` (flow, anti and output dependences),
+//! `ast` (AST generation of the original schedule), `sched` (the rest of
+//! the schedule choice: the coverage test, the scheduler where it runs),
+//! `prepare`, `lower` (to machine code) and `jit`.
 
 use std::time::Instant;
 
+fn clock() -> (Instant, Option<u128>) {
+    (Instant::now(), codegen_x86::jit::thread_cpu_ns())
+}
+
+fn ms_since(start: (Instant, Option<u128>)) -> f64 {
+    match (start.1, codegen_x86::jit::thread_cpu_ns()) {
+        (Some(a), Some(b)) => (b - a) as f64 / 1e6,
+        _ => start.0.elapsed().as_secs_f64() * 1e3,
+    }
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+const STAGES: [&str; 7] = ["model", "deps", "ast", "sched", "prepare", "lower", "jit"];
+
+/// The stages of one compilation of `src`, timed apart (ms).
+fn stages(src: &str) -> [f64; 7] {
+    let t = clock();
+    let function = scop::parse_kernel(src).expect("parse");
+    let scop = scop::build_from_ast(&function).expect("scop");
+    let model = scop::Model::from_scop(&scop).expect("model");
+    let model_ms = ms_since(t);
+    let t = clock();
+    let deps = presburger::budget::with_budget(200_000_000, || {
+        dataflow::ordering_dependences(&dataflow::MemoryAccesses::from_model(&model))
+    })
+    .expect("dependences");
+    std::hint::black_box(&deps);
+    let deps_ms = ms_since(t);
+    let t = clock();
+    let orig = lower::original_schedule(&model).expect("schedule");
+    let loops = lower::loops(&model, &orig).expect("loops");
+    std::hint::black_box(&loops);
+    let ast_ms = ms_since(t);
+    let t = clock();
+    let chosen = lower::choose(&function, &model, lower::Policy::Auto).expect("choice");
+    std::hint::black_box(&chosen);
+    let sched_ms = (ms_since(t) - deps_ms - ast_ms).max(0.0);
+    let front = lower::front(src).expect("front end");
+    front.dependences().expect("dependences");
+    let t = clock();
+    let (k, node, copies) = lower::prepare(&front).expect("loops");
+    let prepare_ms = ms_since(t);
+    let t = clock();
+    let c = lower::compile_jammed(&k, &node, &copies).expect("lowering");
+    let lower_ms = ms_since(t);
+    let t = clock();
+    let jit = codegen_x86::JitFunction::<lower::KernelFn>::new(&c.code).expect("JIT");
+    std::hint::black_box(&jit);
+    let jit_ms = ms_since(t);
+    [
+        model_ms, deps_ms, ast_ms, sched_ms, prepare_ms, lower_ms, jit_ms,
+    ]
+}
+
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let staged = args.first().is_some_and(|a| a == "--stages");
+    if staged {
+        args.remove(0);
+    }
     let Some((n, files)) = args.split_first() else {
-        eprintln!("usage: compile_time N K.c...");
+        eprintln!("usage: compile_time [--stages] N K.c...");
         std::process::exit(2);
     };
     let n: usize = n.parse().unwrap_or(11);
     let mut medians = Vec::new();
+    if staged {
+        println!(
+            "{:<24} {:>8} | {}",
+            "kernel",
+            "total",
+            STAGES.map(|s| format!("{s:>7}")).join(" ")
+        );
+    }
     for f in files {
         let src = std::fs::read_to_string(f).expect("readable kernel");
         let mut times = Vec::new();
         for _ in 0..n {
-            let t = Instant::now();
-            let c0 = codegen_x86::jit::thread_cpu_ns();
+            let t = clock();
             let front = lower::front(&src).expect("front end");
             let (k, node, copies) = lower::prepare(&front).expect("loops");
             let c = lower::compile_jammed(&k, &node, &copies).expect("lowering");
             let jit = codegen_x86::JitFunction::<lower::KernelFn>::new(&c.code).expect("JIT");
             std::hint::black_box(&jit);
-            let wall = t.elapsed().as_secs_f64() * 1e3;
-            times.push(match (c0, codegen_x86::jit::thread_cpu_ns()) {
-                (Some(a), Some(b)) => (b - a) as f64 / 1e6,
-                _ => wall,
-            });
+            times.push(ms_since(t));
         }
-        times.sort_by(|a, b| a.total_cmp(b));
-        let m = times[times.len() / 2];
+        let m = median(times);
         medians.push(m);
-        println!(
-            "{:<24} {:8.2} ms",
-            std::path::Path::new(f)
-                .file_stem()
-                .unwrap()
-                .to_string_lossy(),
-            m
-        );
+        let name = std::path::Path::new(f)
+            .file_stem()
+            .unwrap()
+            .to_string_lossy()
+            .to_string();
+        if staged {
+            let runs: Vec<[f64; 7]> = (0..n).map(|_| stages(&src)).collect();
+            let per: Vec<String> = (0..STAGES.len())
+                .map(|i| format!("{:7.2}", median(runs.iter().map(|r| r[i]).collect())))
+                .collect();
+            println!("{name:<24} {m:8.2} | {}", per.join(" "));
+        } else {
+            println!("{name:<24} {m:8.2} ms");
+        }
     }
     medians.sort_by(|a, b| a.total_cmp(b));
     if let (Some(lo), Some(hi)) = (medians.first(), medians.last()) {

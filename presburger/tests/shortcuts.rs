@@ -42,6 +42,12 @@ proptest! {
         let fast = a.is_subset(&b).unwrap();
         prop_assert_eq!(fast, a.is_subset_by_difference(&b).unwrap(), "{} <= {}", set(&da), set(&db));
         prop_assert_eq!(fast, pool_subset(&a, &b), "{} <= {}", set(&da), set(&db));
+        // the depth-first difference test against the whole difference
+        for (x, y) in [(&a, &b), (&b, &a)] {
+            let whole = x.subtract(y).unwrap().is_empty().unwrap();
+            prop_assert_eq!(x.difference_is_empty(y).unwrap(), whole, "{} \\ {}", x, y);
+            prop_assert_eq!(whole, pool_subset(x, y), "{} \\ {}", x, y);
+        }
         let ua: UnionMap = set(&da).parse().unwrap();
         let ub: UnionMap = set(&db).parse().unwrap();
         prop_assert_eq!(ua.is_subset(&ub).unwrap(), fast);

@@ -10,7 +10,7 @@ use crate::live::{
     adjacency, drop_identities, is_identity_only, lexmin, negative, nonzero, sccs, Live, Tagged,
 };
 use crate::tree::{Band, Filter, Node, Row, Schedule};
-use presburger::{Int, Map, Space};
+use presburger::{Int, Map, Space, UnionMap};
 
 /// Options of [`compute_schedule`].
 #[derive(Debug, Clone)]
@@ -694,7 +694,19 @@ pub fn compute_schedule(sc: &ScheduleConstraints, opts: &Options) -> Result<Sche
         let statements: Vec<Space> = sc.domain.maps().iter().map(|m| m.space().clone()).collect();
         let np = sc.params().len();
         let dims: Vec<usize> = statements.iter().map(|s| s.range.dim()).collect();
-        let val = drop_identities(pieces(sc, &statements, &sc.validity)?, &dims)?;
+        // (the relations are often one and the same, as `poly schedule`
+        // and `lower` pass them: their pieces are computed once)
+        let val_pieces = pieces(sc, &statements, &sc.validity)?;
+        let pieces_of = |rel: &UnionMap| -> Result<Vec<Dep>> {
+            if same_relation(rel, &sc.validity) {
+                Ok(val_pieces.clone())
+            } else {
+                pieces(sc, &statements, rel)
+            }
+        };
+        let coin = pieces_of(&sc.coincidence)?;
+        let prox = pieces_of(&sc.proximity)?;
+        let val = drop_identities(val_pieces, &dims)?;
         let cv = drop_identities(pieces(sc, &statements, &sc.conditional_validity)?, &dims)?;
         let cond = pieces(sc, &statements, &sc.condition)?;
         let adj = adjacency(&cv, &cond);
@@ -706,8 +718,8 @@ pub fn compute_schedule(sc: &ScheduleConstraints, opts: &Options) -> Result<Sche
         };
         let live = Live {
             val,
-            coin: pieces(sc, &statements, &sc.coincidence)?,
-            prox: pieces(sc, &statements, &sc.proximity)?,
+            coin,
+            prox,
             sep: vec![false; cond.len()],
             cv: tag(cv),
             cond: tag(cond),
@@ -737,6 +749,21 @@ pub fn compute_schedule(sc: &ScheduleConstraints, opts: &Options) -> Result<Sche
     }
 }
 
+/// Whether two relations are written the same way (the same maps, each
+/// with the same disjuncts, divisions and rows in the same order): then
+/// their dependence pieces are the same.
+fn same_relation(a: &UnionMap, b: &UnionMap) -> bool {
+    a.params() == b.params()
+        && a.maps().len() == b.maps().len()
+        && a.maps().iter().zip(b.maps()).all(|(x, y)| {
+            x.space() == y.space()
+                && x.basic_maps().len() == y.basic_maps().len()
+                && x.basic_maps().iter().zip(y.basic_maps()).all(|(p, q)| {
+                    p.divs() == q.divs() && p.eqs() == q.eqs() && p.ineqs() == q.ineqs()
+                })
+        })
+}
+
 /// How [`compute_schedule_or`] came to its schedule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
@@ -759,5 +786,27 @@ pub fn compute_schedule_or(
         Ok(s) => Ok((s, Outcome::Computed)),
         Err(Error::Budget) => Ok((fallback, Outcome::BudgetFallback)),
         Err(e) => Err(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_relation;
+    use presburger::UnionMap;
+
+    #[test]
+    fn same_relation_is_the_written_form() {
+        let a: UnionMap = "[N] -> { S[i] -> S[i + 1] : 0 <= i < N; S[i] -> T[i] : 0 <= i < N }"
+            .parse()
+            .unwrap();
+        assert!(same_relation(&a, &a.clone()));
+        // the same pairs written with one more row: another question
+        let b: UnionMap =
+            "[N] -> { S[i] -> S[i + 1] : 0 <= i < N and i <= N + 5; S[i] -> T[i] : 0 <= i < N }"
+                .parse()
+                .unwrap();
+        assert!(!same_relation(&a, &b));
+        let c: UnionMap = "[N] -> { S[i] -> S[i + 1] : 0 <= i < N }".parse().unwrap();
+        assert!(!same_relation(&a, &c));
     }
 }

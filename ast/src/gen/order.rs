@@ -309,7 +309,7 @@ impl Gen<'_> {
             .iter()
             .map(|p| {
                 let s = p.set.intersect(ctx)?;
-                project_keep(&s, l + 1, n).and_then(|m| Ok(m.coalesce_simplified()?))
+                project_keep(&s, l + 1, n).and_then(|m| self.memo.coalesced(&m))
             })
             .collect::<Result<_>>()?;
         let _ = projs;
@@ -319,8 +319,8 @@ impl Gen<'_> {
             let mut rest = p.clone();
             // (coalesced sets: empty exactly when they have no parts)
             for (mask, r) in regions {
-                let inside = r.intersect(p)?.coalesce_simplified()?;
-                let outside = r.subtract(p)?.coalesce_simplified()?;
+                let inside = self.memo.coalesced(&r.intersect(p)?)?;
+                let outside = self.memo.coalesced(&r.subtract(p)?)?;
                 rest = rest.subtract(&r)?;
                 if !inside.basic_maps().is_empty() {
                     let mut m = mask.clone();
@@ -331,7 +331,7 @@ impl Gen<'_> {
                     next.push((mask, outside));
                 }
             }
-            let rest = rest.coalesce_simplified()?;
+            let rest = self.memo.coalesced(&rest)?;
             if !rest.basic_maps().is_empty() {
                 next.push((vec![k], rest));
             }

@@ -105,7 +105,7 @@ impl Gen<'_> {
             }
             u = u.union(&project_keep(&s, l + 1, n)?)?;
         }
-        Ok(u.coalesce_simplified()?)
+        self.memo.coalesced(&u)
     }
 
     /// The pieces mapped by `f` (their sets), those with points in `ctx`.
@@ -143,7 +143,7 @@ impl Gen<'_> {
                 .iter()
                 .map(|p| {
                     let s = p.set.intersect(ctx)?;
-                    Ok(project_keep(&s, l + 1, n)?.coalesce_simplified()?)
+                    self.memo.coalesced(&project_keep(&s, l + 1, n)?)
                 })
                 .collect::<Result<_>>()?;
             let refs: Vec<&Map> = projs.iter().collect();
@@ -275,7 +275,7 @@ impl Gen<'_> {
         let mut labelled: Vec<(Map, LoopKind)> = Vec::new();
         for (rule, region) in rules {
             let p = self.prefix(l, pieces, ctx, region.as_ref())?;
-            let p = p.subtract(&taken)?.coalesce_simplified()?;
+            let p = self.memo.coalesced(&p.subtract(&taken)?)?;
             if p.basic_maps().is_empty() {
                 continue;
             }
@@ -290,7 +290,7 @@ impl Gen<'_> {
         if labelled.is_empty() {
             return Ok(Split::Kind(default));
         }
-        let rest = u.subtract(&taken)?.coalesce_simplified()?;
+        let rest = self.memo.coalesced(&u.subtract(&taken)?)?;
         labelled.push((rest, default));
         let mut basics: Vec<(Map, LoopKind)> = Vec::new();
         for (m, k) in labelled {

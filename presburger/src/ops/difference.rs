@@ -23,15 +23,7 @@ impl Map {
             let (a, b) = self.aligned_ref(other, "subtract")?;
             let mut cur: Vec<BasicMap> = Vec::new();
             for p in &a.parts {
-                if let Some(mut p) = p.simplified_nonempty()? {
-                    // cheap definitions for the minuend's existentials let the
-                    // subtrahend's equal divisions be recognised as the same
-                    if p.divs.iter().any(Option::is_none) {
-                        p.detect_divs();
-                        p.simplify();
-                    }
-                    cur.push(p);
-                }
+                cur.extend(prepared_minuend(p)?);
             }
             for bpart in &b.parts {
                 if cur.is_empty() {
@@ -52,6 +44,26 @@ impl Map {
         })
     }
 
+    /// Whether `self \ other` is empty, deciding as soon as one piece of the
+    /// difference is left over (the pieces of [`subtract`](Self::subtract),
+    /// made depth first); the simple version, `subtract` and then
+    /// `is_empty`, is its test oracle.
+    #[doc(hidden)]
+    pub fn difference_is_empty(&self, other: &Map) -> Result<bool> {
+        traced!("difference_is_empty", [self, other], {
+            let (a, b) = self.aligned_ref(other, "subtract")?;
+            let mut bxs = Vec::with_capacity(b.parts.len());
+            for p in &a.parts {
+                if let Some(p) = prepared_minuend(p)? {
+                    if !difference_is_empty(p, 0, &b.parts, &mut bxs)? {
+                        return Ok(false);
+                    }
+                }
+            }
+            Ok(true)
+        })
+    }
+
     /// The complement within the space.
     pub fn complement(&self) -> Result<Map> {
         traced!("complement", [self], {
@@ -60,8 +72,84 @@ impl Map {
     }
 }
 
+/// A disjunct of the minuend simplified, `None` if empty.
+fn prepared_minuend(p: &BasicMap) -> Result<Option<BasicMap>> {
+    let Some(mut p) = p.simplified_nonempty()? else {
+        return Ok(None);
+    };
+    // cheap definitions for the minuend's existentials let the subtrahend's
+    // equal divisions be recognised as the same
+    if p.divs.iter().any(Option::is_none) {
+        p.detect_divs();
+        p.simplify();
+    }
+    Ok(Some(p))
+}
+
 /// `p \ b` as disjoint pieces, where every local of `b` is defined.
 fn subtract_basic(p: BasicMap, b: &BasicMap) -> Result<Vec<BasicMap>> {
+    let mut pieces = Vec::new();
+    subtract_basic_each(p, b, &mut |piece| {
+        pieces.push(piece);
+        Ok(false)
+    })?;
+    Ok(pieces)
+}
+
+/// Whether `p \ (b_0 ∪ b_1 ∪ ...)` is empty, `p` non-empty and simplified,
+/// every local of each `b_k` defined (the explicit forms of `B`'s disjuncts,
+/// made when first needed and kept in `bxs`).
+///
+/// Depth first: each piece of `p \ b_k` is taken on to `b_{k+1}` at once,
+/// and the first piece left after the last `b` (pieces are non-empty by
+/// construction) answers "not empty" without making the others. The pieces
+/// are those of [`Map::subtract`], so the answer is the same as testing its
+/// result for emptiness (the test oracle).
+pub(crate) fn difference_is_empty(
+    p: BasicMap,
+    k: usize,
+    b: &[BasicMap],
+    bxs: &mut Vec<Option<Vec<BasicMap>>>,
+) -> Result<bool> {
+    // the k-th explicit disjunct of B, counting over all of B's disjuncts
+    let mut idx = k;
+    let mut part = 0;
+    loop {
+        if part == b.len() {
+            return Ok(false); // p is left over: not empty
+        }
+        if bxs.len() <= part {
+            bxs.push(None);
+        }
+        if bxs[part].is_none() {
+            bxs[part] = Some(b[part].make_divs_explicit()?);
+        }
+        let n = bxs[part].as_ref().map_or(0, Vec::len);
+        if idx < n {
+            break;
+        }
+        idx -= n;
+        part += 1;
+    }
+    let bx = bxs[part].as_ref().expect("made above")[idx].clone();
+    let mut empty = true;
+    subtract_basic_each(p, &bx, &mut |piece| {
+        if !difference_is_empty(piece, k + 1, b, bxs)? {
+            empty = false;
+            return Ok(true);
+        }
+        Ok(false)
+    })?;
+    Ok(empty)
+}
+
+/// The pieces of `p \ b` (as [`subtract_basic`] makes them, in the same
+/// order) handed to `each` as they are made; `each` returns `true` to stop.
+fn subtract_basic_each(
+    p: BasicMap,
+    b: &BasicMap,
+    each: &mut dyn FnMut(BasicMap) -> Result<bool>,
+) -> Result<()> {
     // base = p ∩ (b's locals with their defining constraints)
     let mut divs_only = BasicMap {
         space: b.space.clone(),
@@ -110,9 +198,9 @@ fn subtract_basic(p: BasicMap, b: &BasicMap) -> Result<Vec<BasicMap>> {
     let mut both = base.clone();
     both.ineqs.extend(cons.iter().cloned());
     if both.into_is_empty()? {
-        return Ok(vec![p]);
+        each(p)?;
+        return Ok(());
     }
-    let mut pieces = Vec::new();
     let mut acc = base;
     // the rational relaxation of acc, extended row by row (one tableau, not
     // one per step)
@@ -132,7 +220,9 @@ fn subtract_basic(p: BasicMap, b: &BasicMap) -> Result<Vec<BasicMap>> {
         let mut piece = acc.clone();
         piece.ineqs.push(neg);
         if let Some(pc) = piece.into_simplified_nonempty()? {
-            pieces.push(pc);
+            if each(pc)? {
+                return Ok(());
+            }
         }
         acc_tab.add_ineq(&c)?;
         acc.ineqs.push(c);
@@ -140,5 +230,5 @@ fn subtract_basic(p: BasicMap, b: &BasicMap) -> Result<Vec<BasicMap>> {
             break;
         }
     }
-    Ok(pieces)
+    Ok(())
 }

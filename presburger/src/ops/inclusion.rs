@@ -63,7 +63,7 @@ impl Map {
                 if lp_contains_any(bs, &ps)? {
                     continue;
                 }
-                if !Map::from_basic(ps).subtract(&b)?.is_empty()? {
+                if !Map::from_basic(ps).difference_is_empty(&b)? {
                     return Ok(false);
                 }
             }

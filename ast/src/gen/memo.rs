@@ -1,0 +1,113 @@
+//! Answers of the engine remembered during one generation, by the exact
+//! value of the question: the recursion over the dimensions asks the same
+//! questions again (a piece's set inside the context is often the same
+//! set at the next level, where the context only gains the equality of a
+//! substituted dimension that the set already has, or the bounds of a
+//! loop that the set already implies row by row).
+//!
+//! A question is found again by the whole syntactic value of its set (its
+//! space, and per disjunct its divisions, equalities and inequalities, in
+//! order), so a remembered answer is the answer the engine gives to that
+//! very input. Looking up hashes the rows in place and compares them with
+//! the remembered inputs of the same hash (no copy unless the answer is
+//! new).
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+
+use presburger::{BasicMap, Map};
+
+use crate::error::Result;
+
+/// The hash of a set's written value.
+fn hash_of(m: &Map) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    m.space().hash(&mut h);
+    for b in m.basic_maps() {
+        b.divs().hash(&mut h);
+        b.eqs().hash(&mut h);
+        b.ineqs().hash(&mut h);
+    }
+    h.finish()
+}
+
+/// Whether two sets are written the same way.
+pub(super) fn same_written(a: &Map, b: &Map) -> bool {
+    a.space() == b.space()
+        && a.basic_maps().len() == b.basic_maps().len()
+        && a.basic_maps()
+            .iter()
+            .zip(b.basic_maps())
+            .all(|(x, y)| same_disjunct(x, y))
+}
+
+fn same_disjunct(x: &BasicMap, y: &BasicMap) -> bool {
+    x.divs() == y.divs() && x.eqs() == y.eqs() && x.ineqs() == y.ineqs()
+}
+
+/// Remembered answers of one generation.
+#[derive(Default)]
+pub(super) struct Memo {
+    /// Inputs and their `coalesce_simplified`, by the hash of the input.
+    coalesced: RefCell<HashMap<u64, Vec<(Map, Map)>>>,
+}
+
+impl Memo {
+    /// `m.coalesce_simplified()`, computed once per written value of `m`.
+    pub(super) fn coalesced(&self, m: &Map) -> Result<Map> {
+        let h = hash_of(m);
+        if let Some(bucket) = self.coalesced.borrow().get(&h) {
+            if let Some((_, c)) = bucket.iter().find(|(q, _)| same_written(q, m)) {
+                return Ok(c.clone());
+            }
+        }
+        let c = m.coalesce_simplified()?;
+        self.coalesced
+            .borrow_mut()
+            .entry(h)
+            .or_default()
+            .push((m.clone(), c.clone()));
+        Ok(c)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map(s: &str) -> Map {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn remembered_answer_is_the_engines() {
+        let memo = Memo::default();
+        let inputs = [
+            "[N] -> { [i, j] : 0 <= i < N and 0 <= j <= i; [i, j] : 0 <= i < N and i < j < N }",
+            "[N] -> { [i, j] : exists (e : i = 2e and 0 <= i < N and 0 <= j < 4); [i, j] : 0 <= i < N and 2 <= j < 4 }",
+            "{ [i] : 0 <= i <= 10; [i] : 5 <= i <= 20 }",
+        ];
+        for _ in 0..2 {
+            for s in inputs {
+                let m = map(s);
+                let direct = m.coalesce_simplified().unwrap();
+                let remembered = memo.coalesced(&m).unwrap();
+                assert!(same_written(&remembered, &direct), "{s}");
+            }
+        }
+        let n: usize = memo.coalesced.borrow().values().map(Vec::len).sum();
+        assert_eq!(n, inputs.len());
+    }
+
+    #[test]
+    fn written_forms_are_told_apart() {
+        // the same set written two ways: two questions
+        let a = map("{ [i] : 0 <= i <= 10 }");
+        let b = map("{ [i] : 0 <= i <= 10 and i <= 12 }");
+        assert!(a.is_equal(&b).unwrap());
+        assert!(!same_written(&a, &b));
+        assert!(same_written(&a, &a.clone()));
+        assert_eq!(hash_of(&a), hash_of(&a.clone()));
+    }
+}
