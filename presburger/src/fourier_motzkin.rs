@@ -42,6 +42,7 @@
 use crate::basic::BasicMap;
 use crate::fxhash::FxHashMap;
 use crate::int::Int;
+use crate::refute::gcd_of;
 
 /// The largest number of rows one elimination may add (`p·q - p - q`).
 pub(crate) const MAX_GROWTH: i64 = 4;
@@ -265,22 +266,6 @@ impl System {
         }
         Ok(())
     }
-}
-
-/// The gcd of the absolute values (0 for all zeros; 0 also if it does not
-/// fit, which only `i64::MIN` everywhere gives).
-fn gcd_of(v: &[i64]) -> i64 {
-    let mut g: u64 = 0;
-    for &x in v {
-        let mut a = x.unsigned_abs();
-        if a == 1 {
-            return 1;
-        }
-        while a != 0 {
-            (g, a) = (a, g % a);
-        }
-    }
-    i64::try_from(g).unwrap_or(0)
 }
 
 #[cfg(test)]

@@ -144,8 +144,9 @@ fn refute_rows(b: &BasicMap) -> Result<bool, Overflow> {
     Ok(false)
 }
 
-/// The gcd of the absolute values (0 for all zeros).
-fn gcd_of(v: &[i64]) -> i64 {
+/// The gcd of the absolute values (0 for all zeros; 0 also if it does not
+/// fit, which only `i64::MIN` everywhere gives).
+pub(crate) fn gcd_of(v: &[i64]) -> i64 {
     let mut g: u64 = 0;
     for &x in v {
         let mut a = x.unsigned_abs();
