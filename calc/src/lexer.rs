@@ -327,7 +327,10 @@ impl<'a> Lexer<'a> {
             ) && !matches!(out.last().map(|t| &t.tok), Some(Tok::Ident(s))
                 // a keyword, or a word that may start a statement's operator
                 // (`codegen [n] -> { ... }`), is followed by an operand
-                if crate::parser::is_keyword(s) || s == "codegen" || s == "schedule");
+                if crate::parser::is_keyword(s)
+                    || s == "codegen"
+                    || s == "schedule"
+                    || crate::parser::UNSUPPORTED_PREFIX.contains(&s.as_str()));
             let t = self.next_token(after_operand);
             let eof = t.tok == Tok::Eof;
             out.push(t);

@@ -299,6 +299,12 @@ fn unsupported_iscc_operators_are_named() {
     let cases: &[(&str, usize, &str)] = &[
         ("coefficients S;", 1, "coefficients"),
         ("vertices S;", 1, "vertices"),
+        ("vertices [n] -> { [i] : 0 <= i <= n };", 1, "vertices"),
+        (
+            "coefficients [n] -> { [i] : 0 <= i <= n };",
+            1,
+            "coefficients",
+        ),
         ("lattice_width S;", 1, "lattice_width"),
         ("dim S;", 1, "dim"),
         ("pow M;", 1, "pow"),
