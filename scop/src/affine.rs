@@ -258,6 +258,11 @@ pub enum Formula {
     /// `e mod m = r` (floor semantics, `0 <= r < m`), printed as an
     /// existential: `exists (e0 : e = m*e0 + r)`.
     Mod(Affine, i64, i64),
+    /// `lo <= e mod m <= hi` (floor semantics, `0 <= lo < hi < m`), printed as
+    /// an existential: `exists (e0 : m*e0 + lo <= e <= m*e0 + hi)`. The negation
+    /// of a divisibility condition by a large modulus (`i % 8219 != 1`) is two
+    /// such ranges rather than thousands of residue classes.
+    ModRange(Affine, i64, i64, i64),
     /// `lo <= var < hi` (or `<= hi` when `strict` is false).
     Range {
         /// Lower bound.
@@ -273,6 +278,30 @@ pub enum Formula {
     And(Vec<Formula>),
     /// Disjunction.
     Or(Vec<Formula>),
+}
+
+/// Moduli up to this bound are negated by listing the other residue classes
+/// (`e mod 3 != 1` is `e mod 3 = 0 or e mod 3 = 2`), which [`Formula::and`]
+/// can intersect; larger ones by residue ranges ([`Formula::ModRange`]).
+pub const MOD_ENUMERATION_LIMIT: i64 = 16;
+
+/// `e mod m` outside `[lo, hi]` (`0 <= lo <= hi < m`): at most two residue ranges.
+fn residues_outside(e: &Affine, m: i64, lo: i64, hi: i64) -> Formula {
+    let range = |a: i64, b: i64| {
+        if a == b {
+            Formula::Mod(e.clone(), m, a)
+        } else {
+            Formula::ModRange(e.clone(), m, a, b)
+        }
+    };
+    let mut alts = Vec::new();
+    if lo > 0 {
+        alts.push(range(0, lo - 1));
+    }
+    if hi < m - 1 {
+        alts.push(range(hi + 1, m - 1));
+    }
+    Formula::or(alts)
 }
 
 impl Formula {
@@ -408,12 +437,14 @@ impl Formula {
                 Formula::Ge(a.add(&Affine::constant(-1))),
                 Formula::Ge(a.scale(-1).add(&Affine::constant(-1))),
             ]),
-            Formula::Mod(e, m, r) => Formula::or(
+            Formula::Mod(e, m, r) if *m <= MOD_ENUMERATION_LIMIT => Formula::or(
                 (0..*m)
                     .filter(|x| x != r)
                     .map(|x| Formula::Mod(e.clone(), *m, x))
                     .collect(),
             ),
+            Formula::Mod(e, m, r) => residues_outside(e, *m, *r, *r),
+            Formula::ModRange(e, m, lo, hi) => residues_outside(e, *m, *lo, *hi),
             Formula::Range {
                 lo,
                 var,
@@ -438,6 +469,7 @@ impl Formula {
             Formula::Ge(a) => a.eval(val)? >= 0,
             Formula::Eq(a) => a.eval(val)? == 0,
             Formula::Mod(e, m, r) => e.eval(val)?.rem_euclid(*m) == *r,
+            Formula::ModRange(e, m, lo, hi) => (*lo..=*hi).contains(&e.eval(val)?.rem_euclid(*m)),
             Formula::Range {
                 lo,
                 var,
@@ -481,7 +513,10 @@ impl Formula {
         }
         match self {
             Formula::True | Formula::False => {}
-            Formula::Ge(a) | Formula::Eq(a) | Formula::Mod(a, _, _) => aff(a, out),
+            Formula::Ge(a)
+            | Formula::Eq(a)
+            | Formula::Mod(a, _, _)
+            | Formula::ModRange(a, _, _, _) => aff(a, out),
             Formula::Range { lo, var, hi, .. } => {
                 aff(lo, out);
                 aff(hi, out);

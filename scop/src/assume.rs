@@ -327,6 +327,9 @@ pub fn substitute(f: &Formula, var: &str, by: &Affine) -> Formula {
         Formula::Ge(a) => Formula::Ge(subst_affine(a, var, by)),
         Formula::Eq(a) => Formula::Eq(subst_affine(a, var, by)),
         Formula::Mod(a, m, r) => Formula::Mod(subst_affine(a, var, by), *m, *r),
+        Formula::ModRange(a, m, lo, hi) => {
+            Formula::ModRange(subst_affine(a, var, by), *m, *lo, *hi)
+        }
         Formula::Range {
             lo,
             var: v,

@@ -148,6 +148,18 @@ fn add_conjunct(b: &mut BasicMap, f: &Formula, cols: &Columns) -> Result<bool, E
             add_to(&mut row, 0, r.checked_neg().ok_or_else(overflow)?)?;
             b.add_eq(dense(&row, b.row_len()));
         }
+        Formula::ModRange(e, m, lo, hi) => {
+            // exists q : lo <= e - m q <= hi
+            let mut row = affine_row(b, e, cols)?;
+            let q = b.add_existential();
+            add_to(&mut row, q, m.checked_neg().ok_or_else(overflow)?)?;
+            let mut low = row.clone();
+            add_to(&mut low, 0, lo.checked_neg().ok_or_else(overflow)?)?;
+            b.add_ineq(dense(&low, b.row_len()));
+            let mut high = negate(&row)?;
+            add_to(&mut high, 0, *hi)?;
+            b.add_ineq(dense(&high, b.row_len()));
+        }
         Formula::Range {
             lo,
             var,
@@ -301,6 +313,18 @@ mod tests {
             Formula::or(vec![Formula::Mod(i.clone(), 2, 0), Formula::ge(&j, &n)]),
             Formula::or(vec![Formula::ge(&c(2), &j), Formula::Eq(j.sub(&c(5)))]),
         ]));
+        // a large modulus is negated by two residue ranges, not 8218 classes
+        let not_one = Formula::Mod(i.add(&j), 8219, 1).negate();
+        assert!(
+            matches!(&not_one, Formula::Or(alts) if alts.len() == 2),
+            "{not_one:?}"
+        );
+        check(&not_one);
+        check(&Formula::ModRange(i.sub(&j), 19, 3, 17).negate());
+        check(&Formula::and(vec![
+            Formula::ModRange(i.add(&n), 7, 2, 4),
+            Formula::Mod(j.clone(), 40, 0).negate(),
+        ]));
         assert_eq!(check(&Formula::True), 5 * 11 * 11);
         assert_eq!(check(&Formula::False), 0);
         check(&Formula::and(vec![Formula::False, Formula::ge(&i, &j)]));
@@ -339,7 +363,12 @@ mod tests {
             0 => Formula::Ge(random_affine(g, 1)),
             1 => Formula::Eq(random_affine(g, 1)),
             2 => {
-                let m = 2 + g.below(3) as i64;
+                // sometimes past the enumeration limit: negated by residue ranges
+                let m = if g.below(4) == 0 {
+                    17 + g.below(8) as i64
+                } else {
+                    2 + g.below(3) as i64
+                };
                 Formula::Mod(random_affine(g, 1), m, g.below(m as u64) as i64)
             }
             3 => Formula::Range {

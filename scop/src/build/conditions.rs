@@ -286,7 +286,7 @@ pub(super) fn check_monotone(
             }
             Ok(())
         }
-        Formula::Eq(a) | Formula::Mod(a, _, _) => {
+        Formula::Eq(a) | Formula::Mod(a, _, _) | Formula::ModRange(a, _, _, _) => {
             if a.mentions(var) {
                 Err(bad())
             } else {
