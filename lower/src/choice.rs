@@ -103,6 +103,10 @@ pub struct Chosen {
     pub reason: String,
     /// The loop nest scanning `map`, when the choice generated it.
     pub loops: Option<Node>,
+    /// Whether the reason is the scheduler's work limit (a bound on the
+    /// compile time, not a property of the kernel): worth telling only on
+    /// request (`poly compile --verbose`).
+    pub limited: bool,
 }
 
 /// The model's (original) schedule, restricted to the domain.
@@ -197,6 +201,7 @@ pub(crate) fn choose_with(
             origin: Origin::Original,
             reason,
             loops,
+            limited: false,
         })
     };
     match policy {
@@ -209,6 +214,7 @@ pub(crate) fn choose_with(
                 origin: Origin::Scheduler,
                 reason: "requested".into(),
                 loops: None,
+                limited: false,
             });
         }
         Policy::Auto => {}
@@ -223,6 +229,15 @@ pub(crate) fn choose_with(
     }
     let tree = match computed(model, deps, Some(SCHEDULER_BUDGET)) {
         Ok(t) => t,
+        Err(Error::Scheduler(scheduler::Error::Budget)) => {
+            return Ok(Chosen {
+                limited: true,
+                ..original(
+                    "no scheduler schedule within its work limit".into(),
+                    Some(orig_loops),
+                )?
+            })
+        }
         Err(e) => return original(format!("no scheduler schedule ({e})"), Some(orig_loops)),
     };
     if !outer_coincident(&tree.root) {
@@ -270,6 +285,7 @@ pub(crate) fn choose_with(
             "{cov_s} of {n} statements under a parallel outer loop (the original: {cov_o}), no fewer vectorized loops"
         ),
         loops: Some(new_loops),
+        limited: false,
     })
 }
 
@@ -302,6 +318,35 @@ fn coverage(deps: &UnionMap, schedule: &UnionMap, loops: &Node) -> usize {
         std::collections::BTreeSet::new(),
         std::collections::BTreeSet::new(),
     );
+    // (nests of the same statements share their time differences, and
+    // only their outer dimension is asked about)
+    let mut deltas: std::collections::HashMap<Vec<String>, Option<UnionMap>> = Default::default();
+    for n in crate::function::top_level(loops) {
+        let mut st = Vec::new();
+        crate::function::statements_of(&n, &mut st);
+        st.sort();
+        st.dedup();
+        let par = crate::function::outer_dimension(&n).is_some_and(|l| {
+            let d = deltas
+                .entry(st.clone())
+                .or_insert_with(|| crate::parallel::time_deltas_of(deps, schedule, &st).ok());
+            d.as_ref()
+                .is_some_and(|d| crate::parallel::carries_none(d, l).unwrap_or(false))
+        });
+        if par { &mut covered } else { &mut not }.extend(st);
+    }
+    covered.difference(&not).count()
+}
+
+/// [`coverage`] as first written: every dimension of each nest's
+/// statements by [`crate::parallel::parallel_dims_of`] (the oracle of the
+/// tests).
+#[cfg(test)]
+fn coverage_reference(deps: &UnionMap, schedule: &UnionMap, loops: &Node) -> usize {
+    let (mut covered, mut not) = (
+        std::collections::BTreeSet::new(),
+        std::collections::BTreeSet::new(),
+    );
     for n in crate::function::top_level(loops) {
         let mut st = Vec::new();
         crate::function::statements_of(&n, &mut st);
@@ -326,5 +371,52 @@ fn outer_coincident(n: &scheduler::Node) -> bool {
             fs.iter().any(|f| outer_coincident(&f.child))
         }
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kernel_paths() -> Vec<std::path::PathBuf> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut paths: Vec<_> = ["../../shared/kernels", "../scop/tests/kernels"]
+            .iter()
+            .filter_map(|d| std::fs::read_dir(root.join(d)).ok())
+            .flatten()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "c"))
+            .collect();
+        paths.sort();
+        paths
+    }
+
+    #[test]
+    fn coverage_agrees_with_every_dimension_tested() {
+        // the original schedule and the scheduler's (where it finishes) of
+        // every kernel: the outer dimension alone, with shared time
+        // differences, against all dimensions per nest
+        let mut compared = 0;
+        for p in kernel_paths() {
+            let src = std::fs::read_to_string(&p).unwrap();
+            let function = scop::parse_kernel(&src).unwrap();
+            let scop = scop::build_from_ast(&function).unwrap();
+            let model = scop::Model::from_scop(&scop).unwrap();
+            let deps = crate::parallel::dependences(&model).unwrap();
+            let mut schedules = vec![original_schedule(&model).unwrap()];
+            if let Ok(t) = computed(&model, &deps, Some(2_000_000)) {
+                schedules.push(checked_schedule(&model, &deps, &t).unwrap());
+            }
+            for s in schedules {
+                let loops = crate::pipeline::loops(&model, &s).unwrap();
+                assert_eq!(
+                    coverage(&deps, &s, &loops),
+                    coverage_reference(&deps, &s, &loops),
+                    "{p:?}"
+                );
+                compared += 1;
+            }
+        }
+        assert!(compared >= 13, "{compared}");
     }
 }
