@@ -195,6 +195,21 @@ pub(crate) fn choose_with(
     policy: Policy,
     deps: &std::cell::OnceCell<UnionMap>,
 ) -> Result<Chosen> {
+    choose_bounded(f, model, policy, deps, Some(SCHEDULER_BUDGET), true)
+}
+
+/// [`choose_with`] with the scheduler's work limit `budget`; `bound`: the
+/// scheduler is not run where [`crate::coverable`] shows that it cannot
+/// cover more statements than the original (the tests compare with
+/// `false` and no limit).
+fn choose_bounded(
+    f: &scop::ast::Function,
+    model: &scop::Model,
+    policy: Policy,
+    deps: &std::cell::OnceCell<UnionMap>,
+    budget: Option<u64>,
+    bound: bool,
+) -> Result<Chosen> {
     let original = |reason: String, loops: Option<Node>| -> Result<Chosen> {
         Ok(Chosen {
             map: original_schedule(model)?,
@@ -227,7 +242,21 @@ pub(crate) fn choose_with(
     if cov_o == n {
         return original("its outer loops are parallel".into(), Some(orig_loops));
     }
-    let tree = match computed(model, deps, Some(SCHEDULER_BUDGET)) {
+    if bound {
+        let names: Vec<String> = model.statements().iter().map(|s| s.name.clone()).collect();
+        let dims: Vec<usize> = model
+            .statements()
+            .iter()
+            .map(|s| s.iterators.len())
+            .collect();
+        if crate::coverable::covers_at_most(deps, &names, &dims, cov_o)? {
+            return original(
+                format!("no schedule puts more than the original's {cov_o} of {n} statements under a parallel outer loop"),
+                Some(orig_loops),
+            );
+        }
+    }
+    let tree = match computed(model, deps, budget) {
         Ok(t) => t,
         Err(Error::Scheduler(scheduler::Error::Budget)) => {
             return Ok(Chosen {
@@ -418,5 +447,58 @@ mod tests {
             }
         }
         assert!(compared >= 13, "{compared}");
+    }
+
+    #[test]
+    fn the_coverage_bound_skips_only_hopeless_scheduler_runs() {
+        // where the bound skips the scheduler, the scheduler run without
+        // work limit ends with the original schedule too; elsewhere the
+        // bound is at least the coverage the scheduler's schedule reaches
+        let mut skipped = 0;
+        for p in kernel_paths() {
+            let src = std::fs::read_to_string(&p).unwrap();
+            let function = scop::parse_kernel(&src).unwrap();
+            let scop = scop::build_from_ast(&function).unwrap();
+            let model = scop::Model::from_scop(&scop).unwrap();
+            let cell = std::cell::OnceCell::new();
+            let fast = choose_bounded(&function, &model, Policy::Auto, &cell, None, true).unwrap();
+            let slow = choose_bounded(&function, &model, Policy::Auto, &cell, None, false).unwrap();
+            assert_eq!(
+                fast.origin, slow.origin,
+                "{p:?}: {} / {}",
+                fast.reason, slow.reason
+            );
+            assert!(same_map(&fast.map, &slow.map), "{p:?}");
+            if fast.reason != slow.reason {
+                assert!(fast.reason.starts_with("no schedule puts more"), "{p:?}");
+                skipped += 1;
+            }
+            let deps = cell.get().unwrap();
+            let names: Vec<String> = model.statements().iter().map(|s| s.name.clone()).collect();
+            let dims: Vec<usize> = model
+                .statements()
+                .iter()
+                .map(|s| s.iterators.len())
+                .collect();
+            let never = crate::coverable::never_covered(deps, &names, &dims, names.len())
+                .unwrap()
+                .unwrap();
+            let most = names.len() - never.len();
+            assert!(crate::coverable::covers_at_most(deps, &names, &dims, most).unwrap());
+            if most > 0 {
+                assert!(!crate::coverable::covers_at_most(deps, &names, &dims, most - 1).unwrap());
+            }
+            if let Ok(t) = computed(&model, deps, None) {
+                let s = checked_schedule(&model, deps, &t).unwrap();
+                let loops = crate::pipeline::loops(&model, &s).unwrap();
+                let cov = coverage(deps, &s, &loops);
+                assert!(cov <= most, "{p:?}: {cov} > {most}");
+            }
+        }
+        eprintln!("{skipped} scheduler runs skipped");
+    }
+
+    fn same_map(a: &UnionMap, b: &UnionMap) -> bool {
+        a.to_string() == b.to_string()
     }
 }
