@@ -151,10 +151,10 @@ fn the_schedule_in_use_is_printed_and_said_on_standard_error() {
     let (_, err, ok) = poly(&["compile", &k, "--schedule", "best"]);
     assert!(!ok && err.contains("unknown schedule `best`"), "{err}");
     // a choice that ends at the scheduler's work limit says so only on
-    // request (tiled_mix's scheduler run is past the limit)
+    // request (nussinov's scheduler run is past the limit)
     let t = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../scop/tests/kernels/tiled_mix.c"
+        "/../scop/tests/kernels/nussinov.c"
     );
     let (_, err, ok) = poly(&["compile", t, "--emit", "schedule"]);
     assert!(
