@@ -56,6 +56,11 @@ use crate::kernel::Kernel;
 /// issue 20).
 const SCHEDULER_BUDGET: u64 = 100_000;
 
+/// Work limit of the coverage bound ([`crate::coverable`]) that decides
+/// whether the scheduler is worth running (its whole computation takes at
+/// most 400 operations on the shared and the project's kernels).
+const BOUND_BUDGET: u64 = 100_000;
+
 /// How the schedule is chosen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Policy {
@@ -249,7 +254,11 @@ fn choose_bounded(
             .iter()
             .map(|s| s.iterators.len())
             .collect();
-        if crate::coverable::covers_at_most(deps, &names, &dims, cov_o)? {
+        // (bounded; past the limit, or on any error, the scheduler runs)
+        let hopeless = presburger::budget::with_budget(BOUND_BUDGET, || {
+            crate::coverable::covers_at_most(deps, &names, &dims, cov_o)
+        });
+        if hopeless.unwrap_or(false) {
             return original(
                 format!("no schedule puts more than the original's {cov_o} of {n} statements under a parallel outer loop"),
                 Some(orig_loops),
