@@ -78,13 +78,10 @@ pub(crate) fn never_covered(
         .map(|a| (0..n).map(|b| rel[a][b].is_some()).collect())
         .collect();
     for k in 0..n {
-        for a in 0..n {
-            if reach[a][k] {
-                for b in 0..n {
-                    if reach[k][b] {
-                        reach[a][b] = true;
-                    }
-                }
+        let via = reach[k].clone();
+        for row in reach.iter_mut().filter(|r| r[k]) {
+            for (x, &v) in row.iter_mut().zip(&via) {
+                *x |= v;
             }
         }
     }
@@ -177,7 +174,8 @@ impl Span {
         let small = |v: &presburger::Int| v.to_i64().map(i128::from);
         // the complement: homogeneous rows as they are, and the
         // differences of the others that cancel their constants
-        let (mut comp, mut inhom): (Vec<Vec<i128>>, Vec<(i128, Vec<i128>)>) = (vec![], vec![]);
+        let mut comp: Vec<Vec<i128>> = vec![];
+        let mut inhom: Vec<(i128, Vec<i128>)> = vec![];
         for r in h.eqs() {
             let Some(a) = r[1 + np..1 + np + dim]
                 .iter()
