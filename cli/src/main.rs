@@ -29,10 +29,11 @@ Usage:
                             run a C kernel with the given parameter values;
                             --contract: with its local arrays contracted (poly liveness);
                             --delicm: the program after DeLICM
-  poly compile KERNEL.c [--emit model|deps|schedule|ast|c|asm]
+  poly compile KERNEL.c [--emit model|deps|schedule|ast|c|asm] [--verbose]
                             a stage of compiling a C kernel to x86-64 (default: asm, the
                             machine code with offsets; c: a C function with the original
-                            signature)
+                            signature); --verbose: also when the schedule choice ended at
+                            the scheduler's work limit
   poly run KERNEL.c NAME=VALUE... [--repeat R] [--threads T]
                             compile a C kernel to x86-64 and run it on the interpreter's
                             inputs: its checksum lines, then `time NANOSECONDS` (median of R)

@@ -157,7 +157,7 @@ pub fn run_source_with(
     };
     let start = Instant::now();
     let front = lower::front_with(src, policy)?;
-    eprintln!("poly run: {}", crate::compile::schedule_note(&front));
+    eprintln!("poly run: {}", crate::compile::schedule_note(&front, false));
     let (ints, dbls) = lower::parse_assignments(&front.function, &a.assignments)?;
     let threads = a
         .threads

@@ -150,6 +150,19 @@ fn the_schedule_in_use_is_printed_and_said_on_standard_error() {
     assert!(out.contains("S0[i, j, k] -> [i, j,"), "{out}");
     let (_, err, ok) = poly(&["compile", &k, "--schedule", "best"]);
     assert!(!ok && err.contains("unknown schedule `best`"), "{err}");
+    // a choice that ends at the scheduler's work limit says so only on
+    // request (nussinov's scheduler run is past the limit)
+    let t = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../scop/tests/kernels/nussinov.c"
+    );
+    let (_, err, ok) = poly(&["compile", t, "--emit", "schedule"]);
+    assert!(
+        ok && err.trim_end() == "poly compile: the original schedule",
+        "{err}"
+    );
+    let (_, err, ok) = poly(&["compile", t, "--emit", "schedule", "--verbose"]);
+    assert!(ok && err.contains("work limit"), "{err}");
     // both orders compute the interpreter's values, on two workers too
     let (want, _, _) = poly(&["interp", &k, "M=37", "N=29"]);
     for s in ["auto", "original", "scheduler"] {

@@ -56,6 +56,11 @@ use crate::kernel::Kernel;
 /// issue 20).
 const SCHEDULER_BUDGET: u64 = 100_000;
 
+/// Work limit of the coverage bound ([`crate::coverable`]) that decides
+/// whether the scheduler is worth running (its whole computation takes at
+/// most 400 operations on the shared and the project's kernels).
+const BOUND_BUDGET: u64 = 100_000;
+
 /// How the schedule is chosen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Policy {
@@ -103,6 +108,10 @@ pub struct Chosen {
     pub reason: String,
     /// The loop nest scanning `map`, when the choice generated it.
     pub loops: Option<Node>,
+    /// Whether the reason is the scheduler's work limit (a bound on the
+    /// compile time, not a property of the kernel): worth telling only on
+    /// request (`poly compile --verbose`).
+    pub limited: bool,
 }
 
 /// The model's (original) schedule, restricted to the domain.
@@ -191,12 +200,28 @@ pub(crate) fn choose_with(
     policy: Policy,
     deps: &std::cell::OnceCell<UnionMap>,
 ) -> Result<Chosen> {
+    choose_bounded(f, model, policy, deps, Some(SCHEDULER_BUDGET), true)
+}
+
+/// [`choose_with`] with the scheduler's work limit `budget`; `bound`: the
+/// scheduler is not run where [`crate::coverable`] shows that it cannot
+/// cover more statements than the original (the tests compare with
+/// `false` and no limit).
+fn choose_bounded(
+    f: &scop::ast::Function,
+    model: &scop::Model,
+    policy: Policy,
+    deps: &std::cell::OnceCell<UnionMap>,
+    budget: Option<u64>,
+    bound: bool,
+) -> Result<Chosen> {
     let original = |reason: String, loops: Option<Node>| -> Result<Chosen> {
         Ok(Chosen {
             map: original_schedule(model)?,
             origin: Origin::Original,
             reason,
             loops,
+            limited: false,
         })
     };
     match policy {
@@ -209,6 +234,7 @@ pub(crate) fn choose_with(
                 origin: Origin::Scheduler,
                 reason: "requested".into(),
                 loops: None,
+                limited: false,
             });
         }
         Policy::Auto => {}
@@ -221,8 +247,35 @@ pub(crate) fn choose_with(
     if cov_o == n {
         return original("its outer loops are parallel".into(), Some(orig_loops));
     }
-    let tree = match computed(model, deps, Some(SCHEDULER_BUDGET)) {
+    if bound {
+        let names: Vec<String> = model.statements().iter().map(|s| s.name.clone()).collect();
+        let dims: Vec<usize> = model
+            .statements()
+            .iter()
+            .map(|s| s.iterators.len())
+            .collect();
+        // (bounded; past the limit, or on any error, the scheduler runs)
+        let hopeless = presburger::budget::with_budget(BOUND_BUDGET, || {
+            crate::coverable::covers_at_most(deps, &names, &dims, cov_o)
+        });
+        if hopeless.unwrap_or(false) {
+            return original(
+                format!("no schedule puts more than the original's {cov_o} of {n} statements under a parallel outer loop"),
+                Some(orig_loops),
+            );
+        }
+    }
+    let tree = match computed(model, deps, budget) {
         Ok(t) => t,
+        Err(Error::Scheduler(scheduler::Error::Budget)) => {
+            return Ok(Chosen {
+                limited: true,
+                ..original(
+                    "no scheduler schedule within its work limit".into(),
+                    Some(orig_loops),
+                )?
+            })
+        }
         Err(e) => return original(format!("no scheduler schedule ({e})"), Some(orig_loops)),
     };
     if !outer_coincident(&tree.root) {
@@ -270,6 +323,7 @@ pub(crate) fn choose_with(
             "{cov_s} of {n} statements under a parallel outer loop (the original: {cov_o}), no fewer vectorized loops"
         ),
         loops: Some(new_loops),
+        limited: false,
     })
 }
 
@@ -302,6 +356,35 @@ fn coverage(deps: &UnionMap, schedule: &UnionMap, loops: &Node) -> usize {
         std::collections::BTreeSet::new(),
         std::collections::BTreeSet::new(),
     );
+    // (nests of the same statements share their time differences, and
+    // only their outer dimension is asked about)
+    let mut deltas: std::collections::HashMap<Vec<String>, Option<UnionMap>> = Default::default();
+    for n in crate::function::top_level(loops) {
+        let mut st = Vec::new();
+        crate::function::statements_of(&n, &mut st);
+        st.sort();
+        st.dedup();
+        let par = crate::function::outer_dimension(&n).is_some_and(|l| {
+            let d = deltas
+                .entry(st.clone())
+                .or_insert_with(|| crate::parallel::time_deltas_of(deps, schedule, &st).ok());
+            d.as_ref()
+                .is_some_and(|d| crate::parallel::carries_none(d, l).unwrap_or(false))
+        });
+        if par { &mut covered } else { &mut not }.extend(st);
+    }
+    covered.difference(&not).count()
+}
+
+/// [`coverage`] as first written: every dimension of each nest's
+/// statements by [`crate::parallel::parallel_dims_of`] (the oracle of the
+/// tests).
+#[cfg(test)]
+fn coverage_reference(deps: &UnionMap, schedule: &UnionMap, loops: &Node) -> usize {
+    let (mut covered, mut not) = (
+        std::collections::BTreeSet::new(),
+        std::collections::BTreeSet::new(),
+    );
     for n in crate::function::top_level(loops) {
         let mut st = Vec::new();
         crate::function::statements_of(&n, &mut st);
@@ -326,5 +409,105 @@ fn outer_coincident(n: &scheduler::Node) -> bool {
             fs.iter().any(|f| outer_coincident(&f.child))
         }
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kernel_paths() -> Vec<std::path::PathBuf> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut paths: Vec<_> = ["../../shared/kernels", "../scop/tests/kernels"]
+            .iter()
+            .filter_map(|d| std::fs::read_dir(root.join(d)).ok())
+            .flatten()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "c"))
+            .collect();
+        paths.sort();
+        paths
+    }
+
+    #[test]
+    fn coverage_agrees_with_every_dimension_tested() {
+        // the original schedule and the scheduler's (where it finishes) of
+        // every kernel: the outer dimension alone, with shared time
+        // differences, against all dimensions per nest
+        let mut compared = 0;
+        for p in kernel_paths() {
+            let src = std::fs::read_to_string(&p).unwrap();
+            let function = scop::parse_kernel(&src).unwrap();
+            let scop = scop::build_from_ast(&function).unwrap();
+            let model = scop::Model::from_scop(&scop).unwrap();
+            let deps = crate::parallel::dependences(&model).unwrap();
+            let mut schedules = vec![original_schedule(&model).unwrap()];
+            if let Ok(t) = computed(&model, &deps, Some(2_000_000)) {
+                schedules.push(checked_schedule(&model, &deps, &t).unwrap());
+            }
+            for s in schedules {
+                let loops = crate::pipeline::loops(&model, &s).unwrap();
+                assert_eq!(
+                    coverage(&deps, &s, &loops),
+                    coverage_reference(&deps, &s, &loops),
+                    "{p:?}"
+                );
+                compared += 1;
+            }
+        }
+        assert!(compared >= 13, "{compared}");
+    }
+
+    #[test]
+    fn the_coverage_bound_skips_only_hopeless_scheduler_runs() {
+        // where the bound skips the scheduler, the scheduler run without
+        // work limit ends with the original schedule too; elsewhere the
+        // bound is at least the coverage the scheduler's schedule reaches
+        let mut skipped = 0;
+        for p in kernel_paths() {
+            let src = std::fs::read_to_string(&p).unwrap();
+            let function = scop::parse_kernel(&src).unwrap();
+            let scop = scop::build_from_ast(&function).unwrap();
+            let model = scop::Model::from_scop(&scop).unwrap();
+            let cell = std::cell::OnceCell::new();
+            let fast = choose_bounded(&function, &model, Policy::Auto, &cell, None, true).unwrap();
+            let slow = choose_bounded(&function, &model, Policy::Auto, &cell, None, false).unwrap();
+            assert_eq!(
+                fast.origin, slow.origin,
+                "{p:?}: {} / {}",
+                fast.reason, slow.reason
+            );
+            assert!(same_map(&fast.map, &slow.map), "{p:?}");
+            if fast.reason != slow.reason {
+                assert!(fast.reason.starts_with("no schedule puts more"), "{p:?}");
+                skipped += 1;
+            }
+            let deps = cell.get().unwrap();
+            let names: Vec<String> = model.statements().iter().map(|s| s.name.clone()).collect();
+            let dims: Vec<usize> = model
+                .statements()
+                .iter()
+                .map(|s| s.iterators.len())
+                .collect();
+            let never = crate::coverable::never_covered(deps, &names, &dims, names.len())
+                .unwrap()
+                .unwrap();
+            let most = names.len() - never.len();
+            assert!(crate::coverable::covers_at_most(deps, &names, &dims, most).unwrap());
+            if most > 0 {
+                assert!(!crate::coverable::covers_at_most(deps, &names, &dims, most - 1).unwrap());
+            }
+            if let Ok(t) = computed(&model, deps, None) {
+                let s = checked_schedule(&model, deps, &t).unwrap();
+                let loops = crate::pipeline::loops(&model, &s).unwrap();
+                let cov = coverage(deps, &s, &loops);
+                assert!(cov <= most, "{p:?}: {cov} > {most}");
+            }
+        }
+        eprintln!("{skipped} scheduler runs skipped");
+    }
+
+    fn same_map(a: &UnionMap, b: &UnionMap) -> bool {
+        a.to_string() == b.to_string()
     }
 }

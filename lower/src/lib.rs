@@ -277,6 +277,7 @@
 mod body;
 mod choice;
 mod contract;
+mod coverable;
 mod cprint;
 mod cse;
 mod emit;

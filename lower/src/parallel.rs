@@ -62,6 +62,36 @@ pub(crate) fn parallel_dims_of(
     })
 }
 
+/// The time differences of the dependences `deps` between the statements
+/// `only` under `schedule`, for [`carries_none`] (one composition, asked
+/// about as many dimensions as needed).
+pub(crate) fn time_deltas_of(
+    deps: &UnionMap,
+    schedule: &UnionMap,
+    only: &[String],
+) -> Result<UnionMap> {
+    presburger::budget::with_budget(BUDGET, || time_deltas(deps, schedule, Some(only)))
+}
+
+/// Entry `l` of [`parallel_dims_of`] from its time differences
+/// ([`time_deltas_of`]): whether no difference is zero before `l` and
+/// non-zero at `l`; stops at the first such difference.
+pub(crate) fn carries_none(deltas: &UnionMap, l: usize) -> Result<bool> {
+    presburger::budget::with_budget(BUDGET, || {
+        for m in deltas.maps() {
+            if m.space().n_out() <= l {
+                continue;
+            }
+            for sign in [1, -1] {
+                if !m.intersect(&first_nonzero(m, l, sign)?)?.is_empty()? {
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(true)
+    })
+}
+
 /// True when `schedule` (statement instances to times of one length)
 /// executes the source of every flow, anti and output dependence of the
 /// model strictly before its sink, for every parameter value of the
