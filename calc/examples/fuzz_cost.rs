@@ -15,6 +15,10 @@ fn cpu_now(start: Instant) -> f64 {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if args.len() < 3 {
+        eprintln!("usage: fuzz_cost TARGET CORPUS_DIR [TOP]");
+        std::process::exit(2);
+    }
     let (target, dir) = (&args[1], &args[2]);
     let top: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(10);
     let mut files: Vec<_> = std::fs::read_dir(dir)
