@@ -45,6 +45,9 @@ fn rec(
     cur: &mut Vec<i64>,
     out: &mut Vec<Vec<i64>>,
 ) -> Result<()> {
+    // each node of the enumeration (a fixed copy and an emptiness test, which
+    // the cheap tests often decide without charging) is work of the budget
+    presburger::budget::tick(1 + m.basic_maps().len() as u64)?;
     if m.is_empty()? {
         return Ok(());
     }

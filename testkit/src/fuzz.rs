@@ -16,8 +16,31 @@ use presburger::{budget, Error, Map, UnionMap};
 use crate::gen::{generate, Bytes, Shape};
 use crate::oracle::{self, Universe};
 
-/// Work budget for one engine call inside a fuzz body.
-pub const BUDGET: u64 = 200_000;
+/// Work budget (operation-budget ticks) for one engine call in the
+/// semantic bodies (`parse_roundtrip`'s equality, each operation of
+/// `brute_force`, `lexopt` and `simplify`). Small on purpose: the fuzzer is
+/// after panics and wrong answers, not deep computation, and an input that
+/// runs out of budget is cheap and skipped (issue 23: 200,000 ticks let one
+/// input run for a second). About nine in ten inputs of a grown corpus
+/// still finish every check within it (fuzz/README.md, "Cost per input").
+pub const BUDGET: u64 = 10_000;
+
+/// Budget of a whole `calc` script (all its statements together).
+pub const CALC_BUDGET: u64 = 10_000;
+
+/// Budget of `set_identities`' chain of operations (subtract, complement
+/// twice, equalities, sample, lexmin, projection) on one input.
+pub const CHAIN_BUDGET: u64 = 50_000;
+
+/// Budget of the front ends' work on one input (`c_kernel`'s model,
+/// `schedule_constraints`' scheduling, `codegen_input`'s generation).
+pub const FRONT_END_BUDGET: u64 = 2_000_000;
+
+/// Budget of one brute-force schedule check (`scheduler::check::verify` at
+/// one parameter value) in `schedule_constraints`: the check enumerates
+/// points and tests emptiness at each, which a big budget let run for
+/// seconds on inputs with huge constants.
+pub const VERIFY_BUDGET: u64 = 20_000;
 
 /// Names of the targets (the files of `fuzz/fuzz_targets/`).
 pub const TARGETS: [&str; 9] = [
@@ -171,7 +194,7 @@ pub fn calc(data: &[u8], calculator: impl FnOnce(&str, &mut Vec<u8>) -> usize) {
         return;
     }
     let mut out = Vec::new();
-    let lines = budget::with_budget(BUDGET, || calculator(text, &mut out));
+    let lines = budget::with_budget(CALC_BUDGET, || calculator(text, &mut out));
     let out = String::from_utf8(out).expect("calculator output is UTF-8");
     assert!(
         !out.contains("internal error"),
@@ -266,7 +289,7 @@ pub fn set_identities(data: &[u8]) {
         );
         Some(())
     };
-    let _ = budget::with_budget(BUDGET * 10, go);
+    let _ = budget::with_budget(CHAIN_BUDGET, go);
 }
 
 /// Brute-force cross-check in a small box: membership of A∩B, A∪B, A−B and
@@ -394,7 +417,7 @@ fn text(data: &[u8], max_len: usize) -> Option<&str> {
 /// accepts has a model whose statements' domains are sets of its parameters.
 pub fn c_kernel(data: &[u8]) {
     let Some(src) = text(data, 4000) else { return };
-    let r = budget::with_budget(BUDGET * 10, || scop::Model::from_source(src));
+    let r = budget::with_budget(FRONT_END_BUDGET, || scop::Model::from_source(src));
     if let Ok(model) = r {
         for s in model.statements() {
             assert_eq!(
@@ -412,11 +435,13 @@ pub fn c_kernel(data: &[u8]) {
 /// brute-force oracle at small parameter values.
 pub fn schedule_constraints(data: &[u8]) {
     let Some(t) = text(data, 3000) else { return };
-    let Ok(sc) = budget::with_budget(BUDGET, || t.parse::<scheduler::ScheduleConstraints>()) else {
+    let Ok(sc) = budget::with_budget(FRONT_END_BUDGET / 10, || {
+        t.parse::<scheduler::ScheduleConstraints>()
+    }) else {
         return;
     };
     let opts = scheduler::Options {
-        budget: Some(BUDGET * 10),
+        budget: Some(FRONT_END_BUDGET),
         ..scheduler::Options::default()
     };
     let s = match scheduler::compute_schedule(&sc, &opts) {
@@ -430,7 +455,7 @@ pub fn schedule_constraints(data: &[u8]) {
     }
     for v in [0, 2] {
         let params = vec![v; np];
-        let r = budget::with_budget(BUDGET * 10, || {
+        let r = budget::with_budget(VERIFY_BUDGET, || {
             scheduler::check::verify(&sc, &s, &params, 4)
         });
         match r {
@@ -446,7 +471,7 @@ pub fn schedule_constraints(data: &[u8]) {
 /// without error (when generation succeeds).
 pub fn codegen_input(data: &[u8]) {
     let Some(t) = text(data, 3000) else { return };
-    let node = budget::with_budget(BUDGET * 10, || {
+    let node = budget::with_budget(FRONT_END_BUDGET, || {
         if t.trim_start().starts_with("domain") {
             ast::parse_tree(t).and_then(|tree| ast::generate_tree(&tree))
         } else {

@@ -257,11 +257,34 @@ impl Sampled {
     }
 }
 
+/// Work on numbers beyond `i64` that the solvers' ticks (charged per row,
+/// pivot or search node) do not see: simplification combines every row
+/// with the others, at a cost growing with the size of the numbers, so
+/// each 64-bit word of a big coefficient is charged once per constraint.
+/// Zero when every coefficient is small (the usual case), so the budget
+/// of ordinary maps is unchanged. Without it, a map with constants of
+/// hundreds of digits could spend seconds under a small budget (fuzzing,
+/// issue 23).
+pub(crate) fn big_number_work(b: &BasicMap) -> u64 {
+    let words: u64 = b
+        .eqs()
+        .iter()
+        .chain(b.ineqs())
+        .flat_map(|r| r.iter())
+        .map(|x| match x {
+            Int::Small(_) => 0,
+            Int::Big(v) => 1 + v.bits() / 64,
+        })
+        .sum();
+    words * (b.eqs().len() + b.ineqs().len()) as u64
+}
+
 /// [`BasicMap::sample`] and [`BasicMap::is_empty`] of a borrowed or owned
 /// basic map: the cheap tests first, then a copy (only if borrowed) is
 /// simplified and searched. A point is built only if `want_point` (a point
 /// the cheap tests find is not built otherwise).
 fn sample_of(b: Cow<'_, BasicMap>, want_point: bool) -> Result<Sampled> {
+    crate::budget::tick(big_number_work(&b))?;
     match guess(&b, want_point, matches!(b, Cow::Borrowed(_))) {
         Guess::Point(Some(p)) => return Ok(Sampled::Point(p)),
         Guess::Point(None) => return Ok(Sampled::NonEmpty),
@@ -299,4 +322,37 @@ fn sample_of(b: Cow<'_, BasicMap>, want_point: bool) -> Result<Sampled> {
             Sampled::Empty
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{budget, Error, Set};
+
+    /// Emptiness charges the budget for big numbers (issue 23: a schedule
+    /// check on 35-digit constants spent seconds under a budget of a few
+    /// thousand ticks), and only for them.
+    #[test]
+    fn big_numbers_are_charged() {
+        let big = "1".repeat(300);
+        let huge: Set = format!("{{ [i, j] : i = {big} j + 7 and 0 <= j <= 5 and i >= {big} }}")
+            .parse()
+            .unwrap();
+        let small: Set = "{ [i, j] : i = 3j + 7 and 0 <= j <= 5 and i >= 3 }"
+            .parse()
+            .unwrap();
+        let spent = |s: &Set| {
+            let outer = budget::enter(u64::MAX);
+            assert!(!s.is_empty().unwrap());
+            outer.spent()
+        };
+        assert_eq!(super::big_number_work(&small.basic_maps()[0]), 0);
+        let work = super::big_number_work(&huge.basic_maps()[0]);
+        assert!(work >= 16, "a 300-digit coefficient is 16 words: {work}");
+        assert!(spent(&huge) >= work);
+        assert!(spent(&small) < work);
+        assert!(matches!(
+            budget::with_budget(work - 1, || huge.is_empty()),
+            Err(Error::BudgetExceeded)
+        ));
+    }
 }
