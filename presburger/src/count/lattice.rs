@@ -81,6 +81,25 @@ pub(crate) fn hermite_column(a: &[Int]) -> (Vec<Vec<Int>>, Int) {
     (u, a.pop().unwrap())
 }
 
+/// `u` (from [`hermite_column`]) with its kernel columns (all but the
+/// last) replaced by an LLL-reduced basis of the same lattice and its last
+/// column by a short representative modulo that lattice: still unimodular
+/// with the same row image `(0, .., 0, g)`, and the rows in the new
+/// variables have small coefficients (see `reduce`).
+fn reduced(u: Vec<Vec<Int>>) -> Result<Vec<Vec<Int>>> {
+    let s = u.len();
+    let mut cols: Vec<Vec<Int>> = (0..s)
+        .map(|c| u.iter().map(|r| r[c].clone()).collect())
+        .collect();
+    let mut last = cols.pop().expect("a non-empty row");
+    super::reduce::lll(&mut cols)?;
+    super::reduce::size_reduce(&mut last, &cols);
+    cols.push(last);
+    Ok((0..s)
+        .map(|r| cols.iter().map(|c| c[r].clone()).collect())
+        .collect())
+}
+
 /// An equality of `p` over the summation variables (from `n_keep`), all of
 /// whose coefficients there are large, and whose divisions do not depend
 /// on them: its index and those variables.
@@ -95,8 +114,7 @@ fn compressible(p: &Piece, n_keep: usize) -> Option<(usize, Vec<usize>)> {
         let small = Int::from(super::eliminate::LARGE_PERIOD as i64);
         let huge = Int::from(super::eliminate::MAX_LIFTED_PERIOD);
         if s.is_empty()
-            || s.iter()
-                .any(|&v| r[1 + v].abs().is_one() || r[1 + v].abs() > huge)
+            || s.iter().any(|&v| r[1 + v].abs() > huge)
             || s.iter().all(|&v| r[1 + v].abs() <= small)
         {
             return None;
@@ -120,6 +138,7 @@ pub(crate) fn compress_equality(p: &Piece, n_keep: usize) -> Result<Option<Optio
     let row = &p.eqs[i];
     let a: Vec<Int> = s.iter().map(|&v| row[1 + v].clone()).collect();
     let (u, g) = hermite_column(&a);
+    let u = reduced(u)?;
     let gone = *s.last().unwrap();
     let new_index = |v: usize| if v < gone { v } else { v - 1 };
     let deps = div_dependences(p);
@@ -145,21 +164,31 @@ pub(crate) fn compress_equality(p: &Piece, n_keep: usize) -> Result<Option<Optio
     }
     let neg: Vec<Int> = b.subst(&rest, &images).iter().map(|v| -v).collect();
     let z_last = if g.is_one() { neg } else { b.div(&neg, &g) };
+    // x_S = K·z + u_last·z_last, where z_last is an integer combination of
+    // columns (constant, kept variables, divisions): each column's vector
+    // `u_last·c` is reduced modulo the kernel lattice on its own (a shift
+    // of `z` by an integer multiple of that column, a bijection), so a
+    // parameter's coefficients stay small too
+    let ns = s.len();
+    let kernel: Vec<Vec<Int>> = (0..ns - 1)
+        .map(|c| (0..ns).map(|r| u[r][c].clone()).collect())
+        .collect();
+    let mut part = vec![vec![Int::ZERO; b.width()]; ns];
+    for (col, x) in z_last.iter().enumerate() {
+        if x.is_zero() {
+            continue;
+        }
+        let mut v: Vec<Int> = (0..ns).map(|r| &u[r][ns - 1] * x).collect();
+        super::reduce::size_reduce(&mut v, &kernel);
+        for (r, y) in v.into_iter().enumerate() {
+            part[r][col] = y;
+        }
+    }
     for (r, &v) in s.iter().enumerate() {
-        let mut e = vec![Int::ZERO; b.width()];
-        for (c, &w) in s.iter().enumerate() {
-            let coef = &u[r][c];
-            if coef.is_zero() {
-                continue;
-            }
-            if c + 1 == s.len() {
-                for (o, x) in e.iter_mut().zip(&z_last) {
-                    o.add_mul(coef, x);
-                }
-            } else {
-                let col = 1 + new_index(w);
-                e[col] = &e[col] + coef;
-            }
+        let mut e = std::mem::take(&mut part[r]);
+        for (c, &w) in s[..ns - 1].iter().enumerate() {
+            let col = 1 + new_index(w);
+            e[col] = &e[col] + &u[r][c];
         }
         images[v] = e;
     }
