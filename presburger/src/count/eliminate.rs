@@ -36,7 +36,7 @@ pub(crate) const MAX_LIFTED_PERIOD: i64 = 1 << 16;
 
 /// The error when a division's period is above [`MAX_LIFTED_PERIOD`].
 pub(crate) const PERIOD_TOO_LARGE: &str =
-    "not supported: a parametric count or sum with a modulus, stride or equality coefficient above 65536";
+    "not supported: a parametric count or sum whose summation needs a division of period above 65536";
 
 /// A residue period that the choice of the next variable avoids.
 pub(crate) const LARGE_PERIOD: u64 = 16;

@@ -100,9 +100,9 @@ fn reduced(u: Vec<Vec<Int>>) -> Result<Vec<Vec<Int>>> {
         .collect())
 }
 
-/// An equality of `p` over the summation variables (from `n_keep`), all of
-/// whose coefficients there are large, and whose divisions do not depend
-/// on them: its index and those variables.
+/// An equality of `p` over the summation variables (from `n_keep`) with a
+/// coefficient above 16 there (units beside it included), whose divisions
+/// do not depend on them: its index and those variables.
 fn compressible(p: &Piece, n_keep: usize) -> Option<(usize, Vec<usize>)> {
     let deps = div_dependences(p);
     let off = 1 + p.n_var;
@@ -112,11 +112,9 @@ fn compressible(p: &Piece, n_keep: usize) -> Option<(usize, Vec<usize>)> {
         // split into few residue classes (see `eliminate`): the change of
         // variables would skew the other rows
         let small = Int::from(super::eliminate::LARGE_PERIOD as i64);
-        let huge = Int::from(super::eliminate::MAX_LIFTED_PERIOD);
-        if s.is_empty()
-            || s.iter().any(|&v| r[1 + v].abs() > huge)
-            || s.iter().all(|&v| r[1 + v].abs() <= small)
-        {
+        // (no upper limit: the reduced basis keeps the rows' numbers small,
+        // a coefficient above 65536 included)
+        if s.is_empty() || s.iter().all(|&v| r[1 + v].abs() <= small) {
             return None;
         }
         let free = deps
@@ -214,10 +212,9 @@ const MAX_NARROW: i64 = 7;
 /// without residue classes. `None` if no pair qualifies.
 pub(crate) fn split_narrow(p: &Piece, n_keep: usize) -> Result<Option<Vec<Piece>>> {
     let large = Int::from(super::eliminate::LARGE_PERIOD as i64);
-    let huge = Int::from(super::eliminate::MAX_LIFTED_PERIOD);
     let found = p.ineqs.iter().enumerate().find_map(|(i, r)| {
         let coefs = &r[1 + n_keep..1 + p.n_var];
-        if !coefs.iter().any(|a| a.abs() > large) || coefs.iter().any(|a| a.abs() > huge) {
+        if !coefs.iter().any(|a| a.abs() > large) {
             return None;
         }
         p.ineqs.iter().enumerate().find_map(|(j, o)| {

@@ -29,20 +29,31 @@
 //!    and stays in the answer as a floor term (`floor((99 + n)/100)`).
 //!    A narrow pair of rows `0 <= f - m·e <= k` (`k <= 7`, an existential
 //!    stride) with a large coefficient is first split into the equalities
-//!    `f - m·e = 0, .., k`. Equalities are solved first: one with a unit or
-//!    only small coefficients directly (`w = floor(-e/a)`, the equality
-//!    staying as a divisibility condition); one with a coefficient above
-//!    16 on a summation variable (and none of them a unit) by a unimodular
-//!    change of those variables (a Hermite column reduction of the row),
-//!    after which one new variable has a single value and the condition is
-//!    `gcd | e` on the rest. The next
-//!    variable is the one giving the fewest chambers, avoiding those whose
-//!    bounds would give later divisions a period above 16. Periods and
-//!    coefficients above 65536 are refused ("not supported"; a set without
-//!    parameters is then counted by enumeration).
+//!    `f - m·e = 0, .., k`. Equalities are solved first: one with only
+//!    small coefficients directly (`w = floor(-e/a)`, the equality staying
+//!    as a divisibility condition); one with a coefficient above 16 on a
+//!    summation variable (a unit beside it included) by a unimodular change
+//!    of those variables: a Hermite column reduction of the row, whose
+//!    kernel columns are then LLL-reduced (module `reduce`), so that the
+//!    box `0 <= i, j < n` cut by `(i + 98j) mod 100 = 0` becomes a polytope
+//!    in `i = 2a, j = a + 50b` rather than a thin slanted one; one new
+//!    variable then has a single value and the condition is `gcd | e` on
+//!    the rest. The next variable is the one giving the fewest chambers,
+//!    avoiding those whose bounds would give later divisions a period above
+//!    16. A chamber's condition is `s <= t + 1`, not `s <= t`: the sum is
+//!    exactly zero at `t = s - 1`, and the relaxed condition is often
+//!    implied by the others (the residue classes' chambers then share one
+//!    domain). Division periods above 65536 are refused ("not supported";
+//!    a set without parameters is then counted by enumeration), equality
+//!    coefficients of any size are compressed.
 //! 3. What remains is over the parameters (and, for a relation, its domain
-//!    dimensions): pieces with equal quasi-polynomials are merged
-//!    (union, then coalesce) into the result, a [`PwQPolynomial`].
+//!    dimensions): each piece's domain is restricted to the convex hull of
+//!    the set's parameter domain (outside it the count is zero, so the
+//!    pieces' values there add up to zero) and its constraints that the
+//!    hull implies are removed (gist); pieces with equal domains add up,
+//!    then the common refinement, and pieces with equal quasi-polynomials
+//!    are merged (union, then coalesce) into the result, a
+//!    [`PwQPolynomial`].
 //!
 //! Every piece is checked for integer points and its redundant
 //! inequalities removed as it is made, so the number of pieces depends on
@@ -52,11 +63,14 @@
 //! Unbounded sets are an error. Work is charged to the operation budget,
 //! the quasi-polynomial arithmetic too (products, substitutions and sums of
 //! polynomials with many floor terms), so a count ends either with its
-//! answer or promptly with [`Error::BudgetExceeded`]. The costly shapes
-//! today are congruences of a large modulus beside small coefficients in
-//! a parametric box (`x0 + 3x1 + p0 ≡ c mod 98`): the summation is quick,
-//! but its pieces' domains carry nested divisions, and their common
-//! refinement takes seconds.
+//! answer or promptly with [`Error::BudgetExceeded`]. A set without
+//! parameters whose summation takes more than a small budget is counted by
+//! enumeration instead. The costly shapes today are congruences whose
+//! reduced lattice has no short vector with a unit coordinate
+//! (`(5i - 3j) mod 101 = 6` in a box, or a parameter in a congruence
+//! beside two dimensions, `(i + 46j - 94m) mod 74 = 5`): the summation
+//! splits residue classes whose chambers' domains differ, and their
+//! common refinement exhausts the batch budget.
 //!
 //! The oracle is enumeration ([`reference`](mod@crate::reference):
 //! `card_by_enumeration` and friends), used by the property tests.

@@ -444,3 +444,36 @@ proptest! {
         }
     }
 }
+
+/// Moduli and equality coefficients above 65536 (refused before): the
+/// compressed equality's reduced basis keeps the rows small.
+#[test]
+fn periods_above_65536_match_enumeration() {
+    for (s, big) in [
+        ("[n] -> { [i] : 0 <= i < n and i mod 70000 = 3 }", true),
+        ("[n] -> { [i] : 0 <= i < n and (3i) mod 1000000 = 1 }", true),
+        (
+            "[n] -> { [i, j] : 0 <= i, j < n and (i + 70001j) mod 70000 = 0 }",
+            false,
+        ),
+        (
+            "[n] -> { [i, j] : 0 <= i, j < n and (i + 3j) mod 70000 = 5 }",
+            false,
+        ),
+        ("[n] -> { [i, j] : 0 <= i, j < n and 70001i = 3j }", false),
+    ] {
+        let set: Set = s.parse().unwrap();
+        let c = crate::budget::with_budget(20_000_000, || card(&set)).unwrap();
+        let mut ns: Vec<i64> = (-2..60).chain([99, 100, 101, 150]).collect();
+        if big {
+            ns.extend([
+                69_999, 70_000, 70_003, 70_004, 140_005, 333_334, 333_335, 333_336,
+            ]);
+        }
+        for n in ns {
+            let p = ints(&[n]);
+            let want = card_by_enumeration(&set, &p).unwrap();
+            assert_eq!(c.eval(&p).unwrap(), Rat::from(want), "{set} at {n}: {c}");
+        }
+    }
+}
