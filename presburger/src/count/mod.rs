@@ -411,6 +411,17 @@ fn assemble(done: Vec<Piece>, target: Space, context: &Set) -> Result<PwQPolynom
         next.retain(|(_, q)| !q.is_zero());
         acc.pieces = next;
     }
+    // the context's rows that the domains' own rows imply (`m >= 1` beside
+    // `m >= n >= 1`)
+    for (d, _) in acc.pieces.iter_mut() {
+        let mut out = Map::empty(d.space().clone());
+        for b in d.basic_maps() {
+            let mut b = b.clone();
+            b.remove_redundancies()?;
+            out.add_basic(b)?;
+        }
+        *d = out;
+    }
     acc.merged()
 }
 
