@@ -8,7 +8,9 @@
 //!   variable is then `z = -e / g`, one value, and the equality becomes the
 //!   condition that `g` divides `e`. A unimodular map is a bijection of the
 //!   integer points, so the sum is unchanged; a large coefficient no longer
-//!   means many residue classes.
+//!   means many residue classes. The kernel columns of `U` are LLL-reduced
+//!   and the particular solution reduced modulo them (module `reduce`), so
+//!   the rows in `z` have small coefficients.
 //! * *Narrow strides.* A pair of rows `0 <= f - m·e <= k` of small width
 //!   `k` with a large coefficient (an existential stride) is split into the
 //!   `k + 1` equalities `f - m·e = i`, which the compression solves; lifting
