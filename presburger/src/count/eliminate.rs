@@ -12,9 +12,12 @@
 //!    and an upper bound `-b_j·w + r_j >= 0` gives the chamber where
 //!    `s = ceil(-r_i / a_i)` is the largest lower bound (the first in row
 //!    order among equal ones), `t = floor(r_j / b_j)` the smallest upper
-//!    bound, and `s <= t`; there the sum over `w` is `F(t) - F(s - 1)` with
-//!    `F` the power sums of Faulhaber. The chambers partition the points of
-//!    the other variables where `w` has a value, so the sums add up.
+//!    bound, and `s <= t + 1`; there the sum over `w` is `F(t) - F(s - 1)`
+//!    with `F` the power sums of Faulhaber. The chambers partition the
+//!    points of the other variables where `w` has a value, so the sums add
+//!    up; the points with `t = s - 1` (no value of `w`) are allowed because
+//!    the sum is exactly zero there (`F(s - 1) - F(s - 1)`, whatever the
+//!    summand), which makes the condition often redundant: fewer pieces.
 
 use super::piece::{Builder, Piece};
 use super::poly::Poly;
@@ -33,7 +36,7 @@ pub(crate) const MAX_LIFTED_PERIOD: i64 = 1 << 16;
 
 /// The error when a division's period is above [`MAX_LIFTED_PERIOD`].
 pub(crate) const PERIOD_TOO_LARGE: &str =
-    "not supported: a parametric count or sum with a modulus, stride or equality coefficient above 65536";
+    "not supported: a parametric count or sum whose summation needs a division of period above 65536";
 
 /// A residue period that the choice of the next variable avoids.
 pub(crate) const LARGE_PERIOD: u64 = 16;
@@ -244,6 +247,12 @@ fn eliminate(p: Piece) -> Result<Vec<Piece>> {
             for (d, v) in diff.iter_mut().zip(&s) {
                 *d = &*d - v;
             }
+            // s <= t + 1, not s <= t: at t = s - 1 the sum F(t) - F(s - 1)
+            // is exactly zero, so the chamber may include those points; the
+            // condition is then often implied by the other rows and
+            // dropped, and the chambers of many residue classes share one
+            // domain
+            diff[0] = &diff[0] + &Int::ONE;
             b.add_ineq(diff);
             images[w] = vec![Int::ZERO];
             let (s2, t2) = (s.clone(), t.clone());

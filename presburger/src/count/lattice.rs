@@ -8,7 +8,9 @@
 //!   variable is then `z = -e / g`, one value, and the equality becomes the
 //!   condition that `g` divides `e`. A unimodular map is a bijection of the
 //!   integer points, so the sum is unchanged; a large coefficient no longer
-//!   means many residue classes.
+//!   means many residue classes. The kernel columns of `U` are LLL-reduced
+//!   and the particular solution reduced modulo them (module `reduce`), so
+//!   the rows in `z` have small coefficients.
 //! * *Narrow strides.* A pair of rows `0 <= f - m·e <= k` of small width
 //!   `k` with a large coefficient (an existential stride) is split into the
 //!   `k + 1` equalities `f - m·e = i`, which the compression solves; lifting
@@ -81,9 +83,28 @@ pub(crate) fn hermite_column(a: &[Int]) -> (Vec<Vec<Int>>, Int) {
     (u, a.pop().unwrap())
 }
 
-/// An equality of `p` over the summation variables (from `n_keep`), all of
-/// whose coefficients there are large, and whose divisions do not depend
-/// on them: its index and those variables.
+/// `u` (from [`hermite_column`]) with its kernel columns (all but the
+/// last) replaced by an LLL-reduced basis of the same lattice and its last
+/// column by a short representative modulo that lattice: still unimodular
+/// with the same row image `(0, .., 0, g)`, and the rows in the new
+/// variables have small coefficients (see `reduce`).
+fn reduced(u: Vec<Vec<Int>>) -> Result<Vec<Vec<Int>>> {
+    let s = u.len();
+    let mut cols: Vec<Vec<Int>> = (0..s)
+        .map(|c| u.iter().map(|r| r[c].clone()).collect())
+        .collect();
+    let mut last = cols.pop().expect("a non-empty row");
+    super::reduce::lll(&mut cols)?;
+    super::reduce::size_reduce(&mut last, &cols);
+    cols.push(last);
+    Ok((0..s)
+        .map(|r| cols.iter().map(|c| c[r].clone()).collect())
+        .collect())
+}
+
+/// An equality of `p` over the summation variables (from `n_keep`) with a
+/// coefficient above 16 there (units beside it included), whose divisions
+/// do not depend on them: its index and those variables.
 fn compressible(p: &Piece, n_keep: usize) -> Option<(usize, Vec<usize>)> {
     let deps = div_dependences(p);
     let off = 1 + p.n_var;
@@ -93,12 +114,9 @@ fn compressible(p: &Piece, n_keep: usize) -> Option<(usize, Vec<usize>)> {
         // split into few residue classes (see `eliminate`): the change of
         // variables would skew the other rows
         let small = Int::from(super::eliminate::LARGE_PERIOD as i64);
-        let huge = Int::from(super::eliminate::MAX_LIFTED_PERIOD);
-        if s.is_empty()
-            || s.iter()
-                .any(|&v| r[1 + v].abs().is_one() || r[1 + v].abs() > huge)
-            || s.iter().all(|&v| r[1 + v].abs() <= small)
-        {
+        // (no upper limit: the reduced basis keeps the rows' numbers small,
+        // a coefficient above 65536 included)
+        if s.is_empty() || s.iter().all(|&v| r[1 + v].abs() <= small) {
             return None;
         }
         let free = deps
@@ -120,6 +138,7 @@ pub(crate) fn compress_equality(p: &Piece, n_keep: usize) -> Result<Option<Optio
     let row = &p.eqs[i];
     let a: Vec<Int> = s.iter().map(|&v| row[1 + v].clone()).collect();
     let (u, g) = hermite_column(&a);
+    let u = reduced(u)?;
     let gone = *s.last().unwrap();
     let new_index = |v: usize| if v < gone { v } else { v - 1 };
     let deps = div_dependences(p);
@@ -145,21 +164,31 @@ pub(crate) fn compress_equality(p: &Piece, n_keep: usize) -> Result<Option<Optio
     }
     let neg: Vec<Int> = b.subst(&rest, &images).iter().map(|v| -v).collect();
     let z_last = if g.is_one() { neg } else { b.div(&neg, &g) };
+    // x_S = K·z + u_last·z_last, where z_last is an integer combination of
+    // columns (constant, kept variables, divisions): each column's vector
+    // `u_last·c` is reduced modulo the kernel lattice on its own (a shift
+    // of `z` by an integer multiple of that column, a bijection), so a
+    // parameter's coefficients stay small too
+    let ns = s.len();
+    let kernel: Vec<Vec<Int>> = (0..ns - 1)
+        .map(|c| (0..ns).map(|r| u[r][c].clone()).collect())
+        .collect();
+    let mut part = vec![vec![Int::ZERO; b.width()]; ns];
+    for (col, x) in z_last.iter().enumerate() {
+        if x.is_zero() {
+            continue;
+        }
+        let mut v: Vec<Int> = (0..ns).map(|r| &u[r][ns - 1] * x).collect();
+        super::reduce::size_reduce(&mut v, &kernel);
+        for (r, y) in v.into_iter().enumerate() {
+            part[r][col] = y;
+        }
+    }
     for (r, &v) in s.iter().enumerate() {
-        let mut e = vec![Int::ZERO; b.width()];
-        for (c, &w) in s.iter().enumerate() {
-            let coef = &u[r][c];
-            if coef.is_zero() {
-                continue;
-            }
-            if c + 1 == s.len() {
-                for (o, x) in e.iter_mut().zip(&z_last) {
-                    o.add_mul(coef, x);
-                }
-            } else {
-                let col = 1 + new_index(w);
-                e[col] = &e[col] + coef;
-            }
+        let mut e = std::mem::take(&mut part[r]);
+        for (c, &w) in s[..ns - 1].iter().enumerate() {
+            let col = 1 + new_index(w);
+            e[col] = &e[col] + &u[r][c];
         }
         images[v] = e;
     }
@@ -185,10 +214,9 @@ const MAX_NARROW: i64 = 7;
 /// without residue classes. `None` if no pair qualifies.
 pub(crate) fn split_narrow(p: &Piece, n_keep: usize) -> Result<Option<Vec<Piece>>> {
     let large = Int::from(super::eliminate::LARGE_PERIOD as i64);
-    let huge = Int::from(super::eliminate::MAX_LIFTED_PERIOD);
     let found = p.ineqs.iter().enumerate().find_map(|(i, r)| {
         let coefs = &r[1 + n_keep..1 + p.n_var];
-        if !coefs.iter().any(|a| a.abs() > large) || coefs.iter().any(|a| a.abs() > huge) {
+        if !coefs.iter().any(|a| a.abs() > large) {
             return None;
         }
         p.ineqs.iter().enumerate().find_map(|(j, o)| {

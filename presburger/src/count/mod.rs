@@ -29,20 +29,31 @@
 //!    and stays in the answer as a floor term (`floor((99 + n)/100)`).
 //!    A narrow pair of rows `0 <= f - m·e <= k` (`k <= 7`, an existential
 //!    stride) with a large coefficient is first split into the equalities
-//!    `f - m·e = 0, .., k`. Equalities are solved first: one with a unit or
-//!    only small coefficients directly (`w = floor(-e/a)`, the equality
-//!    staying as a divisibility condition); one with a coefficient above
-//!    16 on a summation variable (and none of them a unit) by a unimodular
-//!    change of those variables (a Hermite column reduction of the row),
-//!    after which one new variable has a single value and the condition is
-//!    `gcd | e` on the rest. The next
-//!    variable is the one giving the fewest chambers, avoiding those whose
-//!    bounds would give later divisions a period above 16. Periods and
-//!    coefficients above 65536 are refused ("not supported"; a set without
-//!    parameters is then counted by enumeration).
+//!    `f - m·e = 0, .., k`. Equalities are solved first: one with only
+//!    small coefficients directly (`w = floor(-e/a)`, the equality staying
+//!    as a divisibility condition); one with a coefficient above 16 on a
+//!    summation variable (a unit beside it included) by a unimodular change
+//!    of those variables: a Hermite column reduction of the row, whose
+//!    kernel columns are then LLL-reduced (module `reduce`), so that the
+//!    box `0 <= i, j < n` cut by `(i + 98j) mod 100 = 0` becomes a polytope
+//!    in `i = 2a, j = a + 50b` rather than a thin slanted one; one new
+//!    variable then has a single value and the condition is `gcd | e` on
+//!    the rest. The next variable is the one giving the fewest chambers,
+//!    avoiding those whose bounds would give later divisions a period above
+//!    16. A chamber's condition is `s <= t + 1`, not `s <= t`: the sum is
+//!    exactly zero at `t = s - 1`, and the relaxed condition is often
+//!    implied by the others (the residue classes' chambers then share one
+//!    domain). Division periods above 65536 are refused ("not supported";
+//!    a set without parameters is then counted by enumeration), equality
+//!    coefficients of any size are compressed.
 //! 3. What remains is over the parameters (and, for a relation, its domain
-//!    dimensions): pieces with equal quasi-polynomials are merged
-//!    (union, then coalesce) into the result, a [`PwQPolynomial`].
+//!    dimensions): each piece's domain is restricted to the convex hull of
+//!    the set's parameter domain (outside it the count is zero, so the
+//!    pieces' values there add up to zero) and its constraints that the
+//!    hull implies are removed (gist); pieces with equal domains add up,
+//!    then the common refinement, and pieces with equal quasi-polynomials
+//!    are merged (union, then coalesce) into the result, a
+//!    [`PwQPolynomial`].
 //!
 //! Every piece is checked for integer points and its redundant
 //! inequalities removed as it is made, so the number of pieces depends on
@@ -52,11 +63,14 @@
 //! Unbounded sets are an error. Work is charged to the operation budget,
 //! the quasi-polynomial arithmetic too (products, substitutions and sums of
 //! polynomials with many floor terms), so a count ends either with its
-//! answer or promptly with [`Error::BudgetExceeded`]. The costly shapes
-//! today are congruences of a large modulus beside small coefficients in
-//! a parametric box (`x0 + 3x1 + p0 ≡ c mod 98`): the summation is quick,
-//! but its pieces' domains carry nested divisions, and their common
-//! refinement takes seconds.
+//! answer or promptly with [`Error::BudgetExceeded`]. A set without
+//! parameters whose summation takes more than a small budget is counted by
+//! enumeration instead. The costly shapes today are congruences whose
+//! reduced lattice has no short vector with a unit coordinate
+//! (`(5i - 3j) mod 101 = 6` in a box, or a parameter in a congruence
+//! beside two dimensions, `(i + 46j - 94m) mod 74 = 5`): the summation
+//! splits residue classes whose chambers' domains differ, and their
+//! common refinement exhausts the batch budget.
 //!
 //! The oracle is enumeration ([`reference`](mod@crate::reference):
 //! `card_by_enumeration` and friends), used by the property tests.
@@ -79,6 +93,7 @@ mod pieces;
 mod poly;
 mod qpoly;
 mod rat;
+mod reduce;
 pub mod reference;
 
 pub use bound::{lower_bound, upper_bound, PwQPolynomialFold};
@@ -101,23 +116,42 @@ pub fn card(set: &Set) -> Result<PwQPolynomial> {
     let target = set.space().params_space();
     let parts = disjoint_defined(set)?;
     let work = parts.into_iter().map(|b| (b, None)).collect();
-    match summed(work, n_keep, target.clone()).map_err(|e| named(e, set)) {
-        // numbers beyond the lifting limit (see eliminate): a set without
-        // parameters is still counted, by enumeration of its outer
-        // dimensions
+    let context = hull_or_universe(&set.params(), &target);
+    let run = || summed(work, n_keep, target.clone(), &context).map_err(|e| named(e, set));
+    let r = if n_keep == 0 {
+        crate::budget::with_budget(CONSTANT_SUMMATION_BUDGET, run)
+    } else {
+        run()
+    };
+    match r {
+        // numbers beyond the lifting limit (see eliminate), or a summation
+        // with many pieces: a set without parameters is still counted, by
+        // enumeration of its outer dimensions
         Err(Error::Invalid(e)) if e == eliminate::PERIOD_TOO_LARGE && n_keep == 0 => {
-            let n = set.card()?;
-            let mut f = PwQPolynomial::zero(target.clone());
-            if !n.is_zero() {
-                f.pieces.push((
-                    Map::universe(target.clone()),
-                    QuasiPolynomial::constant(target, Rat::from(n)),
-                ));
-            }
-            Ok(f)
+            constant_count(set, target)
         }
+        Err(Error::BudgetExceeded) if n_keep == 0 => constant_count(set, target),
         r => r,
     }
+}
+
+/// The work a count without parameters may spend on summation before it
+/// enumerates instead (a box of a few thousand points cut by a congruence
+/// of a large modulus is enumerated at once, its summation takes seconds;
+/// a simplex of side 10^5 is summed at once).
+const CONSTANT_SUMMATION_BUDGET: u64 = 2_000_000;
+
+/// The count of a set without parameters by enumeration (`Map::card`).
+fn constant_count(set: &Set, target: Space) -> Result<PwQPolynomial> {
+    let n = set.card()?;
+    let mut f = PwQPolynomial::zero(target.clone());
+    if !n.is_zero() {
+        f.pieces.push((
+            Map::universe(target.clone()),
+            QuasiPolynomial::constant(target, Rat::from(n)),
+        ));
+    }
+    Ok(f)
 }
 
 /// For each point of the domain of `map`, the number of its images: a
@@ -128,7 +162,8 @@ pub fn card_map(map: &Map) -> Result<PwQPolynomial> {
     let target = map.space().domain_space();
     let parts = disjoint_defined(map)?;
     let work = parts.into_iter().map(|b| (b, None)).collect();
-    summed(work, n_keep, target).map_err(|e| named(e, map))
+    let context = hull_or_universe(&map.domain()?, &target);
+    summed(work, n_keep, target, &context).map_err(|e| named(e, map))
 }
 
 /// The unbounded-set error naming a dimension without a bound, as the
@@ -160,7 +195,8 @@ pub fn sum(f: &PwQPolynomial) -> Result<PwQPolynomial> {
             work.push((b, Some(q)));
         }
     }
-    summed(work, n_keep, target).map_err(|e| {
+    let context = hull_or_universe(&f.domain()?.params(), &target);
+    summed(work, n_keep, target, &context).map_err(|e| {
         named(
             e,
             &f.domain().unwrap_or_else(|_| Map::empty(f.space().clone())),
@@ -220,6 +256,7 @@ fn summed(
     work: Vec<(BasicMap, Option<&QuasiPolynomial>)>,
     n_keep: usize,
     target: Space,
+    context: &Set,
 ) -> Result<PwQPolynomial> {
     let mut done: Vec<Piece> = Vec::new();
     for (b, q) in work {
@@ -233,6 +270,12 @@ fn summed(
         while !cur.is_empty() {
             let mut next = Vec::new();
             for p in cur {
+                if std::env::var("C3DBG").is_ok() {
+                    eprintln!(
+                        "piece nv={} divs={:?} eqs={:?} ineqs={:?}",
+                        p.n_var, p.divs, p.eqs, p.ineqs
+                    );
+                }
                 if p.n_var == n_keep {
                     done.push(p);
                 } else if let Some(q) = lattice::split_narrow(&p, n_keep)? {
@@ -246,7 +289,16 @@ fn summed(
             cur = next;
         }
     }
-    assemble(done, target)
+    assemble(done, target, context)
+}
+
+/// A convex superset of `m` (where a count or sum can be non-zero), the
+/// universe of `target` if the hull fails.
+fn hull_or_universe(m: &Map, target: &Space) -> Set {
+    m.remove_empty_parts()
+        .and_then(|m| m.convex_hull())
+        .and_then(|h| h.remove_empty_parts())
+        .unwrap_or_else(|_| Map::universe(target.clone()))
 }
 
 /// The piece of a basic map (locals as variables after the space's) with
@@ -295,7 +347,7 @@ fn initial_piece(b: &BasicMap, q: Option<&QuasiPolynomial>) -> Option<Piece> {
 
 /// The sum of the final pieces (their domains overlap when they come
 /// from different chambers or parts).
-fn assemble(done: Vec<Piece>, target: Space) -> Result<PwQPolynomial> {
+fn assemble(done: Vec<Piece>, target: Space, context: &Set) -> Result<PwQPolynomial> {
     let mut acc = PwQPolynomial::zero(target.clone());
     if target.n_vars() == 0 {
         // every piece is a non-empty point: the values add up
@@ -314,36 +366,61 @@ fn assemble(done: Vec<Piece>, target: Space) -> Result<PwQPolynomial> {
         }
         return Ok(acc);
     }
-    // equal domains first: their quasi-polynomials add up
-    let mut same: Vec<(Piece, QuasiPolynomial)> = Vec::new();
+    // each domain restricted to the context (outside it the count is zero,
+    // so the values there add up to zero) and its constraints that the
+    // context implies removed; then equal domains first: their
+    // quasi-polynomials add up
+    let mut same: Vec<(String, Set, QuasiPolynomial)> = Vec::new();
     for p in done {
         if p.poly.is_zero() {
             continue;
         }
+        crate::budget::tick(1)?;
+        let e = Map::from_basic(p.to_basic(target.clone())).simplify_parts();
+        let g = e.gist(context)?;
+        if g.basic_maps().is_empty() {
+            continue;
+        }
+        let d = g.intersect(context)?.simplify_parts();
+        let key = d.to_string();
         let q = QuasiPolynomial {
             space: target.clone(),
-            divs: p.divs.clone(),
-            poly: p.poly.clone(),
+            divs: p.divs,
+            poly: p.poly,
         };
-        match same
-            .iter_mut()
-            .find(|(o, _)| o.divs == p.divs && o.eqs == p.eqs && o.ineqs == p.ineqs)
-        {
-            Some((_, acc_q)) => *acc_q = acc_q.add(&q)?,
-            None => same.push((p, q)),
+        match same.iter_mut().find(|(k, _, _)| *k == key) {
+            Some((_, _, acc_q)) => *acc_q = acc_q.add(&q)?,
+            None => same.push((key, d, q)),
         }
     }
     // then the common refinement, one domain at a time, the simplest
     // domains first (fewer divisions: cheaper differences while the
     // refinement grows)
-    same.sort_by_key(|(p, _)| (p.divs.len(), p.eqs.len() + p.ineqs.len()));
-    for (p, q) in same {
+    same.sort_by_key(|(_, d, _)| {
+        let b = &d.basic_maps()[0];
+        (
+            d.basic_maps().len(),
+            b.n_div(),
+            b.eqs().len() + b.ineqs().len(),
+        )
+    });
+    for (_, e, q) in same {
         crate::budget::tick(1)?;
-        let e = Map::from_basic(p.to_basic(target.clone())).simplify_parts();
         let q = q.pruned();
         let mut next = refine(acc.pieces, &e, |dq| dq.add(&q), q.clone())?;
         next.retain(|(_, q)| !q.is_zero());
         acc.pieces = next;
+    }
+    // the context's rows that the domains' own rows imply (`m >= 1` beside
+    // `m >= n >= 1`)
+    for (d, _) in acc.pieces.iter_mut() {
+        let mut out = Map::empty(d.space().clone());
+        for b in d.basic_maps() {
+            let mut b = b.clone();
+            b.remove_redundancies()?;
+            out.add_basic(b)?;
+        }
+        *d = out;
     }
     acc.merged()
 }

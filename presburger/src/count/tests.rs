@@ -361,3 +361,119 @@ fn expensive_counts_respect_the_budget() {
     let r = crate::budget::with_budget(1_000, || card(&set));
     assert_eq!(r.unwrap_err(), Error::BudgetExceeded);
 }
+
+/// A congruence of modulus near 100 beside a unit or small coefficient
+/// (issue 21): the equality is compressed with an LLL-reduced lattice
+/// basis, so these count within a small budget (they exhausted the batch
+/// budget of 250 million, or took seconds, before).
+#[test]
+fn moduli_near_100_beside_unit_coefficients() {
+    for s in [
+        "[n] -> { [i, j] : 0 <= i, j < n and (i + 98j) mod 100 = 0 }",
+        "[n] -> { [i, j] : 0 <= i < n and 0 <= j < 2n and (2i + 98j) mod 97 = 0 }",
+        "[n] -> { [i] : 0 <= i < n and (3i) mod 98 = 1 }",
+        "[n] -> { [i, j] : 0 <= i, j < n and (i + 3j) mod 100 = 0 }",
+        "[n] -> { [i, j] : 0 <= i, j < n and (i + 98j + n) mod 100 = 3 }",
+        "[n] -> { [i, j, k] : 0 <= i, j, k < n and (i + 3j + 98k) mod 99 = 3 }",
+        "[p0] -> { [x0, x1] : 0 <= x0 <= p0 + 1 and 0 <= x1 <= p0 + 1 and (-3 - x0 - 3x1 - p0) mod 98 = 95 }",
+    ] {
+        let set: Set = s.parse().unwrap();
+        let c = crate::budget::with_budget(20_000_000, || card(&set)).unwrap();
+        let dims = set.space().n_vars() - set.space().n_param();
+        for n in (-2..12).chain([40, 96, 97, 98, 99, 100, 101, 150, 199, 200, 201, 257]) {
+            if dims > 2 && n > 40 || dims > 1 && n > 201 {
+                continue;
+            }
+            let p = ints(&[n]);
+            let want = card_by_enumeration(&set, &p).unwrap();
+            assert_eq!(c.eval(&p).unwrap(), Rat::from(want), "{set} at {n}: {c}");
+        }
+    }
+}
+
+/// A box `0 <= x < p0` (or `2p0`) cut by `(a.x + b.p0 + c) mod m = r`.
+fn congruence_set(nd: usize, m: i64, a: &[i64], b: i64, c: i64, r: i64, wide: bool) -> String {
+    let xs: Vec<String> = (0..nd).map(|k| format!("x{k}")).collect();
+    let mut cs: Vec<String> = xs
+        .iter()
+        .enumerate()
+        .map(|(k, x)| {
+            let up = if wide && k == 0 { "2p0" } else { "p0" };
+            format!("0 <= {x} < {up}")
+        })
+        .collect();
+    cs.push(format!(
+        "({c}{} + {b}*p0) mod {m} = {}",
+        lin(&a[..nd], &xs),
+        r.rem_euclid(m)
+    ));
+    format!("[p0] -> {{ [{}] : {} }}", xs.join(", "), cs.join(" and "))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+
+    /// Random moduli 2..128 with coefficients up to 100, half of them small
+    /// or units (the families of `benches/count_mod_families.py` with one
+    /// parameter): exact at parameter values around multiples of the modulus.
+    #[test]
+    fn random_congruences_match_enumeration(
+        nd in 1usize..=2,
+        m in 2i64..=128,
+        big in prop::collection::vec(-100i64..=100, 2),
+        small in prop::collection::vec(-3i64..=3, 2),
+        pick in prop::collection::vec(any::<bool>(), 2),
+        b in -3i64..=3,
+        c in -5i64..=5,
+        r in 0i64..128,
+        wide in any::<bool>(),
+    ) {
+        let a: Vec<i64> = (0..2).map(|k| if pick[k] { big[k] } else { small[k] }).collect();
+        let text = congruence_set(nd, m, &a, b, c, r, wide);
+        let set: Set = text.parse().unwrap();
+        let f = match crate::budget::with_budget(COUNT_BUDGET, || card(&set)) {
+            Err(Error::BudgetExceeded) => return Ok(()),
+            r => r.unwrap(),
+        };
+        for p in [-1, 0, 1, 2, 5, 13, m - 1, m, m + 1, 2 * m + 3] {
+            if nd > 1 && p > 80 {
+                continue;
+            }
+            let want = card_by_enumeration(&set, &ints(&[p])).unwrap();
+            prop_assert_eq!(f.eval(&ints(&[p])).unwrap(), Rat::from(want), "{} at {}: {}", set, p, f);
+        }
+    }
+}
+
+/// Moduli and equality coefficients above 65536 (refused before): the
+/// compressed equality's reduced basis keeps the rows small.
+#[test]
+fn periods_above_65536_match_enumeration() {
+    for (s, big) in [
+        ("[n] -> { [i] : 0 <= i < n and i mod 70000 = 3 }", true),
+        ("[n] -> { [i] : 0 <= i < n and (3i) mod 1000000 = 1 }", true),
+        (
+            "[n] -> { [i, j] : 0 <= i, j < n and (i + 70001j) mod 70000 = 0 }",
+            false,
+        ),
+        (
+            "[n] -> { [i, j] : 0 <= i, j < n and (i + 3j) mod 70000 = 5 }",
+            false,
+        ),
+        ("[n] -> { [i, j] : 0 <= i, j < n and 70001i = 3j }", false),
+    ] {
+        let set: Set = s.parse().unwrap();
+        let c = crate::budget::with_budget(20_000_000, || card(&set)).unwrap();
+        let mut ns: Vec<i64> = (-2..60).chain([99, 100, 101, 150]).collect();
+        if big {
+            ns.extend([
+                69_999, 70_000, 70_003, 70_004, 140_005, 333_334, 333_335, 333_336,
+            ]);
+        }
+        for n in ns {
+            let p = ints(&[n]);
+            let want = card_by_enumeration(&set, &p).unwrap();
+            assert_eq!(c.eval(&p).unwrap(), Rat::from(want), "{set} at {n}: {c}");
+        }
+    }
+}
