@@ -77,7 +77,8 @@ fn fuse_same_columns(a: &mut Part, b: &mut Part) -> Result<Option<Part>> {
             rows.push(c);
         }
     }
-    if let Some(h) = union_if_exact(a, b, &rows)? {
+    let cuts: Vec<&[Int]> = cut_a.iter().chain(&cut_b).map(|(r, _)| &r[..]).collect();
+    if let Some(h) = union_if_exact(a, b, &rows, &cuts)? {
         return Ok(Some(h));
     }
     if !WRAP || !a.b.divs.is_empty() {
@@ -92,13 +93,15 @@ fn fuse_same_columns(a: &mut Part, b: &mut Part) -> Result<Option<Part>> {
     if rows.len() == before {
         return Ok(None);
     }
-    union_if_exact(a, b, &rows)
+    union_if_exact(a, b, &rows, &cuts)
 }
 
 /// The basic map of `rows` (with `a`'s divisions and their defining rows),
 /// if it is inside `a ∪ b` (every row holds on both, so it is then their
-/// union).
-fn union_if_exact(a: &Part, b: &Part, rows: &[Vec<Int>]) -> Result<Option<Part>> {
+/// union). `cuts`: rows of `a` or `b` not valid on the other, whose
+/// minimisers over the candidate are tried as points outside the union
+/// before the exact inclusion test ([`point_outside`]).
+fn union_if_exact(a: &Part, b: &Part, rows: &[Vec<Int>], cuts: &[&[Int]]) -> Result<Option<Part>> {
     let mut h = BasicMap::universe(a.b.space.clone());
     h.divs = a.b.divs.clone();
     let off = a.b.off_div();
@@ -108,6 +111,9 @@ fn union_if_exact(a: &Part, b: &Part, rows: &[Vec<Int>]) -> Result<Option<Part>>
     }
     h.ineqs.extend(rows.iter().cloned());
     if !h.simplify() {
+        return Ok(None);
+    }
+    if point_outside(&h, &a.b, &b.b, cuts)? {
         return Ok(None);
     }
     let union = Map {
@@ -123,6 +129,61 @@ fn union_if_exact(a: &Part, b: &Part, rows: &[Vec<Int>]) -> Result<Option<Part>>
     } else {
         Ok(None)
     }
+}
+
+/// At most this many cut rows are minimised over a candidate by
+/// [`point_outside`].
+const MAX_WITNESS_ROWS: usize = 8;
+
+/// Whether some cut row's minimiser over the rational relaxation of the
+/// candidate `h`, rounded down, is a point of `h` in neither `a` nor `b`
+/// (all three with the same divisions, every local a division): a witness
+/// that `h` is not their union, found with one tableau and a few LPs
+/// instead of the inclusion test's differences over divisions. `false`
+/// proves nothing.
+pub(super) fn point_outside(
+    h: &BasicMap,
+    a: &BasicMap,
+    b: &BasicMap,
+    cuts: &[&[Int]],
+) -> Result<bool> {
+    if cuts.is_empty() {
+        return Ok(false);
+    }
+    let mut hp = Part::new(h.clone());
+    if hp.tab()?.is_empty() {
+        return Ok(false);
+    }
+    let n = h.space.n_vars();
+    for r in cuts.iter().take(MAX_WITNESS_ROWS) {
+        crate::budget::tick(1)?;
+        if hp.min(r)?.is_none() {
+            continue;
+        }
+        let x: Vec<Int> = hp.tab_sample()?[..n]
+            .iter()
+            .map(|(num, den)| num.div_floor(den))
+            .collect();
+        if contains(h, &x) && !contains(a, &x) && !contains(b, &x) {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// Whether the point `x` (the variables) is in `b`, whose locals are all
+/// divisions: every row holds at `x` with the divisions' values.
+fn contains(b: &BasicMap, x: &[Int]) -> bool {
+    let mut v = x.to_vec();
+    for d in &b.divs {
+        let Some(d) = d else {
+            return false;
+        };
+        let q = crate::matrix::eval(&d.num, &v).div_floor(&d.den);
+        v.push(q);
+    }
+    b.eqs.iter().all(|e| crate::matrix::eval(e, &v).is_zero())
+        && b.ineqs.iter().all(|r| !crate::matrix::eval(r, &v).is_neg())
 }
 
 /// Push to `out` the rows of `x` valid on `y` and, for each row of `x`

@@ -4,6 +4,7 @@
 
 use super::align::common_divs;
 use super::as_ineqs;
+use super::fuse::point_outside;
 use super::part::Part;
 use super::wrap::wrap;
 use crate::basic::BasicMap;
@@ -104,6 +105,57 @@ proptest! {
             }
         }
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn a_point_outside_is_outside(
+        rh in rows(), ra in rows(), rb in rows(),
+        da in prop::collection::vec(0..DIVS.len(), 0..2),
+        db in prop::collection::vec(0..DIVS.len(), 0..2),
+    ) {
+        let with = |r: &[(i64, i64, i64, bool)], d: &[usize]| {
+            let mut t = disjunct(r);
+            for &k in d {
+                t = format!("{t} and {}", DIVS[k]);
+            }
+            t
+        };
+        let (Some(h), Some(a), Some(b)) =
+            (nonempty(&disjunct(&rh)), nonempty(&with(&ra, &da)), nonempty(&with(&rb, &db)))
+        else {
+            return Ok(());
+        };
+        if a.divs.iter().chain(&b.divs).any(Option::is_none) {
+            return Ok(());
+        }
+        let cuts: Vec<Vec<Int>> = as_ineqs(&a).into_iter().chain(as_ineqs(&b)).collect();
+        let cuts: Vec<&[Int]> = cuts.iter().map(|r| &r[..]).collect();
+        if point_outside(&h, &a, &b, &cuts).unwrap() {
+            let (pa, pb) = (points(&a), points(&b));
+            prop_assert!(
+                points(&h).iter().any(|p| !pa.contains(p) && !pb.contains(p)),
+                "{} / {} / {}", disjunct(&rh), with(&ra, &da), with(&rb, &db)
+            );
+        }
+    }
+}
+
+#[test]
+fn the_residue_classes_of_case_92_are_refused_by_a_point() {
+    // { o = i, i odd } and { o = i + 1, i even } (i a multiple of 3): the
+    // rows valid on both leave o - i free in 0..=1; the minimiser of the
+    // second's `o - i - 1 >= 0` over them (o = i = 0) is in neither
+    let a =
+        nonempty("[i, o] : o = i and (i + 1) mod 2 = 0 and i mod 3 = 0 and 0 <= i <= 12").unwrap();
+    let b =
+        nonempty("[i, o] : o = i + 1 and i mod 2 = 0 and i mod 3 = 0 and 0 <= i <= 12").unwrap();
+    let h = nonempty("[i, o] : i <= o <= i + 1 and 0 <= i <= 12").unwrap();
+    let cuts: Vec<Vec<Int>> = as_ineqs(&a).into_iter().chain(as_ineqs(&b)).collect();
+    let cuts: Vec<&[Int]> = cuts.iter().map(|r| &r[..]).collect();
+    assert!(point_outside(&h, &a, &b, &cuts).unwrap());
 }
 
 /// Division constraints for [`common_divisions_keep_both_sets`]: residues
