@@ -13,6 +13,7 @@ use presburger::{BasicMap, Int, Map, Set, UnionMap};
 mod context;
 mod memo;
 mod order;
+mod peel;
 mod split;
 mod unify;
 
@@ -596,6 +597,12 @@ impl Gen<'_> {
                         Stage::Kind(kind),
                     )?);
                 }
+                return Ok(out);
+            }
+        }
+        if !same_eq && kind != LoopKind::Atomic {
+            // a first iteration that some statement's disjunct is fixed to
+            if let Some(out) = self.peel_fixed_first(l, &pieces, &u, full_ctx, env, kind)? {
                 return Ok(out);
             }
         }
