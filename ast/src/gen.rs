@@ -13,7 +13,9 @@ use presburger::{BasicMap, Int, Map, Set, UnionMap};
 mod context;
 mod memo;
 mod order;
+mod peel;
 mod split;
+mod unify;
 
 pub(crate) use split::Stage;
 
@@ -506,16 +508,32 @@ impl Gen<'_> {
         } else {
             ctx.clone()
         };
-        let mut parts = explicit_or_superset(&u)?;
+        let mut parts = unify::unify_bound_rows(&explicit_or_superset(&u)?, self.col(l));
         let mut bds = Vec::new();
+        // the basic set each part's stride row belongs to
+        let mut stride_srcs = Vec::new();
         for b in parts.iter_mut() {
             let mut bd = self.bounds(l, b, env)?;
+            let mut src = None;
             if bd.eq.is_none() && (bd.lower.is_empty() || bd.upper.is_empty()) {
                 // bounded only through divisions of the dimension: their
-                // rational elimination gives plain bounds (a superset)
-                *b = eliminate_locals(b, &dependent_locals(b, self.col(l)));
+                // rational elimination gives plain bounds (a superset);
+                // the stride, a property of the part's lattice, stays
+                // (e.g. `t = 4q and 2t < N + 2·floor(t/2)`: bounds
+                // `t < N`, step 4)
+                let exact =
+                    std::mem::replace(b, eliminate_locals(b, &dependent_locals(b, self.col(l))));
+                let kept = (bd.stride.take(), bd.stride_row.take());
                 bd = self.bounds(l, b, env)?;
+                if let (Some(s), Some(row)) = kept {
+                    if bd.stride.is_none() {
+                        bd.stride = Some(s);
+                        bd.stride_row = Some(row);
+                        src = Some(exact);
+                    }
+                }
             }
+            stride_srcs.push(src.unwrap_or_else(|| b.clone()));
             bds.push(bd);
         }
         let iter = format!("c{l}");
@@ -582,6 +600,12 @@ impl Gen<'_> {
                 return Ok(out);
             }
         }
+        if !same_eq && kind != LoopKind::Atomic {
+            // a first iteration that some statement's disjunct is fixed to
+            if let Some(out) = self.peel_fixed_first(l, &pieces, &u, full_ctx, env, kind)? {
+                return Ok(out);
+            }
+        }
         let body = if same_eq {
             // no condition here: the levels below test what they need
             // (often for free, as bounds of a loop)
@@ -607,7 +631,27 @@ impl Gen<'_> {
             let mut ups = Vec::new();
             let mut lset = Map::empty(space.clone());
             let mut uset = Map::empty(space.clone());
-            for (b, bd) in parts.iter().zip(&bds) {
+            // (a part whose lower bounds include all of another part's
+            // is never the least: its maximum is at least the other's;
+            // likewise for the upper bounds)
+            let covers = |mine: &[Expr], other: &[Expr]| {
+                !other.is_empty() && other.iter().all(|e| mine.contains(e))
+            };
+            let dominated = |k: usize, upper: bool| {
+                fn of(b: &Bounds, upper: bool) -> &[Expr] {
+                    if upper {
+                        &b.upper
+                    } else {
+                        &b.lower
+                    }
+                }
+                (0..bds.len()).any(|j| {
+                    j != k
+                        && covers(of(&bds[k], upper), of(&bds[j], upper))
+                        && (!covers(of(&bds[j], upper), of(&bds[k], upper)) || j < k)
+                })
+            };
+            for (k, (b, bd)) in parts.iter().zip(&bds).enumerate() {
                 let lo = fold(bd.lower.clone(), Expr::max).ok_or_else(|| {
                     Error::Unsupported(format!(
                         "dimension {l} has no lower bound in {}",
@@ -617,8 +661,12 @@ impl Gen<'_> {
                 let hi = fold(bd.upper.clone(), Expr::min).ok_or_else(|| {
                     Error::Unsupported(format!("dimension {l} has no upper bound"))
                 })?;
-                lows.push(lo);
-                ups.push(hi);
+                if !dominated(k, false) {
+                    lows.push(lo);
+                }
+                if !dominated(k, true) {
+                    ups.push(hi);
+                }
                 lset.add_basic(self.with_rows(b, &bd.lower_rows))?;
                 uset.add_basic(self.with_rows(b, &bd.upper_rows))?;
             }
@@ -716,7 +764,7 @@ impl Gen<'_> {
                         .all(|b| b.stride.as_ref().is_some_and(|(h, e)| h == g && e == f)) =>
                 {
                     let row = bds[0].stride_row.clone().unwrap();
-                    Some((parts[0].clone(), row, *g, f.clone()))
+                    Some((stride_srcs[0].clone(), row, *g, f.clone()))
                 }
                 _ if parts.len() > 1 && bds.iter().any(|b| b.stride.is_some()) => {
                     self.hull_stride(l, &u, env)?

@@ -111,3 +111,87 @@ fn rows_rewritten_by_equalities_fuse_translates() {
     assert_eq!(a.coalesce_by_pairs().unwrap().basic_maps().len(), 2);
     assert!(pool_subset(&a, &c) && pool_subset(&c, &a), "{c}");
 }
+
+/// Appended to `BASE_POOL` for [`fusions_keep_the_set`]: residues of one
+/// division, translated boxes and diagonals (wrapping), existentials.
+const FUSION: &[&str] = &[
+    "i mod 3 = 0",
+    "i mod 3 = 1",
+    "i mod 3 = 2",
+    "(i + j) mod 2 = 0",
+    "(i - j + 1) mod 2 = 0",
+    "exists (e : i = 3e + 2)",
+    "exists (e : 0 <= 4e <= i + 1)",
+    "i >= 3",
+    "i <= 2",
+    "j = i + 1",
+    "j = i - 1",
+    "-1 <= j <= 0",
+    "-1 <= j <= 1",
+    "i = 0",
+    "i = -1",
+    "j <= -i",
+];
+
+fn fusion_disjuncts() -> impl Strategy<Value = Vec<Vec<usize>>> {
+    prop::collection::vec(
+        prop::collection::vec(0..BASE_POOL.len() + FUSION.len(), 0..4),
+        2..5,
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn fusions_keep_the_set(da in fusion_disjuncts()) {
+        let text = pool_set(&pool_with(FUSION), &da);
+        let a: Map = text.parse().unwrap();
+        let c = a.coalesce().unwrap();
+        prop_assert!(c.basic_maps().len() <= a.basic_maps().len(), "{}", text);
+        prop_assert!(pool_subset(&a, &c) && pool_subset(&c, &a), "{} gave {}", text, c);
+    }
+}
+
+#[test]
+fn residues_of_one_division_fuse() {
+    // the shape of `trace-coalesce-125`: three residues of `i mod 3` and a
+    // point, one disjunct `1 <= i` in the end (relaxed rows over the
+    // common division `floor(i/3)`)
+    let a: Map = "{ [i, j] : j = 0 and i mod 3 = 0 and 3 <= i <= 6; [i, j] : j = 0 and \
+                  i mod 3 = 2 and 3 <= i <= 6; [i, j] : j = 0 and i mod 3 = 1 and 0 <= i <= 6; \
+                  [i, j] : j = 0 and i = 2 }"
+        .parse()
+        .unwrap();
+    let c = a.coalesce().unwrap();
+    assert_eq!(c.basic_maps().len(), 1, "{c}");
+    assert!(pool_subset(&a, &c) && pool_subset(&c, &a), "{c}");
+}
+
+#[test]
+fn congruences_written_differently_fuse() {
+    // the shape of `trace-coalesce-46`: `j` even written as `(j - i + 1)
+    // mod 2 = 0` on odd `i` in one disjunct, as `j mod 2 = 0` in the other
+    let a: Map = "{ [i, j] : i mod 2 = 1 and j mod 2 = 0 and 0 <= i <= 3 and 0 <= j <= i; \
+                  [i, j] : i mod 2 = 1 and (j - i + 1) mod 2 = 0 and 4 <= i <= 6 and i - 3 <= j <= i }"
+        .parse()
+        .unwrap();
+    let c = a.coalesce().unwrap();
+    assert!(pool_subset(&a, &c) && pool_subset(&c, &a), "{c}");
+    assert_eq!(c.basic_maps().len(), 1, "{c}");
+}
+
+#[test]
+fn translated_segments_keep_the_set() {
+    // the shape of `trace-coalesce-155`: `{ o1 = i, j - 1 <= o2 <= j }` and
+    // `{ o1 = i - 1, j - 1 <= o2 <= j + 1 }` (here i = j = 0) are one
+    // trapezoid `o2 <= -o1` (a row wrapped around `o1 <= 0`); the valid and
+    // relaxed rows alone give `o2 <= 1`, which is too large. Wrapping is
+    // switched off in `coalesce` for now (`fuse::WRAP`): the set is kept
+    let a: Map = "{ [i, j] : i = 0 and -1 <= j <= 0; [i, j] : i = -1 and -1 <= j <= 1 }"
+        .parse()
+        .unwrap();
+    let c = a.coalesce().unwrap();
+    assert!(c.basic_maps().len() <= 2, "{c}");
+    assert!(pool_subset(&a, &c) && pool_subset(&c, &a), "{c}");
+}

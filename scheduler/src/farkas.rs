@@ -266,6 +266,9 @@ fn eliminate<T: Coef>(
                 if union_len(hp, hn) > steps + 1 {
                     continue;
                 }
+                // (each kept row charged its width: the rows held stay
+                // within the budget)
+                presburger::budget::tick(width as u64)?;
                 let h = hist_union(hp, hn);
                 let mut r = comb(&negated(&n[col])?, p, &p[col], n)?;
                 T::normalize(&mut r);
@@ -401,11 +404,19 @@ pub fn nonneg_on(piece: &BasicMap, f: &[Lin], nv: usize) -> Result<System> {
             ineqs: ints(ineqs),
         })
     }
-    match run::<i64>(piece, f, nv) {
+    let _scope = presburger::budget::enter(FARKAS_EFFORT);
+    let r = match run::<i64>(piece, f, nv) {
         Err(Error::Overflow) => run::<Int>(piece, f, nv),
         r => r,
-    }
+    };
+    r
 }
+
+/// Work granted to one [`nonneg_on`] whatever the run's budget: each row
+/// Fourier–Motzkin combines is charged its width, so the rows an
+/// elimination holds stay within a few hundred megabytes and a blow-up is
+/// an [`Error::Budget`], not an exhausted memory.
+const FARKAS_EFFORT: u64 = 5_000_000;
 
 /// The Farkas system of [`nonneg_on`] before elimination: columns
 /// `[c | v (nv) | λ (one per inequality) | μ (one per equality)]`.
@@ -534,5 +545,41 @@ mod tests {
         assert!(!holds(&Int::ONE, &(-&big - Int::ONE)));
         assert!(holds(&Int::ZERO, &Int::ZERO));
         assert!(!holds(&-Int::ONE, &big));
+    }
+    /// `nonneg_on` of the general form (one unknown per coefficient) on a
+    /// polytope of `n` random dense facets in 7 dimensions around the origin.
+    fn dense_facets(n: usize) -> Result<System> {
+        let mut seed = 11u64;
+        let mut pick = |m: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 33) % m) as i64 - (m as i64) / 2
+        };
+        let dims = ["a", "b", "c", "d", "e", "f", "g"];
+        let rows: Vec<String> = (0..n)
+            .map(|_| {
+                let terms: Vec<String> = dims.iter().map(|x| format!("{}{x}", pick(7))).collect();
+                format!("{} + 20 >= 0", terms.join(" + "))
+            })
+            .collect();
+        let text = format!("{{ [{}] -> [] : {} }}", dims.join(", "), rows.join(" and "));
+        let piece = text.parse::<presburger::Map>().unwrap().basic_maps()[0].clone();
+        let width = piece.row_len();
+        let f: Vec<Lin> = (0..width)
+            .map(|j| (0..=width).map(|k| i128::from(k == j + 1)).collect())
+            .collect();
+        nonneg_on(&piece, &f, width)
+    }
+
+    #[test]
+    fn a_blowing_up_elimination_errs_within_its_budget() {
+        // many dense facets: the multipliers' elimination (the polytope's
+        // dual, by Fourier-Motzkin) grows past the budget of one call,
+        // with no budget set for the run, and stops there (it used to
+        // hold gigabytes of rows); a few facets are eliminated in full
+        assert!(dense_facets(10).is_ok_and(|s| !s.ineqs.is_empty()));
+        assert!(matches!(dense_facets(40), Err(Error::Budget)));
+        assert_eq!(presburger::budget::remaining(), None);
     }
 }

@@ -12,20 +12,26 @@
 //! `hull` (affine hull and simple hull) and `equal` (the equality test on
 //! cached disjuncts); coalescing itself is here.
 
+mod align;
 mod cheap;
 mod equal;
+mod fuse;
+#[cfg(test)]
+mod fuse_tests;
 mod gist;
 mod hull;
 mod implied;
 mod part;
 #[cfg(test)]
 mod tests;
+mod wrap;
 
 use crate::basic::BasicMap;
 use crate::error::Result;
 use crate::int::Int;
 use crate::map::Map;
 use crate::trace::traced;
+use fuse::fuse_parts;
 use part::Part;
 
 impl Map {
@@ -64,6 +70,11 @@ impl Map {
                     p.remove_redundant_rows()?;
                 }
                 return Ok(Part::into_map(self.space.clone(), parts));
+            }
+            // fusion works over divisions: give existentials definitions
+            // where the cheap rules find them
+            for p in &mut parts {
+                p.define_existentials()?;
             }
             // drop disjuncts contained in one other disjunct (same order of
             // decisions as the oracle: every answer is exact, so the result is
@@ -136,86 +147,6 @@ impl Map {
     }
 }
 
-/// [`fuse`] on cached disjuncts: the same answer, with validity decided by
-/// [`Part::is_valid`] (LP or the cached point first). The fused disjunct
-/// contains `a`, so `a`'s point is a point of it.
-fn fuse_parts(a: &mut Part, b: &mut Part) -> Result<Option<Part>> {
-    if a.b.n_div() > 0 || b.b.n_div() > 0 {
-        return Ok(None);
-    }
-    let mut h = BasicMap::universe(a.b.space.clone());
-    valid_rows(a, b, &mut h.ineqs)?;
-    valid_rows(b, a, &mut h.ineqs)?;
-    if !h.simplify() {
-        return Ok(None);
-    }
-    let union = Map {
-        space: a.b.space.clone(),
-        parts: vec![a.b.clone(), b.b.clone()],
-    };
-    if Map::from_basic(h.clone()).is_subset(&union)? {
-        Ok(Some(Part {
-            b: h,
-            pt: a.pt.clone(),
-            tab: None,
-        }))
-    } else {
-        Ok(None)
-    }
-}
-
-/// Push to `out` the rows of `x` valid on `y` and, for each row of `x`
-/// not valid on `y`, its rewritings by the equalities of `x`
-/// ([`rewritten_by_eqs`]) that are valid on `y`. Every pushed row holds on
-/// `x` and on `y`.
-fn valid_rows(x: &Part, y: &mut Part, out: &mut Vec<Vec<Int>>) -> Result<()> {
-    for r in as_ineqs(&x.b) {
-        if y.is_valid(&r)? {
-            out.push(r);
-            continue;
-        }
-        for c in rewritten_by_eqs(&r, &x.b.eqs) {
-            if y.is_valid(&c)? {
-                out.push(c);
-            }
-        }
-    }
-    Ok(())
-}
-
-/// The row `r` rewritten by each equality `e` of `eqs` so that one of
-/// their common variables `v` is eliminated: `|e_v|·r - sign(e_v)·r_v·e`
-/// (normalised by its gcd). On the disjunct with these equalities (`e = 0`)
-/// the rewriting is a positive multiple of `r`, so it holds wherever `r`
-/// does; on another disjunct it may hold where `r` does not (a restricted
-/// form of *wrapping* a constraint around the equality: e.g. `i ≤ N - 2`
-/// on `o = i` becomes `o ≤ N - 2`, which also holds on `o = i - 1,
-/// i ≤ N - 1`).
-fn rewritten_by_eqs(r: &[Int], eqs: &[Vec<Int>]) -> Vec<Vec<Int>> {
-    let mut out = Vec::new();
-    for e in eqs {
-        for v in 1..r.len() {
-            if r[v].is_zero() || e[v].is_zero() {
-                continue;
-            }
-            let f = if e[v].is_neg() { r[v].clone() } else { -&r[v] };
-            let mut c: Vec<Int> = r
-                .iter()
-                .zip(e)
-                .map(|(x, y)| Int::combine(&e[v].abs(), x, &f, y))
-                .collect();
-            if c[1..].iter().all(Int::is_zero) {
-                continue;
-            }
-            crate::matrix::normalize_ineq(&mut c);
-            if !out.contains(&c) {
-                out.push(c);
-            }
-        }
-    }
-    out
-}
-
 /// The constraints of `x` as inequalities (an equality gives two).
 pub(crate) fn as_ineqs(x: &BasicMap) -> Vec<Vec<Int>> {
     let mut v = x.ineqs.clone();
@@ -228,24 +159,38 @@ pub(crate) fn as_ineqs(x: &BasicMap) -> Vec<Vec<Int>> {
 
 /// Replace pairs of disjuncts by their fusion while `fuse` finds one (the
 /// first pair `i < j` in order, the fusion taking the place of `i`), each
-/// pair tried charging the operation budget.
+/// pair tried charging the operation budget. A pair that did not fuse is
+/// not tried again while neither of its disjuncts changed (`fuse` decides
+/// the same pair the same way; after a fusion the scan starts again from
+/// the first pair, which would otherwise repeat every failed attempt).
 pub(crate) fn fuse_pairwise<T>(
     keep: &mut Vec<T>,
     mut fuse: impl FnMut(&mut T, &mut T) -> Result<Option<T>>,
 ) -> Result<()> {
+    // an identity per disjunct (a fusion gets a new one), and the failed pairs
+    let mut ids: Vec<usize> = (0..keep.len()).collect();
+    let mut next_id = keep.len();
+    let mut failed: std::collections::HashSet<(usize, usize)> = Default::default();
     let mut changed = true;
     while changed {
         changed = false;
         'pairs: for i in 0..keep.len() {
             for j in i + 1..keep.len() {
+                if failed.contains(&(ids[i], ids[j])) {
+                    continue;
+                }
                 crate::budget::tick(1)?;
                 let (l, r) = keep.split_at_mut(j);
                 if let Some(h) = fuse(&mut l[i], &mut r[0])? {
                     keep.remove(j);
+                    ids.remove(j);
                     keep[i] = h;
+                    ids[i] = next_id;
+                    next_id += 1;
                     changed = true;
                     break 'pairs;
                 }
+                failed.insert((ids[i], ids[j]));
             }
         }
     }

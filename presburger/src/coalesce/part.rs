@@ -83,6 +83,33 @@ impl Part {
         Ok(out)
     }
 
+    /// Replace the disjunct by an equal one whose locals all have
+    /// definitions, when [`BasicMap::detect_divs`] finds them (it adds only
+    /// rows that keep the set: a choice of the existentials' values) or
+    /// else [`BasicMap::make_divs_explicit`] gives one disjunct; left as it
+    /// is otherwise. The cached point stays a point of it.
+    pub(super) fn define_existentials(&mut self) -> Result<()> {
+        let all_defined = |b: &BasicMap| b.divs.iter().all(Option::is_some);
+        if all_defined(&self.b) {
+            return Ok(());
+        }
+        let mut b = self.b.clone();
+        if b.detect_divs() && b.simplify() && all_defined(&b) {
+            self.b = b;
+            self.tab = None;
+            return Ok(());
+        }
+        let mut v = self.b.make_divs_explicit()?;
+        if v.len() == 1 && all_defined(&v[0]) {
+            let mut b = v.pop().expect("one");
+            if b.simplify() && all_defined(&b) {
+                self.b = b;
+                self.tab = None;
+            }
+        }
+        Ok(())
+    }
+
     /// An integer point of the disjunct, or `None` if it is empty (exact).
     /// When the tableau is already built:
     /// - the rational relaxation is empty: empty;
@@ -147,6 +174,24 @@ impl Part {
         Ok(self.tab.as_mut().expect("just built"))
     }
 
+    /// The sample point of the tableau (after [`min`](Self::min): a
+    /// minimiser), every column but the constant, as fractions with
+    /// positive denominators.
+    pub(super) fn tab_sample(&mut self) -> Result<Vec<(Int, Int)>> {
+        let n = self.b.row_len() - 1;
+        let t = self.tab()?;
+        Ok((0..n)
+            .map(|k| {
+                let (num, den) = t.sample_value(k);
+                if den.is_neg() {
+                    (-num, -den)
+                } else {
+                    (num, den)
+                }
+            })
+            .collect())
+    }
+
     /// The minimum of `row · (1, x, l)` over the rational relaxation, as
     /// `(num, den)`, or `None` if unbounded. Only for a non-empty relaxation.
     pub(super) fn min(&mut self, row: &[Int]) -> Result<Option<(Int, Int)>> {
@@ -163,30 +208,74 @@ impl Part {
     }
 
     /// True if the row `r ≥ 0` holds at every integer point of the
-    /// disjunct. Only for disjuncts without locals (then the integer points
-    /// of the relaxation are exactly the disjunct's points).
+    /// disjunct (for a disjunct with locals: at every solution `(x, l)` of
+    /// its constraints, which is what a row over its columns means; the
+    /// constraints alone define the set), with the rational minimum of `r`
+    /// over the relaxation when the LP found one.
     ///
     /// - LP: `r` takes integer values at integer points, so a rational
     ///   minimum `> -1` means `r ≥ 0` at all of them: valid.
-    /// - the cached point violates `r`: not valid.
+    /// - the cached point (completed by the divisions' values) violates
+    ///   `r`: not valid.
     /// - otherwise the exact test: the disjunct with `r ≤ -1` is empty.
-    pub(super) fn is_valid(&mut self, r: &[Int]) -> Result<bool> {
-        debug_assert_eq!(self.b.n_div(), 0);
-        if let Some((n, d)) = self.min(r)? {
-            if n > -&d {
-                return Ok(true);
+    ///
+    /// Without `exact`, the last test is left out and an undecided row
+    /// counts as not valid (for disjuncts with divisions, where the exact
+    /// test is costly and a row wrongly taken as not valid only costs a
+    /// fusion).
+    pub(super) fn validity(
+        &mut self,
+        r: &[Int],
+        exact: bool,
+    ) -> Result<(bool, Option<(Int, Int)>)> {
+        let m = self.min(r)?;
+        if let Some((n, d)) = &m {
+            if n > &-d {
+                return Ok((true, m));
             }
         }
-        if let Some(x) = self.point()? {
-            if eval(r, x).is_neg() {
-                return Ok(false);
+        if let Some(x) = self.full_point()? {
+            if eval(r, &x).is_neg() {
+                return Ok((false, m));
+            }
+        }
+        if !exact {
+            // only rows whose rational minimum is above minus the largest
+            // denominator of a division (a row over rationally relaxed
+            // divisions may dip that far below an integer-valid bound)
+            let big = self.b.divs.iter().flatten().map(|d| d.den.clone()).max();
+            let near = match (&m, big) {
+                (Some((n, d)), Some(big)) => n > &-&(d * &big),
+                _ => false,
+            };
+            if !near {
+                return Ok((false, m));
             }
         }
         let mut t = self.b.clone();
         let mut neg: Vec<Int> = r.iter().map(|v| -v).collect();
         neg[0] = &neg[0] - &Int::ONE;
         t.ineqs.push(neg);
-        t.is_empty()
+        Ok((t.is_empty()?, m))
+    }
+
+    /// The disjunct's point with the values of its locals appended, when
+    /// every local is a division (`None` if some local is a plain
+    /// existential or the disjunct is empty). By the consistency invariant
+    /// this is a solution of the constraints.
+    pub(super) fn full_point(&mut self) -> Result<Option<Vec<Int>>> {
+        if self.b.divs.iter().any(Option::is_none) {
+            return Ok(None);
+        }
+        let Some(x) = self.point()? else {
+            return Ok(None);
+        };
+        let mut v = x.to_vec();
+        for d in self.b.divs.iter().flatten() {
+            let q = eval(&d.num, &v).div_floor(&d.den);
+            v.push(q);
+        }
+        Ok(Some(v))
     }
 
     /// Exact `self ⊆ q`, trying cheap tests before [`Map::is_subset`]:

@@ -125,5 +125,13 @@ fn residue_classes_merge_only_when_all_are_there() {
     assert_eq!(tidy(three), "[n] -> { [i] : 0 <= i <= n }");
     let two =
         "[n] -> { [i] : (n) mod 3 = 0 and 0 <= i <= n; [i] : (n - 1) mod 3 = 0 and 0 <= i <= n }";
-    assert_eq!(tidy(two).matches(" mod 3").count(), 2, "{}", tidy(two));
+    // two classes stay a condition on `n`: since coalescing fuses over
+    // common divisions, one disjunct `n <= 3*floor(n/3) + 1` (isl's
+    // coalesce gives the same), before two `mod 3` disjuncts
+    let t = tidy(two);
+    assert!(
+        t.contains("floor((n)/3)") || t.matches(" mod 3").count() == 2,
+        "{t}"
+    );
+    assert_ne!(t, "[n] -> { [i] : 0 <= i <= n }");
 }
