@@ -31,6 +31,10 @@ fn cc(op: CmpOp) -> Cond {
 /// ahead.
 const PREFETCH_AHEAD: i64 = 8;
 
+/// Iterations of the innermost loop up to which [`State::prefetch_ahead`]
+/// also prefetches the last element of the later window.
+const SHORT_WINDOW: i64 = 16;
+
 /// What [`State::prefetch_ahead`] needs of an innermost loop: its
 /// iterator, first value and bound as expressions of the enclosing loops.
 pub(crate) struct Ahead<'a> {
@@ -354,18 +358,37 @@ impl State<'_> {
                 shifts.push(r);
             }
         }
-        for gr in picked {
-            let Some(p) = gr.reg else { continue };
-            let Some(outer_bytes) = gr.lin.coeff(&outer).scale(8 * d) else {
-                continue;
-            };
-            let inner = gr.lin.coeff(&ahead.it);
-            let inner_bytes = inner.scale(8);
-            let points: Vec<Option<Gpr>> = match (&inner_bytes, shifts.is_empty()) {
-                (Some(b), false) if !b.is_zero() => shifts.iter().map(|r| Some(*r)).collect(),
-                _ => vec![None],
-            };
-            for sh in points {
+        // the first elements, then the last ones when the later window is
+        // short (a long row is streamed by the hardware prefetcher once
+        // its start is in)
+        let skip = self.e.label();
+        for (end, sh) in [
+            (false, shifts.first().copied()),
+            (true, shifts.get(1).copied()),
+        ] {
+            if end {
+                let (Some(first), Some(last)) = (shifts.first(), sh) else {
+                    break;
+                };
+                let t = self.temp()?;
+                self.e.mov(g(t), g(last))?;
+                self.e.sub(g(t), g(*first))?;
+                self.e.cmp(g(t), imm(SHORT_WINDOW))?;
+                self.free(t);
+                self.e.jcc(Cond::G, skip);
+            }
+            for gr in &picked {
+                let Some(p) = gr.reg else { continue };
+                let Some(outer_bytes) = gr.lin.coeff(&outer).scale(8 * d) else {
+                    continue;
+                };
+                let inner_bytes = gr.lin.coeff(&ahead.it).scale(8);
+                let sh = match &inner_bytes {
+                    Some(b) if !b.is_zero() => sh,
+                    // the group does not move with the innermost loop: one address
+                    _ if end => continue,
+                    _ => None,
+                };
                 let t = self.temp()?;
                 match (sh, &inner_bytes) {
                     (Some(r), Some(b)) => {
@@ -390,6 +413,7 @@ impl State<'_> {
                 self.free(t);
             }
         }
+        self.e.bind(skip)?;
         for r in shifts {
             self.free(r);
         }
