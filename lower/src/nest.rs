@@ -331,52 +331,60 @@ impl State<'_> {
         };
         let moves = picked.iter().any(|gr| !gr.lin.coeff(&ahead.it).is_zero());
         // the innermost iterator's first and last values `d` enclosing
-        // iterations on, minus its current value (registers permitting)
-        let mut shifts: Vec<Gpr> = Vec::new();
+        // iterations on, minus its current value: the first only when it
+        // depends on the enclosing iterator (else the shift is 0)
         let later = ast::Expr::add(ast::Expr::var(&outer), ast::Expr::Int(d));
-        let mut points = vec![(ahead.init.substitute(&outer, &later), 0)];
-        if let Some((op, ub)) = ahead.bound {
-            points.push((ub.substitute(&outer, &later), i64::from(op == CmpOp::Lt)));
-        }
+        let first = mentions(ahead.init, &outer).then(|| ahead.init.substitute(&outer, &later));
+        // the last one only for a window that moves with the enclosing
+        // loop (a band): a fixed window spans whole rows, or the first
+        // element's line covers a short one as well as before
+        let last = ahead
+            .bound
+            .filter(|(_, ub)| first.is_some() || mentions(ub, &outer))
+            .map(|(op, ub)| (ub.substitute(&outer, &later), i64::from(op == CmpOp::Lt)));
         // registers: the first value's shift held while the bound's is
         // evaluated, then both beside one temporary per prefetch
-        let need = points
-            .iter()
-            .enumerate()
-            .map(|(i, (x, _))| i + temps_needed(x))
-            .max()
-            .unwrap_or(0)
-            .max(points.len() + 1);
+        let need = first
+            .as_ref()
+            .map_or(0, temps_needed)
+            .max(last.as_ref().map_or(0, |(x, _)| 1 + temps_needed(x)))
+            .max(3);
+        let (mut start, mut end): (Option<Gpr>, Option<Gpr>) = (None, None);
         if moves && self.free_gprs() >= need {
             let it = self.var(&ahead.it)?;
-            for (x, less) in &points {
+            if let Some(x) = &first {
+                let r = self.ival(x)?;
+                self.e.sub(g(r), it)?;
+                start = Some(r);
+            }
+            if let Some((x, less)) = &last {
                 let r = self.ival(x)?;
                 if *less != 0 {
                     self.e.sub(g(r), imm(*less))?;
                 }
                 self.e.sub(g(r), it)?;
-                shifts.push(r);
+                end = Some(r);
             }
         }
         // the first elements, then the last ones when the later window is
         // short (a long row is streamed by the hardware prefetcher once
         // its start is in)
         let skip = self.e.label();
-        for (end, sh) in [
-            (false, shifts.first().copied()),
-            (true, shifts.get(1).copied()),
-        ] {
-            if end {
-                let (Some(first), Some(last)) = (shifts.first(), sh) else {
-                    break;
-                };
+        for at_end in [false, true] {
+            let sh = if at_end {
+                let Some(e) = end else { break };
                 let t = self.temp()?;
-                self.e.mov(g(t), g(last))?;
-                self.e.sub(g(t), g(*first))?;
+                self.e.mov(g(t), g(e))?;
+                if let Some(s) = start {
+                    self.e.sub(g(t), g(s))?;
+                }
                 self.e.cmp(g(t), imm(SHORT_WINDOW))?;
                 self.free(t);
                 self.e.jcc(Cond::G, skip);
-            }
+                Some(e)
+            } else {
+                start
+            };
             for gr in &picked {
                 let Some(p) = gr.reg else { continue };
                 let Some(outer_bytes) = gr.lin.coeff(&outer).scale(8 * d) else {
@@ -386,7 +394,7 @@ impl State<'_> {
                 let sh = match &inner_bytes {
                     Some(b) if !b.is_zero() => sh,
                     // the group does not move with the innermost loop: one address
-                    _ if end => continue,
+                    _ if at_end => continue,
                     _ => None,
                 };
                 let t = self.temp()?;
@@ -414,7 +422,7 @@ impl State<'_> {
             }
         }
         self.e.bind(skip)?;
-        for r in shifts {
+        for r in start.into_iter().chain(end) {
             self.free(r);
         }
         Ok(())
