@@ -31,6 +31,18 @@ fn cc(op: CmpOp) -> Cond {
 /// ahead.
 const PREFETCH_AHEAD: i64 = 8;
 
+/// Iterations of the innermost loop up to which [`State::prefetch_ahead`]
+/// also prefetches the last element of the later window.
+const SHORT_WINDOW: i64 = 16;
+
+/// What [`State::prefetch_ahead`] needs of an innermost loop: its
+/// iterator, first value and bound as expressions of the enclosing loops.
+pub(crate) struct Ahead<'a> {
+    it: String,
+    init: &'a ast::Expr,
+    bound: Option<(CmpOp, &'a ast::Expr)>,
+}
+
 /// The statement calls of a loop body, and whether any sits under an `if`;
 /// `None` if the body contains a loop.
 fn calls(n: &Node, under_if: bool, out: &mut Vec<(String, Vec<ast::Expr>)>) -> Option<bool> {
@@ -182,6 +194,7 @@ impl State<'_> {
         self.to_loc(loc, r)?;
         self.free(r);
         self.vars.push((it.to_string(), loc));
+        self.loop_steps.push((it.to_string(), inc));
         let bound = match cond {
             ast::Expr::Cmp(op @ (CmpOp::Le | CmpOp::Lt), a, b)
                 if matches!(&**a, ast::Expr::Var(v) if v == it) && !mentions(b, it) =>
@@ -223,7 +236,12 @@ impl State<'_> {
                 let innermost = calls(body, false, &mut users);
                 let done = match innermost {
                     Some(has_if) if !users.is_empty() => {
-                        self.inner_loop(it, loc, op, bop, inc, body, &users, has_if)?
+                        let ahead = Ahead {
+                            it: it.to_string(),
+                            init,
+                            bound,
+                        };
+                        self.inner_loop(it, loc, op, bop, inc, body, &users, has_if, &ahead)?
                     }
                     None if inc == 1 => {
                         let k = self.k;
@@ -269,39 +287,143 @@ impl State<'_> {
         }
         self.e.bind(exit)?;
         self.vars.pop();
+        self.loop_steps.pop();
         self.free_loc(loc);
         Ok(())
     }
 
     /// Prefetches, for each pointer group that moves with the enclosing
-    /// loop by at least a cache line per iteration, the group's first
-    /// element [`PREFETCH_AHEAD`] iterations of that loop later: short
-    /// innermost loops over rows far apart (a band near the diagonal) then
-    /// overlap their cache misses instead of waiting for each row in turn.
-    /// Once per entry of the innermost loop, a few instructions.
-    fn prefetch_ahead(&mut self, groups: &[Group]) -> Result<()> {
+    /// loop by a cache line or more per iteration, the group's first and
+    /// last elements of this innermost loop [`PREFETCH_AHEAD`] iterations
+    /// of the enclosing loop later: short innermost loops over rows far
+    /// apart (a band near the diagonal) then overlap their cache misses
+    /// instead of waiting for each row in turn. The elements are the
+    /// group's addresses with the enclosing iterator advanced and the
+    /// innermost loop's first value and bound evaluated there (a band's
+    /// window moves along its row as the row changes), not the current
+    /// window in a later row. Once per entry of the innermost loop; the
+    /// addresses may lie outside the arrays (a prefetch never faults).
+    fn prefetch_ahead(&mut self, groups: &[Group], ahead: &Ahead) -> Result<()> {
         let Some((outer, _)) = self.vars.len().checked_sub(2).map(|i| self.vars[i].clone()) else {
             return Ok(());
         };
-        for gr in groups {
-            let Some(p) = gr.reg else { continue };
-            let co = gr.lin.coeff(&outer);
-            if co.is_zero() || co.as_const().is_some_and(|c| c.abs() < 8) {
-                continue;
+        let picked: Vec<&Group> = groups
+            .iter()
+            .filter(|gr| {
+                let co = gr.lin.coeff(&outer);
+                gr.reg.is_some() && !co.is_zero() && !co.as_const().is_some_and(|c| c.abs() < 8)
+            })
+            .collect();
+        if picked.is_empty() {
+            return Ok(());
+        }
+        let step = self
+            .loop_steps
+            .iter()
+            .rev()
+            .find(|(v, _)| *v == outer)
+            .map_or(1, |(_, s)| *s);
+        let Some(d) = step
+            .checked_mul(PREFETCH_AHEAD)
+            .filter(|d| i32::try_from(*d).is_ok())
+        else {
+            return Ok(());
+        };
+        let moves = picked.iter().any(|gr| !gr.lin.coeff(&ahead.it).is_zero());
+        // the innermost iterator's first and last values `d` enclosing
+        // iterations on, minus its current value: the first only when it
+        // depends on the enclosing iterator (else the shift is 0)
+        let later = ast::Expr::add(ast::Expr::var(&outer), ast::Expr::Int(d));
+        let first = mentions(ahead.init, &outer).then(|| ahead.init.substitute(&outer, &later));
+        // the last one only for a window that moves with the enclosing
+        // loop (a band): a fixed window spans whole rows, or the first
+        // element's line covers a short one as well as before
+        let last = ahead
+            .bound
+            .filter(|(_, ub)| first.is_some() || mentions(ub, &outer))
+            .map(|(op, ub)| (ub.substitute(&outer, &later), i64::from(op == CmpOp::Lt)));
+        // registers: the first value's shift held while the bound's is
+        // evaluated, then both beside one temporary per prefetch
+        let need = first
+            .as_ref()
+            .map_or(0, temps_needed)
+            .max(last.as_ref().map_or(0, |(x, _)| 1 + temps_needed(x)))
+            .max(3);
+        let (mut start, mut end): (Option<Gpr>, Option<Gpr>) = (None, None);
+        if moves && self.free_gprs() >= need {
+            let it = self.var(&ahead.it)?;
+            if let Some(x) = &first {
+                let r = self.ival(x)?;
+                self.e.sub(g(r), it)?;
+                start = Some(r);
             }
-            let Some(d) = co.scale(8 * PREFETCH_AHEAD) else {
-                continue;
-            };
-            match self.inv(&d)? {
-                Operand::Imm(k) => self.e.prefetch(Mem::base(p).disp(k as i32)),
-                o => {
-                    let t = self.temp()?;
-                    self.e.mov(g(t), o)?;
-                    self.e.add(g(t), g(p))?;
-                    self.e.prefetch(Mem::base(t));
-                    self.free(t);
+            if let Some((x, less)) = &last {
+                let r = self.ival(x)?;
+                if *less != 0 {
+                    self.e.sub(g(r), imm(*less))?;
                 }
+                self.e.sub(g(r), it)?;
+                end = Some(r);
             }
+        }
+        // the first elements, then the last ones when the later window is
+        // short (a long row is streamed by the hardware prefetcher once
+        // its start is in)
+        let skip = self.e.label();
+        for at_end in [false, true] {
+            let sh = if at_end {
+                let Some(e) = end else { break };
+                let t = self.temp()?;
+                self.e.mov(g(t), g(e))?;
+                if let Some(s) = start {
+                    self.e.sub(g(t), g(s))?;
+                }
+                self.e.cmp(g(t), imm(SHORT_WINDOW))?;
+                self.free(t);
+                self.e.jcc(Cond::G, skip);
+                Some(e)
+            } else {
+                start
+            };
+            for gr in &picked {
+                let Some(p) = gr.reg else { continue };
+                let Some(outer_bytes) = gr.lin.coeff(&outer).scale(8 * d) else {
+                    continue;
+                };
+                let inner_bytes = gr.lin.coeff(&ahead.it).scale(8);
+                let sh = match &inner_bytes {
+                    Some(b) if !b.is_zero() => sh,
+                    // the group does not move with the innermost loop: one address
+                    _ if at_end => continue,
+                    _ => None,
+                };
+                let t = self.temp()?;
+                match (sh, &inner_bytes) {
+                    (Some(r), Some(b)) => {
+                        self.e.mov(g(t), g(r))?;
+                        match self.inv(b)? {
+                            Operand::Imm(k) if k > 0 && k.count_ones() == 1 => {
+                                self.e.shl(t, k.trailing_zeros() as u8)
+                            }
+                            Operand::Imm(k) => self.e.imul_imm(t, t, k)?,
+                            o => self.e.imul(t, o)?,
+                        }
+                        let o = self.inv(&outer_bytes)?;
+                        self.e.add(g(t), o)?;
+                    }
+                    _ => {
+                        let o = self.inv(&outer_bytes)?;
+                        self.e.mov(g(t), o)?;
+                    }
+                }
+                self.e.add(g(t), g(p))?;
+                self.e.prefetch(Mem::base(t));
+                self.free(t);
+            }
+        }
+        self.e.bind(skip)?;
+        for r in start.into_iter().chain(end) {
+            self.free(r);
         }
         Ok(())
     }
@@ -359,6 +481,7 @@ impl State<'_> {
         body: &Node,
         users: &[(String, Vec<ast::Expr>)],
         has_if: bool,
+        ahead: &Ahead,
     ) -> Result<bool> {
         let k = self.k;
         let mut cs: Vec<Call> = Vec::new();
@@ -575,7 +698,7 @@ impl State<'_> {
                 steps.push((p, so));
             }
         }
-        self.prefetch_ahead(&groups)?;
+        self.prefetch_ahead(&groups, ahead)?;
         for r in &refs {
             if let Some((gi, d)) = r.group {
                 if let Some(p) = groups[gi].reg {
@@ -727,6 +850,25 @@ impl State<'_> {
             }
         }
         Ok(true)
+    }
+}
+
+/// An upper bound on the temporaries [`State::ival`] takes to evaluate
+/// `e` (one more per division, for safety; conditions count as many).
+fn temps_needed(e: &ast::Expr) -> usize {
+    use ast::Expr as E;
+    let operand = |b: &ast::Expr| match b {
+        E::Int(v) if i32::try_from(*v).is_ok() => 0,
+        E::Var(_) => 0,
+        _ => temps_needed(b),
+    };
+    match e {
+        E::Int(_) | E::Var(_) => 1,
+        E::Neg(a) | E::Mul(_, a) => temps_needed(a),
+        E::FloorDiv(a, _) | E::ExactDiv(a, _) | E::Mod(a, _) => temps_needed(a) + 1,
+        E::Add(a, b) | E::Sub(a, b) => temps_needed(a).max(1 + operand(b)),
+        E::Min(a, b) | E::Max(a, b) => temps_needed(a).max(1 + temps_needed(b)),
+        E::Cmp(..) | E::And(..) | E::Or(..) => usize::MAX / 4,
     }
 }
 

@@ -67,6 +67,8 @@ pub struct State<'k> {
     next_slot: i32,
     /// AST iterators in scope with their locations (innermost last).
     pub vars: Vec<(String, Loc)>,
+    /// The steps of the `for` loops being lowered (outermost first).
+    pub loop_steps: Vec<(String, i64)>,
     /// Run-time invariants (polynomials in the parameters) and their slots.
     pub invariants: Vec<(Poly, i32)>,
     /// Double constants (bit patterns) and their 32-byte slots.
@@ -113,6 +115,7 @@ impl<'k> State<'k> {
             xmm_used: 0,
             next_slot: 0,
             vars: Vec::new(),
+            loop_steps: Vec::new(),
             invariants: Vec::new(),
             consts: Vec::new(),
             wide: false,

@@ -1,0 +1,80 @@
+//! Prefetching ahead in short innermost loops over rows far apart
+//! (`State::prefetch_ahead`): the first and last elements of the row
+//! window the loop will touch `PREFETCH_AHEAD` enclosing iterations later,
+//! with its first value and bound evaluated there. The prefetched
+//! addresses may lie outside the arrays near the end of the enclosing loop
+//! (a prefetch never faults), so the compiled code must still compute the
+//! interpreter's checksums at small sizes, where most of them do.
+
+mod common;
+use common::{both_agree, compiled, sizes_in_bounds};
+
+/// A band near the diagonal whose window moves along the row with it
+/// (tiled_mix's shape: step 2, a guard, a window clipped at both ends).
+const BAND: &str = "void band(int N, int M, double A[N][M], double B[N], double x[M]) {
+  for (int i = 0; i < N; i++)
+    for (int j = max(0, i - 3); j <= min(M - 1, i + 3); j += 2) {
+      if (i % 2 == 0 || j > i)
+        A[i][j] = A[i][j] + B[i] * x[j];
+      else
+        A[i][j] = A[i][j] - 0.5 * x[j];
+    }
+}";
+
+/// Rows of one array read along a column of another: the column walk's
+/// group moves by one element with the enclosing loop (no prefetch), the
+/// row group by a row (its start prefetched; the window is the same in
+/// every row).
+const ROWS: &str = "void rows(int n, int m, double A[n][m], double C[m][n]) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      C[j][i] = C[j][i] + A[i][j];
+}";
+
+fn prefetches(c: &lower::Compiled) -> usize {
+    c.asm_text().matches("prefetcht0").count()
+}
+
+fn agree_at_random_sizes(src: &str, hi: u64) {
+    let front = lower::front(src).unwrap();
+    let (k, c, pieces) = compiled(&front);
+    let mut seed = 0x9e37_79b9_7f4a_7c15;
+    let mut runs = 0;
+    for _ in 0..40 {
+        let Some((assignments, _)) = sizes_in_bounds(&front, &mut seed, 0, hi) else {
+            continue;
+        };
+        both_agree(
+            &front,
+            &k,
+            &c,
+            &pieces,
+            &assignments,
+            &format!("{} {assignments:?}", k.name),
+        );
+        runs += 1;
+    }
+    assert!(runs >= 20, "{runs} runs");
+}
+
+#[test]
+fn band_windows_are_prefetched_at_both_ends() {
+    let front = lower::front(BAND).unwrap();
+    let (_, c, _) = compiled(&front);
+    // every innermost loop over A's rows prefetches two addresses per entry
+    let loops = c.notes.len();
+    assert!(loops >= 1, "{:?}", c.notes);
+    assert_eq!(prefetches(&c), 2 * loops, "{}", c.asm_text());
+    agree_at_random_sizes(BAND, 40);
+}
+
+#[test]
+fn fixed_windows_prefetch_the_row_group_once() {
+    // the window does not move with `i`: A's row start only, C's column
+    // walk (one element per row) not at all
+    let front = lower::front(ROWS).unwrap();
+    let (_, c, _) = compiled(&front);
+    let loops = c.notes.len();
+    assert_eq!(prefetches(&c), loops, "{:?}\n{}", c.notes, c.asm_text());
+    agree_at_random_sizes(ROWS, 30);
+}
