@@ -7,7 +7,7 @@
 //! interpreter's checksums at small sizes, where most of them do.
 
 mod common;
-use common::{both_agree, compiled, sizes_in_bounds};
+use common::compiled;
 
 /// A band near the diagonal whose window moves along the row with it
 /// (tiled_mix's shape: step 2, a guard, a window clipped at both ends).
@@ -37,24 +37,7 @@ fn prefetches(c: &lower::Compiled) -> usize {
 
 fn agree_at_random_sizes(src: &str, hi: u64) {
     let front = lower::front(src).unwrap();
-    let (k, c, pieces) = compiled(&front);
-    let mut seed = 0x9e37_79b9_7f4a_7c15;
-    let mut runs = 0;
-    for _ in 0..40 {
-        let Some((assignments, _)) = sizes_in_bounds(&front, &mut seed, 0, hi) else {
-            continue;
-        };
-        both_agree(
-            &front,
-            &k,
-            &c,
-            &pieces,
-            &assignments,
-            &format!("{} {assignments:?}", k.name),
-        );
-        runs += 1;
-    }
-    assert!(runs >= 20, "{runs} runs");
+    common::agree_at_random_sizes(&front, &compiled(&front), 0x9e37_79b9_7f4a_7c15, hi);
 }
 
 #[test]

@@ -6,7 +6,7 @@
 //! middle is empty or shorter than one unrolled step.
 
 mod common;
-use common::{both_agree, compiled, sizes_in_bounds};
+use common::compiled;
 
 const GUARDS: &str = "void guards(int N, int M, double a, double A[N], double B[N]) {
   for (int i = 0; i < N; i++) {
@@ -56,26 +56,10 @@ const COLUMNS: &str =
 
 fn check(src: &str, shape: &str, hi: u64) {
     let front = lower::front(src).unwrap();
-    let (k, c, pieces) = compiled(&front);
-    let notes = c.notes.join("\n");
+    let built = compiled(&front);
+    let notes = built.1.notes.join("\n");
     assert!(notes.contains(shape), "{notes}");
-    let mut seed = 0x2545_f491_4f6c_dd1d;
-    let mut runs = 0;
-    for _ in 0..40 {
-        let Some((assignments, _)) = sizes_in_bounds(&front, &mut seed, 0, hi) else {
-            continue;
-        };
-        both_agree(
-            &front,
-            &k,
-            &c,
-            &pieces,
-            &assignments,
-            &format!("{} {assignments:?}", k.name),
-        );
-        runs += 1;
-    }
-    assert!(runs >= 20, "{runs} runs");
+    common::agree_at_random_sizes(&front, &built, 0x2545_f491_4f6c_dd1d, hi);
 }
 
 #[test]

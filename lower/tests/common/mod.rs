@@ -117,6 +117,27 @@ pub fn both_agree(
     agree(&want, &got.checksums, &format!("{what} (3 workers)"));
 }
 
+/// The compiled code (one function and pieces) agrees with the interpreter
+/// at up to 40 random sizes in `0..=hi` drawn from `seed`; at least 20 of
+/// them must fit the kernel's bounds.
+pub fn agree_at_random_sizes(
+    front: &lower::Front,
+    (k, c, pieces): &(lower::Kernel, lower::Compiled, Vec<lower::Piece>),
+    mut seed: u64,
+    hi: u64,
+) {
+    let mut runs = 0;
+    for _ in 0..40 {
+        let Some((assignments, _)) = sizes_in_bounds(front, &mut seed, 0, hi) else {
+            continue;
+        };
+        let what = format!("{} {assignments:?}", k.name);
+        both_agree(front, k, c, pieces, &assignments, &what);
+        runs += 1;
+    }
+    assert!(runs >= 20, "{runs} runs");
+}
+
 /// `front` prepared and compiled as `poly run` does: one function, and the
 /// pieces whose parallel outer loops are split among workers.
 pub fn compiled(front: &lower::Front) -> (lower::Kernel, lower::Compiled, Vec<lower::Piece>) {
