@@ -150,6 +150,21 @@ pub(super) fn point_outside(
     if cuts.is_empty() {
         return Ok(false);
     }
+    // The cut rows are over the pair's columns; `h` was simplified, which may
+    // have dropped divisions. A row keeps its meaning on `h` when `h`'s
+    // divisions are the first of `a`'s and the row does not use the others.
+    let w = h.row_len();
+    let nd = h.divs.len();
+    let prefix = a.divs.len() >= nd && a.divs[..nd] == h.divs[..];
+    let fitted = |r: &'_ [Int]| -> Option<Vec<Int>> {
+        if r.len() == w {
+            Some(r.to_vec())
+        } else if r.len() > w && prefix && r[w..].iter().all(Int::is_zero) {
+            Some(r[..w].to_vec())
+        } else {
+            None
+        }
+    };
     let mut hp = Part::new(h.clone());
     if hp.tab()?.is_empty() {
         return Ok(false);
@@ -157,7 +172,10 @@ pub(super) fn point_outside(
     let n = h.space.n_vars();
     for r in cuts.iter().take(MAX_WITNESS_ROWS) {
         crate::budget::tick(1)?;
-        if hp.min(r)?.is_none() {
+        let Some(r) = fitted(r) else {
+            continue;
+        };
+        if hp.min(&r)?.is_none() {
             continue;
         }
         let x: Vec<Int> = hp.tab_sample()?[..n]
