@@ -429,17 +429,27 @@ mod tests {
         paths
     }
 
+    /// Every kernel's path, parsed function and model.
+    fn kernels() -> Vec<(std::path::PathBuf, scop::ast::Function, scop::Model)> {
+        kernel_paths()
+            .into_iter()
+            .map(|p| {
+                let src = std::fs::read_to_string(&p).unwrap();
+                let function = scop::parse_kernel(&src).unwrap();
+                let scop = scop::build_from_ast(&function).unwrap();
+                let model = scop::Model::from_scop(&scop).unwrap();
+                (p, function, model)
+            })
+            .collect()
+    }
+
     #[test]
     fn coverage_agrees_with_every_dimension_tested() {
         // the original schedule and the scheduler's (where it finishes) of
         // every kernel: the outer dimension alone, with shared time
         // differences, against all dimensions per nest
         let mut compared = 0;
-        for p in kernel_paths() {
-            let src = std::fs::read_to_string(&p).unwrap();
-            let function = scop::parse_kernel(&src).unwrap();
-            let scop = scop::build_from_ast(&function).unwrap();
-            let model = scop::Model::from_scop(&scop).unwrap();
+        for (p, _, model) in kernels() {
             let deps = crate::parallel::dependences(&model).unwrap();
             let mut schedules = vec![original_schedule(&model).unwrap()];
             if let Ok(t) = computed(&model, &deps, Some(2_000_000)) {
@@ -464,11 +474,7 @@ mod tests {
         // work limit ends with the original schedule too; elsewhere the
         // bound is at least the coverage the scheduler's schedule reaches
         let mut skipped = 0;
-        for p in kernel_paths() {
-            let src = std::fs::read_to_string(&p).unwrap();
-            let function = scop::parse_kernel(&src).unwrap();
-            let scop = scop::build_from_ast(&function).unwrap();
-            let model = scop::Model::from_scop(&scop).unwrap();
+        for (p, function, model) in kernels() {
             let cell = std::cell::OnceCell::new();
             let fast = choose_bounded(&function, &model, Policy::Auto, &cell, None, true).unwrap();
             let slow = choose_bounded(&function, &model, Policy::Auto, &cell, None, false).unwrap();
