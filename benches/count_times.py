@@ -38,6 +38,9 @@ CASES = [
 
 
 def main():
+    if "-h" in sys.argv[1:] or "--help" in sys.argv[1:]:
+        print(__doc__.strip())
+        return 0
     poly = sys.argv[1] if len(sys.argv) > 1 else "target/release/poly"
     print("| case | dim | seconds | answer |")
     print("|---|---|---|---|")

@@ -54,6 +54,9 @@ def resolve(arg, tmp):
 
 
 def main():
+    if "-h" in sys.argv[1:] or "--help" in sys.argv[1:]:
+        print(__doc__.strip())
+        return 0
     args = sys.argv[1:]
     R = 3
     if "--repeat" in args:

@@ -37,6 +37,9 @@ OWN = {
 
 def main():
     args = sys.argv[1:]
+    if "-h" in args or "--help" in args:
+        print(__doc__.strip())
+        return 0
     only = None
     if "--only" in args:
         i = args.index("--only")
