@@ -34,7 +34,13 @@
 //! 3. compiled for one thread, it must have no fewer vectorized loops and
 //!    tiled contractions than the original's code, and each of its
 //!    innermost loops must be at least as good (the same number of scalar,
-//!    strided loops or fewer).
+//!    strided loops or fewer), and its innermost loops may not walk more
+//!    arrays at a stride other than 0 or ±1 element (counted per loop,
+//!    [`crate::Compiled::strided`]): the column nest of lrr_listing1 alone,
+//!    `t[i+j] = B[i][j]; C[j][i] += t[i+j]`, has a parallel outer loop
+//!    under the scheduler's anti-diagonal schedule `(i + j, i)`, whose
+//!    inner loop walks both `B` and `C` across rows (3× gcc's CPU time)
+//!    where the original walks `C` only.
 //!
 //! Otherwise the original stays, with the reason in [`Chosen::reason`].
 //! [`Policy::Scheduler`] forces the scheduler's schedule (when valid),
@@ -312,6 +318,15 @@ fn choose_bounded(
             format!(
                 "the scheduler's code has {} vectorized or tiled and {} strided innermost loops, the original {} and {}",
                 qb.fast, qb.strided, qa.fast, qa.strided
+            ),
+            Some(orig_loops),
+        );
+    }
+    if b.strided > a.strided {
+        return original(
+            format!(
+                "the scheduler's innermost loops walk {} arrays at a stride other than 0 or 1, the original's {}",
+                b.strided, a.strided
             ),
             Some(orig_loops),
         );

@@ -31,6 +31,10 @@ pub struct Compiled {
     /// One line per innermost loop (or tiled contraction): how it was
     /// lowered.
     pub notes: Vec<String>,
+    /// Arrays that innermost loops walk at a stride other than 0 or ±1
+    /// element, summed over the innermost loops (each array once per
+    /// loop): what [`crate::choose`] compares between schedules.
+    pub strided: usize,
     /// Bytes of workspace (packing buffers) each worker must pass in the
     /// argument vector's slot [`Kernel::workspace_slot`], 64-byte aligned;
     /// 0 when none.
@@ -234,11 +238,13 @@ pub(crate) fn compile_with(
     st.e.jmp(body);
     let notes = std::mem::take(&mut st.notes);
     let workspace = st.workspace;
+    let strided = st.strided;
     let (code, listing) = st.e.finish()?;
     Ok(Compiled {
         code,
         listing,
         notes,
+        strided,
         workspace,
     })
 }

@@ -94,6 +94,20 @@ pub(crate) struct Group {
     pub(crate) reg: Option<Gpr>,
 }
 
+/// The arrays that an innermost loop's groups move through at a stride
+/// other than 0 or ±1 element per iteration (a column walk: a new cache
+/// line, often a new page, per access).
+fn strided_arrays(groups: &[Group]) -> usize {
+    let mut arrays: Vec<&str> = groups
+        .iter()
+        .filter(|gr| !gr.frame && !matches!(gr.coef.as_const(), Some(-1..=1)))
+        .map(|gr| gr.array.as_str())
+        .collect();
+    arrays.sort_unstable();
+    arrays.dedup();
+    arrays.len()
+}
+
 impl State<'_> {
     /// Lowers an AST node.
     pub fn node(&mut self, n: &Node) -> Result<()> {
@@ -754,6 +768,7 @@ impl State<'_> {
         } else {
             self.carry(&refs, &groups, !vector, 6 + promote.len())?
         };
+        self.strided += strided_arrays(&groups);
         let after = self.e.label();
         let top = self.e.label();
         if let Ok(checks) = &legal {

@@ -131,7 +131,8 @@ pub fn run(
 /// workers that took part); the first instance runs on one thread unless
 /// the threshold is 0. A piece with a nest runs as one function in its
 /// first run and as the nest in its second, then as whichever was faster
-/// in its last run (with threshold 0: always as the nest).
+/// in its last run (with threshold 0: always as the nest). The arrays are
+/// allocated once and refilled with their initial values before each run.
 #[allow(clippy::too_many_arguments)]
 pub fn run_pieces(
     pieces: &[Piece],
@@ -199,33 +200,58 @@ pub fn run_pieces(
         whole: vec![None; pieces.len()],
         nest: vec![None; pieces.len()],
     };
+    // the arrays and locals are allocated once and refilled before each
+    // run, as the gcc harness of `../shared/run/check.py` refills its
+    // arrays (see `benches/README.md`, session 12: a fresh allocation per
+    // run was slower in short kernels run a few times)
+    let mut arrays: Vec<(String, Vec<f64>)> = f
+        .params
+        .iter()
+        .filter(|p| {
+            matches!(
+                p.kind,
+                ParamKind::Array(_) | ParamKind::OpenArray(_) | ParamKind::Pointer { .. }
+            )
+        })
+        .map(|p| {
+            let data = init
+                .arrays
+                .get(&p.name)
+                .map(|a| a.data.clone())
+                .unwrap_or_default();
+            (p.name.clone(), data)
+        })
+        .collect();
+    let mut locals: Vec<Vec<f64>> = local_sizes.iter().map(|&n| vec![0.0; n.max(1)]).collect();
     let mut runs = |team: Option<&crate::workers::Team>| -> Result<_> {
         let mut times = Vec::new();
         let mut cpu = Vec::new();
         let mut pcpu = Vec::new();
-        let mut last: Vec<(String, Vec<f64>)> = Vec::new();
         for run in 0..repeat.max(1) {
-            let mut arrays: Vec<(String, Vec<f64>)> = Vec::new();
             let mut block: Vec<i64> = Vec::new();
             let mut ptr_slots = Vec::new();
+            let mut a = 0;
             for p in &f.params {
                 match p.kind {
                     ParamKind::Int(_) => block.push(init.ints[&p.name]),
                     ParamKind::Double => block.push(init.doubles[&p.name].to_bits() as i64),
                     ParamKind::Array(_) | ParamKind::OpenArray(_) | ParamKind::Pointer { .. } => {
-                        let data = init
-                            .arrays
-                            .get(&p.name)
-                            .map(|a| a.data.clone())
-                            .unwrap_or_default();
+                        if run > 0 {
+                            if let Some(i) = init.arrays.get(&p.name) {
+                                arrays[a].1.copy_from_slice(&i.data);
+                            }
+                        }
+                        a += 1;
                         ptr_slots.push(block.len());
                         block.push(0);
-                        arrays.push((p.name.clone(), data));
                     }
                 }
             }
-            let mut locals: Vec<Vec<f64>> =
-                local_sizes.iter().map(|&n| vec![0.0; n.max(1)]).collect();
+            if run > 0 {
+                for l in locals.iter_mut() {
+                    l.fill(0.0);
+                }
+            }
             for (s, (_, data)) in ptr_slots.iter().zip(arrays.iter_mut()) {
                 block[*s] = data.as_mut_ptr() as i64;
             }
@@ -292,12 +318,11 @@ pub fn run_pieces(
                 pcpu.push(b.saturating_sub(a));
             }
             progress(run, times[run]);
-            last = arrays;
         }
-        Ok((times, (cpu, pcpu), last))
+        Ok((times, (cpu, pcpu)))
     };
     let teamwork = pieces.iter().any(|p| p.parallel || p.nested.is_some());
-    let (times, (cpu, pcpu), last) = if threads > 1 && teamwork {
+    let (times, (cpu, pcpu)) = if threads > 1 && teamwork {
         crate::workers::with_team(&funcs, &ws_ptrs, slots, k.scalar_area() + 1, |t| {
             runs(Some(t))
         })?
@@ -308,7 +333,7 @@ pub fn run_pieces(
     let median_cpu_ns = (cpu.len() == repeat.max(1)).then(|| median(cpu));
     let median_process_cpu_ns = (pcpu.len() == repeat.max(1)).then(|| median(pcpu));
     let mut checksums = String::new();
-    for (name, data) in &last {
+    for (name, data) in &arrays {
         checksums.push_str(&format!(
             "{name} {}\n",
             scop::interp::format_c_exp(scop::interp::checksum(data), 12)

@@ -81,6 +81,9 @@ pub struct State<'k> {
     pub chunk: bool,
     /// What the lowering decided per innermost loop (for listings).
     pub notes: Vec<String>,
+    /// Arrays walked at a stride other than 0 or ±1 element, summed over
+    /// the innermost loops lowered so far.
+    pub strided: usize,
     /// Addressing of the innermost loop being lowered.
     pub inner: Option<crate::body::Inner>,
     /// Bytes of per-worker workspace the code uses (packing buffers).
@@ -123,6 +126,7 @@ impl<'k> State<'k> {
             chunk: false,
             copies: crate::jam::Copies::new(),
             notes: Vec::new(),
+            strided: 0,
             workspace: 0,
             shared: std::collections::HashMap::new(),
         }

@@ -45,3 +45,44 @@ fn vector_loops_agree_at_every_trip_count() {
         agree(&want, &got.checksums, &format!("n = {n}"));
     }
 }
+
+/// `y[i] = x0[i] + .. + x{m-1}[i] + y[i]`: one pointer register per array.
+fn sum_of_arrays(m: usize) -> String {
+    let params: String = (0..m).map(|k| format!(", double x{k}[n]")).collect();
+    let terms: String = (0..m).map(|k| format!("x{k}[i] + ")).collect();
+    format!(
+        "void wide(int n{params}, double y[n]) {{
+  for (int i = 0; i < n; i++)
+    y[i] = {terms}y[i];
+}}"
+    )
+}
+
+#[test]
+fn the_vector_loop_bounds_live_in_registers_while_enough_are_free() {
+    // with few arrays, the main loop's and the 4-wide steps' bounds are
+    // registers (a bound in a frame slot compared every trip cost
+    // stencil_diag's rows 10 %); with one pointer per array, from four
+    // arrays on too few registers are left for one or both bounds (four:
+    // one in a register, one in a slot), and they stay in slots: every
+    // shape agrees with the interpreter at every trip count
+    for (m, in_slots) in [(1, false), (3, false), (4, true), (6, true)] {
+        let src = sum_of_arrays(m);
+        let front = lower::front(&src).unwrap();
+        let (k, node, copies) = lower::prepare(&front).unwrap();
+        let c = lower::compile_jammed(&k, &node, &copies).unwrap();
+        assert!(c.notes[0].contains("vectorized"), "{m}: {:?}", c.notes);
+        let asm = c.asm_text();
+        let slot_compares = asm
+            .lines()
+            .filter(|l| l.contains(" cmp ") && l.contains("[rsp"))
+            .count();
+        assert_eq!(slot_compares > 0, in_slots, "{m} arrays:\n{asm}");
+        for n in 0..=40 {
+            let assignments = vec![format!("n={n}")];
+            let want = scop::commands::interp_function(&front.function, &assignments).unwrap();
+            let got = lower::run(&c, &k, &front.function, &assignments, 1, &mut |_, _| {}).unwrap();
+            agree(&want, &got.checksums, &format!("{m} arrays, n = {n}"));
+        }
+    }
+}
