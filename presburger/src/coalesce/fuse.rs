@@ -186,6 +186,26 @@ pub(super) fn point_outside(
             return Ok(true);
         }
     }
+    // an integer point of `h` beyond each cut row (`r <= -1`): it is
+    // outside that row's disjunct, often outside the other as well (e.g.
+    // a residue class neither has, which a rounded LP vertex misses)
+    for r in cuts.iter().take(MAX_WITNESS_ROWS) {
+        crate::budget::tick(1)?;
+        let Some(mut r) = fitted(r) else {
+            continue;
+        };
+        for v in r.iter_mut() {
+            *v = -&*v;
+        }
+        r[0] = &r[0] - &Int::ONE;
+        let mut beyond = h.clone();
+        beyond.ineqs.push(r);
+        if let Some(x) = beyond.sample()? {
+            if contains(h, &x) && !contains(a, &x) && !contains(b, &x) {
+                return Ok(true);
+            }
+        }
+    }
     Ok(false)
 }
 

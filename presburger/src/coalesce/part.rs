@@ -52,6 +52,10 @@ impl Sample {
     }
 }
 
+/// At most this many rows of the other disjunct are tried by
+/// `Part::sampled_point_outside`.
+const MAX_SAMPLED_ROWS: usize = 8;
+
 impl Part {
     pub(super) fn new(b: BasicMap) -> Part {
         Part {
@@ -289,8 +293,53 @@ impl Part {
     pub(super) fn is_subset_of(&mut self, q: &mut Part) -> Result<bool> {
         Ok(match self.cheap_subset_of(q)? {
             Some(v) => v,
+            None if self.sampled_point_outside(&q.b)? => false,
             None => Map::from_basic(self.b.clone()).is_subset(&Map::from_basic(q.b.clone()))?,
         })
+    }
+
+    /// Whether an integer point of `self` beyond one of `q`'s rows (`r <=
+    /// -1`, for the first few rows whose rational minimum over `self` allows
+    /// it) is proved outside `q` (by `q`'s division definitions): a witness
+    /// that `self ⊄ q` found by a few samples instead of the difference.
+    /// `false` proves nothing.
+    pub(super) fn sampled_point_outside(&mut self, q: &BasicMap) -> Result<bool> {
+        if q.row_len() != self.b.row_len() || q.space.params != self.b.space.params {
+            return Ok(false);
+        }
+        let rows = q
+            .eqs
+            .iter()
+            .flat_map(|e| [(e, false), (e, true)])
+            .chain(q.ineqs.iter().map(|r| (r, false)));
+        let mut tried = 0;
+        for (r, negate) in rows {
+            if tried == MAX_SAMPLED_ROWS {
+                break;
+            }
+            let r: Vec<Int> = if negate {
+                r.iter().map(|v| -v).collect()
+            } else {
+                r.clone()
+            };
+            if let Some((n, d)) = self.min(&r)? {
+                if n > -&d {
+                    continue;
+                }
+            }
+            crate::budget::tick(1)?;
+            tried += 1;
+            let mut beyond = self.b.clone();
+            let mut neg: Vec<Int> = r.iter().map(|v| -v).collect();
+            neg[0] = &neg[0] - &Int::ONE;
+            beyond.ineqs.push(neg);
+            if let Some(x) = beyond.sample()? {
+                if point_excluded(q, &x) {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
     }
 
     /// The cheap tests of [`is_subset_of`](Self::is_subset_of): `None` when
