@@ -12,7 +12,8 @@ Two groups are reported:
   divs      the other ops with a set/map answer where either answer has a division (`floor`/`mod`).
 For each: the number of answers, the fraction more than 2x longer than isl's, the geometric mean of
 the length ratio (ours / isl's, whitespace collapsed), the number of answers with a nested division
-(`floor(... floor(...) ...)`) where isl's has none, and the worst cases by ratio.
+(`floor(... floor(...) ...)`) where isl's has none, and the worst cases by ratio. Last, over every
+set/map answer: how many print `exists` where isl's does not, the other way round, and both.
 Answers that are errors on either side, booleans, counts, samples, gists and dataflow are skipped.
 """
 import argparse
@@ -106,6 +107,7 @@ def main():
     files = args.files or sorted(glob.glob(os.path.join(ROOT, "..", "shared", "conformance", "*.jsonl"))) + [
         os.path.join(ROOT, "benches", "corpus", "trace.jsonl")]
     groups = {"lexopt": [], "divs": []}
+    exists = {"ours_only": 0, "isl_only": 0, "both": 0}
     total_secs = 0.0
     for path in files:
         pairs, secs = run_file(args.cli, path)
@@ -114,6 +116,9 @@ def main():
             got, exp = norm(got), norm(case["expect"])
             if got.lower().startswith("error"):
                 continue
+            e = ("exists" in got, "exists" in exp)
+            if any(e):
+                exists[{(True, False): "ours_only", (False, True): "isl_only", (True, True): "both"}[e]] += 1
             if case["op"] in LEXOPT:
                 group = "lexopt"
             elif has_div(got) or has_div(exp):
@@ -124,6 +129,8 @@ def main():
             nested = nested_div(got) and not nested_div(exp)
             groups[group].append((case["id"], lo / li, nested, (lo, li)))
     out = {name: summary(name, rows, args.worst) for name, rows in groups.items()}
+    print(f"answers with `exists`: ours only {exists['ours_only']}, isl's only {exists['isl_only']}, "
+          f"both {exists['both']}")
     print(f"calc time {total_secs:.1f} s")
     if args.json:
         with open(args.json, "w") as f:

@@ -237,7 +237,7 @@ impl BasicMap {
 
     /// Eliminate local column `q` using the equality `r` (with `r[q] = ±1`)
     /// from every row and definition, then remove the local.
-    fn substitute_local(&mut self, q: usize, r: &[Int]) {
+    pub(crate) fn substitute_local(&mut self, q: usize, r: &[Int]) {
         // q = -(r - r[q]·q) / r[q]; with |r[q]| = 1 no row is scaled
         for row in self.eqs.iter_mut().chain(self.ineqs.iter_mut()) {
             eliminate(row, r, q);
@@ -611,6 +611,16 @@ impl BasicMap {
                     a = -&a;
                 }
                 num[col] = Int::ZERO;
+                // the existential's sign is free: the numerator's first coefficient is made
+                // positive, so that `m = 2e` reads `(m) mod 2 = 0`, not `(-m) mod 2 = 0`
+                if num[1..]
+                    .iter()
+                    .find(|v| !v.is_zero())
+                    .is_some_and(Int::is_neg)
+                {
+                    num.iter_mut().for_each(|v| *v = -&*v);
+                    self.negate_column(col);
+                }
                 self.divs[k] = Some(Div { num, den: a });
                 continue;
             }
@@ -656,6 +666,16 @@ impl BasicMap {
             }
         }
         self.divs.iter().all(Option::is_some) && self.divs_ordered()
+    }
+
+    /// Replace the local at `col` by its negation in every row and definition.
+    fn negate_column(&mut self, col: usize) {
+        for r in self.eqs.iter_mut().chain(self.ineqs.iter_mut()) {
+            r[col] = -&r[col];
+        }
+        for d in self.divs.iter_mut().flatten() {
+            d.num[col] = -&d.num[col];
+        }
     }
 
     fn find_div_pair(&self, col: usize) -> Option<Div> {

@@ -2,7 +2,9 @@
 //! (issue 21), applied by the calculator to the parametric lexicographic optima.
 //!
 //! [`Map::tidy`] keeps the set and, per disjunct: simplifies it
-//! ([`BasicMap::simplify`]), drops it when empty, simplifies its divisions
+//! ([`BasicMap::simplify`]), drops it when empty, eliminates its existentials where the
+//! projection is exact ([`exists`]: `params [n] -> { [i] : 0 <= i < n and i mod 3 = 1 }`
+//! prints `[n] -> { : n >= 2 }`), simplifies its divisions
 //! ([`divs`]: reduced coefficients, nested divisions with coefficient ±1 merged
 //! into one, divisions the constraints confine to one value replaced by it) and
 //! removes the constraints the others imply
@@ -23,6 +25,7 @@
 //! ```
 
 mod divs;
+mod exists;
 mod residues;
 
 use crate::basic::BasicMap;
@@ -37,6 +40,13 @@ impl BasicMap {
         let mut b = self.clone();
         if !b.simplify() || b.is_rationally_empty()? {
             return Ok(None);
+        }
+        // existentials eliminated where the projection is exact ([`exists`])
+        if let Some(e) = b.without_existentials()? {
+            b = e;
+            if b.is_rationally_empty()? {
+                return Ok(None);
+            }
         }
         // existentials an equality defines become divisions: `exists e: x = 3e + 1`
         // is then written `(x - 1) mod 3 = 0`

@@ -135,3 +135,66 @@ fn residue_classes_merge_only_when_all_are_there() {
     );
     assert_ne!(t, "[n] -> { [i] : 0 <= i <= n }");
 }
+
+/// The projection `what` (`params` or `domain`) of `text`, tidied and printed; the
+/// tidied set equals the projection.
+fn projected(text: &str, what: &str) -> String {
+    let m: Map = text.parse().unwrap();
+    let p = match what {
+        "params" => m.params(),
+        "domain" => m.domain().unwrap(),
+        _ => unreachable!("{what}"),
+    };
+    let t = p.tidy().unwrap();
+    assert!(t.is_equal(&p).unwrap(), "{text}: {t}");
+    t.to_string()
+}
+
+#[test]
+fn existentials_of_projections_go() {
+    // the issue's example (isl: `[n] -> { : n >= 2 }`): the equality defines the
+    // projected `i` with coefficient 1, then Fourier–Motzkin with a unit lower bound
+    assert_eq!(
+        projected("[n] -> { [i] : 0 <= i < n and i mod 3 = 1 }", "params"),
+        "[n] -> { : n >= 2 }"
+    );
+    // a congruence left (isl: `(m) mod 2 = 0 and ...`): the equality's two
+    // existentials are reduced to one (2e0 - 4e2 -> 2e0'), the other is one-sided
+    assert_eq!(
+        projected(
+            "[n, m] -> { [i] -> [j] : i >= 0 and j >= -2 and floor((-2n + j)/2) >= -3 \
+             and n + 2m + i - 6 >= 0 and (m + 2j) mod 4 = 2 }",
+            "domain"
+        ),
+        "[n, m] -> { [i] : (m) mod 2 = 0 and i >= 0 and i >= -n - 2m + 6 }"
+    );
+    // the dark shadow implied by the rational one: 0 <= 3q - i <= 5 always has a q
+    assert_eq!(
+        projected(
+            "{ [i] -> [j] : 0 <= j <= 5 and (i + j) mod 3 = 0 }",
+            "domain"
+        ),
+        "{ [i] }"
+    );
+}
+
+#[test]
+fn splinters_decide_inexact_shadows() {
+    // eliminating j leaves n - 3k - 2 <= 2e <= n - 3k + 1 style pairs without a unit
+    // coefficient whose dark shadow misses n = -7: the splinter `2e = L` holds it
+    // (isl: `[n] -> { : n >= -7 }`)
+    assert_eq!(
+        projected(
+            "[n] -> { [i, j, k] : i >= 4 and -3 <= j <= n + 4 and -5 <= k <= n + 5 and \
+             (n - j - 3k) mod 2 = 1 and 2n + 3i - 2j + 3k - 3 >= 0 }",
+            "params"
+        ),
+        "[n] -> { : n >= -7 }"
+    );
+    // an existential with no integer value in a gap stays: exists e: n <= 2e <= n
+    // is the congruence `(n) mod 2 = 0`, not `true`
+    assert_eq!(
+        projected("[n] -> { [i] : n <= 2i <= n and 0 <= n <= 10 }", "params"),
+        "[n] -> { : (n) mod 2 = 0 and 0 <= n <= 10 }"
+    );
+}
