@@ -203,6 +203,51 @@ pub(crate) fn compress_equality(p: &Piece, n_keep: usize) -> Result<Option<Optio
     Ok(Some(out.pop()))
 }
 
+/// `p` with an equality that is a congruence in disguise made small: a
+/// summation variable `e` that occurs in one equality only (a `mod`'s
+/// quotient), with the smallest coefficient `c` there, absorbs the other
+/// coefficients' multiples of `c` (`e := e - Σ q_v·x_v`, a unimodular
+/// change of variables that touches no other row), so `(3i + 83j - 66k)
+/// mod 7` becomes `(3i - j + 4k) mod 7` and is solved directly instead of
+/// being compressed as a large coefficient. `true` if a coefficient shrank.
+pub(crate) fn reduce_congruence(p: &mut Piece, n_keep: usize) -> bool {
+    let off = 1 + p.n_var;
+    let mut changed = false;
+    for i in 0..p.eqs.len() {
+        let row = &p.eqs[i];
+        let alone = |v: usize| {
+            p.ineqs.iter().all(|r| r[1 + v].is_zero())
+                && p.eqs.iter().enumerate().all(|(k, r)| k == i || r[1 + v].is_zero())
+                && p.divs.iter().all(|(num, _)| num[1 + v].is_zero())
+                && p.poly.terms.keys().all(|x| x[v] == 0)
+        };
+        let Some(e) = (n_keep..p.n_var)
+            .filter(|&v| !row[1 + v].is_zero() && alone(v))
+            .min_by_key(|&v| row[1 + v].abs())
+        else {
+            continue;
+        };
+        let c = row[1 + e].abs();
+        if c.is_one() {
+            continue;
+        }
+        let half = c.div_floor(&Int::from(2));
+        let mut row = row.clone();
+        // every column but `e`'s: the constant, variables and divisions
+        // (a multiple of `c` on any of them moves into `e`)
+        for col in (0..off + p.divs.len()).filter(|&col| col != 1 + e) {
+            // the representative in [-c/2, c/2)
+            let r = &(&row[col] + &half).mod_floor(&c) - &half;
+            if r.abs() < row[col].abs() {
+                row[col] = r;
+                changed = true;
+            }
+        }
+        p.eqs[i] = row;
+    }
+    changed
+}
+
 /// The widest pair of opposite inequalities `0 <= r <= k` that is split
 /// into the equalities `r = 0, .., r = k`.
 const MAX_NARROW: i64 = 7;

@@ -269,7 +269,7 @@ fn summed(
         let mut cur = vec![p];
         while !cur.is_empty() {
             let mut next = Vec::new();
-            for p in cur {
+            for mut p in cur {
                 if std::env::var("C3DBG").is_ok() {
                     eprintln!(
                         "piece nv={} divs={:?} eqs={:?} ineqs={:?}",
@@ -278,6 +278,8 @@ fn summed(
                 }
                 if p.n_var == n_keep {
                     done.push(p);
+                } else if lattice::reduce_congruence(&mut p, n_keep) {
+                    next.push(p);
                 } else if let Some(q) = lattice::split_narrow(&p, n_keep)? {
                     next.extend(q);
                 } else if let Some(q) = lattice::compress_equality(&p, n_keep)? {
