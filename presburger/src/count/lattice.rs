@@ -119,6 +119,40 @@ fn compressible(p: &Piece, n_keep: usize) -> Option<(usize, Vec<usize>)> {
         if s.is_empty() || s.iter().all(|&v| r[1 + v].abs() <= small) {
             return None;
         }
+        // a unit coefficient on a variable with bounds of its own (a box
+        // side `0 <= k < n`, free of the other summation variables) is
+        // solved directly: its bounds become bounds of the congruence's
+        // quotient, summed without chambers, and the other variables keep
+        // their box, which the compression would skew
+        let own_bounds = |v: usize| {
+            p.ineqs.iter().all(|q| {
+                q[1 + v].is_zero() || (n_keep..p.n_var).all(|u| u == v || q[1 + u].is_zero())
+            }) && p.divs.iter().all(|(num, _)| num[1 + v].is_zero())
+        };
+        // (when the congruence has a parameter or three dimensions, whose
+        // compression skews every row, and the periods this leaves are
+        // split into residue classes, not lifted: `(i + 3j) mod 100` or
+        // `(i - 2j) mod 100` alone compress into shorter answers)
+        let skews = s.len() >= 4 || r[1..1 + n_keep].iter().any(|c| !c.is_zero());
+        let quotient = s.iter().copied().find(|&e| {
+            p.ineqs.iter().all(|q| q[1 + e].is_zero())
+                && p.eqs.iter().filter(|q| !q[1 + e].is_zero()).count() == 1
+        });
+        let short_periods = |v: usize| {
+            quotient.is_some_and(|e| {
+                let c = r[1 + e].abs();
+                s.iter().filter(|&&u| u != v && u != e).all(|&u| {
+                    let per = c.div_exact(&c.gcd(&r[1 + u]));
+                    per <= Int::from(super::eliminate::MAX_PERIOD)
+                })
+            })
+        };
+        if skews
+            && s.iter()
+                .any(|&v| r[1 + v].abs().is_one() && own_bounds(v) && short_periods(v))
+        {
+            return None;
+        }
         let free = deps
             .iter()
             .enumerate()
@@ -217,7 +251,10 @@ pub(crate) fn reduce_congruence(p: &mut Piece, n_keep: usize) -> bool {
         let row = &p.eqs[i];
         let alone = |v: usize| {
             p.ineqs.iter().all(|r| r[1 + v].is_zero())
-                && p.eqs.iter().enumerate().all(|(k, r)| k == i || r[1 + v].is_zero())
+                && p.eqs
+                    .iter()
+                    .enumerate()
+                    .all(|(k, r)| k == i || r[1 + v].is_zero())
                 && p.divs.iter().all(|(num, _)| num[1 + v].is_zero())
                 && p.poly.terms.keys().all(|x| x[v] == 0)
         };
