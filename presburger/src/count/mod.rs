@@ -65,12 +65,18 @@
 //! polynomials with many floor terms), so a count ends either with its
 //! answer or promptly with [`Error::BudgetExceeded`]. A set without
 //! parameters whose summation takes more than a small budget is counted by
-//! enumeration instead. The costly shapes today are congruences whose
-//! reduced lattice has no short vector with a unit coordinate
-//! (`(5i - 3j) mod 101 = 6` in a box, or a parameter in a congruence
-//! beside two dimensions, `(i + 46j - 94m) mod 74 = 5`): the summation
-//! splits residue classes whose chambers' domains differ, and their
-//! common refinement exhausts the batch budget.
+//! enumeration instead. Before an equality is solved, a congruence's
+//! coefficients are reduced modulo its quotient's (`(3i + 83j) mod 7` is
+//! `(3i - j) mod 7`), and a unit coefficient on a box side beside a
+//! parameter (`(i + 46j - 94m) mod 74`) is solved directly rather than
+//! compressed: the box's other sides stay unskewed and the quotient is
+//! summed without chambers. A chamber row that the others imply at integer
+//! points (rational minimum above `-1`) is dropped. The costly shapes
+//! today are congruences whose reduced lattice has no short vector with a
+//! unit coordinate (`(5i - 3j) mod 101 = 6` in a box) and parameters
+//! inside congruences of three dimensions with large coefficients: the
+//! summation splits residue classes whose chambers' domains differ, and
+//! their common refinement exhausts the batch budget.
 //!
 //! The oracle is enumeration ([`reference`](mod@crate::reference):
 //! `card_by_enumeration` and friends), used by the property tests.
