@@ -78,6 +78,9 @@ def values(rng, np, M, brute):
 
 
 def main():
+    if any(a in ("-h", "--help") for a in sys.argv[1:]):
+        print(__doc__.strip())
+        return
     poly = sys.argv[1] if len(sys.argv) > 1 else "target/release/poly"
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 40
     seed = int(sys.argv[3]) if len(sys.argv) > 3 else 1

@@ -27,7 +27,7 @@ use crate::int::Int;
 
 /// The largest number of residue classes a variable is split into; a
 /// larger period lifts the divisions instead (see `lattice`).
-const MAX_PERIOD: i64 = 64;
+pub(crate) const MAX_PERIOD: i64 = 64;
 
 /// The largest period of a division that is lifted to a variable (and of
 /// an equality coefficient that is compressed): beyond it the rows' numbers
@@ -337,7 +337,11 @@ fn cost(p: &Piece, w: usize, n_keep: usize) -> u64 {
     // fewer chambers beat small residue periods (measured: a 4-D box with
     // `mod 12` and the non-unimodular case of the benches); a large period
     // multiplies the pieces
+    // (a variable with one bound each way and no division under it is
+    // summed without chambers: `floor(..) - ceil(..) + 1`, whatever the
+    // periods it leaves)
     let later = match future_period(p, w, n_keep) {
+        _ if lo == 1 && up == 1 && m == 1 => 1,
         f if f > LARGE_PERIOD => f,
         _ => 1,
     };

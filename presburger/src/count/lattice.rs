@@ -119,6 +119,40 @@ fn compressible(p: &Piece, n_keep: usize) -> Option<(usize, Vec<usize>)> {
         if s.is_empty() || s.iter().all(|&v| r[1 + v].abs() <= small) {
             return None;
         }
+        // a unit coefficient on a variable with bounds of its own (a box
+        // side `0 <= k < n`, free of the other summation variables) is
+        // solved directly: its bounds become bounds of the congruence's
+        // quotient, summed without chambers, and the other variables keep
+        // their box, which the compression would skew
+        let own_bounds = |v: usize| {
+            p.ineqs.iter().all(|q| {
+                q[1 + v].is_zero() || (n_keep..p.n_var).all(|u| u == v || q[1 + u].is_zero())
+            }) && p.divs.iter().all(|(num, _)| num[1 + v].is_zero())
+        };
+        // (when the congruence has a parameter or three dimensions, whose
+        // compression skews every row, and the periods this leaves are
+        // split into residue classes, not lifted: `(i + 3j) mod 100` or
+        // `(i - 2j) mod 100` alone compress into shorter answers)
+        let skews = s.len() >= 4 || r[1..1 + n_keep].iter().any(|c| !c.is_zero());
+        let quotient = s.iter().copied().find(|&e| {
+            p.ineqs.iter().all(|q| q[1 + e].is_zero())
+                && p.eqs.iter().filter(|q| !q[1 + e].is_zero()).count() == 1
+        });
+        let short_periods = |v: usize| {
+            quotient.is_some_and(|e| {
+                let c = r[1 + e].abs();
+                s.iter().filter(|&&u| u != v && u != e).all(|&u| {
+                    let per = c.div_exact(&c.gcd(&r[1 + u]));
+                    per <= Int::from(super::eliminate::MAX_PERIOD)
+                })
+            })
+        };
+        if skews
+            && s.iter()
+                .any(|&v| r[1 + v].abs().is_one() && own_bounds(v) && short_periods(v))
+        {
+            return None;
+        }
         let free = deps
             .iter()
             .enumerate()
@@ -201,6 +235,54 @@ pub(crate) fn compress_equality(p: &Piece, n_keep: usize) -> Result<Option<Optio
     let mut out = Vec::new();
     super::eliminate::finish_with(p, b, &images, None, &mut out)?;
     Ok(Some(out.pop()))
+}
+
+/// `p` with an equality that is a congruence in disguise made small: a
+/// summation variable `e` that occurs in one equality only (a `mod`'s
+/// quotient), with the smallest coefficient `c` there, absorbs the other
+/// coefficients' multiples of `c` (`e := e - Σ q_v·x_v`, a unimodular
+/// change of variables that touches no other row), so `(3i + 83j - 66k)
+/// mod 7` becomes `(3i - j + 4k) mod 7` and is solved directly instead of
+/// being compressed as a large coefficient. `true` if a coefficient shrank.
+pub(crate) fn reduce_congruence(p: &mut Piece, n_keep: usize) -> bool {
+    let off = 1 + p.n_var;
+    let mut changed = false;
+    for i in 0..p.eqs.len() {
+        let row = &p.eqs[i];
+        let alone = |v: usize| {
+            p.ineqs.iter().all(|r| r[1 + v].is_zero())
+                && p.eqs
+                    .iter()
+                    .enumerate()
+                    .all(|(k, r)| k == i || r[1 + v].is_zero())
+                && p.divs.iter().all(|(num, _)| num[1 + v].is_zero())
+                && p.poly.terms.keys().all(|x| x[v] == 0)
+        };
+        let Some(e) = (n_keep..p.n_var)
+            .filter(|&v| !row[1 + v].is_zero() && alone(v))
+            .min_by_key(|&v| row[1 + v].abs())
+        else {
+            continue;
+        };
+        let c = row[1 + e].abs();
+        if c.is_one() {
+            continue;
+        }
+        let half = c.div_floor(&Int::from(2));
+        let mut row = row.clone();
+        // every column but `e`'s: the constant, variables and divisions
+        // (a multiple of `c` on any of them moves into `e`)
+        for col in (0..off + p.divs.len()).filter(|&col| col != 1 + e) {
+            // the representative in [-c/2, c/2)
+            let r = &(&row[col] + &half).mod_floor(&c) - &half;
+            if r.abs() < row[col].abs() {
+                row[col] = r;
+                changed = true;
+            }
+        }
+        p.eqs[i] = row;
+    }
+    changed
 }
 
 /// The widest pair of opposite inequalities `0 <= r <= k` that is split

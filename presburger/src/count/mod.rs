@@ -65,12 +65,18 @@
 //! polynomials with many floor terms), so a count ends either with its
 //! answer or promptly with [`Error::BudgetExceeded`]. A set without
 //! parameters whose summation takes more than a small budget is counted by
-//! enumeration instead. The costly shapes today are congruences whose
-//! reduced lattice has no short vector with a unit coordinate
-//! (`(5i - 3j) mod 101 = 6` in a box, or a parameter in a congruence
-//! beside two dimensions, `(i + 46j - 94m) mod 74 = 5`): the summation
-//! splits residue classes whose chambers' domains differ, and their
-//! common refinement exhausts the batch budget.
+//! enumeration instead. Before an equality is solved, a congruence's
+//! coefficients are reduced modulo its quotient's (`(3i + 83j) mod 7` is
+//! `(3i - j) mod 7`), and a unit coefficient on a box side beside a
+//! parameter (`(i + 46j - 94m) mod 74`) is solved directly rather than
+//! compressed: the box's other sides stay unskewed and the quotient is
+//! summed without chambers. A chamber row that the others imply at integer
+//! points (rational minimum above `-1`) is dropped. The costly shapes
+//! today are congruences whose reduced lattice has no short vector with a
+//! unit coordinate (`(5i - 3j) mod 101 = 6` in a box) and parameters
+//! inside congruences of three dimensions with large coefficients: the
+//! summation splits residue classes whose chambers' domains differ, and
+//! their common refinement exhausts the batch budget.
 //!
 //! The oracle is enumeration ([`reference`](mod@crate::reference):
 //! `card_by_enumeration` and friends), used by the property tests.
@@ -269,7 +275,7 @@ fn summed(
         let mut cur = vec![p];
         while !cur.is_empty() {
             let mut next = Vec::new();
-            for p in cur {
+            for mut p in cur {
                 if std::env::var("C3DBG").is_ok() {
                     eprintln!(
                         "piece nv={} divs={:?} eqs={:?} ineqs={:?}",
@@ -278,6 +284,8 @@ fn summed(
                 }
                 if p.n_var == n_keep {
                     done.push(p);
+                } else if lattice::reduce_congruence(&mut p, n_keep) {
+                    next.push(p);
                 } else if let Some(q) = lattice::split_narrow(&p, n_keep)? {
                     next.extend(q);
                 } else if let Some(q) = lattice::compress_equality(&p, n_keep)? {

@@ -76,7 +76,57 @@ impl Piece {
             .collect();
         self.ineqs
             .retain(|r| b.ineqs.contains(r) && !div_bounds.contains(r));
+        self.drop_integer_implied(&b.eqs, &div_bounds)?;
         Ok(true)
+    }
+
+    /// Remove the inequalities over divisions that the others imply at
+    /// integer points: a row has an integer value there, so it is implied
+    /// when its rational minimum subject to the other rows (and the
+    /// divisions' definitions) is above `-1`. A chamber's condition
+    /// `ceil(x/m) <= floor((x + n - 1)/m) + 1` beside `n >= 0` is such a
+    /// row (its rational minimum is `-(m-1)/m`).
+    fn drop_integer_implied(&mut self, eqs: &[Vec<Int>], div_bounds: &[Vec<Int>]) -> Result<()> {
+        let off = 1 + self.n_var;
+        let width = off + self.divs.len();
+        let pad = |r: &Vec<Int>| {
+            let mut r = r.clone();
+            r.resize(width, Int::ZERO);
+            r
+        };
+        let mut k = 0;
+        while k < self.ineqs.len() {
+            if self.ineqs[k][off..].iter().all(Int::is_zero) {
+                k += 1;
+                continue;
+            }
+            crate::budget::tick(1)?;
+            let mut t = crate::simplex::Tableau::new(width - 1);
+            for e in eqs {
+                t.add_eq(&pad(e))?;
+            }
+            for (i, r) in self.ineqs.iter().enumerate() {
+                if i != k {
+                    t.add_ineq(&pad(r))?;
+                }
+            }
+            for r in div_bounds {
+                t.add_ineq(&pad(r))?;
+            }
+            if t.is_empty() {
+                return Ok(());
+            }
+            let implied = match t.minimize(&pad(&self.ineqs[k]))? {
+                crate::simplex::Opt::Value(num, den) => num > -den,
+                crate::simplex::Opt::Unbounded => false,
+            };
+            if implied {
+                self.ineqs.remove(k);
+            } else {
+                k += 1;
+            }
+        }
+        Ok(())
     }
 }
 
