@@ -126,9 +126,45 @@ pub fn tick(n: u64) -> Result<()> {
     })
 }
 
+/// Charge `n` units of work already done, without failing: the budget
+/// goes down (to 0 at the least), and the next [`tick`] of at least one
+/// unit fails if it is spent. For work measured where an error cannot be
+/// returned (a pivot on big numbers counts its digits as it goes).
+#[inline]
+pub fn charge(n: u64) {
+    if n == 0 {
+        return;
+    }
+    LEFT.with(|c| {
+        if let Some(left) = c.get() {
+            c.set(Some(left.saturating_sub(n)));
+        }
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn charged_work_fails_the_next_tick() {
+        with_budget(10, || {
+            charge(4);
+            assert_eq!(remaining(), Some(6));
+            assert_eq!(tick(6), Ok(()));
+            charge(100);
+            assert_eq!(remaining(), Some(0));
+            assert_eq!(tick(1), Err(Error::BudgetExceeded));
+        });
+        // without a budget, charging does nothing
+        charge(u64::MAX);
+        assert_eq!(remaining(), None);
+        // a nested scope's charge reaches the outer budget
+        let outer = enter(50);
+        with_budget(20, || charge(30));
+        assert_eq!(remaining(), Some(30));
+        drop(outer);
+    }
 
     #[test]
     fn exhaustion_is_an_error() {

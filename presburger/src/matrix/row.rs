@@ -67,6 +67,32 @@ pub fn normalize(row: &mut [Int]) -> Int {
     g
 }
 
+/// The arithmetic cost of a row's big entries beyond its length: the sum
+/// of the squares of their sizes in 64-bit words (a gcd or product of
+/// `w`-word numbers takes about `w²` word operations; 0 when every entry is
+/// a machine integer). Pivots charge it to the [budget](crate::budget), so
+/// that inputs with huge constants run out of budget instead of time.
+///
+/// ```
+/// use presburger::{matrix, Int};
+/// let small: Vec<Int> = [4, -6].map(Int::from).to_vec();
+/// assert_eq!(matrix::big_cost(&small), 0);
+/// let big = vec![Int::from(3), "1000000000000000000000000000000000000000".parse::<Int>().unwrap()];
+/// assert_eq!(matrix::big_cost(&big), 9); // 130 bits: 3 words, squared
+/// ```
+#[inline]
+pub fn big_cost(row: &[Int]) -> u64 {
+    row.iter()
+        .map(|x| match x {
+            Int::Small(_) => 0,
+            Int::Big(v) => {
+                let w = 1 + v.bits() / 64;
+                w * w
+            }
+        })
+        .sum()
+}
+
 /// [`normalize`] without the gcd, for hot loops that do not need it (the
 /// simplex and pip pivots): the gcd stays a local, and the row is not
 /// touched when it is 0 or 1 (the gcd computation stops at the first 1).

@@ -2,8 +2,9 @@
 //! over the non-basic unknowns, with the big parameter `M`, pivots that keep
 //! the columns lexicographically positive, and row normalization.
 
+use crate::budget;
 use crate::int::Int;
-use crate::matrix::{normalize_row as normalize, substitute_pivot};
+use crate::matrix::{big_cost, normalize_row as normalize, substitute_pivot};
 
 #[derive(Clone, Debug)]
 pub(super) struct Tab {
@@ -96,8 +97,12 @@ impl Tab {
             nr.iter_mut().for_each(|v| *v = -&*v);
         }
         normalize(&mut nr);
-        // substitute it into the other rows, each updated in place:
-        // row = (dn·row_without_c + m·nr) / (d_i·dn)
+        // big numbers: the pivot row, and each updated row, cost about the
+        // squared word sizes of the pivot row's entries and its own (charged here, failing the next tick when spent)
+        let piv_cost = big_cost(&nr);
+        let mut work = piv_cost; // its own normalization
+                                 // substitute it into the other rows, each updated in place:
+                                 // row = (dn·row_without_c + m·nr) / (d_i·dn)
         for i in 0..self.rows.len() {
             if i == r || self.rows[i][col].is_zero() {
                 continue;
@@ -105,8 +110,12 @@ impl Tab {
             let row = &mut self.rows[i];
             let m = std::mem::take(&mut row[col]);
             substitute_pivot(row, &nr, &m);
+            if piv_cost > 0 {
+                work += piv_cost + big_cost(row);
+            }
             self.pos_known[i] = false;
         }
+        budget::charge(work);
         self.rows[r] = nr;
         self.pos_known[r] = false;
         let ur = self.row_unknown[r];

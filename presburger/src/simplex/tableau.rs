@@ -4,7 +4,7 @@
 use crate::budget;
 use crate::error::Result;
 use crate::int::Int;
-use crate::matrix::{normalize, substitute_pivot, Matrix};
+use crate::matrix::{big_cost, normalize, substitute_pivot, Matrix};
 use std::cmp::Ordering;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -329,8 +329,12 @@ impl Tableau {
             }
             normalize(piv);
         }
-        // substitute into the other rows: with m the row's entry at c and dn
-        // the new row's denominator, row = (dn·row_without_c + m·new) / (d·dn)
+        // big numbers: the pivot row, and each updated row, cost about the
+        // squared word sizes of the pivot row's entries and its own (charged here, failing the next tick when spent)
+        let piv_cost = big_cost(&self.row(r)[..w]);
+        let mut work = piv_cost; // its own normalization
+                                 // substitute into the other rows: with m the row's entry at c and dn
+                                 // the new row's denominator, row = (dn·row_without_c + m·new) / (d·dn)
         for i in 0..self.n_rows() {
             if i == r {
                 continue;
@@ -341,7 +345,11 @@ impl Tableau {
             }
             let m = std::mem::replace(&mut row[2 + c], Int::ZERO);
             substitute_pivot(row, piv, &m);
+            if piv_cost > 0 {
+                work += piv_cost + big_cost(row);
+            }
         }
+        budget::charge(work);
         let ur = self.row_var[r];
         let uc = self.col_var[c];
         self.row_var[r] = uc;
