@@ -1,25 +1,11 @@
-//! Cheap exact normalisation of one disjunct, without any LP: what
-//! [`Map::coalesce`](crate::Map::coalesce) does to a map of one disjunct.
-//!
-//! Rows are divided by the gcd of their coefficients (an inequality's
-//! constant rounded down, exact over the integers), rows without variables
-//! dropped (or the disjunct found empty), and of inequalities with the same
-//! coefficients only the tightest is kept. Then the *box* of the disjunct is
-//! read from its single-column inequalities: `lo[c] ≤ x_c ≤ hi[c]` (either
-//! side may be missing). Every point of the disjunct lies in the box, so for
-//! a row `r = r_0 + Σ a_c x_c` of several columns:
-//! - if the minimum of `r` over the box is `≥ 0`, every point of the box
-//!   satisfies `r ≥ 0`, and so does every point of the disjunct's other
-//!   rows (which include the box's rows): `r` is redundant, and dropping it
-//!   leaves the same set;
-//! - if the maximum of `r` over the box is `< 0` (for an equality: the
-//!   minimum `> 0` or the maximum `< 0`), no point of the box satisfies it:
-//!   the disjunct is empty.
-//!
-//! Values are computed in `i128`; a row with a coefficient or bound outside
-//! `i64` (or an overflowing sum) is left alone: exact either way. No
-//! Gaussian elimination and no LP: [`BasicMap::remove_redundancies`] is the
-//! full redundancy removal, for callers that need it.
+//! The first version of [`normalise`](super::normalise), kept as its test
+//! oracle: the same rules (see the [parent module](super)), computed step by
+//! step with a pass and an allocation per rule, parallel rows found by
+//! comparing every pair and updating the first row of a class as later ones
+//! are met. The fast version gives the same rows in the same order, except
+//! that it finds every contradicting pair of opposite rows (this one misses
+//! a pair whose tighter row comes after a looser copy of the other side was
+//! merged away) and then answers "empty" where this one keeps the rows.
 
 use crate::basic::BasicMap;
 use crate::int::Int;
@@ -27,14 +13,14 @@ use crate::matrix::{normalize_eq, normalize_ineq, RowStatus};
 
 /// Integer bounds of each column (index `c - 1` for row column `c`) read
 /// from the single-column inequalities.
-pub(crate) struct ColumnBox {
+struct ColumnBox {
     bounds: Vec<(Option<i128>, Option<i128>)>,
 }
 
 impl ColumnBox {
     /// The box of the single-column inequalities of `b`, or `None` if two
     /// of them contradict (the disjunct is empty).
-    pub(crate) fn of(b: &BasicMap) -> Option<ColumnBox> {
+    fn of(b: &BasicMap) -> Option<ColumnBox> {
         let mut bx = ColumnBox {
             bounds: vec![(None, None); b.row_len() - 1],
         };
@@ -74,7 +60,7 @@ impl ColumnBox {
 
     /// The minimum (`max = false`) or maximum of `r` over the box, if it is
     /// bounded and computable in `i128`.
-    pub(crate) fn extremum(&self, r: &[Int], max: bool) -> Option<i128> {
+    fn extremum(&self, r: &[Int], max: bool) -> Option<i128> {
         let mut s = i128::from(r[0].to_i64()?);
         for (a, &(lo, hi)) in r[1..].iter().zip(&self.bounds) {
             if a.is_zero() {

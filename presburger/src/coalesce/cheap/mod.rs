@@ -1,0 +1,301 @@
+//! Cheap exact normalisation of one disjunct, without any LP: what
+//! [`Map::coalesce`](crate::Map::coalesce) does to a map of one disjunct.
+//!
+//! Rows are divided by the gcd of their coefficients (an inequality's
+//! constant rounded down, exact over the integers), rows without variables
+//! dropped (or the disjunct found empty), and of inequalities with the same
+//! coefficients only the tightest is kept. Then the *box* of the disjunct is
+//! read from its single-column inequalities: `lo[c] ≤ x_c ≤ hi[c]` (either
+//! side may be missing). Every point of the disjunct lies in the box, so for
+//! a row `r = r_0 + Σ a_c x_c` of several columns:
+//! - if the minimum of `r` over the box is `≥ 0`, every point of the box
+//!   satisfies `r ≥ 0`, and so does every point of the disjunct's other
+//!   rows (which include the box's rows): `r` is redundant, and dropping it
+//!   leaves the same set;
+//! - if the maximum of `r` over the box is `< 0` (for an equality: the
+//!   minimum `> 0` or the maximum `< 0`), no point of the box satisfies it:
+//!   the disjunct is empty.
+//!
+//! Values are computed in `i128`; a row with a coefficient or bound outside
+//! `i64` (or an overflowing sum) is left alone: exact either way. No
+//! Gaussian elimination and no LP: [`BasicMap::remove_redundancies`] is the
+//! full redundancy removal, for callers that need it.
+//!
+//! Computed in one pass over the rows after their gcd normalisation (a
+//! linear hash, the number of columns and, for a single-column row, the
+//! box bound of each row), parallel and opposite rows compared by hash, and
+//! without allocation for up to [`INLINE`] rows and columns (this is what
+//! coalescing a map of one disjunct costs, the common case on compilers'
+//! workloads). `reference` keeps the first, rule-by-rule version as the
+//! test oracle.
+
+use crate::basic::BasicMap;
+use crate::int::Int;
+use crate::matrix::{normalize_eq, normalize_ineq, RowStatus};
+
+#[cfg(test)]
+pub(crate) mod reference;
+#[cfg(test)]
+mod tests;
+
+/// Rows and columns handled in stack buffers; more take a heap buffer.
+const INLINE: usize = 32;
+
+/// A scratch slice of `n` copies of `init`: on the stack up to [`INLINE`]
+/// elements, else on the heap.
+fn with_scratch<T: Copy, R>(n: usize, init: T, f: impl FnOnce(&mut [T]) -> R) -> R {
+    if n <= INLINE {
+        let mut a = [init; INLINE];
+        f(&mut a[..n])
+    } else {
+        f(&mut vec![init; n])
+    }
+}
+
+/// What one pass over an inequality finds.
+#[derive(Clone, Copy)]
+struct RowInfo {
+    /// [`linear_hash`] of the coefficients; `None` if one is not small.
+    hash: Option<u64>,
+    /// The only non-zero column, if exactly one.
+    single: Option<usize>,
+    /// Still kept (not a looser copy of an earlier parallel row).
+    kept: bool,
+}
+
+/// A lower and an upper bound per column; `i128::MIN`/`i128::MAX` for none.
+type Bounds = (i128, i128);
+
+/// Normalise `b` cheaply (see the [module documentation](self)). Returns
+/// `false` if `b` was found empty (a row without integer solution, two
+/// opposite inequalities that contradict, or a row the box contradicts);
+/// then `b` is the canonical empty basic map.
+pub(crate) fn normalise(b: &mut BasicMap) -> bool {
+    if !normalise_rows(b) {
+        b.set_empty();
+        return false;
+    }
+    let n = b.ineqs.len();
+    let init = RowInfo {
+        hash: None,
+        single: None,
+        kept: true,
+    };
+    let ok = with_scratch(n, init, |info| {
+        for (r, i) in b.ineqs.iter().zip(info.iter_mut()) {
+            (i.hash, i.single) = scan_row(r);
+        }
+        drop_parallel_rows(b, info) && drop_rows_implied_by_box(b, info)
+    });
+    if !ok {
+        b.set_empty();
+    }
+    ok
+}
+
+/// Every row divided by the gcd of its coefficients, rows without
+/// variables dropped; `false` if some row has no integer solution.
+fn normalise_rows(b: &mut BasicMap) -> bool {
+    let mut ok = true;
+    b.eqs.retain_mut(|r| match normalize_eq(r) {
+        RowStatus::Constraint => true,
+        RowStatus::Tautology => false,
+        RowStatus::Infeasible => {
+            ok = false;
+            true
+        }
+    });
+    b.ineqs.retain_mut(|r| match normalize_ineq(r) {
+        RowStatus::Constraint => true,
+        RowStatus::Tautology => false,
+        RowStatus::Infeasible => {
+            ok = false;
+            true
+        }
+    });
+    ok
+}
+
+/// The linear hash of `r`'s coefficients (constant aside; `None` if one is
+/// not small) and its only non-zero column, if exactly one. The hash is
+/// linear: that of `-r` is the negation (wrapping) of that of `r`, so
+/// parallel and opposite rows are found by comparing hashes.
+fn scan_row(r: &[Int]) -> (Option<u64>, Option<usize>) {
+    let mut h = 0u64;
+    let mut small = true;
+    let mut count = 0usize;
+    let mut col = 0usize;
+    for (c, v) in r.iter().enumerate().skip(1) {
+        match v {
+            Int::Small(0) => continue,
+            Int::Small(v) => {
+                // an odd multiplier per column (splitmix-style constant)
+                let m = (c as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+                h = h.wrapping_add((*v as u64).wrapping_mul(m));
+            }
+            Int::Big(_) => small = false,
+        }
+        count += 1;
+        col = c;
+    }
+    (small.then_some(h), (count == 1).then_some(col))
+}
+
+/// Of the inequalities with the same coefficients, keep the first with the
+/// least constant of them all (later ones marked not kept); `false` if two
+/// inequalities with opposite coefficients contradict (`c1 + e ≥ 0`,
+/// `c2 - e ≥ 0` with `c1 + c2 < 0`), tested on the tightest row of each
+/// side. Rows must be gcd-normalised, so that parallel rows have equal
+/// coefficients.
+fn drop_parallel_rows(b: &mut BasicMap, info: &mut [RowInfo]) -> bool {
+    let n = info.len();
+    // parallel rows: each later copy merged into the first
+    for i in 0..n {
+        if !info[i].kept {
+            continue;
+        }
+        for j in i + 1..n {
+            if !info[j].kept {
+                continue;
+            }
+            let same = match (info[i].hash, info[j].hash) {
+                (Some(x), Some(y)) => x == y,
+                _ => true,
+            };
+            if same && b.ineqs[i][1..] == b.ineqs[j][1..] {
+                if b.ineqs[j][0] < b.ineqs[i][0] {
+                    let c = std::mem::take(&mut b.ineqs[j][0]);
+                    b.ineqs[i][0] = c;
+                }
+                info[j].kept = false;
+            }
+        }
+    }
+    // opposite rows: one tightest row per side is left
+    for i in 0..n {
+        if !info[i].kept {
+            continue;
+        }
+        for j in i + 1..n {
+            if !info[j].kept {
+                continue;
+            }
+            let opp = match (info[i].hash, info[j].hash) {
+                (Some(x), Some(y)) => x == y.wrapping_neg(),
+                _ => true,
+            };
+            if opp
+                && opposite(&b.ineqs[i], &b.ineqs[j])
+                && (&b.ineqs[i][0] + &b.ineqs[j][0]).is_neg()
+            {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// `a` and `b` have opposite coefficients (constants aside).
+fn opposite(a: &[Int], b: &[Int]) -> bool {
+    a[1..].iter().zip(&b[1..]).all(|(x, y)| match (x, y) {
+        (Int::Small(x), Int::Small(y)) => x.checked_neg() == Some(*y),
+        _ => &-x == y,
+    })
+}
+
+/// Drop the kept inequalities of several columns that the box of the
+/// single-column ones implies, and the rows not kept; `false` if the box
+/// is empty or contradicts a row.
+fn drop_rows_implied_by_box(b: &mut BasicMap, info: &mut [RowInfo]) -> bool {
+    let multi = info.iter().any(|i| i.kept && i.single.is_none());
+    if !multi && b.eqs.is_empty() {
+        // no row to test against the box; opposite single-column rows were
+        // tested above, which is the box's own consistency
+        retain_kept(b, info);
+        return true;
+    }
+    let cols = b.row_len() - 1;
+    let ok = with_scratch(cols, (i128::MIN, i128::MAX), |bounds| {
+        for (r, i) in b.ineqs.iter().zip(info.iter()) {
+            if let (Some(c), true) = (i.single, i.kept) {
+                add_bound(bounds, r, c);
+            }
+        }
+        if bounds.iter().any(|&(lo, hi)| lo > hi) {
+            return false;
+        }
+        for e in &b.eqs {
+            let below = extremum(bounds, e, false).is_some_and(|v| v > 0);
+            let above = extremum(bounds, e, true).is_some_and(|v| v < 0);
+            if below || above {
+                return false;
+            }
+        }
+        for (r, i) in b.ineqs.iter().zip(info.iter_mut()) {
+            if !i.kept || i.single.is_some() || i.hash.is_none() {
+                continue;
+            }
+            if extremum(bounds, r, true).is_some_and(|v| v < 0) {
+                return false;
+            }
+            if extremum(bounds, r, false).is_some_and(|v| v >= 0) {
+                i.kept = false;
+            }
+        }
+        true
+    });
+    if ok {
+        retain_kept(b, info);
+    }
+    ok
+}
+
+/// Keep the inequalities marked kept.
+fn retain_kept(b: &mut BasicMap, info: &[RowInfo]) {
+    if info.iter().all(|i| i.kept) {
+        return;
+    }
+    let mut k = 0;
+    b.ineqs.retain(|_| {
+        k += 1;
+        info[k - 1].kept
+    });
+}
+
+/// Tighten the box by the single-column inequality `r` on column `c`.
+fn add_bound(bounds: &mut [Bounds], r: &[Int], c: usize) {
+    let (Int::Small(a), Int::Small(k)) = (&r[c], &r[0]) else {
+        return;
+    };
+    let (a, k) = (i128::from(*a), i128::from(*k));
+    let (lo, hi) = &mut bounds[c - 1];
+    if a > 0 {
+        // a x + k ≥ 0: x ≥ ceil(-k / a)
+        *lo = (*lo).max(-(k.div_euclid(a)));
+    } else {
+        // x ≤ floor(k / -a)
+        *hi = (*hi).min(k.div_euclid(-a));
+    }
+}
+
+/// The minimum (`max = false`) or maximum of `r` over the box, if it is
+/// bounded and computable in `i128`.
+fn extremum(bounds: &[Bounds], r: &[Int], max: bool) -> Option<i128> {
+    let Int::Small(k) = r[0] else {
+        return None;
+    };
+    let mut s = i128::from(k);
+    for (a, &(lo, hi)) in r[1..].iter().zip(bounds) {
+        let a = match a {
+            Int::Small(0) => continue,
+            Int::Small(a) => i128::from(*a),
+            Int::Big(_) => return None,
+        };
+        let bound = if (a > 0) != max { lo } else { hi };
+        if bound == i128::MIN || bound == i128::MAX {
+            return None;
+        }
+        s = s.checked_add(a.checked_mul(bound)?)?;
+    }
+    Some(s)
+}

@@ -1,0 +1,183 @@
+//! The fast [`normalise`](super::normalise) against its first version
+//! (`reference`) and against enumeration on a small box.
+
+use super::{normalise, reference};
+use crate::basic::BasicMap;
+use crate::int::Int;
+use crate::space::{Space, Tuple};
+use proptest::prelude::*;
+
+/// A constraint row `[c, a_1, …, a_d]` from small integers.
+fn row(v: &[i64]) -> Vec<Int> {
+    v.iter().map(|&x| Int::from(x)).collect()
+}
+
+/// The rows' value at `x` (the constant first).
+fn value(r: &[Int], x: &[i64]) -> i64 {
+    let mut s = r[0].to_i64().unwrap();
+    for (a, v) in r[1..].iter().zip(x) {
+        s += a.to_i64().unwrap() * v;
+    }
+    s
+}
+
+/// `x` satisfies every row of `b`.
+fn contains(b: &BasicMap, x: &[i64]) -> bool {
+    b.eqs.iter().all(|r| value(r, x) == 0) && b.ineqs.iter().all(|r| value(r, x) >= 0)
+}
+
+/// Every point of `[-w, w]^d`.
+fn window(d: usize, w: i64) -> Vec<Vec<i64>> {
+    let mut pts = vec![vec![]];
+    for _ in 0..d {
+        pts = pts
+            .into_iter()
+            .flat_map(|p| {
+                (-w..=w).map(move |v| {
+                    let mut q = p.clone();
+                    q.push(v);
+                    q
+                })
+            })
+            .collect();
+    }
+    pts
+}
+
+/// A disjunct over `d` set dimensions from generated rows: `base` rows,
+/// then for each `(k, shift, negate)` in `copies` a copy of base row `k`
+/// with its constant moved by `shift`, negated when `negate` (parallel and
+/// opposite rows, as unions of the pipeline's operations produce); `bounds`
+/// adds `-w <= x_c <= w` rows (at the end, so that box rows follow the rows
+/// they imply).
+fn disjunct(
+    d: usize,
+    base: &[(Vec<i64>, i64)],
+    copies: &[(usize, i64, bool)],
+    eqs: &[(Vec<i64>, i64)],
+    bounds: Option<i64>,
+) -> BasicMap {
+    let mut b = BasicMap::universe(Space::set(vec![], Tuple::anonymous(d)));
+    let full = |(a, c): &(Vec<i64>, i64)| {
+        let mut v = vec![*c];
+        v.extend(a.iter().take(d));
+        row(&v)
+    };
+    for r in base {
+        b.ineqs.push(full(r));
+    }
+    for &(k, shift, negate) in copies {
+        let Some(r) = base.get(k) else { continue };
+        let mut v = full(r);
+        if negate {
+            v.iter_mut().for_each(|x| *x = -&*x);
+        }
+        v[0] = &v[0] + &Int::from(shift);
+        b.ineqs.push(v);
+    }
+    for e in eqs {
+        b.eqs.push(full(e));
+    }
+    if let Some(w) = bounds {
+        for c in 1..=d {
+            let mut lo = vec![0; d + 1];
+            lo[0] = w;
+            lo[c] = 1;
+            let mut hi = vec![0; d + 1];
+            hi[0] = w;
+            hi[c] = -1;
+            b.ineqs.push(row(&lo));
+            b.ineqs.push(row(&hi));
+        }
+    }
+    b
+}
+
+fn rows_strategy(n: usize) -> impl Strategy<Value = Vec<(Vec<i64>, i64)>> {
+    prop::collection::vec((prop::collection::vec(-3i64..=3, 3), -6i64..=6), 0..n)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Same rows in the same order as the reference, or empty where the
+    /// reference kept rows that have no point (the fast version tests the
+    /// tightest row of each side of an opposite pair); and the result has
+    /// the points of the input on a window around the box.
+    #[test]
+    fn fast_normalisation_is_the_reference(
+        d in 1usize..=3,
+        base in rows_strategy(7),
+        copies in prop::collection::vec((0usize..7, -3i64..=3, any::<bool>()), 0..5),
+        eqs in rows_strategy(2),
+        bounds in prop::option::of(1i64..=3),
+    ) {
+        let b = disjunct(d, &base, &copies, &eqs, bounds);
+        let mut fast = b.clone();
+        let mut slow = b.clone();
+        let kept = normalise(&mut fast);
+        let kept_slow = reference::normalise(&mut slow);
+        if kept {
+            prop_assert!(kept_slow, "{:?}: found empty by the reference only", b);
+            prop_assert_eq!(&fast.eqs, &slow.eqs);
+            prop_assert_eq!(&fast.ineqs, &slow.ineqs);
+        } else if kept_slow {
+            prop_assert!(slow.is_empty().unwrap(), "{:?} found empty, reference {:?}", b, slow);
+        }
+        // enumeration: with bounds the window holds every point
+        let w = bounds.unwrap_or(3) + 2;
+        for x in window(d, w) {
+            prop_assert_eq!(kept && contains(&fast, &x), contains(&b, &x), "{:?} at {:?}", b, x);
+        }
+    }
+}
+
+#[test]
+fn a_tighter_row_after_a_merged_copy_is_tested_against_the_opposite_side() {
+    // x - y + 5 >= 0, -x + y - 3 >= 0, x - y + 1 >= 0: y - x in [3, 1]
+    let b = disjunct(
+        2,
+        &[(vec![1, -1], 5), (vec![-1, 1], -3)],
+        &[(0, -4, false)],
+        &[],
+        None,
+    );
+    let mut fast = b.clone();
+    assert!(!normalise(&mut fast));
+    let mut slow = b.clone();
+    assert!(reference::normalise(&mut slow), "the reference misses it");
+    assert!(b.is_empty().unwrap());
+}
+
+#[test]
+fn more_rows_and_columns_than_the_inline_buffers() {
+    // 40 columns, each bounded in [0, 1], and rows over two of them that the
+    // box implies (dropped) or not (kept), each written twice
+    let d = 40;
+    let mut b = BasicMap::universe(Space::set(vec![], Tuple::anonymous(d)));
+    for c in 1..=d {
+        let mut lo = vec![0; d + 1];
+        lo[c] = 1;
+        let mut hi = vec![0; d + 1];
+        hi[0] = 1;
+        hi[c] = -1;
+        b.ineqs.push(row(&lo));
+        b.ineqs.push(row(&hi));
+    }
+    for c in 1..d {
+        for k in [2, 1] {
+            let mut r = vec![0; d + 1];
+            r[0] = k;
+            r[c] = -1;
+            r[c + 1] = -1;
+            b.ineqs.push(row(&r));
+        }
+    }
+    let mut fast = b.clone();
+    let mut slow = b.clone();
+    assert!(normalise(&mut fast));
+    assert!(reference::normalise(&mut slow));
+    assert_eq!(fast.ineqs, slow.ineqs);
+    // the box rows and one (the tighter) of each pair `x_c + x_{c+1} <= 1`
+    assert_eq!(fast.ineqs.len(), 2 * d + (d - 1));
+}
