@@ -254,12 +254,7 @@ fn choose_bounded(
         return original("its outer loops are parallel".into(), Some(orig_loops));
     }
     if bound {
-        let names: Vec<String> = model.statements().iter().map(|s| s.name.clone()).collect();
-        let dims: Vec<usize> = model
-            .statements()
-            .iter()
-            .map(|s| s.iterators.len())
-            .collect();
+        let (names, dims) = statement_shapes(model);
         // (bounded; past the limit, or on any error, the scheduler runs)
         let hopeless = presburger::budget::with_budget(BOUND_BUDGET, || {
             crate::coverable::covers_at_most(deps, &names, &dims, cov_o)
@@ -394,6 +389,15 @@ fn coverage(deps: &UnionMap, schedule: &UnionMap, loops: &Node) -> usize {
 /// [`coverage`] as first written: every dimension of each nest's
 /// statements by [`crate::parallel::parallel_dims_of`] (the oracle of the
 /// tests).
+/// The statements' names and iterator counts, as `coverable` takes them.
+fn statement_shapes(model: &scop::Model) -> (Vec<String>, Vec<usize>) {
+    let st = model.statements();
+    (
+        st.iter().map(|s| s.name.clone()).collect(),
+        st.iter().map(|s| s.iterators.len()).collect(),
+    )
+}
+
 #[cfg(test)]
 fn coverage_reference(deps: &UnionMap, schedule: &UnionMap, loops: &Node) -> usize {
     let (mut covered, mut not) = (
@@ -512,12 +516,7 @@ mod tests {
                 skipped += 1;
             }
             let deps = cell.get().unwrap();
-            let names: Vec<String> = model.statements().iter().map(|s| s.name.clone()).collect();
-            let dims: Vec<usize> = model
-                .statements()
-                .iter()
-                .map(|s| s.iterators.len())
-                .collect();
+            let (names, dims) = super::statement_shapes(&model);
             let never = crate::coverable::never_covered(deps, &names, &dims, names.len())
                 .unwrap()
                 .unwrap();

@@ -151,11 +151,7 @@ impl BasicMap {
     fn reduce_existential_coefficients(&mut self) -> bool {
         let cols = self.existential_columns();
         for i in 0..self.eqs.len() {
-            let present: Vec<usize> = cols
-                .iter()
-                .copied()
-                .filter(|&c| !self.eqs[i][c].is_zero())
-                .collect();
+            let present = nonzero_in(&self.eqs[i], &cols);
             if present.len() < 2 {
                 continue;
             }
@@ -186,11 +182,7 @@ impl BasicMap {
     fn isolate_congruence(&mut self) -> bool {
         let cols = self.existential_columns();
         for i in 0..self.eqs.len() {
-            let present: Vec<usize> = cols
-                .iter()
-                .copied()
-                .filter(|&c| !self.eqs[i][c].is_zero())
-                .collect();
+            let present = nonzero_in(&self.eqs[i], &cols);
             let [col] = present[..] else {
                 continue;
             };
@@ -415,4 +407,12 @@ fn n_existentials(b: &BasicMap) -> usize {
         return b.n_div();
     }
     b.divs.iter().filter(|d| d.is_none()).count()
+}
+
+/// The columns among `cols` where `row` is not zero.
+fn nonzero_in(row: &[Int], cols: &[usize]) -> Vec<usize> {
+    cols.iter()
+        .copied()
+        .filter(|&c| !row[c].is_zero())
+        .collect()
 }
