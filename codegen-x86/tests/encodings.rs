@@ -222,6 +222,8 @@ fn encode(asm: &mut Assembler, mn: &str, ops: &[Op]) {
         "vminpd" => packed3!(asm, vminpd, ops),
         "vxorpd" => packed3!(asm, vxorpd, ops),
         "vandpd" => packed3!(asm, vandpd, ops),
+        "vunpcklpd" => packed3!(asm, vunpcklpd, ops),
+        "vunpckhpd" => packed3!(asm, vunpckhpd, ops),
         "vfmadd132pd" => packed3!(asm, vfmadd132pd, ops),
         "vfmadd213pd" => packed3!(asm, vfmadd213pd, ops),
         "vfmadd231pd" => packed3!(asm, vfmadd231pd, ops),

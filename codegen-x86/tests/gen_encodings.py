@@ -119,7 +119,7 @@ def lines():
 
     # Packed double, both widths.
     packed = ["vaddpd", "vsubpd", "vmulpd", "vdivpd", "vmaxpd", "vminpd", "vxorpd",
-              "vfmadd132pd", "vfmadd213pd", "vfmadd231pd", "vandpd"]
+              "vfmadd132pd", "vfmadd213pd", "vfmadd231pd", "vandpd", "vunpcklpd", "vunpckhpd"]
     for k, op in enumerate(packed):
         for i in range(16):
             out.append(f"{op} {YMM[i]}, {YMM[(i + 5 + k) % 16]}, {YMM[(i + 11 + 2 * k) % 16]}")

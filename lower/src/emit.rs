@@ -507,6 +507,25 @@ impl Emitter {
         self.asm.vperm2f128(ymm(dst), ymm(a), ymm(b), sel);
     }
 
+    /// `vunpcklpd ymm, ymm, ymm` (`high` false) or `vunpckhpd`: in each
+    /// 128-bit half, the low (high) double of `a` then that of `b`.
+    pub fn vunpck(&mut self, high: bool, dst: u8, a: u8, b: u8) {
+        let name = if high { "vunpckhpd" } else { "vunpcklpd" };
+        self.record(
+            name,
+            vec![
+                Operand::Ymm(ymm(dst)),
+                Operand::Ymm(ymm(a)),
+                Operand::Ymm(ymm(b)),
+            ],
+        );
+        if high {
+            self.asm.vunpckhpd(ymm(dst), ymm(a), ymm(b));
+        } else {
+            self.asm.vunpcklpd(ymm(dst), ymm(a), ymm(b));
+        }
+    }
+
     /// `vucomisd a, m64`.
     pub fn vucomisd_mem(&mut self, a: u8, m: Mem) {
         self.record("vucomisd", vec![Operand::Xmm(xmm(a)), q(m)]);

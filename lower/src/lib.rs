@@ -308,6 +308,7 @@ mod run;
 mod split;
 mod state;
 mod tile;
+mod transpose;
 mod unroll;
 mod vector;
 mod workers;

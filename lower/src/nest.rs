@@ -17,7 +17,7 @@ use crate::kernel::Storage;
 use crate::linear::{Lin, Poly};
 use crate::state::{arg, slot, Loc, State};
 
-fn cc(op: CmpOp) -> Cond {
+pub(crate) fn cc(op: CmpOp) -> Cond {
     match op {
         CmpOp::Le => Cond::Le,
         CmpOp::Lt => Cond::L,
@@ -268,7 +268,11 @@ impl State<'_> {
                         };
                         match crate::contract::detect(k, &whole, &|v| self.is_iter(v)) {
                             Some(con) => self.contraction(&con, loc, op, bop)?,
-                            None => false,
+                            None => match crate::transpose::detect(k, &whole, &|v| self.is_iter(v))
+                            {
+                                Some(plan) => self.transposed(&plan, loc, op, bop)?,
+                                None => false,
+                            },
                         }
                     }
                     _ => false,

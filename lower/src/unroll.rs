@@ -124,6 +124,11 @@ pub fn unroll_column_writes(k: &Kernel, n: &Node) -> Node {
                 inc,
                 body,
             } => {
+                // a nest lowered by transposed blocks keeps its loops
+                let outer = |v: &str| iters.iter().any(|i| i == v);
+                if crate::transpose::detect(k, n, &outer).is_some() {
+                    return n.clone();
+                }
                 if let Some(u) = unroll_loop(k, n, iters) {
                     return u;
                 }
