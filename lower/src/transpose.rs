@@ -738,7 +738,8 @@ impl State<'_> {
         self.wide = true;
         for r in 0..4i32 {
             self.inner = Some(Inner::default());
-            let mut values: HashMap<usize, u8> = HashMap::new();
+            // producers' values, and whether the row owns the register
+            let mut values: HashMap<usize, (u8, bool)> = HashMap::new();
             for &u in block_calls {
                 let (s, args) = &plan.calls[u];
                 let call = Call { stmt: s, args };
@@ -751,9 +752,10 @@ impl State<'_> {
                 let mut hoisted = HashMap::new();
                 for (ai, node) in nodes {
                     let v = if let Some(p) = plan.forward.get(&(u, ai)) {
-                        *values
+                        values
                             .get(p)
                             .ok_or_else(|| Error::Internal("a producer without its value".into()))?
+                            .0
                     } else {
                         let (gi, disp) = place[&(u, ai)];
                         match plan.reads[&(u, ai)] {
@@ -774,6 +776,14 @@ impl State<'_> {
                     inner.hoisted = hoisted;
                     inner.cur = u;
                 }
+                // a producer copying a transposed read: that register
+                if let (Expr::Access(ai), false) = (&**value, plan.consumers.contains(&u)) {
+                    if let Some(Class::Trans) = plan.reads.get(&(u, *ai)) {
+                        let (gi, disp) = place[&(u, *ai)];
+                        values.insert(u, (trans[&(gi, disp)][r as usize], false));
+                        continue;
+                    }
+                }
                 let v = self.dval(&call, value, Width::Vec4)?;
                 for x in loaded {
                     self.vfree(x);
@@ -784,11 +794,13 @@ impl State<'_> {
                     self.e.vstore(Width::Vec4, m, v);
                     self.vfree(v);
                 } else {
-                    values.insert(u, v);
+                    values.insert(u, (v, true));
                 }
             }
-            for v in values.into_values() {
-                self.vfree(v);
+            for (v, owned) in values.into_values() {
+                if owned {
+                    self.vfree(v);
+                }
             }
             self.inner = None;
             for p in ptrs {
