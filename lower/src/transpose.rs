@@ -113,7 +113,11 @@ fn nodes<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
             nodes(rhs, out);
         }
         Expr::Call { args, .. } => args.iter().for_each(|a| nodes(a, out)),
-        Expr::Access(_) | Expr::Double(_) | Expr::Int(_) | Expr::IntVar(_) | Expr::DoubleParam(_) => {}
+        Expr::Access(_)
+        | Expr::Double(_)
+        | Expr::Int(_)
+        | Expr::IntVar(_)
+        | Expr::DoubleParam(_) => {}
     }
 }
 
@@ -366,7 +370,13 @@ fn shifted(calls: &[(&StmtInfo, Vec<AExpr>)], which: &[usize], c: &str, s: i64) 
                 args: calls[u]
                     .1
                     .iter()
-                    .map(|a| if s == 0 { a.clone() } else { a.substitute(c, &by).fold() })
+                    .map(|a| {
+                        if s == 0 {
+                            a.clone()
+                        } else {
+                            a.substitute(c, &by).fold()
+                        }
+                    })
                     .collect(),
             })
             .collect(),
@@ -514,7 +524,9 @@ impl State<'_> {
         for p in &distinct {
             let (s, s3) = (self.long_reg(), self.long_reg());
             let (Some(s), Some(s3)) = (s, s3) else {
-                return Err(Error::Internal("stride registers counted but not free".into()));
+                return Err(Error::Internal(
+                    "stride registers counted but not free".into(),
+                ));
             };
             let o = self.inv(p)?;
             self.e.mov(g(s), o)?;
@@ -563,7 +575,9 @@ impl State<'_> {
                 Some(c) if i32::try_from(c).is_ok() => self.e.add(g(p.reg), imm(c))?,
                 _ => {
                     let quarter = p.step.scale(1).and_then(|s| {
-                        stride_regs.iter().find(|(x, _, _)| x.scale(4).as_ref() == Some(&s))
+                        stride_regs
+                            .iter()
+                            .find(|(x, _, _)| x.scale(4).as_ref() == Some(&s))
                     });
                     match quarter {
                         Some((_, s, _)) => self.e.lea(p.reg, Mem::sib(p.reg, *s, Scale::X4, 0)?),
@@ -592,7 +606,10 @@ impl State<'_> {
         // ---- the columns left over: the original body, four rows ----
         let c2 = &plan.inner;
         let blocks = AExpr::floord(
-            AExpr::add(AExpr::sub(plan.last.clone(), plan.init.clone()), AExpr::Int(1)),
+            AExpr::add(
+                AExpr::sub(plan.last.clone(), plan.init.clone()),
+                AExpr::Int(1),
+            ),
             4,
         );
         let rest_init = AExpr::max(
@@ -744,7 +761,9 @@ impl State<'_> {
                 let (s, args) = &plan.calls[u];
                 let call = Call { stmt: s, args };
                 let Expr::Assign { target, value, .. } = &s.body else {
-                    return Err(Error::Internal("a block call that is not an assignment".into()));
+                    return Err(Error::Internal(
+                        "a block call that is not an assignment".into(),
+                    ));
                 };
                 let mut nodes = Vec::new();
                 access_nodes(value, &mut nodes);

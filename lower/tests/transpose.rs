@@ -61,7 +61,10 @@ fn agree_everywhere(src: &str, want_blocks: usize) {
     assert_eq!(blocks(&c), want_blocks, "{:?}\n{src}", c.notes);
     if want_blocks > 0 {
         let asm = c.asm_text();
-        assert!(asm.contains("vunpcklpd") && asm.contains("vunpckhpd"), "{asm}");
+        assert!(
+            asm.contains("vunpcklpd") && asm.contains("vunpckhpd"),
+            "{asm}"
+        );
     }
     for a in sizes(&[]) {
         check(&front, &k, &c, &a);
