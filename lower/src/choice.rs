@@ -353,7 +353,11 @@ fn quality(notes: &[String]) -> Quality {
             .count(),
         strided: notes
             .iter()
-            .filter(|n| !n.contains("vectorized") && n.contains("stride"))
+            .filter(|n| {
+                !n.contains("vectorized")
+                    && n.contains("stride")
+                    && !n.ends_with(crate::transpose::EDGE)
+            })
             .count(),
     }
 }

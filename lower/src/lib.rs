@@ -226,7 +226,7 @@
 //! element `f(c1, c2)` of rank 2 (no dependence between iterations), the
 //! producers and the rest touch disjoint written arrays; otherwise (a read
 //! of `t` not from this iteration, a producer reading `C`, `x[i+j] +=`, a
-//! triangle, scalar parameters in the values) the nest is lowered as
+//! triangle) the nest is lowered as
 //! before (tests in `transpose.rs`). lrr_listing1 (both nests), CPU
 //! 24.6 → 14.1 ms at the checker's size (`kernel_cpu.py`; gcc 22–23).
 //!

@@ -34,7 +34,8 @@
 //! * In the blocks every read is contiguous along `c1` (a vector load per
 //!   row `c2`) or along `c2` (transposed), every consumer write along
 //!   `c1`; at least one read is transposed; the values are `+ - * /`,
-//!   negation, `sqrt`, `fabs` and literals; the bounds of `c2` do not
+//!   negation, `sqrt`, `fabs`, literals and `double` parameters (broadcast
+//!   once before the blocks); the bounds of `c2` do not
 //!   depend on `c1`. Evaluated without contraction: results are the
 //!   interpreter's bit for bit.
 
@@ -48,9 +49,13 @@ use crate::body::{key, Call, Inner};
 use crate::emit::{g, imm, Operand, Width};
 use crate::error::{Error, Result};
 use crate::jam::mentions;
-use crate::kernel::{Kernel, StmtInfo, Storage};
+use crate::kernel::{Kernel, ParamClass, StmtInfo, Storage};
 use crate::linear::{lin_of_ast, lin_of_subscript, Lin, Poly};
 use crate::state::{arg, Loc, State};
+
+/// The end of the notes of the loops around the blocks (leftover columns
+/// and rows, the producers' rows).
+pub(crate) const EDGE: &str = " (an edge of transposed blocks)";
 
 /// How a read of the blocks is loaded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -121,10 +126,23 @@ fn nodes<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
     }
 }
 
-fn has_param(e: &Expr) -> bool {
+/// The `double` parameters of a value, in order of appearance.
+fn params(e: &Expr) -> Vec<&str> {
     let mut all = Vec::new();
     nodes(e, &mut all);
-    all.iter().any(|x| matches!(x, Expr::DoubleParam(_)))
+    all.into_iter()
+        .filter_map(|x| match x {
+            Expr::DoubleParam(n) => Some(n.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Every `double` parameter of the value has an argument slot.
+fn params_known(k: &Kernel, e: &Expr) -> bool {
+    params(e)
+        .iter()
+        .all(|n| matches!(k.param_slot(n), Some((_, ParamClass::Double))))
 }
 
 /// Subscripts of an access as [`Lin`]s over the AST iterators.
@@ -175,7 +193,7 @@ pub(crate) fn detect<'k>(
         let Expr::Assign { value, .. } = &s.body else {
             return None;
         };
-        if !crate::body::vectorizable(&s.body) || has_param(value) {
+        if !crate::body::vectorizable(&s.body) || !params_known(k, value) {
             return None;
         }
         let l: Vec<Lin> = args
@@ -483,7 +501,16 @@ impl State<'_> {
             p.dedup();
             p.len()
         };
-        let vneed = 4 * ntrans + (nvalues + 4).max(4);
+        let mut names: Vec<&str> = block_calls
+            .iter()
+            .flat_map(|&u| match &plan.calls[u].0.body {
+                Expr::Assign { value, .. } => params(value),
+                _ => Vec::new(),
+            })
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        let vneed = 4 * ntrans + names.len() + (nvalues + 4).max(4);
         let lean = ptrs.len() + 2 * distinct.len() + 5 > self.free_gprs();
         if lean {
             distinct.clear();
@@ -563,9 +590,19 @@ impl State<'_> {
                 step: step.clone(),
             });
         }
+        // double parameters broadcast once
+        let mut bcast: HashMap<String, u8> = HashMap::new();
+        for n in &names {
+            let Some((sl, ParamClass::Double)) = self.k.param_slot(n) else {
+                return Err(Error::Internal(format!("unknown double parameter {n}")));
+            };
+            let v = self.vreg()?;
+            self.e.vbroadcast_mem(v, arg(sl));
+            bcast.insert(n.to_string(), v);
+        }
         let block_top = self.e.label();
         self.e.bind(block_top)?;
-        self.block(plan, &block_calls, &place, &regs)?;
+        self.block(plan, &block_calls, &place, &regs, &bcast)?;
         for p in &regs {
             if let (Rows::Step(_), Class::Lane) = (p.rows, p.class) {
                 // moved by four rows already
@@ -595,6 +632,9 @@ impl State<'_> {
         for p in &regs {
             self.free(p.reg);
         }
+        for v in bcast.into_values() {
+            self.vfree(v);
+        }
         for (_, s, s3) in &stride_regs {
             self.free(*s);
             self.free(*s3);
@@ -603,6 +643,10 @@ impl State<'_> {
         self.e.bind(after_blocks)?;
         self.free_loc(c2loc);
         self.free_loc(hl);
+        // the edges are not the bulk of the nest: the arrays they walk
+        // across rows do not count as the nest's ([`State::strided`]), and
+        // their notes say they are edges
+        let (strided, first_note) = (self.strided, self.notes.len());
         // ---- the columns left over: the original body, four rows ----
         let c2 = &plan.inner;
         let blocks = AExpr::floord(
@@ -653,8 +697,12 @@ impl State<'_> {
         self.cmp_bound2(loc, bound)?;
         self.e.jcc(crate::nest::cc(op), rows_top);
         self.e.bind(done)?;
+        self.strided = strided;
+        for n in &mut self.notes[first_note..] {
+            n.push_str(EDGE);
+        }
         self.notes.push(format!(
-            "loop {}: 4x4 blocks with register transposes ({} transposed read{}), then the producers' rows",
+            "loop {}: vectorized by 4x4 blocks with register transposes ({} transposed read{}), then the producers' rows",
             plan.outer,
             ntrans,
             if ntrans == 1 { "" } else { "s" }
@@ -699,6 +747,7 @@ impl State<'_> {
         block_calls: &[usize],
         place: &HashMap<(usize, usize), (usize, i32)>,
         ptrs: &[Ptr],
+        bcast: &HashMap<String, u8>,
     ) -> Result<()> {
         // transposed reads: (pointer, displacement) → four registers
         let mut trans: HashMap<(usize, i32), [u8; 4]> = HashMap::new();
@@ -765,11 +814,21 @@ impl State<'_> {
                         "a block call that is not an assignment".into(),
                     ));
                 };
-                let mut nodes = Vec::new();
-                access_nodes(value, &mut nodes);
-                let mut loaded = Vec::new();
                 let mut hoisted = HashMap::new();
-                for (ai, node) in nodes {
+                let mut all = Vec::new();
+                nodes(value, &mut all);
+                for x in all {
+                    if let Expr::DoubleParam(n) = x {
+                        let v = bcast.get(n).ok_or_else(|| {
+                            Error::Internal(format!("double parameter {n} not broadcast"))
+                        })?;
+                        hoisted.insert((u, key(x)), *v);
+                    }
+                }
+                let mut accesses = Vec::new();
+                access_nodes(value, &mut accesses);
+                let mut loaded = Vec::new();
+                for (ai, node) in accesses {
                     let v = if let Some(p) = plan.forward.get(&(u, ai)) {
                         values
                             .get(p)

@@ -56,7 +56,7 @@ fn sizes(extra: &[&str]) -> Vec<Vec<String>> {
     out
 }
 
-fn agree_everywhere(src: &str, want_blocks: usize) {
+fn agree_everywhere(src: &str, want_blocks: usize, extra: &[&str]) {
     let (front, k, c) = compiled(src);
     assert_eq!(blocks(&c), want_blocks, "{:?}\n{src}", c.notes);
     if want_blocks > 0 {
@@ -66,7 +66,7 @@ fn agree_everywhere(src: &str, want_blocks: usize) {
             "{asm}"
         );
     }
-    for a in sizes(&[]) {
+    for a in sizes(extra) {
         check(&front, &k, &c, &a);
     }
 }
@@ -84,6 +84,7 @@ fn lrr_column_nest_by_blocks() {
     }
 }",
         1,
+        &[],
     );
 }
 
@@ -106,18 +107,20 @@ fn computed_producers_several_consumers_offsets() {
       }
 }",
         1,
+        &[],
     );
 }
 
 #[test]
-fn no_producers() {
+fn no_producers_a_double_parameter() {
     agree_everywhere(
-        "void k(int n, int m, double B[n][m], double C[m][n]) {
+        "void k(int n, int m, double a, double B[n][m], double C[m][n]) {
   for (int i = 0; i < n; i++)
     for (int j = 0; j < m; j++)
-      C[j][i] = C[j][i] + 2.0 * B[i][j];
+      C[j][i] = C[j][i] + a * (2.0 * B[i][j]);
 }",
         1,
+        &["a=-1.375"],
     );
 }
 
