@@ -227,7 +227,7 @@
 //! producers and the rest touch disjoint written arrays; otherwise (a read
 //! of `t` not from this iteration, a producer reading `C`, `x[i+j] +=`, a
 //! triangle) the nest is lowered as
-//! before (tests in `transpose.rs`). lrr_listing1 (both nests), CPU
+//! before (tests in `lower/tests/transpose.rs`). lrr_listing1 (both nests), CPU
 //! 24.6 → 14.1 ms at the checker's size (`kernel_cpu.py`; gcc 22–23).
 //!
 //! ## Unroll-and-jam (off by default)
