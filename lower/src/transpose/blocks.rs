@@ -381,10 +381,15 @@ impl State<'_> {
             n.push_str(EDGE);
         }
         self.notes.push(format!(
-            "loop {}: vectorized by 4x4 blocks with register transposes ({} transposed read{}), then the producers' rows",
+            "loop {}: vectorized by 4x4 blocks with register transposes ({} transposed read{}){}",
             plan.outer,
             ntrans,
-            if ntrans == 1 { "" } else { "s" }
+            if ntrans == 1 { "" } else { "s" },
+            if plan.producers.is_empty() {
+                ""
+            } else {
+                ", then the producers' rows"
+            }
         ));
         Ok(true)
     }
