@@ -82,7 +82,7 @@ pub(crate) fn sum_last(p: Piece) -> Result<Vec<Piece>> {
 /// The divisions that depend on the last variable `w`, if Euclid's floor
 /// sum can sum them over `w`: `w` is in no equality, each such division is
 /// linear in `w` (through no other such division), and they occur in the
-/// summand only, each term holding at most one of them, to the first
+/// summand only (in no row), each term holding at most one of them, to the first
 /// power, without `w`.
 fn floor_summable(p: &Piece) -> Option<Vec<bool>> {
     let w = p.n_var - 1;
@@ -100,7 +100,7 @@ fn floor_summable(p: &Piece) -> Option<Vec<bool>> {
         }
     }
     let marked = |r: &Vec<Int>| (0..marks.len()).any(|k| marks[k] && !r[off + k].is_zero());
-    if p.ineqs.iter().any(marked) {
+    if p.ineqs.iter().chain(&p.eqs).any(marked) {
         return None;
     }
     for e in p.poly.terms.keys() {

@@ -126,25 +126,22 @@ fn compressible(p: &Piece, n_keep: usize, choice: &Choice) -> Option<(usize, Vec
         // their box, which the compression would skew
         let own_bounds = |v: usize| own_bounds(p, v, n_keep);
         // a two-dimensional congruence one of whose box sides has a unit
-        // coefficient is solved directly (its other side then summed by
-        // residue classes or Euclid's floor sums) if its lattice has no
-        // short vector with a unit coordinate; if it has one, the
-        // compression is a polytope with few residue classes too, and
-        // which answer is shorter depends on the box (`(i + 98j + n) mod
-        // 100` compressed: `i = 2a, j = a + 50b`, 491 characters, 4219
-        // solved; `(3i - j + 20n) mod 41` in a `2n × n` box the other way
-        // round): the count is made both ways (see `Choice`)
+        // coefficient (given by `unit_congruence`) is solved directly, its
+        // other side then summed by residue classes or Euclid's floor sums,
+        // or compressed: which answer is shorter depends on the lattice and
+        // the box (`(5i - 3j) mod 101`: no short lattice vector has a unit
+        // coordinate, the compression is a slanted polytope with ~1500
+        // pieces; `(i + 98j + n) mod 100` compressed is `i = 2a, j = a +
+        // 50b`, 491 characters, 4219 solved directly), so the count is made
+        // both ways (see `Choice`)
         if let Some(two) = two_dim_congruence(p, i, n_keep) {
             if two
                 .sides
                 .iter()
                 .any(|&v| r[1 + v].abs().is_one() && own_bounds(v))
             {
-                if !two.kernel_unit {
-                    return None;
-                }
                 choice.seen.set(true);
-                if choice.direct {
+                if !choice.compress {
                     return None;
                 }
             }
@@ -187,13 +184,14 @@ fn compressible(p: &Piece, n_keep: usize, choice: &Choice) -> Option<(usize, Vec
 }
 
 /// A choice between two exact methods that a count makes both ways,
-/// keeping the shorter answer: a two-dimensional congruence with a unit
-/// coefficient on a box side whose lattice has a short vector with a unit
-/// coordinate is compressed (`direct` false) or solved directly.
+/// keeping the shorter answer: a two-dimensional congruence of modulus
+/// above 16 with a box side whose coefficient is (or is made, by a modular
+/// inverse) a unit is solved directly (`compress` false, the first way:
+/// cheap in two dimensions) or compressed.
 #[derive(Debug, Default)]
 pub(crate) struct Choice {
-    /// Solve such congruences directly.
-    pub(crate) direct: bool,
+    /// Compress such congruences.
+    pub(crate) compress: bool,
     /// Whether a summation met such a congruence.
     pub(crate) seen: std::cell::Cell<bool>,
 }
@@ -227,10 +225,6 @@ struct TwoDim {
     sides: [usize; 2],
     /// The quotient `e`.
     quotient: usize,
-    /// Whether the LLL-reduced basis of the lattice `a·x + b·y ≡ 0 (mod
-    /// c)` has a vector with a unit coordinate (its compression is then a
-    /// polytope with few residue classes).
-    kernel_unit: bool,
 }
 
 fn two_dim_congruence(p: &Piece, i: usize, n_keep: usize) -> Option<TwoDim> {
@@ -247,34 +241,25 @@ fn two_dim_congruence(p: &Piece, i: usize, n_keep: usize) -> Option<TwoDim> {
         return None;
     }
     let sides: Vec<usize> = s.iter().copied().filter(|&v| v != e).collect();
-    let a: Vec<Int> = s.iter().map(|&v| r[1 + v].clone()).collect();
-    let (u, _) = hermite_column(&a);
-    let u = reduced(u).ok()?;
-    let kernel_unit = (0..s.len() - 1).any(|col| {
-        s.iter()
-            .enumerate()
-            .any(|(row, &v)| v != e && u[row][col].abs().is_one())
-    });
     Some(TwoDim {
         sides: [sides[0], sides[1]],
         quotient: e,
-        kernel_unit,
     })
 }
 
-/// `p` with a two-dimensional congruence (see `compressible`) whose
-/// lattice has no reduced vector with a unit coordinate multiplied by the
-/// inverse, modulo `c`, of a box side's coefficient, so that side has a
-/// unit coefficient and is solved directly: `(5i - 3j) mod 101` is
-/// `(-32i + j) mod 101` (`3·34 ≡ 1`), a bijection since the quotient
-/// occurs nowhere else. `true` if a row changed.
-pub(crate) fn unit_congruence(p: &mut Piece, n_keep: usize) -> bool {
+/// `p` with a two-dimensional congruence (see `compressible`) without a
+/// unit coefficient multiplied by the inverse, modulo `c`, of a box side's
+/// coefficient, so that side has a unit coefficient and is solved
+/// directly: `(5i - 3j) mod 101` is `(-32i + j) mod 101` (`3·34 ≡ 1`), a
+/// bijection since the quotient occurs nowhere else. Not when `choice`
+/// compresses. `true` if a row changed.
+pub(crate) fn unit_congruence(p: &mut Piece, n_keep: usize, choice: &Choice) -> bool {
     for i in 0..p.eqs.len() {
         let Some(two) = two_dim_congruence(p, i, n_keep) else {
             continue;
         };
         let r = &p.eqs[i];
-        if two.kernel_unit || two.sides.iter().any(|&v| r[1 + v].abs().is_one()) {
+        if two.sides.iter().any(|&v| r[1 + v].abs().is_one()) {
             continue;
         }
         let e = two.quotient;
@@ -288,6 +273,10 @@ pub(crate) fn unit_congruence(p: &mut Piece, n_keep: usize) -> bool {
         else {
             continue;
         };
+        choice.seen.set(true);
+        if choice.compress {
+            continue;
+        }
         let Some(inv) = inverse_mod(&r[1 + v], &c) else {
             continue;
         };

@@ -73,18 +73,19 @@
 //! summed without chambers. A chamber row that the others imply at integer
 //! points (rational minimum above `-1`) is dropped.
 //!
-//! A two-dimensional congruence of modulus above 16 whose reduced lattice
-//! has no short vector with a unit coordinate (`(5i - 3j) mod 101 = 6` in
-//! a box) is multiplied by a modular inverse so that a box side has a unit
-//! coefficient (`(-32i + j) mod 101`) and solved directly; the quotient's
-//! chamber condition between two bounds of equal large coefficient is
-//! written without their divisions (`r_lo + r_up + 1 >= 0`), and the other
-//! side, whose summand is then linear in divisions of period above 64, is
-//! summed by Euclid's floor sums (module `floor_sum`: `O(log m)` nested
-//! divisions instead of `m` residue classes or lifted divisions). When such
-//! a congruence's lattice does have a short unit vector, compressing and
-//! solving directly are both cheap and either can give the shorter answer:
-//! the count is made both ways and the shorter kept. The costly shapes
+//! A two-dimensional congruence of modulus above 16 (`(5i - 3j) mod 101 =
+//! 6` in a box, whose reduced lattice has no short vector with a unit
+//! coordinate) is multiplied by a modular inverse so that a box side has a
+//! unit coefficient (`(-32i + j) mod 101`) and solved directly; the
+//! quotient's chamber condition between two bounds of equal large
+//! coefficient is written without their divisions (`r_lo + r_up + 1 >=
+//! 0`), and the other side, whose summand is then linear in divisions of
+//! period above 64, is summed by Euclid's floor sums (module `floor_sum`:
+//! `O(log m)` nested divisions instead of `m` residue classes or lifted
+//! divisions). Compressing such a congruence instead can give the shorter
+//! answer (`(i + 98j + n) mod 100`: `i = 2a, j = a + 50b`), so the count is
+//! made that way too, with at most four times the work of the first, and
+//! the shorter answer kept. The costly shapes
 //! today are parameters inside congruences of three dimensions with large
 //! coefficients: the summation splits residue classes whose chambers'
 //! domains differ (or leaves products of floors that the floor sum does not
@@ -290,7 +291,7 @@ fn summed(
         return Ok(a);
     }
     let second = lattice::Choice {
-        direct: true,
+        compress: true,
         ..Default::default()
     };
     let limit = spent.saturating_mul(4).saturating_add(100_000);
@@ -330,7 +331,7 @@ fn summed_by(
                 if p.n_var == n_keep {
                     done.push(p);
                 } else if lattice::reduce_congruence(&mut p, n_keep)
-                    || lattice::unit_congruence(&mut p, n_keep)
+                    || lattice::unit_congruence(&mut p, n_keep, choice)
                 {
                     next.push(p);
                 } else if let Some(q) = lattice::split_narrow(&p, n_keep)? {
