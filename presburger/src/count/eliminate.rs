@@ -38,6 +38,13 @@ pub(crate) const MAX_LIFTED_PERIOD: i64 = 1 << 16;
 pub(crate) const PERIOD_TOO_LARGE: &str =
     "not supported: a parametric count or sum whose summation needs a division of period above 65536";
 
+/// The smallest period of the divisions under the last variable that are
+/// summed by Euclid's floor sum (when they occur linearly, see
+/// [`floor_summable`]) rather than split into residue classes or lifted;
+/// also the smallest equal coefficient of a chamber's two bounds whose
+/// condition is written without their divisions.
+pub(crate) const FLOOR_SUM_PERIOD: i64 = 16;
+
 /// A residue period that the choice of the next variable avoids.
 pub(crate) const LARGE_PERIOD: u64 = 16;
 
@@ -50,6 +57,11 @@ pub(crate) const UNBOUNDED: &str = "the set is unbounded";
 pub(crate) fn sum_last(p: Piece) -> Result<Vec<Piece>> {
     let w = p.n_var - 1;
     let m = period(&p, w).0;
+    if m > Int::from(MAX_PERIOD) {
+        if let Some(floors) = floor_summable(&p) {
+            return chambers(&p, &floors);
+        }
+    }
     if m > Int::from(MAX_LIFTED_PERIOD) {
         return Err(Error::Invalid(PERIOD_TOO_LARGE.into()));
     }
@@ -65,6 +77,42 @@ pub(crate) fn sum_last(p: Piece) -> Result<Vec<Piece>> {
         out.extend(eliminate(q)?);
     }
     Ok(out)
+}
+
+/// The divisions that depend on the last variable `w`, if Euclid's floor
+/// sum can sum them over `w`: `w` is in no equality, each such division is
+/// linear in `w` (through no other such division), and they occur in the
+/// summand only (in no row), each term holding at most one of them, to the first
+/// power, without `w`.
+fn floor_summable(p: &Piece) -> Option<Vec<bool>> {
+    let w = p.n_var - 1;
+    if p.eqs.iter().any(|r| !r[1 + w].is_zero()) {
+        return None;
+    }
+    let off = 1 + p.n_var;
+    let marks: Vec<bool> = super::lattice::div_dependences(p)
+        .iter()
+        .map(|d| d[w])
+        .collect();
+    for (k, (num, _)) in p.divs.iter().enumerate() {
+        if marks[k] && (0..k).any(|j| marks[j] && !num[off + j].is_zero()) {
+            return None;
+        }
+    }
+    let marked = |r: &Vec<Int>| (0..marks.len()).any(|k| marks[k] && !r[off + k].is_zero());
+    if p.ineqs.iter().chain(&p.eqs).any(marked) {
+        return None;
+    }
+    for e in p.poly.terms.keys() {
+        let deg: u32 = (0..marks.len())
+            .filter(|&k| marks[k])
+            .map(|k| e[p.n_var + k])
+            .sum();
+        if deg > 1 || (deg == 1 && e[w] > 0) {
+            return None;
+        }
+    }
+    Some(marks)
 }
 
 /// Step 1: pieces whose divisions do not depend on the last variable.
@@ -151,15 +199,30 @@ pub(crate) fn finish_with(
 
 /// Steps 2 and 3 on a piece whose divisions do not depend on the last variable.
 fn eliminate(p: Piece) -> Result<Vec<Piece>> {
+    let floors = vec![false; p.divs.len()];
+    chambers(&p, &floors)
+}
+
+/// Steps 2 and 3 where the divisions marked in `floors` depend on the last
+/// variable `w` (linearly, through no other marked division) and occur in
+/// the summand only, linearly and without `w` beside them: their sums over
+/// a chamber are Euclid's floor sums (module `floor_sum`). Unmarked
+/// divisions do not depend on `w`.
+pub(crate) fn chambers(p: &Piece, floors: &[bool]) -> Result<Vec<Piece>> {
     let w = p.n_var - 1;
     let wcol = 1 + w;
     let new_nv = p.n_var - 1;
     // the images of the other variables and of the divisions in a builder
+    // (a marked division's image is a placeholder: no row refers to it)
     let start = || -> (Builder, Vec<Vec<Int>>) {
         let mut b = Builder::new(new_nv);
         let mut images: Vec<Vec<Int>> = (0..new_nv).map(|i| b.unit(1 + i)).collect();
         images.push(vec![Int::ZERO]); // w: set by the caller
-        for (num, den) in &p.divs {
+        for (k, (num, den)) in p.divs.iter().enumerate() {
+            if floors[k] {
+                images.push(vec![Int::ZERO]);
+                continue;
+            }
             let e = b.subst(num, &images);
             let img = b.div(&e, den);
             images.push(img);
@@ -174,6 +237,7 @@ fn eliminate(p: Piece) -> Result<Vec<Piece>> {
         .filter(|r| !r[wcol].is_zero())
         .min_by_key(|r| r[wcol].abs())
     {
+        debug_assert!(floors.iter().all(|&f| !f));
         let (mut b, mut images) = start();
         let a = eq[wcol].abs();
         let mut e: Vec<Int> = if eq[wcol].is_neg() {
@@ -185,7 +249,7 @@ fn eliminate(p: Piece) -> Result<Vec<Piece>> {
         let e = b.subst(&e, &images);
         let neg: Vec<Int> = e.iter().map(|v| -v).collect();
         images[w] = if a.is_one() { neg } else { b.div(&neg, &a) };
-        finish_with(&p, b, &images, None, &mut out)?;
+        finish_with(p, b, &images, None, &mut out)?;
         return Ok(out);
     }
     // step 3
@@ -206,6 +270,27 @@ fn eliminate(p: Piece) -> Result<Vec<Piece>> {
             .collect(),
         ..p.clone()
     };
+    // the summand split: the terms free of marked divisions, and for each
+    // marked division its coefficient (free of `w`)
+    let off = p.n_var;
+    let mut plain = Poly::zero(p.poly.n_var);
+    let mut coefs: Vec<Poly> = vec![Poly::zero(p.poly.n_var); p.divs.len()];
+    for (e, c) in &p.poly.terms {
+        match (0..p.divs.len()).find(|&k| floors[k] && e[off + k] > 0) {
+            Some(k) => {
+                let mut e = e.clone();
+                e[off + k] = 0;
+                coefs[k].add_assign(&Poly {
+                    n_var: p.poly.n_var,
+                    terms: [(e, c.clone())].into_iter().collect(),
+                })?;
+            }
+            None => plain.add_assign(&Poly {
+                n_var: p.poly.n_var,
+                terms: [(e.clone(), c.clone())].into_iter().collect(),
+            })?,
+        }
+    }
     for (i, lo) in lowers.iter().enumerate() {
         for (j, up) in uppers.iter().enumerate() {
             crate::budget::tick(1)?;
@@ -242,26 +327,77 @@ fn eliminate(p: Piece) -> Result<Vec<Piece>> {
                     b.add_ineq(e);
                 }
             }
-            let mut diff: Vec<Int> = t.clone();
-            diff.resize(b.width(), Int::ZERO);
-            for (d, v) in diff.iter_mut().zip(&s) {
-                *d = &*d - v;
-            }
-            // s <= t + 1, not s <= t: at t = s - 1 the sum F(t) - F(s - 1)
-            // is exactly zero, so the chamber may include those points; the
-            // condition is then often implied by the other rows and
-            // dropped, and the chambers of many residue classes share one
-            // domain
-            diff[0] = &diff[0] + &Int::ONE;
+            let diff = if a == bj && a > Int::from(FLOOR_SUM_PERIOD) {
+                // equal large coefficients: `r_i + r_j + 1 >= 0` holds where
+                // `w` has a value (`r_i + r_j >= 0`) and implies
+                // `s <= t + 1`, so it is a chamber condition too, free of
+                // the divisions `s` and `t` (whose period in the next
+                // variable is large)
+                let mut d: Vec<Int> = lo.iter().zip(up.iter()).map(|(x, y)| x + y).collect();
+                d[wcol] = Int::ZERO;
+                d[0] = &d[0] + &Int::ONE;
+                b.subst(&d, &images)
+            } else {
+                let mut diff: Vec<Int> = t.clone();
+                diff.resize(b.width(), Int::ZERO);
+                for (d, v) in diff.iter_mut().zip(&s) {
+                    *d = &*d - v;
+                }
+                // s <= t + 1, not s <= t: at t = s - 1 the sum F(t) - F(s - 1)
+                // is exactly zero, so the chamber may include those points; the
+                // condition is then often implied by the other rows and
+                // dropped, and the chambers of many residue classes share one
+                // domain
+                diff[0] = &diff[0] + &Int::ONE;
+                diff
+            };
             b.add_ineq(diff);
             images[w] = vec![Int::ZERO];
+            // each marked division's sum over w in [s, t]: w = s + x,
+            // x in [0, N - 1], N = t - s + 1
+            let mut sums: Vec<(usize, super::floor_sum::Products)> = Vec::new();
+            for (k, (num, den)) in p.divs.iter().enumerate() {
+                if !floors[k] || coefs[k].is_zero() {
+                    continue;
+                }
+                let ak = num[wcol].clone();
+                let mut r = num.clone();
+                r[wcol] = Int::ZERO;
+                let e = b.subst(&r, &images);
+                let mut off_b = e.clone();
+                off_b.resize(b.width(), Int::ZERO);
+                for (o, v) in off_b.iter_mut().zip(&s) {
+                    o.add_mul(&ak, v);
+                }
+                let mut n = t.clone();
+                n.resize(b.width(), Int::ZERO);
+                for (o, v) in n.iter_mut().zip(&s) {
+                    *o = &*o - v;
+                }
+                n[0] = &n[0] + &Int::ONE;
+                let fs = super::floor_sum::floor_sum(&mut b, n, ak, off_b, den.clone())?;
+                sums.push((k, fs));
+            }
             let (s2, t2) = (s.clone(), t.clone());
-            let f = &p.poly;
+            let (plain, coefs) = (&plain, &coefs);
             let summand = Box::new(move |b: &Builder, polys: &[Poly]| {
                 let n_new = b.width() - 1;
                 let lo = b.poly_of(&s2);
                 let hi = b.poly_of(&t2);
-                f.sum_over(w, &lo, &hi, polys, n_new)
+                let mut r = plain.sum_over(w, &lo, &hi, polys, n_new)?;
+                for (k, fs) in &sums {
+                    let c = coefs[*k].compose(polys, n_new)?;
+                    let mut f = Poly::zero(n_new);
+                    for (q, factors) in fs {
+                        let mut t = Poly::constant(n_new, q.clone());
+                        for e in factors {
+                            t = t.mul(&b.poly_of(e))?;
+                        }
+                        f.add_assign(&t)?;
+                    }
+                    r.add_assign(&c.mul(&f)?)?;
+                }
+                Ok(r)
             });
             finish_with(&rest, b, &images, Some(summand), &mut out)?;
         }

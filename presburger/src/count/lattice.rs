@@ -105,7 +105,7 @@ fn reduced(u: Vec<Vec<Int>>) -> Result<Vec<Vec<Int>>> {
 /// An equality of `p` over the summation variables (from `n_keep`) with a
 /// coefficient above 16 there (units beside it included), whose divisions
 /// do not depend on them: its index and those variables.
-fn compressible(p: &Piece, n_keep: usize) -> Option<(usize, Vec<usize>)> {
+fn compressible(p: &Piece, n_keep: usize, choice: &Choice) -> Option<(usize, Vec<usize>)> {
     let deps = div_dependences(p);
     let off = 1 + p.n_var;
     p.eqs.iter().enumerate().find_map(|(i, r)| {
@@ -124,11 +124,33 @@ fn compressible(p: &Piece, n_keep: usize) -> Option<(usize, Vec<usize>)> {
         // solved directly: its bounds become bounds of the congruence's
         // quotient, summed without chambers, and the other variables keep
         // their box, which the compression would skew
-        let own_bounds = |v: usize| {
-            p.ineqs.iter().all(|q| {
-                q[1 + v].is_zero() || (n_keep..p.n_var).all(|u| u == v || q[1 + u].is_zero())
-            }) && p.divs.iter().all(|(num, _)| num[1 + v].is_zero())
-        };
+        let own_bounds = |v: usize| own_bounds(p, v, n_keep);
+        // a two-dimensional congruence one of whose box sides has a unit
+        // coefficient (given by `unit_congruence`) is solved directly, its
+        // other side then summed by residue classes or Euclid's floor sums,
+        // or compressed: which answer is shorter depends on the lattice and
+        // the box (`(5i - 3j) mod 101`: no short lattice vector has a unit
+        // coordinate, the compression is a slanted polytope with ~1500
+        // pieces; `(i + 98j + n) mod 100` compressed is `i = 2a, j = a +
+        // 50b`, 491 characters, 4219 solved directly), so the count is made
+        // both ways (see `Choice`)
+        if let Some(two) = two_dim_congruence(p, i, n_keep) {
+            if two
+                .sides
+                .iter()
+                .any(|&v| r[1 + v].abs().is_one() && own_bounds(v))
+            {
+                choice.seen.set(true);
+                if !choice.compress {
+                    return None;
+                }
+            }
+            let free = deps
+                .iter()
+                .enumerate()
+                .all(|(k, d)| r[off + k].is_zero() || s.iter().all(|&v| !d[v]));
+            return free.then_some((i, s));
+        }
         // (when the congruence has a parameter or three dimensions, whose
         // compression skews every row, and the periods this leaves are
         // split into residue classes, not lifted: `(i + 3j) mod 100` or
@@ -161,11 +183,146 @@ fn compressible(p: &Piece, n_keep: usize) -> Option<(usize, Vec<usize>)> {
     })
 }
 
+/// A choice between two exact methods that a count makes both ways,
+/// keeping the shorter answer: a two-dimensional congruence of modulus
+/// above 16 with a box side whose coefficient is (or is made, by a modular
+/// inverse) a unit is solved directly (`compress` false, the first way:
+/// cheap in two dimensions) or compressed.
+#[derive(Debug, Default)]
+pub(crate) struct Choice {
+    /// Compress such congruences.
+    pub(crate) compress: bool,
+    /// Whether a summation met such a congruence.
+    pub(crate) seen: std::cell::Cell<bool>,
+}
+
+/// Whether summation variable `v` has bounds of its own: every row with
+/// `v` is free of the other summation variables (a box side `0 <= k < n`),
+/// and no division depends on it.
+fn own_bounds(p: &Piece, v: usize, n_keep: usize) -> bool {
+    p.ineqs
+        .iter()
+        .all(|q| q[1 + v].is_zero() || (n_keep..p.n_var).all(|u| u == v || q[1 + u].is_zero()))
+        && p.divs.iter().all(|(num, _)| num[1 + v].is_zero())
+}
+
+/// Summation variable `e` occurs in equality `i` only (the quotient of a
+/// `mod`): in no other row, division or summand term.
+fn alone(p: &Piece, i: usize, e: usize) -> bool {
+    p.ineqs.iter().all(|r| r[1 + e].is_zero())
+        && p.eqs
+            .iter()
+            .enumerate()
+            .all(|(k, r)| k == i || r[1 + e].is_zero())
+        && p.divs.iter().all(|(num, _)| num[1 + e].is_zero())
+        && p.poly.terms.keys().all(|x| x[e] == 0)
+}
+
+/// A congruence `a·x + b·y + .. = c·e` over two summation variables (and
+/// kept variables) with its quotient `e` and `|c| > 16`.
+struct TwoDim {
+    /// The two variables `x`, `y`.
+    sides: [usize; 2],
+    /// The quotient `e`.
+    quotient: usize,
+}
+
+fn two_dim_congruence(p: &Piece, i: usize, n_keep: usize) -> Option<TwoDim> {
+    let r = &p.eqs[i];
+    let s: Vec<usize> = (n_keep..p.n_var).filter(|&v| !r[1 + v].is_zero()).collect();
+    if s.len() != 3 {
+        return None;
+    }
+    let e = *s
+        .iter()
+        .filter(|&&v| alone(p, i, v))
+        .max_by_key(|&&v| r[1 + v].abs())?;
+    if r[1 + e].abs() <= Int::from(super::eliminate::LARGE_PERIOD as i64) {
+        return None;
+    }
+    let sides: Vec<usize> = s.iter().copied().filter(|&v| v != e).collect();
+    Some(TwoDim {
+        sides: [sides[0], sides[1]],
+        quotient: e,
+    })
+}
+
+/// `p` with a two-dimensional congruence (see `compressible`) without a
+/// unit coefficient multiplied by the inverse, modulo `c`, of a box side's
+/// coefficient, so that side has a unit coefficient and is solved
+/// directly: `(5i - 3j) mod 101` is `(-32i + j) mod 101` (`3·34 ≡ 1`), a
+/// bijection since the quotient occurs nowhere else. Not when `choice`
+/// compresses. `true` if a row changed.
+pub(crate) fn unit_congruence(p: &mut Piece, n_keep: usize, choice: &Choice) -> bool {
+    for i in 0..p.eqs.len() {
+        let Some(two) = two_dim_congruence(p, i, n_keep) else {
+            continue;
+        };
+        let r = &p.eqs[i];
+        if two.sides.iter().any(|&v| r[1 + v].abs().is_one()) {
+            continue;
+        }
+        let e = two.quotient;
+        let c = r[1 + e].abs();
+        let Some(v) = two
+            .sides
+            .iter()
+            .copied()
+            .filter(|&v| own_bounds(p, v, n_keep) && r[1 + v].gcd(&c).is_one())
+            .min_by_key(|&v| (r[1 + v].abs(), v))
+        else {
+            continue;
+        };
+        choice.seen.set(true);
+        if choice.compress {
+            continue;
+        }
+        let Some(inv) = inverse_mod(&r[1 + v], &c) else {
+            continue;
+        };
+        let half = c.div_floor(&Int::from(2));
+        let row: Vec<Int> = r
+            .iter()
+            .enumerate()
+            .map(|(col, x)| {
+                if col == 1 + e {
+                    x.clone()
+                } else {
+                    // the representative of inv·x in [-c/2, c/2)
+                    &(&(&inv * x) + &half).mod_floor(&c) - &half
+                }
+            })
+            .collect();
+        p.eqs[i] = row;
+        return true;
+    }
+    false
+}
+
+/// The inverse of `a` modulo `m > 1` in `[0, m)`, if `gcd(a, m) = 1`.
+fn inverse_mod(a: &Int, m: &Int) -> Option<Int> {
+    // extended Euclid on (a mod m, m)
+    let (mut r0, mut r1) = (a.mod_floor(m), m.clone());
+    let (mut s0, mut s1) = (Int::ONE, Int::ZERO);
+    while !r1.is_zero() {
+        let q = r0.div_floor(&r1);
+        let r2 = &r0 - &(&q * &r1);
+        let s2 = &s0 - &(&q * &s1);
+        (r0, r1) = (r1, r2);
+        (s0, s1) = (s1, s2);
+    }
+    r0.is_one().then(|| s0.mod_floor(m))
+}
+
 /// `p` with one equality over its summation variables solved by a
 /// unimodular change of those variables (one variable fewer); `None` if no
 /// equality qualifies. The result is `Some(None)` for an empty piece.
-pub(crate) fn compress_equality(p: &Piece, n_keep: usize) -> Result<Option<Option<Piece>>> {
-    let Some((i, s)) = compressible(p, n_keep) else {
+pub(crate) fn compress_equality(
+    p: &Piece,
+    n_keep: usize,
+    choice: &Choice,
+) -> Result<Option<Option<Piece>>> {
+    let Some((i, s)) = compressible(p, n_keep, choice) else {
         return Ok(None);
     };
     crate::budget::tick(1)?;

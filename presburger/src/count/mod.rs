@@ -71,12 +71,25 @@
 //! parameter (`(i + 46j - 94m) mod 74`) is solved directly rather than
 //! compressed: the box's other sides stay unskewed and the quotient is
 //! summed without chambers. A chamber row that the others imply at integer
-//! points (rational minimum above `-1`) is dropped. The costly shapes
-//! today are congruences whose reduced lattice has no short vector with a
-//! unit coordinate (`(5i - 3j) mod 101 = 6` in a box) and parameters
-//! inside congruences of three dimensions with large coefficients: the
-//! summation splits residue classes whose chambers' domains differ, and
-//! their common refinement exhausts the batch budget.
+//! points (rational minimum above `-1`) is dropped.
+//!
+//! A two-dimensional congruence of modulus above 16 (`(5i - 3j) mod 101 =
+//! 6` in a box, whose reduced lattice has no short vector with a unit
+//! coordinate) is multiplied by a modular inverse so that a box side has a
+//! unit coefficient (`(-32i + j) mod 101`) and solved directly; the
+//! quotient's chamber condition between two bounds of equal large
+//! coefficient is written without their divisions (`r_lo + r_up + 1 >=
+//! 0`), and the other side, whose summand is then linear in divisions of
+//! period above 64, is summed by Euclid's floor sums (module `floor_sum`:
+//! `O(log m)` nested divisions instead of `m` residue classes or lifted
+//! divisions). Compressing such a congruence instead can give the shorter
+//! answer (`(i + 98j + n) mod 100`: `i = 2a, j = a + 50b`), so the count is
+//! made that way too, with at most four times the work of the first, and
+//! the shorter answer kept. The costly shapes
+//! today are parameters inside congruences of three dimensions with large
+//! coefficients: the summation splits residue classes whose chambers'
+//! domains differ (or leaves products of floors that the floor sum does not
+//! take), and the common refinement exhausts the batch budget.
 //!
 //! The oracle is enumeration ([`reference`](mod@crate::reference):
 //! `card_by_enumeration` and friends), used by the property tests.
@@ -92,6 +105,7 @@
 
 mod bound;
 mod eliminate;
+mod floor_sum;
 mod lattice;
 mod parse;
 mod piece;
@@ -257,12 +271,44 @@ fn defined(b: &BasicMap, out: &mut Vec<BasicMap>, depth: usize) -> Result<()> {
 
 /// Sum the summand (one, or a quasi-polynomial over the space's variables)
 /// over every variable after the first `n_keep` of each basic map; the
-/// result over `target` (whose variables are those `n_keep`).
+/// result over `target` (whose variables are those `n_keep`). Where the
+/// summation meets a choice between two methods (`lattice::Choice`) it is
+/// made again the other way, with at most four times the work of the
+/// first, and the shorter answer is kept (the first on a tie or a failure).
 fn summed(
     work: Vec<(BasicMap, Option<&QuasiPolynomial>)>,
     n_keep: usize,
     target: Space,
     context: &Set,
+) -> Result<PwQPolynomial> {
+    let first = lattice::Choice::default();
+    let (a, spent) = {
+        let scope = crate::budget::enter(u64::MAX);
+        let a = summed_by(work.clone(), n_keep, target.clone(), context, &first)?;
+        (a, scope.spent())
+    };
+    if !first.seen.get() {
+        return Ok(a);
+    }
+    let second = lattice::Choice {
+        compress: true,
+        ..Default::default()
+    };
+    let limit = spent.saturating_mul(4).saturating_add(100_000);
+    let b = crate::budget::with_budget(limit, || summed_by(work, n_keep, target, context, &second));
+    Ok(match b {
+        Ok(b) if b.to_string().len() < a.to_string().len() => b,
+        _ => a,
+    })
+}
+
+/// [`summed`] with the choice between methods fixed.
+fn summed_by(
+    work: Vec<(BasicMap, Option<&QuasiPolynomial>)>,
+    n_keep: usize,
+    target: Space,
+    context: &Set,
+    choice: &lattice::Choice,
 ) -> Result<PwQPolynomial> {
     let mut done: Vec<Piece> = Vec::new();
     for (b, q) in work {
@@ -284,11 +330,13 @@ fn summed(
                 }
                 if p.n_var == n_keep {
                     done.push(p);
-                } else if lattice::reduce_congruence(&mut p, n_keep) {
+                } else if lattice::reduce_congruence(&mut p, n_keep)
+                    || lattice::unit_congruence(&mut p, n_keep, choice)
+                {
                     next.push(p);
                 } else if let Some(q) = lattice::split_narrow(&p, n_keep)? {
                     next.extend(q);
-                } else if let Some(q) = lattice::compress_equality(&p, n_keep)? {
+                } else if let Some(q) = lattice::compress_equality(&p, n_keep, choice)? {
                     next.extend(q);
                 } else {
                     next.extend(eliminate::sum_last(eliminate::cheapest_last(p, n_keep))?);

@@ -554,3 +554,88 @@ proptest! {
         }
     }
 }
+
+/// Two-dimensional congruences of large modulus whose lattice has no short
+/// vector with a unit coordinate (Euclid's floor sums after a modular
+/// inverse gives a box side a unit coefficient), and the choice of the
+/// shorter method for one whose lattice has such a vector (issue 21).
+#[test]
+fn euclid_floor_sums_match_enumeration() {
+    for (s, m) in [
+        ("[n] -> { [i, j] : 0 <= i < n and 0 <= j < n and (5i - 3j) mod 101 = 6 }", 101),
+        ("[n, m] -> { [i, j] : 0 <= i < 2n and 0 <= j < m and (-3 + 96i + 3j + 81n - 23m) mod 61 = 53 }", 61),
+        ("[n] -> { [i, j] : 0 <= i < n and 0 <= j < n and (3 + 85i - 70j) mod 121 = 54 }", 121),
+        ("[n] -> { [i, j] : 0 <= i < n and 0 <= j < 2n and (7i + 11j + n) mod 1009 = 5 }", 1009),
+    ] {
+        let set: Set = s.parse().unwrap();
+        let np = set.space().n_param();
+        let c = crate::budget::with_budget(20_000_000, || card(&set)).unwrap();
+        let vals = [0, 1, 2, 5, 13, 40, m - 1, m, m + 1, 2 * m + 3];
+        for &p in &vals {
+            for &q in &vals[..if np > 1 { vals.len() } else { 1 }] {
+                let pt: Vec<i64> = [p, q][..np].to_vec();
+                if pt.iter().any(|&v| v > 260) {
+                    continue;
+                }
+                let want = card_by_enumeration(&set, &ints(&pt)).unwrap();
+                assert_eq!(c.eval(&ints(&pt)).unwrap(), Rat::from(want), "{set} at {pt:?}: {c}");
+            }
+        }
+    }
+    // compressed (`i = 2a, j = a + 50b`) rather than solved directly: 491
+    // characters, not 4219
+    let set: Set = "[n] -> { [i, j] : 0 <= i < n and 0 <= j < n and (i + 98j + n) mod 100 = 3 }"
+        .parse()
+        .unwrap();
+    let c = card(&set).unwrap();
+    assert!(c.to_string().len() < 1000, "{c}");
+    for n in [0i64, 1, 3, 50, 99, 100, 101, 203] {
+        let want = card_by_enumeration(&set, &ints(&[n])).unwrap();
+        assert_eq!(
+            c.eval(&ints(&[n])).unwrap(),
+            Rat::from(want),
+            "n = {n}: {c}"
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+    /// Two dimensions in boxes of sides `p0`, `2·p0` or `p1`, cut by a
+    /// congruence of modulus 65..160 with large coefficients (and the
+    /// parameters inside it or not): exact against enumeration.
+    #[test]
+    fn large_two_dimensional_congruences_match_enumeration(
+        m in 65i64..=160,
+        a in prop::collection::vec(-100i64..=100, 2),
+        b in prop::collection::vec(prop_oneof![Just(0i64), -100i64..=100], 2),
+        sides in prop::collection::vec(0u8..3, 2),
+        c in -5i64..=5,
+        r in 0i64..160,
+    ) {
+        let xs = ["x0".to_string(), "x1".to_string()];
+        let mut cs: Vec<String> = xs
+            .iter()
+            .zip(&sides)
+            .map(|(x, &s)| format!("0 <= {x} < {}", ["p0", "2p0", "p1"][s as usize]))
+            .collect();
+        cs.push(format!(
+            "({c}{} + {}*p0 + {}*p1) mod {m} = {}",
+            lin(&a, &xs),
+            b[0],
+            b[1],
+            r % m
+        ));
+        let text = format!("[p0, p1] -> {{ [{}] : {} }}", xs.join(", "), cs.join(" and "));
+        let set: Set = text.parse().unwrap();
+        let f = match crate::budget::with_budget(COUNT_BUDGET / 5, || card(&set)) {
+            Err(Error::BudgetExceeded) => return Ok(()),
+            r => r.unwrap(),
+        };
+        for p in [[0, 3], [1, 1], [5, 2], [13, 40], [m - 1, m], [m, 1], [m + 1, 2 * m + 3], [150, 7]] {
+            let want = card_by_enumeration(&set, &ints(&p)).unwrap();
+            prop_assert_eq!(f.eval(&ints(&p)).unwrap(), Rat::from(want), "{} at {:?}: {}", set, p, f);
+        }
+    }
+}
