@@ -208,16 +208,24 @@ impl BasicMap {
         if self.eqs.iter().all(|r| r[off..].iter().all(Int::is_zero)) {
             return false;
         }
-        let mut m = self.eqs.clone();
+        // the copy in one buffer, row after row (one allocation)
+        let e = self.eqs.len();
+        let mut m: Vec<Int> = Vec::with_capacity(e * n);
+        for r in &self.eqs {
+            m.extend_from_slice(r);
+        }
         let mut row = 0;
         for c in 1..off {
-            let Some(p) = (row..m.len()).find(|&r| !m[r][c].is_zero()) else {
+            let Some(p) = (row..e).find(|&r| !m[r * n + c].is_zero()) else {
                 continue;
             };
-            m.swap(row, p);
-            let (done, rest) = m.split_at_mut(row + 1);
-            let piv = &done[row];
-            for r in rest.iter_mut() {
+            if p != row {
+                let (head, tail) = m.split_at_mut(p * n);
+                head[row * n..(row + 1) * n].swap_with_slice(&mut tail[..n]);
+            }
+            let (done, rest) = m.split_at_mut((row + 1) * n);
+            let piv = &done[row * n..];
+            for r in rest.chunks_mut(n) {
                 if !r[c].is_zero() {
                     eliminate(r, piv, c);
                     normalize(r);
@@ -225,7 +233,7 @@ impl BasicMap {
             }
             row += 1;
         }
-        for r in &m[row..] {
+        for r in m[row * n..].chunks(n) {
             // a relation with a unit coefficient on a local: substitute that local away
             // only the last local of the relation may go (so that no definition
             // gains a reference to a later local, which could make them cyclic)
