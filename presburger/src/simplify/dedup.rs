@@ -260,7 +260,9 @@ mod tests {
                 assert!(plans_agree(&fast, &slow), "{ineqs:?}");
             }
             // one hash for every direction: any two directions collide
-            if let Some(fast) = plan_by_hashes(&ineqs, 4, |c| Some((0, 0)).filter(|_| !c.is_empty())) {
+            if let Some(fast) =
+                plan_by_hashes(&ineqs, 4, |c| Some((0, 0)).filter(|_| !c.is_empty()))
+            {
                 assert!(plans_agree(&fast, &slow), "{ineqs:?}");
             }
             match &slow {
@@ -269,7 +271,10 @@ mod tests {
                 _ => {}
             }
         }
-        assert!(hashed > 2500 && empty > 100 && paired > 30, "{hashed} {empty} {paired}");
+        assert!(
+            hashed > 2500 && empty > 100 && paired > 30,
+            "{hashed} {empty} {paired}"
+        );
     }
 
     /// The whole step on parsed sets, against the simple method by a
