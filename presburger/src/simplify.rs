@@ -15,7 +15,6 @@ use crate::int::{gcd_slice, Int};
 use crate::matrix::{eliminate, normalize};
 
 mod dedup;
-mod local_lp;
 
 impl BasicMap {
     /// Make this basic map the canonical empty one.
@@ -259,6 +258,49 @@ impl BasicMap {
         self.eqs.retain(|row| !row.iter().all(Int::is_zero));
         let k = q - self.off_div();
         self.remove_local(k);
+    }
+
+    /// Equalities between pairs of locals that the rational relaxation
+    /// implies up to rounding: if `l ± l'` is bounded in `[lo, hi]` over the
+    /// rationals and `ceil(lo) = floor(hi)`, the integer sum is constant.
+    pub(crate) fn local_relations_by_lp(&mut self) -> crate::error::Result<bool> {
+        let nd = self.n_div();
+        if !(2..=12).contains(&nd) {
+            return Ok(false);
+        }
+        let off = self.off_div();
+        let n = self.row_len();
+        let mut t = self.rational_tableau()?;
+        if t.is_empty() {
+            return Ok(false);
+        }
+        let mut added = false;
+        for a in 0..nd {
+            for b in a + 1..nd {
+                for sign in [1i64, -1] {
+                    let mut obj = vec![Int::ZERO; n];
+                    obj[off + a] = Int::ONE;
+                    obj[off + b] = Int::from(sign);
+                    let lo = t.minimize(&obj)?; // the optimum basis stays a valid tableau
+                    let crate::simplex::Opt::Value(ln, ld) = lo else {
+                        continue;
+                    };
+                    let hi = t.maximize(&obj)?;
+                    let crate::simplex::Opt::Value(hn, hd) = hi else {
+                        continue;
+                    };
+                    let l = ln.div_ceil(&ld);
+                    if l == hn.div_floor(&hd) {
+                        let mut row = obj.clone();
+                        row[0] = -&l;
+                        self.eqs.push(row);
+                        added = true;
+                        break;
+                    }
+                }
+            }
+        }
+        Ok(added)
     }
 
     /// True if local `k` (index among locals) is used by another local's definition.
