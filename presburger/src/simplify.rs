@@ -14,6 +14,8 @@ use crate::basic::{BasicMap, Div};
 use crate::int::{gcd_slice, Int};
 use crate::matrix::{eliminate, normalize};
 
+mod dedup;
+
 impl BasicMap {
     /// Make this basic map the canonical empty one.
     pub(crate) fn set_empty(&mut self) {
@@ -205,16 +207,24 @@ impl BasicMap {
         if self.eqs.iter().all(|r| r[off..].iter().all(Int::is_zero)) {
             return false;
         }
-        let mut m = self.eqs.clone();
+        // the copy in one buffer, row after row (one allocation)
+        let e = self.eqs.len();
+        let mut m: Vec<Int> = Vec::with_capacity(e * n);
+        for r in &self.eqs {
+            m.extend_from_slice(r);
+        }
         let mut row = 0;
         for c in 1..off {
-            let Some(p) = (row..m.len()).find(|&r| !m[r][c].is_zero()) else {
+            let Some(p) = (row..e).find(|&r| !m[r * n + c].is_zero()) else {
                 continue;
             };
-            m.swap(row, p);
-            let (done, rest) = m.split_at_mut(row + 1);
-            let piv = &done[row];
-            for r in rest.iter_mut() {
+            if p != row {
+                let (head, tail) = m.split_at_mut(p * n);
+                head[row * n..(row + 1) * n].swap_with_slice(&mut tail[..n]);
+            }
+            let (done, rest) = m.split_at_mut((row + 1) * n);
+            let piv = &done[row * n..];
+            for r in rest.chunks_mut(n) {
                 if !r[c].is_zero() {
                     eliminate(r, piv, c);
                     normalize(r);
@@ -222,7 +232,7 @@ impl BasicMap {
             }
             row += 1;
         }
-        for r in &m[row..] {
+        for r in m[row * n..].chunks(n) {
             // a relation with a unit coefficient on a local: substitute that local away
             // only the last local of the relation may go (so that no definition
             // gains a reference to a later local, which could make them cyclic)
@@ -291,81 +301,6 @@ impl BasicMap {
             }
         }
         Ok(added)
-    }
-
-    /// Remove duplicate inequalities (keeping the tightest constant), turn
-    /// opposite pairs with matching constants into equalities, and drop
-    /// trivially true rows. Returns `None` on a contradiction, else whether
-    /// opposite pairs became equalities that changed other inequalities
-    /// (by their elimination).
-    fn dedup_ineqs(&mut self) -> Option<bool> {
-        use std::collections::hash_map::Entry;
-        let n = self.row_len();
-        // first occurrence order of each direction; best[k] = row with the tightest constant
-        let mut best: Vec<usize> = Vec::with_capacity(self.ineqs.len());
-        let mut keep: Vec<bool>;
-        let mut new_eqs = Vec::new();
-        {
-            let mut index: crate::fxhash::FxHashMap<&[Int], usize> =
-                crate::fxhash::FxHashMap::with_capacity_and_hasher(
-                    self.ineqs.len(),
-                    Default::default(),
-                );
-            for (i, r) in self.ineqs.iter().enumerate() {
-                if r[1..n].iter().all(Int::is_zero) {
-                    if r[0].is_neg() {
-                        return None;
-                    }
-                    continue;
-                }
-                match index.entry(&r[1..n]) {
-                    Entry::Occupied(e) => {
-                        let k = *e.get();
-                        if r[0] < self.ineqs[best[k]][0] {
-                            best[k] = i;
-                        }
-                    }
-                    Entry::Vacant(e) => {
-                        e.insert(best.len());
-                        best.push(i);
-                    }
-                }
-            }
-            // opposite pairs: c + e >= 0 and c2 - e >= 0, i.e. -c <= e <= c2
-            keep = vec![true; best.len()];
-            let mut neg: Vec<Int> = Vec::with_capacity(n);
-            for k in 0..best.len() {
-                if !keep[k] {
-                    continue;
-                }
-                let r = &self.ineqs[best[k]];
-                neg.clear();
-                neg.extend(r[1..n].iter().map(|v| -v));
-                if let Some(&k2) = index.get(&neg[..]) {
-                    let s = &r[0] + &self.ineqs[best[k2]][0];
-                    if s.is_neg() {
-                        return None;
-                    }
-                    if s.is_zero() {
-                        new_eqs.push(r.clone());
-                        keep[k] = false;
-                        keep[k2] = false;
-                    }
-                }
-            }
-        }
-        let mut old = std::mem::take(&mut self.ineqs);
-        self.ineqs = best
-            .iter()
-            .zip(&keep)
-            .filter(|(_, &k)| k)
-            .map(|(&i, _)| std::mem::take(&mut old[i]))
-            .collect();
-        if new_eqs.is_empty() {
-            return Some(false);
-        }
-        self.eqs.extend(new_eqs);
-        Some(self.gauss())
     }
 
     /// True if local `k` (index among locals) is used by another local's definition.

@@ -1,0 +1,302 @@
+//! Duplicate and opposite inequalities ([`BasicMap::dedup_ineqs`]).
+//!
+//! The rows are grouped by direction (their coefficients without the
+//! constant). The simple method keys a hash map by the coefficient slices
+//! and looks up each direction's negation as a new row. The fast path keys
+//! it by a 64-bit hash of each direction, computed in one pass together with
+//! the hash of its negation (no negated copy), when every coefficient fits
+//! in 64 bits; every match of hashes is checked on the rows themselves, and
+//! two directions with one hash send the rows to the simple method. Both
+//! give the same plan (the same loops over the rows, in the same order);
+//! the simple method is the oracle of the tests below.
+
+use std::collections::hash_map::Entry;
+
+use crate::basic::BasicMap;
+use crate::fxhash::FxHashMap;
+use crate::int::Int;
+
+/// What deduplication makes of the inequalities, or a contradiction.
+enum Plan {
+    /// A constant row is negative, or two opposite rows leave no room.
+    Empty,
+    Rows {
+        /// Per direction (in order of first occurrence), the row with the
+        /// tightest constant.
+        best: Vec<usize>,
+        /// Per direction, false when it became an equality.
+        keep: Vec<bool>,
+        /// The equalities of opposite pairs with matching constants.
+        new_eqs: Vec<Vec<Int>>,
+    },
+}
+
+/// The hashes of a direction and of its negation, `None` if a coefficient
+/// does not fit in 64 bits.
+type DirectionHashes = fn(&[Int]) -> Option<(u64, u64)>;
+
+fn direction_hashes(coef: &[Int]) -> Option<(u64, u64)> {
+    const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+    let mix = |h: u64, w: i64| (h.rotate_left(5) ^ w as u64).wrapping_mul(SEED);
+    let (mut h, mut g) = (0u64, 0u64);
+    for v in coef {
+        let x = v.to_i64()?;
+        h = mix(h, x);
+        g = mix(g, x.wrapping_neg());
+    }
+    Some((h, g))
+}
+
+/// True if `a = -b` entry by entry.
+fn is_negation(a: &[Int], b: &[Int]) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(x, y)| match (x, y) {
+            (Int::Small(x), Int::Small(y)) => x.checked_neg() == Some(*y),
+            _ => *x == -y,
+        })
+}
+
+/// The opposite pairs of the directions `best` (`opposite(k)`: the
+/// direction of `-best[k]`, if any).
+fn pair_opposites(
+    ineqs: &[Vec<Int>],
+    best: &[usize],
+    mut opposite: impl FnMut(usize) -> Option<Option<usize>>,
+) -> Option<Plan> {
+    let mut keep = vec![true; best.len()];
+    let mut new_eqs = Vec::new();
+    for k in 0..best.len() {
+        if !keep[k] {
+            continue;
+        }
+        let r = &ineqs[best[k]];
+        if let Some(k2) = opposite(k)? {
+            // c + e >= 0 and c2 - e >= 0, i.e. -c <= e <= c2
+            let s = &r[0] + &ineqs[best[k2]][0];
+            if s.is_neg() {
+                return Some(Plan::Empty);
+            }
+            if s.is_zero() {
+                new_eqs.push(r.clone());
+                keep[k] = false;
+                keep[k2] = false;
+            }
+        }
+    }
+    Some(Plan::Rows {
+        best: best.to_vec(),
+        keep,
+        new_eqs,
+    })
+}
+
+/// The plan by hashes of the directions; `None` if a coefficient is big or
+/// two directions share a hash (then the simple method decides).
+fn plan_by_hashes(ineqs: &[Vec<Int>], n: usize, hashes: DirectionHashes) -> Option<Plan> {
+    let hs: Vec<(u64, u64)> = ineqs
+        .iter()
+        .map(|r| hashes(&r[1..n]))
+        .collect::<Option<_>>()?;
+    let mut index: FxHashMap<u64, usize> =
+        FxHashMap::with_capacity_and_hasher(ineqs.len(), Default::default());
+    let mut best: Vec<usize> = Vec::with_capacity(ineqs.len());
+    for (i, r) in ineqs.iter().enumerate() {
+        if r[1..n].iter().all(Int::is_zero) {
+            if r[0].is_neg() {
+                return Some(Plan::Empty);
+            }
+            continue;
+        }
+        match index.entry(hs[i].0) {
+            Entry::Occupied(e) => {
+                let k = *e.get();
+                let j = best[k];
+                if ineqs[j][1..n] != r[1..n] {
+                    return None;
+                }
+                if r[0] < ineqs[j][0] {
+                    best[k] = i;
+                }
+            }
+            Entry::Vacant(e) => {
+                e.insert(best.len());
+                best.push(i);
+            }
+        }
+    }
+    let b = best.clone();
+    pair_opposites(ineqs, &b, |k| {
+        let r = &ineqs[b[k]][1..n];
+        match index.get(&hs[b[k]].1) {
+            None => Some(None),
+            Some(&k2) if is_negation(&ineqs[b[k2]][1..n], r) => Some(Some(k2)),
+            Some(_) => None,
+        }
+    })
+}
+
+/// The simple method: a hash map keyed by the coefficient slices.
+fn plan_by_slices(ineqs: &[Vec<Int>], n: usize) -> Plan {
+    let mut best: Vec<usize> = Vec::with_capacity(ineqs.len());
+    let mut index: FxHashMap<&[Int], usize> =
+        FxHashMap::with_capacity_and_hasher(ineqs.len(), Default::default());
+    for (i, r) in ineqs.iter().enumerate() {
+        if r[1..n].iter().all(Int::is_zero) {
+            if r[0].is_neg() {
+                return Plan::Empty;
+            }
+            continue;
+        }
+        match index.entry(&r[1..n]) {
+            Entry::Occupied(e) => {
+                let k = *e.get();
+                if r[0] < ineqs[best[k]][0] {
+                    best[k] = i;
+                }
+            }
+            Entry::Vacant(e) => {
+                e.insert(best.len());
+                best.push(i);
+            }
+        }
+    }
+    let mut neg: Vec<Int> = Vec::with_capacity(n);
+    let b = best.clone();
+    pair_opposites(ineqs, &b, |k| {
+        neg.clear();
+        neg.extend(ineqs[b[k]][1..n].iter().map(|v| -v));
+        Some(index.get(&neg[..]).copied())
+    })
+    .expect("the lookup by slices always answers")
+}
+
+impl BasicMap {
+    /// Remove duplicate inequalities (keeping the tightest constant), turn
+    /// opposite pairs with matching constants into equalities, and drop
+    /// trivially true rows. Returns `None` on a contradiction, else whether
+    /// opposite pairs became equalities that changed other inequalities
+    /// (by their elimination).
+    pub(super) fn dedup_ineqs(&mut self) -> Option<bool> {
+        self.dedup_ineqs_with(direction_hashes)
+    }
+
+    fn dedup_ineqs_with(&mut self, hashes: DirectionHashes) -> Option<bool> {
+        let n = self.row_len();
+        let plan = plan_by_hashes(&self.ineqs, n, hashes)
+            .unwrap_or_else(|| plan_by_slices(&self.ineqs, n));
+        let Plan::Rows {
+            best,
+            keep,
+            new_eqs,
+        } = plan
+        else {
+            return None;
+        };
+        let mut old = std::mem::take(&mut self.ineqs);
+        self.ineqs = best
+            .iter()
+            .zip(&keep)
+            .filter(|(_, &k)| k)
+            .map(|(&i, _)| std::mem::take(&mut old[i]))
+            .collect();
+        if new_eqs.is_empty() {
+            return Some(false);
+        }
+        self.eqs.extend(new_eqs);
+        Some(self.gauss())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::Map;
+
+    fn plans_agree(a: &Plan, b: &Plan) -> bool {
+        match (a, b) {
+            (Plan::Empty, Plan::Empty) => true,
+            (
+                Plan::Rows {
+                    best: b1,
+                    keep: k1,
+                    new_eqs: e1,
+                },
+                Plan::Rows {
+                    best: b2,
+                    keep: k2,
+                    new_eqs: e2,
+                },
+            ) => b1 == b2 && k1 == k2 && e1 == e2,
+            _ => false,
+        }
+    }
+
+    /// Random rows over three columns from a few small directions (so that
+    /// duplicates and opposite pairs are common), some with big entries.
+    #[test]
+    fn hashed_plan_is_the_simple_one() {
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = |k: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % k
+        };
+        let big = Int::from(i64::MAX) + Int::from(5);
+        let (mut hashed, mut empty, mut paired) = (0, 0, 0);
+        for round in 0..3000 {
+            let rows = 1 + next(9) as usize;
+            let mut ineqs = Vec::new();
+            for _ in 0..rows {
+                let mut r: Vec<Int> = (0..4).map(|_| Int::from(next(5) as i64 - 2)).collect();
+                if round % 10 == 0 && next(4) == 0 {
+                    r[1 + next(3) as usize] = if next(2) == 0 { big.clone() } else { -&big };
+                }
+                ineqs.push(r);
+            }
+            let slow = plan_by_slices(&ineqs, 4);
+            if let Some(fast) = plan_by_hashes(&ineqs, 4, direction_hashes) {
+                hashed += 1;
+                assert!(plans_agree(&fast, &slow), "{ineqs:?}");
+            }
+            // one hash for every direction: any two directions collide
+            if let Some(fast) =
+                plan_by_hashes(&ineqs, 4, |c| Some((0, 0)).filter(|_| !c.is_empty()))
+            {
+                assert!(plans_agree(&fast, &slow), "{ineqs:?}");
+            }
+            match &slow {
+                Plan::Empty => empty += 1,
+                Plan::Rows { new_eqs, .. } if !new_eqs.is_empty() => paired += 1,
+                _ => {}
+            }
+        }
+        assert!(
+            hashed > 2500 && empty > 100 && paired > 30,
+            "{hashed} {empty} {paired}"
+        );
+    }
+
+    /// The whole step on parsed sets, against the simple method by a
+    /// degenerate hash (every direction collides: the fallback path).
+    #[test]
+    fn dedup_keeps_the_set() {
+        for s in [
+            "{ [i, j] : 0 <= i <= 5 and i <= 5 and i >= 0 and j >= i and j <= i }",
+            "{ [i, j] : i + j >= 2 and i + j <= 2 and 2i - j <= 7 and 2i - j <= 9 }",
+            "{ [i, j] : i >= 3 and i <= 2 }",
+        ] {
+            let m: Map = s.parse().unwrap();
+            for b in m.basic_maps() {
+                let mut doubled = b.clone();
+                let extra = doubled.ineqs.clone();
+                doubled.ineqs.extend(extra);
+                let (mut fast, mut slow) = (doubled.clone(), doubled.clone());
+                let got = fast.dedup_ineqs();
+                let want = slow.dedup_ineqs_with(|_| Some((0, 0)));
+                assert_eq!(got, want, "{s}");
+                assert_eq!((&fast.eqs, &fast.ineqs), (&slow.eqs, &slow.ineqs), "{s}");
+            }
+        }
+    }
+}
