@@ -322,12 +322,6 @@ fn summed_by(
         while !cur.is_empty() {
             let mut next = Vec::new();
             for mut p in cur {
-                if std::env::var("C3DBG").is_ok() {
-                    eprintln!(
-                        "piece nv={} divs={:?} eqs={:?} ineqs={:?}",
-                        p.n_var, p.divs, p.eqs, p.ineqs
-                    );
-                }
                 if p.n_var == n_keep {
                     done.push(p);
                 } else if lattice::reduce_congruence(&mut p, n_keep)
