@@ -212,14 +212,22 @@ fn kept_answers_are_the_computed_ones() {
         let want = fresh(text);
         assert_eq!(shape(&m.coalesce().unwrap()), shape(&want), "{text}");
         assert_eq!(shape(&m.coalesce().unwrap()), shape(&want), "{text}: kept");
-        assert_eq!(shape(&m.clone().coalesce().unwrap()), shape(&want), "{text}: copy");
+        assert_eq!(
+            shape(&m.clone().coalesce().unwrap()),
+            shape(&want),
+            "{text}: copy"
+        );
         // a copy with its last disjunct's first inequality loosened by 2
         let mut c = m.clone();
         let last = c.parts.len() - 1;
         let k0 = &c.parts[last].ineqs[0][0] + &crate::Int::from(2);
         c.parts[last].ineqs[0][0] = k0;
         let printed = c.to_string();
-        assert_eq!(shape(&c.coalesce().unwrap()), shape(&fresh(&printed)), "{printed}");
+        assert_eq!(
+            shape(&c.coalesce().unwrap()),
+            shape(&fresh(&printed)),
+            "{printed}"
+        );
         // the original still gets its own kept answer
         assert_eq!(shape(&m.coalesce().unwrap()), shape(&want), "{text}: after");
     }
