@@ -65,8 +65,8 @@ impl Div {
 pub struct BasicMap {
     pub(crate) space: Space,
     pub(crate) divs: Vec<Option<Div>>,
-    pub(crate) eqs: Vec<Vec<Int>>,
-    pub(crate) ineqs: Vec<Vec<Int>>,
+    pub(crate) eqs: crate::rows::Rows,
+    pub(crate) ineqs: crate::rows::Rows,
     /// A point found by an earlier emptiness test or sample, re-checked
     /// before any use (so it may go stale without harm); not part of the
     /// value: `Debug` and the operations ignore it.
@@ -90,8 +90,8 @@ impl BasicMap {
         BasicMap {
             space,
             divs: Vec::new(),
-            eqs: Vec::new(),
-            ineqs: Vec::new(),
+            eqs: Default::default(),
+            ineqs: Default::default(),
             hint: Default::default(),
         }
     }
@@ -297,8 +297,8 @@ impl BasicMap {
         BasicMap {
             space: self.space.clone(),
             divs,
-            eqs,
-            ineqs,
+            eqs: eqs.into(),
+            ineqs: ineqs.into(),
             hint: Default::default(),
         }
     }
@@ -307,6 +307,16 @@ impl BasicMap {
     /// tightening inequality constants (`floor`), and detect trivially false
     /// rows. Returns `false` if a row is trivially false.
     pub(crate) fn normalize_rows(&mut self) -> bool {
+        // decided read-only first: rows shared with a copy (see `Rows`) are
+        // written (so copied) only if one of them changes
+        if self
+            .eqs
+            .iter()
+            .chain(self.ineqs.iter())
+            .all(|r| crate::matrix::is_normal_row(r))
+        {
+            return true;
+        }
         let mut ok = true;
         for r in self.eqs.iter_mut() {
             ok &= normalize_eq(r) != RowStatus::Infeasible;

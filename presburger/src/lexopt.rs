@@ -158,6 +158,7 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
         return Ok(Map {
             space: m.space.clone(),
             parts,
+            memo: Default::default(),
         });
     }
     // several disjuncts: keep, for every candidate, the points where no other
@@ -262,6 +263,7 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
                     .iter()
                     .map(|d| better_at_level(&base, np, d, &[], &[], None, max))
                     .collect(),
+                memo: Default::default(),
             }
         } else {
             worse_list.extend(dominating.iter().map(|&b| Map {
@@ -275,6 +277,7 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
                     None,
                     max,
                 )],
+                memo: Default::default(),
             }));
             Map::from_basic(base)
         };

@@ -103,6 +103,7 @@ mod print;
 pub mod reference;
 mod refute;
 pub mod relation;
+mod rows;
 pub mod simplex;
 pub mod simplify;
 pub mod space;

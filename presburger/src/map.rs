@@ -26,6 +26,9 @@ use crate::trace::traced;
 pub struct Map {
     pub(crate) space: Space,
     pub(crate) parts: Vec<BasicMap>,
+    /// What coalescing found for these disjuncts (kept by `coalesce`, not
+    /// part of the value).
+    pub(crate) memo: crate::coalesce::CoalesceMemo,
 }
 
 /// A set is a [`Map`] with a set space.
@@ -39,6 +42,7 @@ impl Map {
         Map {
             space,
             parts: Vec::new(),
+            memo: Default::default(),
         }
     }
 
@@ -47,6 +51,7 @@ impl Map {
         Map {
             parts: vec![BasicMap::universe(space.clone())],
             space,
+            memo: Default::default(),
         }
     }
 
@@ -55,6 +60,7 @@ impl Map {
         Map {
             space: b.space.clone(),
             parts: vec![b],
+            memo: Default::default(),
         }
     }
 

@@ -28,6 +28,7 @@ pub fn lexopt_by_search(m: &Map, max: bool) -> Result<Map> {
                 c
             })
             .collect(),
+        memo: Default::default(),
     };
     lexopt_points(&fresh, max, |b| lexopt_point(b, max))
 }
@@ -111,6 +112,7 @@ impl Map {
         Ok(Map {
             space: m.space,
             parts: keep,
+            memo: Default::default(),
         })
     }
 }
@@ -135,7 +137,7 @@ fn fuse(a: &BasicMap, b: &BasicMap) -> Result<Option<BasicMap>> {
         Ok(out)
     };
     let mut h = BasicMap::universe(a.space.clone());
-    h.ineqs = valid_on(&as_ineqs(a), b)?;
+    h.ineqs = valid_on(&as_ineqs(a), b)?.into();
     h.ineqs.extend(valid_on(&as_ineqs(b), a)?);
     if !h.simplify() {
         return Ok(None);
@@ -143,6 +145,7 @@ fn fuse(a: &BasicMap, b: &BasicMap) -> Result<Option<BasicMap>> {
     let union = Map {
         space: a.space.clone(),
         parts: vec![a.clone(), b.clone()],
+        memo: Default::default(),
     };
     if Map::from_basic(h.clone()).is_subset(&union)? {
         Ok(Some(h))

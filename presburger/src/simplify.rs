@@ -133,17 +133,21 @@ impl BasicMap {
         let mut ineq_changed = false;
         let n = self.row_len();
         let mut done = 0;
-        while done < self.eqs.len() {
+        if self.eqs.is_empty() {
+            return false;
+        }
+        // one mutable access of the rows (each copies shared rows, see
+        // `Rows`); the inequalities only when a pivot column meets them
+        let eqs = &mut *self.eqs;
+        while done < eqs.len() {
             // pick the equality (from `done` on) with the largest last non-zero column
             let mut best: Option<(usize, usize)> = None;
-            for (k, r) in self.eqs.iter().enumerate().skip(done) {
+            for (k, r) in eqs.iter().enumerate().skip(done) {
                 if let Some(c) = (1..n).rev().find(|&c| !r[c].is_zero()) {
                     // the last column; among equal columns the smallest coefficient
                     let better = match best {
                         None => true,
-                        Some((bk, bc)) => {
-                            c > bc || (c == bc && r[c].abs() < self.eqs[bk][bc].abs())
-                        }
+                        Some((bk, bc)) => c > bc || (c == bc && r[c].abs() < eqs[bk][bc].abs()),
                     };
                     if better {
                         best = Some((k, c));
@@ -152,27 +156,29 @@ impl BasicMap {
             }
             let Some((k, col)) = best else {
                 // remaining equalities are constant: keep a false one, drop 0 = 0
-                self.eqs.retain(|r| !r.iter().all(Int::is_zero));
+                eqs.retain(|r| !r.iter().all(Int::is_zero));
                 return ineq_changed;
             };
-            self.eqs.swap(done, k);
+            eqs.swap(done, k);
             // the pivot row is taken out while it updates the others (no copy)
-            let mut piv = std::mem::take(&mut self.eqs[done]);
+            let mut piv = std::mem::take(&mut eqs[done]);
             if piv[col].is_neg() {
                 piv.iter_mut().for_each(|v| *v = -&*v);
             }
             let a = piv[col].clone();
-            for (i, r) in self.eqs.iter_mut().enumerate() {
+            for (i, r) in eqs.iter_mut().enumerate() {
                 if i != done && !r[col].is_zero() {
                     eliminate(r, &piv, col);
                     normalize(r);
                 }
             }
-            for r in self.ineqs.iter_mut() {
-                if !r[col].is_zero() {
-                    eliminate(r, &piv, col);
-                    normalize(r);
-                    ineq_changed = true;
+            if self.ineqs.iter().any(|r| !r[col].is_zero()) {
+                for r in self.ineqs.iter_mut() {
+                    if !r[col].is_zero() {
+                        eliminate(r, &piv, col);
+                        normalize(r);
+                        ineq_changed = true;
+                    }
                 }
             }
             for d in self.divs.iter_mut().flatten() {
@@ -187,7 +193,7 @@ impl BasicMap {
                     }
                 }
             }
-            self.eqs[done] = piv;
+            eqs[done] = piv;
             done += 1;
         }
         ineq_changed

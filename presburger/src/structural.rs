@@ -109,6 +109,7 @@ impl Map {
         Map {
             space,
             parts: self.parts.iter().map(f).collect(),
+            memo: Default::default(),
         }
         .simplify_parts()
     }
@@ -248,7 +249,12 @@ impl Map {
                     t
                 })
                 .collect();
-            Ok(Map { space, parts }.simplify_parts())
+            Ok(Map {
+                space,
+                parts,
+                memo: Default::default(),
+            }
+            .simplify_parts())
         })
     }
 
@@ -284,7 +290,11 @@ impl Map {
                 t
             })
             .collect();
-        Ok(Map { space, parts })
+        Ok(Map {
+            space,
+            parts,
+            memo: Default::default(),
+        })
     }
 
     /// The same set in an anonymous flat tuple of the same dimension
@@ -346,7 +356,11 @@ impl Map {
                 t
             })
             .collect();
-        Ok(Map { space, parts })
+        Ok(Map {
+            space,
+            parts,
+            memo: Default::default(),
+        })
     }
 
     /// `{ [x -> y] -> x : x -> y in self }`.
@@ -383,7 +397,11 @@ impl Map {
                 t
             })
             .collect();
-        Ok(Map { space, parts })
+        Ok(Map {
+            space,
+            parts,
+            memo: Default::default(),
+        })
     }
 
     /// The product of two sets as a relation `{ x -> y : x in self, y in other }`.
@@ -548,6 +566,7 @@ impl Map {
         a.intersect(&Map {
             space: a.space.clone(),
             parts,
+            memo: Default::default(),
         })
     }
 
@@ -567,6 +586,7 @@ impl Map {
                     .iter()
                     .map(|b| b.transform(a.space.clone(), &dest, nd))
                     .collect(),
+                memo: Default::default(),
             };
             a.intersect(&lifted)
         })

@@ -119,6 +119,7 @@ fn union_if_exact(a: &Part, b: &Part, rows: &[Vec<Int>], cuts: &[&[Int]]) -> Res
     let union = Map {
         space: a.b.space.clone(),
         parts: vec![a.b.clone(), b.b.clone()],
+        memo: Default::default(),
     };
     if Map::from_basic(h.clone()).is_subset(&union)? {
         Ok(Some(Part {

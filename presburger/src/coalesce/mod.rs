@@ -21,6 +21,7 @@ mod fuse_tests;
 mod gist;
 mod hull;
 mod implied;
+mod memo;
 mod part;
 #[cfg(test)]
 mod tests;
@@ -32,6 +33,7 @@ use crate::int::Int;
 use crate::map::Map;
 use crate::trace::traced;
 use fuse::fuse_parts;
+pub(crate) use memo::CoalesceMemo;
 use part::Part;
 
 impl Map {
@@ -63,6 +65,18 @@ impl Map {
             if self.parts.len() <= 1 {
                 return self.coalesce_one();
             }
+            if let Some(m) = CoalesceMemo::get(self) {
+                return Ok(m);
+            }
+            let m = self.coalesce_parts()?;
+            CoalesceMemo::set(self, &m);
+            Ok(m)
+        })
+    }
+
+    /// [`coalesce`](Self::coalesce) of a map of several disjuncts, computed.
+    fn coalesce_parts(&self) -> Result<Map> {
+        {
             let mut parts = Part::all(self)?;
             if parts.len() <= 1 {
                 // nothing to compare: only the redundant rows go
@@ -106,7 +120,7 @@ impl Map {
                 p.remove_redundant_rows()?;
             }
             Ok(Part::into_map(self.space.clone(), keep))
-        })
+        }
     }
 
     /// [`coalesce`](Self::coalesce), and a map of at most one disjunct also
@@ -130,26 +144,39 @@ impl Map {
     /// [`coalesce`](Self::coalesce) of a map of at most one disjunct: only
     /// the cheap normalisation of `cheap::normalise`, no LP (one unit of
     /// the operation budget).
+    ///
+    /// The rows are shared with the input until the normalisation changes
+    /// one (see `Rows`), and rows it leaves unchanged are marked so (a mark
+    /// of `Rows`, cleared by any write): coalescing them again, or a copy of
+    /// them, is a copy of the reference-counted rows.
     fn coalesce_one(&self) -> Result<Map> {
         crate::budget::tick(1)?;
         let parts = self
             .parts
             .iter()
             .filter_map(|b| {
-                let mut b = b.clone();
-                cheap::normalise(&mut b).then_some(b)
+                if cheap::known_normal(b) {
+                    return Some(b.clone());
+                }
+                let mut c = b.clone();
+                let nonempty = cheap::normalise(&mut c);
+                if nonempty && c.eqs.shares(&b.eqs) && c.ineqs.shares(&b.ineqs) {
+                    cheap::mark_normal(b);
+                }
+                nonempty.then_some(c)
             })
             .collect();
         Ok(Map {
             space: self.space.clone(),
             parts,
+            memo: Default::default(),
         })
     }
 }
 
 /// The constraints of `x` as inequalities (an equality gives two).
 pub(crate) fn as_ineqs(x: &BasicMap) -> Vec<Vec<Int>> {
-    let mut v = x.ineqs.clone();
+    let mut v = x.ineqs.to_vec();
     for e in &x.eqs {
         v.push(e.clone());
         v.push(e.iter().map(|c| -c).collect());

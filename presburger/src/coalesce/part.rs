@@ -168,6 +168,7 @@ impl Part {
         Map {
             space,
             parts: parts.into_iter().map(|p| p.b).collect(),
+            memo: Default::default(),
         }
     }
 

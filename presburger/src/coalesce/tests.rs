@@ -194,3 +194,41 @@ fn cheap_normalisation_examples() {
     assert!(with_rows(&[[-1, 1, -1], [1, -1, 1]], &[]));
     assert!(with_rows(&[], &[[-3, 1, -1]]));
 }
+
+/// The answer `coalesce` keeps on a map of several disjuncts is the
+/// answer computed afresh (on a freshly parsed copy: no shared rows, no
+/// kept answer), for the map and its copies, and a copy whose disjunct is
+/// written after gets its own answer.
+#[test]
+fn kept_answers_are_the_computed_ones() {
+    let shape = |m: &Map| format!("{:?}", m.parts);
+    for text in [
+        "{ [i] : 0 <= i <= 3 or 4 <= i <= 7 or 10 <= i <= 12 }",
+        "[n] -> { [i, j] : 0 <= i < n and 0 <= j <= i or i = n and 0 <= j < 5 or i < 0 }",
+        "{ [i] : i = 3 or i = 4 or i = 6 or i > 100 }",
+    ] {
+        let m: Map = text.parse().unwrap();
+        let fresh = |t: &str| t.parse::<Map>().unwrap().coalesce().unwrap();
+        let want = fresh(text);
+        assert_eq!(shape(&m.coalesce().unwrap()), shape(&want), "{text}");
+        assert_eq!(shape(&m.coalesce().unwrap()), shape(&want), "{text}: kept");
+        assert_eq!(
+            shape(&m.clone().coalesce().unwrap()),
+            shape(&want),
+            "{text}: copy"
+        );
+        // a copy with its last disjunct's first inequality loosened by 2
+        let mut c = m.clone();
+        let last = c.parts.len() - 1;
+        let k0 = &c.parts[last].ineqs[0][0] + &crate::Int::from(2);
+        c.parts[last].ineqs[0][0] = k0;
+        let printed = c.to_string();
+        assert_eq!(
+            shape(&c.coalesce().unwrap()),
+            shape(&fresh(&printed)),
+            "{printed}"
+        );
+        // the original still gets its own kept answer
+        assert_eq!(shape(&m.coalesce().unwrap()), shape(&want), "{text}: after");
+    }
+}

@@ -81,7 +81,7 @@ pub use crate::int::gcd_slice;
 pub use dense::Matrix;
 pub use hermite::{Echelon, Hermite};
 pub use row::{
-    big_cost, dot, eliminate, eval, normalize, normalize_eq, normalize_ineq, normalize_row,
-    substitute_pivot, RowStatus,
+    big_cost, dot, eliminate, eval, is_normal_row, normalize, normalize_eq, normalize_ineq,
+    normalize_row, substitute_pivot, RowStatus,
 };
 pub use smith::Smith;

@@ -297,6 +297,16 @@ pub fn normalize_ineq(row: &mut [Int]) -> RowStatus {
     RowStatus::Constraint
 }
 
+/// True if [`normalize_eq`] and [`normalize_ineq`] leave the row `r` as it
+/// is and report it a constraint: its coefficients have gcd 1.
+pub fn is_normal_row(r: &[Int]) -> bool {
+    // a coefficient ±1 settles it without a gcd
+    r[1..]
+        .iter()
+        .any(|v| matches!(v, Int::Small(1) | Int::Small(-1)))
+        || gcd_slice(&r[1..]).is_one()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -307,6 +317,23 @@ mod tests {
     }
 
     proptest! {
+        /// `is_normal_row` (the read-only test before a write) is exactly
+        /// "both normalisations leave the row as it is, a constraint".
+        #[test]
+        fn normal_rows_are_left_alone(
+            row in proptest::collection::vec(-12i64..12, 1..5),
+            scale in 1i64..4,
+        ) {
+            let mut row = ints(&row);
+            for v in row[1..].iter_mut() { *v = &*v * &Int::from(scale); }
+            let (mut e, mut i) = (row.clone(), row.clone());
+            let same = normalize_eq(&mut e) == RowStatus::Constraint
+                && normalize_ineq(&mut i) == RowStatus::Constraint
+                && e == row
+                && i == row;
+            prop_assert_eq!(is_normal_row(&row), same, "{:?}", row);
+        }
+
         /// Normalization keeps the integer solutions of a row (checked on a box).
         #[test]
         fn normalized_rows_keep_integer_points(

@@ -197,6 +197,7 @@ fn tidy(m: Map) -> Result<Map> {
     Ok(Map {
         space: m.space,
         parts,
+        memo: Default::default(),
     })
 }
 

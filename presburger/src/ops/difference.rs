@@ -40,6 +40,7 @@ impl Map {
             Ok(Map {
                 space: a.space.clone(),
                 parts: cur,
+                memo: Default::default(),
             })
         })
     }
@@ -154,8 +155,8 @@ fn subtract_basic_each(
     let mut divs_only = BasicMap {
         space: b.space.clone(),
         divs: b.divs.clone(),
-        eqs: vec![],
-        ineqs: vec![],
+        eqs: Default::default(),
+        ineqs: Default::default(),
         hint: Default::default(),
     };
     let off = b.off_div();

@@ -327,6 +327,7 @@ impl BasicMap {
         let union = Map {
             space: self.space.clone(),
             parts: pieces,
+            memo: Default::default(),
         };
         let real = real.eliminate_exactly(depth - 1)?;
         if n_existentials(&real) == 0 && Map::from_basic(real.clone()).is_subset(&union)? {

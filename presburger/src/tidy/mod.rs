@@ -92,6 +92,7 @@ impl Map {
         let m = Map {
             space: self.space.clone(),
             parts,
+            memo: Default::default(),
         }
         .coalesce()?;
         if m.parts.len() == 1 {
@@ -106,6 +107,7 @@ impl Map {
         Ok(Map {
             space: m.space,
             parts,
+            memo: Default::default(),
         })
     }
 }

@@ -32,6 +32,7 @@
 use crate::basic::BasicMap;
 use crate::int::Int;
 use crate::matrix::{normalize_eq, normalize_ineq, RowStatus};
+use crate::rows::Rows;
 
 #[cfg(test)]
 pub(crate) mod reference;
@@ -93,9 +94,31 @@ pub(crate) fn normalise(b: &mut BasicMap) -> bool {
     ok
 }
 
+/// True if `b`'s rows were found unchanged by [`normalise`] (and not
+/// empty) and not written since: `normalise` would leave `b` as it is.
+pub(crate) fn known_normal(b: &BasicMap) -> bool {
+    Rows::marked_pair(&b.eqs, &b.ineqs)
+}
+
+/// Record that [`normalise`] leaves `b`'s rows as they are and finds them
+/// not empty (valid until they are written; the normalisation reads the
+/// rows only).
+pub(crate) fn mark_normal(b: &BasicMap) {
+    Rows::mark_pair(&b.eqs, &b.ineqs)
+}
+
 /// Every row divided by the gcd of its coefficients, rows without
 /// variables dropped; `false` if some row has no integer solution.
 fn normalise_rows(b: &mut BasicMap) -> bool {
+    // decided read-only first: rows shared with the input (see `Rows`) are
+    // copied only if one of them changes
+    if b.eqs
+        .iter()
+        .chain(b.ineqs.iter())
+        .all(|r| crate::matrix::is_normal_row(r))
+    {
+        return true;
+    }
     let mut ok = true;
     b.eqs.retain_mut(|r| match normalize_eq(r) {
         RowStatus::Constraint => true,

@@ -132,6 +132,80 @@ proptest! {
     }
 }
 
+/// `b` with rows in fresh storage: no mark, shared with nothing.
+fn unshared(b: &BasicMap) -> BasicMap {
+    let mut c = b.clone();
+    c.eqs = c.eqs.to_vec().into();
+    c.ineqs = c.ineqs.to_vec().into();
+    c
+}
+
+/// `coalesce` of one disjunct as the plain normalisation of a fresh copy
+/// (the oracle: no shared rows, no mark).
+fn coalesce_oracle(b: &BasicMap) -> Vec<(Vec<Vec<Int>>, Vec<Vec<Int>>)> {
+    let mut c = unshared(b);
+    if normalise(&mut c) {
+        vec![(c.eqs.to_vec(), c.ineqs.to_vec())]
+    } else {
+        vec![]
+    }
+}
+
+fn parts(m: &crate::Map) -> Vec<(Vec<Vec<Int>>, Vec<Vec<Int>>)> {
+    m.parts
+        .iter()
+        .map(|b| (b.eqs.to_vec(), b.ineqs.to_vec()))
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 500, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Coalescing one disjunct again (the rows marked normal by the first
+    /// call are returned shared), coalescing its result, and coalescing a
+    /// copy written after the mark (one row changed or added) all give the
+    /// plain normalisation of a fresh copy; and the input is left as it was.
+    #[test]
+    fn kept_normal_marks_are_the_plain_normalisation(
+        d in 1usize..=3,
+        base in rows_strategy(6),
+        copies in prop::collection::vec((0usize..6, -3i64..=3, any::<bool>()), 0..4),
+        eqs in rows_strategy(2),
+        bounds in prop::option::of(1i64..=3),
+        edit in 0usize..4,
+        extra in (prop::collection::vec(-3i64..=3, 3), -6i64..=6),
+    ) {
+        let b = disjunct(d, &base, &copies, &eqs, bounds);
+        let before = (b.eqs.to_vec(), b.ineqs.to_vec());
+        let m = crate::Map::from_basic(b.clone());
+        let want = coalesce_oracle(&b);
+        let first = m.coalesce().unwrap();
+        prop_assert_eq!(parts(&first), want.clone());
+        let again = m.coalesce().unwrap();
+        prop_assert_eq!(parts(&again), want.clone());
+        prop_assert_eq!(parts(&again.coalesce().unwrap()), parts(&first.coalesce().unwrap()));
+        prop_assert_eq!((m.parts[0].eqs.to_vec(), m.parts[0].ineqs.to_vec()), before);
+        // a copy of the (possibly marked) input, then written
+        let mut c = m.parts[0].clone();
+        let mut r = vec![extra.1];
+        r.extend(extra.0.iter().take(d));
+        let r = row(&r);
+        match edit {
+            0 => c.ineqs.push(r),
+            1 => c.eqs.push(r),
+            2 if !c.ineqs.is_empty() => {
+                let k = c.ineqs.len() - 1;
+                c.ineqs[k] = r;
+            }
+            _ => c.ineqs.iter_mut().for_each(|x| x.iter_mut().for_each(|v| *v = &*v * &Int::from(2))),
+        }
+        let want_c = coalesce_oracle(&c);
+        let mc = crate::Map::from_basic(c);
+        prop_assert_eq!(parts(&mc.coalesce().unwrap()), want_c.clone());
+        prop_assert_eq!(parts(&mc.coalesce().unwrap()), want_c);
+    }
+}
+
 #[test]
 fn a_tighter_row_after_a_merged_copy_is_tested_against_the_opposite_side() {
     // x - y + 5 >= 0, -x + y - 3 >= 0, x - y + 1 >= 0: y - x in [3, 1]
