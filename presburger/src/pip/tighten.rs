@@ -117,3 +117,74 @@ fn find_div(ctx: &BasicMap, num: &[Int], den: &Int) -> Option<usize> {
         .then_some(off + k)
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::tighten_rows;
+    use crate::basic::BasicMap;
+    use crate::int::Int;
+    use crate::matrix::eval;
+    use crate::space::{Space, Tuple};
+    use proptest::prelude::*;
+
+    fn ints(v: &[i64]) -> Vec<Int> {
+        v.iter().map(|&x| Int::from(x)).collect()
+    }
+
+    /// The context columns `[1 | n | divs]` at `n`.
+    fn ctx_point(ctx: &BasicMap, n: i64) -> Vec<Int> {
+        let mut cols = ints(&[1, n]);
+        for d in ctx.divs.iter().flatten() {
+            let v = eval(&d.num[..cols.len()], &cols[1..]).div_floor(&d.den);
+            cols.push(v);
+        }
+        cols
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, failure_persistence: None, ..ProptestConfig::default() })]
+
+        /// Every row, tightened or not, holds at exactly the integer points
+        /// of a box where the original row holds (rows `[1, n | u0, u1]`: a
+        /// band `l(n) <= g·f(u) <= l(n) + k`, `k < g`, and a free row).
+        #[test]
+        fn tightened_rows_keep_the_integer_points(
+            f in (-2i64..=2, -2i64..=2).prop_filter("non-zero", |f| *f != (0, 0)),
+            g in 1i64..=4,
+            gs in 1i64..=3,
+            (c0, b, k) in (-5i64..=5, -3i64..=3, 0i64..4),
+            free in (-4i64..=4, -3i64..=3, -4i64..=4, -4i64..=4),
+        ) {
+            // g·f + c0 + b·n >= 0 and gs·(-g·f) + gs·(k - c0 - b·n) >= 0:
+            // the second one scaled, the band's width k/g (narrow if k < g)
+            let rows0 = vec![
+                ints(&[c0, b, g * f.0, g * f.1]),
+                ints(&[gs * (k - c0), -gs * b, -gs * g * f.0, -gs * g * f.1]),
+                ints(&[free.0, free.1, free.2, free.3]),
+            ];
+            let mut ctx = BasicMap::universe(Space::set(Vec::<String>::new(), Tuple::anonymous(1)));
+            let mut rows = rows0.clone();
+            tighten_rows(&mut ctx, &mut rows);
+            let n_ctx = ctx.row_len();
+            for n in -6i64..=6 {
+                let cols = ctx_point(&ctx, n);
+                for u0 in -5i64..=5 {
+                    for u1 in -5i64..=5 {
+                        for (old, new) in rows0.iter().zip(&rows) {
+                            let was = eval(old, &ints(&[n, u0, u1])).signum() >= 0;
+                            let mut p = cols.clone();
+                            p.extend(ints(&[u0, u1]));
+                            prop_assert_eq!(p.len(), n_ctx + 2);
+                            let is = eval(new, &p[1..]).signum() >= 0;
+                            prop_assert_eq!(was, is, "{:?} -> {:?} at n = {}, u = ({}, {})", old, new, n, u0, u1);
+                        }
+                    }
+                }
+            }
+            // a narrow band with a parametric remainder gets its division
+            if k < g && g > 1 && b % g != 0 {
+                prop_assert!(ctx.n_div() > 0, "{:?} -> {:?}", rows0, rows);
+            }
+        }
+    }
+}
