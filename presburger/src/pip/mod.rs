@@ -103,6 +103,7 @@ mod problem;
 mod search;
 mod solve;
 mod tableau;
+mod tighten;
 
 pub use divs::{explicit_divs, explicit_divs_ordered};
 pub use problem::{Piece, Problem};

@@ -5,6 +5,7 @@
 use super::context::{Ctx, Sign};
 use super::problem::Piece;
 use super::tableau::Tab;
+use super::tighten::tighten_rows;
 use crate::basic::BasicMap;
 use crate::budget;
 use crate::error::{DimKind, DimRef, Error, Result};
@@ -22,6 +23,21 @@ pub(super) fn solve_ineqs(
     cut_divs: Option<usize>,
 ) -> Result<Option<Vec<Piece>>> {
     let n_ctx = ctx.row_len();
+    // rows without unknowns are conditions on the context: they join it
+    // (instead of splitting the search on their sign)
+    let (ctx_rows, mut ineqs): (Vec<Vec<Int>>, Vec<Vec<Int>>) = ineqs
+        .into_iter()
+        .partition(|r| r[n_ctx..].iter().all(Int::is_zero));
+    let mut ctx = ctx;
+    ctx.ineqs.extend(ctx_rows.into_iter().map(|mut r| {
+        r.truncate(n_ctx);
+        r
+    }));
+    // rows whose unknowns share a factor, tightened (context divisions for
+    // parametric constants): bands narrower than the factor end up decided
+    // by the context instead of by cuts without end
+    tighten_rows(&mut ctx, &mut ineqs);
+    let n_ctx = ctx.row_len();
     let mut tab = Tab {
         n_ctx,
         rows: Vec::new(),
@@ -31,16 +47,6 @@ pub(super) fn solve_ineqs(
         pos: (0..n).map(Err).collect(),
         n_var: n,
     };
-    // rows without unknowns are conditions on the context: they join it
-    // (instead of splitting the search on their sign)
-    let (ctx_rows, ineqs): (Vec<Vec<Int>>, Vec<Vec<Int>>) = ineqs
-        .into_iter()
-        .partition(|r| r[n_ctx..].iter().all(Int::is_zero));
-    let mut ctx = ctx;
-    ctx.ineqs.extend(ctx_rows.into_iter().map(|mut r| {
-        r.truncate(n_ctx);
-        r
-    }));
     let max_divs = cut_divs.map(|k| ctx.n_div() + k);
     let mut ctx = Ctx {
         bset: ctx,
