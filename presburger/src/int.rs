@@ -155,7 +155,7 @@ impl Int {
                     Err(_) => Int::from(BigInt::from(a)),
                 }
             }
-            _ => Int::from(self.to_bigint().gcd(&other.to_bigint())),
+            _ => gcd_with_big(self, other),
         }
     }
 
@@ -413,6 +413,56 @@ pub fn gcd_slice(row: &[Int]) -> Int {
     Int::from(g as i128)
 }
 
+/// [`Int::gcd`] when a side is big. Euclid's remainder steps run on big
+/// magnitudes only until both fit in 128 bits (a big value against a small
+/// one takes a single step); the rest is a binary gcd on `u128`, without
+/// allocation. num-bigint's own gcd (the tests' oracle) shifts and allocates
+/// at every step, which made 90-bit moduli cost about a millisecond a row.
+fn gcd_with_big(a: &Int, b: &Int) -> Int {
+    use num_bigint::BigUint;
+    let magnitude = |v: &Int| -> BigUint {
+        match v {
+            Int::Small(x) => BigUint::from(x.unsigned_abs()),
+            Int::Big(x) => x.magnitude().clone(),
+        }
+    };
+    let (mut x, mut y) = (magnitude(a), magnitude(b));
+    loop {
+        if let (Some(p), Some(q)) = (x.to_u128(), y.to_u128()) {
+            let g = gcd_u128(p, q);
+            return match i128::try_from(g) {
+                Ok(v) => Int::from(v),
+                Err(_) => Int::from(BigInt::from(g)),
+            };
+        }
+        if y.is_zero() {
+            return Int::from(BigInt::from(x));
+        }
+        let r = &x % &y;
+        x = y;
+        y = r;
+    }
+}
+
+/// Binary gcd of two machine words (`gcd(0, 0) = 0`).
+fn gcd_u128(mut a: u128, mut b: u128) -> u128 {
+    if a == 0 || b == 0 {
+        return a | b;
+    }
+    let shift = (a | b).trailing_zeros();
+    a >>= a.trailing_zeros();
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        if b == 0 {
+            return a << shift;
+        }
+    }
+}
+
 /// [`gcd_slice`] entry by entry on [`Int`]s (the simple version, kept for
 /// big entries and as the fast path's test oracle).
 pub(crate) fn gcd_slice_simple(row: &[Int]) -> Int {
@@ -464,7 +514,24 @@ mod tests {
         assert_eq!(gcd_slice(std::slice::from_ref(&min)), -&min);
     }
 
+    /// Values up to about 250 bits with a shared factor: every path of
+    /// `gcd_with_big` (one small side, both within 128 bits, Euclid's steps
+    /// above) against num-bigint's gcd.
+    fn arb_wide() -> impl Strategy<Value = BigInt> {
+        prop::collection::vec(any::<i64>(), 1..=4)
+            .prop_map(|ws| ws.iter().fold(BigInt::from(1), |p, &w| p * BigInt::from(w)))
+    }
+
     proptest! {
+        #[test]
+        fn wide_gcds_match_bigint(a in arb_wide(), b in arb_wide(), c in arb_wide()) {
+            for (x, y) in [(&a * &c, &b * &c), (a.clone(), &b * &c), (&a * &c, c.clone()), (a.clone(), BigInt::from(0))] {
+                let (ix, iy) = (Int::from(x.clone()), Int::from(y.clone()));
+                prop_assert_eq!(big(&ix.gcd(&iy)), x.gcd(&y));
+                prop_assert_eq!(big(&iy.gcd(&ix)), x.gcd(&y));
+            }
+        }
+
         #[test]
         fn arithmetic_matches_bigint(a in arb_int(), b in arb_int(), c in arb_int(), d in arb_int()) {
             prop_assert_eq!(big(&(&a + &b)), big(&a) + big(&b));

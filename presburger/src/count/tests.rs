@@ -510,6 +510,42 @@ fn parameters_inside_congruences_match_enumeration() {
     }
 }
 
+/// `[p0, p1] -> { [xs] : 0 <= x_k < uppers_k and (c + a·xs + b0·p0 + b1·p1)
+/// mod m = r mod m }` and its count under a fifth of the count budget (`None`
+/// when that runs out: the property tests skip such cases).
+fn congruence_in_box(
+    xs: &[String],
+    uppers: &[&str],
+    c: i64,
+    a: &[i64],
+    b: &[i64],
+    m: i64,
+    r: i64,
+) -> Option<(Set, PwQPolynomial)> {
+    let mut cs: Vec<String> = xs
+        .iter()
+        .zip(uppers)
+        .map(|(x, u)| format!("0 <= {x} < {u}"))
+        .collect();
+    cs.push(format!(
+        "({c}{} + {}*p0 + {}*p1) mod {m} = {}",
+        lin(a, xs),
+        b[0],
+        b[1],
+        r % m
+    ));
+    let text = format!(
+        "[p0, p1] -> {{ [{}] : {} }}",
+        xs.join(", "),
+        cs.join(" and ")
+    );
+    let set: Set = text.parse().unwrap();
+    match crate::budget::with_budget(COUNT_BUDGET / 5, || card(&set)) {
+        Err(Error::BudgetExceeded) => None,
+        r => Some((set, r.unwrap())),
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
 
@@ -527,23 +563,10 @@ proptest! {
         r in 0i64..40,
     ) {
         let xs: Vec<String> = (0..nd).map(|k| format!("x{k}")).collect();
-        let mut cs: Vec<String> = xs
-            .iter()
-            .zip(&sides)
-            .map(|(x, &s)| format!("0 <= {x} < {}", if s { "p0" } else { "p1" }))
-            .collect();
-        cs.push(format!(
-            "({c}{} + {}*p0 + {}*p1) mod {m} = {}",
-            lin(&a[..nd], &xs),
-            b[0],
-            b[1],
-            r % m
-        ));
-        let text = format!("[p0, p1] -> {{ [{}] : {} }}", xs.join(", "), cs.join(" and "));
-        let set: Set = text.parse().unwrap();
-        let f = match crate::budget::with_budget(COUNT_BUDGET / 5, || card(&set)) {
-            Err(Error::BudgetExceeded) => return Ok(()),
-            r => r.unwrap(),
+        let uppers: Vec<&str> = sides[..nd].iter().map(|&s| if s { "p0" } else { "p1" }).collect();
+        let (set, f) = match congruence_in_box(&xs, &uppers, c, &a[..nd], &b, m, r) {
+            Some(counted) => counted,
+            None => return Ok(()),
         };
         for p in [[0, 3], [1, 1], [2, 5], [5, 2], [7, 7], [m, m - 1], [m + 1, 3]] {
             if nd > 2 && p.iter().any(|&v| v > 20) {
@@ -615,23 +638,10 @@ proptest! {
         r in 0i64..160,
     ) {
         let xs = ["x0".to_string(), "x1".to_string()];
-        let mut cs: Vec<String> = xs
-            .iter()
-            .zip(&sides)
-            .map(|(x, &s)| format!("0 <= {x} < {}", ["p0", "2p0", "p1"][s as usize]))
-            .collect();
-        cs.push(format!(
-            "({c}{} + {}*p0 + {}*p1) mod {m} = {}",
-            lin(&a, &xs),
-            b[0],
-            b[1],
-            r % m
-        ));
-        let text = format!("[p0, p1] -> {{ [{}] : {} }}", xs.join(", "), cs.join(" and "));
-        let set: Set = text.parse().unwrap();
-        let f = match crate::budget::with_budget(COUNT_BUDGET / 5, || card(&set)) {
-            Err(Error::BudgetExceeded) => return Ok(()),
-            r => r.unwrap(),
+        let uppers: Vec<&str> = sides.iter().map(|&s| ["p0", "2p0", "p1"][s as usize]).collect();
+        let (set, f) = match congruence_in_box(&xs, &uppers, c, &a, &b, m, r) {
+            Some(counted) => counted,
+            None => return Ok(()),
         };
         for p in [[0, 3], [1, 1], [5, 2], [13, 40], [m - 1, m], [m, 1], [m + 1, 2 * m + 3], [150, 7]] {
             let want = card_by_enumeration(&set, &ints(&p)).unwrap();
