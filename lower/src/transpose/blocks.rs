@@ -33,6 +33,23 @@ fn three_rows_fit(p: &Poly) -> Option<i32> {
     i32::try_from(c).ok()
 }
 
+/// The distinct (pointer, displacement) places of the plan's transposed
+/// reads, sorted: each is loaded and transposed once per block.
+fn transposed_places(
+    plan: &Plan,
+    place: &HashMap<(usize, usize), (usize, i32)>,
+) -> Vec<(usize, i32)> {
+    let mut t: Vec<(usize, i32)> = plan
+        .reads
+        .iter()
+        .filter(|(_, c)| **c == Class::Trans)
+        .map(|(r, _)| place[r])
+        .collect();
+    t.sort_unstable();
+    t.dedup();
+    t
+}
+
 fn row_mem(p: Gpr, disp: i32, rows: Rows, r: i32) -> Result<Mem> {
     Ok(match rows {
         Rows::Const(b) => Mem::base(p).disp(disp + r * b),
@@ -160,17 +177,7 @@ impl State<'_> {
             .collect();
         distinct.sort();
         distinct.dedup();
-        let ntrans = {
-            let mut t: Vec<(usize, i32)> = plan
-                .reads
-                .iter()
-                .filter(|(_, c)| **c == Class::Trans)
-                .map(|(r, _)| place[r])
-                .collect();
-            t.sort_unstable();
-            t.dedup();
-            t.len()
-        };
+        let ntrans = transposed_places(plan, &place).len();
         // the transposed reads stay live for the block; four temporaries
         // while transposing, the producers' values and about four while
         // evaluating a row
@@ -435,15 +442,7 @@ impl State<'_> {
     ) -> Result<()> {
         // transposed reads: (pointer, displacement) → four registers
         let mut trans: HashMap<(usize, i32), [u8; 4]> = HashMap::new();
-        let mut keys: Vec<(usize, i32)> = plan
-            .reads
-            .iter()
-            .filter(|(_, c)| **c == Class::Trans)
-            .map(|(r, _)| place[r])
-            .collect();
-        keys.sort_unstable();
-        keys.dedup();
-        for (gi, disp) in keys {
+        for (gi, disp) in transposed_places(plan, place) {
             let p = &ptrs[gi];
             let mut row = [0u8; 4];
             match p.rows {
