@@ -2,8 +2,10 @@
 //! (front end, the schedule `poly run` chooses (`Policy::Auto`: the
 //! dependences and, where the original schedule leaves a statement outside
 //! a parallel outer loop, the scheduler), AST generation, `prepare`'s
-//! distribution and interchange, lowering, JIT), as `poly run` does on one
-//! thread; median of N runs, in CPU time of the thread (the machine may be
+//! distribution and interchange, lowering, JIT, and the versioning's
+//! run-time check (`assumptions::analyze`, which `poly run` derives through
+//! `lower::version` before it runs the compiled code)), as `poly run` does
+//! on one thread; median of N runs, in CPU time of the thread (the machine may be
 //! shared; wall-clock time if the clock is unavailable).
 //!
 //! Usage: `cargo run --release -p lower --example compile_time -- [--stages] N K.c...`
@@ -12,7 +14,10 @@
 //! `model` (parse, model), `deps` (flow, anti and output dependences),
 //! `ast` (AST generation of the original schedule), `sched` (the rest of
 //! the schedule choice: the coverage test, the scheduler where it runs),
-//! `prepare`, `lower` (to machine code) and `jit`.
+//! `prepare`, `lower` (to machine code), `jit` and `version` (the model
+//! of the function's AST and its assumptions and run-time check, as
+//! `lower::version` derives them; evaluating the check at the parameter
+//! values is left out, it takes microseconds).
 
 use std::time::Instant;
 
@@ -32,10 +37,20 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-const STAGES: [&str; 7] = ["model", "deps", "ast", "sched", "prepare", "lower", "jit"];
+const STAGES: [&str; 8] = [
+    "model", "deps", "ast", "sched", "prepare", "lower", "jit", "version",
+];
+
+/// The versioning's share of `poly run`'s compilation: the run-time check
+/// of the kernel's assumptions, as `lower::version` derives it.
+fn version(front: &lower::Front) {
+    let scop = scop::build_from_ast(&front.function).expect("scop");
+    let a = assumptions::analyze(&scop, &assumptions::Limits::default());
+    std::hint::black_box(&a);
+}
 
 /// The stages of one compilation of `src`, timed apart (ms).
-fn stages(src: &str) -> [f64; 7] {
+fn stages(src: &str) -> [f64; 8] {
     let t = clock();
     let function = scop::parse_kernel(src).expect("parse");
     let scop = scop::build_from_ast(&function).expect("scop");
@@ -69,8 +84,11 @@ fn stages(src: &str) -> [f64; 7] {
     let jit = codegen_x86::JitFunction::<lower::KernelFn>::new(&c.code).expect("JIT");
     std::hint::black_box(&jit);
     let jit_ms = ms_since(t);
+    let t = clock();
+    version(&front);
+    let version_ms = ms_since(t);
     [
-        model_ms, deps_ms, ast_ms, sched_ms, prepare_ms, lower_ms, jit_ms,
+        model_ms, deps_ms, ast_ms, sched_ms, prepare_ms, lower_ms, jit_ms, version_ms,
     ]
 }
 
@@ -104,6 +122,7 @@ fn main() {
             let c = lower::compile_jammed(&k, &node, &copies).expect("lowering");
             let jit = codegen_x86::JitFunction::<lower::KernelFn>::new(&c.code).expect("JIT");
             std::hint::black_box(&jit);
+            version(&front);
             times.push(ms_since(t));
         }
         let m = median(times);
@@ -114,7 +133,7 @@ fn main() {
             .to_string_lossy()
             .to_string();
         if staged {
-            let runs: Vec<[f64; 7]> = (0..n).map(|_| stages(&src)).collect();
+            let runs: Vec<[f64; 8]> = (0..n).map(|_| stages(&src)).collect();
             let per: Vec<String> = (0..STAGES.len())
                 .map(|i| format!("{:7.2}", median(runs.iter().map(|r| r[i]).collect())))
                 .collect();
