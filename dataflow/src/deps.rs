@@ -214,7 +214,7 @@ fn reversed_schedule(s: &UnionMap) -> Result<UnionMap> {
 /// assert!(d.live_out.is_equal(&u("[n] -> { S[n - 1] -> s[] : n > 0 }")).unwrap());
 /// ```
 pub fn compute_dependences(acc: &MemoryAccesses) -> Result<Dependences> {
-    let (raw, anti, waw, writes) = ordering(acc, true)?;
+    let (raw, anti, waw, writes) = ordering(acc)?;
     let later = AccessInfo::from_sink(writes)
         .with_must_source(acc.must_writes.clone())
         .with_kill(acc.kills.clone())
@@ -233,8 +233,20 @@ pub fn compute_dependences(acc: &MemoryAccesses) -> Result<Dependences> {
 
 /// The flow, anti and output dependences of [`compute_dependences`] in one
 /// relation (`flow ∪ anti ∪ output`), without the live-out analysis: what
-/// a schedule must respect, for the price of three flow analyses instead
-/// of four.
+/// a schedule must respect, for the price of two flow analyses (three with
+/// may-writes) instead of four.
+///
+/// The union needs less than its parts. Let `war` be the analysis of
+/// [`compute_dependences`]'s anti dependences (the writes as sinks, the
+/// must-writes as must-sources, the reads as may-sources) and `waw` the one
+/// of its output dependences (the may-writes as may-sources). Both have the
+/// same sinks, must-sources, kills and schedule, hence the same last
+/// must-sources: `war`'s pairs from a must-source are pairs of `waw`. Its
+/// other pairs come from reads of the element the sink writes, so they are
+/// all kept by the read-write filter that makes `anti` of `war`. Hence
+/// `anti ∪ output = war ∪ waw` (no filter needed), and without may-writes
+/// `waw` holds the last must-sources alone, a part of `war`: then
+/// `flow ∪ anti ∪ output = flow ∪ war`.
 ///
 /// ```
 /// use presburger::UnionMap;
@@ -246,17 +258,28 @@ pub fn compute_dependences(acc: &MemoryAccesses) -> Result<Dependences> {
 /// assert!(dataflow::ordering_dependences(&acc).unwrap().is_equal(&all).unwrap());
 /// ```
 pub fn ordering_dependences(acc: &MemoryAccesses) -> Result<UnionMap> {
-    let (raw, anti, waw, _) = ordering(acc, false)?;
-    Ok(raw
-        .may_dependence
-        .union(&anti)?
-        .union(&waw.may_dependence)?)
+    let writes = acc.must_writes.union(&acc.may_writes)?;
+    let base = |sink: &UnionMap, may: &UnionMap| {
+        AccessInfo::from_sink(sink.clone())
+            .with_kill(acc.kills.clone())
+            .with_schedule(acc.schedule.clone())
+            .with_must_source(acc.must_writes.clone())
+            .with_may_source(may.clone())
+    };
+    let raw = compute_flow(&base(&acc.reads, &acc.may_writes))?;
+    let war = compute_flow(&base(&writes, &acc.reads))?;
+    let all = raw.may_dependence.union(&war.may_dependence)?;
+    if acc.may_writes.is_empty()? {
+        return Ok(all);
+    }
+    let waw = compute_flow(&base(&writes, &acc.may_writes))?;
+    Ok(all.union(&waw.may_dependence)?)
 }
 
 /// The flow analyses of [`compute_dependences`] behind its flow, anti and
 /// output dependences: reads from writes, writes from writes, the anti
 /// pairs, and all writes.
-fn ordering(acc: &MemoryAccesses, coalesce: bool) -> Result<(Flow, UnionMap, Flow, UnionMap)> {
+fn ordering(acc: &MemoryAccesses) -> Result<(Flow, UnionMap, Flow, UnionMap)> {
     let writes = acc.must_writes.union(&acc.may_writes)?;
     let base = |sink: &UnionMap| {
         AccessInfo::from_sink(sink.clone())
@@ -281,7 +304,6 @@ fn ordering(acc: &MemoryAccesses, coalesce: bool) -> Result<(Flow, UnionMap, Flo
     )?;
     // Keep the anti pairs whose source reads an element the sink writes.
     let read_write = acc.reads.apply_range(&writes.reverse()?)?;
-    let anti = war.may_dependence.intersect(&read_write)?;
-    let anti = if coalesce { anti.coalesce()? } else { anti };
+    let anti = war.may_dependence.intersect(&read_write)?.coalesce()?;
     Ok((raw, anti, waw, writes))
 }

@@ -177,3 +177,38 @@ fn another_schedule_gives_other_dependences() {
         &u("[N] -> { S0[i] -> A[i] : 1 <= i < N; S0[i] -> A[i - 1] : 1 <= i < N }"),
     );
 }
+
+/// `ordering_dependences` (two flow analyses without may-writes, no
+/// read-write filter) is the union of `compute_dependences`' flow, anti and
+/// output dependences, on every kernel and on accesses with may-writes
+/// (where it needs the third analysis).
+#[test]
+fn ordering_dependences_are_flow_anti_and_output() {
+    let check = |name: &str, acc: &MemoryAccesses| {
+        let d = compute_dependences(acc).unwrap();
+        let all = d.flow.union(&d.anti).unwrap().union(&d.output).unwrap();
+        same(
+            &format!("{name}: ordering"),
+            &dataflow::ordering_dependences(acc).unwrap(),
+            &all,
+        );
+    };
+    let mut checked = 0;
+    for c in kernels() {
+        let name = c.display().to_string();
+        let model = scop::Model::from_source(&std::fs::read_to_string(&c).unwrap()).unwrap();
+        check(&name, &MemoryAccesses::from_model(&model));
+        checked += 1;
+    }
+    assert!(checked >= 13, "checked {checked}");
+    // may-writes: a conditional write between a must-write and a read,
+    // and reads after both
+    let sched = u("{ W[i] -> [i, 0]; C[i] -> [i, 1]; R[i] -> [i, 2] }");
+    let acc = MemoryAccesses::new(sched)
+        .with_must_writes(u("[n] -> { W[i] -> A[i] : 0 <= i < n }"))
+        .with_may_writes(u("[n] -> { C[i] -> A[i - 1] : 1 <= i < n }"))
+        .with_reads(u("[n] -> { R[i] -> A[i - 1] : 1 <= i < n; C[i] -> A[i] : 0 <= i < n }"));
+    let d = compute_dependences(&acc).unwrap();
+    assert!(!d.output.is_empty().unwrap() && !d.anti.is_empty().unwrap());
+    check("may-writes", &acc);
+}
