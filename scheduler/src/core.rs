@@ -40,6 +40,18 @@ impl Default for Options {
     }
 }
 
+/// The same dependence piece (the same rows in the same order).
+fn same_dep(a: &Dep, b: &Dep) -> bool {
+    let (p, q) = (&a.piece, &b.piece);
+    a.src == b.src
+        && a.dst == b.dst
+        && a.tags == b.tags
+        && p.space() == q.space()
+        && p.divs() == q.divs()
+        && p.eqs() == q.eqs()
+        && p.ineqs() == q.ineqs()
+}
+
 struct Sched<'a> {
     np: usize,
     dims: Vec<usize>,
@@ -562,8 +574,24 @@ impl Sched<'_> {
         let lay = Layout::new(self.np, stmts, &self.dims, 0);
         let nv = lay.n_core;
         let mut base = System::default();
+        // validity, coincidence and proximity are often the same pieces, and
+        // the bounded validity the proximity's bound: each system once
+        let known: std::cell::RefCell<Vec<(Dep, Vec<Lin>, System)>> = Default::default();
         let add = |sys: &mut System, d: &Dep, f: &[Lin]| -> Result<()> {
-            sys.extend(self.farkas(d, f, nv)?);
+            let hit = known
+                .borrow()
+                .iter()
+                .find(|(e, g, _)| g.as_slice() == f && same_dep(e, d))
+                .map(|(_, _, s)| s.clone());
+            let s = match hit {
+                Some(s) => s,
+                None => {
+                    let s = self.farkas(d, f, nv)?;
+                    known.borrow_mut().push((d.clone(), f.to_vec(), s.clone()));
+                    s
+                }
+            };
+            sys.extend(s);
             Ok(())
         };
         for d in &live.val {
@@ -625,19 +653,36 @@ impl Sched<'_> {
             }
             coincident.push(ok);
         }
+        // (validity, coincidence and proximity often share their pieces:
+        // each piece is tested once)
+        let known: std::cell::RefCell<Vec<(Dep, Option<Dep>)>> = Default::default();
         let keep = |v: &Vec<Dep>| -> Result<Vec<Dep>> {
             let mut out = Vec::new();
             for d in v {
-                let mut b = d.piece.clone();
-                for m in &members {
-                    b.add_eq(dist_row(d, m));
-                }
-                if d.src == d.dst && is_identity_only(&b, self.dims[d.src])? {
-                    continue;
-                }
-                if !Map::from_basic(b.clone()).is_empty()? {
-                    out.push(d.with_piece(b));
-                }
+                let hit = known
+                    .borrow()
+                    .iter()
+                    .find(|(e, _)| same_dep(e, d))
+                    .map(|(_, k)| k.clone());
+                let kept = match hit {
+                    Some(k) => k,
+                    None => {
+                        let mut b = d.piece.clone();
+                        for m in &members {
+                            b.add_eq(dist_row(d, m));
+                        }
+                        let k = if d.src == d.dst && is_identity_only(&b, self.dims[d.src])? {
+                            None
+                        } else if !Map::from_basic(b.clone()).is_empty()? {
+                            Some(d.with_piece(b))
+                        } else {
+                            None
+                        };
+                        known.borrow_mut().push((d.clone(), k.clone()));
+                        k
+                    }
+                };
+                out.extend(kept);
             }
             Ok(out)
         };
