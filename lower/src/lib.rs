@@ -149,6 +149,15 @@
 //! bound test and pointer updates once per 16 elements; stencil_diag's row
 //! loop went from 17 to 14.5 instructions per 8 elements), then four-wide
 //! steps while four iterations are left, then the scalar loop finishes.
+//! Each trip of the main loop prefetches, for every written unit-stride
+//! group that moves by a cache line or more per iteration of the
+//! enclosing loop, the two lines its stores cover one enclosing iteration
+//! on (`prefetcht0 [p + r]`, `[p + r + 64]`, the row's offset `r` in a
+//! register while enough stay free): the next row is then on its way
+//! while this one is written, where a short row (stencil_diag's 4.8 kB)
+//! ends before the hardware prefetcher follows it and every store waited
+//! for its line (stencil_diag on a 2-core Xeon: 0.21–0.24 → 0.16–0.18 ms
+//! of CPU per run, gcc -O3 -march=native's zmm loop 0.16–0.18 ms wall).
 //! A read two elements before another read of its unit-stride group in the
 //! same statement (`A[i-1]` with `A[i+1]`; the group not written in the
 //! loop, or its array written only through other groups at a checked
