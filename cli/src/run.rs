@@ -210,6 +210,7 @@ pub fn run_source_with(
                     a.repeat,
                     threads,
                     THREADED_NS,
+                    lower::SEQUENTIAL_NS,
                     &mut report,
                 )?,
                 None => lower::run_pieces(

@@ -161,7 +161,7 @@ pub fn run_pieces(
 /// one-thread code, [`crate::compile_jammed`]), for work too small to
 /// share: the first run runs `whole` on the calling thread; a later run
 /// runs it again while the fastest run of `whole` so far took less than
-/// [`SEQUENTIAL_NS`], and runs the pieces (on the team, as
+/// `sequential_ns` (`poly run`: [`SEQUENTIAL_NS`]), and runs the pieces (on the team, as
 /// [`run_pieces`]) otherwise, every parallel loop's first instance then
 /// on the team (its estimate starts at `min_threaded_ns`). A kernel of
 /// less than a millisecond gains less from a second core than the
@@ -179,10 +179,11 @@ pub fn run_adaptive(
     repeat: usize,
     threads: usize,
     min_threaded_ns: u128,
+    sequential_ns: u128,
     progress: &mut dyn FnMut(usize, u128),
 ) -> Result<Outcome> {
     run_with(
-        Some(whole),
+        Some((whole, sequential_ns)),
         pieces,
         k,
         f,
@@ -194,14 +195,15 @@ pub fn run_adaptive(
     )
 }
 
-/// A kernel whose one-function code ran faster than this (1 ms) on one
-/// thread keeps running so ([`run_adaptive`]).
+/// `poly run`'s threshold of [`run_adaptive`]: a kernel whose
+/// one-function code ran faster than this (1 ms) on one thread keeps
+/// running so.
 pub const SEQUENTIAL_NS: u128 = 1_000_000;
 
 /// [`run_pieces`] and [`run_adaptive`].
 #[allow(clippy::too_many_arguments)]
 fn run_with(
-    whole: Option<&Compiled>,
+    whole: Option<(&Compiled, u128)>,
     pieces: &[Piece],
     k: &Kernel,
     f: &Function,
@@ -225,10 +227,11 @@ fn run_with(
         }
     }
     // the one-function code last
-    let whole_fn = whole.map(|w| {
+    let whole_fn = whole.map(|(w, _)| {
         codes.push(w);
         codes.len() - 1
     });
+    let sequential_ns = whole.map_or(0, |(_, t)| t);
     let funcs: Vec<JitFunction<KernelFn>> = codes
         .iter()
         .map(|c| Ok(JitFunction::new(&c.code)?))
@@ -353,13 +356,13 @@ fn run_with(
             let t = Instant::now();
             let sequential = whole_fn.filter(|_| match sched.whole_best {
                 None => true,
-                Some(b) => b < SEQUENTIAL_NS,
+                Some(b) => b < sequential_ns,
             });
             if let Some(w) = sequential {
                 funcs[w].call((block.as_ptr(),));
                 let ns = t.elapsed().as_nanos();
                 sched.whole_best = Some(sched.whole_best.map_or(ns, |b| b.min(ns)));
-                if sched.whole_best.is_some_and(|b| b >= SEQUENTIAL_NS) {
+                if sched.whole_best.is_some_and(|b| b >= sequential_ns) {
                     // the pieces next time, the parallel loops on the team
                     sched.est.fill(min_threaded_ns);
                 }
