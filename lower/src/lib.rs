@@ -290,16 +290,17 @@
 //! a piece with a nest runs as one function in its first run, as the nest
 //! in its second, then as whichever was faster last, so the driver's
 //! work per step never makes a kernel slower than the one-function code.
-//! [`run_adaptive`] (what `poly run` calls with more than one thread)
+//! [`run_adaptive`] (what `poly run` calls with more than one thread for
+//! a kernel with a loop to share)
 //! also holds the kernel as one function (the one-thread code): its first
 //! run runs that on the calling thread, and so do the later runs while
 //! the fastest such run took less than [`SEQUENTIAL_NS`] (1 ms); only a
 //! longer kernel runs as pieces, its parallel loops then on the team from
-//! their first instance. Below a millisecond the hand-over costs more
-//! than a second core saves (the calling thread wrote the data, so the
-//! worker's share travels between the cores' caches, and each piece is a
-//! call of its own): tiled_mix at N = M = 4000 took 0.34 ms on two
-//! threads and 0.22 ms as one function on one (idle 2-core Xeon).
+//! their first instance. Below a millisecond the pieces and the team
+//! cost more than a second core saves: tiled_mix at N = M = 4000 took
+//! 0.34 ms on two threads and 0.22 ms as one function on one (idle 2-core
+//! Xeon; which part of the difference is the pieces' separate calls and
+//! which the hand-over was not isolated).
 //! `poly run` allocates the arrays once and refills them before each run,
 //! as the gcc harness of the shared checker does (a fresh copy per run
 //! left short kernels slower in their first runs: stencil_diag at

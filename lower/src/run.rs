@@ -164,10 +164,8 @@ pub fn run_pieces(
 /// `sequential_ns` (`poly run`: [`SEQUENTIAL_NS`]), and runs the pieces (on the team, as
 /// [`run_pieces`]) otherwise, every parallel loop's first instance then
 /// on the team (its estimate starts at `min_threaded_ns`). A kernel of
-/// less than a millisecond gains less from a second core than the
-/// hand-over costs: the data were written by the calling thread, the
-/// worker's share must travel to its core's cache, and the pieces are
-/// separate calls (tiled_mix at N = M = 4000: 0.34 ms on two threads,
+/// less than a millisecond gains less from a second core than the pieces
+/// and the team cost (tiled_mix at N = M = 4000: 0.34 ms on two threads,
 /// 0.22 ms as one function on one, on an idle 2-core Xeon).
 #[allow(clippy::too_many_arguments)]
 pub fn run_adaptive(
