@@ -13,7 +13,10 @@
 //! instance, once its previous instance took 10 µs or more on one thread
 //! (the first one runs on the calling thread; sleeping workers are woken
 //! only for a time loop's instances or a loop of 0.5 ms; `lower`'s
-//! "Workers").
+//! "Workers"). The first run runs the kernel as one function on one
+//! thread, and the later runs do the same while that took less than 1 ms
+//! (`lower::run_adaptive`: sharing such short work costs more than it
+//! saves).
 //!
 //! Versioning: the kernel's run-time check (the `assumptions` crate,
 //! decided by `lower::version` at the given parameter values and the
@@ -86,38 +89,28 @@ fn parse(args: &[String]) -> Result<Args, Error> {
 
 /// The kernel's code: one function for one thread; else one piece per
 /// top-level loop nest, those whose outer loop carries no dependence split
-/// among the workers.
-fn pieces(
-    front: &lower::Front,
-    threads: usize,
-) -> lower::Result<(lower::Kernel, Vec<lower::Piece>)> {
+/// among the workers, and the one function beside them (for work too
+/// small to share, `lower::run_adaptive`).
+type Code = (lower::Kernel, Vec<lower::Piece>, Option<lower::Compiled>);
+
+fn pieces(front: &lower::Front, threads: usize) -> lower::Result<Code> {
     let (k, n, copies) = lower::prepare(front)?;
+    let whole = lower::compile_jammed(&k, &n, &copies)?;
+    let one = |whole| lower::Piece {
+        code: whole,
+        parallel: false,
+        nested: None,
+    };
     if threads <= 1 {
-        let code = lower::compile_jammed(&k, &n, &copies)?;
-        return Ok((
-            k,
-            vec![lower::Piece {
-                code,
-                parallel: false,
-                nested: None,
-            }],
-        ));
+        return Ok((k, vec![one(whole)], None));
     }
     let parallel = |piece: &ast::Node, l: usize| front.parallel_in(piece, l);
     let p = lower::compile_pieces(&k, &n, &parallel, &copies)?;
     if p.iter().any(|x| x.parallel || x.nested.is_some()) {
-        return Ok((k, p));
+        return Ok((k, p, Some(whole)));
     }
     // nothing to share among workers: one function, no calls between pieces
-    let code = lower::compile_jammed(&k, &n, &copies)?;
-    Ok((
-        k,
-        vec![lower::Piece {
-            code,
-            parallel: false,
-            nested: None,
-        }],
-    ))
+    Ok((k, vec![one(whole)], None))
 }
 
 /// Runs `poly run`; returns the checksum lines and the time line.
@@ -196,7 +189,7 @@ pub fn run_source_with(
         );
     }
     let (checksums, time) = match compiled {
-        Some((k, c)) => {
+        Some((k, c, whole)) => {
             let mut report = |r: usize, ns: u128| {
                 if start.elapsed().as_secs() >= 1 {
                     eprintln!(
@@ -207,16 +200,30 @@ pub fn run_source_with(
                     );
                 }
             };
-            let out = lower::run_pieces(
-                &c,
-                &k,
-                &front.function,
-                &a.assignments,
-                a.repeat,
-                threads,
-                THREADED_NS,
-                &mut report,
-            )?;
+            let out = match &whole {
+                Some(w) => lower::run_adaptive(
+                    w,
+                    &c,
+                    &k,
+                    &front.function,
+                    &a.assignments,
+                    a.repeat,
+                    threads,
+                    THREADED_NS,
+                    lower::SEQUENTIAL_NS,
+                    &mut report,
+                )?,
+                None => lower::run_pieces(
+                    &c,
+                    &k,
+                    &front.function,
+                    &a.assignments,
+                    a.repeat,
+                    threads,
+                    THREADED_NS,
+                    &mut report,
+                )?,
+            };
             if let (Some(cpu), Some(all)) = (out.median_cpu_ns, out.median_process_cpu_ns) {
                 eprintln!(
                     "poly run: CPU time per run, median {cpu} ns in the calling thread, {all} ns in all threads"

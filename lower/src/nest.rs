@@ -793,7 +793,24 @@ impl State<'_> {
                 .map(|r| (r.user, r.access))
                 .collect();
             let arrays: Vec<String> = promote.iter().map(|(a, _, _)| a.clone()).collect();
-            self.vector_loop(&cs, loc, op, bound, &ptrs, &shifted, &arrays)?;
+            let ahead = match self
+                .vars
+                .len()
+                .checked_sub(2)
+                .map(|i| self.vars[i].0.clone())
+            {
+                Some(outer) => {
+                    let step = self
+                        .loop_steps
+                        .iter()
+                        .rev()
+                        .find(|(v, _)| *v == outer)
+                        .map_or(1, |(_, s)| *s);
+                    crate::vector::rows_ahead(&groups, &refs, &outer, step)
+                }
+                None => Vec::new(),
+            };
+            self.vector_loop(&cs, loc, op, bound, &ptrs, &shifted, &arrays, &ahead)?;
             self.cmp_bound(loc, bound)?;
             self.e.jcc(cc(op).negate(), after);
             let when = if checks.is_empty() {

@@ -144,6 +144,73 @@ pub fn run_pieces(
     min_threaded_ns: u128,
     progress: &mut dyn FnMut(usize, u128),
 ) -> Result<Outcome> {
+    run_with(
+        None,
+        pieces,
+        k,
+        f,
+        assignments,
+        repeat,
+        threads,
+        min_threaded_ns,
+        progress,
+    )
+}
+
+/// Like [`run_pieces`], with `whole`, the kernel as one function (the
+/// one-thread code, [`crate::compile_jammed`]), for work too small to
+/// share: the first run runs `whole` on the calling thread; a later run
+/// runs it again while the fastest run of `whole` so far took less than
+/// `sequential_ns` (`poly run`: [`SEQUENTIAL_NS`]), and runs the pieces (on the team, as
+/// [`run_pieces`]) otherwise, every parallel loop's first instance then
+/// on the team (its estimate starts at `min_threaded_ns`). A kernel of
+/// less than a millisecond gains less from a second core than the pieces
+/// and the team cost (tiled_mix at N = M = 4000: 0.34 ms on two threads,
+/// 0.22 ms as one function on one, on an idle 2-core Xeon).
+#[allow(clippy::too_many_arguments)]
+pub fn run_adaptive(
+    whole: &Compiled,
+    pieces: &[Piece],
+    k: &Kernel,
+    f: &Function,
+    assignments: &[String],
+    repeat: usize,
+    threads: usize,
+    min_threaded_ns: u128,
+    sequential_ns: u128,
+    progress: &mut dyn FnMut(usize, u128),
+) -> Result<Outcome> {
+    run_with(
+        Some((whole, sequential_ns)),
+        pieces,
+        k,
+        f,
+        assignments,
+        repeat,
+        threads,
+        min_threaded_ns,
+        progress,
+    )
+}
+
+/// `poly run`'s threshold of [`run_adaptive`]: a kernel whose
+/// one-function code ran faster than this (1 ms) on one thread keeps
+/// running so.
+pub const SEQUENTIAL_NS: u128 = 1_000_000;
+
+/// [`run_pieces`] and [`run_adaptive`].
+#[allow(clippy::too_many_arguments)]
+fn run_with(
+    whole: Option<(&Compiled, u128)>,
+    pieces: &[Piece],
+    k: &Kernel,
+    f: &Function,
+    assignments: &[String],
+    repeat: usize,
+    threads: usize,
+    min_threaded_ns: u128,
+    progress: &mut dyn FnMut(usize, u128),
+) -> Result<Outcome> {
     let (ints, dbls) = parse_assignments(f, assignments)?;
     let init = scop::interp::initial_state(f, &ints, &dbls)?;
     // every function: the pieces', then the leaves of their nests
@@ -157,6 +224,12 @@ pub fn run_pieces(
             depth = depth.max(n.depth);
         }
     }
+    // the one-function code last
+    let whole_fn = whole.map(|(w, _)| {
+        codes.push(w);
+        codes.len() - 1
+    });
+    let sequential_ns = whole.map_or(0, |(_, t)| t);
     let funcs: Vec<JitFunction<KernelFn>> = codes
         .iter()
         .map(|c| Ok(JitFunction::new(&c.code)?))
@@ -199,6 +272,7 @@ pub fn run_pieces(
         est: vec![0; funcs.len()],
         whole: vec![None; pieces.len()],
         nest: vec![None; pieces.len()],
+        whole_best: None,
     };
     // the arrays and locals are allocated once and refilled before each
     // run, as the gcc harness of `../shared/run/check.py` refills its
@@ -278,7 +352,20 @@ pub fn run_pieces(
             let c0 = codegen_x86::jit::thread_cpu_ns();
             let p0 = codegen_x86::jit::process_cpu_ns();
             let t = Instant::now();
-            for (i, piece) in pieces.iter().enumerate() {
+            let sequential = whole_fn.filter(|_| match sched.whole_best {
+                None => true,
+                Some(b) => b < sequential_ns,
+            });
+            if let Some(w) = sequential {
+                funcs[w].call((block.as_ptr(),));
+                let ns = t.elapsed().as_nanos();
+                sched.whole_best = Some(sched.whole_best.map_or(ns, |b| b.min(ns)));
+                if sched.whole_best.is_some_and(|b| b >= sequential_ns) {
+                    // the pieces next time, the parallel loops on the team
+                    sched.est.fill(min_threaded_ns);
+                }
+            }
+            for (i, piece) in pieces.iter().enumerate().filter(|_| sequential.is_none()) {
                 let tp = Instant::now();
                 let mut ran = Ran::Whole;
                 match (team, &piece.nested) {
@@ -370,6 +457,8 @@ struct Schedule {
     /// Per piece with a nest: its last time as one function, as the nest.
     whole: Vec<Option<u128>>,
     nest: Vec<Option<u128>>,
+    /// The fastest run of the one-function code so far ([`run_adaptive`]).
+    whole_best: Option<u128>,
 }
 
 impl Schedule {

@@ -17,6 +17,7 @@ use crate::emit::{g, imm, Operand, VSrc, Width};
 use crate::error::Result;
 use crate::nest::{Group, Ref};
 use crate::state::{slot, Loc, State};
+use codegen_x86::Scale;
 
 /// Two pointer groups of a written array, both unit stride, whose distance
 /// is only known at run time (`A[i][j]` and `A[i-1][j+1]` in a `j` loop):
@@ -43,6 +44,33 @@ struct Reuse {
     prev: u8,
     cur: u8,
     mid: u8,
+}
+
+/// The written unit-stride groups of an innermost loop that move by a
+/// cache line or more per iteration of the enclosing loop `outer` (step
+/// `step`): their pointers and the bytes to the same place one enclosing
+/// iteration on (the row the next instance of the loop writes), which the
+/// main vector loop prefetches ([`State::vector_loop`]).
+pub(crate) fn rows_ahead(
+    groups: &[Group],
+    refs: &[Ref],
+    outer: &str,
+    step: i64,
+) -> Vec<(Gpr, crate::linear::Poly)> {
+    groups
+        .iter()
+        .enumerate()
+        .filter(|(gi, gr)| {
+            let co = gr.lin.coeff(outer);
+            gr.coef.as_const() == Some(1)
+                && !co.is_zero()
+                && !co.as_const().is_some_and(|c| c.abs() < 8)
+                && refs
+                    .iter()
+                    .any(|r| r.write && r.group.is_some_and(|(g, _)| g == *gi))
+        })
+        .filter_map(|(_, gr)| Some((gr.reg?, gr.lin.coeff(outer).scale(8 * step)?)))
+        .collect()
 }
 
 /// Copies of the 4-wide body per trip of the main vector loop.
@@ -74,6 +102,7 @@ impl State<'_> {
         ptrs: &[Gpr],
         shifted: &[(usize, usize)],
         reductions: &[String],
+        ahead: &[(Gpr, crate::linear::Poly)],
     ) -> Result<()> {
         let (yes, no) = match op {
             CmpOp::Le => (codegen_x86::Cond::Le, codegen_x86::Cond::G),
@@ -113,6 +142,22 @@ impl State<'_> {
             }
         }
         let [bfull, b3] = bounds;
+        // the written rows' offsets to the next row, in registers while
+        // more than SPARE_GPRS stay free: each trip prefetches the two
+        // lines its stores will cover there (a short row, such as
+        // stencil_diag's 4.8 kB, is past before the hardware prefetcher
+        // has followed it; the next row's lines then wait for their
+        // ownership at the stores)
+        let mut next_rows: Vec<(Gpr, Gpr)> = Vec::new();
+        for (p, bytes) in ahead {
+            if self.free_gprs() <= SPARE_GPRS {
+                break;
+            }
+            let o = self.inv(bytes)?;
+            let Some(r) = self.long_reg() else { break };
+            self.e.mov(g(r), o)?;
+            next_rows.push((*p, r));
+        }
         let second: Vec<(String, u8, u8)> = reductions
             .iter()
             .map(|a| {
@@ -140,6 +185,11 @@ impl State<'_> {
         self.cmp_it(it, bfull)?;
         self.e.jcc(no, four);
         self.e.bind(top)?;
+        for (p, r) in &next_rows {
+            for line in [0, 64] {
+                self.e.prefetch(Mem::sib(*p, *r, Scale::X1, line)?);
+            }
+        }
         for u in 0..COPIES {
             // copy u: unit-stride accesses 32·u bytes further, reductions
             // alternately in the first and the second accumulators
@@ -186,6 +236,9 @@ impl State<'_> {
         self.e.bind(done)?;
         for b in bounds {
             self.free_loc(b);
+        }
+        for (_, r) in next_rows {
+            self.free(r);
         }
         self.inner_mut()?.contract = false;
         for r in &reuse {

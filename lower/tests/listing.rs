@@ -60,10 +60,13 @@ fn iced_lines(code: &[u8]) -> Vec<(usize, String)> {
 
 /// Spellings that differ only by convention between GNU as and iced.
 fn normal(s: &str) -> String {
-    // objdump writes a unit scale (`[rdi+rsi*1]`), iced leaves it out
+    // objdump writes a unit scale (`[rdi+rsi*1]`, `[rdi+rsi*1+0x40]`),
+    // iced leaves it out
     s.replace("movabs ", "mov ")
         .replace("  ", " ")
         .replace("*1]", "]")
+        .replace("*1+", "+")
+        .replace("*1-", "-")
 }
 
 #[test]

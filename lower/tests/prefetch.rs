@@ -66,3 +66,51 @@ fn fixed_windows_prefetch_the_row_group_once() {
     assert_eq!(prefetches(&c), 4 + 1, "{:?}\n{}", c.notes, c.asm_text());
     agree_at_random_sizes(ROWS, 30);
 }
+
+/// A row written from the row before it (stencil_diag's shape): the
+/// vectorized row loop's main trip prefetches the two lines its stores
+/// cover in the next row (an index register holding the row's bytes),
+/// and the code still computes the interpreter's checksums.
+const NEXT_ROW: &str = "void next_row(int n, double A[n][n]) {
+  for (int i = 1; i < n; i++)
+    for (int j = 1; j < n - 1; j++)
+      A[i][j] = A[i-1][j-1] + A[i-1][j] + A[i-1][j+1];
+}";
+
+/// One loop: nothing encloses it, no next row.
+const ONE_LOOP: &str = "void one_loop(int n, double A[n], double B[n]) {
+  for (int j = 0; j < n; j++)
+    A[j] = B[j] * 2.0;
+}";
+
+/// Prefetches through an index register (`[p+r*1]`, `[p+r*1+0x40]`).
+fn indexed_prefetches(c: &lower::Compiled) -> Vec<String> {
+    c.asm_text()
+        .lines()
+        .filter(|l| l.contains("prefetcht0") && l.contains("*1"))
+        .map(|l| l.to_string())
+        .collect()
+}
+
+#[test]
+fn vector_loops_prefetch_the_next_row_they_write() {
+    let front = lower::front(NEXT_ROW).unwrap();
+    let (_, c, _) = compiled(&front);
+    assert!(
+        c.notes.iter().any(|n| n.contains("vectorized")),
+        "{:?}",
+        c.notes
+    );
+    let p = indexed_prefetches(&c);
+    assert_eq!(p.len(), 2, "{}", c.asm_text());
+    assert!(p[1].ends_with("+0x40]"), "{p:?}");
+    agree_at_random_sizes(NEXT_ROW, 60);
+    let front = lower::front(ONE_LOOP).unwrap();
+    let (_, c, _) = compiled(&front);
+    assert!(
+        c.notes.iter().any(|n| n.contains("vectorized")),
+        "{:?}",
+        c.notes
+    );
+    assert!(indexed_prefetches(&c).is_empty(), "{}", c.asm_text());
+}
