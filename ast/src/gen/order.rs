@@ -43,10 +43,23 @@ impl Gen<'_> {
                 sub.push(Map::from_basic(b.clone()));
             }
         }
-        let groups = self.order_by(l, &sub, true, Some(&owner))?;
+        let sub_before = self.before_matrix(l, &sub, true, Some(&owner))?;
+        let groups = groups_of(&sub_before);
         if groups.len() == 1 {
-            let groups = self.order_by(l, &inter, true, None)?;
-            return Ok((live, inter, groups));
+            // the pieces ordered as wholes: a piece precedes another when
+            // each of its disjuncts precedes each of the other's, which the
+            // pairs of disjuncts of different pieces already tell
+            // ([`Self::lex_before`] of two pieces is that conjunction)
+            let k = inter.len();
+            let mut before = vec![vec![true; k]; k];
+            for a in 0..sub.len() {
+                for b in 0..sub.len() {
+                    if owner[a] != owner[b] && !sub_before[a][b] {
+                        before[owner[a]][owner[b]] = false;
+                    }
+                }
+            }
+            return Ok((live, inter, groups_of(&before)));
         }
         let (mut pieces, mut sets, mut out_groups) = (Vec::new(), Vec::new(), Vec::new());
         for g in groups {
@@ -90,11 +103,25 @@ impl Gen<'_> {
         lex: bool,
         owners: Option<&[usize]>,
     ) -> Result<Vec<Vec<usize>>> {
-        let k = projs.len();
-        if k == 1 {
+        if projs.len() == 1 {
             return Ok(vec![vec![0]]);
         }
-        // before[a][b]: no value of a is >= a value of b
+        Ok(groups_of(&self.before_matrix(l, projs, lex, owners)?))
+    }
+
+    /// `before[a][b]` for the sets of [`Self::order_by`]: no value of `a`
+    /// is `>=` a value of `b` (by dimension `l`, or lexicographically by
+    /// the remaining times when `lex`; disjuncts of one owner must also be
+    /// disjoint).
+    #[allow(clippy::needless_range_loop)]
+    fn before_matrix(
+        &self,
+        l: usize,
+        projs: &[Map],
+        lex: bool,
+        owners: Option<&[usize]>,
+    ) -> Result<Vec<Vec<bool>>> {
+        let k = projs.len();
         let mut before = vec![vec![true; k]; k];
         for a in 0..k {
             for b in 0..k {
@@ -112,65 +139,77 @@ impl Gen<'_> {
                 }
             }
         }
-        // components of the "overlap" relation
-        let mut comp: Vec<usize> = (0..k).collect();
-        for a in 0..k {
-            for b in a + 1..k {
-                if !before[a][b] && !before[b][a] {
-                    let (ra, rb) = (find_root(&mut comp, a), find_root(&mut comp, b));
-                    comp[ra] = rb;
-                }
-            }
-        }
-        loop {
-            let mut roots: Vec<usize> = (0..k).map(|x| find_root(&mut comp, x)).collect();
-            roots.sort();
-            roots.dedup();
-            let members = |comp: &mut Vec<usize>, r: usize| -> Vec<usize> {
-                (0..k).filter(|&x| find_root(comp, x) == r).collect()
-            };
-            let groups: Vec<Vec<usize>> = roots.iter().map(|&r| members(&mut comp, r)).collect();
-            let m = groups.len();
-            // must[i][j]: group i has to come before group j
-            let mut must = vec![vec![false; m]; m];
-            for i in 0..m {
-                for j in 0..m {
-                    if i != j {
-                        must[i][j] = groups[i]
-                            .iter()
-                            .any(|&a| groups[j].iter().any(|&b| !before[b][a]));
-                    }
-                }
-            }
-            // topological order; a cycle merges its groups and retries
-            let mut done = vec![false; m];
-            let mut seq = Vec::new();
-            let mut stuck = false;
-            while seq.len() < m {
-                let next = (0..m).find(|&i| !done[i] && (0..m).all(|j| done[j] || !must[j][i]));
-                match next {
-                    Some(i) => {
-                        done[i] = true;
-                        seq.push(i);
-                    }
-                    None => {
-                        stuck = true;
-                        break;
-                    }
-                }
-            }
-            if !stuck {
-                return Ok(seq.into_iter().map(|i| groups[i].clone()).collect());
-            }
-            let rest: Vec<usize> = (0..m).filter(|&i| !done[i]).collect();
-            let r0 = find_root(&mut comp, groups[rest[0]][0]);
-            for &i in &rest[1..] {
-                let ri = find_root(&mut comp, groups[i][0]);
-                comp[ri] = r0;
+        Ok(before)
+    }
+}
+
+/// The groups of [`Gen::order_by`] from its `before` matrix: the components
+/// of the "overlap" relation (neither before the other), in an order where
+/// every group comes before those that some of its members must precede
+/// (a cycle merges its groups).
+#[allow(clippy::needless_range_loop)]
+fn groups_of(before: &[Vec<bool>]) -> Vec<Vec<usize>> {
+    let k = before.len();
+    // components of the "overlap" relation
+    let mut comp: Vec<usize> = (0..k).collect();
+    for a in 0..k {
+        for b in a + 1..k {
+            if !before[a][b] && !before[b][a] {
+                let (ra, rb) = (find_root(&mut comp, a), find_root(&mut comp, b));
+                comp[ra] = rb;
             }
         }
     }
+    loop {
+        let mut roots: Vec<usize> = (0..k).map(|x| find_root(&mut comp, x)).collect();
+        roots.sort();
+        roots.dedup();
+        let members = |comp: &mut Vec<usize>, r: usize| -> Vec<usize> {
+            (0..k).filter(|&x| find_root(comp, x) == r).collect()
+        };
+        let groups: Vec<Vec<usize>> = roots.iter().map(|&r| members(&mut comp, r)).collect();
+        let m = groups.len();
+        // must[i][j]: group i has to come before group j
+        let mut must = vec![vec![false; m]; m];
+        for i in 0..m {
+            for j in 0..m {
+                if i != j {
+                    must[i][j] = groups[i]
+                        .iter()
+                        .any(|&a| groups[j].iter().any(|&b| !before[b][a]));
+                }
+            }
+        }
+        // topological order; a cycle merges its groups and retries
+        let mut done = vec![false; m];
+        let mut seq = Vec::new();
+        let mut stuck = false;
+        while seq.len() < m {
+            let next = (0..m).find(|&i| !done[i] && (0..m).all(|j| done[j] || !must[j][i]));
+            match next {
+                Some(i) => {
+                    done[i] = true;
+                    seq.push(i);
+                }
+                None => {
+                    stuck = true;
+                    break;
+                }
+            }
+        }
+        if !stuck {
+            return seq.into_iter().map(|i| groups[i].clone()).collect();
+        }
+        let rest: Vec<usize> = (0..m).filter(|&i| !done[i]).collect();
+        let r0 = find_root(&mut comp, groups[rest[0]][0]);
+        for &i in &rest[1..] {
+            let ri = find_root(&mut comp, groups[i][0]);
+            comp[ri] = r0;
+        }
+    }
+}
 
+impl Gen<'_> {
     /// True if no point of `a` has schedule times `l..` lexicographically
     /// after those of a point of `b` with the same outer values (equal
     /// times may run in any order).
