@@ -212,7 +212,8 @@ fn groups_of(before: &[Vec<bool>]) -> Vec<Vec<usize>> {
 impl Gen<'_> {
     /// True if no point of `a` has schedule times `l..` lexicographically
     /// after those of a point of `b` with the same outer values (equal
-    /// times may run in any order).
+    /// times may run in any order). The disjuncts of `a` and `b` are
+    /// nonempty (parts of coalesced sets).
     fn lex_before(&self, l: usize, a: &Map, b: &Map) -> Result<bool> {
         let n = self.scan.n;
         let d = self.scan.n_sched;
@@ -231,6 +232,12 @@ impl Gen<'_> {
                     match (fixed_value(ba, 1 + np + k), fixed_value(bb, 1 + np + k)) {
                         (Some(x), Some(y)) if x < y => break,
                         (Some(x), Some(y)) if x == y => continue,
+                        (Some(_), Some(_)) if l == 0 && tests.is_empty() => {
+                            // no outer dimension to be equal on: two
+                            // nonempty parts meet, and `a` is after `b`
+                            debug_assert!(!ba.is_empty()? && !bb.is_empty()?);
+                            return Ok(false);
+                        }
                         (Some(_), Some(_)) => {
                             tests.push(k);
                             break;
