@@ -125,18 +125,24 @@ impl Gen<'_> {
         let mut before = vec![vec![true; k]; k];
         for a in 0..k {
             for b in 0..k {
-                if a != b {
-                    let same = owners.is_some_and(|o| o[a] == o[b]);
-                    before[a][b] = if same {
-                        // parts of one statement: also disjoint
-                        self.lex_before(l, &projs[a], &projs[b])?
-                            && projs[a].intersect(&projs[b])?.is_empty()?
-                    } else if lex {
-                        self.lex_before(l, &projs[a], &projs[b])?
-                    } else {
-                        self.strictly_before(l, &projs[a], &projs[b])?
-                    };
+                if a == b || (lex && b < a) {
+                    continue;
                 }
+                if !lex {
+                    before[a][b] = self.strictly_before(l, &projs[a], &projs[b])?;
+                    continue;
+                }
+                // both directions at once (they share the pairs' products)
+                let (ab, ba) = self.lex_before_both(l, &projs[a], &projs[b])?;
+                let (ab, ba) = if owners.is_some_and(|o| o[a] == o[b]) && (ab || ba) {
+                    // parts of one statement: also disjoint
+                    let disjoint = projs[a].intersect(&projs[b])?.is_empty()?;
+                    (ab && disjoint, ba && disjoint)
+                } else {
+                    (ab, ba)
+                };
+                before[a][b] = ab;
+                before[b][a] = ba;
             }
         }
         Ok(before)
@@ -210,47 +216,46 @@ fn groups_of(before: &[Vec<bool>]) -> Vec<Vec<usize>> {
 }
 
 impl Gen<'_> {
-    /// True if no point of `a` has schedule times `l..` lexicographically
-    /// after those of a point of `b` with the same outer values (equal
-    /// times may run in any order). The disjuncts of `a` and `b` are
-    /// nonempty (parts of coalesced sets).
-    fn lex_before(&self, l: usize, a: &Map, b: &Map) -> Result<bool> {
+    /// Whether `a` is before `b` and whether `b` is before `a`: no point of
+    /// the first has schedule times `l..` lexicographically after those of
+    /// a point of the second with the same outer values (equal times may
+    /// run in any order). The disjuncts of `a` and `b` are nonempty (parts
+    /// of coalesced sets).
+    fn lex_before_both(&self, l: usize, a: &Map, b: &Map) -> Result<(bool, bool)> {
         let n = self.scan.n;
-        let d = self.scan.n_sched;
         let np = self.scan.params.len();
         let space = set_space(&self.scan.params, 2 * n);
         let row = |out: &BasicMap| vec![Int::ZERO; out.row_len()];
-        for ba in a.basic_maps() {
-            for bb in b.basic_maps() {
-                // the dimensions `l..` whose comparison needs a test: where
-                // both parts fix a dimension to constants, `a_k > b_k` is
-                // decided without one (smaller: no later dimension matters;
-                // equal: the next one decides; larger: only the test that
-                // the parts meet with equal outer values is left)
-                let mut tests = Vec::new();
-                for k in l..d {
-                    match (fixed_value(ba, 1 + np + k), fixed_value(bb, 1 + np + k)) {
-                        (Some(x), Some(y)) if x < y => break,
-                        (Some(x), Some(y)) if x == y => continue,
-                        (Some(_), Some(_)) if l == 0 && tests.is_empty() => {
-                            // no outer dimension to be equal on: two
-                            // nonempty parts meet, and `a` is after `b`
-                            debug_assert!(!ba.is_empty()? && !bb.is_empty()?);
-                            return Ok(false);
+        let (mut ab, mut ba) = (true, true);
+        for pa in a.basic_maps() {
+            for pb in b.basic_maps() {
+                if !ab && !ba {
+                    return Ok((false, false));
+                }
+                // the tests of each direction still open
+                let mut plans: Vec<(bool, Vec<usize>)> = Vec::new();
+                for (forward, (x, y)) in [(true, (pa, pb)), (false, (pb, pa))] {
+                    if !(if forward { ab } else { ba }) {
+                        continue;
+                    }
+                    match self.lex_tests(l, x, y) {
+                        LexTests::After => {
+                            if forward {
+                                ab = false;
+                            } else {
+                                ba = false;
+                            }
                         }
-                        (Some(_), Some(_)) => {
-                            tests.push(k);
-                            break;
-                        }
-                        _ => tests.push(k),
+                        LexTests::Test(tests) if !tests.is_empty() => plans.push((forward, tests)),
+                        LexTests::Test(_) => {}
                     }
                 }
-                if tests.is_empty() {
+                if plans.is_empty() {
                     continue;
                 }
-                let ea = remap(ba, &space, &|c| c);
+                let ea = remap(pa, &space, &|c| c);
                 // b's dimensions after a's
-                let eb = remap(bb, &space, &|c| if c <= np { c } else { c + n });
+                let eb = remap(pb, &space, &|c| if c <= np { c } else { c + n });
                 let both_map = Map::from_basic(ea).intersect(&Map::from_basic(eb))?;
                 let Some(mut both) = both_map.basic_maps().first().cloned() else {
                     continue;
@@ -261,27 +266,68 @@ impl Gen<'_> {
                     r[1 + np + n + k] = -&Int::ONE;
                     both.add_eq(r);
                 }
-                // a_k > b_k after equal l..k (the skipped dimensions are
-                // equal constants in both: their equalities hold already)
-                let mut prefix = both;
-                for k in tests {
-                    let mut gt = prefix.clone();
-                    let mut r = row(&gt);
-                    r[1 + np + k] = Int::ONE;
-                    r[1 + np + n + k] = -&Int::ONE;
-                    r[0] = -&Int::ONE;
-                    gt.add_ineq(r);
-                    if !Map::from_basic(gt).is_empty()? {
-                        return Ok(false);
+                for (forward, tests) in plans {
+                    // first's k > second's k after equal l..k (the skipped
+                    // dimensions are equal constants in both: their
+                    // equalities hold already)
+                    let (first, second) = if forward { (0, n) } else { (n, 0) };
+                    let mut prefix = both.clone();
+                    let mut after = false;
+                    for k in tests {
+                        let mut gt = prefix.clone();
+                        let mut r = row(&gt);
+                        r[1 + np + first + k] = Int::ONE;
+                        r[1 + np + second + k] = -&Int::ONE;
+                        r[0] = -&Int::ONE;
+                        gt.add_ineq(r);
+                        if !Map::from_basic(gt).is_empty()? {
+                            after = true;
+                            break;
+                        }
+                        let mut r = row(&prefix);
+                        r[1 + np + k] = Int::ONE;
+                        r[1 + np + n + k] = -&Int::ONE;
+                        prefix.add_eq(r);
                     }
-                    let mut r = row(&prefix);
-                    r[1 + np + k] = Int::ONE;
-                    r[1 + np + n + k] = -&Int::ONE;
-                    prefix.add_eq(r);
+                    if after {
+                        if forward {
+                            ab = false;
+                        } else {
+                            ba = false;
+                        }
+                    }
                 }
             }
         }
-        Ok(true)
+        Ok((ab, ba))
+    }
+
+    /// The dimensions `l..` whose comparison needs a test for "`x` before
+    /// `y`": where both parts fix a dimension to constants, `x_k > y_k` is
+    /// decided without one (smaller: no later dimension matters; equal: the
+    /// next one decides; larger: only the test that the parts meet with
+    /// equal outer values is left, none at the outermost level).
+    fn lex_tests(&self, l: usize, x: &BasicMap, y: &BasicMap) -> LexTests {
+        let d = self.scan.n_sched;
+        let np = self.scan.params.len();
+        let mut tests = Vec::new();
+        for k in l..d {
+            match (fixed_value(x, 1 + np + k), fixed_value(y, 1 + np + k)) {
+                (Some(a), Some(b)) if a < b => break,
+                (Some(a), Some(b)) if a == b => continue,
+                (Some(_), Some(_)) if l == 0 && tests.is_empty() => {
+                    // no outer dimension to be equal on: two nonempty
+                    // parts meet, and `x` is after `y`
+                    return LexTests::After;
+                }
+                (Some(_), Some(_)) => {
+                    tests.push(k);
+                    break;
+                }
+                _ => tests.push(k),
+            }
+        }
+        LexTests::Test(tests)
     }
 
     /// True if no point of `a` has a value of dimension `l` >= that of a
@@ -315,6 +361,15 @@ impl Gen<'_> {
         }
         Ok(true)
     }
+}
+
+/// What the fixed dimensions of two parts tell of their order.
+enum LexTests {
+    /// The first part is after the second somewhere.
+    After,
+    /// The dimensions whose comparison is still to be tested (none: the
+    /// first part is before the second).
+    Test(Vec<usize>),
 }
 
 /// The value column `col` of `b` is fixed to by an equality of `b` on it
