@@ -43,13 +43,23 @@ impl Gen<'_> {
                 sub.push(Map::from_basic(b.clone()));
             }
         }
-        let sub_before = self.before_matrix(l, &sub, true, Some(&owner))?;
+        let (mut sub_before, tested) = self.before_matrix(l, &sub, true, Some(&owner))?;
         let groups = groups_of(&sub_before);
         if groups.len() == 1 {
             // the pieces ordered as wholes: a piece precedes another when
             // each of its disjuncts precedes each of the other's, which the
-            // pairs of disjuncts of different pieces already tell
-            // ([`Self::lex_before`] of two pieces is that conjunction)
+            // pairs of disjuncts of different pieces tell
+            // ([`Self::lex_before_both`] of two pieces is that conjunction;
+            // the pairs left untested, already in one group, are tested now)
+            for a in 0..sub.len() {
+                for b in a + 1..sub.len() {
+                    if owner[a] != owner[b] && !tested[a][b] {
+                        let (ab, ba) = self.lex_before_both(l, &sub[a], &sub[b])?;
+                        sub_before[a][b] = ab;
+                        sub_before[b][a] = ba;
+                    }
+                }
+            }
             let k = inter.len();
             let mut before = vec![vec![true; k]; k];
             for a in 0..sub.len() {
@@ -106,46 +116,66 @@ impl Gen<'_> {
         if projs.len() == 1 {
             return Ok(vec![vec![0]]);
         }
-        Ok(groups_of(&self.before_matrix(l, projs, lex, owners)?))
+        Ok(groups_of(&self.before_matrix(l, projs, lex, owners)?.0))
     }
 
     /// `before[a][b]` for the sets of [`Self::order_by`]: no value of `a`
     /// is `>=` a value of `b` (by dimension `l`, or lexicographically by
     /// the remaining times when `lex`; disjuncts of one owner must also be
-    /// disjoint).
-    #[allow(clippy::needless_range_loop)]
+    /// disjoint), and which pairs were tested.
+    ///
+    /// A pair whose sets are already linked by pairs that overlap (neither
+    /// before the other) is not tested: they end in one group whatever its
+    /// answer, and [`groups_of`] reads only pairs of different groups (its
+    /// entries are left `false` both ways, an overlap, which changes
+    /// nothing).
+    #[allow(clippy::needless_range_loop, clippy::type_complexity)]
     fn before_matrix(
         &self,
         l: usize,
         projs: &[Map],
         lex: bool,
         owners: Option<&[usize]>,
-    ) -> Result<Vec<Vec<bool>>> {
+    ) -> Result<(Vec<Vec<bool>>, Vec<Vec<bool>>)> {
         let k = projs.len();
         let mut before = vec![vec![true; k]; k];
+        let mut tested = vec![vec![false; k]; k];
+        // components of the overlap relation found so far
+        let mut comp: Vec<usize> = (0..k).collect();
         for a in 0..k {
-            for b in 0..k {
-                if a == b || (lex && b < a) {
+            for b in a + 1..k {
+                let (ra, rb) = (find_root(&mut comp, a), find_root(&mut comp, b));
+                if ra == rb {
+                    before[a][b] = false;
+                    before[b][a] = false;
                     continue;
                 }
-                if !lex {
-                    before[a][b] = self.strictly_before(l, &projs[a], &projs[b])?;
-                    continue;
-                }
-                // both directions at once (they share the pairs' products)
-                let (ab, ba) = self.lex_before_both(l, &projs[a], &projs[b])?;
-                let (ab, ba) = if owners.is_some_and(|o| o[a] == o[b]) && (ab || ba) {
-                    // parts of one statement: also disjoint
-                    let disjoint = projs[a].intersect(&projs[b])?.is_empty()?;
-                    (ab && disjoint, ba && disjoint)
+                let (ab, ba) = if !lex {
+                    (
+                        self.strictly_before(l, &projs[a], &projs[b])?,
+                        self.strictly_before(l, &projs[b], &projs[a])?,
+                    )
                 } else {
-                    (ab, ba)
+                    // both directions at once (they share the pairs' products)
+                    let (ab, ba) = self.lex_before_both(l, &projs[a], &projs[b])?;
+                    if owners.is_some_and(|o| o[a] == o[b]) && (ab || ba) {
+                        // parts of one statement: also disjoint
+                        let disjoint = projs[a].intersect(&projs[b])?.is_empty()?;
+                        (ab && disjoint, ba && disjoint)
+                    } else {
+                        (ab, ba)
+                    }
                 };
                 before[a][b] = ab;
                 before[b][a] = ba;
+                tested[a][b] = true;
+                tested[b][a] = true;
+                if !ab && !ba {
+                    comp[ra] = rb;
+                }
             }
         }
-        Ok(before)
+        Ok((before, tested))
     }
 }
 
