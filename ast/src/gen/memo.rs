@@ -8,7 +8,12 @@
 //! A question is found again by the whole syntactic value of its set (its
 //! space, and per disjunct its divisions, equalities and inequalities, in
 //! order), so a remembered answer is the answer the engine gives to that
-//! very input. Looking up hashes the rows in place and compares them with
+//! very input. An answer is also remembered as the answer to itself: the
+//! recursion asks to coalesce sets that are already the engine's coalesced
+//! answers (the projection of a set onto all its dimensions at the last
+//! level, a part of a union kept whole), and `coalesce_simplified` leaves
+//! its own answers as they are (checked on every such use in debug and
+//! unit-test builds). Looking up hashes the rows in place and compares them with
 //! the remembered inputs of the same hash (no copy unless the answer is
 //! new).
 
@@ -90,15 +95,27 @@ impl Memo {
         let h = hash_of(m);
         if let Some(bucket) = self.coalesced.borrow().get(&h) {
             if let Some((_, c)) = bucket.iter().find(|(q, _)| same_written(q, m)) {
+                // (an answer remembered as its own: checked in debug and
+                // unit-test builds)
+                if cfg!(any(test, debug_assertions)) && same_written(m, c) {
+                    assert!(
+                        same_written(&m.coalesce_simplified()?, c),
+                        "coalesce_simplified changed its own answer {m}"
+                    );
+                }
                 return Ok(c.clone());
             }
         }
         let c = m.coalesce_simplified()?;
-        self.coalesced
-            .borrow_mut()
-            .entry(h)
-            .or_default()
-            .push((m.clone(), c.clone()));
+        let mut memo = self.coalesced.borrow_mut();
+        memo.entry(h).or_default().push((m.clone(), c.clone()));
+        if !same_written(&c, m) {
+            let hc = hash_of(&c);
+            let bucket = memo.entry(hc).or_default();
+            if !bucket.iter().any(|(q, _)| same_written(q, &c)) {
+                bucket.push((c.clone(), c.clone()));
+            }
+        }
         Ok(c)
     }
 }
@@ -127,8 +144,42 @@ mod tests {
                 assert!(same_written(&remembered, &direct), "{s}");
             }
         }
+        // one entry per input, and one per answer written otherwise
         let n: usize = memo.coalesced.borrow().values().map(Vec::len).sum();
-        assert_eq!(n, inputs.len());
+        let rewritten = inputs
+            .iter()
+            .filter(|s| !same_written(&map(s).coalesce_simplified().unwrap(), &map(s)))
+            .count();
+        assert_eq!(n, inputs.len() + rewritten);
+        assert!(rewritten > 0);
+        // an answer asked again is the engine's answer to it
+        for s in inputs {
+            let c = map(s).coalesce_simplified().unwrap();
+            let again = memo.coalesced(&c).unwrap();
+            assert!(same_written(&again, &c.coalesce_simplified().unwrap()), "{s}");
+        }
+        let m: usize = memo.coalesced.borrow().values().map(Vec::len).sum();
+        assert_eq!(m, n);
+    }
+
+    #[test]
+    fn answers_asked_again_in_a_generation() {
+        // tiled loops with strides and a disjunctive guard: the recursion
+        // asks to coalesce some of its own answers (each such use is
+        // checked against the engine in this build)
+        let schedule = "[N, M] -> { S0[ii, i, j] -> [0, ii, i, j, 0] : (i) mod 2 = 0 and \
+            (j) mod 2 = 0 and (ii) mod 4 = 0 and ii <= i <= ii + 3 and 0 <= i < N and \
+            0 <= j < M and i - 3 <= j <= i + 3; S0[ii, i, j] -> [0, ii, i, j, 0] : \
+            (i - j + 1) mod 2 = 0 and (ii) mod 4 = 0 and ii <= i <= ii + 3 and 0 <= i < N \
+            and i < j < M and j <= i + 3; S1[ii, i, j] -> [0, ii, i, j, 1] : (ii) mod 4 = 0 \
+            and (j) mod 2 = 0 and (i - 1) mod 2 = 0 and ii <= i < N and 0 <= j < M and \
+            i - 3 <= j <= i and ii >= 0 and i <= ii + 3; S3[i] -> [2, i, 0, 0, 0] : \
+            0 <= i < N and i <= 3; S3[i] -> [2, i, 0, 0, 0] : 0 <= i < N and i >= N - 2 }"
+            .parse()
+            .unwrap();
+        let context = "[N, M] -> { : N >= 0 and M >= 0 }".parse().unwrap();
+        let code = crate::generate(&schedule, &context).unwrap();
+        assert!(code.to_c().contains("S1(c1, c2, c3)"), "{}", code.to_c());
     }
 
     #[test]

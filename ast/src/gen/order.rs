@@ -43,10 +43,33 @@ impl Gen<'_> {
                 sub.push(Map::from_basic(b.clone()));
             }
         }
-        let groups = self.order_by(l, &sub, true, Some(&owner))?;
+        let (mut sub_before, tested) = self.before_matrix(l, &sub, true, Some(&owner))?;
+        let groups = groups_of(&sub_before);
         if groups.len() == 1 {
-            let groups = self.order_by(l, &inter, true, None)?;
-            return Ok((live, inter, groups));
+            // the pieces ordered as wholes: a piece precedes another when
+            // each of its disjuncts precedes each of the other's, which the
+            // pairs of disjuncts of different pieces tell
+            // ([`Self::lex_before_both`] of two pieces is that conjunction;
+            // the pairs left untested, already in one group, are tested now)
+            for a in 0..sub.len() {
+                for b in a + 1..sub.len() {
+                    if owner[a] != owner[b] && !tested[a][b] {
+                        let (ab, ba) = self.lex_before_both(l, &sub[a], &sub[b])?;
+                        sub_before[a][b] = ab;
+                        sub_before[b][a] = ba;
+                    }
+                }
+            }
+            let k = inter.len();
+            let mut before = vec![vec![true; k]; k];
+            for a in 0..sub.len() {
+                for b in 0..sub.len() {
+                    if owner[a] != owner[b] && !sub_before[a][b] {
+                        before[owner[a]][owner[b]] = false;
+                    }
+                }
+            }
+            return Ok((live, inter, groups_of(&before)));
         }
         let (mut pieces, mut sets, mut out_groups) = (Vec::new(), Vec::new(), Vec::new());
         for g in groups {
@@ -90,121 +113,179 @@ impl Gen<'_> {
         lex: bool,
         owners: Option<&[usize]>,
     ) -> Result<Vec<Vec<usize>>> {
-        let k = projs.len();
-        if k == 1 {
+        if projs.len() == 1 {
             return Ok(vec![vec![0]]);
         }
-        // before[a][b]: no value of a is >= a value of b
+        Ok(groups_of(&self.before_matrix(l, projs, lex, owners)?.0))
+    }
+
+    /// `before[a][b]` for the sets of [`Self::order_by`]: no value of `a`
+    /// is `>=` a value of `b` (by dimension `l`, or lexicographically by
+    /// the remaining times when `lex`; disjuncts of one owner must also be
+    /// disjoint), and which pairs were tested.
+    ///
+    /// A pair whose sets are already linked by pairs that overlap (neither
+    /// before the other) is not tested: they end in one group whatever its
+    /// answer, and [`groups_of`] reads only pairs of different groups (its
+    /// entries are left `false` both ways, an overlap, which changes
+    /// nothing).
+    #[allow(clippy::needless_range_loop, clippy::type_complexity)]
+    fn before_matrix(
+        &self,
+        l: usize,
+        projs: &[Map],
+        lex: bool,
+        owners: Option<&[usize]>,
+    ) -> Result<(Vec<Vec<bool>>, Vec<Vec<bool>>)> {
+        let k = projs.len();
         let mut before = vec![vec![true; k]; k];
-        for a in 0..k {
-            for b in 0..k {
-                if a != b {
-                    let same = owners.is_some_and(|o| o[a] == o[b]);
-                    before[a][b] = if same {
-                        // parts of one statement: also disjoint
-                        self.lex_before(l, &projs[a], &projs[b])?
-                            && projs[a].intersect(&projs[b])?.is_empty()?
-                    } else if lex {
-                        self.lex_before(l, &projs[a], &projs[b])?
-                    } else {
-                        self.strictly_before(l, &projs[a], &projs[b])?
-                    };
-                }
-            }
-        }
-        // components of the "overlap" relation
+        let mut tested = vec![vec![false; k]; k];
+        // components of the overlap relation found so far
         let mut comp: Vec<usize> = (0..k).collect();
         for a in 0..k {
             for b in a + 1..k {
-                if !before[a][b] && !before[b][a] {
-                    let (ra, rb) = (find_root(&mut comp, a), find_root(&mut comp, b));
+                let (ra, rb) = (find_root(&mut comp, a), find_root(&mut comp, b));
+                if ra == rb {
+                    before[a][b] = false;
+                    before[b][a] = false;
+                    continue;
+                }
+                let (ab, ba) = if !lex {
+                    (
+                        self.strictly_before(l, &projs[a], &projs[b])?,
+                        self.strictly_before(l, &projs[b], &projs[a])?,
+                    )
+                } else {
+                    // both directions at once (they share the pairs' products)
+                    let (ab, ba) = self.lex_before_both(l, &projs[a], &projs[b])?;
+                    if owners.is_some_and(|o| o[a] == o[b]) && (ab || ba) {
+                        // parts of one statement: also disjoint
+                        let disjoint = projs[a].intersect(&projs[b])?.is_empty()?;
+                        (ab && disjoint, ba && disjoint)
+                    } else {
+                        (ab, ba)
+                    }
+                };
+                before[a][b] = ab;
+                before[b][a] = ba;
+                tested[a][b] = true;
+                tested[b][a] = true;
+                if !ab && !ba {
                     comp[ra] = rb;
                 }
             }
         }
-        loop {
-            let mut roots: Vec<usize> = (0..k).map(|x| find_root(&mut comp, x)).collect();
-            roots.sort();
-            roots.dedup();
-            let members = |comp: &mut Vec<usize>, r: usize| -> Vec<usize> {
-                (0..k).filter(|&x| find_root(comp, x) == r).collect()
-            };
-            let groups: Vec<Vec<usize>> = roots.iter().map(|&r| members(&mut comp, r)).collect();
-            let m = groups.len();
-            // must[i][j]: group i has to come before group j
-            let mut must = vec![vec![false; m]; m];
-            for i in 0..m {
-                for j in 0..m {
-                    if i != j {
-                        must[i][j] = groups[i]
-                            .iter()
-                            .any(|&a| groups[j].iter().any(|&b| !before[b][a]));
-                    }
-                }
-            }
-            // topological order; a cycle merges its groups and retries
-            let mut done = vec![false; m];
-            let mut seq = Vec::new();
-            let mut stuck = false;
-            while seq.len() < m {
-                let next = (0..m).find(|&i| !done[i] && (0..m).all(|j| done[j] || !must[j][i]));
-                match next {
-                    Some(i) => {
-                        done[i] = true;
-                        seq.push(i);
-                    }
-                    None => {
-                        stuck = true;
-                        break;
-                    }
-                }
-            }
-            if !stuck {
-                return Ok(seq.into_iter().map(|i| groups[i].clone()).collect());
-            }
-            let rest: Vec<usize> = (0..m).filter(|&i| !done[i]).collect();
-            let r0 = find_root(&mut comp, groups[rest[0]][0]);
-            for &i in &rest[1..] {
-                let ri = find_root(&mut comp, groups[i][0]);
-                comp[ri] = r0;
+        Ok((before, tested))
+    }
+}
+
+/// The groups of [`Gen::order_by`] from its `before` matrix: the components
+/// of the "overlap" relation (neither before the other), in an order where
+/// every group comes before those that some of its members must precede
+/// (a cycle merges its groups).
+#[allow(clippy::needless_range_loop)]
+fn groups_of(before: &[Vec<bool>]) -> Vec<Vec<usize>> {
+    let k = before.len();
+    // components of the "overlap" relation
+    let mut comp: Vec<usize> = (0..k).collect();
+    for a in 0..k {
+        for b in a + 1..k {
+            if !before[a][b] && !before[b][a] {
+                let (ra, rb) = (find_root(&mut comp, a), find_root(&mut comp, b));
+                comp[ra] = rb;
             }
         }
     }
+    loop {
+        let mut roots: Vec<usize> = (0..k).map(|x| find_root(&mut comp, x)).collect();
+        roots.sort();
+        roots.dedup();
+        let members = |comp: &mut Vec<usize>, r: usize| -> Vec<usize> {
+            (0..k).filter(|&x| find_root(comp, x) == r).collect()
+        };
+        let groups: Vec<Vec<usize>> = roots.iter().map(|&r| members(&mut comp, r)).collect();
+        let m = groups.len();
+        // must[i][j]: group i has to come before group j
+        let mut must = vec![vec![false; m]; m];
+        for i in 0..m {
+            for j in 0..m {
+                if i != j {
+                    must[i][j] = groups[i]
+                        .iter()
+                        .any(|&a| groups[j].iter().any(|&b| !before[b][a]));
+                }
+            }
+        }
+        // topological order; a cycle merges its groups and retries
+        let mut done = vec![false; m];
+        let mut seq = Vec::new();
+        let mut stuck = false;
+        while seq.len() < m {
+            let next = (0..m).find(|&i| !done[i] && (0..m).all(|j| done[j] || !must[j][i]));
+            match next {
+                Some(i) => {
+                    done[i] = true;
+                    seq.push(i);
+                }
+                None => {
+                    stuck = true;
+                    break;
+                }
+            }
+        }
+        if !stuck {
+            return seq.into_iter().map(|i| groups[i].clone()).collect();
+        }
+        let rest: Vec<usize> = (0..m).filter(|&i| !done[i]).collect();
+        let r0 = find_root(&mut comp, groups[rest[0]][0]);
+        for &i in &rest[1..] {
+            let ri = find_root(&mut comp, groups[i][0]);
+            comp[ri] = r0;
+        }
+    }
+}
 
-    /// True if no point of `a` has schedule times `l..` lexicographically
-    /// after those of a point of `b` with the same outer values (equal
-    /// times may run in any order).
-    fn lex_before(&self, l: usize, a: &Map, b: &Map) -> Result<bool> {
+impl Gen<'_> {
+    /// Whether `a` is before `b` and whether `b` is before `a`: no point of
+    /// the first has schedule times `l..` lexicographically after those of
+    /// a point of the second with the same outer values (equal times may
+    /// run in any order). The disjuncts of `a` and `b` are nonempty (parts
+    /// of coalesced sets).
+    fn lex_before_both(&self, l: usize, a: &Map, b: &Map) -> Result<(bool, bool)> {
         let n = self.scan.n;
-        let d = self.scan.n_sched;
         let np = self.scan.params.len();
         let space = set_space(&self.scan.params, 2 * n);
         let row = |out: &BasicMap| vec![Int::ZERO; out.row_len()];
-        for ba in a.basic_maps() {
-            for bb in b.basic_maps() {
-                // the dimensions `l..` whose comparison needs a test: where
-                // both parts fix a dimension to constants, `a_k > b_k` is
-                // decided without one (smaller: no later dimension matters;
-                // equal: the next one decides; larger: only the test that
-                // the parts meet with equal outer values is left)
-                let mut tests = Vec::new();
-                for k in l..d {
-                    match (fixed_value(ba, 1 + np + k), fixed_value(bb, 1 + np + k)) {
-                        (Some(x), Some(y)) if x < y => break,
-                        (Some(x), Some(y)) if x == y => continue,
-                        (Some(_), Some(_)) => {
-                            tests.push(k);
-                            break;
+        let (mut ab, mut ba) = (true, true);
+        for pa in a.basic_maps() {
+            for pb in b.basic_maps() {
+                if !ab && !ba {
+                    return Ok((false, false));
+                }
+                // the tests of each direction still open
+                let mut plans: Vec<(bool, Vec<usize>)> = Vec::new();
+                for (forward, (x, y)) in [(true, (pa, pb)), (false, (pb, pa))] {
+                    if !(if forward { ab } else { ba }) {
+                        continue;
+                    }
+                    match self.lex_tests(l, x, y) {
+                        LexTests::After => {
+                            if forward {
+                                ab = false;
+                            } else {
+                                ba = false;
+                            }
                         }
-                        _ => tests.push(k),
+                        LexTests::Test(tests) if !tests.is_empty() => plans.push((forward, tests)),
+                        LexTests::Test(_) => {}
                     }
                 }
-                if tests.is_empty() {
+                if plans.is_empty() {
                     continue;
                 }
-                let ea = remap(ba, &space, &|c| c);
+                let ea = remap(pa, &space, &|c| c);
                 // b's dimensions after a's
-                let eb = remap(bb, &space, &|c| if c <= np { c } else { c + n });
+                let eb = remap(pb, &space, &|c| if c <= np { c } else { c + n });
                 let both_map = Map::from_basic(ea).intersect(&Map::from_basic(eb))?;
                 let Some(mut both) = both_map.basic_maps().first().cloned() else {
                     continue;
@@ -215,27 +296,68 @@ impl Gen<'_> {
                     r[1 + np + n + k] = -&Int::ONE;
                     both.add_eq(r);
                 }
-                // a_k > b_k after equal l..k (the skipped dimensions are
-                // equal constants in both: their equalities hold already)
-                let mut prefix = both;
-                for k in tests {
-                    let mut gt = prefix.clone();
-                    let mut r = row(&gt);
-                    r[1 + np + k] = Int::ONE;
-                    r[1 + np + n + k] = -&Int::ONE;
-                    r[0] = -&Int::ONE;
-                    gt.add_ineq(r);
-                    if !Map::from_basic(gt).is_empty()? {
-                        return Ok(false);
+                for (forward, tests) in plans {
+                    // first's k > second's k after equal l..k (the skipped
+                    // dimensions are equal constants in both: their
+                    // equalities hold already)
+                    let (first, second) = if forward { (0, n) } else { (n, 0) };
+                    let mut prefix = both.clone();
+                    let mut after = false;
+                    for k in tests {
+                        let mut gt = prefix.clone();
+                        let mut r = row(&gt);
+                        r[1 + np + first + k] = Int::ONE;
+                        r[1 + np + second + k] = -&Int::ONE;
+                        r[0] = -&Int::ONE;
+                        gt.add_ineq(r);
+                        if !Map::from_basic(gt).is_empty()? {
+                            after = true;
+                            break;
+                        }
+                        let mut r = row(&prefix);
+                        r[1 + np + k] = Int::ONE;
+                        r[1 + np + n + k] = -&Int::ONE;
+                        prefix.add_eq(r);
                     }
-                    let mut r = row(&prefix);
-                    r[1 + np + k] = Int::ONE;
-                    r[1 + np + n + k] = -&Int::ONE;
-                    prefix.add_eq(r);
+                    if after {
+                        if forward {
+                            ab = false;
+                        } else {
+                            ba = false;
+                        }
+                    }
                 }
             }
         }
-        Ok(true)
+        Ok((ab, ba))
+    }
+
+    /// The dimensions `l..` whose comparison needs a test for "`x` before
+    /// `y`": where both parts fix a dimension to constants, `x_k > y_k` is
+    /// decided without one (smaller: no later dimension matters; equal: the
+    /// next one decides; larger: only the test that the parts meet with
+    /// equal outer values is left, none at the outermost level).
+    fn lex_tests(&self, l: usize, x: &BasicMap, y: &BasicMap) -> LexTests {
+        let d = self.scan.n_sched;
+        let np = self.scan.params.len();
+        let mut tests = Vec::new();
+        for k in l..d {
+            match (fixed_value(x, 1 + np + k), fixed_value(y, 1 + np + k)) {
+                (Some(a), Some(b)) if a < b => break,
+                (Some(a), Some(b)) if a == b => continue,
+                (Some(_), Some(_)) if l == 0 && tests.is_empty() => {
+                    // no outer dimension to be equal on: two nonempty
+                    // parts meet, and `x` is after `y`
+                    return LexTests::After;
+                }
+                (Some(_), Some(_)) => {
+                    tests.push(k);
+                    break;
+                }
+                _ => tests.push(k),
+            }
+        }
+        LexTests::Test(tests)
     }
 
     /// True if no point of `a` has a value of dimension `l` >= that of a
@@ -269,6 +391,15 @@ impl Gen<'_> {
         }
         Ok(true)
     }
+}
+
+/// What the fixed dimensions of two parts tell of their order.
+enum LexTests {
+    /// The first part is after the second somewhere.
+    After,
+    /// The dimensions whose comparison is still to be tested (none: the
+    /// first part is before the second).
+    Test(Vec<usize>),
 }
 
 /// The value column `col` of `b` is fixed to by an equality of `b` on it
