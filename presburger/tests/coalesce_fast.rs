@@ -182,16 +182,33 @@ fn congruences_written_differently_fuse() {
 }
 
 #[test]
-fn translated_segments_keep_the_set() {
+fn translated_segments_fuse_by_wrapping() {
     // the shape of `trace-coalesce-155`: `{ o1 = i, j - 1 <= o2 <= j }` and
     // `{ o1 = i - 1, j - 1 <= o2 <= j + 1 }` (here i = j = 0) are one
     // trapezoid `o2 <= -o1` (a row wrapped around `o1 <= 0`); the valid and
-    // relaxed rows alone give `o2 <= 1`, which is too large. Wrapping is
-    // switched off in `coalesce` for now (`fuse::WRAP`): the set is kept
+    // relaxed rows alone give `o2 <= 1`, which is too large
     let a: Map = "{ [i, j] : i = 0 and -1 <= j <= 0; [i, j] : i = -1 and -1 <= j <= 1 }"
         .parse()
         .unwrap();
     let c = a.coalesce().unwrap();
-    assert!(c.basic_maps().len() <= 2, "{c}");
+    assert_eq!(c.basic_maps().len(), 1, "{c}");
     assert!(pool_subset(&a, &c) && pool_subset(&c, &a), "{c}");
+}
+
+#[test]
+fn translated_stencil_boxes_fuse_by_wrapping() {
+    // the shape of `trace-coalesce-153` in two dimensions: the five
+    // dependences `S[i, j] -> S[i + a, j + b]` of a 5-point stencil on a
+    // box fuse into one disjunct (isl: one), each fusion no larger than the
+    // two disjuncts it replaces
+    let a: Map = "[N] -> { S[i, j] -> S[i - 1, j] : 2 <= i <= N and 1 <= j <= N; \
+                  S[i, j] -> S[i, j] : 1 <= i <= N and 1 <= j <= N; \
+                  S[i, j] -> S[i + 1, j] : 1 <= i < N and 1 <= j <= N; \
+                  S[i, j] -> S[i, j - 1] : 1 <= i <= N and 2 <= j <= N; \
+                  S[i, j] -> S[i, j + 1] : 1 <= i <= N and 1 <= j < N }"
+        .parse()
+        .unwrap();
+    let c = a.coalesce().unwrap();
+    assert_eq!(c.basic_maps().len(), 1, "{c}");
+    assert!(c.is_subset(&a).unwrap() && a.is_subset(&c).unwrap(), "{c}");
 }

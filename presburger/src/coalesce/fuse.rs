@@ -9,7 +9,13 @@
 //!    bound of the) rational minimum, so that it holds there too (the
 //!    facets of the simple hull);
 //! 2. only if the first candidate is not the union: rows *wrapped* around
-//!    another row of their disjunct (`wrap`).
+//!    another row of their disjunct (`wrap`). A candidate of this round is
+//!    taken only if its description is no larger than the two it replaces
+//!    ([`size`]): the wrapped rows of a fused 2-d stencil dependence
+//!    (seidel) grew to 52 rows of up to 8 terms each, on which the
+//!    scheduler's Farkas step ran out of its budget (`scheduler/tests/
+//!    values.rs`); with the bound, the translated boxes of the corpus
+//!    (`trace-coalesce-153`, `-155`) still fuse.
 //!
 //! Disjuncts with divisions are fused over common divisions
 //! (`align::common_divs`): both copies get the same divisions in the same
@@ -30,10 +36,11 @@ use crate::error::Result;
 use crate::int::Int;
 use crate::map::Map;
 
-/// Whether the second round (wrapped rows) is tried: off, the scheduler's
-/// Farkas step ran out of memory on the dense wrapped rows of fused
-/// dependences (`scheduler/tests/values.rs`); the rule and its tests stay.
-const WRAP: bool = false;
+/// The size of a disjunct's description: its inequalities and twice its
+/// equalities (as inequalities, see `as_ineqs`).
+fn size(b: &BasicMap) -> usize {
+    b.ineqs.len() + 2 * b.eqs.len()
+}
 
 /// A row of one disjunct not valid on the other, with its rational minimum
 /// over the other (`None` if unbounded or not computed).
@@ -78,10 +85,10 @@ fn fuse_same_columns(a: &mut Part, b: &mut Part) -> Result<Option<Part>> {
         }
     }
     let cuts: Vec<&[Int]> = cut_a.iter().chain(&cut_b).map(|(r, _)| &r[..]).collect();
-    if let Some(h) = union_if_exact(a, b, &rows, &cuts)? {
+    if let Some(h) = union_if_exact(a, b, &rows, &cuts, usize::MAX)? {
         return Ok(Some(h));
     }
-    if !WRAP || !a.b.divs.is_empty() {
+    if !a.b.divs.is_empty() {
         // wrapping is for the translated boxes of stencils: over divisions
         // the relaxed rows fuse the residue classes, and a failed attempt
         // (two more inclusion tests over divisions) is costly
@@ -93,15 +100,22 @@ fn fuse_same_columns(a: &mut Part, b: &mut Part) -> Result<Option<Part>> {
     if rows.len() == before {
         return Ok(None);
     }
-    union_if_exact(a, b, &rows, &cuts)
+    union_if_exact(a, b, &rows, &cuts, size(&a.b) + size(&b.b))
 }
 
 /// The basic map of `rows` (with `a`'s divisions and their defining rows),
 /// if it is inside `a ∪ b` (every row holds on both, so it is then their
-/// union). `cuts`: rows of `a` or `b` not valid on the other, whose
+/// union), and if its simplified description has at most `max_size` rows
+/// ([`size`]). `cuts`: rows of `a` or `b` not valid on the other, whose
 /// minimisers over the candidate are tried as points outside the union
 /// before the exact inclusion test ([`point_outside`]).
-fn union_if_exact(a: &Part, b: &Part, rows: &[Vec<Int>], cuts: &[&[Int]]) -> Result<Option<Part>> {
+fn union_if_exact(
+    a: &Part,
+    b: &Part,
+    rows: &[Vec<Int>],
+    cuts: &[&[Int]],
+    max_size: usize,
+) -> Result<Option<Part>> {
     let mut h = BasicMap::universe(a.b.space.clone());
     h.divs = a.b.divs.clone();
     let off = a.b.off_div();
@@ -110,7 +124,7 @@ fn union_if_exact(a: &Part, b: &Part, rows: &[Vec<Int>], cuts: &[&[Int]]) -> Res
         h.ineqs.extend(d.bounds(off + k));
     }
     h.ineqs.extend(rows.iter().cloned());
-    if !h.simplify() {
+    if !h.simplify() || size(&h) > max_size {
         return Ok(None);
     }
     if point_outside(&h, &a.b, &b.b, cuts)? {
