@@ -19,6 +19,7 @@ use crate::matrix::normalize;
 use crate::pip::{solve, Problem};
 use crate::space::{Space, Tuple};
 use crate::syntactic::contains_by_definitions;
+use crate::tidy::same_rows;
 use crate::trace::traced;
 use std::cmp::Ordering;
 
@@ -120,6 +121,10 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
     // the disjunct each piece comes from: pieces of one disjunct have
     // disjoint contexts, so they never need comparing
     let mut origin: Vec<usize> = Vec::new();
+    // the disjuncts solved so far, simplified: a disjunct with the same rows
+    // as one of them has the same optimum (the read and the write of one
+    // cell give the same disjunct twice)
+    let mut solved: Vec<BasicMap> = Vec::new();
     for (k, orig) in m.parts.iter().enumerate() {
         if orig.known_empty() {
             continue;
@@ -131,6 +136,10 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
             orig.remember_empty();
             continue;
         }
+        if solved.iter().any(|s| same_rows(s, &b)) {
+            continue;
+        }
+        solved.push(b.clone());
         let prob = problem_of(&b, np, max);
         let found = solve_named(&prob, &m.space, max)?;
         if found.is_empty() {
