@@ -19,6 +19,7 @@ use crate::matrix::normalize;
 use crate::pip::{solve, Problem};
 use crate::space::{Space, Tuple};
 use crate::syntactic::contains_by_definitions;
+use crate::tidy::same_rows;
 use crate::trace::traced;
 use std::cmp::Ordering;
 
@@ -120,6 +121,10 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
     // the disjunct each piece comes from: pieces of one disjunct have
     // disjoint contexts, so they never need comparing
     let mut origin: Vec<usize> = Vec::new();
+    // the disjuncts solved so far, simplified: a disjunct with the same rows
+    // as one of them has the same optimum (the read and the write of one
+    // cell give the same disjunct twice)
+    let mut solved: Vec<BasicMap> = Vec::new();
     for (k, orig) in m.parts.iter().enumerate() {
         if orig.known_empty() {
             continue;
@@ -131,6 +136,10 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
             orig.remember_empty();
             continue;
         }
+        if solved.iter().any(|s| same_rows(s, &b)) {
+            continue;
+        }
+        solved.push(b.clone());
         let prob = problem_of(&b, np, max);
         let found = solve_named(&prob, &m.space, max)?;
         if found.is_empty() {
@@ -456,8 +465,27 @@ fn better_at_level(
     strict: Option<usize>,
     max: bool,
 ) -> BasicMap {
+    // append ctx_b's divisions (in order), mapping [1 | x | q_b] into b's
+    // layout: the rows are widened once to their final length (not once per
+    // division, which reallocated every row)
+    let nd = ctx_b.n_div();
     let mut b = base.clone();
-    // append ctx_b's divisions (in order), mapping [1 | x | q_b] into b's layout
+    let (base_len, n_local) = (b.row_len(), b.divs.len());
+    if nd > 0 {
+        let len = base_len + nd;
+        let widen = |r: &Vec<Int>| -> Vec<Int> {
+            let mut out = Vec::with_capacity(len);
+            out.extend_from_slice(r);
+            out.resize(len, Int::ZERO);
+            out
+        };
+        b.eqs = b.eqs.iter().map(widen).collect();
+        b.ineqs = b.ineqs.iter().map(widen).collect();
+        for d in b.divs.iter_mut().flatten() {
+            d.num = widen(&d.num);
+        }
+        b.divs.resize(n_local + nd, None);
+    }
     let mut qcols: Vec<usize> = Vec::new();
     let map_row = |r: &[Int], qcols: &[usize], len: usize| -> Vec<Int> {
         let mut out = vec![Int::ZERO; len];
@@ -470,10 +498,16 @@ fn better_at_level(
         }
         out
     };
-    for d in ctx_b.divs.iter() {
+    for (k, d) in ctx_b.divs.iter().enumerate() {
         let d = d.as_ref().expect("context divisions are defined");
         let num = map_row(&d.num[..1 + np + qcols.len()], &qcols, b.row_len());
-        let col = b.add_div(num, d.den.clone());
+        let col = base_len + k;
+        let def = Div {
+            num,
+            den: d.den.clone(),
+        };
+        b.ineqs.extend(def.bounds(col));
+        b.divs[n_local + k] = Some(def);
         qcols.push(col);
     }
     let len = b.row_len();

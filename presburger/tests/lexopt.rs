@@ -72,6 +72,65 @@ proptest! {
         prop_assert!(fast.is_equal(&slow).unwrap(), "{s} (max {max}): {fast} vs {slow}");
         // the optimum is a point of the set (or both are empty)
         prop_assert!(fast.is_subset(&m).unwrap());
+        // every disjunct twice (the duplicates are skipped by the search)
+        let twice = m.union(&m).unwrap();
+        let fast2 = lexopt_map(&twice, max).unwrap();
+        prop_assert!(fast2.is_equal(&slow).unwrap(), "{s} twice (max {max}): {fast2} vs {slow}");
+    }
+}
+
+/// The accessed cells of a tiled loop nest (a 4-wide tile `ii`, a step-2
+/// loop) as the read and the write of one cell give them: each disjunct
+/// twice. The optima per parameter value are those of the cells without
+/// the duplicates, and those of the cells enumerated at small values.
+#[test]
+fn duplicate_parametric_disjuncts() {
+    use presburger::Set;
+    let s: Set = "[N, M] -> { [c0, c1] : exists (ii, t, j2 : ii = 4t and 0 <= ii < N \
+                  and ii <= c0 <= ii + 3 and c0 < N and c1 = 2 * j2 and 0 <= c1 < M \
+                  and c0 - 3 <= c1 <= c0 + 3); \
+                  [c0, c1] : exists (ii, t : ii = 4t and 0 <= ii < N \
+                  and ii <= c0 <= ii + 3 and c0 < N and 0 <= c1 < M and c0 < c1 <= c0 + 3) }"
+        .parse()
+        .unwrap();
+    let twice = s.union(&s).unwrap();
+    assert_eq!(twice.basic_maps().len(), 2 * s.basic_maps().len());
+    for max in [false, true] {
+        let once = lexopt_map(&s, max).unwrap();
+        let both = lexopt_map(&twice, max).unwrap();
+        assert!(both.is_equal(&once).unwrap(), "max {max}: {both} vs {once}");
+        // brute force at small parameter values: the optimum of the points
+        for n in 0..7i64 {
+            for m in 0..7i64 {
+                let mut pts = Vec::new();
+                for c0 in -2..10i64 {
+                    for c1 in -2..10i64 {
+                        let ii = c0.div_euclid(4) * 4;
+                        let first = 0 <= ii && ii < n && c0 < n && c1.rem_euclid(2) == 0
+                            && 0 <= c1 && c1 < m && c0 - 3 <= c1 && c1 <= c0 + 3;
+                        let second = 0 <= ii && ii < n && c0 < n && 0 <= c1 && c1 < m
+                            && c0 < c1 && c1 <= c0 + 3;
+                        if first || second {
+                            pts.push((c0, c1));
+                        }
+                    }
+                }
+                let want = if max { pts.iter().max() } else { pts.iter().min() };
+                let fixed: Set = format!("[N, M] -> {{ [c0, c1] : N = {n} and M = {m} }}")
+                    .parse()
+                    .unwrap();
+                let got = both.intersect(&fixed).unwrap();
+                let expect: Set = match want {
+                    Some((a, b)) => format!(
+                        "[N, M] -> {{ [c0, c1] : N = {n} and M = {m} and c0 = {a} and c1 = {b} }}"
+                    ),
+                    None => "[N, M] -> { [c0, c1] : 1 = 0 }".to_string(),
+                }
+                .parse()
+                .unwrap();
+                assert!(got.is_equal(&expect).unwrap(), "max {max}, N {n}, M {m}: {got}");
+            }
+        }
     }
 }
 

@@ -127,7 +127,7 @@ impl UnionMap {
 }
 
 /// True if two disjuncts have the same rows and divisions (in any order).
-fn same_rows(a: &BasicMap, b: &BasicMap) -> bool {
+pub(crate) fn same_rows(a: &BasicMap, b: &BasicMap) -> bool {
     let sorted = |rows: &[Vec<crate::int::Int>]| {
         let mut v = rows.to_vec();
         v.sort();
