@@ -85,11 +85,19 @@
 //! divisions). Compressing such a congruence instead can give the shorter
 //! answer (`(i + 98j + n) mod 100`: `i = 2a, j = a + 50b`), so the count is
 //! made that way too, with at most four times the work of the first, and
-//! the shorter answer kept. The costly shapes
-//! today are parameters inside congruences of three dimensions with large
-//! coefficients: the summation splits residue classes whose chambers'
-//! domains differ (or leaves products of floors that the floor sum does not
-//! take), and the common refinement exhausts the batch budget.
+//! the shorter answer kept. A congruence of modulus above 16 over three
+//! or more box sides is treated the same way (module `lattice`,
+//! `box_congruence`): a side coprime to the modulus is given a unit
+//! coefficient by a modular inverse and solved directly, the quotient is
+//! summed without chambers, the next side by Euclid's floor sums (any
+//! period above 16 whose divisions occur linearly in the summand), and the
+//! last summation variable is split into up to 128 residue classes (its
+//! pieces are over the kept variables, so nothing multiplies them): `O(c
+//! log c)` terms for a modulus `c`, where the compression's slanted
+//! parallelepiped gave `O(c^2)` and exhausted the batch budget from about
+//! `c = 23` in three parametric dimensions. The answers stay long (about
+//! 1.5 million characters for `c = 97`): a closed form of polylogarithmic
+//! size needs Barvinok's decomposition, not done.
 //!
 //! The oracle is enumeration ([`reference`](mod@crate::reference):
 //! `card_by_enumeration` and friends), used by the property tests.
@@ -333,7 +341,7 @@ fn summed_by(
                 } else if let Some(q) = lattice::compress_equality(&p, n_keep, choice)? {
                     next.extend(q);
                 } else {
-                    next.extend(eliminate::sum_last(eliminate::cheapest_last(p, n_keep))?);
+                    next.extend(eliminate::sum_last(eliminate::cheapest_last(p, n_keep), n_keep)?);
                 }
             }
             cur = next;
