@@ -282,7 +282,7 @@ fn defined(b: &BasicMap, out: &mut Vec<BasicMap>, depth: usize) -> Result<()> {
 /// result over `target` (whose variables are those `n_keep`). Where the
 /// summation meets a choice between two methods (`lattice::Choice`) it is
 /// made again the other way, with at most four times the work of the
-/// first, and the shorter answer is kept (the first on a tie or a failure).
+/// first (and at most [`SECOND_CHOICE_BUDGET`]), and the shorter answer is kept (the first on a tie or a failure).
 fn summed(
     work: Vec<(BasicMap, Option<&QuasiPolynomial>)>,
     n_keep: usize,
@@ -302,13 +302,22 @@ fn summed(
         compress: true,
         ..Default::default()
     };
-    let limit = spent.saturating_mul(4).saturating_add(100_000);
+    // (at most SECOND_CHOICE_BUDGET: a long first answer, a congruence of
+    // large modulus over three box sides, is not beaten by a compression
+    // that splits every side into residue classes)
+    let limit = spent
+        .saturating_mul(4)
+        .saturating_add(100_000)
+        .min(SECOND_CHOICE_BUDGET);
     let b = crate::budget::with_budget(limit, || summed_by(work, n_keep, target, context, &second));
     Ok(match b {
         Ok(b) if b.to_string().len() < a.to_string().len() => b,
         _ => a,
     })
 }
+
+/// The most work the second way of a choice may spend (see [`summed`]).
+const SECOND_CHOICE_BUDGET: u64 = 20_000_000;
 
 /// [`summed`] with the choice between methods fixed.
 fn summed_by(
