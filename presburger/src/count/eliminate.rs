@@ -29,6 +29,10 @@ use crate::int::Int;
 /// larger period lifts the divisions instead (see `lattice`).
 pub(crate) const MAX_PERIOD: i64 = 64;
 
+/// The largest number of residue classes the last summation variable is
+/// split into (see [`sum_last`]).
+pub(crate) const MAX_LAST_PERIOD: i64 = 128;
+
 /// The largest period of a division that is lifted to a variable (and of
 /// an equality coefficient that is compressed): beyond it the rows' numbers
 /// grow with every step and a count is refused ([`PERIOD_TOO_LARGE`]).
@@ -54,18 +58,23 @@ pub(crate) const UNBOUNDED: &str = "the set is unbounded";
 /// Sum the last variable out of `p`: disjoint pieces over one variable
 /// fewer (or, when the divisions under it have a large period, over those
 /// divisions made variables).
-pub(crate) fn sum_last(p: Piece) -> Result<Vec<Piece>> {
+pub(crate) fn sum_last(p: Piece, n_keep: usize) -> Result<Vec<Piece>> {
     let w = p.n_var - 1;
     let m = period(&p, w).0;
-    if m > Int::from(MAX_PERIOD) {
+    if m > Int::from(FLOOR_SUM_PERIOD) {
         if let Some(floors) = floor_summable(&p) {
             return chambers(&p, &floors);
         }
     }
-    if m > Int::from(MAX_LIFTED_PERIOD) {
-        return Err(Error::Invalid(PERIOD_TOO_LARGE.into()));
-    }
-    if m > Int::from(MAX_PERIOD) {
+    // the last summation variable is split into residue classes up to a
+    // larger period: its classes' pieces are over the kept variables only
+    // (no later summation multiplies them), while a lifted division
+    // becomes a summation variable whose chambers do
+    let last = w == n_keep;
+    if m > Int::from(MAX_PERIOD) && !(last && m <= Int::from(MAX_LAST_PERIOD)) {
+        if m > Int::from(MAX_LIFTED_PERIOD) {
+            return Err(Error::Invalid(PERIOD_TOO_LARGE.into()));
+        }
         let Some(q) = super::lattice::lift_divisions(&p, w)? else {
             return Ok(Vec::new());
         };

@@ -134,6 +134,21 @@ fn compressible(p: &Piece, n_keep: usize, choice: &Choice) -> Option<(usize, Vec
         // pieces; `(i + 98j + n) mod 100` compressed is `i = 2a, j = a +
         // 50b`, 491 characters, 4219 solved directly), so the count is made
         // both ways (see `Choice`)
+        // a congruence over three or more box sides one of which has (or
+        // is given by `unit_congruence`) a unit coefficient is solved
+        // directly, its quotient summed without chambers, one side by
+        // Euclid's floor sums and the last by residue classes (see
+        // `Choice`): its compression is a slanted parallelepiped whose
+        // summation splits into chambers and residue classes of every
+        // side, `O(c^2)` terms for a modulus `c`
+        if let Some((sides, _)) = box_congruence(p, i, n_keep) {
+            if sides.iter().any(|&v| r[1 + v].abs().is_one()) {
+                choice.seen.set(true);
+                if !choice.compress {
+                    return None;
+                }
+            }
+        }
         if let Some(two) = two_dim_congruence(p, i, n_keep) {
             if two
                 .sides
@@ -247,6 +262,29 @@ fn two_dim_congruence(p: &Piece, i: usize, n_keep: usize) -> Option<TwoDim> {
     })
 }
 
+/// The box sides of a congruence `a·x + .. = c·e` over three or more
+/// summation variables `x` each with bounds of its own (see `own_bounds`),
+/// with its quotient `e` (`|c| > 16`, in no other row).
+fn box_congruence(p: &Piece, i: usize, n_keep: usize) -> Option<(Vec<usize>, usize)> {
+    let r = &p.eqs[i];
+    let s: Vec<usize> = (n_keep..p.n_var).filter(|&v| !r[1 + v].is_zero()).collect();
+    if s.len() < 4 {
+        return None;
+    }
+    let e = *s
+        .iter()
+        .filter(|&&v| alone(p, i, v))
+        .max_by_key(|&&v| r[1 + v].abs())?;
+    if r[1 + e].abs() <= Int::from(super::eliminate::LARGE_PERIOD as i64) {
+        return None;
+    }
+    let sides: Vec<usize> = s.into_iter().filter(|&v| v != e).collect();
+    sides
+        .iter()
+        .all(|&v| own_bounds(p, v, n_keep))
+        .then_some((sides, e))
+}
+
 /// `p` with a two-dimensional congruence (see `compressible`) without a
 /// unit coefficient multiplied by the inverse, modulo `c`, of a box side's
 /// coefficient, so that side has a unit coefficient and is solved
@@ -296,7 +334,57 @@ pub(crate) fn unit_congruence(p: &mut Piece, n_keep: usize, choice: &Choice) -> 
         p.eqs[i] = row;
         return true;
     }
+    for i in 0..p.eqs.len() {
+        if let Some(b) = box_congruence(p, i, n_keep) {
+            if unit_side(p, i, &b, choice) {
+                return true;
+            }
+        }
+    }
     false
+}
+
+/// Congruence `i` over the box `sides` multiplied by the inverse, modulo
+/// its quotient's coefficient `c`, of the smallest side coefficient prime
+/// to `c`, so that side has a unit coefficient (a bijection: the quotient
+/// occurs nowhere else). Not when `choice` compresses, nor when a side has
+/// a unit coefficient already. `true` if the row changed.
+fn unit_side(p: &mut Piece, i: usize, (sides, e): &(Vec<usize>, usize), choice: &Choice) -> bool {
+    let e = *e;
+    let r = &p.eqs[i];
+    if sides.iter().any(|&v| r[1 + v].abs().is_one()) {
+        return false;
+    }
+    let c = r[1 + e].abs();
+    let Some(v) = sides
+        .iter()
+        .copied()
+        .filter(|&v| r[1 + v].gcd(&c).is_one())
+        .min_by_key(|&v| (r[1 + v].abs(), v))
+    else {
+        return false;
+    };
+    choice.seen.set(true);
+    if choice.compress {
+        return false;
+    }
+    let Some(inv) = inverse_mod(&r[1 + v], &c) else {
+        return false;
+    };
+    let half = c.div_floor(&Int::from(2));
+    let row: Vec<Int> = r
+        .iter()
+        .enumerate()
+        .map(|(col, x)| {
+            if col == 1 + e {
+                x.clone()
+            } else {
+                &(&(&inv * x) + &half).mod_floor(&c) - &half
+            }
+        })
+        .collect();
+    p.eqs[i] = row;
+    true
 }
 
 /// The inverse of `a` modulo `m > 1` in `[0, m)`, if `gcd(a, m) = 1`.

@@ -649,3 +649,60 @@ proptest! {
         }
     }
 }
+
+/// Three-dimensional congruences of modulus above 16 without a unit
+/// coefficient in parametric boxes, which exhausted the batch budget
+/// (issue 21, `benches/count_mod_families.py` seeds 1 and 2): a side is
+/// given a unit coefficient by a modular inverse and solved directly, the
+/// quotient summed without chambers, the next side by Euclid's floor sums
+/// and the last by residue classes.
+#[test]
+fn three_dimensional_congruences_in_boxes_match_enumeration() {
+    for (s, m) in [
+        ("[n, m] -> { [i, j, k] : 0 <= i < 2m and 0 <= j < n and 0 <= k < m and (-4 - 43i - 14j + 86k - 88m) mod 23 = 3 }", 23),
+        ("[n, m] -> { [i, j, k] : 0 <= i < n and 0 <= j < m and 0 <= k < n and (5 + 3i - 33j + 59k - 3m) mod 42 = 6 }", 42),
+        ("[n, m] -> { [i, j, k] : 0 <= i < n and 0 <= j < 2m and 0 <= k < 2m and (3 - 2i - 2j + 18k - 2m) mod 67 = 45 }", 67),
+    ] {
+        let set: Set = s.parse().unwrap();
+        let c = crate::budget::with_budget(40_000_000, || card(&set)).unwrap();
+        let vals = [0, 1, 2, 5, 13, m - 1, m, m + 1];
+        for &p in &vals {
+            for &q in &vals {
+                if 4 * p * q * q.max(p) > 60_000 {
+                    continue;
+                }
+                let pt = [p, q];
+                let want = card_by_enumeration(&set, &ints(&pt)).unwrap();
+                assert_eq!(c.eval(&ints(&pt)).unwrap(), Rat::from(want), "{set} at {pt:?}");
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 8, ..ProptestConfig::default() })]
+
+    /// Three dimensions in boxes of sides `p0`, `2·p0` or `p1`, cut by a
+    /// congruence of modulus 17..48 with large coefficients (the parameters
+    /// inside it or not): exact against enumeration.
+    #[test]
+    fn three_dimensional_congruences_match_enumeration(
+        m in 17i64..=48,
+        a in prop::collection::vec(-100i64..=100, 3),
+        b in prop::collection::vec(prop_oneof![Just(0i64), -100i64..=100], 2),
+        sides in prop::collection::vec(0u8..3, 3),
+        c in -5i64..=5,
+        r in 0i64..48,
+    ) {
+        let xs: Vec<String> = (0..3).map(|k| format!("x{k}")).collect();
+        let uppers: Vec<&str> = sides.iter().map(|&s| ["p0", "2p0", "p1"][s as usize]).collect();
+        let (set, f) = match congruence_in_box(&xs, &uppers, c, &a, &b, m, r) {
+            Some(counted) => counted,
+            None => return Ok(()),
+        };
+        for p in [[0, 3], [1, 1], [2, 5], [5, 2], [7, 13], [m - 1, 3], [m, 1], [m + 1, 2]] {
+            let want = card_by_enumeration(&set, &ints(&p)).unwrap();
+            prop_assert_eq!(f.eval(&ints(&p)).unwrap(), Rat::from(want), "{} at {:?}: {}", set, p, f);
+        }
+    }
+}
