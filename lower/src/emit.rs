@@ -190,7 +190,7 @@ impl Emitter {
         Ok(())
     }
 
-    gp_binary!(mov, add, sub, cmp, test);
+    gp_binary!(mov, add, sub, and, cmp, test);
 
     /// `mov reg, imm` choosing `movabs` when the value needs 64 bits.
     pub fn mov_imm(&mut self, dst: Gpr, v: i64) {

@@ -334,6 +334,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod affine_fold;
 mod body;
 mod choice;
 mod contract;

@@ -10,6 +10,7 @@
 
 use codegen_x86::{Cond, Gpr, Label, Mem};
 
+use crate::affine_fold::simplify;
 use crate::emit::{g, imm, q, Emitter, Operand};
 use crate::error::{Error, Result};
 use crate::kernel::{Kernel, ParamClass};
@@ -297,6 +298,11 @@ impl<'k> State<'k> {
 
     /// Evaluates an AST integer expression into a new temporary.
     pub fn ival(&mut self, e: &ast::Expr) -> Result<Gpr> {
+        self.ival_simplified(&simplify(e))
+    }
+
+    /// [`Self::ival`] of an expression already simplified.
+    fn ival_simplified(&mut self, e: &ast::Expr) -> Result<Gpr> {
         use ast::Expr as E;
         Ok(match e {
             E::Int(v) => {
@@ -311,6 +317,17 @@ impl<'k> State<'k> {
                 r
             }
             E::Neg(a) => {
+                // -(k * floord(-b, k)) = b rounded up to a multiple of k
+                if let E::Mul(k, m) = &**a {
+                    if let E::FloorDiv(n, d) = &**m {
+                        if let Some(k) = power_of_two(*k).filter(|_| d == k) {
+                            let r = self.ival(&E::Neg(n.clone()))?;
+                            self.e.add(g(r), imm(k - 1))?;
+                            self.e.and(g(r), imm(-k))?;
+                            return Ok(r);
+                        }
+                    }
+                }
                 let r = self.ival(a)?;
                 self.e.neg(r);
                 r
@@ -327,8 +344,20 @@ impl<'k> State<'k> {
                 r
             }
             E::Mul(k, a) => {
+                let p = power_of_two(*k);
+                // k * floord(b, k) = b rounded down to a multiple of k
+                if let (E::FloorDiv(b, d), Some(k)) = (&**a, p) {
+                    if *d == k {
+                        let r = self.ival(b)?;
+                        self.e.and(g(r), imm(-k))?;
+                        return Ok(r);
+                    }
+                }
                 let r = self.ival(a)?;
-                self.e.imul_imm(r, r, *k)?;
+                match p {
+                    Some(k) => self.e.shl(r, k.trailing_zeros() as u8),
+                    None => self.e.imul_imm(r, r, *k)?,
+                }
                 r
             }
             E::FloorDiv(a, k) | E::ExactDiv(a, k) => {
@@ -369,10 +398,10 @@ impl<'k> State<'k> {
     /// An operand for the right side of an integer operation: an immediate,
     /// a location, or a new temporary (release it with [`State::release`]).
     pub fn ioperand(&mut self, e: &ast::Expr) -> Result<Operand> {
-        match e {
+        match &simplify(e) {
             ast::Expr::Int(v) if i32::try_from(*v).is_ok() => Ok(imm(*v)),
             ast::Expr::Var(n) => self.var(n),
-            _ => Ok(g(self.ival(e)?)),
+            e => Ok(g(self.ival_simplified(e)?)),
         }
     }
 
@@ -678,6 +707,13 @@ pub(crate) fn magic(d: i64) -> (i64, u8) {
         }
     }
     (q2.wrapping_add(1) as i64, (p - 64) as u8)
+}
+
+/// `k` if it is a power of two from 2 to 2^30: `k - 1` and `-k` are
+/// 32-bit immediates, `k * x` is `x << log2 k` and `k * floord(x, k)` is
+/// `x & -k` in two's complement (wrapping as `imul` does).
+fn power_of_two(k: i64) -> Option<i64> {
+    (k > 1 && k <= 1 << 30 && k.count_ones() == 1).then_some(k)
 }
 
 #[cfg(test)]

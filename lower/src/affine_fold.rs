@@ -1,0 +1,223 @@
+//! Integer expressions of loop bounds simplified before they are lowered:
+//! a sum of affine parts is rewritten as one sum of its terms and one
+//! constant (`(c + 8) - 3` is `c + 5`), a `min`/`max` of two sides that
+//! differ by a constant is the side it picks (`min(c - 3, c + 1)` is `c -
+//! 3`), and `a - min(x, y)` with `a - x`, `a - y` constant is a constant.
+//! Exact in the integers (the value is the expression's, computed without
+//! intermediate overflow); checked against direct evaluation in the tests.
+
+use ast::Expr;
+
+/// An affine form: `(variable, coefficient)` in first-appearance order and
+/// a constant; `None` for an expression with `min`, `max`, a division, or
+/// a coefficient outside `i64`.
+type Affine = (Vec<(String, i128)>, i128);
+
+fn affine(e: &Expr) -> Option<Affine> {
+    Some(match e {
+        Expr::Int(v) => (vec![], i128::from(*v)),
+        Expr::Var(n) => (vec![(n.clone(), 1)], 0),
+        Expr::Neg(a) => scaled(affine(a)?, -1),
+        Expr::Mul(k, a) => scaled(affine(a)?, i128::from(*k)),
+        Expr::Add(a, b) => sum(affine(a)?, affine(b)?, 1),
+        Expr::Sub(a, b) => sum(affine(a)?, affine(b)?, -1),
+        _ => return None,
+    })
+    .filter(|(t, c)| fits(*c) && t.iter().all(|(_, k)| fits(*k)))
+}
+
+fn fits(v: i128) -> bool {
+    i64::try_from(v).is_ok_and(|v| v.unsigned_abs() < 1 << 40)
+}
+
+fn scaled((t, c): Affine, k: i128) -> Affine {
+    (t.into_iter().map(|(n, a)| (n, a * k)).collect(), c * k)
+}
+
+fn sum((mut t, c): Affine, (u, d): Affine, sign: i128) -> Affine {
+    for (n, b) in u {
+        match t.iter_mut().find(|(m, _)| *m == n) {
+            Some((_, a)) => *a += sign * b,
+            None => t.push((n, sign * b)),
+        }
+    }
+    t.retain(|(_, a)| *a != 0);
+    (t, c + sign * d)
+}
+
+/// `a - b` if both are affine and differ by a constant.
+fn constant_difference(a: &Expr, b: &Expr) -> Option<i128> {
+    let (t, c) = sum(affine(a)?, affine(b)?, -1);
+    t.is_empty().then_some(c)
+}
+
+/// The affine form written back: its terms, then the constant.
+fn written((t, c): Affine) -> Expr {
+    let mut e: Option<Expr> = None;
+    for (n, k) in t {
+        let k = k as i64;
+        let v = Expr::Var(n);
+        e = Some(match e {
+            None if k == 1 => v,
+            None if k == -1 => Expr::Neg(Box::new(v)),
+            None => Expr::Mul(k, Box::new(v)),
+            Some(e) if k == 1 => Expr::Add(Box::new(e), Box::new(v)),
+            Some(e) if k == -1 => Expr::Sub(Box::new(e), Box::new(v)),
+            Some(e) => Expr::Add(Box::new(e), Box::new(Expr::Mul(k, Box::new(v)))),
+        });
+    }
+    let c = c as i64;
+    match e {
+        None => Expr::Int(c),
+        Some(e) if c == 0 => e,
+        Some(e) if c < 0 => Expr::Sub(Box::new(e), Box::new(Expr::Int(-c))),
+        Some(e) => Expr::Add(Box::new(e), Box::new(Expr::Int(c))),
+    }
+}
+
+/// `e` simplified (see the module doc); the same value wherever `e` is
+/// defined.
+pub(crate) fn simplify(e: &Expr) -> Expr {
+    let b = |x: &Expr| Box::new(simplify(x));
+    let e = match e {
+        Expr::Neg(a) => Expr::Neg(b(a)),
+        Expr::Add(x, y) => Expr::Add(b(x), b(y)),
+        Expr::Sub(x, y) => Expr::Sub(b(x), b(y)),
+        Expr::Mul(k, a) => Expr::Mul(*k, b(a)),
+        Expr::FloorDiv(a, k) => Expr::FloorDiv(b(a), *k),
+        Expr::ExactDiv(a, k) => Expr::ExactDiv(b(a), *k),
+        Expr::Mod(a, k) => Expr::Mod(b(a), *k),
+        Expr::Min(x, y) => Expr::Min(b(x), b(y)),
+        Expr::Max(x, y) => Expr::Max(b(x), b(y)),
+        Expr::Cmp(op, x, y) => Expr::Cmp(*op, b(x), b(y)),
+        Expr::And(x, y) => Expr::And(b(x), b(y)),
+        Expr::Or(x, y) => Expr::Or(b(x), b(y)),
+        e => e.clone(),
+    };
+    let min = matches!(e, Expr::Min(..));
+    let e = match e {
+        Expr::Min(x, y) | Expr::Max(x, y) if constant_difference(&x, &y).is_some() => {
+            let d = constant_difference(&x, &y).unwrap_or(0);
+            if (d <= 0) == min {
+                *x
+            } else {
+                *y
+            }
+        }
+        Expr::Sub(a, m) => match (matches!(*m, Expr::Min(..)), *m) {
+            (min, Expr::Min(x, y) | Expr::Max(x, y)) => {
+                match (constant_difference(&a, &x), constant_difference(&a, &y)) {
+                    // a - min(x, y) = max(a - x, a - y), and the converse
+                    (Some(p), Some(q)) => Expr::Int(if min { p.max(q) } else { p.min(q) } as i64),
+                    _ => Expr::Sub(
+                        a,
+                        Box::new(if min {
+                            Expr::Min(x, y)
+                        } else {
+                            Expr::Max(x, y)
+                        }),
+                    ),
+                }
+            }
+            (_, m) => Expr::Sub(a, Box::new(m)),
+        },
+        e => e,
+    };
+    match affine(&e) {
+        Some(f)
+            if matches!(
+                e,
+                Expr::Add(..) | Expr::Sub(..) | Expr::Neg(..) | Expr::Mul(..)
+            ) =>
+        {
+            written(f)
+        }
+        _ => e.fold(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::simplify;
+    use ast::Expr;
+
+    fn next(s: &mut u64) -> u64 {
+        *s ^= *s << 13;
+        *s ^= *s >> 7;
+        *s ^= *s << 17;
+        *s
+    }
+
+    /// A random expression over `c`, `d`, `N` with the shapes of loop
+    /// bounds: sums, constant multiples, floor divisions, min/max of sides
+    /// that often differ by a constant.
+    fn random(s: &mut u64, depth: u32) -> Expr {
+        let leaf = |s: &mut u64| match next(s) % 4 {
+            0 => Expr::Int((next(s) % 17) as i64 - 8),
+            1 => Expr::var("c"),
+            2 => Expr::var("d"),
+            _ => Expr::var("N"),
+        };
+        if depth == 0 {
+            return leaf(s);
+        }
+        let mut sub = |s: &mut u64| Box::new(random(s, depth - 1));
+        match next(s) % 9 {
+            0 => Expr::Neg(sub(s)),
+            1 => Expr::Add(sub(s), sub(s)),
+            2 => Expr::Sub(sub(s), sub(s)),
+            3 => Expr::Mul([-2, 2, 3, 4][(next(s) % 4) as usize], sub(s)),
+            4 => Expr::FloorDiv(sub(s), [2, 3, 4][(next(s) % 3) as usize]),
+            5 => {
+                // sides differing by a constant
+                let x = random(s, depth - 1);
+                let y = Expr::add(x.clone(), Expr::Int((next(s) % 9) as i64 - 4));
+                Expr::Min(Box::new(x), Box::new(y))
+            }
+            6 => {
+                let a = random(s, depth - 1);
+                let m = Expr::Max(
+                    Box::new(Expr::Sub(Box::new(a.clone()), Box::new(Expr::Int(3)))),
+                    Box::new(Expr::Add(Box::new(a.clone()), Box::new(Expr::Int(1)))),
+                );
+                Expr::Sub(Box::new(a), Box::new(m))
+            }
+            7 => Expr::Max(sub(s), sub(s)),
+            _ => leaf(s),
+        }
+    }
+
+    #[test]
+    fn simplified_expressions_have_the_same_values() {
+        let mut s = 0x2545_f491_4f6c_dd1du64;
+        let mut changed = 0;
+        for _ in 0..3000 {
+            let e = random(&mut s, 4);
+            let f = simplify(&e);
+            changed += usize::from(f != e);
+            for _ in 0..8 {
+                let v = [0, 1, 2].map(|_| (next(&mut s) % 41) as i128 - 20);
+                let look = |n: &str| Some(v[["c", "d", "N"].iter().position(|x| *x == n)?]);
+                assert_eq!(f.eval(&look), e.eval(&look), "{e:?} -> {f:?} at {v:?}");
+            }
+        }
+        assert!(changed > 1000, "{changed}");
+    }
+
+    #[test]
+    fn bound_shapes_reduce() {
+        let c = || Box::new(Expr::var("c"));
+        let plus = |k: i64| Box::new(Expr::add(Expr::var("c"), Expr::Int(k)));
+        // (c + 8) - 3 is c + 5
+        let e = Expr::Sub(plus(8), Box::new(Expr::Int(3)));
+        assert_eq!(simplify(&e), Expr::add(Expr::var("c"), Expr::Int(5)));
+        // min(c - 3, c + 1) is c - 3; c - 3 - min(c - 3, c + 1) is 0
+        let m = Expr::Min(plus(-3), plus(1));
+        let minus3 = Expr::sub(Expr::var("c"), Expr::Int(3));
+        assert_eq!(simplify(&m), minus3);
+        assert_eq!(simplify(&Expr::Sub(plus(-3), Box::new(m))), Expr::Int(0));
+        // min(c, N) is kept
+        let k = Expr::Min(c(), Box::new(Expr::var("N")));
+        assert_eq!(simplify(&k), k);
+    }
+}
