@@ -318,20 +318,7 @@ pub(crate) fn unit_congruence(p: &mut Piece, n_keep: usize, choice: &Choice) -> 
         let Some(inv) = inverse_mod(&r[1 + v], &c) else {
             continue;
         };
-        let half = c.div_floor(&Int::from(2));
-        let row: Vec<Int> = r
-            .iter()
-            .enumerate()
-            .map(|(col, x)| {
-                if col == 1 + e {
-                    x.clone()
-                } else {
-                    // the representative of inv·x in [-c/2, c/2)
-                    &(&(&inv * x) + &half).mod_floor(&c) - &half
-                }
-            })
-            .collect();
-        p.eqs[i] = row;
+        p.eqs[i] = times_inverse(r, e, &inv, &c);
         return true;
     }
     for i in 0..p.eqs.len() {
@@ -371,20 +358,25 @@ fn unit_side(p: &mut Piece, i: usize, (sides, e): &(Vec<usize>, usize), choice: 
     let Some(inv) = inverse_mod(&r[1 + v], &c) else {
         return false;
     };
+    p.eqs[i] = times_inverse(r, e, &inv, &c);
+    true
+}
+
+/// Congruence row `r` (quotient column `1 + e`, coefficient `±c`)
+/// multiplied by `inv` modulo `c`: every other entry replaced by the
+/// representative of `inv·x` in `[-c/2, c/2)`, the quotient's kept.
+fn times_inverse(r: &[Int], e: usize, inv: &Int, c: &Int) -> Vec<Int> {
     let half = c.div_floor(&Int::from(2));
-    let row: Vec<Int> = r
-        .iter()
+    r.iter()
         .enumerate()
         .map(|(col, x)| {
             if col == 1 + e {
                 x.clone()
             } else {
-                &(&(&inv * x) + &half).mod_floor(&c) - &half
+                &(&(inv * x) + &half).mod_floor(c) - &half
             }
         })
-        .collect();
-    p.eqs[i] = row;
-    true
+        .collect()
 }
 
 /// The inverse of `a` modulo `m > 1` in `[0, m)`, if `gcd(a, m) = 1`.
