@@ -207,7 +207,9 @@ fn ordering_dependences_are_flow_anti_and_output() {
     let acc = MemoryAccesses::new(sched)
         .with_must_writes(u("[n] -> { W[i] -> A[i] : 0 <= i < n }"))
         .with_may_writes(u("[n] -> { C[i] -> A[i - 1] : 1 <= i < n }"))
-        .with_reads(u("[n] -> { R[i] -> A[i - 1] : 1 <= i < n; C[i] -> A[i] : 0 <= i < n }"));
+        .with_reads(u(
+            "[n] -> { R[i] -> A[i - 1] : 1 <= i < n; C[i] -> A[i] : 0 <= i < n }",
+        ));
     let d = compute_dependences(&acc).unwrap();
     assert!(!d.output.is_empty().unwrap() && !d.anti.is_empty().unwrap());
     check("may-writes", &acc);

@@ -106,16 +106,31 @@ fn duplicate_parametric_disjuncts() {
                 for c0 in -2..10i64 {
                     for c1 in -2..10i64 {
                         let ii = c0.div_euclid(4) * 4;
-                        let first = 0 <= ii && ii < n && c0 < n && c1.rem_euclid(2) == 0
-                            && 0 <= c1 && c1 < m && c0 - 3 <= c1 && c1 <= c0 + 3;
-                        let second = 0 <= ii && ii < n && c0 < n && 0 <= c1 && c1 < m
-                            && c0 < c1 && c1 <= c0 + 3;
+                        let first = 0 <= ii
+                            && ii < n
+                            && c0 < n
+                            && c1.rem_euclid(2) == 0
+                            && 0 <= c1
+                            && c1 < m
+                            && c0 - 3 <= c1
+                            && c1 <= c0 + 3;
+                        let second = 0 <= ii
+                            && ii < n
+                            && c0 < n
+                            && 0 <= c1
+                            && c1 < m
+                            && c0 < c1
+                            && c1 <= c0 + 3;
                         if first || second {
                             pts.push((c0, c1));
                         }
                     }
                 }
-                let want = if max { pts.iter().max() } else { pts.iter().min() };
+                let want = if max {
+                    pts.iter().max()
+                } else {
+                    pts.iter().min()
+                };
                 let fixed: Set = format!("[N, M] -> {{ [c0, c1] : N = {n} and M = {m} }}")
                     .parse()
                     .unwrap();
@@ -128,7 +143,10 @@ fn duplicate_parametric_disjuncts() {
                 }
                 .parse()
                 .unwrap();
-                assert!(got.is_equal(&expect).unwrap(), "max {max}, N {n}, M {m}: {got}");
+                assert!(
+                    got.is_equal(&expect).unwrap(),
+                    "max {max}, N {n}, M {m}: {got}"
+                );
             }
         }
     }

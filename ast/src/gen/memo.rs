@@ -156,7 +156,10 @@ mod tests {
         for s in inputs {
             let c = map(s).coalesce_simplified().unwrap();
             let again = memo.coalesced(&c).unwrap();
-            assert!(same_written(&again, &c.coalesce_simplified().unwrap()), "{s}");
+            assert!(
+                same_written(&again, &c.coalesce_simplified().unwrap()),
+                "{s}"
+            );
         }
         let m: usize = memo.coalesced.borrow().values().map(Vec::len).sum();
         assert_eq!(m, n);

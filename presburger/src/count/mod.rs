@@ -350,7 +350,10 @@ fn summed_by(
                 } else if let Some(q) = lattice::compress_equality(&p, n_keep, choice)? {
                     next.extend(q);
                 } else {
-                    next.extend(eliminate::sum_last(eliminate::cheapest_last(p, n_keep), n_keep)?);
+                    next.extend(eliminate::sum_last(
+                        eliminate::cheapest_last(p, n_keep),
+                        n_keep,
+                    )?);
                 }
             }
             cur = next;
