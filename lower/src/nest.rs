@@ -109,6 +109,16 @@ fn strided_arrays(groups: &[Group]) -> usize {
 }
 
 impl State<'_> {
+    /// The step of the enclosing loop of iterator `it` (innermost first; 1
+    /// if `it` is not a loop being emitted).
+    fn loop_step(&self, it: &str) -> i64 {
+        self.loop_steps
+            .iter()
+            .rev()
+            .find(|(v, _)| v == it)
+            .map_or(1, |(_, s)| *s)
+    }
+
     /// Lowers an AST node.
     pub fn node(&mut self, n: &Node) -> Result<()> {
         match n {
@@ -335,12 +345,7 @@ impl State<'_> {
         if picked.is_empty() {
             return Ok(());
         }
-        let step = self
-            .loop_steps
-            .iter()
-            .rev()
-            .find(|(v, _)| *v == outer)
-            .map_or(1, |(_, s)| *s);
+        let step = self.loop_step(&outer);
         let Some(d) = step
             .checked_mul(PREFETCH_AHEAD)
             .filter(|d| i32::try_from(*d).is_ok())
@@ -800,12 +805,7 @@ impl State<'_> {
                 .map(|i| self.vars[i].0.clone())
             {
                 Some(outer) => {
-                    let step = self
-                        .loop_steps
-                        .iter()
-                        .rev()
-                        .find(|(v, _)| *v == outer)
-                        .map_or(1, |(_, s)| *s);
+                    let step = self.loop_step(&outer);
                     crate::vector::rows_ahead(&groups, &refs, &outer, step)
                 }
                 None => Vec::new(),

@@ -242,10 +242,18 @@ struct TwoDim {
     quotient: usize,
 }
 
-fn two_dim_congruence(p: &Piece, i: usize, n_keep: usize) -> Option<TwoDim> {
+/// The summation variables of congruence `i` other than its quotient, and
+/// the quotient `e` (the variable of largest coefficient `|c| > 16` that
+/// occurs in no other row), when the row has `ok(n)` summation variables.
+fn large_quotient(
+    p: &Piece,
+    i: usize,
+    n_keep: usize,
+    ok: impl Fn(usize) -> bool,
+) -> Option<(Vec<usize>, usize)> {
     let r = &p.eqs[i];
     let s: Vec<usize> = (n_keep..p.n_var).filter(|&v| !r[1 + v].is_zero()).collect();
-    if s.len() != 3 {
+    if !ok(s.len()) {
         return None;
     }
     let e = *s
@@ -255,7 +263,11 @@ fn two_dim_congruence(p: &Piece, i: usize, n_keep: usize) -> Option<TwoDim> {
     if r[1 + e].abs() <= Int::from(super::eliminate::LARGE_PERIOD as i64) {
         return None;
     }
-    let sides: Vec<usize> = s.iter().copied().filter(|&v| v != e).collect();
+    Some((s.into_iter().filter(|&v| v != e).collect(), e))
+}
+
+fn two_dim_congruence(p: &Piece, i: usize, n_keep: usize) -> Option<TwoDim> {
+    let (sides, e) = large_quotient(p, i, n_keep, |n| n == 3)?;
     Some(TwoDim {
         sides: [sides[0], sides[1]],
         quotient: e,
@@ -266,19 +278,7 @@ fn two_dim_congruence(p: &Piece, i: usize, n_keep: usize) -> Option<TwoDim> {
 /// summation variables `x` each with bounds of its own (see `own_bounds`),
 /// with its quotient `e` (`|c| > 16`, in no other row).
 fn box_congruence(p: &Piece, i: usize, n_keep: usize) -> Option<(Vec<usize>, usize)> {
-    let r = &p.eqs[i];
-    let s: Vec<usize> = (n_keep..p.n_var).filter(|&v| !r[1 + v].is_zero()).collect();
-    if s.len() < 4 {
-        return None;
-    }
-    let e = *s
-        .iter()
-        .filter(|&&v| alone(p, i, v))
-        .max_by_key(|&&v| r[1 + v].abs())?;
-    if r[1 + e].abs() <= Int::from(super::eliminate::LARGE_PERIOD as i64) {
-        return None;
-    }
-    let sides: Vec<usize> = s.into_iter().filter(|&v| v != e).collect();
+    let (sides, e) = large_quotient(p, i, n_keep, |n| n >= 4)?;
     sides
         .iter()
         .all(|&v| own_bounds(p, v, n_keep))
