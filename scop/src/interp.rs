@@ -358,14 +358,17 @@ fn exec(st: &mut State, s: &ast::Stmt) -> Result<(), Error> {
                     st.vals.insert(name.clone(), (0, *t));
                 }
                 ast::BaseTy::Double => {
-                    if init.is_some() {
+                    // Uninitialised in C: the previous value (in a loop) or
+                    // zero, for determinism. The name's scope begins at its
+                    // declarator, so an initializer that reads it (`double
+                    // t = t;`, as the model allows) reads that value too.
+                    let old = st.doubles.get(name).copied().unwrap_or(0.0);
+                    st.doubles.insert(name.clone(), old);
+                    if let Some(e) = init {
                         record(st, s);
+                        let v = eval(st, e)?.as_f64();
+                        st.doubles.insert(name.clone(), v);
                     }
-                    let v = match init {
-                        Some(e) => eval(st, e)?.as_f64(),
-                        None => st.doubles.get(name).copied().unwrap_or(0.0),
-                    };
-                    st.doubles.insert(name.clone(), v);
                 }
             }
             Ok(())

@@ -224,6 +224,31 @@ fn trace_numbers_statements_as_the_model() {
     );
 }
 
+/// A local's scope begins at its declarator (C 6.2.1): an initializer may
+/// read the variable it initializes (its indeterminate value, zero or the
+/// previous iteration's value in the interpreter). The front end accepts
+/// `double t = t;` as a statement that reads and writes `t`; the interpreter
+/// ran it as a read of an unknown variable (found by the `interp` fuzz
+/// target).
+#[test]
+fn initializer_reads_its_own_variable() {
+    let src = "void k(int N, double A[N]) {\n  for (int i = 0; i < N; i++) {\n    double t = t + 1.0;\n    A[i] = t;\n  }\n}\n";
+    let scop = scop::build_scop(src).unwrap();
+    assert_eq!(scop.statements.len(), 2);
+    // t counts 1, 2, 3: the value of the previous iteration
+    let out = scop::commands::interp_source(src, &["N=3".into()]).unwrap();
+    let want = 1.0 * 1.0 + 2.0 * 2.0 + 3.0 * 3.0;
+    assert_eq!(out, format!("A {}\n", scop::interp::format_c_exp(want, 12)));
+    let f = scop::parse_kernel(src).unwrap();
+    let ints: HashMap<String, i64> = [("N".to_string(), 2)].into_iter().collect();
+    let mut st = scop::interp::initial_state(&f, &ints, &HashMap::new()).unwrap();
+    let trace = scop::interp::run_traced(&f, &mut st).unwrap();
+    assert_eq!(
+        trace,
+        vec![(0, vec![0]), (1, vec![0]), (0, vec![1]), (1, vec![1])]
+    );
+}
+
 /// The run respects the operation budget: a loop that would run for long
 /// ends with the engine's budget error, and a small budget suffices for a
 /// small run.
