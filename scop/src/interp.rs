@@ -4,6 +4,12 @@
 //! `2^32`, a signed overflow is a run-time error since it is undefined
 //! behaviour; the `cint` module).
 //!
+//! The run respects the engine's operation budget ([`presburger::budget`]):
+//! each loop iteration, each evaluated expression node and each array
+//! element allocated costs one tick, and a run that spends its budget ends
+//! with [`Error::Engine`]`(BudgetExceeded)`. Without a budget (as `poly
+//! interp` runs) the work is unbounded.
+//!
 //! ```
 //! let src = "void k(int n, double A[4]) { for (int i = 0; i < 4; i++) A[i] = A[i] + (i + n); }";
 //! assert!(scop::commands::interp_source(src, &["n=5".into()]).is_ok());
@@ -221,6 +227,7 @@ fn extents(
     if len > (1 << 28) {
         return Err(Error::runtime(pos, format!("array `{name}` is too large")));
     }
+    tick(len as u64)?;
     Ok((ds, len))
 }
 
@@ -235,6 +242,7 @@ pub fn run(f: &ast::Function, st: &mut State) -> Result<(), Error> {
     exec_block(st, &f.body)?;
     for a in st.arrays.values_mut() {
         if let Some(ord) = a.open {
+            tick(a.reach.get().saturating_sub(a.data.len()) as u64)?;
             while a.data.len() < a.reach.get() {
                 a.data.push(initial_value(a.data.len(), ord));
             }
@@ -245,6 +253,8 @@ pub fn run(f: &ast::Function, st: &mut State) -> Result<(), Error> {
 
 /// Runs the kernel and returns the executed statement instances in
 /// execution order: (index of the statement in the model, iterator values).
+/// Assignments in a branch that holds an error path have no number in the
+/// model; when such a branch runs, they are not recorded.
 ///
 /// ```
 /// use std::collections::HashMap;
@@ -264,9 +274,12 @@ pub fn run_traced(f: &ast::Function, st: &mut State) -> Result<Vec<(usize, Vec<i
                 }
                 StmtKind::For { body, .. } => number(std::slice::from_ref(body), ids),
                 StmtKind::If { then_s, else_s, .. } => {
-                    number(std::slice::from_ref(then_s), ids);
-                    if let Some(e) = else_s {
-                        number(std::slice::from_ref(e), ids);
+                    // A branch holding an error path (a call) is dropped
+                    // from the model: its assignments are no statements.
+                    for b in std::iter::once(then_s).chain(else_s) {
+                        if !ast::contains_call(b) {
+                            number(std::slice::from_ref(b), ids);
+                        }
                     }
                 }
                 StmtKind::Block(b) => number(b, ids),
@@ -295,6 +308,11 @@ fn record(st: &mut State, s: &ast::Stmt) {
             t.push((id, its));
         }
     }
+}
+
+/// Charge `n` ticks of the operation budget (see the module documentation).
+fn tick(n: u64) -> Result<(), Error> {
+    presburger::budget::tick(n).map_err(Error::Engine)
 }
 
 fn exec_block(st: &mut State, stmts: &[ast::Stmt]) -> Result<(), Error> {
@@ -340,14 +358,17 @@ fn exec(st: &mut State, s: &ast::Stmt) -> Result<(), Error> {
                     st.vals.insert(name.clone(), (0, *t));
                 }
                 ast::BaseTy::Double => {
-                    if init.is_some() {
+                    // Uninitialised in C: the previous value (in a loop) or
+                    // zero, for determinism. The name's scope begins at its
+                    // declarator, so an initializer that reads it (`double
+                    // t = t;`, as the model allows) reads that value too.
+                    let old = st.doubles.get(name).copied().unwrap_or(0.0);
+                    st.doubles.insert(name.clone(), old);
+                    if let Some(e) = init {
                         record(st, s);
+                        let v = eval(st, e)?.as_f64();
+                        st.doubles.insert(name.clone(), v);
                     }
-                    let v = match init {
-                        Some(e) => eval(st, e)?.as_f64(),
-                        None => st.doubles.get(name).copied().unwrap_or(0.0),
-                    };
-                    st.doubles.insert(name.clone(), v);
                 }
             }
             Ok(())
@@ -403,6 +424,7 @@ fn exec(st: &mut State, s: &ast::Stmt) -> Result<(), Error> {
             let mut i = cint::convert(cint::convert(v, t), ty);
             st.loop_vars.push(var.clone());
             let r: Result<(), Error> = (|| loop {
+                tick(1)?;
                 st.vals.insert(var.clone(), (stored(i, ty), ty));
                 if !truth(st, cond)? {
                     break Ok(());
@@ -485,6 +507,7 @@ fn store(st: &mut State, lhs: &ast::Expr, v: f64) -> Result<(), Error> {
             let k = flat_index(st, n, subs, lhs.pos)?;
             if let Some(a) = st.arrays.get_mut(n) {
                 if let Some(ord) = a.open {
+                    tick((k + 1).saturating_sub(a.data.len()) as u64)?;
                     while a.data.len() <= k {
                         a.data.push(initial_value(a.data.len(), ord));
                     }
@@ -581,6 +604,7 @@ pub fn eval(st: &State, e: &ast::Expr) -> Result<Value, Error> {
 }
 
 fn typed(st: &State, e: &ast::Expr) -> Result<Typed, Error> {
+    tick(1)?;
     Ok(match &e.kind {
         ExprKind::Int(v) => Typed::Int(*v as i128, cint::literal_type(*v)),
         ExprKind::Float(v, _) => Typed::Double(*v),

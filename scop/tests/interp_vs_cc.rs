@@ -205,6 +205,68 @@ fn model_agrees_with_execution() {
     }
 }
 
+/// The trace numbers statements as the model does: the assignments of a
+/// branch that holds an error path (a call of an unknown function) are not
+/// statements of the model, so they take no number either.
+#[test]
+fn trace_numbers_statements_as_the_model() {
+    let src = "void k(int n, double A[8], double B[8]) {\n  for (int i = 0; i < n; i++) {\n    if (i > 7) { A[i] = 0.0; abort(); } else B[i] = 1.0;\n    A[i] = B[i];\n  }\n}\n";
+    let scop = scop::build_scop(src).unwrap();
+    assert_eq!(scop.statements.len(), 2);
+    let f = scop::parse_kernel(src).unwrap();
+    let ints: HashMap<String, i64> = [("n".to_string(), 2)].into_iter().collect();
+    let mut st = scop::interp::initial_state(&f, &ints, &HashMap::new()).unwrap();
+    let trace = scop::interp::run_traced(&f, &mut st).unwrap();
+    // S0 is `B[i] = 1.0`, S1 is `A[i] = B[i]`
+    assert_eq!(
+        trace,
+        vec![(0, vec![0]), (1, vec![0]), (0, vec![1]), (1, vec![1])]
+    );
+}
+
+/// A local's scope begins at its declarator (C 6.2.1): an initializer may
+/// read the variable it initializes (its indeterminate value, zero or the
+/// previous iteration's value in the interpreter). The front end accepts
+/// `double t = t;` as a statement that reads and writes `t`; the interpreter
+/// ran it as a read of an unknown variable (found by the `interp` fuzz
+/// target).
+#[test]
+fn initializer_reads_its_own_variable() {
+    let src = "void k(int N, double A[N]) {\n  for (int i = 0; i < N; i++) {\n    double t = t + 1.0;\n    A[i] = t;\n  }\n}\n";
+    let scop = scop::build_scop(src).unwrap();
+    assert_eq!(scop.statements.len(), 2);
+    // t counts 1, 2, 3: the value of the previous iteration
+    let out = scop::commands::interp_source(src, &["N=3".into()]).unwrap();
+    let want = 1.0 * 1.0 + 2.0 * 2.0 + 3.0 * 3.0;
+    assert_eq!(out, format!("A {}\n", scop::interp::format_c_exp(want, 12)));
+    let f = scop::parse_kernel(src).unwrap();
+    let ints: HashMap<String, i64> = [("N".to_string(), 2)].into_iter().collect();
+    let mut st = scop::interp::initial_state(&f, &ints, &HashMap::new()).unwrap();
+    let trace = scop::interp::run_traced(&f, &mut st).unwrap();
+    assert_eq!(
+        trace,
+        vec![(0, vec![0]), (1, vec![0]), (0, vec![1]), (1, vec![1])]
+    );
+}
+
+/// The run respects the operation budget: a loop that would run for long
+/// ends with the engine's budget error, and a small budget suffices for a
+/// small run.
+#[test]
+fn interpreter_respects_the_budget() {
+    let src = "void k(int n, double A[1]) {\n  for (int i = 0; i < n; i++)\n    for (int j = 0; j < n; j++)\n      ;\n}\n";
+    let big = || scop::commands::interp_source(src, &["n=2000000000".into()]);
+    let e = presburger::budget::with_budget(10_000, big).unwrap_err();
+    assert_eq!(e, scop::Error::Engine(presburger::Error::BudgetExceeded));
+    let small = || scop::commands::interp_source(src, &["n=10".into()]);
+    assert!(presburger::budget::with_budget(10_000, small).is_ok());
+    // allocating an array is charged by its elements
+    let arr = "void k(int n, double A[n][n]) { }";
+    let a = || scop::commands::interp_source(arr, &["n=1000".into()]);
+    assert!(presburger::budget::with_budget(10_000, a).is_err());
+    assert!(presburger::budget::with_budget(2_000_000, a).is_ok());
+}
+
 /// Signed integer overflow is undefined behaviour: the interpreter reports
 /// it with its position instead of computing in a wider type.
 #[test]

@@ -16,6 +16,11 @@ use presburger::{budget, Error, Map, UnionMap};
 use crate::gen::{generate, Bytes, Shape};
 use crate::oracle::{self, Universe};
 
+mod interp;
+pub use interp::{
+    interp, interp_checks, model_is_exact, param_points, INTERP_BUDGET, INTERP_INPUT_BUDGET,
+};
+
 /// Work budget (operation-budget ticks) for one engine call in the
 /// semantic bodies (`parse_roundtrip`'s equality, each operation of
 /// `brute_force`, `lexopt` and `simplify`). Small on purpose: the fuzzer is
@@ -32,7 +37,7 @@ pub const CALC_BUDGET: u64 = 10_000;
 /// twice, equalities, sample, lexmin, projection) on one input.
 pub const CHAIN_BUDGET: u64 = 50_000;
 
-/// Budget of the front ends' work on one input (`c_kernel`'s model,
+/// Budget of the front ends' work on one input (`c_kernel`'s and `interp`'s model,
 /// `schedule_constraints`' scheduling, `codegen_input`'s generation).
 pub const FRONT_END_BUDGET: u64 = 2_000_000;
 
@@ -43,7 +48,7 @@ pub const FRONT_END_BUDGET: u64 = 2_000_000;
 pub const VERIFY_BUDGET: u64 = 20_000;
 
 /// Names of the targets (the files of `fuzz/fuzz_targets/`).
-pub const TARGETS: [&str; 9] = [
+pub const TARGETS: [&str; 10] = [
     "parse_roundtrip",
     "calc",
     "set_identities",
@@ -51,6 +56,7 @@ pub const TARGETS: [&str; 9] = [
     "lexopt",
     "simplify",
     "c_kernel",
+    "interp",
     "schedule_constraints",
     "codegen_input",
 ];
@@ -76,6 +82,7 @@ pub fn run(name: &str, data: &[u8]) {
         "lexopt" => lexopt(data),
         "simplify" => simplify(data),
         "c_kernel" => c_kernel(data),
+        "interp" => interp(data),
         "schedule_constraints" => schedule_constraints(data),
         "codegen_input" => codegen_input(data),
         _ => panic!("{name} is not an engine fuzz target (calc needs the calculator: see calc)"),

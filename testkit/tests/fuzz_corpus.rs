@@ -36,6 +36,48 @@ fn c_kernel_corpus() {
 }
 
 #[test]
+fn interp_corpus() {
+    replay("interp", |d| run("interp", d));
+}
+
+/// The `interp` check is not vacuous: on the kernels of its corpus, the
+/// executed instances are compared with the domains at most of the
+/// parameter values, and the early-return kernel is compared only where
+/// its `return;` does not run (the model is exact there).
+#[test]
+fn interp_compares_instances() {
+    let mut compared = 0;
+    let mut points = 0;
+    for (name, data) in corpus("interp") {
+        let n = testkit::fuzz::interp_checks(&data);
+        let src = String::from_utf8(data).unwrap();
+        let np = scop::parse_kernel(&src)
+            .map(|f| {
+                f.params
+                    .iter()
+                    .filter(|p| matches!(p.kind, scop::ast::ParamKind::Int(_)))
+                    .count()
+            })
+            .unwrap_or(0);
+        assert!(n <= testkit::fuzz::param_points(np).len(), "{name}");
+        compared += n;
+        points += testkit::fuzz::param_points(np).len();
+    }
+    assert!(
+        2 * compared > points,
+        "compared at {compared} of {points} parameter values"
+    );
+    let early = corpus("interp")
+        .into_iter()
+        .find(|(n, _)| n == "opt_early.c")
+        .unwrap()
+        .1;
+    // (n, m) at (0, 0), (1, 1), (2, 2), (3, 3) and (1, 2): i > m never holds for i < n,
+    // the model is exact; at (3, 1) the return runs (at i = 2 > 1)
+    assert_eq!(testkit::fuzz::interp_checks(&early), 5);
+}
+
+#[test]
 fn schedule_constraints_corpus() {
     replay("schedule_constraints", |d| run("schedule_constraints", d));
 }
