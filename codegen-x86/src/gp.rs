@@ -221,6 +221,33 @@ impl Assembler {
         self.legacy(false, &[0x0f, 0x18], 1, Rm::Mem(m));
     }
 
+    /// `prefetcht1 m8`: a hint to bring the line holding `m` into the
+    /// second-level cache and beyond (not the first: a line wanted later
+    /// without displacing what the first level holds now).
+    ///
+    /// ```
+    /// use codegen_x86::{Assembler, Gpr, Mem};
+    /// let mut asm = Assembler::new();
+    /// asm.prefetcht1(Mem::base(Gpr::Rax).disp(0x40));
+    /// assert_eq!(asm.code(), [0x0f, 0x18, 0x50, 0x40]);
+    /// ```
+    pub fn prefetcht1(&mut self, m: Mem) {
+        self.legacy(false, &[0x0f, 0x18], 2, Rm::Mem(m));
+    }
+
+    /// `prefetcht2 m8`: a hint to bring the line holding `m` into the
+    /// last-level cache (on most cores also the second level).
+    ///
+    /// ```
+    /// use codegen_x86::{Assembler, Gpr, Mem};
+    /// let mut asm = Assembler::new();
+    /// asm.prefetcht2(Mem::base(Gpr::Rax).disp(0x40));
+    /// assert_eq!(asm.code(), [0x0f, 0x18, 0x58, 0x40]);
+    /// ```
+    pub fn prefetcht2(&mut self, m: Mem) {
+        self.legacy(false, &[0x0f, 0x18], 3, Rm::Mem(m));
+    }
+
     /// `imul reg, r/m64`: signed multiply, low 64 bits.
     ///
     /// ```

@@ -204,6 +204,14 @@ fn encode(asm: &mut Assembler, mn: &str, ops: &[Op]) {
             [M(m)] => asm.prefetcht0(*m),
             _ => panic!("prefetcht0 {ops:?}"),
         },
+        "prefetcht1" => match ops {
+            [M(m)] => asm.prefetcht1(*m),
+            _ => panic!("prefetcht1 {ops:?}"),
+        },
+        "prefetcht2" => match ops {
+            [M(m)] => asm.prefetcht2(*m),
+            _ => panic!("prefetcht2 {ops:?}"),
+        },
         "push" | "pop" => match (mn, ops) {
             ("push", [G(r)]) => asm.push(*r),
             ("pop", [G(r)]) => asm.pop(*r),

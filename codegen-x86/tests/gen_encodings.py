@@ -67,6 +67,10 @@ def lines():
         out.append(f"lea {GPR[len(out) % 16]}, {m}")
     for m in MEMS:
         out.append(f"prefetcht0 BYTE PTR {m}")
+    for m in MEMS:
+        out.append(f"prefetcht1 BYTE PTR {m}")
+    for m in MEMS:
+        out.append(f"prefetcht2 BYTE PTR {m}")
     # Multiply.
     for d, s in pairs(GPR, 5):
         out.append(f"imul {d}, {s}")

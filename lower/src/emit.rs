@@ -472,6 +472,12 @@ impl Emitter {
         self.asm.prefetcht0(m);
     }
 
+    /// `prefetcht1 m8` (to the second-level cache, not the first).
+    pub fn prefetch_l2(&mut self, m: Mem) {
+        self.record("prefetcht1", vec![Operand::Mem(m, MemSize::Byte)]);
+        self.asm.prefetcht1(m);
+    }
+
     /// `vbroadcastsd ymm, m64`.
     pub fn vbroadcast_mem(&mut self, dst: u8, m: Mem) {
         self.record("vbroadcastsd", vec![Operand::Ymm(ymm(dst)), q(m)]);

@@ -188,8 +188,19 @@
 //! panels of 8 columns), `i` in blocks of 120 (the `a` factor packed into
 //! panels of 6 rows), and every 6×8 tile of `C` kept in twelve `ymm`
 //! registers over the block's `k` steps: two panel loads, six broadcasts
-//! and twelve `vfmadd231pd` per step, the next tile's rows of `C` and the
-//! `a` panel prefetched; edge tiles run on a zero-padded copy in the frame.
+//! and twelve `vfmadd231pd` per step, both panels prefetched 32 steps
+//! ahead, and the next tile of `C` prefetched into the second-level cache
+//! before the `k` loop and into the first 32 steps before its end (rows of
+//! `C` a power of two apart share one set of the first-level cache, where
+//! an earlier prefetch evicted the panels and was evicted before use);
+//! edge tiles run on a zero-padded copy in the frame. A unit-stride `b`
+//! side is packed row by row (each row of the block read in order, 8
+//! doubles stored per panel; panels one line longer than their data, so
+//! that a row's stores spread over the cache sets). gemm 1024³ on one
+//! thread of a loaded 2-core Xeon (`poly run ... --repeat 5 --threads 1`,
+//! median CPU per run, best of 14 interleaved invocations): 69.3 → 65.2
+//! ms (31.0 → 32.9 GFLOP/s; medians of the 14: 75.6 → 70.6 ms), the 6×8
+//! micro-kernel alone taking 53.9 ms for the same flops.
 //! A triangular or band nest (syrk's `j <= i`) is tiled over its bounding
 //! box: a tile is full when its first and last rows are (the bounds are
 //! affine in `i`), an edge tile copies each row's own column range, an

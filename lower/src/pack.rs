@@ -3,7 +3,10 @@
 //! code through pointers that step along `k` (bit for bit the
 //! interpreter's value), or, for a unit-stride access, a panel row copied
 //! as two `ymm`; the element of the next row or column prefetched; missing
-//! rows or columns of the last panel written as zeros.
+//! rows or columns of the last panel written as zeros. The `b` side's
+//! unit-stride access copies its full panels row by row of the block
+//! ([`State::copy_rows`]): one panel at a time read `kc` rows a whole row
+//! of the array apart for each 64 bytes, a new line and page per load.
 
 use std::collections::HashMap;
 
@@ -34,6 +37,8 @@ pub(crate) struct Side {
     /// Slot: bytes per panel.
     pub stride: i32,
     pub negate: bool,
+    /// Copy a unit-stride side's full panels row by row ([`State::copy_rows`]).
+    pub rowwise: bool,
 }
 
 impl State<'_> {
@@ -62,6 +67,16 @@ impl State<'_> {
         self.e.mov(q(slot(qp)), g(t))?;
         self.free(t);
         self.zero_slot(el)?;
+        let panels_done = self.e.label();
+        let rowwise = s.rowwise && self.unit_access(e, s, c, lins).is_some();
+        if let (true, Some(ai)) = (s.rowwise, self.unit_access(e, s, c, lins)) {
+            self.copy_rows(ai, s, c, lins, var, lo, pc, kc, (qp, el))?;
+            let t = self.temp()?;
+            self.e.mov(g(t), q(slot(el)))?;
+            self.e.cmp(g(t), q(slot(s.count)))?;
+            self.free(t);
+            self.e.jcc(Cond::Ge, panels_done);
+        }
         let (lpanel, lrow, zero, next) = (
             self.e.label(),
             self.e.label(),
@@ -71,7 +86,7 @@ impl State<'_> {
         let panel_end = self.e.label();
         self.e.bind(lpanel)?;
         self.zero_slot(w)?;
-        if let Some(ai) = self.unit_access(e, s, c, lins) {
+        if let (false, Some(ai)) = (rowwise, self.unit_access(e, s, c, lins)) {
             self.copy_panel(ai, s, c, lins, var, lo, pc, kc, (qp, el), panel_end, lrow)?;
         }
         self.e.bind(lrow)?;
@@ -177,6 +192,82 @@ impl State<'_> {
         self.e.cmp(g(t), q(slot(s.count)))?;
         self.e.jcc(Cond::L, lpanel);
         self.free(t);
+        self.e.bind(panels_done)?;
+        Ok(())
+    }
+
+    /// The full panels of a unit-stride access, row by row: for each `k`,
+    /// the block's row (`count` consecutive doubles, whole panels only)
+    /// copied 8 doubles at a time into panel after panel (`stride` bytes
+    /// apart), so that the source is read in order (a panel at a time
+    /// would read `kc` rows far apart per panel: a new line and page per
+    /// load, which the hardware prefetchers do not follow). Leaves
+    /// `el` and the panel pointer `qp` after the last full panel.
+    #[allow(clippy::too_many_arguments)]
+    fn copy_rows(
+        &mut self,
+        ai: usize,
+        s: &Side,
+        c: &Contraction,
+        lins: &HashMap<usize, Lin>,
+        var: &[i32; 3],
+        lo: &[i32; 3],
+        pc: i32,
+        kc: i32,
+        (qp, el): (i32, i32),
+    ) -> Result<()> {
+        let full = self.new_slot(8)?;
+        let t = self.temp()?;
+        self.e.mov(g(t), q(slot(s.count)))?;
+        self.e.shr(t, 3);
+        self.e.mov(q(slot(full)), g(t))?;
+        self.free(t);
+        let done = self.e.label();
+        self.e.cmp(q(slot(full)), imm(0))?;
+        self.e.jcc(Cond::E, done);
+        self.side_point(s, c, var, lo, pc, el)?;
+        let Storage::Slot(sl) = self.k.arrays[&c.stmt.accesses[ai].array].storage else {
+            return Err(crate::error::Error::Internal("packed scalar".into()));
+        };
+        let (src_row, so) = self.k_pointer(sl, &lins[&ai], &c.its[c.k])?;
+        let (dst_row, n, src, dst, m) = (
+            self.temp()?,
+            self.temp()?,
+            self.temp()?,
+            self.temp()?,
+            self.temp()?,
+        );
+        self.e.mov(g(dst_row), q(slot(qp)))?;
+        self.e.mov(g(n), q(slot(kc)))?;
+        let (row, panel) = (self.e.label(), self.e.label());
+        self.e.bind(row)?;
+        self.e.mov(g(src), g(src_row))?;
+        self.e.mov(g(dst), g(dst_row))?;
+        self.e.mov(g(m), q(slot(full)))?;
+        self.e.bind(panel)?;
+        self.e.vload(Width::Vec4, 0, Mem::base(src));
+        self.e.vload(Width::Vec4, 1, Mem::base(src).disp(32));
+        self.e.vstore(Width::Vec4, Mem::base(dst), 0);
+        self.e.vstore(Width::Vec4, Mem::base(dst).disp(32), 1);
+        self.e.add(g(src), imm(NR * 8))?;
+        self.e.add(g(dst), q(slot(s.stride)))?;
+        self.e.sub(g(m), imm(1))?;
+        self.e.jcc(Cond::Ne, panel);
+        self.e.add(g(src_row), so)?;
+        self.e.add(g(dst_row), imm(NR * 8))?;
+        self.e.sub(g(n), imm(1))?;
+        self.e.jcc(Cond::Ne, row);
+        // after the full panels: `el = full * NR`, `qp += full * stride`
+        self.e.mov(g(m), q(slot(full)))?;
+        self.e.shl(m, 3);
+        self.e.mov(q(slot(el)), g(m))?;
+        self.e.mov(g(m), q(slot(full)))?;
+        self.e.imul(m, q(slot(s.stride)))?;
+        self.e.add(q(slot(qp)), g(m))?;
+        for r in [src_row, dst_row, n, src, dst, m] {
+            self.free(r);
+        }
+        self.e.bind(done)?;
         Ok(())
     }
 

@@ -12,6 +12,17 @@
 //! back. Tiles at the edges of the box run the same kernel on a copy of
 //! their valid part in the frame. Panels are padded with zeros.
 //!
+//! Prefetch: each step prefetches the `b` panel's line [`B_AHEAD`] bytes
+//! on and each line of the `a` panel [`A_AHEAD`] bytes on (the first
+//! tile of a column of tiles finds its `b` panel in the outer caches,
+//! and the `a` block streams from the second level). The next tile of `C`
+//! (below, or the first of the next column of tiles) goes into the
+//! second-level cache before the `k` loop and into the first [`C_AHEAD`]
+//! steps before its end: with rows `ldc` a multiple of 4 KiB apart (gemm
+//! at 1024) all tiles of a column share one set of the first-level cache,
+//! so a tile prefetched there a whole tile earlier evicted the panels'
+//! lines and was itself evicted before its loads.
+//!
 //! Exactness: packing evaluates `a` and `b` with the statement's own
 //! scalar code (bit for bit the interpreter's values); each element of `C`
 //! then receives its terms in the original `k` order, each as one fused
@@ -46,12 +57,27 @@ pub const KC: i64 = 256;
 pub const MC: i64 = 120;
 /// Columns of a packed block of the `b` side (a multiple of [`NR`]).
 pub const NC: i64 = 4080;
+/// Padding (bytes) after each panel of the `b` side: panels `kc · 64`
+/// bytes apart would start in the same set of the first-level cache (a
+/// multiple of 4 KiB apart), and the row-by-row copy of the side
+/// ([`crate::pack`]) would store a whole row of the block into one set.
+pub const B_PAD: i64 = 64;
+/// Byte offset of the `a` side's block in the workspace: after the
+/// largest `b` block's panels.
+pub const A_BASE: i64 = NC / NR * (KC * NR * 8 + B_PAD);
 /// Bytes of workspace a contraction needs per worker (both packed
 /// blocks; the caller aligns it to 64 bytes).
-pub const WORKSPACE: usize = ((KC * NC + KC * MC) * 8) as usize;
+pub const WORKSPACE: usize = (A_BASE + KC * MC * 8) as usize;
 
-/// How far ahead (bytes) the micro-kernel prefetches its `a` panel.
-const A_AHEAD: i32 = 1024;
+/// How far ahead (bytes) the micro-kernel prefetches its `a` and `b`
+/// panels (32 steps of the `k` loop).
+const A_AHEAD: i32 = 2048;
+/// See [`A_AHEAD`].
+const B_AHEAD: i32 = 2048;
+
+/// Steps before the end of a tile's `k` loop at which the next tile of `C`
+/// is prefetched into the first-level cache.
+const C_AHEAD: i64 = 32;
 
 /// `k` steps per trip of the micro-kernel's main loop.
 const UNROLL: i32 = 4;
@@ -229,6 +255,7 @@ impl State<'_> {
         self.e.mov(q(slot(kc48)), g(t))?;
         self.e.mov(g(t), q(slot(kc)))?;
         self.e.shl(t, 6);
+        self.e.add(g(t), imm(B_PAD))?;
         self.e.mov(q(slot(kc64)), g(t))?;
         self.free(t);
         let side = Side {
@@ -240,6 +267,7 @@ impl State<'_> {
             base: 0,
             stride: kc64,
             negate: false,
+            rowwise: true,
         };
         self.pack(c.b, call, lins, &side, c, &var, &lo, pc, kc, ws)?;
         self.zero_slot(ic)?;
@@ -252,9 +280,10 @@ impl State<'_> {
             off: ic,
             count: mc,
             width: MR,
-            base: (KC * NC * 8) as i32,
+            base: A_BASE as i32,
             stride: kc48,
             negate: c.negate,
+            rowwise: false,
         };
         self.pack(c.a, call, lins, &side, c, &var, &lo, pc, kc, ws)?;
         let blk = Block {
@@ -295,6 +324,7 @@ impl State<'_> {
             .ok_or_else(|| crate::error::Error::Unsupported("stride overflow".into()))?;
         let ldc = self.inv(&ldc)?;
         let [jr, ir, aq, bq, rows, cols, cptr] = self.slots()?;
+        let [ccol, cnext] = self.slots()?;
         let jabs = self.new_slot(8)?;
         let ranges: Vec<(i32, i32)> = (0..MR)
             .map(|_| Ok((self.new_slot(8)?, self.new_slot(8)?)))
@@ -318,7 +348,7 @@ impl State<'_> {
         self.zero_slot(ir)?;
         let t = self.temp()?;
         self.e.mov(g(t), q(arg(ws)))?;
-        self.e.add(g(t), imm(KC * NC * 8))?;
+        self.e.add(g(t), imm(A_BASE))?;
         self.e.mov(q(slot(aq)), g(t))?;
         self.free(t);
         self.e.bind(lir)?;
@@ -331,6 +361,7 @@ impl State<'_> {
         self.e.lea(p, Mem::sib(p, off, Scale::X8, 0)?);
         self.free(off);
         self.e.mov(q(slot(cptr)), g(p))?;
+        self.next_tile(p, &ldc, ir, blk.mc, ccol, cnext)?;
         self.set_min_rest(rows, MR, blk.mc, ir)?;
         self.set_min_rest(cols, NR, blk.nc, jr)?;
         self.e.cmp(q(slot(rows)), imm(MR))?;
@@ -355,7 +386,7 @@ impl State<'_> {
                 self.free(u);
             }
         }
-        self.micro_kernel(p, ldc, aq, bq, blk.kc)?;
+        self.micro_kernel(p, ldc, aq, bq, blk.kc, (cnext, ldc))?;
         self.e.jmp(next);
         // an edge tile: the valid part of each row copied to the frame and
         // back (nothing when no row has any)
@@ -374,7 +405,7 @@ impl State<'_> {
         self.copy_edge(p, tmp, ldc, &ranges, true)?;
         let tp = self.temp()?;
         self.e.lea(tp, slot(tmp));
-        self.micro_kernel(tp, imm(NR * 8), aq, bq, blk.kc)?;
+        self.micro_kernel(tp, imm(NR * 8), aq, bq, blk.kc, (cnext, ldc))?;
         self.free(tp);
         self.e.mov(g(p), q(slot(cptr)))?;
         self.copy_edge(p, tmp, ldc, &ranges, false)?;
@@ -537,9 +568,80 @@ impl State<'_> {
         Ok(total)
     }
 
+    /// The address of the tile of `C` that runs after the one at `p` (rows
+    /// `ldc` bytes apart) into slot `cnext`: the one [`MR`] rows below, or,
+    /// after the last row of the block (`ir + MR >= mc`), the first of the
+    /// next column of tiles (slot `ccol` keeps the column's first tile).
+    fn next_tile(
+        &mut self,
+        p: Gpr,
+        ldc: &Operand,
+        ir: i32,
+        mc: i32,
+        ccol: i32,
+        cnext: i32,
+    ) -> Result<()> {
+        let (top, last, done) = (self.e.label(), self.e.label(), self.e.label());
+        let t = self.temp()?;
+        self.e.cmp(q(slot(ir)), imm(0))?;
+        self.e.jcc(Cond::Ne, top);
+        self.e.mov(q(slot(ccol)), g(p))?;
+        self.e.bind(top)?;
+        self.e.mov(g(t), q(slot(ir)))?;
+        self.e.add(g(t), imm(MR))?;
+        self.e.cmp(g(t), q(slot(mc)))?;
+        self.e.jcc(Cond::Ge, last);
+        self.e.mov(g(t), g(p))?;
+        for _ in 0..MR {
+            self.e.add(g(t), *ldc)?;
+        }
+        self.e.jmp(done);
+        self.e.bind(last)?;
+        self.e.mov(g(t), q(slot(ccol)))?;
+        self.e.add(g(t), imm(NR * 8))?;
+        self.e.bind(done)?;
+        self.e.mov(q(slot(cnext)), g(t))?;
+        self.free(t);
+        Ok(())
+    }
+
+    /// The lines of the tile of `C` at `[next]` (rows `ld` bytes apart):
+    /// each row's first and last element, into the second-level cache
+    /// (`l2`) or the first. Moves `row`.
+    fn prefetch_tile(&mut self, row: Gpr, (next, ld): (i32, Operand), l2: bool) -> Result<()> {
+        self.e.mov(g(row), q(slot(next)))?;
+        for r in 0..MR {
+            for d in [0, NR as i32 * 8 - 8] {
+                let m = Mem::base(row).disp(d);
+                if l2 {
+                    self.e.prefetch_l2(m);
+                } else {
+                    self.e.prefetch(m);
+                }
+            }
+            if r + 1 < MR {
+                self.e.add(g(row), ld)?;
+            }
+        }
+        Ok(())
+    }
+
     /// `C[6×8] (at c, rows ldc bytes apart) += Ap panel · Bp panel` over
-    /// `kc` steps; `c` is kept.
-    fn micro_kernel(&mut self, c: Gpr, ldc: Operand, aq: i32, bq: i32, kc: i32) -> Result<()> {
+    /// `kc` steps; `c` is kept. The next tile of `C` (`next`: its address's
+    /// slot and row distance) is prefetched into the second-level cache
+    /// before the `k` loop and into the first in its last [`C_AHEAD`] steps:
+    /// rows of `C` a power of two apart share a set of the first-level
+    /// cache, where an early prefetch would evict the panels and be evicted
+    /// before its use.
+    fn micro_kernel(
+        &mut self,
+        c: Gpr,
+        ldc: Operand,
+        aq: i32,
+        bq: i32,
+        kc: i32,
+        next: (i32, Operand),
+    ) -> Result<()> {
         let (row, a, b, n) = (self.temp()?, self.temp()?, self.temp()?, self.temp()?);
         self.e.mov(g(row), g(c))?;
         for r in 0..MR {
@@ -550,17 +652,19 @@ impl State<'_> {
                 self.e.add(g(row), ldc)?;
             }
         }
-        // the next tile's rows of C (below this one) while this one runs
-        for _ in 0..MR {
-            self.e.add(g(row), ldc)?;
-            self.e.prefetch(Mem::base(row));
-            self.e.prefetch(Mem::base(row).disp(NR as i32 * 8 - 8));
-        }
+        self.prefetch_tile(row, next, true)?;
         self.e.mov(g(a), q(slot(aq)))?;
         self.e.mov(g(b), q(slot(bq)))?;
         self.e.mov(g(n), q(slot(kc)))?;
+        // the panels 32 steps ahead: one line of `a` per 64 bytes (three
+        // per trip of four steps), the line of `b` of every step (the first
+        // tile of a column of tiles reads its `b` panel from the outer
+        // caches; the others find it in the first level)
         let step = |st: &mut Self, p: i32| {
-            st.e.prefetch(Mem::base(a).disp(48 * p + A_AHEAD));
+            if p < 3 {
+                st.e.prefetch(Mem::base(a).disp(64 * p + A_AHEAD));
+            }
+            st.e.prefetch(Mem::base(b).disp(64 * p + B_AHEAD));
             st.e.vload(Width::Vec4, 12, Mem::base(b).disp(64 * p));
             st.e.vload(Width::Vec4, 13, Mem::base(b).disp(64 * p + 32));
             for r in 0..MR {
@@ -570,23 +674,27 @@ impl State<'_> {
                 st.e.vfmadd231(Width::Vec4, acc(r, 1), bc, VSrc::Reg(13));
             }
         };
-        let (top, rest, rtop, done) = (
-            self.e.label(),
-            self.e.label(),
-            self.e.label(),
-            self.e.label(),
-        );
-        self.e.cmp(g(n), imm(UNROLL as i64))?;
-        self.e.jcc(Cond::L, rest);
-        self.e.bind(top)?;
-        for p in 0..UNROLL {
-            step(self, p);
+        let (rest, rtop, done) = (self.e.label(), self.e.label(), self.e.label());
+        // the k loop in two parts: all but the last C_AHEAD steps, then the
+        // next tile's prefetch into the first-level cache, then the rest
+        for (left, prefetch) in [(C_AHEAD, true), (0, false)] {
+            let (top, end) = (self.e.label(), self.e.label());
+            self.e.cmp(g(n), imm(UNROLL as i64 + left))?;
+            self.e.jcc(Cond::L, end);
+            self.e.bind(top)?;
+            for p in 0..UNROLL {
+                step(self, p);
+            }
+            self.e.add(g(a), imm(48 * UNROLL as i64))?;
+            self.e.add(g(b), imm(64 * UNROLL as i64))?;
+            self.e.sub(g(n), imm(UNROLL as i64))?;
+            self.e.cmp(g(n), imm(UNROLL as i64 + left))?;
+            self.e.jcc(Cond::Ge, top);
+            self.e.bind(end)?;
+            if prefetch {
+                self.prefetch_tile(row, next, false)?;
+            }
         }
-        self.e.add(g(a), imm(48 * UNROLL as i64))?;
-        self.e.add(g(b), imm(64 * UNROLL as i64))?;
-        self.e.sub(g(n), imm(UNROLL as i64))?;
-        self.e.cmp(g(n), imm(UNROLL as i64))?;
-        self.e.jcc(Cond::Ge, top);
         self.e.bind(rest)?;
         self.e.test(g(n), g(n))?;
         self.e.jcc(Cond::E, done);

@@ -56,8 +56,25 @@ fn gemm_at_edges_and_across_blocks() {
             &[("NI", 3), ("NJ", 3), ("NK", 0)],
             &[("NI", 131), ("NJ", 19), ("NK", 261)],
             &[("NI", 2), ("NJ", 4093), ("NK", 3)],
+            // whole panels only (the row-by-row copy of `B` alone), in the
+            // first column block and again in a second one
+            &[("NI", 13), ("NJ", 16), ("NK", 300)],
+            &[("NI", 7), ("NJ", 4096), ("NK", 2)],
         ],
     );
+}
+
+#[test]
+fn gemm_prefetches_the_next_tile_into_both_cache_levels() {
+    // the next tile of C: 6 rows, their first and last element, into the
+    // second-level cache before the k loop (prefetcht1) and into the first
+    // before its end, in the full tile's kernel and the edge tile's
+    let front = lower::front(GEMM).unwrap();
+    let (k, node, copies) = lower::prepare_with(&front, 4).unwrap();
+    let c = lower::compile_jammed(&k, &node, &copies).unwrap();
+    let asm = c.asm_text();
+    assert_eq!(asm.matches("prefetcht1").count(), 2 * 12, "{asm}");
+    assert!(asm.matches("prefetcht0").count() >= 2 * 12 + 2 * 8, "{asm}");
 }
 
 #[test]
