@@ -294,9 +294,17 @@ pub fn accessed_cells(scop: &Scop, array: &str) -> Result<Option<(Set, bool)>, E
     let params: Arc<[String]> = scop.params.clone().into();
     let mut out: Option<Set> = None;
     let mut written = false;
+    // (the read and the write of `A[i] += ...`, and statements of one loop
+    // body, often access the same cells: each image once)
+    let mut seen: Vec<(&[String], &Formula, &[Affine])> = Vec::new();
     for s in &scop.statements {
         for a in s.accesses.iter().filter(|a| a.array == array) {
             written |= a.kind != crate::model::AccessKind::Read;
+            let key = (s.iterators.as_slice(), &s.domain, a.index.as_slice());
+            if seen.contains(&key) {
+                continue;
+            }
+            seen.push(key);
             let k = a.index.len();
             let cells: Vec<String> = (0..k).map(|d| format!("__cell{d}")).collect();
             let mut vars = s.iterators.clone();
