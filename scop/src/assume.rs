@@ -234,17 +234,37 @@ pub fn combine(scop: &Scop) -> Result<Combined, Error> {
     let mut assumed = Set::universe(context.space().clone());
     let mut invalid = Set::empty(context.space().clone());
     let mut effective = Vec::new();
+    // Obligations repeat (the inner subscripts `[j][k]` of `A[i + 1][j][k]`,
+    // `A[i][j][k]`, ... in one statement): each violation set is computed
+    // once, and added once per sign (again it would change nothing).
+    let mut seen: Vec<(&Obligation, Option<Set>, Vec<Sign>)> = Vec::new();
     for (k, o) in scop.optimistic.obligations.iter().enumerate() {
-        let v = violation_set(scop, o)?.intersect(&context)?;
-        if v.is_empty()? {
+        let same = |p: &Obligation| p.vars == o.vars && p.domain == o.domain && p.holds == o.holds;
+        let at = match seen.iter().position(|(p, _, _)| same(p)) {
+            Some(at) => at,
+            None => {
+                let v = violation_set(scop, o)?.intersect(&context)?;
+                let v = if v.is_empty()? {
+                    None
+                } else {
+                    Some(v.coalesce()?)
+                };
+                seen.push((o, v, Vec::new()));
+                seen.len() - 1
+            }
+        };
+        let (_, Some(v), signs) = &mut seen[at] else {
             continue;
+        };
+        let sign = o.kind.sign();
+        if !signs.contains(&sign) {
+            signs.push(sign);
+            match sign {
+                Sign::Assumption => assumed = assumed.subtract(v)?,
+                Sign::Restriction => invalid = invalid.union(v)?,
+            }
         }
-        let v = v.coalesce()?;
-        match o.kind.sign() {
-            Sign::Assumption => assumed = assumed.subtract(&v)?,
-            Sign::Restriction => invalid = invalid.union(&v)?,
-        }
-        effective.push((k, v));
+        effective.push((k, v.clone()));
     }
     Ok(Combined {
         context,
