@@ -392,3 +392,60 @@ fn subst_affine(a: &Affine, var: &str, by: &Affine) -> Affine {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repeated_obligations_combine_as_each_one_alone() {
+        // the inner subscripts `[j]` of A[i + 1][j], A[i][j], A[i - 1][j] are
+        // one obligation three times; `i + 1` and `i - 1` wrap apart
+        let scop = crate::build_scop(
+            "void k(int n, int m, int s, double A[][8], double B[][8]) {
+               for (int i = 1; i < n; i++)
+                 for (int j = 0; j < m; j++)
+                   B[i][j + s] = A[i + 1][j + s] + A[i][j + s] + A[i - 1][j + s]; }",
+        )
+        .unwrap();
+        let obligations = &scop.optimistic.obligations;
+        let repeated = (1..obligations.len()).any(|k| {
+            obligations[..k].iter().any(|p| {
+                p.vars == obligations[k].vars
+                    && p.domain == obligations[k].domain
+                    && p.holds == obligations[k].holds
+            })
+        });
+        assert!(repeated, "the kernel should repeat an obligation");
+        let c = combine(&scop).unwrap();
+        // the oracle: every obligation's violation set on its own
+        let mut assumed = Set::universe(c.context.space().clone());
+        let mut invalid = Set::empty(c.context.space().clone());
+        let mut effective = Vec::new();
+        for (k, o) in obligations.iter().enumerate() {
+            let v = violation_set(&scop, o)
+                .unwrap()
+                .intersect(&c.context)
+                .unwrap();
+            if v.is_empty().unwrap() {
+                continue;
+            }
+            match o.kind.sign() {
+                Sign::Assumption => assumed = assumed.subtract(&v).unwrap(),
+                Sign::Restriction => invalid = invalid.union(&v).unwrap(),
+            }
+            effective.push((k, v));
+        }
+        assert!(c.assumed.is_equal(&assumed).unwrap());
+        assert!(c.invalid.is_equal(&invalid).unwrap());
+        assert!(!c
+            .assumed
+            .is_equal(&Set::universe(c.context.space().clone()))
+            .unwrap());
+        assert_eq!(c.effective.len(), effective.len());
+        for ((k, v), (k2, v2)) in c.effective.iter().zip(&effective) {
+            assert_eq!(k, k2);
+            assert!(v.is_equal(v2).unwrap());
+        }
+    }
+}

@@ -348,3 +348,66 @@ pub(crate) fn flow(info: &AccessInfo, tm: &Timing) -> Result<Flow> {
         may_no_source,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::flow::{compute_flow, compute_flow_reference};
+    use crate::AccessInfo;
+
+    fn u(s: &str) -> UnionMap {
+        s.parse().unwrap()
+    }
+
+    fn disjuncts(u: &UnionMap) -> usize {
+        u.maps().iter().map(|m| m.basic_maps().len()).sum()
+    }
+
+    #[test]
+    fn repeated_disjuncts_are_analysed_once() {
+        // `A[i] * A[i]`: the statement's read relation holds its disjunct twice
+        let read = u("[n] -> { R[i] -> A[i - 1] : 1 <= i < n }");
+        let mut twice = read.clone();
+        twice.add_map(read.maps()[0].clone()).unwrap();
+        assert_eq!(disjuncts(&twice), 2);
+        assert_eq!(disjuncts(&without_repeats(&twice).unwrap()), 1);
+        let info = |sink: &UnionMap| {
+            AccessInfo::from_sink(sink.clone())
+                .with_must_source(u("[n] -> { W[i] -> A[i] : 0 <= i < n }"))
+                .with_may_source(u("[n] -> { V[i] -> A[i] : 0 <= i < n and i % 2 = 0 }"))
+                .with_schedule(u("{ W[i] -> [i, 0]; V[i] -> [i, 1]; R[i] -> [i, 2] }"))
+        };
+        let (once, rep) = (
+            compute_flow(&info(&read)).unwrap(),
+            compute_flow(&info(&twice)).unwrap(),
+        );
+        let oracle = compute_flow_reference(&info(&twice)).unwrap();
+        for (a, b, want) in [
+            (
+                &once.must_dependence,
+                &rep.must_dependence,
+                &oracle.must_dependence,
+            ),
+            (
+                &once.may_dependence,
+                &rep.may_dependence,
+                &oracle.may_dependence,
+            ),
+            (
+                &once.must_no_source,
+                &rep.must_no_source,
+                &oracle.must_no_source,
+            ),
+            (
+                &once.may_no_source,
+                &rep.may_no_source,
+                &oracle.may_no_source,
+            ),
+        ] {
+            assert!(b.is_equal(want).unwrap(), "{b} against {want}");
+            // the repeat adds no disjunct: it was not analysed again
+            assert_eq!(disjuncts(a), disjuncts(b), "{a} against {b}");
+        }
+        assert!(!rep.may_dependence.is_empty().unwrap());
+    }
+}
