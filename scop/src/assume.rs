@@ -234,17 +234,37 @@ pub fn combine(scop: &Scop) -> Result<Combined, Error> {
     let mut assumed = Set::universe(context.space().clone());
     let mut invalid = Set::empty(context.space().clone());
     let mut effective = Vec::new();
+    // Obligations repeat (the inner subscripts `[j][k]` of `A[i + 1][j][k]`,
+    // `A[i][j][k]`, ... in one statement): each violation set is computed
+    // once, and added once per sign (again it would change nothing).
+    let mut seen: Vec<(&Obligation, Option<Set>, Vec<Sign>)> = Vec::new();
     for (k, o) in scop.optimistic.obligations.iter().enumerate() {
-        let v = violation_set(scop, o)?.intersect(&context)?;
-        if v.is_empty()? {
+        let same = |p: &Obligation| p.vars == o.vars && p.domain == o.domain && p.holds == o.holds;
+        let at = match seen.iter().position(|(p, _, _)| same(p)) {
+            Some(at) => at,
+            None => {
+                let v = violation_set(scop, o)?.intersect(&context)?;
+                let v = if v.is_empty()? {
+                    None
+                } else {
+                    Some(v.coalesce()?)
+                };
+                seen.push((o, v, Vec::new()));
+                seen.len() - 1
+            }
+        };
+        let (_, Some(v), signs) = &mut seen[at] else {
             continue;
+        };
+        let sign = o.kind.sign();
+        if !signs.contains(&sign) {
+            signs.push(sign);
+            match sign {
+                Sign::Assumption => assumed = assumed.subtract(v)?,
+                Sign::Restriction => invalid = invalid.union(v)?,
+            }
         }
-        let v = v.coalesce()?;
-        match o.kind.sign() {
-            Sign::Assumption => assumed = assumed.subtract(&v)?,
-            Sign::Restriction => invalid = invalid.union(&v)?,
-        }
-        effective.push((k, v));
+        effective.push((k, v.clone()));
     }
     Ok(Combined {
         context,
@@ -294,9 +314,17 @@ pub fn accessed_cells(scop: &Scop, array: &str) -> Result<Option<(Set, bool)>, E
     let params: Arc<[String]> = scop.params.clone().into();
     let mut out: Option<Set> = None;
     let mut written = false;
+    // (the read and the write of `A[i] += ...`, and statements of one loop
+    // body, often access the same cells: each image once)
+    let mut seen: Vec<(&[String], &Formula, &[Affine])> = Vec::new();
     for s in &scop.statements {
         for a in s.accesses.iter().filter(|a| a.array == array) {
             written |= a.kind != crate::model::AccessKind::Read;
+            let key = (s.iterators.as_slice(), &s.domain, a.index.as_slice());
+            if seen.contains(&key) {
+                continue;
+            }
+            seen.push(key);
             let k = a.index.len();
             let cells: Vec<String> = (0..k).map(|d| format!("__cell{d}")).collect();
             let mut vars = s.iterators.clone();
@@ -363,4 +391,61 @@ fn subst_affine(a: &Affine, var: &str, by: &Affine) -> Affine {
         out = out.add(&t);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repeated_obligations_combine_as_each_one_alone() {
+        // the inner subscripts `[j]` of A[i + 1][j], A[i][j], A[i - 1][j] are
+        // one obligation three times; `i + 1` and `i - 1` wrap apart
+        let scop = crate::build_scop(
+            "void k(int n, int m, int s, double A[][8], double B[][8]) {
+               for (int i = 1; i < n; i++)
+                 for (int j = 0; j < m; j++)
+                   B[i][j + s] = A[i + 1][j + s] + A[i][j + s] + A[i - 1][j + s]; }",
+        )
+        .unwrap();
+        let obligations = &scop.optimistic.obligations;
+        let repeated = (1..obligations.len()).any(|k| {
+            obligations[..k].iter().any(|p| {
+                p.vars == obligations[k].vars
+                    && p.domain == obligations[k].domain
+                    && p.holds == obligations[k].holds
+            })
+        });
+        assert!(repeated, "the kernel should repeat an obligation");
+        let c = combine(&scop).unwrap();
+        // the oracle: every obligation's violation set on its own
+        let mut assumed = Set::universe(c.context.space().clone());
+        let mut invalid = Set::empty(c.context.space().clone());
+        let mut effective = Vec::new();
+        for (k, o) in obligations.iter().enumerate() {
+            let v = violation_set(&scop, o)
+                .unwrap()
+                .intersect(&c.context)
+                .unwrap();
+            if v.is_empty().unwrap() {
+                continue;
+            }
+            match o.kind.sign() {
+                Sign::Assumption => assumed = assumed.subtract(&v).unwrap(),
+                Sign::Restriction => invalid = invalid.union(&v).unwrap(),
+            }
+            effective.push((k, v));
+        }
+        assert!(c.assumed.is_equal(&assumed).unwrap());
+        assert!(c.invalid.is_equal(&invalid).unwrap());
+        assert!(!c
+            .assumed
+            .is_equal(&Set::universe(c.context.space().clone()))
+            .unwrap());
+        assert_eq!(c.effective.len(), effective.len());
+        for ((k, v), (k2, v2)) in c.effective.iter().zip(&effective) {
+            assert_eq!(k, k2);
+            assert!(v.is_equal(v2).unwrap());
+        }
+    }
 }

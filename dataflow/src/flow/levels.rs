@@ -54,7 +54,7 @@ use crate::access::AccessInfo;
 use crate::error::Result;
 use presburger::relation::{difference, reverse_domain_factor};
 use presburger::space::merge_params;
-use presburger::{Map, UnionMap};
+use presburger::{BasicMap, Map, UnionMap};
 
 mod candidates;
 mod resolve;
@@ -206,6 +206,46 @@ fn coalesce_map(m: Map) -> Result<Map> {
     Ok(m.coalesce()?)
 }
 
+/// The disjuncts of `b` and `c` are written alike (space, divisions and rows).
+fn written_alike(b: &BasicMap, c: &BasicMap) -> bool {
+    b.space() == c.space() && b.divs() == c.divs() && b.eqs() == c.eqs() && b.ineqs() == c.ineqs()
+}
+
+/// `u` with each disjunct written once per part: the accesses of a
+/// statement that reads one element several times (`A[i]` in
+/// `A[i] * A[i]`, or the untagged read and write of `A[i] += ...`) are
+/// repeated disjuncts of one relation, and each disjunct of a sink is
+/// analysed on its own (each source disjunct is carried through every
+/// level): a repeat would only find the same dependences again.
+fn without_repeats(u: &UnionMap) -> Result<UnionMap> {
+    let repeated = |m: &Map| {
+        let bs = m.basic_maps();
+        (1..bs.len()).any(|i| bs[..i].iter().any(|b| written_alike(b, &bs[i])))
+    };
+    if !u.maps().iter().any(repeated) {
+        return Ok(u.clone());
+    }
+    let mut out = UnionMap::empty(u.params().to_vec());
+    for m in u.maps() {
+        if !repeated(m) {
+            out.add_map(m.clone())?;
+            continue;
+        }
+        let mut kept: Vec<&BasicMap> = Vec::new();
+        for b in m.basic_maps() {
+            if !kept.iter().any(|k| written_alike(k, b)) {
+                kept.push(b);
+            }
+        }
+        let mut once = Map::empty(m.space().clone());
+        for b in kept {
+            once.add_basic(b.clone())?;
+        }
+        out.add_map(once)?;
+    }
+    Ok(out)
+}
+
 /// Level-by-level array dataflow analysis; see the module documentation.
 pub(crate) fn flow(info: &AccessInfo, tm: &Timing) -> Result<Flow> {
     let trace = Trace::new();
@@ -220,16 +260,16 @@ pub(crate) fn flow(info: &AccessInfo, tm: &Timing) -> Result<Flow> {
     }
     // shared by every result and aligned part below
     let params: Arc<[String]> = params.into();
-    let aligned = |u: &UnionMap| {
-        let mut u = u.clone();
+    let aligned = |u: &UnionMap| -> Result<UnionMap> {
+        let mut u = without_repeats(u)?;
         u.align_params(&params);
-        u
+        Ok(u)
     };
     let (sink, must, may, kill) = (
-        aligned(info.sink()),
-        aligned(info.must_source()),
-        aligned(info.may_source()),
-        aligned(info.kill()),
+        aligned(info.sink())?,
+        aligned(info.must_source())?,
+        aligned(info.may_source())?,
+        aligned(info.kill())?,
     );
     let scheds = Schedules::new(tm, &params)?;
     let n = tm.sched.maps().first().map_or(0, |m| m.space().n_out());
@@ -307,4 +347,67 @@ pub(crate) fn flow(info: &AccessInfo, tm: &Timing) -> Result<Flow> {
         must_no_source,
         may_no_source,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::flow::{compute_flow, compute_flow_reference};
+    use crate::AccessInfo;
+
+    fn u(s: &str) -> UnionMap {
+        s.parse().unwrap()
+    }
+
+    fn disjuncts(u: &UnionMap) -> usize {
+        u.maps().iter().map(|m| m.basic_maps().len()).sum()
+    }
+
+    #[test]
+    fn repeated_disjuncts_are_analysed_once() {
+        // `A[i] * A[i]`: the statement's read relation holds its disjunct twice
+        let read = u("[n] -> { R[i] -> A[i - 1] : 1 <= i < n }");
+        let mut twice = read.clone();
+        twice.add_map(read.maps()[0].clone()).unwrap();
+        assert_eq!(disjuncts(&twice), 2);
+        assert_eq!(disjuncts(&without_repeats(&twice).unwrap()), 1);
+        let info = |sink: &UnionMap| {
+            AccessInfo::from_sink(sink.clone())
+                .with_must_source(u("[n] -> { W[i] -> A[i] : 0 <= i < n }"))
+                .with_may_source(u("[n] -> { V[i] -> A[i] : 0 <= i < n and i % 2 = 0 }"))
+                .with_schedule(u("{ W[i] -> [i, 0]; V[i] -> [i, 1]; R[i] -> [i, 2] }"))
+        };
+        let (once, rep) = (
+            compute_flow(&info(&read)).unwrap(),
+            compute_flow(&info(&twice)).unwrap(),
+        );
+        let oracle = compute_flow_reference(&info(&twice)).unwrap();
+        for (a, b, want) in [
+            (
+                &once.must_dependence,
+                &rep.must_dependence,
+                &oracle.must_dependence,
+            ),
+            (
+                &once.may_dependence,
+                &rep.may_dependence,
+                &oracle.may_dependence,
+            ),
+            (
+                &once.must_no_source,
+                &rep.must_no_source,
+                &oracle.must_no_source,
+            ),
+            (
+                &once.may_no_source,
+                &rep.may_no_source,
+                &oracle.may_no_source,
+            ),
+        ] {
+            assert!(b.is_equal(want).unwrap(), "{b} against {want}");
+            // the repeat adds no disjunct: it was not analysed again
+            assert_eq!(disjuncts(a), disjuncts(b), "{a} against {b}");
+        }
+        assert!(!rep.may_dependence.is_empty().unwrap());
+    }
 }
