@@ -355,6 +355,7 @@ mod pack;
 mod parallel;
 mod pipeline;
 mod recip;
+mod regs;
 mod run;
 mod split;
 mod state;

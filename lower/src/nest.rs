@@ -6,9 +6,10 @@
 use std::collections::HashSet;
 
 use ast::{CmpOp, Node};
-use codegen_x86::{Cond, Gpr, Mem, Scale};
+use codegen_x86::{Cond, Gpr, Label, Mem, Scale};
 use scop::model::Expr;
 
+use crate::affine_fold::difference_range;
 use crate::body::{key, Call, Inner};
 use crate::emit::{g, imm, q, Operand, Width};
 use crate::error::{Error, Result};
@@ -41,11 +42,22 @@ pub(crate) struct Ahead<'a> {
     it: String,
     init: &'a ast::Expr,
     bound: Option<(CmpOp, &'a ast::Expr)>,
+    /// The iterator holds `init` when the prefetches are emitted (not a
+    /// loop whose iterations were split among workers).
+    at_init: bool,
+}
+
+/// How far (in iterations of the innermost loop) a prefetched element lies
+/// from the current iterator: known at compile time or in a register.
+#[derive(Clone, Copy)]
+enum Shift {
+    Known(i64),
+    Reg(Gpr),
 }
 
 /// The statement calls of a loop body, and whether any sits under an `if`;
 /// `None` if the body contains a loop.
-fn calls(n: &Node, under_if: bool, out: &mut Vec<(String, Vec<ast::Expr>)>) -> Option<bool> {
+pub(crate) fn calls(n: &Node, under_if: bool, out: &mut Vec<(String, Vec<ast::Expr>)>) -> Option<bool> {
     match n {
         Node::For { .. } => None,
         Node::Block(v) => {
@@ -206,10 +218,21 @@ impl State<'_> {
         inc: i64,
         body: &Node,
     ) -> Result<()> {
-        // registers go to the innermost loops; outer iterators live in the frame
+        // registers go to the innermost loops; outer iterators live in the
+        // frame unless registers are left for them (module `regs`)
         let innermost = calls(body, false, &mut Vec::new()).is_some();
+        let in_regs = !innermost && {
+            let whole = Node::For {
+                iterator: it.to_string(),
+                init: init.clone(),
+                cond: cond.clone(),
+                inc,
+                body: Box::new(body.clone()),
+            };
+            self.outer_in_registers(&whole)
+        };
         let chunk = std::mem::take(&mut self.chunk);
-        let loc = if innermost {
+        let loc = if innermost || in_regs {
             self.long()?
         } else {
             Loc::Slot(self.new_slot(8)?)
@@ -234,8 +257,8 @@ impl State<'_> {
                     ast::Expr::Int(v) if i32::try_from(*v).is_ok() => (imm(*v), None),
                     ast::Expr::Var(p) if !self.is_iter(p) => (self.var(p)?, None),
                     _ => {
-                        // only an innermost loop keeps its bound in a register
-                        let l = if innermost {
+                        // an outer loop's bound in the frame unless it has registers
+                        let l = if innermost || in_regs {
                             self.long()?
                         } else {
                             Loc::Slot(self.new_slot(8)?)
@@ -264,6 +287,7 @@ impl State<'_> {
                             it: it.to_string(),
                             init,
                             bound,
+                            at_init: !chunk,
                         };
                         self.inner_loop(it, loc, op, bop, inc, body, &users, has_if, &ahead)?
                     }
@@ -354,8 +378,8 @@ impl State<'_> {
         };
         let moves = picked.iter().any(|gr| !gr.lin.coeff(&ahead.it).is_zero());
         // the innermost iterator's first and last values `d` enclosing
-        // iterations on, minus its current value: the first only when it
-        // depends on the enclosing iterator (else the shift is 0)
+        // iterations on: the first only when it depends on the enclosing
+        // iterator (else the shift is 0)
         let later = ast::Expr::add(ast::Expr::var(&outer), ast::Expr::Int(d));
         let first = mentions(ahead.init, &outer).then(|| ahead.init.substitute(&outer, &later));
         // the last one only for a window that moves with the enclosing
@@ -365,28 +389,72 @@ impl State<'_> {
             .bound
             .filter(|(_, ub)| first.is_some() || mentions(ub, &outer))
             .map(|(op, ub)| (ub.substitute(&outer, &later), i64::from(op == CmpOp::Lt)));
-        // registers: the first value's shift held while the bound's is
-        // evaluated, then both beside one temporary per prefetch
-        let need = first
-            .as_ref()
-            .map_or(0, temps_needed)
-            .max(last.as_ref().map_or(0, |(x, _)| 1 + temps_needed(x)))
-            .max(3);
-        let (mut start, mut end): (Option<Gpr>, Option<Gpr>) = (None, None);
+        // a shift from the current iterator (which holds `init`) known at
+        // compile time: a bound one row on against the same bound
+        let known = |x: &ast::Expr, less: i64| -> Option<i64> {
+            if !ahead.at_init {
+                return None;
+            }
+            match difference_range(x, ahead.init) {
+                (Some(lo), Some(hi)) if lo == hi => i64::try_from(lo - i128::from(less))
+                    .ok()
+                    .filter(|v| i32::try_from(*v).is_ok()),
+                _ => None,
+            }
+        };
+        // the later window's length (last minus first), bounded at compile
+        // time when the iterator holds `init`: decides whether the last
+        // elements are prefetched without a run-time test
+        let window = match (&last, ahead.at_init) {
+            (Some((x, less)), true) => {
+                let from = first.as_ref().unwrap_or(ahead.init);
+                let (lo, hi) = difference_range(x, from);
+                let less = i128::from(*less);
+                (lo.map(|v| v - less), hi.map(|v| v - less))
+            }
+            _ => (None, None),
+        };
+        let short = i128::from(SHORT_WINDOW);
+        let last = last.filter(|_| window.0.is_none_or(|lo| lo <= short));
+        let test_window = window.1.is_none_or(|hi| hi > short);
+        let first_known = first.as_ref().map(|x| known(x, 0));
+        let last_known = last.as_ref().map(|(x, less)| known(x, *less));
+        // registers: the shifts not known, one of them held while the other
+        // is evaluated, then one temporary per prefetch
+        let need = match first_known {
+            Some(None) => first.as_ref().map_or(0, temps_needed),
+            _ => 0,
+        }
+        .max(match last_known {
+            Some(None) => last.as_ref().map_or(0, |(x, _)| 1 + temps_needed(x)),
+            _ => 0,
+        })
+        .max(3);
+        let (mut start, mut end): (Option<Shift>, Option<Shift>) = (None, None);
         if moves && self.free_gprs() >= need {
             let it = self.var(&ahead.it)?;
             if let Some(x) = &first {
-                let r = self.ival(x)?;
-                self.e.sub(g(r), it)?;
-                start = Some(r);
+                start = Some(match first_known.flatten() {
+                    Some(c) => Shift::Known(c),
+                    None => {
+                        let r = self.ival(x)?;
+                        self.e.sub(g(r), it)?;
+                        Shift::Reg(r)
+                    }
+                });
             }
             if let Some((x, less)) = &last {
-                let r = self.ival(x)?;
-                if *less != 0 {
-                    self.e.sub(g(r), imm(*less))?;
-                }
-                self.e.sub(g(r), it)?;
-                end = Some(r);
+                end = Some(match last_known.flatten() {
+                    Some(c) => Shift::Known(c),
+                    None => {
+                        let r = self.ival(x)?;
+                        if *less != 0 {
+                            self.e.sub(g(r), imm(*less))?;
+                        }
+                        self.e.sub(g(r), it)?;
+                        Shift::Reg(r)
+                    }
+                });
             }
         }
         // the first elements, then the last ones when the later window is
@@ -396,14 +464,9 @@ impl State<'_> {
         for at_end in [false, true] {
             let sh = if at_end {
                 let Some(e) = end else { break };
-                let t = self.temp()?;
-                self.e.mov(g(t), g(e))?;
-                if let Some(s) = start {
-                    self.e.sub(g(t), g(s))?;
+                if test_window {
+                    self.window_test(e, start, skip)?;
                 }
-                self.e.cmp(g(t), imm(SHORT_WINDOW))?;
-                self.free(t);
-                self.e.jcc(Cond::G, skip);
                 Some(e)
             } else {
                 start
@@ -420,34 +483,104 @@ impl State<'_> {
                     _ if at_end => continue,
                     _ => None,
                 };
-                let t = self.temp()?;
-                match (sh, &inner_bytes) {
-                    (Some(r), Some(b)) => {
-                        self.e.mov(g(t), g(r))?;
-                        match self.inv(b)? {
-                            Operand::Imm(k) if k > 0 && k.count_ones() == 1 => {
-                                self.e.shl(t, k.trailing_zeros() as u8)
-                            }
-                            Operand::Imm(k) => self.e.imul_imm(t, t, k)?,
-                            o => self.e.imul(t, o)?,
-                        }
-                        let o = self.inv(&outer_bytes)?;
-                        self.e.add(g(t), o)?;
-                    }
-                    _ => {
-                        let o = self.inv(&outer_bytes)?;
-                        self.e.mov(g(t), o)?;
-                    }
-                }
-                self.e.add(g(t), g(p))?;
-                self.e.prefetch(Mem::base(t));
-                self.free(t);
+                self.prefetch_at(p, &outer_bytes, sh, inner_bytes.as_ref())?;
             }
         }
         self.e.bind(skip)?;
-        for r in start.into_iter().chain(end) {
-            self.free(r);
+        for sh in start.into_iter().chain(end) {
+            if let Shift::Reg(r) = sh {
+                self.free(r);
+            }
         }
+        Ok(())
+    }
+
+    /// Jumps to `skip` when the later window (`end - start` iterations)
+    /// is longer than [`SHORT_WINDOW`].
+    fn window_test(&mut self, end: Shift, start: Option<Shift>, skip: Label) -> Result<()> {
+        let t = self.temp()?;
+        match end {
+            Shift::Known(c) => self.e.mov_imm(t, c),
+            Shift::Reg(r) => self.e.mov(g(t), g(r))?,
+        }
+        match start {
+            Some(Shift::Known(c)) => self.e.sub(g(t), imm(c))?,
+            Some(Shift::Reg(s)) => self.e.sub(g(t), g(s))?,
+            None => {}
+        }
+        self.e.cmp(g(t), imm(SHORT_WINDOW))?;
+        self.free(t);
+        self.e.jcc(Cond::G, skip);
+        Ok(())
+    }
+
+    /// `prefetcht0 [p + outer + sh * inner]`: a known shift folds into
+    /// one run-time invariant, a shift in a register is scaled by the
+    /// addressing mode when the stride is 1, 2, 4 or 8 bytes.
+    fn prefetch_at(
+        &mut self,
+        p: Gpr,
+        outer: &Poly,
+        sh: Option<Shift>,
+        inner: Option<&Poly>,
+    ) -> Result<()> {
+        let total = match (sh, inner) {
+            (None, _) | (Some(Shift::Known(0)), _) => Some(outer.clone()),
+            (Some(Shift::Known(c)), Some(b)) => b.scale(c).and_then(|x| outer.add(&x)),
+            _ => None,
+        };
+        if let Some(total) = total {
+            match self.inv(&total)? {
+                Operand::Imm(k) => self.e.prefetch(Mem::base(p).disp(k as i32)),
+                o => {
+                    let t = self.temp()?;
+                    self.e.mov(g(t), o)?;
+                    self.e.prefetch(Mem::sib(p, t, Scale::X1, 0)?);
+                    self.free(t);
+                }
+            }
+            return Ok(());
+        }
+        let (Some(Shift::Reg(r)), Some(b)) = (sh, inner) else {
+            return Err(Error::Internal("a prefetch shift without a stride".into()));
+        };
+        let scale = match b.as_const() {
+            Some(1) => Some(Scale::X1),
+            Some(2) => Some(Scale::X2),
+            Some(4) => Some(Scale::X4),
+            Some(8) => Some(Scale::X8),
+            _ => None,
+        };
+        let t = self.temp()?;
+        match scale {
+            Some(s) => {
+                let o = self.inv(outer)?;
+                match o {
+                    Operand::Imm(k) => self.e.lea(t, Mem::sib(p, r, s, k as i32)?),
+                    o => {
+                        self.e.mov(g(t), o)?;
+                        self.e.add(g(t), g(p))?;
+                    }
+                }
+                let m = match o {
+                    Operand::Imm(_) => Mem::base(t),
+                    _ => Mem::sib(t, r, s, 0)?,
+                };
+                self.e.prefetch(m);
+            }
+            None => {
+                self.e.mov(g(t), g(r))?;
+                match self.inv(b)? {
+                    Operand::Imm(k) => self.e.imul_imm(t, t, k)?,
+                    o => self.e.imul(t, o)?,
+                }
+                let o = self.inv(outer)?;
+                self.e.add(g(t), o)?;
+                self.e.add(g(t), g(p))?;
+                self.e.prefetch(Mem::base(t));
+            }
+        }
+        self.free(t);
         Ok(())
     }
 

@@ -10,7 +10,7 @@
 
 use codegen_x86::{Cond, Gpr, Label, Mem};
 
-use crate::affine_fold::simplify;
+use crate::affine_fold::{simplify, unit_difference};
 use crate::emit::{g, imm, q, Emitter, Operand};
 use crate::error::{Error, Result};
 use crate::kernel::{Kernel, ParamClass};
@@ -92,6 +92,17 @@ pub struct State<'k> {
     /// The statement being lowered: nodes of its value (by address) whose
     /// value a register already holds (`crate::cse`).
     pub shared: std::collections::HashMap<usize, u8>,
+}
+
+/// The condition code of `a OP b` after `cmp a, b`.
+fn cond_of(op: ast::CmpOp) -> Cond {
+    match op {
+        ast::CmpOp::Eq => Cond::E,
+        ast::CmpOp::Le => Cond::Le,
+        ast::CmpOp::Lt => Cond::L,
+        ast::CmpOp::Ge => Cond::Ge,
+        ast::CmpOp::Gt => Cond::G,
+    }
 }
 
 /// `[rsp + off]`.
@@ -567,6 +578,9 @@ impl<'k> State<'k> {
             for (m, z) in [(a, b), (b, a)] {
                 if let (ast::Expr::Mod(x, k), ast::Expr::Int(0)) = (m, z) {
                     if *k > 1 && k.count_ones() == 1 && i32::try_from(*k).is_ok() {
+                        if let Some(c) = self.low_bits_test(x, *k)? {
+                            return Ok(c);
+                        }
                         let r = self.ival(x)?;
                         self.e.test(g(r), imm(k - 1))?;
                         self.free(r);
@@ -575,18 +589,96 @@ impl<'k> State<'k> {
                 }
             }
         }
+        if let Some(c) = self.compare_variables(op, a, b)? {
+            return Ok(c);
+        }
         let r = self.ival(a)?;
         let s = self.ioperand(b)?;
         self.e.cmp(g(r), s)?;
         self.release(s);
         self.free(r);
-        Ok(match op {
-            ast::CmpOp::Eq => Cond::E,
-            ast::CmpOp::Le => Cond::Le,
-            ast::CmpOp::Lt => Cond::L,
-            ast::CmpOp::Ge => Cond::Ge,
-            ast::CmpOp::Gt => Cond::G,
-        })
+        Ok(cond_of(op))
+    }
+
+    /// `x % k == 0` for `k = 2^s`, when `x` is a variable plus a constant
+    /// `c`: the low bits of the variable, tested where it lives, when `c`
+    /// is a multiple of `k` (`Cond::E`) or `k = 2` and `c` is odd
+    /// (`Cond::Ne`); `None` otherwise (nothing emitted).
+    fn low_bits_test(&mut self, x: &ast::Expr, k: i64) -> Result<Option<Cond>> {
+        let Some((Some(v), None, c)) = unit_difference(x, &ast::Expr::Int(0)) else {
+            return Ok(None);
+        };
+        let cond = if c % k == 0 {
+            Cond::E
+        } else if k == 2 {
+            Cond::Ne
+        } else {
+            return Ok(None);
+        };
+        let o = self.var(&v)?;
+        self.e.test(o, imm(k - 1))?;
+        Ok(Some(cond))
+    }
+
+    /// `a OP b` compared where its variables live, without copies, when
+    /// `a - b` is `x - y + c` with `c` in `-1..=1` (`c3 >= c2 + 1` is `cmp
+    /// c3, c2` and `>`), or `x + c` or `c - y` with any constant; `None`
+    /// otherwise (nothing emitted).
+    fn compare_variables(
+        &mut self,
+        op: ast::CmpOp,
+        a: &ast::Expr,
+        b: &ast::Expr,
+    ) -> Result<Option<Cond>> {
+        use ast::CmpOp as C;
+        let Some(d) = unit_difference(a, b) else {
+            return Ok(None);
+        };
+        // the comparison `l OP' r` equivalent to `a OP b`: `r` a variable
+        // (`Ok`) or a constant (`Err`)
+        let (l, r, op): (String, std::result::Result<String, i64>, C) = match d {
+            (Some(x), Some(y), 0) => (x, Ok(y), op),
+            // x + 1 <= y is x < y; x + 1 > y is x >= y
+            (Some(x), Some(y), 1) if matches!(op, C::Le | C::Gt) => {
+                (x, Ok(y), if op == C::Le { C::Lt } else { C::Ge })
+            }
+            // x - 1 >= y is x > y; x - 1 < y is x <= y
+            (Some(x), Some(y), -1) if matches!(op, C::Ge | C::Lt) => {
+                (x, Ok(y), if op == C::Ge { C::Gt } else { C::Le })
+            }
+            // x + c OP 0 is x OP -c
+            (Some(x), None, c) => (x, Err(-c), op),
+            // c - y OP 0 is y OP' c, the sides swapped
+            (None, Some(y), c) => {
+                let op = match op {
+                    C::Le => C::Ge,
+                    C::Lt => C::Gt,
+                    C::Ge => C::Le,
+                    C::Gt => C::Lt,
+                    C::Eq => C::Eq,
+                };
+                (y, Err(c), op)
+            }
+            _ => return Ok(None),
+        };
+        if matches!(r, Err(c) if i32::try_from(c).is_err()) {
+            return Ok(None);
+        }
+        let lo = self.var(&l)?;
+        let ro = match &r {
+            Ok(y) => self.var(y)?,
+            Err(c) => imm(*c),
+        };
+        match (lo, ro) {
+            (Operand::Mem(..), Operand::Mem(..)) => {
+                let t = self.temp()?;
+                self.e.mov(g(t), lo)?;
+                self.e.cmp(g(t), ro)?;
+                self.free(t);
+            }
+            _ => self.e.cmp(lo, ro)?,
+        }
+        Ok(Some(cond_of(op)))
     }
 
     /// Evaluates a [`Lin`] (current iterator values) into a new temporary.
