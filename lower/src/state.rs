@@ -315,6 +315,19 @@ impl<'k> State<'k> {
     /// [`Self::ival`] of an expression already simplified.
     fn ival_simplified(&mut self, e: &ast::Expr) -> Result<Gpr> {
         use ast::Expr as E;
+        // a parameter expression (`M - 1` in a bound): its run-time
+        // invariant, computed once in the setup block
+        if !matches!(e, E::Int(_) | E::Var(_)) {
+            if let Some(p) = self.parameter_poly(e) {
+                let o = self.inv(&p)?;
+                let r = self.temp()?;
+                match o {
+                    Operand::Imm(v) => self.e.mov_imm(r, v),
+                    o => self.e.mov(g(r), o)?,
+                }
+                return Ok(r);
+            }
+        }
         Ok(match e {
             E::Int(v) => {
                 let r = self.temp()?;
@@ -332,8 +345,8 @@ impl<'k> State<'k> {
                 if let E::Mul(k, m) = &**a {
                     if let E::FloorDiv(n, d) = &**m {
                         if let Some(k) = power_of_two(*k).filter(|_| d == k) {
-                            let r = self.ival(&E::Neg(n.clone()))?;
-                            self.e.add(g(r), imm(k - 1))?;
+                            // (-n + k - 1) with its constants folded
+                            let r = self.ival(&E::add(E::Neg(n.clone()), E::Int(k - 1)))?;
                             self.e.and(g(r), imm(-k))?;
                             return Ok(r);
                         }
@@ -404,6 +417,16 @@ impl<'k> State<'k> {
                 r
             }
         })
+    }
+
+    /// `e` as a polynomial in the integer parameters, when it is affine
+    /// and mentions no iterator.
+    fn parameter_poly(&self, e: &ast::Expr) -> Option<Poly> {
+        let l = crate::linear::lin_of_ast(e, &|n| self.is_iter(n))?;
+        let ints = l.rest.0.keys().flatten().all(|n| {
+            matches!(self.k.param_slot(n), Some((_, ParamClass::Int)))
+        });
+        (l.iters.is_empty() && ints).then_some(l.rest)
     }
 
     /// An operand for the right side of an integer operation: an immediate,
