@@ -180,13 +180,6 @@ impl State<'_> {
         }
     }
 
-    fn to_loc(&mut self, l: Loc, r: Gpr) -> Result<()> {
-        match l {
-            Loc::Reg(d) => self.e.mov(g(d), g(r)),
-            Loc::Slot(s) => self.e.mov(q(slot(s)), g(r)),
-        }
-    }
-
     fn loc_op(l: Loc) -> Operand {
         match l {
             Loc::Reg(r) => g(r),
@@ -237,9 +230,7 @@ impl State<'_> {
         } else {
             Loc::Slot(self.new_slot(8)?)
         };
-        let r = self.ival(init)?;
-        self.to_loc(loc, r)?;
-        self.free(r);
+        self.ival_to(init, loc)?;
         self.vars.push((it.to_string(), loc));
         self.loop_steps.push((it.to_string(), inc));
         let bound = match cond {
@@ -263,9 +254,7 @@ impl State<'_> {
                         } else {
                             Loc::Slot(self.new_slot(8)?)
                         };
-                        let r = self.ival(ub)?;
-                        self.to_loc(l, r)?;
-                        self.free(r);
+                        self.ival_to(ub, l)?;
                         (Self::loc_op(l), Some(l))
                     }
                 };

@@ -64,6 +64,8 @@ pub struct State<'k> {
     /// The instruction stream.
     pub e: Emitter,
     gpr_used: u32,
+    /// The register [`State::temp`] hands out first (once), if free.
+    prefer: Option<Gpr>,
     xmm_used: u32,
     next_slot: i32,
     /// AST iterators in scope with their locations (innermost last).
@@ -127,6 +129,7 @@ impl<'k> State<'k> {
             k,
             e,
             gpr_used: 0,
+            prefer: None,
             xmm_used: 0,
             next_slot: 0,
             vars: Vec::new(),
@@ -176,8 +179,15 @@ impl<'k> State<'k> {
         Some(r)
     }
 
-    /// A temporary general register.
+    /// A temporary general register (the preferred one of
+    /// [`State::ival_to`] first).
     pub fn temp(&mut self) -> Result<Gpr> {
+        if let Some(p) = self.prefer.take() {
+            if self.gpr_used & (1 << p.num()) == 0 {
+                self.gpr_used |= 1 << p.num();
+                return Ok(p);
+            }
+        }
         match self.take(&TEMP_ORDER) {
             Some(r) => Ok(r),
             None => unsupported("integer expression needs more registers than are free"),
@@ -312,6 +322,35 @@ impl<'k> State<'k> {
         self.ival_simplified(&simplify(e))
     }
 
+    /// Evaluates `e` into `l`: a register location receives the value
+    /// directly ([`Self::ival`] takes its result register first, so the
+    /// location's register is offered as that temporary), a slot through
+    /// a temporary.
+    pub fn ival_to(&mut self, e: &ast::Expr, l: Loc) -> Result<()> {
+        match l {
+            Loc::Reg(d) => {
+                self.free(d);
+                self.prefer = Some(d);
+                let r = self.ival(e);
+                self.prefer = None;
+                let r = r?;
+                if r != d {
+                    // not expected; the value moves over
+                    self.gpr_used |= 1 << d.num();
+                    self.e.mov(g(d), g(r))?;
+                    self.free(r);
+                }
+                Ok(())
+            }
+            Loc::Slot(s) => {
+                let r = self.ival(e)?;
+                self.e.mov(q(slot(s)), g(r))?;
+                self.free(r);
+                Ok(())
+            }
+        }
+    }
+
     /// [`Self::ival`] of an expression already simplified.
     fn ival_simplified(&mut self, e: &ast::Expr) -> Result<Gpr> {
         use ast::Expr as E;
@@ -396,7 +435,18 @@ impl<'k> State<'k> {
             }
             E::Min(a, b) | E::Max(a, b) => {
                 let r = self.ival(a)?;
-                let s = self.ival(b)?;
+                // a variable in a register is compared and moved in place
+                let held = match &**b {
+                    E::Var(n) => match self.var(n)? {
+                        Operand::Gpr(x) => Some(x),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                let s = match held {
+                    Some(x) => x,
+                    None => self.ival(b)?,
+                };
                 self.e.cmp(g(r), g(s))?;
                 let c = if matches!(e, E::Min(..)) {
                     Cond::G
@@ -404,7 +454,9 @@ impl<'k> State<'k> {
                     Cond::L
                 };
                 self.e.cmov(c, r, s);
-                self.free(s);
+                if held.is_none() {
+                    self.free(s);
+                }
                 r
             }
             E::Cmp(..) | E::And(..) | E::Or(..) => {
