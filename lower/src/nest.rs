@@ -830,10 +830,25 @@ impl State<'_> {
             let Storage::Slot(sl) = k.arrays[&gr.array].storage else {
                 continue;
             };
-            let off = self.lin_value(&gr.lin)?;
+            // an offset that is one iterator held in a register indexes directly
+            let held = match (gr.lin.rest.is_zero(), gr.lin.iters.iter().next()) {
+                (true, Some((v, c))) if gr.lin.iters.len() == 1 && c.as_const() == Some(1) => {
+                    match self.var(v)? {
+                        Operand::Gpr(r) => Some(r),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            };
+            let off = match held {
+                Some(r) => r,
+                None => self.lin_value(&gr.lin)?,
+            };
             self.e.mov(g(p), q(arg(sl)))?;
             self.e.lea(p, Mem::sib(p, off, Scale::X8, 0)?);
-            self.free(off);
+            if held.is_none() {
+                self.free(off);
+            }
             let step = gr
                 .coef
                 .scale(8 * inc)
