@@ -186,7 +186,9 @@ fn meet(x: Range, y: Range) -> Range {
 fn rounding(x: &Expr) -> Option<(Expr, i128, bool)> {
     match x {
         Expr::Mul(k, f) => match &**f {
-            Expr::FloorDiv(u, d) if d == k && *k > 0 => Some(((**u).clone(), i128::from(*k), false)),
+            Expr::FloorDiv(u, d) if d == k && *k > 0 => {
+                Some(((**u).clone(), i128::from(*k), false))
+            }
             _ => None,
         },
         Expr::Neg(m) => match &**m {
@@ -262,7 +264,14 @@ fn range_of(a: &Expr, b: &Expr, depth: u32) -> Range {
         _ => {
             if let Some((u, k, up)) = rounding(a) {
                 let s = range_of(&u, b, d);
-                r = meet(r, if up { shifted(s, 0, k - 1) } else { shifted(s, 1 - k, 0) });
+                r = meet(
+                    r,
+                    if up {
+                        shifted(s, 0, k - 1)
+                    } else {
+                        shifted(s, 1 - k, 0)
+                    },
+                );
             }
         }
     }
@@ -289,7 +298,14 @@ fn range_of(a: &Expr, b: &Expr, depth: u32) -> Range {
         _ => {
             if let Some((u, k, up)) = rounding(b) {
                 let s = range_of(a, &u, d);
-                r = meet(r, if up { shifted(s, 1 - k, 0) } else { shifted(s, 0, k - 1) });
+                r = meet(
+                    r,
+                    if up {
+                        shifted(s, 1 - k, 0)
+                    } else {
+                        shifted(s, 0, k - 1)
+                    },
+                );
             }
         }
     }
@@ -409,8 +425,14 @@ mod tests {
                 let (Ok(x), Ok(y)) = (a.eval(&look), b.eval(&look)) else {
                     continue;
                 };
-                assert!(lo.is_none_or(|l| l <= x - y), "{a:?} - {b:?} >= {lo:?} at {v:?}");
-                assert!(hi.is_none_or(|h| x - y <= h), "{a:?} - {b:?} <= {hi:?} at {v:?}");
+                assert!(
+                    lo.is_none_or(|l| l <= x - y),
+                    "{a:?} - {b:?} >= {lo:?} at {v:?}"
+                );
+                assert!(
+                    hi.is_none_or(|h| x - y <= h),
+                    "{a:?} - {b:?} <= {hi:?} at {v:?}"
+                );
             }
         }
         assert!(exact > 500 && bounded > 50, "{exact} {bounded}");
@@ -419,7 +441,12 @@ mod tests {
     #[test]
     fn prefetch_shapes_are_decided() {
         let c = |k: i64| Expr::add(Expr::var("c"), Expr::Int(k));
-        let up = |e: Expr| Expr::Neg(Box::new(Expr::Mul(2, Box::new(Expr::FloorDiv(Box::new(Expr::Neg(Box::new(e))), 2)))));
+        let up = |e: Expr| {
+            Expr::Neg(Box::new(Expr::Mul(
+                2,
+                Box::new(Expr::FloorDiv(Box::new(Expr::Neg(Box::new(e))), 2)),
+            )))
+        };
         // a rounded bound one row on against itself: exact
         assert_eq!(difference_range(&up(c(5)), &up(c(-3))), (Some(8), Some(8)));
         // the later window's length: at most 6 (M - 1 may cut it)

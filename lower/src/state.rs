@@ -475,9 +475,12 @@ impl<'k> State<'k> {
     /// and mentions no iterator.
     fn parameter_poly(&self, e: &ast::Expr) -> Option<Poly> {
         let l = crate::linear::lin_of_ast(e, &|n| self.is_iter(n))?;
-        let ints = l.rest.0.keys().flatten().all(|n| {
-            matches!(self.k.param_slot(n), Some((_, ParamClass::Int)))
-        });
+        let ints = l
+            .rest
+            .0
+            .keys()
+            .flatten()
+            .all(|n| matches!(self.k.param_slot(n), Some((_, ParamClass::Int))));
         (l.iters.is_empty() && ints).then_some(l.rest)
     }
 
