@@ -136,9 +136,185 @@ pub(crate) fn simplify(e: &Expr) -> Expr {
     }
 }
 
+/// `a - b` as `x - y + c` with `x`, `y` variables (either may be absent)
+/// and `c` a constant, when it has that form: a comparison of `a` and `b`
+/// is then one of `x` and `y` (or a constant).
+pub(crate) fn unit_difference(a: &Expr, b: &Expr) -> Option<(Option<String>, Option<String>, i64)> {
+    let (t, c) = sum(affine(&simplify(a))?, affine(&simplify(b))?, -1);
+    let (mut x, mut y) = (None, None);
+    for (n, k) in t {
+        match k {
+            1 if x.is_none() => x = Some(n),
+            -1 if y.is_none() => y = Some(n),
+            _ => return None,
+        }
+    }
+    Some((x, y, i64::try_from(c).ok()?))
+}
+
+/// Bounds `(lo, hi)` on `a - b` wherever both are defined (`None`: no
+/// bound found): exact when the two differ by a constant, also through a
+/// common `-`, `k *` or `floord(_, k)` whose arguments differ by a
+/// multiple of `k` (a bound evaluated one row on against the same bound:
+/// `-(2 * floord(-(c + 5), 2)) - -(2 * floord(-(c - 3), 2))` is 8), and
+/// through `min`/`max` and roundings to multiples of `k` on either side
+/// (`min(M - 1, c + 11) - (c + 5) <= 6`). Used to decide at compile time
+/// what a prefetch would otherwise test at run time.
+pub(crate) fn difference_range(a: &Expr, b: &Expr) -> (Option<i128>, Option<i128>) {
+    range_of(&simplify(a), &simplify(b), 8)
+}
+
+/// The interval `[lo, hi]` with both ends optional; `meet` keeps the
+/// tighter end of two valid bounds.
+type Range = (Option<i128>, Option<i128>);
+
+fn meet(x: Range, y: Range) -> Range {
+    let lo = match (x.0, y.0) {
+        (Some(p), Some(q)) => Some(p.max(q)),
+        (p, q) => p.or(q),
+    };
+    let hi = match (x.1, y.1) {
+        (Some(p), Some(q)) => Some(p.min(q)),
+        (p, q) => p.or(q),
+    };
+    (lo, hi)
+}
+
+/// `x` is `k * floord(u, k)` (`u` rounded down to a multiple of `k`, in
+/// `[u - k + 1, u]`) or `-(k * floord(-u, k))` (rounded up, in `[u, u + k
+/// - 1]`): `(u, k, up)`.
+fn rounding(x: &Expr) -> Option<(Expr, i128, bool)> {
+    match x {
+        Expr::Mul(k, f) => match &**f {
+            Expr::FloorDiv(u, d) if d == k && *k > 0 => {
+                Some(((**u).clone(), i128::from(*k), false))
+            }
+            _ => None,
+        },
+        Expr::Neg(m) => match &**m {
+            Expr::Mul(k, f) => match &**f {
+                Expr::FloorDiv(n, d) if d == k && *k > 0 => {
+                    let u = match &**n {
+                        Expr::Neg(u) => (**u).clone(),
+                        n => Expr::Neg(Box::new(n.clone())),
+                    };
+                    Some((u, i128::from(*k), true))
+                }
+                _ => None,
+            },
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn shifted((lo, hi): Range, dlo: i128, dhi: i128) -> Range {
+    (lo.map(|v| v + dlo), hi.map(|v| v + dhi))
+}
+
+fn range_of(a: &Expr, b: &Expr, depth: u32) -> Range {
+    if let Some(c) = constant_difference(a, b) {
+        return (Some(c), Some(c));
+    }
+    if depth == 0 {
+        return (None, None);
+    }
+    let d = depth - 1;
+    let mut r: Range = (None, None);
+    // the same operation on both sides
+    match (a, b) {
+        (Expr::Neg(x), Expr::Neg(y)) => {
+            let (lo, hi) = range_of(y, x, d);
+            r = meet(r, (lo, hi));
+        }
+        (Expr::Mul(k, x), Expr::Mul(l, y)) if k == l => {
+            let (lo, hi) = range_of(x, y, d);
+            let k = i128::from(*k);
+            let (lo, hi) = (lo.map(|v| v * k), hi.map(|v| v * k));
+            r = meet(r, if k >= 0 { (lo, hi) } else { (hi, lo) });
+        }
+        (Expr::FloorDiv(x, k), Expr::FloorDiv(y, l)) if k == l && *k > 0 => {
+            let k = i128::from(*k);
+            if let Some(c) = constant_difference(x, y).filter(|c| c % k == 0) {
+                r = meet(r, (Some(c / k), Some(c / k)));
+            }
+        }
+        _ => {}
+    }
+    // min, max and roundings on the left
+    match a {
+        Expr::Min(x, y) => {
+            let (p, q) = (range_of(x, b, d), range_of(y, b, d));
+            let lo = p.0.zip(q.0).map(|(u, v)| u.min(v));
+            let hi = match (p.1, q.1) {
+                (Some(u), Some(v)) => Some(u.min(v)),
+                (u, v) => u.or(v),
+            };
+            r = meet(r, (lo, hi));
+        }
+        Expr::Max(x, y) => {
+            let (p, q) = (range_of(x, b, d), range_of(y, b, d));
+            let hi = p.1.zip(q.1).map(|(u, v)| u.max(v));
+            let lo = match (p.0, q.0) {
+                (Some(u), Some(v)) => Some(u.max(v)),
+                (u, v) => u.or(v),
+            };
+            r = meet(r, (lo, hi));
+        }
+        _ => {
+            if let Some((u, k, up)) = rounding(a) {
+                let s = range_of(&u, b, d);
+                r = meet(
+                    r,
+                    if up {
+                        shifted(s, 0, k - 1)
+                    } else {
+                        shifted(s, 1 - k, 0)
+                    },
+                );
+            }
+        }
+    }
+    // and on the right: a - min(x, y) = max(a - x, a - y), and so on
+    match b {
+        Expr::Min(x, y) => {
+            let (p, q) = (range_of(a, x, d), range_of(a, y, d));
+            let hi = p.1.zip(q.1).map(|(u, v)| u.max(v));
+            let lo = match (p.0, q.0) {
+                (Some(u), Some(v)) => Some(u.max(v)),
+                (u, v) => u.or(v),
+            };
+            r = meet(r, (lo, hi));
+        }
+        Expr::Max(x, y) => {
+            let (p, q) = (range_of(a, x, d), range_of(a, y, d));
+            let lo = p.0.zip(q.0).map(|(u, v)| u.min(v));
+            let hi = match (p.1, q.1) {
+                (Some(u), Some(v)) => Some(u.min(v)),
+                (u, v) => u.or(v),
+            };
+            r = meet(r, (lo, hi));
+        }
+        _ => {
+            if let Some((u, k, up)) = rounding(b) {
+                let s = range_of(a, &u, d);
+                r = meet(
+                    r,
+                    if up {
+                        shifted(s, 1 - k, 0)
+                    } else {
+                        shifted(s, 0, k - 1)
+                    },
+                );
+            }
+        }
+    }
+    r
+}
+
 #[cfg(test)]
 mod tests {
-    use super::simplify;
+    use super::{difference_range, simplify};
     use ast::Expr;
 
     fn next(s: &mut u64) -> u64 {
@@ -219,5 +395,66 @@ mod tests {
         // min(c, N) is kept
         let k = Expr::Min(c(), Box::new(Expr::var("N")));
         assert_eq!(simplify(&k), k);
+    }
+
+    #[test]
+    fn difference_ranges_hold() {
+        let mut s = 0x9e37_79b9_7f4a_7c15u64;
+        let (mut exact, mut bounded) = (0, 0);
+        for round in 0..4000 {
+            let mut a = random(&mut s, 3);
+            if round % 3 == 0 {
+                // a bound rounded up to a multiple of k, as the AST writes it
+                let k = [2, 3, 4][(next(&mut s) % 3) as usize];
+                let f = Expr::FloorDiv(Box::new(Expr::Neg(Box::new(a))), k);
+                a = Expr::Neg(Box::new(Expr::Mul(k, Box::new(f))));
+            }
+            // half of the pairs: the same expression one row on (c + k)
+            let b = if round % 2 == 0 {
+                let k = (next(&mut s) % 9) as i64 - 4;
+                a.substitute("c", &Expr::add(Expr::var("c"), Expr::Int(k)))
+            } else {
+                random(&mut s, 3)
+            };
+            let (lo, hi) = difference_range(&a, &b);
+            exact += usize::from(lo.is_some() && lo == hi);
+            bounded += usize::from(lo.is_some() != hi.is_some());
+            for _ in 0..8 {
+                let v = [0, 1, 2].map(|_| (next(&mut s) % 41) as i128 - 20);
+                let look = |n: &str| Some(v[["c", "d", "N"].iter().position(|x| *x == n)?]);
+                let (Ok(x), Ok(y)) = (a.eval(&look), b.eval(&look)) else {
+                    continue;
+                };
+                assert!(
+                    lo.is_none_or(|l| l <= x - y),
+                    "{a:?} - {b:?} >= {lo:?} at {v:?}"
+                );
+                assert!(
+                    hi.is_none_or(|h| x - y <= h),
+                    "{a:?} - {b:?} <= {hi:?} at {v:?}"
+                );
+            }
+        }
+        assert!(exact > 500 && bounded > 50, "{exact} {bounded}");
+    }
+
+    #[test]
+    fn prefetch_shapes_are_decided() {
+        let c = |k: i64| Expr::add(Expr::var("c"), Expr::Int(k));
+        let up = |e: Expr| {
+            Expr::Neg(Box::new(Expr::Mul(
+                2,
+                Box::new(Expr::FloorDiv(Box::new(Expr::Neg(Box::new(e))), 2)),
+            )))
+        };
+        // a rounded bound one row on against itself: exact
+        assert_eq!(difference_range(&up(c(5)), &up(c(-3))), (Some(8), Some(8)));
+        // the later window's length: at most 6 (M - 1 may cut it)
+        let m1 = Expr::sub(Expr::var("M"), Expr::Int(1));
+        let last = Expr::Min(Box::new(m1.clone()), Box::new(c(11)));
+        assert_eq!(difference_range(&last, &c(5)), (None, Some(6)));
+        // and against a rounded first value: at most 3
+        let last = Expr::Min(Box::new(m1), Box::new(c(8)));
+        assert_eq!(difference_range(&last, &up(c(5))), (None, Some(3)));
     }
 }

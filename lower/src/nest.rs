@@ -15,6 +15,7 @@ use crate::error::{Error, Result};
 use crate::jam::mentions;
 use crate::kernel::Storage;
 use crate::linear::{Lin, Poly};
+use crate::prefetch::Ahead;
 use crate::state::{arg, slot, Loc, State};
 
 pub(crate) fn cc(op: CmpOp) -> Cond {
@@ -27,25 +28,13 @@ pub(crate) fn cc(op: CmpOp) -> Cond {
     }
 }
 
-/// Iterations of the enclosing loop that [`State::prefetch_ahead`] looks
-/// ahead.
-const PREFETCH_AHEAD: i64 = 8;
-
-/// Iterations of the innermost loop up to which [`State::prefetch_ahead`]
-/// also prefetches the last element of the later window.
-const SHORT_WINDOW: i64 = 16;
-
-/// What [`State::prefetch_ahead`] needs of an innermost loop: its
-/// iterator, first value and bound as expressions of the enclosing loops.
-pub(crate) struct Ahead<'a> {
-    it: String,
-    init: &'a ast::Expr,
-    bound: Option<(CmpOp, &'a ast::Expr)>,
-}
-
 /// The statement calls of a loop body, and whether any sits under an `if`;
 /// `None` if the body contains a loop.
-fn calls(n: &Node, under_if: bool, out: &mut Vec<(String, Vec<ast::Expr>)>) -> Option<bool> {
+pub(crate) fn calls(
+    n: &Node,
+    under_if: bool,
+    out: &mut Vec<(String, Vec<ast::Expr>)>,
+) -> Option<bool> {
     match n {
         Node::For { .. } => None,
         Node::Block(v) => {
@@ -111,7 +100,7 @@ fn strided_arrays(groups: &[Group]) -> usize {
 impl State<'_> {
     /// The step of the enclosing loop of iterator `it` (innermost first; 1
     /// if `it` is not a loop being emitted).
-    fn loop_step(&self, it: &str) -> i64 {
+    pub(crate) fn loop_step(&self, it: &str) -> i64 {
         self.loop_steps
             .iter()
             .rev()
@@ -168,13 +157,6 @@ impl State<'_> {
         }
     }
 
-    fn to_loc(&mut self, l: Loc, r: Gpr) -> Result<()> {
-        match l {
-            Loc::Reg(d) => self.e.mov(g(d), g(r)),
-            Loc::Slot(s) => self.e.mov(q(slot(s)), g(r)),
-        }
-    }
-
     fn loc_op(l: Loc) -> Operand {
         match l {
             Loc::Reg(r) => g(r),
@@ -206,17 +188,26 @@ impl State<'_> {
         inc: i64,
         body: &Node,
     ) -> Result<()> {
-        // registers go to the innermost loops; outer iterators live in the frame
+        // registers go to the innermost loops; outer iterators live in the
+        // frame unless registers are left for them (module `regs`)
         let innermost = calls(body, false, &mut Vec::new()).is_some();
+        let in_regs = !innermost && {
+            let whole = Node::For {
+                iterator: it.to_string(),
+                init: init.clone(),
+                cond: cond.clone(),
+                inc,
+                body: Box::new(body.clone()),
+            };
+            self.outer_in_registers(&whole)
+        };
         let chunk = std::mem::take(&mut self.chunk);
-        let loc = if innermost {
+        let loc = if innermost || in_regs {
             self.long()?
         } else {
             Loc::Slot(self.new_slot(8)?)
         };
-        let r = self.ival(init)?;
-        self.to_loc(loc, r)?;
-        self.free(r);
+        self.ival_to(init, loc)?;
         self.vars.push((it.to_string(), loc));
         self.loop_steps.push((it.to_string(), inc));
         let bound = match cond {
@@ -234,15 +225,13 @@ impl State<'_> {
                     ast::Expr::Int(v) if i32::try_from(*v).is_ok() => (imm(*v), None),
                     ast::Expr::Var(p) if !self.is_iter(p) => (self.var(p)?, None),
                     _ => {
-                        // only an innermost loop keeps its bound in a register
-                        let l = if innermost {
+                        // an outer loop's bound in the frame unless it has registers
+                        let l = if innermost || in_regs {
                             self.long()?
                         } else {
                             Loc::Slot(self.new_slot(8)?)
                         };
-                        let r = self.ival(ub)?;
-                        self.to_loc(l, r)?;
-                        self.free(r);
+                        self.ival_to(ub, l)?;
                         (Self::loc_op(l), Some(l))
                     }
                 };
@@ -264,6 +253,7 @@ impl State<'_> {
                             it: it.to_string(),
                             init,
                             bound,
+                            at_init: !chunk,
                         };
                         self.inner_loop(it, loc, op, bop, inc, body, &users, has_if, &ahead)?
                     }
@@ -317,137 +307,6 @@ impl State<'_> {
         self.vars.pop();
         self.loop_steps.pop();
         self.free_loc(loc);
-        Ok(())
-    }
-
-    /// Prefetches, for each pointer group that moves with the enclosing
-    /// loop by a cache line or more per iteration, the group's first and
-    /// last elements of this innermost loop [`PREFETCH_AHEAD`] iterations
-    /// of the enclosing loop later: short innermost loops over rows far
-    /// apart (a band near the diagonal) then overlap their cache misses
-    /// instead of waiting for each row in turn. The elements are the
-    /// group's addresses with the enclosing iterator advanced and the
-    /// innermost loop's first value and bound evaluated there (a band's
-    /// window moves along its row as the row changes), not the current
-    /// window in a later row. Once per entry of the innermost loop; the
-    /// addresses may lie outside the arrays (a prefetch never faults).
-    fn prefetch_ahead(&mut self, groups: &[Group], ahead: &Ahead) -> Result<()> {
-        let Some((outer, _)) = self.vars.len().checked_sub(2).map(|i| self.vars[i].clone()) else {
-            return Ok(());
-        };
-        let picked: Vec<&Group> = groups
-            .iter()
-            .filter(|gr| {
-                let co = gr.lin.coeff(&outer);
-                gr.reg.is_some() && !co.is_zero() && !co.as_const().is_some_and(|c| c.abs() < 8)
-            })
-            .collect();
-        if picked.is_empty() {
-            return Ok(());
-        }
-        let step = self.loop_step(&outer);
-        let Some(d) = step
-            .checked_mul(PREFETCH_AHEAD)
-            .filter(|d| i32::try_from(*d).is_ok())
-        else {
-            return Ok(());
-        };
-        let moves = picked.iter().any(|gr| !gr.lin.coeff(&ahead.it).is_zero());
-        // the innermost iterator's first and last values `d` enclosing
-        // iterations on, minus its current value: the first only when it
-        // depends on the enclosing iterator (else the shift is 0)
-        let later = ast::Expr::add(ast::Expr::var(&outer), ast::Expr::Int(d));
-        let first = mentions(ahead.init, &outer).then(|| ahead.init.substitute(&outer, &later));
-        // the last one only for a window that moves with the enclosing
-        // loop (a band): a fixed window spans whole rows, or the first
-        // element's line covers a short one as well as before
-        let last = ahead
-            .bound
-            .filter(|(_, ub)| first.is_some() || mentions(ub, &outer))
-            .map(|(op, ub)| (ub.substitute(&outer, &later), i64::from(op == CmpOp::Lt)));
-        // registers: the first value's shift held while the bound's is
-        // evaluated, then both beside one temporary per prefetch
-        let need = first
-            .as_ref()
-            .map_or(0, temps_needed)
-            .max(last.as_ref().map_or(0, |(x, _)| 1 + temps_needed(x)))
-            .max(3);
-        let (mut start, mut end): (Option<Gpr>, Option<Gpr>) = (None, None);
-        if moves && self.free_gprs() >= need {
-            let it = self.var(&ahead.it)?;
-            if let Some(x) = &first {
-                let r = self.ival(x)?;
-                self.e.sub(g(r), it)?;
-                start = Some(r);
-            }
-            if let Some((x, less)) = &last {
-                let r = self.ival(x)?;
-                if *less != 0 {
-                    self.e.sub(g(r), imm(*less))?;
-                }
-                self.e.sub(g(r), it)?;
-                end = Some(r);
-            }
-        }
-        // the first elements, then the last ones when the later window is
-        // short (a long row is streamed by the hardware prefetcher once
-        // its start is in)
-        let skip = self.e.label();
-        for at_end in [false, true] {
-            let sh = if at_end {
-                let Some(e) = end else { break };
-                let t = self.temp()?;
-                self.e.mov(g(t), g(e))?;
-                if let Some(s) = start {
-                    self.e.sub(g(t), g(s))?;
-                }
-                self.e.cmp(g(t), imm(SHORT_WINDOW))?;
-                self.free(t);
-                self.e.jcc(Cond::G, skip);
-                Some(e)
-            } else {
-                start
-            };
-            for gr in &picked {
-                let Some(p) = gr.reg else { continue };
-                let Some(outer_bytes) = gr.lin.coeff(&outer).scale(8 * d) else {
-                    continue;
-                };
-                let inner_bytes = gr.lin.coeff(&ahead.it).scale(8);
-                let sh = match &inner_bytes {
-                    Some(b) if !b.is_zero() => sh,
-                    // the group does not move with the innermost loop: one address
-                    _ if at_end => continue,
-                    _ => None,
-                };
-                let t = self.temp()?;
-                match (sh, &inner_bytes) {
-                    (Some(r), Some(b)) => {
-                        self.e.mov(g(t), g(r))?;
-                        match self.inv(b)? {
-                            Operand::Imm(k) if k > 0 && k.count_ones() == 1 => {
-                                self.e.shl(t, k.trailing_zeros() as u8)
-                            }
-                            Operand::Imm(k) => self.e.imul_imm(t, t, k)?,
-                            o => self.e.imul(t, o)?,
-                        }
-                        let o = self.inv(&outer_bytes)?;
-                        self.e.add(g(t), o)?;
-                    }
-                    _ => {
-                        let o = self.inv(&outer_bytes)?;
-                        self.e.mov(g(t), o)?;
-                    }
-                }
-                self.e.add(g(t), g(p))?;
-                self.e.prefetch(Mem::base(t));
-                self.free(t);
-            }
-        }
-        self.e.bind(skip)?;
-        for r in start.into_iter().chain(end) {
-            self.free(r);
-        }
         Ok(())
     }
 
@@ -708,10 +567,25 @@ impl State<'_> {
             let Storage::Slot(sl) = k.arrays[&gr.array].storage else {
                 continue;
             };
-            let off = self.lin_value(&gr.lin)?;
+            // an offset that is one iterator held in a register indexes directly
+            let held = match (gr.lin.rest.is_zero(), gr.lin.iters.iter().next()) {
+                (true, Some((v, c))) if gr.lin.iters.len() == 1 && c.as_const() == Some(1) => {
+                    match self.var(v)? {
+                        Operand::Gpr(r) => Some(r),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            };
+            let off = match held {
+                Some(r) => r,
+                None => self.lin_value(&gr.lin)?,
+            };
             self.e.mov(g(p), q(arg(sl)))?;
             self.e.lea(p, Mem::sib(p, off, Scale::X8, 0)?);
-            self.free(off);
+            if held.is_none() {
+                self.free(off);
+            }
             let step = gr
                 .coef
                 .scale(8 * inc)
@@ -891,7 +765,7 @@ impl State<'_> {
 
 /// An upper bound on the temporaries [`State::ival`] takes to evaluate
 /// `e` (one more per division, for safety; conditions count as many).
-fn temps_needed(e: &ast::Expr) -> usize {
+pub(crate) fn temps_needed(e: &ast::Expr) -> usize {
     use ast::Expr as E;
     let operand = |b: &ast::Expr| match b {
         E::Int(v) if i32::try_from(*v).is_ok() => 0,

@@ -10,7 +10,7 @@
 
 use codegen_x86::{Cond, Gpr, Label, Mem};
 
-use crate::affine_fold::simplify;
+use crate::affine_fold::{simplify, unit_difference};
 use crate::emit::{g, imm, q, Emitter, Operand};
 use crate::error::{Error, Result};
 use crate::kernel::{Kernel, ParamClass};
@@ -64,6 +64,8 @@ pub struct State<'k> {
     /// The instruction stream.
     pub e: Emitter,
     gpr_used: u32,
+    /// The register [`State::temp`] hands out first (once), if free.
+    prefer: Option<Gpr>,
     xmm_used: u32,
     next_slot: i32,
     /// AST iterators in scope with their locations (innermost last).
@@ -94,6 +96,17 @@ pub struct State<'k> {
     pub shared: std::collections::HashMap<usize, u8>,
 }
 
+/// The condition code of `a OP b` after `cmp a, b`.
+fn cond_of(op: ast::CmpOp) -> Cond {
+    match op {
+        ast::CmpOp::Eq => Cond::E,
+        ast::CmpOp::Le => Cond::Le,
+        ast::CmpOp::Lt => Cond::L,
+        ast::CmpOp::Ge => Cond::Ge,
+        ast::CmpOp::Gt => Cond::G,
+    }
+}
+
 /// `[rsp + off]`.
 pub fn slot(off: i32) -> Mem {
     Mem::base(Gpr::Rsp).disp(off)
@@ -116,6 +129,7 @@ impl<'k> State<'k> {
             k,
             e,
             gpr_used: 0,
+            prefer: None,
             xmm_used: 0,
             next_slot: 0,
             vars: Vec::new(),
@@ -165,8 +179,15 @@ impl<'k> State<'k> {
         Some(r)
     }
 
-    /// A temporary general register.
+    /// A temporary general register (the preferred one of
+    /// [`State::ival_to`] first).
     pub fn temp(&mut self) -> Result<Gpr> {
+        if let Some(p) = self.prefer.take() {
+            if self.gpr_used & (1 << p.num()) == 0 {
+                self.gpr_used |= 1 << p.num();
+                return Ok(p);
+            }
+        }
         match self.take(&TEMP_ORDER) {
             Some(r) => Ok(r),
             None => unsupported("integer expression needs more registers than are free"),
@@ -301,9 +322,51 @@ impl<'k> State<'k> {
         self.ival_simplified(&simplify(e))
     }
 
+    /// Evaluates `e` into `l`: a register location receives the value
+    /// directly ([`Self::ival`] takes its result register first, so the
+    /// location's register is offered as that temporary), a slot through
+    /// a temporary.
+    pub fn ival_to(&mut self, e: &ast::Expr, l: Loc) -> Result<()> {
+        match l {
+            Loc::Reg(d) => {
+                self.free(d);
+                self.prefer = Some(d);
+                let r = self.ival(e);
+                self.prefer = None;
+                let r = r?;
+                if r != d {
+                    // not expected; the value moves over
+                    self.gpr_used |= 1 << d.num();
+                    self.e.mov(g(d), g(r))?;
+                    self.free(r);
+                }
+                Ok(())
+            }
+            Loc::Slot(s) => {
+                let r = self.ival(e)?;
+                self.e.mov(q(slot(s)), g(r))?;
+                self.free(r);
+                Ok(())
+            }
+        }
+    }
+
     /// [`Self::ival`] of an expression already simplified.
     fn ival_simplified(&mut self, e: &ast::Expr) -> Result<Gpr> {
         use ast::Expr as E;
+        // a parameter expression (`M - 1` in a bound): its run-time
+        // invariant, computed once in the setup block
+        if !matches!(e, E::Int(_) | E::Var(_)) {
+            if let Some(p) = self.parameter_poly(e) {
+                let o = self.inv(&p)?;
+                let r = self.temp()?;
+                match o {
+                    Operand::Imm(v) => self.e.mov_imm(r, v),
+                    o => self.e.mov(g(r), o)?,
+                }
+                return Ok(r);
+            }
+        }
         Ok(match e {
             E::Int(v) => {
                 let r = self.temp()?;
@@ -321,8 +384,8 @@ impl<'k> State<'k> {
                 if let E::Mul(k, m) = &**a {
                     if let E::FloorDiv(n, d) = &**m {
                         if let Some(k) = power_of_two(*k).filter(|_| d == k) {
-                            let r = self.ival(&E::Neg(n.clone()))?;
-                            self.e.add(g(r), imm(k - 1))?;
+                            // (-n + k - 1) with its constants folded
+                            let r = self.ival(&E::add(E::Neg(n.clone()), E::Int(k - 1)))?;
                             self.e.and(g(r), imm(-k))?;
                             return Ok(r);
                         }
@@ -372,7 +435,18 @@ impl<'k> State<'k> {
             }
             E::Min(a, b) | E::Max(a, b) => {
                 let r = self.ival(a)?;
-                let s = self.ival(b)?;
+                // a variable in a register is compared and moved in place
+                let held = match &**b {
+                    E::Var(n) => match self.var(n)? {
+                        Operand::Gpr(x) => Some(x),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                let s = match held {
+                    Some(x) => x,
+                    None => self.ival(b)?,
+                };
                 self.e.cmp(g(r), g(s))?;
                 let c = if matches!(e, E::Min(..)) {
                     Cond::G
@@ -380,7 +454,9 @@ impl<'k> State<'k> {
                     Cond::L
                 };
                 self.e.cmov(c, r, s);
-                self.free(s);
+                if held.is_none() {
+                    self.free(s);
+                }
                 r
             }
             E::Cmp(..) | E::And(..) | E::Or(..) => {
@@ -393,6 +469,19 @@ impl<'k> State<'k> {
                 r
             }
         })
+    }
+
+    /// `e` as a polynomial in the integer parameters, when it is affine
+    /// and mentions no iterator.
+    fn parameter_poly(&self, e: &ast::Expr) -> Option<Poly> {
+        let l = crate::linear::lin_of_ast(e, &|n| self.is_iter(n))?;
+        let ints = l
+            .rest
+            .0
+            .keys()
+            .flatten()
+            .all(|n| matches!(self.k.param_slot(n), Some((_, ParamClass::Int))));
+        (l.iters.is_empty() && ints).then_some(l.rest)
     }
 
     /// An operand for the right side of an integer operation: an immediate,
@@ -567,6 +656,9 @@ impl<'k> State<'k> {
             for (m, z) in [(a, b), (b, a)] {
                 if let (ast::Expr::Mod(x, k), ast::Expr::Int(0)) = (m, z) {
                     if *k > 1 && k.count_ones() == 1 && i32::try_from(*k).is_ok() {
+                        if let Some(c) = self.low_bits_test(x, *k)? {
+                            return Ok(c);
+                        }
                         let r = self.ival(x)?;
                         self.e.test(g(r), imm(k - 1))?;
                         self.free(r);
@@ -575,18 +667,96 @@ impl<'k> State<'k> {
                 }
             }
         }
+        if let Some(c) = self.compare_variables(op, a, b)? {
+            return Ok(c);
+        }
         let r = self.ival(a)?;
         let s = self.ioperand(b)?;
         self.e.cmp(g(r), s)?;
         self.release(s);
         self.free(r);
-        Ok(match op {
-            ast::CmpOp::Eq => Cond::E,
-            ast::CmpOp::Le => Cond::Le,
-            ast::CmpOp::Lt => Cond::L,
-            ast::CmpOp::Ge => Cond::Ge,
-            ast::CmpOp::Gt => Cond::G,
-        })
+        Ok(cond_of(op))
+    }
+
+    /// `x % k == 0` for `k = 2^s`, when `x` is a variable plus a constant
+    /// `c`: the low bits of the variable, tested where it lives, when `c`
+    /// is a multiple of `k` (`Cond::E`) or `k = 2` and `c` is odd
+    /// (`Cond::Ne`); `None` otherwise (nothing emitted).
+    fn low_bits_test(&mut self, x: &ast::Expr, k: i64) -> Result<Option<Cond>> {
+        let Some((Some(v), None, c)) = unit_difference(x, &ast::Expr::Int(0)) else {
+            return Ok(None);
+        };
+        let cond = if c % k == 0 {
+            Cond::E
+        } else if k == 2 {
+            Cond::Ne
+        } else {
+            return Ok(None);
+        };
+        let o = self.var(&v)?;
+        self.e.test(o, imm(k - 1))?;
+        Ok(Some(cond))
+    }
+
+    /// `a OP b` compared where its variables live, without copies, when
+    /// `a - b` is `x - y + c` with `c` in `-1..=1` (`c3 >= c2 + 1` is `cmp
+    /// c3, c2` and `>`), or `x + c` or `c - y` with any constant; `None`
+    /// otherwise (nothing emitted).
+    fn compare_variables(
+        &mut self,
+        op: ast::CmpOp,
+        a: &ast::Expr,
+        b: &ast::Expr,
+    ) -> Result<Option<Cond>> {
+        use ast::CmpOp as C;
+        let Some(d) = unit_difference(a, b) else {
+            return Ok(None);
+        };
+        // the comparison `l OP' r` equivalent to `a OP b`: `r` a variable
+        // (`Ok`) or a constant (`Err`)
+        let (l, r, op): (String, std::result::Result<String, i64>, C) = match d {
+            (Some(x), Some(y), 0) => (x, Ok(y), op),
+            // x + 1 <= y is x < y; x + 1 > y is x >= y
+            (Some(x), Some(y), 1) if matches!(op, C::Le | C::Gt) => {
+                (x, Ok(y), if op == C::Le { C::Lt } else { C::Ge })
+            }
+            // x - 1 >= y is x > y; x - 1 < y is x <= y
+            (Some(x), Some(y), -1) if matches!(op, C::Ge | C::Lt) => {
+                (x, Ok(y), if op == C::Ge { C::Gt } else { C::Le })
+            }
+            // x + c OP 0 is x OP -c
+            (Some(x), None, c) => (x, Err(-c), op),
+            // c - y OP 0 is y OP' c, the sides swapped
+            (None, Some(y), c) => {
+                let op = match op {
+                    C::Le => C::Ge,
+                    C::Lt => C::Gt,
+                    C::Ge => C::Le,
+                    C::Gt => C::Lt,
+                    C::Eq => C::Eq,
+                };
+                (y, Err(c), op)
+            }
+            _ => return Ok(None),
+        };
+        if matches!(r, Err(c) if i32::try_from(c).is_err()) {
+            return Ok(None);
+        }
+        let lo = self.var(&l)?;
+        let ro = match &r {
+            Ok(y) => self.var(y)?,
+            Err(c) => imm(*c),
+        };
+        match (lo, ro) {
+            (Operand::Mem(..), Operand::Mem(..)) => {
+                let t = self.temp()?;
+                self.e.mov(g(t), lo)?;
+                self.e.cmp(g(t), ro)?;
+                self.free(t);
+            }
+            _ => self.e.cmp(lo, ro)?,
+        }
+        Ok(Some(cond_of(op)))
     }
 
     /// Evaluates a [`Lin`] (current iterator values) into a new temporary.

@@ -101,9 +101,19 @@ fn vector_loops_prefetch_the_next_row_they_write() {
         "{:?}",
         c.notes
     );
+    // the main trip's pair `[p+r*1]`, `[p+r*1+0x40]` (the prefetches
+    // ahead at the loop's entry index by a temporary holding an invariant)
     let p = indexed_prefetches(&c);
-    assert_eq!(p.len(), 2, "{}", c.asm_text());
-    assert!(p[1].ends_with("+0x40]"), "{p:?}");
+    let addr = |l: &String| {
+        l.rsplit_once('[')
+            .map(|(_, a)| a.trim_end_matches(']').to_string())
+    };
+    let addrs: Vec<String> = p.iter().filter_map(addr).collect();
+    let pairs = addrs
+        .iter()
+        .filter(|a| addrs.contains(&format!("{a}+0x40")))
+        .count();
+    assert_eq!(pairs, 1, "{}", c.asm_text());
     agree_at_random_sizes(NEXT_ROW, 60);
     let front = lower::front(ONE_LOOP).unwrap();
     let (_, c, _) = compiled(&front);
