@@ -8,7 +8,8 @@
 //! disjuncts that do not meet the context. Both are exact.
 //!
 //! One concept per module: `part` (a disjunct with its cached point and
-//! tableau), `cheap` (the LP-free normalisation of one disjunct), `gist`,
+//! tableau), `cheap` (the LP-free normalisation of one disjunct), `rename`
+//! (containment read from rows over renamed locals), `gist`,
 //! `hull` (affine hull and simple hull) and `equal` (the equality test on
 //! cached disjuncts); coalescing itself is here.
 
@@ -23,6 +24,7 @@ mod hull;
 mod implied;
 mod memo;
 mod part;
+mod rename;
 #[cfg(test)]
 mod tests;
 mod wrap;
@@ -77,7 +79,14 @@ impl Map {
     /// [`coalesce`](Self::coalesce) of a map of several disjuncts, computed.
     fn coalesce_parts(&self) -> Result<Map> {
         {
-            let mut parts = Part::all(self)?;
+            // disjuncts that repeat another's rows over renamed locals go
+            // before any exact work (see `rename`)
+            let reduced = rename::drop_renamed_contained(&self.parts).map(|parts| Map {
+                space: self.space.clone(),
+                parts,
+                memo: Default::default(),
+            });
+            let mut parts = Part::all(reduced.as_ref().unwrap_or(self))?;
             if parts.len() <= 1 {
                 // nothing to compare: only the redundant rows go
                 for p in &mut parts {

@@ -170,7 +170,91 @@ fn scan_row(r: &[Int]) -> (Option<u64>, Option<usize>) {
 /// `c2 - e ≥ 0` with `c1 + c2 < 0`), tested on the tightest row of each
 /// side. Rows must be gcd-normalised, so that parallel rows have equal
 /// coefficients.
+///
+/// Parallel and opposite rows are found through an open-addressing table
+/// of the rows' linear hashes (linear time: the pipeline's disjuncts have
+/// up to a hundred rows, where comparing every pair was most of the time of
+/// coalescing one disjunct); rows with a coefficient outside `i64` (no
+/// hash) take [`drop_parallel_rows_pairwise`], which decides the same.
 fn drop_parallel_rows(b: &mut BasicMap, info: &mut [RowInfo]) -> bool {
+    if info.iter().any(|i| i.hash.is_none()) {
+        return drop_parallel_rows_pairwise(b, info);
+    }
+    let n = info.len();
+    // at most half full: probes stay short
+    let cap = (2 * n).next_power_of_two().max(8);
+    let mask = cap - 1;
+    let start = |h: u64| (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & mask;
+    with_table(cap, |table| {
+        // parallel rows: each row merged into the first kept row with the
+        // same coefficients (a slot holds `1 + index` of a kept row, 0 when
+        // free); only kept rows enter the table
+        for j in 0..n {
+            let h = info[j].hash.expect("all hashed");
+            let mut slot = start(h);
+            loop {
+                let e = table[slot] as usize;
+                if e == 0 {
+                    table[slot] = (j + 1) as u32;
+                    break;
+                }
+                let i = e - 1;
+                if info[i].hash == Some(h) && b.ineqs[i][1..] == b.ineqs[j][1..] {
+                    if b.ineqs[j][0] < b.ineqs[i][0] {
+                        let c = std::mem::take(&mut b.ineqs[j][0]);
+                        b.ineqs[i][0] = c;
+                    }
+                    info[j].kept = false;
+                    break;
+                }
+                slot = (slot + 1) & mask;
+            }
+        }
+        // opposite rows among the kept ones (all in the table)
+        for j in 0..n {
+            if !info[j].kept {
+                continue;
+            }
+            let h = info[j].hash.expect("all hashed").wrapping_neg();
+            let mut slot = start(h);
+            loop {
+                let e = table[slot] as usize;
+                if e == 0 {
+                    break;
+                }
+                let i = e - 1;
+                if i != j
+                    && info[i].hash == Some(h)
+                    && opposite(&b.ineqs[i], &b.ineqs[j])
+                    && (&b.ineqs[i][0] + &b.ineqs[j][0]).is_neg()
+                {
+                    return false;
+                }
+                slot = (slot + 1) & mask;
+            }
+        }
+        true
+    })
+}
+
+/// Slots of the hash table of [`drop_parallel_rows`] kept on the stack.
+const TABLE_INLINE: usize = 64;
+
+/// A zeroed table of `cap` slots: on the stack up to [`TABLE_INLINE`].
+fn with_table<R>(cap: usize, f: impl FnOnce(&mut [u32]) -> R) -> R {
+    if cap <= TABLE_INLINE {
+        let mut a = [0u32; TABLE_INLINE];
+        f(&mut a[..cap])
+    } else {
+        f(&mut vec![0u32; cap])
+    }
+}
+
+/// [`drop_parallel_rows`] by comparing every pair of rows (a pair is
+/// compared in full when a hash is missing or the hashes say parallel or
+/// opposite); for rows with a coefficient outside `i64`, and the oracle of
+/// the hash table in the tests.
+fn drop_parallel_rows_pairwise(b: &mut BasicMap, info: &mut [RowInfo]) -> bool {
     let n = info.len();
     // parallel rows: each later copy merged into the first
     for i in 0..n {

@@ -1,7 +1,10 @@
 //! The fast [`normalise`](super::normalise) against its first version
 //! (`reference`) and against enumeration on a small box.
 
-use super::{normalise, reference};
+use super::{
+    drop_parallel_rows, drop_parallel_rows_pairwise, normalise, normalise_rows, reference,
+    scan_row, RowInfo,
+};
 use crate::basic::BasicMap;
 use crate::int::Int;
 use crate::space::{Space, Tuple};
@@ -254,4 +257,62 @@ fn more_rows_and_columns_than_the_inline_buffers() {
     assert_eq!(fast.ineqs, slow.ineqs);
     // the box rows and one (the tighter) of each pair `x_c + x_{c+1} <= 1`
     assert_eq!(fast.ineqs.len(), 2 * d + (d - 1));
+}
+
+/// The rows' info as `normalise` computes it before dropping parallel rows.
+fn infos(b: &BasicMap) -> Vec<RowInfo> {
+    b.ineqs
+        .iter()
+        .map(|r| {
+            let (hash, single) = scan_row(r);
+            RowInfo {
+                hash,
+                single,
+                kept: true,
+            }
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 500, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// The hash table of `drop_parallel_rows` decides as comparing every
+    /// pair (`drop_parallel_rows_pairwise`): same answer, same kept rows,
+    /// same constants; on up to about 80 rows (the table on the heap beyond
+    /// 32 rows) with many parallel and opposite copies; and the whole
+    /// normalisation stays the reference's on such disjuncts.
+    #[test]
+    fn parallel_rows_by_hash_table_are_the_pairwise_ones(
+        d in 1usize..=3,
+        base in rows_strategy(40),
+        copies in prop::collection::vec((0usize..40, -3i64..=3, any::<bool>()), 0..40),
+        eqs in rows_strategy(2),
+        bounds in prop::option::of(1i64..=3),
+    ) {
+        let b = disjunct(d, &base, &copies, &eqs, bounds);
+        let mut fast = b.clone();
+        let mut slow = b.clone();
+        prop_assume!(normalise_rows(&mut fast) && normalise_rows(&mut slow));
+        let (mut fi, mut si) = (infos(&fast), infos(&slow));
+        let ok_fast = drop_parallel_rows(&mut fast, &mut fi);
+        let ok_slow = drop_parallel_rows_pairwise(&mut slow, &mut si);
+        prop_assert_eq!(ok_fast, ok_slow, "{:?}", b);
+        if ok_fast {
+            let kept = |b: &BasicMap, i: &[RowInfo]| -> Vec<Vec<Int>> {
+                b.ineqs.iter().zip(i).filter(|(_, i)| i.kept).map(|(r, _)| r.clone()).collect()
+            };
+            prop_assert_eq!(kept(&fast, &fi), kept(&slow, &si), "{:?}", b);
+        }
+        let mut whole = b.clone();
+        let mut refd = b.clone();
+        let kept = normalise(&mut whole);
+        let kept_ref = reference::normalise(&mut refd);
+        if kept {
+            prop_assert!(kept_ref);
+            prop_assert_eq!(&whole.ineqs, &refd.ineqs);
+        } else if kept_ref {
+            prop_assert!(refd.is_empty().unwrap());
+        }
+    }
 }
