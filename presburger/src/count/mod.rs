@@ -51,7 +51,11 @@
 //!    the set's parameter domain (outside it the count is zero, so the
 //!    pieces' values there add up to zero) and its constraints that the
 //!    hull implies are removed (gist); pieces with equal domains add up,
-//!    then the common refinement, and pieces with equal quasi-polynomials
+//!    then the common refinement (each refined domain's value is the sum
+//!    of the values of the domains it lies in, every such sum made in one
+//!    pass with the divisions shared by hashing, `QuasiPolynomial::sum_all`:
+//!    added one by one, the thousands of floor terms of a large modulus
+//!    were re-indexed at every addition), and pieces with equal quasi-polynomials
 //!    are merged (union, then coalesce) into the result, a
 //!    [`PwQPolynomial`].
 //!
