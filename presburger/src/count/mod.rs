@@ -51,7 +51,11 @@
 //!    the set's parameter domain (outside it the count is zero, so the
 //!    pieces' values there add up to zero) and its constraints that the
 //!    hull implies are removed (gist); pieces with equal domains add up,
-//!    then the common refinement, and pieces with equal quasi-polynomials
+//!    then the common refinement (each refined domain's value is the sum
+//!    of the values of the domains it lies in, every such sum made in one
+//!    pass with the divisions shared by hashing, `QuasiPolynomial::sum_all`:
+//!    added one by one, the thousands of floor terms of a large modulus
+//!    were re-indexed at every addition), and pieces with equal quasi-polynomials
 //!    are merged (union, then coalesce) into the result, a
 //!    [`PwQPolynomial`].
 //!
@@ -440,7 +444,10 @@ fn assemble(done: Vec<Piece>, target: Space, context: &Set) -> Result<PwQPolynom
     // so the values there add up to zero) and its constraints that the
     // context implies removed; then equal domains first: their
     // quasi-polynomials add up
-    let mut same: Vec<(String, Set, QuasiPolynomial)> = Vec::new();
+    // (the summands of a domain are added at the end, in one pass: adding
+    // them one by one re-indexes the growing sum's divisions every time)
+    let mut same: Vec<(Set, Vec<QuasiPolynomial>)> = Vec::new();
+    let mut keys: std::collections::HashMap<String, usize> = Default::default();
     for p in done {
         if p.poly.is_zero() {
             continue;
@@ -458,15 +465,18 @@ fn assemble(done: Vec<Piece>, target: Space, context: &Set) -> Result<PwQPolynom
             divs: p.divs,
             poly: p.poly,
         };
-        match same.iter_mut().find(|(k, _, _)| *k == key) {
-            Some((_, _, acc_q)) => *acc_q = acc_q.add(&q)?,
-            None => same.push((key, d, q)),
+        match keys.get(&key) {
+            Some(&k) => same[k].1.push(q),
+            None => {
+                keys.insert(key, same.len());
+                same.push((d, vec![q]));
+            }
         }
     }
     // then the common refinement, one domain at a time, the simplest
     // domains first (fewer divisions: cheaper differences while the
     // refinement grows)
-    same.sort_by_key(|(_, d, _)| {
+    same.sort_by_key(|(d, _)| {
         let b = &d.basic_maps()[0];
         (
             d.basic_maps().len(),
@@ -474,12 +484,37 @@ fn assemble(done: Vec<Piece>, target: Space, context: &Set) -> Result<PwQPolynom
             b.eqs().len() + b.ineqs().len(),
         )
     });
-    for (_, e, q) in same {
+    // (each refined domain keeps the list of the domains it lies in, and
+    // its value is their sum, made once at the end: adding a domain's
+    // value to every piece it overlaps as the refinement grows would add
+    // the same long quasi-polynomials again and again)
+    let mut values: Vec<QuasiPolynomial> = Vec::with_capacity(same.len());
+    let mut refined: Vec<(Set, Vec<usize>)> = Vec::new();
+    for (e, qs) in same {
         crate::budget::tick(1)?;
-        let q = q.pruned();
-        let mut next = refine(acc.pieces, &e, |dq| dq.add(&q), q.clone())?;
-        next.retain(|(_, q)| !q.is_zero());
-        acc.pieces = next;
+        let q = QuasiPolynomial::sum_all(target.clone(), &qs)?;
+        if q.is_zero() {
+            continue;
+        }
+        let k = values.len();
+        values.push(q);
+        refined = refine(
+            refined,
+            &e,
+            |ks| Ok(ks.iter().copied().chain([k]).collect()),
+            vec![k],
+        )?;
+    }
+    for (d, ks) in refined {
+        let qs: Vec<QuasiPolynomial> = ks.iter().map(|&k| values[k].clone()).collect();
+        let q = if qs.len() == 1 {
+            qs.into_iter().next().unwrap()
+        } else {
+            QuasiPolynomial::sum_all(target.clone(), &qs)?
+        };
+        if !q.is_zero() {
+            acc.pieces.push((d, q));
+        }
     }
     // the context's rows that the domains' own rows imply (`m >= 1` beside
     // `m >= n >= 1`)

@@ -132,8 +132,15 @@ impl Poly {
     /// number of terms.
     pub(crate) fn renamed(&self, map: &[Option<usize>], n_new: usize) -> Poly {
         let mut r = Poly::zero(n_new);
-        'terms: for (e, c) in &self.terms {
-            let mut e2 = vec![0; n_new];
+        r.add_renamed(self, map);
+        r
+    }
+
+    /// `self += o` with `o`'s variable `k` renamed to `map[k]` (`None`:
+    /// the variable is zero), as [`renamed`](Self::renamed) then added.
+    pub(crate) fn add_renamed(&mut self, o: &Poly, map: &[Option<usize>]) {
+        'terms: for (e, c) in &o.terms {
+            let mut e2 = vec![0; self.n_var];
             for (k, &x) in e.iter().enumerate() {
                 if x == 0 {
                     continue;
@@ -143,9 +150,8 @@ impl Poly {
                     None => continue 'terms,
                 }
             }
-            r.add_term(e2, c.clone());
+            self.add_term(e2, c.clone());
         }
-        r
     }
 
     /// The polynomial with variables `a` and `b` exchanged.

@@ -204,6 +204,57 @@ impl QuasiPolynomial {
         .pruned()
     }
 
+    /// The sum of quasi-polynomials over `space`, in one pass: each
+    /// division is looked up (hashed) in one shared list and each polynomial
+    /// renamed once into it, so `k` summands of `d` divisions and `t` terms
+    /// each cost `O(k·(d + t))` row and term operations, where adding them
+    /// one by one re-indexes the growing sum every time (`O(k²)`); charged
+    /// to the operation budget (one unit per term).
+    pub(crate) fn sum_all(space: Space, qs: &[QuasiPolynomial]) -> Result<QuasiPolynomial> {
+        let n = space.n_vars();
+        let mut shared = Divisions::default();
+        let mut maps: Vec<Vec<usize>> = Vec::with_capacity(qs.len());
+        for q in qs {
+            if q.space != space {
+                return Err(Error::Invalid(
+                    "quasi-polynomials over different spaces".into(),
+                ));
+            }
+            let mut map: Vec<usize> = Vec::with_capacity(q.divs.len());
+            for (num, den) in &q.divs {
+                let mut row = num[..1 + n].to_vec();
+                row.resize(1 + n + shared.rows.len(), Int::ZERO);
+                for (j, &t) in map.iter().enumerate() {
+                    let c = &num[1 + n + j];
+                    if !c.is_zero() {
+                        row[1 + n + t] = &row[1 + n + t] + c;
+                    }
+                }
+                map.push(shared.index(row, den));
+            }
+            maps.push(map);
+        }
+        let total = n + shared.rows.len();
+        let mut poly = Poly::zero(total);
+        for (q, map) in qs.iter().zip(&maps) {
+            crate::budget::tick(q.poly.terms.len() as u64)?;
+            let images: Vec<Option<usize>> = (0..n)
+                .map(Some)
+                .chain(map.iter().map(|&t| Some(n + t)))
+                .collect();
+            poly.add_renamed(&q.poly, &images);
+        }
+        let divs = shared
+            .rows
+            .into_iter()
+            .map(|(mut row, den)| {
+                row.resize(1 + total, Int::ZERO);
+                (row, den)
+            })
+            .collect();
+        Ok(QuasiPolynomial { space, divs, poly }.pruned())
+    }
+
     /// Without divisions that the polynomial does not use (directly or
     /// through a used division), equal divisions shared.
     pub(crate) fn pruned(self) -> QuasiPolynomial {
@@ -215,30 +266,32 @@ impl QuasiPolynomial {
                 || (k + 1..nd).any(|j| used[j] && !self.divs[j].0[1 + n + k].is_zero());
         }
         let mut map: Vec<Option<usize>> = vec![None; nd];
-        let mut divs: Vec<(Vec<Int>, Int)> = Vec::new();
+        let mut shared = Divisions::default();
         for (k, (num, den)) in self.divs.iter().enumerate() {
             if !used[k] {
                 continue;
             }
-            let mut row = vec![Int::ZERO; 1 + n + nd];
-            row[..1 + n].clone_from_slice(&num[..1 + n]);
+            let mut row = num[..1 + n].to_vec();
+            row.resize(1 + n + shared.rows.len(), Int::ZERO);
             for j in 0..k {
                 if let Some(t) = map[j] {
-                    row[1 + n + t] = &row[1 + n + t] + &num[1 + n + j];
+                    let c = &num[1 + n + j];
+                    if !c.is_zero() {
+                        row[1 + n + t] = &row[1 + n + t] + c;
+                    }
                 }
             }
-            map[k] = Some(match divs.iter().position(|(r, d)| *r == row && d == den) {
-                Some(t) => t,
-                None => {
-                    divs.push((row, den.clone()));
-                    divs.len() - 1
-                }
-            });
+            map[k] = Some(shared.index(row, den));
         }
-        let total = n + divs.len();
-        for (row, _) in divs.iter_mut() {
-            row.truncate(1 + total);
-        }
+        let total = n + shared.rows.len();
+        let divs: Vec<(Vec<Int>, Int)> = shared
+            .rows
+            .into_iter()
+            .map(|(mut row, den)| {
+                row.resize(1 + total, Int::ZERO);
+                (row, den)
+            })
+            .collect();
         let images: Vec<Option<usize>> = (0..n)
             .map(Some)
             .chain(map.iter().map(|m| m.map(|t| n + t)))
@@ -269,6 +322,31 @@ impl QuasiPolynomial {
             names.push((format!("floor(({inner})/{den})"), false));
         }
         names
+    }
+}
+
+/// A list of divisions without repetitions: rows over `[1 | variables |
+/// earlier divisions]` without trailing zeros, each found by hashing.
+#[derive(Default)]
+struct Divisions {
+    rows: Vec<(Vec<Int>, Int)>,
+    index: std::collections::HashMap<(Vec<Int>, Int), usize>,
+}
+
+impl Divisions {
+    /// The index of division `row / den` (trailing zeros ignored), added
+    /// if new.
+    fn index(&mut self, mut row: Vec<Int>, den: &Int) -> usize {
+        while row.last().is_some_and(Int::is_zero) {
+            row.pop();
+        }
+        let key = (row, den.clone());
+        if let Some(&t) = self.index.get(&key) {
+            return t;
+        }
+        self.rows.push(key.clone());
+        self.index.insert(key, self.rows.len() - 1);
+        self.rows.len() - 1
     }
 }
 
