@@ -55,7 +55,11 @@ fn simplified(b: &BasicMap) -> BasicMap {
     let n = b.space().n_vars();
     let mut p = vec![-R; n];
     loop {
-        assert_eq!(member(&s, &p), member(b, &p), "at {p:?}: {b:?} became {s:?}");
+        assert_eq!(
+            member(&s, &p),
+            member(b, &p),
+            "at {p:?}: {b:?} became {s:?}"
+        );
         let Some(k) = (0..n).rev().find(|&k| p[k] < R) else {
             break;
         };
@@ -134,7 +138,12 @@ fn tile_with_equality_and_implied_bound() {
 #[test]
 fn local_in_a_congruence_is_kept() {
     // exists q: i = 2q and 2q <= j <= 2q + 1: i even and i <= j <= i + 1
-    let b = simplified(&set(2, 1, &[&[0, 1, 0, -2]], &[&[0, 0, 1, -2], &[1, 0, -1, 2]]));
+    let b = simplified(&set(
+        2,
+        1,
+        &[&[0, 1, 0, -2]],
+        &[&[0, 0, 1, -2], &[1, 0, -1, 2]],
+    ));
     assert_eq!(b.n_div(), 1, "{b:?}");
 }
 
