@@ -5,7 +5,9 @@
 //! over the integers), Gaussian elimination of equalities, removal of
 //! duplicate and trivially true constraints, merging of opposite inequalities
 //! into equalities, elimination of existentials that an equality with a unit
-//! coefficient defines, and removal of existentials bounded on one side only.
+//! coefficient defines, removal of existentials bounded on one side only, and
+//! elimination of locals that a floor pair at least as wide as its divisor
+//! leaves free (`exists e: 4e <= i <= 4e + 3`, see `floor_pair`).
 //! It also tries to give existentials explicit definitions
 //! ([`BasicMap::detect_divs`]), which [`complement`](crate::Map::complement)
 //! and [`subtract`](crate::Map::subtract) need.
@@ -15,6 +17,7 @@ use crate::int::{gcd_slice, Int};
 use crate::matrix::{eliminate, normalize};
 
 mod dedup;
+mod floor_pair;
 
 impl BasicMap {
     /// Make this basic map the canonical empty one.
@@ -68,6 +71,8 @@ impl BasicMap {
                 | (paired && self.n_div() > 0)
                 | rel
                 | self.eliminate_existentials_fm()
+                | self.substitute_unit_existentials()
+                | self.eliminate_floor_pairs()
                 | self.drop_unit_existentials()
                 | self.drop_one_sided_existentials()
                 | self.drop_unused_locals();
