@@ -120,7 +120,7 @@ fn quasi_polynomial_literals_sum_and_bounds() {
     );
     assert_eq!(
         run("ub [n, m] -> { [i, j] -> (i + 2j - m) : 0 <= i < n and 0 <= j < m };"),
-        ["[[n, m] -> { max((-3 + n + m)) : n >= 1 and m >= 1 }, True]"]
+        ["[[n, m] -> { max((-3 + n + m)) : m >= 1 and n >= 1 }, True]"]
     );
     assert_eq!(
         run("lb [n] -> { [i] -> floor(i/2) : 0 <= i < n };"),
