@@ -244,14 +244,7 @@ impl QuasiPolynomial {
                 .collect();
             poly.add_renamed(&q.poly, &images);
         }
-        let divs = shared
-            .rows
-            .into_iter()
-            .map(|(mut row, den)| {
-                row.resize(1 + total, Int::ZERO);
-                (row, den)
-            })
-            .collect();
+        let divs = shared.into_divs(total);
         Ok(QuasiPolynomial { space, divs, poly }.pruned())
     }
 
@@ -284,14 +277,7 @@ impl QuasiPolynomial {
             map[k] = Some(shared.index(row, den));
         }
         let total = n + shared.rows.len();
-        let divs: Vec<(Vec<Int>, Int)> = shared
-            .rows
-            .into_iter()
-            .map(|(mut row, den)| {
-                row.resize(1 + total, Int::ZERO);
-                (row, den)
-            })
-            .collect();
+        let divs = shared.into_divs(total);
         let images: Vec<Option<usize>> = (0..n)
             .map(Some)
             .chain(map.iter().map(|m| m.map(|t| n + t)))
@@ -347,6 +333,17 @@ impl Divisions {
         self.rows.push(key.clone());
         self.index.insert(key, self.rows.len() - 1);
         self.rows.len() - 1
+    }
+
+    /// The divisions as rows over `total` variables (constant first).
+    fn into_divs(self, total: usize) -> Vec<(Vec<Int>, Int)> {
+        self.rows
+            .into_iter()
+            .map(|(mut row, den)| {
+                row.resize(1 + total, Int::ZERO);
+                (row, den)
+            })
+            .collect()
     }
 }
 
