@@ -9,6 +9,7 @@ use crate::model::*;
 
 mod conditions;
 mod delinearize;
+mod names;
 mod optimistic;
 mod record;
 
@@ -67,6 +68,8 @@ pub fn build_scop(src: &str) -> Result<Scop, Error> {
 
 /// Builds the model of an already parsed kernel.
 pub fn build_from_ast(f: &ast::Function) -> Result<Scop, Error> {
+    // every name resolves, also in the statements the model drops
+    names::resolve(f)?;
     let mut written = BTreeSet::new();
     collect_written(&f.body, &mut written);
     let mut b = Builder {

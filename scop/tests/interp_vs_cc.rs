@@ -249,6 +249,96 @@ fn initializer_reads_its_own_variable() {
     );
 }
 
+/// Names are resolved on every path, also in a branch the model drops: an
+/// error path (a call of an unknown function, an early `return`) runs up
+/// to its call in the interpreter, so an undeclared or misused name there
+/// is an error of the front end, with its position (found by the `interp`
+/// fuzz target: a `#` line swallowed an `else`, leaving `table[i][j] =
+/// fma;x(...)` in a branch that the call made an error path).
+#[test]
+fn names_on_error_paths_are_resolved() {
+    let found = include_str!("../../fuzz/corpus/interp/regress-name-on-error-path-found");
+    let small = include_str!("../../fuzz/corpus/interp/regress-name-on-error-path.c");
+    let wrap = |body: &str| {
+        format!("void k(int N, double s, double A[N], double *P) {{\n  for (int i = 0; i < N; i++) {{\n{body}\n  }}\n}}\n")
+    };
+    let cases = [
+        (found.to_string(), 16, 25, "unknown variable `fma`"),
+        (small.to_string(), 4, 14, "unknown variable `fma`"),
+        (
+            wrap("    if (i > 1) { A[i] = t; return; }"),
+            3,
+            25,
+            "unknown variable `t`",
+        ),
+        (
+            wrap("    if (i > 1) ; else { A[i] = A[u]; abort(); }"),
+            3,
+            34,
+            "unknown variable `u`",
+        ),
+        (
+            wrap("    if (i > 1) { B[i] = 1.0; abort(); }"),
+            3,
+            18,
+            "unknown array `B`",
+        ),
+        (
+            wrap("    if (i > 1) { s = A; abort(); }"),
+            3,
+            22,
+            "array `A` used as a value",
+        ),
+        (
+            wrap("    if (i > 1) { s = A[i][i]; abort(); }"),
+            3,
+            22,
+            "`A` has 1 dimension(s) but 2 subscripts",
+        ),
+        (
+            wrap("    if (i > 1) { N = 1.0; abort(); }"),
+            3,
+            18,
+            "assignment to `N`",
+        ),
+        (
+            wrap("    if (i > 1) { s = A[A[i]]; abort(); }"),
+            3,
+            24,
+            "data-dependent value `A[...]`",
+        ),
+        (
+            wrap("    if (i > 1) { { double t; } s = t; abort(); }"),
+            3,
+            36,
+            "unknown variable `t`",
+        ),
+        (
+            wrap("    if (i > 1) { s = P[i] % 2; abort(); }"),
+            3,
+            22,
+            "`%` needs integer operands",
+        ),
+    ];
+    for (src, line, col, msg) in cases {
+        let e = scop::build_scop(&src).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                scop::Error::Semantic { .. } | scop::Error::Unsupported { .. }
+            ) && e.to_string().contains(msg),
+            "{src}: {e}"
+        );
+        assert_eq!((e.line(), e.col()), (line, col), "{src}: {e}");
+    }
+    // the finding: the interpreter reaches the name before the call
+    let e = scop::commands::interp_source(found, &["N=2".into()]).unwrap_err();
+    assert!(e.to_string().contains("unknown variable `fma`"), "{e}");
+    // declared names on an error path are fine, the branch's own included
+    let ok = wrap("    if (i > 1) { double t = s + A[i] + P[i]; s = t; abort(); }");
+    assert_eq!(scop::build_scop(&ok).unwrap().statements.len(), 0);
+}
+
 /// The run respects the operation budget: a loop that would run for long
 /// ends with the engine's budget error, and a small budget suffices for a
 /// small run.
