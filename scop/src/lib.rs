@@ -39,7 +39,8 @@
 //!    range obligation [`assume::RangeObligation`] bounded at run time),
 //!    `!=` loops that reach their bound (modelled as `<`/`>` loops), error
 //!    paths (calls of unknown functions, `return;`) that do not run (their
-//!    branches are dropped). The `assumptions` crate turns
+//!    branches are dropped; their names are still resolved, as on every
+//!    path). The `assumptions` crate turns
 //!    them into the assumed and invalid contexts and a run-time check.
 //! 4. `lower` turns the scop's formulas and affine expressions into engine
 //!    values (constraint rows, integer divisions, existentials), and
@@ -56,7 +57,10 @@
 //!    the declared types (`unsigned` wraps modulo 2^32, signed overflow is
 //!    reported as the undefined behaviour it is) with truncating `/` and
 //!    `%`, libm functions through Rust's `f64` methods, `return;` ending
-//!    the run.
+//!    the run. Under an operation budget ([`presburger::budget`]) each loop
+//!    iteration, expression node and allocated array element costs a tick,
+//!    so a run that spends it ends with an error (`poly interp` runs
+//!    without one; the `interp` fuzz target runs with one).
 //! 7. [`commands`] provides the CLI entry points `poly scop` and
 //!    `poly interp`, and [`json`] the hand-written JSON printer that
 //!    [`Model::to_json`] fills.
