@@ -15,7 +15,10 @@
 //! Prefetch: each step prefetches the `b` panel's line [`B_AHEAD`] bytes
 //! on and each line of the `a` panel [`A_AHEAD`] bytes on (the first
 //! tile of a column of tiles finds its `b` panel in the outer caches,
-//! and the `a` block streams from the second level). The next tile of `C`
+//! and the `a` block streams from the second level); in the first tile
+//! of a column, each step also prefetches the same line of the next
+//! column's `b` panel into the second-level cache (the other tiles touch
+//! their own line instead: one kernel, the distance in a register). The next tile of `C`
 //! (below, or the first of the next column of tiles) goes into the
 //! second-level cache before the `k` loop and into the first [`C_AHEAD`]
 //! steps before its end: with rows `ldc` a multiple of 4 KiB apart (gemm
