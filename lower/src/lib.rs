@@ -231,8 +231,8 @@
 //! code: 3 instructions per element for gemm's `a` side instead of 7, with
 //! `alpha` no longer reloaded per element. The first tile of each column
 //! of tiles also prefetches the next column's `b` panel into the
-//! second-level cache, one line per `k` step (the others re-touch their
-//! own line). Neither change moved gemm 1024³ beyond the machine's noise
+//! second-level cache, one line per `k` step (a second copy of the
+//! unrolled loop; the other tiles run the one without). Neither change moved gemm 1024³ beyond the machine's noise
 //! (session 16: interleaved runs of main's binary and this one, min 62–67
 //! ms of CPU per run for both). Every element of `C` receives
 //! its terms in the original `k` order, each as one FMA: the only change

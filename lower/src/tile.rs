@@ -16,9 +16,10 @@
 //! on and each line of the `a` panel [`A_AHEAD`] bytes on (the first
 //! tile of a column of tiles finds its `b` panel in the outer caches,
 //! and the `a` block streams from the second level); in the first tile
-//! of a column, each step also prefetches the same line of the next
-//! column's `b` panel into the second-level cache (the other tiles touch
-//! their own line instead: one kernel, the distance in a register). The next tile of `C`
+//! of a column, each step of the unrolled loop also prefetches the same
+//! line of the next column's `b` panel into the second-level cache (a
+//! second copy of the loop, entered when the distance, in a register, is
+//! not zero). The next tile of `C`
 //! (below, or the first of the next column of tiles) goes into the
 //! second-level cache before the `k` loop and into the first [`C_AHEAD`]
 //! steps before its end: with rows `ldc` a multiple of 4 KiB apart (gemm
@@ -665,11 +666,12 @@ impl State<'_> {
     /// before the `k` loop and into the first in its last [`C_AHEAD`] steps:
     /// rows of `C` a power of two apart share a set of the first-level
     /// cache, where an early prefetch would evict the panels and be evicted
-    /// before its use. Each step also prefetches into the second-level
-    /// cache the line `[bn]` bytes after its `b` line (slot `bn`: the
-    /// distance to the next `b` panel in the first tile of a column of
-    /// tiles, so that the next column's first tile finds its panel there
-    /// rather than in the third level; zero in the others).
+    /// before its use. When slot `bn` is not zero (the distance to the next
+    /// `b` panel, in the first tile of a column of tiles), each step of the
+    /// unrolled loop also prefetches into the second-level cache the line
+    /// `[bn]` bytes after its `b` line, so that the next column's first tile
+    /// finds its panel there rather than in the third level (a second copy
+    /// of the loop, chosen once per part: the other tiles pay nothing).
     fn micro_kernel(
         &mut self,
         c: Gpr,
@@ -698,12 +700,14 @@ impl State<'_> {
         // per trip of four steps), the line of `b` of every step (the first
         // tile of a column of tiles reads its `b` panel from the outer
         // caches; the others find it in the first level)
-        let step = |st: &mut Self, p: i32| -> Result<()> {
+        let step = |st: &mut Self, p: i32, panel: bool| -> Result<()> {
             if p < 3 {
                 st.e.prefetch(Mem::base(a).disp(64 * p + A_AHEAD));
             }
             st.e.prefetch(Mem::base(b).disp(64 * p + B_AHEAD));
-            st.e.prefetch_l2(Mem::sib(b, pf, Scale::X1, 64 * p)?);
+            if panel {
+                st.e.prefetch_l2(Mem::sib(b, pf, Scale::X1, 64 * p)?);
+            }
             st.e.vload(Width::Vec4, 12, Mem::base(b).disp(64 * p));
             st.e.vload(Width::Vec4, 13, Mem::base(b).disp(64 * p + 32));
             for r in 0..MR {
@@ -717,19 +721,28 @@ impl State<'_> {
         let (rest, rtop, done) = (self.e.label(), self.e.label(), self.e.label());
         // the k loop in two parts: all but the last C_AHEAD steps, then the
         // next tile's prefetch into the first-level cache, then the rest
+        // (each part as two loops: with the next `b` panel's prefetch when
+        // `pf` is not zero, without it otherwise)
         for (left, prefetch) in [(C_AHEAD, true), (0, false)] {
-            let (top, end) = (self.e.label(), self.e.label());
+            let (top, plain, end) = (self.e.label(), self.e.label(), self.e.label());
             self.e.cmp(g(n), imm(UNROLL as i64 + left))?;
             self.e.jcc(Cond::L, end);
-            self.e.bind(top)?;
-            for p in 0..UNROLL {
-                step(self, p)?;
+            self.e.test(g(pf), g(pf))?;
+            self.e.jcc(Cond::E, plain);
+            for (panel, top) in [(true, top), (false, plain)] {
+                self.e.bind(top)?;
+                for p in 0..UNROLL {
+                    step(self, p, panel)?;
+                }
+                self.e.add(g(a), imm(48 * UNROLL as i64))?;
+                self.e.add(g(b), imm(64 * UNROLL as i64))?;
+                self.e.sub(g(n), imm(UNROLL as i64))?;
+                self.e.cmp(g(n), imm(UNROLL as i64 + left))?;
+                self.e.jcc(Cond::Ge, top);
+                if panel {
+                    self.e.jmp(end);
+                }
             }
-            self.e.add(g(a), imm(48 * UNROLL as i64))?;
-            self.e.add(g(b), imm(64 * UNROLL as i64))?;
-            self.e.sub(g(n), imm(UNROLL as i64))?;
-            self.e.cmp(g(n), imm(UNROLL as i64 + left))?;
-            self.e.jcc(Cond::Ge, top);
             self.e.bind(end)?;
             if prefetch {
                 self.prefetch_tile(row, next, false)?;
@@ -739,7 +752,7 @@ impl State<'_> {
         self.e.test(g(n), g(n))?;
         self.e.jcc(Cond::E, done);
         self.e.bind(rtop)?;
-        step(self, 0)?;
+        step(self, 0, false)?;
         self.e.add(g(a), imm(48))?;
         self.e.add(g(b), imm(64))?;
         self.e.sub(g(n), imm(1))?;
