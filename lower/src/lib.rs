@@ -232,9 +232,12 @@
 //! `alpha` no longer reloaded per element. The first tile of each column
 //! of tiles also prefetches the next column's `b` panel into the
 //! second-level cache, one line per `k` step (a second copy of the
-//! unrolled loop; the other tiles run the one without). Neither change moved gemm 1024³ beyond the machine's noise
-//! (session 16: interleaved runs of main's binary and this one, min 62–67
-//! ms of CPU per run for both). Every element of `C` receives
+//! unrolled loop; the other tiles run the one without). gemm 512³: 69.1
+//! → 68.2 M instructions of generated code (callgrind, `--repeat 1`);
+//! 1024³ did not move beyond the machine's noise (session 16, load 10–17
+//! on 2 cores: interleaved runs of main's binary and this one, mins of
+//! 62–67 ms and, later, 82–90 ms of CPU per run for both). Every element
+//! of `C` receives
 //! its terms in the original `k` order, each as one FMA: the only change
 //! against the C semantics is the single rounding of `c + x*y`, within the
 //! 1e-9 tolerance above. The packing buffers are a per-worker workspace
