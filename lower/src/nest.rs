@@ -809,7 +809,7 @@ fn invariant(e: &Expr, inv_access: &dyn Fn(usize) -> bool) -> bool {
 }
 
 /// The maximal invariant sub-expressions worth a register (not literals).
-fn collect_invariants<'a>(
+pub(crate) fn collect_invariants<'a>(
     e: &'a Expr,
     inv_access: &dyn Fn(usize) -> bool,
     u: usize,

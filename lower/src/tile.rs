@@ -15,7 +15,11 @@
 //! Prefetch: each step prefetches the `b` panel's line [`B_AHEAD`] bytes
 //! on and each line of the `a` panel [`A_AHEAD`] bytes on (the first
 //! tile of a column of tiles finds its `b` panel in the outer caches,
-//! and the `a` block streams from the second level). The next tile of `C`
+//! and the `a` block streams from the second level); in the first tile
+//! of a column, each step of the unrolled loop also prefetches the same
+//! line of the next column's `b` panel into the second-level cache (a
+//! second copy of the loop, entered when the distance, in a register, is
+//! not zero). The next tile of `C`
 //! (below, or the first of the next column of tiles) goes into the
 //! second-level cache before the `k` loop and into the first [`C_AHEAD`]
 //! steps before its end: with rows `ldc` a multiple of 4 KiB apart (gemm
@@ -44,7 +48,7 @@ use crate::emit::{g, imm, q, Operand, VSrc, Width};
 use crate::error::Result;
 use crate::kernel::Storage;
 use crate::linear::Lin;
-use crate::pack::Side;
+use crate::pack::{Pack, Side};
 use crate::state::{arg, slot, Loc, State};
 
 /// Rows of a register tile.
@@ -269,7 +273,16 @@ impl State<'_> {
             negate: false,
             rowwise: true,
         };
-        self.pack(c.b, call, lins, &side, c, &var, &lo, pc, kc, ws)?;
+        let run = Pack {
+            s: &side,
+            c,
+            lins,
+            var: &var,
+            lo: &lo,
+            pc,
+            kc,
+        };
+        self.pack(c.b, call, &run, ws)?;
         self.zero_slot(ic)?;
         let lic = self.e.label();
         self.e.bind(lic)?;
@@ -285,7 +298,16 @@ impl State<'_> {
             negate: c.negate,
             rowwise: false,
         };
-        self.pack(c.a, call, lins, &side, c, &var, &lo, pc, kc, ws)?;
+        let run = Pack {
+            s: &side,
+            c,
+            lins,
+            var: &var,
+            lo: &lo,
+            pc,
+            kc,
+        };
+        self.pack(c.a, call, &run, ws)?;
         let blk = Block {
             ic,
             mc,
@@ -324,7 +346,7 @@ impl State<'_> {
             .ok_or_else(|| crate::error::Error::Unsupported("stride overflow".into()))?;
         let ldc = self.inv(&ldc)?;
         let [jr, ir, aq, bq, rows, cols, cptr] = self.slots()?;
-        let [ccol, cnext] = self.slots()?;
+        let [ccol, cnext, bnext] = self.slots()?;
         let jabs = self.new_slot(8)?;
         let ranges: Vec<(i32, i32)> = (0..MR)
             .map(|_| Ok((self.new_slot(8)?, self.new_slot(8)?)))
@@ -362,6 +384,17 @@ impl State<'_> {
         self.free(off);
         self.e.mov(q(slot(cptr)), g(p))?;
         self.next_tile(p, &ldc, ir, blk.mc, ccol, cnext)?;
+        // the first tile of a column of tiles brings the next column's `b`
+        // panel into the second-level cache; the others re-touch their own
+        let first = self.e.label();
+        self.zero_slot(bnext)?;
+        self.e.cmp(q(slot(ir)), imm(0))?;
+        self.e.jcc(Cond::Ne, first);
+        let t = self.temp()?;
+        self.e.mov(g(t), q(slot(blk.kc64)))?;
+        self.e.mov(q(slot(bnext)), g(t))?;
+        self.free(t);
+        self.e.bind(first)?;
         self.set_min_rest(rows, MR, blk.mc, ir)?;
         self.set_min_rest(cols, NR, blk.nc, jr)?;
         self.e.cmp(q(slot(rows)), imm(MR))?;
@@ -386,7 +419,7 @@ impl State<'_> {
                 self.free(u);
             }
         }
-        self.micro_kernel(p, ldc, aq, bq, blk.kc, (cnext, ldc))?;
+        self.micro_kernel(p, ldc, (aq, bq, bnext), blk.kc, (cnext, ldc))?;
         self.e.jmp(next);
         // an edge tile: the valid part of each row copied to the frame and
         // back (nothing when no row has any)
@@ -405,7 +438,7 @@ impl State<'_> {
         self.copy_edge(p, tmp, ldc, &ranges, true)?;
         let tp = self.temp()?;
         self.e.lea(tp, slot(tmp));
-        self.micro_kernel(tp, imm(NR * 8), aq, bq, blk.kc, (cnext, ldc))?;
+        self.micro_kernel(tp, imm(NR * 8), (aq, bq, bnext), blk.kc, (cnext, ldc))?;
         self.free(tp);
         self.e.mov(g(p), q(slot(cptr)))?;
         self.copy_edge(p, tmp, ldc, &ranges, false)?;
@@ -627,22 +660,29 @@ impl State<'_> {
     }
 
     /// `C[6×8] (at c, rows ldc bytes apart) += Ap panel · Bp panel` over
-    /// `kc` steps; `c` is kept. The next tile of `C` (`next`: its address's
+    /// `kc` steps (the panels' addresses in slots `aq`, `bq`); `c` is kept.
+    /// The next tile of `C` (`next`: its address's
     /// slot and row distance) is prefetched into the second-level cache
     /// before the `k` loop and into the first in its last [`C_AHEAD`] steps:
     /// rows of `C` a power of two apart share a set of the first-level
     /// cache, where an early prefetch would evict the panels and be evicted
-    /// before its use.
+    /// before its use. When slot `bn` is not zero (the distance to the next
+    /// `b` panel, in the first tile of a column of tiles), each step of the
+    /// unrolled loop also prefetches into the second-level cache the line
+    /// `[bn]` bytes after its `b` line, so that the next column's first tile
+    /// finds its panel there rather than in the third level (a second copy
+    /// of the loop, chosen once per part: the other tiles pay nothing).
     fn micro_kernel(
         &mut self,
         c: Gpr,
         ldc: Operand,
-        aq: i32,
-        bq: i32,
+        (aq, bq, bn): (i32, i32, i32),
         kc: i32,
         next: (i32, Operand),
     ) -> Result<()> {
         let (row, a, b, n) = (self.temp()?, self.temp()?, self.temp()?, self.temp()?);
+        let pf = self.temp()?;
+        self.e.mov(g(pf), q(slot(bn)))?;
         self.e.mov(g(row), g(c))?;
         for r in 0..MR {
             self.e.vload(Width::Vec4, acc(r, 0), Mem::base(row));
@@ -660,11 +700,14 @@ impl State<'_> {
         // per trip of four steps), the line of `b` of every step (the first
         // tile of a column of tiles reads its `b` panel from the outer
         // caches; the others find it in the first level)
-        let step = |st: &mut Self, p: i32| {
+        let step = |st: &mut Self, p: i32, panel: bool| -> Result<()> {
             if p < 3 {
                 st.e.prefetch(Mem::base(a).disp(64 * p + A_AHEAD));
             }
             st.e.prefetch(Mem::base(b).disp(64 * p + B_AHEAD));
+            if panel {
+                st.e.prefetch_l2(Mem::sib(b, pf, Scale::X1, 64 * p)?);
+            }
             st.e.vload(Width::Vec4, 12, Mem::base(b).disp(64 * p));
             st.e.vload(Width::Vec4, 13, Mem::base(b).disp(64 * p + 32));
             for r in 0..MR {
@@ -673,23 +716,33 @@ impl State<'_> {
                 st.e.vfmadd231(Width::Vec4, acc(r, 0), bc, VSrc::Reg(12));
                 st.e.vfmadd231(Width::Vec4, acc(r, 1), bc, VSrc::Reg(13));
             }
+            Ok(())
         };
         let (rest, rtop, done) = (self.e.label(), self.e.label(), self.e.label());
         // the k loop in two parts: all but the last C_AHEAD steps, then the
         // next tile's prefetch into the first-level cache, then the rest
+        // (each part as two loops: with the next `b` panel's prefetch when
+        // `pf` is not zero, without it otherwise)
         for (left, prefetch) in [(C_AHEAD, true), (0, false)] {
-            let (top, end) = (self.e.label(), self.e.label());
+            let (top, plain, end) = (self.e.label(), self.e.label(), self.e.label());
             self.e.cmp(g(n), imm(UNROLL as i64 + left))?;
             self.e.jcc(Cond::L, end);
-            self.e.bind(top)?;
-            for p in 0..UNROLL {
-                step(self, p);
+            self.e.test(g(pf), g(pf))?;
+            self.e.jcc(Cond::E, plain);
+            for (panel, top) in [(true, top), (false, plain)] {
+                self.e.bind(top)?;
+                for p in 0..UNROLL {
+                    step(self, p, panel)?;
+                }
+                self.e.add(g(a), imm(48 * UNROLL as i64))?;
+                self.e.add(g(b), imm(64 * UNROLL as i64))?;
+                self.e.sub(g(n), imm(UNROLL as i64))?;
+                self.e.cmp(g(n), imm(UNROLL as i64 + left))?;
+                self.e.jcc(Cond::Ge, top);
+                if panel {
+                    self.e.jmp(end);
+                }
             }
-            self.e.add(g(a), imm(48 * UNROLL as i64))?;
-            self.e.add(g(b), imm(64 * UNROLL as i64))?;
-            self.e.sub(g(n), imm(UNROLL as i64))?;
-            self.e.cmp(g(n), imm(UNROLL as i64 + left))?;
-            self.e.jcc(Cond::Ge, top);
             self.e.bind(end)?;
             if prefetch {
                 self.prefetch_tile(row, next, false)?;
@@ -699,7 +752,7 @@ impl State<'_> {
         self.e.test(g(n), g(n))?;
         self.e.jcc(Cond::E, done);
         self.e.bind(rtop)?;
-        step(self, 0);
+        step(self, 0, false)?;
         self.e.add(g(a), imm(48))?;
         self.e.add(g(b), imm(64))?;
         self.e.sub(g(n), imm(1))?;
@@ -714,7 +767,7 @@ impl State<'_> {
                 self.e.add(g(row), ldc)?;
             }
         }
-        for r in [row, a, b, n] {
+        for r in [row, a, b, n, pf] {
             self.free(r);
         }
         Ok(())

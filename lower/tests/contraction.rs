@@ -73,8 +73,81 @@ fn gemm_prefetches_the_next_tile_into_both_cache_levels() {
     let (k, node, copies) = lower::prepare_with(&front, 4).unwrap();
     let c = lower::compile_jammed(&k, &node, &copies).unwrap();
     let asm = c.asm_text();
-    assert_eq!(asm.matches("prefetcht1").count(), 2 * 12, "{asm}");
+    let l2: Vec<&str> = asm.lines().filter(|l| l.contains("prefetcht1")).collect();
+    // the tile of C at a base register; the next column's b panel at the
+    // b pointer plus a distance in a register (`[b + d*1 + 64p]`), once
+    // per step of the unrolled loop's prefetching copy (two parts)
+    assert_eq!(l2.iter().filter(|l| !l.contains("*1")).count(), 2 * 12, "{asm}");
+    assert_eq!(l2.iter().filter(|l| l.contains("*1")).count(), 2 * 2 * 4, "{asm}");
     assert!(asm.matches("prefetcht0").count() >= 2 * 12 + 2 * 8, "{asm}");
+}
+
+#[test]
+fn a_side_is_packed_four_k_at_a_time_with_alpha_in_a_register() {
+    // alpha * A[i][k]: alpha broadcast once per row, four k per vmulpd,
+    // the lanes stored to their panel rows (vunpckhpd, vperm2f128); the
+    // last k % 4 by the scalar code, alpha from the same register
+    let front = lower::front(GEMM).unwrap();
+    let (k, node, copies) = lower::prepare_with(&front, 4).unwrap();
+    let c = lower::compile_jammed(&k, &node, &copies).unwrap();
+    let asm = c.asm_text();
+    let lines: Vec<&str> = asm.lines().collect();
+    let vmul: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].contains("vmulpd")).collect();
+    assert_eq!(vmul.len(), 1, "{asm}");
+    let run = &lines[vmul[0]..vmul[0] + 8];
+    assert!(run.iter().any(|l| l.contains("vperm2f128")), "{run:?}");
+    assert_eq!(run.iter().filter(|l| l.contains("vmovsd QWORD PTR")).count(), 4, "{run:?}");
+    // no scalar multiplication reads alpha from the argument vector
+    assert!(!lines
+        .iter()
+        .any(|l| l.contains("vmulsd") && l.contains("[rbx")), "{asm}");
+}
+
+#[test]
+fn vector_packing_of_factors_with_invariant_parts() {
+    // a = alpha * x[i] + A[i][k] / 3.0 (x[i] does not move with k: computed
+    // once per row; the division four-wide and by the scalar code in the
+    // remainder); a negated factor (C - a*b); a b side read across rows
+    // (B[j][k], unit along k: packed four k at a time into 8-wide panels);
+    // a side strided along k (A[k][i]: the scalar loop); k % 4 = 0..3
+    let sizes: &[&[(&str, i64)]] = &[
+        &[("N", 7), ("M", 1)],
+        &[("N", 9), ("M", 2)],
+        &[("N", 13), ("M", 3)],
+        &[("N", 8), ("M", 4)],
+        &[("N", 17), ("M", 261)],
+        &[("N", 25), ("M", 258)],
+    ];
+    check(
+        "void p(int N, int M, double alpha, double C[N][N], double A[N][M], double B[M][N], double x[N]) {
+          for (int i = 0; i < N; i++)
+            for (int k = 0; k < M; k++)
+              for (int j = 0; j < N; j++)
+                C[i][j] += (alpha * x[i] + A[i][k] / 3.0) * B[k][j];
+        }",
+        true,
+        sizes,
+    );
+    check(
+        "void q(int N, int M, double C[N][N], double A[N][M], double B[N][M]) {
+          for (int i = 0; i < N; i++)
+            for (int j = 0; j < N; j++)
+              for (int k = 0; k < M; k++)
+                C[i][j] = C[i][j] - (2.0 * A[i][k] - 1.0) * B[j][k];
+        }",
+        true,
+        sizes,
+    );
+    check(
+        "void r(int N, int M, double alpha, double C[N][N], double A[M][N], double B[M][N]) {
+          for (int i = 0; i < N; i++)
+            for (int k = 0; k < M; k++)
+              for (int j = 0; j < N; j++)
+                C[i][j] += alpha * A[k][i] * B[k][j];
+        }",
+        true,
+        sizes,
+    );
 }
 
 #[test]
