@@ -125,6 +125,8 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
     // as one of them has the same optimum (the read and the write of one
     // cell give the same disjunct twice)
     let mut solved: Vec<BasicMap> = Vec::new();
+    // the simplified disjunct of each index solved (for the dominance test)
+    let mut solved_of: Vec<(usize, BasicMap)> = Vec::new();
     for (k, orig) in m.parts.iter().enumerate() {
         if orig.known_empty() {
             continue;
@@ -140,6 +142,7 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
             continue;
         }
         solved.push(b.clone());
+        solved_of.push((k, b.clone()));
         let prob = problem_of(&b, np, max);
         let found = solve_named(&prob, &m.space, max)?;
         if found.is_empty() {
@@ -159,7 +162,21 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
             origin.push(k);
         }
     }
-    if m.parts.len() <= 1 || pieces.len() <= 1 {
+    // a disjunct whose every point another disjunct's optimum matches or
+    // beats adds nothing: its pieces are dropped before the comparisons
+    if solved_of.len() > 1 && pieces.len() > 1 {
+        let dropped = dominated(&m.space, np, max, &solved_of, &pieces, &origin)?;
+        if !dropped.is_empty() {
+            let keep: Vec<bool> = origin.iter().map(|o| !dropped.contains(o)).collect();
+            let mut it = keep.iter();
+            pieces.retain(|_| *it.next().unwrap_or(&true));
+            let mut it = keep.iter();
+            samples.retain(|_| *it.next().unwrap_or(&true));
+            origin.retain(|o| !dropped.contains(o));
+        }
+    }
+    let single_origin = origin.windows(2).all(|w| w[0] == w[1]);
+    if m.parts.len() <= 1 || pieces.len() <= 1 || single_origin {
         let parts = pieces
             .iter()
             .map(|(ctx, vals)| piece_to_basic(&m.space, ctx, vals))
@@ -299,6 +316,87 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
         out.parts.extend(cur.parts);
     }
     Ok(out)
+}
+
+/// The disjuncts (indices into the map's parts) that another disjunct
+/// dominates: `k` dominates `d` when `k` has points wherever `d` has (for
+/// every domain point) and no point of `d` is strictly better than `k`'s
+/// optimum there. The optimum of the union is then that of the union
+/// without `d`. Dominated disjuncts are not used to dominate others (two
+/// disjuncts with the same optimum keep one).
+///
+/// `disjuncts`: each solved disjunct's index and simplified rows;
+/// `pieces`/`origin`: the optimum's pieces of every disjunct (values over
+/// `[1 | domain | context divisions]`, not negated) and the index of the
+/// disjunct each comes from.
+fn dominated(
+    space: &Space,
+    np: usize,
+    max: bool,
+    disjuncts: &[(usize, BasicMap)],
+    pieces: &[(BasicMap, Vec<(Vec<Int>, Int)>)],
+    origin: &[usize],
+) -> Result<Vec<usize>> {
+    let of = |k: usize| -> Vec<usize> { (0..pieces.len()).filter(|&i| origin[i] == k).collect() };
+    // dominators with few pieces are tried first (fewer tests)
+    let mut order: Vec<(usize, Vec<usize>)> = disjuncts.iter().map(|(k, _)| (*k, of(*k))).collect();
+    order.sort_by_key(|(_, ps)| ps.len());
+    let no = space.n_out();
+    let mut dropped: Vec<usize> = Vec::new();
+    for (d, bd) in disjuncts {
+        let mut dom: Option<Map> = None;
+        for (k, ps) in &order {
+            if k == d || dropped.contains(k) || ps.is_empty() {
+                continue;
+            }
+            budget::tick(1)?;
+            // no point of d strictly better than a piece of k where it applies
+            let mut beaten = false;
+            'pieces: for &p in ps {
+                let (ctx, vals) = &pieces[p];
+                for l in 0..no {
+                    let eq: Vec<usize> = (0..l).collect();
+                    // (`!max`: the point better than the piece's value)
+                    if !better_at_level(bd, np, ctx, vals, &eq, Some(l), !max).into_is_empty()? {
+                        beaten = true;
+                        break 'pieces;
+                    }
+                }
+            }
+            if beaten {
+                continue;
+            }
+            // k has points wherever d has
+            let dom = match &dom {
+                Some(x) => x,
+                None => {
+                    let whole = Map::from_basic(bd.clone());
+                    dom.insert(if space.is_set() {
+                        whole.params()
+                    } else {
+                        whole.domain()?
+                    })
+                }
+            };
+            let covered = Map {
+                space: dom.space.clone(),
+                parts: ps
+                    .iter()
+                    .map(|&p| {
+                        let mut c = pieces[p].0.clone();
+                        c.space = dom.space.clone();
+                        c
+                    })
+                    .collect(),
+                memo: Default::default(),
+            };
+            if dom.is_subset(&covered)? {
+                dropped.push(*d);
+                break;
+            }
+        }
+    }
+    Ok(dropped)
 }
 
 /// The size (inequalities times row length, after simplification) from
