@@ -109,7 +109,11 @@
 //!   `affine_fold`) folds into the address's invariant (`prefetcht0 [p +
 //!   t]`), a shift in a register scales by the addressing mode, and a
 //!   window length bounded at compile time drops the run-time test
-//!   (tiled_mix: 22–26 → 10 instructions per innermost loop entry). Short loops over rows far
+//!   (tiled_mix: 22–26 → 10 instructions per innermost loop entry), and a
+//!   short window's end whose shift is only bounded (`min(M - 1, c2 + 11)`
+//!   against `c2 + 1`: at most 10) is prefetched at the bound, which is
+//!   the element itself wherever the `min` does not clip (tiled_mix's JIT
+//!   instructions 1 175 007 → 1 049 217). Short loops over rows far
 //!   apart (tiled_mix's band: 0.19 → 0.14–0.15 ms of CPU) then overlap
 //!   their misses; fixed windows keep the one prefetch of their start.
 //!
@@ -125,7 +129,16 @@
 //!   unchanged. misc_math's loop (`i % 3 != 1 && i != 2`, as `c1 % 3 == 0
 //!   && c1 >= 3 && N >= c1 + 1 || ...`) becomes a guard-free middle in
 //!   steps of 3; a middle without modulo tests may be vectorized (tiled_mix's
-//!   sum outside a band of `i`).
+//!   sum outside a band of `i`). Loops of other steps split the same way
+//!   over their progression (modulo tests stay); guard atoms that do not
+//!   mention `c` are unswitched first (`if (a) loop else loop`, at most two
+//!   atoms), and the prologue and epilogue resolve the one threshold they
+//!   lie beyond and are dropped when nothing is left to run: tiled_mix's
+//!   step-2 loop with `c2 % 2 == 0 || c3 >= c2 + 1` runs as a guard-free
+//!   loop from `c2 - 3` in even rows and from `c2 + 1` in odd ones, and
+//!   its sum over `c1 <= 3 || c1 >= N - 2` runs 4 + 2 iterations instead
+//!   of `N` (JIT instructions of tiled_mix under callgrind, 3 runs at N =
+//!   M = 4000: 1 492 365 → 1 175 007).
 //! * Unrolling of column writes (`unroll`): a guard-free unit-step innermost
 //!   loop in which a statement writes an element whose row moves with the
 //!   loop (`C[j][i] += ..` in a `j` loop, scalar), or moves by other than

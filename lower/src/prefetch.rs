@@ -4,8 +4,9 @@
 //! from the current first value are decided at compile time where they
 //! can be (a bound one row on against the same bound, module
 //! `affine_fold`), so the address is the group's pointer plus one
-//! run-time invariant; the others are evaluated and scaled by the
-//! addressing mode.
+//! run-time invariant; a short window's end whose shift is only bounded
+//! at compile time is taken at the bound; the others are evaluated and
+//! scaled by the addressing mode.
 
 use ast::CmpOp;
 use codegen_x86::{Cond, Gpr, Label, Mem, Scale};
@@ -119,8 +120,26 @@ impl State<'_> {
         let short = i128::from(SHORT_WINDOW);
         let last = last.filter(|_| window.0.is_none_or(|lo| lo <= short));
         let test_window = window.1.is_none_or(|hi| hi > short);
+        // a short later window's last element, when its shift is not
+        // exact (`min(M - 1, c + 11)` against `c + 1`), is taken at the
+        // shift's upper bound (10): the element itself wherever the bound
+        // is not clipped, a line past the row's end where it is (a
+        // prefetch never faults), and no run-time evaluation
+        let at_most = |x: &ast::Expr, less: i64| -> Option<i64> {
+            if !ahead.at_init || test_window {
+                return None;
+            }
+            match difference_range(x, ahead.init) {
+                (_, Some(hi)) => i64::try_from(hi - i128::from(less))
+                    .ok()
+                    .filter(|v| i32::try_from(*v).is_ok()),
+                _ => None,
+            }
+        };
         let first_known = first.as_ref().map(|x| known(x, 0));
-        let last_known = last.as_ref().map(|(x, less)| known(x, *less));
+        let last_known = last
+            .as_ref()
+            .map(|(x, less)| known(x, *less).or_else(|| at_most(x, *less)));
         // registers: the shifts not known, one of them held while the other
         // is evaluated, then one temporary per prefetch
         let need = match first_known {

@@ -65,14 +65,16 @@ fn band_rows_keep_their_iterators_in_registers() {
     assert_eq!(frame_iterators(&all.1), 0, "{asm}");
     // in the tiles after the first, the prefetch shifts are known (the
     // first element 8 rows on lies 8 elements on, the window at most 6
-    // long): no window test; the first tile's two loops start at column 0,
-    // so their windows' length depends on the row: one test each
+    // long): no window test; the first tile's loops start at column 0, so
+    // their windows' length may depend on the row: at most one test for
+    // each of its two original loops (its `S0` loop now runs as unswitched
+    // versions, of which one keeps a test)
     assert!(asm.contains("prefetcht0"), "{asm}");
     let tests = asm
         .lines()
         .filter(|l| l.contains("cmp") && l.ends_with(", 0x10"))
         .count();
-    assert_eq!(tests, 2, "{asm}");
+    assert!(tests <= 2, "{asm}");
     common::agree_at_random_sizes(&front, &all, 0x2545_f491_4f6c_dd1d, 40);
 }
 

@@ -93,3 +93,41 @@ fn unrolled_column_writes_agree_with_the_interpreter() {
     let blocks = c.notes.iter().filter(|n| n.contains("transposes")).count();
     assert_eq!(blocks, 1, "{:?}", c.notes);
 }
+
+/// Loops of steps 2 and 3 whose guards mix atoms on the loop's iterator
+/// with atoms on the enclosing one (`i % 3 == 0`, unswitched) and
+/// thresholds (`j > i + 2`, `j < N - i`: split into ranges of the step's
+/// progression).
+const STEPS: &str = "void steps(int N, int M, double A[N][M], double x[M]) {
+  for (int i = 0; i < N; i++)
+    for (int j = 1; j < M; j += 3) {
+      if (i % 3 == 0 || j > i + 2)
+        A[i][j] = A[i][j] + x[j];
+      else if (j < N - i)
+        A[i][j] = A[i][j] * 0.5;
+    }
+  for (int i = 0; i < N; i++)
+    for (int j = max(0, i - 3); j <= min(M - 1, i + 3); j += 2) {
+      if (i % 2 == 0 || j > i)
+        A[i][j] = A[i][j] + x[j];
+      else
+        A[i][j] = A[i][j] - 0.5 * x[j];
+    }
+}";
+
+#[test]
+fn split_loops_of_larger_steps_agree_with_the_interpreter() {
+    // sizes from empty loops to middles of several steps, with the
+    // thresholds before, inside and after the loops' ranges
+    check(STEPS, "scalar (step 3)", 24);
+    let front = lower::front(STEPS).unwrap();
+    let (_, c, _) = compiled(&front);
+    // the `j` loops' guards are gone from their unswitched versions
+    let guarded = c.notes.iter().filter(|n| n.contains("guarded")).count();
+    let loops = c
+        .notes
+        .iter()
+        .filter(|n| n.contains("step 2") || n.contains("step 3"))
+        .count();
+    assert!(loops >= 4 && guarded < loops, "{:?}", c.notes);
+}
