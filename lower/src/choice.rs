@@ -61,7 +61,11 @@ use crate::kernel::Kernel;
 /// million, 4-9 ms of CPU each) all ended with the original schedule
 /// before the limit was set (`benches/README.md`, issue 20). 50 000 (was
 /// 100 000 until session 15) keeps 1.7 times trmm's need and cuts 10-15 %
-/// of fdtd_2d's and cholesky's compile instructions.
+/// of fdtd_2d's and cholesky's compile instructions. Since session 16 the
+/// scheduler also stops as soon as its tree is known to have no parallel
+/// outer loop ([`scheduler::Options::outer_parallel`]): doitgen, fdtd_2d,
+/// heat_3d and nussinov (one component each, whose dependences leave no
+/// coincident first row) before any row, within 2 000-3 000 operations.
 const SCHEDULER_BUDGET: u64 = 50_000;
 
 /// Work limit of the coverage bound ([`crate::coverable`]) that decides
@@ -132,7 +136,7 @@ pub fn original_schedule(model: &scop::Model) -> Result<UnionMap> {
 /// to respect every dependence. `budget`: the scheduler's operation limit.
 pub fn scheduler_schedule(model: &scop::Model, budget: Option<u64>) -> Result<UnionMap> {
     let deps = crate::parallel::dependences(model)?;
-    checked_schedule(model, &deps, &computed(model, &deps, budget)?)
+    checked_schedule(model, &deps, &computed(model, &deps, budget, false)?)
 }
 
 /// The model's dependences ([`crate::parallel::dependences`]), computed
@@ -151,10 +155,14 @@ pub(crate) fn cached_deps<'a>(
 
 /// The scheduler's schedule tree for the dependences `deps`: validity,
 /// coincidence and proximity are all of them (as `poly schedule`).
+/// `outer_parallel`: stop with [`scheduler::Error::NoOuterParallel`] as
+/// soon as the tree is known to have no parallel outer loop
+/// ([`scheduler::Options::outer_parallel`]; the tree is otherwise the same).
 fn computed(
     model: &scop::Model,
     deps: &UnionMap,
     budget: Option<u64>,
+    outer_parallel: bool,
 ) -> Result<scheduler::Schedule> {
     let none = || UnionMap::empty(model.domain().params().to_vec());
     let all = presburger::budget::with_budget(200_000_000, || deps.coalesce())?;
@@ -171,6 +179,7 @@ fn computed(
     .map_err(Error::Scheduler)?;
     let opts = scheduler::Options {
         budget,
+        outer_parallel,
         ..scheduler::Options::default()
     };
     scheduler::compute_schedule(&sc, &opts).map_err(Error::Scheduler)
@@ -236,7 +245,7 @@ fn choose_bounded(
         Policy::Original => return original("requested".into(), None),
         Policy::Scheduler => {
             let deps = cached_deps(model, deps)?;
-            let tree = computed(model, deps, scheduler::Options::default().budget)?;
+            let tree = computed(model, deps, scheduler::Options::default().budget, false)?;
             return Ok(Chosen {
                 map: checked_schedule(model, deps, &tree)?,
                 origin: Origin::Scheduler,
@@ -268,8 +277,15 @@ fn choose_bounded(
             );
         }
     }
-    let tree = match computed(model, deps, budget) {
+    let not_parallel = || {
+        original(
+            "the scheduler's outer loops are not parallel either".into(),
+            Some(orig_loops.clone()),
+        )
+    };
+    let tree = match computed(model, deps, budget, true) {
         Ok(t) => t,
+        Err(Error::Scheduler(scheduler::Error::NoOuterParallel)) => return not_parallel(),
         Err(Error::Scheduler(scheduler::Error::Budget)) => {
             return Ok(Chosen {
                 limited: true,
@@ -281,11 +297,8 @@ fn choose_bounded(
         }
         Err(e) => return original(format!("no scheduler schedule ({e})"), Some(orig_loops)),
     };
-    if !outer_coincident(&tree.root) {
-        return original(
-            "the scheduler's outer loops are not parallel either".into(),
-            Some(orig_loops),
-        );
+    if !tree.outer_coincident() {
+        return not_parallel();
     }
     let new = match checked_schedule(model, deps, &tree) {
         Ok(m) => m,
@@ -424,19 +437,6 @@ fn coverage_reference(deps: &UnionMap, schedule: &UnionMap, loops: &Node) -> usi
     covered.difference(&not).count()
 }
 
-/// Whether some outermost band of the scheduler's tree (below sequences)
-/// starts with a coincident member: the only way its code can have a
-/// parallel outer loop.
-fn outer_coincident(n: &scheduler::Node) -> bool {
-    match n {
-        scheduler::Node::Band(b) => b.coincident.first() == Some(&true),
-        scheduler::Node::Sequence(fs) | scheduler::Node::Set(fs) => {
-            fs.iter().any(|f| outer_coincident(&f.child))
-        }
-        _ => false,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -485,7 +485,7 @@ mod tests {
         for (p, _, model) in kernels() {
             let deps = crate::parallel::dependences(&model).unwrap();
             let mut schedules = vec![original_schedule(&model).unwrap()];
-            if let Ok(t) = computed(&model, &deps, Some(2_000_000)) {
+            if let Ok(t) = computed(&model, &deps, Some(2_000_000), false) {
                 schedules.push(checked_schedule(&model, &deps, &t).unwrap());
             }
             for s in schedules {
@@ -531,7 +531,7 @@ mod tests {
             if most > 0 {
                 assert!(!crate::coverable::covers_at_most(deps, &names, &dims, most - 1).unwrap());
             }
-            if let Ok(t) = computed(&model, deps, None) {
+            if let Ok(t) = computed(&model, deps, None, false) {
                 let s = checked_schedule(&model, deps, &t).unwrap();
                 let loops = crate::pipeline::loops(&model, &s).unwrap();
                 let cov = coverage(deps, &s, &loops);
@@ -539,6 +539,29 @@ mod tests {
             }
         }
         eprintln!("{skipped} scheduler runs skipped");
+    }
+
+    #[test]
+    fn the_scheduler_stops_early_only_where_its_outer_loops_are_not_parallel() {
+        // the run that stops once the tree is known to have no parallel
+        // outer loop, against the full run (no work limit) on every kernel
+        let mut stopped = 0;
+        for (p, _, model) in kernels() {
+            let deps = crate::parallel::dependences(&model).unwrap();
+            let full = computed(&model, &deps, None, false);
+            match computed(&model, &deps, None, true) {
+                Err(Error::Scheduler(scheduler::Error::NoOuterParallel)) => {
+                    assert!(!full.unwrap().outer_coincident(), "{p:?}");
+                    stopped += 1;
+                }
+                r => assert_eq!(
+                    r.map(|t| t.to_string()).ok(),
+                    full.map(|t| t.to_string()).ok(),
+                    "{p:?}"
+                ),
+            }
+        }
+        assert!(stopped >= 5, "{stopped}");
     }
 
     fn same_map(a: &UnionMap, b: &UnionMap) -> bool {

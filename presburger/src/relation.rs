@@ -40,6 +40,7 @@ mod time;
 
 pub use affine::AffineSchedule;
 pub use reshape::{
-    difference, is_explicit_function, join_on_range, permute_range, reverse_domain_factor,
+    difference, is_explicit_function, join_on_range, negate_range, permute_range,
+    reverse_domain_factor,
 };
 pub use time::{later_at_level, lex_le_from_level, time_reversal, zero_padding};

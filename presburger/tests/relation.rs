@@ -7,7 +7,8 @@ use std::cmp::Ordering;
 
 use presburger::relation::{
     difference, is_explicit_function, join_on_range, later_at_level, lex_le_from_level,
-    permute_range, reverse_domain_factor, time_reversal, zero_padding, AffineSchedule,
+    negate_range, permute_range, reverse_domain_factor, time_reversal, zero_padding,
+    AffineSchedule,
 };
 use presburger::{Int, Map, Space, Tuple};
 use proptest::prelude::*;
@@ -263,6 +264,45 @@ proptest! {
     }
 
     #[test]
+    fn signed_unit_coordinates_order_the_times(s in sched(3, 2)) {
+        let a = AffineSchedule::from_map(&s.map("s")).unwrap();
+        let signed = a.signed_unit_coordinates();
+        // the unsigned form is the signed one without -1
+        let plain = signed.as_ref().and_then(|u| {
+            u.iter()
+                .all(|c| c.is_none_or(|(_, down)| !down))
+                .then(|| u.iter().map(|c| c.map(|(d, _)| d)).collect::<Vec<_>>())
+        });
+        prop_assert_eq!(&plain, &a.unit_coordinates());
+        if let Some(u) = signed {
+            // the coordinates, negated where they first appear with -1, in
+            // the order of their first appearance
+            let mut order: Vec<(usize, bool)> = Vec::new();
+            for &(d, down) in u.iter().flatten() {
+                if !order.iter().any(|(e, _)| *e == d) {
+                    order.push((d, down));
+                }
+            }
+            prop_assert_eq!(order.len(), 2);
+            let pts = box_points(2, -2, 2);
+            for n in -1..=1 {
+                for p in &pts {
+                    for q in &pts {
+                        let (x, y) = (small(p), small(q));
+                        let key = |v: &[i64]| {
+                            order
+                                .iter()
+                                .map(|&(d, down)| if down { -v[d] } else { v[d] })
+                                .collect::<Vec<_>>()
+                        };
+                        prop_assert_eq!(lex(&s.time(n, &x), &s.time(n, &y)), lex(&key(&x), &key(&y)));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn constant_comparisons_hold_everywhere((s, t) in pair()) {
         let a = AffineSchedule::from_map(&s.map("x")).unwrap();
         let b = AffineSchedule::from_map(&t.map("y")).unwrap();
@@ -402,6 +442,30 @@ fn permute_range_reorders_the_coordinates() {
         }
         assert!(permute_range(&m, &vec![0; no]).is_err());
         assert!(permute_range(&m, &[0]).is_err());
+    }
+}
+
+#[test]
+fn negate_range_negates_the_chosen_coordinates() {
+    for text in RELATIONS {
+        let m: Map = text.parse().unwrap();
+        let no = m.space().n_out();
+        for mask in 0..1u32 << no {
+            let negate: Vec<bool> = (0..no).map(|d| mask >> d & 1 == 1).collect();
+            let n = negate_range(&m, &negate).unwrap();
+            for pt in box_points(1 + no, -3, 3) {
+                let v = small(&pt);
+                // n has (i, y') with y'[d] = -y[d] where negated
+                let mut orig = vec![v[0]];
+                orig.extend((0..no).map(|d| if negate[d] { -v[1 + d] } else { v[1 + d] }));
+                assert_eq!(
+                    contains(&n, &pt),
+                    contains(&m, &ints(&orig)),
+                    "{text} {negate:?} {v:?}"
+                );
+            }
+        }
+        assert!(negate_range(&m, &[true]).is_err());
     }
 }
 

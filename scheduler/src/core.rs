@@ -26,6 +26,16 @@ pub struct Options {
     /// Also try the exact independence encoding for zero-distance rows (slower;
     /// otherwise only the cone form is tried for them).
     pub exact_extras: bool,
+    /// Only a tree whose outermost bands can start with a coincident
+    /// member is wanted ([`Schedule::outer_coincident`]): stop with
+    /// [`Error::NoOuterParallel`] as soon as the root's first band row
+    /// shows that the tree will not have one (the root keeps one band, as
+    /// no distribution of its components can gain a parallel row, and the
+    /// band's first member is not coincident), or before any row when the
+    /// root is one component whose dependences leave no coincident first
+    /// member (`outer`: a linear system on the pieces' affine hulls). The
+    /// tree is otherwise the same.
+    pub outer_parallel: bool,
 }
 
 impl Default for Options {
@@ -36,12 +46,13 @@ impl Default for Options {
             maximize_coincidence: true,
             bound_validity: true,
             exact_extras: false,
+            outer_parallel: false,
         }
     }
 }
 
 /// The same dependence piece (the same rows in the same order).
-fn same_dep(a: &Dep, b: &Dep) -> bool {
+pub(crate) fn same_dep(a: &Dep, b: &Dep) -> bool {
     let (p, q) = (&a.piece, &b.piece);
     a.src == b.src
         && a.dst == b.dst
@@ -297,11 +308,14 @@ impl Sched<'_> {
         Ok(Some(self.rows_of(&lay, &sol)))
     }
 
+    /// The subtree of `stmts`; `root`: the node is the tree's root (where
+    /// [`Options::outer_parallel`] may stop the run).
     fn node(
         &self,
         stmts: Vec<usize>,
         mut live: Live,
         prev: &mut Vec<Vec<Vec<i128>>>,
+        root: bool,
     ) -> Result<Node> {
         presburger::budget::tick(1)?;
         live.force_adjacent();
@@ -325,34 +339,34 @@ impl Sched<'_> {
                 let Some(rows) = row else { break };
                 self.add_ranks(&stmts, &rows, prev);
                 members.push(rows);
+                if root && self.opts.outer_parallel && members.len() == 1 && live.cv.is_empty()
+                {
+                    // (without conditional validity, `live` and `base` stay as
+                    // they are: the band's first member and the distribution
+                    // test below are already decided)
+                    if !self.coincident(&stmts, &live, &members[0])? {
+                        let comps = sccs(&stmts, &live.graph());
+                        let gain = comps.len() > 1
+                            && self
+                                .distribution_gain(&comps, &live, &lay, &base, &extras, &stmts, &saved)?
+                                .is_some();
+                        if !gain {
+                            return Err(Error::NoOuterParallel);
+                        }
+                    }
+                }
             }
             let comps = sccs(&stmts, &live.graph());
             if comps.len() > 1 && !members.is_empty() {
                 // distribute when that gains outer parallel rows in every SCC and
                 // (estimated) outer parallel + permutable depth
-                let fused_par = self.zero_depth(&lay, &base, &extras, &stmts, &saved)?;
-                let fused = fused_par + members.len();
-                let (mut par, mut perm) = (usize::MAX, usize::MAX);
-                for c in &comps {
-                    let needy: Vec<usize> = c
-                        .iter()
-                        .copied()
-                        .filter(|&s| saved[s].len() < self.dims[s])
-                        .collect();
-                    if needy.is_empty() {
-                        continue;
+                let gain =
+                    self.distribution_gain(&comps, &live, &lay, &base, &extras, &stmts, &saved)?;
+                if let Some((fused_par, par, perm)) = gain {
+                    if par + perm > fused_par + members.len() {
+                        *prev = saved;
+                        return self.distribute(comps, &live, prev);
                     }
-                    perm = perm.min(needy.iter().map(|&s| self.dims[s]).max().unwrap_or(0));
-                    let sub = live.restrict(c);
-                    let (l2, b2, e2) = self.systems(c, &sub)?;
-                    par = par.min(self.zero_depth(&l2, &b2, &e2, c, &saved)?);
-                    if par <= fused_par {
-                        break;
-                    }
-                }
-                if par != usize::MAX && par > fused_par && par + perm > fused {
-                    *prev = saved;
-                    return self.distribute(comps, &live, prev);
                 }
             }
         }
@@ -477,6 +491,55 @@ impl Sched<'_> {
         r
     }
 
+    /// Whether the distribution of the components `comps` gains outer
+    /// parallel rows in every component that still needs rows: then the
+    /// fused band's greedy zero-distance depth, the least such depth of
+    /// the components and the least of their largest dimensions (an
+    /// estimate of their permutable depth); `None` otherwise.
+    #[allow(clippy::too_many_arguments)]
+    fn distribution_gain(
+        &self,
+        comps: &[Vec<usize>],
+        live: &Live,
+        lay: &Layout,
+        base: &System,
+        extras: &[System],
+        stmts: &[usize],
+        saved: &[Vec<Vec<i128>>],
+    ) -> Result<Option<(usize, usize, usize)>> {
+        let fused_par = self.zero_depth(lay, base, extras, stmts, saved)?;
+        let (mut par, mut perm) = (usize::MAX, usize::MAX);
+        for c in comps {
+            let needy: Vec<usize> = c
+                .iter()
+                .copied()
+                .filter(|&s| saved[s].len() < self.dims[s])
+                .collect();
+            if needy.is_empty() {
+                continue;
+            }
+            perm = perm.min(needy.iter().map(|&s| self.dims[s]).max().unwrap_or(0));
+            let sub = live.restrict(c);
+            let (l2, b2, e2) = self.systems(c, &sub)?;
+            par = par.min(self.zero_depth(&l2, &b2, &e2, c, saved)?);
+            if par <= fused_par {
+                break;
+            }
+        }
+        Ok((par != usize::MAX && par > fused_par).then_some((fused_par, par, perm)))
+    }
+
+    /// Whether the band member `m` of `stmts` has zero distance on every
+    /// coincidence and validity piece of `live` (its `coincident` flag).
+    fn coincident(&self, stmts: &[usize], live: &Live, m: &[Row]) -> Result<bool> {
+        for d in live.coin.iter().chain(live.val.iter()) {
+            if nonzero(&d.piece, &self.dist_row(stmts, d, m))? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
     /// How many leading rows with zero distance on all validity and coincidence
     /// dependences the statements admit (greedy).
     fn zero_depth(
@@ -529,7 +592,7 @@ impl Sched<'_> {
         let mut fs = Vec::new();
         for comp in comps {
             let sub = live.restrict(&comp);
-            let child = self.node(comp.clone(), sub, prev)?;
+            let child = self.node(comp.clone(), sub, prev, false)?;
             fs.push(Filter {
                 statements: comp,
                 child,
@@ -643,15 +706,7 @@ impl Sched<'_> {
         let dist_row = |d: &Dep, m: &[Row]| self.dist_row(&stmts, d, m);
         let mut coincident = Vec::new();
         for m in &members {
-            let mut ok = true;
-            for d in live.coin.iter().chain(live.val.iter()) {
-                let r = dist_row(d, m);
-                if nonzero(&d.piece, &r)? {
-                    ok = false;
-                    break;
-                }
-            }
-            coincident.push(ok);
+            coincident.push(self.coincident(&stmts, &live, m)?);
         }
         // (validity, coincidence and proximity often share their pieces:
         // each piece is tested once)
@@ -721,7 +776,7 @@ impl Sched<'_> {
             sep,
             adj: live.adj.clone(),
         };
-        let child = self.node(stmts.clone(), rest, prev)?;
+        let child = self.node(stmts.clone(), rest, prev, false)?;
         Ok(Node::Band(Band {
             statements: stmts,
             divisors: vec![Int::ONE; members.len()],
@@ -754,6 +809,31 @@ pub fn compute_schedule(sc: &ScheduleConstraints, opts: &Options) -> Result<Sche
         let val = drop_identities(val_pieces, &dims)?;
         let cv = drop_identities(pieces(sc, &statements, &sc.conditional_validity)?, &dims)?;
         let cond = pieces(sc, &statements, &sc.condition)?;
+        let s = Sched {
+            np,
+            dims: dims.clone(),
+            opts,
+        };
+        let all: Vec<usize> = (0..statements.len()).collect();
+        if opts.outer_parallel && cv.is_empty() && sccs(&all, &val).len() == 1 {
+            // one component: the root is one band (or a Feautrier row,
+            // which carries a piece), whose first member is coincident only
+            // with zero distance on every piece
+            let read: Vec<&Dep> = coin
+                .iter()
+                .chain(val.iter().filter(|d| !coin.iter().any(|c| same_dep(c, d))))
+                .collect();
+            let may = crate::outer::zero_first_row_may_exist(
+                &read,
+                &mut crate::outer::hull_basis,
+                &all,
+                np,
+                &dims,
+            )?;
+            if !may {
+                return Err(Error::NoOuterParallel);
+            }
+        }
         let adj = adjacency(&cv, &cond);
         let tag = |v: Vec<Dep>| -> Vec<Tagged> {
             v.into_iter()
@@ -770,17 +850,11 @@ pub fn compute_schedule(sc: &ScheduleConstraints, opts: &Options) -> Result<Sche
             cond: tag(cond),
             adj: std::rc::Rc::new(adj),
         };
-        let s = Sched {
-            np,
-            dims: dims.clone(),
-            opts,
-        };
         let mut prev = vec![Vec::new(); statements.len()];
-        let all: Vec<usize> = (0..statements.len()).collect();
         let root = if all.is_empty() {
             Node::Leaf
         } else {
-            s.node(all, live, &mut prev)?
+            s.node(all, live, &mut prev, true)?
         };
         Ok(Schedule {
             domain: sc.domain.clone(),

@@ -24,6 +24,9 @@ pub enum Error {
     Invalid(String),
     /// An intermediate value does not fit the scheduler's machine integers.
     Overflow,
+    /// With [`crate::Options::outer_parallel`]: the tree's outermost bands
+    /// would not start with a coincident member.
+    NoOuterParallel,
 }
 
 impl From<presburger::Error> for Error {
@@ -43,6 +46,7 @@ impl fmt::Display for Error {
             Error::Input { line, col, msg } => write!(f, "line {line}, column {col}: {msg}"),
             Error::Invalid(s) => write!(f, "invalid schedule constraints: {s}"),
             Error::Overflow => write!(f, "integer overflow in the scheduler"),
+            Error::NoOuterParallel => write!(f, "the schedule's outer loops are not parallel"),
         }
     }
 }

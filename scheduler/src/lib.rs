@@ -77,6 +77,14 @@
 //! original schedule as a tree: [`Schedule::from_union_map`]), saying so in
 //! its [`Outcome`].
 //!
+//! ## Only a parallel outer loop
+//! A caller that wants the tree only when its outer loops can be parallel
+//! (`lower`'s choice) sets [`Options::outer_parallel`]: the run stops with
+//! [`Error::NoOuterParallel`] before any row when all statements form one
+//! component whose dependences leave no coincident first row (a linear
+//! system on the pieces' affine hulls, `outer`), or once the root's first
+//! row is not coincident and no distribution can gain one.
+//!
 //! ## Checking
 //! [`check`] is the brute-force oracle: at fixed parameters it enumerates
 //! the dependence pairs and compares times read off the tree;
@@ -110,6 +118,7 @@ mod error;
 pub mod farkas;
 mod linalg;
 mod live;
+mod outer;
 mod tree;
 
 pub use accesses::{constraints_from_accesses, Accesses};

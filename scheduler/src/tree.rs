@@ -31,6 +31,17 @@ pub enum Node {
     Set(Vec<Filter>),
 }
 
+impl Node {
+    /// [`Schedule::outer_coincident`] of the subtree.
+    pub fn outer_coincident(&self) -> bool {
+        match self {
+            Node::Band(b) => b.coincident.first() == Some(&true),
+            Node::Sequence(fs) | Node::Set(fs) => fs.iter().any(|f| f.child.outer_coincident()),
+            Node::Leaf => false,
+        }
+    }
+}
+
 /// A child of a sequence or set: the statements it keeps and its subtree.
 #[derive(Debug, Clone)]
 pub struct Filter {
@@ -185,6 +196,13 @@ fn param_prefix(params: &[String]) -> String {
 }
 
 impl Schedule {
+    /// Whether some outermost band of the tree (below sequences and sets)
+    /// starts with a coincident member: the only way its code can have a
+    /// parallel outer loop.
+    pub fn outer_coincident(&self) -> bool {
+        self.root.outer_coincident()
+    }
+
     /// The parameters of the schedule.
     pub fn params(&self) -> &[String] {
         self.domain.params()

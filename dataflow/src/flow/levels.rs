@@ -16,7 +16,8 @@
 //!    candidate at a deeper level is later than any at a shallower one).
 //!    The sinks with one are resolved and removed. When every source's
 //!    schedule has each time dimension either constant in the instance or
-//!    one instance coordinate plus a parametric constant (`Sched::follows`,
+//!    one instance coordinate (coefficient 1, or -1 for a loop counting
+//!    down) plus a parametric constant (`Sched::follows`,
 //!    the usual `2d+1` form), no composition with the schedule is needed:
 //!    - a source's last instance is a lexmax in its own instance space
 //!      (coordinates reordered as the time dimensions from `l` follow them;

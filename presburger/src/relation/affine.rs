@@ -153,6 +153,31 @@ impl AffineSchedule {
         seen.iter().all(|&b| b).then_some(out)
     }
 
+    /// [`unit_coordinates`](Self::unit_coordinates) with coefficients 1 or
+    /// -1: per time dimension, the coordinate and whether its coefficient
+    /// is -1 (the dimension grows as the coordinate falls: a loop counting
+    /// down). The times of such a schedule compare as the coordinates, each
+    /// negated when it first appears with -1, in the order of their first
+    /// appearance.
+    pub fn signed_unit_coordinates(&self) -> Option<Vec<Option<(usize, bool)>>> {
+        let nd = self.n_in;
+        let mut seen = vec![false; nd];
+        let mut out = Vec::with_capacity(self.n_time());
+        for k in 0..self.n_time() {
+            let inst = self.instance_coefficients(k);
+            let nz: Vec<usize> = (0..nd).filter(|&d| !inst[d].is_zero()).collect();
+            match nz[..] {
+                [] => out.push(None),
+                [d] if inst[d].is_one() || (-&inst[d]).is_one() => {
+                    seen[d] = true;
+                    out.push(Some((d, !inst[d].is_one())));
+                }
+                _ => return None,
+            }
+        }
+        seen.iter().all(|&b| b).then_some(out)
+    }
+
     /// `self_k - other_k` at time dimension `k` when both do not depend on
     /// the instance and have the same parameter coefficients (their
     /// difference is then a known constant); `None` otherwise (or when `k`

@@ -67,6 +67,67 @@ fn moved(m: &Map, space: Space, dest: &[Dest], n_exist: usize) -> Result<Map> {
     Ok(out)
 }
 
+/// `m` (a relation) with the range coordinates `d` where `negate[d]`
+/// replaced by their negations: `{ x -> y' : x -> y in m, y'_d = -y_d
+/// where negate[d], y'_d = y_d elsewhere }` (the same constraints with
+/// those columns negated, divisions included).
+///
+/// # Errors
+/// [`Error::Invalid`] when `m` is a set or `negate` does not have one
+/// entry per range coordinate.
+///
+/// ```
+/// use presburger::relation::negate_range;
+/// use presburger::Map;
+/// let m: Map = "{ S[i] -> T[a, b] : a = i + 1 and b = 2i and 0 <= i <= 3 }".parse().unwrap();
+/// let n = negate_range(&m, &[true, false]).unwrap();
+/// let want: Map = "{ S[i] -> T[a, b] : a = -i - 1 and b = 2i and 0 <= i <= 3 }".parse().unwrap();
+/// assert!(n.is_equal(&want).unwrap());
+/// ```
+pub fn negate_range(m: &Map, negate: &[bool]) -> Result<Map> {
+    let sp = m.space();
+    let no = sp.n_out();
+    if sp.is_set() || negate.len() != no {
+        return Err(Error::Invalid(format!(
+            "negate_range: {} flags for the {no} range coordinates of a relation",
+            negate.len()
+        )));
+    }
+    let at = 1 + sp.n_param() + sp.n_in();
+    let flip = |row: &[Int]| -> Vec<Int> {
+        let mut v = row.to_vec();
+        for (d, _) in negate.iter().enumerate().filter(|(_, &n)| n) {
+            if let Some(x) = v.get_mut(at + d) {
+                *x = -&*x;
+            }
+        }
+        v
+    };
+    let mut out = Map::empty(sp.clone());
+    for b in m.basic_maps() {
+        let mut r = BasicMap::universe(sp.clone());
+        for d in b.divs() {
+            match d {
+                Some(d) => {
+                    let mut num = flip(&d.num);
+                    num.truncate(r.row_len());
+                    r.add_div(num, d.den.clone());
+                }
+                None => {
+                    r.add_existential();
+                }
+            }
+        }
+        b.eqs().iter().for_each(|e| r.add_eq(flip(e)));
+        b.ineqs().iter().for_each(|e| r.add_ineq(flip(e)));
+        if b.divs().iter().any(Option::is_some) && !r.simplify() {
+            continue;
+        }
+        out.add_basic(r)?;
+    }
+    Ok(out)
+}
+
 /// `m` (a relation) with its range coordinates reordered: coordinate `j`
 /// of the result is coordinate `perm[j]` of `m`. The range tuple keeps its
 /// name; its dimensions lose their names.

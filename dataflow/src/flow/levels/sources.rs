@@ -38,16 +38,19 @@ pub(super) struct Sched {
     pub(super) affine: Option<AffineSchedule>,
     /// Distinct instances always have distinct times.
     pub(super) injective: bool,
-    /// [`AffineSchedule::unit_coordinates`]: the times compare as the
-    /// instance coordinates in the order of their first appearance.
-    pub(super) follows: Option<Vec<Option<usize>>>,
+    /// [`AffineSchedule::signed_unit_coordinates`]: the times compare as
+    /// the instance coordinates (negated where they first appear with
+    /// coefficient -1) in the order of their first appearance.
+    pub(super) follows: Option<Vec<Option<(usize, bool)>>>,
 }
 
 impl Sched {
     fn new(map: Map) -> Result<Sched> {
         let affine = AffineSchedule::from_map(&map);
         let injective = affine.as_ref().is_some_and(AffineSchedule::is_injective);
-        let follows = affine.as_ref().and_then(AffineSchedule::unit_coordinates);
+        let follows = affine
+            .as_ref()
+            .and_then(AffineSchedule::signed_unit_coordinates);
         let inv = map.reverse()?;
         Ok(Sched {
             map,

@@ -8,7 +8,9 @@ use super::candidates::SinkPart;
 use super::resolve::{Level, Resolution, State};
 use super::sources::{Kind, Source};
 use crate::error::Result;
-use presburger::relation::{difference, is_explicit_function, lex_le_from_level, permute_range};
+use presburger::relation::{
+    difference, is_explicit_function, lex_le_from_level, negate_range, permute_range,
+};
 use presburger::{Map, Space, UnionMap};
 
 /// The must-sources and kills of `src` (candidates at level `l`) from the
@@ -48,23 +50,40 @@ fn last_instance(c: &Map, s: &Source, l: usize) -> Result<Map> {
     let follows = s.sched.follows.as_ref().expect("checked by static_order");
     let nd = c.space().n_out();
     let mut perm: Vec<usize> = Vec::with_capacity(nd);
-    for d in follows[l..]
+    let mut negate = vec![false; nd];
+    for (d, down) in follows[l..]
         .iter()
         .flatten()
-        .chain(&(0..nd).collect::<Vec<_>>())
+        .copied()
+        .chain((0..nd).map(|d| (d, false)))
     {
-        if !perm.contains(d) {
-            perm.push(*d);
+        if !perm.contains(&d) {
+            perm.push(d);
+            negate[d] = down;
         }
     }
-    if perm.iter().enumerate().all(|(j, &d)| j == d) {
-        return Ok(c.lexmax()?);
-    }
-    let mut inv = vec![0; nd];
-    for (j, &d) in perm.iter().enumerate() {
-        inv[d] = j;
-    }
-    Ok(permute_range(&permute_range(c, &perm)?.lexmax()?, &inv)?)
+    // (a coordinate of a loop counting down: the latest instance has its
+    // least value, the lexmax of its negation)
+    let down = negate.iter().any(|&n| n);
+    let c = if down {
+        negate_range(c, &negate)?
+    } else {
+        c.clone()
+    };
+    let last = if perm.iter().enumerate().all(|(j, &d)| j == d) {
+        c.lexmax()?
+    } else {
+        let mut inv = vec![0; nd];
+        for (j, &d) in perm.iter().enumerate() {
+            inv[d] = j;
+        }
+        permute_range(&permute_range(&c, &perm)?.lexmax()?, &inv)?
+    };
+    Ok(if down {
+        negate_range(&last, &negate)?
+    } else {
+        last
+    })
 }
 
 /// The sink accesses among `parts` (relations `p -> x` of one level, at the
