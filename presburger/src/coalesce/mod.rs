@@ -94,6 +94,11 @@ impl Map {
                 }
                 return Ok(Part::into_map(self.space.clone(), parts));
             }
+            // fusion works over divisions: give existentials definitions
+            // where the cheap rules find them
+            for p in &mut parts {
+                p.define_existentials()?;
+            }
             // drop disjuncts contained in one other disjunct (same order of
             // decisions as the oracle: every answer is exact, so the result is
             // the same)
@@ -117,15 +122,6 @@ impl Map {
                 }
                 next.push(p);
                 keep = next;
-            }
-            if keep.len() > 1 {
-                // fusion works over divisions: give existentials definitions
-                // where the cheap rules find them (only now: when containment
-                // leaves one disjunct there is nothing to fuse, and defining
-                // them can cost more than the rest of the coalescing)
-                for p in &mut keep {
-                    p.define_existentials()?;
-                }
             }
             // fuse pairs whose combined valid constraints describe exactly their union
             fuse_pairwise(&mut keep, |l, r| fuse_parts(l, r))?;
