@@ -62,6 +62,10 @@ struct RowInfo {
     single: Option<usize>,
     /// Still kept (not a looser copy of an earlier parallel row).
     kept: bool,
+    /// The row whose constant this kept row takes: itself, or the later
+    /// parallel copy with the least constant (merged into this one). Rows
+    /// are read, never written, until [`write_kept`] builds the result.
+    from: u32,
 }
 
 /// A lower and an upper bound per column; `i128::MIN`/`i128::MAX` for none.
@@ -81,12 +85,19 @@ pub(crate) fn normalise(b: &mut BasicMap) -> bool {
         hash: None,
         single: None,
         kept: true,
+        from: 0,
     };
     let ok = with_scratch(n, init, |info| {
-        for (r, i) in b.ineqs.iter().zip(info.iter_mut()) {
+        for (k, (r, i)) in b.ineqs.iter().zip(info.iter_mut()).enumerate() {
             (i.hash, i.single) = scan_row(r);
+            i.from = k as u32;
         }
-        drop_parallel_rows(b, info) && drop_rows_implied_by_box(b, info)
+        let rows: &[Vec<Int>] = &b.ineqs;
+        let ok = drop_parallel_rows(rows, info) && drop_rows_implied_by_box(rows, &b.eqs, info);
+        if ok {
+            write_kept(b, info);
+        }
+        ok
     });
     if !ok {
         b.set_empty();
@@ -112,30 +123,29 @@ pub(crate) fn mark_normal(b: &BasicMap) {
 fn normalise_rows(b: &mut BasicMap) -> bool {
     // decided read-only first: rows shared with the input (see `Rows`) are
     // copied only if one of them changes
-    if b.eqs
-        .iter()
-        .chain(b.ineqs.iter())
-        .all(|r| crate::matrix::is_normal_row(r))
-    {
-        return true;
-    }
+    // (each list on its own)
+    let normal = |rows: &[Vec<Int>]| rows.iter().all(|r| crate::matrix::is_normal_row(r));
     let mut ok = true;
-    b.eqs.retain_mut(|r| match normalize_eq(r) {
-        RowStatus::Constraint => true,
-        RowStatus::Tautology => false,
-        RowStatus::Infeasible => {
-            ok = false;
-            true
-        }
-    });
-    b.ineqs.retain_mut(|r| match normalize_ineq(r) {
-        RowStatus::Constraint => true,
-        RowStatus::Tautology => false,
-        RowStatus::Infeasible => {
-            ok = false;
-            true
-        }
-    });
+    if !normal(&b.eqs) {
+        b.eqs.retain_mut(|r| match normalize_eq(r) {
+            RowStatus::Constraint => true,
+            RowStatus::Tautology => false,
+            RowStatus::Infeasible => {
+                ok = false;
+                true
+            }
+        });
+    }
+    if !normal(&b.ineqs) {
+        b.ineqs.retain_mut(|r| match normalize_ineq(r) {
+            RowStatus::Constraint => true,
+            RowStatus::Tautology => false,
+            RowStatus::Infeasible => {
+                ok = false;
+                true
+            }
+        });
+    }
     ok
 }
 
@@ -164,21 +174,50 @@ fn scan_row(r: &[Int]) -> (Option<u64>, Option<usize>) {
     (small.then_some(h), (count == 1).then_some(col))
 }
 
-/// Of the inequalities with the same coefficients, keep the first with the
-/// least constant of them all (later ones marked not kept); `false` if two
-/// inequalities with opposite coefficients contradict (`c1 + e ≥ 0`,
-/// `c2 - e ≥ 0` with `c1 + c2 < 0`), tested on the tightest row of each
-/// side. Rows must be gcd-normalised, so that parallel rows have equal
-/// coefficients.
+/// The constant of kept row `i` after the merges so far (that of the row
+/// it takes its constant from, see [`RowInfo::from`]).
+fn constant<'a>(rows: &'a [Vec<Int>], info: &[RowInfo], i: usize) -> &'a Int {
+    &rows[info[i].from as usize][0]
+}
+
+/// Merge later row `j` into the kept row `i` with the same coefficients:
+/// `i` takes `j`'s constant if it is less, `j` is no longer kept.
+fn merge_parallel(rows: &[Vec<Int>], info: &mut [RowInfo], i: usize, j: usize) {
+    if rows[j][0] < *constant(rows, info, i) {
+        info[i].from = j as u32;
+    }
+    info[j].kept = false;
+}
+
+/// Kept rows `i` and `j` have opposite coefficients and constants whose sum
+/// is negative (`c1 + e ≥ 0`, `c2 - e ≥ 0`, `c1 + c2 < 0`): no point. The
+/// sum is tested first (rows of opposite coefficients are common, such as a
+/// division's two bounds, contradicting ones rare).
+fn contradict(rows: &[Vec<Int>], info: &[RowInfo], i: usize, j: usize) -> bool {
+    let (a, b) = (constant(rows, info, i), constant(rows, info, j));
+    let negative = match (a, b) {
+        (Int::Small(x), Int::Small(y)) => i128::from(*x) + i128::from(*y) < 0,
+        _ => (a + b).is_neg(),
+    };
+    negative && opposite(&rows[i], &rows[j])
+}
+
+/// Of the inequalities with the same coefficients, keep the first, with the
+/// least constant of them all (later ones marked not kept, the first's
+/// [`RowInfo::from`] naming the row of that constant); `false` if two
+/// kept inequalities with opposite coefficients contradict (see
+/// [`contradict`]), tested on the tightest row of each side. Rows must be
+/// gcd-normalised, so that parallel rows have equal coefficients. Reads the
+/// rows only.
 ///
 /// Parallel and opposite rows are found through an open-addressing table
 /// of the rows' linear hashes (linear time: the pipeline's disjuncts have
 /// up to a hundred rows, where comparing every pair was most of the time of
 /// coalescing one disjunct); rows with a coefficient outside `i64` (no
 /// hash) take [`drop_parallel_rows_pairwise`], which decides the same.
-fn drop_parallel_rows(b: &mut BasicMap, info: &mut [RowInfo]) -> bool {
+fn drop_parallel_rows(rows: &[Vec<Int>], info: &mut [RowInfo]) -> bool {
     if info.iter().any(|i| i.hash.is_none()) {
-        return drop_parallel_rows_pairwise(b, info);
+        return drop_parallel_rows_pairwise(rows, info);
     }
     let n = info.len();
     // at most half full: probes stay short
@@ -199,12 +238,8 @@ fn drop_parallel_rows(b: &mut BasicMap, info: &mut [RowInfo]) -> bool {
                     break;
                 }
                 let i = e - 1;
-                if info[i].hash == Some(h) && b.ineqs[i][1..] == b.ineqs[j][1..] {
-                    if b.ineqs[j][0] < b.ineqs[i][0] {
-                        let c = std::mem::take(&mut b.ineqs[j][0]);
-                        b.ineqs[i][0] = c;
-                    }
-                    info[j].kept = false;
+                if info[i].hash == Some(h) && rows[i][1..] == rows[j][1..] {
+                    merge_parallel(rows, info, i, j);
                     break;
                 }
                 slot = (slot + 1) & mask;
@@ -223,11 +258,7 @@ fn drop_parallel_rows(b: &mut BasicMap, info: &mut [RowInfo]) -> bool {
                     break;
                 }
                 let i = e - 1;
-                if i != j
-                    && info[i].hash == Some(h)
-                    && opposite(&b.ineqs[i], &b.ineqs[j])
-                    && (&b.ineqs[i][0] + &b.ineqs[j][0]).is_neg()
-                {
+                if i != j && info[i].hash == Some(h) && contradict(rows, info, i, j) {
                     return false;
                 }
                 slot = (slot + 1) & mask;
@@ -254,7 +285,7 @@ fn with_table<R>(cap: usize, f: impl FnOnce(&mut [u32]) -> R) -> R {
 /// compared in full when a hash is missing or the hashes say parallel or
 /// opposite); for rows with a coefficient outside `i64`, and the oracle of
 /// the hash table in the tests.
-fn drop_parallel_rows_pairwise(b: &mut BasicMap, info: &mut [RowInfo]) -> bool {
+fn drop_parallel_rows_pairwise(rows: &[Vec<Int>], info: &mut [RowInfo]) -> bool {
     let n = info.len();
     // parallel rows: each later copy merged into the first
     for i in 0..n {
@@ -269,12 +300,8 @@ fn drop_parallel_rows_pairwise(b: &mut BasicMap, info: &mut [RowInfo]) -> bool {
                 (Some(x), Some(y)) => x == y,
                 _ => true,
             };
-            if same && b.ineqs[i][1..] == b.ineqs[j][1..] {
-                if b.ineqs[j][0] < b.ineqs[i][0] {
-                    let c = std::mem::take(&mut b.ineqs[j][0]);
-                    b.ineqs[i][0] = c;
-                }
-                info[j].kept = false;
+            if same && rows[i][1..] == rows[j][1..] {
+                merge_parallel(rows, info, i, j);
             }
         }
     }
@@ -291,10 +318,7 @@ fn drop_parallel_rows_pairwise(b: &mut BasicMap, info: &mut [RowInfo]) -> bool {
                 (Some(x), Some(y)) => x == y.wrapping_neg(),
                 _ => true,
             };
-            if opp
-                && opposite(&b.ineqs[i], &b.ineqs[j])
-                && (&b.ineqs[i][0] + &b.ineqs[j][0]).is_neg()
-            {
+            if opp && contradict(rows, info, i, j) {
                 return false;
             }
         }
@@ -310,68 +334,98 @@ fn opposite(a: &[Int], b: &[Int]) -> bool {
     })
 }
 
-/// Drop the kept inequalities of several columns that the box of the
-/// single-column ones implies, and the rows not kept; `false` if the box
-/// is empty or contradicts a row.
-fn drop_rows_implied_by_box(b: &mut BasicMap, info: &mut [RowInfo]) -> bool {
+/// Mark not kept the kept inequalities of several columns that the box of
+/// the single-column ones implies (constants as merged, see
+/// [`RowInfo::from`]); `false` if the box is empty or contradicts a row or
+/// an equality of `eqs`. Reads the rows only.
+fn drop_rows_implied_by_box(rows: &[Vec<Int>], eqs: &[Vec<Int>], info: &mut [RowInfo]) -> bool {
     let multi = info.iter().any(|i| i.kept && i.single.is_none());
-    if !multi && b.eqs.is_empty() {
+    if !multi && eqs.is_empty() {
         // no row to test against the box; opposite single-column rows were
         // tested above, which is the box's own consistency
-        retain_kept(b, info);
         return true;
     }
-    let cols = b.row_len() - 1;
-    let ok = with_scratch(cols, (i128::MIN, i128::MAX), |bounds| {
-        for (r, i) in b.ineqs.iter().zip(info.iter()) {
+    let cols = rows.first().or(eqs.first()).map_or(1, |r| r.len()) - 1;
+    with_scratch(cols, (i128::MIN, i128::MAX), |bounds| {
+        for (k, (r, i)) in rows.iter().zip(info.iter()).enumerate() {
             if let (Some(c), true) = (i.single, i.kept) {
-                add_bound(bounds, r, c);
+                add_bound(bounds, constant(rows, info, k), &r[c], c);
             }
         }
         if bounds.iter().any(|&(lo, hi)| lo > hi) {
             return false;
         }
-        for e in &b.eqs {
-            let below = extremum(bounds, e, false).is_some_and(|v| v > 0);
-            let above = extremum(bounds, e, true).is_some_and(|v| v < 0);
+        for e in eqs {
+            let below = extremum(bounds, &e[0], e, false).is_some_and(|v| v > 0);
+            let above = extremum(bounds, &e[0], e, true).is_some_and(|v| v < 0);
             if below || above {
                 return false;
             }
         }
-        for (r, i) in b.ineqs.iter().zip(info.iter_mut()) {
+        for k in 0..rows.len() {
+            let i = info[k];
             if !i.kept || i.single.is_some() || i.hash.is_none() {
                 continue;
             }
-            if extremum(bounds, r, true).is_some_and(|v| v < 0) {
+            let (r, c) = (&rows[k], constant(rows, info, k));
+            if extremum(bounds, c, r, true).is_some_and(|v| v < 0) {
                 return false;
             }
-            if extremum(bounds, r, false).is_some_and(|v| v >= 0) {
-                i.kept = false;
+            if extremum(bounds, c, r, false).is_some_and(|v| v >= 0) {
+                info[k].kept = false;
             }
         }
         true
-    });
-    if ok {
-        retain_kept(b, info);
-    }
-    ok
+    })
 }
 
-/// Keep the inequalities marked kept.
-fn retain_kept(b: &mut BasicMap, info: &[RowInfo]) {
-    if info.iter().all(|i| i.kept) {
+/// Write the decisions of `info` into `b`: the kept inequalities, each with
+/// its merged constant, in their order. Nothing is written when every row
+/// is kept as it is (rows shared with the input stay shared); rows owned by
+/// `b` alone are edited in place; shared rows are not copied whole and then
+/// cut down, only the kept rows are copied into new storage.
+fn write_kept(b: &mut BasicMap, info: &[RowInfo]) {
+    let moved = |k: usize, i: &RowInfo| i.kept && i.from as usize != k;
+    if info
+        .iter()
+        .enumerate()
+        .all(|(k, i)| i.kept && !moved(k, i))
+    {
         return;
     }
-    let mut k = 0;
-    b.ineqs.retain(|_| {
-        k += 1;
-        info[k - 1].kept
-    });
+    if let Some(rows) = b.ineqs.unique_mut() {
+        for (k, i) in info.iter().enumerate() {
+            if moved(k, i) {
+                let c = std::mem::take(&mut rows[i.from as usize][0]);
+                rows[k][0] = c;
+            }
+        }
+        let mut k = 0;
+        rows.retain(|_| {
+            k += 1;
+            info[k - 1].kept
+        });
+        return;
+    }
+    let rows: &[Vec<Int>] = &b.ineqs;
+    let kept: Vec<Vec<Int>> = info
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| i.kept)
+        .map(|(k, i)| {
+            let r = &rows[k];
+            let mut v = Vec::with_capacity(r.len());
+            v.push(rows[i.from as usize][0].clone());
+            v.extend_from_slice(&r[1..]);
+            v
+        })
+        .collect();
+    b.ineqs = kept.into();
 }
 
-/// Tighten the box by the single-column inequality `r` on column `c`.
-fn add_bound(bounds: &mut [Bounds], r: &[Int], c: usize) {
-    let (Int::Small(a), Int::Small(k)) = (&r[c], &r[0]) else {
+/// Tighten the box by the single-column inequality `k + a x_c ≥ 0`.
+fn add_bound(bounds: &mut [Bounds], k: &Int, a: &Int, c: usize) {
+    let (Int::Small(a), Int::Small(k)) = (a, k) else {
         return;
     };
     let (a, k) = (i128::from(*a), i128::from(*k));
@@ -385,13 +439,13 @@ fn add_bound(bounds: &mut [Bounds], r: &[Int], c: usize) {
     }
 }
 
-/// The minimum (`max = false`) or maximum of `r` over the box, if it is
-/// bounded and computable in `i128`.
-fn extremum(bounds: &[Bounds], r: &[Int], max: bool) -> Option<i128> {
-    let Int::Small(k) = r[0] else {
+/// The minimum (`max = false`) or maximum over the box of the row `r` with
+/// its constant replaced by `k`, if it is bounded and computable in `i128`.
+fn extremum(bounds: &[Bounds], k: &Int, r: &[Int], max: bool) -> Option<i128> {
+    let Int::Small(k) = k else {
         return None;
     };
-    let mut s = i128::from(k);
+    let mut s = i128::from(*k);
     for (a, &(lo, hi)) in r[1..].iter().zip(bounds) {
         let a = match a {
             Int::Small(0) => continue,

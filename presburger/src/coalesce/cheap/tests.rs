@@ -3,7 +3,7 @@
 
 use super::{
     drop_parallel_rows, drop_parallel_rows_pairwise, normalise, normalise_rows, reference,
-    scan_row, RowInfo,
+    scan_row, write_kept, RowInfo,
 };
 use crate::basic::BasicMap;
 use crate::int::Int;
@@ -263,12 +263,14 @@ fn more_rows_and_columns_than_the_inline_buffers() {
 fn infos(b: &BasicMap) -> Vec<RowInfo> {
     b.ineqs
         .iter()
-        .map(|r| {
+        .enumerate()
+        .map(|(k, r)| {
             let (hash, single) = scan_row(r);
             RowInfo {
                 hash,
                 single,
                 kept: true,
+                from: k as u32,
             }
         })
         .collect()
@@ -295,14 +297,14 @@ proptest! {
         let mut slow = b.clone();
         prop_assume!(normalise_rows(&mut fast) && normalise_rows(&mut slow));
         let (mut fi, mut si) = (infos(&fast), infos(&slow));
-        let ok_fast = drop_parallel_rows(&mut fast, &mut fi);
-        let ok_slow = drop_parallel_rows_pairwise(&mut slow, &mut si);
+        let ok_fast = drop_parallel_rows(&fast.ineqs, &mut fi);
+        let ok_slow = drop_parallel_rows_pairwise(&slow.ineqs, &mut si);
         prop_assert_eq!(ok_fast, ok_slow, "{:?}", b);
         if ok_fast {
-            let kept = |b: &BasicMap, i: &[RowInfo]| -> Vec<Vec<Int>> {
-                b.ineqs.iter().zip(i).filter(|(_, i)| i.kept).map(|(r, _)| r.clone()).collect()
-            };
-            prop_assert_eq!(kept(&fast, &fi), kept(&slow, &si), "{:?}", b);
+            // the kept rows with their merged constants
+            write_kept(&mut fast, &fi);
+            write_kept(&mut slow, &si);
+            prop_assert_eq!(&fast.ineqs, &slow.ineqs, "{:?}", b);
         }
         let mut whole = b.clone();
         let mut refd = b.clone();
@@ -313,6 +315,37 @@ proptest! {
             prop_assert_eq!(&whole.ineqs, &refd.ineqs);
         } else if kept_ref {
             prop_assert!(refd.is_empty().unwrap());
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 500, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// The normalisation writes the same rows whether they are shared with
+    /// another copy (only the kept rows copied into new storage) or owned
+    /// (edited in place), and leaves the other copy as it was; rows it
+    /// keeps unchanged stay shared.
+    #[test]
+    fn shared_and_owned_rows_normalise_alike(
+        d in 1usize..=3,
+        base in rows_strategy(12),
+        copies in prop::collection::vec((0usize..12, -3i64..=3, any::<bool>()), 0..12),
+        eqs in rows_strategy(2),
+        bounds in prop::option::of(1i64..=3),
+    ) {
+        let b = disjunct(d, &base, &copies, &eqs, bounds);
+        let before = b.ineqs.to_vec();
+        let mut shared = b.clone();
+        let mut owned = unshared(&b);
+        let kept = normalise(&mut shared);
+        prop_assert_eq!(kept, normalise(&mut owned));
+        prop_assert_eq!(b.ineqs.to_vec(), before.clone());
+        if kept {
+            prop_assert_eq!(&shared.eqs, &owned.eqs);
+            prop_assert_eq!(&shared.ineqs, &owned.ineqs);
+            // inequalities written only when they change
+            prop_assert_eq!(shared.ineqs.shares(&b.ineqs), shared.ineqs.to_vec() == before);
         }
     }
 }
