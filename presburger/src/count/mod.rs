@@ -118,6 +118,7 @@
 mod bound;
 mod eliminate;
 mod floor_sum;
+mod periodic;
 mod lattice;
 mod parse;
 mod piece;
@@ -527,7 +528,37 @@ fn assemble(done: Vec<Piece>, target: Space, context: &Set) -> Result<PwQPolynom
         }
         *d = out;
     }
+    // a long quasi-polynomial in its periodic normal form where that is
+    // shorter (module `periodic`)
+    for (_, q) in acc.pieces.iter_mut() {
+        if let Some(f) = shorter_periodic(q)? {
+            *q = f;
+        }
+    }
     acc.merged()
+}
+
+/// The shortest printed length of a quasi-polynomial that is tried in its
+/// periodic normal form.
+const PERIODIC_MIN_LENGTH: usize = 1000;
+
+/// The most work the periodic normal form of one quasi-polynomial may take.
+const PERIODIC_BUDGET: u64 = 50_000_000;
+
+/// `q`'s periodic normal form if it is printed shorter than `q`.
+fn shorter_periodic(q: &QuasiPolynomial) -> Result<Option<QuasiPolynomial>> {
+    if q.divs.is_empty() {
+        return Ok(None);
+    }
+    let len = q.to_string().len();
+    if len < PERIODIC_MIN_LENGTH {
+        return Ok(None);
+    }
+    match crate::budget::with_budget(PERIODIC_BUDGET, || periodic::periodic_form(q)) {
+        Ok(Some(f)) if f.to_string().len() < len => Ok(Some(f)),
+        Ok(_) | Err(Error::BudgetExceeded) => Ok(None),
+        Err(e) => Err(e),
+    }
 }
 
 /// The common refinement of the disjoint `pieces` with a new domain `e`:
