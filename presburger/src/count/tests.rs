@@ -774,3 +774,59 @@ proptest! {
         }
     }
 }
+
+/// Issue 21, `benches/count_mod_families.py` seeds 2 and 3: one-parameter
+/// congruences of modulus 95 and 120 over three box sides. The summation
+/// splits the last variable into residue classes, each with nested floors
+/// (307,089 and 103,010 characters); the answer is printed in its periodic
+/// normal form (module `periodic`): one coefficient table over `n mod 95`
+/// per monomial, a few thousand characters, exact against enumeration.
+#[test]
+fn one_parameter_congruences_print_in_periodic_form() {
+    for (s, m) in [
+        ("[n] -> { [i, j, k] : 0 <= i < n and 0 <= j < 2n and 0 <= k < n and (4 + 18i - 40j + 2k) mod 95 = 18 }", 95),
+        ("[n] -> { [i, j, k] : 0 <= i < n and 0 <= j < n and 0 <= k < n and (5 - i + 5j - 59k + 48n) mod 120 = 66 }", 120),
+    ] {
+        let set: Set = s.parse().unwrap();
+        let c = crate::budget::with_budget(100_000_000, || card(&set)).unwrap();
+        let text = c.to_string();
+        assert!(text.len() < 20_000, "{} chars: {}", text.len(), &text[..200]);
+        for p in [0, 1, 2, 3, 7, 13, 30, m - 1, m, m + 1] {
+            let want = card_by_enumeration(&set, &ints(&[p])).unwrap();
+            assert_eq!(c.eval(&ints(&[p])).unwrap(), Rat::from(want), "{set} at {p}");
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 6, ..ProptestConfig::default() })]
+
+    /// Three dimensions in boxes of sides `p0`, `2·p0` or `p1`, cut by a
+    /// congruence of modulus 51..128 whose coefficients are large, small,
+    /// negative or zero (the parameters' too): exact against enumeration
+    /// (long answers are printed in their periodic normal form).
+    #[test]
+    fn large_moduli_in_three_dimensional_boxes_match_enumeration(
+        m in 51i64..=128,
+        a in prop::collection::vec(prop_oneof![-3i64..=3, -100i64..=100], 3),
+        b in prop::collection::vec(prop_oneof![Just(0i64), -3i64..=3, -100i64..=100], 2),
+        sides in prop::collection::vec(0u8..3, 3),
+        c in -5i64..=5,
+        r in 0i64..128,
+    ) {
+        let xs: Vec<String> = (0..3).map(|k| format!("x{k}")).collect();
+        let uppers: Vec<&str> = sides.iter().map(|&s| ["p0", "2p0", "p1"][s as usize]).collect();
+        let (set, f) = match congruence_in_box(&xs, &uppers, c, &a, &b, m, r) {
+            Some(counted) => counted,
+            None => return Ok(()),
+        };
+        for p in [[0, 3], [1, 1], [2, 5], [5, 2], [7, 13], [m - 1, 3], [m, 1], [m + 1, 2], [3, m + 2], [2 * m + 3, 1]] {
+            let size: i64 = sides.iter().map(|&s| [p[0], 2 * p[0], p[1]][s as usize].max(0)).product();
+            if size > 150_000 {
+                continue;
+            }
+            let want = card_by_enumeration(&set, &ints(&p)).unwrap();
+            prop_assert_eq!(f.eval(&ints(&p)).unwrap(), Rat::from(want), "{} at {:?}: {}", set, p, f);
+        }
+    }
+}
