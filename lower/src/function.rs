@@ -218,9 +218,7 @@ fn shared_parts(
             let par = outer_dimension(n).is_some_and(|l| parallel(n, l));
             match par.then(|| compile_with(k, n, true, copies, &[])) {
                 Some(Ok(code)) => Shared::Chunked(code),
-                _ => Shared::Sequential(
-                    crate::nested::nest(k, n, parallel, copies).map(Box::new),
-                ),
+                _ => Shared::Sequential(crate::nested::nest(k, n, parallel, copies).map(Box::new)),
             }
         })
         .collect()

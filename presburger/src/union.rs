@@ -650,12 +650,7 @@ impl UnionMap {
                     // (chained, `A := A >> A` squares the disjuncts)
                     let join = |p: &Map, q: &Map| p.apply_range(q);
                     let before = crate::pairwise::each_pair(x, &order, 1, join)?;
-                    u.add_map(crate::pairwise::each_pair(
-                        &before,
-                        &y.reverse()?,
-                        1,
-                        join,
-                    )?)?;
+                    u.add_map(crate::pairwise::each_pair(&before, &y.reverse()?, 1, join)?)?;
                 }
             }
         }
