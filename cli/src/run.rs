@@ -105,12 +105,12 @@ fn pieces(front: &lower::Front, threads: usize) -> lower::Result<Code> {
         return Ok((k, vec![one(whole)], None));
     }
     let parallel = |piece: &ast::Node, l: usize| front.parallel_in(piece, l);
-    let p = lower::compile_pieces(&k, &n, &parallel, &copies)?;
-    if p.iter().any(|x| x.parallel || x.nested.is_some()) {
-        return Ok((k, p, Some(whole)));
+    // the pieces reuse `whole` where one is the whole nest (compiled once)
+    match lower::compile_pieces_beside(&k, &n, &parallel, &copies, &whole)? {
+        Some(p) => Ok((k, p, Some(whole))),
+        // nothing to share among workers: one function, no calls between pieces
+        None => Ok((k, vec![one(whole)], None)),
     }
-    // nothing to share among workers: one function, no calls between pieces
-    Ok((k, vec![one(whole)], None))
 }
 
 /// Runs `poly run`; returns the checksum lines and the time line.

@@ -171,23 +171,88 @@ pub fn compile_pieces(
     copies: &Copies,
 ) -> Result<Vec<Piece>> {
     let tops = top_level(node);
-    let mut out = Vec::new();
-    for n in &tops {
-        let par = outer_dimension(n).is_some_and(|l| parallel(n, l));
-        match par.then(|| compile_with(k, n, true, copies, &[])) {
-            Some(Ok(code)) => out.push(Piece {
-                code,
-                parallel: true,
-                nested: None,
-            }),
-            _ => out.push(Piece {
-                code: compile_with(k, n, false, copies, &[])?,
-                parallel: false,
-                nested: crate::nested::nest(k, n, parallel, copies).map(Box::new),
-            }),
-        }
+    let shared = shared_parts(k, &tops, parallel, copies);
+    assemble(k, &tops, shared, copies, None)
+}
+
+/// [`compile_pieces`] beside `whole`, the nest `node` compiled as one
+/// function ([`compile_jammed`]): `None` when no piece would run on the
+/// workers (no parallel piece, no nest with a parallel loop; then `whole`
+/// is the code, and no piece is compiled); a piece that is the whole nest
+/// and runs on one thread (a time loop around parallel sweeps) reuses
+/// `whole` instead of compiling the same function again.
+pub fn compile_pieces_beside(
+    k: &Kernel,
+    node: &Node,
+    parallel: &dyn Fn(&Node, usize) -> bool,
+    copies: &Copies,
+    whole: &Compiled,
+) -> Result<Option<Vec<Piece>>> {
+    let tops = top_level(node);
+    let shared = shared_parts(k, &tops, parallel, copies);
+    if shared.iter().all(|s| matches!(s, Shared::Sequential(None))) {
+        return Ok(None);
     }
-    Ok(out)
+    let whole = (tops.len() == 1 && tops[0] == *node).then_some(whole);
+    assemble(k, &tops, shared, copies, whole).map(Some)
+}
+
+/// How a top-level part runs on the workers.
+enum Shared {
+    /// Its outer loop, compiled to run a chunk of its iterations.
+    Chunked(Compiled),
+    /// On one thread, with its nest of parallel loops, if any.
+    Sequential(Option<Box<crate::nested::Nest>>),
+}
+
+/// Each top-level part's way onto the workers: its chunked code when its
+/// outer loop is parallel (and can be split), else its nest.
+fn shared_parts(
+    k: &Kernel,
+    tops: &[Node],
+    parallel: &dyn Fn(&Node, usize) -> bool,
+    copies: &Copies,
+) -> Vec<Shared> {
+    tops.iter()
+        .map(|n| {
+            let par = outer_dimension(n).is_some_and(|l| parallel(n, l));
+            match par.then(|| compile_with(k, n, true, copies, &[])) {
+                Some(Ok(code)) => Shared::Chunked(code),
+                _ => Shared::Sequential(crate::nested::nest(k, n, parallel, copies).map(Box::new)),
+            }
+        })
+        .collect()
+}
+
+/// The pieces: the one-thread parts compiled as functions (`whole`, when
+/// given, is the code of the only part).
+fn assemble(
+    k: &Kernel,
+    tops: &[Node],
+    shared: Vec<Shared>,
+    copies: &Copies,
+    whole: Option<&Compiled>,
+) -> Result<Vec<Piece>> {
+    tops.iter()
+        .zip(shared)
+        .map(|(n, s)| {
+            Ok(match s {
+                Shared::Chunked(code) => Piece {
+                    code,
+                    parallel: true,
+                    nested: None,
+                },
+                Shared::Sequential(nested) => Piece {
+                    code: match whole {
+                        Some(w) => w.clone(),
+                        None => compile_with(k, n, false, copies, &[])?,
+                    },
+                    parallel: false,
+                    nested,
+                },
+            })
+        })
+        .collect()
 }
 
 /// Lowers `node` to a function of the argument vector: with `chunk`, its

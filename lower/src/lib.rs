@@ -425,7 +425,9 @@ pub use choice::{choose, original_schedule, scheduler_schedule, Chosen, Origin, 
 pub use cprint::c_function;
 pub use emit::{Inst, Listed, MemSize, Operand, Width};
 pub use error::{Error, Result};
-pub use function::{compile, compile_jammed, compile_pieces, statements_of, Compiled, Piece};
+pub use function::{
+    compile, compile_jammed, compile_pieces, compile_pieces_beside, statements_of, Compiled, Piece,
+};
 pub use jam::{jam_outer, writes_move_inside, Copies};
 pub use kernel::{AccessInfo, ArrayInfo, Kernel, ParamClass, StmtInfo, Storage};
 pub use linear::{Lin, Poly};

@@ -97,6 +97,7 @@ mod lexopt;
 mod map;
 pub mod matrix;
 mod ops;
+mod pairwise;
 pub mod parse;
 pub mod pip;
 mod print;

@@ -620,7 +620,12 @@ impl UnionMap {
         for x in &a.maps {
             for y in &b.maps {
                 if x.is_set() && y.is_set() && x.space.tuples_match(&y.space) {
-                    u.add_map(x.lex_order(y, strict, less)?)?;
+                    // each pair's product meets the order's disjuncts, one
+                    // per level: charged by the size of what it builds
+                    let fanout = x.space.n_out() as u64 + 1;
+                    u.add_map(crate::pairwise::each_pair(x, y, fanout, |p, q| {
+                        p.lex_order(q, strict, less)
+                    })?)?;
                 }
             }
         }
@@ -641,7 +646,11 @@ impl UnionMap {
                         strict,
                         less,
                     )?;
-                    u.add_map(x.apply_range(&order)?.apply_range(&y.reverse()?)?)?;
+                    // pair by pair, charged by the size of what is built
+                    // (chained, `A := A >> A` squares the disjuncts)
+                    let join = |p: &Map, q: &Map| p.apply_range(q);
+                    let before = crate::pairwise::each_pair(x, &order, 1, join)?;
+                    u.add_map(crate::pairwise::each_pair(&before, &y.reverse()?, 1, join)?)?;
                 }
             }
         }
