@@ -77,8 +77,16 @@ fn gemm_prefetches_the_next_tile_into_both_cache_levels() {
     // the tile of C at a base register; the next column's b panel at the
     // b pointer plus a distance in a register (`[b + d*1 + 64p]`), once
     // per step of the unrolled loop's prefetching copy (two parts)
-    assert_eq!(l2.iter().filter(|l| !l.contains("*1")).count(), 2 * 12, "{asm}");
-    assert_eq!(l2.iter().filter(|l| l.contains("*1")).count(), 2 * 2 * 4, "{asm}");
+    assert_eq!(
+        l2.iter().filter(|l| !l.contains("*1")).count(),
+        2 * 12,
+        "{asm}"
+    );
+    assert_eq!(
+        l2.iter().filter(|l| l.contains("*1")).count(),
+        2 * 2 * 4,
+        "{asm}"
+    );
     assert!(asm.matches("prefetcht0").count() >= 2 * 12 + 2 * 8, "{asm}");
 }
 
@@ -92,15 +100,26 @@ fn a_side_is_packed_four_k_at_a_time_with_alpha_in_a_register() {
     let c = lower::compile_jammed(&k, &node, &copies).unwrap();
     let asm = c.asm_text();
     let lines: Vec<&str> = asm.lines().collect();
-    let vmul: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].contains("vmulpd")).collect();
+    let vmul: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].contains("vmulpd"))
+        .collect();
     assert_eq!(vmul.len(), 1, "{asm}");
     let run = &lines[vmul[0]..vmul[0] + 8];
     assert!(run.iter().any(|l| l.contains("vperm2f128")), "{run:?}");
-    assert_eq!(run.iter().filter(|l| l.contains("vmovsd QWORD PTR")).count(), 4, "{run:?}");
+    assert_eq!(
+        run.iter()
+            .filter(|l| l.contains("vmovsd QWORD PTR"))
+            .count(),
+        4,
+        "{run:?}"
+    );
     // no scalar multiplication reads alpha from the argument vector
-    assert!(!lines
-        .iter()
-        .any(|l| l.contains("vmulsd") && l.contains("[rbx")), "{asm}");
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.contains("vmulsd") && l.contains("[rbx")),
+        "{asm}"
+    );
 }
 
 #[test]

@@ -63,7 +63,11 @@ fn disjunct(d: usize, names: Vec<&'static str>) -> impl Strategy<Value = String>
 /// one constraint more (a subset of it, often dominated by it).
 fn union() -> impl Strategy<Value = (String, bool)> {
     (1usize..=2, any::<bool>()).prop_flat_map(|(d, relation)| {
-        let names = if relation { vec!["n", "a"] } else { vec!["n", "m"] };
+        let names = if relation {
+            vec!["n", "a"]
+        } else {
+            vec!["n", "m"]
+        };
         (
             prop::collection::vec(disjunct(d, names.clone()), 2..=4),
             prop::collection::vec(any::<bool>(), 4),
@@ -78,9 +82,17 @@ fn union() -> impl Strategy<Value = (String, bool)> {
                 let vars: Vec<String> = (0..d).map(|k| format!("x{k}")).collect();
                 let body: Vec<String> = ds.iter().map(|s| format!("({s})")).collect();
                 let text = if relation {
-                    format!("[n] -> {{ [a] -> [{}] : {} }}", vars.join(", "), body.join(" or "))
+                    format!(
+                        "[n] -> {{ [a] -> [{}] : {} }}",
+                        vars.join(", "),
+                        body.join(" or ")
+                    )
                 } else {
-                    format!("[n, m] -> {{ [{}] : {} }}", vars.join(", "), body.join(" or "))
+                    format!(
+                        "[n, m] -> {{ [{}] : {} }}",
+                        vars.join(", "),
+                        body.join(" or ")
+                    )
                 };
                 (text, relation)
             })
@@ -112,9 +124,8 @@ fn agrees(m: &Map, opt: &Map, max: bool) -> std::result::Result<(), String> {
     let pts = box_points(d);
     for p in PLO..=PHI {
         for q in PLO..=PHI {
-            let at = |x: &[i64]| -> Vec<Int> {
-                [p, q].iter().chain(x).map(|v| Int::from(*v)).collect()
-            };
+            let at =
+                |x: &[i64]| -> Vec<Int> { [p, q].iter().chain(x).map(|v| Int::from(*v)).collect() };
             let mut inside = Vec::new();
             for x in &pts {
                 if m.contains_point(&at(x)).unwrap() {
@@ -125,7 +136,9 @@ fn agrees(m: &Map, opt: &Map, max: bool) -> std::result::Result<(), String> {
             for x in &pts {
                 let got = opt.contains_point(&at(x)).unwrap();
                 if got != (Some(x) == want) {
-                    return Err(format!("at ({p}, {q}), {x:?}: optimum says {got}, want {want:?}"));
+                    return Err(format!(
+                        "at ({p}, {q}), {x:?}: optimum says {got}, want {want:?}"
+                    ));
                 }
             }
         }

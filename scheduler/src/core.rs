@@ -339,8 +339,7 @@ impl Sched<'_> {
                 let Some(rows) = row else { break };
                 self.add_ranks(&stmts, &rows, prev);
                 members.push(rows);
-                if root && self.opts.outer_parallel && members.len() == 1 && live.cv.is_empty()
-                {
+                if root && self.opts.outer_parallel && members.len() == 1 && live.cv.is_empty() {
                     // (without conditional validity, `live` and `base` stay as
                     // they are: the band's first member and the distribution
                     // test below are already decided)
@@ -348,7 +347,9 @@ impl Sched<'_> {
                         let comps = sccs(&stmts, &live.graph());
                         let gain = comps.len() > 1
                             && self
-                                .distribution_gain(&comps, &live, &lay, &base, &extras, &stmts, &saved)?
+                                .distribution_gain(
+                                    &comps, &live, &lay, &base, &extras, &stmts, &saved,
+                                )?
                                 .is_some();
                         if !gain {
                             return Err(Error::NoOuterParallel);

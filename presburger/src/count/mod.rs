@@ -141,9 +141,9 @@
 mod bound;
 mod eliminate;
 mod floor_sum;
-mod periodic;
 mod lattice;
 mod parse;
+mod periodic;
 mod piece;
 mod pieces;
 mod poly;

@@ -155,7 +155,11 @@ fn slopes(q: &QuasiPolynomial) -> Vec<Vec<Rat>> {
             }
         }
         let d = Rat::from(den.clone());
-        out.push(s.into_iter().map(|a| a.div(&d).expect("a positive denominator")).collect());
+        out.push(
+            s.into_iter()
+                .map(|a| a.div(&d).expect("a positive denominator"))
+                .collect(),
+        );
     }
     out
 }
@@ -187,7 +191,10 @@ fn period_lattice(slopes: &[Vec<Rat>], k: usize) -> Option<(i64, Vec<i64>, Vec<V
             .iter()
             .map(|a| {
                 let v = a.mul(&Rat::from(d));
-                v.numer().mod_floor(&Int::from(d)).to_i64().expect("below d")
+                v.numer()
+                    .mod_floor(&Int::from(d))
+                    .to_i64()
+                    .expect("below d")
             })
             .collect();
         if r.iter().any(|&v| v != 0) && !rows.contains(&r) {
@@ -195,8 +202,14 @@ fn period_lattice(slopes: &[Vec<Rat>], k: usize) -> Option<(i64, Vec<i64>, Vec<V
         }
     }
     let inside = |v: &[i64]| {
-        rows.iter()
-            .all(|r| r.iter().zip(v).map(|(a, b)| a * b).sum::<i64>().rem_euclid(d) == 0)
+        rows.iter().all(|r| {
+            r.iter()
+                .zip(v)
+                .map(|(a, b)| a * b)
+                .sum::<i64>()
+                .rem_euclid(d)
+                == 0
+        })
     };
     match k {
         1 => {
@@ -208,9 +221,8 @@ fn period_lattice(slopes: &[Vec<Rat>], k: usize) -> Option<(i64, Vec<i64>, Vec<V
             if p1 > MAX_PERIOD {
                 return None;
             }
-            let (x, p2) = (1..=MAX_PERIOD / p1).find_map(|b| {
-                (0..p1).find(|&a| inside(&[a, b])).map(|a| (a, b))
-            })?;
+            let (x, p2) = (1..=MAX_PERIOD / p1)
+                .find_map(|b| (0..p1).find(|&a| inside(&[a, b])).map(|a| (a, b)))?;
             let p = p1.checked_mul(p2)?;
             if p > MAX_PERIOD || gcd(gcd(p1, x), p2) != 1 {
                 return None;
@@ -327,7 +339,12 @@ pub(crate) fn periodic_form(q: &QuasiPolynomial) -> Result<Option<QuasiPolynomia
     'search: for a in 0..p {
         for b in 0..if k == 2 { p } else { 1 } {
             let x: Vec<i64> = if k == 2 { vec![a, b] } else { vec![a] };
-            let phi = x.iter().zip(&l).map(|(u, v)| u * v).sum::<i64>().rem_euclid(p) as usize;
+            let phi = x
+                .iter()
+                .zip(&l)
+                .map(|(u, v)| u * v)
+                .sum::<i64>()
+                .rem_euclid(p) as usize;
             if reps[phi].is_none() {
                 reps[phi] = Some(x);
                 left -= 1;
@@ -466,7 +483,12 @@ pub(crate) fn periodic_form(q: &QuasiPolynomial) -> Result<Option<QuasiPolynomia
         poly,
     };
     // a check off the grid (negative coordinates and large ones included)
-    let checks: [[i64; 2]; 4] = [[-7, 3], [11 * p + 5, -2 * p - 1], [3 * p - 1, 5 * p + 2], [-p - 3, -13]];
+    let checks: [[i64; 2]; 4] = [
+        [-7, 3],
+        [11 * p + 5, -2 * p - 1],
+        [3 * p - 1, 5 * p + 2],
+        [-p - 3, -13],
+    ];
     for c in checks {
         crate::budget::tick(cost)?;
         let x: Vec<Int> = c[..k].iter().map(|&v| Int::from(v)).collect();
@@ -483,7 +505,11 @@ mod tests {
     use super::*;
     use crate::space::Space;
 
-    fn qp(space: Space, divs: Vec<(Vec<i64>, i64)>, terms: Vec<(Vec<u32>, Rat)>) -> QuasiPolynomial {
+    fn qp(
+        space: Space,
+        divs: Vec<(Vec<i64>, i64)>,
+        terms: Vec<(Vec<u32>, Rat)>,
+    ) -> QuasiPolynomial {
         let n = space.n_vars() + divs.len();
         let divs = divs
             .into_iter()
@@ -508,7 +534,13 @@ mod tests {
             qp(
                 one.clone(),
                 vec![(vec![16, 58], 97), (vec![16, 58, 21], 59)],
-                vec![(vec![2, 1, 0], Rat::from(3)), (vec![0, 0, 1], Rat::new(Int::from(-5), Int::from(6)).unwrap())],
+                vec![
+                    (vec![2, 1, 0], Rat::from(3)),
+                    (
+                        vec![0, 0, 1],
+                        Rat::new(Int::from(-5), Int::from(6)).unwrap(),
+                    ),
+                ],
             ),
             qp(
                 one.clone(),
@@ -519,13 +551,20 @@ mod tests {
             qp(
                 two.clone(),
                 vec![(vec![2, 1, 3], 7), (vec![-1, 2, 6, 1], 15)],
-                vec![(vec![1, 1, 1, 0], Rat::one()), (vec![0, 0, 0, 2], Rat::from(-2)), (vec![2, 0, 0, 1], Rat::from(5))],
+                vec![
+                    (vec![1, 1, 1, 0], Rat::one()),
+                    (vec![0, 0, 0, 2], Rat::from(-2)),
+                    (vec![2, 0, 0, 1], Rat::from(5)),
+                ],
             ),
             // two independent forms with a cyclic quotient: floor(n/2), floor(m/3)
             qp(
                 two.clone(),
                 vec![(vec![0, 1, 0], 2), (vec![1, 0, 1], 3)],
-                vec![(vec![0, 1, 1, 1], Rat::one()), (vec![1, 0, 0, 1], Rat::from(3))],
+                vec![
+                    (vec![0, 1, 1, 1], Rat::one()),
+                    (vec![1, 0, 0, 1], Rat::from(3)),
+                ],
             ),
         ];
         for q in cases {
@@ -533,8 +572,15 @@ mod tests {
             let nv = q.space.n_vars();
             for a in -30i64..30 {
                 for b in -9i64..9 {
-                    let x: Vec<Int> = [a, b * 7 + a % 5][..nv].iter().map(|&v| Int::from(v)).collect();
-                    assert_eq!(q.eval(&x).unwrap(), f.eval(&x).unwrap(), "{q} vs {f} at {a}, {b}");
+                    let x: Vec<Int> = [a, b * 7 + a % 5][..nv]
+                        .iter()
+                        .map(|&v| Int::from(v))
+                        .collect();
+                    assert_eq!(
+                        q.eval(&x).unwrap(),
+                        f.eval(&x).unwrap(),
+                        "{q} vs {f} at {a}, {b}"
+                    );
                 }
             }
         }

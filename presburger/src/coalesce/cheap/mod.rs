@@ -386,11 +386,7 @@ fn drop_rows_implied_by_box(rows: &[Vec<Int>], eqs: &[Vec<Int>], info: &mut [Row
 /// cut down, only the kept rows are copied into new storage.
 fn write_kept(b: &mut BasicMap, info: &[RowInfo]) {
     let moved = |k: usize, i: &RowInfo| i.kept && i.from as usize != k;
-    if info
-        .iter()
-        .enumerate()
-        .all(|(k, i)| i.kept && !moved(k, i))
-    {
+    if info.iter().enumerate().all(|(k, i)| i.kept && !moved(k, i)) {
         return;
     }
     if let Some(rows) = b.ineqs.unique_mut() {
