@@ -33,6 +33,7 @@
 //! against the scheduler run without work limit on every kernel.
 
 use presburger::{Map, UnionMap};
+use scheduler::linalg::{null_space, rank};
 
 use crate::error::Result;
 
@@ -215,77 +216,6 @@ impl Span {
     }
 }
 
-/// Fraction-free row echelon form of `rows` (`None` on overflow): the
-/// reduced rows and their pivot columns.
-fn echelon(rows: &[Vec<i128>], dim: usize) -> Option<(Vec<Vec<i128>>, Vec<usize>)> {
-    let mut m: Vec<Vec<i128>> = rows.to_vec();
-    let mut pivots = Vec::new();
-    let mut r = 0;
-    for c in 0..dim {
-        let Some(p) = (r..m.len()).find(|&i| m[i][c] != 0) else {
-            continue;
-        };
-        m.swap(r, p);
-        for i in 0..m.len() {
-            if i != r && m[i][c] != 0 {
-                let (f, g) = (m[r][c], m[i][c]);
-                let row: Option<Vec<i128>> = m[i]
-                    .iter()
-                    .zip(&m[r])
-                    .map(|(x, y)| f.checked_mul(*x)?.checked_sub(g.checked_mul(*y)?))
-                    .collect();
-                m[i] = normalized(row?);
-            }
-        }
-        pivots.push(c);
-        r += 1;
-    }
-    m.truncate(r);
-    Some((m, pivots))
-}
-
-fn normalized(mut row: Vec<i128>) -> Vec<i128> {
-    let g = row.iter().fold(0i128, |g, v| gcd(g, v.abs()));
-    if g > 1 {
-        row.iter_mut().for_each(|v| *v /= g);
-    }
-    row
-}
-
-fn gcd(a: i128, b: i128) -> i128 {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
-    }
-}
-
-/// The rank of `rows` (`None` on overflow).
-fn rank(rows: &[Vec<i128>], dim: usize) -> Option<usize> {
-    echelon(rows, dim).map(|(m, _)| m.len())
-}
-
-/// A basis of `{ x : rows·x = 0 }` (`None` on overflow).
-fn null_space(rows: &[Vec<i128>], dim: usize) -> Option<Vec<Vec<i128>>> {
-    let (m, pivots) = echelon(rows, dim)?;
-    let mut out = Vec::new();
-    for f in (0..dim).filter(|c| !pivots.contains(c)) {
-        // x_f = L, x_pivot(r) = -m[r][f]·L / m[r][pivot(r)]
-        let mut l: i128 = 1;
-        for (r, &c) in pivots.iter().enumerate() {
-            let p = m[r][c].abs();
-            l = l.checked_mul(p / gcd(l, p))?;
-        }
-        let mut x = vec![0i128; dim];
-        x[f] = l;
-        for (r, &c) in pivots.iter().enumerate() {
-            x[c] = (-m[r][f]).checked_mul(l / m[r][c])?;
-        }
-        out.push(normalized(x));
-    }
-    Some(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -326,20 +256,5 @@ mod tests {
             ],
             3
         ));
-    }
-
-    #[test]
-    fn null_spaces_are_orthogonal_and_complete() {
-        let rows = vec![vec![1, 2, 3, 4], vec![2, 4, 6, 9], vec![0, 0, 0, 0]];
-        let ns = null_space(&rows, 4).unwrap();
-        assert_eq!(ns.len() + rank(&rows, 4).unwrap(), 4);
-        for x in &ns {
-            for r in &rows {
-                assert_eq!(r.iter().zip(x).map(|(a, b)| a * b).sum::<i128>(), 0);
-            }
-        }
-        let mut all = rows.clone();
-        all.extend(ns);
-        assert_eq!(rank(&all, 4), Some(4));
     }
 }

@@ -193,7 +193,7 @@ impl Sched<'_> {
         for &s in &lay.stmts {
             let d = self.dims[s];
             if prev[s].len() < d {
-                let h = null_space(&prev[s], d);
+                let h = null_space(&prev[s], d).ok_or(Error::Overflow)?;
                 if !h.is_empty() {
                     comps.push((s, h));
                 }
@@ -578,7 +578,8 @@ impl Sched<'_> {
                 .collect();
             let mut test = prev[s].clone();
             test.push(lin);
-            if crate::linalg::rank(&test) > prev[s].len() {
+            let d = test[0].len();
+            if crate::linalg::rank(&test, d).is_some_and(|r| r > prev[s].len()) {
                 prev[s] = test;
             }
         }

@@ -116,7 +116,7 @@ mod core;
 mod deps;
 mod error;
 pub mod farkas;
-mod linalg;
+pub mod linalg;
 mod live;
 mod outer;
 mod tree;

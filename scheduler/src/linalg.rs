@@ -1,94 +1,97 @@
-//! Small exact linear algebra on integer rows: rank and an integer basis of
-//! the null space (the orthogonal complement of the rows).
+//! Small exact linear algebra on integer rows (`i128`, fraction-free):
+//! echelon form, rank and an integer basis of the null space. Every
+//! function returns `None` when an intermediate value overflows, so a
+//! caller never works on a wrapped value.
 
 fn gcd(a: i128, b: i128) -> i128 {
     let (mut a, mut b) = (a.abs(), b.abs());
     while b != 0 {
-        let t = a % b;
-        a = b;
-        b = t;
+        (a, b) = (b, a % b);
     }
     a
 }
 
-/// Fraction-free row echelon form; returns the reduced rows and pivot columns.
-fn echelon(rows: &[Vec<i128>], d: usize) -> (Vec<Vec<i128>>, Vec<usize>) {
-    let mut m: Vec<Vec<i128>> = rows.to_vec();
-    let mut piv = Vec::new();
+/// The row divided by the gcd of its entries.
+fn normalized(mut row: Vec<i128>) -> Vec<i128> {
+    let g = row.iter().fold(0, |g, &v| gcd(g, v));
+    if g > 1 {
+        row.iter_mut().for_each(|v| *v /= g);
+    }
+    row
+}
+
+/// Fraction-free reduced row echelon form (`None` on overflow): the rows
+/// and their pivot columns.
+pub fn echelon(rows: &[Vec<i128>], dim: usize) -> Option<(Vec<Vec<i128>>, Vec<usize>)> {
+    let mut m: Vec<Vec<i128>> = rows.iter().map(|r| normalized(r.clone())).collect();
+    let mut pivots = Vec::new();
     let mut r = 0;
-    for c in 0..d {
+    for c in 0..dim {
         let Some(p) = (r..m.len()).find(|&i| m[i][c] != 0) else {
             continue;
         };
         m.swap(r, p);
         for i in 0..m.len() {
             if i != r && m[i][c] != 0 {
-                let (a, b) = (m[r][c], m[i][c]);
-                for k in 0..d {
-                    m[i][k] = a * m[i][k] - b * m[r][k];
-                }
-                let g = m[i].iter().fold(0, |g, &x| gcd(g, x));
-                if g > 1 {
-                    for x in m[i].iter_mut() {
-                        *x /= g;
-                    }
-                }
+                let (f, g) = (m[r][c], m[i][c]);
+                let row: Option<Vec<i128>> = m[i]
+                    .iter()
+                    .zip(&m[r])
+                    .map(|(x, y)| f.checked_mul(*x)?.checked_sub(g.checked_mul(*y)?))
+                    .collect();
+                m[i] = normalized(row?);
             }
         }
-        piv.push(c);
+        pivots.push(c);
         r += 1;
     }
     m.truncate(r);
-    (m, piv)
+    Some((m, pivots))
 }
 
-/// The rank of the rows (each of the same length).
-pub fn rank(rows: &[Vec<i128>]) -> usize {
-    let d = rows.first().map_or(0, |r| r.len());
-    echelon(rows, d).1.len()
-}
-
-/// An integer basis of `{ h : rows · h = 0 }` (vectors of length `d`).
-pub fn null_space(rows: &[Vec<i128>], d: usize) -> Vec<Vec<i128>> {
-    let (m, piv) = echelon(rows, d);
+/// An integer basis of `{ x : rows·x = 0 }` (`None` on overflow).
+pub fn null_space(rows: &[Vec<i128>], dim: usize) -> Option<Vec<Vec<i128>>> {
+    let (m, pivots) = echelon(rows, dim)?;
     let mut out = Vec::new();
-    for f in (0..d).filter(|c| !piv.contains(c)) {
-        // h_f = L (common multiple), pivots solved
-        let l = m.iter().fold(1i128, |l, r| {
-            let p = r[piv[m.iter().position(|x| x == r).unwrap_or(0)]].abs();
-            l / gcd(l, p) * p
-        });
-        let mut h = vec![0i128; d];
-        h[f] = l;
-        for (i, r) in m.iter().enumerate() {
-            let pc = piv[i];
-            // r[pc] h[pc] + r[f] h[f] = 0 (other free columns are zero)
-            h[pc] = -r[f] * l / r[pc];
+    for f in (0..dim).filter(|c| !pivots.contains(c)) {
+        // x_f = l, x_pivot(r) = -m[r][f]·l / m[r][pivot(r)]
+        let mut l: i128 = 1;
+        for (r, &c) in pivots.iter().enumerate() {
+            let p = m[r][c].abs();
+            l = l.checked_mul(p / gcd(l, p))?;
         }
-        let g = h.iter().fold(0, |g, &x| gcd(g, x));
-        if g > 1 {
-            for x in h.iter_mut() {
-                *x /= g;
-            }
+        let mut x = vec![0i128; dim];
+        x[f] = l;
+        for (r, &c) in pivots.iter().enumerate() {
+            x[c] = (-m[r][f]).checked_mul(l / m[r][c])?;
         }
-        out.push(h);
+        out.push(normalized(x));
     }
-    out
+    Some(out)
+}
+
+/// The rank of `rows` (`None` on overflow).
+pub fn rank(rows: &[Vec<i128>], dim: usize) -> Option<usize> {
+    echelon(rows, dim).map(|(m, _)| m.len())
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{null_space, rank};
 
     #[test]
-    fn null_space_is_orthogonal_and_complete() {
-        let rows = vec![vec![1, 1, 0], vec![0, 2, 1]];
-        let h = null_space(&rows, 3);
-        assert_eq!(h.len(), 1);
-        for r in &rows {
-            assert_eq!(r.iter().zip(&h[0]).map(|(a, b)| a * b).sum::<i128>(), 0);
+    fn null_spaces_are_orthogonal_and_complete() {
+        let rows = vec![vec![1, 2, 3, 4], vec![2, 4, 6, 9], vec![0, 0, 0, 0]];
+        let ns = null_space(&rows, 4).unwrap();
+        assert_eq!(ns.len(), 2);
+        for x in &ns {
+            for r in &rows {
+                assert_eq!(r.iter().zip(x).map(|(a, b)| a * b).sum::<i128>(), 0);
+            }
         }
-        assert_eq!(null_space(&[], 2).len(), 2);
-        assert_eq!(rank(&[vec![1, 2], vec![2, 4]]), 1);
+        assert_eq!(ns.len() + rank(&rows, 4).unwrap(), 4);
+        assert_eq!(rank(&[vec![1, 2], vec![2, 4]], 2), Some(1));
+        assert_eq!(null_space(&[], 3).unwrap().len(), 3);
+        assert!(null_space(&[vec![i128::MAX, 1], vec![i128::MAX - 1, 3]], 2).is_none());
     }
 }
