@@ -135,22 +135,11 @@ impl AffineSchedule {
     /// The times of such a schedule compare as the coordinates in the order
     /// of their first appearance.
     pub fn unit_coordinates(&self) -> Option<Vec<Option<usize>>> {
-        let nd = self.n_in;
-        let mut seen = vec![false; nd];
-        let mut out = Vec::with_capacity(self.n_time());
-        for k in 0..self.n_time() {
-            let inst = self.instance_coefficients(k);
-            let nz: Vec<usize> = (0..nd).filter(|&d| !inst[d].is_zero()).collect();
-            match nz[..] {
-                [] => out.push(None),
-                [d] if inst[d].is_one() => {
-                    seen[d] = true;
-                    out.push(Some(d));
-                }
-                _ => return None,
-            }
-        }
-        seen.iter().all(|&b| b).then_some(out)
+        let signed = self.signed_unit_coordinates()?;
+        signed
+            .iter()
+            .all(|c| c.map_or(true, |(_, down)| !down))
+            .then(|| signed.iter().map(|c| c.map(|(d, _)| d)).collect())
     }
 
     /// [`unit_coordinates`](Self::unit_coordinates) with coefficients 1 or
