@@ -151,10 +151,10 @@ fn the_schedule_in_use_is_printed_and_said_on_standard_error() {
     let (_, err, ok) = poly(&["compile", &k, "--schedule", "best"]);
     assert!(!ok && err.contains("unknown schedule `best`"), "{err}");
     // a choice that ends at the scheduler's work limit says so only on
-    // request (nussinov's scheduler run is past the limit)
+    // request (cholesky's scheduler run is past the limit)
     let t = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../scop/tests/kernels/nussinov.c"
+        "/../scop/tests/kernels/cholesky.c"
     );
     let (_, err, ok) = poly(&["compile", t, "--emit", "schedule"]);
     assert!(
@@ -163,6 +163,17 @@ fn the_schedule_in_use_is_printed_and_said_on_standard_error() {
     );
     let (_, err, ok) = poly(&["compile", t, "--emit", "schedule", "--verbose"]);
     assert!(ok && err.contains("work limit"), "{err}");
+    // a scheduler run that stops early (no parallel outer loop can exist:
+    // nussinov) says why without being asked
+    let t = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../scop/tests/kernels/nussinov.c"
+    );
+    let (_, err, ok) = poly(&["compile", t, "--emit", "schedule"]);
+    assert!(
+        ok && err.contains("the scheduler's outer loops are not parallel either"),
+        "{err}"
+    );
     // both orders compute the interpreter's values, on two workers too
     let (want, _, _) = poly(&["interp", &k, "M=37", "N=29"]);
     for s in ["auto", "original", "scheduler"] {

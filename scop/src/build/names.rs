@@ -25,6 +25,8 @@ enum Entity {
     Double,
     /// An array with its number of subscripts.
     Array(usize),
+    /// A pointer parameter: one (possibly linearized) subscript.
+    Pointer,
 }
 
 /// The C type of an expression's value.
@@ -49,7 +51,7 @@ pub(super) fn resolve(f: &ast::Function) -> Result<(), Error> {
         let entity = match &p.kind {
             ParamKind::Int(_) => Entity::Int,
             ParamKind::Double => Entity::Double,
-            ParamKind::Pointer { .. } => Entity::Array(1),
+            ParamKind::Pointer { .. } => Entity::Pointer,
             ParamKind::Array(dims) => {
                 sc.extents(dims)?;
                 Entity::Array(dims.len())
@@ -115,7 +117,7 @@ impl Scopes {
                     ExprKind::Var(n) => match self.lookup(n) {
                         Some(Entity::Double) => {}
                         None => return Err(unknown_variable(n, lhs.pos)),
-                        Some(Entity::Array(_)) => {
+                        Some(Entity::Array(_) | Entity::Pointer) => {
                             return Err(Error::unsupported(
                                 lhs.pos,
                                 format!("assignment to array `{n}`"),
@@ -240,7 +242,7 @@ impl Scopes {
                 match self.lookup(n) {
                     Some(Entity::Int) => Ty::Int,
                     Some(Entity::Double) => Ty::Double,
-                    Some(Entity::Array(_)) => return Err(Error::unsupported(
+                    Some(Entity::Array(_) | Entity::Pointer) => return Err(Error::unsupported(
                         e.pos,
                         format!("array `{n}` used as a value"),
                         "arrays must be fully subscripted (pointer arithmetic is not supported)",
@@ -251,6 +253,14 @@ impl Scopes {
             ExprKind::Index(n, subs) => {
                 match self.lookup(n) {
                     Some(Entity::Array(k)) if k == subs.len() => {}
+                    Some(Entity::Pointer) if subs.len() == 1 => {}
+                    Some(Entity::Pointer) => {
+                        return Err(Error::unsupported(
+                            e.pos,
+                            format!("`{n}` with {} subscripts", subs.len()),
+                            "a pointer parameter takes one (possibly linearized) subscript",
+                        ))
+                    }
                     Some(Entity::Array(k)) if k > subs.len() => {
                         return Err(Error::unsupported(
                             e.pos,
