@@ -337,7 +337,7 @@ mod tests {
         if depth == 0 {
             return leaf(s);
         }
-        let mut sub = |s: &mut u64| Box::new(random(s, depth - 1));
+        let sub = |s: &mut u64| Box::new(random(s, depth - 1));
         match next(s) % 9 {
             0 => Expr::Neg(sub(s)),
             1 => Expr::Add(sub(s), sub(s)),
