@@ -78,6 +78,7 @@ pub fn schedule_note(front: &lower::Front, verbose: bool) -> String {
     let which = match front.schedule.origin {
         lower::Origin::Original => "the original schedule",
         lower::Origin::Scheduler => "the scheduler's schedule",
+        lower::Origin::Fused => "the original schedule with fused loops",
     };
     if front.schedule.limited && !verbose {
         return which.to_string();

@@ -42,9 +42,25 @@
 //!    inner loop walks both `B` and `C` across rows (3× gcc's CPU time)
 //!    where the original walks `C` only.
 //!
-//! Otherwise the original stays, with the reason in [`Chosen::reason`].
+//! Otherwise the original stays, with the reason in [`Chosen::reason`],
+//! unless its sweeps fuse ([`Origin::Fused`]):
+//!
+//! 4. where the original's outer loops do not cover every statement, a
+//!    sequence of nests inside an enclosing loop (a time loop around
+//!    sweeps) is fused along the nests' outer loops with the least shifts
+//!    that keep every dependence ([`crate::fuse`]) when the fused nests
+//!    sweep at most half as many arrays per iteration of the enclosing
+//!    loop as the nests apart ([`FUSION_GAIN`]), the result respects every
+//!    dependence (checked here again) and its code is no worse by the
+//!    measures of rule 3. The fused loop runs on one thread (it carries
+//!    the dependences between the nests), so the choice trades the
+//!    original's parallel sweeps for a half or less of the memory traffic:
+//!    fdtd-2d (1000², 100 steps, one thread) sweeps 3 arrays a step instead
+//!    of 7, and a loaded second core can no longer double its time.
+//!
 //! [`Policy::Scheduler`] forces the scheduler's schedule (when valid),
-//! for tests; [`Policy::Original`] the original.
+//! [`Policy::Fused`] the fused one, for tests; [`Policy::Original`] the
+//! original.
 
 use ast::Node;
 use presburger::UnionMap;
@@ -68,6 +84,20 @@ use crate::kernel::Kernel;
 /// coincident first row) before any row, within 2 000-3 000 operations.
 const SCHEDULER_BUDGET: u64 = 50_000;
 
+/// How many times fewer arrays the fused nests of a run must sweep
+/// together than apart ([`crate::fuse`]) for [`Policy::Auto`] to fuse
+/// them. The original's nests are parallel sweeps, the fused loop
+/// carries their dependences (one thread): where the arrays do not stay
+/// in cache between sweeps, the time goes into streaming them, and two
+/// cores sweeping apart stream each no less than one core sweeping
+/// together when the fusion halves the arrays swept, while a loaded
+/// second core leaves the parallel sweeps the whole traffic on one.
+const FUSION_GAIN: usize = 2;
+
+/// Work limit of the fused schedule's construction and check (engine
+/// operations).
+const FUSION_BUDGET: u64 = 20_000_000;
+
 /// Work limit of the coverage bound ([`crate::coverable`]) that decides
 /// whether the scheduler is worth running (its whole computation takes at
 /// most 400 operations on the shared and the project's kernels).
@@ -83,6 +113,10 @@ pub enum Policy {
     Scheduler,
     /// The scheduler's where the rule of this module says it helps.
     Auto,
+    /// The original with its sibling nests fused by shifted rows
+    /// ([`crate::fuse`]; an error when there are none to fuse or the
+    /// result violates a dependence), for tests.
+    Fused,
 }
 
 impl std::str::FromStr for Policy {
@@ -93,8 +127,9 @@ impl std::str::FromStr for Policy {
             "original" => Ok(Policy::Original),
             "scheduler" => Ok(Policy::Scheduler),
             "auto" => Ok(Policy::Auto),
+            "fused" => Ok(Policy::Fused),
             _ => Err(Error::Usage(format!(
-                "unknown schedule `{s}` (expected auto, original or scheduler)"
+                "unknown schedule `{s}` (expected auto, original, scheduler or fused)"
             ))),
         }
     }
@@ -107,6 +142,18 @@ pub enum Origin {
     Original,
     /// The affine scheduler.
     Scheduler,
+    /// The original with sibling nests fused ([`crate::fuse`]).
+    Fused,
+}
+
+/// Where a schedule fuses loops ([`Origin::Fused`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FusedLoops {
+    /// The schedule dimension of the fused loops.
+    pub level: usize,
+    /// The fused statements, each with its shift (in iterations of the
+    /// fused loop).
+    pub shifts: Vec<(String, i64)>,
 }
 
 /// The schedule the code follows, with where it comes from and why.
@@ -124,6 +171,10 @@ pub struct Chosen {
     /// compile time, not a property of the kernel): worth telling only on
     /// request (`poly compile --verbose`).
     pub limited: bool,
+    /// Where the schedule fuses loops ([`Origin::Fused`]): the loops
+    /// inside the fused ones run on one thread (see
+    /// [`crate::Front::parallel_in`]).
+    pub fused: Option<FusedLoops>,
 }
 
 /// The model's (original) schedule, restricted to the domain.
@@ -239,6 +290,7 @@ fn choose_bounded(
             reason,
             loops,
             limited: false,
+            fused: None,
         })
     };
     match policy {
@@ -252,6 +304,21 @@ fn choose_bounded(
                 reason: "requested".into(),
                 loops: None,
                 limited: false,
+                fused: None,
+            });
+        }
+        Policy::Fused => {
+            let deps = cached_deps(model, deps)?;
+            let fu = crate::fuse::fused(model, deps, None)?
+                .ok_or_else(|| Error::Usage("no loops to fuse".into()))?;
+            if !crate::parallel::respects(model, deps, &fu.map)? {
+                return Err(Error::Internal(
+                    "the fused schedule violates a dependence".into(),
+                ));
+            }
+            return Ok(Chosen {
+                reason: "requested".into(),
+                ..fused_chosen(fu, None, String::new())
             });
         }
         Policy::Auto => {}
@@ -264,6 +331,37 @@ fn choose_bounded(
     if cov_o == n {
         return original("its outer loops are parallel".into(), Some(orig_loops));
     }
+    let kept = against_scheduler(f, model, deps, &orig_loops, (cov_o, n), budget, bound)?;
+    if kept.origin == Origin::Scheduler {
+        return Ok(kept);
+    }
+    fusion_or(f, model, deps, &orig_loops, kept)
+}
+
+/// The rest of [`choose_bounded`] under [`Policy::Auto`] when the
+/// original's outer loops cover `cov.0` of the `cov.1` statements: the
+/// scheduler's schedule where the module's rule adopts it, else the
+/// original with the reason.
+fn against_scheduler(
+    f: &scop::ast::Function,
+    model: &scop::Model,
+    deps: &UnionMap,
+    orig_loops: &Node,
+    (cov_o, n): (usize, usize),
+    budget: Option<u64>,
+    bound: bool,
+) -> Result<Chosen> {
+    let original = |reason: String, loops: Option<Node>| -> Result<Chosen> {
+        Ok(Chosen {
+            map: original_schedule(model)?,
+            origin: Origin::Original,
+            reason,
+            loops,
+            limited: false,
+            fused: None,
+        })
+    };
+    let orig_loops = orig_loops.clone();
     if bound {
         let (names, dims) = statement_shapes(model);
         // (bounded; past the limit, or on any error, the scheduler runs)
@@ -349,7 +447,74 @@ fn choose_bounded(
         ),
         loops: Some(new_loops),
         limited: false,
+        fused: None,
     })
+}
+
+/// `kept` (the original, with its reason), or the fused schedule
+/// ([`crate::fuse`]) where its runs sweep at most half the arrays their
+/// nests sweep apart ([`FUSION_GAIN`]), it respects every dependence and
+/// its code is no worse by the measures of the scheduler's rule (vector
+/// loops, strided loops and arrays).
+fn fusion_or(
+    f: &scop::ast::Function,
+    model: &scop::Model,
+    deps: &UnionMap,
+    orig_loops: &Node,
+    kept: Chosen,
+) -> Result<Chosen> {
+    let fu = match presburger::budget::with_budget(FUSION_BUDGET, || {
+        crate::fuse::fused(model, deps, Some(FUSION_GAIN))
+    }) {
+        Ok(Some(fu)) => fu,
+        _ => return Ok(kept),
+    };
+    let respected = presburger::budget::with_budget(FUSION_BUDGET, || {
+        crate::parallel::respects(model, deps, &fu.map)
+    });
+    if !respected.unwrap_or(false) {
+        return Ok(kept);
+    }
+    let Ok(loops) = crate::pipeline::loops(model, &fu.map) else {
+        return Ok(kept);
+    };
+    let k = Kernel::new(f, model)?;
+    let (Ok(a), Ok(b)) = (
+        crate::function::compile(&k, orig_loops),
+        crate::function::compile(&k, &loops),
+    ) else {
+        return Ok(kept);
+    };
+    let (qa, qb) = (quality(&a.notes), quality(&b.notes));
+    if qb.fast < qa.fast || qb.strided > qa.strided || b.strided > a.strided {
+        return Ok(kept);
+    }
+    let (apart, together) = fu.swept;
+    let shifts: Vec<String> = fu
+        .shifts
+        .iter()
+        .map(|(s, k)| format!("{s} {k:+}"))
+        .collect();
+    let reason = format!(
+        "{}; its sweeps fused by rows ({}): {together} arrays swept per iteration of the enclosing loop instead of {apart}, no more than parallel sweeps on {FUSION_GAIN} cores would each stream",
+        kept.reason,
+        shifts.join(", ")
+    );
+    Ok(fused_chosen(fu, Some(loops), reason))
+}
+
+fn fused_chosen(fu: crate::fuse::Fusion, loops: Option<Node>, reason: String) -> Chosen {
+    Chosen {
+        map: fu.map,
+        origin: Origin::Fused,
+        reason,
+        loops,
+        limited: false,
+        fused: Some(FusedLoops {
+            level: fu.level,
+            shifts: fu.shifts,
+        }),
+    }
 }
 
 /// What the notes of compiled code say of its innermost loops.

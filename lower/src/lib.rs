@@ -401,6 +401,7 @@ mod error;
 mod expo;
 mod forward;
 mod function;
+mod fuse;
 mod jam;
 mod kernel;
 mod linear;
@@ -421,7 +422,9 @@ mod unroll;
 mod vector;
 mod workers;
 
-pub use choice::{choose, original_schedule, scheduler_schedule, Chosen, Origin, Policy};
+pub use choice::{
+    choose, original_schedule, scheduler_schedule, Chosen, FusedLoops, Origin, Policy,
+};
 pub use cprint::c_function;
 pub use emit::{Inst, Listed, MemSize, Operand, Width};
 pub use error::{Error, Result};

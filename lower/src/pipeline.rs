@@ -36,12 +36,21 @@ impl Front {
         crate::choice::cached_deps(&self.model, &self.deps)
     }
 
-    /// [`parallel_in`] for the schedule in use, from the cached dependences.
+    /// [`parallel_in`] for the schedule in use, from the cached dependences;
+    /// false for a loop inside fused loops ([`Chosen::fused`]): the fused
+    /// loop carries the dependences between its nests, and the loops in it
+    /// are single rows, whose work as a job of their own would be about
+    /// the cost of its dispatch.
     pub fn parallel_in(&self, piece: &Node, l: usize) -> bool {
         let mut st = Vec::new();
         crate::function::statements_of(piece, &mut st);
         st.sort();
         st.dedup();
+        if let Some(fu) = &self.schedule.fused {
+            if l > fu.level && st.iter().any(|s| fu.shifts.iter().any(|(n, _)| n == s)) {
+                return false;
+            }
+        }
         if let Some(p) = self.par.borrow().get(&st) {
             return p.get(l) == Some(&true);
         }

@@ -11,7 +11,7 @@ use common::{agree, compiled};
 
 /// Kernels with parallel loops: top-level ones (tiled_mix, gemm's
 /// contraction) and inside a time loop (jacobi_1d's sweeps, a nest).
-const NAMES: [&str; 4] = ["tiled_mix", "jacobi_1d", "gemm", "heat_3d"];
+const NAMES: [&str; 4] = ["tiled_mix", "jacobi_1d", "gemm", "fdtd_2d"];
 
 #[test]
 fn one_function_then_pieces_compute_the_interpreters_checksums() {

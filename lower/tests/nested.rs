@@ -72,7 +72,8 @@ fn nests_on_one_two_and_three_workers_agree_with_the_interpreter() {
         }
     }
     // the time-iterated stencils have their sweeps on the workers
-    for must in ["heat_3d", "jacobi_1d", "fdtd_2d"] {
+    // (heat_3d's sweeps are fused, on one thread: `choice`, `fuse`)
+    for must in ["jacobi_1d", "fdtd_2d"] {
         assert!(nested.iter().any(|n| n == must), "{must} in {nested:?}");
     }
 }
