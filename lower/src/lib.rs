@@ -14,7 +14,12 @@
 //! statements under a parallel outer loop, respects every dependence
 //! ([`respects_dependences`], checked here, not trusted) and loses no
 //! vectorized loop or tiled contraction ([`Policy::Auto`]; the rule and
-//! its reasons are in the `choice` module). [`front_with`] forces either
+//! its reasons are in the `choice` module). Where neither puts every
+//! statement under a parallel outer loop, sweeps inside an enclosing loop
+//! (a time loop) are fused along their outer loops with the least shifts
+//! that keep every dependence (module `fuse`) when that halves the arrays
+//! they sweep ([`Origin::Fused`]; the fused loop runs on one thread).
+//! [`front_with`] forces either
 //! ([`Policy`]); `poly compile --emit schedule` prints the schedule in
 //! use and standard error says which and why.
 //!
