@@ -180,8 +180,8 @@ fn runs_of(
     // runs as ranges of nest indices
     let mut ranges = Vec::new();
     let mut start = 0;
-    for b in 0..nests.len() {
-        if !eligible(&nests[b]) {
+    for (b, nest) in nests.iter().enumerate() {
+        if !eligible(nest) {
             ranges.push(start..b);
             start = b + 1;
             continue;
