@@ -273,15 +273,7 @@ impl State<'_> {
             negate: false,
             rowwise: true,
         };
-        let run = Pack {
-            s: &side,
-            c,
-            lins,
-            var: &var,
-            lo: &lo,
-            pc,
-            kc,
-        };
+        let run = Pack::new(&side, c, lins, (&var, &lo), (pc, kc));
         self.pack(c.b, call, &run, ws)?;
         self.zero_slot(ic)?;
         let lic = self.e.label();
@@ -298,15 +290,7 @@ impl State<'_> {
             negate: c.negate,
             rowwise: false,
         };
-        let run = Pack {
-            s: &side,
-            c,
-            lins,
-            var: &var,
-            lo: &lo,
-            pc,
-            kc,
-        };
+        let run = Pack::new(&side, c, lins, (&var, &lo), (pc, kc));
         self.pack(c.a, call, &run, ws)?;
         let blk = Block {
             ic,
