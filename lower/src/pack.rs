@@ -60,6 +60,29 @@ pub(crate) struct Pack<'p> {
     pub kc: i32,
 }
 
+impl<'p> Pack<'p> {
+    /// Packing side `s` of the contraction `c` (its accesses' offsets
+    /// `lins`) in the block whose `k` range is `(pc, kc)`, the nest's
+    /// iterators and first values in the slots `var` and `lo`.
+    pub fn new(
+        s: &'p Side,
+        c: &'p Contraction<'p>,
+        lins: &'p HashMap<usize, Lin>,
+        (var, lo): (&'p [i32; 3], &'p [i32; 3]),
+        (pc, kc): (i32, i32),
+    ) -> Pack<'p> {
+        Pack {
+            s,
+            c,
+            lins,
+            var,
+            lo,
+            pc,
+            kc,
+        }
+    }
+}
+
 /// The pointers of one row (or column) of a side: each access's register
 /// and its step per `k`, and the prefetch distances of the next row.
 struct Pointers {

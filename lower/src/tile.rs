@@ -273,15 +273,7 @@ impl State<'_> {
             negate: false,
             rowwise: true,
         };
-        let run = Pack {
-            s: &side,
-            c,
-            lins,
-            var: &var,
-            lo: &lo,
-            pc,
-            kc,
-        };
+        let run = Pack::new(&side, c, lins, (&var, &lo), (pc, kc));
         self.pack(c.b, call, &run, ws)?;
         self.zero_slot(ic)?;
         let lic = self.e.label();
@@ -298,15 +290,7 @@ impl State<'_> {
             negate: c.negate,
             rowwise: false,
         };
-        let run = Pack {
-            s: &side,
-            c,
-            lins,
-            var: &var,
-            lo: &lo,
-            pc,
-            kc,
-        };
+        let run = Pack::new(&side, c, lins, (&var, &lo), (pc, kc));
         self.pack(c.a, call, &run, ws)?;
         let blk = Block {
             ic,
@@ -725,7 +709,9 @@ impl State<'_> {
         // `pf` is not zero, without it otherwise)
         for (left, prefetch) in [(C_AHEAD, true), (0, false)] {
             let (top, plain, end) = (self.e.label(), self.e.label(), self.e.label());
-            self.e.cmp(g(n), imm(UNROLL as i64 + left))?;
+            // `n` biased by the part's threshold while it runs, so that the
+            // trip's `sub n, 4; jge top` fuses into one micro-op
+            self.e.sub(g(n), imm(UNROLL as i64 + left))?;
             self.e.jcc(Cond::L, end);
             self.e.test(g(pf), g(pf))?;
             self.e.jcc(Cond::E, plain);
@@ -737,13 +723,13 @@ impl State<'_> {
                 self.e.add(g(a), imm(48 * UNROLL as i64))?;
                 self.e.add(g(b), imm(64 * UNROLL as i64))?;
                 self.e.sub(g(n), imm(UNROLL as i64))?;
-                self.e.cmp(g(n), imm(UNROLL as i64 + left))?;
                 self.e.jcc(Cond::Ge, top);
                 if panel {
                     self.e.jmp(end);
                 }
             }
             self.e.bind(end)?;
+            self.e.add(g(n), imm(UNROLL as i64 + left))?;
             if prefetch {
                 self.prefetch_tile(row, next, false)?;
             }

@@ -65,6 +65,21 @@ fn gemm_at_edges_and_across_blocks() {
 }
 
 #[test]
+fn gemm_at_every_depth_around_the_kernel_loop_thresholds() {
+    // the micro-kernel runs its k loop in parts (four steps a trip while
+    // more than 32 + 4 steps are left, then four while 4 are, then one):
+    // every depth on both sides of each threshold, in one block and
+    // across two (KC = 256)
+    let depths: Vec<i64> = (0..=41).chain(252..=262).chain(508..=516).collect();
+    let sizes: Vec<[(&str, i64); 3]> = depths
+        .iter()
+        .map(|&k| [("NI", 7), ("NJ", 9), ("NK", k)])
+        .collect();
+    let refs: Vec<&[(&str, i64)]> = sizes.iter().map(|s| &s[..]).collect();
+    check(GEMM, true, &refs);
+}
+
+#[test]
 fn gemm_prefetches_the_next_tile_into_both_cache_levels() {
     // the next tile of C: 6 rows, their first and last element, into the
     // second-level cache before the k loop (prefetcht1) and into the first
