@@ -4,7 +4,7 @@
 
 use crate::access::AccessInfo;
 use crate::error::Result;
-use crate::flow::{compute_flow, Flow};
+use crate::flow::{compute_flow, compute_may_dependence, Flow};
 use presburger::relation::time_reversal;
 use presburger::{Tuple, UnionMap};
 
@@ -266,14 +266,15 @@ pub fn ordering_dependences(acc: &MemoryAccesses) -> Result<UnionMap> {
             .with_must_source(acc.must_writes.clone())
             .with_may_source(may.clone())
     };
-    let raw = compute_flow(&base(&acc.reads, &acc.may_writes))?;
-    let war = compute_flow(&base(&writes, &acc.reads))?;
-    let all = raw.may_dependence.union(&war.may_dependence)?;
+    // (only the may dependences of each analysis are needed)
+    let raw = compute_may_dependence(&base(&acc.reads, &acc.may_writes))?;
+    let war = compute_may_dependence(&base(&writes, &acc.reads))?;
+    let all = raw.union(&war)?;
     if acc.may_writes.is_empty()? {
         return Ok(all);
     }
-    let waw = compute_flow(&base(&writes, &acc.may_writes))?;
-    Ok(all.union(&waw.may_dependence)?)
+    let waw = compute_may_dependence(&base(&writes, &acc.may_writes))?;
+    Ok(all.union(&waw)?)
 }
 
 /// The flow analyses of [`compute_dependences`] behind its flow, anti and

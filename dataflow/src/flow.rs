@@ -184,6 +184,25 @@ pub fn compute_flow(info: &AccessInfo) -> Result<Flow> {
     levels::flow(info, &timing)
 }
 
+/// [`compute_flow`]'s `may_dependence` alone (the same relation, written
+/// the same way), for the callers that need no other result: the
+/// demotions to may dependences and the no-source relations are not
+/// computed.
+///
+/// ```
+/// use dataflow::{compute_flow, flow::compute_may_dependence, AccessInfo};
+/// let info = AccessInfo::from_sink("[n] -> { R[i] -> A[i - 1] : 0 <= i < n }".parse().unwrap())
+///     .with_must_source("[n] -> { W[i] -> A[i] : 0 <= i < n }".parse().unwrap())
+///     .with_may_source("[n] -> { V[i] -> A[i] : 0 <= i < n and i % 2 = 0 }".parse().unwrap())
+///     .with_schedule("{ W[i] -> [i, 0]; V[i] -> [i, 1]; R[i] -> [i, 2] }".parse().unwrap());
+/// let may = compute_may_dependence(&info).unwrap();
+/// assert_eq!(may.to_string(), compute_flow(&info).unwrap().may_dependence.to_string());
+/// ```
+pub fn compute_may_dependence(info: &AccessInfo) -> Result<UnionMap> {
+    let timing = Timing::new(info)?;
+    levels::may_dependence(info, &timing)
+}
+
 /// The same analysis as [`compute_flow`] in its simplest formulation: per sink
 /// access, one parametric lexmax over the times of all candidate sources. It is
 /// slower and kept as a test oracle.

@@ -5,7 +5,7 @@
 //! The shared directory lives beside the repository; when it is missing the
 //! test prints a note and passes vacuously.
 
-use dataflow::flow::compute_flow_reference;
+use dataflow::flow::{compute_flow_reference, compute_may_dependence};
 use dataflow::{compute_flow, AccessInfo, Flow};
 use presburger::UnionMap;
 use testkit::corpus::read_jsonl;
@@ -19,6 +19,22 @@ fn u(s: &str) -> Result<UnionMap, String> {
 /// conformance op table judges (`testkit::ops::same`).
 fn same(got: &UnionMap, want: &str) -> Result<bool, String> {
     testkit::ops::same(got, want).map_err(|e| format!("judging against {want}: {e}"))
+}
+
+/// The problem of a flow case.
+fn case_info(case: &Json) -> Result<AccessInfo, String> {
+    let args = case.get("args").ok_or("no args")?;
+    let arg = |k: &str| -> Result<UnionMap, String> {
+        match args.get(k) {
+            Some(Json::Str(s)) => u(s),
+            _ => Ok(UnionMap::empty(Vec::new())),
+        }
+    };
+    Ok(AccessInfo::from_sink(arg("sink")?)
+        .with_must_source(arg("must_source")?)
+        .with_may_source(arg("may_source")?)
+        .with_kill(arg("kill")?)
+        .with_schedule(arg("schedule_map")?))
 }
 
 fn run_case(case: &Json) -> Result<(), String> {
@@ -51,6 +67,19 @@ fn run_case(case: &Json) -> Result<(), String> {
         if !same(got, want)? {
             return Err(format!("{k} differs:\n  got  {got}\n  want {want}"));
         }
+    }
+    Ok(())
+}
+
+/// `compute_may_dependence` gives `compute_flow`'s may dependences, written
+/// the same way (the same text, not only the same set).
+fn may_alone_is_written_alike(info: &AccessInfo, flow: &Flow) -> Result<(), String> {
+    let may = compute_may_dependence(info).map_err(|e| format!("may alone: {e}"))?;
+    if may.to_string() != flow.may_dependence.to_string() {
+        return Err(format!(
+            "may dependences alone differ:\n  alone {may}\n  flow  {}",
+            flow.may_dependence
+        ));
     }
     Ok(())
 }
@@ -103,6 +132,30 @@ fn flow_jsonl() {
     );
 }
 
+/// `compute_may_dependence` on every flow case that `compute_flow` answers:
+/// `compute_flow`'s may dependences, written alike.
+#[test]
+fn may_dependence_alone_on_the_flow_cases() {
+    let Some(dir) = testkit::shared_path("conformance") else {
+        println!("note: ../shared/conformance not found, skipping the flow conformance cases");
+        return;
+    };
+    let text = std::fs::read_to_string(dir.join("flow.jsonl")).expect("read flow.jsonl");
+    let mut checked = 0;
+    for (_, case) in read_jsonl(&text).expect("flow.jsonl is JSON lines") {
+        let id = case.get("id").map(Json::to_text).unwrap_or_default();
+        let Ok(info) = case_info(&case) else { continue };
+        let Ok(flow) = compute_flow(&info) else {
+            continue;
+        };
+        if let Err(e) = may_alone_is_written_alike(&info, &flow) {
+            panic!("{id}: {e}");
+        }
+        checked += 1;
+    }
+    assert!(checked >= PASSING_AT_LEAST, "{checked} cases checked");
+}
+
 /// Every shared kernel (`../shared/kernels/*.model.json`: reads as sinks,
 /// must-writes as must-sources, the model's schedule): `compute_flow` agrees
 /// with the oracle.
@@ -119,6 +172,9 @@ fn kernels_agree_with_reference() {
             .with_schedule(m.schedule);
         let flow = compute_flow(&info).expect("compute_flow");
         if let Err(e) = agrees_with_reference(&info, &flow) {
+            panic!("{}.model.json: {e}", m.name);
+        }
+        if let Err(e) = may_alone_is_written_alike(&info, &flow) {
             panic!("{}.model.json: {e}", m.name);
         }
     }
@@ -147,6 +203,9 @@ fn front_end_kernels_agree_with_reference() {
             .with_schedule(model.schedule().clone());
         let flow = compute_flow(&info).expect("compute_flow");
         if let Err(e) = agrees_with_reference(&info, &flow) {
+            panic!("{}: {e}", p.display());
+        }
+        if let Err(e) = may_alone_is_written_alike(&info, &flow) {
             panic!("{}: {e}", p.display());
         }
         checked += 1;

@@ -214,3 +214,40 @@ fn ordering_dependences_are_flow_anti_and_output() {
     assert!(!d.output.is_empty().unwrap() && !d.anti.is_empty().unwrap());
     check("may-writes", &acc);
 }
+
+/// `ordering_dependences` (which asks each flow analysis for its may
+/// dependences alone) gives, written alike, the union of the may
+/// dependences of the full analyses it stands for: reads from writes,
+/// writes from writes and reads, and with may-writes, writes from writes.
+#[test]
+fn ordering_dependences_are_the_may_dependences_of_the_full_analyses() {
+    let mut checked = 0;
+    for c in kernels() {
+        let name = c.display().to_string();
+        let model = scop::Model::from_source(&std::fs::read_to_string(&c).unwrap()).unwrap();
+        for acc in [
+            MemoryAccesses::from_model(&model),
+            MemoryAccesses::from_model_tagged(&model).unwrap(),
+        ] {
+            let writes = acc.must_writes.union(&acc.may_writes).unwrap();
+            let full = |sink: &UnionMap, may: &UnionMap| {
+                let info = dataflow::AccessInfo::from_sink(sink.clone())
+                    .with_kill(acc.kills.clone())
+                    .with_schedule(acc.schedule.clone())
+                    .with_must_source(acc.must_writes.clone())
+                    .with_may_source(may.clone());
+                dataflow::compute_flow(&info).unwrap().may_dependence
+            };
+            let mut want = full(&acc.reads, &acc.may_writes)
+                .union(&full(&writes, &acc.reads))
+                .unwrap();
+            if !acc.may_writes.is_empty().unwrap() {
+                want = want.union(&full(&writes, &acc.may_writes)).unwrap();
+            }
+            let got = dataflow::ordering_dependences(&acc).unwrap();
+            assert_eq!(got.to_string(), want.to_string(), "{name}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 26, "{checked}");
+}

@@ -216,18 +216,34 @@ fn computed(
     outer_parallel: bool,
 ) -> Result<scheduler::Schedule> {
     let none = || UnionMap::empty(model.domain().params().to_vec());
-    let all = presburger::budget::with_budget(200_000_000, || deps.coalesce())?;
-    let sc = scheduler::ScheduleConstraints {
-        domain: model.domain().clone(),
-        context: Some(model.context().clone()),
-        validity: all.clone(),
-        coincidence: all.clone(),
-        proximity: all,
-        condition: none(),
-        conditional_validity: none(),
+    let constraints = |all: UnionMap| {
+        scheduler::ScheduleConstraints {
+            domain: model.domain().clone(),
+            context: Some(model.context().clone()),
+            validity: all.clone(),
+            coincidence: all.clone(),
+            proximity: all,
+            condition: none(),
+            conditional_validity: none(),
+        }
+        .aligned()
+        .map_err(Error::Scheduler)
+    };
+    if outer_parallel {
+        // The scheduler's test before any row depends on the dependences'
+        // points only: asked on them as they are, it spares their
+        // coalescing where it stops the run (within the run's limit; past
+        // it, or on an error, the run goes on as before).
+        let sc = constraints(deps.clone())?;
+        let stop = presburger::budget::with_budget(budget.unwrap_or(u64::MAX), || {
+            scheduler::no_outer_parallel(&sc)
+        });
+        if matches!(stop, Ok(true)) {
+            return Err(Error::Scheduler(scheduler::Error::NoOuterParallel));
+        }
     }
-    .aligned()
-    .map_err(Error::Scheduler)?;
+    let all = presburger::budget::with_budget(200_000_000, || deps.coalesce())?;
+    let sc = constraints(all)?;
     let opts = scheduler::Options {
         budget,
         outer_parallel,

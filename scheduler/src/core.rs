@@ -7,7 +7,8 @@ use crate::error::{Error, Result};
 use crate::farkas::{nonneg_on, Lin, System};
 use crate::linalg::null_space;
 use crate::live::{
-    adjacency, drop_identities, is_identity_only, lexmin, negative, nonzero, sccs, Live, Tagged,
+    adjacency, drop_identities, is_identity_only, lexmin, negative, nonzero, sccs, sccs_of_edges,
+    Live, Tagged,
 };
 use crate::tree::{Band, Filter, Node, Row, Schedule};
 use presburger::{Int, Map, Space, UnionMap};
@@ -690,7 +691,17 @@ impl Sched<'_> {
             if !live.val.is_empty() {
                 extras.push(zero);
             }
-            if !live.coin.is_empty() {
+            // When every validity piece is a coincidence piece (as `lower`
+            // and `poly schedule` pass them), `zero` holds the constraints
+            // of `coin` and no other: the same polyhedron, whose lexmin
+            // would be asked for twice (an infeasible one, at every row
+            // that cannot have zero distance).
+            let coin_adds = live.val.is_empty()
+                || !live
+                    .val
+                    .iter()
+                    .all(|d| live.coin.iter().any(|c| same_dep(c, d)));
+            if !live.coin.is_empty() && coin_adds {
                 extras.push(coin);
             }
         }
@@ -817,24 +828,8 @@ pub fn compute_schedule(sc: &ScheduleConstraints, opts: &Options) -> Result<Sche
             opts,
         };
         let all: Vec<usize> = (0..statements.len()).collect();
-        if opts.outer_parallel && cv.is_empty() && sccs(&all, &val).len() == 1 {
-            // one component: the root is one band (or a Feautrier row,
-            // which carries a piece), whose first member is coincident only
-            // with zero distance on every piece
-            let read: Vec<&Dep> = coin
-                .iter()
-                .chain(val.iter().filter(|d| !coin.iter().any(|c| same_dep(c, d))))
-                .collect();
-            let may = crate::outer::zero_first_row_may_exist(
-                &read,
-                &mut crate::outer::hull_basis,
-                &all,
-                np,
-                &dims,
-            )?;
-            if !may {
-                return Err(Error::NoOuterParallel);
-            }
+        if opts.outer_parallel && no_coincident_first_row(&val, &coin, &cv, np, &dims)? {
+            return Err(Error::NoOuterParallel);
         }
         let adj = adjacency(&cv, &cond);
         let tag = |v: Vec<Dep>| -> Vec<Tagged> {
@@ -868,6 +863,80 @@ pub fn compute_schedule(sc: &ScheduleConstraints, opts: &Options) -> Result<Sche
         Some(b) => presburger::budget::with_budget(b, run),
         None => run(),
     }
+}
+
+/// True when all statements form one component of the validity graph
+/// (and there is no conditional validity) whose dependences leave no
+/// coincident first band member: then the tree has no parallel outer loop
+/// (see [`Options::outer_parallel`] and `outer`).
+fn no_coincident_first_row(
+    val: &[Dep],
+    coin: &[Dep],
+    cv: &[Dep],
+    np: usize,
+    dims: &[usize],
+) -> Result<bool> {
+    let all: Vec<usize> = (0..dims.len()).collect();
+    if !cv.is_empty() || sccs(&all, val).len() != 1 {
+        return Ok(false);
+    }
+    // one component: the root is one band (or a Feautrier row, which
+    // carries a piece), whose first member is coincident only with zero
+    // distance on every piece
+    let read: Vec<&Dep> = coin
+        .iter()
+        .chain(val.iter().filter(|d| !coin.iter().any(|c| same_dep(c, d))))
+        .collect();
+    let may = crate::outer::zero_first_row_may_exist(
+        &read,
+        &mut crate::outer::hull_basis,
+        &all,
+        np,
+        dims,
+    )?;
+    Ok(!may)
+}
+
+/// Whether the tree [`compute_schedule`] computes for `sc` is known,
+/// before any row, to have no parallel outer loop: the test by which
+/// [`Options::outer_parallel`] stops a run with [`Error::NoOuterParallel`]
+/// before its first row (the statements form one component whose
+/// dependences leave no coincident first member; `false`: not shown).
+///
+/// It depends on the dependences' integer points only, not on how their
+/// relations are written: a caller that would coalesce them for the
+/// scheduler can ask first and skip the coalescing when the answer is
+/// yes. The caller bounds the work ([`presburger::budget`]).
+///
+/// ```
+/// use scheduler::{no_outer_parallel, ScheduleConstraints};
+/// let sc: ScheduleConstraints = "domain: \"[n] -> { S[i] : 0 <= i < n }\"\n\
+///     validity: \"[n] -> { S[i] -> S[i + 1] : 0 <= i < n - 1 }\""
+///     .parse()
+///     .unwrap();
+/// assert!(no_outer_parallel(&sc).unwrap());
+/// ```
+pub fn no_outer_parallel(sc: &ScheduleConstraints) -> Result<bool> {
+    let statements: Vec<Space> = sc.domain.maps().iter().map(|m| m.space().clone()).collect();
+    let dims: Vec<usize> = statements.iter().map(|s| s.range.dim()).collect();
+    let all: Vec<usize> = (0..statements.len()).collect();
+    if !sc.conditional_validity.maps().is_empty()
+        || sccs_of_edges(&all, &crate::deps::edges(&statements, &sc.validity)?).len() != 1
+    {
+        // (the pieces' graph has some of these edges: more components)
+        return Ok(false);
+    }
+    let val_pieces = pieces(sc, &statements, &sc.validity)?;
+    let (val, coin) = if same_relation(&sc.coincidence, &sc.validity) {
+        // (the self pairs `x -> x` that `compute_schedule` drops from the
+        // validity pieces are coincidence pieces here, and they change
+        // neither the components nor the pieces read: not looked for)
+        (val_pieces.clone(), val_pieces)
+    } else {
+        let coin = pieces(sc, &statements, &sc.coincidence)?;
+        (drop_identities(val_pieces, &dims)?, coin)
+    };
+    no_coincident_first_row(&val, &coin, &[], sc.params().len(), &dims)
 }
 
 /// Whether two relations are written the same way (the same maps, each

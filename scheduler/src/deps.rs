@@ -53,6 +53,23 @@ fn find_stmt(stmts: &[Space], t: &Tuple) -> Result<(usize, Option<String>)> {
         })
 }
 
+/// The statement pairs `src -> dst` of the parts of a union map (tags
+/// removed): the edges of its pieces ([`pieces`]) and possibly more (a
+/// part may be empty on the domains and the context).
+pub fn edges(stmts: &[Space], rel: &UnionMap) -> Result<Vec<(usize, usize)>> {
+    let mut out = Vec::new();
+    for m in rel.maps() {
+        let sp = m.space();
+        let Some(dt) = &sp.domain else {
+            return Err(Error::Invalid(
+                "a dependence relation contains a set".into(),
+            ));
+        };
+        out.push((find_stmt(stmts, dt)?.0, find_stmt(stmts, &sp.range)?.0));
+    }
+    Ok(out)
+}
+
 /// Split a union map into pieces between statements (tags removed).
 pub fn pieces(sc: &ScheduleConstraints, stmts: &[Space], rel: &UnionMap) -> Result<Vec<Dep>> {
     let mut out = Vec::new();

@@ -123,6 +123,6 @@ mod tree;
 
 pub use accesses::{constraints_from_accesses, Accesses};
 pub use constraints::ScheduleConstraints;
-pub use core::{compute_schedule, compute_schedule_or, Options, Outcome};
+pub use core::{compute_schedule, compute_schedule_or, no_outer_parallel, Options, Outcome};
 pub use error::{Error, Result};
 pub use tree::{Band, Filter, Node, Row, Schedule};

@@ -165,11 +165,17 @@ pub(crate) fn lexmin(nv: usize, sys: System) -> Result<Option<Vec<Int>>> {
 
 /// Strongly connected components of the validity graph, in a topological order.
 pub(crate) fn sccs(stmts: &[usize], val: &[Dep]) -> Vec<Vec<usize>> {
+    let edges: Vec<(usize, usize)> = val.iter().map(|d| (d.src, d.dst)).collect();
+    sccs_of_edges(stmts, &edges)
+}
+
+/// [`sccs`] of the graph with the edges `src -> dst`.
+pub(crate) fn sccs_of_edges(stmts: &[usize], edges: &[(usize, usize)]) -> Vec<Vec<usize>> {
     let n = stmts.len();
     let idx = |s: usize| stmts.iter().position(|&t| t == s).expect("statement");
     let mut adj = vec![vec![false; n]; n];
-    for d in val {
-        adj[idx(d.src)][idx(d.dst)] = true;
+    for &(src, dst) in edges {
+        adj[idx(src)][idx(dst)] = true;
     }
     // reachability (small graphs): Floyd–Warshall closure
     let mut reach = adj.clone();

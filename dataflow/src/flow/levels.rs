@@ -24,7 +24,11 @@
 //!      nothing to do when the candidates are already a function);
 //!    - sources whose times differ first on a constant dimension (their
 //!      position in a common loop body) are ordered statically: each applies
-//!      only where the later ones have no candidate;
+//!      only where the later ones have no candidate; a dimension that
+//!      follows an instance coordinate fixed by the element (`j` of a
+//!      write `A[i][j]`, or `A[j + 1]`) is a function of the element, equal
+//!      (or at a known distance) for all the sources' candidates of one
+//!      sink, and the comparison goes on past it;
 //!    - otherwise a source's last instance is kept where no other source has
 //!      a strictly later candidate (an affine order built from the rows);
 //!      sources of different statements at the same time demote.
@@ -77,12 +81,13 @@ struct SinkFlow {
     may_no_source: Map,
 }
 
-/// The level-by-level search for one sink access part, then the final
-/// combination of its results.
-fn sink_flow(part: &SinkPart, sources: &[Source], n: usize) -> Result<SinkFlow> {
+/// The level-by-level search for one sink access part: its final state
+/// (`demotes`: whether the demoted sinks are tracked, which only the must
+/// dependences need).
+fn search(part: &SinkPart, sources: &[Source], n: usize, demotes: bool) -> Result<State> {
     let params = part.params.to_vec();
     let has_may = sources.iter().any(|s| s.kind == Kind::May);
-    let mut st = State::new(part.all.clone(), &params);
+    let mut st = State::new(part.all.clone(), &params, demotes);
     for l in (0..n).rev() {
         if st.remaining.basic_maps().is_empty() {
             break;
@@ -128,16 +133,49 @@ fn sink_flow(part: &SinkPart, sources: &[Source], n: usize) -> Result<SinkFlow> 
         }
         st.may_deeper = st.may_deeper.union(&may_l_union)?;
     }
+    Ok(st)
+}
+
+/// The may-sources of the sinks without a last must-source or kill
+/// (`no_last`): every may candidate (all of them were collected as deeper).
+fn may_without_last(st: &State, has_may: bool, params: &[String]) -> Result<UnionMap> {
+    if has_may && !st.remaining.basic_maps().is_empty() {
+        Ok(st
+            .may_deeper
+            .intersect_domain(&UnionMap::from_map(st.remaining.clone()))?)
+    } else {
+        Ok(UnionMap::empty(params.to_vec()))
+    }
+}
+
+/// The may dependences `p -> x` of one sink access part alone (what
+/// [`sink_flow`] gives as its may pairs, computed without the demotions
+/// and no-source relations).
+fn sink_may_pairs(part: &SinkPart, sources: &[Source], n: usize) -> Result<UnionMap> {
+    let has_may = sources.iter().any(|s| s.kind == Kind::May);
+    let st = search(part, sources, n, false)?;
+    if !has_may {
+        return Ok(st.m_must);
+    }
+    let may_nolast = may_without_last(&st, has_may, part.params)?;
+    Ok(st.m_must.union(&st.may_after)?.union(&may_nolast)?)
+}
+
+/// The level-by-level search for one sink access part, then the final
+/// combination of its results.
+fn sink_flow(part: &SinkPart, sources: &[Source], n: usize) -> Result<SinkFlow> {
+    let params = part.params.to_vec();
+    let has_may = sources.iter().any(|s| s.kind == Kind::May);
+    let st = search(part, sources, n, true)?;
+    let may_nolast = may_without_last(&st, has_may, &params)?;
     let State {
         remaining,
         m_must,
         demote,
         may_after,
-        may_deeper,
         ..
     } = st;
     let no_last = remaining;
-    let no_last_u = UnionMap::from_map(no_last.clone());
 
     let must_pairs = if demote.is_empty()? {
         m_must.clone()
@@ -157,8 +195,7 @@ fn sink_flow(part: &SinkPart, sources: &[Source], n: usize) -> Result<SinkFlow> 
         }
         kept
     };
-    let (may_nolast, must_no_source) = if has_may && !no_last.basic_maps().is_empty() {
-        let may_nolast = may_deeper.intersect_domain(&no_last_u)?;
+    let must_no_source = if has_may && !no_last.basic_maps().is_empty() {
         let mns = difference(
             &no_last,
             &may_nolast
@@ -166,9 +203,9 @@ fn sink_flow(part: &SinkPart, sources: &[Source], n: usize) -> Result<SinkFlow> 
                 .to_map()?
                 .unwrap_or_else(|| Map::empty(no_last.space().clone())),
         )?;
-        (may_nolast, Some(coalesce_map(mns)?))
+        Some(coalesce_map(mns)?)
     } else {
-        (UnionMap::empty(params.clone()), None)
+        None
     };
     let may_pairs = if has_may || !demote.is_empty()? {
         Some(m_must.union(&may_after)?.union(&may_nolast)?)
@@ -250,66 +287,109 @@ fn without_repeats(u: &UnionMap) -> Result<UnionMap> {
     Ok(out)
 }
 
+/// A dataflow problem with its parameters aligned: the sinks, the
+/// sources and their schedules.
+struct Problem {
+    params: Arc<[String]>,
+    sink: UnionMap,
+    must: UnionMap,
+    may: UnionMap,
+    kill: UnionMap,
+    scheds: Schedules,
+    /// The number of time dimensions.
+    n: usize,
+}
+
+impl Problem {
+    fn new(info: &AccessInfo, tm: &Timing) -> Result<Problem> {
+        let mut params = info.sink().params().to_vec();
+        for u in [
+            info.must_source(),
+            info.may_source(),
+            info.kill(),
+            &tm.sched,
+        ] {
+            params = merge_params(&params, u.params());
+        }
+        // shared by every result and aligned part below
+        let params: Arc<[String]> = params.into();
+        let aligned = |u: &UnionMap| -> Result<UnionMap> {
+            let mut u = without_repeats(u)?;
+            u.align_params(&params);
+            Ok(u)
+        };
+        let (sink, must, may, kill) = (
+            aligned(info.sink())?,
+            aligned(info.must_source())?,
+            aligned(info.may_source())?,
+            aligned(info.kill())?,
+        );
+        let scheds = Schedules::new(tm, &params)?;
+        let n = tm.sched.maps().first().map_or(0, |m| m.space().n_out());
+        Ok(Problem {
+            params,
+            sink,
+            must,
+            may,
+            kill,
+            scheds,
+            n,
+        })
+    }
+
+    /// The must-sources, kills and may-sources, one per part.
+    fn sources(&self) -> Vec<Source<'_>> {
+        let mut sources = Vec::new();
+        for (kind, u) in [
+            (Kind::Must, &self.must),
+            (Kind::Kill, &self.kill),
+            (Kind::May, &self.may),
+        ] {
+            for m in u.maps() {
+                let dom = m.space().domain.clone().expect("relation");
+                sources.push(Source::new(kind, m, self.scheds.of(&dom).clone()));
+            }
+        }
+        sources
+    }
+
+    /// The sink access parts. The answer for a sink access depends on that
+    /// access alone: the disjuncts of a sink relation (typically several
+    /// references to one array in one statement) are analysed separately,
+    /// each on smaller relations with one disjunct (where they overlap,
+    /// both find the same).
+    fn pieces(&self) -> Vec<Map> {
+        self.sink
+            .maps()
+            .iter()
+            .flat_map(|m| {
+                m.basic_maps()
+                    .iter()
+                    .map(|b| Map::from_basic(b.clone()))
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+
+    fn part<'a>(&'a self, ms: &Map, sources: &[Source]) -> Result<SinkPart<'a>> {
+        let dom = ms.space().domain.clone().expect("relation");
+        SinkPart::new(ms, self.scheds.of(&dom), sources, &self.params)
+    }
+}
+
 /// Level-by-level array dataflow analysis; see the module documentation.
 pub(crate) fn flow(info: &AccessInfo, tm: &Timing) -> Result<Flow> {
     let trace = Trace::new();
-    let mut params = info.sink().params().to_vec();
-    for u in [
-        info.must_source(),
-        info.may_source(),
-        info.kill(),
-        &tm.sched,
-    ] {
-        params = merge_params(&params, u.params());
-    }
-    // shared by every result and aligned part below
-    let params: Arc<[String]> = params.into();
-    let aligned = |u: &UnionMap| -> Result<UnionMap> {
-        let mut u = without_repeats(u)?;
-        u.align_params(&params);
-        Ok(u)
-    };
-    let (sink, must, may, kill) = (
-        aligned(info.sink())?,
-        aligned(info.must_source())?,
-        aligned(info.may_source())?,
-        aligned(info.kill())?,
-    );
-    let scheds = Schedules::new(tm, &params)?;
-    let n = tm.sched.maps().first().map_or(0, |m| m.space().n_out());
-    let mut sources = Vec::new();
-    for (kind, u) in [(Kind::Must, &must), (Kind::Kill, &kill), (Kind::May, &may)] {
-        for m in u.maps() {
-            let dom = m.space().domain.clone().expect("relation");
-            sources.push(Source {
-                kind,
-                access: m,
-                sched: scheds.of(&dom).clone(),
-            });
-        }
-    }
+    let pb = Problem::new(info, tm)?;
+    let (params, n) = (pb.params.clone(), pb.n);
+    let sources = pb.sources();
     let mut must_dependence = UnionMap::empty(params.clone());
     let mut may_dependence = UnionMap::empty(params.clone());
     let mut must_no_source = UnionMap::empty(params.clone());
     let mut may_no_source = UnionMap::empty(params.clone());
     let mut may_differs = false;
-    // The answer for a sink access depends on that access alone: the
-    // disjuncts of a sink relation (typically several references to one
-    // array in one statement) are analysed separately, each on smaller
-    // relations with one disjunct (where they overlap, both find the same).
-    let pieces: Vec<Map> = sink
-        .maps()
-        .iter()
-        .flat_map(|m| {
-            m.basic_maps()
-                .iter()
-                .map(|b| Map::from_basic(b.clone()))
-                .collect::<Vec<_>>()
-        })
-        .collect();
-    for ms in &pieces {
-        let dom = ms.space().domain.clone().expect("relation");
-        let part = SinkPart::new(ms, scheds.of(&dom), &sources, &params)?;
+    for ms in &pb.pieces() {
+        let part = pb.part(ms, &sources)?;
         let f = sink_flow(&part, &sources, n)?;
         for m in f.must_pairs.maps() {
             must_dependence.add_map(reverse_domain_factor(m)?)?;
@@ -340,7 +420,7 @@ pub(crate) fn flow(info: &AccessInfo, tm: &Timing) -> Result<Flow> {
         must_dependence.clone()
     };
     let may_no_source = nonempty_parts(may_no_source)?;
-    let must_no_source = if may.maps().is_empty() {
+    let must_no_source = if pb.may.maps().is_empty() {
         may_no_source.clone()
     } else {
         nonempty_parts(must_no_source)?
@@ -351,6 +431,24 @@ pub(crate) fn flow(info: &AccessInfo, tm: &Timing) -> Result<Flow> {
         must_no_source,
         may_no_source,
     })
+}
+
+/// The `may_dependence` of [`flow`] alone (the same relation, written the
+/// same way), without the demotions, must dependences and no-source
+/// relations that only the other results need.
+pub(crate) fn may_dependence(info: &AccessInfo, tm: &Timing) -> Result<UnionMap> {
+    let trace = Trace::new();
+    let pb = Problem::new(info, tm)?;
+    let sources = pb.sources();
+    let mut may_dependence = UnionMap::empty(pb.params.clone());
+    for ms in &pb.pieces() {
+        let part = pb.part(ms, &sources)?;
+        for m in sink_may_pairs(&part, &sources, pb.n)?.maps() {
+            may_dependence.add_map(reverse_domain_factor(m)?)?;
+        }
+        trace.step("sink part", &may_dependence);
+    }
+    nonempty_parts(may_dependence)
 }
 
 #[cfg(test)]

@@ -16,8 +16,12 @@ pub(super) struct State {
     pub(super) resolved_some: bool,
     /// The last must-sources.
     pub(super) m_must: UnionMap,
-    /// Sinks whose last must-source is not a must dependence.
+    /// Sinks whose last must-source is not a must dependence (kept only
+    /// when `demotes`).
     pub(super) demote: UnionMap,
+    /// Whether the demoted sinks are tracked: only the must dependences
+    /// need them (not the may dependences, [`super::may_dependence`]).
+    pub(super) demotes: bool,
     /// May candidates at or after the last must-source or kill.
     pub(super) may_after: UnionMap,
     /// May candidates at the levels below the current one (deeper).
@@ -25,12 +29,13 @@ pub(super) struct State {
 }
 
 impl State {
-    pub(super) fn new(all: Map, params: &[String]) -> State {
+    pub(super) fn new(all: Map, params: &[String], demotes: bool) -> State {
         State {
             remaining: all,
             resolved_some: false,
             m_must: UnionMap::empty(params.to_vec()),
             demote: UnionMap::empty(params.to_vec()),
+            demotes,
             may_after: UnionMap::empty(params.to_vec()),
             may_deeper: UnionMap::empty(params.to_vec()),
         }
@@ -138,13 +143,15 @@ impl<'c, 's, 'a> Resolution<'c, 's, 'a> {
     /// other than the last instance itself.
     fn may_after_last(&mut self, st: &mut State, at: &Map, s: &Source, dom: &Map) -> Result<()> {
         let level = self.level;
-        let deeper = match &mut self.deeper_dom {
-            Some(d) => d,
-            None => self.deeper_dom.insert(st.may_deeper.domain()?),
-        };
         let dom_u = UnionMap::from_map(dom.clone());
         self.after = self.after.union(&st.may_deeper.intersect_domain(&dom_u)?)?;
-        st.demote = st.demote.union(&deeper.intersect(&dom_u)?)?;
+        if st.demotes {
+            let deeper = match &mut self.deeper_dom {
+                Some(d) => d,
+                None => self.deeper_dom.insert(st.may_deeper.domain()?),
+            };
+            st.demote = st.demote.union(&deeper.intersect(&dom_u)?)?;
+        }
         for (j, cm) in level.may_l {
             let u = &level.sources[*j];
             if u.same_statement(s) {
@@ -153,7 +160,9 @@ impl<'c, 's, 'a> Resolution<'c, 's, 'a> {
                 let later = level.may_at_or_after(at, s, u, cm, true)?;
                 let same = cm.intersect(at)?.remove_empty_parts()?;
                 if !later.basic_maps().is_empty() {
-                    st.demote.add_map(later.domain()?)?;
+                    if st.demotes {
+                        st.demote.add_map(later.domain()?)?;
+                    }
                     self.after.add_map(later)?;
                 }
                 if !same.basic_maps().is_empty() {
@@ -162,7 +171,9 @@ impl<'c, 's, 'a> Resolution<'c, 's, 'a> {
             } else {
                 let x = level.may_at_or_after(at, s, u, cm, false)?;
                 if !x.basic_maps().is_empty() {
-                    st.demote.add_map(x.domain()?)?;
+                    if st.demotes {
+                        st.demote.add_map(x.domain()?)?;
+                    }
                     self.after.add_map(x)?;
                 }
             }

@@ -4,8 +4,10 @@ use std::sync::Arc;
 
 use super::super::Timing;
 use crate::error::Result;
+use std::cmp::Ordering;
+
 use presburger::relation::AffineSchedule;
-use presburger::{Map, Tuple};
+use presburger::{BasicMap, Int, Map, Tuple};
 
 /// The kind of a source access.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -20,13 +22,257 @@ pub(super) struct Source<'a> {
     pub(super) kind: Kind,
     pub(super) access: &'a Map,
     pub(super) sched: Sched,
+    /// Per time dimension, the time of the instances accessing an element
+    /// `a` as an affine function of it, `[constant | params | a]`, where
+    /// the schedule and the access determine it, and equalities every
+    /// element accessed satisfies (see [`element_times`]).
+    pub(super) elem_time: Option<ElementTimes>,
 }
 
-impl Source<'_> {
+/// The times of a source's instances as functions of the element they
+/// access ([`element_times`]).
+pub(super) struct ElementTimes {
+    /// Per time dimension, `[constant | params | a]` where determined.
+    times: Vec<Option<Vec<i128>>>,
+    /// Equalities `[constant | params | a]` of every element accessed.
+    eqs: Vec<Vec<i128>>,
+}
+
+impl<'a> Source<'a> {
+    pub(super) fn new(kind: Kind, access: &'a Map, sched: Sched) -> Source<'a> {
+        let elem_time = element_times(access, &sched);
+        Source {
+            kind,
+            access,
+            sched,
+            elem_time,
+        }
+    }
+
     /// True if both sources are accesses of one statement.
     pub(super) fn same_statement(&self, other: &Source) -> bool {
         self.access.space().domain == other.access.space().domain
     }
+
+    /// The order of the times of `self` and `other` (accesses of one
+    /// array) on dimensions `l..`, for the instances accessing one element:
+    /// decided at their first dimension where the times, as functions of
+    /// the element ([`element_times`]), differ by a constant (`Greater`:
+    /// `self` always later); `None` when a dimension that is not such a
+    /// function, or whose functions differ by more than a constant, comes
+    /// first. It extends [`AffineSchedule::compare_from`] (which takes
+    /// only the dimensions that do not depend on the instance): a time
+    /// dimension that follows an instance coordinate equal to an element
+    /// coordinate (`i` in `A[i][j]`) has the same value for both.
+    ///
+    /// The difference of two such functions counts as a constant when it
+    /// is one on the elements both sources access (modulo the equalities
+    /// of [`ElementTimes`]: `A[i][i + 1]` accessed by `x_j = x_i + 1`
+    /// gives `x_j` as `a_0 + 1`, another access `A[i][j]` gives `a_1`).
+    pub(super) fn compare_from(&self, other: &Source, l: usize) -> Option<Ordering> {
+        let (a, b) = (self.elem_time.as_ref()?, other.elem_time.as_ref()?);
+        let eqs: Vec<&Vec<i128>> = a.eqs.iter().chain(&b.eqs).collect();
+        for k in l..a.times.len().min(b.times.len()) {
+            let (x, y) = (a.times[k].as_ref()?, b.times[k].as_ref()?);
+            if x.len() != y.len() {
+                return None;
+            }
+            let d: Vec<i128> = x
+                .iter()
+                .zip(y)
+                .map(|(p, q)| p.checked_sub(*q))
+                .collect::<Option<_>>()?;
+            match constant_modulo(d, &eqs)?.cmp(&0) {
+                Ordering::Equal => {}
+                o => return Some(o),
+            }
+        }
+        None
+    }
+}
+
+/// Per time dimension of `sched` (of the [`Sched::follows`] form), the
+/// time of the instances of `access` (`x -> A[a]`) as an affine function
+/// of the element `a`: `[constant | params | a]`. A dimension that does
+/// not depend on the instance is its constant; one that follows the
+/// coordinate `x_d` (`±x_d + κ`) is a function of `a` when the equalities
+/// of every disjunct of `access` determine `x_d` as the same affine
+/// function of `a` and the parameters ([`coordinates_by_element`]).
+/// `None` for the other dimensions (and the whole when the schedule is not
+/// of that form, the access has no disjunct or a value is past `i64`).
+fn element_times(access: &Map, sched: &Sched) -> Option<ElementTimes> {
+    let (affine, follows) = (sched.affine.as_ref()?, sched.follows.as_ref()?);
+    let np = affine.n_param();
+    let (n_in, n_out) = (access.space().n_in(), access.space().n_out());
+    if access.basic_maps().is_empty() || n_in != affine.n_in() || access.space().n_param() != np {
+        return None;
+    }
+    let mut coords: Option<Vec<Option<Vec<i128>>>> = None;
+    // (the equalities of the elements of one disjunct; with several, none)
+    let mut eqs = Vec::new();
+    for b in access.basic_maps() {
+        let (here, elem_eqs) = coordinates_by_element(b, np, n_in, n_out)?;
+        if access.basic_maps().len() == 1 {
+            eqs = elem_eqs;
+        }
+        coords = Some(match coords {
+            None => here,
+            Some(c) => c
+                .into_iter()
+                .zip(here)
+                .map(|(x, y)| if x == y { x } else { None })
+                .collect(),
+        });
+    }
+    let coords = coords?;
+    let small = |v: &Int| v.to_i64().map(i128::from);
+    let mut out = Vec::with_capacity(follows.len());
+    for (k, f) in follows.iter().enumerate() {
+        let kappa: Vec<i128> = affine.row(k)[..1 + np]
+            .iter()
+            .map(small)
+            .collect::<Option<_>>()?;
+        out.push(match f {
+            None => {
+                let mut v = kappa;
+                v.resize(1 + np + n_out, 0);
+                Some(v)
+            }
+            // κ + s·x_d, s = ±1, with x_d = f(params, a)
+            Some((d, down)) => coords[*d].as_ref().map(|fd| {
+                let s: i128 = if *down { -1 } else { 1 };
+                let mut v: Vec<i128> = fd.iter().map(|c| s * c).collect();
+                for (x, kap) in v.iter_mut().zip(&kappa) {
+                    *x += kap;
+                }
+                v
+            }),
+        });
+    }
+    Some(ElementTimes { times: out, eqs })
+}
+
+/// The value of `d` (`[constant | params | a]`) on the points of the
+/// equalities `eqs` when it is a constant there (shown by eliminating the
+/// non-constant columns of `d` with the equalities), times a positive
+/// factor: its sign is the sign of the constant; `None` otherwise (or on
+/// an overflow).
+fn constant_modulo(mut d: Vec<i128>, eqs: &[&Vec<i128>]) -> Option<i128> {
+    let mut rows: Vec<Vec<i128>> = eqs.iter().map(|r| (*r).clone()).collect();
+    for col in 1..d.len() {
+        let Some(p) = rows
+            .iter()
+            .position(|r| r.get(col).is_some_and(|v| *v != 0))
+        else {
+            continue;
+        };
+        let piv = rows.swap_remove(p);
+        let (f, sign) = (piv[col].abs(), piv[col].signum());
+        let reduce = |r: &mut Vec<i128>| -> Option<()> {
+            let g = r[col];
+            if g != 0 {
+                for (x, y) in r.iter_mut().zip(&piv) {
+                    *x = f
+                        .checked_mul(*x)?
+                        .checked_sub(sign.checked_mul(g)?.checked_mul(*y)?)?;
+                }
+            }
+            Some(())
+        };
+        reduce(&mut d)?;
+        for r in rows.iter_mut() {
+            reduce(r)?;
+        }
+    }
+    d[1..].iter().all(|v| *v == 0).then_some(d[0])
+}
+
+/// Per instance coordinate `x_d` of the disjunct `b` of an access
+/// `x -> A[a]` (`n_in` coordinates, `n_out` element coordinates): `x_d` as
+/// an affine function `[constant | params | a]` of the element with
+/// integer coefficients, when the equalities of `b` determine it so (`x_d`
+/// of `A[x_d + 1]`, or through an equality between coordinates); `None`
+/// per coordinate otherwise, and for the whole on a value past `i64` or
+/// an overflow; then the equalities of the element, `[constant | params |
+/// a]`.
+#[allow(clippy::type_complexity)]
+fn coordinates_by_element(
+    b: &BasicMap,
+    np: usize,
+    n_in: usize,
+    n_out: usize,
+) -> Option<(Vec<Option<Vec<i128>>>, Vec<Vec<i128>>)> {
+    let (off_in, off_out) = (b.off_in(), b.off_out());
+    let small = |v: &Int| v.to_i64().map(i128::from);
+    let mut rows: Vec<Vec<i128>> = b
+        .eqs()
+        .iter()
+        .map(|r| r.iter().map(small).collect::<Option<Vec<i128>>>())
+        .collect::<Option<_>>()?;
+    // fraction-free elimination on the instance coordinates
+    let mut pivots: Vec<(usize, usize)> = Vec::new();
+    let mut r = 0;
+    for d in 0..n_in {
+        let col = off_in + d;
+        let Some(p) = (r..rows.len()).find(|&i| rows[i][col] != 0) else {
+            continue;
+        };
+        rows.swap(r, p);
+        for i in 0..rows.len() {
+            if i == r || rows[i][col] == 0 {
+                continue;
+            }
+            let (f, g) = (rows[r][col], rows[i][col]);
+            let row: Vec<i128> = rows[i]
+                .iter()
+                .zip(&rows[r])
+                .map(|(x, y)| f.checked_mul(*x)?.checked_sub(g.checked_mul(*y)?))
+                .collect::<Option<_>>()?;
+            let g = row.iter().fold(0i128, |g, &v| gcd(g, v));
+            rows[i] = if g > 1 {
+                row.iter().map(|v| v / g).collect()
+            } else {
+                row
+            };
+        }
+        pivots.push((r, d));
+        r += 1;
+    }
+    let mut out = vec![None; n_in];
+    for (r, d) in pivots {
+        let row = &rows[r];
+        let p = row[off_in + d];
+        let others_in = (0..n_in).any(|k| k != d && row[off_in + k] != 0);
+        let locals = row[off_out + n_out..].iter().any(|&v| v != 0);
+        let rest = row[..1 + np].iter().chain(&row[off_out..off_out + n_out]);
+        if others_in || locals || rest.clone().any(|v| v % p != 0) {
+            continue;
+        }
+        // p·x_d + rest = 0
+        out[d] = Some(rest.map(|v| -v / p).collect());
+    }
+    // the rows left after the elimination hold no instance coordinate:
+    // equalities of the element (those without locals)
+    let elem_eqs = rows[r..]
+        .iter()
+        .filter(|row| row[off_out + n_out..].iter().all(|&v| v == 0))
+        .map(|row| {
+            row[..1 + np]
+                .iter()
+                .chain(&row[off_out..off_out + n_out])
+                .copied()
+                .collect()
+        })
+        .collect();
+    Some((out, elem_eqs))
+}
+
+fn gcd(a: i128, b: i128) -> i128 {
+    let (mut a, mut b) = (a.abs(), b.abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
 }
 
 /// The schedule of one statement (domain tuple): as a relation, its inverse,

@@ -14,29 +14,28 @@ use presburger::relation::{
 use presburger::{Map, Space, UnionMap};
 
 /// The must-sources and kills of `src` (candidates at level `l`) from the
-/// latest to the earliest when their times at that level are ordered by
-/// constant dimensions alone (so that each source only applies where the
-/// later ones have no candidate) and each can be maximised in its own
-/// instance space (see [`Sched::follows`](super::sources::Sched)); `None`
-/// otherwise.
+/// latest to the earliest when their times at that level are ordered
+/// statically, by dimensions that are constants or the same function of
+/// the element accessed ([`Source::compare_from`]), so that each source
+/// only applies where the later ones have no candidate, and each can be
+/// maximised in its own instance space (see
+/// [`Sched::follows`](super::sources::Sched)); `None` otherwise.
 pub(super) fn static_order(
     src: &[(usize, Map)],
     sources: &[Source],
     l: usize,
 ) -> Option<Vec<usize>> {
-    let mut rows = Vec::new();
     for (k, _) in src {
-        let sched = &sources[*k].sched;
-        sched.follows.as_ref()?;
-        rows.push(sched.affine.as_ref()?);
+        sources[*k].sched.follows.as_ref()?;
     }
-    for a in 0..rows.len() {
-        for b in a + 1..rows.len() {
-            rows[a].compare_from(rows[b], l)?;
+    let at = |i: usize| &sources[src[i].0];
+    for a in 0..src.len() {
+        for b in a + 1..src.len() {
+            at(a).compare_from(at(b), l)?;
         }
     }
     let mut order: Vec<usize> = (0..src.len()).collect();
-    order.sort_by(|&a, &b| rows[b].compare_from(rows[a], l).expect("all pairs ordered"));
+    order.sort_by(|&a, &b| at(b).compare_from(at(a), l).expect("all pairs ordered"));
     Some(order)
 }
 
@@ -165,9 +164,17 @@ impl LevelSearch<'_, '_, '_, '_> {
                 if j == i {
                     continue;
                 }
-                let d = match rows(*kj).compare_from(rows(*k), l) {
+                // (source j is later somewhere exactly where its last
+                // instance is: compared with that function of the sink,
+                // not with all its candidates, the domain is a projection
+                // of determined coordinates)
+                let lj = &lasts[j];
+                if lj.basic_maps().is_empty() {
+                    continue;
+                }
+                let d = match sources[*kj].compare_from(&sources[*k], l) {
                     Some(Ordering::Less) => continue,
-                    Some(_) => cj.domain()?,
+                    Some(_) => lj.domain()?,
                     None => {
                         let space = Space::map(
                             a.space().params.clone(),
@@ -178,7 +185,7 @@ impl LevelSearch<'_, '_, '_, '_> {
                         if lt.basic_maps().is_empty() {
                             continue;
                         }
-                        let later = a.apply_range(&lt)?.intersect(cj)?.remove_empty_parts()?;
+                        let later = a.apply_range(&lt)?.intersect(lj)?.remove_empty_parts()?;
                         if later.basic_maps().is_empty() {
                             continue;
                         }
@@ -207,13 +214,15 @@ impl LevelSearch<'_, '_, '_, '_> {
             ats.push((*k, at, dom));
         }
         // Sources of different statements at the same (latest) time.
-        for (i, (k, _, di)) in ats.iter().enumerate() {
-            for (kj, _, dj) in &ats[i + 1..] {
-                let same_stmt = sources[*k].same_statement(&sources[*kj]);
-                if !same_stmt && rows(*k).compare_from(rows(*kj), l).is_none() {
-                    let both = di.intersect(dj)?.remove_empty_parts()?;
-                    if !both.basic_maps().is_empty() {
-                        st.demote.add_map(both)?;
+        if st.demotes {
+            for (i, (k, _, di)) in ats.iter().enumerate() {
+                for (kj, _, dj) in &ats[i + 1..] {
+                    let same_stmt = sources[*k].same_statement(&sources[*kj]);
+                    if !same_stmt && sources[*k].compare_from(&sources[*kj], l).is_none() {
+                        let both = di.intersect(dj)?.remove_empty_parts()?;
+                        if !both.basic_maps().is_empty() {
+                            st.demote.add_map(both)?;
+                        }
                     }
                 }
             }
@@ -275,7 +284,9 @@ impl LevelSearch<'_, '_, '_, '_> {
                 (m.clone(), inj)
             })
             .collect();
-        st.demote = st.demote.union(&several_sources(&parts, &params)?)?;
+        if st.demotes {
+            st.demote = st.demote.union(&several_sources(&parts, &params)?)?;
+        }
         if level.has_may {
             // May-sources at or after t_l: deeper ones all, this level's compared.
             let mut after = st
@@ -287,7 +298,9 @@ impl LevelSearch<'_, '_, '_, '_> {
                 let x = c.intersect(&le.apply_range(&s.sched.inv)?)?;
                 after.add_map(x.remove_empty_parts()?)?;
             }
-            st.demote = st.demote.union(&after.subtract(&all_l)?.domain()?)?;
+            if st.demotes {
+                st.demote = st.demote.union(&after.subtract(&all_l)?.domain()?)?;
+            }
             st.may_after = st.may_after.union(&after)?;
         }
         st.m_must = st.m_must.union(&must_l)?;
