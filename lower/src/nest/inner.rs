@@ -11,7 +11,7 @@ use ast::{CmpOp, Node};
 use codegen_x86::{Gpr, Mem, Scale};
 use scop::model::Expr;
 
-use super::groups::{promotion, strided_arrays};
+use super::groups::{promotion, strided_arrays, Group, Promoted};
 use super::invariants::{collect_invariants, collect_literals};
 use crate::body::{key, Call, Inner};
 use crate::emit::{g, imm, q, Operand, Width};
@@ -168,14 +168,9 @@ impl State<'_> {
         }
         inner.pref = promoted_refs;
         self.inner = Some(inner);
-        for (a, gi, d) in &promote {
-            let (m, t) = match groups[*gi].reg {
-                Some(p) => (Mem::base(p).disp(*d), None),
-                None => {
-                    let (m, t) = self.scalar_mem(a)?;
-                    (m, Some(t))
-                }
-            };
+        for pr in &promote {
+            let a = &pr.0;
+            let (m, t) = self.promoted_mem(&groups, pr)?;
             let v = self.vreg()?;
             self.e.vload(Width::Scalar, v, m);
             if let Some(t) = t {
@@ -299,14 +294,9 @@ impl State<'_> {
             .inner
             .take()
             .ok_or_else(|| Error::Internal("no innermost loop state".into()))?;
-        for (a, gi, d) in &promote {
-            let (m, t) = match groups[*gi].reg {
-                Some(p) => (Mem::base(p).disp(*d), None),
-                None => {
-                    let (m, t) = self.scalar_mem(a)?;
-                    (m, Some(t))
-                }
-            };
+        for pr in &promote {
+            let a = &pr.0;
+            let (m, t) = self.promoted_mem(&groups, pr)?;
             let v = inner.promoted[a];
             self.e.vstore(Width::Scalar, m, v);
             self.vfree(v);
@@ -323,5 +313,19 @@ impl State<'_> {
             }
         }
         Ok(true)
+    }
+
+    /// The address of a promoted array's element: through its group's
+    /// pointer, or in the scalar area through a temporary (returned, to be
+    /// freed after use).
+    fn promoted_mem(&mut self, groups: &[Group], pr: &Promoted) -> Result<(Mem, Option<Gpr>)> {
+        let (a, gi, d) = pr;
+        Ok(match groups[*gi].reg {
+            Some(p) => (Mem::base(p).disp(*d), None),
+            None => {
+                let (m, t) = self.scalar_mem(a)?;
+                (m, Some(t))
+            }
+        })
     }
 }
