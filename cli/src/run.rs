@@ -200,29 +200,17 @@ pub fn run_source_with(
                     );
                 }
             };
+            let cx = lower::RunContext {
+                kernel: &k,
+                function: &front.function,
+                assignments: &a.assignments,
+                repeat: a.repeat,
+                threads,
+                min_threaded_ns: THREADED_NS,
+            };
             let out = match &whole {
-                Some(w) => lower::run_adaptive(
-                    w,
-                    &c,
-                    &k,
-                    &front.function,
-                    &a.assignments,
-                    a.repeat,
-                    threads,
-                    THREADED_NS,
-                    lower::SEQUENTIAL_NS,
-                    &mut report,
-                )?,
-                None => lower::run_pieces(
-                    &c,
-                    &k,
-                    &front.function,
-                    &a.assignments,
-                    a.repeat,
-                    threads,
-                    THREADED_NS,
-                    &mut report,
-                )?,
+                Some(w) => lower::run_adaptive(w, &c, &cx, lower::SEQUENTIAL_NS, &mut report)?,
+                None => lower::run_pieces(&c, &cx, &mut report)?,
             };
             if let (Some(cpu), Some(all)) = (out.median_cpu_ns, out.median_process_cpu_ns) {
                 eprintln!(

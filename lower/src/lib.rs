@@ -447,5 +447,5 @@ pub use pipeline::{
 };
 pub use run::{
     accesses_in_bounds, median, parse_assignments, run, run_adaptive, run_pieces, KernelFn,
-    Outcome, SEQUENTIAL_NS,
+    Outcome, RunContext, SEQUENTIAL_NS,
 };

@@ -16,8 +16,8 @@ use crate::emit::{g, imm, Operand};
 use crate::error::{Error, Result};
 use crate::jam::mentions;
 use crate::linear::Poly;
-use crate::nest::{temps_needed, Group};
-use crate::state::State;
+use crate::nest::Group;
+use crate::state::{temps_needed, State};
 
 /// Iterations of the enclosing loop that [`State::prefetch_ahead`] looks
 /// ahead.

@@ -93,6 +93,25 @@ pub fn accesses_in_bounds(model: &scop::Model, ints: &HashMap<String, i64>) -> R
     Ok(true)
 }
 
+/// What every run of compiled code needs: the kernel, its source function
+/// and parameter values, how many runs, and how the work is shared.
+#[derive(Debug, Clone, Copy)]
+pub struct RunContext<'a> {
+    /// The kernel the code was compiled from.
+    pub kernel: &'a Kernel,
+    /// Its source function (the parameters and their initial values).
+    pub function: &'a Function,
+    /// `NAME=VALUE` values of the parameters ([`parse_assignments`]).
+    pub assignments: &'a [String],
+    /// Runs to make (at least one), each from fresh inputs.
+    pub repeat: usize,
+    /// Threads of the team of workers (1: the calling thread only).
+    pub threads: usize,
+    /// An instance of a parallel loop runs on the team when its loop's
+    /// previous instance took this long on one thread (0: always).
+    pub min_threaded_ns: u128,
+}
+
 /// Runs the compiled kernel `repeat` times from fresh inputs; `progress`
 /// hears of every run (its number and time in nanoseconds).
 pub fn run(
@@ -108,53 +127,36 @@ pub fn run(
         parallel: false,
         nested: None,
     };
-    run_pieces(
-        std::slice::from_ref(&piece),
-        k,
-        f,
+    let cx = RunContext {
+        kernel: k,
+        function: f,
         assignments,
         repeat,
-        1,
-        0,
-        progress,
-    )
+        threads: 1,
+        min_threaded_ns: 0,
+    };
+    run_pieces(std::slice::from_ref(&piece), &cx, progress)
 }
 
 /// Like [`run`] for a kernel compiled in pieces ([`crate::compile_pieces`]):
-/// the pieces run in order; with `threads` > 1 a team of workers is
+/// the pieces run in order; with `cx.threads` > 1 a team of workers is
 /// started once for all runs (the `workers` module) and each instance of
 /// a parallel loop (a parallel piece, or a parallel loop of a piece's
 /// [`crate::nested::Nest`] inside sequential loops) runs on it, its
 /// iterations handed out in chunks, all done before anything else starts,
-/// when the loop's previous instance took `min_threaded_ns` or more on one
-/// thread (estimated, when it ran on the team, as its time times the
+/// when the loop's previous instance took `cx.min_threaded_ns` or more on
+/// one thread (estimated, when it ran on the team, as its time times the
 /// workers that took part); the first instance runs on one thread unless
 /// the threshold is 0. A piece with a nest runs as one function in its
 /// first run and as the nest in its second, then as whichever was faster
 /// in its last run (with threshold 0: always as the nest). The arrays are
 /// allocated once and refilled with their initial values before each run.
-#[allow(clippy::too_many_arguments)]
 pub fn run_pieces(
     pieces: &[Piece],
-    k: &Kernel,
-    f: &Function,
-    assignments: &[String],
-    repeat: usize,
-    threads: usize,
-    min_threaded_ns: u128,
+    cx: &RunContext,
     progress: &mut dyn FnMut(usize, u128),
 ) -> Result<Outcome> {
-    run_with(
-        None,
-        pieces,
-        k,
-        f,
-        assignments,
-        repeat,
-        threads,
-        min_threaded_ns,
-        progress,
-    )
+    run_with(None, pieces, cx, progress)
 }
 
 /// Like [`run_pieces`], with `whole`, the kernel as one function (the
@@ -163,34 +165,18 @@ pub fn run_pieces(
 /// runs it again while the fastest run of `whole` so far took less than
 /// `sequential_ns` (`poly run`: [`SEQUENTIAL_NS`]), and runs the pieces (on the team, as
 /// [`run_pieces`]) otherwise, every parallel loop's first instance then
-/// on the team (its estimate starts at `min_threaded_ns`). A kernel of
+/// on the team (its estimate starts at `cx.min_threaded_ns`). A kernel of
 /// less than a millisecond gains less from a second core than the pieces
 /// and the team cost (tiled_mix at N = M = 4000: 0.34 ms on two threads,
 /// 0.22 ms as one function on one, on an idle 2-core Xeon).
-#[allow(clippy::too_many_arguments)]
 pub fn run_adaptive(
     whole: &Compiled,
     pieces: &[Piece],
-    k: &Kernel,
-    f: &Function,
-    assignments: &[String],
-    repeat: usize,
-    threads: usize,
-    min_threaded_ns: u128,
+    cx: &RunContext,
     sequential_ns: u128,
     progress: &mut dyn FnMut(usize, u128),
 ) -> Result<Outcome> {
-    run_with(
-        Some((whole, sequential_ns)),
-        pieces,
-        k,
-        f,
-        assignments,
-        repeat,
-        threads,
-        min_threaded_ns,
-        progress,
-    )
+    run_with(Some((whole, sequential_ns)), pieces, cx, progress)
 }
 
 /// `poly run`'s threshold of [`run_adaptive`]: a kernel whose
@@ -199,18 +185,20 @@ pub fn run_adaptive(
 pub const SEQUENTIAL_NS: u128 = 1_000_000;
 
 /// [`run_pieces`] and [`run_adaptive`].
-#[allow(clippy::too_many_arguments)]
 fn run_with(
     whole: Option<(&Compiled, u128)>,
     pieces: &[Piece],
-    k: &Kernel,
-    f: &Function,
-    assignments: &[String],
-    repeat: usize,
-    threads: usize,
-    min_threaded_ns: u128,
+    cx: &RunContext,
     progress: &mut dyn FnMut(usize, u128),
 ) -> Result<Outcome> {
+    let RunContext {
+        kernel: k,
+        function: f,
+        assignments,
+        repeat,
+        threads,
+        min_threaded_ns,
+    } = *cx;
     let (ints, dbls) = parse_assignments(f, assignments)?;
     let init = scop::interp::initial_state(f, &ints, &dbls)?;
     // every function: the pieces', then the leaves of their nests

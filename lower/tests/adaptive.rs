@@ -41,19 +41,15 @@ fn one_function_then_pieces_compute_the_interpreters_checksums() {
             }
             let want = scop::commands::interp_function(&front.function, &assignments).unwrap();
             for threshold in [0, u128::MAX] {
-                let got = lower::run_adaptive(
-                    &c,
-                    &pieces,
-                    &k,
-                    &front.function,
-                    &assignments,
-                    3,
-                    3,
-                    0,
-                    threshold,
-                    &mut |_, _| {},
-                )
-                .unwrap();
+                let cx = lower::RunContext {
+                    kernel: &k,
+                    function: &front.function,
+                    assignments: &assignments,
+                    repeat: 3,
+                    threads: 3,
+                    min_threaded_ns: 0,
+                };
+                let got = lower::run_adaptive(&c, &pieces, &cx, threshold, &mut |_, _| {}).unwrap();
                 agree(
                     &want,
                     &got.checksums,

@@ -30,8 +30,15 @@ fn check(src: &str, tiled: bool, sizes: &[&[(&str, i64)]]) {
         let want = scop::commands::interp_function(&front.function, &a).unwrap();
         let got = lower::run(&c, &k, &front.function, &a, 2, &mut |_, _| {}).unwrap();
         agree(&want, &got.checksums, &format!("{a:?}"));
-        let got =
-            lower::run_pieces(&pieces, &k, &front.function, &a, 1, 3, 0, &mut |_, _| {}).unwrap();
+        let cx = lower::RunContext {
+            kernel: &k,
+            function: &front.function,
+            assignments: &a,
+            repeat: 1,
+            threads: 3,
+            min_threaded_ns: 0,
+        };
+        let got = lower::run_pieces(&pieces, &cx, &mut |_, _| {}).unwrap();
         agree(&want, &got.checksums, &format!("{a:?} on 3 workers"));
     }
 }

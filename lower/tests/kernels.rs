@@ -245,17 +245,15 @@ fn parallel_pieces_on_three_workers_agree_with_the_interpreter() {
                 continue;
             }
             let want = scop::commands::interp_function(&front.function, &assignments).unwrap();
-            let got = lower::run_pieces(
-                &pieces,
-                &k,
-                &front.function,
-                &assignments,
-                1,
-                3,
-                0,
-                &mut |_, _| {},
-            )
-            .unwrap();
+            let cx = lower::RunContext {
+                kernel: &k,
+                function: &front.function,
+                assignments: &assignments,
+                repeat: 1,
+                threads: 3,
+                min_threaded_ns: 0,
+            };
+            let got = lower::run_pieces(&pieces, &cx, &mut |_, _| {}).unwrap();
             agree(&want, &got.checksums, &format!("{} n={n}", path.display()));
         }
     }

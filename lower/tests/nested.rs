@@ -32,18 +32,15 @@ fn run(
     threads: usize,
     threshold: u128,
 ) -> String {
-    lower::run_pieces(
-        p,
-        k,
-        &front.function,
-        a,
+    let cx = lower::RunContext {
+        kernel: k,
+        function: &front.function,
+        assignments: a,
         repeat,
         threads,
-        threshold,
-        &mut |_, _| {},
-    )
-    .unwrap()
-    .checksums
+        min_threaded_ns: threshold,
+    };
+    lower::run_pieces(p, &cx, &mut |_, _| {}).unwrap().checksums
 }
 
 #[test]

@@ -3,6 +3,8 @@
 
 use presburger::{Aff, Builder, Int, Map, MultiAff, PwAff, PwMultiAff, Set, Space, Tuple};
 use proptest::prelude::*;
+use testkit::oracle::{best_in_box, box_points_i64 as box_points};
+use testkit::strategies::extra_constraint;
 
 fn int(v: i64) -> Int {
     Int::from(v)
@@ -10,24 +12,6 @@ fn int(v: i64) -> Int {
 
 fn pt(v: &[i64]) -> Vec<Int> {
     v.iter().map(|&x| Int::from(x)).collect()
-}
-
-/// All points of `[lo, hi]^n`.
-fn box_points(n: usize, lo: i64, hi: i64) -> Vec<Vec<i64>> {
-    let mut out = vec![vec![]];
-    for _ in 0..n {
-        out = out
-            .iter()
-            .flat_map(|p| {
-                (lo..=hi).map(move |v| {
-                    let mut q: Vec<i64> = p.clone();
-                    q.push(v);
-                    q
-                })
-            })
-            .collect();
-    }
-    out
 }
 
 // ------------------------------------------------------------------ isl printing
@@ -739,22 +723,7 @@ fn lex_disjunct() -> impl Strategy<Value = String> {
         let names = ["i", "x0", "x1"];
         let mut parts: Vec<String> = vec!["-4 <= x0 <= 5".into(), "-4 <= x1 <= 5".into()];
         for (coef, c, kind, m) in cs {
-            let lin: Vec<String> = coef
-                .iter()
-                .zip(names)
-                .filter(|(a, _)| **a != 0)
-                .map(|(a, v)| format!("{a}*{v}"))
-                .collect();
-            if lin.is_empty() {
-                continue;
-            }
-            let lin = lin.join(" + ");
-            parts.push(match kind {
-                0 => format!("{lin} + {c} = 0"),
-                1 => format!("exists (e : {lin} + {c} = {m}*e)"),
-                2 => format!("({lin}) mod {m} = 1"),
-                _ => format!("{lin} + {c} >= 0"),
-            });
+            parts.extend(extra_constraint(&coef, &names, c, kind, m));
         }
         parts.join(" and ")
     })
@@ -805,14 +774,9 @@ fn lexmax_pw_multi_aff_of_union_with_divisions() {
     for q in -12i64..=12 {
         let v = pma.eval(&pt(&[q])).unwrap();
         // brute force over the box of outputs
-        let mut best: Option<Vec<Int>> = None;
-        for x0 in -4i64..=5 {
-            for x1 in -4i64..=5 {
-                if m.contains_point(&pt(&[q, x0, x1])).unwrap() {
-                    best = Some(pt(&[x0, x1]));
-                }
-            }
-        }
-        assert_eq!(v, best, "i = {q}");
+        let best = best_in_box(2, -4, 5, true, |x| {
+            m.contains_point(&pt(&[q, x[0], x[1]])).unwrap()
+        });
+        assert_eq!(v, best.map(|x| pt(&x)), "i = {q}");
     }
 }

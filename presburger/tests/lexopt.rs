@@ -5,6 +5,8 @@
 
 use presburger::reference::lexopt_by_search;
 use presburger::{Map, Result};
+use testkit::oracle::best_in_box;
+use testkit::strategies::extra_constraint;
 
 /// The fast path: `Map::lexmin` or `Map::lexmax`.
 fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
@@ -28,24 +30,10 @@ fn disjunct(d: usize) -> impl Strategy<Value = String> {
         0..4,
     );
     cons.prop_map(move |cs| {
-        let mut parts: Vec<String> = (0..d).map(|k| format!("-6 <= x{k} <= 9")).collect();
+        let vars: Vec<String> = (0..d).map(|k| format!("x{k}")).collect();
+        let mut parts: Vec<String> = vars.iter().map(|x| format!("-6 <= {x} <= 9")).collect();
         for (coef, c, kind, m) in cs {
-            let lin: Vec<String> = coef
-                .iter()
-                .enumerate()
-                .filter(|(_, a)| **a != 0)
-                .map(|(k, a)| format!("{a}*x{k}"))
-                .collect();
-            if lin.is_empty() {
-                continue;
-            }
-            let lin = lin.join(" + ");
-            parts.push(match kind {
-                0 => format!("{lin} + {c} = 0"),
-                1 => format!("exists (e : {lin} + {c} = {m}*e)"),
-                2 => format!("({lin}) mod {m} = 1"),
-                _ => format!("{lin} + {c} >= 0"),
-            });
+            parts.extend(extra_constraint(&coef, &vars, c, kind, m));
         }
         parts.join(" and ")
     })
@@ -102,42 +90,29 @@ fn duplicate_parametric_disjuncts() {
         // brute force at small parameter values: the optimum of the points
         for n in 0..7i64 {
             for m in 0..7i64 {
-                let mut pts = Vec::new();
-                for c0 in -2..10i64 {
-                    for c1 in -2..10i64 {
-                        let ii = c0.div_euclid(4) * 4;
-                        let first = 0 <= ii
-                            && ii < n
-                            && c0 < n
-                            && c1.rem_euclid(2) == 0
-                            && 0 <= c1
-                            && c1 < m
-                            && c0 - 3 <= c1
-                            && c1 <= c0 + 3;
-                        let second = 0 <= ii
-                            && ii < n
-                            && c0 < n
-                            && 0 <= c1
-                            && c1 < m
-                            && c0 < c1
-                            && c1 <= c0 + 3;
-                        if first || second {
-                            pts.push((c0, c1));
-                        }
-                    }
-                }
-                let want = if max {
-                    pts.iter().max()
-                } else {
-                    pts.iter().min()
-                };
+                let want = best_in_box(2, -2, 9, max, |c| {
+                    let (c0, c1) = (c[0], c[1]);
+                    let ii = c0.div_euclid(4) * 4;
+                    let first = 0 <= ii
+                        && ii < n
+                        && c0 < n
+                        && c1.rem_euclid(2) == 0
+                        && 0 <= c1
+                        && c1 < m
+                        && c0 - 3 <= c1
+                        && c1 <= c0 + 3;
+                    let second =
+                        0 <= ii && ii < n && c0 < n && 0 <= c1 && c1 < m && c0 < c1 && c1 <= c0 + 3;
+                    first || second
+                });
                 let fixed: Set = format!("[N, M] -> {{ [c0, c1] : N = {n} and M = {m} }}")
                     .parse()
                     .unwrap();
                 let got = both.intersect(&fixed).unwrap();
                 let expect: Set = match want {
-                    Some((a, b)) => format!(
-                        "[N, M] -> {{ [c0, c1] : N = {n} and M = {m} and c0 = {a} and c1 = {b} }}"
+                    Some(c) => format!(
+                        "[N, M] -> {{ [c0, c1] : N = {n} and M = {m} and c0 = {} and c1 = {} }}",
+                        c[0], c[1]
                     ),
                     None => "[N, M] -> { [c0, c1] : 1 = 0 }".to_string(),
                 }

@@ -6,6 +6,8 @@
 
 use presburger::{Int, Map, Set};
 use proptest::prelude::*;
+use testkit::oracle::{best_in_box, box_points_i64};
+use testkit::strategies::extra_constraint;
 
 /// The box every disjunct lies in (per output dimension).
 const LO: i64 = -3;
@@ -29,30 +31,14 @@ fn disjunct(d: usize, names: Vec<&'static str>) -> impl Strategy<Value = String>
         0..4,
     );
     cons.prop_map(move |cs| {
+        // the outputs, then the parameters/inputs
+        let vars: Vec<String> = (0..d)
+            .map(|v| format!("x{v}"))
+            .chain(names.iter().map(|n| n.to_string()))
+            .collect();
         let mut parts: Vec<String> = (0..d).map(|v| format!("{LO} <= x{v} <= {HI}")).collect();
         for (cx, cp, c, kind, m) in cs {
-            let lin: Vec<String> = cx
-                .iter()
-                .enumerate()
-                .filter(|(_, a)| **a != 0)
-                .map(|(v, a)| format!("{a}*x{v}"))
-                .chain(
-                    cp.iter()
-                        .zip(&names)
-                        .filter(|(a, _)| **a != 0)
-                        .map(|(a, n)| format!("{a}*{n}")),
-                )
-                .collect();
-            if lin.is_empty() {
-                continue;
-            }
-            let lin = lin.join(" + ");
-            parts.push(match kind {
-                0 => format!("{lin} + {c} = 0"),
-                1 => format!("exists (e : {lin} + {c} = {m}*e)"),
-                2 => format!("({lin}) mod {m} = 1"),
-                _ => format!("{lin} + {c} >= 0"),
-            });
+            parts.extend(extra_constraint(&[cx, cp].concat(), &vars, c, kind, m));
         }
         parts.join(" and ")
     })
@@ -99,43 +85,21 @@ fn union() -> impl Strategy<Value = (String, bool)> {
     })
 }
 
-/// All points of the output box, in lexicographic order.
-fn box_points(d: usize) -> Vec<Vec<i64>> {
-    let mut out = vec![Vec::new()];
-    for _ in 0..d {
-        out = out
-            .into_iter()
-            .flat_map(|p| {
-                (LO - 1..=HI + 1).map(move |v| {
-                    let mut q = p.clone();
-                    q.push(v);
-                    q
-                })
-            })
-            .collect();
-    }
-    out
-}
-
 /// Checks `opt` (the lexmin or lexmax of `m`) against enumeration at every
 /// value of the two leading variables (parameters or parameter and input).
 fn agrees(m: &Map, opt: &Map, max: bool) -> std::result::Result<(), String> {
     let d = m.space().n_out();
-    let pts = box_points(d);
+    // the output box, one wider than every disjunct's
+    let (lo, hi) = (LO - 1, HI + 1);
+    let pts = box_points_i64(d, lo, hi);
     for p in PLO..=PHI {
         for q in PLO..=PHI {
             let at =
                 |x: &[i64]| -> Vec<Int> { [p, q].iter().chain(x).map(|v| Int::from(*v)).collect() };
-            let mut inside = Vec::new();
-            for x in &pts {
-                if m.contains_point(&at(x)).unwrap() {
-                    inside.push(x.clone());
-                }
-            }
-            let want = if max { inside.last() } else { inside.first() };
+            let want = best_in_box(d, lo, hi, max, |x| m.contains_point(&at(x)).unwrap());
             for x in &pts {
                 let got = opt.contains_point(&at(x)).unwrap();
-                if got != (Some(x) == want) {
+                if got != (want.as_ref() == Some(x)) {
                     return Err(format!(
                         "at ({p}, {q}), {x:?}: optimum says {got}, want {want:?}"
                     ));

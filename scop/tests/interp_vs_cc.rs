@@ -140,6 +140,27 @@ fn interp_usage_errors() {
     assert!(scop::scop_command(&[]).is_err());
 }
 
+/// The statement instances (statement number, iterator values) that the
+/// interpreter runs on kernel `src` at the integer parameter values `ints`,
+/// in execution order.
+fn trace_of(src: &str, ints: &HashMap<String, i64>) -> Vec<(usize, Vec<i64>)> {
+    let f = scop::parse_kernel(src).unwrap();
+    let mut st = scop::interp::initial_state(&f, ints, &HashMap::new()).unwrap();
+    scop::interp::run_traced(&f, &mut st).unwrap()
+}
+
+/// Asserts that kernel `src` has two statements in its model and, with
+/// its loop bound parameter `n` at 2, runs statement 0 then statement 1 at
+/// iteration 0, then both at iteration 1.
+fn assert_two_statements_twice(src: &str, n: &str) {
+    assert_eq!(scop::build_scop(src).unwrap().statements.len(), 2);
+    let ints: HashMap<String, i64> = [(n.to_string(), 2)].into_iter().collect();
+    assert_eq!(
+        trace_of(src, &ints),
+        vec![(0, vec![0]), (1, vec![0]), (0, vec![1]), (1, vec![1])]
+    );
+}
+
 /// The instances the interpreter executes are exactly the points of the
 /// model's iteration domains, and they run in increasing schedule order.
 #[test]
@@ -148,11 +169,9 @@ fn model_agrees_with_execution() {
         let p = path.display().to_string();
         let src = std::fs::read_to_string(&path).unwrap();
         let scop = scop::build_scop(&src).unwrap();
-        let f = scop::parse_kernel(&src).unwrap();
         let params = common::param_values(&src);
         let ints: HashMap<String, i64> = params.iter().cloned().collect();
-        let mut st = scop::interp::initial_state(&f, &ints, &HashMap::new()).unwrap();
-        let trace = scop::interp::run_traced(&f, &mut st).unwrap();
+        let trace = trace_of(&src, &ints);
         // Schedule order.
         let time = |(s, it): &(usize, Vec<i64>)| -> Vec<i64> {
             let stmt = &scop.statements[*s];
@@ -211,17 +230,8 @@ fn model_agrees_with_execution() {
 #[test]
 fn trace_numbers_statements_as_the_model() {
     let src = "void k(int n, double A[8], double B[8]) {\n  for (int i = 0; i < n; i++) {\n    if (i > 7) { A[i] = 0.0; abort(); } else B[i] = 1.0;\n    A[i] = B[i];\n  }\n}\n";
-    let scop = scop::build_scop(src).unwrap();
-    assert_eq!(scop.statements.len(), 2);
-    let f = scop::parse_kernel(src).unwrap();
-    let ints: HashMap<String, i64> = [("n".to_string(), 2)].into_iter().collect();
-    let mut st = scop::interp::initial_state(&f, &ints, &HashMap::new()).unwrap();
-    let trace = scop::interp::run_traced(&f, &mut st).unwrap();
     // S0 is `B[i] = 1.0`, S1 is `A[i] = B[i]`
-    assert_eq!(
-        trace,
-        vec![(0, vec![0]), (1, vec![0]), (0, vec![1]), (1, vec![1])]
-    );
+    assert_two_statements_twice(src, "n");
 }
 
 /// A local's scope begins at its declarator (C 6.2.1): an initializer may
@@ -233,20 +243,11 @@ fn trace_numbers_statements_as_the_model() {
 #[test]
 fn initializer_reads_its_own_variable() {
     let src = "void k(int N, double A[N]) {\n  for (int i = 0; i < N; i++) {\n    double t = t + 1.0;\n    A[i] = t;\n  }\n}\n";
-    let scop = scop::build_scop(src).unwrap();
-    assert_eq!(scop.statements.len(), 2);
+    assert_two_statements_twice(src, "N");
     // t counts 1, 2, 3: the value of the previous iteration
     let out = scop::commands::interp_source(src, &["N=3".into()]).unwrap();
     let want = 1.0 * 1.0 + 2.0 * 2.0 + 3.0 * 3.0;
     assert_eq!(out, format!("A {}\n", scop::interp::format_c_exp(want, 12)));
-    let f = scop::parse_kernel(src).unwrap();
-    let ints: HashMap<String, i64> = [("N".to_string(), 2)].into_iter().collect();
-    let mut st = scop::interp::initial_state(&f, &ints, &HashMap::new()).unwrap();
-    let trace = scop::interp::run_traced(&f, &mut st).unwrap();
-    assert_eq!(
-        trace,
-        vec![(0, vec![0]), (1, vec![0]), (0, vec![1]), (1, vec![1])]
-    );
 }
 
 /// Names are resolved on every path, also in a branch the model drops: an

@@ -20,7 +20,8 @@
 //! - **Pools** ([`pool`]): constraint pools and fixtures of the property
 //!   tests (`BASE_POOL`, `pool_with`, `pool_set`, `pool_subset`).
 //! - **Oracles**: brute-force membership and enumeration ([`oracle`]:
-//!   `contains`, `basic_contains`, `box_points`, `EXIST_BOUND`, `Universe`),
+//!   `contains`, `basic_contains`, `box_points`, `best_in_box`, `EXIST_BOUND`,
+//!   `Universe`),
 //!   and the dataflow trace simulator ([`simulate`]).
 //! - **Generators**: the byte-driven random set generator ([`gen`]), its
 //!   proptest strategies (`strategies`, feature `proptest`, on by default)

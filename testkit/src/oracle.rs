@@ -320,19 +320,51 @@ impl<'a> Tester<'a> {
 
 /// All points of the box `[lo, hi]^n`, in lexicographic order.
 pub fn box_points(n: usize, lo: i64, hi: i64) -> Vec<Vec<Int>> {
+    box_points_i64(n, lo, hi)
+        .into_iter()
+        .map(|p| p.into_iter().map(Int::from).collect())
+        .collect()
+}
+
+/// All points of the box `[lo, hi]^n` as machine integers, in
+/// lexicographic order.
+pub fn box_points_i64(n: usize, lo: i64, hi: i64) -> Vec<Vec<i64>> {
     let mut out = vec![vec![]];
     for _ in 0..n {
-        let mut next = Vec::new();
-        for p in &out {
-            for v in lo..=hi {
-                let mut q = p.clone();
-                q.push(Int::from(v));
-                next.push(q);
-            }
-        }
-        out = next;
+        out = out
+            .into_iter()
+            .flat_map(|p| {
+                (lo..=hi).map(move |v| {
+                    let mut q = p.clone();
+                    q.push(v);
+                    q
+                })
+            })
+            .collect();
     }
     out
+}
+
+/// The lexicographically smallest (or, with `max`, largest) point of the
+/// box `[lo, hi]^n` that `member` accepts, by enumeration; `None` when it
+/// accepts none. Membership is the caller's: a predicate written out by
+/// hand, [`contains`], or the engine's own test when what is checked is an
+/// optimum.
+pub fn best_in_box(
+    n: usize,
+    lo: i64,
+    hi: i64,
+    max: bool,
+    mut member: impl FnMut(&[i64]) -> bool,
+) -> Option<Vec<i64>> {
+    let mut best = None;
+    for x in box_points_i64(n, lo, hi) {
+        // the first accepted point is the minimum; the last, the maximum
+        if (max || best.is_none()) && member(&x) {
+            best = Some(x);
+        }
+    }
+    best
 }
 
 /// The box enumerated by the oracle: parameters in `-param_bound..=param_bound`,

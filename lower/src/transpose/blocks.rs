@@ -218,7 +218,7 @@ impl State<'_> {
             self.e.add(g(t), imm(3))?;
             self.e.cmp(g(t), bound)?;
             self.free(t);
-            self.e.jcc(crate::nest::cc(op).negate(), rows_left);
+            self.e.jcc(crate::state::cc(op).negate(), rows_left);
         }
         // ---- the blocks ----
         let c2loc = self.long()?;
@@ -375,13 +375,13 @@ impl State<'_> {
         // ---- the rows left over: the original body ----
         self.e.bind(rows_left)?;
         self.cmp_bound2(loc, bound)?;
-        self.e.jcc(crate::nest::cc(op).negate(), done);
+        self.e.jcc(crate::state::cc(op).negate(), done);
         let rows_top = self.e.label();
         self.e.bind(rows_top)?;
         self.node(&plan.inner_loop)?;
         self.e.add(Self::loc_op2(loc), imm(1))?;
         self.cmp_bound2(loc, bound)?;
-        self.e.jcc(crate::nest::cc(op), rows_top);
+        self.e.jcc(crate::state::cc(op), rows_top);
         self.e.bind(done)?;
         self.strided = strided;
         for n in &mut self.notes[first_note..] {

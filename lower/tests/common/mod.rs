@@ -109,17 +109,15 @@ pub fn both_agree(
     let want = scop::commands::interp_function(&front.function, assignments).unwrap();
     let got = lower::run(c, k, &front.function, assignments, 1, &mut |_, _| {}).unwrap();
     agree(&want, &got.checksums, what);
-    let got = lower::run_pieces(
-        pieces,
-        k,
-        &front.function,
+    let cx = lower::RunContext {
+        kernel: k,
+        function: &front.function,
         assignments,
-        1,
-        3,
-        0,
-        &mut |_, _| {},
-    )
-    .unwrap();
+        repeat: 1,
+        threads: 3,
+        min_threaded_ns: 0,
+    };
+    let got = lower::run_pieces(pieces, &cx, &mut |_, _| {}).unwrap();
     agree(&want, &got.checksums, &format!("{what} (3 workers)"));
 }
 
