@@ -299,7 +299,7 @@ impl Gen<'_> {
         let mut inter = Vec::new();
         for p in pieces {
             // (coalescing drops the empty disjuncts: no parts, no points)
-            let s = self.memo.coalesced(&p.set.intersect(ctx)?)?;
+            let s = self.memo.coalesced_inside(&p.set, ctx)?;
             if !s.basic_maps().is_empty() {
                 live.push(p);
                 inter.push(s);
