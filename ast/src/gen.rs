@@ -334,7 +334,7 @@ impl Gen<'_> {
         let (live, inter, groups) = self.split_disjuncts(l, live, inter)?;
         let projs: Vec<Map> = inter
             .iter()
-            .map(|s| project_keep(s, l + 1, n).and_then(|m| self.memo.coalesced(&m)))
+            .map(|s| self.memo.coalesced_projection(s, l + 1, n))
             .collect::<Result<_>>()?;
         let mut out = Vec::new();
         for g in groups {

@@ -21,7 +21,9 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
-use presburger::{BasicMap, Map};
+use presburger::{BasicMap, Int, Map};
+
+use crate::rows::project_keep;
 
 use crate::error::Result;
 
@@ -179,6 +181,79 @@ impl Memo {
     }
 }
 
+impl Memo {
+    /// `project_keep(s, keep, n).coalesce_simplified()`, computed disjunct
+    /// by disjunct when `s` is an answer remembered as its own of several
+    /// disjuncts whose dimensions from `keep` on are, in every disjunct,
+    /// the same affine functions of the parameters and the kept dimensions
+    /// (an equality with a unit coefficient: e.g. a statement's coordinates
+    /// equal to schedule dimensions). The projection is then one-to-one on
+    /// `s`, so the projected disjuncts are, like those of `s`, none inside
+    /// another, and coalescing their union finds no containment again.
+    pub(super) fn coalesced_projection(&self, s: &Map, keep: usize, n: usize) -> Result<Map> {
+        let p = project_keep(s, keep, n)?;
+        if s.basic_maps().len() > 1
+            && p.basic_maps().len() == s.basic_maps().len()
+            && inner_dims_are_functions(s, keep, n)
+            && self.is_own_answer(s)
+        {
+            let mut out = Map::empty(p.space().clone());
+            for b in p.basic_maps() {
+                for c in self.coalesced(&Map::from_basic(b.clone()))?.basic_maps() {
+                    out.add_basic(c.clone())?;
+                }
+            }
+            // (the engine's answer, checked in debug and unit-test builds,
+            // as in `coalesced_inside`)
+            if cfg!(any(test, debug_assertions)) {
+                let c = p.coalesce_simplified()?;
+                assert!(
+                    c.is_equal(&out)?,
+                    "coalesced_projection changed the set {s}"
+                );
+                assert!(
+                    same_written(&c, &out),
+                    "coalesced_projection: the engine writes {c}"
+                );
+            }
+            return Ok(out);
+        }
+        self.coalesced(&p)
+    }
+}
+
+/// Whether each dimension `j` in `keep..n` of `s` is given, in every
+/// disjunct, by one same equality `x_j = f(params, x_0..x_{keep-1})` (a
+/// row with a unit coefficient on `x_j`, none on the other dimensions from
+/// `keep` on nor on the locals).
+fn inner_dims_are_functions(s: &Map, keep: usize, n: usize) -> bool {
+    let first = 1 + s.space().params.len();
+    (keep..n).all(|j| {
+        let mut f: Option<Vec<Int>> = None;
+        s.basic_maps().iter().all(|b| {
+            let base = b.off_div();
+            let row = b.eqs().iter().find(|r| {
+                r[first + j].abs().is_one()
+                    && (keep..n).all(|k| k == j || r[first + k].is_zero())
+                    && r[base..].iter().all(Int::is_zero)
+            });
+            let Some(r) = row else { return false };
+            let g: Vec<Int> = if r[first + j].is_neg() {
+                r[..base].iter().map(|v| -v).collect()
+            } else {
+                r[..base].to_vec()
+            };
+            match &f {
+                None => {
+                    f = Some(g);
+                    true
+                }
+                Some(h) => *h == g,
+            }
+        })
+    })
+}
+
 /// Work granted to the inclusion test of [`Memo::coalesced_inside`].
 const INSIDE_EFFORT: u64 = 300_000;
 
@@ -276,6 +351,28 @@ mod tests {
             .coalesced_inside(&raw, &map("{ [i, j] : i >= 0 }"))
             .unwrap();
         assert_eq!(got.basic_maps().len(), 1);
+    }
+
+    #[test]
+    fn projection_of_functions_disjunct_by_disjunct() {
+        let memo = Memo::default();
+        // [t0, t1, i0, i1]: the coordinates equal to the times
+        let set = memo
+            .coalesced(&map("[N] -> { [t0, t1, i0, i1] : i0 = t0 and i1 = t1 and \
+                exists (e : t0 = 2e and 0 <= t0 < N and 0 <= t1 <= t0); [t0, t1, i0, i1] : \
+                i0 = t0 and i1 = t1 and 0 <= t0 < N and t0 < t1 < N }"))
+            .unwrap();
+        assert_eq!(set.basic_maps().len(), 2);
+        assert!(inner_dims_are_functions(&set, 2, 4));
+        assert!(!inner_dims_are_functions(&set, 1, 4));
+        for keep in [1, 2, 3] {
+            let direct = project_keep(&set, keep, 4)
+                .unwrap()
+                .coalesce_simplified()
+                .unwrap();
+            let got = memo.coalesced_projection(&set, keep, 4).unwrap();
+            assert!(same_written(&got, &direct), "{keep}: {got} vs {direct}");
+        }
     }
 
     #[test]
