@@ -299,7 +299,7 @@ impl Gen<'_> {
         let mut inter = Vec::new();
         for p in pieces {
             // (coalescing drops the empty disjuncts: no parts, no points)
-            let s = self.memo.coalesced(&p.set.intersect(ctx)?)?;
+            let s = self.memo.coalesced_inside(&p.set, ctx)?;
             if !s.basic_maps().is_empty() {
                 live.push(p);
                 inter.push(s);
@@ -334,7 +334,7 @@ impl Gen<'_> {
         let (live, inter, groups) = self.split_disjuncts(l, live, inter)?;
         let projs: Vec<Map> = inter
             .iter()
-            .map(|s| project_keep(s, l + 1, n).and_then(|m| self.memo.coalesced(&m)))
+            .map(|s| self.memo.coalesced_projection(s, l + 1, n))
             .collect::<Result<_>>()?;
         let mut out = Vec::new();
         for g in groups {

@@ -21,7 +21,9 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
-use presburger::{BasicMap, Map};
+use presburger::{BasicMap, Int, Map};
+
+use crate::rows::project_keep;
 
 use crate::error::Result;
 
@@ -118,7 +120,142 @@ impl Memo {
         }
         Ok(c)
     }
+
+    /// Whether `m` is written as an answer remembered as its own (a set
+    /// that `coalesce_simplified` leaves as it is).
+    pub(super) fn is_own_answer(&self, m: &Map) -> bool {
+        let memo = self.coalesced.borrow();
+        memo.get(&hash_of(m)).is_some_and(|bucket| {
+            bucket
+                .iter()
+                .any(|(q, c)| same_written(q, m) && same_written(c, m))
+        })
+    }
+
+    /// `(set ∩ ctx).coalesce_simplified()`, computed disjunct by disjunct
+    /// when `set` is an answer remembered as its own (no disjunct inside
+    /// another, no pair fused) of several disjuncts and lies inside `ctx`:
+    /// then each disjunct `b ∩ ctx` is `b` as a set, so coalescing the
+    /// intersection finds no disjunct inside another and no empty one, and
+    /// what remains of it is the simplification of each disjunct (the
+    /// recursion asks this of a piece's set at the next level, where the
+    /// context only gains rows that the set implies; the pairs' fusion,
+    /// tried again there, is the most of the cost). The inclusion is tested
+    /// within a bounded effort (past it, the whole is coalesced).
+    pub(super) fn coalesced_inside(&self, set: &Map, ctx: &Map) -> Result<Map> {
+        if set.basic_maps().len() > 1 && self.is_own_answer(set) {
+            let inside = {
+                let _scope = presburger::budget::enter(INSIDE_EFFORT);
+                set.is_subset(ctx)
+            };
+            match inside {
+                Ok(true) => {
+                    let mut out = Map::empty(set.space().clone());
+                    for b in set.basic_maps() {
+                        let one = Map::from_basic(b.clone()).intersect(ctx)?;
+                        for c in self.coalesced(&one)?.basic_maps() {
+                            out.add_basic(c.clone())?;
+                        }
+                    }
+                    // (the engine's answer, checked in debug and unit-test
+                    // builds: equal as a set always; written the same but
+                    // for a pair the engine's fusion rules fuse in the
+                    // intersection and not in `set`, never seen)
+                    if cfg!(any(test, debug_assertions)) {
+                        let c = set.intersect(ctx)?.coalesce_simplified()?;
+                        assert!(c.is_equal(&out)?, "coalesced_inside changed the set {set}");
+                        assert!(
+                            same_written(&c, &out),
+                            "coalesced_inside: the engine writes {c}"
+                        );
+                    }
+                    return Ok(out);
+                }
+                Ok(false) => {}
+                Err(presburger::Error::BudgetExceeded)
+                    if presburger::budget::remaining() != Some(0) => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
+        self.coalesced(&set.intersect(ctx)?)
+    }
 }
+
+impl Memo {
+    /// `project_keep(s, keep, n).coalesce_simplified()`, computed disjunct
+    /// by disjunct when `s` is an answer remembered as its own of several
+    /// disjuncts whose dimensions from `keep` on are, in every disjunct,
+    /// the same affine functions of the parameters and the kept dimensions
+    /// (an equality with a unit coefficient: e.g. a statement's coordinates
+    /// equal to schedule dimensions). The projection is then one-to-one on
+    /// `s`, so the projected disjuncts are, like those of `s`, none inside
+    /// another, and coalescing their union finds no containment again.
+    pub(super) fn coalesced_projection(&self, s: &Map, keep: usize, n: usize) -> Result<Map> {
+        let p = project_keep(s, keep, n)?;
+        if s.basic_maps().len() > 1
+            && p.basic_maps().len() == s.basic_maps().len()
+            && inner_dims_are_functions(s, keep, n)
+            && self.is_own_answer(s)
+        {
+            let mut out = Map::empty(p.space().clone());
+            for b in p.basic_maps() {
+                for c in self.coalesced(&Map::from_basic(b.clone()))?.basic_maps() {
+                    out.add_basic(c.clone())?;
+                }
+            }
+            // (the engine's answer, checked in debug and unit-test builds,
+            // as in `coalesced_inside`)
+            if cfg!(any(test, debug_assertions)) {
+                let c = p.coalesce_simplified()?;
+                assert!(
+                    c.is_equal(&out)?,
+                    "coalesced_projection changed the set {s}"
+                );
+                assert!(
+                    same_written(&c, &out),
+                    "coalesced_projection: the engine writes {c}"
+                );
+            }
+            return Ok(out);
+        }
+        self.coalesced(&p)
+    }
+}
+
+/// Whether each dimension `j` in `keep..n` of `s` is given, in every
+/// disjunct, by one same equality `x_j = f(params, x_0..x_{keep-1})` (a
+/// row with a unit coefficient on `x_j`, none on the other dimensions from
+/// `keep` on nor on the locals).
+fn inner_dims_are_functions(s: &Map, keep: usize, n: usize) -> bool {
+    let first = 1 + s.space().params.len();
+    (keep..n).all(|j| {
+        let mut f: Option<Vec<Int>> = None;
+        s.basic_maps().iter().all(|b| {
+            let base = b.off_div();
+            let row = b.eqs().iter().find(|r| {
+                r[first + j].abs().is_one()
+                    && (keep..n).all(|k| k == j || r[first + k].is_zero())
+                    && r[base..].iter().all(Int::is_zero)
+            });
+            let Some(r) = row else { return false };
+            let g: Vec<Int> = if r[first + j].is_neg() {
+                r[..base].iter().map(|v| -v).collect()
+            } else {
+                r[..base].to_vec()
+            };
+            match &f {
+                None => {
+                    f = Some(g);
+                    true
+                }
+                Some(h) => *h == g,
+            }
+        })
+    })
+}
+
+/// Work granted to the inclusion test of [`Memo::coalesced_inside`].
+const INSIDE_EFFORT: u64 = 300_000;
 
 #[cfg(test)]
 mod tests {
@@ -183,6 +320,59 @@ mod tests {
         let context = "[N, M] -> { : N >= 0 and M >= 0 }".parse().unwrap();
         let code = crate::generate(&schedule, &context).unwrap();
         assert!(code.to_c().contains("S1(c1, c2, c3)"), "{}", code.to_c());
+    }
+
+    #[test]
+    fn inside_the_context_disjunct_by_disjunct() {
+        let memo = Memo::default();
+        // two disjuncts that do not fuse (a parity on one of them)
+        let set = memo
+            .coalesced(&map(
+                "[N] -> { [i, j] : exists (e : i = 2e and 0 <= i < N and \
+                0 <= j <= i); [i, j] : 0 <= i < N and i < j < N }",
+            ))
+            .unwrap();
+        assert_eq!(set.basic_maps().len(), 2);
+        assert!(memo.is_own_answer(&set));
+        // a context the set lies inside (rows it implies), and one it does not
+        let inside = map("[N] -> { [i, j] : i >= 0 and j >= 0 and N >= 1 }");
+        let outside = map("[N] -> { [i, j] : i >= 1 }");
+        for ctx in [&inside, &outside] {
+            let direct = set.intersect(ctx).unwrap().coalesce_simplified().unwrap();
+            let got = memo.coalesced_inside(&set, ctx).unwrap();
+            assert!(same_written(&got, &direct), "{got} vs {direct}");
+            assert!(got.is_equal(&set.intersect(ctx).unwrap()).unwrap());
+        }
+        // not an answer of the memo: coalesced whole
+        let raw =
+            map("{ [i, j] : 0 <= i <= 3 and 0 <= j <= 3; [i, j] : 4 <= i <= 7 and 0 <= j <= 3 }");
+        assert!(!memo.is_own_answer(&raw));
+        let got = memo
+            .coalesced_inside(&raw, &map("{ [i, j] : i >= 0 }"))
+            .unwrap();
+        assert_eq!(got.basic_maps().len(), 1);
+    }
+
+    #[test]
+    fn projection_of_functions_disjunct_by_disjunct() {
+        let memo = Memo::default();
+        // [t0, t1, i0, i1]: the coordinates equal to the times
+        let set = memo
+            .coalesced(&map("[N] -> { [t0, t1, i0, i1] : i0 = t0 and i1 = t1 and \
+                exists (e : t0 = 2e and 0 <= t0 < N and 0 <= t1 <= t0); [t0, t1, i0, i1] : \
+                i0 = t0 and i1 = t1 and 0 <= t0 < N and t0 < t1 < N }"))
+            .unwrap();
+        assert_eq!(set.basic_maps().len(), 2);
+        assert!(inner_dims_are_functions(&set, 2, 4));
+        assert!(!inner_dims_are_functions(&set, 1, 4));
+        for keep in [1, 2, 3] {
+            let direct = project_keep(&set, keep, 4)
+                .unwrap()
+                .coalesce_simplified()
+                .unwrap();
+            let got = memo.coalesced_projection(&set, keep, 4).unwrap();
+            assert!(same_written(&got, &direct), "{keep}: {got} vs {direct}");
+        }
     }
 
     #[test]
