@@ -43,6 +43,35 @@ pub(super) fn common_divs(a: &BasicMap, b: &BasicMap) -> Option<(BasicMap, Basic
     (a2.divs == b2.divs).then_some((a2, b2))
 }
 
+/// `p` with the divisions of `q` it lacks (each with its defining rows, so
+/// the set is unchanged), and the constraints of `q` (`as_ineqs`) over
+/// that copy's columns: `q`'s locals mapped onto the equal divisions. At a
+/// point `x` of `p`, with the added divisions at their values, these rows
+/// hold iff `x ∈ q`. `p` may have plain existentials (they stay free
+/// columns); `None` when some local of `q` is one, or a numerator refers
+/// to a later local.
+pub(super) fn rows_over(p: &BasicMap, q: &BasicMap) -> Option<(BasicMap, Vec<Vec<Int>>)> {
+    if p.space != q.space {
+        return None;
+    }
+    let off = q.off_div();
+    let mut p2 = p.clone();
+    let to = add_missing(&q.divs, off, &mut p2)?;
+    let len = p2.row_len();
+    let rows = super::as_ineqs(q)
+        .into_iter()
+        .map(|r| {
+            let mut out = vec![Int::ZERO; len];
+            out[..off].clone_from_slice(&r[..off]);
+            for (j, v) in r[off..].iter().enumerate() {
+                out[off + to[j]] = v.clone();
+            }
+            out
+        })
+        .collect();
+    Some((p2, rows))
+}
+
 /// Give a division of `x` that is *exact* on `x` (an equality of `x` says
 /// `num = den·q`) the numerator constant of a division of `others` with the
 /// same denominator and the same other coefficients, when that constant

@@ -24,17 +24,20 @@
 //! candidate keeps the divisions with their defining rows, so that its
 //! definitions stay consistent.
 //!
-//! Whatever the candidate rows, the candidate is returned only when
-//! [`Map::is_subset`] proves it inside the union: the fusion is exact.
+//! Whatever the candidate rows, the candidate is returned only when it is
+//! proved inside the union (`cover::inside_union`, on pairs of rows of the
+//! two disjuncts that the candidate lacks; its oracle is
+//! [`Map::is_subset`](crate::Map::is_subset)):
+//! the fusion is exact.
 
 use super::align::common_divs;
 use super::as_ineqs;
-use super::part::Part;
+use super::cover::inside_union;
+use super::part::{force_divs, Part};
 use super::wrap::wrapped_rows;
 use crate::basic::BasicMap;
 use crate::error::Result;
 use crate::int::Int;
-use crate::map::Map;
 
 /// The size of a disjunct's description: its inequalities and twice its
 /// equalities (as inequalities, see `as_ineqs`).
@@ -84,8 +87,8 @@ fn fuse_same_columns(a: &mut Part, b: &mut Part) -> Result<Option<Part>> {
             rows.push(c);
         }
     }
-    let cuts: Vec<&[Int]> = cut_a.iter().chain(&cut_b).map(|(r, _)| &r[..]).collect();
-    if let Some(h) = union_if_exact(a, b, &rows, &cuts, usize::MAX)? {
+    let cuts = Cuts::new(&cut_a, &cut_b);
+    if let Some(h) = union_if_exact(a, &rows, &cuts, usize::MAX)? {
         return Ok(Some(h));
     }
     if !a.b.divs.is_empty() {
@@ -100,42 +103,67 @@ fn fuse_same_columns(a: &mut Part, b: &mut Part) -> Result<Option<Part>> {
     if rows.len() == before {
         return Ok(None);
     }
-    union_if_exact(a, b, &rows, &cuts, size(&a.b) + size(&b.b))
+    union_if_exact(a, &rows, &cuts, size(&a.b) + size(&b.b))
+}
+
+/// The rows of `a` and of `b` not (proved) valid on the other: every other
+/// row of either is a row of the candidate.
+pub(super) struct Cuts<'a> {
+    pub(super) a: Vec<&'a [Int]>,
+    pub(super) b: Vec<&'a [Int]>,
+}
+
+impl<'a> Cuts<'a> {
+    pub(super) fn new(cut_a: &'a [Cut], cut_b: &'a [Cut]) -> Cuts<'a> {
+        let a: Vec<&[Int]> = cut_a.iter().map(|(r, _)| &r[..]).collect();
+        let b: Vec<&[Int]> = cut_b.iter().map(|(r, _)| &r[..]).collect();
+        Cuts { a, b }
+    }
+}
+
+/// The basic map of `rows` and `a`'s divisions with their defining rows
+/// (the candidate before simplification).
+pub(super) fn candidate(a: &BasicMap, rows: &[Vec<Int>]) -> BasicMap {
+    let mut h = BasicMap::universe(a.space.clone());
+    h.divs = a.divs.clone();
+    let off = a.off_div();
+    for (k, d) in a.divs.iter().enumerate() {
+        let d = d.as_ref().expect("only divisions");
+        h.ineqs.extend(d.bounds(off + k));
+    }
+    h.ineqs.extend(rows.iter().cloned());
+    h
 }
 
 /// The basic map of `rows` (with `a`'s divisions and their defining rows),
 /// if it is inside `a ∪ b` (every row holds on both, so it is then their
 /// union), and if its simplified description has at most `max_size` rows
-/// ([`size`]). `cuts`: rows of `a` or `b` not valid on the other, whose
-/// minimisers over the candidate are tried as points outside the union
-/// before the exact inclusion test ([`point_outside`]).
-fn union_if_exact(
+/// ([`size`]). `b`, the other disjunct of the pair (same columns), is
+/// seen only through `rows` and `cuts`: `rows` must contain every row of
+/// `a` and `b` (`as_ineqs`) that is not in `cuts`, and the test is then on
+/// pairs of cut rows ([`inside_union`]).
+pub(super) fn union_if_exact(
     a: &Part,
-    b: &Part,
     rows: &[Vec<Int>],
-    cuts: &[&[Int]],
+    cuts: &Cuts,
     max_size: usize,
 ) -> Result<Option<Part>> {
-    let mut h = BasicMap::universe(a.b.space.clone());
-    h.divs = a.b.divs.clone();
-    let off = a.b.off_div();
-    for (k, d) in a.b.divs.iter().enumerate() {
-        let d = d.as_ref().expect("only divisions");
-        h.ineqs.extend(d.bounds(off + k));
-    }
-    h.ineqs.extend(rows.iter().cloned());
+    let mut h = candidate(&a.b, rows);
     if !h.simplify() || size(&h) > max_size {
         return Ok(None);
     }
-    if point_outside(&h, &a.b, &b.b, cuts)? {
-        return Ok(None);
-    }
-    let union = Map {
-        space: a.b.space.clone(),
-        parts: vec![a.b.clone(), b.b.clone()],
-        memo: Default::default(),
+    // the candidate over `a`'s columns with its divisions forced to their
+    // values: the simplified one with the defining rows it lacks, or, if
+    // simplification changed the divisions, the one before simplification
+    let test = if h.divs == a.b.divs {
+        let mut t = h.clone();
+        force_divs(&mut t);
+        t
+    } else {
+        candidate(&a.b, rows)
     };
-    if Map::from_basic(h.clone()).is_subset(&union)? {
+    let t = test.rational_tableau()?;
+    if inside_union(&test, t, &cuts.a, &cuts.b)? {
         Ok(Some(Part {
             b: h,
             pt: a.pt.clone(),
@@ -144,99 +172,6 @@ fn union_if_exact(
     } else {
         Ok(None)
     }
-}
-
-/// At most this many cut rows are minimised over a candidate by
-/// [`point_outside`].
-const MAX_WITNESS_ROWS: usize = 8;
-
-/// Whether some cut row's minimiser over the rational relaxation of the
-/// candidate `h`, rounded down, is a point of `h` in neither `a` nor `b`
-/// (all three with the same divisions, every local a division): a witness
-/// that `h` is not their union, found with one tableau and a few LPs
-/// instead of the inclusion test's differences over divisions. `false`
-/// proves nothing.
-pub(super) fn point_outside(
-    h: &BasicMap,
-    a: &BasicMap,
-    b: &BasicMap,
-    cuts: &[&[Int]],
-) -> Result<bool> {
-    if cuts.is_empty() {
-        return Ok(false);
-    }
-    // The cut rows are over the pair's columns; `h` was simplified, which may
-    // have dropped divisions. A row keeps its meaning on `h` when `h`'s
-    // divisions are the first of `a`'s and the row does not use the others.
-    let w = h.row_len();
-    let nd = h.divs.len();
-    let prefix = a.divs.len() >= nd && a.divs[..nd] == h.divs[..];
-    let fitted = |r: &'_ [Int]| -> Option<Vec<Int>> {
-        if r.len() == w {
-            Some(r.to_vec())
-        } else if r.len() > w && prefix && r[w..].iter().all(Int::is_zero) {
-            Some(r[..w].to_vec())
-        } else {
-            None
-        }
-    };
-    let mut hp = Part::new(h.clone());
-    if hp.tab()?.is_empty() {
-        return Ok(false);
-    }
-    let n = h.space.n_vars();
-    for r in cuts.iter().take(MAX_WITNESS_ROWS) {
-        crate::budget::tick(1)?;
-        let Some(r) = fitted(r) else {
-            continue;
-        };
-        if hp.min(&r)?.is_none() {
-            continue;
-        }
-        let x: Vec<Int> = hp.tab_sample()?[..n]
-            .iter()
-            .map(|(num, den)| num.div_floor(den))
-            .collect();
-        if contains(h, &x) && !contains(a, &x) && !contains(b, &x) {
-            return Ok(true);
-        }
-    }
-    // an integer point of `h` beyond each cut row (`r <= -1`): it is
-    // outside that row's disjunct, often outside the other as well (e.g.
-    // a residue class neither has, which a rounded LP vertex misses)
-    for r in cuts.iter().take(MAX_WITNESS_ROWS) {
-        crate::budget::tick(1)?;
-        let Some(mut r) = fitted(r) else {
-            continue;
-        };
-        for v in r.iter_mut() {
-            *v = -&*v;
-        }
-        r[0] = &r[0] - &Int::ONE;
-        let mut beyond = h.clone();
-        beyond.ineqs.push(r);
-        if let Some(x) = beyond.sample()? {
-            if contains(h, &x) && !contains(a, &x) && !contains(b, &x) {
-                return Ok(true);
-            }
-        }
-    }
-    Ok(false)
-}
-
-/// Whether the point `x` (the variables) is in `b`, whose locals are all
-/// divisions: every row holds at `x` with the divisions' values.
-fn contains(b: &BasicMap, x: &[Int]) -> bool {
-    let mut v = x.to_vec();
-    for d in &b.divs {
-        let Some(d) = d else {
-            return false;
-        };
-        let q = crate::matrix::eval(&d.num, &v).div_floor(&d.den);
-        v.push(q);
-    }
-    b.eqs.iter().all(|e| crate::matrix::eval(e, &v).is_zero())
-        && b.ineqs.iter().all(|r| !crate::matrix::eval(r, &v).is_neg())
 }
 
 /// Push to `out` the rows of `x` valid on `y` and, for each row of `x`

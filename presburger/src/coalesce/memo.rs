@@ -1,8 +1,9 @@
-//! What coalescing a map of several disjuncts found, kept on the map.
+//! What coalescing a map of several disjuncts found, or the cheap
+//! normalisation of one disjunct when it changed the rows, kept on the map.
 //!
-//! Coalescing several disjuncts takes LPs and inclusion tests; a compiler
-//! asks it again of the same map (isl coalesces its object in place, so a
-//! second call finds it done). [`Map::coalesce`](crate::Map::coalesce)
+//! Coalescing several disjuncts takes LPs and inclusion tests, normalising
+//! one a few passes over its rows; a compiler asks it again of the same map
+//! (isl coalesces its object in place, so a second call finds it done). [`Map::coalesce`](crate::Map::coalesce)
 //! keeps its answer on its input, keyed by the identity of each disjunct's
 //! rows (a [`RowsId`]: valid while those rows are unwritten, see
 //! `crate::rows`), their divisions and space; a later call on the map or on

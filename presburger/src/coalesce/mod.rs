@@ -11,10 +11,13 @@
 //! tableau), `cheap` (the LP-free normalisation of one disjunct), `rename`
 //! (containment read from rows over renamed locals), `gist`,
 //! `hull` (affine hull and simple hull) and `equal` (the equality test on
-//! cached disjuncts); coalescing itself is here.
+//! cached disjuncts), `fuse` (fusion of two disjuncts) with `cover` (its
+//! exact test that a candidate is inside their union); coalescing itself is
+//! here.
 
 mod align;
 mod cheap;
+mod cover;
 mod equal;
 mod fuse;
 #[cfg(test)]
@@ -157,29 +160,40 @@ impl Map {
     /// The rows are shared with the input until the normalisation changes
     /// one (see `Rows`), and rows it leaves unchanged are marked so (a mark
     /// of `Rows`, cleared by any write): coalescing them again, or a copy of
-    /// them, is a copy of the reference-counted rows.
+    /// them, is a copy of the reference-counted rows. When the
+    /// normalisation changes the rows, its answer is kept on the input
+    /// ([`CoalesceMemo`], keyed by the identity of the input's rows, as for
+    /// several disjuncts): coalescing the same map again, or a copy of it,
+    /// is a copy of the kept answer instead of a new normalisation.
     fn coalesce_one(&self) -> Result<Map> {
         crate::budget::tick(1)?;
-        let parts = self
-            .parts
-            .iter()
-            .filter_map(|b| {
-                if cheap::known_normal(b) {
-                    return Some(b.clone());
-                }
-                let mut c = b.clone();
-                let nonempty = cheap::normalise(&mut c);
-                if nonempty && c.eqs.shares(&b.eqs) && c.ineqs.shares(&b.ineqs) {
-                    cheap::mark_normal(b);
-                }
-                nonempty.then_some(c)
-            })
-            .collect();
-        Ok(Map {
+        let Some(b) = self.parts.first() else {
+            return Ok(Map::empty(self.space.clone()));
+        };
+        if cheap::known_normal(b) {
+            return Ok(Map {
+                space: self.space.clone(),
+                parts: vec![b.clone()],
+                memo: Default::default(),
+            });
+        }
+        if let Some(m) = CoalesceMemo::get(self) {
+            return Ok(m);
+        }
+        let mut c = b.clone();
+        let nonempty = cheap::normalise(&mut c);
+        let unchanged = nonempty && c.eqs.shares(&b.eqs) && c.ineqs.shares(&b.ineqs);
+        let m = Map {
             space: self.space.clone(),
-            parts,
+            parts: if nonempty { vec![c] } else { Vec::new() },
             memo: Default::default(),
-        })
+        };
+        if unchanged {
+            cheap::mark_normal(b);
+        } else {
+            CoalesceMemo::set(self, &m);
+        }
+        Ok(m)
     }
 }
 

@@ -218,10 +218,13 @@ impl Part {
     /// constraints alone define the set), with the rational minimum of `r`
     /// over the relaxation when the LP found one.
     ///
+    /// - one row of the disjunct implies `r` (`implied_by_one_row`): valid,
+    ///   without an LP (no minimum);
     /// - LP: `r` takes integer values at integer points, so a rational
     ///   minimum `> -1` means `r ≥ 0` at all of them: valid.
     /// - the cached point (completed by the divisions' values) violates
-    ///   `r`: not valid.
+    ///   `r`, or the LP's minimiser rounded down is a point of the
+    ///   disjunct that violates it: not valid.
     /// - otherwise the exact test: the disjunct with `r ≤ -1` is empty.
     ///
     /// Without `exact`, the last test is left out and an undecided row
@@ -233,6 +236,9 @@ impl Part {
         r: &[Int],
         exact: bool,
     ) -> Result<(bool, Option<(Int, Int)>)> {
+        if implied_by_one_row(&self.b, r) {
+            return Ok((true, None));
+        }
         let m = self.min(r)?;
         if let Some((n, d)) = &m {
             if n > &-d {
@@ -243,6 +249,9 @@ impl Part {
             if eval(r, &x).is_neg() {
                 return Ok((false, m));
             }
+        }
+        if m.is_some() && self.rounded_minimiser_violates(r) {
+            return Ok((false, m));
         }
         if !exact {
             // only rows whose rational minimum is above minus the largest
@@ -262,6 +271,33 @@ impl Part {
         neg[0] = &neg[0] - &Int::ONE;
         t.ineqs.push(neg);
         Ok((t.is_empty()?, m))
+    }
+
+    /// Whether the sample point of the tableau (after [`min`](Self::min)
+    /// of `r`: its minimiser), its variables rounded down and its divisions
+    /// at their values, is a point of the disjunct where `r < 0` (every
+    /// local must be a division; `false` proves nothing).
+    fn rounded_minimiser_violates(&self, r: &[Int]) -> bool {
+        let Some(t) = &self.tab else {
+            return false;
+        };
+        let n = self.b.space.n_vars();
+        let mut v: Vec<Int> = (0..n)
+            .map(|k| {
+                let (num, den) = t.sample_value(k);
+                num.div_floor(&den)
+            })
+            .collect();
+        for d in &self.b.divs {
+            let Some(d) = d else {
+                return false;
+            };
+            let q = eval(&d.num, &v).div_floor(&d.den);
+            v.push(q);
+        }
+        eval(r, &v).is_neg()
+            && self.b.eqs.iter().all(|e| eval(e, &v).is_zero())
+            && self.b.ineqs.iter().all(|q| !eval(q, &v).is_neg())
     }
 
     /// The disjunct's point with the values of its locals appended, when
@@ -291,12 +327,35 @@ impl Part {
     ///   `self` each row of `q` is an integer `> -1`, so `(x, l)` satisfies
     ///   all of `q`'s rows and `x ∈ q` with the witnesses `l` for `q`'s
     ///   locals (the constraints alone define a basic map).
+    /// - when `q`'s locals are all divisions: each row of `q` holds at
+    ///   every integer point of `self` with `q`'s divisions at their values
+    ///   ([`subset_by_rows`](Self::subset_by_rows));
+    /// - otherwise the inclusion test.
     pub(super) fn is_subset_of(&mut self, q: &mut Part) -> Result<bool> {
         Ok(match self.cheap_subset_of(q)? {
             Some(v) => v,
             None if self.sampled_point_outside(&q.b)? => false,
-            None => Map::from_basic(self.b.clone()).is_subset(&Map::from_basic(q.b.clone()))?,
+            None => match self.subset_by_rows(q)? {
+                Some(v) => v,
+                None => Map::from_basic(self.b.clone()).is_subset(&Map::from_basic(q.b.clone()))?,
+            },
         })
+    }
+
+    /// `self ⊆ q` decided row by row: `self` with the divisions of `q` it
+    /// lacks (`align::rows_over`) and every division's defining rows is
+    /// inside `q` iff it satisfies every row of `q` over the same columns
+    /// (`cover::satisfies_all`; `self`'s plain existentials stay free).
+    /// `None` when some local of `q` is a plain existential or its
+    /// divisions cannot be carried over.
+    pub(super) fn subset_by_rows(&mut self, q: &Part) -> Result<Option<bool>> {
+        let Some((mut p2, rows)) = super::align::rows_over(&self.b, &q.b) else {
+            return Ok(None);
+        };
+        force_divs(&mut p2);
+        let t = p2.rational_tableau()?;
+        let rows: Vec<&[Int]> = rows.iter().map(|r| &r[..]).collect();
+        Ok(Some(super::cover::satisfies_all(&p2, t, &rows)?))
     }
 
     /// Whether an integer point of `self` beyond one of `q`'s rows (`r <=
@@ -515,6 +574,47 @@ fn has_own_column(b: &BasicMap, ie: usize, c: usize) -> bool {
                 .enumerate()
                 .all(|(j, f)| j == ie || f[d].is_zero())
     })
+}
+
+/// Add to `b` the defining rows of its divisions that it lacks, so that
+/// every solution has its divisions at their values (plain existentials
+/// stay free).
+pub(super) fn force_divs(b: &mut BasicMap) {
+    let off = b.off_div();
+    let mut add = Vec::new();
+    for (k, d) in b.divs.iter().enumerate() {
+        let Some(d) = d else {
+            continue;
+        };
+        for r in d.bounds(off + k) {
+            if !b.ineqs.contains(&r) && !add.contains(&r) {
+                add.push(r);
+            }
+        }
+    }
+    if !add.is_empty() {
+        b.ineqs.extend(add);
+    }
+}
+
+/// `r ≥ 0` follows from a single row of `b` (over the same columns): an
+/// inequality with the same coefficients and a constant at most `r`'s, or
+/// an equality whose coefficients are `r`'s or their negation with the
+/// constant (negated alike) at most `r`'s; or `r` has no variable and a
+/// non-negative constant. The per-row rule of `syntactically_contains`.
+pub(super) fn implied_by_one_row(b: &BasicMap, r: &[Int]) -> bool {
+    if r.len() != b.row_len() {
+        return false;
+    }
+    let (c, a) = (&r[0], &r[1..]);
+    if a.iter().all(Int::is_zero) {
+        return !c.is_neg();
+    }
+    let opposite = |x: &[Int], y: &[Int]| x.iter().zip(y).all(|(u, v)| (u + v).is_zero());
+    b.ineqs.iter().any(|f| f[1..] == *a && f[0] <= *c)
+        || b.eqs
+            .iter()
+            .any(|f| (f[1..] == *a && f[0] <= *c) || (opposite(&f[1..], a) && -&f[0] <= *c))
 }
 
 /// `a` and `b` have the same divisions and the same rows in the same order

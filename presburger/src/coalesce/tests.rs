@@ -195,10 +195,11 @@ fn cheap_normalisation_examples() {
     assert!(with_rows(&[], &[[-3, 1, -1]]));
 }
 
-/// The answer `coalesce` keeps on a map of several disjuncts is the
-/// answer computed afresh (on a freshly parsed copy: no shared rows, no
-/// kept answer), for the map and its copies, and a copy whose disjunct is
-/// written after gets its own answer.
+/// The answer `coalesce` keeps on a map of several disjuncts (or of one
+/// whose normalisation changed its rows) is the answer computed afresh (on
+/// a freshly parsed copy: no shared rows, no kept answer), for the map and
+/// its copies, and a copy whose disjunct is written after gets its own
+/// answer.
 #[test]
 fn kept_answers_are_the_computed_ones() {
     let shape = |m: &Map| format!("{:?}", m.parts);
@@ -206,6 +207,8 @@ fn kept_answers_are_the_computed_ones() {
         "{ [i] : 0 <= i <= 3 or 4 <= i <= 7 or 10 <= i <= 12 }",
         "[n] -> { [i, j] : 0 <= i < n and 0 <= j <= i or i = n and 0 <= j < 5 or i < 0 }",
         "{ [i] : i = 3 or i = 4 or i = 6 or i > 100 }",
+        // one disjunct: a row the box implies, dropped by the normalisation
+        "[n] -> { [i, j] : 0 <= i <= 5 and 0 <= j <= 5 and i + j >= -3 and j < n }",
     ] {
         let m: Map = text.parse().unwrap();
         let fresh = |t: &str| t.parse::<Map>().unwrap().coalesce().unwrap();
@@ -231,4 +234,37 @@ fn kept_answers_are_the_computed_ones() {
         // the original still gets its own kept answer
         assert_eq!(shape(&m.coalesce().unwrap()), shape(&want), "{text}: after");
     }
+}
+
+/// A map of one disjunct whose normalisation drops a row keeps its answer:
+/// a second call returns a copy of the first's rows (shared storage), not
+/// a new normalisation.
+#[test]
+fn one_disjunct_answers_are_kept_when_rows_change() {
+    let m: Map = "{ [i, j] : 0 <= i <= 5 and 0 <= j <= 5 and i + j >= -3 }"
+        .parse()
+        .unwrap();
+    let first = m.coalesce().unwrap();
+    assert_eq!(first.parts.len(), 1);
+    assert!(first.parts[0].ineqs.len() < m.parts[0].ineqs.len());
+    let second = m.coalesce().unwrap();
+    assert!(second.parts[0].ineqs.shares(&first.parts[0].ineqs));
+    assert!(m.clone().coalesce().unwrap().parts[0]
+        .ineqs
+        .shares(&first.parts[0].ineqs));
+    // with a division: the kept answer is the one computed on a copy whose
+    // rows are new storage (no kept answer), row for row
+    let shape = |m: &Map| format!("{:?}", m.parts);
+    let m: Map = "{ [i, j] : 0 <= i <= 5 and 0 <= j <= 5 and i + j >= -3 and (i + j) mod 3 = 0 }"
+        .parse()
+        .unwrap();
+    let mut fresh = m.clone();
+    fresh.parts[0].eqs = m.parts[0].eqs.to_vec().into();
+    fresh.parts[0].ineqs = m.parts[0].ineqs.to_vec().into();
+    let want = shape(&fresh.coalesce().unwrap());
+    let first = m.coalesce().unwrap();
+    assert_eq!(shape(&first), want);
+    let second = m.coalesce().unwrap();
+    assert_eq!(shape(&second), want);
+    assert!(second.parts[0].ineqs.shares(&first.parts[0].ineqs));
 }
