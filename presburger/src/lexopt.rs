@@ -228,7 +228,7 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
             // rows decide alone need no constraint (equal), end the list
             // (b never better from here on) or end it with an unconditional
             // disjunct (b better wherever the earlier levels are equal)
-            let mut worse = Map::empty(m.space.clone());
+            let mut plan: Vec<(usize, Option<usize>)> = Vec::new();
             let mut eq_levels = Vec::new();
             let mut everywhere = false;
             for level in 0..vals_a.len() {
@@ -239,31 +239,22 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
                             if eq_levels.is_empty() {
                                 everywhere = true;
                             } else {
-                                worse.parts.push(better_at_level(
-                                    &base, np, ctx_b, vals_b, &eq_levels, None, max,
-                                ));
+                                plan.push((eq_levels.len(), None));
                             }
                         }
                         break;
                     }
                     None => {
-                        worse.parts.push(better_at_level(
-                            &base,
-                            np,
-                            ctx_b,
-                            vals_b,
-                            &eq_levels,
-                            Some(level),
-                            max,
-                        ));
+                        plan.push((eq_levels.len(), Some(level)));
                         eq_levels.push(level);
                     }
                 }
             }
             // (the test pays when divisions are involved: the subtraction
-            // below would build and simplify them before finding out)
+            // below would build and simplify them before finding out; the
+            // sets are built only for contexts that meet)
             let with_divs = ctx_a.n_div() + ctx_b.n_div() > 0;
-            if !everywhere && worse.parts.is_empty() || with_divs && !contexts_meet(a, b)? {
+            if !everywhere && plan.is_empty() || with_divs && !contexts_meet(a, b)? {
                 continue;
             }
             if everywhere {
@@ -273,7 +264,17 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
                     break;
                 }
             } else {
-                worse_list.push(worse);
+                let parts = plan
+                    .iter()
+                    .map(|&(n_eq, strict)| {
+                        better_at_level(&base, np, ctx_b, vals_b, &eq_levels[..n_eq], strict, max)
+                    })
+                    .collect();
+                worse_list.push(Map {
+                    space: m.space.clone(),
+                    parts,
+                    memo: Default::default(),
+                });
             }
         }
         // the graph of a over what is left of its domain: each part of
