@@ -187,6 +187,27 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
             memo: Default::default(),
         });
     }
+    // pieces of one disjunct split on a row their values do not depend on
+    // are one piece (fewer comparisons below)
+    let mut fused: Vec<Candidate> = Vec::new();
+    let mut fused_origin: Vec<usize> = Vec::new();
+    let mut all = pieces.into_iter().zip(samples).zip(origin).peekable();
+    while let Some(((piece, sample), o)) = all.next() {
+        let mut group = vec![(piece.0, piece.1, sample)];
+        while let Some(((piece, sample), _)) = all.next_if(|x| x.1 == o) {
+            group.push((piece.0, piece.1, sample));
+        }
+        let group = fuse_complementary(group);
+        fused_origin.extend(std::iter::repeat(o).take(group.len()));
+        fused.extend(group);
+    }
+    let origin = fused_origin;
+    let mut pieces = Vec::with_capacity(fused.len());
+    let mut samples = Vec::with_capacity(fused.len());
+    for (ctx, vals, sample) in fused {
+        pieces.push((ctx, vals));
+        samples.push(sample);
+    }
     // several disjuncts: keep, for every candidate, the points where no other
     // candidate is strictly better (candidates are functions of the domain,
     // so "better" is a condition on the domain with explicit divisions only)
@@ -207,7 +228,10 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
                 .as_ref()
                 .is_some_and(|p| contains_by_definitions(&pieces[y].0, p) == Some(true))
         };
-        let v = shared(a, b) || shared(b, a) || !pieces[a].0.intersect(&pieces[b].0)?.is_empty()?;
+        let v = shared(a, b)
+            || shared(b, a)
+            || !opposite_bounds(&pieces[a].0, &pieces[b].0)
+                && !pieces[a].0.intersect(&pieces[b].0)?.is_empty()?;
         meet[k] = Some(v);
         Ok(v)
     };
@@ -228,7 +252,7 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
             // rows decide alone need no constraint (equal), end the list
             // (b never better from here on) or end it with an unconditional
             // disjunct (b better wherever the earlier levels are equal)
-            let mut worse = Map::empty(m.space.clone());
+            let mut plan: Vec<(usize, Option<usize>)> = Vec::new();
             let mut eq_levels = Vec::new();
             let mut everywhere = false;
             for level in 0..vals_a.len() {
@@ -239,31 +263,22 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
                             if eq_levels.is_empty() {
                                 everywhere = true;
                             } else {
-                                worse.parts.push(better_at_level(
-                                    &base, np, ctx_b, vals_b, &eq_levels, None, max,
-                                ));
+                                plan.push((eq_levels.len(), None));
                             }
                         }
                         break;
                     }
                     None => {
-                        worse.parts.push(better_at_level(
-                            &base,
-                            np,
-                            ctx_b,
-                            vals_b,
-                            &eq_levels,
-                            Some(level),
-                            max,
-                        ));
+                        plan.push((eq_levels.len(), Some(level)));
                         eq_levels.push(level);
                     }
                 }
             }
             // (the test pays when divisions are involved: the subtraction
-            // below would build and simplify them before finding out)
+            // below would build and simplify them before finding out; the
+            // sets are built only for contexts that meet)
             let with_divs = ctx_a.n_div() + ctx_b.n_div() > 0;
-            if !everywhere && worse.parts.is_empty() || with_divs && !contexts_meet(a, b)? {
+            if !everywhere && plan.is_empty() || with_divs && !contexts_meet(a, b)? {
                 continue;
             }
             if everywhere {
@@ -273,7 +288,17 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
                     break;
                 }
             } else {
-                worse_list.push(worse);
+                let parts = plan
+                    .iter()
+                    .map(|&(n_eq, strict)| {
+                        better_at_level(&base, np, ctx_b, vals_b, &eq_levels[..n_eq], strict, max)
+                    })
+                    .collect();
+                worse_list.push(Map {
+                    space: m.space.clone(),
+                    parts,
+                    memo: Default::default(),
+                });
             }
         }
         // the graph of a over what is left of its domain: each part of
@@ -316,6 +341,127 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
         out.parts.extend(cur.parts);
     }
     Ok(out)
+}
+
+/// The pieces of one search with every two that have the same values,
+/// divisions and equalities, and inequalities that differ in one row `r >= 0`
+/// of one against its complement `-r - 1 >= 0` of the other, made one piece
+/// without that row (their union, exactly: the contexts split on the row's
+/// sign only, e.g. the parity of a parameter where the value does not
+/// depend on it). Fewer pieces to compare in the merge of several
+/// disjuncts' optima.
+type Candidate = (BasicMap, Vec<(Vec<Int>, Int)>, Option<Vec<Int>>);
+
+fn fuse_complementary(mut pieces: Vec<Candidate>) -> Vec<Candidate> {
+    let complement = |r: &[Int]| -> Vec<Int> {
+        let mut c: Vec<Int> = r.iter().map(|v| -v).collect();
+        c[0] = &c[0] - &Int::ONE;
+        c
+    };
+    // the one row of `x` not in `y` (by value), if exactly one
+    let only_row = |x: &BasicMap, y: &BasicMap| -> Option<usize> {
+        let mut found = None;
+        for (k, r) in x.ineqs.iter().enumerate() {
+            if !y.ineqs.iter().any(|s| s == r) {
+                if found.is_some() {
+                    return None;
+                }
+                found = Some(k);
+            }
+        }
+        found
+    };
+    let mut i = 0;
+    while i < pieces.len() {
+        let mut fused = false;
+        for j in i + 1..pieces.len() {
+            let (x, y) = (&pieces[i], &pieces[j]);
+            if x.1 != y.1
+                || x.0.divs != y.0.divs
+                || x.0.ineqs.len() != y.0.ineqs.len()
+                || x.0.eqs.len() != y.0.eqs.len()
+                || !x.0.eqs.iter().all(|e| y.0.eqs.iter().any(|f| f == e))
+            {
+                continue;
+            }
+            let (Some(rx), Some(ry)) = (only_row(&x.0, &y.0), only_row(&y.0, &x.0)) else {
+                continue;
+            };
+            if complement(&x.0.ineqs[rx]) != y.0.ineqs[ry] {
+                continue;
+            }
+            let mut ctx = x.0.clone();
+            ctx.ineqs.remove(rx);
+            ctx.hint = Default::default();
+            pieces[i].0 = ctx;
+            pieces.remove(j);
+            fused = true;
+            break;
+        }
+        // a fused piece may fuse again (with the piece of another split)
+        if !fused {
+            i += 1;
+        }
+    }
+    pieces
+}
+
+/// Whether two contexts (over the same dimensions, each with its own
+/// divisions) have constraints free of divisions that no rational point
+/// satisfies together: `r >= 0` and `s >= 0` with `r + c·s` a negative
+/// constant for some `c > 0` (equalities give both signs). `false` when
+/// no such pair is found (a cheap test before the exact one).
+fn opposite_bounds(a: &BasicMap, b: &BasicMap) -> bool {
+    let off = a.off_div();
+    if b.off_div() != off {
+        return false;
+    }
+    // the rows of one context free of its divisions, with their signs
+    let rows = |m: &BasicMap| -> Vec<(Vec<Int>, bool)> {
+        let free = |r: &Vec<Int>| {
+            r[off..].iter().all(Int::is_zero) && r[1..off].iter().any(|v| !v.is_zero())
+        };
+        let mut out: Vec<(Vec<Int>, bool)> = Vec::new();
+        for e in m.eqs.iter().filter(|r| free(r)) {
+            out.push((e[..off].to_vec(), false));
+            out.push((e[..off].to_vec(), true));
+        }
+        out.extend(
+            m.ineqs
+                .iter()
+                .filter(|r| free(r))
+                .map(|r| (r[..off].to_vec(), false)),
+        );
+        out
+    };
+    let (ra, rb) = (rows(a), rows(b));
+    let get = |r: &(Vec<Int>, bool), k: usize| -> Int {
+        if r.1 {
+            -&r.0[k]
+        } else {
+            r.0[k].clone()
+        }
+    };
+    for r in &ra {
+        let Some(k) = (1..off).find(|&k| !r.0[k].is_zero()) else {
+            continue;
+        };
+        let rk = get(r, k);
+        for s in &rb {
+            let sk = get(s, k);
+            // opposite signs at k: r·|sk| + s·|rk| cancels column k
+            if sk.is_zero() || (sk > Int::ZERO) == (rk > Int::ZERO) {
+                continue;
+            }
+            let (ca, cb) = (sk.abs(), rk.abs());
+            if (1..off).all(|j| &get(r, j) * &ca + &get(s, j) * &cb == Int::ZERO)
+                && &get(r, 0) * &ca + &get(s, 0) * &cb < Int::ZERO
+            {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// The disjuncts (indices into the map's parts) that another disjunct

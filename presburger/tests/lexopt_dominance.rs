@@ -143,3 +143,27 @@ fn dominating_disjunct_of_strided_cells() {
     let lo = s.lexmin().unwrap();
     agrees(&s, &lo, false).unwrap();
 }
+
+/// The cells of `A` in tiled_mix (six disjuncts, none dominated: the
+/// merge runs, with pieces of one disjunct split on a parity their value
+/// does not depend on, fused first, and contexts separated by opposite
+/// parameter bounds): both optima are those of enumeration.
+#[test]
+fn merged_optima_of_strided_tiled_cells() {
+    let s: Set = "[N, M] -> { [i, j] : exists (e0, e1 : i = 2e1 and j = 2e0 and 0 <= i < N and 0 <= j < M \
+                  and i - 3 <= j <= i + 3 and i <= 3); \
+                  [i, j] : exists (e0 : j = 2e0 and 0 <= i < N and 0 <= j < M and i < j <= i + 3 and i <= 3); \
+                  [i, j] : exists (e0, e1 : i = 2e1 and j = i + 2e0 - 3 and 4 <= i < N and 0 <= j < M \
+                  and i - 3 <= j <= i + 3); \
+                  [i, j] : exists (e0 : j = i + 2e0 - 3 and 4 <= i < N and 0 <= j < M and i < j <= i + 3); \
+                  [i, j] : exists (e0, e1 : j = 2e1 and i = 2e0 + 1 and 0 <= i < N and 0 <= j < M \
+                  and i - 3 <= j <= i and i <= 3); \
+                  [i, j] : exists (e0, e1 : j = i + 2e1 - 3 and i = 2e0 + 1 and 4 <= i < N and 0 <= j < M \
+                  and i - 3 <= j <= i) }"
+        .parse()
+        .unwrap();
+    let hi = s.lexmax().unwrap();
+    agrees(&s, &hi, true).unwrap();
+    let lo = s.lexmin().unwrap();
+    agrees(&s, &lo, false).unwrap();
+}
