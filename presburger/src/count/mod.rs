@@ -139,6 +139,8 @@
 //! ```
 
 mod bound;
+mod characters;
+mod coset_values;
 mod eliminate;
 mod floor_sum;
 mod lattice;
@@ -566,7 +568,7 @@ fn assemble(done: Vec<Piece>, target: Space, context: &Set) -> Result<PwQPolynom
 const PERIODIC_MIN_LENGTH: usize = 1000;
 
 /// The most work the periodic normal form of one quasi-polynomial may take.
-const PERIODIC_BUDGET: u64 = 50_000_000;
+const PERIODIC_BUDGET: u64 = 120_000_000;
 
 /// `q`'s periodic normal form if it is printed shorter than `q`.
 fn shorter_periodic(q: &QuasiPolynomial) -> Result<Option<QuasiPolynomial>> {
@@ -577,7 +579,11 @@ fn shorter_periodic(q: &QuasiPolynomial) -> Result<Option<QuasiPolynomial>> {
     if len < PERIODIC_MIN_LENGTH {
         return Ok(None);
     }
-    match crate::budget::with_budget(PERIODIC_BUDGET, || periodic::periodic_form(q)) {
+    // (at most half the budget left: a rewriting that runs out must leave
+    // the count enough to finish with the long answer)
+    let budget =
+        crate::budget::remaining().map_or(PERIODIC_BUDGET, |r| (r / 2).min(PERIODIC_BUDGET));
+    match crate::budget::with_budget(budget, || periodic::periodic_form(q)) {
         Ok(Some(f)) if f.to_string().len() < len => Ok(Some(f)),
         Ok(_) | Err(Error::BudgetExceeded) => Ok(None),
         Err(e) => Err(e),
