@@ -299,16 +299,7 @@ fn choose_bounded(
     budget: Option<u64>,
     bound: bool,
 ) -> Result<Chosen> {
-    let original = |reason: String, loops: Option<Node>| -> Result<Chosen> {
-        Ok(Chosen {
-            map: original_schedule(model)?,
-            origin: Origin::Original,
-            reason,
-            loops,
-            limited: false,
-            fused: None,
-        })
-    };
+    let original = |reason: String, loops: Option<Node>| original_chosen(model, reason, loops);
     match policy {
         Policy::Original => return original("requested".into(), None),
         Policy::Scheduler => {
@@ -367,16 +358,7 @@ fn against_scheduler(
     budget: Option<u64>,
     bound: bool,
 ) -> Result<Chosen> {
-    let original = |reason: String, loops: Option<Node>| -> Result<Chosen> {
-        Ok(Chosen {
-            map: original_schedule(model)?,
-            origin: Origin::Original,
-            reason,
-            loops,
-            limited: false,
-            fused: None,
-        })
-    };
+    let original = |reason: String, loops: Option<Node>| original_chosen(model, reason, loops);
     let orig_loops = orig_loops.clone();
     if bound {
         let (names, dims) = statement_shapes(model);
@@ -462,6 +444,19 @@ fn against_scheduler(
             "{cov_s} of {n} statements under a parallel outer loop (the original: {cov_o}), no fewer vectorized loops"
         ),
         loops: Some(new_loops),
+        limited: false,
+        fused: None,
+    })
+}
+
+/// The original schedule, chosen for `reason`, with its loops when they
+/// are already built.
+fn original_chosen(model: &scop::Model, reason: String, loops: Option<Node>) -> Result<Chosen> {
+    Ok(Chosen {
+        map: original_schedule(model)?,
+        origin: Origin::Original,
+        reason,
+        loops,
         limited: false,
         fused: None,
     })
