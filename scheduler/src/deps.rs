@@ -53,19 +53,29 @@ fn find_stmt(stmts: &[Space], t: &Tuple) -> Result<(usize, Option<String>)> {
         })
 }
 
+/// The source and target statements of one part of a dependence relation
+/// ([`find_stmt`] of its domain and range).
+fn endpoints(
+    stmts: &[Space],
+    m: &Map,
+) -> Result<((usize, Option<String>), (usize, Option<String>))> {
+    let sp = m.space();
+    let Some(dt) = &sp.domain else {
+        return Err(Error::Invalid(
+            "a dependence relation contains a set".into(),
+        ));
+    };
+    Ok((find_stmt(stmts, dt)?, find_stmt(stmts, &sp.range)?))
+}
+
 /// The statement pairs `src -> dst` of the parts of a union map (tags
 /// removed): the edges of its pieces ([`pieces`]) and possibly more (a
 /// part may be empty on the domains and the context).
 pub fn edges(stmts: &[Space], rel: &UnionMap) -> Result<Vec<(usize, usize)>> {
     let mut out = Vec::new();
     for m in rel.maps() {
-        let sp = m.space();
-        let Some(dt) = &sp.domain else {
-            return Err(Error::Invalid(
-                "a dependence relation contains a set".into(),
-            ));
-        };
-        out.push((find_stmt(stmts, dt)?.0, find_stmt(stmts, &sp.range)?.0));
+        let ((src, _), (dst, _)) = endpoints(stmts, m)?;
+        out.push((src, dst));
     }
     Ok(out)
 }
@@ -75,13 +85,7 @@ pub fn pieces(sc: &ScheduleConstraints, stmts: &[Space], rel: &UnionMap) -> Resu
     let mut out = Vec::new();
     for m in rel.maps() {
         let sp = m.space();
-        let Some(dt) = &sp.domain else {
-            return Err(Error::Invalid(
-                "a dependence relation contains a set".into(),
-            ));
-        };
-        let (src, st) = find_stmt(stmts, dt)?;
-        let (dst, tt) = find_stmt(stmts, &sp.range)?;
+        let ((src, st), (dst, tt)) = endpoints(stmts, m)?;
         let plain = Space::map(
             sp.params.clone(),
             stmts[src].range.clone(),

@@ -136,6 +136,16 @@ fn add_divs_of(h: &mut BasicMap, a: &BasicMap) {
     }
 }
 
+/// The disjunct of `rows` with the divisibility constraints `DIVS[k]` for
+/// each `k` of `divs`.
+fn disjunct_with(rows: &[(i64, i64, i64, bool)], divs: &[usize]) -> String {
+    let mut t = disjunct(rows);
+    for &k in divs {
+        t = format!("{t} and {}", DIVS[k]);
+    }
+    t
+}
+
 /// Division constraints for [`common_divisions_keep_both_sets`]: residues
 /// of the same and of different divisions.
 const DIVS: &[&str] = &[
@@ -173,21 +183,14 @@ proptest! {
         da in prop::collection::vec(0..DIVS.len(), 0..2),
         db in prop::collection::vec(0..DIVS.len(), 0..2),
     ) {
-        let with = |r: &[(i64, i64, i64, bool)], d: &[usize]| {
-            let mut t = disjunct(r);
-            for &k in d {
-                t = format!("{t} and {}", DIVS[k]);
-            }
-            t
-        };
-        let (Some(a), Some(b)) = (nonempty(&with(&ra, &da)), nonempty(&with(&rb, &db))) else {
+        let (Some(a), Some(b)) = (nonempty(&disjunct_with(&ra, &da)), nonempty(&disjunct_with(&rb, &db))) else {
             return Ok(());
         };
         if Part::new(a.clone()).sampled_point_outside(&b).unwrap() {
             let pb = points(&b);
             prop_assert!(
                 points(&a).iter().any(|p| !pb.contains(p)),
-                "{} / {}", with(&ra, &da), with(&rb, &db)
+                "{} / {}", disjunct_with(&ra, &da), disjunct_with(&rb, &db)
             );
             prop_assert!(!Map::from_basic(a).is_subset(&Map::from_basic(b)).unwrap());
         }
@@ -249,14 +252,7 @@ proptest! {
         leave in prop::collection::vec(any::<bool>(), 16),
         relax in any::<bool>(),
     ) {
-        let with = |r: &[(i64, i64, i64, bool)], d: &[usize]| {
-            let mut t = disjunct(r);
-            for &k in d {
-                t = format!("{t} and {}", DIVS[k]);
-            }
-            t
-        };
-        let (Some(a), Some(b)) = (nonempty(&with(&ra, &da)), nonempty(&with(&rb, &db))) else {
+        let (Some(a), Some(b)) = (nonempty(&disjunct_with(&ra, &da)), nonempty(&disjunct_with(&rb, &db))) else {
             return Ok(());
         };
         let Some((a, b)) = common_divs(&a, &b) else {
@@ -299,7 +295,7 @@ proptest! {
         }
         let h = super::fuse::candidate(&a, &rows);
         let truth = points(&h).iter().all(|p| pa.contains(p) || pb.contains(p));
-        let text = format!("{} / {}", with(&ra, &da), with(&rb, &db));
+        let text = format!("{} / {}", disjunct_with(&ra, &da), disjunct_with(&rb, &db));
         prop_assert_eq!(
             super::cover::reference::inside_union(&h, &a, &b).unwrap(), truth, "oracle: {}", text
         );
@@ -333,14 +329,7 @@ proptest! {
         da in prop::collection::vec(0..DIVS.len(), 0..3),
         db in prop::collection::vec(0..DIVS.len(), 0..3),
     ) {
-        let with = |r: &[(i64, i64, i64, bool)], d: &[usize]| {
-            let mut t = disjunct(r);
-            for &k in d {
-                t = format!("{t} and {}", DIVS[k]);
-            }
-            t
-        };
-        let (Some(a), Some(b)) = (nonempty(&with(&ra, &da)), nonempty(&with(&rb, &db))) else {
+        let (Some(a), Some(b)) = (nonempty(&disjunct_with(&ra, &da)), nonempty(&disjunct_with(&rb, &db))) else {
             return Ok(());
         };
         let (mut pa, mut pb) = (Part::new(a.clone()), Part::new(b.clone()));
@@ -350,7 +339,7 @@ proptest! {
             let qb = points(&b);
             points(&a).iter().all(|p| qb.contains(p))
         };
-        let text = format!("{} / {}", with(&ra, &da), with(&rb, &db));
+        let text = format!("{} / {}", disjunct_with(&ra, &da), disjunct_with(&rb, &db));
         prop_assert_eq!(
             Map::from_basic(a).is_subset(&Map::from_basic(b)).unwrap(), truth, "oracle: {}", text
         );
