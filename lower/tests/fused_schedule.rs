@@ -5,7 +5,7 @@
 //! dependence), and the automatic choice fuses fdtd-2d's sweeps.
 
 mod common;
-use common::{agree_at_random_sizes, both_agree, compiled, kernels, sizes_in_bounds};
+use common::{agree_at_random_sizes, agree_at_sizes, compiled, kernels};
 
 fn fdtd() -> String {
     std::fs::read_to_string(
@@ -28,20 +28,7 @@ fn kernels_with_fused_nests_agree_with_the_interpreter() {
         assert!(lower::respects_dependences(&front.model, &front.schedule.map).unwrap());
         fused += 1;
         let (k, c, pieces) = compiled(&front);
-        for _ in 0..4 {
-            let Some((assignments, _)) = sizes_in_bounds(&front, &mut seed, 1, 11) else {
-                continue;
-            };
-            both_agree(
-                &front,
-                &k,
-                &c,
-                &pieces,
-                &assignments,
-                &format!("{name} {assignments:?}"),
-            );
-            checked += 1;
-        }
+        checked += agree_at_sizes(&front, &(&k, &c, &pieces), &mut seed, 4, (1, 11));
     }
     eprintln!("{fused} kernels fused, {checked} runs compared");
     // fdtd_2d, heat_3d and jacobi_1d at least

@@ -4,7 +4,7 @@
 //! where it adds an outer parallel loop without losing vector loops.
 
 mod common;
-use common::{both_agree, compiled, kernels, sizes_in_bounds};
+use common::{agree_at_sizes, both_agree, compiled, kernels};
 
 #[test]
 fn kernels_with_the_schedulers_schedule_agree_with_the_interpreter() {
@@ -20,20 +20,7 @@ fn kernels_with_the_schedulers_schedule_agree_with_the_interpreter() {
         assert_eq!(front.schedule.origin, lower::Origin::Scheduler);
         assert!(lower::respects_dependences(&front.model, &front.schedule.map).unwrap());
         let (k, c, pieces) = compiled(&front);
-        for _ in 0..3 {
-            let Some((assignments, _)) = sizes_in_bounds(&front, &mut seed, 1, 13) else {
-                continue;
-            };
-            both_agree(
-                &front,
-                &k,
-                &c,
-                &pieces,
-                &assignments,
-                &format!("{name} {assignments:?}"),
-            );
-            checked += 1;
-        }
+        checked += agree_at_sizes(&front, &(&k, &c, &pieces), &mut seed, 3, (1, 13));
     }
     eprintln!("{checked} runs compared");
     assert!(checked >= 30, "{checked}");

@@ -130,16 +130,30 @@ pub fn agree_at_random_sizes(
     mut seed: u64,
     hi: u64,
 ) {
+    let runs = agree_at_sizes(front, &(k, c, pieces), &mut seed, 40, (0, hi));
+    assert!(runs >= 20, "{runs} runs");
+}
+
+/// The compiled code agrees with the interpreter ([`both_agree`]) at up to
+/// `tries` random sizes in `lo..=hi` drawn from `seed`; the number of sizes
+/// that fit the kernel's bounds (and were compared).
+pub fn agree_at_sizes(
+    front: &lower::Front,
+    (k, c, pieces): &(&lower::Kernel, &lower::Compiled, &Vec<lower::Piece>),
+    seed: &mut u64,
+    tries: usize,
+    (lo, hi): (u64, u64),
+) -> usize {
     let mut runs = 0;
-    for _ in 0..40 {
-        let Some((assignments, _)) = sizes_in_bounds(front, &mut seed, 0, hi) else {
+    for _ in 0..tries {
+        let Some((assignments, _)) = sizes_in_bounds(front, seed, lo, hi) else {
             continue;
         };
         let what = format!("{} {assignments:?}", k.name);
         both_agree(front, k, c, pieces, &assignments, &what);
         runs += 1;
     }
-    assert!(runs >= 20, "{runs} runs");
+    runs
 }
 
 /// `front` prepared and compiled as `poly run` does: one function, and the
