@@ -139,15 +139,7 @@ fn shared_files_pass_the_brute_force_oracle() {
     };
     let mut n = 0;
     for sub in ["isl", "kernels", "handmade"] {
-        let Ok(rd) = std::fs::read_dir(dir.join(sub)) else {
-            continue;
-        };
-        let mut files: Vec<_> = rd.flatten().map(|e| e.path()).collect();
-        files.sort();
-        for f in files
-            .into_iter()
-            .filter(|p| p.extension().is_some_and(|e| e == "sc"))
-        {
+        for f in testkit::files_with_suffix(&dir.join(sub), ".sc") {
             let text = std::fs::read_to_string(&f).unwrap();
             let (sc, s) = schedule(&text);
             // enumeration is exponential in the dimensions: small files only

@@ -64,15 +64,7 @@ fn the_early_stop_agrees_with_the_full_run_on_the_shared_files() {
     };
     let (mut n, mut stopped) = (0, 0);
     for sub in ["isl", "kernels", "handmade"] {
-        let Ok(rd) = std::fs::read_dir(dir.join(sub)) else {
-            continue;
-        };
-        let mut files: Vec<_> = rd.flatten().map(|e| e.path()).collect();
-        files.sort();
-        for f in files
-            .into_iter()
-            .filter(|p| p.extension().is_some_and(|e| e == "sc"))
-        {
+        for f in testkit::files_with_suffix(&dir.join(sub), ".sc") {
             let text = std::fs::read_to_string(&f).unwrap();
             let sc: ScheduleConstraints = text.parse().unwrap();
             if let Some(s) = agrees(&sc, &f.display().to_string()) {
