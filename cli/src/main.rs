@@ -29,14 +29,21 @@ Usage:
                             run a C kernel with the given parameter values;
                             --contract: with its local arrays contracted (poly liveness);
                             --delicm: the program after DeLICM
-  poly compile KERNEL.c [--emit model|deps|schedule|ast|c|asm] [--verbose]
+  poly compile KERNEL.c [--emit model|deps|schedule|ast|c|asm]
+                [--schedule auto|original|scheduler|fused] [--threads T]
                             a stage of compiling a C kernel to x86-64 (default: asm, the
                             machine code with offsets; c: a C function with the original
-                            signature); --verbose: also when the schedule choice ended at
-                            the scheduler's work limit
+                            signature); the schedule is chosen (auto) for T threads
+                            (default: the number of cores, as poly run): sweeps inside a
+                            time loop are fused for one thread only; standard error says
+                            which schedule and why; --schedule forces one (fused: the
+                            original with such sweeps fused)
   poly run KERNEL.c NAME=VALUE... [--repeat R] [--threads T]
+                [--schedule auto|original|scheduler|fused]
                             compile a C kernel to x86-64 and run it on the interpreter's
-                            inputs: its checksum lines, then `time NANOSECONDS` (median of R)
+                            inputs: its checksum lines, then `time NANOSECONDS` (median of R);
+                            T threads (default: the number of cores); the schedule as in
+                            poly compile
   poly delicm FILE.c [--forward] [--known]
                             map scalars into unused array elements (JSON model;
                             --forward: forward operand trees first; --known: a copy may

@@ -4,8 +4,10 @@
 //! `lower` crate, the JIT) and run it on the interpreter's inputs; prints
 //! the checksum lines of `poly interp` and `time NANOSECONDS` (median).
 //!
-//! `--schedule original|scheduler` overrides the choice of schedule
-//! (`auto`, see `lower`'s `choice` module).
+//! `--schedule original|scheduler|fused` overrides the choice of schedule
+//! (`auto`, see `lower`'s `choice` module; it is made for the number of
+//! threads: sweeps inside a time loop are fused on one thread only, where
+//! apart they are parallel loops).
 //!
 //! `--threads T` (default: the number of cores): a loop that carries no
 //! dependence, outermost or inside sequential loops (a time loop's
@@ -37,7 +39,7 @@ const THREADED_NS: u128 = 10_000;
 
 /// Usage of the command.
 pub const USAGE: &str =
-    "usage: poly run KERNEL.c NAME=VALUE... [--repeat R] [--threads T] [--schedule auto|original|scheduler]";
+    "usage: poly run KERNEL.c NAME=VALUE... [--repeat R] [--threads T] [--schedule auto|original|scheduler|fused]";
 
 /// Parsed arguments of `poly run`.
 struct Args {
@@ -149,12 +151,13 @@ pub fn run_source_with(
         policy,
     };
     let start = Instant::now();
-    let front = lower::front_with(src, policy)?;
-    eprintln!("poly run: {}", crate::compile::schedule_note(&front, false));
+    let threads = a.threads.unwrap_or_else(lower::default_threads);
+    let front = lower::front_for(src, policy, threads)?;
+    eprintln!(
+        "poly run: {}",
+        crate::compile::schedule_note(&front, threads)
+    );
     let (ints, dbls) = lower::parse_assignments(&front.function, &a.assignments)?;
-    let threads = a
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     // versioning: the optimized code runs only where the model is exact
     let inputs = scop::interp::initial_state(&front.function, &ints, &dbls)?;
     let compiled = match lower::version(&front, &inputs)? {

@@ -5,10 +5,14 @@
 //! distribution and interchange, lowering, JIT, and the versioning's
 //! run-time check (`assumptions::analyze`, which `poly run` derives through
 //! `lower::version` before it runs the compiled code)), as `poly run` does
-//! on one thread; median of N runs, in CPU time of the thread (the machine may be
-//! shared; wall-clock time if the clock is unavailable).
+//! on one thread (the one-thread function), with the schedule chosen for
+//! `--threads T` threads (default: the number of cores, `poly run`'s
+//! default; on one thread the choice may fuse sweeps, which costs their
+//! loops' generation and a dependence check); median of N runs, in CPU time
+//! of the thread (the machine may be shared; wall-clock time if the clock
+//! is unavailable).
 //!
-//! Usage: `cargo run --release -p lower --example compile_time -- [--stages] N K.c...`
+//! Usage: `cargo run --release -p lower --example compile_time -- [--stages] [--threads T] N K.c...`
 //!
 //! `--stages` adds the median of each stage, timed apart in the same runs:
 //! `model` (parse, model), `deps` (flow, anti and output dependences),
@@ -50,7 +54,7 @@ fn version(front: &lower::Front) {
 }
 
 /// The stages of one compilation of `src`, timed apart (ms).
-fn stages(src: &str) -> [f64; 8] {
+fn stages(src: &str, threads: usize) -> [f64; 8] {
     let t = clock();
     let function = scop::parse_kernel(src).expect("parse");
     let scop = scop::build_from_ast(&function).expect("scop");
@@ -69,10 +73,11 @@ fn stages(src: &str) -> [f64; 8] {
     std::hint::black_box(&loops);
     let ast_ms = ms_since(t);
     let t = clock();
-    let chosen = lower::choose(&function, &model, lower::Policy::Auto).expect("choice");
+    let chosen =
+        lower::choose_for(&function, &model, lower::Policy::Auto, threads).expect("choice");
     std::hint::black_box(&chosen);
     let sched_ms = (ms_since(t) - deps_ms - ast_ms).max(0.0);
-    let front = lower::front(src).expect("front end");
+    let front = lower::front_for(src, lower::Policy::Auto, threads).expect("front end");
     front.dependences().expect("dependences");
     let t = clock();
     let (k, node, copies) = lower::prepare(&front).expect("loops");
@@ -98,8 +103,13 @@ fn main() {
     if staged {
         args.remove(0);
     }
+    let mut threads = lower::default_threads();
+    if args.first().is_some_and(|a| a == "--threads") && args.len() > 1 {
+        threads = args[1].parse().unwrap_or(threads).max(1);
+        args.drain(..2);
+    }
     let Some((n, files)) = args.split_first() else {
-        eprintln!("usage: compile_time [--stages] N K.c...");
+        eprintln!("usage: compile_time [--stages] [--threads T] N K.c...");
         std::process::exit(2);
     };
     let n: usize = n.parse().unwrap_or(11);
@@ -117,7 +127,7 @@ fn main() {
         let mut times = Vec::new();
         for _ in 0..n {
             let t = clock();
-            let front = lower::front(&src).expect("front end");
+            let front = lower::front_for(&src, lower::Policy::Auto, threads).expect("front end");
             let (k, node, copies) = lower::prepare(&front).expect("loops");
             let c = lower::compile_jammed(&k, &node, &copies).expect("lowering");
             let jit = codegen_x86::JitFunction::<lower::KernelFn>::new(&c.code).expect("JIT");
@@ -133,7 +143,7 @@ fn main() {
             .to_string_lossy()
             .to_string();
         if staged {
-            let runs: Vec<[f64; 8]> = (0..n).map(|_| stages(&src)).collect();
+            let runs: Vec<[f64; 8]> = (0..n).map(|_| stages(&src, threads)).collect();
             let per: Vec<String> = (0..STAGES.len())
                 .map(|i| format!("{:7.2}", median(runs.iter().map(|r| r[i]).collect())))
                 .collect();

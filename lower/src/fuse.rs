@@ -91,24 +91,31 @@ enum Need {
 /// One nest of a sequence: its statements (indices into the scop's).
 type Nest = Vec<usize>;
 
-/// The fused schedule of `model` whose runs each sweep at most
-/// `1/min_gain` of the arrays their nests sweep apart (`None`: every
-/// run), from its flow, anti and output dependences `deps`; `None` when
-/// no run qualifies.
+/// The fused schedule of `model`, from its flow, anti and output
+/// dependences `deps`; `None` when no run qualifies. `min_gain`: the runs
+/// that sweep at most `1/g` of the arrays their nests sweep apart (`None`:
+/// every run); `keep_inner`: only runs whose nests each keep their inner
+/// loops ([`keeps_inner_loops`]; the automatic choice asks for both).
 pub(crate) fn fused(
     model: &scop::Model,
     deps: &UnionMap,
     min_gain: Option<usize>,
+    keep_inner: bool,
 ) -> Result<Option<Fusion>> {
     let stmts = &model.source().statements;
     let depth = stmts.iter().map(|s| s.schedule.len()).max().unwrap_or(0);
     for p in 1..depth.saturating_sub(1) {
         let mut runs = Vec::new();
         for nests in sequences(stmts, p) {
+            let keeping = nests.iter().filter(|n| keeps_inner_loops(stmts, n, p));
+            if keep_inner && keeping.count() < 2 {
+                // (no run of two such nests: the dependences are not asked)
+                continue;
+            }
             for (run, shifts) in runs_of(model, deps, stmts, &nests, p)? {
                 let (apart, together) = swept(stmts, &run, p);
                 let gains = together > 0 && min_gain.is_none_or(|g| apart >= g * together);
-                if gains {
+                if gains && (!keep_inner || run.iter().all(|n| keeps_inner_loops(stmts, n, p))) {
                     runs.push((run, shifts, apart, together));
                 }
             }
@@ -118,6 +125,67 @@ pub(crate) fn fused(
         }
     }
     Ok(None)
+}
+
+/// Whether fusing `nest` along its outer loop at level `p` keeps the
+/// innermost loops the lowering makes fast: its outer loop is not an
+/// innermost loop, some statement has a loop inside it (fused, a nest
+/// whose only loop is the fused one runs single instances in the fused
+/// loop's body: cholesky's `A[i][i] -= A[i][k] * A[i][k]`, a vectorized
+/// reduction along `k`, would become one instance per iteration of the `j`
+/// loop it fuses with; jacobi-1d's two vectorized row loops would become
+/// one loop of both statements), and
+/// it is not a perfect nest of three or more loops around one statement
+/// whose written element is free of one of them (a contraction, tiled
+/// only as a nest of its own). The statements' dimensions inside the fused
+/// loop are unchanged by the fusion, so their innermost loops keep their
+/// accesses and strides. A cheap stand-in, on the statements alone, for
+/// comparing the compiled code of both schedules (the test's oracle).
+pub(crate) fn keeps_inner_loops(stmts: &[Statement], nest: &Nest, p: usize) -> bool {
+    fn inner(s: &Statement, p: usize) -> Vec<&str> {
+        s.schedule[p + 1..]
+            .iter()
+            .filter_map(|d| match d {
+                SchedDim::Iter(n, _) => Some(n.as_str()),
+                SchedDim::Const(_) => None,
+            })
+            .collect()
+    }
+    let own_loop = nest.iter().any(|&k| inner(&stmts[k], p).len() >= 2);
+    let contraction = match nest.as_slice() {
+        [k] => {
+            let s = &stmts[*k];
+            let loops = inner(s, p);
+            loops.len() >= 3
+                && s.accesses
+                    .iter()
+                    .filter(|a| a.kind != scop::model::AccessKind::Read)
+                    .any(|w| {
+                        loops
+                            .iter()
+                            .any(|i| !w.index.iter().any(|x| x.mentions(i)))
+                    })
+        }
+        _ => false,
+    };
+    own_loop && !contraction
+}
+
+/// Whether some enclosing loop holds a sequence of nests that fusion
+/// could take (two or more eligible nests, a structural test: no
+/// dependence is asked).
+pub(crate) fn has_sequences(model: &scop::Model) -> bool {
+    let stmts = &model.source().statements;
+    let depth = stmts.iter().map(|s| s.schedule.len()).max().unwrap_or(0);
+    (1..depth.saturating_sub(1)).any(|p| {
+        sequences(stmts, p).iter().any(|nests| {
+            nests
+                .iter()
+                .filter(|n| n.iter().all(|&k| outer(&stmts[k], p).is_some()))
+                .count()
+                >= 2
+        })
+    })
 }
 
 /// The sequences at level `p`: for each prefix (with a loop iterator)

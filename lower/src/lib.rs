@@ -15,13 +15,15 @@
 //! ([`respects_dependences`], checked here, not trusted) and loses no
 //! vectorized loop or tiled contraction ([`Policy::Auto`]; the rule and
 //! its reasons are in the `choice` module). Where neither puts every
-//! statement under a parallel outer loop, sweeps inside an enclosing loop
-//! (a time loop) are fused along their outer loops with the least shifts
-//! that keep every dependence (module `fuse`) when that halves the arrays
-//! they sweep ([`Origin::Fused`]; the fused loop runs on one thread).
-//! [`front_with`] forces either
-//! ([`Policy`]); `poly compile --emit schedule` prints the schedule in
-//! use and standard error says which and why.
+//! statement under a parallel outer loop, and the code runs on one
+//! thread, sweeps inside an enclosing loop (a time loop) are fused along
+//! their outer loops with the least shifts that keep every dependence
+//! (module `fuse`) when that halves the arrays they sweep
+//! ([`Origin::Fused`]; the fused loop runs on one thread, so on more the
+//! parallel sweeps stay: the choice is made for a number of threads,
+//! [`front_for`], by default [`default_threads`]). [`front_with`] forces
+//! one ([`Policy`]); `poly compile --emit schedule` prints the schedule in
+//! use and standard error says which, for how many threads and why.
 //!
 //! ## The function
 //! One argument (`rdi`): the address of the *argument vector*, one 8-byte
@@ -428,7 +430,7 @@ mod vector;
 mod workers;
 
 pub use choice::{
-    choose, original_schedule, scheduler_schedule, Chosen, FusedLoops, Origin, Policy,
+    choose, choose_for, original_schedule, scheduler_schedule, Chosen, FusedLoops, Origin, Policy,
 };
 pub use cprint::c_function;
 pub use emit::{Inst, Listed, MemSize, Operand, Width};
@@ -442,7 +444,7 @@ pub use linear::{Lin, Poly};
 pub use nested::{Nest, Step};
 pub use parallel::{parallel_dims, respects_dependences};
 pub use pipeline::{
-    front, front_with, kernel_and_loops, loops, parallel_in, prepare, prepare_with, schedule,
+    default_threads, front, front_for, front_with, kernel_and_loops, loops, parallel_in, prepare, prepare_with, schedule,
     version, Front, JAM,
 };
 pub use run::{

@@ -64,18 +64,35 @@ impl Front {
     }
 }
 
-/// Parses and models a kernel; the schedule by [`Policy::Auto`].
+/// The number of threads `poly run` uses by default, and so the one the
+/// schedule is chosen for by default ([`front`], [`front_with`]): the
+/// number of cores (1 when unknown).
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Parses and models a kernel; the schedule by [`Policy::Auto`] for
+/// [`default_threads`] threads.
 pub fn front(src: &str) -> Result<Front> {
     front_with(src, Policy::Auto)
 }
 
-/// Parses and models a kernel; the schedule by `policy`.
+/// Parses and models a kernel; the schedule by `policy` for
+/// [`default_threads`] threads.
 pub fn front_with(src: &str, policy: Policy) -> Result<Front> {
+    front_for(src, policy, default_threads())
+}
+
+/// Parses and models a kernel; the schedule by `policy` for code that
+/// runs on `threads` threads ([`Policy::Auto`] fuses sweeps inside an
+/// enclosing loop for one thread only: the fused loop carries their
+/// dependences, where apart each sweep is a parallel loop).
+pub fn front_for(src: &str, policy: Policy, threads: usize) -> Result<Front> {
     let function = scop::parse_kernel(src)?;
     let scop = scop::build_from_ast(&function)?;
     let model = scop::Model::from_scop(&scop)?;
     let deps = std::cell::OnceCell::new();
-    let schedule = crate::choice::choose_with(&function, &model, policy, &deps)?;
+    let schedule = crate::choice::choose_with(&function, &model, policy, threads, &deps)?;
     Ok(Front {
         function,
         model,

@@ -2,7 +2,8 @@
 //! module): every kernel with nests to fuse agrees with the interpreter
 //! under the fused schedule (one thread and three workers), the shifts are
 //! the least legal ones (one row less on any fused statement breaks a
-//! dependence), and the automatic choice fuses fdtd-2d's sweeps.
+//! dependence), and the automatic choice fuses fdtd-2d's and heat-3d's
+//! sweeps for one thread and keeps them apart (parallel) for more.
 
 mod common;
 use common::{agree_at_random_sizes, agree_at_sizes, compiled, kernels};
@@ -91,7 +92,7 @@ fn shifted(map: &presburger::UnionMap, s: &str, level: usize, by: i64) -> presbu
 #[test]
 fn fdtd_2d_fuses_its_three_sweeps_with_hz_one_row_behind() {
     let src = fdtd();
-    let f = lower::front(&src).unwrap();
+    let f = lower::front_for(&src, lower::Policy::Auto, 1).unwrap();
     assert_eq!(
         f.schedule.origin,
         lower::Origin::Fused,
@@ -140,11 +141,55 @@ fn a_sequence_without_shared_arrays_is_not_fused() {
     }";
     let forced = lower::front_with(src, lower::Policy::Fused).unwrap();
     assert_eq!(forced.schedule.origin, lower::Origin::Fused);
-    let f = lower::front(src).unwrap();
+    let f = lower::front_for(src, lower::Policy::Auto, 1).unwrap();
     assert_ne!(
         f.schedule.origin,
         lower::Origin::Fused,
         "{}",
         f.schedule.reason
     );
+}
+
+#[test]
+fn sweeps_are_fused_for_one_thread_and_stay_parallel_for_more() {
+    // the automatic choice for 1 thread fuses the sweeps of fdtd-2d and
+    // heat-3d (their loops then run on one thread); for 2 or 4 it keeps
+    // the original, whose sweeps are parallel loops inside the time loop;
+    // each choice agrees with the interpreter, on one thread and on three
+    // workers
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scop/tests/kernels");
+    let mut seed: u64 = 0x6a09_e667_f3bc_c908;
+    for name in ["fdtd_2d", "heat_3d"] {
+        let src = std::fs::read_to_string(root.join(format!("{name}.c"))).unwrap();
+        let parallel_leaves = |pieces: &[lower::Piece]| -> usize {
+            pieces
+                .iter()
+                .filter_map(|p| p.nested.as_ref())
+                .map(|n| n.leaves.iter().filter(|l| l.parallel).count())
+                .sum()
+        };
+        let one = lower::front_for(&src, lower::Policy::Auto, 1).unwrap();
+        assert_eq!(one.schedule.origin, lower::Origin::Fused, "{name}: {}", one.schedule.reason);
+        let fused = compiled(&one);
+        let fused_parallel = parallel_leaves(&fused.2);
+        assert!(agree_at_sizes(&one, &(&fused.0, &fused.1, &fused.2), &mut seed, 12, (1, 9)) >= 6);
+        for threads in [2, 4] {
+            let many = lower::front_for(&src, lower::Policy::Auto, threads).unwrap();
+            assert_eq!(
+                many.schedule.origin,
+                lower::Origin::Original,
+                "{name} on {threads}: {}",
+                many.schedule.reason
+            );
+            assert!(lower::respects_dependences(&many.model, &many.schedule.map).unwrap());
+            let apart = compiled(&many);
+            // every sweep is a parallel loop apart, fewer are fused
+            assert!(
+                parallel_leaves(&apart.2) > fused_parallel,
+                "{name}: {} vs {fused_parallel}",
+                parallel_leaves(&apart.2)
+            );
+            assert!(agree_at_sizes(&many, &(&apart.0, &apart.1, &apart.2), &mut seed, 12, (1, 9)) >= 6);
+        }
+    }
 }
