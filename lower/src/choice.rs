@@ -133,7 +133,7 @@ pub enum Policy {
 
 impl std::str::FromStr for Policy {
     type Err = Error;
-    /// `original`, `scheduler` or `auto`.
+    /// `auto`, `original`, `scheduler` or `fused`.
     fn from_str(s: &str) -> Result<Policy> {
         match s {
             "original" => Ok(Policy::Original),
