@@ -187,13 +187,21 @@ fn the_schedule_in_use_is_printed_and_said_on_standard_error() {
         let (_, compiled, ok) = poly(&["compile", h, "--emit", "schedule", "--threads", threads]);
         assert!(ok, "{compiled}");
         assert_eq!(compiled.contains("with fused loops"), fused, "{compiled}");
-        let on = if threads == "1" { "1 thread (".to_string() } else { format!("{threads} threads (") };
+        let on = if threads == "1" {
+            "1 thread (".to_string()
+        } else {
+            format!("{threads} threads (")
+        };
         assert!(compiled.contains(&on), "{compiled}");
         let (_, ran, ok) = poly(&["run", h, "TSTEPS=2", "N=6", "--threads", threads]);
         assert!(ok, "{ran}");
         assert_eq!(
             ran.lines().next().unwrap().replace("poly run:", ""),
-            compiled.lines().next().unwrap().replace("poly compile:", ""),
+            compiled
+                .lines()
+                .next()
+                .unwrap()
+                .replace("poly compile:", ""),
         );
     }
     // both orders compute the interpreter's values, on two workers too

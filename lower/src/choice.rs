@@ -309,7 +309,15 @@ pub(crate) fn choose_with(
     threads: usize,
     deps: &std::cell::OnceCell<UnionMap>,
 ) -> Result<Chosen> {
-    choose_bounded(f, model, policy, threads, deps, Some(SCHEDULER_BUDGET), true)
+    choose_bounded(
+        f,
+        model,
+        policy,
+        threads,
+        deps,
+        Some(SCHEDULER_BUDGET),
+        true,
+    )
 }
 
 /// [`choose_with`] with the scheduler's work limit `budget`; `bound`: the
@@ -713,8 +721,10 @@ mod tests {
         let mut skipped = 0;
         for (p, function, model) in kernels() {
             let cell = std::cell::OnceCell::new();
-            let fast = choose_bounded(&function, &model, Policy::Auto, 1, &cell, None, true).unwrap();
-            let slow = choose_bounded(&function, &model, Policy::Auto, 1, &cell, None, false).unwrap();
+            let fast =
+                choose_bounded(&function, &model, Policy::Auto, 1, &cell, None, true).unwrap();
+            let slow =
+                choose_bounded(&function, &model, Policy::Auto, 1, &cell, None, false).unwrap();
             assert_eq!(
                 fast.origin, slow.origin,
                 "{p:?}: {} / {}",

@@ -160,11 +160,7 @@ pub(crate) fn keeps_inner_loops(stmts: &[Statement], nest: &Nest, p: usize) -> b
                 && s.accesses
                     .iter()
                     .filter(|a| a.kind != scop::model::AccessKind::Read)
-                    .any(|w| {
-                        loops
-                            .iter()
-                            .any(|i| !w.index.iter().any(|x| x.mentions(i)))
-                    })
+                    .any(|w| loops.iter().any(|i| !w.index.iter().any(|x| x.mentions(i))))
         }
         _ => false,
     };

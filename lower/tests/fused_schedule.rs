@@ -169,7 +169,12 @@ fn sweeps_are_fused_for_one_thread_and_stay_parallel_for_more() {
                 .sum()
         };
         let one = lower::front_for(&src, lower::Policy::Auto, 1).unwrap();
-        assert_eq!(one.schedule.origin, lower::Origin::Fused, "{name}: {}", one.schedule.reason);
+        assert_eq!(
+            one.schedule.origin,
+            lower::Origin::Fused,
+            "{name}: {}",
+            one.schedule.reason
+        );
         let fused = compiled(&one);
         let fused_parallel = parallel_leaves(&fused.2);
         assert!(agree_at_sizes(&one, &(&fused.0, &fused.1, &fused.2), &mut seed, 12, (1, 9)) >= 6);
@@ -189,7 +194,15 @@ fn sweeps_are_fused_for_one_thread_and_stay_parallel_for_more() {
                 "{name}: {} vs {fused_parallel}",
                 parallel_leaves(&apart.2)
             );
-            assert!(agree_at_sizes(&many, &(&apart.0, &apart.1, &apart.2), &mut seed, 12, (1, 9)) >= 6);
+            assert!(
+                agree_at_sizes(
+                    &many,
+                    &(&apart.0, &apart.1, &apart.2),
+                    &mut seed,
+                    12,
+                    (1, 9)
+                ) >= 6
+            );
         }
     }
 }
