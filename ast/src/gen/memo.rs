@@ -84,11 +84,24 @@ fn same_disjunct(x: &BasicMap, y: &BasicMap) -> bool {
     x.divs() == y.divs() && x.eqs() == y.eqs() && x.ineqs() == y.ineqs()
 }
 
+/// The hash of a basic set's written value.
+fn hash_of_basic(b: &BasicMap) -> u64 {
+    let mut h = FxHasher::default();
+    b.space().hash(&mut h);
+    b.divs().hash(&mut h);
+    b.eqs().hash(&mut h);
+    b.ineqs().hash(&mut h);
+    h.finish()
+}
+
 /// Remembered answers of one generation.
 #[derive(Default)]
 pub(super) struct Memo {
     /// Inputs and their `coalesce_simplified`, by the hash of the input.
     coalesced: RefCell<HashMap<u64, Vec<(Map, Map)>>>,
+    /// Basic sets and their [`Memo::leading_dims`] (with the number of
+    /// dimensions kept), by the hash of the input.
+    leading: RefCell<HashMap<u64, Vec<(BasicMap, usize, Option<BasicMap>)>>>,
 }
 
 impl Memo {
@@ -219,6 +232,48 @@ impl Memo {
             return Ok(out);
         }
         self.coalesced(&p)
+    }
+}
+
+impl Memo {
+    /// `b` projected onto its first `keep` dimensions (of `n`), as a set
+    /// of `keep` dimensions, when each dimension from `keep` on is given by
+    /// an equality with a unit coefficient on it and none on the other
+    /// dimensions from `keep` on nor on the locals (e.g. a statement's
+    /// coordinates equal to schedule dimensions): the projection then only
+    /// substitutes them, and the result has the points of `b`'s first
+    /// `keep` coordinates, no more. `None` otherwise. Computed once per
+    /// written value of `b`.
+    pub(super) fn leading_dims(
+        &self,
+        b: &BasicMap,
+        keep: usize,
+        n: usize,
+    ) -> Result<Option<BasicMap>> {
+        let h = hash_of_basic(b);
+        if let Some(bucket) = self.leading.borrow().get(&h) {
+            if let Some((_, _, r)) = bucket
+                .iter()
+                .find(|(q, k, _)| *k == keep && q.space() == b.space() && same_disjunct(q, b))
+            {
+                return Ok(r.clone());
+            }
+        }
+        let m = Map::from_basic(b.clone());
+        let r = if inner_dims_are_functions(&m, keep, n) {
+            match m.project_out(keep, n - keep)?.basic_maps() {
+                [one] => Some(one.clone()),
+                _ => None,
+            }
+        } else {
+            None
+        };
+        self.leading
+            .borrow_mut()
+            .entry(h)
+            .or_default()
+            .push((b.clone(), keep, r.clone()));
+        Ok(r)
     }
 }
 
