@@ -94,6 +94,10 @@ fn hash_of_basic(b: &BasicMap) -> u64 {
     h.finish()
 }
 
+/// Remembered [`Memo::leading_dims`]: a basic set, the number of
+/// dimensions kept and the answer.
+type Leading = (BasicMap, usize, Option<BasicMap>);
+
 /// Remembered answers of one generation.
 #[derive(Default)]
 pub(super) struct Memo {
@@ -101,7 +105,7 @@ pub(super) struct Memo {
     coalesced: RefCell<HashMap<u64, Vec<(Map, Map)>>>,
     /// Basic sets and their [`Memo::leading_dims`] (with the number of
     /// dimensions kept), by the hash of the input.
-    leading: RefCell<HashMap<u64, Vec<(BasicMap, usize, Option<BasicMap>)>>>,
+    leading: RefCell<HashMap<u64, Vec<Leading>>>,
 }
 
 impl Memo {
