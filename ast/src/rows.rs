@@ -55,13 +55,13 @@ pub fn set_space(params: &[String], n: usize) -> Space {
     Space::set(params.to_vec(), presburger::Tuple::anonymous(n))
 }
 
-/// A superset of `{ x : exists y : (x, y) in m }` for `x` the first `keep`
-/// dimensions of the `n`-dimensional set `m`, returned in the same
-/// `n`-dimensional space (the other dimensions unconstrained): the exact
-/// projection where the engine's cheap rules give every local an explicit
-/// division, else Fourier–Motzkin on the locals left ([`known_superset`]).
-/// Loop bounds and hoisted conditions only need a superset: the levels
-/// below test exactly what they need.
+/// `{ x : exists y : (x, y) in m }` for `x` the first `keep` dimensions of
+/// the `n`-dimensional set `m`, returned in the same `n`-dimensional space
+/// (the other dimensions unconstrained): the engine's exact integer
+/// projection (`Map::project_out`), whose locals may stay existentials
+/// without an explicit division. Callers that need explicit divisions or
+/// are content with a superset ask for them apart ([`explicit_or_superset`],
+/// [`known_superset`]).
 pub fn project_keep(m: &Map, keep: usize, n: usize) -> Result<Map> {
     if keep >= n {
         return Ok(m.clone());

@@ -251,20 +251,25 @@ impl Gen<'_> {
     /// a point of the second with the same outer values (equal times may
     /// run in any order). The disjuncts of `a` and `b` are nonempty (parts
     /// of coalesced sets).
+    ///
+    /// Only the schedule dimensions are compared: where the statement
+    /// coordinates of both parts are substitutions of the others, the
+    /// pairs are built on the parts' projections onto the schedule
+    /// dimensions (the same points of those dimensions, half the columns).
     fn lex_before_both(&self, l: usize, a: &Map, b: &Map) -> Result<(bool, bool)> {
-        let n = self.scan.n;
+        let full = self.scan.n;
+        let d = self.scan.n_sched;
         let np = self.scan.params.len();
-        let space = set_space(&self.scan.params, 2 * n);
         let row = |out: &BasicMap| vec![Int::ZERO; out.row_len()];
         let (mut ab, mut ba) = (true, true);
-        for pa in a.basic_maps() {
-            for pb in b.basic_maps() {
+        for pa_full in a.basic_maps() {
+            for pb_full in b.basic_maps() {
                 if !ab && !ba {
                     return Ok((false, false));
                 }
                 // the tests of each direction still open
                 let mut plans: Vec<(bool, Vec<usize>)> = Vec::new();
-                for (forward, (x, y)) in [(true, (pa, pb)), (false, (pb, pa))] {
+                for (forward, (x, y)) in [(true, (pa_full, pb_full)), (false, (pb_full, pa_full))] {
                     if !(if forward { ab } else { ba }) {
                         continue;
                     }
@@ -283,6 +288,22 @@ impl Gen<'_> {
                 if plans.is_empty() {
                     continue;
                 }
+                let leading = if d < full {
+                    match (
+                        self.memo.leading_dims(pa_full, d, full)?,
+                        self.memo.leading_dims(pb_full, d, full)?,
+                    ) {
+                        (Some(x), Some(y)) => Some((x, y)),
+                        _ => None,
+                    }
+                } else {
+                    None
+                };
+                let (pa, pb, n) = match &leading {
+                    Some((x, y)) => (x, y, d),
+                    None => (pa_full, pb_full, full),
+                };
+                let space = set_space(&self.scan.params, 2 * n);
                 let ea = remap(pa, &space, &|c| c);
                 // b's dimensions after a's
                 let eb = remap(pb, &space, &|c| if c <= np { c } else { c + n });
