@@ -1,9 +1,86 @@
 //! The candidate sources of one sink access part at one schedule level.
 
+use std::cell::RefCell;
+
 use super::sources::{Sched, Source};
 use crate::error::Result;
-use presburger::relation::{join_on_range, later_at_level};
+use presburger::relation::{join_on_range, later_at_level, AffineSchedule};
 use presburger::{Map, UnionMap};
+
+/// The same-element relations `p -> x` computed so far, by sink access part
+/// and source access, and their candidates per level: one analysis meets
+/// a pair again when a statement reads and writes one element (`A[i][j] +=
+/// ...`: its read and write relations are equal, sources of the anti
+/// analysis both), and the analyses of one
+/// [`ordering_dependences`](crate::ordering_dependences) share their
+/// must-sources (the reads of one are the writes of another). A join is a
+/// function of its two relations, the candidates at a level of the join
+/// and the two (affine) schedules: a repeat is a copy.
+#[derive(Default)]
+pub(crate) struct Joins {
+    done: Vec<Pair>,
+}
+
+/// A sink access part and a source access of the same array.
+struct Pair {
+    access: Map,
+    source: Map,
+    /// The affine schedules of the sink and the source, if both are.
+    scheds: Option<(AffineSchedule, AffineSchedule)>,
+    /// `p -> x` (same element).
+    elem: Map,
+    /// Per level, the candidates found so far.
+    later: RefCell<Vec<Option<Option<Map>>>>,
+}
+
+/// The two relations are written alike: space, and each disjunct's
+/// divisions and rows.
+fn written_alike(a: &Map, b: &Map) -> bool {
+    a.space() == b.space()
+        && a.basic_maps().len() == b.basic_maps().len()
+        && a.basic_maps()
+            .iter()
+            .zip(b.basic_maps())
+            .all(|(x, y)| x.divs() == y.divs() && x.eqs() == y.eqs() && x.ineqs() == y.ineqs())
+}
+
+impl Joins {
+    /// The number of pairs recorded.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.done.len()
+    }
+
+    /// The pair of `access` (scheduled by `sched`) and source `s`, its
+    /// join computed once.
+    fn pair(&mut self, access: &Map, sched: &Sched, s: &Source) -> Result<usize> {
+        let scheds = sched.affine.clone().zip(s.sched.affine.clone());
+        let known = self.done.iter().position(|p| {
+            written_alike(&p.source, s.access)
+                && written_alike(&p.access, access)
+                && p.scheds == scheds
+        });
+        if let Some(k) = known {
+            return Ok(k);
+        }
+        let elem = match self
+            .done
+            .iter()
+            .find(|p| written_alike(&p.source, s.access) && written_alike(&p.access, access))
+        {
+            Some(p) => p.elem.clone(),
+            None => join_on_range(access, s.access)?,
+        };
+        self.done.push(Pair {
+            access: access.clone(),
+            source: s.access.clone(),
+            scheds,
+            elem,
+            later: RefCell::new(Vec::new()),
+        });
+        Ok(self.done.len() - 1)
+    }
+}
 
 /// The relations of one sink access part.
 pub(super) struct SinkPart<'a> {
@@ -13,8 +90,10 @@ pub(super) struct SinkPart<'a> {
     /// `p -> time(p)`, when some schedule is not affine (the composition path).
     time: Option<Map>,
     sched: &'a Sched,
-    /// `p -> x` (same element) per source, `None` when the arrays differ.
-    elem: Vec<Option<Map>>,
+    /// The pairs `p -> x` (same element) per source, `None` when the
+    /// arrays differ.
+    elem: Vec<Option<usize>>,
+    joins: &'a Joins,
 }
 
 impl<'a> SinkPart<'a> {
@@ -23,11 +102,12 @@ impl<'a> SinkPart<'a> {
         sched: &'a Sched,
         sources: &[Source],
         params: &'a [String],
+        joins: &'a mut Joins,
     ) -> Result<SinkPart<'a>> {
         let mut elem = Vec::new();
         for s in sources {
             elem.push(if s.access.space().range == access.space().range {
-                Some(join_on_range(access, s.access)?)
+                Some(joins.pair(access, sched, s)?)
             } else {
                 None
             });
@@ -44,6 +124,7 @@ impl<'a> SinkPart<'a> {
             time,
             sched,
             elem,
+            joins,
         })
     }
 
@@ -55,9 +136,10 @@ impl<'a> SinkPart<'a> {
         l: usize,
         n: usize,
     ) -> Result<Option<Map>> {
-        let Some(elem) = &self.elem[k] else {
+        let Some(pair) = self.elem[k].map(|j| &self.joins.done[j]) else {
             return Ok(None);
         };
+        let elem = &pair.elem;
         if elem.basic_maps().is_empty() {
             return Ok(None);
         }
@@ -66,7 +148,17 @@ impl<'a> SinkPart<'a> {
                 if !b.may_precede_at(a, l) {
                     return Ok(None);
                 }
-                a.restrict_later_at(b, elem, l)?.remove_empty_parts()?
+                if let Some(Some(known)) = pair.later.borrow().get(l) {
+                    return Ok(known.clone());
+                }
+                let m = a.restrict_later_at(b, elem, l)?.remove_empty_parts()?;
+                let m = (!m.basic_maps().is_empty()).then_some(m);
+                let mut later = pair.later.borrow_mut();
+                if later.len() <= l {
+                    later.resize(l + 1, None);
+                }
+                later[l] = Some(m.clone());
+                return Ok(m);
             }
             _ => {
                 let time = self.time.as_ref().expect("built for non-affine schedules");
