@@ -18,12 +18,13 @@ use presburger::{Map, UnionMap};
 /// and the two (affine) schedules: a repeat is a copy.
 #[derive(Default)]
 pub(crate) struct Joins {
+    /// The sink access parts met, each with its pairs (indices in `done`).
+    sinks: Vec<(Map, Vec<usize>)>,
     done: Vec<Pair>,
 }
 
 /// A sink access part and a source access of the same array.
 struct Pair {
-    access: Map,
     source: Map,
     /// The affine schedules of the sink and the source, if both are.
     scheds: Option<(AffineSchedule, AffineSchedule)>,
@@ -51,34 +52,48 @@ impl Joins {
         self.done.len()
     }
 
-    /// The pair of `access` (scheduled by `sched`) and source `s`, its
-    /// join computed once.
-    fn pair(&mut self, access: &Map, sched: &Sched, s: &Source) -> Result<usize> {
-        let scheds = sched.affine.clone().zip(s.sched.affine.clone());
-        let known = self.done.iter().position(|p| {
-            written_alike(&p.source, s.access)
-                && written_alike(&p.access, access)
-                && p.scheds == scheds
-        });
-        if let Some(k) = known {
-            return Ok(k);
-        }
-        let elem = match self
-            .done
+    /// The number of the sink access part `access`.
+    fn sink(&mut self, access: &Map) -> usize {
+        match self
+            .sinks
             .iter()
-            .find(|p| written_alike(&p.source, s.access) && written_alike(&p.access, access))
+            .position(|(a, _)| written_alike(a, access))
         {
-            Some(p) => p.elem.clone(),
-            None => join_on_range(access, s.access)?,
+            Some(k) => k,
+            None => {
+                self.sinks.push((access.clone(), Vec::new()));
+                self.sinks.len() - 1
+            }
+        }
+    }
+
+    /// The pair of sink access part number `sink` (scheduled by `sched`)
+    /// and source `s`, its join computed once.
+    fn pair(&mut self, sink: usize, sched: &Sched, s: &Source) -> Result<usize> {
+        let scheds = sched.affine.as_ref().zip(s.sched.affine.as_ref());
+        let mut elem = None;
+        for &k in &self.sinks[sink].1 {
+            let p = &self.done[k];
+            if written_alike(&p.source, s.access) {
+                if p.scheds.as_ref().map(|(a, b)| (a, b)) == scheds {
+                    return Ok(k);
+                }
+                elem = Some(p.elem.clone());
+            }
+        }
+        let elem = match elem {
+            Some(e) => e,
+            None => join_on_range(&self.sinks[sink].0, s.access)?,
         };
         self.done.push(Pair {
-            access: access.clone(),
             source: s.access.clone(),
-            scheds,
+            scheds: scheds.map(|(a, b)| (a.clone(), b.clone())),
             elem,
             later: RefCell::new(Vec::new()),
         });
-        Ok(self.done.len() - 1)
+        let k = self.done.len() - 1;
+        self.sinks[sink].1.push(k);
+        Ok(k)
     }
 }
 
@@ -105,9 +120,10 @@ impl<'a> SinkPart<'a> {
         joins: &'a mut Joins,
     ) -> Result<SinkPart<'a>> {
         let mut elem = Vec::new();
+        let sink = joins.sink(access);
         for s in sources {
             elem.push(if s.access.space().range == access.space().range {
-                Some(joins.pair(access, sched, s)?)
+                Some(joins.pair(sink, sched, s)?)
             } else {
                 None
             });
