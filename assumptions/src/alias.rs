@@ -45,7 +45,20 @@ struct Range {
 /// written, and their no-overlap conditions. `None` inside when a literal
 /// does not fit 64 bits.
 pub fn alias_pairs(scop: &Scop, params: &Params) -> Result<Option<Vec<AliasPair>>> {
-    match pairs_with(scop, params, false) {
+    alias_pairs_from(scop, params, crate::cells::accessed_cells)
+}
+
+/// The accessed cells of an array parameter and whether it is written.
+pub(crate) type CellsOf = fn(&Scop, &str) -> Result<Option<(Set, bool)>>;
+
+/// [`alias_pairs`] with the accessed cells computed by `cells` (the
+/// reference passes [`scop::assume::accessed_cells`]).
+pub(crate) fn alias_pairs_from(
+    scop: &Scop,
+    params: &Params,
+    cells: CellsOf,
+) -> Result<Option<Vec<AliasPair>>> {
+    match pairs_with(scop, params, false, cells) {
         Err(Error::CheckOverflow(_)) => {}
         r => return r,
     }
@@ -60,13 +73,18 @@ pub fn alias_pairs(scop: &Scop, params: &Params) -> Result<Option<Vec<AliasPair>
             .map(|(n, t)| (n.clone(), if t.bits() > 32 { IntTy::Int } else { *t }))
             .collect(),
     };
-    pairs_with(scop, &narrow, true)
+    pairs_with(scop, &narrow, true, cells)
 }
 
-fn pairs_with(scop: &Scop, params: &Params, guard: bool) -> Result<Option<Vec<AliasPair>>> {
+fn pairs_with(
+    scop: &Scop,
+    params: &Params,
+    guard: bool,
+    cells_of: CellsOf,
+) -> Result<Option<Vec<AliasPair>>> {
     let mut ranges = Vec::new();
     for ap in scop.optimistic.array_params.iter().filter(|a| !a.restrict) {
-        let Some((cells, written)) = scop::assume::accessed_cells(scop, &ap.name)? else {
+        let Some((cells, written)) = cells_of(scop, &ap.name)? else {
             continue;
         };
         let Some(r) = range(&cells, ap, params)? else {

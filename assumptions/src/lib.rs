@@ -71,8 +71,10 @@
 
 pub mod alias;
 pub mod bounds;
+pub mod cells;
 pub mod cexpr;
 mod error;
+pub mod reference;
 pub mod term;
 
 use presburger::Set;

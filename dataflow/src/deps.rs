@@ -4,7 +4,7 @@
 
 use crate::access::AccessInfo;
 use crate::error::Result;
-use crate::flow::{compute_flow, compute_may_dependence, Flow};
+use crate::flow::{compute_flow, compute_may_dependence_sharing, Flow, Joins};
 use presburger::relation::time_reversal;
 use presburger::{Tuple, UnionMap};
 
@@ -266,14 +266,16 @@ pub fn ordering_dependences(acc: &MemoryAccesses) -> Result<UnionMap> {
             .with_must_source(acc.must_writes.clone())
             .with_may_source(may.clone())
     };
-    // (only the may dependences of each analysis are needed)
-    let raw = compute_may_dependence(&base(&acc.reads, &acc.may_writes))?;
-    let war = compute_may_dependence(&base(&writes, &acc.reads))?;
+    // (only the may dependences of each analysis are needed; their
+    // same-element relations are computed once for all)
+    let joins = &mut Joins::default();
+    let raw = compute_may_dependence_sharing(&base(&acc.reads, &acc.may_writes), joins)?;
+    let war = compute_may_dependence_sharing(&base(&writes, &acc.reads), joins)?;
     let all = raw.union(&war)?;
     if acc.may_writes.is_empty()? {
         return Ok(all);
     }
-    let waw = compute_may_dependence(&base(&writes, &acc.may_writes))?;
+    let waw = compute_may_dependence_sharing(&base(&writes, &acc.may_writes), joins)?;
     Ok(all.union(&waw)?)
 }
 

@@ -23,6 +23,7 @@ use presburger::relation::zero_padding;
 use presburger::{Map, Space, Tuple, UnionMap};
 
 mod levels;
+pub(crate) use levels::Joins;
 mod reference;
 
 /// The four results of [`compute_flow`], with the meaning of isl's
@@ -199,8 +200,17 @@ pub fn compute_flow(info: &AccessInfo) -> Result<Flow> {
 /// assert_eq!(may.to_string(), compute_flow(&info).unwrap().may_dependence.to_string());
 /// ```
 pub fn compute_may_dependence(info: &AccessInfo) -> Result<UnionMap> {
+    compute_may_dependence_sharing(info, &mut Joins::default())
+}
+
+/// [`compute_may_dependence`] with the same-element joins shared between
+/// analyses of the same accesses ([`Joins`]).
+pub(crate) fn compute_may_dependence_sharing(
+    info: &AccessInfo,
+    joins: &mut Joins,
+) -> Result<UnionMap> {
     let timing = Timing::new(info)?;
-    levels::may_dependence(info, &timing)
+    levels::may_dependence(info, &timing, joins)
 }
 
 /// The same analysis as [`compute_flow`] in its simplest formulation: per sink

@@ -66,6 +66,7 @@ mod resolve;
 mod sources;
 mod strategies;
 
+pub(crate) use candidates::Joins;
 use candidates::SinkPart;
 use resolve::{Level, State};
 use sources::{Kind, Schedules, Source};
@@ -371,9 +372,14 @@ impl Problem {
             .collect()
     }
 
-    fn part<'a>(&'a self, ms: &Map, sources: &[Source]) -> Result<SinkPart<'a>> {
+    fn part<'a>(
+        &'a self,
+        ms: &Map,
+        sources: &[Source],
+        joins: &'a mut Joins,
+    ) -> Result<SinkPart<'a>> {
         let dom = ms.space().domain.clone().expect("relation");
-        SinkPart::new(ms, self.scheds.of(&dom), sources, &self.params)
+        SinkPart::new(ms, self.scheds.of(&dom), sources, &self.params, joins)
     }
 }
 
@@ -388,8 +394,9 @@ pub(crate) fn flow(info: &AccessInfo, tm: &Timing) -> Result<Flow> {
     let mut must_no_source = UnionMap::empty(params.clone());
     let mut may_no_source = UnionMap::empty(params.clone());
     let mut may_differs = false;
+    let mut joins = Joins::default();
     for ms in &pb.pieces() {
-        let part = pb.part(ms, &sources)?;
+        let part = pb.part(ms, &sources, &mut joins)?;
         let f = sink_flow(&part, &sources, n)?;
         for m in f.must_pairs.maps() {
             must_dependence.add_map(reverse_domain_factor(m)?)?;
@@ -435,14 +442,19 @@ pub(crate) fn flow(info: &AccessInfo, tm: &Timing) -> Result<Flow> {
 
 /// The `may_dependence` of [`flow`] alone (the same relation, written the
 /// same way), without the demotions, must dependences and no-source
-/// relations that only the other results need.
-pub(crate) fn may_dependence(info: &AccessInfo, tm: &Timing) -> Result<UnionMap> {
+/// relations that only the other results need; the same-element joins
+/// are shared with the other analyses that pass the same `joins`.
+pub(crate) fn may_dependence(
+    info: &AccessInfo,
+    tm: &Timing,
+    joins: &mut Joins,
+) -> Result<UnionMap> {
     let trace = Trace::new();
     let pb = Problem::new(info, tm)?;
     let sources = pb.sources();
     let mut may_dependence = UnionMap::empty(pb.params.clone());
     for ms in &pb.pieces() {
-        let part = pb.part(ms, &sources)?;
+        let part = pb.part(ms, &sources, joins)?;
         for m in sink_may_pairs(&part, &sources, pb.n)?.maps() {
             may_dependence.add_map(reverse_domain_factor(m)?)?;
         }
@@ -463,6 +475,45 @@ mod tests {
 
     fn disjuncts(u: &UnionMap) -> usize {
         u.maps().iter().map(|m| m.basic_maps().len()).sum()
+    }
+
+    #[test]
+    fn shared_joins_are_reused_and_change_nothing() {
+        // `A[i] = A[i] + A[i - 1]` and `B[i] = A[i + 1]`: the read and the
+        // write of A[i] are one relation, a sink and (anti) a source
+        let sched = u("{ S[i] -> [i, 0]; T[i] -> [i, 1] }");
+        let reads = u("[n] -> { S[i] -> A[i] : 0 <= i < n; S[i] -> A[i - 1] : 0 <= i < n; T[i] -> A[i + 1] : 0 <= i < n }");
+        let writes = u("[n] -> { S[i] -> A[i] : 0 <= i < n; T[i] -> B[i] : 0 <= i < n }");
+        let raw = AccessInfo::from_sink(reads.clone())
+            .with_must_source(writes.clone())
+            .with_schedule(sched.clone());
+        let war = AccessInfo::from_sink(writes.clone())
+            .with_must_source(writes)
+            .with_may_source(reads)
+            .with_schedule(sched);
+        let run = |info: &AccessInfo, joins: &mut Joins| {
+            let tm = Timing::new(info).unwrap();
+            may_dependence(info, &tm, joins).unwrap()
+        };
+        let (mut alone, mut joins) = (Joins::default(), Joins::default());
+        let w0 = run(&war, &mut alone);
+        let r = run(&raw, &mut joins);
+        let after_raw = joins.len();
+        let w = run(&war, &mut joins);
+        assert!(w.is_equal(&w0).unwrap());
+        assert!(r
+            .is_equal(&compute_flow_reference(&raw).unwrap().may_dependence)
+            .unwrap());
+        assert!(w
+            .is_equal(&compute_flow_reference(&war).unwrap().may_dependence)
+            .unwrap());
+        assert!(!r.is_empty().unwrap() && !w.is_empty().unwrap());
+        // the anti analysis found some of its pairs from the flow analysis
+        assert!(after_raw > 0 && joins.len() - after_raw < alone.len());
+        // and a second run none
+        let n = joins.len();
+        assert!(run(&raw, &mut joins).is_equal(&r).unwrap());
+        assert_eq!(joins.len(), n);
     }
 
     #[test]

@@ -1,9 +1,101 @@
 //! The candidate sources of one sink access part at one schedule level.
 
+use std::cell::RefCell;
+
 use super::sources::{Sched, Source};
 use crate::error::Result;
-use presburger::relation::{join_on_range, later_at_level};
+use presburger::relation::{join_on_range, later_at_level, AffineSchedule};
 use presburger::{Map, UnionMap};
+
+/// The same-element relations `p -> x` computed so far, by sink access part
+/// and source access, and their candidates per level: one analysis meets
+/// a pair again when a statement reads and writes one element (`A[i][j] +=
+/// ...`: its read and write relations are equal, sources of the anti
+/// analysis both), and the analyses of one
+/// [`ordering_dependences`](crate::ordering_dependences) share their
+/// must-sources (the reads of one are the writes of another). A join is a
+/// function of its two relations, the candidates at a level of the join
+/// and the two (affine) schedules: a repeat is a copy.
+#[derive(Default)]
+pub(crate) struct Joins {
+    /// The sink access parts met, each with its pairs (indices in `done`).
+    sinks: Vec<(Map, Vec<usize>)>,
+    done: Vec<Pair>,
+}
+
+/// A sink access part and a source access of the same array.
+struct Pair {
+    source: Map,
+    /// The affine schedules of the sink and the source, if both are.
+    scheds: Option<(AffineSchedule, AffineSchedule)>,
+    /// `p -> x` (same element).
+    elem: Map,
+    /// Per level, the candidates found so far.
+    later: RefCell<Vec<Option<Option<Map>>>>,
+}
+
+/// The two relations are written alike: space, and each disjunct's
+/// divisions and rows.
+fn written_alike(a: &Map, b: &Map) -> bool {
+    a.space() == b.space()
+        && a.basic_maps().len() == b.basic_maps().len()
+        && a.basic_maps()
+            .iter()
+            .zip(b.basic_maps())
+            .all(|(x, y)| x.divs() == y.divs() && x.eqs() == y.eqs() && x.ineqs() == y.ineqs())
+}
+
+impl Joins {
+    /// The number of pairs recorded.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.done.len()
+    }
+
+    /// The number of the sink access part `access`.
+    fn sink(&mut self, access: &Map) -> usize {
+        match self
+            .sinks
+            .iter()
+            .position(|(a, _)| written_alike(a, access))
+        {
+            Some(k) => k,
+            None => {
+                self.sinks.push((access.clone(), Vec::new()));
+                self.sinks.len() - 1
+            }
+        }
+    }
+
+    /// The pair of sink access part number `sink` (scheduled by `sched`)
+    /// and source `s`, its join computed once.
+    fn pair(&mut self, sink: usize, sched: &Sched, s: &Source) -> Result<usize> {
+        let scheds = sched.affine.as_ref().zip(s.sched.affine.as_ref());
+        let mut elem = None;
+        for &k in &self.sinks[sink].1 {
+            let p = &self.done[k];
+            if written_alike(&p.source, s.access) {
+                if p.scheds.as_ref().map(|(a, b)| (a, b)) == scheds {
+                    return Ok(k);
+                }
+                elem = Some(p.elem.clone());
+            }
+        }
+        let elem = match elem {
+            Some(e) => e,
+            None => join_on_range(&self.sinks[sink].0, s.access)?,
+        };
+        self.done.push(Pair {
+            source: s.access.clone(),
+            scheds: scheds.map(|(a, b)| (a.clone(), b.clone())),
+            elem,
+            later: RefCell::new(Vec::new()),
+        });
+        let k = self.done.len() - 1;
+        self.sinks[sink].1.push(k);
+        Ok(k)
+    }
+}
 
 /// The relations of one sink access part.
 pub(super) struct SinkPart<'a> {
@@ -13,8 +105,10 @@ pub(super) struct SinkPart<'a> {
     /// `p -> time(p)`, when some schedule is not affine (the composition path).
     time: Option<Map>,
     sched: &'a Sched,
-    /// `p -> x` (same element) per source, `None` when the arrays differ.
-    elem: Vec<Option<Map>>,
+    /// The pairs `p -> x` (same element) per source, `None` when the
+    /// arrays differ.
+    elem: Vec<Option<usize>>,
+    joins: &'a Joins,
 }
 
 impl<'a> SinkPart<'a> {
@@ -23,11 +117,13 @@ impl<'a> SinkPart<'a> {
         sched: &'a Sched,
         sources: &[Source],
         params: &'a [String],
+        joins: &'a mut Joins,
     ) -> Result<SinkPart<'a>> {
         let mut elem = Vec::new();
+        let sink = joins.sink(access);
         for s in sources {
             elem.push(if s.access.space().range == access.space().range {
-                Some(join_on_range(access, s.access)?)
+                Some(joins.pair(sink, sched, s)?)
             } else {
                 None
             });
@@ -44,6 +140,7 @@ impl<'a> SinkPart<'a> {
             time,
             sched,
             elem,
+            joins,
         })
     }
 
@@ -55,9 +152,10 @@ impl<'a> SinkPart<'a> {
         l: usize,
         n: usize,
     ) -> Result<Option<Map>> {
-        let Some(elem) = &self.elem[k] else {
+        let Some(pair) = self.elem[k].map(|j| &self.joins.done[j]) else {
             return Ok(None);
         };
+        let elem = &pair.elem;
         if elem.basic_maps().is_empty() {
             return Ok(None);
         }
@@ -66,7 +164,17 @@ impl<'a> SinkPart<'a> {
                 if !b.may_precede_at(a, l) {
                     return Ok(None);
                 }
-                a.restrict_later_at(b, elem, l)?.remove_empty_parts()?
+                if let Some(Some(known)) = pair.later.borrow().get(l) {
+                    return Ok(known.clone());
+                }
+                let m = a.restrict_later_at(b, elem, l)?.remove_empty_parts()?;
+                let m = (!m.basic_maps().is_empty()).then_some(m);
+                let mut later = pair.later.borrow_mut();
+                if later.len() <= l {
+                    later.resize(l + 1, None);
+                }
+                later[l] = Some(m.clone());
+                return Ok(m);
             }
             _ => {
                 let time = self.time.as_ref().expect("built for non-affine schedules");

@@ -1,0 +1,148 @@
+//! The cells of an array parameter that the kernel accesses, for the alias
+//! checks: the image of each access's statement domain under its
+//! subscripts.
+//!
+//! Accesses with the same iterators and subscripts in several statements
+//! (`A[i][j]` in the two branches of an `if`) have one image: that of the
+//! union of their domains. When the domains share conjuncts `C` (the loop
+//! bounds) and differ by conditions that together cover `C` (a test and its
+//! negation), the union is `C` itself, decided exactly by one emptiness
+//! test (`C ∧ ¬R₁ ∧ ... ∧ ¬Rₙ = ∅`); the image of `C` has fewer disjuncts
+//! than the union of the branches' images, and its parametric lexmin and
+//! lexmax are much cheaper (the lexicographic optimum of a union compares
+//! every pair of its disjuncts' pieces). Otherwise each domain's image is
+//! taken apart; so it is, without the test, when the domains differ by a
+//! loop's bounds (statements of different loops, as in fdtd-2d, where the
+//! test would cost more than it saves). The set is the same either way:
+//! [`scop::assume::accessed_cells`], one image per statement, is the
+//! reference.
+
+use presburger::Set;
+use scop::affine::{Affine, Formula};
+use scop::model::AccessKind;
+use scop::Scop;
+
+use crate::error::Result;
+
+/// Accesses with the same iterators and subscripts, and their statements'
+/// domains (each once).
+struct Group<'a> {
+    iterators: &'a [String],
+    index: &'a [Affine],
+    domains: Vec<&'a Formula>,
+}
+
+/// Most conjuncts the differing parts of a group's domains may have in all
+/// (the emptiness test negates them: a disjunction per part).
+const MAX_DIFFERING: usize = 12;
+
+/// The cells of `array` that some statement accesses, as a set of index
+/// tuples `[params] -> { [i0, ..., ik] }`, and whether one of them is
+/// written (the same set as [`scop::assume::accessed_cells`]).
+pub fn accessed_cells(scop: &Scop, array: &str) -> Result<Option<(Set, bool)>> {
+    let mut groups: Vec<Group> = Vec::new();
+    let mut written = false;
+    for s in &scop.statements {
+        for a in s.accesses.iter().filter(|a| a.array == array) {
+            written |= a.kind != AccessKind::Read;
+            let same = |g: &&mut Group| {
+                g.iterators == s.iterators.as_slice() && g.index == a.index.as_slice()
+            };
+            match groups.iter_mut().find(same) {
+                Some(g) if g.domains.contains(&&s.domain) => {}
+                Some(g) => g.domains.push(&s.domain),
+                None => groups.push(Group {
+                    iterators: &s.iterators,
+                    index: &a.index,
+                    domains: vec![&s.domain],
+                }),
+            }
+        }
+    }
+    let mut out: Option<Set> = None;
+    for g in &groups {
+        let domains = match covered_common_part(scop, g)? {
+            Some(c) => vec![c],
+            None => g.domains.iter().map(|d| (*d).clone()).collect(),
+        };
+        for d in domains {
+            let img = image(scop, g.iterators, g.index, d)?;
+            out = Some(match out {
+                None => img,
+                Some(o) => o.union(&img)?,
+            });
+        }
+    }
+    Ok(out.map(|o| (o, written)))
+}
+
+fn conjuncts(f: &Formula) -> Vec<&Formula> {
+    match f {
+        Formula::And(fs) => fs.iter().collect(),
+        f => vec![f],
+    }
+}
+
+/// The conjuncts `C` common to all the group's domains, when the domains'
+/// union is `C` (no point of `C` lies outside every domain).
+fn covered_common_part(scop: &Scop, g: &Group) -> Result<Option<Formula>> {
+    let Some((first, others)) = g.domains.split_first() else {
+        return Ok(None);
+    };
+    if others.is_empty() {
+        return Ok(None);
+    }
+    let split: Vec<Vec<&Formula>> = others.iter().map(|d| conjuncts(d)).collect();
+    let common: Vec<&Formula> = conjuncts(first)
+        .into_iter()
+        .filter(|c| split.iter().all(|s| s.contains(c)))
+        .collect();
+    if common.is_empty() {
+        return Ok(None);
+    }
+    let rests: Vec<Vec<&Formula>> = g
+        .domains
+        .iter()
+        .map(|d| {
+            conjuncts(d)
+                .into_iter()
+                .filter(|c| !common.contains(c))
+                .collect()
+        })
+        .collect();
+    // (domains that differ by a loop's bounds are statements of different
+    // loops, rarely covering their common part: the test is not worth it;
+    // the branches of an `if` share their loops)
+    let loop_bound = |c: &&Formula| matches!(c, Formula::Range { .. });
+    if rests.iter().map(Vec::len).sum::<usize>() > MAX_DIFFERING
+        || rests.iter().flatten().any(loop_bound)
+    {
+        return Ok(None);
+    }
+    let common = Formula::and(common.into_iter().cloned().collect());
+    let mut outside = vec![common.clone()];
+    outside.extend(
+        rests
+            .into_iter()
+            .map(|r| Formula::and(r.into_iter().cloned().collect()).negate()),
+    );
+    let uncovered = scop::assume::points(scop, g.iterators, &Formula::and(outside))?;
+    Ok(if uncovered.is_empty()? {
+        Some(common)
+    } else {
+        None
+    })
+}
+
+/// `[params] -> { [cells] : exists iterators in domain with cells = index }`.
+fn image(scop: &Scop, iterators: &[String], index: &[Affine], domain: Formula) -> Result<Set> {
+    let cells: Vec<String> = (0..index.len()).map(|d| format!("__cell{d}")).collect();
+    let mut vars = iterators.to_vec();
+    vars.extend(cells.iter().cloned());
+    let mut parts = vec![domain];
+    for (c, e) in cells.iter().zip(index) {
+        parts.push(Formula::Eq(Affine::var(c).sub(e)));
+    }
+    let points = scop::assume::points(scop, &vars, &Formula::and(parts))?;
+    Ok(points.project_out(0, iterators.len())?)
+}

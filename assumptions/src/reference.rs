@@ -1,0 +1,16 @@
+//! Simple algorithms kept as the oracles of the fast ones.
+
+use scop::Scop;
+
+use crate::alias::{alias_pairs_from, AliasPair};
+use crate::cexpr::Params;
+use crate::error::Result;
+
+/// [`crate::alias::alias_pairs`] on the accessed cells taken one image per
+/// statement ([`scop::assume::accessed_cells`]) instead of one per group of
+/// statements with the same access ([`crate::cells`]).
+pub fn alias_pairs(scop: &Scop, params: &Params) -> Result<Option<Vec<AliasPair>>> {
+    alias_pairs_from(scop, params, |scop, array| {
+        Ok(scop::assume::accessed_cells(scop, array)?)
+    })
+}
