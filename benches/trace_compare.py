@@ -1,13 +1,23 @@
-#!/usr/bin/env python3
 """Per-operation timing of the engine against isl's C library on a conformance-format corpus
 (issue 22: benches/corpus/trace.jsonl).
 
     cargo build --release -p benches --example trace_time
-    python3 benches/trace_compare.py [--fresh] [--min-ms N] [--csv OUT] benches/corpus/trace.jsonl
+    python3 benches/trace_compare.py [--fresh] [--min-ms N] [--rounds R] [--csv OUT] [--op OP]... \
+        [--timer BINARY [--timer BINARY2]] benches/corpus/trace.jsonl
 
-Ours: `target/release/examples/trace_time [--fresh] --min-ms N CORPUS` (benches/examples/
-trace_time.rs), in process, inputs parsed beforehand: per case the median time of one call.
+Ours: `target/release/examples/trace_time --serve [--fresh] --min-ms N CORPUS` (benches/examples/
+trace_time.rs), in process, inputs parsed beforehand: per request the time of one call.
 (The corpus's answers are checked by check.py; `poly bench` checks them in process too.)
+
+Interleaved: for each of R rounds (default 3), every case is timed on each side one right after
+the other (ours, isl; the order rotates from round to round), so that a change of the machine's
+load between cases moves both sides of a case alike. Both sides read the CPU time of their
+thread (`--clock cpu`, the default: on a loaded machine a wall-clock loop also counts the time
+slices the scheduler gives other processes; `--clock wall` for wall-clock time). Per case, the ratio ours/isl of each round,
+and its median over the rounds; per op, the geometric mean of those medians over the op's cases
+(the figure to quote), the range of the per-round geometric means (the spread), and the median
+per-case ratio. With two `--timer`s (e.g. main's build and a branch's), each is timed with isl
+on every case, and their ratio B/A is printed too. `--csv` writes every measurement.
 
 Two modes, the same on both sides. Default, "same object": the call repeated on one parsed
 input, so what an earlier call left on the object is reused (isl records on its objects that a
@@ -26,8 +36,9 @@ one loop over the K inputs, the trivial call on the same K objects). What remain
 isl's work plus islpy's wrapping of the result (one Python object) and its release; it is
 floored at 10 ns (the number of cases floored is printed).
 
-Prints, per op, the number of cases, the median times, and the geometric mean over its cases of
-ours/isl (< 1: ours is faster) and of the speedup isl/ours; then the same over all cases.
+Prints, per op, the number of cases, the median times (per case the median over rounds), the
+geometric mean over its cases of ours/isl (< 1: ours is faster) with its per-round range, the
+median case ratio and the speedup isl/ours; then the same over all cases.
 """
 import argparse
 import collections
@@ -41,6 +52,10 @@ import time
 import islpy as isl
 
 from trace_answers import MAP_OPS, isl_op
+
+
+# the clock of every measurement: thread CPU time by default (--clock cpu), else wall-clock time
+CLOCK = [time.thread_time_ns]
 
 
 def parse(text, want_map=False):
@@ -87,38 +102,38 @@ def per_call_ns(f, min_ms):
     """Median over 3 loops of the time per call, each loop long enough for min_ms."""
     k = 1
     while True:
-        t = time.perf_counter_ns()
+        t = CLOCK[0]()
         for _ in range(k):
             f()
-        dt = time.perf_counter_ns() - t
+        dt = CLOCK[0]() - t
         if dt >= min_ms * 1e6 or k >= 1 << 20:
             break
         k *= 2 if dt < min_ms * 1e5 else max(2, math.ceil(min_ms * 1e6 / max(dt, 1)))
     loops = [dt / k]
     for _ in range(2):
-        t = time.perf_counter_ns()
+        t = CLOCK[0]()
         for _ in range(k):
             f()
-        loops.append((time.perf_counter_ns() - t) / k)
+        loops.append((CLOCK[0]() - t) / k)
     return statistics.median(loops)
 
 
 def fresh_ns(case, unions, min_ms):
     """First-call time on fresh inputs: K parsed objects, one call each, minus the trivial call."""
     f, _ = callables(case, unions)
-    t = time.perf_counter_ns()
+    t = CLOCK[0]()
     f()
-    first = time.perf_counter_ns() - t
+    first = CLOCK[0]() - t
     k = int(min(100, max(3, min_ms * 1e6 / max(first, 1))))
     pairs = [callables(case, unions) for _ in range(k)]
-    t = time.perf_counter_ns()
+    t = CLOCK[0]()
     for f, _ in pairs:
         f()
-    dt = time.perf_counter_ns() - t
-    t = time.perf_counter_ns()
+    dt = CLOCK[0]() - t
+    t = CLOCK[0]()
     for _, g in pairs:
         g()
-    d0 = time.perf_counter_ns() - t
+    d0 = CLOCK[0]() - t
     return dt / k, d0 / k
 
 
@@ -126,71 +141,142 @@ def geo(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs))
 
 
+class Server:
+    """`trace_time --serve`: one case timed per request, so that ours and isl's time of a case
+    are taken one right after the other."""
+
+    def __init__(self, timer, files, fresh, min_ms, cpu):
+        self.p = subprocess.Popen([timer, "--serve"] + (["--fresh"] if fresh else []) + (["--cpu"] if cpu else [])
+                                  + ["--min-ms", str(max(1, round(min_ms)))] + list(files),
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    def time(self, cid):
+        self.p.stdin.write(cid + "\n")
+        self.p.stdin.flush()
+        parts = self.p.stdout.readline().split()
+        return int(parts[2]) if len(parts) == 3 and parts[2].isdigit() else None
+
+    def close(self):
+        self.p.stdin.close()
+        self.p.wait()
+
+
+def isl_ns(case, fresh, min_ms):
+    """isl's time per call (trivial call subtracted, floored at 10 ns), None if isl refuses."""
+    try:
+        try:
+            unions = False
+            fn, trivial = callables(case)
+            fn()
+        except isl.Error:
+            unions = True
+            fn, trivial = callables(case, unions)
+            fn()
+    except (isl.Error, KeyError):
+        return None
+    if fresh:
+        t, t0 = fresh_ns(case, unions, min_ms)
+    else:
+        t = per_call_ns(fn, min_ms)
+        t0 = per_call_ns(trivial, min_ms / 5)
+    return max(t - t0, 10.0)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--timer", default="target/release/examples/trace_time")
+    ap.add_argument("--timer", action="append",
+                    help="trace_time binary (default target/release/examples/trace_time); give it twice "
+                         "to compare two builds, each timed in turn with isl on every case")
     ap.add_argument("--fresh", action="store_true", help="first calls on fresh inputs (both sides)")
     ap.add_argument("--min-ms", type=float, default=5)
-    ap.add_argument("--csv", help="write id,op,ours_ns,isl_ns per case")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="interleaved rounds over the corpus (default 3); per case the median over "
+                         "rounds of the round's ours/isl")
+    ap.add_argument("--op", action="append", help="only these ops")
+    ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
+                    help="cpu (default): each side's thread CPU time (CLOCK_THREAD_CPUTIME_ID), which other "
+                         "processes of a loaded machine do not add to; wall: wall-clock time")
+    ap.add_argument("--csv", help="write id,op,round,side,ns per measurement")
     ap.add_argument("files", nargs="+")
     o = ap.parse_args()
+    timers = o.timer or ["target/release/examples/trace_time"]
 
-    ours = {}
-    for f in o.files:
-        r = subprocess.run([o.timer] + (["--fresh"] if o.fresh else []) + [f, "--min-ms", str(max(1, round(o.min_ms)))],
-                           capture_output=True, text=True)
-        for line in r.stdout.splitlines():
-            parts = line.split()
-            if len(parts) == 3 and parts[2].isdigit():
-                ours[parts[0]] = int(parts[2])
-
-    rows, refused, floored = [], collections.Counter(), 0
+    cases = []
     for f in o.files:
         for line in open(f):
-            if not line.strip():
-                continue
-            case = json.loads(line)
-            cid = case["id"]
-            if cid not in ours:
-                continue
-            unions = False
-            try:
-                try:
-                    fn, trivial = callables(case)
-                    fn()
-                except isl.Error:
-                    unions = True
-                    fn, trivial = callables(case, unions)
-                    fn()
-            except (isl.Error, KeyError):
-                refused[case["op"]] += 1
-                continue
-            if o.fresh:
-                t, t0 = fresh_ns(case, unions, o.min_ms)
-            else:
-                t = per_call_ns(fn, o.min_ms)
-                t0 = per_call_ns(trivial, o.min_ms / 5)
-            floored += t - t0 < 10
-            rows.append((cid, case["op"], ours[cid], max(t - t0, 10.0)))
+            if line.strip():
+                c = json.loads(line)
+                if not o.op or c["op"] in o.op:
+                    cases.append(c)
+    CLOCK[0] = time.thread_time_ns if o.clock == "cpu" else time.perf_counter_ns
+    servers = [Server(t, o.files, o.fresh, o.min_ms, o.clock == "cpu") for t in timers]
+    sides = list(range(len(timers))) + ["isl"]
+    # times[side][id] = [ns per round]
+    times = {s: collections.defaultdict(list) for s in sides}
+    refused = collections.Counter()
+    csv = open(o.csv, "w") if o.csv else None
+    if csv:
+        csv.write("id,op,round,side,ns\n")
+    started = time.time()
+    for r in range(o.rounds):
+        # the order of the sides rotates from round to round
+        order = sides[r % len(sides):] + sides[:r % len(sides)]
+        for c in cases:
+            cid = c["id"]
+            for s in order:
+                t = isl_ns(c, o.fresh, o.min_ms) if s == "isl" else servers[s].time(cid)
+                if t is None:
+                    if s == "isl" and r == 0:
+                        refused[c["op"]] += 1
+                    continue
+                times[s][cid].append(t)
+                if csv:
+                    csv.write(f"{cid},{c['op']},{r},{'isl' if s == 'isl' else timers[s]},{t:.0f}\n")
+        print(f"round {r + 1}/{o.rounds} done after {time.time() - started:.0f} s", file=sys.stderr)
+    for sv in servers:
+        sv.close()
+    if csv:
+        csv.close()
 
-    if o.csv:
-        with open(o.csv, "w") as out:
-            out.write("id,op,ours_ns,isl_ns\n")
-            for r in rows:
-                out.write(f"{r[0]},{r[1]},{r[2]},{r[3]:.0f}\n")
+    ok = [c for c in cases if len(times["isl"][c["id"]]) == o.rounds
+          and all(len(times[s][c["id"]]) == o.rounds for s in range(len(timers)))]
     by_op = collections.defaultdict(list)
-    for r in rows:
-        by_op[r[1]].append(r)
-    print("| op | cases | ours median | isl median | ours/isl (geomean) | speedup isl/ours (geomean) | cases ours faster |")
-    print("|---|---|---|---|---|---|---|")
-    for op in sorted(by_op) + ["all"]:
-        rs = rows if op == "all" else by_op[op]
-        ratios = [r[2] / r[3] for r in rs]
-        g = geo(ratios)
-        faster = sum(1 for x in ratios if x < 1)
-        print(f"| {op} | {len(rs)} | {statistics.median(r[2] for r in rs) / 1e3:.1f} µs | "
-              f"{statistics.median(r[3] for r in rs) / 1e3:.1f} µs | {g:.2f} | {1 / g:.2f}× | {faster} |")
-    print(f"\nleft out: {sum(refused.values())} refused by isl {dict(refused)}; isl's time floored at 10 ns: {floored} cases")
+    for c in ok:
+        by_op[c["op"]].append(c["id"])
+    floored = sum(1 for c in ok if statistics.median(times["isl"][c["id"]]) <= 10.0)
+
+    def ratio(s, cid, r=None):
+        if r is None:
+            return statistics.median(a / b for a, b in zip(times[s][cid], times["isl"][cid]))
+        return times[s][cid][r] / times["isl"][cid][r]
+
+    for s in range(len(timers)):
+        print(f"\n{timers[s]} against isl: {o.rounds} interleaved rounds, "
+              f"{'first calls' if o.fresh else 'same object'}, --min-ms {o.min_ms:g}\n")
+        print("| op | cases | ours median | isl median | ours/isl: geomean of per-case medians | "
+              "per-round geomeans (min–max) | median case ratio | speedup isl/ours | cases ours faster |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        for op in sorted(by_op) + ["all"]:
+            ids = [c["id"] for c in ok] if op == "all" else by_op[op]
+            rs = [ratio(s, i) for i in ids]
+            g = geo(rs)
+            per_round = [geo([ratio(s, i, r) for i in ids]) for r in range(o.rounds)]
+            ours_med = statistics.median(statistics.median(times[s][i]) for i in ids)
+            isl_med = statistics.median(statistics.median(times["isl"][i]) for i in ids)
+            print(f"| {op} | {len(ids)} | {ours_med / 1e3:.2f} µs | {isl_med / 1e3:.2f} µs | {g:.2f} | "
+                  f"{min(per_round):.2f}–{max(per_round):.2f} | {statistics.median(rs):.2f} | "
+                  f"{1 / g:.2f}× | {sum(1 for x in rs if x < 1)} |")
+    if len(timers) == 2:
+        print(f"\n{timers[1]} / {timers[0]} (geomean over cases of the per-case median over rounds):\n")
+        print("| op | cases | B/A | per-round (min–max) |")
+        print("|---|---|---|---|")
+        for op in sorted(by_op) + ["all"]:
+            ids = [c["id"] for c in ok] if op == "all" else by_op[op]
+            g = geo([statistics.median(b / a for a, b in zip(times[0][i], times[1][i])) for i in ids])
+            pr = [geo([times[1][i][r] / times[0][i][r] for i in ids]) for r in range(o.rounds)]
+            print(f"| {op} | {len(ids)} | {g:.3f} | {min(pr):.3f}–{max(pr):.3f} |")
+    print(f"\nleft out: {sum(refused.values())} refused by isl {dict(refused)}; "
+          f"isl's median time at the 10 ns floor: {floored} cases; {len(cases) - len(ok)} cases without all rounds")
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@
 //! ```text
 //! cargo build --release -p benches --example trace_time
 //! target/release/examples/trace_time [--fresh] [--min-ms N] benches/corpus/trace.jsonl
+//! target/release/examples/trace_time --serve [--cpu] [--fresh] [--min-ms N] benches/corpus/trace.jsonl
 //! ```
 //!
 //! Prints `ID OP NANOSECONDS` per case. Default ("same object"): calls
@@ -18,25 +19,98 @@
 //! once per loop, as `trace_compare.py` times isl (reading it around every
 //! call added about 25 ns per call, the whole time of a tiny call). Parsing is never timed. Answers are not
 //! checked here (`check.py` and `poly bench` check the corpus).
+//!
+//! `--cpu`: the clock is the CPU time of the thread (`CLOCK_THREAD_CPUTIME_ID`)
+//! instead of wall-clock time: on a loaded machine a wall-clock loop also
+//! counts the time slices of other processes.
+//!
+//! `--serve`: the corpus is read, then case ids are read from stdin one per
+//! line, and each is answered with its line `ID OP NANOSECONDS` as soon as it
+//! is timed (the input parsed afresh for every request). `trace_compare.py`
+//! uses it to time ours and isl's on the same case one right after the other
+//! (a drift of the machine's load then moves both sides alike).
 
-use std::time::{Duration, Instant};
+use std::collections::HashMap;
+use std::io::{BufRead, Write};
+use std::time::Instant;
 
-use testkit::corpus::read_cases;
+use testkit::corpus::{read_cases, Case};
 use testkit::ops::{prepare, run};
 
-fn median(mut v: Vec<Duration>) -> Duration {
+/// The clock of the measurements: wall-clock time, or (`--cpu`) the CPU time
+/// of this thread (`CLOCK_THREAD_CPUTIME_ID`), which a loaded machine's other
+/// processes do not add to; in nanoseconds.
+#[derive(Clone, Copy)]
+struct Clock {
+    cpu: bool,
+    origin: Instant,
+}
+
+impl Clock {
+    fn now(&self) -> u128 {
+        if self.cpu {
+            codegen_x86::jit::thread_cpu_ns().expect("CLOCK_THREAD_CPUTIME_ID")
+        } else {
+            self.origin.elapsed().as_nanos()
+        }
+    }
+}
+
+fn median(mut v: Vec<u128>) -> u128 {
     v.sort();
     v[v.len() / 2]
 }
 
+/// The time per call of `case` in the chosen mode (ns), `None` if it does not parse.
+fn time_case(case: &Case, fresh: bool, min: u128, clock: Clock) -> Option<u128> {
+    let p = prepare(case).ok()?;
+    Some(if fresh {
+        let start = clock.now();
+        let _ = std::hint::black_box(run(&p));
+        let first = (clock.now() - start).max(1);
+        let k = (min / first).clamp(3, 100) as usize;
+        let inputs: Vec<_> = (0..k).map(|_| prepare(case).expect("parses")).collect();
+        // one loop over the K inputs, as the isl side times it: the
+        // clock is read twice per loop, not twice per call
+        let t = clock.now();
+        for q in &inputs {
+            let _ = std::hint::black_box(run(q));
+        }
+        (clock.now() - t) / k as u128
+    } else {
+        // loops of K calls (K chosen so that a loop takes about a
+        // tenth of N ms, judged by a second call: the first may leave
+        // something on the object), the median loop divided by K
+        let _ = std::hint::black_box(run(&p));
+        let start = clock.now();
+        let _ = std::hint::black_box(run(&p));
+        let first = (clock.now() - start).max(1);
+        let k = ((min / 10) / first).clamp(1, 1 << 20);
+        let mut loops = Vec::new();
+        let start = clock.now();
+        while loops.len() < 3 || clock.now() - start < min {
+            let t = clock.now();
+            for _ in 0..k {
+                let _ = std::hint::black_box(run(&p));
+            }
+            loops.push((clock.now() - t) / k);
+        }
+        median(loops)
+    })
+}
+
 fn main() {
     let mut fresh = false;
+    let mut serve = false;
+    let mut cpu = false;
     let mut min_ms = 3u64;
     let mut files = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--fresh" => fresh = true,
+            "--serve" => serve = true,
+            "--cpu" => cpu = true,
             "--min-ms" => {
                 min_ms = args
                     .next()
@@ -46,48 +120,37 @@ fn main() {
             _ => files.push(a),
         }
     }
-    let min = Duration::from_millis(min_ms);
+    let min = u128::from(min_ms) * 1_000_000;
+    let clock = Clock {
+        cpu,
+        origin: Instant::now(),
+    };
+    let mut cases = Vec::new();
     for f in files {
         let text = std::fs::read_to_string(&f).expect("corpus file");
-        for case in read_cases(&text).expect("corpus") {
-            let Ok(p) = prepare(&case) else {
-                println!("{} {} UNSUPPORTED", case.id, case.op);
-                continue;
-            };
-            let t = if fresh {
-                let start = Instant::now();
-                let _ = std::hint::black_box(run(&p));
-                let first = start.elapsed().max(Duration::from_nanos(1));
-                let k = (min.as_nanos() / first.as_nanos()).clamp(3, 100) as usize;
-                let inputs: Vec<_> = (0..k).map(|_| prepare(&case).expect("parses")).collect();
-                // one loop over the K inputs, as the isl side times it: the
-                // clock is read twice per loop, not twice per call
-                let t = Instant::now();
-                for q in &inputs {
-                    let _ = std::hint::black_box(run(q));
-                }
-                t.elapsed() / k as u32
-            } else {
-                // loops of K calls (K chosen so that a loop takes about a
-                // tenth of N ms, judged by a second call: the first may leave
-                // something on the object), the median loop divided by K
-                let _ = std::hint::black_box(run(&p));
-                let start = Instant::now();
-                let _ = std::hint::black_box(run(&p));
-                let first = start.elapsed().max(Duration::from_nanos(1));
-                let k = ((min.as_nanos() / 10) / first.as_nanos()).clamp(1, 1 << 20) as u32;
-                let mut loops = Vec::new();
-                let start = Instant::now();
-                while loops.len() < 3 || start.elapsed() < min {
-                    let t = Instant::now();
-                    for _ in 0..k {
-                        let _ = std::hint::black_box(run(&p));
-                    }
-                    loops.push(t.elapsed() / k);
-                }
-                median(loops)
-            };
-            println!("{} {} {}", case.id, case.op, t.as_nanos());
+        cases.extend(read_cases(&text).expect("corpus"));
+    }
+    let report = |case: &Case| match time_case(case, fresh, min, clock) {
+        Some(t) => format!("{} {} {}", case.id, case.op, t),
+        None => format!("{} {} UNSUPPORTED", case.id, case.op),
+    };
+    if !serve {
+        for case in &cases {
+            println!("{}", report(case));
         }
+        return;
+    }
+    let by_id: HashMap<&str, &Case> = cases.iter().map(|c| (c.id.as_str(), c)).collect();
+    let stdout = std::io::stdout();
+    for line in std::io::stdin().lock().lines() {
+        let Ok(line) = line else { break };
+        let id = line.trim();
+        let answer = match by_id.get(id) {
+            Some(case) => report(case),
+            None => format!("{id} ? UNKNOWN"),
+        };
+        let mut out = stdout.lock();
+        let _ = writeln!(out, "{answer}");
+        let _ = out.flush();
     }
 }

@@ -246,6 +246,10 @@ impl UnionMap {
             let mut u = UnionMap::empty(a.params.clone());
             for (x, y) in same_space_pairs(&a, &b) {
                 match (x, y) {
+                    // `x \ ∅ = x`: a part of `other` without disjuncts (e.g.
+                    // `{ S[i] -> A[j] : false }`, a third of the traced
+                    // subtractions) removes nothing, as no part at all
+                    (Some(x), Some(y)) if y.parts.is_empty() => u.add_map(x.clone())?,
                     (Some(x), Some(y)) => u.add_map(x.subtract(y)?)?,
                     (Some(x), None) => u.add_map(x.clone())?,
                     _ => {}
@@ -280,6 +284,13 @@ impl UnionMap {
             let (a, b) = self.aligned_ref(other);
             for (x, y) in same_space_pairs(&a, &b) {
                 match (x, y) {
+                    // `x ⊆ ∅` iff `x` is empty: a part without disjuncts is
+                    // no part (the emptiness test reuses what `x` keeps)
+                    (Some(x), Some(y)) if y.parts.is_empty() => {
+                        if !x.is_empty()? {
+                            return Ok(false);
+                        }
+                    }
                     (Some(x), Some(y)) if !x.is_subset(y)? => {
                         return Ok(false);
                     }

@@ -71,3 +71,49 @@ proptest! {
         }
     }
 }
+
+/// Subtrahends for `union_subtract_of_no_disjuncts`: in the minuend's space
+/// with no disjunct, alone or beside a part of another space.
+const NO_DISJUNCTS: &[&str] = &[
+    "{ [i, j] : false }",
+    "{ [i, j] : false; [k] : 0 <= k <= 3 }",
+    "{ [k] : 0 <= k <= 3; [i, j] : 1 = 0 }",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// `UnionMap::subtract` answers `x \ ∅` with `x` itself when the
+    /// subtrahend's part in `x`'s space has no disjuncts (no simplification,
+    /// no emptiness test), and `x ⊆ ∅` by the emptiness of `x`; against the
+    /// plain `Map::subtract` / `Map::is_subset` and enumeration.
+    #[test]
+    fn union_subtract_of_no_disjuncts(da in disjuncts(), db in disjuncts(), which in 0..4usize) {
+        let a: Map = set(&da).parse().unwrap();
+        let ua: UnionMap = set(&da).parse().unwrap();
+        let (ub_text, b): (String, Map) = if which < NO_DISJUNCTS.len() {
+            (NO_DISJUNCTS[which].to_string(), "{ [i, j] : false }".parse().unwrap())
+        } else {
+            (set(&db), set(&db).parse().unwrap())
+        };
+        let ub: UnionMap = ub_text.parse().unwrap();
+        let u = ua.subtract(&ub).unwrap().to_map().unwrap().expect("one space");
+        let oracle = a.subtract(&b).unwrap();
+        prop_assert!(pool_subset(&u, &oracle) && pool_subset(&oracle, &u), "{} \\ {}", set(&da), ub_text);
+        for p in box_points(2, -7, 7) {
+            prop_assert_eq!(contains(&u, &p), contains(&a, &p) && !contains(&b, &p));
+        }
+        if which < NO_DISJUNCTS.len() {
+            prop_assert_eq!(b.basic_maps().len(), 0);
+            // the shortcut: the minuend's disjuncts as they are
+            let fresh: Map = set(&da).parse().unwrap();
+            prop_assert_eq!(u.basic_maps().len(), fresh.basic_maps().len());
+            prop_assert_eq!(u.to_string(), fresh.to_string());
+        }
+        // `a ⊆ b` (for no disjuncts: `a` empty) against the plain Map test
+        // and enumeration
+        let sub = ua.is_subset(&ub).unwrap();
+        prop_assert_eq!(sub, a.is_subset(&b).unwrap(), "{} <= {}", set(&da), ub_text);
+        prop_assert_eq!(sub, pool_subset(&a, &b), "{} <= {}", set(&da), ub_text);
+    }
+}
