@@ -413,6 +413,7 @@ mod linear;
 mod nest;
 mod nested;
 mod pack;
+mod panel;
 mod parallel;
 mod pipeline;
 mod prefetch;
