@@ -1,6 +1,6 @@
 //! Contractions lowered to packed panels and register tiles: every form the
 //! recogniser accepts, at sizes that leave partial tiles and cross the cache
-//! blocks (`MC` = 120 rows, `KC` = 256 steps, `NC` = 4080 columns), against
+//! blocks (`MC` = 120 rows, `KC` = 384 steps, `NC` = 4080 columns), against
 //! the interpreter; and forms it must leave alone.
 
 mod common;
@@ -66,6 +66,9 @@ fn gemm_at_edges_and_across_blocks() {
             // whole panels only (the row-by-row copy of `B` alone), in the
             // first column block and again in a second one
             &[("NI", 13), ("NJ", 16), ("NK", 300)],
+            // two blocks of half the depth, then a whole one and two halves
+            &[("NI", 131), ("NJ", 19), ("NK", 401)],
+            &[("NI", 13), ("NJ", 16), ("NK", 800)],
             &[("NI", 7), ("NJ", 4096), ("NK", 2)],
         ],
     );
@@ -75,9 +78,14 @@ fn gemm_at_edges_and_across_blocks() {
 fn gemm_at_every_depth_around_the_kernel_loop_thresholds() {
     // the micro-kernel runs its k loop in parts (four steps a trip while
     // more than 32 + 4 steps are left, then four while 4 are, then one):
-    // every depth on both sides of each threshold, in one block and
-    // across two (KC = 256)
-    let depths: Vec<i64> = (0..=41).chain(252..=262).chain(508..=516).collect();
+    // every depth on both sides of each threshold, in one block, across
+    // two (KC = 384; between 384 and 768 steps two blocks of half the
+    // depth each, odd depths split unevenly) and across three
+    let depths: Vec<i64> = (0..=41)
+        .chain(380..=390)
+        .chain([455, 511, 512, 513])
+        .chain(764..=772)
+        .collect();
     let sizes: Vec<[(&str, i64); 3]> = depths
         .iter()
         .map(|&k| [("NI", 7), ("NJ", 9), ("NK", k)])
