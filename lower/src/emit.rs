@@ -434,6 +434,15 @@ impl Emitter {
         }
     }
 
+    /// Store the low two doubles of a register (`vmovupd m128, xmm`).
+    pub fn vstore_pair(&mut self, m: Mem, src: u8) {
+        self.record(
+            "vmovupd",
+            vec![Operand::Mem(m, MemSize::Xmmword), Operand::Xmm(xmm(src))],
+        );
+        self.asm.vmovupd(m, xmm(src));
+    }
+
     /// Register copy of the given width.
     pub fn vcopy(&mut self, w: Width, dst: u8, src: u8) {
         if dst == src {

@@ -217,12 +217,15 @@
 //! loops' bounds are free of the nest's iterators, except that the `j`
 //! loop's may be affine in an outer `i`). Its only dependences are then
 //! along `k` for one `(i, j)`, so the nest runs as a BLIS-style gemm: `j`
-//! in blocks of 4080, `k` in blocks of 256 (the `b` factor packed into
+//! in blocks of 4080, `k` in blocks of 384 (the last two of less than 768
+//! steps halved; the `b` factor packed into
 //! panels of 8 columns), `i` in blocks of 120 (the `a` factor packed into
 //! panels of 6 rows), and every 6×8 tile of `C` kept in twelve `ymm`
 //! registers over the block's `k` steps: two panel loads, six broadcasts
-//! and twelve `vfmadd231pd` per step, both panels prefetched 32 steps
-//! ahead, and the next tile of `C` prefetched into the second-level cache
+//! and twelve `vfmadd231pd` per step, the `a` panel prefetched 32 steps
+//! ahead (the `b` panel too in the first tile of a column of tiles; the
+//! others find it in the first-level cache), and the next tile of `C`
+//! prefetched into the second-level cache
 //! before the `k` loop and into the first 32 steps before its end (rows of
 //! `C` a power of two apart share one set of the first-level cache, where
 //! an earlier prefetch evicted the panels and was evicted before use);
@@ -249,7 +252,10 @@
 //! scalar operations, no contraction) and the four lanes stored to their
 //! panel rows (`vunpckhpd`, `vperm2f128`), the last `kc % 4` by the scalar
 //! code: 14 instructions per four elements of gemm's `a` side instead of
-//! 8 per element, `alpha` no longer reloaded per element. The first tile of each column
+//! 8 per element, `alpha` no longer reloaded per element; a full panel is
+//! packed across its rows four `k` at a time (module `panel`), the rows
+//! transposed into whole `k` steps: 8 stores per 24 elements of gemm's
+//! `a` side instead of 24. The first tile of each column
 //! of tiles also prefetches the next column's `b` panel into the
 //! second-level cache, one line per `k` step (a second copy of the
 //! unrolled loop; the other tiles run the one without). gemm 512³: 69.1
@@ -415,6 +421,7 @@ mod linear;
 mod nest;
 mod nested;
 mod pack;
+mod panel;
 mod parallel;
 mod pipeline;
 mod prefetch;

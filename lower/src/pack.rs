@@ -7,7 +7,10 @@
 //! unit-stride along `k` ([`State::pack_run`]); or, for a unit-stride
 //! access along the side's role, a panel row copied as two `ymm`; the
 //! element of the next row or column prefetched; missing rows or columns
-//! of the last panel written as zeros. The `b` side's unit-stride access
+//! of the last panel written as zeros. A full panel whose accesses are
+//! unit-stride along `k` (or invariant along `k` and the role) is packed
+//! across its rows four `k` at a time instead, the rows transposed into
+//! whole steps of the panel ([`crate::panel`]). The `b` side's unit-stride access
 //! copies its full panels row by row of the block ([`State::copy_rows`]):
 //! one panel at a time read `kc` rows a whole row of the array apart for
 //! each 64 bytes, a new line and page per load.
@@ -126,6 +129,8 @@ impl State<'_> {
         self.zero_slot(w)?;
         if let (false, Some(ai)) = (rowwise, unit) {
             self.copy_panel(ai, p, (qp, el), panel_end, lrow)?;
+        } else if let (false, Some(plan)) = (rowwise, self.panel_plan(e, p)) {
+            self.pack_panel(e, call, p, &plan, (qp, el), panel_end, lrow)?;
         }
         self.e.bind(lrow)?;
         let d = self.temp()?;
@@ -399,7 +404,7 @@ impl State<'_> {
 
     /// Sets the iterators to a point of a packed side: its role at
     /// `lo + off + el`, `k` at `lo_k + pc`, the other role at its first value.
-    fn side_point(&mut self, p: &Pack, el: i32) -> Result<()> {
+    pub(crate) fn side_point(&mut self, p: &Pack, el: i32) -> Result<()> {
         let (s, c) = (p.s, p.c);
         self.set_sum(p.var[s.role], &[p.lo[s.role], s.off, el])?;
         self.set_sum(p.var[c.k], &[p.lo[c.k], p.pc])?;
@@ -418,7 +423,7 @@ impl State<'_> {
 
     /// A pointer to the element of array slot `sl` at offset `l` (current
     /// iterators) and its step in bytes when `k_it` advances by one.
-    fn k_pointer(&mut self, sl: usize, l: &Lin, k_it: &str) -> Result<(Gpr, Operand)> {
+    pub(crate) fn k_pointer(&mut self, sl: usize, l: &Lin, k_it: &str) -> Result<(Gpr, Operand)> {
         let off = self.lin_value(l)?;
         let p = self.temp()?;
         self.e.mov(g(p), q(arg(sl)))?;

@@ -1,6 +1,6 @@
 //! Contractions lowered to packed panels and register tiles: every form the
 //! recogniser accepts, at sizes that leave partial tiles and cross the cache
-//! blocks (`MC` = 120 rows, `KC` = 256 steps, `NC` = 4080 columns), against
+//! blocks (`MC` = 120 rows, `KC` = 384 steps, `NC` = 4080 columns), against
 //! the interpreter; and forms it must leave alone.
 
 mod common;
@@ -66,6 +66,9 @@ fn gemm_at_edges_and_across_blocks() {
             // whole panels only (the row-by-row copy of `B` alone), in the
             // first column block and again in a second one
             &[("NI", 13), ("NJ", 16), ("NK", 300)],
+            // two blocks of half the depth, then a whole one and two halves
+            &[("NI", 131), ("NJ", 19), ("NK", 401)],
+            &[("NI", 13), ("NJ", 16), ("NK", 800)],
             &[("NI", 7), ("NJ", 4096), ("NK", 2)],
         ],
     );
@@ -75,9 +78,14 @@ fn gemm_at_edges_and_across_blocks() {
 fn gemm_at_every_depth_around_the_kernel_loop_thresholds() {
     // the micro-kernel runs its k loop in parts (four steps a trip while
     // more than 32 + 4 steps are left, then four while 4 are, then one):
-    // every depth on both sides of each threshold, in one block and
-    // across two (KC = 256)
-    let depths: Vec<i64> = (0..=41).chain(252..=262).chain(508..=516).collect();
+    // every depth on both sides of each threshold, in one block, across
+    // two (KC = 384; between 384 and 768 steps two blocks of half the
+    // depth each, odd depths split unevenly) and across three
+    let depths: Vec<i64> = (0..=41)
+        .chain(380..=390)
+        .chain([455, 511, 512, 513])
+        .chain(764..=772)
+        .collect();
     let sizes: Vec<[(&str, i64); 3]> = depths
         .iter()
         .map(|&k| [("NI", 7), ("NJ", 9), ("NK", k)])
@@ -113,10 +121,13 @@ fn gemm_prefetches_the_next_tile_into_both_cache_levels() {
 }
 
 #[test]
-fn a_side_is_packed_four_k_at_a_time_with_alpha_in_a_register() {
-    // alpha * A[i][k]: alpha broadcast once per row, four k per vmulpd,
-    // the lanes stored to their panel rows (vunpckhpd, vperm2f128); the
-    // last k % 4 by the scalar code, alpha from the same register
+fn a_side_is_packed_by_panel_four_k_at_a_time_with_alpha_in_a_register() {
+    // alpha * A[i][k], a full panel of six rows at a time: alpha broadcast
+    // once per panel, each row's four k by one vmulpd, rows 0-3 transposed
+    // (vunpcklpd/vunpckhpd, vperm2f128 0x20 and 0x31) into four ymm stores
+    // of whole k steps, rows 4-5 into four xmm stores; the last k % 4 by
+    // the scalar code; a last partial panel row by row (one vmulpd, the
+    // lanes stored apart), alpha from a register throughout
     let front = lower::front(GEMM).unwrap();
     let (k, node, copies) = lower::prepare_with(&front, 4).unwrap();
     let c = lower::compile_jammed(&k, &node, &copies).unwrap();
@@ -125,8 +136,27 @@ fn a_side_is_packed_four_k_at_a_time_with_alpha_in_a_register() {
     let vmul: Vec<usize> = (0..lines.len())
         .filter(|&i| lines[i].contains("vmulpd"))
         .collect();
-    assert_eq!(vmul.len(), 1, "{asm}");
-    let run = &lines[vmul[0]..vmul[0] + 8];
+    assert_eq!(vmul.len(), 6 + 1, "{asm}");
+    // the panel loop: from the first vmulpd to its backward branch
+    let end = (vmul[0]..lines.len())
+        .find(|&i| lines[i].contains("jge"))
+        .unwrap();
+    let panel = &lines[vmul[0]..end];
+    let count = |pat: &str| panel.iter().filter(|l| l.contains(pat)).count();
+    assert_eq!(count("vmulpd"), 6, "{panel:#?}");
+    assert_eq!(count("vunpcklpd") + count("vunpckhpd"), 6, "{panel:#?}");
+    let perm = |sel: &str| {
+        panel
+            .iter()
+            .filter(|l| l.contains("vperm2f128") && l.ends_with(sel))
+            .count()
+    };
+    assert_eq!((perm(", 0x20"), perm(", 0x31")), (2, 2), "{panel:#?}");
+    assert_eq!(count("vmovupd YMMWORD PTR ["), 4, "{panel:#?}");
+    assert_eq!(count("vmovupd XMMWORD PTR ["), 4, "{panel:#?}");
+    assert_eq!(count("vmovsd QWORD PTR ["), 0, "{panel:#?}");
+    // the partial panel's row loop keeps the lane-by-lane stores
+    let run = &lines[vmul[6]..vmul[6] + 8];
     assert!(run.iter().any(|l| l.contains("vperm2f128")), "{run:?}");
     assert_eq!(
         run.iter()
@@ -142,6 +172,52 @@ fn a_side_is_packed_four_k_at_a_time_with_alpha_in_a_register() {
             .any(|l| l.contains("vmulsd") && l.contains("[rbx")),
         "{asm}"
     );
+}
+
+#[test]
+fn packing_by_panel_at_odd_sizes_and_remainders() {
+    // full panels of the a side (six rows) and, read across its rows, of
+    // the b side (eight), four k at a time and the last k % 4 one at a
+    // time; partial panels and sides below one panel element by element;
+    // negated sides; a factor invariant along k and the side's role (s[1])
+    // computed once per panel; against the interpreter
+    let sizes: Vec<[(&str, i64); 3]> = [1, 5, 6, 7, 12, 13, 19]
+        .iter()
+        .flat_map(|&n| {
+            [1, 2, 3, 4, 5, 7, 8, 9, 255, 257, 259]
+                .iter()
+                .map(move |&m| [("N", n), ("M", m), ("P", n + 4)])
+        })
+        .collect();
+    let refs: Vec<&[(&str, i64)]> = sizes.iter().map(|s| &s[..]).collect();
+    let by_panel = |src: &str, sides: usize| {
+        let front = lower::front(src).unwrap();
+        let (k, node, copies) = lower::prepare_with(&front, 4).unwrap();
+        let asm = lower::compile_jammed(&k, &node, &copies)
+            .unwrap()
+            .asm_text();
+        // each side packed by panel: its groups of four rows transposed
+        let groups = asm.lines().filter(|l| l.contains("vperm2f128") && l.ends_with(", 0x20")).count();
+        assert_eq!(groups, 2 * sides, "{asm}");
+    };
+    let a = "void a(int N, int M, int P, double C[N][P], double A[N][M], double B[M][P], double s[2]) {
+          for (int i = 0; i < N; i++)
+            for (int k = 0; k < M; k++)
+              for (int j = 0; j < P; j++)
+                C[i][j] += s[1] * A[i][k] * B[k][j];
+        }";
+    let b = "void b(int N, int M, int P, double C[N][P], double A[N][M], double B[P][M]) {
+          for (int i = 0; i < N; i++)
+            for (int j = 0; j < P; j++)
+              for (int k = 0; k < M; k++)
+                C[i][j] = C[i][j] - (A[i][k] + 0.5) * (B[j][k] * 3.0);
+        }";
+    // the a side of `a` (its b side is copied row by row), both of `b`
+    // (the b side: two groups of four)
+    by_panel(a, 1);
+    by_panel(b, 3);
+    check(a, true, &refs);
+    check(b, true, &refs);
 }
 
 #[test]
