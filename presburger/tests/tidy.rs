@@ -147,3 +147,33 @@ proptest! {
         prop_assert_eq!(got, want, "{} -> {}", text, printed);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// A variable that a congruence and narrow bounds confine to one value prints as
+    /// `i = v` (as isl's answers do), and a disjunct with no integer point goes: the
+    /// value found by enumeration over the bounds.
+    #[test]
+    fn a_variable_with_one_integer_value_is_fixed(
+        a in 1i64..=7, c in -5i64..=5, m in 2i64..=9, r in 0i64..9, lo in -6i64..=6, w in 0i64..=4,
+        nlo in -3i64..=3,
+    ) {
+        let r = r % m;
+        let text = format!(
+            "[n] -> {{ [i, j] : ({a}i + {c}) mod {m} = {r} and {lo} <= i <= {} and n >= {nlo} and 0 <= j <= n + i }}",
+            lo + w
+        );
+        let values: Vec<i64> = (lo..=lo + w).filter(|i| (a * i + c).rem_euclid(m) == r).collect();
+        let mm: Map = text.parse().unwrap();
+        let u = testkit::oracle::Universe { n_param: 1, n_dims: 2, param_bound: 8, dim_bound: 12 };
+        assert_same_points(&mm, &u, &text);
+        let printed = mm.tidy().unwrap().to_string();
+        if values.len() == 1 {
+            prop_assert!(printed.contains(&format!("[i = {}, j]", values[0])), "{text} -> {printed}");
+        }
+        if values.is_empty() {
+            prop_assert!(printed.ends_with("{ [i, j] : false }") || printed.ends_with("{  }"), "{text} -> {printed}");
+        }
+    }
+}

@@ -44,29 +44,11 @@ impl Map {
     /// assert!(h.is_equal(&"{ [i] : (i - 1) mod 3 = 0 }".parse().unwrap()).unwrap());
     /// ```
     pub fn affine_hull(&self) -> Result<Map> {
-        let nv = self.space.n_vars();
-        let mut points: Vec<Vec<Int>> = Vec::new();
-        for b in &self.parts {
-            if let Some(p) = b.sample()? {
-                points.push(p);
-                break;
-            }
-        }
-        if points.is_empty() {
-            return Ok(Map::empty(self.space.clone()));
-        }
         let congruences = self.parts.iter().any(|b| b.n_div() > 0);
-        loop {
-            crate::budget::tick(1)?;
-            let mut lattice = Lattice::spanned_by(&points, nv);
-            if !congruences {
-                lattice.congruences.clear();
-            }
-            match lattice.point_outside(self)? {
-                Some(p) => points.push(p),
-                None => return Ok(Map::from_basic(lattice.to_basic(self.space.clone()))),
-            }
-        }
+        Ok(match Lattice::of(self, congruences)? {
+            Some(lattice) => Map::from_basic(lattice.to_basic(self.space.clone())),
+            None => Map::empty(self.space.clone()),
+        })
     }
 
     /// A basic map containing the map (isl's *simple hull*; it is the
@@ -170,7 +152,47 @@ struct Lattice {
     congruences: Vec<(Vec<Int>, Int)>,
 }
 
+impl BasicMap {
+    /// The equalities of the affine hull of the integer points (over the rationals:
+    /// no congruences), rows `[c | vars]` of length `1 + n_vars` (parameters and
+    /// tuple variables), or `None` if the basic map has no integer point.
+    /// `{ [i] : (-i) mod 3 = 0 and 0 <= i <= 1 }` has `i = 0`;
+    /// `[n] -> { [i] : -n <= i <= 0 and 5i >= n }` has `i = 0` and `n = 0`.
+    pub(crate) fn integer_hull_equalities(&self) -> Result<Option<Vec<Vec<Int>>>> {
+        let m = Map::from_basic(self.clone());
+        Ok(Lattice::of(&m, false)?.map(|l| l.eqs))
+    }
+}
+
 impl Lattice {
+    /// The smallest affine lattice (`congruences`) or affine space (without them)
+    /// holding the integer points of `m`, or `None` if it has none (see
+    /// [`Map::affine_hull`]).
+    fn of(m: &Map, congruences: bool) -> Result<Option<Lattice>> {
+        let nv = m.space.n_vars();
+        let mut points: Vec<Vec<Int>> = Vec::new();
+        for b in &m.parts {
+            if let Some(p) = b.sample()? {
+                points.push(p);
+                break;
+            }
+        }
+        if points.is_empty() {
+            return Ok(None);
+        }
+        loop {
+            crate::budget::tick(1)?;
+            let mut lattice = Lattice::spanned_by(&points, nv);
+            if !congruences {
+                lattice.congruences.clear();
+            }
+            match lattice.point_outside(m)? {
+                Some(p) => points.push(p),
+                None => return Ok(Some(lattice)),
+            }
+        }
+    }
+
     /// The lattice spanned by `points` (at least one, each of length `nv`).
     ///
     /// With `G` the matrix of the differences `p - p0` and `D = U·G·V` its

@@ -3,7 +3,7 @@
 
 use super::problem::{Piece, Problem};
 use super::search::solve_ineqs;
-use crate::error::Result;
+use crate::error::{DimKind, DimRef, Error, Result};
 use crate::int::{gcd_slice, Int};
 
 /// The equalities `A·u + c(p) = 0` of a problem define the lattice
@@ -136,7 +136,26 @@ pub(super) fn solve_equalities(
             o
         })
         .collect();
-    let Some(pieces) = solve_ineqs(k, ctx, rows, cut_divs)? else {
+    // an unbounded lattice coordinate z_j is named as the unknown it orders (the
+    // first non-zero row of column j of L): `{ [i] -> [i + 1, k] : k <= i }` has
+    // no lower bound in k (output 1), not in output 0
+    let lead = |j: usize| (0..n).find(|&i| !l[i][j].is_zero()).unwrap_or(j);
+    let solved = solve_ineqs(k, ctx, rows, cut_divs).map_err(|e| match e {
+        Error::Unbounded {
+            dim:
+                DimRef {
+                    kind: DimKind::Unknown,
+                    pos,
+                    ..
+                },
+            upper,
+        } if pos < k => Error::Unbounded {
+            dim: DimRef::new(DimKind::Unknown, lead(pos), ""),
+            upper,
+        },
+        e => e,
+    })?;
+    let Some(pieces) = solved else {
         return Ok(None);
     };
     // u = u0 + L·z on every piece

@@ -4,7 +4,9 @@
 //! [`Map::tidy`] keeps the set and, per disjunct: simplifies it
 //! ([`BasicMap::simplify`]), drops it when empty, eliminates its existentials where the
 //! projection is exact ([`exists`]: `params [n] -> { [i] : 0 <= i < n and i mod 3 = 1 }`
-//! prints `[n] -> { : n >= 2 }`), simplifies its divisions
+//! prints `[n] -> { : n >= 2 }`), adds the equalities all its integer points satisfy
+//! (the affine hull of the integer points: `(-i) mod 3 = 0 and 0 <= i <= 1` is `i = 0`,
+//! `-n <= i <= 0 and 5i >= n` is `i = 0 and n = 0`), simplifies its divisions
 //! ([`divs`]: reduced coefficients, nested divisions with coefficient ±1 merged
 //! into one, divisions the constraints confine to one value replaced by it) and
 //! removes the constraints the others imply
@@ -52,6 +54,23 @@ impl BasicMap {
         // is then written `(x - 1) mod 3 = 0`
         if b.divs.iter().any(Option::is_none) && b.detect_divs() && !b.simplify() {
             return Ok(None);
+        }
+        // the equalities every integer point satisfies, as isl finds them
+        // (`(-i) mod 3 = 0 and 0 <= i <= 1` is `i = 0`)
+        match b.integer_hull_equalities()? {
+            None => return Ok(None),
+            Some(eqs) => {
+                let n = b.row_len();
+                for mut e in eqs {
+                    e.resize(n, crate::int::Int::ZERO);
+                    if !b.eqs.contains(&e) {
+                        b.eqs.push(e);
+                    }
+                }
+                if !b.simplify() {
+                    return Ok(None);
+                }
+            }
         }
         // a few rounds: each step can enable another (a fixed division may free a
         // nested one; a reduced one may become equal to another)

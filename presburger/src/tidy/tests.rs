@@ -198,3 +198,33 @@ fn splinters_decide_inexact_shadows() {
         "[n] -> { : (n) mod 2 = 0 and 0 <= n <= 10 }"
     );
 }
+
+#[test]
+fn equalities_of_the_integer_points_are_found() {
+    // a congruence and bounds that leave one value (trace-lexmax_map-113, isl:
+    // `[N] -> { [i = 0] : N > 0 }`)
+    assert_eq!(
+        tidy("[N] -> { [i] : (-i) mod 3 = 0 and 0 <= i < N and i <= 1 }"),
+        "[N] -> { [i = 0] : N >= 1 }"
+    );
+    // implicit equalities of the rational relaxation (maps-1-131): i >= -n and
+    // 5i >= n give 6i >= 0, so i = 0 and then n = 0
+    assert_eq!(
+        tidy("[n] -> { [i] -> [o = 2i + 3] : -n <= i <= 0 and 5i >= n }"),
+        "[n] -> { [i = 0] -> [o = 3] : n = 0 }"
+    );
+    // one integer point of a large equality (bignum-1-258, isl:
+    // `[n] -> { [i = 0, j = 1, k = 4] : n = 12 }`)
+    assert_eq!(
+        tidy(
+            "[n] -> { [i, j, k] : -2 <= i <= 2 and j = 1 and 3 <= k <= 4 and \
+             526121508626i - 812456235782k - 916707121130n + 14250310396688 = 0 }"
+        ),
+        "[n] -> { [i = 0, j = 1, k = 4] : n = 12 }"
+    );
+    // two values: no equality, the bounds are kept
+    assert_eq!(
+        tidy("{ [i] : (i) mod 3 = 0 and 0 <= i <= 3 }"),
+        "{ [i] : (i) mod 3 = 0 and 0 <= i <= 3 }"
+    );
+}
