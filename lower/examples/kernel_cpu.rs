@@ -26,8 +26,8 @@ fn main() {
     }
     let mut ms: Vec<f64> = Vec::new();
     for _ in 0..runs {
-        let out = lower::run(&code, &k, &front.function, assignments, 3, &mut |_, _| {})
-            .expect("run");
+        let out =
+            lower::run(&code, &k, &front.function, assignments, 3, &mut |_, _| {}).expect("run");
         let ns = out.median_cpu_ns.unwrap_or(out.median_ns);
         ms.push(ns as f64 / 1e6);
     }

@@ -70,7 +70,8 @@ impl State<'_> {
         let k_inv = |ai: usize| p.lins.get(&ai).is_none_or(|l| l.coeff(k_it).is_zero());
         let mut hoist = Vec::new();
         crate::nest::collect_invariants(e, &k_inv, 0, &mut hoist);
-        let fits = self.free_vregs() >= hoist.len() + 10 && self.free_gprs() >= 2 * moving.len() + 4;
+        let fits =
+            self.free_vregs() >= hoist.len() + 10 && self.free_gprs() >= 2 * moving.len() + 4;
         fits.then_some(PanelPlan { moving, hoist })
     }
 
@@ -271,9 +272,14 @@ impl State<'_> {
         self.e.vunpck(true, u1, v[0], v[1]);
         self.e.vunpck(false, v[0], v[2], v[3]);
         self.e.vunpck(true, v[1], v[2], v[3]);
-        for (j, (a, b, sel)) in [(u0, v[0], 0x20), (u1, v[1], 0x20), (u0, v[0], 0x31), (u1, v[1], 0x31)]
-            .into_iter()
-            .enumerate()
+        for (j, (a, b, sel)) in [
+            (u0, v[0], 0x20),
+            (u1, v[1], 0x20),
+            (u0, v[0], 0x31),
+            (u1, v[1], 0x31),
+        ]
+        .into_iter()
+        .enumerate()
         {
             let x = v[2 + j % 2];
             self.e.vperm2f128(x, a, b, sel);
@@ -295,8 +301,10 @@ impl State<'_> {
         self.e.vstore_pair(at.disp(at.displacement() + ws), u1);
         self.e.vperm2f128(v[0], u0, u0, 0x11);
         self.e.vperm2f128(v[1], u1, u1, 0x11);
-        self.e.vstore_pair(at.disp(at.displacement() + 2 * ws), v[0]);
-        self.e.vstore_pair(at.disp(at.displacement() + 3 * ws), v[1]);
+        self.e
+            .vstore_pair(at.disp(at.displacement() + 2 * ws), v[0]);
+        self.e
+            .vstore_pair(at.disp(at.displacement() + 3 * ws), v[1]);
         self.vfree(u0);
         self.vfree(u1);
         Ok(())

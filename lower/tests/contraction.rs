@@ -197,10 +197,14 @@ fn packing_by_panel_at_odd_sizes_and_remainders() {
             .unwrap()
             .asm_text();
         // each side packed by panel: its groups of four rows transposed
-        let groups = asm.lines().filter(|l| l.contains("vperm2f128") && l.ends_with(", 0x20")).count();
+        let groups = asm
+            .lines()
+            .filter(|l| l.contains("vperm2f128") && l.ends_with(", 0x20"))
+            .count();
         assert_eq!(groups, 2 * sides, "{asm}");
     };
-    let a = "void a(int N, int M, int P, double C[N][P], double A[N][M], double B[M][P], double s[2]) {
+    let a =
+        "void a(int N, int M, int P, double C[N][P], double A[N][M], double B[M][P], double s[2]) {
           for (int i = 0; i < N; i++)
             for (int k = 0; k < M; k++)
               for (int j = 0; j < P; j++)

@@ -43,7 +43,10 @@ fn before(schedule: &UnionMap, domain: &UnionMap) -> UnionMap {
 fn shared_models_are_semantically_equal() {
     // (issue 21) under CI a missing shared folder fails here instead of skipping
     let Some(dir) = testkit::shared_path("kernels") else {
-        eprintln!("note: {} not found; skipping", common::shared_dir().display());
+        eprintln!(
+            "note: {} not found; skipping",
+            common::shared_dir().display()
+        );
         return;
     };
     let mut checked = 0;
