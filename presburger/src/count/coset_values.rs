@@ -23,7 +23,7 @@ pub(crate) struct Compiled {
     k: usize,
     /// Per division: constant, sparse coefficients over the values
     /// (variables, then earlier divisions), denominator.
-    divs: Vec<(Int, Vec<(usize, Int)>, Int)>,
+    pub(super) divs: Vec<(Int, Vec<(usize, Int)>, Int)>,
     /// Per term: coefficient times `scale`, sparse factors `(value, power)`.
     terms: Vec<(Int, Vec<(usize, u32)>)>,
     scale: Int,
@@ -149,7 +149,7 @@ pub(crate) fn degree(q: &QuasiPolynomial) -> u32 {
 
 /// A monomial in the periodic parts `π_j = d·ψ_j` of the divisions:
 /// `(j, power)`, increasing `j`.
-type PiMonomial = Vec<(usize, u32)>;
+pub(super) type PiMonomial = Vec<(usize, u32)>;
 
 fn times_pi(m: &PiMonomial, j: usize) -> PiMonomial {
     let mut m = m.clone();
@@ -302,21 +302,21 @@ impl FastDivisions {
 
 /// Per monomial `x^μ` of the expansion: its `π`-free part and its
 /// `π`-monomials, with integer coefficients over a common scale.
-struct Part {
-    fixed: Int,
-    terms: Vec<(PiMonomial, Int)>,
+pub(super) struct Part {
+    pub(super) fixed: Int,
+    pub(super) terms: Vec<(PiMonomial, Int)>,
     /// The terms' coefficients in machine integers, when all are small.
-    small: Option<Vec<i128>>,
+    pub(super) small: Option<Vec<i128>>,
 }
 
 /// A quasi-polynomial ready for its coefficient tables: `c_μ(φ)·scale` at
 /// any coset's representative.
 pub(crate) struct CosetValues {
-    compiled: Compiled,
-    sigma: Vec<Vec<Int>>,
-    d: Int,
+    pub(super) compiled: Compiled,
+    pub(super) sigma: Vec<Vec<Int>>,
+    pub(super) d: Int,
     monomials: Vec<Vec<u32>>,
-    parts: Vec<Part>,
+    pub(super) parts: Vec<Part>,
     scale: Int,
     fast: Option<FastDivisions>,
     /// The highest total degree of a `π`-monomial, and the bit length of

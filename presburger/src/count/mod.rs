@@ -144,6 +144,7 @@
 
 mod bound;
 mod characters;
+mod coset_tables;
 mod coset_values;
 mod eliminate;
 mod floor_sum;

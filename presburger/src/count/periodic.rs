@@ -44,6 +44,7 @@
 //! at a few points outside the representatives.
 
 use super::characters::{component, cover, Characters};
+use super::coset_tables;
 use super::coset_values::{degree, slopes, CosetValues};
 use super::poly::Poly;
 use super::qpoly::QuasiPolynomial;
@@ -69,28 +70,9 @@ pub(crate) fn periodic_form(q: &QuasiPolynomial) -> Result<Option<QuasiPolynomia
     if k == 0 || q.divs.is_empty() || q.poly.n_var != k + q.divs.len() || degree(q) > MAX_DEGREE {
         return Ok(None);
     }
-    let slopes = slopes(q);
-    let mut den = Int::ONE;
-    for s in &slopes {
-        for a in s {
-            den = den.lcm(a.denom());
-        }
-    }
-    let Some(d) = den.to_i64().filter(|&d| d <= MAX_DENOMINATOR) else {
+    let Some((d, sigma)) = period(q) else {
         return Ok(None);
     };
-    let sigma: Vec<Vec<Int>> = slopes
-        .iter()
-        .map(|s| {
-            s.iter()
-                .map(|a| {
-                    let v = a.mul(&Rat::from(d));
-                    debug_assert!(v.is_integer());
-                    v.numer().clone()
-                })
-                .collect()
-        })
-        .collect();
     let rows: Vec<Vec<i64>> = sigma
         .iter()
         .map(|r| {
@@ -105,16 +87,26 @@ pub(crate) fn periodic_form(q: &QuasiPolynomial) -> Result<Option<QuasiPolynomia
     let p = chars.order();
     let values = CosetValues::new(q, sigma, d)?;
     let per_coset = values.cost();
-    if crate::budget::remaining().is_some_and(|r| r / (p as u64) < per_coset) {
-        return Ok(None);
-    }
     let reps = chars.coset_representatives()?;
-    // the tables: c_μ(φ)·scale at every coset
-    let mut tables: Vec<Vec<Int>> = vec![Vec::with_capacity(p); values.monomials().len()];
-    for rep in &reps {
+    // the tables: c_μ(φ)·scale at every coset, made one subgroup of
+    // characters at a time (module `coset_tables`), and compared with the
+    // direct evaluation at a few cosets
+    let Some(tables) = coset_tables::tables(&values, &reps, MAX_INDEX)? else {
+        return Ok(None);
+    };
+
+    let mut spot: Vec<usize> = vec![0, p / 3, p / 2, (2 * p) / 3, p - 1];
+    spot.dedup();
+    for i in spot {
         crate::budget::tick(per_coset)?;
-        for (table, v) in tables.iter_mut().zip(values.at(rep)) {
-            table.push(v);
+        if values
+            .at(&reps[i])
+            .iter()
+            .zip(&tables)
+            .any(|(v, t)| *v != t[i])
+        {
+            debug_assert!(false, "coset tables differ at {:?}", reps[i]);
+            return Ok(None);
         }
     }
     // each non-constant table's components over cyclic quotients
@@ -197,6 +189,32 @@ pub(crate) fn periodic_form(q: &QuasiPolynomial) -> Result<Option<QuasiPolynomia
         }
     }
     Ok(Some(out))
+}
+
+/// The common denominator `d` of the divisions' slopes and the slopes
+/// times `d` (`σ_j`), if `d` is at most [`MAX_DENOMINATOR`].
+pub(super) fn period(q: &QuasiPolynomial) -> Option<(i64, Vec<Vec<Int>>)> {
+    let slopes = slopes(q);
+    let mut den = Int::ONE;
+    for s in &slopes {
+        for a in s {
+            den = den.lcm(a.denom());
+        }
+    }
+    let d = den.to_i64().filter(|&d| d <= MAX_DENOMINATOR)?;
+    let sigma: Vec<Vec<Int>> = slopes
+        .iter()
+        .map(|s| {
+            s.iter()
+                .map(|a| {
+                    let v = a.mul(&Rat::from(d));
+                    debug_assert!(v.is_integer());
+                    v.numer().clone()
+                })
+                .collect()
+        })
+        .collect();
+    Some((d, sigma))
 }
 
 /// The most frequent of a table's differences if it is more frequent than
