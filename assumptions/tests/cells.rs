@@ -23,19 +23,6 @@ fn kernels() -> Vec<PathBuf> {
     files
 }
 
-/// A small deterministic generator (64-bit LCG, high bits).
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, n: u64) -> i64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 33) % n) as i64
-    }
-}
-
 #[test]
 fn grouped_cells_are_the_per_statement_cells() {
     let (mut arrays, mut fewer) = (0, 0);
@@ -73,7 +60,7 @@ fn grouped_cells_are_the_per_statement_cells() {
 
 #[test]
 fn alias_checks_agree_with_the_reference_on_a_grid() {
-    let mut rng = Lcg(20);
+    let mut rng = testkit::Lcg(20);
     let mut compared = 0;
     let mut outcomes = [0usize; 3];
     for f in kernels() {
@@ -105,12 +92,17 @@ fn alias_checks_agree_with_the_reference_on_a_grid() {
                 params: scop
                     .params
                     .iter()
-                    .map(|p| (p.clone(), rng.below(14) - 3))
+                    .map(|p| (p.clone(), rng.range(-3, 10)))
                     .collect(),
                 // bases 8-aligned or not, near each other or apart
                 bases: names
                     .iter()
-                    .map(|n| (n.clone(), (1 << 20) + rng.below(4) + rng.below(400) * 4))
+                    .map(|n| {
+                        (
+                            n.clone(),
+                            (1 << 20) + (rng.below(4) + rng.below(400) * 4) as i64,
+                        )
+                    })
                     .collect(),
             };
             for (w, g) in want.iter().zip(&got) {
