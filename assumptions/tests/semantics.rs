@@ -489,8 +489,11 @@ fn check_kernel(src: &str, values: &[(&str, &[i64])], box_l: i64) -> usize {
     checked
 }
 
+/// A kernel of `../shared/assumptions`; `None` when the folder is missing,
+/// a failure under CI (`testkit::shared_path`).
 fn shared(name: &str) -> Option<String> {
-    std::fs::read_to_string(testkit::shared_dir().join("assumptions").join(name)).ok()
+    let p = testkit::shared_path(&format!("assumptions/{name}"))?;
+    Some(std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
 }
 
 fn own(name: &str) -> String {
