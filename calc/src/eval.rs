@@ -600,6 +600,15 @@ pub fn apply(f: Value, a: Value, pos: Pos) -> Result<Value> {
     if let (Value::QPoly(fs), Value::Set(at)) = (&f, &a) {
         return crate::count::eval_at(fs, at, pos);
     }
+    if let Value::QPoly(_) = &f {
+        return Err(type_error(
+            pos,
+            format!(
+                "a quasi-polynomial is evaluated at a set of points (e.g. `f([n] -> {{ : n = 10 }})`), not at {}",
+                a.a_type()
+            ),
+        ));
+    }
     // `{ }` (no parts) is a map too
     match (f.as_map(), &a) {
         (Some(m), Value::Set(s)) => Ok(Value::Set(engine(s.apply(m), "apply", pos)?)),

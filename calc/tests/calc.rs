@@ -823,6 +823,13 @@ fn literal_type_errors() {
         "`<<` expects two sets",
     );
     assert_error(
+        &one("f := card [n] -> { [i] : 0 <= i < n };\nf({ [n] -> [10] });"),
+        2,
+        2,
+        2,
+        "a quasi-polynomial is evaluated at a set of points (e.g. `f([n] -> { : n = 10 })`), not at a map",
+    );
+    assert_error(
         &one("{ [i] }({ [i] });"),
         1,
         1,
