@@ -11,6 +11,7 @@ use crate::rows::{
 use presburger::{BasicMap, Int, Map, Set, UnionMap};
 
 mod context;
+mod coords;
 mod memo;
 mod order;
 mod peel;
@@ -130,6 +131,24 @@ pub fn generate_scan(scan: &Scan) -> Result<Node> {
 
 /// [`generate_scan`] with loop kinds per schedule dimension.
 pub fn generate_scan_with(scan: &Scan, options: &Options) -> Result<Node> {
+    generate_scan_reduced(scan, options, true)
+}
+
+/// [`generate_scan_with`], on the schedule dimensions alone when `reduce`
+/// and the coordinates allow it (see `gen/coords.rs`), else on the whole
+/// scanned space.
+fn generate_scan_reduced(scan: &Scan, options: &Options, reduce: bool) -> Result<Node> {
+    let pieces = prepared_pieces(scan)?;
+    let reduced = if reduce {
+        coords::reduce(scan, &pieces)?
+    } else {
+        None
+    };
+    let (small, pieces, coords) = match reduced {
+        Some((s, p, c)) => (Some(s), p, Some(c)),
+        None => (None, pieces, None),
+    };
+    let scan = small.as_ref().unwrap_or(scan);
     let embed_all = |sets: Vec<&Map>| -> Result<Vec<Option<Map>>> {
         sets.into_iter()
             .map(|s| split::embed(s, &scan.params, scan.n))
@@ -142,8 +161,20 @@ pub fn generate_scan_with(scan: &Scan, options: &Options) -> Result<Node> {
         isolated: embed_all(options.isolates.iter().map(|i| &i.set).collect())?,
         loops: Default::default(),
         memo: Default::default(),
+        coords,
     };
     let mut env = Vec::new();
+    let nodes = g.level(0, pieces, &scan.context, &mut env)?;
+    Ok(Node::block(nodes)
+        .drop_known_conditions()
+        .merge_ifs()
+        .merge_equal_branches()
+        .fold_constants())
+}
+
+/// The scan's pieces with the locals that have a single possible value
+/// fixed and eliminated ([`fix_locals`]).
+fn prepared_pieces(scan: &Scan) -> Result<Vec<Piece>> {
     // the context's rows (one basic set without locals), for fix_locals
     let ctx_rows: Vec<Vec<Int>> = match scan.context.basic_maps() {
         [c] if c.n_div() == 0 => c
@@ -177,12 +208,7 @@ pub fn generate_scan_with(scan: &Scan, options: &Options) -> Result<Node> {
         }
         pieces.push(Piece { set, ..p.clone() });
     }
-    let nodes = g.level(0, pieces, &scan.context, &mut env)?;
-    Ok(Node::block(nodes)
-        .drop_known_conditions()
-        .merge_ifs()
-        .merge_equal_branches()
-        .fold_constants())
+    Ok(pieces)
 }
 
 /// Generate the AST of a schedule map with a context: every instance
@@ -214,6 +240,9 @@ struct Gen<'a> {
     loops: std::cell::RefCell<Vec<EmittedLoop>>,
     /// The engine's answers so far, by question.
     memo: memo::Memo,
+    /// The calls' arguments when the scan is on the schedule dimensions
+    /// alone (`gen/coords.rs`).
+    coords: Option<coords::Coords>,
 }
 
 /// A `for` node emitted at `level`, identified by its bounds, with its
@@ -313,9 +342,15 @@ impl Gen<'_> {
             let d = self.scan.n_sched;
             for (p, s) in live.iter().zip(&inter) {
                 let cond = self.printer(env).condition(&gist(s, ctx)?)?;
+                let args = match &self.coords {
+                    None => env[d..d + p.n_dom].to_vec(),
+                    Some(c) => c.args(&p.name, &self.printer(env))?.ok_or_else(|| {
+                        Error::Unsupported(format!("no coordinates for {}", p.name))
+                    })?,
+                };
                 let call = Node::User {
                     name: p.name.clone(),
-                    args: env[d..d + p.n_dom].to_vec(),
+                    args,
                 };
                 out.push(match cond {
                     None => call,
