@@ -31,8 +31,11 @@ use presburger::{BasicMap, Int, Map};
 pub(super) struct Coords {
     /// A basic set of the whole space (for reading the rows' columns).
     whole: BasicMap,
-    rows: Vec<(String, Vec<(usize, Vec<Int>)>)>,
+    rows: Vec<(String, Vec<CoordRow>)>,
 }
+
+/// A coordinate's column and its row `x_j + f = 0`.
+type CoordRow = (usize, Vec<Int>);
 
 impl Coords {
     /// The arguments of a call of `name` (`None`: not a reduced piece).
