@@ -17,6 +17,15 @@
 //! no special case, and coordinates fixed by the schedule simply become
 //! substitutions.
 //!
+//! When every coordinate of every statement is one affine function of the
+//! parameters and the schedule dimensions with a unit coefficient (the
+//! same in all disjuncts, e.g. `S[i, j] -> [0, i, j, 1]`) and no two
+//! statements share a schedule time, the scan runs on the schedule
+//! dimensions alone (the pieces are projected onto them, one to one) and
+//! the calls' arguments are the functions: the same points in the same
+//! order as the whole space, with fewer dimensions in every set and no
+//! substitution levels (`gen/coords.rs`).
+//!
 //! ## The recursion over dimensions
 //! `level(l, pieces, ctx)` produces the code for dimension `l`, where `ctx`
 //! is a set that contains every point the enclosing code can reach (the
