@@ -434,6 +434,7 @@ mod tile;
 mod transpose;
 mod unroll;
 mod vector;
+mod wave;
 mod workers;
 
 pub use choice::{
