@@ -206,3 +206,30 @@ pub(crate) fn skew_keeps(deltas: &UnionMap, l: usize, s: i64) -> Result<bool> {
         Ok(true)
     })
 }
+
+/// Whether some time difference in `deltas` ([`time_deltas_of`]) is zero
+/// before `l` and in `1..=most` at `l`: loop `l` carries a dependence
+/// short enough to keep it scalar (four iterations at once would reverse
+/// it), a recurrence whose latency the wavefront jam hides.
+pub(crate) fn carries_within(deltas: &UnionMap, l: usize, most: i64) -> Result<bool> {
+    presburger::budget::with_budget(BUDGET, || {
+        for m in deltas.maps() {
+            if m.space().n_out() <= l {
+                continue;
+            }
+            let b = Builder::new(m.space());
+            let zero = b.constant(0);
+            let mut cons = Vec::new();
+            for j in 0..l {
+                cons.push(b.eq(&b.out_dim(j)?, &zero)?);
+            }
+            let d = b.out_dim(l)?;
+            cons.push(b.ge(&d, &b.constant(1))?);
+            cons.push(b.le(&d, &b.constant(most))?);
+            if !m.intersect(&b.map(cons)?)?.is_empty()? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    })
+}

@@ -182,8 +182,9 @@ pub fn prepare_with(f: &Front, factor: i64) -> Result<(Kernel, Node, crate::jam:
 
 /// The skew of the wavefront jam (module `wave`) of the loop pair rooted
 /// at `n` (loops `l`, `l + 1`), or `None`: both loops must carry a
-/// dependence (the inner one is a recurrence, scalar; an outer loop that
-/// carries none is better run in parallel), and the skew is one more than
+/// dependence (the inner one at a distance of at most 3 iterations: a
+/// recurrence, scalar; an outer loop that carries none is better run in
+/// parallel), and the skew is one more than
 /// the least in `0..=3` that keeps every dependence among the pair's
 /// statements.
 fn wave_skew(f: &Front, n: &Node, l: usize) -> Option<i64> {
@@ -199,6 +200,11 @@ fn wave_skew(f: &Front, n: &Node, l: usize) -> Option<i64> {
     st.dedup();
     let deps = f.dependences().ok()?;
     let deltas = crate::parallel::time_deltas_of(deps, &f.schedule.map, &st).ok()?;
+    // a loop whose dependences are all 4 iterations or more apart may be
+    // vectorized as it is
+    if !crate::parallel::carries_within(&deltas, l + 1, 3).unwrap_or(false) {
+        return None;
+    }
     (0..=3)
         .find(|s| crate::parallel::skew_keeps(&deltas, l, *s).unwrap_or(false))
         .map(|s| s + 1)

@@ -131,3 +131,17 @@ fn a_parallel_outer_loop_is_left_alone() {
         &[],
     );
 }
+
+#[test]
+fn a_dependence_four_columns_back_is_left_alone() {
+    // the j loop carries A[i][j-4] only: four iterations at once keep it
+    agree_everywhere(
+        "void k(int n, int m, double A[n][m]) {
+  for (int i = 1; i < n; i++)
+    for (int j = 4; j < m; j++)
+      A[i][j] = A[i][j-4] * 0.5 + A[i-1][j];
+}",
+        false,
+        &[],
+    );
+}
