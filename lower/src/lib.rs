@@ -120,9 +120,12 @@
 //!   above comes from an earlier iteration and the four recurrences
 //!   overlap. The rows are pointer groups of their own, each carrying its
 //!   previous result in a register (above). seidel_2d (`TSTEPS=20
-//!   N=1000`, 2-core Xeon under load 9–10, interleaved `run_kernels.py
-//!   --only seidel_2d --repeat 5`): 599–621 → 287–310 ms, gcc/poly 1.13–1.30
-//!   → 2.28–2.63. The instances are the original ones in another order that
+//!   N=1000`, 2-core Xeon under load 10–13, interleaved with main's
+//!   binary): CPU per run (`kernel_cpu.py --repeat 5`) 207–249 → 102–106
+//!   ms, gcc 257–291 ms; wall (`run_kernels.py --only seidel_2d --repeat
+//!   5`) gcc/poly 1.13–1.30 → 1.77–3.68. floyd_warshall's `i`, `j` pair
+//!   (a dependence at `j = k + 1`) is jammed too: 220–226 → 186–242 ms of
+//!   CPU. The instances are the original ones in another order that
 //!   keeps every dependence; the values are the interpreter's bit for bit.
 //! * Integer division and remainder by a constant: shifts for powers of
 //!   two, a magic multiplier (one-operand `imul`, high half) otherwise;
