@@ -137,6 +137,25 @@ impl State<'_> {
         Some(off)
     }
 
+    /// The linear forms of the subscripts of access `k` of `c` over the
+    /// loop iterators (`None` where one is not affine), or `None` when an
+    /// argument is not.
+    pub fn subscript_lins(&self, c: &Call, k: usize) -> Option<Vec<Option<Lin>>> {
+        let a = &c.stmt.accesses[k];
+        let args: Option<Vec<Lin>> = c
+            .args
+            .iter()
+            .map(|e| lin_of_ast(e, &|n| self.is_iter(n)))
+            .collect();
+        let args = args?;
+        Some(
+            a.index
+                .iter()
+                .map(|sub| lin_of_subscript(sub, &c.stmt.iterators, &args))
+                .collect(),
+        )
+    }
+
     /// The memory operand of access `k` (and temporaries to free after use).
     fn access_mem(&mut self, c: &Call, k: usize) -> Result<(Mem, Vec<Gpr>)> {
         if let Some(&(p, d)) = self.inner_ptr(c, k) {

@@ -89,19 +89,45 @@ pub(crate) fn chains(refs: &[Ref], groups: &[Group], across: bool) -> Vec<Chain>
         .collect();
     for a in arrays {
         let writes: Vec<&Ref> = refs.iter().filter(|r| r.array == a && r.write).collect();
-        let [w] = writes.as_slice() else { continue };
-        let Some((gi, dw)) = w.group else { continue };
+        for w in &writes {
+            if let Some(ch) = chain(refs, groups, across, &writes, w) {
+                out.push(ch);
+            }
+        }
+    }
+    out
+}
+
+/// The chain of the group of the store `w` (one of `writes`, the stores
+/// to its array), when it is the group's only store and every other store
+/// to the array is apart from each access of the group ([`Ref::apart`]):
+/// then only `w` changes the elements the group touches.
+fn chain(refs: &[Ref], groups: &[Group], across: bool, writes: &[&Ref], w: &Ref) -> Option<Chain> {
+    let a = w.array.as_str();
+    let (gi, dw) = w.group?;
+    {
+        let mine: Vec<&Ref> = refs
+            .iter()
+            .filter(|r| r.array == a && r.group.is_some_and(|(g, _)| g == gi))
+            .collect();
+        for o in writes {
+            let same = o.user == w.user && o.access == w.access;
+            if same {
+                continue;
+            }
+            if o.group.is_some_and(|(g, _)| g == gi) || !mine.iter().all(|r| r.apart(o)) {
+                return None;
+            }
+        }
+    }
+    {
         let gr = &groups[gi];
         if gr.frame || gr.reg.is_none() {
-            continue;
+            return None;
         }
-        let Some(s) = gr.coef.as_const().filter(|s| *s != 0) else {
-            continue;
-        };
+        let s = gr.coef.as_const().filter(|s| *s != 0)?;
         let mut late = Vec::new();
-        let Some(step) = s.checked_mul(8).and_then(|b| i32::try_from(b).ok()) else {
-            continue;
-        };
+        let step = s.checked_mul(8).and_then(|b| i32::try_from(b).ok())?;
         // reads of the group by offset; a read at offset 0 after the store
         // (a later statement) sees this iteration's value: left in memory
         let mut reads = BTreeMap::new();
@@ -124,14 +150,14 @@ pub(crate) fn chains(refs: &[Ref], groups: &[Group], across: bool) -> Vec<Chain>
             .filter(|k| *k + 1 == 0 || offsets.contains(&(k + 1)))
             .collect();
         if forwarded.is_empty() && late.is_empty() {
-            continue;
+            return None;
         }
         let captured: Vec<i64> = forwarded
             .iter()
             .map(|k| k + 1)
             .filter(|j| *j != 0 && !forwarded.contains(j))
             .collect();
-        out.push(Chain {
+        Some(Chain {
             group: gi,
             disp: dw,
             step,
@@ -140,9 +166,29 @@ pub(crate) fn chains(refs: &[Ref], groups: &[Group], across: bool) -> Vec<Chain>
             reads,
             write: (w.user, w.access),
             late,
-        });
+        })
     }
-    out
+}
+
+/// `ch` forwarding only the stored values of the last `depth` iterations
+/// (offsets `-depth..=-1`, no captured loads): the reads a store feeds,
+/// where a load would wait for the store; `None` when nothing is left.
+fn recent(ch: &Chain, depth: i64) -> Option<Chain> {
+    let mut forwarded = Vec::new();
+    let mut k = -1;
+    while k >= -depth && ch.forwarded.contains(&k) {
+        forwarded.push(k);
+        k -= 1;
+    }
+    forwarded.reverse();
+    if forwarded.is_empty() && ch.late.is_empty() {
+        return None;
+    }
+    Some(Chain {
+        forwarded,
+        captured: Vec::new(),
+        ..ch.clone()
+    })
 }
 
 impl State<'_> {
@@ -159,14 +205,27 @@ impl State<'_> {
         across: bool,
         reserve: usize,
     ) -> Result<(Vec<u8>, Vec<(u8, u8)>)> {
-        let all = chains(refs, groups, across);
+        let full = chains(refs, groups, across);
         let stored = |c: &Chain| c.forwarded.contains(&-1) || !c.late.is_empty();
-        let need: usize = all
-            .iter()
-            .map(|c| c.forwarded.len() + c.captured.len() + usize::from(stored(c)))
-            .sum();
+        let need = |all: &[Chain]| -> usize {
+            all.iter()
+                .map(|c| c.forwarded.len() + c.captured.len() + usize::from(stored(c)))
+                .sum()
+        };
         let (mut regs, mut rotate) = (Vec::new(), Vec::new());
-        if all.is_empty() || need + reserve > self.free_vregs() {
+        let free = self.free_vregs();
+        // every chain in full, else the stored values of the last few
+        // iterations only, as many as fit
+        let deepest = full
+            .iter()
+            .map(|c| c.forwarded.len() as i64)
+            .max()
+            .unwrap_or(0);
+        let all = std::iter::once(full.clone())
+            .chain((1..=deepest).rev().map(|d| full.iter().filter_map(|c| recent(c, d)).collect()))
+            .find(|all: &Vec<Chain>| need(all) + reserve <= free)
+            .unwrap_or_default();
+        if all.is_empty() {
             return Ok((regs, rotate));
         }
         for ch in &all {

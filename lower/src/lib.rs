@@ -92,15 +92,41 @@
 //!   (scalar promotion: loaded before, stored after); maximal loop-invariant
 //!   sub-expressions (`alpha * A[i][k]`, parameters) are computed once before
 //!   the loop.
-//! * Values carried across iterations (`forward`): when an array has one
-//!   store in the innermost loop, a read of its pointer group at element
-//!   offset `k` from the store sees what offset `k + 1` held at the end of
-//!   the previous iteration, so it is served from a register rotated at the
-//!   end of each iteration (seidel's `A[i][j-1]`, `A[i][j]`, `A[i][j+1]`:
-//!   one load instead of three, the previous result without a
-//!   store-to-load round trip); a read of the stored element in a later
-//!   statement takes the stored value (also in vector loops). Stores are
-//!   not removed; the values are the interpreter's bit for bit.
+//! * Values carried across iterations (`forward`): when a pointer group
+//!   holds one store in the innermost loop and the array's other stores
+//!   are apart from its accesses (a subscript that does not move with the
+//!   loop differs by a non-zero constant: another row, never the same
+//!   element since every access is inside its array's extent), a read of
+//!   the group at element offset `k` from the store sees what offset `k +
+//!   1` held at the end of the previous iteration, so it is served from a
+//!   register rotated at the end of each iteration (seidel's `A[i][j-1]`,
+//!   `A[i][j]`, `A[i][j+1]`: one load instead of three, the previous
+//!   result without a store-to-load round trip); a read of the stored
+//!   element in a later statement takes the stored value (also in vector
+//!   loops). When the vector registers do not hold every group's plan,
+//!   only the values stored in the last iterations are carried (the reads
+//!   that would wait for a store). Stores are not removed; the values are
+//!   the interpreter's bit for bit.
+//! * Wavefront jam (module `wave`, in [`prepare_with`]): a pair of
+//!   unit-step loops `for i { for j { calls } }` that both carry
+//!   dependences (the inner one a recurrence, latency-bound: seidel's
+//!   element waits for its left neighbour through six additions and the
+//!   division) runs four rows at once, row `i + r` lagging `s·r` columns
+//!   (`S(i, j); S(i+1, j-s); ..` per iteration, guards split into a
+//!   prologue and an epilogue), when the dependences' time differences
+//!   `(d_i, d_j)` inside one iteration of the enclosing loops satisfy
+//!   `d_i >= 0` and `d_j + s'·d_i >= 0` for some `s' <= 3` (checked on the
+//!   model's dependences); `s = s' + 1`, so a row's operand from the row
+//!   above comes from an earlier iteration and the four recurrences
+//!   overlap. The rows are pointer groups of their own, each carrying its
+//!   previous result in a register (above). seidel_2d (`TSTEPS=20
+//!   N=1000`, 2-core Xeon under load 10–13, interleaved with main's
+//!   binary): CPU per run (`kernel_cpu.py --repeat 5`) 207–249 → 102–106
+//!   ms, gcc 257–291 ms; wall (`run_kernels.py --only seidel_2d --repeat
+//!   5`) gcc/poly 1.13–1.30 → 1.77–3.68. floyd_warshall's `i`, `j` pair
+//!   (a dependence at `j = k + 1`) is jammed too: 220–226 → 186–242 ms of
+//!   CPU. The instances are the original ones in another order that
+//!   keeps every dependence; the values are the interpreter's bit for bit.
 //! * Integer division and remainder by a constant: shifts for powers of
 //!   two, a magic multiplier (one-operand `imul`, high half) otherwise;
 //!   `x % 2^s == 0` in a guard is one `test`.
@@ -434,6 +460,7 @@ mod tile;
 mod transpose;
 mod unroll;
 mod vector;
+mod wave;
 mod workers;
 
 pub use choice::{

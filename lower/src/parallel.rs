@@ -173,3 +173,63 @@ fn first_nonzero(m: &presburger::Map, l: usize, sign: i64) -> Result<presburger:
     });
     Ok(b.map(cons)?)
 }
+
+/// Whether the time differences `deltas` ([`time_deltas_of`]) allow the
+/// skewed unroll-and-jam of loops `l` and `l + 1` with skew `s` (module
+/// `wave`): for every difference zero before `l`, `d_l >= 0`, and
+/// `d_(l+1) + s·d_l >= 0` (so `d_(l+1) >= 0` where `d_l = 0`). Differences
+/// that are zero at both stay inside one iteration of the jammed loop, in
+/// their statement order.
+pub(crate) fn skew_keeps(deltas: &UnionMap, l: usize, s: i64) -> Result<bool> {
+    presburger::budget::with_budget(BUDGET, || {
+        for m in deltas.maps() {
+            if m.space().n_out() <= l + 1 {
+                return Ok(false);
+            }
+            let b = Builder::new(m.space());
+            let zero = b.constant(0);
+            let mut before = Vec::new();
+            for j in 0..l {
+                before.push(b.eq(&b.out_dim(j)?, &zero)?);
+            }
+            let (di, dj) = (b.out_dim(l)?, b.out_dim(l + 1)?);
+            let skewed = dj.add(&di.scale(&presburger::Int::from(s)))?;
+            let minus_one = b.constant(-1);
+            for bad in [b.le(&di, &minus_one)?, b.le(&skewed, &minus_one)?] {
+                let mut cons = before.clone();
+                cons.push(bad);
+                if !m.intersect(&b.map(cons)?)?.is_empty()? {
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(true)
+    })
+}
+
+/// Whether some time difference in `deltas` ([`time_deltas_of`]) is zero
+/// before `l` and in `1..=most` at `l`: loop `l` carries a dependence
+/// short enough to keep it scalar (four iterations at once would reverse
+/// it), a recurrence whose latency the wavefront jam hides.
+pub(crate) fn carries_within(deltas: &UnionMap, l: usize, most: i64) -> Result<bool> {
+    presburger::budget::with_budget(BUDGET, || {
+        for m in deltas.maps() {
+            if m.space().n_out() <= l {
+                continue;
+            }
+            let b = Builder::new(m.space());
+            let zero = b.constant(0);
+            let mut cons = Vec::new();
+            for j in 0..l {
+                cons.push(b.eq(&b.out_dim(j)?, &zero)?);
+            }
+            let d = b.out_dim(l)?;
+            cons.push(b.ge(&d, &b.constant(1))?);
+            cons.push(b.le(&d, &b.constant(most))?);
+            if !m.intersect(&b.map(cons)?)?.is_empty()? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    })
+}

@@ -164,6 +164,7 @@ pub fn prepare_with(f: &Front, factor: i64) -> Result<(Kernel, Node, crate::jam:
     let par = |n: &Node, l: usize| f.parallel_in(n, l);
     let node = crate::contract::distribute(&k, &node, &par);
     let node = crate::contract::interchange(&k, &node);
+    let node = crate::wave::wave_jam(&node, &|n: &Node, l: usize| wave_skew(f, n, l));
     let mut copies = crate::jam::Copies::new();
     if factor <= 1 {
         let node = crate::unroll::unroll_column_writes(&k, &crate::split::split_guards(&node));
@@ -177,6 +178,36 @@ pub fn prepare_with(f: &Front, factor: i64) -> Result<(Kernel, Node, crate::jam:
     let jammed = crate::jam::jam_outer(&node, factor, &worth, &mut copies);
     let node = crate::unroll::unroll_column_writes(&k, &crate::split::split_guards(&jammed));
     Ok((k, node, copies))
+}
+
+/// The skew of the wavefront jam (module `wave`) of the loop pair rooted
+/// at `n` (loops `l`, `l + 1`), or `None`: both loops must carry a
+/// dependence (the inner one at a distance of at most 3 iterations: a
+/// recurrence, scalar; an outer loop that carries none is better run in
+/// parallel), and the skew is one more than
+/// the least in `0..=3` that keeps every dependence among the pair's
+/// statements.
+fn wave_skew(f: &Front, n: &Node, l: usize) -> Option<i64> {
+    let Node::For { body: inner, .. } = n else {
+        return None;
+    };
+    if f.parallel_in(n, l) || f.parallel_in(inner, l + 1) {
+        return None;
+    }
+    let mut st = Vec::new();
+    crate::function::statements_of(n, &mut st);
+    st.sort();
+    st.dedup();
+    let deps = f.dependences().ok()?;
+    let deltas = crate::parallel::time_deltas_of(deps, &f.schedule.map, &st).ok()?;
+    // a loop whose dependences are all 4 iterations or more apart may be
+    // vectorized as it is
+    if !crate::parallel::carries_within(&deltas, l + 1, 3).unwrap_or(false) {
+        return None;
+    }
+    (0..=3)
+        .find(|s| crate::parallel::skew_keeps(&deltas, l, *s).unwrap_or(false))
+        .map(|s| s + 1)
 }
 
 /// Versioning (issue 19): which code `poly run` runs on the inputs of

@@ -24,6 +24,32 @@ pub(crate) struct Ref {
     pub(crate) group: Option<(usize, i32)>,
     /// The group by linear form, whether or not it got a pointer register.
     pub(crate) lin_group: Option<(usize, i32)>,
+    /// Per subscript, its linear form when it does not move with the loop
+    /// (`None` where it does or is not affine): two accesses whose fixed
+    /// subscripts differ by a non-zero constant in some dimension never
+    /// touch one element (every access lies inside its array's extent in
+    /// each dimension, which `poly run` proves before running compiled
+    /// code, [`crate::accesses_in_bounds`]).
+    pub(crate) fixed: Vec<Option<Lin>>,
+}
+
+impl Ref {
+    /// Whether `self` and `o` never touch one element in the loop (a
+    /// fixed subscript apart by a non-zero constant; see [`Ref::fixed`]).
+    pub(crate) fn apart(&self, o: &Ref) -> bool {
+        self.array == o.array
+            && self.fixed.iter().zip(&o.fixed).any(|(a, b)| {
+                let (Some(a), Some(b)) = (a, b) else {
+                    return false;
+                };
+                b.mul(&Poly::constant(-1))
+                    .and_then(|nb| a.add(&nb))
+                    .is_some_and(|d| {
+                        d.iters.values().all(Poly::is_zero)
+                            && d.rest.as_const().is_some_and(|k| k != 0)
+                    })
+            })
+    }
 }
 
 /// Accesses sharing a pointer: same array, same linear part.
@@ -153,6 +179,14 @@ impl State<'_> {
                         Some((gi, disp))
                     }),
                 };
+                let fixed = self.subscript_lins(c, ai).map_or_else(
+                    || vec![None; a.index.len()],
+                    |v| {
+                        v.into_iter()
+                            .map(|l| l.filter(|l| l.coeff(it).is_zero()))
+                            .collect()
+                    },
+                );
                 refs.push(Ref {
                     user: u,
                     access: ai,
@@ -160,6 +194,7 @@ impl State<'_> {
                     write: a.write,
                     group,
                     lin_group: group,
+                    fixed,
                 });
             }
         }
