@@ -597,9 +597,11 @@ fn coverage(deps: &UnionMap, schedule: &UnionMap, loops: &Node) -> usize {
         std::collections::BTreeSet::new(),
         std::collections::BTreeSet::new(),
     );
-    // (nests of the same statements share their time differences, and
-    // only their outer dimension is asked about)
-    let mut deltas: std::collections::HashMap<Vec<String>, Option<UnionMap>> = Default::default();
+    // (nests of the same statements at the same depth share their time
+    // differences; only their outer dimension is asked about, so the times
+    // are cut after it)
+    let mut deltas: std::collections::HashMap<(Vec<String>, usize), Option<UnionMap>> =
+        Default::default();
     for n in crate::function::top_level(loops) {
         let mut st = Vec::new();
         crate::function::statements_of(&n, &mut st);
@@ -607,8 +609,8 @@ fn coverage(deps: &UnionMap, schedule: &UnionMap, loops: &Node) -> usize {
         st.dedup();
         let par = crate::function::outer_dimension(&n).is_some_and(|l| {
             let d = deltas
-                .entry(st.clone())
-                .or_insert_with(|| crate::parallel::time_deltas_of(deps, schedule, &st).ok());
+                .entry((st.clone(), l))
+                .or_insert_with(|| crate::parallel::time_deltas_at(deps, schedule, &st, l).ok());
             d.as_ref()
                 .is_some_and(|d| crate::parallel::carries_none(d, l).unwrap_or(false))
         });

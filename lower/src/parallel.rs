@@ -63,18 +63,47 @@ pub(crate) fn parallel_dims_of(
 }
 
 /// The time differences of the dependences `deps` between the statements
-/// `only` under `schedule`, for [`carries_none`] (one composition, asked
-/// about as many dimensions as needed).
-pub(crate) fn time_deltas_of(
+/// `only` under `schedule`, for the question of dimension `l` alone
+/// ([`carries_none`] at `l`): the times cut to their first `l + 1`
+/// dimensions before the composition, which spares the engine the inner
+/// dimensions (the differences are the projection of the full ones: the
+/// answer at `l` is the same). The times are cut only where every
+/// statement's lies in the same space; otherwise (times of several
+/// spaces, whose differences between spaces are not taken) the full ones.
+pub(crate) fn time_deltas_at(
     deps: &UnionMap,
     schedule: &UnionMap,
     only: &[String],
+    l: usize,
 ) -> Result<UnionMap> {
-    presburger::budget::with_budget(BUDGET, || time_deltas(deps, schedule, Some(only)))
+    presburger::budget::with_budget(BUDGET, || {
+        let cut = leading_times(schedule, l + 1)?;
+        time_deltas(deps, cut.as_ref().unwrap_or(schedule), Some(only))
+    })
+}
+
+/// `schedule` with its times cut to their first `len` dimensions, when
+/// every map's times lie in one space of more than `len` dimensions
+/// (`None` otherwise: nothing to cut, or times of several spaces).
+fn leading_times(schedule: &UnionMap, len: usize) -> Result<Option<UnionMap>> {
+    let maps = schedule.maps();
+    let Some(first) = maps.first() else {
+        return Ok(None);
+    };
+    let range = &first.space().range;
+    let n = first.space().n_out();
+    if n <= len || maps.iter().any(|m| &m.space().range != range) {
+        return Ok(None);
+    }
+    let mut out = UnionMap::empty(schedule.params().to_vec());
+    for m in maps {
+        out.add_map(m.project_out(len, n - len)?)?;
+    }
+    Ok(Some(out))
 }
 
 /// Entry `l` of [`parallel_dims_of`] from its time differences
-/// ([`time_deltas_of`]): whether no difference is zero before `l` and
+/// ([`time_deltas_at`]): whether no difference is zero before `l` and
 /// non-zero at `l`; stops at the first such difference.
 pub(crate) fn carries_none(deltas: &UnionMap, l: usize) -> Result<bool> {
     presburger::budget::with_budget(BUDGET, || {
