@@ -716,6 +716,44 @@ mod tests {
     }
 
     #[test]
+    fn the_parallel_test_of_one_dimension_agrees_with_every_dimension_tested() {
+        // `Front::parallel_in` (the times cut after the dimension asked,
+        // answers cached per statements and dimension) against
+        // `parallel_dims_of` (every dimension of the full times) on every
+        // top-level nest of every kernel, under the original schedule and
+        // the automatic choice for two threads (which fuses nothing)
+        let (mut compared, mut parallel) = (0, 0);
+        for p in kernel_paths() {
+            let src = std::fs::read_to_string(&p).unwrap();
+            for policy in [Policy::Original, Policy::Auto] {
+                let front = crate::pipeline::front_for(&src, policy, 2).unwrap();
+                assert!(front.schedule.fused.is_none(), "{p:?}");
+                // the versioning's model is the front end's
+                assert_eq!(front.scop(), &scop::build_from_ast(&front.function).unwrap());
+                let (_, loops) = crate::pipeline::kernel_and_loops(&front).unwrap();
+                let deps = front.dependences().unwrap().clone();
+                for n in crate::function::top_level(&loops) {
+                    let mut st = Vec::new();
+                    crate::function::statements_of(&n, &mut st);
+                    st.sort();
+                    st.dedup();
+                    let all = crate::parallel::parallel_dims_of(&deps, &front.schedule.map, Some(&st))
+                        .unwrap();
+                    for l in 0..=all.len() {
+                        let want = all.get(l) == Some(&true);
+                        assert_eq!(front.parallel_in(&n, l), want, "{p:?} {st:?} {l}");
+                        // and again, from the cache
+                        assert_eq!(front.parallel_in(&n, l), want, "{p:?} {st:?} {l}");
+                        compared += 1;
+                        parallel += want as usize;
+                    }
+                }
+            }
+        }
+        assert!(compared >= 100 && parallel >= 20, "{compared} {parallel}");
+    }
+
+    #[test]
     fn the_coverage_bound_skips_only_hopeless_scheduler_runs() {
         // where the bound skips the scheduler, the scheduler run without
         // work limit ends with the original schedule too; elsewhere the

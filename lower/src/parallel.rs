@@ -202,3 +202,57 @@ fn first_nonzero(m: &presburger::Map, l: usize, sign: i64) -> Result<presburger:
     });
     Ok(b.map(cons)?)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn u(s: &str) -> UnionMap {
+        s.parse().unwrap()
+    }
+
+    /// Entry `l` by the cut times ([`time_deltas_at`], [`carries_none`]).
+    fn cut_answer(deps: &UnionMap, schedule: &UnionMap, only: &[String], l: usize) -> bool {
+        carries_none(&time_deltas_at(deps, schedule, only, l).unwrap(), l).unwrap()
+    }
+
+    #[test]
+    fn the_cut_times_answer_as_the_full_ones() {
+        // a stencil in a time loop (times of one space: cut), and the same
+        // with one statement's times a dimension longer (several spaces:
+        // not cut, the differences between them are not taken either way)
+        let deps = u("[T, N] -> { S[t, i] -> S[t + 1, i'] : 0 <= t < T - 1 and 1 <= i < N - 1 and i - 1 <= i' <= i + 1 and 1 <= i' < N - 1; \
+                      S[t, i] -> R[t, i] : 0 <= t < T and 1 <= i < N - 1; \
+                      R[t, i] -> S[t + 1, i] : 0 <= t < T - 1 and 1 <= i < N - 1; \
+                      R[t, i] -> R[t, i + 1] : 0 <= t < T and 1 <= i < N - 2 }");
+        let schedules = [
+            "[T, N] -> { S[t, i] -> [t, 0, i, 0]; R[t, i] -> [t, 1, i, 0] }",
+            "[T, N] -> { S[t, i] -> [t, 0, i]; R[t, i] -> [t, 1, i, 0] }",
+            "[T, N] -> { S[t, i] -> [0, t, i, 0]; R[t, i] -> [1, t, i, 0] }",
+            "[T, N] -> { S[t, i] -> [t + i, t, 0, 0]; R[t, i] -> [t + i, t, 1, 0] }",
+        ];
+        let only_sets: [&[&str]; 3] = [&["R", "S"], &["S"], &["R"]];
+        let (mut parallel, mut carried) = (0, 0);
+        for s in schedules {
+            let schedule = u(s);
+            for only in only_sets {
+                let only: Vec<String> = only.iter().map(|x| x.to_string()).collect();
+                let full = parallel_dims_of(&deps, &schedule, Some(&only)).unwrap();
+                for (l, &want) in full.iter().enumerate() {
+                    assert_eq!(cut_answer(&deps, &schedule, &only, l), want, "{s} {only:?} {l}");
+                    if want {
+                        parallel += 1;
+                    } else {
+                        carried += 1;
+                    }
+                }
+            }
+        }
+        assert!(parallel >= 10 && carried >= 5, "{parallel} {carried}");
+        // the cut schedule has the leading dimensions only
+        let cut = leading_times(&u(schedules[0]), 2).unwrap().unwrap();
+        assert!(cut.maps().iter().all(|m| m.space().n_out() == 2));
+        assert!(leading_times(&u(schedules[1]), 2).unwrap().is_none());
+        assert!(leading_times(&u(schedules[0]), 4).unwrap().is_none());
+    }
+}
