@@ -597,22 +597,18 @@ fn coverage(deps: &UnionMap, schedule: &UnionMap, loops: &Node) -> usize {
         std::collections::BTreeSet::new(),
         std::collections::BTreeSet::new(),
     );
-    // (nests of the same statements at the same depth share their time
-    // differences; only their outer dimension is asked about, so the times
-    // are cut after it)
-    let mut deltas: std::collections::HashMap<(Vec<String>, usize), Option<UnionMap>> =
-        Default::default();
+    // (nests of the same statements at the same depth share their answer;
+    // only their outer dimension is asked about)
+    let mut answers: std::collections::HashMap<(Vec<String>, usize), bool> = Default::default();
     for n in crate::function::top_level(loops) {
         let mut st = Vec::new();
         crate::function::statements_of(&n, &mut st);
         st.sort();
         st.dedup();
         let par = crate::function::outer_dimension(&n).is_some_and(|l| {
-            let d = deltas
-                .entry((st.clone(), l))
-                .or_insert_with(|| crate::parallel::time_deltas_at(deps, schedule, &st, l).ok());
-            d.as_ref()
-                .is_some_and(|d| crate::parallel::carries_none(d, l).unwrap_or(false))
+            *answers.entry((st.clone(), l)).or_insert_with(|| {
+                crate::parallel::parallel_at(deps, schedule, &st, l).unwrap_or(false)
+            })
         });
         if par { &mut covered } else { &mut not }.extend(st);
     }

@@ -82,6 +82,74 @@ pub(crate) fn time_deltas_at(
     })
 }
 
+/// Whether dimension `l` of `schedule` carries no dependence of `deps`
+/// between the statements `only` (entry `l` of [`parallel_dims_of`]).
+/// Where every statement's times lie in one space of more than `l`
+/// dimensions, decided without composing the dependences: the pairs of
+/// instances whose times (cut after `l`) agree before `l` and differ at
+/// `l`, built from the schedule alone (compositions of its equalities),
+/// meet no dependence; otherwise [`carries_none`] of [`time_deltas_at`].
+pub(crate) fn parallel_at(
+    deps: &UnionMap,
+    schedule: &UnionMap,
+    only: &[String],
+    l: usize,
+) -> Result<bool> {
+    let maps = schedule.maps();
+    let one_space = maps.first().is_some_and(|f| {
+        f.space().n_out() > l && maps.iter().all(|m| m.space().range == f.space().range)
+    });
+    if !one_space {
+        return carries_none(&time_deltas_at(deps, schedule, only, l)?, l);
+    }
+    presburger::budget::with_budget(BUDGET, || {
+        let inside = |t: Option<&std::sync::Arc<presburger::Tuple>>| {
+            t.and_then(|t| t.name.as_ref())
+                .is_some_and(|n| only.contains(n))
+        };
+        let cut = leading_times(schedule, l + 1)?.unwrap_or_else(|| schedule.clone());
+        let mut times = UnionMap::empty(cut.params().to_vec());
+        for m in cut.maps() {
+            if inside(m.space().domain.as_ref()) {
+                times.add_map(m.clone())?;
+            }
+        }
+        let mut d = UnionMap::empty(deps.params().to_vec());
+        for m in deps.maps() {
+            if inside(m.space().domain.as_ref()) && inside(Some(&m.space().range)) {
+                d.add_map(m.clone())?;
+            }
+        }
+        let (Some(first), false) = (times.maps().first(), d.maps().is_empty()) else {
+            return Ok(true);
+        };
+        let t = first.space().range.clone();
+        let order_space = presburger::Space::map(times.params().to_vec(), t.clone(), t);
+        let back = times.reverse()?;
+        for sign in [1, -1] {
+            let b = Builder::new(&order_space);
+            let mut cons = Vec::new();
+            for j in 0..l {
+                cons.push(b.eq(&b.out_dim(j)?, &b.in_dim(j)?)?);
+            }
+            let (x, y) = (b.in_dim(l)?, b.out_dim(l)?);
+            cons.push(if sign > 0 {
+                b.ge(&y, &x.add(&b.constant(1))?)?
+            } else {
+                b.le(&y, &x.add(&b.constant(-1))?)?
+            });
+            let order = UnionMap::from_map(b.map(cons)?);
+            let carried = times.apply_range(&order)?.apply_range(&back)?;
+            for m in d.intersect(&carried)?.maps() {
+                if !m.is_empty()? {
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(true)
+    })
+}
+
 /// `schedule` with its times cut to their first `len` dimensions, when
 /// every map's times lie in one space of more than `len` dimensions
 /// (`None` otherwise: nothing to cut, or times of several spaces).
@@ -240,6 +308,7 @@ mod tests {
                 let full = parallel_dims_of(&deps, &schedule, Some(&only)).unwrap();
                 for (l, &want) in full.iter().enumerate() {
                     assert_eq!(cut_answer(&deps, &schedule, &only, l), want, "{s} {only:?} {l}");
+                    assert_eq!(parallel_at(&deps, &schedule, &only, l).unwrap(), want, "{s} {only:?} {l}");
                     if want {
                         parallel += 1;
                     } else {

@@ -58,14 +58,13 @@ impl Front {
         if let Some(p) = self.par.borrow().get(&key) {
             return *p;
         }
-        // (dimension `l` alone: the times are cut after it; a dimension
-        // past the times' is not parallel, as in `parallel_dims`)
+        // (dimension `l` alone; a dimension past the times' is not
+        // parallel, as in `parallel_dims`)
         let within = self.schedule.map.maps().iter().any(|m| m.space().n_out() > l);
         let answer = within
             && self
                 .dependences()
-                .and_then(|d| crate::parallel::time_deltas_at(d, &self.schedule.map, &key.0, l))
-                .and_then(|d| crate::parallel::carries_none(&d, l))
+                .and_then(|d| crate::parallel::parallel_at(d, &self.schedule.map, &key.0, l))
                 .unwrap_or(false);
         self.par.borrow_mut().insert(key, answer);
         answer
