@@ -725,7 +725,10 @@ mod tests {
                 let front = crate::pipeline::front_for(&src, policy, 2).unwrap();
                 assert!(front.schedule.fused.is_none(), "{p:?}");
                 // the versioning's model is the front end's
-                assert_eq!(front.scop(), &scop::build_from_ast(&front.function).unwrap());
+                assert_eq!(
+                    front.scop(),
+                    &scop::build_from_ast(&front.function).unwrap()
+                );
                 let (_, loops) = crate::pipeline::kernel_and_loops(&front).unwrap();
                 let deps = front.dependences().unwrap().clone();
                 for n in crate::function::top_level(&loops) {
@@ -733,8 +736,9 @@ mod tests {
                     crate::function::statements_of(&n, &mut st);
                     st.sort();
                     st.dedup();
-                    let all = crate::parallel::parallel_dims_of(&deps, &front.schedule.map, Some(&st))
-                        .unwrap();
+                    let all =
+                        crate::parallel::parallel_dims_of(&deps, &front.schedule.map, Some(&st))
+                            .unwrap();
                     for l in 0..=all.len() {
                         let want = all.get(l) == Some(&true);
                         assert_eq!(front.parallel_in(&n, l), want, "{p:?} {st:?} {l}");

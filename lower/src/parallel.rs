@@ -307,8 +307,16 @@ mod tests {
                 let only: Vec<String> = only.iter().map(|x| x.to_string()).collect();
                 let full = parallel_dims_of(&deps, &schedule, Some(&only)).unwrap();
                 for (l, &want) in full.iter().enumerate() {
-                    assert_eq!(cut_answer(&deps, &schedule, &only, l), want, "{s} {only:?} {l}");
-                    assert_eq!(parallel_at(&deps, &schedule, &only, l).unwrap(), want, "{s} {only:?} {l}");
+                    assert_eq!(
+                        cut_answer(&deps, &schedule, &only, l),
+                        want,
+                        "{s} {only:?} {l}"
+                    );
+                    assert_eq!(
+                        parallel_at(&deps, &schedule, &only, l).unwrap(),
+                        want,
+                        "{s} {only:?} {l}"
+                    );
                     if want {
                         parallel += 1;
                     } else {
