@@ -6,7 +6,7 @@ use testkit::Lcg;
 
 /// [`Lcg::below`] as an `i64` (small values, for the expressions).
 fn below(r: &mut Lcg, n: u64) -> i64 {
-    below(r, n) as i64
+    Lcg::below(r, n) as i64
 }
 
 fn v(n: &str) -> Expr {
