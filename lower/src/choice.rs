@@ -298,23 +298,34 @@ pub fn choose_for(
     policy: Policy,
     threads: usize,
 ) -> Result<Chosen> {
-    choose_with(f, model, policy, threads, &std::cell::OnceCell::new())
+    choose_with(
+        f,
+        model,
+        policy,
+        threads,
+        &std::cell::OnceCell::new(),
+        &Default::default(),
+    )
 }
 
-/// [`choose_for`] with the dependences in `deps` (computed there if needed).
+/// [`choose_for`] with the dependences in `deps` (computed there if
+/// needed); `orig_par` receives the answers of the parallel test
+/// ([`crate::parallel::parallel_at`]) the choice asked of the original
+/// schedule (for [`crate::Front::parallel_in`] when the original is chosen).
 pub(crate) fn choose_with(
     f: &scop::ast::Function,
     model: &scop::Model,
     policy: Policy,
     threads: usize,
     deps: &std::cell::OnceCell<UnionMap>,
+    orig_par: &std::cell::RefCell<crate::parallel::Answers>,
 ) -> Result<Chosen> {
     choose_bounded(
         f,
         model,
         policy,
         threads,
-        deps,
+        (deps, orig_par),
         Some(SCHEDULER_BUDGET),
         true,
     )
@@ -329,7 +340,10 @@ fn choose_bounded(
     model: &scop::Model,
     policy: Policy,
     threads: usize,
-    deps: &std::cell::OnceCell<UnionMap>,
+    (deps, orig_par): (
+        &std::cell::OnceCell<UnionMap>,
+        &std::cell::RefCell<crate::parallel::Answers>,
+    ),
     budget: Option<u64>,
     bound: bool,
 ) -> Result<Chosen> {
@@ -368,7 +382,7 @@ fn choose_bounded(
     let deps = cached_deps(model, deps)?;
     let orig = original_schedule(model)?;
     let orig_loops = crate::pipeline::loops(model, &orig)?;
-    let cov_o = coverage(deps, &orig, &orig_loops);
+    let cov_o = coverage(deps, &orig, &orig_loops, &mut orig_par.borrow_mut());
     if cov_o == n {
         return original("its outer loops are parallel".into(), Some(orig_loops));
     }
@@ -451,7 +465,7 @@ fn against_scheduler(
         Err(e) => return original(format!("no scheduler schedule ({e})"), Some(orig_loops)),
     };
     let new_loops = crate::pipeline::loops(model, &new)?;
-    let cov_s = coverage(deps, &new, &new_loops);
+    let cov_s = coverage(deps, &new, &new_loops, &mut Default::default());
     if cov_s <= cov_o {
         return original(
             format!("the scheduler's puts {cov_s} of {n} statements under a parallel outer loop, the original {cov_o}"),
@@ -591,15 +605,20 @@ fn quality(notes: &[String]) -> Quality {
 
 /// The number of statements inside a top-level nest of `loops` whose outer
 /// loop carries no dependence among the nest's statements (a statement
-/// also in a nest that is not parallel does not count).
-fn coverage(deps: &UnionMap, schedule: &UnionMap, loops: &Node) -> usize {
+/// also in a nest that is not parallel does not count). `answers`: the
+/// parallel tests asked, per statements and dimension.
+fn coverage(
+    deps: &UnionMap,
+    schedule: &UnionMap,
+    loops: &Node,
+    answers: &mut crate::parallel::Answers,
+) -> usize {
     let (mut covered, mut not) = (
         std::collections::BTreeSet::new(),
         std::collections::BTreeSet::new(),
     );
     // (nests of the same statements at the same depth share their answer;
     // only their outer dimension is asked about)
-    let mut answers: std::collections::HashMap<(Vec<String>, usize), bool> = Default::default();
     for n in crate::function::top_level(loops) {
         let mut st = Vec::new();
         crate::function::statements_of(&n, &mut st);
@@ -701,7 +720,7 @@ mod tests {
             for s in schedules {
                 let loops = crate::pipeline::loops(&model, &s).unwrap();
                 assert_eq!(
-                    coverage(&deps, &s, &loops),
+                    coverage(&deps, &s, &loops, &mut Default::default()),
                     coverage_reference(&deps, &s, &loops),
                     "{p:?}"
                 );
@@ -761,10 +780,26 @@ mod tests {
         let mut skipped = 0;
         for (p, function, model) in kernels() {
             let cell = std::cell::OnceCell::new();
-            let fast =
-                choose_bounded(&function, &model, Policy::Auto, 1, &cell, None, true).unwrap();
-            let slow =
-                choose_bounded(&function, &model, Policy::Auto, 1, &cell, None, false).unwrap();
+            let fast = choose_bounded(
+                &function,
+                &model,
+                Policy::Auto,
+                1,
+                (&cell, &Default::default()),
+                None,
+                true,
+            )
+            .unwrap();
+            let slow = choose_bounded(
+                &function,
+                &model,
+                Policy::Auto,
+                1,
+                (&cell, &Default::default()),
+                None,
+                false,
+            )
+            .unwrap();
             assert_eq!(
                 fast.origin, slow.origin,
                 "{p:?}: {} / {}",
@@ -788,7 +823,7 @@ mod tests {
             if let Ok(t) = computed(&model, deps, None, false) {
                 let s = checked_schedule(&model, deps, &t).unwrap();
                 let loops = crate::pipeline::loops(&model, &s).unwrap();
-                let cov = coverage(deps, &s, &loops);
+                let cov = coverage(deps, &s, &loops, &mut Default::default());
                 assert!(cov <= most, "{p:?}: {cov} > {most}");
             }
         }

@@ -9,6 +9,10 @@ use crate::error::{Error, Result};
 /// Work limit of the test (engine operations).
 const BUDGET: u64 = 200_000_000;
 
+/// Answers of [`parallel_at`] for one schedule, per (sorted) statements
+/// and dimension.
+pub(crate) type Answers = std::collections::HashMap<(Vec<String>, usize), bool>;
+
 /// For each dimension `l` of `schedule` (statement instances to times):
 /// true when no dependence joins two instances whose times agree before
 /// `l` and differ at `l`. With `only`, just the dependences between those

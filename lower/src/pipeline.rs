@@ -25,7 +25,7 @@ pub struct Front {
     deps: std::cell::OnceCell<presburger::UnionMap>,
     /// Entries of [`parallel_dims`](crate::parallel_dims) of the schedule
     /// in use per set of statements and dimension, once computed.
-    par: std::cell::RefCell<std::collections::HashMap<(Vec<String>, usize), bool>>,
+    par: std::cell::RefCell<crate::parallel::Answers>,
     /// The model of `function` before its engine form (the versioning's
     /// assumptions, [`version`], start from it).
     scop: scop::Scop,
@@ -60,7 +60,12 @@ impl Front {
         }
         // (dimension `l` alone; a dimension past the times' is not
         // parallel, as in `parallel_dims`)
-        let within = self.schedule.map.maps().iter().any(|m| m.space().n_out() > l);
+        let within = self
+            .schedule
+            .map
+            .maps()
+            .iter()
+            .any(|m| m.space().n_out() > l);
         let answer = within
             && self
                 .dependences()
@@ -105,13 +110,21 @@ pub fn front_for(src: &str, policy: Policy, threads: usize) -> Result<Front> {
     let scop = scop::build_from_ast(&function)?;
     let model = scop::Model::from_scop(&scop)?;
     let deps = std::cell::OnceCell::new();
-    let schedule = crate::choice::choose_with(&function, &model, policy, threads, &deps)?;
+    // (the choice's parallel tests of the original schedule, kept when the
+    // original is chosen: the same questions as `Front::parallel_in`'s)
+    let orig_par = Default::default();
+    let schedule =
+        crate::choice::choose_with(&function, &model, policy, threads, &deps, &orig_par)?;
+    let par = match schedule.origin {
+        crate::choice::Origin::Original => orig_par,
+        _ => Default::default(),
+    };
     Ok(Front {
         function,
         model,
         schedule,
         deps,
-        par: Default::default(),
+        par,
         scop,
     })
 }
