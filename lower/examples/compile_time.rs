@@ -48,8 +48,7 @@ const STAGES: [&str; 8] = [
 /// The versioning's share of `poly run`'s compilation: the run-time check
 /// of the kernel's assumptions, as `lower::version` derives it.
 fn version(front: &lower::Front) {
-    let scop = scop::build_from_ast(&front.function).expect("scop");
-    let a = assumptions::analyze(&scop, &assumptions::Limits::default());
+    let a = assumptions::analyze(front.scop(), &assumptions::Limits::default());
     std::hint::black_box(&a);
 }
 

@@ -298,23 +298,34 @@ pub fn choose_for(
     policy: Policy,
     threads: usize,
 ) -> Result<Chosen> {
-    choose_with(f, model, policy, threads, &std::cell::OnceCell::new())
+    choose_with(
+        f,
+        model,
+        policy,
+        threads,
+        &std::cell::OnceCell::new(),
+        &Default::default(),
+    )
 }
 
-/// [`choose_for`] with the dependences in `deps` (computed there if needed).
+/// [`choose_for`] with the dependences in `deps` (computed there if
+/// needed); `orig_par` receives the answers of the parallel test
+/// ([`crate::parallel::parallel_at`]) the choice asked of the original
+/// schedule (for [`crate::Front::parallel_in`] when the original is chosen).
 pub(crate) fn choose_with(
     f: &scop::ast::Function,
     model: &scop::Model,
     policy: Policy,
     threads: usize,
     deps: &std::cell::OnceCell<UnionMap>,
+    orig_par: &std::cell::RefCell<crate::parallel::Answers>,
 ) -> Result<Chosen> {
     choose_bounded(
         f,
         model,
         policy,
         threads,
-        deps,
+        (deps, orig_par),
         Some(SCHEDULER_BUDGET),
         true,
     )
@@ -329,7 +340,10 @@ fn choose_bounded(
     model: &scop::Model,
     policy: Policy,
     threads: usize,
-    deps: &std::cell::OnceCell<UnionMap>,
+    (deps, orig_par): (
+        &std::cell::OnceCell<UnionMap>,
+        &std::cell::RefCell<crate::parallel::Answers>,
+    ),
     budget: Option<u64>,
     bound: bool,
 ) -> Result<Chosen> {
@@ -368,7 +382,7 @@ fn choose_bounded(
     let deps = cached_deps(model, deps)?;
     let orig = original_schedule(model)?;
     let orig_loops = crate::pipeline::loops(model, &orig)?;
-    let cov_o = coverage(deps, &orig, &orig_loops);
+    let cov_o = coverage(deps, &orig, &orig_loops, &mut orig_par.borrow_mut());
     if cov_o == n {
         return original("its outer loops are parallel".into(), Some(orig_loops));
     }
@@ -451,7 +465,7 @@ fn against_scheduler(
         Err(e) => return original(format!("no scheduler schedule ({e})"), Some(orig_loops)),
     };
     let new_loops = crate::pipeline::loops(model, &new)?;
-    let cov_s = coverage(deps, &new, &new_loops);
+    let cov_s = coverage(deps, &new, &new_loops, &mut Default::default());
     if cov_s <= cov_o {
         return original(
             format!("the scheduler's puts {cov_s} of {n} statements under a parallel outer loop, the original {cov_o}"),
@@ -591,26 +605,29 @@ fn quality(notes: &[String]) -> Quality {
 
 /// The number of statements inside a top-level nest of `loops` whose outer
 /// loop carries no dependence among the nest's statements (a statement
-/// also in a nest that is not parallel does not count).
-fn coverage(deps: &UnionMap, schedule: &UnionMap, loops: &Node) -> usize {
+/// also in a nest that is not parallel does not count). `answers`: the
+/// parallel tests asked, per statements and dimension.
+fn coverage(
+    deps: &UnionMap,
+    schedule: &UnionMap,
+    loops: &Node,
+    answers: &mut crate::parallel::Answers,
+) -> usize {
     let (mut covered, mut not) = (
         std::collections::BTreeSet::new(),
         std::collections::BTreeSet::new(),
     );
-    // (nests of the same statements share their time differences, and
+    // (nests of the same statements at the same depth share their answer;
     // only their outer dimension is asked about)
-    let mut deltas: std::collections::HashMap<Vec<String>, Option<UnionMap>> = Default::default();
     for n in crate::function::top_level(loops) {
         let mut st = Vec::new();
         crate::function::statements_of(&n, &mut st);
         st.sort();
         st.dedup();
         let par = crate::function::outer_dimension(&n).is_some_and(|l| {
-            let d = deltas
-                .entry(st.clone())
-                .or_insert_with(|| crate::parallel::time_deltas_of(deps, schedule, &st).ok());
-            d.as_ref()
-                .is_some_and(|d| crate::parallel::carries_none(d, l).unwrap_or(false))
+            *answers.entry((st.clone(), l)).or_insert_with(|| {
+                crate::parallel::parallel_at(deps, schedule, &st, l).unwrap_or(false)
+            })
         });
         if par { &mut covered } else { &mut not }.extend(st);
     }
@@ -703,7 +720,7 @@ mod tests {
             for s in schedules {
                 let loops = crate::pipeline::loops(&model, &s).unwrap();
                 assert_eq!(
-                    coverage(&deps, &s, &loops),
+                    coverage(&deps, &s, &loops, &mut Default::default()),
                     coverage_reference(&deps, &s, &loops),
                     "{p:?}"
                 );
@@ -714,6 +731,48 @@ mod tests {
     }
 
     #[test]
+    fn the_parallel_test_of_one_dimension_agrees_with_every_dimension_tested() {
+        // `Front::parallel_in` (the times cut after the dimension asked,
+        // answers cached per statements and dimension) against
+        // `parallel_dims_of` (every dimension of the full times) on every
+        // top-level nest of every kernel, under the original schedule and
+        // the automatic choice for two threads (which fuses nothing)
+        let (mut compared, mut parallel) = (0, 0);
+        for p in kernel_paths() {
+            let src = std::fs::read_to_string(&p).unwrap();
+            for policy in [Policy::Original, Policy::Auto] {
+                let front = crate::pipeline::front_for(&src, policy, 2).unwrap();
+                assert!(front.schedule.fused.is_none(), "{p:?}");
+                // the versioning's model is the front end's
+                assert_eq!(
+                    front.scop(),
+                    &scop::build_from_ast(&front.function).unwrap()
+                );
+                let (_, loops) = crate::pipeline::kernel_and_loops(&front).unwrap();
+                let deps = front.dependences().unwrap().clone();
+                for n in crate::function::top_level(&loops) {
+                    let mut st = Vec::new();
+                    crate::function::statements_of(&n, &mut st);
+                    st.sort();
+                    st.dedup();
+                    let all =
+                        crate::parallel::parallel_dims_of(&deps, &front.schedule.map, Some(&st))
+                            .unwrap();
+                    for l in 0..=all.len() {
+                        let want = all.get(l) == Some(&true);
+                        assert_eq!(front.parallel_in(&n, l), want, "{p:?} {st:?} {l}");
+                        // and again, from the cache
+                        assert_eq!(front.parallel_in(&n, l), want, "{p:?} {st:?} {l}");
+                        compared += 1;
+                        parallel += want as usize;
+                    }
+                }
+            }
+        }
+        assert!(compared >= 100 && parallel >= 20, "{compared} {parallel}");
+    }
+
+    #[test]
     fn the_coverage_bound_skips_only_hopeless_scheduler_runs() {
         // where the bound skips the scheduler, the scheduler run without
         // work limit ends with the original schedule too; elsewhere the
@@ -721,10 +780,26 @@ mod tests {
         let mut skipped = 0;
         for (p, function, model) in kernels() {
             let cell = std::cell::OnceCell::new();
-            let fast =
-                choose_bounded(&function, &model, Policy::Auto, 1, &cell, None, true).unwrap();
-            let slow =
-                choose_bounded(&function, &model, Policy::Auto, 1, &cell, None, false).unwrap();
+            let fast = choose_bounded(
+                &function,
+                &model,
+                Policy::Auto,
+                1,
+                (&cell, &Default::default()),
+                None,
+                true,
+            )
+            .unwrap();
+            let slow = choose_bounded(
+                &function,
+                &model,
+                Policy::Auto,
+                1,
+                (&cell, &Default::default()),
+                None,
+                false,
+            )
+            .unwrap();
             assert_eq!(
                 fast.origin, slow.origin,
                 "{p:?}: {} / {}",
@@ -748,7 +823,7 @@ mod tests {
             if let Ok(t) = computed(&model, deps, None, false) {
                 let s = checked_schedule(&model, deps, &t).unwrap();
                 let loops = crate::pipeline::loops(&model, &s).unwrap();
-                let cov = coverage(deps, &s, &loops);
+                let cov = coverage(deps, &s, &loops, &mut Default::default());
                 assert!(cov <= most, "{p:?}: {cov} > {most}");
             }
         }

@@ -23,9 +23,12 @@ pub struct Front {
     pub schedule: Chosen,
     /// The model's flow, anti and output dependences, once computed.
     deps: std::cell::OnceCell<presburger::UnionMap>,
-    /// [`parallel_dims`](crate::parallel_dims) of the schedule in use per
-    /// set of statements, once computed.
-    par: std::cell::RefCell<std::collections::HashMap<Vec<String>, Vec<bool>>>,
+    /// Entries of [`parallel_dims`](crate::parallel_dims) of the schedule
+    /// in use per set of statements and dimension, once computed.
+    par: std::cell::RefCell<crate::parallel::Answers>,
+    /// The model of `function` before its engine form (the versioning's
+    /// assumptions, [`version`], start from it).
+    scop: scop::Scop,
 }
 
 impl Front {
@@ -51,16 +54,31 @@ impl Front {
                 return false;
             }
         }
-        if let Some(p) = self.par.borrow().get(&st) {
-            return p.get(l) == Some(&true);
+        let key = (st, l);
+        if let Some(p) = self.par.borrow().get(&key) {
+            return *p;
         }
-        let p = self
-            .dependences()
-            .and_then(|d| crate::parallel::parallel_dims_of(d, &self.schedule.map, Some(&st)))
-            .unwrap_or_default();
-        let answer = p.get(l) == Some(&true);
-        self.par.borrow_mut().insert(st, p);
+        // (dimension `l` alone; a dimension past the times' is not
+        // parallel, as in `parallel_dims`)
+        let within = self
+            .schedule
+            .map
+            .maps()
+            .iter()
+            .any(|m| m.space().n_out() > l);
+        let answer = within
+            && self
+                .dependences()
+                .and_then(|d| crate::parallel::parallel_at(d, &self.schedule.map, &key.0, l))
+                .unwrap_or(false);
+        self.par.borrow_mut().insert(key, answer);
         answer
+    }
+
+    /// The model of [`Front::function`] as the front end built it (before
+    /// its engine form, [`Front::model`]).
+    pub fn scop(&self) -> &scop::Scop {
+        &self.scop
     }
 }
 
@@ -92,13 +110,22 @@ pub fn front_for(src: &str, policy: Policy, threads: usize) -> Result<Front> {
     let scop = scop::build_from_ast(&function)?;
     let model = scop::Model::from_scop(&scop)?;
     let deps = std::cell::OnceCell::new();
-    let schedule = crate::choice::choose_with(&function, &model, policy, threads, &deps)?;
+    // (the choice's parallel tests of the original schedule, kept when the
+    // original is chosen: the same questions as `Front::parallel_in`'s)
+    let orig_par = Default::default();
+    let schedule =
+        crate::choice::choose_with(&function, &model, policy, threads, &deps, &orig_par)?;
+    let par = match schedule.origin {
+        crate::choice::Origin::Original => orig_par,
+        _ => Default::default(),
+    };
     Ok(Front {
         function,
         model,
         schedule,
         deps,
-        par: Default::default(),
+        par,
+        scop,
     })
 }
 
@@ -249,7 +276,7 @@ pub fn version(f: &Front, state: &scop::interp::State) -> Result<assumptions::Ch
             }
         }
     }
-    let scop = scop::build_from_ast(&f.function)?;
+    let scop = &f.scop;
     let values = assumptions::Values {
         params: state.ints.iter().map(|(n, v)| (n.clone(), *v)).collect(),
         bases: state
@@ -259,7 +286,7 @@ pub fn version(f: &Front, state: &scop::interp::State) -> Result<assumptions::Ch
             .collect(),
     };
     Ok(assumptions::choose(
-        &scop,
+        scop,
         &assumptions::Limits::default(),
         &values,
     ))

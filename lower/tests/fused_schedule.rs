@@ -89,6 +89,16 @@ fn shifted(map: &presburger::UnionMap, s: &str, level: usize, by: i64) -> presbu
     r
 }
 
+/// The loops of `pieces` that run on the workers (parallel leaves of
+/// their nests).
+fn parallel_leaves(pieces: &[lower::Piece]) -> usize {
+    pieces
+        .iter()
+        .filter_map(|p| p.nested.as_ref())
+        .map(|n| n.leaves.iter().filter(|l| l.parallel).count())
+        .sum()
+}
+
 #[test]
 fn fdtd_2d_fuses_its_three_sweeps_with_hz_one_row_behind() {
     let src = fdtd();
@@ -116,12 +126,7 @@ fn fdtd_2d_fuses_its_three_sweeps_with_hz_one_row_behind() {
     // the rows inside the fused loop run on one thread, the row of S0
     // (outside it) may run on the workers
     let (k, c, pieces) = compiled(&f);
-    let parallel: usize = pieces
-        .iter()
-        .filter_map(|p| p.nested.as_ref())
-        .map(|n| n.leaves.iter().filter(|l| l.parallel).count())
-        .sum();
-    assert_eq!(parallel, 1);
+    assert_eq!(parallel_leaves(&pieces), 1);
     agree_at_random_sizes(&f, &(k, c, pieces), 0x9e37_79b9_7f4a_7c15, 9);
 }
 
@@ -161,13 +166,6 @@ fn sweeps_are_fused_for_one_thread_and_stay_parallel_for_more() {
     let mut seed: u64 = 0x6a09_e667_f3bc_c908;
     for name in ["fdtd_2d", "heat_3d"] {
         let src = std::fs::read_to_string(root.join(format!("{name}.c"))).unwrap();
-        let parallel_leaves = |pieces: &[lower::Piece]| -> usize {
-            pieces
-                .iter()
-                .filter_map(|p| p.nested.as_ref())
-                .map(|n| n.leaves.iter().filter(|l| l.parallel).count())
-                .sum()
-        };
         let one = lower::front_for(&src, lower::Policy::Auto, 1).unwrap();
         assert_eq!(
             one.schedule.origin,

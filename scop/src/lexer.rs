@@ -209,14 +209,16 @@ pub fn tokenize(src: &str) -> Result<Vec<Token>, Error> {
             }
             continue;
         }
-        let mut matched = None;
-        for p in PUNCTS {
-            let pc: Vec<char> = p.chars().collect();
-            if i + pc.len() <= chars.len() && chars[i..i + pc.len()] == pc[..] {
-                matched = Some(*p);
-                break;
-            }
-        }
+        // (the first in `PUNCTS` order whose characters follow, compared in
+        // place: no copy of each candidate per token)
+        let matched = PUNCTS
+            .iter()
+            .find(|p| {
+                p.chars()
+                    .enumerate()
+                    .all(|(k, ch)| chars.get(i + k) == Some(&ch))
+            })
+            .copied();
         match matched {
             Some(p) => {
                 for _ in 0..p.chars().count() {

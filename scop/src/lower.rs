@@ -330,29 +330,16 @@ mod tests {
         check(&Formula::and(vec![Formula::False, Formula::ge(&i, &j)]));
     }
 
-    /// A small deterministic pseudo-random generator.
-    struct Lcg(u64);
-    impl Lcg {
-        fn below(&mut self, n: u64) -> u64 {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (self.0 >> 33) % n
-        }
-        fn small(&mut self) -> i64 {
-            self.below(7) as i64 - 3
-        }
-    }
+    use testkit::Lcg;
 
     fn random_affine(g: &mut Lcg, depth: usize) -> Affine {
-        let mut a = Affine::constant(g.small());
+        let mut a = Affine::constant(g.range(-3, 3));
         for v in ["i", "j", "N"] {
-            a = a.add(&Affine::var(v).scale(g.small()));
+            a = a.add(&Affine::var(v).scale(g.range(-3, 3)));
         }
         if depth > 0 && g.below(3) == 0 {
             let d = 2 + g.below(3) as i64;
-            a = a.add(&random_affine(g, depth - 1).floor_div(d).scale(g.small()));
+            a = a.add(&random_affine(g, depth - 1).floor_div(d).scale(g.range(-3, 3)));
         }
         a
     }

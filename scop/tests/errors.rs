@@ -211,17 +211,7 @@ fn runtime_errors_are_errors() {
     assert!(err.to_string().contains("outside"));
 }
 
-/// A tiny deterministic pseudo-random generator.
-struct Lcg(u64);
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.0 >> 33
-    }
-}
+use testkit::Lcg;
 
 fn must_not_panic(src: &str, run: bool) {
     let r = std::panic::catch_unwind(|| {
@@ -248,13 +238,13 @@ fn random_bytes_never_panic() {
             .chars()
             .collect();
     for _ in 0..3000 {
-        let len = (rng.next() % 80) as usize;
+        let len = rng.below(80) as usize;
         let s: String = (0..len)
             .map(|_| {
-                if rng.next().is_multiple_of(8) {
-                    char::from_u32((rng.next() % 0x2FF) as u32).unwrap_or('x')
+                if rng.below(8) == 0 {
+                    char::from_u32(rng.below(0x2FF) as u32).unwrap_or('x')
                 } else {
-                    alphabet[(rng.next() as usize) % alphabet.len()]
+                    alphabet[rng.below(alphabet.len() as u64) as usize]
                 }
             })
             .collect();
@@ -276,8 +266,8 @@ fn truncated_and_mutated_kernels_never_panic() {
         // Delete, duplicate or replace single characters.
         for _ in 0..200 {
             let mut c = chars.clone();
-            let k = (rng.next() as usize) % c.len().max(1);
-            match rng.next() % 3 {
+            let k = rng.below(c.len().max(1) as u64) as usize;
+            match rng.below(3) {
                 0 => {
                     c.remove(k);
                 }
@@ -285,7 +275,7 @@ fn truncated_and_mutated_kernels_never_panic() {
                 _ => {
                     c[k] = ";{}()[]+-*/<>=!0ij"
                         .chars()
-                        .nth((rng.next() % 18) as usize)
+                        .nth(rng.below(18) as usize)
                         .unwrap()
                 }
             }

@@ -3,49 +3,37 @@
 
 use scop::affine::{Affine, Formula};
 
-struct Lcg(u64);
-impl Lcg {
-    fn next(&mut self) -> i64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 33) as i64
-    }
-    fn small(&mut self) -> i64 {
-        self.next() % 5 - 2
-    }
-}
+use testkit::Lcg;
 
 fn random_affine(rng: &mut Lcg) -> Affine {
-    let mut a = Affine::constant(rng.small() * 2);
+    let mut a = Affine::constant(rng.range(-2, 2) * 2);
     for v in ["i", "j"] {
-        a = a.add(&Affine::var(v).scale(rng.small()));
+        a = a.add(&Affine::var(v).scale(rng.range(-2, 2)));
     }
-    if rng.next() % 4 == 0 {
-        a = a.add(&Affine::var("i").floor_div(2 + rng.next() % 2));
+    if rng.below(4) == 0 {
+        a = a.add(&Affine::var("i").floor_div(rng.range(2, 3)));
     }
     a
 }
 
 /// Returns (raw formula built without simplification, simplified formula).
 fn random_formula(rng: &mut Lcg, depth: u32) -> (Formula, Formula) {
-    if depth == 0 || rng.next() % 3 == 0 {
-        let f = match rng.next() % 3 {
+    if depth == 0 || rng.below(3) == 0 {
+        let f = match rng.below(3) {
             0 => Formula::Ge(random_affine(rng)),
             1 => Formula::Eq(random_affine(rng)),
             _ => {
-                let m = 2 + rng.next() % 3;
-                Formula::Mod(random_affine(rng), m, rng.next().rem_euclid(m))
+                let m = rng.range(2, 4);
+                Formula::Mod(random_affine(rng), m, rng.range(0, m - 1))
             }
         };
         return (f.clone(), f);
     }
-    let n = 2 + (rng.next() % 2) as usize;
+    let n = 2 + rng.below(2) as usize;
     let kids: Vec<(Formula, Formula)> = (0..n).map(|_| random_formula(rng, depth - 1)).collect();
     let raws = kids.iter().map(|k| k.0.clone()).collect();
     let simps = kids.into_iter().map(|k| k.1).collect();
-    match rng.next() % 3 {
+    match rng.below(3) {
         0 => (Formula::And(raws), Formula::and(simps)),
         1 => (Formula::Or(raws), Formula::or(simps)),
         _ => {

@@ -2,15 +2,11 @@
 
 use super::*;
 
-struct Lcg(u64);
-impl Lcg {
-    fn below(&mut self, n: u64) -> i64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 33) % n) as i64
-    }
+use testkit::Lcg;
+
+/// [`Lcg::below`] as an `i64` (small values, for the expressions).
+fn below(r: &mut Lcg, n: u64) -> i64 {
+    Lcg::below(r, n) as i64
 }
 
 fn v(n: &str) -> Expr {
@@ -22,27 +18,27 @@ fn cmp(op: CmpOp, a: Expr, b: Expr) -> Expr {
 
 /// A random guard atom over `c1`, the parameter `P` and the outer `c0`.
 fn atom(r: &mut Lcg) -> Expr {
-    let k = [1, 1, 2, -1, 3][r.below(5) as usize];
-    let lhs = Expr::add(Expr::Mul(k, Box::new(v("c1"))), Expr::Int(r.below(7) - 3));
-    let rhs = match r.below(4) {
-        0 => Expr::Int(r.below(12) - 2),
-        1 => Expr::Sub(Box::new(v("P")), Box::new(Expr::Int(r.below(4)))),
-        2 => Expr::add(v("c0"), Expr::Int(r.below(3))),
+    let k = [1, 1, 2, -1, 3][below(r, 5) as usize];
+    let lhs = Expr::add(Expr::Mul(k, Box::new(v("c1"))), Expr::Int(below(r, 7) - 3));
+    let rhs = match below(r, 4) {
+        0 => Expr::Int(below(r, 12) - 2),
+        1 => Expr::Sub(Box::new(v("P")), Box::new(Expr::Int(below(r, 4)))),
+        2 => Expr::add(v("c0"), Expr::Int(below(r, 3))),
         _ => v("P"),
     };
     let ops = [CmpOp::Ge, CmpOp::Gt, CmpOp::Le, CmpOp::Lt, CmpOp::Eq];
-    match r.below(8) {
-        0..=3 => cmp(ops[r.below(5) as usize], lhs, rhs),
+    match below(r, 8) {
+        0..=3 => cmp(ops[below(r, 5) as usize], lhs, rhs),
         4 | 5 => {
-            let m = 2 + r.below(3);
-            let x = Expr::Sub(Box::new(lhs), Box::new(Expr::Int(r.below(3))));
+            let m = 2 + below(r, 3);
+            let x = Expr::Sub(Box::new(lhs), Box::new(Expr::Int(below(r, 3))));
             cmp(CmpOp::Eq, Expr::Mod(Box::new(x), m), Expr::Int(0))
         }
-        6 => match r.below(3) {
+        6 => match below(r, 3) {
             // loop-invariant atoms (unswitched)
-            0 => cmp(CmpOp::Ge, v("P"), Expr::Int(r.below(8))),
+            0 => cmp(CmpOp::Ge, v("P"), Expr::Int(below(r, 8))),
             1 => cmp(CmpOp::Eq, Expr::Mod(Box::new(v("c0")), 2), Expr::Int(0)),
-            _ => cmp(CmpOp::Ge, v("c0"), Expr::Int(r.below(4))),
+            _ => cmp(CmpOp::Ge, v("c0"), Expr::Int(below(r, 4))),
         },
         // not understood: a remainder compared otherwise
         _ => cmp(CmpOp::Ge, Expr::Mod(Box::new(v("c1")), 3), Expr::Int(1)),
@@ -50,11 +46,11 @@ fn atom(r: &mut Lcg) -> Expr {
 }
 
 fn cond(r: &mut Lcg, depth: u32) -> Expr {
-    if depth == 0 || r.below(3) == 0 {
+    if depth == 0 || below(r, 3) == 0 {
         return atom(r);
     }
     let (a, b) = (cond(r, depth - 1), cond(r, depth - 1));
-    if r.below(2) == 0 {
+    if below(r, 2) == 0 {
         Expr::and(a, b)
     } else {
         Expr::or(a, b)
@@ -74,9 +70,9 @@ fn random_nest(r: &mut Lcg) -> Node {
 
 fn random_nest_with_step(r: &mut Lcg, step: i64) -> Node {
     let mut body = Vec::new();
-    for s in 0..1 + r.below(3) {
+    for s in 0..1 + below(r, 3) {
         let then = Box::new(user(&format!("S{s}")));
-        body.push(match r.below(4) {
+        body.push(match below(r, 4) {
             0 => *then,
             1 => Node::If {
                 cond: cond(r, 2),
@@ -90,15 +86,15 @@ fn random_nest_with_step(r: &mut Lcg, step: i64) -> Node {
             },
         });
     }
-    let lb = match r.below(3) {
-        0 => Expr::Int(r.below(5) - 2),
+    let lb = match below(r, 3) {
+        0 => Expr::Int(below(r, 5) - 2),
         1 => Expr::Sub(Box::new(v("c0")), Box::new(Expr::Int(2))),
         _ => Expr::Max(
             Box::new(Expr::Int(0)),
             Box::new(Expr::Sub(Box::new(v("P")), Box::new(Expr::Int(9)))),
         ),
     };
-    let ub = match r.below(3) {
+    let ub = match below(r, 3) {
         0 => Expr::Sub(Box::new(v("P")), Box::new(Expr::Int(1))),
         1 => Expr::Max(
             Box::new(Expr::Sub(Box::new(v("P")), Box::new(Expr::Int(1)))),
@@ -106,7 +102,7 @@ fn random_nest_with_step(r: &mut Lcg, step: i64) -> Node {
         ),
         _ => Expr::add(v("c0"), v("P")),
     };
-    let op = if r.below(2) == 0 {
+    let op = if below(r, 2) == 0 {
         CmpOp::Le
     } else {
         CmpOp::Lt
