@@ -236,6 +236,18 @@ pub(crate) fn respects(model: &scop::Model, deps: &UnionMap, schedule: &UnionMap
     })
 }
 
+/// The time differences of the dependences `deps` between the statements
+/// `only` under the whole `schedule` (one composition, asked about as many
+/// dimensions as needed: the wavefront tests [`skew_keeps`] and
+/// [`carries_within`]).
+pub(crate) fn time_deltas_of(
+    deps: &UnionMap,
+    schedule: &UnionMap,
+    only: &[String],
+) -> Result<UnionMap> {
+    presburger::budget::with_budget(BUDGET, || time_deltas(deps, schedule, Some(only)))
+}
+
 /// The differences of the times of dependent instances (with `only`,
 /// between those statements).
 fn time_deltas(all: &UnionMap, schedule: &UnionMap, only: Option<&[String]>) -> Result<UnionMap> {
