@@ -181,6 +181,11 @@ impl State<'_> {
         self.e.mov(g(t), q(slot(n)))?;
         self.e.sub(g(t), q(slot(x)))?;
         self.e.mov_imm(u, cap);
+        self.store_min(dst, t, u)
+    }
+
+    /// `[dst] = min(t, u)`; frees both.
+    fn store_min(&mut self, dst: i32, t: Gpr, u: Gpr) -> Result<()> {
         self.e.cmp(g(t), g(u))?;
         self.e.cmov(Cond::G, t, u);
         self.e.mov(q(slot(dst)), g(t))?;
@@ -206,12 +211,7 @@ impl State<'_> {
         self.e.shr(t, 1);
         self.e.mov(g(u), g(t))?;
         self.e.bind(done)?;
-        self.e.cmp(g(t), g(u))?;
-        self.e.cmov(Cond::G, t, u);
-        self.e.mov(q(slot(dst)), g(t))?;
-        self.free(t);
-        self.free(u);
-        Ok(())
+        self.store_min(dst, t, u)
     }
 
     pub(crate) fn zero_slot(&mut self, s: i32) -> Result<()> {
