@@ -335,7 +335,7 @@ unsafe impl Send for DataBuffer {}
 unsafe impl Sync for DataBuffer {}
 
 impl DataBuffer {
-    /// `len` zeros (fresh anonymous pages).
+    /// `len` zeros (fresh anonymous pages, all of them touched).
     pub fn zeroed(len: usize) -> Result<DataBuffer, Error> {
         let bytes = len
             .checked_mul(8)
@@ -394,11 +394,17 @@ impl DataBuffer {
                 );
             }
         }
-        Ok(DataBuffer {
+        let mut b = DataBuffer {
             map: Some((base, map_len)),
             data: NonNull::new(start.cast::<f64>()).ok_or_else(|| os_error("mmap"))?,
             len,
-        })
+        };
+        // every page in memory now, so that code timed on the buffer does
+        // not pay its faults (a 2 MiB page is cleared when first touched)
+        for x in b.as_mut_slice().iter_mut().step_by(4096 / 8) {
+            *x = 0.0;
+        }
+        Ok(b)
     }
 
     /// The elements.
