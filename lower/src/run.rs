@@ -4,9 +4,11 @@
 //! The arrays, local arrays and packing workspaces live in
 //! [`DataBuffer`]s: each in its own mapping, on a cache line, and from
 //! 2 MiB on, on transparent huge pages where the system grants them
-//! (`madvise`): on 4 KiB pages from the allocator, 48 bytes past a line,
-//! gemm at 1024³ ran at two speeds by process (72–76 or ~95 ms a run on an
-//! Intel Xeon, see `benches/README.md`, session 19).
+//! (`madvise`), so that their placement in the physically indexed
+//! second-level cache is the same in every process. From the allocator
+//! they lay 48 bytes past a line on scattered 4 KiB pages, where gemm at
+//! 1024³ ran at two speeds by process (72–76 or ~95 ms a run on an Intel
+//! Xeon; `benches/README.md`, session 19, for what was and was not shown).
 
 use std::collections::HashMap;
 use std::time::Instant;
