@@ -12,27 +12,13 @@
 //! run and per 10-ms slice of wall clock, with its data (A and B panels,
 //! 28 KiB) in the first-level cache: the rate a long computation can reach
 //! in the same conditions. The core clock (a dependent `add` chain, as in
-//! `peak`) is printed before and after.
+//! `peak`: [`common::dependent_chain`]) is printed before and after.
 
-use codegen_x86::{kernels, Assembler, Cond, Error, Gpr, JitFunction};
+mod common;
+
+use codegen_x86::{kernels, Error};
+use common::{Panels, CHAIN_ITERS};
 use std::time::Instant;
-
-/// `fn(iterations)`: each iteration runs 100 dependent `add rax, rcx`.
-fn add_chain() -> Result<JitFunction<extern "sysv64" fn(u64) -> u64>, Error> {
-    let mut asm = Assembler::new();
-    asm.mov(Gpr::Rax, 1);
-    asm.mov(Gpr::Rcx, 1);
-    let top = asm.new_label();
-    asm.align(16);
-    asm.bind(top)?;
-    for _ in 0..100 {
-        asm.add(Gpr::Rax, Gpr::Rcx);
-    }
-    asm.dec(Gpr::Rdi);
-    asm.jcc(Cond::Ne, top);
-    asm.ret();
-    JitFunction::new(&asm.finish()?)
-}
 
 /// Nanoseconds this thread has run on a CPU, if the kernel says.
 fn cpu_ns() -> Option<u64> {
@@ -41,8 +27,7 @@ fn cpu_ns() -> Option<u64> {
 }
 
 fn main() -> Result<(), Error> {
-    if !(is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma")) {
-        println!("AVX2/FMA not available; nothing to measure");
+    if !common::avx2_fma() {
         return Ok(());
     }
     let Some(start_cpu) = cpu_ns() else {
@@ -53,22 +38,20 @@ fn main() -> Result<(), Error> {
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(3.0);
-    let adds = add_chain()?;
+    let adds = common::dependent_chain(false)?;
     let clock = || {
         let mut best = f64::INFINITY;
         for _ in 0..100 {
             let t = Instant::now();
-            std::hint::black_box(adds.call((std::hint::black_box(20_000u64),)));
+            std::hint::black_box(adds.call((std::hint::black_box(CHAIN_ITERS),)));
             best = best.min(t.elapsed().as_secs_f64());
         }
-        2_000_000.0 / best / 1e9
+        (CHAIN_ITERS * 100) as f64 / best / 1e9
     };
-    let k = 256usize;
-    let a: Vec<f64> = (0..6 * k).map(|i| (i % 7) as f64 * 0.125).collect();
-    let b: Vec<f64> = (0..8 * k).map(|i| (i % 5) as f64 * 0.25).collect();
-    let mut c = vec![0.0f64; 6 * 8];
+    let mut panels = Panels::new(256);
+    let k = panels.k;
     let kernel = kernels::gemm_6x8(4)?;
-    let flops_per_call = (2 * 6 * 8 * k) as f64;
+    let flops_per_call = panels.flops_per_call();
     println!("core clock before: {:.3} GHz", clock());
     let (t0, mut calls_total) = (Instant::now(), 0u64);
     let cpu0 = cpu_ns().unwrap_or(start_cpu);
@@ -78,7 +61,7 @@ fn main() -> Result<(), Error> {
         let mut calls = 0u64;
         while t.elapsed().as_secs_f64() < 0.01 {
             for _ in 0..64 {
-                kernel.call((k, a.as_ptr(), b.as_ptr(), c.as_mut_ptr(), 8));
+                panels.call(&kernel);
             }
             calls += 64;
         }
@@ -104,6 +87,6 @@ fn main() -> Result<(), Error> {
         );
     }
     println!("core clock after: {:.3} GHz", clock());
-    std::hint::black_box(&c);
+    std::hint::black_box(&panels.c);
     Ok(())
 }

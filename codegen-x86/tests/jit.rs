@@ -344,3 +344,42 @@ fn label_errors_are_errors_not_panics() {
         Err(Error::RspAsIndex)
     );
 }
+
+#[test]
+fn data_buffers_are_zeroed_aligned_and_separate() {
+    use codegen_x86::jit::{DataBuffer, HUGE_PAGE};
+    // below, at and above a huge page, and one element
+    let sizes = [
+        1,
+        1000,
+        HUGE_PAGE / 8 - 1,
+        HUGE_PAGE / 8,
+        3 * HUGE_PAGE / 8 + 5,
+    ];
+    let mut bufs: Vec<DataBuffer> = sizes
+        .iter()
+        .map(|&n| DataBuffer::zeroed(n).unwrap())
+        .collect();
+    for (b, &n) in bufs.iter_mut().zip(&sizes) {
+        assert_eq!(b.as_slice().len(), n);
+        assert!(b.as_slice().iter().all(|&x| x == 0.0));
+        let at = b.as_slice().as_ptr() as usize;
+        assert_eq!(at % 64, 0, "{n} doubles at {at:#x}");
+        if n * 8 >= HUGE_PAGE {
+            assert_eq!(at % HUGE_PAGE, 0, "{n} doubles at {at:#x}");
+        }
+        for (i, x) in b.as_mut_slice().iter_mut().enumerate() {
+            *x = (i + n) as f64;
+        }
+    }
+    // each kept its own values (no two overlap)
+    for (b, &n) in bufs.iter().zip(&sizes) {
+        assert!(b
+            .as_slice()
+            .iter()
+            .enumerate()
+            .all(|(i, &x)| x == (i + n) as f64));
+    }
+    // a buffer too large to address is an error, not a panic
+    assert!(DataBuffer::zeroed(usize::MAX / 4).is_err());
+}

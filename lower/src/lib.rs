@@ -243,10 +243,12 @@
 //! loops' bounds are free of the nest's iterators, except that the `j`
 //! loop's may be affine in an outer `i`). Its only dependences are then
 //! along `k` for one `(i, j)`, so the nest runs as a BLIS-style gemm: `j`
-//! in blocks of 4080, `k` in blocks of 384 (the last two of less than 768
-//! steps halved; the `b` factor packed into
-//! panels of 8 columns), `i` in blocks of 120 (the `a` factor packed into
-//! panels of 6 rows), and every 6×8 tile of `C` kept in twelve `ymm`
+//! in blocks of 4080, `k` in blocks of `KC` (384 on a 48 KiB first-level
+//! cache; the last two of less than `2·KC` steps halved; the `b` factor
+//! packed into panels of 8 columns), `i` in blocks of `MC` (120 on a 1 MiB
+//! second-level cache, 240 on 2 MiB; the `a` factor packed into panels of
+//! 6 rows): the blocks follow the host's cache sizes, read from sysfs
+//! (module `blocking`, [`Blocking`]); every 6×8 tile of `C` kept in twelve `ymm`
 //! registers over the block's `k` steps: two panel loads, six broadcasts
 //! and twelve `vfmadd231pd` per step, the `a` panel prefetched 32 steps
 //! ahead (the `b` panel too in the first tile of a column of tiles; the
@@ -429,6 +431,7 @@
 #![warn(missing_docs)]
 
 mod affine_fold;
+mod blocking;
 mod body;
 mod choice;
 mod contract;
@@ -463,6 +466,7 @@ mod vector;
 mod wave;
 mod workers;
 
+pub use blocking::Blocking;
 pub use choice::{
     choose, choose_for, original_schedule, scheduler_schedule, Chosen, FusedLoops, Origin, Policy,
 };

@@ -252,13 +252,9 @@ impl State<'_> {
             for (r, so) in &steps4 {
                 self.e.add(g(*r), *so)?;
             }
-            self.e.sub(g(cnt), imm(4))?;
-            self.e.cmp(g(cnt), imm(4))?;
-            self.e.jcc(Cond::Ge, top);
+            self.latch_four(cnt, top)?;
         }
-        self.e.bind(rest)?;
-        self.e.test(g(cnt), g(cnt))?;
-        self.e.jcc(Cond::E, done);
+        self.rest_entry(rest, cnt, done)?;
         let lp = self.e.label();
         self.e.bind(lp)?;
         let v = self.dval(call, e, Width::Scalar)?;
@@ -323,6 +319,24 @@ impl State<'_> {
             }
         }
         Ok(out)
+    }
+
+    /// The latch of a loop four `k` at a time on the count `cnt`:
+    /// `sub cnt, 4; cmp cnt, 4; jge top`.
+    pub(crate) fn latch_four(&mut self, cnt: Gpr, top: Label) -> Result<()> {
+        self.e.sub(g(cnt), imm(4))?;
+        self.e.cmp(g(cnt), imm(4))?;
+        self.e.jcc(Cond::Ge, top);
+        Ok(())
+    }
+
+    /// The entry `rest` of the step-at-a-time loop after a loop four `k`
+    /// at a time: to `done` when no step is left (`test cnt, cnt; je done`).
+    pub(crate) fn rest_entry(&mut self, rest: Label, cnt: Gpr, done: Label) -> Result<()> {
+        self.e.bind(rest)?;
+        self.e.test(g(cnt), g(cnt))?;
+        self.e.jcc(Cond::E, done);
+        Ok(())
     }
 
     /// The four lanes of `v` to `[d]`, `[d + w]`, `[d + 2w]`, `[d + 3w]`

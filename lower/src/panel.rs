@@ -141,13 +141,9 @@ impl State<'_> {
         for r in &rows {
             self.e.add(g(r.base), imm(32))?;
         }
-        self.e.sub(g(cnt), imm(4))?;
-        self.e.cmp(g(cnt), imm(4))?;
-        self.e.jcc(Cond::Ge, top);
+        self.latch_four(cnt, top)?;
         // the last kc % 4 steps, row by row
-        self.e.bind(rest)?;
-        self.e.test(g(cnt), g(cnt))?;
-        self.e.jcc(Cond::E, done);
+        self.rest_entry(rest, cnt, done)?;
         self.e.bind(lp)?;
         for r in 0..s.width {
             self.at_row(&rows, r, false)?;

@@ -1,9 +1,19 @@
 //! Running compiled kernels on the interpreter's inputs: the argument
 //! vector, fresh arrays per run, the median time and the checksums.
+//!
+//! The arrays, local arrays and packing workspaces live in
+//! [`DataBuffer`]s: each in its own mapping, on a cache line, and from
+//! 2 MiB on, on transparent huge pages where the system grants them
+//! (`madvise`), so that their placement in the physically indexed
+//! second-level cache is the same in every process. From the allocator
+//! they lay 48 bytes past a line on scattered 4 KiB pages, where gemm at
+//! 1024³ ran at two speeds by process (72–76 or ~95 ms a run on an Intel
+//! Xeon; `benches/README.md`, session 19, for what was and was not shown).
 
 use std::collections::HashMap;
 use std::time::Instant;
 
+use codegen_x86::jit::DataBuffer;
 use codegen_x86::JitFunction;
 use scop::ast::{Function, ParamKind};
 
@@ -244,15 +254,12 @@ fn run_with(
     // one workspace per worker, 64-byte aligned (allocated once: the
     // packing buffers are overwritten before they are read)
     let ws_bytes = codes.iter().map(|c| c.workspace).max().unwrap_or(0);
-    let mut workspaces: Vec<Vec<f64>> = (0..threads)
-        .map(|_| vec![0.0; if ws_bytes == 0 { 0 } else { ws_bytes / 8 + 8 }])
-        .collect();
+    let mut workspaces: Vec<DataBuffer> = (0..threads)
+        .map(|_| DataBuffer::zeroed(ws_bytes.div_ceil(8)))
+        .collect::<std::result::Result<_, _>>()?;
     let ws_ptrs: Vec<i64> = workspaces
         .iter_mut()
-        .map(|w| {
-            let p = w.as_mut_ptr() as usize;
-            ((p + 63) & !63) as i64
-        })
+        .map(|w| w.as_mut_slice().as_mut_ptr() as i64)
         .collect();
     let slots = k.slots() + depth;
     let mut sched = Schedule {
@@ -266,7 +273,7 @@ fn run_with(
     // run, as the gcc harness of `../shared/run/check.py` refills its
     // arrays (see `benches/README.md`, session 12: a fresh allocation per
     // run was slower in short kernels run a few times)
-    let mut arrays: Vec<(String, Vec<f64>)> = f
+    let mut arrays: Vec<(String, DataBuffer)> = f
         .params
         .iter()
         .filter(|p| {
@@ -276,15 +283,16 @@ fn run_with(
             )
         })
         .map(|p| {
-            let data = init
-                .arrays
-                .get(&p.name)
-                .map(|a| a.data.clone())
-                .unwrap_or_default();
-            (p.name.clone(), data)
+            let data = init.arrays.get(&p.name).map_or(&[][..], |a| &a.data[..]);
+            let mut b = DataBuffer::zeroed(data.len())?;
+            b.as_mut_slice().copy_from_slice(data);
+            Ok((p.name.clone(), b))
         })
-        .collect();
-    let mut locals: Vec<Vec<f64>> = local_sizes.iter().map(|&n| vec![0.0; n.max(1)]).collect();
+        .collect::<Result<_>>()?;
+    let mut locals: Vec<DataBuffer> = local_sizes
+        .iter()
+        .map(|&n| DataBuffer::zeroed(n.max(1)))
+        .collect::<std::result::Result<_, _>>()?;
     let mut runs = |team: Option<&crate::workers::Team>| -> Result<_> {
         let mut times = Vec::new();
         let mut cpu = Vec::new();
@@ -300,7 +308,7 @@ fn run_with(
                     ParamKind::Array(_) | ParamKind::OpenArray(_) | ParamKind::Pointer { .. } => {
                         if run > 0 {
                             if let Some(i) = init.arrays.get(&p.name) {
-                                arrays[a].1.copy_from_slice(&i.data);
+                                arrays[a].1.as_mut_slice().copy_from_slice(&i.data);
                             }
                         }
                         a += 1;
@@ -311,14 +319,14 @@ fn run_with(
             }
             if run > 0 {
                 for l in locals.iter_mut() {
-                    l.fill(0.0);
+                    l.as_mut_slice().fill(0.0);
                 }
             }
             for (s, (_, data)) in ptr_slots.iter().zip(arrays.iter_mut()) {
-                block[*s] = data.as_mut_ptr() as i64;
+                block[*s] = data.as_mut_slice().as_mut_ptr() as i64;
             }
             for l in locals.iter_mut() {
-                block.push(l.as_mut_ptr() as i64);
+                block.push(l.as_mut_slice().as_mut_ptr() as i64);
             }
             // the scalar area: written double parameters start at their value
             let mut scalars: Vec<f64> = k
@@ -411,7 +419,7 @@ fn run_with(
     for (name, data) in &arrays {
         checksums.push_str(&format!(
             "{name} {}\n",
-            scop::interp::format_c_exp(scop::interp::checksum(data), 12)
+            scop::interp::format_c_exp(scop::interp::checksum(data.as_slice()), 12)
         ));
     }
     Ok(Outcome {

@@ -1,16 +1,19 @@
 //! Register and cache tiling of a contraction ([`crate::contract`]):
 //! `C[i][j] = C[i][j] + a(i, k) * b(k, j)` over a box of `(i, j, k)`.
 //!
-//! The loops are those of a BLIS-style gemm: `j` in blocks of [`NC`], `k`
-//! in blocks of [`KC`] (the `b` side of the block is packed into panels of
+//! The loops are those of a BLIS-style gemm: `j` in blocks of `NC`, `k`
+//! in blocks of `KC` (the `b` side of the block is packed into panels of
 //! [`NR`] columns, `k`-major: `Bp[panel][p][0..8]`), `i` in blocks of
-//! [`MC`] (the `a` side packed into panels of [`MR`] rows:
+//! `MC` (the `a` side packed into panels of [`MR`] rows:
 //! `Ap[panel][p][0..6]`), then every `MR × NR` tile of the block: its
 //! twelve `ymm` accumulators are loaded from `C`, take one
 //! `vfmadd231pd` per `(row, half)` and `k` (two panel loads, six
 //! broadcasts per step, the `k` loop unrolled four times) and are stored
 //! back. Tiles at the edges of the box run the same kernel on a copy of
-//! their valid part in the frame. Panels are padded with zeros.
+//! their valid part in the frame. Panels are padded with zeros. The block
+//! sizes follow the host's caches ([`crate::blocking`]); when less than two
+//! blocks' depth is left, it is split in halves (`K = 400` at `KC` = 384:
+//! 200 + 200, not 384 + 16).
 //!
 //! Prefetch: each step prefetches each line of the `a` panel [`A_AHEAD`]
 //! bytes on (the `a` block streams from the second level); in the first
@@ -42,6 +45,7 @@ use std::collections::HashMap;
 use codegen_x86::{Cond, Gpr, Mem, Scale};
 use scop::model::Expr;
 
+use crate::blocking::{Blocking, B_PAD};
 use crate::body::Call;
 use crate::contract::Contraction;
 use crate::emit::{g, imm, q, Operand, VSrc, Width};
@@ -55,32 +59,6 @@ use crate::state::{arg, slot, Loc, State};
 pub const MR: i64 = 6;
 /// Columns of a register tile (two `ymm`).
 pub const NR: i64 = 8;
-/// Depth of a packed block (`k`): a `b` panel (`KC · 64` bytes, 24 KiB)
-/// and the `a` panel streaming past it (18 KiB) fit the first-level cache
-/// (48 KiB) together, so that the `b` panel stays there for a column of
-/// tiles; 512 would not (cachegrind, gemm 768³, 48 KiB 12-way first
-/// level: 28.8 M misses at 256, 29.5 M at 384, 45.7 M at 512). Deeper
-/// blocks mean fewer passes over `C` (its tiles loaded and stored once per
-/// block: gemm 1024³ three passes instead of four). When less than two
-/// blocks' depth is left, it is split in halves (`K = 400`: 200 + 200,
-/// not 384 + 16).
-pub const KC: i64 = 384;
-/// Rows of a packed block of the `a` side (a multiple of [`MR`]).
-pub const MC: i64 = 120;
-/// Columns of a packed block of the `b` side (a multiple of [`NR`]).
-pub const NC: i64 = 4080;
-/// Padding (bytes) after each panel of the `b` side: panels `kc · 64`
-/// bytes apart would start in the same set of the first-level cache (a
-/// multiple of 4 KiB apart), and the row-by-row copy of the side
-/// ([`crate::pack`]) would store a whole row of the block into one set.
-pub const B_PAD: i64 = 64;
-/// Byte offset of the `a` side's block in the workspace: after the
-/// largest `b` block's panels.
-pub const A_BASE: i64 = NC / NR * (KC * NR * 8 + B_PAD);
-/// Bytes of workspace a contraction needs per worker (both packed
-/// blocks; the caller aligns it to 64 bytes).
-pub const WORKSPACE: usize = (A_BASE + KC * MC * 8) as usize;
-
 /// How far ahead (bytes) the micro-kernel prefetches its `a` and `b`
 /// panels (32 steps of the `k` loop).
 const A_AHEAD: i32 = 2048;
@@ -141,9 +119,10 @@ impl State<'_> {
             _ => return self.contraction_end(false),
         };
         self.tiled(c, &call, &lins, target, [s0, s1, s2], op, bound)?;
+        let bl = Blocking::host();
         self.notes.push(format!(
-            "loop {}: contraction {}: packed panels, {MR}×{NR} FMA register tiles (blocks {MC}×{KC}×{NC})",
-            c.its[0], c.stmt.name
+            "loop {}: contraction {}: packed panels, {MR}×{NR} FMA register tiles (blocks {}×{}×{})",
+            c.its[0], c.stmt.name, bl.mc, bl.kc, bl.nc
         ));
         self.contraction_end(true)
     }
@@ -181,6 +160,11 @@ impl State<'_> {
         self.e.mov(g(t), q(slot(n)))?;
         self.e.sub(g(t), q(slot(x)))?;
         self.e.mov_imm(u, cap);
+        self.store_min(dst, t, u)
+    }
+
+    /// `[dst] = min(t, u)`; frees both.
+    fn store_min(&mut self, dst: i32, t: Gpr, u: Gpr) -> Result<()> {
         self.e.cmp(g(t), g(u))?;
         self.e.cmov(Cond::G, t, u);
         self.e.mov(q(slot(dst)), g(t))?;
@@ -193,25 +177,21 @@ impl State<'_> {
     /// when that lies between `KC` and `2·KC`: the last two blocks of
     /// equal depth.
     fn set_k_block(&mut self, dst: i32, n: i32, x: i32) -> Result<()> {
+        let kc = Blocking::host().kc;
         let (t, u) = (self.temp()?, self.temp()?);
         let done = self.e.label();
         self.e.mov(g(t), q(slot(n)))?;
         self.e.sub(g(t), q(slot(x)))?;
-        self.e.mov_imm(u, KC);
-        self.e.cmp(g(t), imm(KC))?;
+        self.e.mov_imm(u, kc);
+        self.e.cmp(g(t), imm(kc))?;
         self.e.jcc(Cond::Le, done);
-        self.e.cmp(g(t), imm(2 * KC))?;
+        self.e.cmp(g(t), imm(2 * kc))?;
         self.e.jcc(Cond::Ge, done);
         self.e.add(g(t), imm(1))?;
         self.e.shr(t, 1);
         self.e.mov(g(u), g(t))?;
         self.e.bind(done)?;
-        self.e.cmp(g(t), g(u))?;
-        self.e.cmov(Cond::G, t, u);
-        self.e.mov(q(slot(dst)), g(t))?;
-        self.free(t);
-        self.free(u);
-        Ok(())
+        self.store_min(dst, t, u)
     }
 
     pub(crate) fn zero_slot(&mut self, s: i32) -> Result<()> {
@@ -275,13 +255,14 @@ impl State<'_> {
         let [jc, nc, pc, kc, ic, mc] = self.slots()?;
         let [kc48, kc64] = self.slots()?;
         self.wide = true;
-        self.workspace = self.workspace.max(WORKSPACE);
+        let bl = Blocking::host();
+        self.workspace = self.workspace.max(bl.workspace());
         let ws = self.k.workspace_slot();
         // for j, for k: pack b; for i: pack a, tiles
         self.zero_slot(jc)?;
         let ljc = self.e.label();
         self.e.bind(ljc)?;
-        self.set_min_rest(nc, NC, n[rj], jc)?;
+        self.set_min_rest(nc, bl.nc, n[rj], jc)?;
         self.zero_slot(pc)?;
         let lpc = self.e.label();
         self.e.bind(lpc)?;
@@ -311,14 +292,15 @@ impl State<'_> {
         self.zero_slot(ic)?;
         let lic = self.e.label();
         self.e.bind(lic)?;
-        self.set_min_rest(mc, MC, n[ri], ic)?;
+        self.set_min_rest(mc, bl.mc, n[ri], ic)?;
         let side = Side {
             role: ri,
             other: rj,
             off: ic,
             count: mc,
             width: MR,
-            base: A_BASE as i32,
+            base: i32::try_from(bl.a_base())
+                .map_err(|_| crate::error::Error::Internal("workspace offset".into()))?,
             stride: kc48,
             negate: c.negate,
             rowwise: false,
@@ -335,7 +317,7 @@ impl State<'_> {
             kc64,
         };
         self.tiles(c, lins, target, &var, &lo, &blk, ws)?;
-        self.step_slot(ic, MC, n[ri], lic)?;
+        self.step_slot(ic, bl.mc, n[ri], lic)?;
         let t = self.temp()?;
         self.e.mov(g(t), q(slot(pc)))?;
         self.e.add(g(t), q(slot(kc)))?;
@@ -343,7 +325,7 @@ impl State<'_> {
         self.e.cmp(g(t), q(slot(n[rk])))?;
         self.e.jcc(Cond::L, lpc);
         self.free(t);
-        self.step_slot(jc, NC, n[rj], ljc)?;
+        self.step_slot(jc, bl.nc, n[rj], ljc)?;
         self.e.bind(exit)
     }
 
@@ -393,7 +375,7 @@ impl State<'_> {
         self.zero_slot(ir)?;
         let t = self.temp()?;
         self.e.mov(g(t), q(arg(ws)))?;
-        self.e.add(g(t), imm(A_BASE))?;
+        self.e.add(g(t), imm(Blocking::host().a_base()))?;
         self.e.mov(q(slot(aq)), g(t))?;
         self.free(t);
         self.e.bind(lir)?;

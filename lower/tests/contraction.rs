@@ -1,7 +1,9 @@
 //! Contractions lowered to packed panels and register tiles: every form the
 //! recogniser accepts, at sizes that leave partial tiles and cross the cache
-//! blocks (`MC` = 120 rows, `KC` = 384 steps, `NC` = 4080 columns), against
-//! the interpreter; and forms it must leave alone.
+//! blocks (`MC` = 120 rows, `KC` = 384 steps, `NC` = 4080 columns on a
+//! 48 KiB first-level and 1 MiB second-level cache; the blocks follow the
+//! host's caches, `lower::Blocking`), against the interpreter; and forms it
+//! must leave alone.
 
 mod common;
 use common::agree;
@@ -72,6 +74,10 @@ fn gemm_at_edges_and_across_blocks() {
             &[("NI", 7), ("NJ", 4096), ("NK", 2)],
         ],
     );
+    // across this host's blocks (they follow its caches)
+    let b = lower::Blocking::host();
+    let (ni, nk) = (b.mc + 7, 2 * b.kc + 5);
+    check(GEMM, true, &[&[("NI", ni), ("NJ", 11), ("NK", nk)]]);
 }
 
 #[test]
