@@ -127,9 +127,10 @@ mod tests {
                 }
             }
             // the composition against brute force: (i, j) -> (l, m) on a box
-            // (every pick bounds k, or leaves it free, within -4..16 there)
+            // (every pick bounds k, or leaves it free, within -8..24 there:
+            // k >= 3j - n with j <= 5 and k = 2 mod 3 reaches 17)
             let int = |v: &[i64]| v.iter().map(|&x| crate::Int::from(x)).collect::<Vec<_>>();
-            let ks = -4..16i64;
+            let ks = -8..24i64;
             for n in 0..2i64 {
                 let in_b: Vec<(i64, i64, i64)> = ks.clone()
                     .flat_map(|k| (-1..6i64).flat_map(move |lv| (-1..3i64).map(move |m| (k, lv, m))))

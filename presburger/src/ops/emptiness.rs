@@ -284,6 +284,7 @@ pub(crate) fn big_number_work(b: &BasicMap) -> u64 {
 /// simplified and searched. A point is built only if `want_point` (a point
 /// the cheap tests find is not built otherwise).
 fn sample_of(b: Cow<'_, BasicMap>, want_point: bool) -> Result<Sampled> {
+    crate::budget::tick(big_number_work(&b))?;
     // an earlier exact test of the same rows (compared, not trusted)
     if let Cow::Borrowed(b) = &b {
         match b.hint.proven_empty(&b.eqs, &b.ineqs) {
@@ -292,7 +293,6 @@ fn sample_of(b: Cow<'_, BasicMap>, want_point: bool) -> Result<Sampled> {
             _ => {}
         }
     }
-    crate::budget::tick(big_number_work(&b))?;
     match guess(&b, want_point, matches!(b, Cow::Borrowed(_))) {
         Guess::Point(p) => {
             // a point the cheap tests found but did not keep (e.g. by
