@@ -2,6 +2,7 @@
 //! (below [`basic`](crate::basic), which stores it; `guess`, the emptiness
 //! tests and `lexopt` read and write it).
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::int::Int;
@@ -19,8 +20,13 @@ use crate::int::Int;
 /// define the set). A stale hint costs that check and is replaced by the
 /// next finding. Cloning a basic map clones its hint (shared, not copied:
 /// a copy that is then constrained further often keeps the point).
+///
+/// The flag says whether the finding is a proof about rows (`Empty`,
+/// `NonEmpty`), so that the emptiness tests look for a proof without taking
+/// the lock when there is none (it is only a shortcut: a proof is always
+/// compared under the lock).
 #[derive(Default)]
-pub(crate) struct Hint(Mutex<Known>);
+pub(crate) struct Hint(Mutex<Known>, AtomicBool);
 
 /// The finding a [`Hint`] holds.
 #[derive(Clone, Default)]
@@ -31,9 +37,15 @@ enum Known {
     Point(Arc<[i64]>),
     /// Equalities and inequalities without an integer point.
     Empty(Arc<EmptyRows>),
+    /// Equalities and inequalities with an integer point that could not be
+    /// kept as a [`Point`](Known::Point) (its locals, on a simplified copy,
+    /// did not carry over to these rows): a later emptiness test of the
+    /// same rows is answered by comparing them, as for [`Empty`](Known::Empty).
+    NonEmpty(Arc<EmptyRows>),
 }
 
-/// Rows of a basic map found to have no integer point.
+/// Rows of a basic map found to have no integer point (or, in
+/// [`Known::NonEmpty`], to have one).
 pub(crate) struct EmptyRows {
     pub(crate) eqs: Vec<Vec<Int>>,
     pub(crate) ineqs: Vec<Vec<Int>>,
@@ -59,6 +71,7 @@ impl Hint {
     pub(crate) fn set(&self, p: Arc<[i64]>) {
         if let Ok(mut g) = self.0.lock() {
             *g = Known::Point(p);
+            self.1.store(false, Ordering::Relaxed);
         }
     }
 
@@ -70,6 +83,34 @@ impl Hint {
         })
     }
 
+    /// What a kept proof says of the rows `eqs`, `ineqs`: `Some(true)` if
+    /// they are the rows of an emptiness proof, `Some(false)` if those of a
+    /// non-emptiness proof, `None` otherwise (no proof, a point, other
+    /// rows). One lock; the rows are compared only when a proof is kept.
+    pub(crate) fn proven_empty(&self, eqs: &[Vec<Int>], ineqs: &[Vec<Int>]) -> Option<bool> {
+        if !self.1.load(Ordering::Relaxed) {
+            return None;
+        }
+        let g = self.0.lock().ok()?;
+        match &*g {
+            Known::Empty(e) if e.eqs == eqs && e.ineqs == ineqs => Some(true),
+            Known::NonEmpty(e) if e.eqs == eqs && e.ineqs == ineqs => Some(false),
+            _ => None,
+        }
+    }
+
+    /// Keep the rows `eqs`, `ineqs` as found to have an integer point (when
+    /// the point itself cannot be kept).
+    pub(crate) fn set_nonempty(&self, eqs: &[Vec<Int>], ineqs: &[Vec<Int>]) {
+        if let Ok(mut g) = self.0.lock() {
+            *g = Known::NonEmpty(Arc::new(EmptyRows {
+                eqs: eqs.to_vec(),
+                ineqs: ineqs.to_vec(),
+            }));
+            self.1.store(true, Ordering::Relaxed);
+        }
+    }
+
     /// Keep the rows `eqs`, `ineqs` as found to have no integer point.
     pub(crate) fn set_empty(&self, eqs: &[Vec<Int>], ineqs: &[Vec<Int>]) {
         if let Ok(mut g) = self.0.lock() {
@@ -77,14 +118,15 @@ impl Hint {
                 eqs: eqs.to_vec(),
                 ineqs: ineqs.to_vec(),
             }));
+            self.1.store(true, Ordering::Relaxed);
         }
     }
 }
 
 impl Clone for Hint {
     fn clone(&self) -> Self {
-        Hint(Mutex::new(
-            self.0.lock().map(|g| g.clone()).unwrap_or_default(),
-        ))
+        let known = self.0.lock().map(|g| g.clone()).unwrap_or_default();
+        let proof = matches!(known, Known::Empty(_) | Known::NonEmpty(_));
+        Hint(Mutex::new(known), AtomicBool::new(proof))
     }
 }

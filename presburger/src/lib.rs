@@ -92,6 +92,7 @@ mod fourier_motzkin;
 mod fxhash;
 mod guess;
 mod hint;
+mod join;
 pub mod int;
 mod lexopt;
 mod map;

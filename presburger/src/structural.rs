@@ -688,28 +688,16 @@ fn product_parts(a: &Map, b: &Map, space: Space, da: &[Dest], db: &[Dest]) -> Re
 
 fn join(a: &Map, b: &Map, space: Space, da: &[Dest], db: &[Dest], n_exist: usize) -> Result<Map> {
     let mut out = Map::empty(space.clone());
-    let tys: Vec<BasicMap> = b
-        .parts
-        .iter()
-        .map(|y| y.transform(space.clone(), db, n_exist))
-        .collect();
     for x in &a.parts {
-        let tx = x.transform(space.clone(), da, n_exist);
-        for ty in &tys {
+        for y in &b.parts {
             crate::budget::tick(1)?;
-            let mut z = tx.intersect_shared(ty, n_exist)?;
+            // each row copied once into its place (`join`: the simple
+            // version, transform then conjoin, is its tests' oracle)
+            let mut z = crate::join::join_pair(x, y, &space, da, db, n_exist);
             if z.simplify() {
                 out.parts.push(z);
             }
         }
     }
     Ok(out)
-}
-
-impl BasicMap {
-    /// Intersect two basic maps of the same space whose first `n_shared` locals
-    /// denote the same (existential) variables.
-    pub(crate) fn intersect_shared(&self, other: &BasicMap, n_shared: usize) -> Result<BasicMap> {
-        Ok(self.conjoin(other, n_shared))
-    }
 }

@@ -141,12 +141,12 @@ fn satisfies(b: &BasicMap, p: &[i64]) -> bool {
 /// else the tightest lower bound, else the tightest upper bound). The
 /// completed point is kept only if it satisfies every row of `b` (and fits
 /// in `i64`); otherwise nothing is kept, which costs only the next call's
-/// search.
-pub(crate) fn remember_point(b: &BasicMap, p: &[Int]) {
+/// search. True if the point was kept.
+pub(crate) fn remember_point(b: &BasicMap, p: &[Int]) -> bool {
     let n = b.row_len();
     let off = b.off_div();
     if p.len() + 1 != off {
-        return;
+        return false;
     }
     let mut val: Vec<Int> = Vec::with_capacity(n);
     val.push(Int::ONE);
@@ -163,7 +163,7 @@ pub(crate) fn remember_point(b: &BasicMap, p: &[Int]) {
                 let mut bounds = exact::ColumnBounds::default();
                 for e in b.eqs.iter().filter(ready) {
                     if bounds.equality(e, c, &val).is_err() {
-                        return;
+                        return false;
                     }
                 }
                 for r in b.ineqs.iter().filter(ready) {
@@ -171,16 +171,18 @@ pub(crate) fn remember_point(b: &BasicMap, p: &[Int]) {
                 }
                 match bounds.value() {
                     Some(v) => v,
-                    None => return,
+                    None => return false,
                 }
             }
         };
         val[c] = v;
     }
     let Some(point): Option<Vec<i64>> = val[1..].iter().map(small::small).collect() else {
-        return;
+        return false;
     };
     if satisfies(b, &point) {
         b.hint.set(point.into());
+        return true;
     }
+    false
 }

@@ -285,10 +285,41 @@ pub(crate) fn big_number_work(b: &BasicMap) -> u64 {
 /// the cheap tests find is not built otherwise).
 fn sample_of(b: Cow<'_, BasicMap>, want_point: bool) -> Result<Sampled> {
     crate::budget::tick(big_number_work(&b))?;
+    // an earlier exact test of the same rows (compared, not trusted)
+    if let Cow::Borrowed(b) = &b {
+        match b.hint.proven_empty(&b.eqs, &b.ineqs) {
+            Some(true) => return Ok(Sampled::Empty),
+            Some(false) if !want_point => return Ok(Sampled::NonEmpty),
+            _ => {}
+        }
+    }
     match guess(&b, want_point, matches!(b, Cow::Borrowed(_))) {
-        Guess::Point(Some(p)) => return Ok(Sampled::Point(p)),
-        Guess::Point(None) => return Ok(Sampled::NonEmpty),
-        Guess::Empty => return Ok(Sampled::Empty),
+        Guess::Point(p) => {
+            // a point the cheap tests found but did not keep (e.g. by
+            // exact propagation, or with locals): the rows are kept as
+            // non-empty instead, so that the next test of a borrowed basic
+            // map compares them. Only with locals, where the tests are
+            // dear: without, they cost about what the copy of the rows
+            // would (a first call on a fresh object would pay it for nothing)
+            if let Cow::Borrowed(b) = &b {
+                if b.n_div() > 0 && b.hint.with_point(|_| ()).is_none() {
+                    b.hint.set_nonempty(&b.eqs, &b.ineqs);
+                }
+            }
+            return Ok(match p {
+                Some(p) => Sampled::Point(p),
+                None => Sampled::NonEmpty,
+            });
+        }
+        Guess::Empty => {
+            // kept alike (with locals only) for the next test of the rows
+            if let Cow::Borrowed(b) = &b {
+                if b.n_div() > 0 {
+                    b.remember_empty();
+                }
+            }
+            return Ok(Sampled::Empty);
+        }
         Guess::Unknown => {}
     }
     // a borrowed basic map keeps what the search finds on its copy
@@ -310,8 +341,11 @@ fn sample_of(b: Cow<'_, BasicMap>, want_point: bool) -> Result<Sampled> {
     Ok(match s.sample_simplified()? {
         Some(p) => {
             if let Some(b) = original {
-                // the next call on the same basic map costs one check
-                remember_point(b, &p);
+                // the next call on the same basic map costs one check (of
+                // the point, else of the rows found non-empty)
+                if !remember_point(b, &p) {
+                    b.hint.set_nonempty(&b.eqs, &b.ineqs);
+                }
             }
             Sampled::Point(p)
         }
@@ -354,5 +388,78 @@ mod tests {
             budget::with_budget(work - 1, || huge.is_empty()),
             Err(Error::BudgetExceeded)
         ));
+    }
+
+    /// A non-empty basic map whose point's locals do not carry over
+    /// (trace-is_empty-366): the second test compares its rows with the
+    /// ones found non-empty instead of searching again; a copy with other
+    /// rows does not trust the record.
+    #[test]
+    fn nonemptiness_is_kept_for_its_rows() {
+        let s: Set = "[tsteps, length] -> { [i0, 0, i2, i3, i4, i5, i6, i7, i8, i9, i10] : exists (e0, e1, e2, e3, e4, e5 : 32e4 = e3 and tsteps = 2 and 16e0 - 14 <= 15length <= 16e0 and 32e1 - 31 <= 31length <= 32e1 and 32e2 + 31 <= length <= 32e2 + 62 and 15e3 - 15 <= 16e5 <= 15e3 and 1 <= length <= 1024 and 0 <= i0 <= 1 and 2length >= e3 + 31) }"
+            .parse()
+            .unwrap();
+        let b = &s.basic_maps()[0];
+        assert!(!b.is_empty().unwrap());
+        let kept = b.hint.get().is_some() || b.hint.proven_empty(&b.eqs, &b.ineqs) == Some(false);
+        assert!(kept, "a point or the rows are kept");
+        assert!(!b.is_empty().unwrap());
+        // a copy (sharing the record) made empty: `i0 >= 2` against `i0 <= 1`
+        let mut c = b.clone();
+        let mut row = vec![crate::Int::ZERO; c.row_len()];
+        row[0] = crate::Int::from(-2);
+        row[1 + c.space.n_param()] = crate::Int::ONE;
+        c.ineqs.push(row);
+        assert_eq!(c.hint.proven_empty(&c.eqs, &c.ineqs), None);
+        assert!(c.is_empty().unwrap());
+        assert!(!b.is_empty().unwrap());
+    }
+
+    /// Points of `{ [i, j] : exists e : rows }` in the box `-4 <= i, j <= 4`
+    /// by brute force (`e` in `-40..=40`, wide enough for the pool's rows).
+    fn brute_nonempty(rows: &[(i64, i64, i64, i64)]) -> bool {
+        (-4..=4i64).any(|i| {
+            (-4..=4i64).any(|j| {
+                (-40..=40i64).any(|e| rows.iter().all(|&(a, b, c, d)| a * i + b * j + c * e + d >= 0))
+            })
+        })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 300, failure_persistence: None, ..Default::default() })]
+
+        /// Emptiness with an existential, asked twice (the second answer
+        /// from what the first kept), then on a copy with one more row
+        /// (the kept record must not be trusted for other rows): always
+        /// the brute-force answer.
+        #[test]
+        fn repeated_emptiness_matches_brute_force(
+            rows in proptest::collection::vec((-3i64..=3, -3i64..=3, -3i64..=3, -6i64..=6), 1..5),
+            extra in (-3i64..=3, -3i64..=3, -6i64..=6),
+        ) {
+            // `e` is tied to `i`, `j` by `|coefficient| <= 3` rows and the box
+            let mut all = vec![(1, 0, 0, 4), (-1, 0, 0, 4), (0, 1, 0, 4), (0, -1, 0, 4),
+                               (2, 1, -3, 12), (-2, -1, 3, 12)];
+            all.extend(rows.iter().copied());
+            let text = |rs: &[(i64, i64, i64, i64)]| {
+                let cons: Vec<String> = rs.iter().map(|(a, b, c, d)| format!("{a}i + {b}j + {c}e + {d} >= 0")).collect();
+                format!("{{ [i, j] : exists e : {} }}", cons.join(" and "))
+            };
+            let s: Set = text(&all).parse().unwrap();
+            let want = !brute_nonempty(&all);
+            proptest::prop_assert_eq!(s.is_empty().unwrap(), want, "{}", text(&all));
+            proptest::prop_assert_eq!(s.is_empty().unwrap(), want, "again: {}", text(&all));
+            for b in s.basic_maps() {
+                let mut c = b.clone();
+                let mut row = vec![crate::Int::ZERO; c.row_len()];
+                row[0] = crate::Int::from(extra.2);
+                row[1] = crate::Int::from(extra.0);
+                row[2] = crate::Int::from(extra.1);
+                c.ineqs.push(row);
+                let mut more = all.clone();
+                more.push((extra.0, extra.1, 0, extra.2));
+                proptest::prop_assert_eq!(c.is_empty().unwrap(), !brute_nonempty(&more), "{} and {:?}", text(&all), extra);
+            }
+        }
     }
 }
