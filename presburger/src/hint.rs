@@ -4,7 +4,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use crate::int::Int;
+use crate::rows::Rows;
 
 /// What an earlier call found out about a basic map: a point `(params, in,
 /// out, locals)` (every column but the constant), or that its constraints
@@ -33,10 +33,13 @@ enum Known {
     Empty(Arc<EmptyRows>),
 }
 
-/// Rows of a basic map found to have no integer point.
+/// Rows of a basic map found to have no integer point: the basic map's own
+/// row storages, shared (keeping them costs two reference counts, and a
+/// basic map whose storages are still these has these rows without a
+/// comparison; a later write of the map's rows copies them away from these).
 pub(crate) struct EmptyRows {
-    pub(crate) eqs: Vec<Vec<Int>>,
-    pub(crate) ineqs: Vec<Vec<Int>>,
+    pub(crate) eqs: Rows,
+    pub(crate) ineqs: Rows,
 }
 
 impl Hint {
@@ -62,20 +65,25 @@ impl Hint {
         }
     }
 
-    /// True if the rows `eqs`, `ineqs` are those of a kept emptiness proof.
-    pub(crate) fn proves_empty(&self, eqs: &[Vec<Int>], ineqs: &[Vec<Int>]) -> bool {
+    /// True if the rows `eqs`, `ineqs` are those of a kept emptiness proof:
+    /// the same storages (unwritten since, so equal without a comparison),
+    /// else equal rows.
+    pub(crate) fn proves_empty(&self, eqs: &Rows, ineqs: &Rows) -> bool {
         self.0.lock().is_ok_and(|g| match &*g {
-            Known::Empty(e) => e.eqs == eqs && e.ineqs == ineqs,
+            Known::Empty(e) => {
+                (e.eqs.shares(eqs) || e.eqs == *eqs) && (e.ineqs.shares(ineqs) || e.ineqs == *ineqs)
+            }
             _ => false,
         })
     }
 
-    /// Keep the rows `eqs`, `ineqs` as found to have no integer point.
-    pub(crate) fn set_empty(&self, eqs: &[Vec<Int>], ineqs: &[Vec<Int>]) {
+    /// Keep the rows `eqs`, `ineqs` as found to have no integer point (their
+    /// storages shared, not copied).
+    pub(crate) fn set_empty(&self, eqs: &Rows, ineqs: &Rows) {
         if let Ok(mut g) = self.0.lock() {
             *g = Known::Empty(Arc::new(EmptyRows {
-                eqs: eqs.to_vec(),
-                ineqs: ineqs.to_vec(),
+                eqs: eqs.clone(),
+                ineqs: ineqs.clone(),
             }));
         }
     }
