@@ -126,7 +126,10 @@ fn time_case(case: &Case, fresh: bool, min: u128, clock: Clock) -> Option<u128> 
         }
         (dt, (clock.now() - t) / k as u128)
     } else {
-        (per_call(f, &p, min, clock), per_call(trivial, &p, min / 5, clock))
+        (
+            per_call(f, &p, min, clock),
+            per_call(trivial, &p, min / 5, clock),
+        )
     };
     Some(t.saturating_sub(t0).max(FLOOR_NS))
 }

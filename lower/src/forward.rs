@@ -222,7 +222,11 @@ impl State<'_> {
             .max()
             .unwrap_or(0);
         let all = std::iter::once(full.clone())
-            .chain((1..=deepest).rev().map(|d| full.iter().filter_map(|c| recent(c, d)).collect()))
+            .chain(
+                (1..=deepest)
+                    .rev()
+                    .map(|d| full.iter().filter_map(|c| recent(c, d)).collect()),
+            )
             .find(|all: &Vec<Chain>| need(all) + reserve <= free)
             .unwrap_or_default();
         if all.is_empty() {

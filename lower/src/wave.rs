@@ -125,8 +125,14 @@ fn rewrite(n: &Node, skew: &dyn Fn(&Node, usize) -> Option<i64>) -> Option<Node>
             .collect();
         // jlb <= j - s·r <= jub, as thresholds on j
         let cond = Expr::and(
-            le(Expr::add(jlb.clone(), Expr::Int(s * r)).fold(), Expr::var(cj)),
-            le(Expr::var(cj), Expr::add(jub.clone(), Expr::Int(s * r)).fold()),
+            le(
+                Expr::add(jlb.clone(), Expr::Int(s * r)).fold(),
+                Expr::var(cj),
+            ),
+            le(
+                Expr::var(cj),
+                Expr::add(jub.clone(), Expr::Int(s * r)).fold(),
+            ),
         );
         rows.push(Node::If {
             cond,
@@ -137,12 +143,18 @@ fn rewrite(n: &Node, skew: &dyn Fn(&Node, usize) -> Option<i64>) -> Option<Node>
     let jammed = Node::For {
         iterator: ci.clone(),
         init: ilb.clone(),
-        cond: le(Expr::var(ci), Expr::sub(iub.clone(), Expr::Int(f - 1)).fold()),
+        cond: le(
+            Expr::var(ci),
+            Expr::sub(iub.clone(), Expr::Int(f - 1)).fold(),
+        ),
         inc: f,
         body: Box::new(Node::For {
             iterator: cj.clone(),
             init: jlb.clone(),
-            cond: le(Expr::var(cj), Expr::add(jub.clone(), Expr::Int(s * (f - 1))).fold()),
+            cond: le(
+                Expr::var(cj),
+                Expr::add(jub.clone(), Expr::Int(s * (f - 1))).fold(),
+            ),
             inc: 1,
             body: Box::new(Node::Block(rows)),
         }),
@@ -203,7 +215,9 @@ mod tests {
             Node::Block(v) => v.iter().for_each(|x| trace(x, env, out)),
             Node::User { name, args } => out.push((
                 name.clone(),
-                args.iter().map(|a| a.eval(&|v| look(env, v)).unwrap()).collect(),
+                args.iter()
+                    .map(|a| a.eval(&|v| look(env, v)).unwrap())
+                    .collect(),
             )),
         }
     }
@@ -245,9 +259,7 @@ mod tests {
                         let (mut got, mut want) = (Vec::new(), Vec::new());
                         trace(&w, &mut env, &mut got);
                         trace(&pair(), &mut env, &mut want);
-                        let pos = |i: i128, j: i128| {
-                            got.iter().position(|(_, a)| a == &vec![i, j])
-                        };
+                        let pos = |i: i128, j: i128| got.iter().position(|(_, a)| a == &vec![i, j]);
                         let mut sorted = got.clone();
                         sorted.sort();
                         want.sort();

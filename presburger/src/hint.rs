@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use crate::int::Int;
+use crate::rows::Rows;
 
 /// What an earlier call found out about a basic map: a point `(params, in,
 /// out, locals)` (every column but the constant), or that its constraints
@@ -45,10 +45,22 @@ enum Known {
 }
 
 /// Rows of a basic map found to have no integer point (or, in
-/// [`Known::NonEmpty`], to have one).
+/// [`Known::NonEmpty`], to have one): the basic map's own row storages,
+/// shared (keeping them costs two reference counts, and a basic map whose
+/// storages are still these has these rows without a comparison; a later
+/// write of the map's rows copies them away from these).
 pub(crate) struct EmptyRows {
-    pub(crate) eqs: Vec<Vec<Int>>,
-    pub(crate) ineqs: Vec<Vec<Int>>,
+    pub(crate) eqs: Rows,
+    pub(crate) ineqs: Rows,
+}
+
+impl EmptyRows {
+    /// Whether `eqs`, `ineqs` are these rows: the same storages (unwritten
+    /// since, so equal without a comparison), else equal rows.
+    fn are(&self, eqs: &Rows, ineqs: &Rows) -> bool {
+        (self.eqs.shares(eqs) || self.eqs == *eqs)
+            && (self.ineqs.shares(ineqs) || self.ineqs == *ineqs)
+    }
 }
 
 impl Hint {
@@ -76,9 +88,9 @@ impl Hint {
     }
 
     /// True if the rows `eqs`, `ineqs` are those of a kept emptiness proof.
-    pub(crate) fn proves_empty(&self, eqs: &[Vec<Int>], ineqs: &[Vec<Int>]) -> bool {
+    pub(crate) fn proves_empty(&self, eqs: &Rows, ineqs: &Rows) -> bool {
         self.0.lock().is_ok_and(|g| match &*g {
-            Known::Empty(e) => e.eqs == eqs && e.ineqs == ineqs,
+            Known::Empty(e) => e.are(eqs, ineqs),
             _ => false,
         })
     }
@@ -87,36 +99,36 @@ impl Hint {
     /// they are the rows of an emptiness proof, `Some(false)` if those of a
     /// non-emptiness proof, `None` otherwise (no proof, a point, other
     /// rows). One lock; the rows are compared only when a proof is kept.
-    pub(crate) fn proven_empty(&self, eqs: &[Vec<Int>], ineqs: &[Vec<Int>]) -> Option<bool> {
+    pub(crate) fn proven_empty(&self, eqs: &Rows, ineqs: &Rows) -> Option<bool> {
         if !self.1.load(Ordering::Relaxed) {
             return None;
         }
         let g = self.0.lock().ok()?;
         match &*g {
-            Known::Empty(e) if e.eqs == eqs && e.ineqs == ineqs => Some(true),
-            Known::NonEmpty(e) if e.eqs == eqs && e.ineqs == ineqs => Some(false),
+            Known::Empty(e) if e.are(eqs, ineqs) => Some(true),
+            Known::NonEmpty(e) if e.are(eqs, ineqs) => Some(false),
             _ => None,
         }
     }
 
     /// Keep the rows `eqs`, `ineqs` as found to have an integer point (when
     /// the point itself cannot be kept).
-    pub(crate) fn set_nonempty(&self, eqs: &[Vec<Int>], ineqs: &[Vec<Int>]) {
+    pub(crate) fn set_nonempty(&self, eqs: &Rows, ineqs: &Rows) {
         if let Ok(mut g) = self.0.lock() {
             *g = Known::NonEmpty(Arc::new(EmptyRows {
-                eqs: eqs.to_vec(),
-                ineqs: ineqs.to_vec(),
+                eqs: eqs.clone(),
+                ineqs: ineqs.clone(),
             }));
             self.1.store(true, Ordering::Relaxed);
         }
     }
 
     /// Keep the rows `eqs`, `ineqs` as found to have no integer point.
-    pub(crate) fn set_empty(&self, eqs: &[Vec<Int>], ineqs: &[Vec<Int>]) {
+    pub(crate) fn set_empty(&self, eqs: &Rows, ineqs: &Rows) {
         if let Ok(mut g) = self.0.lock() {
             *g = Known::Empty(Arc::new(EmptyRows {
-                eqs: eqs.to_vec(),
-                ineqs: ineqs.to_vec(),
+                eqs: eqs.clone(),
+                ineqs: ineqs.clone(),
             }));
             self.1.store(true, Ordering::Relaxed);
         }

@@ -74,7 +74,14 @@ mod tests {
     use proptest::prelude::*;
 
     /// The simple version: transform both, then conjoin.
-    fn join_by_copies(x: &BasicMap, y: &BasicMap, space: &Space, dx: &[Dest], dy: &[Dest], n: usize) -> BasicMap {
+    fn join_by_copies(
+        x: &BasicMap,
+        y: &BasicMap,
+        space: &Space,
+        dx: &[Dest],
+        dy: &[Dest],
+        n: usize,
+    ) -> BasicMap {
         x.transform(space.clone(), dx, n)
             .conjoin(&y.transform(space.clone(), dy, n), n)
     }
@@ -89,12 +96,24 @@ mod tests {
     /// Pieces of relations `{ [i, j] -> [k] }` and `{ [k] -> [l, m] }` with
     /// parameters, equalities, existentials and integer divisions.
     const LEFT: &[&str] = &[
-        "0 <= i < n", "j = 2i + 1", "k = i + j", "k >= 3j - n", "exists e : i = 3e + k",
-        "k = floor((i + j)/2)", "(i + k) mod 3 = 1", "j <= n", "k < 2n",
+        "0 <= i < n",
+        "j = 2i + 1",
+        "k = i + j",
+        "k >= 3j - n",
+        "exists e : i = 3e + k",
+        "k = floor((i + j)/2)",
+        "(i + k) mod 3 = 1",
+        "j <= n",
+        "k < 2n",
     ];
     const RIGHT: &[&str] = &[
-        "l = k + 1", "0 <= m <= k", "exists f : l = 2f", "m = floor(k/4)", "l + m <= n",
-        "(k - l) mod 2 = 0", "m >= n - 3",
+        "l = k + 1",
+        "0 <= m <= k",
+        "exists f : l = 2f",
+        "m = floor(k/4)",
+        "l + m <= n",
+        "(k - l) mod 2 = 0",
+        "m >= n - 3",
     ];
 
     proptest! {

@@ -339,7 +339,11 @@ mod tests {
         }
         if depth > 0 && g.below(3) == 0 {
             let d = 2 + g.below(3) as i64;
-            a = a.add(&random_affine(g, depth - 1).floor_div(d).scale(g.range(-3, 3)));
+            a = a.add(
+                &random_affine(g, depth - 1)
+                    .floor_div(d)
+                    .scale(g.range(-3, 3)),
+            );
         }
         a
     }

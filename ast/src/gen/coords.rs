@@ -270,8 +270,10 @@ mod tests {
     #[test]
     fn a_function_written_differently_in_a_disjunct() {
         // [t0, t1, x]: x = t1 everywhere, written `x = 0` where t1 = 0
-        let s = map("[N] -> { [t0, t1, x] : t0 = 0 and t1 = 0 and x = 0 and N >= 1; \
-                     [t0, t1, x] : t0 = 0 and x = t1 and 1 <= t1 < N }");
+        let s = map(
+            "[N] -> { [t0, t1, x] : t0 = 0 and t1 = 0 and x = 0 and N >= 1; \
+                     [t0, t1, x] : t0 = 0 and x = t1 and 1 <= t1 < N }",
+        );
         let f = functions(&s, 2, 2, 3).expect("x = t1 in both");
         // x - t1 = 0 (constant, N, t0, t1, x)
         let want: Vec<Int> = [0, 0, 0, -1, 1].iter().map(|&v| Int::from(v)).collect();

@@ -420,7 +420,10 @@ mod tests {
     fn brute_nonempty(rows: &[(i64, i64, i64, i64)]) -> bool {
         (-4..=4i64).any(|i| {
             (-4..=4i64).any(|j| {
-                (-40..=40i64).any(|e| rows.iter().all(|&(a, b, c, d)| a * i + b * j + c * e + d >= 0))
+                (-40..=40i64).any(|e| {
+                    rows.iter()
+                        .all(|&(a, b, c, d)| a * i + b * j + c * e + d >= 0)
+                })
             })
         })
     }
