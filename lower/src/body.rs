@@ -118,18 +118,22 @@ impl State<'_> {
             .ok_or_else(|| Error::Internal("no innermost loop state".into()))
     }
 
+    /// The linear forms of the call's arguments over the AST iterators in
+    /// scope, or `None` when one is not affine.
+    fn arg_lins(&self, c: &Call) -> Option<Vec<Lin>> {
+        c.args
+            .iter()
+            .map(|e| lin_of_ast(e, &|n| self.is_iter(n)))
+            .collect()
+    }
+
     /// The flat element offset of access `k` of a call, as a [`Lin`] over
     /// the AST iterators in scope, when everything is affine.
     pub fn access_lin(&self, c: &Call, k: usize) -> Option<Lin> {
         let a = &c.stmt.accesses[k];
         let info = self.k.arrays.get(&a.array)?;
         let strides = info.strides.as_ref()?;
-        let args: Option<Vec<Lin>> = c
-            .args
-            .iter()
-            .map(|e| lin_of_ast(e, &|n| self.is_iter(n)))
-            .collect();
-        let args = args?;
+        let args = self.arg_lins(c)?;
         let mut off = Lin::default();
         for (sub, st) in a.index.iter().zip(strides) {
             off = off.add(&lin_of_subscript(sub, &c.stmt.iterators, &args)?.mul(st)?)?;
@@ -142,12 +146,7 @@ impl State<'_> {
     /// argument is not.
     pub fn subscript_lins(&self, c: &Call, k: usize) -> Option<Vec<Option<Lin>>> {
         let a = &c.stmt.accesses[k];
-        let args: Option<Vec<Lin>> = c
-            .args
-            .iter()
-            .map(|e| lin_of_ast(e, &|n| self.is_iter(n)))
-            .collect();
-        let args = args?;
+        let args = self.arg_lins(c)?;
         Some(
             a.index
                 .iter()
