@@ -45,20 +45,24 @@ struct Range {
 /// written, and their no-overlap conditions. `None` inside when a literal
 /// does not fit 64 bits.
 pub fn alias_pairs(scop: &Scop, params: &Params) -> Result<Option<Vec<AliasPair>>> {
-    alias_pairs_from(scop, params, crate::cells::accessed_cells)
+    alias_pairs_from(scop, params, crate::cells::accessed_cells, true)
 }
 
 /// The accessed cells of an array parameter and whether it is written.
 pub(crate) type CellsOf = fn(&Scop, &str) -> Result<Option<(Set, bool)>>;
 
 /// [`alias_pairs`] with the accessed cells computed by `cells` (the
-/// reference passes [`scop::assume::accessed_cells`]).
+/// reference passes [`scop::assume::accessed_cells`]), and their lowest and
+/// highest cells taken as one point where they are a union of boxes
+/// (`boxes`, [`crate::extremes`]) or always by the parametric lexmin and
+/// lexmax (the reference).
 pub(crate) fn alias_pairs_from(
     scop: &Scop,
     params: &Params,
     cells: CellsOf,
+    boxes: bool,
 ) -> Result<Option<Vec<AliasPair>>> {
-    match pairs_with(scop, params, false, cells) {
+    match pairs_with(scop, params, false, cells, boxes) {
         Err(Error::CheckOverflow(_)) => {}
         r => return r,
     }
@@ -73,7 +77,7 @@ pub(crate) fn alias_pairs_from(
             .map(|(n, t)| (n.clone(), if t.bits() > 32 { IntTy::Int } else { *t }))
             .collect(),
     };
-    pairs_with(scop, &narrow, true, cells)
+    pairs_with(scop, &narrow, true, cells, boxes)
 }
 
 fn pairs_with(
@@ -81,13 +85,14 @@ fn pairs_with(
     params: &Params,
     guard: bool,
     cells_of: CellsOf,
+    boxes: bool,
 ) -> Result<Option<Vec<AliasPair>>> {
     let mut ranges = Vec::new();
     for ap in scop.optimistic.array_params.iter().filter(|a| !a.restrict) {
         let Some((cells, written)) = cells_of(scop, &ap.name)? else {
             continue;
         };
-        let Some(r) = range(&cells, ap, params)? else {
+        let Some(r) = range(&cells, ap, params, boxes)? else {
             return Ok(None);
         };
         ranges.push((ap.name.clone(), written, r));
@@ -147,17 +152,13 @@ fn pairs_with(
     Ok(Some(out))
 }
 
-fn range(cells: &Set, ap: &ArrayParam, params: &Params) -> Result<Option<Range>> {
+fn range(cells: &Set, ap: &ArrayParam, params: &Params, boxes: bool) -> Result<Option<Range>> {
     let Some(accessed) = crate::cexpr::set_condition(&cells.params().coalesce()?, params)? else {
         return Ok(None);
     };
-    let lo = cells.lexmin_pw_multi_aff()?;
-    let hi = cells.lexmax_pw_multi_aff()?;
     let mut ends = Vec::new();
-    for (pw, extra) in [(lo, 0), (hi, 1)] {
-        // 0 where nothing is accessed (never evaluated: `accessed` is
-        // tested first)
-        let end = crate::cexpr::piecewise(&pw, params, |ma| {
+    for (max, extra) in [(false, 0), (true, 1)] {
+        let value = |ma: &MultiAff| {
             Ok(offset(ma, &ap.inner, params)?.map(|off| CInt {
                 term: if extra == 0 {
                     off.term
@@ -166,7 +167,27 @@ fn range(cells: &Set, ap: &ArrayParam, params: &Params) -> Result<Option<Range>>
                 },
                 bound: off.bound + extra as f64,
             }))
-        })?;
+        };
+        // the extreme as one point where the cells are a union of boxes
+        // (what `piecewise` makes of a single piece), else the parametric
+        // lexmin or lexmax; 0 where nothing is accessed (never evaluated:
+        // `accessed` is tested first)
+        let point = if boxes {
+            crate::extremes::box_extreme(cells, max)?
+        } else {
+            None
+        };
+        let end = match point {
+            Some(ma) => value(&ma)?,
+            None => {
+                let pw = if max {
+                    cells.lexmax_pw_multi_aff()?
+                } else {
+                    cells.lexmin_pw_multi_aff()?
+                };
+                crate::cexpr::piecewise(&pw, params, value)?
+            }
+        };
         let Some(end) = end else {
             return Ok(None);
         };

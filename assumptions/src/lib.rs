@@ -42,7 +42,9 @@
 //!    where it runs is reported as infeasible ([`Assumptions::feasible`]).
 //! 4. Alias checks ([`alias`]): for every pair of non-`restrict` array
 //!    parameters, one of them written, the accessed ranges from the
-//!    parametric lexmin and lexmax of the accessed cells must not overlap.
+//!    parametric lexmin and lexmax of the accessed cells must not overlap
+//!    (one affine point each where the cells are a union of boxes that
+//!    decides them by constants, [`extremes`]).
 //! 5. Non-affine values ([`bounds`]): an `int` value such as the
 //!    linearized subscript `i * m + j` cannot wrap where its bounds,
 //!    computed from the iterators' parametric ranges, stay in the type; a
@@ -74,6 +76,7 @@ pub mod bounds;
 pub mod cells;
 pub mod cexpr;
 mod error;
+pub mod extremes;
 pub mod reference;
 pub mod term;
 

@@ -8,9 +8,14 @@ use crate::error::Result;
 
 /// [`crate::alias::alias_pairs`] on the accessed cells taken one image per
 /// statement ([`scop::assume::accessed_cells`]) instead of one per group of
-/// statements with the same access ([`crate::cells`]).
+/// statements with the same access ([`crate::cells`]), their lowest and
+/// highest cells always by the parametric lexmin and lexmax (never as the
+/// one point of a union of boxes, [`crate::extremes`]).
 pub fn alias_pairs(scop: &Scop, params: &Params) -> Result<Option<Vec<AliasPair>>> {
-    alias_pairs_from(scop, params, |scop, array| {
-        Ok(scop::assume::accessed_cells(scop, array)?)
-    })
+    alias_pairs_from(
+        scop,
+        params,
+        |scop, array| Ok(scop::assume::accessed_cells(scop, array)?),
+        false,
+    )
 }

@@ -1,0 +1,320 @@
+//! The lowest and highest accessed cell of an array as one affine point,
+//! without a parametric lexmin or lexmax, when the accessed cells are a
+//! union of *boxes*.
+//!
+//! A box is a disjunct without existentials in which every constraint
+//! involves at most one cell coordinate, with coefficient ±1 (the image of
+//! a rectangular loop nest under subscripts `i + c`: the stencils and
+//! sweeps of most kernels). In a box the coordinates are independent: at
+//! parameters `p` where it is non-empty, its lexmin is the point of its
+//! coordinates' lower bounds (an equality's value where there is one),
+//! when each coordinate has exactly one; and it is non-empty exactly where
+//! every lower bound is at most every upper bound of the same coordinate
+//! and its parameter constraints hold (Fourier–Motzkin elimination of one
+//! coordinate at a time, exact with unit coefficients).
+//!
+//! The lexmin `f_j` of each box `B_j` is an affine point of the
+//! parameters. When the comparison of every two points is decided by
+//! constants (at the first coordinate where they differ, the parameter
+//! parts are equal), some point `f` is lexicographically smallest; with
+//! `W` the boxes whose point is `f`, the lexmin of the union is `f`
+//! wherever the union is non-empty, provided every box's parameter domain
+//! lies in the union of the domains of `W` (then at any `p` where some box
+//! is non-empty a box of `W` is too, with its point `f(p)`, and no box has
+//! a smaller one). Otherwise (an existential, a coordinate with two lower
+//! bounds, an undecided comparison, a domain not covered) the answer is
+//! `None` and the caller takes the parametric lexmin. The lexmax is the
+//! same with the upper bounds.
+//!
+//! The point is the exact lexmin (lexmax) at every parameter value where
+//! some cell is accessed, which is all the alias check uses (the check
+//! tests `accessed` first); `Set::lexmin_pw_multi_aff` is the oracle in
+//! the tests.
+
+use std::cmp::Ordering;
+
+use presburger::{Aff, BasicMap, Int, Map, MultiAff, Set, Space, Tuple};
+
+use crate::error::Result;
+
+/// One box: per cell coordinate its chosen bound (a row `[c | params]`, the
+/// coordinate's value at the extreme) and the parameter constraints under
+/// which the box is non-empty.
+struct BoxExtreme {
+    point: Vec<Vec<Int>>,
+    domain: BasicMap,
+}
+
+/// The lexmin (`max` false) or lexmax of `cells` as one affine point of
+/// the parameters, exact wherever `cells` is non-empty; `None` when the
+/// cells are not a union of boxes whose extremes compare by constants and
+/// cover each other's domains (see the module documentation).
+pub fn box_extreme(cells: &Set, max: bool) -> Result<Option<MultiAff>> {
+    let params = cells.space().params.clone();
+    let n = cells.space().n_out();
+    let mut boxes = Vec::with_capacity(cells.basic_maps().len());
+    for b in cells.basic_maps() {
+        match box_of(b, max) {
+            Some(x) => boxes.push(x),
+            None => return Ok(None),
+        }
+    }
+    let Some(first) = boxes.first() else {
+        return Ok(None);
+    };
+    // the extreme point; every other point must compare with it by constants
+    let better = if max {
+        Ordering::Greater
+    } else {
+        Ordering::Less
+    };
+    let mut best = &first.point;
+    for x in &boxes[1..] {
+        match compare(&x.point, best) {
+            None => return Ok(None),
+            Some(o) if o == better => best = &x.point,
+            Some(_) => {}
+        }
+    }
+    if boxes.iter().any(|x| compare(&x.point, best).is_none()) {
+        return Ok(None);
+    }
+    let pspace = Space::params_only(params.clone());
+    let mut winners = Map::empty(pspace.clone());
+    for x in boxes.iter().filter(|x| &x.point == best) {
+        winners.add_basic(x.domain.clone())?;
+    }
+    for x in boxes.iter().filter(|x| &x.point != best) {
+        if !Map::from_basic(x.domain.clone()).is_subset(&winners)? {
+            return Ok(None);
+        }
+    }
+    let affs = best
+        .iter()
+        .map(|row| Aff::from_row(&pspace, row.clone(), Int::ONE))
+        .collect::<presburger::Result<Vec<_>>>()?;
+    Ok(Some(MultiAff::new(
+        Space::set(params, Tuple::anonymous(n)),
+        affs,
+    )?))
+}
+
+/// The lexicographic order of two points when decided by constants: at
+/// the first coordinate where they differ the parameter parts are equal.
+fn compare(a: &[Vec<Int>], b: &[Vec<Int>]) -> Option<Ordering> {
+    for (x, y) in a.iter().zip(b) {
+        if x == y {
+            continue;
+        }
+        if x[1..] != y[1..] {
+            return None;
+        }
+        return Some(x[0].cmp(&y[0]));
+    }
+    Some(Ordering::Equal)
+}
+
+/// The cell coordinate of a row (`Some(None)` for a parameter constraint;
+/// `None` when it involves two coordinates or one with a coefficient other
+/// than ±1).
+fn coordinate(row: &[Int], off: usize, n: usize) -> Option<Option<(usize, bool)>> {
+    let mut found = None;
+    for d in 0..n {
+        let c = &row[off + d];
+        if c.is_zero() {
+            continue;
+        }
+        if found.is_some() {
+            return None;
+        }
+        let pos = *c == Int::ONE;
+        if !pos && *c != -Int::ONE {
+            return None;
+        }
+        found = Some((d, pos));
+    }
+    Some(found)
+}
+
+/// `[c | params]` of a row (the coordinates' columns dropped).
+fn param_part(row: &[Int], np: usize) -> Vec<Int> {
+    row[..1 + np].to_vec()
+}
+
+fn negated(row: Vec<Int>) -> Vec<Int> {
+    row.into_iter().map(|x| -x).collect()
+}
+
+fn sum(a: &[Int], b: &[Int]) -> Vec<Int> {
+    a.iter().zip(b).map(|(x, y)| x + y).collect()
+}
+
+/// The extreme point and the parameter domain of a box; `None` when `b` is
+/// not a box or a coordinate has no single extreme bound.
+fn box_of(b: &BasicMap, max: bool) -> Option<BoxExtreme> {
+    if b.n_div() > 0 || b.n_in() > 0 {
+        return None;
+    }
+    let (np, n, off) = (b.n_param(), b.n_out(), b.off_out());
+    let mut domain = BasicMap::universe(Space::params_only(b.space().params.clone()));
+    // per coordinate: its value where an equality fixes it (`[c | params]`),
+    // lower bounds `x >= l`, upper bounds `x <= u` (as `l`, `u`)
+    let mut value: Vec<Option<Vec<Int>>> = vec![None; n];
+    let mut lower: Vec<Vec<Vec<Int>>> = vec![Vec::new(); n];
+    let mut upper: Vec<Vec<Vec<Int>>> = vec![Vec::new(); n];
+    for r in b.eqs() {
+        match coordinate(r, off, n)? {
+            None => domain.add_eq(param_part(r, np)),
+            Some((d, pos)) => {
+                // x = -rest (coefficient 1) or x = rest (coefficient -1)
+                let v = if pos {
+                    negated(param_part(r, np))
+                } else {
+                    param_part(r, np)
+                };
+                match &value[d] {
+                    // a second equality: the two values agree
+                    Some(w) => domain.add_eq(sum(w, &negated(v))),
+                    None => value[d] = Some(v),
+                }
+            }
+        }
+    }
+    for r in b.ineqs() {
+        match coordinate(r, off, n)? {
+            None => domain.add_ineq(param_part(r, np)),
+            // x + rest >= 0: x >= -rest
+            Some((d, true)) => lower[d].push(negated(param_part(r, np))),
+            // -x + rest >= 0: x <= rest
+            Some((d, false)) => upper[d].push(param_part(r, np)),
+        }
+    }
+    let mut point = Vec::with_capacity(n);
+    for d in 0..n {
+        match &value[d] {
+            Some(v) => {
+                for l in &lower[d] {
+                    domain.add_ineq(sum(v, &negated(l.clone())));
+                }
+                for u in &upper[d] {
+                    domain.add_ineq(sum(u, &negated(v.clone())));
+                }
+                point.push(v.clone());
+            }
+            None => {
+                for l in &lower[d] {
+                    for u in &upper[d] {
+                        domain.add_ineq(sum(u, &negated(l.clone())));
+                    }
+                }
+                let bounds = if max { &upper[d] } else { &lower[d] };
+                match bounds.as_slice() {
+                    [only] => point.push(only.clone()),
+                    _ => return None,
+                }
+            }
+        }
+    }
+    Some(BoxExtreme { point, domain })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fast point against the engine's parametric extreme at every
+    /// parameter value of a grid where the set is non-empty.
+    fn agrees(s: &str, max: bool) -> bool {
+        let cells: Set = s.parse().unwrap();
+        let Some(fast) = box_extreme(&cells, max).unwrap() else {
+            return false;
+        };
+        let want = if max {
+            cells.lexmax_pw_multi_aff().unwrap()
+        } else {
+            cells.lexmin_pw_multi_aff().unwrap()
+        };
+        let np = cells.space().n_param();
+        let grid: Vec<Vec<Int>> = (0..7i64.pow(np as u32))
+            .map(|k| {
+                (0..np)
+                    .map(|q| Int::from((k / 7i64.pow(q as u32)) % 7 - 2))
+                    .collect()
+            })
+            .collect();
+        let mut seen = 0;
+        for p in &grid {
+            let piece = want
+                .pieces()
+                .iter()
+                .find(|(dom, _)| dom.contains_point(p).unwrap());
+            match piece {
+                Some((_, ma)) => {
+                    seen += 1;
+                    assert_eq!(
+                        fast.eval(p).unwrap(),
+                        ma.eval(p).unwrap(),
+                        "{s} at {p:?}: {fast} against {want}"
+                    );
+                }
+                None => {}
+            }
+        }
+        assert!(seen > 0, "{s}: empty on the grid");
+        true
+    }
+
+    #[test]
+    fn stencil_images_take_the_shortcut() {
+        // heat-3d's A: the 7-point stencil's images (all on one domain)
+        let s = "[T, N] -> { [i, j, k] : T >= 1 and 2 <= i <= N - 1 and 1 <= j <= N - 2 and 1 <= k <= N - 2; \
+                 [i, j, k] : T >= 1 and 0 <= i <= N - 3 and 1 <= j <= N - 2 and 1 <= k <= N - 2; \
+                 [i, j, k] : T >= 1 and 1 <= i <= N - 2 and 0 <= j <= N - 3 and 1 <= k <= N - 2; \
+                 [i, j, k] : T >= 1 and 1 <= i <= N - 2 and 1 <= j <= N - 2 and 2 <= k <= N - 1 }";
+        assert!(agrees(s, false));
+        assert!(agrees(s, true));
+    }
+
+    #[test]
+    fn winners_may_cover_the_domain_together() {
+        // fdtd-2d's hz: the lexmax (NX - 1, NY - 1) comes from two boxes,
+        // neither of which is non-empty wherever the union is
+        let s = "[NX, NY] -> { [i, j] : 1 <= i <= NX - 1 and 0 <= j <= NY - 1; \
+                 [i, j] : 0 <= i <= NX - 1 and 1 <= j <= NY - 1; \
+                 [i, j] : 0 <= i <= NX - 2 and 0 <= j <= NY - 2 }";
+        assert!(agrees(s, true));
+        // its lexmin is piecewise ((0, 1) where NX = 1, (1, 0) where NY = 1)
+        let cells: Set = s.parse().unwrap();
+        assert!(box_extreme(&cells, false).unwrap().is_none());
+        assert!(cells.lexmin_pw_multi_aff().unwrap().pieces().len() > 1);
+    }
+
+    #[test]
+    fn fixed_coordinates_and_equalities() {
+        let s = "[n, m] -> { [i, j] : i = 3 and 0 <= j < m and n >= 1; [i, j] : 0 <= i <= 3 and j = m - 1 and m >= 1 }";
+        assert!(agrees(s, true));
+        assert!(agrees(s, false));
+    }
+
+    #[test]
+    fn other_sets_take_the_parametric_extreme() {
+        for (s, max) in [
+            // a domain not covered by the smallest point's box: piecewise
+            (
+                "[n] -> { [i, j] : i = 0 and 1 <= j <= 5 and n >= 1; [i, j] : 0 <= i < n and 0 <= j <= 5 and n >= 2 }",
+                false,
+            ),
+            // two lower bounds of one coordinate (a max)
+            ("[n] -> { [i] : i >= 0 and i >= n - 3 and i <= n }", false),
+            // a coordinate bounded by another (a triangle)
+            ("[n] -> { [i, j] : 0 <= i < n and 0 <= j <= i }", false),
+            // an existential (a stride)
+            ("[n] -> { [i] : 0 <= i < n and exists e : i = 2e }", true),
+            // an order that depends on the parameters
+            ("[n, m] -> { [i] : 0 <= i <= n; [i] : 0 <= i <= m }", true),
+        ] {
+            let cells: Set = s.parse().unwrap();
+            assert!(box_extreme(&cells, max).unwrap().is_none(), "{s}");
+        }
+    }
+}
