@@ -90,6 +90,12 @@ fn search(part: &SinkPart, sources: &[Source], n: usize, demotes: bool) -> Resul
     let has_may = sources.iter().any(|s| s.kind == Kind::May);
     let mut st = State::new(part.all.clone(), &params, demotes);
     for l in (0..n).rev() {
+        // (a level where no source can precede the sink changes nothing:
+        // `remaining` is brought up to date only where one may)
+        if !(0..sources.len()).any(|k| part.may_have_candidates(&sources[k], k, l)) {
+            continue;
+        }
+        st.flush()?;
         if st.remaining.basic_maps().is_empty() {
             break;
         }
@@ -139,6 +145,7 @@ fn search(part: &SinkPart, sources: &[Source], n: usize, demotes: bool) -> Resul
 
 /// The may-sources of the sinks without a last must-source or kill
 /// (`no_last`): every may candidate (all of them were collected as deeper).
+/// `st` must be flushed.
 fn may_without_last(st: &State, has_may: bool, params: &[String]) -> Result<UnionMap> {
     if has_may && !st.remaining.basic_maps().is_empty() {
         Ok(st
@@ -154,10 +161,12 @@ fn may_without_last(st: &State, has_may: bool, params: &[String]) -> Result<Unio
 /// and no-source relations).
 fn sink_may_pairs(part: &SinkPart, sources: &[Source], n: usize) -> Result<UnionMap> {
     let has_may = sources.iter().any(|s| s.kind == Kind::May);
-    let st = search(part, sources, n, false)?;
+    let mut st = search(part, sources, n, false)?;
     if !has_may {
+        // (the sinks left without a last source are not needed)
         return Ok(st.m_must);
     }
+    st.flush()?;
     let may_nolast = may_without_last(&st, has_may, part.params)?;
     Ok(st.m_must.union(&st.may_after)?.union(&may_nolast)?)
 }
@@ -167,7 +176,8 @@ fn sink_may_pairs(part: &SinkPart, sources: &[Source], n: usize) -> Result<Union
 fn sink_flow(part: &SinkPart, sources: &[Source], n: usize) -> Result<SinkFlow> {
     let params = part.params.to_vec();
     let has_may = sources.iter().any(|s| s.kind == Kind::May);
-    let st = search(part, sources, n, true)?;
+    let mut st = search(part, sources, n, true)?;
+    st.flush()?;
     let may_nolast = may_without_last(&st, has_may, &params)?;
     let State {
         remaining,

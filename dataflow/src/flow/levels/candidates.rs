@@ -144,6 +144,23 @@ impl<'a> SinkPart<'a> {
         })
     }
 
+    /// Whether source `s` (number `k`) may have candidates before `p` at
+    /// level `l`: false where [`before_at`](Self::before_at) finds none
+    /// before any engine call (another array, no same-element pair,
+    /// affine schedules whose constant dimensions rule the level out).
+    pub(super) fn may_have_candidates(&self, s: &Source, k: usize, l: usize) -> bool {
+        let Some(pair) = self.elem[k].map(|j| &self.joins.done[j]) else {
+            return false;
+        };
+        if pair.elem.basic_maps().is_empty() {
+            return false;
+        }
+        match (&self.sched.affine, &s.sched.affine) {
+            (Some(a), Some(b)) => b.may_precede_at(a, l),
+            _ => true,
+        }
+    }
+
     /// The candidates `p -> x` of source `s` (number `k`) before `p` at level `l`.
     pub(super) fn before_at(
         &self,

@@ -9,8 +9,13 @@ use presburger::{Map, Space, UnionMap};
 
 /// The state of the level-by-level search for one sink access part.
 pub(super) struct State {
-    /// The sink accesses not resolved at a deeper level.
+    /// The sink accesses not resolved at a deeper level, once the sinks
+    /// in `pending` are taken out ([`State::flush`]).
     pub(super) remaining: Map,
+    /// Sinks resolved since `remaining` was last updated, in order: the
+    /// differences are taken only when `remaining` is used (the last
+    /// resolution of a search often needs none).
+    pending: Vec<Map>,
     /// Some sinks are resolved (until then every candidate's domain lies in
     /// `remaining`: no restriction needed).
     pub(super) resolved_some: bool,
@@ -32,6 +37,7 @@ impl State {
     pub(super) fn new(all: Map, params: &[String], demotes: bool) -> State {
         State {
             remaining: all,
+            pending: Vec::new(),
             resolved_some: false,
             m_must: UnionMap::empty(params.to_vec()),
             demote: UnionMap::empty(params.to_vec()),
@@ -41,11 +47,21 @@ impl State {
         }
     }
 
-    /// Marks the sinks `dom` as resolved.
+    /// Marks the sinks `dom` as resolved (taken out of `remaining` at the
+    /// next [`flush`](Self::flush)).
     pub(super) fn resolve(&mut self, dom: &Map) -> Result<()> {
-        self.remaining =
-            super::coalesce_map(presburger::relation::difference(&self.remaining, dom)?)?;
+        self.pending.push(dom.clone());
         self.resolved_some = true;
+        Ok(())
+    }
+
+    /// Brings `remaining` up to date: the resolved sinks taken out one
+    /// after the other, as they were resolved.
+    pub(super) fn flush(&mut self) -> Result<()> {
+        for dom in std::mem::take(&mut self.pending) {
+            self.remaining =
+                super::coalesce_map(presburger::relation::difference(&self.remaining, &dom)?)?;
+        }
         Ok(())
     }
 }

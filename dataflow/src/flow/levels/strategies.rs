@@ -123,6 +123,7 @@ impl LevelSearch<'_, '_, '_, '_> {
                 c.clone()
             } else {
                 // Only where no later source of this level has a candidate.
+                st.flush()?;
                 let c = c.intersect_domain(&st.remaining)?.remove_empty_parts()?;
                 if c.basic_maps().is_empty() {
                     continue;
