@@ -21,10 +21,18 @@
 //! wherever the union is non-empty, provided every box's parameter domain
 //! lies in the union of the domains of `W` (then at any `p` where some box
 //! is non-empty a box of `W` is too, with its point `f(p)`, and no box has
-//! a smaller one). Otherwise (an existential, a coordinate with two lower
-//! bounds, an undecided comparison, a domain not covered) the answer is
-//! `None` and the caller takes the parametric lexmin. The lexmax is the
-//! same with the upper bounds.
+//! a smaller one). Otherwise (no box with a point, an undecided
+//! comparison, a domain not covered, a disjunct below that is not bounded
+//! as follows) the answer is `None` and the caller takes the parametric
+//! lexmin. The lexmax is the same with the upper bounds.
+//!
+//! Disjuncts that are not boxes (existentials, a coordinate bounded by
+//! another), and boxes with several bounds on the extreme side of a
+//! coordinate, have no point: they are bounded by emptiness tests instead,
+//! no cell lexicographically beyond `f` (one test per coordinate `d`:
+//! equal to `f` before `d`, beyond it at `d`) and no cell at parameters
+//! outside the winners' domains (one test per violated constraint of a
+//! single winner's domain, an inclusion of parameter sets otherwise).
 //!
 //! The point is the exact lexmin (lexmax) at every parameter value where
 //! some cell is accessed, which is all the alias check uses (the check
@@ -46,47 +54,58 @@ struct BoxExtreme {
 }
 
 /// The lexmin (`max` false) or lexmax of `cells` as one affine point of
-/// the parameters, exact wherever `cells` is non-empty; `None` when the
-/// cells are not a union of boxes whose extremes compare by constants and
-/// cover each other's domains (see the module documentation).
+/// the parameters, exact wherever `cells` is non-empty; `None` when no box
+/// of the cells has a point that is provably the extreme of all (see the
+/// module documentation).
 pub fn box_extreme(cells: &Set, max: bool) -> Result<Option<MultiAff>> {
     let params = cells.space().params.clone();
     let n = cells.space().n_out();
-    let mut boxes = Vec::with_capacity(cells.basic_maps().len());
-    for b in cells.basic_maps() {
-        match box_of(b, max) {
-            Some(x) => boxes.push(x),
-            None => return Ok(None),
-        }
-    }
-    let Some(first) = boxes.first() else {
-        return Ok(None);
-    };
-    // the extreme point; every other point must compare with it by constants
+    let boxes: Vec<Option<BoxExtreme>> =
+        cells.basic_maps().iter().map(|b| box_of(b, max)).collect();
+    // the extreme point of the boxes, decided by constants
     let better = if max {
         Ordering::Greater
     } else {
         Ordering::Less
     };
-    let mut best = &first.point;
-    for x in &boxes[1..] {
-        match compare(&x.point, best) {
-            None => return Ok(None),
-            Some(o) if o == better => best = &x.point,
-            Some(_) => {}
+    let mut best: Option<&Vec<Vec<Int>>> = None;
+    for x in boxes.iter().flatten() {
+        match best {
+            None => best = Some(&x.point),
+            Some(b) => match compare(&x.point, b) {
+                None => return Ok(None),
+                Some(o) if o == better => best = Some(&x.point),
+                Some(_) => {}
+            },
         }
     }
-    if boxes.iter().any(|x| compare(&x.point, best).is_none()) {
+    let Some(best) = best else {
         return Ok(None);
-    }
+    };
     let pspace = Space::params_only(params.clone());
     let mut winners = Map::empty(pspace.clone());
-    for x in boxes.iter().filter(|x| &x.point == best) {
+    for x in boxes.iter().flatten().filter(|x| &x.point == best) {
         winners.add_basic(x.domain.clone())?;
     }
-    for x in boxes.iter().filter(|x| &x.point != best) {
-        if !Map::from_basic(x.domain.clone()).is_subset(&winners)? {
-            return Ok(None);
+    for (b, x) in cells.basic_maps().iter().zip(&boxes) {
+        match x {
+            Some(x) if &x.point == best => {}
+            // a box whose point compares by constants: below the best
+            // one; its domain must lie in the winners'
+            Some(x) if compare(&x.point, best).is_some() => {
+                if compare(&x.point, best) == Some(better)
+                    || !Map::from_basic(x.domain.clone()).is_subset(&winners)?
+                {
+                    return Ok(None);
+                }
+            }
+            // another disjunct: no cell beyond the point, and cells only
+            // where a winner has some
+            _ => {
+                if !dominated(b, best, max)? || !covered(b, &winners)? {
+                    return Ok(None);
+                }
+            }
         }
     }
     let affs = best
@@ -97,6 +116,74 @@ pub fn box_extreme(cells: &Set, max: bool) -> Result<Option<MultiAff>> {
         Space::set(params, Tuple::anonymous(n)),
         affs,
     )?))
+}
+
+/// `[c | params]` extended with zeros to a row of `b`.
+fn widened(b: &BasicMap, r: &[Int]) -> Vec<Int> {
+    let mut row = vec![Int::ZERO; b.row_len()];
+    row[..r.len()].clone_from_slice(r);
+    row
+}
+
+/// Whether no cell of `b` lies lexicographically beyond `point` (after it
+/// for the lexmax, before it for the lexmin): for each coordinate `d`, no
+/// cell equal to the point before `d` and beyond it at `d`.
+fn dominated(b: &BasicMap, point: &[Vec<Int>], max: bool) -> Result<bool> {
+    let off = b.off_out();
+    for d in 0..point.len() {
+        let mut t = b.clone();
+        for (k, f) in point[..d].iter().enumerate() {
+            // x_k - f_k = 0
+            let mut row = widened(b, &negated(f.clone()));
+            row[off + k] = Int::ONE;
+            t.add_eq(row);
+        }
+        // x_d - f_d - 1 >= 0 (lexmax) or f_d - x_d - 1 >= 0 (lexmin)
+        let mut row = if max {
+            widened(b, &negated(point[d].clone()))
+        } else {
+            widened(b, &point[d])
+        };
+        row[off + d] = if max { Int::ONE } else { -Int::ONE };
+        row[0] = &row[0] - &Int::ONE;
+        t.add_ineq(row);
+        if !Map::from_basic(t).is_empty()? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Whether `b` has cells only at parameters where one of `winners` (boxes'
+/// parameter domains) is non-empty.
+fn covered(b: &BasicMap, winners: &Map) -> Result<bool> {
+    let [w] = winners.basic_maps() else {
+        return Ok(Map::from_basic(b.clone()).params().is_subset(winners)?);
+    };
+    // b meets no violated constraint of the one winner
+    let mut violated: Vec<Vec<Int>> = Vec::new();
+    for e in w.eqs() {
+        // e >= 1 or -e >= 1
+        let mut up = e.clone();
+        up[0] = &up[0] - &Int::ONE;
+        let mut down = negated(e.clone());
+        down[0] = &down[0] - &Int::ONE;
+        violated.extend([up, down]);
+    }
+    for c in w.ineqs() {
+        // -c - 1 >= 0
+        let mut v = negated(c.clone());
+        v[0] = &v[0] - &Int::ONE;
+        violated.push(v);
+    }
+    for v in violated {
+        let mut t = b.clone();
+        t.add_ineq(widened(b, &v));
+        if !Map::from_basic(t).is_empty()? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// The lexicographic order of two points when decided by constants: at
@@ -297,6 +384,20 @@ mod tests {
     }
 
     #[test]
+    fn other_disjuncts_are_bounded_by_emptiness_tests() {
+        // tiled_mix's B: a box with one upper bound (N - 1), one with two
+        // (N - 1 and 3: no point for the lexmax), a strided disjunct
+        let s = "[N] -> { [c] : 0 <= c < N and c <= 3; [c] : N - 2 <= c < N and c >= 0; \
+                 [c] : exists e : c = 2e and 0 <= c < N }";
+        assert!(agrees(s, true));
+        assert!(agrees(s, false));
+        let s = "[N, M] -> { [i, j] : 0 <= i < N and 0 <= j < M; \
+                 [i, j] : exists e : j = 2e and 0 <= i < N and 0 <= j <= i and j < M }";
+        assert!(agrees(s, true));
+        assert!(agrees(s, false));
+    }
+
+    #[test]
     fn other_sets_take_the_parametric_extreme() {
         for (s, max) in [
             // a domain not covered by the smallest point's box: piecewise
@@ -312,6 +413,10 @@ mod tests {
             ("[n] -> { [i] : 0 <= i < n and exists e : i = 2e }", true),
             // an order that depends on the parameters
             ("[n, m] -> { [i] : 0 <= i <= n; [i] : 0 <= i <= m }", true),
+            // a strided disjunct reaching beyond the box's point (n even)
+            ("[n] -> { [i] : 0 <= i < n; [i] : exists e : i = 2e and 0 <= i <= n }", true),
+            // a strided disjunct where the box is empty (n < 5)
+            ("[n] -> { [i] : 0 <= i < n and n >= 5; [i] : exists e : i = 2e and 0 <= i < n }", true),
         ] {
             let cells: Set = s.parse().unwrap();
             assert!(box_extreme(&cells, max).unwrap().is_none(), "{s}");
