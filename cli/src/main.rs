@@ -38,12 +38,13 @@ Usage:
                             time loop are fused for one thread only; standard error says
                             which schedule and why; --schedule forces one (fused: the
                             original with such sweeps fused)
-  poly run KERNEL.c NAME=VALUE... [--repeat R] [--threads T]
+  poly run KERNEL.c NAME=VALUE... [--repeat R] [--threads T] [--fma-control]
                 [--schedule auto|original|scheduler|fused]
                             compile a C kernel to x86-64 and run it on the interpreter's
                             inputs: its checksum lines, then `time NANOSECONDS` (median of R);
                             T threads (default: the number of cores); the schedule as in
-                            poly compile
+                            poly compile; --fma-control: after each run an FMA kernel in
+                            the first-level cache, its median rate on standard error
   poly delicm FILE.c [--forward] [--known]
                             map scalars into unused array elements (JSON model;
                             --forward: forward operand trees first; --known: a copy may

@@ -62,6 +62,34 @@ fn run_prints_the_interpreters_checksums_and_a_time() {
 }
 
 #[test]
+fn the_fma_control_runs_beside_the_kernel() {
+    let k = kernel("sum_control.c", SUM);
+    let (plain, _, ok) = poly(&["run", &k, "N=1000", "--repeat", "3"]);
+    assert!(ok);
+    let (got, err, ok) = poly(&["run", &k, "N=1000", "--repeat", "3", "--fma-control"]);
+    assert!(ok, "{err}");
+    // the same checksums; the control's line last on standard error
+    let sums = |s: &str| {
+        s.lines()
+            .filter(|l| !l.starts_with("time "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(sums(&got), sums(&plain));
+    let last = err.lines().last().unwrap_or("");
+    let rest = last
+        .strip_prefix("poly run: FMA control (6x8 micro-kernel on first-level panels after each run, same thread): median ")
+        .unwrap_or_else(|| panic!("{err}"));
+    let (median, range) = rest.split_once(" GFLOP/s of CPU time (").unwrap();
+    let (lo, hi) = range.trim_end_matches(')').split_once('-').unwrap();
+    let [median, lo, hi]: [f64; 3] = [median, lo, hi].map(|x| x.parse().unwrap());
+    assert!(0.0 < lo && lo <= median && median <= hi, "{last}");
+    // an unknown option is still refused
+    let (_, err, ok) = poly(&["run", &k, "N=10", "--fma"]);
+    assert!(!ok && err.contains("unknown option `--fma`"), "{err}");
+}
+
+#[test]
 fn unsupported_or_out_of_bounds_kernels_run_in_the_interpreter() {
     let k = kernel(
         "div.c",

@@ -486,6 +486,6 @@ pub use pipeline::{
     prepare_with, schedule, version, Front, JAM,
 };
 pub use run::{
-    accesses_in_bounds, median, parse_assignments, run, run_adaptive, run_pieces, KernelFn,
-    Outcome, RunContext, SEQUENTIAL_NS,
+    accesses_in_bounds, median, parse_assignments, run, run_adaptive, run_pieces, FmaControl,
+    KernelFn, Outcome, RunContext, SEQUENTIAL_NS,
 };

@@ -513,3 +513,96 @@ pub fn median(mut t: Vec<u128>) -> u128 {
         (t[n / 2 - 1] + t[n / 2]) / 2
     }
 }
+
+/// A control for timing generated code on a shared machine: the 6×8 FMA
+/// micro-kernel of [`codegen_x86::kernels::gemm_6x8`] (the `peak`
+/// example's) on panels that stay in the first-level cache, timed by the
+/// calling thread's CPU time. Run between the runs of a kernel, on the
+/// same thread, it measures what the core gives a long FMA-bound
+/// computation at that moment: on this session's virtual machine that rate
+/// moved between discrete levels (~23 and ~30 GFLOP/s, against a burst
+/// peak of ~37) for seconds at a time, and gemm's rate followed it
+/// (`benches/README.md`, issue 20, session 20).
+pub struct FmaControl {
+    kernel: JitFunction<codegen_x86::kernels::Gemm6x8Fn>,
+    a: Vec<f64>,
+    b: Vec<f64>,
+    c: Vec<f64>,
+}
+
+impl FmaControl {
+    /// Depth of the panels: 28 KiB of `a` and `b` together.
+    const K: usize = 256;
+
+    /// The kernel and its panels.
+    pub fn new() -> Result<FmaControl> {
+        Ok(FmaControl {
+            kernel: codegen_x86::kernels::gemm_6x8(4)?,
+            a: (0..6 * Self::K).map(|i| (i % 7) as f64 * 0.125).collect(),
+            b: (0..8 * Self::K).map(|i| (i % 5) as f64 * 0.25).collect(),
+            c: vec![0.0; 6 * 8],
+        })
+    }
+
+    /// Flops of one call of the kernel.
+    pub fn flops_per_call() -> f64 {
+        (2 * 6 * 8 * Self::K) as f64
+    }
+
+    /// Calls the kernel `calls` times (at least once); its rate in flops
+    /// per nanosecond (GFLOP/s) of the thread's CPU time, `None` if the
+    /// clock is unavailable or did not move.
+    pub fn rate(&mut self, calls: usize) -> Option<f64> {
+        let calls = calls.max(1);
+        let t0 = codegen_x86::jit::thread_cpu_ns()?;
+        for _ in 0..calls {
+            self.kernel.call((
+                Self::K,
+                self.a.as_ptr(),
+                self.b.as_ptr(),
+                self.c.as_mut_ptr(),
+                8,
+            ));
+        }
+        let t1 = codegen_x86::jit::thread_cpu_ns()?;
+        std::hint::black_box(&self.c);
+        let ns = t1.checked_sub(t0).filter(|&d| d > 0)?;
+        Some(calls as f64 * Self::flops_per_call() / ns as f64)
+    }
+
+    /// Calls for about `ns` nanoseconds at ~32 GFLOP/s, between 64 calls
+    /// (~50 µs) and 400 000 (~0.3 s).
+    pub fn calls_for(ns: u128) -> usize {
+        let calls = ns.saturating_mul(32) / Self::flops_per_call() as u128;
+        calls.clamp(64, 400_000) as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fma_control_measures_a_positive_rate() {
+        assert_eq!(FmaControl::calls_for(0), 64);
+        assert_eq!(FmaControl::calls_for(u128::MAX), 400_000);
+        // 1 ms at 32 flops per ns, 24 576 flops a call
+        assert_eq!(FmaControl::calls_for(1_000_000), 1302);
+        let mut c = FmaControl::new().unwrap();
+        let r = c.rate(64);
+        if codegen_x86::jit::thread_cpu_ns().is_some() {
+            // below 64 flops a cycle at 10 GHz: a rate, not an artefact
+            assert!(r.is_some_and(|r| r > 0.0 && r < 640.0), "{r:?}");
+        }
+        // the kernel's sums: c = Σ_p a[r][p] · b[p][j], 64 times over
+        let want: f64 = (0..FmaControl::K)
+            .map(|p| c.a[6 * p] * c.b[8 * p])
+            .sum::<f64>()
+            * 64.0;
+        assert!(
+            (c.c[0] - want).abs() <= 1e-9 * want.abs(),
+            "{} {want}",
+            c.c[0]
+        );
+    }
+}
