@@ -148,3 +148,66 @@ fn unbounded_optima_name_the_dimension() {
         "unbounded optimum: dimension 0 (from 0) has no upper bound"
     );
 }
+
+/// A disjunct over `[x0, x1, x2]` with many distinct inequalities (enough
+/// for the proof of emptiness by elimination to be tried before the search,
+/// unless an earlier optimum's point proves it non-empty): every `a·x >= c`
+/// with `a` drawn from the given coefficient vectors and `c` a little below
+/// the minimum of `a·x` over the box `0 <= x <= 5` (loose) or above it (a
+/// cut), from `slack`.
+fn many_rows_set(rows: &[([i64; 3], i64)]) -> String {
+    let mut parts: Vec<String> = (0..3).map(|k| format!("0 <= x{k} <= 5")).collect();
+    for (a, slack) in rows {
+        let lo: i64 = a.iter().map(|&v| 5 * v.min(0)).sum();
+        let lhs: Vec<String> = a
+            .iter()
+            .enumerate()
+            .map(|(k, v)| format!("{v}*x{k}"))
+            .collect();
+        parts.push(format!("{} >= {}", lhs.join(" + "), lo + slack));
+    }
+    format!("{{ [x0, x1, x2] : {} }}", parts.join(" and "))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Repeated optima of one object (the second call starts from the point
+    /// the first one kept) against the simple path and enumeration, and the
+    /// object's emptiness afterwards.
+    #[test]
+    fn repeated_optima_of_large_systems(
+        rows in prop::collection::vec((prop::array::uniform3(-4i64..=4), -3i64..=6), 240..300),
+        max in any::<bool>(),
+    ) {
+        let s = many_rows_set(&rows);
+        let m: Map = s.parse().unwrap();
+        let slow = lexopt_by_search(&m, max).unwrap();
+        let first = lexopt_map(&m, max).unwrap();
+        let second = lexopt_map(&m, max).unwrap();
+        prop_assert!(first.is_equal(&slow).unwrap(), "{s} (max {max}): {first} vs {slow}");
+        prop_assert!(second.is_equal(&slow).unwrap(), "{s} again (max {max}): {second} vs {slow}");
+        // the other direction after this one's kept point
+        let other = lexopt_map(&m, !max).unwrap();
+        let other_slow = lexopt_by_search(&m, !max).unwrap();
+        prop_assert!(other.is_equal(&other_slow).unwrap(), "{s} (max {}): {other} vs {other_slow}", !max);
+        // enumeration of the box: the optimum and the emptiness
+        let pts: Vec<Vec<i64>> = (0..216)
+            .map(|i| vec![i / 36, i / 6 % 6, i % 6])
+            .filter(|p| {
+                rows.iter().all(|(a, slack)| {
+                    let lo: i64 = a.iter().map(|&v| 5 * v.min(0)).sum();
+                    a.iter().zip(p).map(|(x, y)| x * y).sum::<i64>() >= lo + slack
+                })
+            })
+            .collect();
+        let best = if max { pts.iter().max() } else { pts.iter().min() };
+        let expect = match best {
+            None => "{ [x0, x1, x2] : 1 = 0 }".to_string(),
+            Some(p) => format!("{{ [{}, {}, {}] }}", p[0], p[1], p[2]),
+        };
+        let want: Map = expect.parse().unwrap();
+        prop_assert!(second.is_equal(&want).unwrap(), "{s} (max {max}): {second} vs {expect}");
+        prop_assert_eq!(m.is_empty().unwrap(), pts.is_empty());
+    }
+}
