@@ -13,6 +13,7 @@ use crate::basic::{BasicMap, Div};
 use crate::budget;
 use crate::error::{DimKind, DimRef, Error, Result};
 use crate::fourier_motzkin::refute_by_elimination;
+use crate::guess::{kept_point_holds, remember_point};
 use crate::int::Int;
 use crate::map::Map;
 use crate::matrix::normalize;
@@ -564,9 +565,13 @@ pub(crate) fn lexopt_points(
         let mut b = orig.clone();
         // a cheap proof of emptiness first on large systems (the scheduler's
         // empty Farkas problems): the optimum's search would find it at a
-        // much higher cost (on small ones the search costs about as much)
+        // much higher cost (on small ones the search costs about as much);
+        // not tried when a kept point (an earlier optimum's) proves the
+        // disjunct non-empty
         if !b.simplify()
-            || b.ineqs.len() * b.row_len() >= ELIMINATION_SIZE && refute_by_elimination(&b)
+            || b.ineqs.len() * b.row_len() >= ELIMINATION_SIZE
+                && !kept_point_holds(orig)
+                && refute_by_elimination(&b)
         {
             orig.remember_empty();
             continue;
@@ -576,6 +581,11 @@ pub(crate) fn lexopt_points(
             orig.remember_empty();
             continue;
         };
+        // the optimum is a point of the disjunct: kept (its locals completed,
+        // if they can be), a later optimum skips the proof of emptiness
+        if b.ineqs.len() * b.row_len() >= ELIMINATION_SIZE {
+            remember_point(orig, &p);
+        }
         let better = match &best {
             None => true,
             Some(q) => {

@@ -148,3 +148,70 @@ fn unbounded_optima_name_the_dimension() {
         "unbounded optimum: dimension 0 (from 0) has no upper bound"
     );
 }
+
+/// A disjunct over `[x0, .., x3]` with many distinct inequalities (more
+/// than `lexopt`'s size from which the proof of emptiness by elimination
+/// is tried before the search, unless an earlier optimum's point proves
+/// the disjunct non-empty): every `a·x >= c` with `a` drawn from the given
+/// coefficient vectors and `c` the minimum of `a·x` over the box
+/// `0 <= x <= 5` plus `slack` (loose when negative, a cut when positive).
+fn many_rows_set(rows: &[([i64; 4], i64)]) -> String {
+    let mut parts: Vec<String> = (0..4).map(|k| format!("0 <= x{k} <= 5")).collect();
+    for (a, slack) in rows {
+        let lhs: Vec<String> = a
+            .iter()
+            .enumerate()
+            .map(|(k, v)| format!("{v}*x{k}"))
+            .collect();
+        parts.push(format!("{} >= {}", lhs.join(" + "), box_min(a) + slack));
+    }
+    format!("{{ [x0, x1, x2, x3] : {} }}", parts.join(" and "))
+}
+
+/// The minimum of `a·x` over the box `0 <= x <= 5`.
+fn box_min(a: &[i64; 4]) -> i64 {
+    a.iter().map(|&v| 5 * v.min(0)).sum()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Repeated optima of one object (the second call starts from the point
+    /// the first one kept) against the simple path and enumeration, and the
+    /// object's emptiness afterwards. About 250 distinct rows of 5 columns
+    /// after simplification: over the size from which the elimination is tried.
+    #[test]
+    fn repeated_optima_of_large_systems(
+        rows in prop::collection::vec((prop::array::uniform4(-4i64..=4), -3i64..=5), 260..320),
+        max in any::<bool>(),
+    ) {
+        let s = many_rows_set(&rows);
+        let m: Map = s.parse().unwrap();
+        let slow = lexopt_by_search(&m, max).unwrap();
+        let first = lexopt_map(&m, max).unwrap();
+        let second = lexopt_map(&m, max).unwrap();
+        prop_assert!(first.is_equal(&slow).unwrap(), "{s} (max {max}): {first} vs {slow}");
+        prop_assert!(second.is_equal(&slow).unwrap(), "{s} again (max {max}): {second} vs {slow}");
+        // the other direction after this one's kept point
+        let other = lexopt_map(&m, !max).unwrap();
+        let other_slow = lexopt_by_search(&m, !max).unwrap();
+        prop_assert!(other.is_equal(&other_slow).unwrap(), "{s} (max {}): {other} vs {other_slow}", !max);
+        // enumeration of the box: the optimum and the emptiness
+        let pts: Vec<Vec<i64>> = (0..1296)
+            .map(|i| vec![i / 216, i / 36 % 6, i / 6 % 6, i % 6])
+            .filter(|p| {
+                rows.iter().all(|(a, slack)| {
+                    a.iter().zip(p).map(|(x, y)| x * y).sum::<i64>() >= box_min(a) + slack
+                })
+            })
+            .collect();
+        let best = if max { pts.iter().max() } else { pts.iter().min() };
+        let expect = match best {
+            None => "{ [x0, x1, x2, x3] : 1 = 0 }".to_string(),
+            Some(p) => format!("{{ [{}, {}, {}, {}] }}", p[0], p[1], p[2], p[3]),
+        };
+        let want: Map = expect.parse().unwrap();
+        prop_assert!(second.is_equal(&want).unwrap(), "{s} (max {max}): {second} vs {expect}");
+        prop_assert_eq!(m.is_empty().unwrap(), pts.is_empty());
+    }
+}

@@ -106,6 +106,12 @@ pub(crate) fn guess(b: &BasicMap, want_point: bool, remember: bool) -> Guess {
     }
 }
 
+/// True if `b`'s [`Hint`](crate::hint::Hint) holds a point that satisfies
+/// every row of `b` as it is now (a proof that `b` is not empty).
+pub(crate) fn kept_point_holds(b: &BasicMap) -> bool {
+    b.hint.with_point(|p| satisfies(b, p)).unwrap_or(false)
+}
+
 /// True if `p` (every column but the constant) satisfies every equality
 /// and inequality of `b` (a point of another length never does).
 #[inline(always)]
