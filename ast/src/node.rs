@@ -77,19 +77,7 @@ impl Node {
         mut f: impl FnMut(&Node) -> Result<Option<Node>, E>,
     ) -> Result<Option<Node>, E> {
         Ok(match self {
-            Node::For {
-                iterator,
-                init,
-                cond,
-                inc,
-                body,
-            } => f(body)?.map(|body| Node::For {
-                iterator: iterator.clone(),
-                init: init.clone(),
-                cond: cond.clone(),
-                inc: *inc,
-                body: Box::new(body),
-            }),
+            Node::For { body, .. } => f(body)?.and_then(|new| self.with_loop_body(new)),
             Node::If { cond, then, els } => {
                 let new_then = f(then)?;
                 let new_els = match els {
@@ -148,23 +136,34 @@ impl Node {
     }
 
     /// A loop with `f` applied to its body (any other node unchanged).
-    fn map_loop_body(self, f: impl FnOnce(Node) -> Node) -> Node {
-        match self {
-            Node::For {
-                iterator,
-                init,
-                cond,
-                inc,
-                body,
-            } => Node::For {
-                iterator,
-                init,
-                cond,
-                inc,
-                body: Box::new(f(*body)),
-            },
-            n => n,
+    fn map_loop_body(mut self, f: impl FnOnce(Node) -> Node) -> Node {
+        if let Node::For { body, .. } = &mut self {
+            let old = std::mem::replace(&mut **body, Node::Block(Vec::new()));
+            **body = f(old);
         }
+        self
+    }
+
+    /// The loop with the same iterator, bounds and step around `body`;
+    /// `None` when this is not a loop.
+    pub fn with_loop_body(&self, body: Node) -> Option<Node> {
+        let Node::For {
+            iterator,
+            init,
+            cond,
+            inc,
+            ..
+        } = self
+        else {
+            return None;
+        };
+        Some(Node::For {
+            iterator: iterator.clone(),
+            init: init.clone(),
+            cond: cond.clone(),
+            inc: *inc,
+            body: Box::new(body),
+        })
     }
 
     /// Merge directly nested conditions without `else` into one (`if (a)

@@ -62,33 +62,24 @@ fn all_trees() -> Vec<Node> {
 }
 
 /// The reference: `f` tried on each node top-down, every other node
-/// rebuilt from its rewritten children.
+/// copied and its children rewritten in place.
 fn rebuild(n: &Node, f: &mut dyn FnMut(&Node) -> Option<Node>) -> Node {
     if let Some(m) = f(n) {
         return m;
     }
-    match n {
-        Node::For {
-            iterator,
-            init,
-            cond,
-            inc,
-            body,
-        } => Node::For {
-            iterator: iterator.clone(),
-            init: init.clone(),
-            cond: cond.clone(),
-            inc: *inc,
-            body: Box::new(rebuild(body, f)),
-        },
-        Node::If { cond, then, els } => Node::If {
-            cond: cond.clone(),
-            then: Box::new(rebuild(then, f)),
-            els: els.as_ref().map(|e| Box::new(rebuild(e, f))),
-        },
-        Node::Block(v) => Node::Block(v.iter().map(|x| rebuild(x, f)).collect()),
-        Node::User { .. } => n.clone(),
+    let mut copy = n.clone();
+    match &mut copy {
+        Node::For { body, .. } => **body = rebuild(body, f),
+        Node::If { then, els, .. } => {
+            **then = rebuild(then, f);
+            if let Some(e) = els {
+                **e = rebuild(e, f);
+            }
+        }
+        Node::Block(v) => v.iter_mut().for_each(|x| *x = rebuild(x, f)),
+        Node::User { .. } => {}
     }
+    copy
 }
 
 /// A few rewrites: statements renamed, loops replaced, guards unwrapped.
@@ -228,4 +219,22 @@ fn try_map_children_stops_at_the_first_error() {
         ok,
         Ok(Some(guard("c0", call("A", "i"), Some(call("Y", "i")))))
     );
+}
+
+/// `with_loop_body` keeps a loop's header and replaces its body; it is
+/// `None` for any other node.
+#[test]
+fn with_loop_body_replaces_the_body_of_loops_only() {
+    let l = lp("c0", call("A", "c0"));
+    assert_eq!(
+        l.with_loop_body(call("B", "c0")),
+        Some(lp("c0", call("B", "c0")))
+    );
+    for other in [
+        call("A", "c0"),
+        guard("c0", l.clone(), None),
+        Node::Block(vec![l.clone()]),
+    ] {
+        assert_eq!(other.with_loop_body(call("B", "c0")), None);
+    }
 }

@@ -152,7 +152,8 @@ fn rewrite(n: &Node, skew: &dyn Fn(&Node, usize) -> Option<i64>) -> Option<Node>
 mod tests {
     use super::*;
 
-    fn pair() -> Node {
+    /// `for c0 in 1..=N-2 { for c1 in jlb..=M-2 { S0(c0, c1) } }`.
+    fn pair_from(jlb: Expr) -> Node {
         let le = |a: Expr, b: Expr| Expr::cmp(CmpOp::Le, a, b);
         Node::For {
             iterator: "c0".into(),
@@ -161,7 +162,7 @@ mod tests {
             inc: 1,
             body: Box::new(Node::For {
                 iterator: "c1".into(),
-                init: Expr::Int(1),
+                init: jlb,
                 cond: le(Expr::var("c1"), Expr::sub(Expr::var("M"), Expr::Int(2))),
                 inc: 1,
                 body: Box::new(Node::User {
@@ -170,6 +171,10 @@ mod tests {
                 }),
             }),
         }
+    }
+
+    fn pair() -> Node {
+        pair_from(Expr::Int(1))
     }
 
     /// The rewritten nest runs every instance once, and in an order where
@@ -214,39 +219,7 @@ mod tests {
     #[test]
     fn other_shapes_are_left_alone() {
         assert_eq!(wave_jam(&pair(), &|_, _| None), pair());
-        let Node::For {
-            iterator,
-            init,
-            cond,
-            inc,
-            body,
-        } = pair()
-        else {
-            unreachable!()
-        };
-        let Node::For {
-            iterator: it2,
-            cond: c2,
-            inc: i2,
-            body: b2,
-            ..
-        } = *body
-        else {
-            unreachable!()
-        };
-        let tri = Node::For {
-            iterator,
-            init,
-            cond,
-            inc,
-            body: Box::new(Node::For {
-                iterator: it2,
-                init: Expr::var("c0"),
-                cond: c2,
-                inc: i2,
-                body: b2,
-            }),
-        };
+        let tri = pair_from(Expr::var("c0"));
         assert_eq!(wave_jam(&tri, &|_, _| Some(2)), tri);
     }
 }
