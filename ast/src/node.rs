@@ -2,6 +2,7 @@
 //! isl's style.
 
 use crate::expr::Expr;
+use std::convert::Infallible;
 use std::fmt;
 
 /// A node of the generated program.
@@ -57,24 +58,112 @@ impl Node {
         }
     }
 
-    /// A loop with `f` applied to its body (any other node unchanged).
-    fn map_loop_body(self, f: impl FnOnce(Node) -> Node) -> Node {
-        match self {
-            Node::For {
-                iterator,
-                init,
-                cond,
-                inc,
-                body,
-            } => Node::For {
-                iterator,
-                init,
-                cond,
-                inc,
-                body: Box::new(f(*body)),
-            },
-            n => n,
+    /// The node with `f` applied to each of its children (a loop's body,
+    /// a condition's branches, a block's members, in that order), where
+    /// `f` gives `None` for a child it leaves unchanged; `None` when no
+    /// child changed. Only the nodes on the way to a change are rebuilt:
+    /// the others are cloned once, where they sit in the new node.
+    pub fn map_children(&self, mut f: impl FnMut(&Node) -> Option<Node>) -> Option<Node> {
+        match self.try_map_children(|n| Ok::<_, Infallible>(f(n))) {
+            Ok(n) => n,
+            Err(never) => match never {},
         }
+    }
+
+    /// [`Node::map_children`] with a fallible `f`: its first error (the
+    /// children after it are not visited).
+    pub fn try_map_children<E>(
+        &self,
+        mut f: impl FnMut(&Node) -> Result<Option<Node>, E>,
+    ) -> Result<Option<Node>, E> {
+        Ok(match self {
+            Node::For { body, .. } => f(body)?.and_then(|new| self.with_loop_body(new)),
+            Node::If { cond, then, els } => {
+                let new_then = f(then)?;
+                let new_els = match els {
+                    Some(e) => f(e)?,
+                    None => None,
+                };
+                if new_then.is_none() && new_els.is_none() {
+                    return Ok(None);
+                }
+                Some(Node::If {
+                    cond: cond.clone(),
+                    then: Box::new(new_then.unwrap_or_else(|| (**then).clone())),
+                    els: match new_els {
+                        Some(e) => Some(Box::new(e)),
+                        None => els.clone(),
+                    },
+                })
+            }
+            Node::Block(v) => {
+                // the new members, from the first that changed on
+                let mut out: Option<Vec<Node>> = None;
+                for (k, n) in v.iter().enumerate() {
+                    let new = f(n)?;
+                    match &mut out {
+                        Some(out) => out.push(new.unwrap_or_else(|| n.clone())),
+                        None => {
+                            if let Some(new) = new {
+                                let mut w = Vec::with_capacity(v.len());
+                                w.extend_from_slice(&v[..k]);
+                                w.push(new);
+                                out = Some(w);
+                            }
+                        }
+                    }
+                }
+                out.map(Node::Block)
+            }
+            Node::User { .. } => None,
+        })
+    }
+
+    /// The tree rewritten top-down by `f`: where `f(n)` gives a node, it
+    /// replaces `n` (whose subtree is not visited further); elsewhere `n`'s
+    /// children are rewritten. A tree where `f` replaces nothing comes back
+    /// equal to itself.
+    pub fn rewrite(&self, mut f: impl FnMut(&Node) -> Option<Node>) -> Node {
+        self.rewrite_changed(&mut f).unwrap_or_else(|| self.clone())
+    }
+
+    /// [`Node::rewrite`], `None` when nothing was replaced.
+    fn rewrite_changed<F: FnMut(&Node) -> Option<Node>>(&self, f: &mut F) -> Option<Node> {
+        match f(self) {
+            Some(n) => Some(n),
+            None => self.map_children(|c| c.rewrite_changed(f)),
+        }
+    }
+
+    /// A loop with `f` applied to its body (any other node unchanged).
+    fn map_loop_body(mut self, f: impl FnOnce(Node) -> Node) -> Node {
+        if let Node::For { body, .. } = &mut self {
+            let old = std::mem::replace(&mut **body, Node::Block(Vec::new()));
+            **body = f(old);
+        }
+        self
+    }
+
+    /// The loop with the same iterator, bounds and step around `body`;
+    /// `None` when this is not a loop.
+    pub fn with_loop_body(&self, body: Node) -> Option<Node> {
+        let Node::For {
+            iterator,
+            init,
+            cond,
+            inc,
+            ..
+        } = self
+        else {
+            return None;
+        };
+        Some(Node::For {
+            iterator: iterator.clone(),
+            init: init.clone(),
+            cond: cond.clone(),
+            inc: *inc,
+            body: Box::new(body),
+        })
     }
 
     /// Merge directly nested conditions without `else` into one (`if (a)

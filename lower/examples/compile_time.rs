@@ -48,7 +48,10 @@ const STAGES: [&str; 8] = [
 /// The versioning's share of `poly run`'s compilation: the run-time check
 /// of the kernel's assumptions, as `lower::version` derives it.
 fn version(front: &lower::Front) {
-    let a = assumptions::analyze(front.scop(), &assumptions::Limits::default());
+    let a = assumptions::analyze(
+        front.scop().expect("the model"),
+        &assumptions::Limits::default(),
+    );
     std::hint::black_box(&a);
 }
 

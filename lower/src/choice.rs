@@ -745,7 +745,7 @@ mod tests {
                 assert!(front.schedule.fused.is_none(), "{p:?}");
                 // the versioning's model is the front end's
                 assert_eq!(
-                    front.scop(),
+                    front.scop().unwrap(),
                     &scop::build_from_ast(&front.function).unwrap()
                 );
                 let (_, loops) = crate::pipeline::kernel_and_loops(&front).unwrap();

@@ -300,74 +300,73 @@ fn accumulation<'e>(s: &StmtInfo, target: usize, value: &'e Expr) -> Option<(&'e
 /// different iterations, and running all of one member's iterations before
 /// the next member's keeps every dependence).
 pub fn distribute(k: &Kernel, node: &Node, parallel: &dyn Fn(&Node, usize) -> bool) -> Node {
-    distribute_in(k, node, parallel, None)
+    distribute_in(k, node, parallel, None).unwrap_or_else(|| node.clone())
 }
 
 /// A loop's header: iterator, first value, condition, step.
 type Header<'a> = (&'a str, &'a AExpr, &'a AExpr, i64);
 
-fn with_header(h: Header, body: &Node) -> Node {
+fn with_header(h: Header, body: Node) -> Node {
     Node::For {
         iterator: h.0.to_string(),
         init: h.1.clone(),
         cond: h.2.clone(),
         inc: h.3,
-        body: Box::new(body.clone()),
+        body: Box::new(body),
     }
 }
 
+/// [`distribute`] below the loop `parent`; `None` when nothing changed.
 fn distribute_in(
     k: &Kernel,
     node: &Node,
     parallel: &dyn Fn(&Node, usize) -> bool,
     parent: Option<Header>,
-) -> Node {
-    match node {
-        Node::Block(v) => Node::block(
-            v.iter()
-                .map(|x| distribute_in(k, x, parallel, parent))
-                .collect(),
-        ),
-        Node::If { cond, then, els } => Node::If {
-            cond: cond.clone(),
-            then: Box::new(distribute_in(k, then, parallel, parent)),
-            els: els
-                .as_ref()
-                .map(|e| Box::new(distribute_in(k, e, parallel, parent))),
-        },
-        Node::User { .. } => node.clone(),
-        Node::For {
-            iterator,
-            init,
-            cond,
-            inc,
-            body,
-        } => {
-            let me: Header = (iterator, init, cond, *inc);
-            let body = distribute_in(k, body, parallel, Some(me));
-            let whole = with_header(me, &body);
-            let Node::Block(parts) = &body else {
-                return whole;
-            };
-            let tiled = |p: &Node| {
-                let alone = with_header(me, p);
-                detect(k, &alone, &|_| false).is_some()
-                    || swap_pair(k, &alone).is_some()
-                    || parent
-                        .is_some_and(|h| detect(k, &with_header(h, &alone), &|_| false).is_some())
-            };
-            let wanted = parts.len() > 1
-                && parts.iter().any(tiled)
-                && iterator
-                    .strip_prefix('c')
-                    .and_then(|d| d.parse::<usize>().ok())
-                    .is_some_and(|l| parallel(&whole, l));
-            if wanted {
-                Node::Block(parts.iter().map(|p| with_header(me, p)).collect())
-            } else {
-                whole
+) -> Option<Node> {
+    let Node::For {
+        iterator,
+        init,
+        cond,
+        inc,
+        body,
+    } = node
+    else {
+        let new = node.map_children(|x| distribute_in(k, x, parallel, parent));
+        return match (node, new) {
+            // blocks come out flattened (as `Node::block` makes them)
+            (Node::Block(_), Some(Node::Block(v))) => Some(Node::block(v)),
+            (Node::Block(v), None)
+                if v.len() == 1 || v.iter().any(|x| matches!(x, Node::Block(_))) =>
+            {
+                Some(Node::block(v.clone()))
             }
-        }
+            (_, new) => new,
+        };
+    };
+    let me: Header = (iterator, init, cond, *inc);
+    let new_body = distribute_in(k, body, parallel, Some(me));
+    let Node::Block(parts) = new_body.as_ref().unwrap_or(body) else {
+        return new_body.map(|b| with_header(me, b));
+    };
+    let tiled = |p: &Node| {
+        let alone = with_header(me, p.clone());
+        detect(k, &alone, &|_| false).is_some()
+            || swap_pair(k, &alone).is_some()
+            || parent
+                .is_some_and(|h| detect(k, &with_header(h, alone.clone()), &|_| false).is_some())
+    };
+    let wanted = parts.len() > 1
+        && parts.iter().any(tiled)
+        && iterator
+            .strip_prefix('c')
+            .and_then(|d| d.parse::<usize>().ok())
+            .is_some_and(|l| parallel(&with_header(me, Node::Block(parts.clone())), l));
+    if wanted {
+        Some(Node::Block(
+            parts.iter().map(|p| with_header(me, p.clone())).collect(),
+        ))
+    } else {
+        new_body.map(|b| with_header(me, b))
     }
 }
 
@@ -394,36 +393,20 @@ pub fn is_contraction(k: &Kernel, n: &Node) -> bool {
 /// rounding is unchanged). Contraction nests ([`detect`]) are left to the
 /// tiling.
 pub fn interchange(k: &Kernel, node: &Node) -> Node {
-    match node {
-        Node::Block(v) => Node::Block(v.iter().map(|x| interchange(k, x)).collect()),
-        Node::If { cond, then, els } => Node::If {
-            cond: cond.clone(),
-            then: Box::new(interchange(k, then)),
-            els: els.as_ref().map(|e| Box::new(interchange(k, e))),
-        },
-        Node::User { .. } => node.clone(),
-        Node::For {
-            iterator,
-            init,
-            cond,
-            inc,
-            body,
-        } => {
-            if detect(k, node, &|_| false).is_some() {
-                return node.clone();
-            }
-            if let Some(swapped) = swap_pair(k, node) {
-                return swapped;
-            }
-            Node::For {
-                iterator: iterator.clone(),
-                init: init.clone(),
-                cond: cond.clone(),
-                inc: *inc,
-                body: Box::new(interchange(k, body)),
-            }
+    interchange_in(k, node).unwrap_or_else(|| node.clone())
+}
+
+/// [`interchange`]; `None` when nothing changed.
+fn interchange_in(k: &Kernel, n: &Node) -> Option<Node> {
+    if let Node::For { .. } = n {
+        if detect(k, n, &|_| false).is_some() {
+            return None;
+        }
+        if let Some(swapped) = swap_pair(k, n) {
+            return Some(swapped);
         }
     }
+    n.map_children(|x| interchange_in(k, x))
 }
 
 fn swap_pair(k: &Kernel, n: &Node) -> Option<Node> {

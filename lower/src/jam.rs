@@ -38,44 +38,26 @@ pub(crate) fn mentions(e: &Expr, v: &str) -> bool {
 /// `body` with every call replaced by `f` copies at `it + u`; `None` when a
 /// bound or condition inside depends on `it` (not a rectangular nest).
 fn jam(body: &Node, it: &str, f: i64, id: usize, copies: &mut Copies) -> Option<Node> {
-    Some(match body {
-        Node::For {
-            iterator,
-            init,
-            cond,
-            inc,
-            body,
-        } => {
-            if mentions(init, it) || mentions(cond, it) {
-                return None;
-            }
-            Node::For {
-                iterator: iterator.clone(),
-                init: init.clone(),
-                cond: cond.clone(),
-                inc: *inc,
-                body: Box::new(jam(body, it, f, id, copies)?),
-            }
+    let jammed = jam_in(body, it, f, id, copies).ok()?;
+    Some(jammed.unwrap_or_else(|| body.clone()))
+}
+
+/// A bound or condition depends on the jammed iterator.
+struct NotRectangular;
+
+/// [`jam`]; `Ok(None)` when nothing changed (no calls).
+fn jam_in(
+    n: &Node,
+    it: &str,
+    f: i64,
+    id: usize,
+    copies: &mut Copies,
+) -> Result<Option<Node>, NotRectangular> {
+    match n {
+        Node::For { init, cond, .. } if mentions(init, it) || mentions(cond, it) => {
+            Err(NotRectangular)
         }
-        Node::If { cond, then, els } => {
-            if mentions(cond, it) {
-                return None;
-            }
-            let els = match els {
-                Some(e) => Some(Box::new(jam(e, it, f, id, copies)?)),
-                None => None,
-            };
-            Node::If {
-                cond: cond.clone(),
-                then: Box::new(jam(then, it, f, id, copies)?),
-                els,
-            }
-        }
-        Node::Block(v) => Node::Block(
-            v.iter()
-                .map(|n| jam(n, it, f, id, copies))
-                .collect::<Option<_>>()?,
-        ),
+        Node::If { cond, .. } if mentions(cond, it) => Err(NotRectangular),
         Node::User { name, args } => {
             let mut v = Vec::new();
             for u in 0..f {
@@ -87,9 +69,10 @@ fn jam(body: &Node, it: &str, f: i64, id: usize, copies: &mut Copies) -> Option<
                     args,
                 });
             }
-            Node::Block(v)
+            Ok(Some(Node::Block(v)))
         }
-    })
+        _ => n.try_map_children(|x| jam_in(x, it, f, id, copies)),
+    }
 }
 
 /// Unroll-and-jams by `f` each top-level unit-step loop (also under a
@@ -108,38 +91,23 @@ pub fn jam_outer(
     let mut out = Vec::new();
     let mut id = 0;
     for n in tops {
-        out.push(jam_top(n, f, &mut id, worth, copies));
+        out.push(jam_top(n, f, &mut id, worth, copies).unwrap_or_else(|| n.clone()));
     }
     Node::block(out)
 }
 
+/// [`jam_outer`] of one top-level node; `None` when nothing changed.
 fn jam_top(
     n: &Node,
     f: i64,
     next_id: &mut usize,
     worth: &dyn Fn(&Node, usize) -> bool,
     copies: &mut Copies,
-) -> Node {
+) -> Option<Node> {
     // a sequence under a top-level `if` (loops distributed around a
     // contraction): each member on its own
-    if let Node::Block(v) = n {
-        return Node::Block(
-            v.iter()
-                .map(|x| jam_top(x, f, next_id, worth, copies))
-                .collect(),
-        );
-    }
-    if let Node::If {
-        cond,
-        then,
-        els: None,
-    } = n
-    {
-        return Node::If {
-            cond: cond.clone(),
-            then: Box::new(jam_top(then, f, next_id, worth, copies)),
-            els: None,
-        };
+    if let Node::Block(_) | Node::If { els: None, .. } = n {
+        return n.map_children(|x| jam_top(x, f, next_id, worth, copies));
     }
     let Node::For {
         iterator,
@@ -149,7 +117,7 @@ fn jam_top(
         body,
     } = n
     else {
-        return n.clone();
+        return None;
     };
     let dim = iterator
         .strip_prefix('c')
@@ -165,17 +133,14 @@ fn jam_top(
         {
             Expr::sub((**b).clone(), Expr::Int(1))
         }
-        _ => return n.clone(),
+        _ => return None,
     };
     let mut mine = Copies::new();
     let id = *next_id;
     *next_id += 1;
     let jammed = match dim {
-        Some(l) if worth(n, l) => jam(body, iterator, f, id, &mut mine),
-        _ => None,
-    };
-    let Some(jammed) = jammed else {
-        return n.clone();
+        Some(l) if worth(n, l) => jam(body, iterator, f, id, &mut mine)?,
+        _ => return None,
     };
     copies.extend(mine);
     // full blocks of f, then the remainder from init + f * floor((ub - init + 1) / f)
@@ -183,7 +148,7 @@ fn jam_top(
         Expr::add(Expr::sub(ub.clone(), init.clone()), Expr::Int(1)),
         f,
     );
-    Node::Block(vec![
+    Some(Node::Block(vec![
         Node::For {
             iterator: iterator.clone(),
             init: init.clone(),
@@ -202,7 +167,7 @@ fn jam_top(
             inc: 1,
             body: body.clone(),
         },
-    ])
+    ]))
 }
 
 /// Whether unroll-and-jam of the top-level loop `n` pays: it has an inner

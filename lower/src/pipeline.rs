@@ -6,13 +6,23 @@ use ast::Node;
 use scop::ast::Function;
 
 use crate::choice::{Chosen, Policy};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::kernel::Kernel;
 
 /// Work limit of AST generation (engine operations).
 const BUDGET: u64 = 500_000_000;
 
 /// A parsed kernel with its model and the schedule its code follows.
+///
+/// A snapshot, built by [`front_for`] (or [`front`], [`front_with`]): its
+/// fields are public for reading, and none of them is to be edited. What
+/// it caches is derived from them: the front end's [`scop::Scop`] of
+/// [`Front::function`] (the versioning's model), the model's dependences
+/// and the parallel tests' answers under [`Front::schedule`]. For another
+/// function, model or schedule build another `Front`. An edited function
+/// is detected where the cached `Scop` is used ([`Front::scop`],
+/// [`version`]: an [`Error::Usage`](crate::Error::Usage)), so that the
+/// run-time check never comes from another program than the one run.
 #[derive(Debug, Clone)]
 pub struct Front {
     /// The syntax tree (signature, for the argument vector and the interpreter).
@@ -29,6 +39,8 @@ pub struct Front {
     /// The model of `function` before its engine form (the versioning's
     /// assumptions, [`version`], start from it).
     scop: scop::Scop,
+    /// `function` as `scop` was built from it.
+    scop_of: Function,
 }
 
 impl Front {
@@ -39,8 +51,9 @@ impl Front {
         crate::choice::cached_deps(&self.model, &self.deps)
     }
 
-    /// [`parallel_in`] for the schedule in use, from the cached dependences;
-    /// false for a loop inside fused loops ([`Chosen::fused`]): the fused
+    /// [`parallel_in`] for the schedule in use, from the cached dependences
+    /// (false where the times of the piece's statements end before `l` or
+    /// lie in several spaces); false for a loop inside fused loops ([`Chosen::fused`]): the fused
     /// loop carries the dependences between its nests, and the loops in it
     /// are single rows, whose work as a job of their own would be about
     /// the cost of its dispatch.
@@ -58,15 +71,8 @@ impl Front {
         if let Some(p) = self.par.borrow().get(&key) {
             return *p;
         }
-        // (dimension `l` alone; a dimension past the times' is not
-        // parallel, as in `parallel_dims`)
-        let within = self
-            .schedule
-            .map
-            .maps()
-            .iter()
-            .any(|m| m.space().n_out() > l);
-        let answer = within
+        // (dimension `l` alone)
+        let answer = times_reach(&self.schedule.map, &key.0, l)
             && self
                 .dependences()
                 .and_then(|d| crate::parallel::parallel_at(d, &self.schedule.map, &key.0, l))
@@ -76,9 +82,16 @@ impl Front {
     }
 
     /// The model of [`Front::function`] as the front end built it (before
-    /// its engine form, [`Front::model`]).
-    pub fn scop(&self) -> &scop::Scop {
-        &self.scop
+    /// its engine form, [`Front::model`]); an error when the function was
+    /// edited since (see [`Front`]).
+    pub fn scop(&self) -> Result<&scop::Scop> {
+        if self.function != self.scop_of {
+            return Err(Error::Usage(format!(
+                "the function {} was edited after its model was built: build a new Front",
+                self.function.name
+            )));
+        }
+        Ok(&self.scop)
     }
 }
 
@@ -120,6 +133,7 @@ pub fn front_for(src: &str, policy: Policy, threads: usize) -> Result<Front> {
         _ => Default::default(),
     };
     Ok(Front {
+        scop_of: function.clone(),
         function,
         model,
         schedule,
@@ -153,7 +167,8 @@ pub fn kernel_and_loops(f: &Front) -> Result<(Kernel, Node)> {
 }
 
 /// Whether loop `c_l` of the top-level nest `piece` carries no dependence
-/// among the nest's statements (false when the test fails).
+/// among the nest's statements (false when the test fails, and where
+/// their times end before `l` or lie in several spaces).
 pub fn parallel_in(
     model: &scop::Model,
     schedule: &presburger::UnionMap,
@@ -162,8 +177,33 @@ pub fn parallel_in(
 ) -> bool {
     let mut st = Vec::new();
     crate::function::statements_of(piece, &mut st);
-    crate::parallel::parallel_dims(model, schedule, Some(&st))
-        .is_ok_and(|p| p.get(l) == Some(&true))
+    times_reach(schedule, &st, l)
+        && crate::parallel::parallel_dims(model, schedule, Some(&st))
+            .is_ok_and(|p| p.get(l) == Some(&true))
+}
+
+/// Whether the times of the statements `st` under `schedule` lie in one
+/// space of more than `l` dimensions: otherwise dimension `l` is not
+/// parallel for them. A statement whose times end before `l` is in no loop
+/// at `l`, and the differences of times of several spaces are not taken
+/// (`crate::parallel::time_deltas`), so their dependences would go
+/// unseen.
+fn times_reach(schedule: &presburger::UnionMap, st: &[String], l: usize) -> bool {
+    let maps = schedule.maps();
+    let mut ranges = maps
+        .iter()
+        .filter(|m| {
+            m.space()
+                .domain
+                .as_ref()
+                .and_then(|t| t.name.as_ref())
+                .is_some_and(|n| st.contains(n))
+        })
+        .map(|m| m.space());
+    let Some(first) = ranges.next() else {
+        return false;
+    };
+    first.n_out() > l && ranges.all(|s| s.range == first.range)
 }
 
 /// Unroll-and-jam factor of [`prepare`]: 1, off. The copies of a statement
@@ -276,7 +316,7 @@ pub fn version(f: &Front, state: &scop::interp::State) -> Result<assumptions::Ch
             }
         }
     }
-    let scop = &f.scop;
+    let scop = f.scop()?;
     let values = assumptions::Values {
         params: state.ints.iter().map(|(n, v)| (n.clone(), *v)).collect(),
         bases: state
@@ -290,4 +330,96 @@ pub fn version(f: &Front, state: &scop::interp::State) -> Result<assumptions::Ch
         &assumptions::Limits::default(),
         &values,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `S0` writes `a[i]`, `S1` reads `a[i - 1]` in an inner loop: the
+    /// `i` loop carries a dependence from `S0` to `S1`, the `j` loop none.
+    const KERNEL: &str = "void k(int N, double a[N], double b[N][N]) {
+      for (int i = 1; i < N; i++) {
+        a[i] = 1.0;
+        for (int j = 0; j < N; j++)
+          b[i][j] = a[i - 1] + 1.0;
+      }
+    }";
+
+    fn call(name: &str) -> Node {
+        Node::User {
+            name: name.into(),
+            args: Vec::new(),
+        }
+    }
+
+    /// `f` under another schedule (nothing cached).
+    fn under(f: &Front, schedule: &str) -> Front {
+        let mut g = f.clone();
+        let map: presburger::UnionMap = schedule.parse().unwrap();
+        g.schedule.map = map.intersect_domain(f.model.domain()).unwrap();
+        g.schedule.fused = None;
+        g.par = Default::default();
+        g
+    }
+
+    /// Past the end of the times of the piece's statements a dimension is
+    /// not parallel, even where another statement's times go on; times of
+    /// several spaces (whose differences are not taken) are not parallel
+    /// either. Within one space the answers are [`parallel_in`]'s (the
+    /// full dimension vector), and that of the same times padded.
+    #[test]
+    fn parallel_in_is_false_past_the_times_and_across_spaces() {
+        let f = front_for(KERNEL, Policy::Original, 1).unwrap();
+        let both = Node::Block(vec![call("S0"), call("S1")]);
+        let (s0, s1) = (call("S0"), call("S1"));
+        // one space: S0 [i, 0, 0], S1 [i, 1, j]
+        let one = under(&f, "[N] -> { S0[i] -> [i, 0, 0]; S1[i, j] -> [i, 1, j] }");
+        let mut answers = Vec::new();
+        for (piece, l) in [(&both, 0), (&s1, 2), (&s0, 2), (&both, 3), (&s1, 3)] {
+            let got = one.parallel_in(piece, l);
+            assert_eq!(
+                got,
+                parallel_in(&one.model, &one.schedule.map, piece, l),
+                "{l}"
+            );
+            answers.push(got);
+        }
+        // carried by i; none at j; S0's times (padded) reach dimension 2;
+        // nothing past the times
+        assert_eq!(answers, [false, true, true, false, false]);
+        // several spaces: S0 [i], S1 [i, j]
+        let two = under(&f, "[N] -> { S0[i] -> [i]; S1[i, j] -> [i, j] }");
+        for (piece, l, want) in [
+            (&both, 0, false),
+            (&s1, 1, true),
+            (&s0, 1, false),
+            (&s1, 2, false),
+        ] {
+            assert_eq!(two.parallel_in(piece, l), want, "{l}");
+            assert_eq!(
+                parallel_in(&two.model, &two.schedule.map, piece, l),
+                want,
+                "{l}"
+            );
+        }
+    }
+
+    /// A `Front` whose function was edited does not hand out the model of
+    /// the one it was built from, nor version runs with it.
+    #[test]
+    fn an_edited_function_is_refused() {
+        let f = front_for(KERNEL, Policy::Original, 1).unwrap();
+        assert_eq!(
+            f.scop().unwrap(),
+            &scop::build_from_ast(&f.function).unwrap()
+        );
+        let mut g = f.clone();
+        g.function.body.pop();
+        assert!(matches!(g.scop(), Err(Error::Usage(_))));
+        let ints: std::collections::HashMap<String, i64> = [("N".to_string(), 8)].into();
+        let state = scop::interp::initial_state(&f.function, &ints, &Default::default()).unwrap();
+        assert_eq!(version(&f, &state).unwrap(), assumptions::Choice::Optimized);
+        assert!(matches!(version(&g, &state), Err(Error::Usage(_))));
+    }
 }

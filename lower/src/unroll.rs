@@ -115,42 +115,23 @@ fn substitute(n: &mut Node, c: &str, by: &Expr, u: i64) {
 
 /// Every innermost loop that writes down columns unrolled (module doc).
 pub fn unroll_column_writes(k: &Kernel, n: &Node) -> Node {
-    fn walk(k: &Kernel, n: &Node, iters: &mut Vec<String>) -> Node {
-        match n {
-            Node::For {
-                iterator,
-                init,
-                cond,
-                inc,
-                body,
-            } => {
-                // a nest lowered by transposed blocks keeps its loops
-                let outer = |v: &str| iters.iter().any(|i| i == v);
-                if crate::transpose::detect(k, n, &outer).is_some() {
-                    return n.clone();
-                }
-                if let Some(u) = unroll_loop(k, n, iters) {
-                    return u;
-                }
-                iters.push(iterator.clone());
-                let body = walk(k, body, iters);
-                iters.pop();
-                Node::For {
-                    iterator: iterator.clone(),
-                    init: init.clone(),
-                    cond: cond.clone(),
-                    inc: *inc,
-                    body: Box::new(body),
-                }
-            }
-            Node::If { cond, then, els } => Node::If {
-                cond: cond.clone(),
-                then: Box::new(walk(k, then, iters)),
-                els: els.as_ref().map(|e| Box::new(walk(k, e, iters))),
-            },
-            Node::Block(v) => Node::Block(v.iter().map(|x| walk(k, x, iters)).collect()),
-            Node::User { .. } => n.clone(),
+    /// `None` when nothing changed.
+    fn walk(k: &Kernel, n: &Node, iters: &mut Vec<String>) -> Option<Node> {
+        let Node::For { iterator, .. } = n else {
+            return n.map_children(|x| walk(k, x, iters));
+        };
+        // a nest lowered by transposed blocks keeps its loops
+        let outer = |v: &str| iters.iter().any(|i| i == v);
+        if crate::transpose::detect(k, n, &outer).is_some() {
+            return None;
         }
+        if let Some(u) = unroll_loop(k, n, iters) {
+            return Some(u);
+        }
+        iters.push(iterator.clone());
+        let new = n.map_children(|x| walk(k, x, iters));
+        iters.pop();
+        new
     }
-    walk(k, n, &mut Vec::new())
+    walk(k, n, &mut Vec::new()).unwrap_or_else(|| n.clone())
 }

@@ -56,33 +56,7 @@ fn dim(it: &str) -> Option<usize> {
 /// a skew `s` (the caller checks that the pair is a recurrence worth it and
 /// that the order keeps the dependences), rewritten as in the module doc.
 pub fn wave_jam(node: &Node, skew: &dyn Fn(&Node, usize) -> Option<i64>) -> Node {
-    match node {
-        Node::For {
-            iterator,
-            init,
-            cond,
-            inc,
-            body,
-        } => {
-            if let Some(n) = rewrite(node, skew) {
-                return n;
-            }
-            Node::For {
-                iterator: iterator.clone(),
-                init: init.clone(),
-                cond: cond.clone(),
-                inc: *inc,
-                body: Box::new(wave_jam(body, skew)),
-            }
-        }
-        Node::If { cond, then, els } => Node::If {
-            cond: cond.clone(),
-            then: Box::new(wave_jam(then, skew)),
-            els: els.as_ref().map(|e| Box::new(wave_jam(e, skew))),
-        },
-        Node::Block(v) => Node::Block(v.iter().map(|x| wave_jam(x, skew)).collect()),
-        Node::User { .. } => node.clone(),
-    }
+    node.rewrite(|n| rewrite(n, skew))
 }
 
 /// The rewritten pair rooted at `n`, or `None` when it is not one.
@@ -178,51 +152,8 @@ fn rewrite(n: &Node, skew: &dyn Fn(&Node, usize) -> Option<i64>) -> Option<Node>
 mod tests {
     use super::*;
 
-    /// Runs the statement calls of `n` with the parameters `params`,
-    /// recording `(name, args)` in order.
-    fn trace(n: &Node, env: &mut Vec<(String, i128)>, out: &mut Vec<(String, Vec<i128>)>) {
-        let look = |env: &Vec<(String, i128)>, v: &str| {
-            env.iter().rev().find(|(n, _)| n == v).map(|(_, x)| *x)
-        };
-        match n {
-            Node::For {
-                iterator,
-                init,
-                cond,
-                inc,
-                body,
-            } => {
-                let mut c = init.eval(&|v| look(env, v)).unwrap();
-                loop {
-                    env.push((iterator.clone(), c));
-                    let go = cond.eval(&|v| look(env, v)).unwrap() != 0;
-                    if !go {
-                        env.pop();
-                        break;
-                    }
-                    trace(body, env, out);
-                    env.pop();
-                    c += i128::from(*inc);
-                }
-            }
-            Node::If { cond, then, els } => {
-                if cond.eval(&|v| look(env, v)).unwrap() != 0 {
-                    trace(then, env, out);
-                } else if let Some(e) = els {
-                    trace(e, env, out);
-                }
-            }
-            Node::Block(v) => v.iter().for_each(|x| trace(x, env, out)),
-            Node::User { name, args } => out.push((
-                name.clone(),
-                args.iter()
-                    .map(|a| a.eval(&|v| look(env, v)).unwrap())
-                    .collect(),
-            )),
-        }
-    }
-
-    fn pair() -> Node {
+    /// `for c0 in 1..=N-2 { for c1 in jlb..=M-2 { S0(c0, c1) } }`.
+    fn pair_from(jlb: Expr) -> Node {
         let le = |a: Expr, b: Expr| Expr::cmp(CmpOp::Le, a, b);
         Node::For {
             iterator: "c0".into(),
@@ -231,7 +162,7 @@ mod tests {
             inc: 1,
             body: Box::new(Node::For {
                 iterator: "c1".into(),
-                init: Expr::Int(1),
+                init: jlb,
                 cond: le(Expr::var("c1"), Expr::sub(Expr::var("M"), Expr::Int(2))),
                 inc: 1,
                 body: Box::new(Node::User {
@@ -240,6 +171,10 @@ mod tests {
                 }),
             }),
         }
+    }
+
+    fn pair() -> Node {
+        pair_from(Expr::Int(1))
     }
 
     /// The rewritten nest runs every instance once, and in an order where
@@ -253,13 +188,12 @@ mod tests {
             let w = wave_jam(&pair(), &|_, _| Some(s));
             assert_ne!(w, pair());
             for w in [w.clone(), crate::split::split_guards(&w)] {
-                for n in 2..12i128 {
-                    for m in 2..12i128 {
-                        let mut env = vec![("N".to_string(), n), ("M".to_string(), m)];
-                        let (mut got, mut want) = (Vec::new(), Vec::new());
-                        trace(&w, &mut env, &mut got);
-                        trace(&pair(), &mut env, &mut want);
-                        let pos = |i: i128, j: i128| got.iter().position(|(_, a)| a == &vec![i, j]);
+                for n in 2..12i64 {
+                    for m in 2..12i64 {
+                        let params = [("N".to_string(), n), ("M".to_string(), m)];
+                        let got = ast::run(&w, &params, 1 << 20).unwrap();
+                        let mut want = ast::run(&pair(), &params, 1 << 20).unwrap();
+                        let pos = |i: i64, j: i64| got.iter().position(|(_, a)| a == &vec![i, j]);
                         let mut sorted = got.clone();
                         sorted.sort();
                         want.sort();
@@ -270,7 +204,7 @@ mod tests {
                             if let Some(p) = pos(i, j - 1) {
                                 assert!(p < here);
                             }
-                            if let Some(p) = pos(i - 1, j + i128::from(s) - 1) {
+                            if let Some(p) = pos(i - 1, j + s - 1) {
                                 assert!(p < here, "s={s} N={n} M={m} ({i},{j})");
                             }
                         }
@@ -285,39 +219,7 @@ mod tests {
     #[test]
     fn other_shapes_are_left_alone() {
         assert_eq!(wave_jam(&pair(), &|_, _| None), pair());
-        let Node::For {
-            iterator,
-            init,
-            cond,
-            inc,
-            body,
-        } = pair()
-        else {
-            unreachable!()
-        };
-        let Node::For {
-            iterator: it2,
-            cond: c2,
-            inc: i2,
-            body: b2,
-            ..
-        } = *body
-        else {
-            unreachable!()
-        };
-        let tri = Node::For {
-            iterator,
-            init,
-            cond,
-            inc,
-            body: Box::new(Node::For {
-                iterator: it2,
-                init: Expr::var("c0"),
-                cond: c2,
-                inc: i2,
-                body: b2,
-            }),
-        };
+        let tri = pair_from(Expr::var("c0"));
         assert_eq!(wave_jam(&tri, &|_, _| Some(2)), tri);
     }
 }

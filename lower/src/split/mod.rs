@@ -406,28 +406,5 @@ fn split_loop(n: &Node) -> Option<Node> {
 /// guard-free middle and epilogue, after unswitching the guards' atoms
 /// that do not depend on it (module doc).
 pub fn split_guards(n: &Node) -> Node {
-    match n {
-        Node::For {
-            iterator,
-            init,
-            cond,
-            inc,
-            body,
-        } => unswitch::unswitch(n)
-            .or_else(|| split_loop(n))
-            .unwrap_or_else(|| Node::For {
-                iterator: iterator.clone(),
-                init: init.clone(),
-                cond: cond.clone(),
-                inc: *inc,
-                body: Box::new(split_guards(body)),
-            }),
-        Node::If { cond, then, els } => Node::If {
-            cond: cond.clone(),
-            then: Box::new(split_guards(then)),
-            els: els.as_ref().map(|e| Box::new(split_guards(e))),
-        },
-        Node::Block(v) => Node::Block(v.iter().map(split_guards).collect()),
-        Node::User { .. } => n.clone(),
-    }
+    n.rewrite(|x| unswitch::unswitch(x).or_else(|| split_loop(x)))
 }

@@ -81,22 +81,8 @@ fn version(n: &Node, c: &str, body: &Node, invariant: &[Expr], values: &mut Vec<
     if calls(&resolved) == 0 {
         return Node::Block(Vec::new());
     }
-    let Node::For {
-        iterator,
-        init,
-        cond,
-        inc,
-        ..
-    } = n
-    else {
+    let Some(l) = n.with_loop_body(resolved) else {
         return n.clone();
-    };
-    let l = Node::For {
-        iterator: iterator.clone(),
-        init: init.clone(),
-        cond: cond.clone(),
-        inc: *inc,
-        body: Box::new(resolved),
     };
     split_loop(&l).unwrap_or(l)
 }
