@@ -330,14 +330,7 @@ impl Gen<'_> {
             // (coalescing drops the empty disjuncts: no parts, no points)
             let s = self.memo.coalesced_inside(&p.set, ctx)?;
             if !s.basic_maps().is_empty() {
-                // (the piece goes on as its set inside the context: the
-                // levels below only reach points of the context, and a
-                // set that is the memo's own answer and lies inside their
-                // contexts is coalesced there disjunct by disjunct)
-                live.push(Piece {
-                    set: s.clone(),
-                    ..p
-                });
+                live.push(p);
                 inter.push(s);
             }
         }

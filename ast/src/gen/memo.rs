@@ -692,6 +692,49 @@ mod tests {
     }
 
     #[test]
+    fn lex_answers_shared_by_disjuncts_with_the_same_points() {
+        let memo = Memo::default();
+        // a disjunct inside the context: coalesced_inside's disjunct of it
+        // has its points, written otherwise
+        let set = memo
+            .coalesced(&map(
+                "[N] -> { [i, j] : exists (e : i = 2e and 0 <= i < N and 0 <= j <= i); \
+                [i, j] : 0 <= i < N and i < j < N }",
+            ))
+            .unwrap();
+        let ctx = map("[N] -> { [i, j] : i >= 0 and j >= 0 and N >= 1 }");
+        let inside = memo.coalesced_inside(&set, &ctx).unwrap();
+        assert_eq!(inside.basic_maps().len(), 2);
+        for (b, c) in set.basic_maps().iter().zip(inside.basic_maps()) {
+            let rb = memo.representative(b);
+            let rc = memo.representative(c);
+            assert!(same_disjunct(&rb, &rc), "{rb:?} / {rc:?}");
+            assert!(Map::from_basic(b.clone())
+                .is_equal(&Map::from_basic(c.clone()))
+                .unwrap());
+        }
+        // an answer is computed once per pair of representatives and tests
+        let (x, y) = (&set.basic_maps()[0], &set.basic_maps()[1]);
+        let (x2, y2) = (&inside.basic_maps()[0], &inside.basic_maps()[1]);
+        let calls = std::cell::Cell::new(0);
+        let answer = |v: bool| {
+            let calls = &calls;
+            move || {
+                calls.set(calls.get() + 1);
+                Ok(v)
+            }
+        };
+        assert!(memo.lex_after(x, y, &[0, 1], answer(true)).unwrap());
+        // (the check of unit-test builds computes it again: same answer)
+        assert!(memo.lex_after(x2, y2, &[0, 1], answer(true)).unwrap());
+        assert_eq!(calls.get(), 2);
+        // other tests, or the pair the other way: other questions
+        assert!(!memo.lex_after(x2, y2, &[1], answer(false)).unwrap());
+        assert!(!memo.lex_after(y2, x2, &[0, 1], answer(false)).unwrap());
+        assert_eq!(calls.get(), 4);
+    }
+
+    #[test]
     fn written_forms_are_told_apart() {
         // the same set written two ways: two questions
         let a = map("{ [i] : 0 <= i <= 10 }");
