@@ -43,29 +43,37 @@ impl Gen<'_> {
                 sub.push(Map::from_basic(b.clone()));
             }
         }
-        let (mut sub_before, tested) = self.before_matrix(l, &sub, true, Some(&owner))?;
+        let (sub_before, tested) = self.before_matrix(l, &sub, true, Some(&owner))?;
         let groups = groups_of(&sub_before);
         if groups.len() == 1 {
             // the pieces ordered as wholes: a piece precedes another when
             // each of its disjuncts precedes each of the other's, which the
             // pairs of disjuncts of different pieces tell
             // ([`Self::lex_before_both`] of two pieces is that conjunction;
-            // the pairs left untested, already in one group, are tested now)
-            for a in 0..sub.len() {
-                for b in a + 1..sub.len() {
-                    if owner[a] != owner[b] && !tested[a][b] {
-                        let (ab, ba) = self.lex_before_both(l, &sub[a], &sub[b])?;
-                        sub_before[a][b] = ab;
-                        sub_before[b][a] = ba;
-                    }
-                }
-            }
+            // the pairs left untested, already in one group, are tested now,
+            // but only for two pieces whose order the tested pairs leave
+            // open: once each is after the other somewhere, no pair of
+            // theirs changes the conjunction)
             let k = inter.len();
             let mut before = vec![vec![true; k]; k];
             for a in 0..sub.len() {
                 for b in 0..sub.len() {
-                    if owner[a] != owner[b] && !sub_before[a][b] {
+                    if owner[a] != owner[b] && tested[a][b] && !sub_before[a][b] {
                         before[owner[a]][owner[b]] = false;
+                    }
+                }
+            }
+            for a in 0..sub.len() {
+                for b in a + 1..sub.len() {
+                    let (oa, ob) = (owner[a], owner[b]);
+                    if oa != ob && !tested[a][b] && (before[oa][ob] || before[ob][oa]) {
+                        let (ab, ba) = self.lex_before_both(l, &sub[a], &sub[b])?;
+                        if !ab {
+                            before[oa][ob] = false;
+                        }
+                        if !ba {
+                            before[ob][oa] = false;
+                        }
                     }
                 }
             }
