@@ -98,9 +98,20 @@ fn hash_of_basic(b: &BasicMap) -> u64 {
 /// dimensions kept and the answer.
 type Leading = (BasicMap, usize, Option<BasicMap>);
 
+/// Remembered [`Memo::lex_after`]: the two disjuncts (as their
+/// representatives), the dimensions tested and the answer.
+type LexAnswer = (BasicMap, BasicMap, Vec<usize>, bool);
+
 /// Remembered answers of one generation.
 #[derive(Default)]
 pub(super) struct Memo {
+    /// Disjuncts known to have the same points as an earlier disjunct (its
+    /// representative), by the hash of the disjunct: the disjuncts of
+    /// [`Memo::coalesced_inside`]'s answer computed disjunct by disjunct
+    /// (a disjunct inside the context, simplified).
+    same_points: RefCell<HashMap<u64, Vec<(BasicMap, BasicMap)>>>,
+    /// Answers of [`Memo::lex_after`], by the hashes of the representatives.
+    lex: RefCell<HashMap<u64, Vec<LexAnswer>>>,
     /// Inputs and their `coalesce_simplified`, by the hash of the input.
     coalesced: RefCell<HashMap<u64, Vec<(Map, Map)>>>,
     /// Basic sets and their [`Memo::leading_dims`] (with the number of
@@ -174,7 +185,12 @@ impl Memo {
                     let mut out = Map::empty(set.space().clone());
                     for b in set.basic_maps() {
                         let one = Map::from_basic(b.clone()).intersect(ctx)?;
-                        for c in self.coalesced(&one)?.basic_maps() {
+                        let c = self.coalesced(&one)?;
+                        if let [c] = c.basic_maps() {
+                            // (`b` inside `ctx`: `c` has the points of `b`)
+                            self.note_same_points(c, b);
+                        }
+                        for c in c.basic_maps() {
                             out.add_basic(c.clone())?;
                         }
                     }
@@ -203,6 +219,84 @@ impl Memo {
 }
 
 impl Memo {
+    /// The representative of `b`: the earliest disjunct noted with the same
+    /// points ([`Self::note_same_points`]), or `b` itself.
+    fn representative(&self, b: &BasicMap) -> BasicMap {
+        let memo = self.same_points.borrow();
+        memo.get(&hash_of_basic(b))
+            .and_then(|bucket| {
+                bucket
+                    .iter()
+                    .find(|(q, _)| q.space() == b.space() && same_disjunct(q, b))
+            })
+            .map_or_else(|| b.clone(), |(_, r)| r.clone())
+    }
+
+    /// Note that the disjunct `c` has the same points as `b`.
+    fn note_same_points(&self, c: &BasicMap, b: &BasicMap) {
+        if c.space() == b.space() && same_disjunct(c, b) {
+            return;
+        }
+        let root = self.representative(b);
+        if root.space() == c.space() && same_disjunct(&root, c) {
+            return;
+        }
+        let mut memo = self.same_points.borrow_mut();
+        let bucket = memo.entry(hash_of_basic(c)).or_default();
+        if !bucket
+            .iter()
+            .any(|(q, _)| q.space() == c.space() && same_disjunct(q, c))
+        {
+            bucket.push((c.clone(), root));
+        }
+    }
+
+    /// Whether some point of `x` is lexicographically after a point of `y`
+    /// by the dimensions `tests` (for each `k` of `tests` in turn: the
+    /// dimensions before `tests[0]` and the earlier ones of `tests` equal,
+    /// `x_k > y_k`), by `compute` (the engine's tests) once per pair of
+    /// representatives ([`Self::representative`]): disjuncts with the same
+    /// points have the same answer. `tests` is not empty and names the
+    /// whole question: the dimensions before `tests[0]` are equal in the
+    /// question whether the caller makes them so or they are equal
+    /// constants of both disjuncts.
+    pub(super) fn lex_after(
+        &self,
+        x: &BasicMap,
+        y: &BasicMap,
+        tests: &[usize],
+        compute: impl FnOnce() -> Result<bool>,
+    ) -> Result<bool> {
+        let (rx, ry) = (self.representative(x), self.representative(y));
+        let h = hash_of_basic(&rx) ^ hash_of_basic(&ry).rotate_left(17);
+        let found = self.lex.borrow().get(&h).and_then(|bucket| {
+            bucket
+                .iter()
+                .find(|(a, b, t, _)| {
+                    t == tests
+                        && a.space() == rx.space()
+                        && b.space() == ry.space()
+                        && same_disjunct(a, &rx)
+                        && same_disjunct(b, &ry)
+                })
+                .map(|e| e.3)
+        });
+        if let Some(after) = found {
+            // (the engine's answer, checked in debug and unit-test builds)
+            if cfg!(any(test, debug_assertions)) {
+                assert_eq!(compute()?, after, "lex_after changed the answer {x} / {y}");
+            }
+            return Ok(after);
+        }
+        let after = compute()?;
+        self.lex
+            .borrow_mut()
+            .entry(h)
+            .or_default()
+            .push((rx, ry, tests.to_vec(), after));
+        Ok(after)
+    }
+
     /// `project_keep(s, keep, n).coalesce_simplified()`, computed disjunct
     /// by disjunct when `s` is an answer remembered as its own of several
     /// disjuncts whose dimensions from `keep` on are, in every disjunct,
@@ -595,6 +689,49 @@ mod tests {
         let thirds = ctx("[N] -> { [i, j] : i mod 3 = 0 }");
         assert!(!inside_by_lp(&even, &thirds).unwrap());
         assert!(!even.is_subset(&thirds).unwrap());
+    }
+
+    #[test]
+    fn lex_answers_shared_by_disjuncts_with_the_same_points() {
+        let memo = Memo::default();
+        // a disjunct inside the context: coalesced_inside's disjunct of it
+        // has its points, written otherwise
+        let set = memo
+            .coalesced(&map(
+                "[N] -> { [i, j] : exists (e : i = 2e and 0 <= i < N and 0 <= j <= i); \
+                [i, j] : 0 <= i < N and i < j < N }",
+            ))
+            .unwrap();
+        let ctx = map("[N] -> { [i, j] : i >= 0 and j >= 0 and N >= 1 }");
+        let inside = memo.coalesced_inside(&set, &ctx).unwrap();
+        assert_eq!(inside.basic_maps().len(), 2);
+        for (b, c) in set.basic_maps().iter().zip(inside.basic_maps()) {
+            let rb = memo.representative(b);
+            let rc = memo.representative(c);
+            assert!(same_disjunct(&rb, &rc), "{rb:?} / {rc:?}");
+            assert!(Map::from_basic(b.clone())
+                .is_equal(&Map::from_basic(c.clone()))
+                .unwrap());
+        }
+        // an answer is computed once per pair of representatives and tests
+        let (x, y) = (&set.basic_maps()[0], &set.basic_maps()[1]);
+        let (x2, y2) = (&inside.basic_maps()[0], &inside.basic_maps()[1]);
+        let calls = std::cell::Cell::new(0);
+        let answer = |v: bool| {
+            let calls = &calls;
+            move || {
+                calls.set(calls.get() + 1);
+                Ok(v)
+            }
+        };
+        assert!(memo.lex_after(x, y, &[0, 1], answer(true)).unwrap());
+        // (the check of unit-test builds computes it again: same answer)
+        assert!(memo.lex_after(x2, y2, &[0, 1], answer(true)).unwrap());
+        assert_eq!(calls.get(), 2);
+        // other tests, or the pair the other way: other questions
+        assert!(!memo.lex_after(x2, y2, &[1], answer(false)).unwrap());
+        assert!(!memo.lex_after(y2, x2, &[0, 1], answer(false)).unwrap());
+        assert_eq!(calls.get(), 4);
     }
 
     #[test]

@@ -43,29 +43,37 @@ impl Gen<'_> {
                 sub.push(Map::from_basic(b.clone()));
             }
         }
-        let (mut sub_before, tested) = self.before_matrix(l, &sub, true, Some(&owner))?;
+        let (sub_before, tested) = self.before_matrix(l, &sub, true, Some(&owner))?;
         let groups = groups_of(&sub_before);
         if groups.len() == 1 {
             // the pieces ordered as wholes: a piece precedes another when
             // each of its disjuncts precedes each of the other's, which the
             // pairs of disjuncts of different pieces tell
             // ([`Self::lex_before_both`] of two pieces is that conjunction;
-            // the pairs left untested, already in one group, are tested now)
-            for a in 0..sub.len() {
-                for b in a + 1..sub.len() {
-                    if owner[a] != owner[b] && !tested[a][b] {
-                        let (ab, ba) = self.lex_before_both(l, &sub[a], &sub[b])?;
-                        sub_before[a][b] = ab;
-                        sub_before[b][a] = ba;
-                    }
-                }
-            }
+            // the pairs left untested, already in one group, are tested now,
+            // but only for two pieces whose order the tested pairs leave
+            // open: once each is after the other somewhere, no pair of
+            // theirs changes the conjunction)
             let k = inter.len();
             let mut before = vec![vec![true; k]; k];
             for a in 0..sub.len() {
                 for b in 0..sub.len() {
-                    if owner[a] != owner[b] && !sub_before[a][b] {
+                    if owner[a] != owner[b] && tested[a][b] && !sub_before[a][b] {
                         before[owner[a]][owner[b]] = false;
+                    }
+                }
+            }
+            for a in 0..sub.len() {
+                for b in a + 1..sub.len() {
+                    let (oa, ob) = (owner[a], owner[b]);
+                    if oa != ob && !tested[a][b] && (before[oa][ob] || before[ob][oa]) {
+                        let (ab, ba) = self.lex_before_both(l, &sub[a], &sub[b])?;
+                        if !ab {
+                            before[oa][ob] = false;
+                        }
+                        if !ba {
+                            before[ob][oa] = false;
+                        }
                     }
                 }
             }
@@ -257,10 +265,6 @@ impl Gen<'_> {
     /// pairs are built on the parts' projections onto the schedule
     /// dimensions (the same points of those dimensions, half the columns).
     fn lex_before_both(&self, l: usize, a: &Map, b: &Map) -> Result<(bool, bool)> {
-        let full = self.scan.n;
-        let d = self.scan.n_sched;
-        let np = self.scan.params.len();
-        let row = |out: &BasicMap| vec![Int::ZERO; out.row_len()];
         let (mut ab, mut ba) = (true, true);
         for pa_full in a.basic_maps() {
             for pb_full in b.basic_maps() {
@@ -288,58 +292,25 @@ impl Gen<'_> {
                 if plans.is_empty() {
                     continue;
                 }
-                let leading = if d < full {
-                    match (
-                        self.memo.leading_dims(pa_full, d, full)?,
-                        self.memo.leading_dims(pb_full, d, full)?,
-                    ) {
-                        (Some(x), Some(y)) => Some((x, y)),
-                        _ => None,
-                    }
-                } else {
-                    None
-                };
-                let (pa, pb, n) = match &leading {
-                    Some((x, y)) => (x, y, d),
-                    None => (pa_full, pb_full, full),
-                };
-                let space = set_space(&self.scan.params, 2 * n);
-                let ea = remap(pa, &space, &|c| c);
-                // b's dimensions after a's
-                let eb = remap(pb, &space, &|c| if c <= np { c } else { c + n });
-                let both_map = Map::from_basic(ea).intersect(&Map::from_basic(eb))?;
-                let Some(mut both) = both_map.basic_maps().first().cloned() else {
-                    continue;
-                };
-                for k in 0..l {
-                    let mut r = row(&both);
-                    r[1 + np + k] = Int::ONE;
-                    r[1 + np + n + k] = -&Int::ONE;
-                    both.add_eq(r);
-                }
+                // the pair's product, built once for both directions and
+                // only when some answer is not remembered
+                let mut both: Option<Option<(BasicMap, usize)>> = None;
                 for (forward, tests) in plans {
-                    // first's k > second's k after equal l..k (the skipped
-                    // dimensions are equal constants in both: their
-                    // equalities hold already)
-                    let (first, second) = if forward { (0, n) } else { (n, 0) };
-                    let mut prefix = both.clone();
-                    let mut after = false;
-                    for k in tests {
-                        let mut gt = prefix.clone();
-                        let mut r = row(&gt);
-                        r[1 + np + first + k] = Int::ONE;
-                        r[1 + np + second + k] = -&Int::ONE;
-                        r[0] = -&Int::ONE;
-                        gt.add_ineq(r);
-                        if !Map::from_basic(gt).is_empty()? {
-                            after = true;
-                            break;
+                    let (x, y) = if forward {
+                        (pa_full, pb_full)
+                    } else {
+                        (pb_full, pa_full)
+                    };
+                    let after = self.memo.lex_after(x, y, &tests, || {
+                        if both.is_none() {
+                            both = Some(self.lex_product(l, pa_full, pb_full)?);
                         }
-                        let mut r = row(&prefix);
-                        r[1 + np + k] = Int::ONE;
-                        r[1 + np + n + k] = -&Int::ONE;
-                        prefix.add_eq(r);
-                    }
+                        match both.as_ref().unwrap() {
+                            // (no pair of points with equal outer values)
+                            None => Ok(false),
+                            Some((b, n)) => self.after_in(b, *n, forward, &tests),
+                        }
+                    })?;
                     if after {
                         if forward {
                             ab = false;
@@ -351,6 +322,80 @@ impl Gen<'_> {
             }
         }
         Ok((ab, ba))
+    }
+
+    /// The product of the parts `pa` and `pb` (`b`'s dimensions after
+    /// `a`'s) with equal dimensions `..l`, and the number of dimensions of
+    /// each side: only the schedule dimensions where the statement
+    /// coordinates of both parts are substitutions of the others (the same
+    /// points of those dimensions, half the columns). `None` if empty.
+    fn lex_product(
+        &self,
+        l: usize,
+        pa_full: &BasicMap,
+        pb_full: &BasicMap,
+    ) -> Result<Option<(BasicMap, usize)>> {
+        let full = self.scan.n;
+        let d = self.scan.n_sched;
+        let np = self.scan.params.len();
+        let leading = if d < full {
+            match (
+                self.memo.leading_dims(pa_full, d, full)?,
+                self.memo.leading_dims(pb_full, d, full)?,
+            ) {
+                (Some(x), Some(y)) => Some((x, y)),
+                _ => None,
+            }
+        } else {
+            None
+        };
+        let (pa, pb, n) = match &leading {
+            Some((x, y)) => (x, y, d),
+            None => (pa_full, pb_full, full),
+        };
+        let space = set_space(&self.scan.params, 2 * n);
+        let ea = remap(pa, &space, &|c| c);
+        // b's dimensions after a's
+        let eb = remap(pb, &space, &|c| if c <= np { c } else { c + n });
+        let both_map = Map::from_basic(ea).intersect(&Map::from_basic(eb))?;
+        let Some(mut both) = both_map.basic_maps().first().cloned() else {
+            return Ok(None);
+        };
+        for k in 0..l {
+            let mut r = vec![Int::ZERO; both.row_len()];
+            r[1 + np + k] = Int::ONE;
+            r[1 + np + n + k] = -&Int::ONE;
+            both.add_eq(r);
+        }
+        Ok(Some((both, n)))
+    }
+
+    /// Whether the product `both` of [`Self::lex_product`] (`n` dimensions
+    /// a side) has a point where the first side (the second if not
+    /// `forward`) is after the other by `tests`: first's `k` > second's
+    /// `k` after equal earlier dimensions of `tests` (the skipped
+    /// dimensions are equal constants in both: their equalities hold
+    /// already).
+    fn after_in(&self, both: &BasicMap, n: usize, forward: bool, tests: &[usize]) -> Result<bool> {
+        let np = self.scan.params.len();
+        let (first, second) = if forward { (0, n) } else { (n, 0) };
+        let mut prefix = both.clone();
+        for &k in tests {
+            let mut gt = prefix.clone();
+            let mut r = vec![Int::ZERO; gt.row_len()];
+            r[1 + np + first + k] = Int::ONE;
+            r[1 + np + second + k] = -&Int::ONE;
+            r[0] = -&Int::ONE;
+            gt.add_ineq(r);
+            if !Map::from_basic(gt).is_empty()? {
+                return Ok(true);
+            }
+            let mut r = vec![Int::ZERO; prefix.row_len()];
+            r[1 + np + k] = Int::ONE;
+            r[1 + np + n + k] = -&Int::ONE;
+            prefix.add_eq(r);
+        }
+        Ok(false)
     }
 
     /// The dimensions `l..` whose comparison needs a test for "`x` before
