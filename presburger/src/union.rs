@@ -808,9 +808,10 @@ mod tests {
                 add_by_search(&mut slow, m.clone());
             }
             prop_assert!(same(&fast, &slow), "{:?}", picks);
-            prop_assert!(fast.maps.windows(2).all(|w| {
+            let ordered = fast.maps.windows(2).all(|w| {
                 (&w[0].space.domain, &w[0].space.range) < (&w[1].space.domain, &w[1].space.range)
-            }));
+            });
+            prop_assert!(ordered, "{:?}", picks);
             for f in [Map::coalesce as fn(&Map) -> Result<Map>, |m: &Map| Ok(m.clone()),
                       |m: &Map| m.reverse()] {
                 let each = fast.each(f).unwrap();
