@@ -333,9 +333,11 @@ impl BasicMap {
 pub(crate) fn remap_row(r: &[Int], map: &[usize], new_len: usize) -> Vec<Int> {
     let mut out = vec![Int::ZERO; new_len];
     for (k, v) in r.iter().enumerate() {
-        if !v.is_zero() {
-            out[map[k]] = &out[map[k]] + v;
+        if v.is_zero() {
+            continue;
         }
+        let o = &mut out[map[k]];
+        *o = if o.is_zero() { v.clone() } else { &*o + v };
     }
     out
 }

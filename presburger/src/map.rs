@@ -31,6 +31,22 @@ pub struct Map {
     pub(crate) memo: crate::coalesce::CoalesceMemo,
 }
 
+/// True if two shared parameter lists are equal: the same list when they
+/// are one allocation (most operands share their parameters), else compared
+/// name by name. (`Arc<[String]>`'s own `==` always compares the names: the
+/// standard library's pointer shortcut is only for sized contents.)
+#[inline]
+pub(crate) fn same_params(a: &Arc<[String]>, b: &Arc<[String]>) -> bool {
+    Arc::ptr_eq(a, b) || a == b
+}
+
+/// `a == b` for spaces, with the shortcut of [`same_params`] (the tuples'
+/// `Arc`s have theirs).
+#[inline]
+pub(crate) fn same_space(a: &Space, b: &Space) -> bool {
+    same_params(&a.params, &b.params) && a.domain == b.domain && a.range == b.range
+}
+
 /// A set is a [`Map`] with a set space.
 pub type Set = Map;
 /// A basic set is a [`BasicMap`] with a set space.
@@ -87,7 +103,7 @@ impl Map {
             ));
         }
         let mut b = b;
-        if b.space.params != self.space.params {
+        if !same_params(&b.space.params, &self.space.params) {
             let params = merge_params_shared(&self.space.params, &b.space.params);
             self.align_params_shared(&params);
             b.align_params_shared(&params);
@@ -129,7 +145,7 @@ impl Map {
 
     /// [`align_params`](Self::align_params) to a shared list (no copy of the names).
     pub(crate) fn align_params_shared(&mut self, params: &Arc<[String]>) {
-        if self.space.params == *params {
+        if same_params(&self.space.params, params) {
             return;
         }
         for b in &mut self.parts {
@@ -147,7 +163,7 @@ impl Map {
         }
         let mut a = self.clone();
         let mut b = other.clone();
-        if a.space.params != b.space.params {
+        if !same_params(&a.space.params, &b.space.params) {
             let params = merge_params_shared(&a.space.params, &b.space.params);
             a.align_params_shared(&params);
             b.align_params_shared(&params);
@@ -162,7 +178,7 @@ impl Map {
         other: &'a Map,
         what: &str,
     ) -> Result<(Cow<'a, Map>, Cow<'a, Map>)> {
-        if self.space.params == other.space.params {
+        if same_params(&self.space.params, &other.space.params) {
             if !self.space.tuples_match(&other.space) {
                 return Err(Error::SpaceMismatch(format!(
                     "{what}: operands live in different spaces"
@@ -221,7 +237,7 @@ impl BasicMap {
 
     /// [`align_params`](Self::align_params) to a shared list (no copy of the names).
     pub(crate) fn align_params_shared(&mut self, params: &Arc<[String]>) {
-        if self.space.params == *params {
+        if same_params(&self.space.params, params) {
             return;
         }
         let old_np = self.n_param();
@@ -251,7 +267,7 @@ impl BasicMap {
                     "intersect: operands live in different spaces".into(),
                 ));
             }
-            if self.space.params != other.space.params {
+            if !same_params(&self.space.params, &other.space.params) {
                 let params = merge_params_shared(&self.space.params, &other.space.params);
                 let mut a = self.clone();
                 let mut b = other.clone();

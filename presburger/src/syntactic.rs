@@ -16,7 +16,7 @@ use crate::matrix::dot;
 /// constraints alone define a basic map). `false` means "not proved".
 pub(crate) fn syntactically_contains(q: &BasicMap, p: &BasicMap) -> bool {
     if q.row_len() != p.row_len()
-        || q.space.params != p.space.params
+        || !crate::map::same_params(&q.space.params, &p.space.params)
         || !q.space.tuples_match(&p.space)
     {
         return false;

@@ -19,6 +19,17 @@ pub struct UnionMap {
     pub(crate) maps: Vec<Map>,
 }
 
+/// True if `a` and `b` have the same tuples, shared (`Arc::ptr_eq`): a
+/// cheap sufficient test of `a`'s tuples being `b`'s.
+fn same_tuples(a: &crate::Space, b: &crate::Space) -> bool {
+    let same_domain = match (&a.domain, &b.domain) {
+        (None, None) => true,
+        (Some(x), Some(y)) => Arc::ptr_eq(x, y),
+        _ => false,
+    };
+    same_domain && Arc::ptr_eq(&a.range, &b.range)
+}
+
 /// A union set is a [`UnionMap`] whose parts are sets.
 pub type UnionSet = UnionMap;
 
@@ -62,10 +73,25 @@ impl UnionMap {
     /// Add a map: united with the part of the same space, if any.
     pub fn add_map(&mut self, m: Map) -> Result<()> {
         let mut m = m;
-        if m.space.params != self.params {
+        if !crate::map::same_params(&m.space.params, &self.params) {
             let params = merge_params_shared(&self.params, &m.space.params);
             self.align_params_shared(&params);
             m.align_params_shared(&params);
+        }
+        // parts built in order (the usual case) go after the last without a search
+        let order =
+            |x: &Map| (&x.space.domain, &x.space.range).cmp(&(&m.space.domain, &m.space.range));
+        match self.maps.last().map(order) {
+            None | Some(std::cmp::Ordering::Less) => {
+                self.maps.push(m);
+                return Ok(());
+            }
+            Some(std::cmp::Ordering::Equal) => {
+                let last = self.maps.last_mut().expect("a last part");
+                last.parts.extend(m.parts);
+                return Ok(());
+            }
+            Some(std::cmp::Ordering::Greater) => {}
         }
         match self.maps.binary_search_by(|x| {
             (&x.space.domain, &x.space.range).cmp(&(&m.space.domain, &m.space.range))
@@ -137,7 +163,7 @@ impl UnionMap {
     fn aligned(&self, other: &UnionMap) -> (UnionMap, UnionMap) {
         let mut a = self.clone();
         let mut b = other.clone();
-        if a.params != b.params {
+        if !crate::map::same_params(&a.params, &b.params) {
             let p = merge_params_shared(&a.params, &b.params);
             a.align_params_shared(&p);
             b.align_params_shared(&p);
@@ -155,7 +181,7 @@ impl UnionMap {
         std::borrow::Cow<'a, UnionMap>,
     ) {
         use std::borrow::Cow;
-        if self.params == other.params {
+        if crate::map::same_params(&self.params, &other.params) {
             return (Cow::Borrowed(self), Cow::Borrowed(other));
         }
         let (a, b) = self.aligned(other);
@@ -173,8 +199,26 @@ impl UnionMap {
         Ok(u)
     }
 
+    /// `f` of every part, as [`add_map`](Self::add_map) would collect them;
+    /// when every answer keeps its part's space (the same tuples, shared,
+    /// and the parameters), the parts are in order and distinct already and
+    /// are kept as they come.
     fn each(&self, f: impl Fn(&Map) -> Result<Map>) -> Result<UnionMap> {
-        UnionMap::collect(&self.params, self.maps.iter().map(f))
+        let mut maps = Vec::with_capacity(self.maps.len());
+        let mut in_place = true;
+        for x in &self.maps {
+            let m = f(x)?;
+            in_place &= same_tuples(&x.space, &m.space)
+                && crate::map::same_params(&m.space.params, &self.params);
+            maps.push(m);
+        }
+        if in_place {
+            return Ok(UnionMap {
+                params: self.params.clone(),
+                maps,
+            });
+        }
+        UnionMap::collect(&self.params, maps.into_iter().map(Ok))
     }
 
     /// Union (per space).
@@ -696,5 +740,84 @@ impl UnionMap {
     /// integer points ([`Map::convex_hull`] says exactly what it holds).
     pub fn convex_hull(&self) -> Result<UnionMap> {
         self.each(Map::convex_hull)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Parts of several spaces (some sharing one, with other parameters).
+    const PARTS: &[&str] = &[
+        "[n] -> { A[i] : 0 <= i < n }",
+        "[n] -> { A[i] : i = n + 3 }",
+        "[m] -> { B[i, j] : i <= j <= m }",
+        "{ B[i] : i >= 2 }",
+        "[n] -> { A[i] -> B[j] : j = i + n }",
+        "{ [i] -> [j] : j = 2i }",
+        "[m] -> { C[] : m >= 0 }",
+        "[n, m] -> { A[i] -> A[j] : j > i + m - n }",
+    ];
+
+    /// The simple way to add a map (the oracle of `add_map`'s shortcut for
+    /// parts in order): binary search, then insert or concatenate.
+    fn add_by_search(u: &mut UnionMap, mut m: Map) {
+        if m.space.params != u.params {
+            let params = merge_params_shared(&u.params, &m.space.params);
+            u.align_params_shared(&params);
+            m.align_params_shared(&params);
+        }
+        match u.maps.binary_search_by(|x| {
+            (&x.space.domain, &x.space.range).cmp(&(&m.space.domain, &m.space.range))
+        }) {
+            Ok(k) => u.maps[k].parts.extend(m.parts),
+            Err(k) => u.maps.insert(k, m),
+        }
+    }
+
+    fn same(a: &UnionMap, b: &UnionMap) -> bool {
+        a.params == b.params
+            && a.maps.len() == b.maps.len()
+            && a.maps.iter().zip(&b.maps).all(|(x, y)| {
+                x.space == y.space
+                    && x.parts.len() == y.parts.len()
+                    && x.parts.iter().zip(&y.parts).all(|(p, q)| {
+                        p.space == q.space
+                            && p.eqs == q.eqs
+                            && p.ineqs == q.ineqs
+                            && p.divs == q.divs
+                    })
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, failure_persistence: None, ..ProptestConfig::default() })]
+
+        /// `add_map` (with its shortcut for parts in order) builds what the
+        /// binary search alone builds, in any order of the parts; `each`
+        /// (with its shortcut for answers in their part's space) gives what
+        /// collecting the answers with `add_map` gives.
+        #[test]
+        fn add_map_and_each_match_the_search(picks in prop::collection::vec(0..PARTS.len(), 0..8)) {
+            let maps: Vec<Map> = picks.iter().map(|&k| PARTS[k].parse().unwrap()).collect();
+            let mut fast = UnionMap::empty(Arc::from(Vec::<String>::new()));
+            let mut slow = fast.clone();
+            for m in &maps {
+                fast.add_map(m.clone()).unwrap();
+                add_by_search(&mut slow, m.clone());
+            }
+            prop_assert!(same(&fast, &slow), "{:?}", picks);
+            let ordered = fast.maps.windows(2).all(|w| {
+                (&w[0].space.domain, &w[0].space.range) < (&w[1].space.domain, &w[1].space.range)
+            });
+            prop_assert!(ordered, "{:?}", picks);
+            for f in [Map::coalesce as fn(&Map) -> Result<Map>, |m: &Map| Ok(m.clone()),
+                      |m: &Map| if m.is_set() { Ok(m.clone()) } else { m.reverse() }] {
+                let each = fast.each(f).unwrap();
+                let collected = UnionMap::collect(&fast.params, fast.maps.iter().map(f)).unwrap();
+                prop_assert!(same(&each, &collected), "{:?}", picks);
+            }
+        }
     }
 }

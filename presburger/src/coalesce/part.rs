@@ -364,7 +364,9 @@ impl Part {
     /// that `self ⊄ q` found by a few samples instead of the difference.
     /// `false` proves nothing.
     pub(super) fn sampled_point_outside(&mut self, q: &BasicMap) -> Result<bool> {
-        if q.row_len() != self.b.row_len() || q.space.params != self.b.space.params {
+        if q.row_len() != self.b.row_len()
+            || !crate::map::same_params(&q.space.params, &self.b.space.params)
+        {
             return Ok(false);
         }
         let rows = q
@@ -423,7 +425,9 @@ impl Part {
 
     /// The LP test of [`is_subset_of`](Self::is_subset_of).
     pub(super) fn lp_contained_in(&mut self, q: &BasicMap) -> Result<bool> {
-        if q.row_len() != self.b.row_len() || q.space.params != self.b.space.params {
+        if q.row_len() != self.b.row_len()
+            || !crate::map::same_params(&q.space.params, &self.b.space.params)
+        {
             return Ok(false);
         }
         for e in &q.eqs {
@@ -620,7 +624,10 @@ pub(super) fn implied_by_one_row(b: &BasicMap, r: &[Int]) -> bool {
 /// `a` and `b` have the same divisions and the same rows in the same order
 /// (so they are the same set, and simplify alike).
 fn same_rows(a: &BasicMap, b: &BasicMap) -> bool {
-    a.ineqs == b.ineqs && a.eqs == b.eqs && a.divs == b.divs && a.space == b.space
+    a.ineqs == b.ineqs
+        && a.eqs == b.eqs
+        && a.divs == b.divs
+        && crate::map::same_space(&a.space, &b.space)
 }
 
 /// `x` (every column but the constant) is a point of `b`, and a step from it

@@ -30,7 +30,7 @@ const MAX_NODES: usize = 256;
 /// True if `p ⊆ q` is proved by a renaming of `q`'s locals onto `p`'s (see
 /// the [module documentation](self)); `false` means "not proved".
 pub(super) fn contains_renamed(q: &BasicMap, p: &BasicMap) -> bool {
-    if q.space.params != p.space.params
+    if !crate::map::same_params(&q.space.params, &p.space.params)
         || !q.space.tuples_match(&p.space)
         || q.space.n_vars() != p.space.n_vars()
     {

@@ -160,7 +160,9 @@ fn lp_contains_any(qs: &[BasicMap], p: &BasicMap) -> Result<bool> {
     let cands: Vec<&BasicMap> = qs
         .iter()
         .filter(|q| {
-            q.n_div() == 0 && q.space.params == p.space.params && q.space.tuples_match(&p.space)
+            q.n_div() == 0
+                && crate::map::same_params(&q.space.params, &p.space.params)
+                && q.space.tuples_match(&p.space)
         })
         .collect();
     if cands.is_empty() {
