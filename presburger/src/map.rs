@@ -40,13 +40,6 @@ pub(crate) fn same_params(a: &Arc<[String]>, b: &Arc<[String]>) -> bool {
     Arc::ptr_eq(a, b) || a == b
 }
 
-/// `a == b` for spaces, with the shortcut of [`same_params`] (the tuples'
-/// `Arc`s have theirs).
-#[inline]
-pub(crate) fn same_space(a: &Space, b: &Space) -> bool {
-    same_params(&a.params, &b.params) && a.domain == b.domain && a.range == b.range
-}
-
 /// A set is a [`Map`] with a set space.
 pub type Set = Map;
 /// A basic set is a [`BasicMap`] with a set space.

@@ -167,6 +167,19 @@ fn nested_dim(a: &Tuple, b: &Tuple) -> usize {
     a.dim() + b.dim()
 }
 
+/// Spaces are equal when their parameter names and tuples are. Operands
+/// usually share one parameter list, so the lists are compared by pointer
+/// first ([`same_params`](crate::map::same_params); the tuples' `Arc`s have
+/// that shortcut of their own).
+impl PartialEq for Space {
+    fn eq(&self, other: &Space) -> bool {
+        crate::map::same_params(&self.params, &other.params)
+            && self.domain == other.domain
+            && self.range == other.range
+    }
+}
+impl Eq for Space {}
+
 impl PartialEq for Tuple {
     fn eq(&self, other: &Tuple) -> bool {
         self.cmp(other) == Ordering::Equal
@@ -228,7 +241,7 @@ impl Ord for Tuple {
 ///
 /// The parts are shared (see the [module documentation](self)): cloning a
 /// space does not allocate.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug, Hash, PartialOrd, Ord)]
 pub struct Space {
     /// Parameter names, in order.
     pub params: Arc<[String]>,

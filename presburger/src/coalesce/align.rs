@@ -15,9 +15,7 @@ use crate::int::Int;
 /// order, or `None` when some local is a plain existential or a numerator
 /// refers to a later local.
 pub(super) fn common_divs(a: &BasicMap, b: &BasicMap) -> Option<(BasicMap, BasicMap)> {
-    if !crate::map::same_space(&a.space, &b.space)
-        || a.divs.iter().chain(&b.divs).any(Option::is_none)
-    {
+    if a.space != b.space || a.divs.iter().chain(&b.divs).any(Option::is_none) {
         return None;
     }
     let off = a.off_div();
@@ -53,7 +51,7 @@ pub(super) fn common_divs(a: &BasicMap, b: &BasicMap) -> Option<(BasicMap, Basic
 /// columns); `None` when some local of `q` is one, or a numerator refers
 /// to a later local.
 pub(super) fn rows_over(p: &BasicMap, q: &BasicMap) -> Option<(BasicMap, Vec<Vec<Int>>)> {
-    if !crate::map::same_space(&p.space, &q.space) {
+    if p.space != q.space {
         return None;
     }
     let off = q.off_div();

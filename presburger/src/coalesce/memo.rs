@@ -14,7 +14,7 @@
 use std::sync::{Arc, Mutex};
 
 use crate::basic::{BasicMap, Div};
-use crate::map::{same_space, Map};
+use crate::map::Map;
 use crate::rows::RowsId;
 use crate::space::Space;
 
@@ -51,7 +51,7 @@ impl PartKey {
         self.eqs.is(&b.eqs)
             && self.ineqs.is(&b.ineqs)
             && self.divs == b.divs
-            && same_space(&self.space, &b.space)
+            && self.space == b.space
     }
 }
 
@@ -61,7 +61,7 @@ impl CoalesceMemo {
     pub(crate) fn get(m: &Map) -> Option<Map> {
         let g = m.memo.0.lock().ok()?;
         let memo = g.as_ref()?;
-        let same = same_space(&memo.space, &m.space)
+        let same = memo.space == m.space
             && memo.key.len() == m.parts.len()
             && memo.key.iter().zip(&m.parts).all(|(k, b)| k.is(b));
         same.then(|| memo.result.clone())

@@ -624,10 +624,7 @@ pub(super) fn implied_by_one_row(b: &BasicMap, r: &[Int]) -> bool {
 /// `a` and `b` have the same divisions and the same rows in the same order
 /// (so they are the same set, and simplify alike).
 fn same_rows(a: &BasicMap, b: &BasicMap) -> bool {
-    a.ineqs == b.ineqs
-        && a.eqs == b.eqs
-        && a.divs == b.divs
-        && crate::map::same_space(&a.space, &b.space)
+    a.ineqs == b.ineqs && a.eqs == b.eqs && a.divs == b.divs && a.space == b.space
 }
 
 /// `x` (every column but the constant) is a point of `b`, and a step from it
