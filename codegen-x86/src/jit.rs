@@ -54,6 +54,27 @@ fn os_error(call: &'static str) -> Error {
     }
 }
 
+/// A fresh private anonymous read-write mapping of `len` bytes (page-aligned
+/// by the kernel); the caller owns it and unmaps it.
+fn map_anonymous(len: usize) -> Result<NonNull<u8>, Error> {
+    // SAFETY: an anonymous private mapping at a kernel-chosen address cannot
+    // alias any existing Rust object.
+    let raw = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            len,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        )
+    };
+    if raw == libc::MAP_FAILED {
+        return Err(os_error("mmap"));
+    }
+    NonNull::new(raw.cast::<u8>()).ok_or_else(|| os_error("mmap"))
+}
+
 /// Read-execute memory holding a copy of some machine code.
 ///
 /// Cloning is cheap (the mapping is reference-counted).
@@ -100,22 +121,7 @@ impl ExecutableMemory {
             .filter(|p| p.is_power_of_two())
             .unwrap_or(4096);
         let len = code.len().div_ceil(page) * page;
-        // SAFETY: an anonymous private mapping at a kernel-chosen address cannot
-        // alias any existing Rust object.
-        let raw = unsafe {
-            libc::mmap(
-                std::ptr::null_mut(),
-                len,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-                -1,
-                0,
-            )
-        };
-        if raw == libc::MAP_FAILED {
-            return Err(os_error("mmap"));
-        }
-        let ptr = NonNull::new(raw.cast::<u8>()).ok_or_else(|| os_error("mmap"))?;
+        let ptr = map_anonymous(len)?;
         // From here on, `map` unmaps the region on every exit path.
         let map = Mapping {
             ptr,
@@ -128,7 +134,8 @@ impl ExecutableMemory {
             std::ptr::copy_nonoverlapping(code.as_ptr(), map.ptr.as_ptr(), code.len());
         }
         // SAFETY: `ptr`/`len` are the page-aligned region mapped above.
-        let rc = unsafe { libc::mprotect(raw, len, libc::PROT_READ | libc::PROT_EXEC) };
+        let rc =
+            unsafe { libc::mprotect(ptr.as_ptr().cast(), len, libc::PROT_READ | libc::PROT_EXEC) };
         if rc != 0 {
             return Err(os_error("mprotect"));
         }
@@ -358,22 +365,7 @@ impl DataBuffer {
         } else {
             bytes
         };
-        // SAFETY: an anonymous private mapping at a kernel-chosen address
-        // cannot alias any existing Rust object.
-        let raw = unsafe {
-            libc::mmap(
-                std::ptr::null_mut(),
-                map_len,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-                -1,
-                0,
-            )
-        };
-        if raw == libc::MAP_FAILED {
-            return Err(os_error("mmap"));
-        }
-        let base = NonNull::new(raw.cast::<u8>()).ok_or_else(|| os_error("mmap"))?;
+        let base = map_anonymous(map_len)?;
         let skip = if huge {
             (HUGE_PAGE - base.as_ptr() as usize % HUGE_PAGE) % HUGE_PAGE
         } else {
