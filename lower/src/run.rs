@@ -252,11 +252,17 @@ fn run_with(
         local_sizes.push(len);
     }
     // one workspace per worker, 64-byte aligned (allocated once: the
-    // packing buffers are overwritten before they are read)
+    // packing buffers are overwritten before they are read), its pages
+    // faulted in here by a write, not in the first timed run (a fresh
+    // anonymous mapping reads as zeros but has no pages yet)
     let ws_bytes = codes.iter().map(|c| c.workspace).max().unwrap_or(0);
     let mut workspaces: Vec<DataBuffer> = (0..threads)
-        .map(|_| DataBuffer::zeroed(ws_bytes.div_ceil(8)))
-        .collect::<std::result::Result<_, _>>()?;
+        .map(|_| {
+            let mut w = DataBuffer::zeroed(ws_bytes.div_ceil(8))?;
+            w.as_mut_slice().fill(0.0);
+            Ok(w)
+        })
+        .collect::<Result<_>>()?;
     let ws_ptrs: Vec<i64> = workspaces
         .iter_mut()
         .map(|w| w.as_mut_slice().as_mut_ptr() as i64)
@@ -291,8 +297,13 @@ fn run_with(
         .collect::<Result<_>>()?;
     let mut locals: Vec<DataBuffer> = local_sizes
         .iter()
-        .map(|&n| DataBuffer::zeroed(n.max(1)))
-        .collect::<std::result::Result<_, _>>()?;
+        .map(|&n| {
+            // faulted in now, as the workspaces
+            let mut l = DataBuffer::zeroed(n.max(1))?;
+            l.as_mut_slice().fill(0.0);
+            Ok(l)
+        })
+        .collect::<Result<_>>()?;
     let mut runs = |team: Option<&crate::workers::Team>| -> Result<_> {
         let mut times = Vec::new();
         let mut cpu = Vec::new();
