@@ -19,7 +19,8 @@
 
 use std::sync::{Arc, Mutex};
 
-use crate::basic::{BasicMap, Div};
+use crate::basic::BasicMap;
+use crate::divs::Divs;
 use crate::map::Map;
 use crate::rows::{Rows, RowsId};
 use crate::space::Space;
@@ -49,7 +50,7 @@ enum Memo {
 struct PartKey {
     eqs: RowsId,
     ineqs: RowsId,
-    divs: Vec<Option<Div>>,
+    divs: Divs,
     space: Space,
 }
 
