@@ -64,7 +64,7 @@ impl Div {
 #[derive(Clone)]
 pub struct BasicMap {
     pub(crate) space: Space,
-    pub(crate) divs: Vec<Option<Div>>,
+    pub(crate) divs: crate::divs::Divs,
     pub(crate) eqs: crate::rows::Rows,
     pub(crate) ineqs: crate::rows::Rows,
     /// A point found by an earlier emptiness test or sample, re-checked
@@ -89,7 +89,7 @@ impl BasicMap {
     pub fn universe(space: Space) -> BasicMap {
         BasicMap {
             space,
-            divs: Vec::new(),
+            divs: Default::default(),
             eqs: Default::default(),
             ineqs: Default::default(),
             hint: Default::default(),
@@ -296,7 +296,7 @@ impl BasicMap {
         ineqs.extend(other.ineqs.iter().map(lift));
         BasicMap {
             space: self.space.clone(),
-            divs,
+            divs: divs.into(),
             eqs: eqs.into(),
             ineqs: ineqs.into(),
             hint: Default::default(),

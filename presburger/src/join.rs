@@ -62,7 +62,7 @@ pub(crate) fn join_pair(
     };
     BasicMap {
         space: space.clone(),
-        divs,
+        divs: divs.into(),
         eqs: rows(&x.eqs, &y.eqs),
         ineqs: rows(&x.ineqs, &y.ineqs),
         hint: Default::default(),

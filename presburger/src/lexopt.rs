@@ -801,7 +801,7 @@ fn piece_to_basic(space: &Space, ctx: &BasicMap, vals: &[(Vec<Int>, Int)]) -> Ba
     let nd = ctx.n_div();
     let mut b = BasicMap::universe(space.clone());
     b.insert_cols(b.row_len(), nd);
-    b.divs = vec![None; nd];
+    b.divs = vec![None; nd].into();
     let map_row = |r: &[Int]| -> Vec<Int> {
         let mut out = vec![Int::ZERO; 1 + np + no + nd];
         for (k, v) in r.iter().enumerate() {

@@ -87,6 +87,7 @@ pub mod basic;
 pub mod budget;
 mod coalesce;
 pub mod count;
+mod divs;
 mod error;
 mod fourier_motzkin;
 mod fxhash;

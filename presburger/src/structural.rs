@@ -54,7 +54,7 @@ impl BasicMap {
         }));
         BasicMap {
             space,
-            divs,
+            divs: divs.into(),
             eqs: self.eqs.iter().map(f).collect(),
             ineqs: self.ineqs.iter().map(f).collect(),
             hint: Default::default(),

@@ -36,10 +36,14 @@ pub(super) fn common_divs(a: &BasicMap, b: &BasicMap) -> Option<(BasicMap, Basic
         .collect();
     b2.remap_cols(&map, len);
     let mut divs: Vec<Option<Div>> = vec![None; b2.n_div()];
-    for (j, d) in std::mem::take(&mut b2.divs).into_iter().enumerate() {
+    for (j, d) in std::mem::take(&mut b2.divs)
+        .into_vec()
+        .into_iter()
+        .enumerate()
+    {
         divs[to_a[j]] = d;
     }
-    b2.divs = divs;
+    b2.divs = divs.into();
     (a2.divs == b2.divs).then_some((a2, b2))
 }
 

@@ -1,6 +1,12 @@
 //! What coalescing a map of several disjuncts found, or the cheap
 //! normalisation of one disjunct when it changed the rows, kept on the map.
 //!
+//! For one disjunct only its normalised rows are kept, keyed by the
+//! identity of its rows alone: the normalisation reads the rows and nothing
+//! else (not the divisions, not the space), so the answer of a later call is
+//! the disjunct as it is then with the kept rows in place of its own (no
+//! comparison of divisions or spaces, no copy of a kept map).
+//!
 //! Coalescing several disjuncts takes LPs and inclusion tests, normalising
 //! one a few passes over its rows; a compiler asks it again of the same map
 //! (isl coalesces its object in place, so a second call finds it done). [`Map::coalesce`](crate::Map::coalesce)
@@ -13,9 +19,10 @@
 
 use std::sync::{Arc, Mutex};
 
-use crate::basic::{BasicMap, Div};
+use crate::basic::BasicMap;
+use crate::divs::Divs;
 use crate::map::Map;
-use crate::rows::RowsId;
+use crate::rows::{Rows, RowsId};
 use crate::space::Space;
 
 /// The kept answer of the last coalesce of a map (see the [module
@@ -23,17 +30,27 @@ use crate::space::Space;
 #[derive(Default)]
 pub(crate) struct CoalesceMemo(Mutex<Option<Arc<Memo>>>);
 
-struct Memo {
-    space: Space,
-    key: Vec<PartKey>,
-    result: Map,
+enum Memo {
+    /// Several disjuncts: the whole answer.
+    Parts {
+        space: Space,
+        key: Vec<PartKey>,
+        result: Map,
+    },
+    /// One disjunct: the identity of its equalities and inequalities, and
+    /// the rows its normalisation gives (`None`: found empty).
+    One {
+        eqs: RowsId,
+        ineqs: RowsId,
+        normal: Option<(Rows, Rows)>,
+    },
 }
 
 /// A disjunct as the key sees it.
 struct PartKey {
     eqs: RowsId,
     ineqs: RowsId,
-    divs: Vec<Option<Div>>,
+    divs: Divs,
     space: Space,
 }
 
@@ -60,16 +77,18 @@ impl CoalesceMemo {
     /// those it was computed for.
     pub(crate) fn get(m: &Map) -> Option<Map> {
         let g = m.memo.0.lock().ok()?;
-        let memo = g.as_ref()?;
-        let same = memo.space == m.space
-            && memo.key.len() == m.parts.len()
-            && memo.key.iter().zip(&m.parts).all(|(k, b)| k.is(b));
-        same.then(|| memo.result.clone())
+        let Memo::Parts { space, key, result } = g.as_deref()? else {
+            return None;
+        };
+        let same = *space == m.space
+            && key.len() == m.parts.len()
+            && key.iter().zip(&m.parts).all(|(k, b)| k.is(b));
+        same.then(|| result.clone())
     }
 
     /// Keep `result` as the coalesced form of `m`.
     pub(crate) fn set(m: &Map, result: &Map) {
-        let memo = Memo {
+        let memo = Memo::Parts {
             space: m.space.clone(),
             key: m.parts.iter().map(PartKey::of).collect(),
             result: Map {
@@ -78,7 +97,33 @@ impl CoalesceMemo {
                 memo: Default::default(),
             },
         };
-        if let Ok(mut g) = m.memo.0.lock() {
+        m.memo.keep(memo);
+    }
+
+    /// The normalisation kept for `b`, the only disjunct of `m` (whose memo
+    /// this is), if `b`'s rows are those it was computed for: `Some(None)`
+    /// if they were found empty, else the normalised equalities and
+    /// inequalities (shared with the kept ones).
+    pub(crate) fn get_one(m: &Map, b: &BasicMap) -> Option<Option<(Rows, Rows)>> {
+        let g = m.memo.0.lock().ok()?;
+        let Memo::One { eqs, ineqs, normal } = g.as_deref()? else {
+            return None;
+        };
+        (eqs.is(&b.eqs) && ineqs.is(&b.ineqs)).then(|| normal.clone())
+    }
+
+    /// Keep `normal` (`None`: empty) as the normalisation of the rows of
+    /// `b`, the only disjunct of `m`.
+    pub(crate) fn set_one(m: &Map, b: &BasicMap, normal: Option<(Rows, Rows)>) {
+        m.memo.keep(Memo::One {
+            eqs: b.eqs.id(),
+            ineqs: b.ineqs.id(),
+            normal,
+        });
+    }
+
+    fn keep(&self, memo: Memo) {
+        if let Ok(mut g) = self.0.lock() {
             *g = Some(Arc::new(memo));
         }
     }

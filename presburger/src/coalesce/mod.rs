@@ -36,6 +36,7 @@ use crate::basic::BasicMap;
 use crate::error::Result;
 use crate::int::Int;
 use crate::map::Map;
+use crate::rows::Rows;
 use crate::trace::traced;
 use fuse::fuse_parts;
 pub(crate) use memo::CoalesceMemo;
@@ -161,10 +162,11 @@ impl Map {
     /// one (see `Rows`), and rows it leaves unchanged are marked so (a mark
     /// of `Rows`, cleared by any write): coalescing them again, or a copy of
     /// them, is a copy of the reference-counted rows. When the
-    /// normalisation changes the rows, its answer is kept on the input
-    /// ([`CoalesceMemo`], keyed by the identity of the input's rows, as for
-    /// several disjuncts): coalescing the same map again, or a copy of it,
-    /// is a copy of the kept answer instead of a new normalisation.
+    /// normalisation changes the rows, the normalised rows are kept on the
+    /// input ([`CoalesceMemo`], keyed by the identity of the input's rows
+    /// only: the normalisation reads nothing else): coalescing the same map
+    /// again, or a copy of it, is its disjunct with the kept rows in place
+    /// of its own, instead of a new normalisation.
     fn coalesce_one(&self) -> Result<Map> {
         crate::budget::tick(1)?;
         let Some(b) = self.parts.first() else {
@@ -177,23 +179,36 @@ impl Map {
                 memo: Default::default(),
             });
         }
-        if let Some(m) = CoalesceMemo::get(self) {
-            return Ok(m);
+        let with_rows = |normal: Option<(Rows, Rows)>| match normal {
+            None => Map::empty(self.space.clone()),
+            Some((eqs, ineqs)) => Map {
+                space: self.space.clone(),
+                parts: vec![BasicMap {
+                    space: b.space.clone(),
+                    divs: b.divs.clone(),
+                    eqs,
+                    ineqs,
+                    hint: b.hint.clone(),
+                }],
+                memo: Default::default(),
+            },
+        };
+        if let Some(normal) = CoalesceMemo::get_one(self, b) {
+            return Ok(with_rows(normal));
         }
         let mut c = b.clone();
         let nonempty = cheap::normalise(&mut c);
-        let unchanged = nonempty && c.eqs.shares(&b.eqs) && c.ineqs.shares(&b.ineqs);
-        let m = Map {
-            space: self.space.clone(),
-            parts: if nonempty { vec![c] } else { Vec::new() },
-            memo: Default::default(),
-        };
-        if unchanged {
+        if nonempty && c.eqs.shares(&b.eqs) && c.ineqs.shares(&b.ineqs) {
             cheap::mark_normal(b);
-        } else {
-            CoalesceMemo::set(self, &m);
+            return Ok(Map {
+                space: self.space.clone(),
+                parts: vec![c],
+                memo: Default::default(),
+            });
         }
-        Ok(m)
+        let normal = nonempty.then(|| (c.eqs.clone(), c.ineqs.clone()));
+        CoalesceMemo::set_one(self, b, normal.clone());
+        Ok(with_rows(normal))
     }
 }
 

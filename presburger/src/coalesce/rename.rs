@@ -217,7 +217,7 @@ mod tests {
     /// `a·i + b·j + c·e0 + d·e1 + k >= 0` (or `= 0`).
     fn disjunct(rows: &[(i64, i64, i64, i64, i64, bool)]) -> BasicMap {
         let mut b = BasicMap::universe(Space::set(vec![], Tuple::anonymous(2)));
-        b.divs = vec![None, None];
+        b.divs = vec![None, None].into();
         let row = |v: [i64; 5]| v.iter().map(|&x| Int::from(x)).collect::<Vec<Int>>();
         for v in [
             [6, 1, 0, 0, 0],

@@ -140,7 +140,7 @@ pub fn explicit_divs_ordered(
         let mut r = BasicMap::universe(b.space.clone());
         let n_loc = params.len() + ncut + unks.len();
         r.insert_cols(r.row_len(), n_loc);
-        r.divs = vec![None; n_loc];
+        r.divs = vec![None; n_loc].into();
         let len = 1 + nv + n_loc;
         // ctx rows are [1 | vars | param locals | cuts]: identity layout prefix
         let pad = |row: &[Int]| -> Vec<Int> {
