@@ -7,7 +7,8 @@
 //! into equalities, elimination of existentials that an equality with a unit
 //! coefficient defines, removal of existentials bounded on one side only, and
 //! elimination of locals that a floor pair at least as wide as its divisor
-//! leaves free (`exists e: 4e <= i <= 4e + 3`, see `floor_pair`).
+//! leaves free (`exists e: 4e <= i <= 4e + 3`, see `floor_pair`), and
+//! merging of existentials that repeat another (see `substitute`).
 //! It also tries to give existentials explicit definitions
 //! ([`BasicMap::detect_divs`]), which [`complement`](crate::Map::complement)
 //! and [`subtract`](crate::Map::subtract) need.
@@ -18,6 +19,7 @@ use crate::matrix::{eliminate, normalize};
 
 mod dedup;
 mod floor_pair;
+mod substitute;
 
 impl BasicMap {
     /// Make this basic map the canonical empty one.
@@ -75,7 +77,8 @@ impl BasicMap {
                 | self.eliminate_floor_pairs()
                 | self.drop_unit_existentials()
                 | self.drop_one_sided_existentials()
-                | self.drop_unused_locals();
+                | self.drop_unused_locals()
+                | self.merge_duplicate_existentials();
             if !changed {
                 break;
             }
@@ -211,7 +214,8 @@ impl BasicMap {
     pub(crate) fn local_relations_from_eqs(&mut self) -> bool {
         let off = self.off_div();
         let n = self.row_len();
-        if self.n_div() < 2 || self.eqs.len() < 2 {
+        // (one equality suffices: `q - q' = 0` between two equal definitions)
+        if self.n_div() < 2 || self.eqs.is_empty() {
             return false;
         }
         // combinations of rows without locals have no locals either

@@ -21,7 +21,7 @@
 //!    `(q - L) + (U - q)`. With no further bound the pair alone is dropped.
 //!
 //! A tile `e0 = 4e1` is written as the existential `e0` with an equality, so
-//! first ([`BasicMap::substitute_unit_existentials`]) an existential with
+//! first (`BasicMap::substitute_unit_existentials`, in `substitute`) an existential with
 //! coefficient ±1 in an equality is substituted everywhere (Gaussian
 //! elimination pivots on the equality's last column, `e1`, and leaves `e0`
 //! in the inequalities): `4e1 <= i <= 4e1 + 3` is then a floor pair of `e1`.
@@ -41,27 +41,6 @@ struct FloorPair {
 }
 
 impl BasicMap {
-    /// Substitute, in every row, an existential (not used by a definition)
-    /// that an equality gives with coefficient ±1; see the [module
-    /// documentation](self). Returns true if one was substituted.
-    pub(crate) fn substitute_unit_existentials(&mut self) -> bool {
-        let off = self.off_div();
-        let mut changed = false;
-        let mut k = 0;
-        while k < self.n_div() {
-            let col = off + k;
-            let unit = || self.eqs.iter().find(|r| r[col].abs().is_one());
-            if self.divs[k].is_some() || self.local_used_in_divs(k) || unit().is_none() {
-                k += 1;
-                continue;
-            }
-            let row = unit().expect("checked").clone();
-            self.substitute_local(col, &row);
-            changed = true;
-        }
-        changed
-    }
-
     /// Eliminate the locals bounded by a floor pair at least as wide as its
     /// divisor, where that is exact (see the [module documentation](self)).
     /// Returns true if a local was removed.

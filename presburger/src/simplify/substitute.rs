@@ -1,0 +1,146 @@
+//! Existentials that are exact functions of the other variables, or repeat
+//! another existential (issues 20 and 22): each one left over by a projection
+//! makes every later operation on the basic map larger.
+//!
+//! - [`BasicMap::substitute_unit_existentials`]: an existential `e` (no
+//!   definition) with coefficient ±1 in an equality `e = f` is `f`, an integer
+//!   affine function of the other variables: `e` is replaced by `f` in every
+//!   row and removed. A definition `floor(num / d)` that mentions `e` gets `f`
+//!   in its numerator when that refers only to earlier locals (the order the
+//!   definitions need); otherwise (`e = 4q` with `q = floor(e / 4)`, whose
+//!   definition would refer to `q` itself) the definition is forgotten: the
+//!   local becomes an existential, which the rows alone still define (the
+//!   invariant of [`BasicMap`]), so the set is the same.
+//! - [`BasicMap::merge_duplicate_existentials`]: two existentials `a` and `b`
+//!   that no row mentions together, whose rows are the same up to exchanging
+//!   `a` and `b` (`exists a, b: C(x, a) and C(x, b)`), are one: `b` can take
+//!   `a`'s value. `b` and its rows are removed.
+//!
+//! Definitions that repeat each other (`q = floor(i/2)` twice) are merged by
+//! the equality `q - q' = 0` that `fix_constant_divs` adds, a relation among
+//! locals only that `local_relations_from_eqs` substitutes.
+
+use crate::basic::BasicMap;
+use crate::int::Int;
+use crate::matrix::eliminate;
+
+impl BasicMap {
+    /// Substitute every existential that an equality gives with coefficient
+    /// ±1 (see the [module documentation](self)): first those that no
+    /// definition uses, then the others. Returns true if one was substituted.
+    pub(crate) fn substitute_unit_existentials(&mut self) -> bool {
+        let off = self.off_div();
+        let mut changed = false;
+        for used_by_divs in [false, true] {
+            let mut k = 0;
+            while k < self.n_div() {
+                let col = off + k;
+                let skip = self.divs[k].is_some() || (!used_by_divs && self.local_used_in_divs(k));
+                let row = if skip {
+                    None
+                } else {
+                    self.eqs.iter().find(|r| r[col].abs().is_one()).cloned()
+                };
+                let Some(row) = row else {
+                    k += 1;
+                    continue;
+                };
+                self.substitute_into_divs(col, &row);
+                self.substitute_local(col, &row);
+                changed = true;
+            }
+        }
+        changed
+    }
+
+    /// Replace the local at `col` by its value from `row` (`row[col] = ±1`)
+    /// in the definitions; a definition that would then refer to itself or a
+    /// later local is forgotten.
+    fn substitute_into_divs(&mut self, col: usize, row: &[Int]) {
+        let off = self.off_div();
+        for j in 0..self.n_div() {
+            let Some(d) = &mut self.divs[j] else {
+                continue;
+            };
+            if d.num[col].is_zero() {
+                continue;
+            }
+            eliminate(&mut d.num, row, col);
+            if d.num[off + j..].iter().any(|v| !v.is_zero()) {
+                self.divs[j] = None;
+            }
+        }
+    }
+
+    /// Remove existentials that repeat another one (see the [module
+    /// documentation](self)). Returns true if one was removed.
+    pub(crate) fn merge_duplicate_existentials(&mut self) -> bool {
+        let off = self.off_div();
+        let free: Vec<usize> = (0..self.n_div())
+            .filter(|&k| self.divs[k].is_none() && !self.local_used_in_divs(k))
+            .collect();
+        if free.len() < 2 {
+            return false;
+        }
+        for (i, &a) in free.iter().enumerate() {
+            for &b in &free[i + 1..] {
+                if self.repeats(off + a, off + b) {
+                    let cb = off + b;
+                    self.eqs.retain(|r| r[cb].is_zero());
+                    self.ineqs.retain(|r| r[cb].is_zero());
+                    self.remove_local(b);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// True if no row mentions both columns `ca` and `cb` and the rows that
+    /// mention `cb` are those that mention `ca` with the two exchanged.
+    fn repeats(&self, ca: usize, cb: usize) -> bool {
+        fn rows_with(rows: &[Vec<Int>], ca: usize, cb: usize) -> Option<Vec<Vec<Int>>> {
+            let mut out = Vec::new();
+            for r in rows {
+                match (r[ca].is_zero(), r[cb].is_zero()) {
+                    (false, false) => return None,
+                    (true, false) => {
+                        let mut s = r.clone();
+                        s.swap(ca, cb);
+                        out.push(s);
+                    }
+                    _ => {}
+                }
+            }
+            out.sort();
+            Some(out)
+        }
+        fn rows_of(rows: &[Vec<Int>], ca: usize) -> Vec<Vec<Int>> {
+            let mut out: Vec<Vec<Int>> =
+                rows.iter().filter(|r| !r[ca].is_zero()).cloned().collect();
+            out.sort();
+            out
+        }
+        // cheap test first: as many rows mention each, none both
+        let count = |rows: &[Vec<Int>]| {
+            rows.iter().fold((0, 0, false), |(na, nb, both), r| {
+                let (a, b) = (!r[ca].is_zero(), !r[cb].is_zero());
+                (na + a as usize, nb + b as usize, both || (a && b))
+            })
+        };
+        for rows in [&self.eqs[..], &self.ineqs[..]] {
+            let (na, nb, both) = count(rows);
+            if both || na != nb {
+                return false;
+            }
+        }
+        let same = |rows: &[Vec<Int>]| match rows_with(rows, ca, cb) {
+            Some(moved) => moved == rows_of(rows, ca),
+            None => false,
+        };
+        same(&self.eqs) && same(&self.ineqs)
+    }
+}
+
+#[cfg(test)]
+mod tests;
