@@ -102,6 +102,10 @@ type Leading = (BasicMap, usize, Option<BasicMap>);
 /// representatives), the dimensions tested and the answer.
 type LexAnswer = (BasicMap, BasicMap, Vec<usize>, bool);
 
+/// Remembered [`Memo::disjoint`]: the two disjuncts (as their
+/// representatives) and the answer.
+type PairAnswer = (BasicMap, BasicMap, bool);
+
 /// Remembered answers of one generation.
 #[derive(Default)]
 pub(super) struct Memo {
@@ -112,6 +116,8 @@ pub(super) struct Memo {
     same_points: RefCell<HashMap<u64, Vec<(BasicMap, BasicMap)>>>,
     /// Answers of [`Memo::lex_after`], by the hashes of the representatives.
     lex: RefCell<HashMap<u64, Vec<LexAnswer>>>,
+    /// Answers of [`Memo::disjoint`], by the hashes of the representatives.
+    disjoint: RefCell<HashMap<u64, Vec<PairAnswer>>>,
     /// Inputs and their `coalesce_simplified`, by the hash of the input.
     coalesced: RefCell<HashMap<u64, Vec<(Map, Map)>>>,
     /// Basic sets and their [`Memo::leading_dims`] (with the number of
@@ -214,7 +220,23 @@ impl Memo {
                 Err(e) => return Err(e.into()),
             }
         }
-        self.coalesced(&set.intersect(ctx)?)
+        let out = self.coalesced(&set.intersect(ctx)?)?;
+        if let ([b], [c]) = (set.basic_maps(), out.basic_maps()) {
+            // one disjunct inside the context: the answer has its points
+            // (noted for the order tests, which the recursion asks again)
+            let inside = {
+                let _scope = presburger::budget::enter(INSIDE_EFFORT);
+                inside_by_lp(set, ctx)
+            };
+            match inside {
+                Ok(true) => self.note_same_points(c, b),
+                Ok(false) => {}
+                Err(presburger::Error::BudgetExceeded)
+                    if presburger::budget::remaining() != Some(0) => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Ok(out)
     }
 }
 
@@ -295,6 +317,52 @@ impl Memo {
             .or_default()
             .push((rx, ry, tests.to_vec(), after));
         Ok(after)
+    }
+
+    /// Whether the disjuncts `x` and `y` have no common point, by
+    /// `compute` (the engine's test) once per unordered pair of
+    /// representatives ([`Self::representative`]): the answer depends on
+    /// the points alone. The recursion asks it again of a statement's
+    /// disjuncts at each level where they are ordered.
+    pub(super) fn disjoint(
+        &self,
+        x: &BasicMap,
+        y: &BasicMap,
+        compute: impl FnOnce() -> Result<bool>,
+    ) -> Result<bool> {
+        let (rx, ry) = (self.representative(x), self.representative(y));
+        let (hx, hy) = (hash_of_basic(&rx), hash_of_basic(&ry));
+        // (symmetric: the pair is keyed in the order of its hashes)
+        let (rx, ry, h) = if hx <= hy {
+            (rx, ry, hx ^ hy.rotate_left(17))
+        } else {
+            (ry, rx, hy ^ hx.rotate_left(17))
+        };
+        let found = self.disjoint.borrow().get(&h).and_then(|bucket| {
+            bucket
+                .iter()
+                .find(|(a, b, _)| {
+                    a.space() == rx.space()
+                        && b.space() == ry.space()
+                        && same_disjunct(a, &rx)
+                        && same_disjunct(b, &ry)
+                })
+                .map(|e| e.2)
+        });
+        if let Some(d) = found {
+            // (the engine's answer, checked in debug and unit-test builds)
+            if cfg!(any(test, debug_assertions)) {
+                assert_eq!(compute()?, d, "disjoint changed the answer {x:?} / {y:?}");
+            }
+            return Ok(d);
+        }
+        let d = compute()?;
+        self.disjoint
+            .borrow_mut()
+            .entry(h)
+            .or_default()
+            .push((rx, ry, d));
+        Ok(d)
     }
 
     /// `project_keep(s, keep, n).coalesce_simplified()`, computed disjunct
@@ -732,6 +800,59 @@ mod tests {
         assert!(!memo.lex_after(x2, y2, &[1], answer(false)).unwrap());
         assert!(!memo.lex_after(y2, x2, &[0, 1], answer(false)).unwrap());
         assert_eq!(calls.get(), 4);
+    }
+
+    #[test]
+    fn disjoint_answers_shared_by_disjuncts_with_the_same_points() {
+        let memo = Memo::default();
+        // single disjuncts inside the context: coalesced_inside's answer
+        // has their points, written otherwise (the context's rows added)
+        let ctx = map("[N] -> { [i, j] : i >= 0 and j >= 0 and N >= 1 }");
+        let x = map("[N] -> { [i, j] : 0 <= i < N and 0 <= j <= i }");
+        let y = map("[N] -> { [i, j] : 0 <= i < N and i < j < N }");
+        let z = map("[N] -> { [i, j] : 0 <= i < N and 0 <= j < N }");
+        let mut inside = Vec::new();
+        for s in [&x, &y, &z] {
+            let c = memo.coalesced_inside(s, &ctx).unwrap();
+            let (b, c1) = (&s.basic_maps()[0], &c.basic_maps()[0]);
+            assert!(same_disjunct(
+                &memo.representative(c1),
+                &memo.representative(b)
+            ));
+            inside.push(c1.clone());
+        }
+        // not inside the context: not noted
+        let w = map("[N] -> { [i, j] : -5 <= i < N and 0 <= j < N }");
+        let cw = memo.coalesced_inside(&w, &ctx).unwrap();
+        assert!(!Map::from_basic(cw.basic_maps()[0].clone())
+            .is_equal(&w)
+            .unwrap());
+        assert!(!same_disjunct(
+            &memo.representative(&cw.basic_maps()[0]),
+            &w.basic_maps()[0]
+        ));
+        let calls = std::cell::Cell::new(0);
+        let ask = |a: &Map, b: &Map| {
+            calls.set(calls.get() + 1);
+            Ok(a.intersect(b)?.is_empty()?)
+        };
+        let (bx, by, bz) = (&x.basic_maps()[0], &y.basic_maps()[0], &z.basic_maps()[0]);
+        assert!(memo.disjoint(bx, by, || ask(&x, &y)).unwrap());
+        assert!(!memo.disjoint(bx, bz, || ask(&x, &z)).unwrap());
+        assert_eq!(calls.get(), 2);
+        // the same pairs, by other disjuncts with the same points and in the
+        // other order: remembered (the check of unit-test builds computes
+        // them again, with the same answers)
+        assert!(memo
+            .disjoint(&inside[1], &inside[0], || ask(&y, &x))
+            .unwrap());
+        assert!(!memo.disjoint(&inside[2], bx, || ask(&z, &x)).unwrap());
+        assert_eq!(calls.get(), 4);
+        // another pair: computed
+        assert!(!memo.disjoint(by, bz, || ask(&y, &z)).unwrap());
+        assert_eq!(calls.get(), 5);
+        let n: usize = memo.disjoint.borrow().values().map(Vec::len).sum();
+        assert_eq!(n, 3);
     }
 
     #[test]
