@@ -220,23 +220,7 @@ impl Memo {
                 Err(e) => return Err(e.into()),
             }
         }
-        let out = self.coalesced(&set.intersect(ctx)?)?;
-        if let ([b], [c]) = (set.basic_maps(), out.basic_maps()) {
-            // one disjunct inside the context: the answer has its points
-            // (noted for the order tests, which the recursion asks again)
-            let inside = {
-                let _scope = presburger::budget::enter(INSIDE_EFFORT);
-                inside_by_lp(set, ctx)
-            };
-            match inside {
-                Ok(true) => self.note_same_points(c, b),
-                Ok(false) => {}
-                Err(presburger::Error::BudgetExceeded)
-                    if presburger::budget::remaining() != Some(0) => {}
-                Err(e) => return Err(e.into()),
-            }
-        }
-        Ok(out)
+        self.coalesced(&set.intersect(ctx)?)
     }
 }
 
@@ -255,7 +239,14 @@ impl Memo {
         for p in &parts[1..] {
             u = u.union(p)?;
         }
-        for (k, p) in parts.iter().enumerate() {
+        // (worth trying where the union's coalescing is costly: where some
+        // part has existentials, which it would try to define first)
+        let existential = parts.iter().any(|p| {
+            p.basic_maps()
+                .iter()
+                .any(|b| b.divs().iter().any(Option::is_none))
+        });
+        for (k, p) in parts.iter().enumerate().filter(|_| existential) {
             let plain = p
                 .basic_maps()
                 .iter()
