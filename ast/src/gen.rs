@@ -516,13 +516,7 @@ impl Gen<'_> {
         // needs no second pass)
         let u = match projs {
             [p] => (*p).clone(),
-            _ => {
-                let mut u = projs[0].clone();
-                for p in &projs[1..] {
-                    u = u.union(p)?;
-                }
-                self.memo.coalesced(&u)?
-            }
+            _ => self.memo.coalesced_union(projs)?,
         };
         // conditions on the outer dimensions, hoisted in front of the loop
         // (a superset is enough: the levels below test what they need)

@@ -102,6 +102,10 @@ type Leading = (BasicMap, usize, Option<BasicMap>);
 /// representatives), the dimensions tested and the answer.
 type LexAnswer = (BasicMap, BasicMap, Vec<usize>, bool);
 
+/// Remembered [`Memo::disjoint`]: the two disjuncts (as their
+/// representatives) and the answer.
+type PairAnswer = (BasicMap, BasicMap, bool);
+
 /// Remembered answers of one generation.
 #[derive(Default)]
 pub(super) struct Memo {
@@ -112,6 +116,8 @@ pub(super) struct Memo {
     same_points: RefCell<HashMap<u64, Vec<(BasicMap, BasicMap)>>>,
     /// Answers of [`Memo::lex_after`], by the hashes of the representatives.
     lex: RefCell<HashMap<u64, Vec<LexAnswer>>>,
+    /// Answers of [`Memo::disjoint`], by the hashes of the representatives.
+    disjoint: RefCell<HashMap<u64, Vec<PairAnswer>>>,
     /// Inputs and their `coalesce_simplified`, by the hash of the input.
     coalesced: RefCell<HashMap<u64, Vec<(Map, Map)>>>,
     /// Basic sets and their [`Memo::leading_dims`] (with the number of
@@ -219,6 +225,69 @@ impl Memo {
 }
 
 impl Memo {
+    /// The union of `parts` (sets of one space), `coalesce_simplified`:
+    /// when one of them is an answer remembered as its own whose disjuncts
+    /// have only divisions as locals, and every disjunct of the others lies
+    /// in one of its disjuncts, that part itself (the recursion asks this of
+    /// the projections of a group's pieces, where one statement's runs
+    /// within another's: the engine's coalescing would drop the contained
+    /// disjuncts and try again the pairs of the part, which it already
+    /// left unfused); else the union coalesced. The inclusions are shown
+    /// by linear programming, else by the engine within a bounded effort.
+    pub(super) fn coalesced_union(&self, parts: &[&Map]) -> Result<Map> {
+        let mut u = parts[0].clone();
+        for p in &parts[1..] {
+            u = u.union(p)?;
+        }
+        // (worth trying where the union's coalescing is costly: where some
+        // part has existentials, which it would try to define first)
+        let existential = parts.iter().any(|p| {
+            p.basic_maps()
+                .iter()
+                .any(|b| b.divs().iter().any(Option::is_none))
+        });
+        for (k, p) in parts.iter().enumerate().filter(|_| existential) {
+            let plain = p
+                .basic_maps()
+                .iter()
+                .all(|b| b.divs().iter().all(Option::is_some));
+            if p.basic_maps().is_empty() || !plain || !self.is_own_answer(p) {
+                continue;
+            }
+            let mut covered = true;
+            'others: for (j, q) in parts.iter().enumerate() {
+                if j == k {
+                    continue;
+                }
+                for b in q.basic_maps() {
+                    let one = Map::from_basic(b.clone());
+                    let mut inside = false;
+                    for d in p.basic_maps() {
+                        if contained(&one, &Map::from_basic(d.clone()))? {
+                            inside = true;
+                            break;
+                        }
+                    }
+                    if !inside {
+                        covered = false;
+                        break 'others;
+                    }
+                }
+            }
+            if covered {
+                if cfg!(any(test, debug_assertions)) {
+                    let c = u.coalesce_simplified()?;
+                    assert!(
+                        same_written(&c, p),
+                        "coalesced_union: the engine writes {c}, not {p}"
+                    );
+                }
+                return Ok((*p).clone());
+            }
+        }
+        self.coalesced(&u)
+    }
+
     /// The representative of `b`: the earliest disjunct noted with the same
     /// points ([`Self::note_same_points`]), or `b` itself.
     fn representative(&self, b: &BasicMap) -> BasicMap {
@@ -295,6 +364,52 @@ impl Memo {
             .or_default()
             .push((rx, ry, tests.to_vec(), after));
         Ok(after)
+    }
+
+    /// Whether the disjuncts `x` and `y` have no common point, by
+    /// `compute` (the engine's test) once per unordered pair of
+    /// representatives ([`Self::representative`]): the answer depends on
+    /// the points alone. The recursion asks it again of a statement's
+    /// disjuncts at each level where they are ordered.
+    pub(super) fn disjoint(
+        &self,
+        x: &BasicMap,
+        y: &BasicMap,
+        compute: impl FnOnce() -> Result<bool>,
+    ) -> Result<bool> {
+        let (rx, ry) = (self.representative(x), self.representative(y));
+        let (hx, hy) = (hash_of_basic(&rx), hash_of_basic(&ry));
+        // (symmetric: the pair is keyed in the order of its hashes)
+        let (rx, ry, h) = if hx <= hy {
+            (rx, ry, hx ^ hy.rotate_left(17))
+        } else {
+            (ry, rx, hy ^ hx.rotate_left(17))
+        };
+        let found = self.disjoint.borrow().get(&h).and_then(|bucket| {
+            bucket
+                .iter()
+                .find(|(a, b, _)| {
+                    a.space() == rx.space()
+                        && b.space() == ry.space()
+                        && same_disjunct(a, &rx)
+                        && same_disjunct(b, &ry)
+                })
+                .map(|e| e.2)
+        });
+        if let Some(d) = found {
+            // (the engine's answer, checked in debug and unit-test builds)
+            if cfg!(any(test, debug_assertions)) {
+                assert_eq!(compute()?, d, "disjoint changed the answer {x:?} / {y:?}");
+            }
+            return Ok(d);
+        }
+        let d = compute()?;
+        self.disjoint
+            .borrow_mut()
+            .entry(h)
+            .or_default()
+            .push((rx, ry, d));
+        Ok(d)
     }
 
     /// `project_keep(s, keep, n).coalesce_simplified()`, computed disjunct
@@ -471,6 +586,27 @@ fn inside_by_lp(set: &Map, ctx: &Map) -> presburger::Result<bool> {
     Ok(true)
 }
 
+/// Whether `a ⊆ b` (`b` of one disjunct) is shown: by linear programming
+/// ([`inside_by_lp`]), else by the engine within a bounded effort (past
+/// it: not shown).
+fn contained(a: &Map, b: &Map) -> Result<bool> {
+    let r = {
+        let _scope = presburger::budget::enter(INSIDE_EFFORT);
+        match inside_by_lp(a, b) {
+            Ok(true) => Ok(true),
+            Ok(false) => a.is_subset(b),
+            Err(e) => Err(e),
+        }
+    };
+    match r {
+        Ok(x) => Ok(x),
+        Err(presburger::Error::BudgetExceeded) if presburger::budget::remaining() != Some(0) => {
+            Ok(false)
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
 /// Whether each dimension `j` in `keep..n` of `s` is given, in every
 /// disjunct, by one same equality `x_j = f(params, x_0..x_{keep-1})` (a
 /// row with a unit coefficient on `x_j`, none on the other dimensions from
@@ -507,241 +643,4 @@ fn inner_dims_are_functions(s: &Map, keep: usize, n: usize) -> bool {
 const INSIDE_EFFORT: u64 = 300_000;
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn map(s: &str) -> Map {
-        s.parse().unwrap()
-    }
-
-    #[test]
-    fn remembered_answer_is_the_engines() {
-        let memo = Memo::default();
-        let inputs = [
-            "[N] -> { [i, j] : 0 <= i < N and 0 <= j <= i; [i, j] : 0 <= i < N and i < j < N }",
-            "[N] -> { [i, j] : exists (e : i = 2e and 0 <= i < N and 0 <= j < 4); [i, j] : 0 <= i < N and 2 <= j < 4 }",
-            "{ [i] : 0 <= i <= 10; [i] : 5 <= i <= 20 }",
-        ];
-        for _ in 0..2 {
-            for s in inputs {
-                let m = map(s);
-                let direct = m.coalesce_simplified().unwrap();
-                let remembered = memo.coalesced(&m).unwrap();
-                assert!(same_written(&remembered, &direct), "{s}");
-            }
-        }
-        // one entry per input, and one per answer written otherwise
-        let n: usize = memo.coalesced.borrow().values().map(Vec::len).sum();
-        let rewritten = inputs
-            .iter()
-            .filter(|s| !same_written(&map(s).coalesce_simplified().unwrap(), &map(s)))
-            .count();
-        assert_eq!(n, inputs.len() + rewritten);
-        assert!(rewritten > 0);
-        // an answer asked again is the engine's answer to it
-        for s in inputs {
-            let c = map(s).coalesce_simplified().unwrap();
-            let again = memo.coalesced(&c).unwrap();
-            assert!(
-                same_written(&again, &c.coalesce_simplified().unwrap()),
-                "{s}"
-            );
-        }
-        let m: usize = memo.coalesced.borrow().values().map(Vec::len).sum();
-        assert_eq!(m, n);
-    }
-
-    #[test]
-    fn answers_asked_again_in_a_generation() {
-        // tiled loops with strides and a disjunctive guard: the recursion
-        // asks to coalesce some of its own answers (each such use is
-        // checked against the engine in this build)
-        let schedule = "[N, M] -> { S0[ii, i, j] -> [0, ii, i, j, 0] : (i) mod 2 = 0 and \
-            (j) mod 2 = 0 and (ii) mod 4 = 0 and ii <= i <= ii + 3 and 0 <= i < N and \
-            0 <= j < M and i - 3 <= j <= i + 3; S0[ii, i, j] -> [0, ii, i, j, 0] : \
-            (i - j + 1) mod 2 = 0 and (ii) mod 4 = 0 and ii <= i <= ii + 3 and 0 <= i < N \
-            and i < j < M and j <= i + 3; S1[ii, i, j] -> [0, ii, i, j, 1] : (ii) mod 4 = 0 \
-            and (j) mod 2 = 0 and (i - 1) mod 2 = 0 and ii <= i < N and 0 <= j < M and \
-            i - 3 <= j <= i and ii >= 0 and i <= ii + 3; S3[i] -> [2, i, 0, 0, 0] : \
-            0 <= i < N and i <= 3; S3[i] -> [2, i, 0, 0, 0] : 0 <= i < N and i >= N - 2 }"
-            .parse()
-            .unwrap();
-        let context = "[N, M] -> { : N >= 0 and M >= 0 }".parse().unwrap();
-        let code = crate::generate(&schedule, &context).unwrap();
-        assert!(code.to_c().contains("S1(c1, c2, c3)"), "{}", code.to_c());
-    }
-
-    #[test]
-    fn inside_the_context_disjunct_by_disjunct() {
-        let memo = Memo::default();
-        // two disjuncts that do not fuse (a parity on one of them)
-        let set = memo
-            .coalesced(&map(
-                "[N] -> { [i, j] : exists (e : i = 2e and 0 <= i < N and \
-                0 <= j <= i); [i, j] : 0 <= i < N and i < j < N }",
-            ))
-            .unwrap();
-        assert_eq!(set.basic_maps().len(), 2);
-        assert!(memo.is_own_answer(&set));
-        // a context the set lies inside (rows it implies), and one it does not
-        let inside = map("[N] -> { [i, j] : i >= 0 and j >= 0 and N >= 1 }");
-        let outside = map("[N] -> { [i, j] : i >= 1 }");
-        for ctx in [&inside, &outside] {
-            let direct = set.intersect(ctx).unwrap().coalesce_simplified().unwrap();
-            let got = memo.coalesced_inside(&set, ctx).unwrap();
-            assert!(same_written(&got, &direct), "{got} vs {direct}");
-            assert!(got.is_equal(&set.intersect(ctx).unwrap()).unwrap());
-        }
-        // not an answer of the memo: coalesced whole
-        let raw =
-            map("{ [i, j] : 0 <= i <= 3 and 0 <= j <= 3; [i, j] : 4 <= i <= 7 and 0 <= j <= 3 }");
-        assert!(!memo.is_own_answer(&raw));
-        let got = memo
-            .coalesced_inside(&raw, &map("{ [i, j] : i >= 0 }"))
-            .unwrap();
-        assert_eq!(got.basic_maps().len(), 1);
-    }
-
-    #[test]
-    fn projection_of_functions_disjunct_by_disjunct() {
-        let memo = Memo::default();
-        // [t0, t1, i0, i1]: the coordinates equal to the times
-        let set = memo
-            .coalesced(&map("[N] -> { [t0, t1, i0, i1] : i0 = t0 and i1 = t1 and \
-                exists (e : t0 = 2e and 0 <= t0 < N and 0 <= t1 <= t0); [t0, t1, i0, i1] : \
-                i0 = t0 and i1 = t1 and 0 <= t0 < N and t0 < t1 < N }"))
-            .unwrap();
-        assert_eq!(set.basic_maps().len(), 2);
-        assert!(inner_dims_are_functions(&set, 2, 4));
-        assert!(!inner_dims_are_functions(&set, 1, 4));
-        for keep in [1, 2, 3] {
-            let direct = project_keep(&set, keep, 4)
-                .unwrap()
-                .coalesce_simplified()
-                .unwrap();
-            let got = memo.coalesced_projection(&set, keep, 4).unwrap();
-            assert!(same_written(&got, &direct), "{keep}: {got} vs {direct}");
-        }
-    }
-
-    #[test]
-    fn leading_dims_of_substituted_coordinates() {
-        let memo = Memo::default();
-        // [t0, t1, i0, i1]: the coordinates are the times (one of them
-        // negated), with a parity on a time
-        let set = map("[N] -> { [t0, t1, i0, i1] : i0 = t0 and i1 = -t1 and \
-            exists (e : t0 = 2e and 0 <= t0 < N and 0 <= t1 <= t0) }");
-        let b = &set.basic_maps()[0];
-        let got = memo.leading_dims(b, 2, 4).unwrap().expect("substitutions");
-        assert_eq!(got.space().n_out(), 2);
-        let expected: Map = "[N] -> { [t0, t1] : exists (e : t0 = 2e and 0 <= t0 < N and \
-            0 <= t1 <= t0) }"
-            .parse()
-            .unwrap();
-        assert!(Map::from_basic(got.clone()).is_equal(&expected).unwrap());
-        // asked again: the remembered answer
-        let again = memo.leading_dims(b, 2, 4).unwrap().unwrap();
-        assert!(same_disjunct(&again, &got));
-        // a coordinate that is not a unit substitution of the others
-        let not = map(
-            "[N] -> { [t0, t1, i0, i1] : t0 = 2i0 and i1 = t1 and 0 <= t0 < N and \
-            0 <= t1 <= t0 }",
-        );
-        assert!(memo
-            .leading_dims(&not.basic_maps()[0], 2, 4)
-            .unwrap()
-            .is_none());
-        // nor a coordinate tied to a local
-        let local =
-            map("{ [t0, i0] : exists (e : i0 = t0 + 2e and 0 <= t0 <= 5 and 0 <= i0 <= 1) }");
-        assert!(memo
-            .leading_dims(&local.basic_maps()[0], 1, 2)
-            .unwrap()
-            .is_none());
-    }
-
-    #[test]
-    fn inside_shown_by_linear_programming() {
-        // a parity piece and a context with the same division, rows the
-        // piece implies only in combination (i <= N + 2 from i <= j + 3 and
-        // j < N) and one it does not
-        let set = map(
-            "[N] -> { [i, j] : exists (e : i = 2e and 0 <= j < N and j <= i <= j + 3); \
-            [i, j] : 0 <= i < N and i < j < N }",
-        );
-        let ctx = |s: &str| -> Map { s.parse().unwrap() };
-        let inside = ctx("[N] -> { [i, j] : i >= 0 and i <= N + 2 and N >= 1 }");
-        let outside = ctx("[N] -> { [i, j] : i >= 1 }");
-        for (c, want) in [(&inside, true), (&outside, false)] {
-            assert_eq!(set.is_subset(c).unwrap(), want);
-            assert_eq!(inside_by_lp(&set, c).unwrap(), want, "{c}");
-        }
-        // only the parity piece, with a context that has its division
-        let even =
-            map("[N] -> { [i, j] : exists (e : i = 2e and 0 <= j < N and j <= i <= j + 3) }");
-        let parity = ctx("[N] -> { [i, j] : i mod 2 = 0 and j >= 0 }");
-        assert!(even.is_subset(&parity).unwrap());
-        let shown = inside_by_lp(&even, &parity).unwrap();
-        // (shown only when the engine wrote the piece's local as the same
-        // division; never claimed wrongly)
-        assert!(!shown || even.is_subset(&parity).unwrap());
-        // a division the piece does not have: not shown
-        let thirds = ctx("[N] -> { [i, j] : i mod 3 = 0 }");
-        assert!(!inside_by_lp(&even, &thirds).unwrap());
-        assert!(!even.is_subset(&thirds).unwrap());
-    }
-
-    #[test]
-    fn lex_answers_shared_by_disjuncts_with_the_same_points() {
-        let memo = Memo::default();
-        // a disjunct inside the context: coalesced_inside's disjunct of it
-        // has its points, written otherwise
-        let set = memo
-            .coalesced(&map(
-                "[N] -> { [i, j] : exists (e : i = 2e and 0 <= i < N and 0 <= j <= i); \
-                [i, j] : 0 <= i < N and i < j < N }",
-            ))
-            .unwrap();
-        let ctx = map("[N] -> { [i, j] : i >= 0 and j >= 0 and N >= 1 }");
-        let inside = memo.coalesced_inside(&set, &ctx).unwrap();
-        assert_eq!(inside.basic_maps().len(), 2);
-        for (b, c) in set.basic_maps().iter().zip(inside.basic_maps()) {
-            let rb = memo.representative(b);
-            let rc = memo.representative(c);
-            assert!(same_disjunct(&rb, &rc), "{rb:?} / {rc:?}");
-            assert!(Map::from_basic(b.clone())
-                .is_equal(&Map::from_basic(c.clone()))
-                .unwrap());
-        }
-        // an answer is computed once per pair of representatives and tests
-        let (x, y) = (&set.basic_maps()[0], &set.basic_maps()[1]);
-        let (x2, y2) = (&inside.basic_maps()[0], &inside.basic_maps()[1]);
-        let calls = std::cell::Cell::new(0);
-        let answer = |v: bool| {
-            let calls = &calls;
-            move || {
-                calls.set(calls.get() + 1);
-                Ok(v)
-            }
-        };
-        assert!(memo.lex_after(x, y, &[0, 1], answer(true)).unwrap());
-        // (the check of unit-test builds computes it again: same answer)
-        assert!(memo.lex_after(x2, y2, &[0, 1], answer(true)).unwrap());
-        assert_eq!(calls.get(), 2);
-        // other tests, or the pair the other way: other questions
-        assert!(!memo.lex_after(x2, y2, &[1], answer(false)).unwrap());
-        assert!(!memo.lex_after(y2, x2, &[0, 1], answer(false)).unwrap());
-        assert_eq!(calls.get(), 4);
-    }
-
-    #[test]
-    fn written_forms_are_told_apart() {
-        // the same set written two ways: two questions
-        let a = map("{ [i] : 0 <= i <= 10 }");
-        let b = map("{ [i] : 0 <= i <= 10 and i <= 12 }");
-        assert!(a.is_equal(&b).unwrap());
-        assert!(!same_written(&a, &b));
-        assert!(same_written(&a, &a.clone()));
-        assert_eq!(hash_of(&a), hash_of(&a.clone()));
-    }
-}
+mod tests;

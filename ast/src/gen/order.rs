@@ -168,7 +168,12 @@ impl Gen<'_> {
                     let (ab, ba) = self.lex_before_both(l, &projs[a], &projs[b])?;
                     if owners.is_some_and(|o| o[a] == o[b]) && (ab || ba) {
                         // parts of one statement: also disjoint
-                        let disjoint = projs[a].intersect(&projs[b])?.is_empty()?;
+                        let test =
+                            || -> Result<bool> { Ok(projs[a].intersect(&projs[b])?.is_empty()?) };
+                        let disjoint = match (projs[a].basic_maps(), projs[b].basic_maps()) {
+                            ([x], [y]) => self.memo.disjoint(x, y, test)?,
+                            _ => test()?,
+                        };
                         (ab && disjoint, ba && disjoint)
                     } else {
                         (ab, ba)
