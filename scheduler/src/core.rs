@@ -333,9 +333,26 @@ impl Sched<'_> {
             let (lay, mut base, extras) = self.systems(&stmts, &live)?;
             let saved = prev.clone();
             let mut local: Vec<usize> = Vec::new();
+            // Under `outer_parallel`, a component of the root that admits no
+            // coincident first row decides the run before its costliest
+            // questions (see `hopeless_component`).
+            let hopeless = root
+                && self.opts.outer_parallel
+                && live.cv.is_empty()
+                && prev.iter().all(Vec::is_empty)
+                && !extras.is_empty()
+                && self.hopeless_component(&sccs(&stmts, &live.graph()), &live)?;
             while stmts.iter().any(|&s| prev[s].len() < self.dims[s]) {
+                // (the first extra system, zero distance on every validity
+                // and coincidence piece, or on the coincidence pieces where
+                // there is no validity one, has no solution then: not asked)
+                let tried = if hopeless && members.is_empty() {
+                    &extras[1..]
+                } else {
+                    &extras[..]
+                };
                 let row = self.lrr_row(
-                    &stmts, &lay, &mut base, &extras, &mut live, &mut local, &members, prev,
+                    &stmts, &lay, &mut base, tried, &mut live, &mut local, &members, prev,
                 )?;
                 let Some(rows) = row else { break };
                 self.add_ranks(&stmts, &rows, prev);
@@ -346,7 +363,10 @@ impl Sched<'_> {
                     // test below are already decided)
                     if !self.coincident(&stmts, &live, &members[0])? {
                         let comps = sccs(&stmts, &live.graph());
-                        let gain = comps.len() > 1
+                        // (a hopeless component has no zero-distance row:
+                        // `distribution_gain` would find none either)
+                        let gain = !hopeless
+                            && comps.len() > 1
                             && self
                                 .distribution_gain(
                                     &comps, &live, &lay, &base, &extras, &stmts, &saved,
@@ -529,6 +549,56 @@ impl Sched<'_> {
             }
         }
         Ok((par != usize::MAX && par > fused_par).then_some((fused_par, par, perm)))
+    }
+
+    /// Whether some component of `comps` (the validity graph's strongly
+    /// connected components at the root, nothing spanned yet) with a
+    /// statement with dimensions admits no row with a non-zero linear part
+    /// for each of its statements and zero distance on each validity and
+    /// coincidence piece inside it ([`crate::outer::zero_first_row_may_exist`],
+    /// exact where it answers no).
+    ///
+    /// Then (1) no row of all the root's statements has zero distance on
+    /// every piece (its restriction to the component would be one): the
+    /// root's first extra system ([`Self::systems`]: zero distance on
+    /// validity and coincidence, with the independence constraints of
+    /// [`Self::band_row`], which give every statement a non-zero linear
+    /// part) has no solution, and (2) that component's `zero_depth` is 0,
+    /// so [`Self::distribution_gain`] finds no gain. Both answers, which
+    /// cost the root's costliest lexmins (an infeasible one for each), are
+    /// known without them.
+    fn hopeless_component(&self, comps: &[Vec<usize>], live: &Live) -> Result<bool> {
+        for c in comps {
+            if c.iter().all(|&s| self.dims[s] == 0) {
+                continue;
+            }
+            let inside = |d: &&Dep| c.contains(&d.src) && c.contains(&d.dst);
+            let read: Vec<&Dep> = live
+                .coin
+                .iter()
+                .filter(inside)
+                .chain(
+                    live.val
+                        .iter()
+                        .filter(inside)
+                        .filter(|d| !live.coin.iter().any(|k| same_dep(k, d))),
+                )
+                .collect();
+            if read.is_empty() {
+                continue;
+            }
+            let may = crate::outer::zero_first_row_may_exist(
+                &read,
+                &mut crate::outer::hull_basis,
+                c,
+                self.np,
+                &self.dims,
+            )?;
+            if !may {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     /// Whether the band member `m` of `stmts` has zero distance on every
