@@ -330,29 +330,23 @@ impl Sched<'_> {
         }
         let mut members: Vec<Vec<Row>> = Vec::new();
         if needy {
-            let (lay, mut base, extras) = self.systems(&stmts, &live)?;
-            let saved = prev.clone();
-            let mut local: Vec<usize> = Vec::new();
             // Under `outer_parallel`, a component of the root that admits no
             // coincident first row decides the run before its costliest
-            // questions (see `hopeless_component`).
+            // questions (see `hopeless_component`): the first extra system
+            // (zero distance on every validity and coincidence piece) has
+            // no solution, and is neither built nor asked.
             let hopeless = root
                 && self.opts.outer_parallel
+                && self.opts.maximize_coincidence
                 && live.cv.is_empty()
                 && prev.iter().all(Vec::is_empty)
-                && !extras.is_empty()
                 && self.hopeless_component(&sccs(&stmts, &live.graph()), &live)?;
+            let (lay, mut base, mut extras) = self.systems_with(&stmts, &live, !hopeless)?;
+            let saved = prev.clone();
+            let mut local: Vec<usize> = Vec::new();
             while stmts.iter().any(|&s| prev[s].len() < self.dims[s]) {
-                // (the first extra system, zero distance on every validity
-                // and coincidence piece, or on the coincidence pieces where
-                // there is no validity one, has no solution then: not asked)
-                let tried = if hopeless && members.is_empty() {
-                    &extras[1..]
-                } else {
-                    &extras[..]
-                };
                 let row = self.lrr_row(
-                    &stmts, &lay, &mut base, tried, &mut live, &mut local, &members, prev,
+                    &stmts, &lay, &mut base, &extras, &mut live, &mut local, &members, prev,
                 )?;
                 let Some(rows) = row else { break };
                 self.add_ranks(&stmts, &rows, prev);
@@ -375,6 +369,11 @@ impl Sched<'_> {
                         if !gain {
                             return Err(Error::NoOuterParallel);
                         }
+                    } else if hopeless {
+                        // (not reached: the member gives each statement a
+                        // non-zero linear part, and a hopeless component
+                        // has none at zero distance) the rest as usual
+                        extras = self.systems(&stmts, &live)?.2;
                     }
                 }
             }
@@ -707,6 +706,17 @@ impl Sched<'_> {
     /// systems for parallelism: zero distance on validity and coincidence, then
     /// on coincidence only.
     fn systems(&self, stmts: &[usize], live: &Live) -> Result<(Layout, System, Vec<System>)> {
+        self.systems_with(stmts, live, true)
+    }
+
+    /// [`Self::systems`]; `zero`: with the first extra system (zero distance
+    /// on validity and coincidence), else without it (known infeasible).
+    fn systems_with(
+        &self,
+        stmts: &[usize],
+        live: &Live,
+        zero: bool,
+    ) -> Result<(Layout, System, Vec<System>)> {
         let lay = Layout::new(self.np, stmts, &self.dims, 0);
         let nv = lay.n_core;
         let mut base = System::default();
@@ -748,19 +758,6 @@ impl Sched<'_> {
         }
         let mut extras = Vec::new();
         if self.opts.maximize_coincidence {
-            let mut coin = System::default();
-            for d in &live.coin {
-                for sign in [1, -1] {
-                    add(&mut coin, d, &self.delta(&lay, d, nv, sign))?;
-                }
-            }
-            let mut zero = coin.clone();
-            for d in &live.val {
-                add(&mut zero, d, &self.delta(&lay, d, nv, -1))?;
-            }
-            if !live.val.is_empty() {
-                extras.push(zero);
-            }
             // When every validity piece is a coincidence piece (as `lower`
             // and `poly schedule` pass them), `zero` holds the constraints
             // of `coin` and no other: the same polyhedron, whose lexmin
@@ -771,7 +768,25 @@ impl Sched<'_> {
                     .val
                     .iter()
                     .all(|d| live.coin.iter().any(|c| same_dep(c, d)));
-            if !live.coin.is_empty() && coin_adds {
+            let with_zero = zero && !live.val.is_empty();
+            let with_coin = !live.coin.is_empty() && coin_adds;
+            if !with_zero && !with_coin {
+                return Ok((lay, base, extras));
+            }
+            let mut coin = System::default();
+            for d in &live.coin {
+                for sign in [1, -1] {
+                    add(&mut coin, d, &self.delta(&lay, d, nv, sign))?;
+                }
+            }
+            if with_zero {
+                let mut zero = coin.clone();
+                for d in &live.val {
+                    add(&mut zero, d, &self.delta(&lay, d, nv, -1))?;
+                }
+                extras.push(zero);
+            }
+            if with_coin {
                 extras.push(coin);
             }
         }
