@@ -340,7 +340,7 @@ impl Sched<'_> {
                 && self.opts.maximize_coincidence
                 && live.cv.is_empty()
                 && prev.iter().all(Vec::is_empty)
-                && self.hopeless_component(&sccs(&stmts, &live.graph()), &live)?;
+                && self.hopeless_component(&stmts, &live)?;
             let (lay, mut base, mut extras) = self.systems_with(&stmts, &live, !hopeless)?;
             let saved = prev.clone();
             let mut local: Vec<usize> = Vec::new();
@@ -550,7 +550,7 @@ impl Sched<'_> {
         Ok((par != usize::MAX && par > fused_par).then_some((fused_par, par, perm)))
     }
 
-    /// Whether some component of `comps` (the validity graph's strongly
+    /// Whether some component of `stmts` (the validity graph's strongly
     /// connected components at the root, nothing spanned yet) with a
     /// statement with dimensions admits no row with a non-zero linear part
     /// for each of its statements and zero distance on each validity and
@@ -566,8 +566,15 @@ impl Sched<'_> {
     /// so [`Self::distribution_gain`] finds no gain. Both answers, which
     /// cost the root's costliest lexmins (an infeasible one for each), are
     /// known without them.
-    fn hopeless_component(&self, comps: &[Vec<usize>], live: &Live) -> Result<bool> {
-        for c in comps {
+    ///
+    /// A root of one component is not looked at: [`compute_schedule`] has
+    /// asked the same question of it before any row.
+    fn hopeless_component(&self, stmts: &[usize], live: &Live) -> Result<bool> {
+        let comps = sccs(stmts, &live.graph());
+        if comps.len() < 2 {
+            return Ok(false);
+        }
+        for c in &comps {
             if c.iter().all(|&s| self.dims[s] == 0) {
                 continue;
             }
