@@ -330,7 +330,18 @@ impl Sched<'_> {
         }
         let mut members: Vec<Vec<Row>> = Vec::new();
         if needy {
-            let (lay, mut base, extras) = self.systems(&stmts, &live)?;
+            // Under `outer_parallel`, a component of the root that admits no
+            // coincident first row decides the run before its costliest
+            // questions (see `hopeless_component`): the first extra system
+            // (zero distance on every validity and coincidence piece) has
+            // no solution, and is neither built nor asked.
+            let hopeless = root
+                && self.opts.outer_parallel
+                && self.opts.maximize_coincidence
+                && live.cv.is_empty()
+                && prev.iter().all(Vec::is_empty)
+                && self.hopeless_component(&stmts, &live)?;
+            let (lay, mut base, mut extras) = self.systems_with(&stmts, &live, !hopeless)?;
             let saved = prev.clone();
             let mut local: Vec<usize> = Vec::new();
             while stmts.iter().any(|&s| prev[s].len() < self.dims[s]) {
@@ -346,7 +357,10 @@ impl Sched<'_> {
                     // test below are already decided)
                     if !self.coincident(&stmts, &live, &members[0])? {
                         let comps = sccs(&stmts, &live.graph());
-                        let gain = comps.len() > 1
+                        // (a hopeless component has no zero-distance row:
+                        // `distribution_gain` would find none either)
+                        let gain = !hopeless
+                            && comps.len() > 1
                             && self
                                 .distribution_gain(
                                     &comps, &live, &lay, &base, &extras, &stmts, &saved,
@@ -355,6 +369,11 @@ impl Sched<'_> {
                         if !gain {
                             return Err(Error::NoOuterParallel);
                         }
+                    } else if hopeless {
+                        // (not reached: the member gives each statement a
+                        // non-zero linear part, and a hopeless component
+                        // has none at zero distance) the rest as usual
+                        extras = self.systems(&stmts, &live)?.2;
                     }
                 }
             }
@@ -531,6 +550,63 @@ impl Sched<'_> {
         Ok((par != usize::MAX && par > fused_par).then_some((fused_par, par, perm)))
     }
 
+    /// Whether some component of `stmts` (the validity graph's strongly
+    /// connected components at the root, nothing spanned yet) with a
+    /// statement with dimensions admits no row with a non-zero linear part
+    /// for each of its statements and zero distance on each validity and
+    /// coincidence piece inside it ([`crate::outer::zero_first_row_may_exist`],
+    /// exact where it answers no).
+    ///
+    /// Then (1) no row of all the root's statements has zero distance on
+    /// every piece (its restriction to the component would be one): the
+    /// root's first extra system ([`Self::systems`]: zero distance on
+    /// validity and coincidence, with the independence constraints of
+    /// [`Self::band_row`], which give every statement a non-zero linear
+    /// part) has no solution, and (2) that component's `zero_depth` is 0,
+    /// so [`Self::distribution_gain`] finds no gain. Both answers, which
+    /// cost the root's costliest lexmins (an infeasible one for each), are
+    /// known without them.
+    ///
+    /// A root of one component is not looked at: [`compute_schedule`] has
+    /// asked the same question of it before any row.
+    fn hopeless_component(&self, stmts: &[usize], live: &Live) -> Result<bool> {
+        let comps = sccs(stmts, &live.graph());
+        if comps.len() < 2 {
+            return Ok(false);
+        }
+        for c in &comps {
+            if c.iter().all(|&s| self.dims[s] == 0) {
+                continue;
+            }
+            let inside = |d: &&Dep| c.contains(&d.src) && c.contains(&d.dst);
+            let read: Vec<&Dep> = live
+                .coin
+                .iter()
+                .filter(inside)
+                .chain(
+                    live.val
+                        .iter()
+                        .filter(inside)
+                        .filter(|d| !live.coin.iter().any(|k| same_dep(k, d))),
+                )
+                .collect();
+            if read.is_empty() {
+                continue;
+            }
+            let may = crate::outer::zero_first_row_may_exist(
+                &read,
+                &mut crate::outer::hull_basis,
+                c,
+                self.np,
+                &self.dims,
+            )?;
+            if !may {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
     /// Whether the band member `m` of `stmts` has zero distance on every
     /// coincidence and validity piece of `live` (its `coincident` flag).
     fn coincident(&self, stmts: &[usize], live: &Live, m: &[Row]) -> Result<bool> {
@@ -637,6 +713,17 @@ impl Sched<'_> {
     /// systems for parallelism: zero distance on validity and coincidence, then
     /// on coincidence only.
     fn systems(&self, stmts: &[usize], live: &Live) -> Result<(Layout, System, Vec<System>)> {
+        self.systems_with(stmts, live, true)
+    }
+
+    /// [`Self::systems`]; `zero`: with the first extra system (zero distance
+    /// on validity and coincidence), else without it (known infeasible).
+    fn systems_with(
+        &self,
+        stmts: &[usize],
+        live: &Live,
+        zero: bool,
+    ) -> Result<(Layout, System, Vec<System>)> {
         let lay = Layout::new(self.np, stmts, &self.dims, 0);
         let nv = lay.n_core;
         let mut base = System::default();
@@ -678,19 +765,6 @@ impl Sched<'_> {
         }
         let mut extras = Vec::new();
         if self.opts.maximize_coincidence {
-            let mut coin = System::default();
-            for d in &live.coin {
-                for sign in [1, -1] {
-                    add(&mut coin, d, &self.delta(&lay, d, nv, sign))?;
-                }
-            }
-            let mut zero = coin.clone();
-            for d in &live.val {
-                add(&mut zero, d, &self.delta(&lay, d, nv, -1))?;
-            }
-            if !live.val.is_empty() {
-                extras.push(zero);
-            }
             // When every validity piece is a coincidence piece (as `lower`
             // and `poly schedule` pass them), `zero` holds the constraints
             // of `coin` and no other: the same polyhedron, whose lexmin
@@ -701,7 +775,25 @@ impl Sched<'_> {
                     .val
                     .iter()
                     .all(|d| live.coin.iter().any(|c| same_dep(c, d)));
-            if !live.coin.is_empty() && coin_adds {
+            let with_zero = zero && !live.val.is_empty();
+            let with_coin = !live.coin.is_empty() && coin_adds;
+            if !with_zero && !with_coin {
+                return Ok((lay, base, extras));
+            }
+            let mut coin = System::default();
+            for d in &live.coin {
+                for sign in [1, -1] {
+                    add(&mut coin, d, &self.delta(&lay, d, nv, sign))?;
+                }
+            }
+            if with_zero {
+                let mut zero = coin.clone();
+                for d in &live.val {
+                    add(&mut zero, d, &self.delta(&lay, d, nv, -1))?;
+                }
+                extras.push(zero);
+            }
+            if with_coin {
                 extras.push(coin);
             }
         }

@@ -54,6 +54,18 @@ fn the_early_stop_agrees_with_the_full_run_on_handmade_cases() {
         .parse()
         .unwrap();
     assert_eq!(agrees(&two, "two"), Some(false));
+    // two components, one a chain that no row keeps at zero distance, the
+    // other free: distributing gains no parallel row in every component,
+    // the fused band's first member is not coincident (the root's
+    // hopeless-component shortcut decides it)
+    let chain_and_free: ScheduleConstraints =
+        "domain: \"[n] -> { S[i] : 0 <= i < n; T[i] : 0 <= i < n }\"\n\
+        validity: \"[n] -> { S[i] -> S[i + 1] : 0 <= i < n - 1; S[i] -> T[i] : 0 <= i < n }\"\n\
+        coincidence: \"[n] -> { S[i] -> S[i + 1] : 0 <= i < n - 1; S[i] -> T[i] : 0 <= i < n }\"\n\
+        proximity: \"[n] -> { S[i] -> S[i + 1] : 0 <= i < n - 1; S[i] -> T[i] : 0 <= i < n }\""
+            .parse()
+            .unwrap();
+    assert_eq!(agrees(&chain_and_free, "chain and free"), Some(true));
 }
 
 #[test]
