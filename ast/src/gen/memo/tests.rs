@@ -180,11 +180,10 @@ fn inside_shown_by_linear_programming() {
     assert!(!even.is_subset(&thirds).unwrap());
 }
 
-#[test]
-fn lex_answers_shared_by_disjuncts_with_the_same_points() {
-    let memo = Memo::default();
-    // a disjunct inside the context: coalesced_inside's disjunct of it
-    // has its points, written otherwise
+/// Two disjuncts inside the context `N >= 1, i, j >= 0`, coalesced, and
+/// `coalesced_inside`'s disjuncts of them: the same points, written
+/// otherwise (the context's bounds are dropped).
+fn two_disjuncts_and_their_inside(memo: &Memo) -> (Map, Map) {
     let set = memo
         .coalesced(&map(
             "[N] -> { [i, j] : exists (e : i = 2e and 0 <= i < N and 0 <= j <= i); \
@@ -194,6 +193,13 @@ fn lex_answers_shared_by_disjuncts_with_the_same_points() {
     let ctx = map("[N] -> { [i, j] : i >= 0 and j >= 0 and N >= 1 }");
     let inside = memo.coalesced_inside(&set, &ctx).unwrap();
     assert_eq!(inside.basic_maps().len(), 2);
+    (set, inside)
+}
+
+#[test]
+fn lex_answers_shared_by_disjuncts_with_the_same_points() {
+    let memo = Memo::default();
+    let (set, inside) = two_disjuncts_and_their_inside(&memo);
     for (b, c) in set.basic_maps().iter().zip(inside.basic_maps()) {
         let rb = memo.representative(b);
         let rc = memo.representative(c);
@@ -226,17 +232,7 @@ fn lex_answers_shared_by_disjuncts_with_the_same_points() {
 #[test]
 fn disjoint_answers_shared_by_disjuncts_with_the_same_points() {
     let memo = Memo::default();
-    // a statement's disjuncts inside the context: coalesced_inside's
-    // disjuncts of them have their points, written otherwise
-    let set = memo
-        .coalesced(&map(
-            "[N] -> { [i, j] : exists (e : i = 2e and 0 <= i < N and 0 <= j <= i); \
-            [i, j] : 0 <= i < N and i < j < N }",
-        ))
-        .unwrap();
-    let ctx = map("[N] -> { [i, j] : i >= 0 and j >= 0 and N >= 1 }");
-    let inside = memo.coalesced_inside(&set, &ctx).unwrap();
-    assert_eq!(inside.basic_maps().len(), 2);
+    let (set, inside) = two_disjuncts_and_their_inside(&memo);
     let (x, y) = (&set.basic_maps()[0], &set.basic_maps()[1]);
     let (x2, y2) = (&inside.basic_maps()[0], &inside.basic_maps()[1]);
     let z = map("[N] -> { [i, j] : 0 <= i < N and 0 <= j < N }");
