@@ -98,13 +98,19 @@ fn hash_of_basic(b: &BasicMap) -> u64 {
 /// dimensions kept and the answer.
 type Leading = (BasicMap, usize, Option<BasicMap>);
 
-/// Remembered [`Memo::lex_after`]: the two disjuncts (as their
-/// representatives), the dimensions tested and the answer.
-type LexAnswer = (BasicMap, BasicMap, Vec<usize>, bool);
+/// A question about a pair of disjuncts whose answer depends on their
+/// points alone.
+#[derive(PartialEq, Eq)]
+enum PairQuestion {
+    /// [`Memo::lex_after`] by these dimensions.
+    LexAfter(Vec<usize>),
+    /// [`Memo::disjoint`].
+    Disjoint,
+}
 
-/// Remembered [`Memo::disjoint`]: the two disjuncts (as their
-/// representatives) and the answer.
-type PairAnswer = (BasicMap, BasicMap, bool);
+/// A remembered answer about a pair: the two disjuncts (as their
+/// representatives), the question and the answer.
+type PairAnswer = (BasicMap, BasicMap, PairQuestion, bool);
 
 /// Remembered answers of one generation.
 #[derive(Default)]
@@ -114,10 +120,9 @@ pub(super) struct Memo {
     /// [`Memo::coalesced_inside`]'s answer computed disjunct by disjunct
     /// (a disjunct inside the context, simplified).
     same_points: RefCell<HashMap<u64, Vec<(BasicMap, BasicMap)>>>,
-    /// Answers of [`Memo::lex_after`], by the hashes of the representatives.
-    lex: RefCell<HashMap<u64, Vec<LexAnswer>>>,
-    /// Answers of [`Memo::disjoint`], by the hashes of the representatives.
-    disjoint: RefCell<HashMap<u64, Vec<PairAnswer>>>,
+    /// Answers of [`Memo::lex_after`] and [`Memo::disjoint`], by the hashes
+    /// of the representatives.
+    pairs: RefCell<HashMap<u64, Vec<PairAnswer>>>,
     /// Inputs and their `coalesce_simplified`, by the hash of the input.
     coalesced: RefCell<HashMap<u64, Vec<(Map, Map)>>>,
     /// Basic sets and their [`Memo::leading_dims`] (with the number of
@@ -338,32 +343,8 @@ impl Memo {
     ) -> Result<bool> {
         let (rx, ry) = (self.representative(x), self.representative(y));
         let h = hash_of_basic(&rx) ^ hash_of_basic(&ry).rotate_left(17);
-        let found = self.lex.borrow().get(&h).and_then(|bucket| {
-            bucket
-                .iter()
-                .find(|(a, b, t, _)| {
-                    t == tests
-                        && a.space() == rx.space()
-                        && b.space() == ry.space()
-                        && same_disjunct(a, &rx)
-                        && same_disjunct(b, &ry)
-                })
-                .map(|e| e.3)
-        });
-        if let Some(after) = found {
-            // (the engine's answer, checked in debug and unit-test builds)
-            if cfg!(any(test, debug_assertions)) {
-                assert_eq!(compute()?, after, "lex_after changed the answer {x} / {y}");
-            }
-            return Ok(after);
-        }
-        let after = compute()?;
-        self.lex
-            .borrow_mut()
-            .entry(h)
-            .or_default()
-            .push((rx, ry, tests.to_vec(), after));
-        Ok(after)
+        let q = PairQuestion::LexAfter(tests.to_vec());
+        self.pair_answer(h, rx, ry, q, compute)
     }
 
     /// Whether the disjuncts `x` and `y` have no common point, by
@@ -385,31 +366,49 @@ impl Memo {
         } else {
             (ry, rx, hy ^ hx.rotate_left(17))
         };
-        let found = self.disjoint.borrow().get(&h).and_then(|bucket| {
+        self.pair_answer(h, rx, ry, PairQuestion::Disjoint, compute)
+    }
+
+    /// The answer to `q` about the representatives `rx`, `ry` (hashed
+    /// together as `h`): remembered, else `compute`d and remembered.
+    fn pair_answer(
+        &self,
+        h: u64,
+        rx: BasicMap,
+        ry: BasicMap,
+        q: PairQuestion,
+        compute: impl FnOnce() -> Result<bool>,
+    ) -> Result<bool> {
+        let found = self.pairs.borrow().get(&h).and_then(|bucket| {
             bucket
                 .iter()
-                .find(|(a, b, _)| {
-                    a.space() == rx.space()
+                .find(|(a, b, t, _)| {
+                    *t == q
+                        && a.space() == rx.space()
                         && b.space() == ry.space()
                         && same_disjunct(a, &rx)
                         && same_disjunct(b, &ry)
                 })
-                .map(|e| e.2)
+                .map(|e| e.3)
         });
-        if let Some(d) = found {
+        if let Some(answer) = found {
             // (the engine's answer, checked in debug and unit-test builds)
             if cfg!(any(test, debug_assertions)) {
-                assert_eq!(compute()?, d, "disjoint changed the answer {x:?} / {y:?}");
+                assert_eq!(
+                    compute()?,
+                    answer,
+                    "a remembered pair answer changed {rx:?} / {ry:?}"
+                );
             }
-            return Ok(d);
+            return Ok(answer);
         }
-        let d = compute()?;
-        self.disjoint
+        let answer = compute()?;
+        self.pairs
             .borrow_mut()
             .entry(h)
             .or_default()
-            .push((rx, ry, d));
-        Ok(d)
+            .push((rx, ry, q, answer));
+        Ok(answer)
     }
 
     /// `project_keep(s, keep, n).coalesce_simplified()`, computed disjunct
