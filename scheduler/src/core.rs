@@ -1,17 +1,21 @@
 //! The scheduler: bands of Farkas-linearized rows chosen by exact lexmin,
 //! SCC distribution, and a Feautrier fallback.
 
+mod distribute;
+mod system;
+
 use crate::constraints::ScheduleConstraints;
 use crate::deps::{pieces, Dep};
 use crate::error::{Error, Result};
-use crate::farkas::{nonneg_on, Lin, System};
+use crate::farkas::System;
 use crate::linalg::null_space;
 use crate::live::{
     adjacency, drop_identities, is_identity_only, lexmin, negative, nonzero, sccs, sccs_of_edges,
     Live, Tagged,
 };
-use crate::tree::{Band, Filter, Node, Row, Schedule};
+use crate::tree::{Band, Node, Row, Schedule};
 use presburger::{Int, Map, Space, UnionMap};
+use system::{unit, Layout};
 
 /// Options of [`compute_schedule`].
 #[derive(Debug, Clone)]
@@ -70,113 +74,7 @@ struct Sched<'a> {
     opts: &'a Options,
 }
 
-/// Variable layout of one node: `[u (np) | w | per statement: d (np), (c-, c+) per dim
-/// from the last dim, c0 | extra]`.
-struct Layout {
-    np: usize,
-    stmts: Vec<usize>,
-    off: Vec<usize>,
-    n_core: usize,
-}
-
-impl Layout {
-    fn new(np: usize, stmts: &[usize], dims: &[usize], lead: usize) -> Layout {
-        let mut off = Vec::new();
-        let mut at = lead + np + 1;
-        for &s in stmts {
-            off.push(at);
-            at += np + 2 * dims[s] + 1;
-        }
-        Layout {
-            np,
-            stmts: stmts.to_vec(),
-            off,
-            n_core: at,
-        }
-    }
-    fn blk(&self, s: usize) -> usize {
-        self.off[self
-            .stmts
-            .iter()
-            .position(|&t| t == s)
-            .expect("statement in layout")]
-    }
-    fn cplus(&self, s: usize, d: usize, k: usize) -> usize {
-        self.blk(s) + self.np + 2 * (d - 1 - k) + 1
-    }
-    fn cminus(&self, s: usize, d: usize, k: usize) -> usize {
-        self.blk(s) + self.np + 2 * (d - 1 - k)
-    }
-    fn c0(&self, s: usize, d: usize) -> usize {
-        self.blk(s) + self.np + 2 * d
-    }
-}
-
-fn unit(nv: usize, k: usize, c: i128) -> Lin {
-    let mut l = vec![0; nv + 1];
-    l[1 + k] = c;
-    l
-}
-
 impl Sched<'_> {
-    /// The distance `φ_dst(y) - φ_src(x)` as a form over the piece's columns.
-    fn delta(&self, lay: &Layout, dep: &Dep, nv: usize, sign: i128) -> Vec<Lin> {
-        let p = &dep.piece;
-        let mut f = vec![vec![0i128; nv + 1]; p.row_len()];
-        let (ds, dt) = (self.dims[dep.src], self.dims[dep.dst]);
-        let add = |f: &mut Vec<Lin>, col: usize, var: usize, c: i128| f[col][1 + var] += c * sign;
-        for (s, d, off, sg) in [(dep.dst, dt, p.off_out(), 1), (dep.src, ds, p.off_in(), -1)] {
-            add(&mut f, 0, lay.c0(s, d), sg);
-            for q in 0..self.np {
-                add(&mut f, 1 + q, lay.blk(s) + q, sg);
-            }
-            for k in 0..d {
-                add(&mut f, off + k, lay.cplus(s, d, k), sg);
-                add(&mut f, off + k, lay.cminus(s, d, k), -sg);
-            }
-        }
-        f
-    }
-
-    fn farkas(&self, dep: &Dep, f: &[Lin], nv: usize) -> Result<System> {
-        nonneg_on(&dep.piece, f, nv)
-    }
-
-    /// Sign and bound constraints of the core variables.
-    fn core_bounds(&self, lay: &Layout, nv: usize, sys: &mut System) {
-        for k in 0..lay.n_core {
-            sys.ineq(&unit(nv, k, 1));
-        }
-        let c = self.opts.max_coefficient as i128;
-        for &s in &lay.stmts {
-            let d = self.dims[s];
-            for k in 0..d {
-                for v in [lay.cplus(s, d, k), lay.cminus(s, d, k)] {
-                    let mut r = unit(nv, v, -1);
-                    r[0] = c;
-                    sys.ineq(&r);
-                }
-            }
-        }
-    }
-
-    fn rows_of(&self, lay: &Layout, sol: &[Int]) -> Vec<Row> {
-        lay.stmts
-            .iter()
-            .map(|&s| {
-                let d = self.dims[s];
-                let mut r = vec![sol[lay.c0(s, d)].clone()];
-                for q in 0..self.np {
-                    r.push(sol[lay.blk(s) + q].clone());
-                }
-                for k in 0..d {
-                    r.push(&sol[lay.cplus(s, d, k)] - &sol[lay.cminus(s, d, k)]);
-                }
-                r
-            })
-            .collect()
-    }
-
     /// One band row: validity >= 0, proximity bounded, independence, optionally
     /// coincidence = 0. `prev[s]` are the linear parts of earlier rows.
     #[allow(clippy::too_many_arguments)]
@@ -512,101 +410,6 @@ impl Sched<'_> {
         r
     }
 
-    /// Whether the distribution of the components `comps` gains outer
-    /// parallel rows in every component that still needs rows: then the
-    /// fused band's greedy zero-distance depth, the least such depth of
-    /// the components and the least of their largest dimensions (an
-    /// estimate of their permutable depth); `None` otherwise.
-    #[allow(clippy::too_many_arguments)]
-    fn distribution_gain(
-        &self,
-        comps: &[Vec<usize>],
-        live: &Live,
-        lay: &Layout,
-        base: &System,
-        extras: &[System],
-        stmts: &[usize],
-        saved: &[Vec<Vec<i128>>],
-    ) -> Result<Option<(usize, usize, usize)>> {
-        let fused_par = self.zero_depth(lay, base, extras, stmts, saved)?;
-        let (mut par, mut perm) = (usize::MAX, usize::MAX);
-        for c in comps {
-            let needy: Vec<usize> = c
-                .iter()
-                .copied()
-                .filter(|&s| saved[s].len() < self.dims[s])
-                .collect();
-            if needy.is_empty() {
-                continue;
-            }
-            perm = perm.min(needy.iter().map(|&s| self.dims[s]).max().unwrap_or(0));
-            let sub = live.restrict(c);
-            let (l2, b2, e2) = self.systems(c, &sub)?;
-            par = par.min(self.zero_depth(&l2, &b2, &e2, c, saved)?);
-            if par <= fused_par {
-                break;
-            }
-        }
-        Ok((par != usize::MAX && par > fused_par).then_some((fused_par, par, perm)))
-    }
-
-    /// Whether some component of `stmts` (the validity graph's strongly
-    /// connected components at the root, nothing spanned yet) with a
-    /// statement with dimensions admits no row with a non-zero linear part
-    /// for each of its statements and zero distance on each validity and
-    /// coincidence piece inside it ([`crate::outer::zero_first_row_may_exist`],
-    /// exact where it answers no).
-    ///
-    /// Then (1) no row of all the root's statements has zero distance on
-    /// every piece (its restriction to the component would be one): the
-    /// root's first extra system ([`Self::systems`]: zero distance on
-    /// validity and coincidence, with the independence constraints of
-    /// [`Self::band_row`], which give every statement a non-zero linear
-    /// part) has no solution, and (2) that component's `zero_depth` is 0,
-    /// so [`Self::distribution_gain`] finds no gain. Both answers, which
-    /// cost the root's costliest lexmins (an infeasible one for each), are
-    /// known without them.
-    ///
-    /// A root of one component is not looked at: [`compute_schedule`] has
-    /// asked the same question of it before any row.
-    fn hopeless_component(&self, stmts: &[usize], live: &Live) -> Result<bool> {
-        let comps = sccs(stmts, &live.graph());
-        if comps.len() < 2 {
-            return Ok(false);
-        }
-        for c in &comps {
-            if c.iter().all(|&s| self.dims[s] == 0) {
-                continue;
-            }
-            let inside = |d: &&Dep| c.contains(&d.src) && c.contains(&d.dst);
-            let read: Vec<&Dep> = live
-                .coin
-                .iter()
-                .filter(inside)
-                .chain(
-                    live.val
-                        .iter()
-                        .filter(inside)
-                        .filter(|d| !live.coin.iter().any(|k| same_dep(k, d))),
-                )
-                .collect();
-            if read.is_empty() {
-                continue;
-            }
-            let may = crate::outer::zero_first_row_may_exist(
-                &read,
-                &mut crate::outer::hull_basis,
-                c,
-                self.np,
-                &self.dims,
-            )?;
-            if !may {
-                return Ok(true);
-            }
-        }
-        Ok(false)
-    }
-
     /// Whether the band member `m` of `stmts` has zero distance on every
     /// coincidence and validity piece of `live` (its `coincident` flag).
     fn coincident(&self, stmts: &[usize], live: &Live, m: &[Row]) -> Result<bool> {
@@ -616,68 +419,6 @@ impl Sched<'_> {
             }
         }
         Ok(true)
-    }
-
-    /// How many leading rows with zero distance on all validity and coincidence
-    /// dependences the statements admit (greedy).
-    fn zero_depth(
-        &self,
-        lay: &Layout,
-        base: &System,
-        extras: &[System],
-        stmts: &[usize],
-        prev: &[Vec<Vec<i128>>],
-    ) -> Result<usize> {
-        if extras.is_empty() {
-            // no dependence: every row has zero distance, one per missing rank
-            return Ok(stmts
-                .iter()
-                .map(|&s| self.dims[s] - prev[s].len().min(self.dims[s]))
-                .max()
-                .unwrap_or(0));
-        }
-        let mut prev = prev.to_vec();
-        let mut n = 0;
-        while stmts.iter().any(|&s| prev[s].len() < self.dims[s]) {
-            let row = self.first_row(lay, base, &extras[..1], &prev)?;
-            let Some(rows) = row else { break };
-            self.add_ranks(stmts, &rows, &mut prev);
-            n += 1;
-        }
-        Ok(n)
-    }
-
-    fn add_ranks(&self, stmts: &[usize], rows: &[Row], prev: &mut [Vec<Vec<i128>>]) {
-        for (k, &s) in stmts.iter().enumerate() {
-            let lin: Vec<i128> = rows[k][1 + self.np..]
-                .iter()
-                .map(|v| v.to_i64().unwrap_or(0) as i128)
-                .collect();
-            let mut test = prev[s].clone();
-            test.push(lin);
-            let d = test[0].len();
-            if crate::linalg::rank(&test, d).is_some_and(|r| r > prev[s].len()) {
-                prev[s] = test;
-            }
-        }
-    }
-
-    fn distribute(
-        &self,
-        comps: Vec<Vec<usize>>,
-        live: &Live,
-        prev: &mut Vec<Vec<Vec<i128>>>,
-    ) -> Result<Node> {
-        let mut fs = Vec::new();
-        for comp in comps {
-            let sub = live.restrict(&comp);
-            let child = self.node(comp.clone(), sub, prev, false)?;
-            fs.push(Filter {
-                statements: comp,
-                child,
-            });
-        }
-        Ok(Node::Sequence(fs))
     }
 
     /// The first row found with the extra systems tried in order (each alone),
@@ -707,97 +448,6 @@ impl Sched<'_> {
             }
         }
         Ok(None)
-    }
-
-    /// The layout, the base system (validity, proximity bounds) and the extra
-    /// systems for parallelism: zero distance on validity and coincidence, then
-    /// on coincidence only.
-    fn systems(&self, stmts: &[usize], live: &Live) -> Result<(Layout, System, Vec<System>)> {
-        self.systems_with(stmts, live, true)
-    }
-
-    /// [`Self::systems`]; `zero`: with the first extra system (zero distance
-    /// on validity and coincidence), else without it (known infeasible).
-    fn systems_with(
-        &self,
-        stmts: &[usize],
-        live: &Live,
-        zero: bool,
-    ) -> Result<(Layout, System, Vec<System>)> {
-        let lay = Layout::new(self.np, stmts, &self.dims, 0);
-        let nv = lay.n_core;
-        let mut base = System::default();
-        // validity, coincidence and proximity are often the same pieces, and
-        // the bounded validity the proximity's bound: each system once
-        let known: std::cell::RefCell<Vec<(Dep, Vec<Lin>, System)>> = Default::default();
-        let add = |sys: &mut System, d: &Dep, f: &[Lin]| -> Result<()> {
-            let hit = known
-                .borrow()
-                .iter()
-                .find(|(e, g, _)| g.as_slice() == f && same_dep(e, d))
-                .map(|(_, _, s)| s.clone());
-            let s = match hit {
-                Some(s) => s,
-                None => {
-                    let s = self.farkas(d, f, nv)?;
-                    known.borrow_mut().push((d.clone(), f.to_vec(), s.clone()));
-                    s
-                }
-            };
-            sys.extend(s);
-            Ok(())
-        };
-        for d in &live.val {
-            add(&mut base, d, &self.delta(&lay, d, nv, 1))?;
-        }
-        let bounded: &[Dep] = if self.opts.bound_validity {
-            &live.val
-        } else {
-            &[]
-        };
-        for d in live.prox.iter().chain(bounded) {
-            let mut f = self.delta(&lay, d, nv, -1);
-            for q in 0..self.np {
-                f[1 + q][1 + q] += 1;
-            }
-            f[0][1 + self.np] += 1;
-            add(&mut base, d, &f)?;
-        }
-        let mut extras = Vec::new();
-        if self.opts.maximize_coincidence {
-            // When every validity piece is a coincidence piece (as `lower`
-            // and `poly schedule` pass them), `zero` holds the constraints
-            // of `coin` and no other: the same polyhedron, whose lexmin
-            // would be asked for twice (an infeasible one, at every row
-            // that cannot have zero distance).
-            let coin_adds = live.val.is_empty()
-                || !live
-                    .val
-                    .iter()
-                    .all(|d| live.coin.iter().any(|c| same_dep(c, d)));
-            let with_zero = zero && !live.val.is_empty();
-            let with_coin = !live.coin.is_empty() && coin_adds;
-            if !with_zero && !with_coin {
-                return Ok((lay, base, extras));
-            }
-            let mut coin = System::default();
-            for d in &live.coin {
-                for sign in [1, -1] {
-                    add(&mut coin, d, &self.delta(&lay, d, nv, sign))?;
-                }
-            }
-            if with_zero {
-                let mut zero = coin.clone();
-                for d in &live.val {
-                    add(&mut zero, d, &self.delta(&lay, d, nv, -1))?;
-                }
-                extras.push(zero);
-            }
-            if with_coin {
-                extras.push(coin);
-            }
-        }
-        Ok((lay, base, extras))
     }
 
     fn finish_band(
