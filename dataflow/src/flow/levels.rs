@@ -489,11 +489,15 @@ mod tests {
 
     #[test]
     fn shared_joins_are_reused_and_change_nothing() {
-        // `A[i] = A[i] + A[i - 1]` and `B[i] = A[i + 1]`: the read and the
-        // write of A[i] are one relation, a sink and (anti) a source
-        let sched = u("{ S[i] -> [i, 0]; T[i] -> [i, 1] }");
+        // `A[i] = A[i] + A[i - 1]`, `B[i] = A[i + 1]` and `A[i + 1] = 0`:
+        // the read and the write of A[i] are one relation, a sink and
+        // (anti) a source; both analyses join it with the write of U, one
+        // iteration earlier (a pair of S with itself, or with a write of
+        // its element later in the body, runs before at no level and is
+        // not joined)
+        let sched = u("{ S[i] -> [i, 0]; T[i] -> [i, 1]; U[i] -> [i, 2] }");
         let reads = u("[n] -> { S[i] -> A[i] : 0 <= i < n; S[i] -> A[i - 1] : 0 <= i < n; T[i] -> A[i + 1] : 0 <= i < n }");
-        let writes = u("[n] -> { S[i] -> A[i] : 0 <= i < n; T[i] -> B[i] : 0 <= i < n }");
+        let writes = u("[n] -> { S[i] -> A[i] : 0 <= i < n; T[i] -> B[i] : 0 <= i < n; U[i] -> A[i + 1] : 0 <= i < n }");
         let raw = AccessInfo::from_sink(reads.clone())
             .with_must_source(writes.clone())
             .with_schedule(sched.clone());

@@ -2,7 +2,7 @@
 
 use std::cell::RefCell;
 
-use super::sources::{Sched, Source};
+use super::sources::{element_times, ElementTimes, Sched, Source};
 use crate::error::Result;
 use presburger::relation::{join_on_range, later_at_level, AffineSchedule};
 use presburger::{Map, UnionMap};
@@ -97,6 +97,24 @@ impl Joins {
     }
 }
 
+/// Whether the affine schedules of a sink (`sched`, its times as
+/// functions of its element `elem_time`) and of source `s` show that no
+/// instance of `s` accessing the sink's element runs before the sink at
+/// level `l`: on their constant dimensions
+/// ([`AffineSchedule::may_precede_at`](presburger::relation::AffineSchedule::may_precede_at)),
+/// or on the dimensions that are functions of the element
+/// ([`ElementTimes::may_precede_at`]). `false` when a schedule is not
+/// affine (nothing is known).
+fn ruled_out(sched: &Sched, elem_time: Option<&ElementTimes>, s: &Source, l: usize) -> bool {
+    let (Some(a), Some(b)) = (&sched.affine, &s.sched.affine) else {
+        return false;
+    };
+    !b.may_precede_at(a, l)
+        || elem_time
+            .zip(s.elem_time.as_ref())
+            .is_some_and(|(t, u)| !u.may_precede_at(t, l))
+}
+
 /// The relations of one sink access part.
 pub(super) struct SinkPart<'a> {
     pub(super) params: &'a [String],
@@ -109,6 +127,8 @@ pub(super) struct SinkPart<'a> {
     /// arrays differ.
     elem: Vec<Option<usize>>,
     joins: &'a Joins,
+    /// The sink's times as functions of the element it accesses.
+    elem_time: Option<ElementTimes>,
 }
 
 impl<'a> SinkPart<'a> {
@@ -121,8 +141,18 @@ impl<'a> SinkPart<'a> {
     ) -> Result<SinkPart<'a>> {
         let mut elem = Vec::new();
         let sink = joins.sink(access);
+        let elem_time = element_times(access, sched);
         for s in sources {
-            elem.push(if s.access.space().range == access.space().range {
+            // (no join for a source that runs before the sink at no
+            // level: another array, or times that rule out every level)
+            let precedes = s.access.space().range == access.space().range
+                && match (&sched.affine, &s.sched.affine) {
+                    (Some(a), Some(_)) => {
+                        (0..a.n_time()).any(|l| !ruled_out(sched, elem_time.as_ref(), s, l))
+                    }
+                    _ => true,
+                };
+            elem.push(if precedes {
                 Some(joins.pair(sink, sched, s)?)
             } else {
                 None
@@ -141,6 +171,7 @@ impl<'a> SinkPart<'a> {
             sched,
             elem,
             joins,
+            elem_time,
         })
     }
 
@@ -155,10 +186,7 @@ impl<'a> SinkPart<'a> {
         if pair.elem.basic_maps().is_empty() {
             return false;
         }
-        match (&self.sched.affine, &s.sched.affine) {
-            (Some(a), Some(b)) => b.may_precede_at(a, l),
-            _ => true,
-        }
+        !ruled_out(self.sched, self.elem_time.as_ref(), s, l)
     }
 
     /// The candidates `p -> x` of source `s` (number `k`) before `p` at level `l`.
@@ -178,7 +206,7 @@ impl<'a> SinkPart<'a> {
         }
         let m = match (&self.sched.affine, &s.sched.affine) {
             (Some(a), Some(b)) => {
-                if !b.may_precede_at(a, l) {
+                if ruled_out(self.sched, self.elem_time.as_ref(), s, l) {
                     return Ok(None);
                 }
                 if let Some(Some(known)) = pair.later.borrow().get(l) {

@@ -100,7 +100,7 @@ impl<'a> Source<'a> {
 /// function of `a` and the parameters ([`coordinates_by_element`]).
 /// `None` for the other dimensions (and the whole when the schedule is not
 /// of that form, the access has no disjunct or a value is past `i64`).
-fn element_times(access: &Map, sched: &Sched) -> Option<ElementTimes> {
+pub(super) fn element_times(access: &Map, sched: &Sched) -> Option<ElementTimes> {
     let (affine, follows) = (sched.affine.as_ref()?, sched.follows.as_ref()?);
     let np = affine.n_param();
     let (n_in, n_out) = (access.space().n_in(), access.space().n_out());
@@ -150,6 +150,34 @@ fn element_times(access: &Map, sched: &Sched) -> Option<ElementTimes> {
         });
     }
     Some(ElementTimes { times: out, eqs })
+}
+
+impl ElementTimes {
+    /// Whether instances with these times (of a source) may run before
+    /// instances with the times `later` (of a sink) *at level `l`* (equal
+    /// times on the first `l` dimensions, smaller on dimension `l`) when
+    /// both access one element: `false` when, as functions of the element
+    /// (modulo both sets of element equalities), the times differ by a
+    /// nonzero constant on a dimension before `l`, or the source's is at
+    /// least the sink's on dimension `l`. It extends
+    /// [`AffineSchedule::may_precede_at`] (constant dimensions) to the
+    /// dimensions that follow an instance coordinate fixed by the element.
+    pub(super) fn may_precede_at(&self, later: &ElementTimes, l: usize) -> bool {
+        let eqs: Vec<&Vec<i128>> = self.eqs.iter().chain(&later.eqs).collect();
+        let diff = |k: usize| -> Option<i128> {
+            let (x, y) = (self.times.get(k)?.as_ref()?, later.times.get(k)?.as_ref()?);
+            if x.len() != y.len() {
+                return None;
+            }
+            let d: Vec<i128> = x
+                .iter()
+                .zip(y)
+                .map(|(p, q)| p.checked_sub(*q))
+                .collect::<Option<_>>()?;
+            constant_modulo(d, &eqs)
+        };
+        !((0..l).any(|k| diff(k).is_some_and(|d| d != 0)) || diff(l).is_some_and(|d| d >= 0))
+    }
 }
 
 /// The value of `d` (`[constant | params | a]`) on the points of the
@@ -214,7 +242,11 @@ fn coordinates_by_element(
     let mut r = 0;
     for d in 0..n_in {
         let col = off_in + d;
-        let Some(p) = (r..rows.len()).find(|&i| rows[i][col] != 0) else {
+        // (a pivot without locals where there is one: `x_d - a_0 = 0`
+        // rather than `x_d = 2e`, which would leave `x_d` undetermined)
+        let without_locals = |i: &usize| rows[*i][off_out + n_out..].iter().all(|&v| v == 0);
+        let mut found = (r..rows.len()).filter(|&i| rows[i][col] != 0);
+        let Some(p) = found.clone().find(without_locals).or_else(|| found.next()) else {
             continue;
         };
         rows.swap(r, p);
@@ -326,5 +358,44 @@ impl Schedules {
     pub(super) fn of(&self, domain: &Tuple) -> &Sched {
         let found = self.0.iter().find(|(d, _)| **d == *domain);
         &found.expect("Timing covers every access domain").1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sched(s: &str) -> Sched {
+        Sched::new(s.parse().unwrap()).unwrap()
+    }
+
+    fn times(access: &str, s: &Sched) -> ElementTimes {
+        element_times(&access.parse().unwrap(), s).expect("times of the element")
+    }
+
+    /// In a tiled, strided loop (`ii = 4e`, `i = 2e'`) the element still
+    /// fixes `i` and `j` (the pivot for `i` is `i - a0 = 0`, not `i = 2e'`):
+    /// a source writing the sink's element `A[i][j]` cannot precede it at
+    /// the levels of `i` and `j`, one writing `A[i - 1][j]` can at that of
+    /// `i` (not past it); the tile level stays open.
+    #[test]
+    fn element_times_rule_out_levels_through_strided_coordinates() {
+        let s = sched("[n] -> { S[ii, i, j] -> [0, ii, i, j, 0] }");
+        let dom =
+            "0 <= ii < n and ii <= i <= ii + 3 and 0 <= j < n and ii mod 4 = 0 and i mod 2 = 0";
+        let sink = times(&format!("[n] -> {{ S[ii, i, j] -> A[i, j] : {dom} }}"), &s);
+        let same = times(&format!("[n] -> {{ S[ii, i, j] -> A[i, j] : {dom} }}"), &s);
+        let prev = times(
+            &format!("[n] -> {{ S[ii, i, j] -> A[i + 1, j] : {dom} }}"),
+            &s,
+        );
+        let open: Vec<bool> = (0..5).map(|l| same.may_precede_at(&sink, l)).collect();
+        assert_eq!(open, [false, true, false, false, false]);
+        // the source writes A[i + 1][j] at i' = a0 - 1: one i earlier
+        let open: Vec<bool> = (0..5).map(|l| prev.may_precede_at(&sink, l)).collect();
+        assert_eq!(open, [false, true, true, false, false]);
+        // the other way round it runs one i later: never before
+        let open: Vec<bool> = (0..5).map(|l| sink.may_precede_at(&prev, l)).collect();
+        assert_eq!(open, [false, true, false, false, false]);
     }
 }
