@@ -210,13 +210,25 @@ pub fn analyze(scop: &Scop, limits: &Limits) -> Result<Assumptions> {
     let (assumed, invalid) = (combined.assumed, combined.invalid);
     let runs = scop::assume::domain_params(scop)?.intersect(&context)?;
     let invalid = invalid.intersect(&context)?.coalesce()?;
-    let valid_runs = runs.subtract(&invalid)?;
-    let feasible = runs.is_empty()? || !valid_runs.intersect(&assumed)?.is_empty()?;
-    // assumptions matter only where the model runs and no restriction holds
-    let assumption_context = if valid_runs.is_empty()? {
-        context.clone()
+    let (feasible, assumption_context) = if kinds.keys().any(|k| k.sign() == Sign::Assumption) {
+        let valid_runs = runs.subtract(&invalid)?;
+        let feasible = runs.is_empty()? || !valid_runs.intersect(&assumed)?.is_empty()?;
+        // assumptions matter only where the model runs and no restriction holds
+        let assumption_context = if valid_runs.is_empty()? {
+            context.clone()
+        } else {
+            valid_runs.coalesce()?
+        };
+        (feasible, assumption_context)
     } else {
-        valid_runs.coalesce()?
+        // Without an effective assumption the assumed context is the
+        // universe (nothing was subtracted from it), whose gist is the
+        // universe under any context, and nothing else is gisted with the
+        // assumption context: the runs outside the invalid context are
+        // not needed, only whether there are some (an inclusion test is
+        // cheaper than the difference).
+        let feasible = runs.is_empty()? || !runs.is_subset(&invalid)?;
+        (feasible, context.clone())
     };
     let assumed = assumed.gist(&assumption_context)?.coalesce()?;
     for r in &mut remarks {
