@@ -18,9 +18,13 @@ use presburger::{Map, UnionMap};
 /// and the two (affine) schedules: a repeat is a copy.
 #[derive(Default)]
 pub(crate) struct Joins {
-    /// The sink access parts met, each with its pairs (indices in `done`).
-    sinks: Vec<(Map, Vec<usize>)>,
+    /// The sink access parts met, each with its pairs (indices in `done`)
+    /// and its wrapped form `[D[i] -> A[a]]`.
+    sinks: Vec<(Map, Vec<usize>, Map)>,
     done: Vec<Pair>,
+    /// Per access (sink or source) and affine schedule, its times as
+    /// functions of its element ([`element_times`]).
+    times: Vec<(Map, Option<AffineSchedule>, Option<ElementTimes>)>,
 }
 
 /// A sink access part and a source access of the same array.
@@ -53,18 +57,39 @@ impl Joins {
     }
 
     /// The number of the sink access part `access`.
-    fn sink(&mut self, access: &Map) -> usize {
-        match self
-            .sinks
+    fn sink(&mut self, access: &Map) -> Result<usize> {
+        Ok(
+            match self
+                .sinks
+                .iter()
+                .position(|(a, _, _)| written_alike(a, access))
+            {
+                Some(k) => k,
+                None => {
+                    self.sinks
+                        .push((access.clone(), Vec::new(), access.wrap()?));
+                    self.sinks.len() - 1
+                }
+            },
+        )
+    }
+
+    /// The times of `access` (a sink access part or a source, scheduled by
+    /// `sched`) as functions of its element, computed once per access
+    /// written alike and schedule (a statement's read and write of one
+    /// element, the must-sources of every analysis).
+    pub(super) fn times_of(&mut self, access: &Map, sched: &Sched) -> Option<ElementTimes> {
+        if let Some((_, _, t)) = self
+            .times
             .iter()
-            .position(|(a, _)| written_alike(a, access))
+            .find(|(m, a, _)| *a == sched.affine && written_alike(m, access))
         {
-            Some(k) => k,
-            None => {
-                self.sinks.push((access.clone(), Vec::new()));
-                self.sinks.len() - 1
-            }
+            return t.clone();
         }
+        let t = element_times(access, sched);
+        self.times
+            .push((access.clone(), sched.affine.clone(), t.clone()));
+        t
     }
 
     /// The pair of sink access part number `sink` (scheduled by `sched`)
@@ -140,8 +165,8 @@ impl<'a> SinkPart<'a> {
         joins: &'a mut Joins,
     ) -> Result<SinkPart<'a>> {
         let mut elem = Vec::new();
-        let sink = joins.sink(access);
-        let elem_time = element_times(access, sched);
+        let sink = joins.sink(access)?;
+        let elem_time = joins.times_of(access, sched);
         for s in sources {
             // (no join for a source that runs before the sink at no
             // level: another array, or times that rule out every level)
@@ -166,7 +191,7 @@ impl<'a> SinkPart<'a> {
         };
         Ok(SinkPart {
             params,
-            all: access.wrap()?,
+            all: joins.sinks[sink].2.clone(),
             time,
             sched,
             elem,

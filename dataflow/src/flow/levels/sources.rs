@@ -31,6 +31,7 @@ pub(super) struct Source<'a> {
 
 /// The times of a source's instances as functions of the element they
 /// access ([`element_times`]).
+#[derive(Clone)]
 pub(super) struct ElementTimes {
     /// Per time dimension, `[constant | params | a]` where determined.
     times: Vec<Option<Vec<i128>>>,
@@ -44,8 +45,14 @@ pub(super) struct ElementTimes {
 }
 
 impl<'a> Source<'a> {
-    pub(super) fn new(kind: Kind, access: &'a Map, sched: Sched) -> Source<'a> {
-        let elem_time = element_times(access, &sched);
+    /// A source with its times as functions of its element
+    /// ([`element_times`] of `access` and `sched`).
+    pub(super) fn new(
+        kind: Kind,
+        access: &'a Map,
+        sched: Sched,
+        elem_time: Option<ElementTimes>,
+    ) -> Source<'a> {
         Source {
             kind,
             access,
@@ -371,15 +378,17 @@ fn windows(
     let (off_in, off_out) = (b.off_in(), b.off_out());
     let off_loc = off_out + n_out;
     let small = |v: &Int| v.to_i64().map(i128::from);
-    let row_of = |r: &[Int]| r.iter().map(small).collect::<Option<Vec<i128>>>();
+    let row_of = |r: &Vec<Int>| r.iter().map(small).collect::<Option<Vec<i128>>>();
+    // (rows past i64 are left out: they show no window)
+    let eqs: Vec<Vec<i128>> = b.eqs().iter().filter_map(row_of).collect();
+    let ineqs: Vec<Vec<i128>> = b.ineqs().iter().filter_map(row_of).collect();
     for (d, c) in coords.iter().enumerate() {
         if c.is_some() {
             continue;
         }
         let col = off_in + d;
         // the stride and residue
-        let stride = b.eqs().iter().find_map(|r| {
-            let r = row_of(r)?;
+        let stride = eqs.iter().find_map(|r| {
             let sigma = r[col];
             let only_x = (0..n_in).all(|k| k == d || r[off_in + k] == 0);
             let locals: Vec<i128> = r[off_loc..].iter().copied().filter(|v| *v != 0).collect();
@@ -400,8 +409,7 @@ fn windows(
         };
         // the bounds, in `[constant | params | a]`
         let (mut lows, mut ups) = (Vec::new(), Vec::new());
-        for r in b.ineqs() {
-            let Some(r) = row_of(r) else { continue };
+        for r in &ineqs {
             let sigma = r[col];
             if sigma.abs() != 1 || r[off_loc..].iter().any(|v| *v != 0) {
                 continue;
