@@ -231,12 +231,24 @@ pub fn analyze(scop: &Scop, limits: &Limits) -> Result<Assumptions> {
         (feasible, context.clone())
     };
     let assumed = assumed.gist(&assumption_context)?.coalesce()?;
+    // (obligations that repeat share their violation set: each is gisted
+    // once per sign)
+    let mut gisted: Vec<(Sign, Set, Set)> = Vec::new();
     for r in &mut remarks {
-        let within = match r.kind.sign() {
+        let sign = r.kind.sign();
+        if let Some((_, _, g)) = gisted
+            .iter()
+            .find(|(s, m, _)| *s == sign && written_alike(m, &r.set))
+        {
+            r.set = g.clone();
+            continue;
+        }
+        let within = match sign {
             Sign::Assumption => &assumption_context,
             Sign::Restriction => &context,
         };
-        r.set = r.set.gist(within)?.coalesce()?;
+        let g = r.set.gist(within)?.coalesce()?;
+        gisted.push((sign, std::mem::replace(&mut r.set, g.clone()), g));
     }
     let invalid = invalid.gist(&context)?.coalesce()?;
     for (s, what) in [
@@ -290,6 +302,17 @@ pub fn analyze(scop: &Scop, limits: &Limits) -> Result<Assumptions> {
         check: runtime.to_string(),
         runtime,
     })
+}
+
+/// The two sets are written alike: space, and each disjunct's divisions
+/// and rows (then they are equal, and so are their gists).
+fn written_alike(a: &Set, b: &Set) -> bool {
+    a.space() == b.space()
+        && a.basic_maps().len() == b.basic_maps().len()
+        && a.basic_maps()
+            .iter()
+            .zip(b.basic_maps())
+            .all(|(x, y)| x.divs() == y.divs() && x.eqs() == y.eqs() && x.ineqs() == y.ineqs())
 }
 
 impl Assumptions {
