@@ -210,21 +210,45 @@ pub fn analyze(scop: &Scop, limits: &Limits) -> Result<Assumptions> {
     let (assumed, invalid) = (combined.assumed, combined.invalid);
     let runs = scop::assume::domain_params(scop)?.intersect(&context)?;
     let invalid = invalid.intersect(&context)?.coalesce()?;
-    let valid_runs = runs.subtract(&invalid)?;
-    let feasible = runs.is_empty()? || !valid_runs.intersect(&assumed)?.is_empty()?;
-    // assumptions matter only where the model runs and no restriction holds
-    let assumption_context = if valid_runs.is_empty()? {
-        context.clone()
+    let (feasible, assumption_context) = if kinds.keys().any(|k| k.sign() == Sign::Assumption) {
+        let valid_runs = runs.subtract(&invalid)?;
+        let feasible = runs.is_empty()? || !valid_runs.intersect(&assumed)?.is_empty()?;
+        // assumptions matter only where the model runs and no restriction holds
+        let assumption_context = if valid_runs.is_empty()? {
+            context.clone()
+        } else {
+            valid_runs.coalesce()?
+        };
+        (feasible, assumption_context)
     } else {
-        valid_runs.coalesce()?
+        // Without an effective assumption the assumed context is the
+        // universe (nothing was subtracted from it), whose gist is the
+        // universe under any context, and nothing else is gisted with the
+        // assumption context: the runs outside the invalid context are
+        // not needed, only whether there are some (an inclusion test is
+        // cheaper than the difference).
+        let feasible = runs.is_empty()? || !runs.is_subset(&invalid)?;
+        (feasible, context.clone())
     };
     let assumed = assumed.gist(&assumption_context)?.coalesce()?;
+    // (obligations that repeat share their violation set: each is gisted
+    // once per sign)
+    let mut gisted: Vec<(Sign, Set, Set)> = Vec::new();
     for r in &mut remarks {
-        let within = match r.kind.sign() {
+        let sign = r.kind.sign();
+        if let Some((_, _, g)) = gisted
+            .iter()
+            .find(|(s, m, _)| *s == sign && written_alike(m, &r.set))
+        {
+            r.set = g.clone();
+            continue;
+        }
+        let within = match sign {
             Sign::Assumption => &assumption_context,
             Sign::Restriction => &context,
         };
-        r.set = r.set.gist(within)?.coalesce()?;
+        let g = r.set.gist(within)?.coalesce()?;
+        gisted.push((sign, std::mem::replace(&mut r.set, g.clone()), g));
     }
     let invalid = invalid.gist(&context)?.coalesce()?;
     for (s, what) in [
@@ -278,6 +302,17 @@ pub fn analyze(scop: &Scop, limits: &Limits) -> Result<Assumptions> {
         check: runtime.to_string(),
         runtime,
     })
+}
+
+/// The two sets are written alike: space, and each disjunct's divisions
+/// and rows (then they are equal, and so are their gists).
+fn written_alike(a: &Set, b: &Set) -> bool {
+    a.space() == b.space()
+        && a.basic_maps().len() == b.basic_maps().len()
+        && a.basic_maps()
+            .iter()
+            .zip(b.basic_maps())
+            .all(|(x, y)| x.divs() == y.divs() && x.eqs() == y.eqs() && x.ineqs() == y.ineqs())
 }
 
 impl Assumptions {

@@ -236,3 +236,30 @@ fn writers_of_one_element_ordered_through_the_element() {
         "{ S0[i, j] -> [i, j, 0]; S1[i, j] -> [i, j, 1]; R[i, j] -> [i, j, 2] }",
     );
 }
+
+#[test]
+fn tiled_strided_loops_rule_out_levels_by_the_element() {
+    // for ii (step 4) for i in [ii, ii + 4) for j (step 2):
+    //   S0: A[i][j] = A[i][j] + A[i - 1][j] (i even), S1: A[i][j] += 1 (i odd);
+    // then for j counting down: S2: A[0][j] = A[1][j]. The element fixes i
+    // and j (through pivots free of the strides' locals), and the tile
+    // origin ii (the one multiple of 4 in [i - 3, i]): the levels of ii, i
+    // and j are ruled out for A[i][j] before any engine call, not those of
+    // ii and i for A[i - 1][j]
+    let dom = "0 <= ii < n and ii <= i <= ii + 3 and i < n and 0 <= j < m and ii mod 4 = 0 and j mod 2 = 0";
+    agree(
+        &format!(
+            "[n, m] -> {{ S0[ii, i, j] -> A[i, j] : {dom} and i mod 2 = 0; \
+             S0[ii, i, j] -> A[i - 1, j] : {dom} and i mod 2 = 0; \
+             S1[ii, i, j] -> A[i, j] : {dom} and i mod 2 = 1; \
+             S2[j] -> A[1, j] : 0 <= j < m }}"
+        ),
+        &format!(
+            "[n, m] -> {{ S0[ii, i, j] -> A[i, j] : {dom} and i mod 2 = 0; \
+             S1[ii, i, j] -> A[i, j] : {dom} and i mod 2 = 1; S2[j] -> A[0, j] : 0 <= j < m }}"
+        ),
+        "",
+        "",
+        "{ S0[ii, i, j] -> [0, ii, i, j, 0]; S1[ii, i, j] -> [0, ii, i, j, 1]; S2[j] -> [1, -j, 0, 0, 0] }",
+    );
+}

@@ -348,8 +348,9 @@ impl Problem {
         })
     }
 
-    /// The must-sources, kills and may-sources, one per part.
-    fn sources(&self) -> Vec<Source<'_>> {
+    /// The must-sources, kills and may-sources, one per part (their
+    /// times as functions of the element from `joins`).
+    fn sources(&self, joins: &mut Joins) -> Vec<Source<'_>> {
         let mut sources = Vec::new();
         for (kind, u) in [
             (Kind::Must, &self.must),
@@ -358,7 +359,9 @@ impl Problem {
         ] {
             for m in u.maps() {
                 let dom = m.space().domain.clone().expect("relation");
-                sources.push(Source::new(kind, m, self.scheds.of(&dom).clone()));
+                let sched = self.scheds.of(&dom);
+                let times = joins.times_of(m, sched);
+                sources.push(Source::new(kind, m, sched.clone(), times));
             }
         }
         sources
@@ -398,13 +401,13 @@ pub(crate) fn flow(info: &AccessInfo, tm: &Timing) -> Result<Flow> {
     let trace = Trace::new();
     let pb = Problem::new(info, tm)?;
     let (params, n) = (pb.params.clone(), pb.n);
-    let sources = pb.sources();
+    let mut joins = Joins::default();
+    let sources = pb.sources(&mut joins);
     let mut must_dependence = UnionMap::empty(params.clone());
     let mut may_dependence = UnionMap::empty(params.clone());
     let mut must_no_source = UnionMap::empty(params.clone());
     let mut may_no_source = UnionMap::empty(params.clone());
     let mut may_differs = false;
-    let mut joins = Joins::default();
     for ms in &pb.pieces() {
         let part = pb.part(ms, &sources, &mut joins)?;
         let f = sink_flow(&part, &sources, n)?;
@@ -461,7 +464,7 @@ pub(crate) fn may_dependence(
 ) -> Result<UnionMap> {
     let trace = Trace::new();
     let pb = Problem::new(info, tm)?;
-    let sources = pb.sources();
+    let sources = pb.sources(joins);
     let mut may_dependence = UnionMap::empty(pb.params.clone());
     for ms in &pb.pieces() {
         let part = pb.part(ms, &sources, joins)?;
@@ -489,11 +492,15 @@ mod tests {
 
     #[test]
     fn shared_joins_are_reused_and_change_nothing() {
-        // `A[i] = A[i] + A[i - 1]` and `B[i] = A[i + 1]`: the read and the
-        // write of A[i] are one relation, a sink and (anti) a source
-        let sched = u("{ S[i] -> [i, 0]; T[i] -> [i, 1] }");
+        // `A[i] = A[i] + A[i - 1]`, `B[i] = A[i + 1]` and `A[i + 1] = 0`:
+        // the read and the write of A[i] are one relation, a sink and
+        // (anti) a source; both analyses join it with the write of U, one
+        // iteration earlier (a pair of S with itself, or with a write of
+        // its element later in the body, runs before at no level and is
+        // not joined)
+        let sched = u("{ S[i] -> [i, 0]; T[i] -> [i, 1]; U[i] -> [i, 2] }");
         let reads = u("[n] -> { S[i] -> A[i] : 0 <= i < n; S[i] -> A[i - 1] : 0 <= i < n; T[i] -> A[i + 1] : 0 <= i < n }");
-        let writes = u("[n] -> { S[i] -> A[i] : 0 <= i < n; T[i] -> B[i] : 0 <= i < n }");
+        let writes = u("[n] -> { S[i] -> A[i] : 0 <= i < n; T[i] -> B[i] : 0 <= i < n; U[i] -> A[i + 1] : 0 <= i < n }");
         let raw = AccessInfo::from_sink(reads.clone())
             .with_must_source(writes.clone())
             .with_schedule(sched.clone());

@@ -2,7 +2,7 @@
 
 use std::cell::RefCell;
 
-use super::sources::{Sched, Source};
+use super::sources::{element_times, ElementTimes, Sched, Source};
 use crate::error::Result;
 use presburger::relation::{join_on_range, later_at_level, AffineSchedule};
 use presburger::{Map, UnionMap};
@@ -18,9 +18,13 @@ use presburger::{Map, UnionMap};
 /// and the two (affine) schedules: a repeat is a copy.
 #[derive(Default)]
 pub(crate) struct Joins {
-    /// The sink access parts met, each with its pairs (indices in `done`).
-    sinks: Vec<(Map, Vec<usize>)>,
+    /// The sink access parts met, each with its pairs (indices in `done`)
+    /// and its wrapped form `[D[i] -> A[a]]`.
+    sinks: Vec<(Map, Vec<usize>, Map)>,
     done: Vec<Pair>,
+    /// Per access (sink or source) and affine schedule, its times as
+    /// functions of its element ([`element_times`]).
+    times: Vec<(Map, Option<AffineSchedule>, Option<ElementTimes>)>,
 }
 
 /// A sink access part and a source access of the same array.
@@ -53,18 +57,39 @@ impl Joins {
     }
 
     /// The number of the sink access part `access`.
-    fn sink(&mut self, access: &Map) -> usize {
-        match self
-            .sinks
+    fn sink(&mut self, access: &Map) -> Result<usize> {
+        Ok(
+            match self
+                .sinks
+                .iter()
+                .position(|(a, _, _)| written_alike(a, access))
+            {
+                Some(k) => k,
+                None => {
+                    self.sinks
+                        .push((access.clone(), Vec::new(), access.wrap()?));
+                    self.sinks.len() - 1
+                }
+            },
+        )
+    }
+
+    /// The times of `access` (a sink access part or a source, scheduled by
+    /// `sched`) as functions of its element, computed once per access
+    /// written alike and schedule (a statement's read and write of one
+    /// element, the must-sources of every analysis).
+    pub(super) fn times_of(&mut self, access: &Map, sched: &Sched) -> Option<ElementTimes> {
+        if let Some((_, _, t)) = self
+            .times
             .iter()
-            .position(|(a, _)| written_alike(a, access))
+            .find(|(m, a, _)| *a == sched.affine && written_alike(m, access))
         {
-            Some(k) => k,
-            None => {
-                self.sinks.push((access.clone(), Vec::new()));
-                self.sinks.len() - 1
-            }
+            return t.clone();
         }
+        let t = element_times(access, sched);
+        self.times
+            .push((access.clone(), sched.affine.clone(), t.clone()));
+        t
     }
 
     /// The pair of sink access part number `sink` (scheduled by `sched`)
@@ -97,6 +122,24 @@ impl Joins {
     }
 }
 
+/// Whether the affine schedules of a sink (`sched`, its times as
+/// functions of its element `elem_time`) and of source `s` show that no
+/// instance of `s` accessing the sink's element runs before the sink at
+/// level `l`: on their constant dimensions
+/// ([`AffineSchedule::may_precede_at`](presburger::relation::AffineSchedule::may_precede_at)),
+/// or on the dimensions that are functions of the element
+/// ([`ElementTimes::may_precede_at`]). `false` when a schedule is not
+/// affine (nothing is known).
+fn ruled_out(sched: &Sched, elem_time: Option<&ElementTimes>, s: &Source, l: usize) -> bool {
+    let (Some(a), Some(b)) = (&sched.affine, &s.sched.affine) else {
+        return false;
+    };
+    !b.may_precede_at(a, l)
+        || elem_time
+            .zip(s.elem_time.as_ref())
+            .is_some_and(|(t, u)| !u.may_precede_at(t, l))
+}
+
 /// The relations of one sink access part.
 pub(super) struct SinkPart<'a> {
     pub(super) params: &'a [String],
@@ -109,6 +152,8 @@ pub(super) struct SinkPart<'a> {
     /// arrays differ.
     elem: Vec<Option<usize>>,
     joins: &'a Joins,
+    /// The sink's times as functions of the element it accesses.
+    elem_time: Option<ElementTimes>,
 }
 
 impl<'a> SinkPart<'a> {
@@ -120,9 +165,19 @@ impl<'a> SinkPart<'a> {
         joins: &'a mut Joins,
     ) -> Result<SinkPart<'a>> {
         let mut elem = Vec::new();
-        let sink = joins.sink(access);
+        let sink = joins.sink(access)?;
+        let elem_time = joins.times_of(access, sched);
         for s in sources {
-            elem.push(if s.access.space().range == access.space().range {
+            // (no join for a source that runs before the sink at no
+            // level: another array, or times that rule out every level)
+            let precedes = s.access.space().range == access.space().range
+                && match (&sched.affine, &s.sched.affine) {
+                    (Some(a), Some(_)) => {
+                        (0..a.n_time()).any(|l| !ruled_out(sched, elem_time.as_ref(), s, l))
+                    }
+                    _ => true,
+                };
+            elem.push(if precedes {
                 Some(joins.pair(sink, sched, s)?)
             } else {
                 None
@@ -136,11 +191,12 @@ impl<'a> SinkPart<'a> {
         };
         Ok(SinkPart {
             params,
-            all: access.wrap()?,
+            all: joins.sinks[sink].2.clone(),
             time,
             sched,
             elem,
             joins,
+            elem_time,
         })
     }
 
@@ -155,10 +211,7 @@ impl<'a> SinkPart<'a> {
         if pair.elem.basic_maps().is_empty() {
             return false;
         }
-        match (&self.sched.affine, &s.sched.affine) {
-            (Some(a), Some(b)) => b.may_precede_at(a, l),
-            _ => true,
-        }
+        !ruled_out(self.sched, self.elem_time.as_ref(), s, l)
     }
 
     /// The candidates `p -> x` of source `s` (number `k`) before `p` at level `l`.
@@ -178,7 +231,7 @@ impl<'a> SinkPart<'a> {
         }
         let m = match (&self.sched.affine, &s.sched.affine) {
             (Some(a), Some(b)) => {
-                if !b.may_precede_at(a, l) {
+                if ruled_out(self.sched, self.elem_time.as_ref(), s, l) {
                     return Ok(None);
                 }
                 if let Some(Some(known)) = pair.later.borrow().get(l) {
