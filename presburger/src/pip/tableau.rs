@@ -40,38 +40,6 @@ impl Tab {
         self.n_ctx += 1;
     }
 
-    /// Add a restricted row expressed over `[M | 1 | params | divs]` (constant)
-    /// and the original unknowns `u'`; returns its index.
-    pub(super) fn add_row(&mut self, konst: &[Int], coef: &[Int]) -> usize {
-        let cs = self.cstart();
-        let mut out = vec![Int::ZERO; cs + self.ncol()];
-        out[0] = Int::ONE;
-        for (k, v) in konst.iter().enumerate() {
-            out[1 + k] = v.clone();
-        }
-        for (k, a) in coef.iter().enumerate() {
-            if a.is_zero() {
-                continue;
-            }
-            match self.pos[k] {
-                Err(c) => out[cs + c] = &out[cs + c] + &(a * &out[0]),
-                Ok(r) => {
-                    let src = &self.rows[r];
-                    let d1 = out[0].clone();
-                    let g = d1.gcd(&src[0]);
-                    let m1 = src[0].div_exact(&g);
-                    let m2 = &d1.div_exact(&g) * a;
-                    out[0] = &d1 * &m1;
-                    for j in 1..out.len() {
-                        out[j] = Int::combine(&m1, &out[j], &m2, &src[j]);
-                    }
-                    normalize(&mut out);
-                }
-            }
-        }
-        self.push(out)
-    }
-
     pub(super) fn push(&mut self, row: Vec<Int>) -> usize {
         let u = self.pos.len();
         self.pos.push(Ok(self.rows.len()));
@@ -81,6 +49,7 @@ impl Tab {
         u
     }
 
+    #[inline(never)]
     pub(super) fn pivot(&mut self, r: usize, c: usize) {
         let col = self.cstart() + c;
         // the pivot row becomes the row of the column's unknown, in place:
