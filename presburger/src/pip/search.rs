@@ -4,7 +4,7 @@
 
 use super::context::{Ctx, Sign};
 use super::problem::Piece;
-use super::tableau::Tab;
+use super::tableau::{sum, Tab};
 use super::tighten::tighten_rows;
 use crate::basic::BasicMap;
 use crate::budget;
@@ -68,10 +68,7 @@ pub(super) fn solve_ineqs(
         // r = [ctx part | unknowns]; u = u' - M  =>  M coefficient = -Σ a.
         // Every unknown is still a column (in order), so the tableau row is
         // [1 | -Σ a | r]
-        let mut msum = Int::ZERO;
-        for a in &r[n_ctx..] {
-            msum = &msum + a;
-        }
+        let msum = sum(&r[n_ctx..]);
         let mut row = Vec::with_capacity(2 + r.len());
         row.push(Int::ONE);
         row.push(-&msum);
