@@ -4,7 +4,7 @@
 
 use super::context::{Ctx, Sign};
 use super::problem::Piece;
-use super::tableau::Tab;
+use super::tableau::{sum, Tab};
 use super::tighten::tighten_rows;
 use crate::basic::BasicMap;
 use crate::budget;
@@ -38,13 +38,17 @@ pub(super) fn solve_ineqs(
     // by the context instead of by cuts without end
     tighten_rows(&mut ctx, &mut ineqs);
     let n_ctx = ctx.row_len();
+    // room for the rows and a few cuts without growing
+    let cap = ineqs.len() + 8;
+    let mut pos: Vec<_> = Vec::with_capacity(n + cap);
+    pos.extend((0..n).map(Err));
     let mut tab = Tab {
         n_ctx,
-        rows: Vec::new(),
-        pos_known: Vec::new(),
-        row_unknown: Vec::new(),
+        rows: Vec::with_capacity(cap),
+        pos_known: Vec::with_capacity(cap),
+        row_unknown: Vec::with_capacity(cap),
         col_unknown: (0..n).collect(),
-        pos: (0..n).map(Err).collect(),
+        pos,
         n_var: n,
     };
     let max_divs = cut_divs.map(|k| ctx.n_div() + k);
@@ -60,16 +64,16 @@ pub(super) fn solve_ineqs(
     if !ctx.has(&one)? {
         return Ok(Some(Vec::new()));
     }
-    for r in &ineqs {
-        // r = [ctx part | unknowns]; u = u' - M  =>  M coefficient = -Σ a
-        let mut konst = vec![Int::ZERO; 1 + n_ctx];
-        let mut msum = Int::ZERO;
-        for a in &r[n_ctx..] {
-            msum = &msum + a;
-        }
-        konst[0] = -&msum;
-        konst[1..].clone_from_slice(&r[..n_ctx]);
-        tab.add_row(&konst, &r[n_ctx..]);
+    for r in ineqs {
+        // r = [ctx part | unknowns]; u = u' - M  =>  M coefficient = -Σ a.
+        // Every unknown is still a column (in order), so the tableau row is
+        // [1 | -Σ a | r]
+        let msum = sum(&r[n_ctx..]);
+        let mut row = Vec::with_capacity(2 + r.len());
+        row.push(Int::ONE);
+        row.push(-&msum);
+        row.extend(r);
+        tab.push(row);
     }
     let mut out = Vec::new();
     Ok(run(tab, ctx, &mut out)?.then_some(out))

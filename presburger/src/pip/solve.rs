@@ -40,7 +40,8 @@ pub(crate) fn solve_limited(
         .ineqs
         .iter()
         .map(|r| {
-            let mut o = r[..1 + np].to_vec();
+            let mut o = Vec::with_capacity(r.len() + nd0);
+            o.extend_from_slice(&r[..1 + np]);
             o.extend(std::iter::repeat_n(Int::ZERO, nd0));
             o.extend_from_slice(&r[1 + np..]);
             o

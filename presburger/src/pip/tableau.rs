@@ -5,6 +5,7 @@
 use crate::budget;
 use crate::int::Int;
 use crate::matrix::{big_cost, normalize_row as normalize, substitute_pivot};
+use std::cmp::Ordering;
 
 #[derive(Clone, Debug)]
 pub(super) struct Tab {
@@ -40,38 +41,6 @@ impl Tab {
         self.n_ctx += 1;
     }
 
-    /// Add a restricted row expressed over `[M | 1 | params | divs]` (constant)
-    /// and the original unknowns `u'`; returns its index.
-    pub(super) fn add_row(&mut self, konst: &[Int], coef: &[Int]) -> usize {
-        let cs = self.cstart();
-        let mut out = vec![Int::ZERO; cs + self.ncol()];
-        out[0] = Int::ONE;
-        for (k, v) in konst.iter().enumerate() {
-            out[1 + k] = v.clone();
-        }
-        for (k, a) in coef.iter().enumerate() {
-            if a.is_zero() {
-                continue;
-            }
-            match self.pos[k] {
-                Err(c) => out[cs + c] = &out[cs + c] + &(a * &out[0]),
-                Ok(r) => {
-                    let src = &self.rows[r];
-                    let d1 = out[0].clone();
-                    let g = d1.gcd(&src[0]);
-                    let m1 = src[0].div_exact(&g);
-                    let m2 = &d1.div_exact(&g) * a;
-                    out[0] = &d1 * &m1;
-                    for j in 1..out.len() {
-                        out[j] = Int::combine(&m1, &out[j], &m2, &src[j]);
-                    }
-                    normalize(&mut out);
-                }
-            }
-        }
-        self.push(out)
-    }
-
     pub(super) fn push(&mut self, row: Vec<Int>) -> usize {
         let u = self.pos.len();
         self.pos.push(Ok(self.rows.len()));
@@ -81,6 +50,7 @@ impl Tab {
         u
     }
 
+    #[inline(never)]
     pub(super) fn pivot(&mut self, r: usize, c: usize) {
         let col = self.cstart() + c;
         // the pivot row becomes the row of the column's unknown, in place:
@@ -126,17 +96,6 @@ impl Tab {
         self.pos[ur] = Err(c);
     }
 
-    /// Entry of unknown-variable `i` (an original unknown) in column `c`, as a fraction.
-    pub(super) fn var_entry(&self, i: usize, c: usize) -> (Int, Int) {
-        match self.pos[i] {
-            Err(cc) => (if cc == c { Int::ONE } else { Int::ZERO }, Int::ONE),
-            Ok(r) => (
-                self.rows[r][self.cstart() + c].clone(),
-                self.rows[r][0].clone(),
-            ),
-        }
-    }
-
     /// Lexicographic dual simplex pivot column for row `r` (negative constant).
     pub(super) fn choose_col(&self, r: usize) -> Option<usize> {
         let cs = self.cstart();
@@ -165,16 +124,86 @@ impl Tab {
         let arc = &self.rows[r][cs + c];
         let arb = &self.rows[r][cs + b];
         for i in 0..self.n_var {
-            let (ec, _) = self.var_entry(i, c);
-            let (eb, _) = self.var_entry(i, b);
-            // compare ec/arc vs eb/arb (same row denominator cancels)
-            let lhs = &ec * arb;
-            let rhs = &eb * arc;
-            if lhs != rhs {
-                return lhs < rhs;
+            // compare ec/arc vs eb/arb, entries of unknown i in columns c
+            // and b (the same row denominator cancels): ec·arb vs eb·arc
+            let ord = match self.pos[i] {
+                // a column unknown: entry 1 in its own column, 0 elsewhere
+                Err(cc) if cc == c => cmp_products(&Int::ONE, arb, &Int::ZERO, arc),
+                Err(cc) if cc == b => cmp_products(&Int::ZERO, arb, &Int::ONE, arc),
+                Err(_) => continue,
+                Ok(row) => {
+                    let e = &self.rows[row];
+                    cmp_products(&e[cs + c], arb, &e[cs + b], arc)
+                }
+            };
+            if ord != Ordering::Equal {
+                return ord == Ordering::Less;
             }
         }
         // identical (cannot happen for independent columns): fall back to index
         self.col_unknown[c] < self.col_unknown[b]
+    }
+}
+
+/// `x·y` compared with `z·w`, exactly (in `i128` when all four fit in an `i64`).
+pub(super) fn cmp_products(x: &Int, y: &Int, z: &Int, w: &Int) -> Ordering {
+    if let (Int::Small(x), Int::Small(y), Int::Small(z), Int::Small(w)) = (x, y, z, w) {
+        return ((*x as i128) * (*y as i128)).cmp(&((*z as i128) * (*w as i128)));
+    }
+    (x * y).cmp(&(z * w))
+}
+
+/// The sum of the entries, exactly (in `i128` while they fit in an `i64`).
+pub(super) fn sum(v: &[Int]) -> Int {
+    let mut s: i128 = 0;
+    for (k, a) in v.iter().enumerate() {
+        match a {
+            // fewer than 2^64 terms of at most 2^63 each: no i128 overflow
+            Int::Small(x) => s += *x as i128,
+            Int::Big(_) => {
+                let mut t = Int::from(s);
+                for a in &v[k..] {
+                    t = &t + a;
+                }
+                return t;
+            }
+        }
+    }
+    Int::from(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{cmp_products, sum};
+    use crate::int::Int;
+    use proptest::prelude::*;
+
+    /// Small values, values at the ends of the `i64` range, and big ones.
+    fn int() -> impl Strategy<Value = Int> {
+        prop_oneof![
+            (-5i64..=5).prop_map(Int::from),
+            any::<i64>().prop_map(Int::from),
+            prop_oneof![Just(i64::MAX), Just(i64::MIN), Just(i64::MIN + 1)].prop_map(Int::from),
+            any::<i128>().prop_map(Int::from),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, failure_persistence: None, ..ProptestConfig::default() })]
+
+        /// The machine-integer shortcuts against plain big-integer arithmetic.
+        #[test]
+        fn shortcuts_agree_with_exact_arithmetic(
+            v in prop::collection::vec(int(), 0..6),
+            x in int(), y in int(), z in int(), w in int(),
+        ) {
+            let mut s = Int::ZERO;
+            for a in &v {
+                s = &s + a;
+            }
+            prop_assert_eq!(sum(&v), s);
+            let exact = (x.to_bigint() * y.to_bigint()).cmp(&(z.to_bigint() * w.to_bigint()));
+            prop_assert_eq!(cmp_products(&x, &y, &z, &w), exact);
+        }
     }
 }
