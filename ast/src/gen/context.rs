@@ -59,9 +59,28 @@ const GIST_EFFORT: u64 = 1_000_000;
 fn gist_exact(m: &Map, ctx: &Map) -> Result<Map> {
     // the shortcut `ctx ⊆ m` only within a bounded effort (the subtraction
     // makes m's locals explicit)
-    let covered = {
+    // (first by the rows of m that ctx does not have, when they are few)
+    // (only where the engine has no cheap proof: several disjuncts, or
+    // divisions, which its linear programming test leaves to the
+    // subtraction; a single plain disjunct is shown inside quickly)
+    let worth = m.basic_maps().len() > 1 || m.basic_maps().iter().any(|b| b.n_div() > 0);
+    let decided = if worth {
         let _scope = presburger::budget::enter(SHORTCUT_EFFORT);
-        ctx.is_subset(m)
+        covered_by_rows(m, ctx)
+    } else {
+        Ok(None)
+    };
+    let covered = match decided {
+        Ok(Some(c)) => Ok(c),
+        Ok(None) => {
+            let _scope = presburger::budget::enter(SHORTCUT_EFFORT);
+            ctx.is_subset(m)
+        }
+        Err(Error::BudgetExceeded) if presburger::budget::remaining() != Some(0) => {
+            let _scope = presburger::budget::enter(SHORTCUT_EFFORT);
+            ctx.is_subset(m)
+        }
+        Err(e) => return Err(e),
     };
     match covered {
         Ok(true) => return Ok(Map::universe(m.space().clone())),
@@ -116,6 +135,135 @@ fn gist_exact(m: &Map, ctx: &Map) -> Result<Map> {
         out.add_basic(with_locals(b, &keep))?;
     }
     Ok(out)
+}
+
+/// Most combinations of violated rows [`covered_by_rows`] tests.
+const MAX_VIOLATIONS: usize = 16;
+
+/// Whether `ctx ⊆ m` (`ctx` one basic set), by the rows of m's disjuncts
+/// that `ctx` does not have, when each disjunct has only divisions as
+/// locals (functions of the variables): a point of `ctx` is outside a
+/// disjunct exactly when it violates one of its rows, and a row that
+/// `ctx` has (the same row, on divisions of the same definition, or with
+/// a larger constant; an equality either way) holds on all of `ctx`, as
+/// does a division's defining row. So `ctx \ m` is the union, over the
+/// choices of one of the other rows per disjunct, of `ctx` and the chosen
+/// rows violated (an inequality `r >= 0` as `r <= -1`, an equality as
+/// `r <= -1` or `r >= 1`), each tested for emptiness: where the guard of
+/// a loop or a statement is needed, the engine's inclusion test would
+/// subtract m's disjuncts from `ctx` whole. `None` (not decided here)
+/// when a disjunct has an existential, `ctx` several disjuncts, or there
+/// are more than [`MAX_VIOLATIONS`] choices.
+pub(super) fn covered_by_rows(m: &Map, ctx: &Map) -> Result<Option<bool>> {
+    let [c] = ctx.basic_maps() else {
+        return Ok(None);
+    };
+    let base_c = c.off_div();
+    let mut choices: Vec<Vec<BasicMap>> = Vec::new();
+    let mut cases = 1usize;
+    for b in m.basic_maps() {
+        let base = b.off_div();
+        if base != base_c || known_locals(b).iter().any(|k| !k) {
+            return Ok(None);
+        }
+        // b's divisions that ctx has (same definition on the variables)
+        let same_div: Vec<Option<usize>> = b
+            .divs()
+            .iter()
+            .map(|d| {
+                let d = d.as_ref()?;
+                if d.num[base..].iter().any(|v| !v.is_zero()) {
+                    return None;
+                }
+                c.divs().iter().position(|e| {
+                    e.as_ref().is_some_and(|e| {
+                        e.den == d.den
+                            && e.num[..base] == d.num[..base]
+                            && e.num[base..].iter().all(Int::is_zero)
+                    })
+                })
+            })
+            .collect();
+        // r in ctx's columns (None: on a division ctx does not have)
+        let in_c = |r: &[Int]| -> Option<Vec<Int>> {
+            let mut t = vec![Int::ZERO; c.row_len()];
+            for (k, v) in r.iter().enumerate() {
+                if v.is_zero() {
+                    continue;
+                }
+                let col = if k < base {
+                    k
+                } else {
+                    base_c + same_div[k - base]?
+                };
+                t[col] = v.clone();
+            }
+            Some(t)
+        };
+        let neg = |r: &[Int]| -> Vec<Int> { r.iter().map(|v| -v).collect() };
+        let ctx_has_eq = |t: &[Int]| c.eqs().iter().any(|e| e == t || *e == neg(t));
+        // r >= 0 on ctx: an equality of ctx either way, or a row of ctx
+        // with the same coefficients and a constant at most r's
+        let holds = |r: &[Int]| -> bool {
+            in_c(r).is_some_and(|t| {
+                ctx_has_eq(&t) || c.ineqs().iter().any(|x| x[1..] == t[1..] && x[0] <= t[0])
+            })
+        };
+        let below = |r: &[Int], sign: bool| -> Vec<Int> {
+            // sign·r <= -1: -sign·r - 1 >= 0
+            let mut v: Vec<Int> = if sign { neg(r) } else { r.to_vec() };
+            v[0] = &v[0] - &Int::ONE;
+            v
+        };
+        let mut violations = Vec::new();
+        for r in b.eqs() {
+            if !in_c(r).is_some_and(|t| ctx_has_eq(&t)) {
+                violations.push(with_locals(b, &[(false, below(r, true))]));
+                violations.push(with_locals(b, &[(false, below(r, false))]));
+            }
+        }
+        for r in b.ineqs() {
+            if !is_div_def(b, r) && !holds(r) {
+                violations.push(with_locals(b, &[(false, below(r, true))]));
+            }
+        }
+        if violations.is_empty() {
+            // every row of the disjunct holds on ctx
+            return Ok(Some(true));
+        }
+        cases = cases.saturating_mul(violations.len());
+        if cases > MAX_VIOLATIONS {
+            return Ok(None);
+        }
+        choices.push(violations);
+    }
+    if choices.is_empty() {
+        // no disjunct: only an empty ctx is inside
+        return Ok(Some(ctx.is_empty()?));
+    }
+    let mut pick = vec![0usize; choices.len()];
+    loop {
+        let mut t = ctx.clone();
+        for (k, &j) in pick.iter().enumerate() {
+            t = t.intersect(&Map::from_basic(choices[k][j].clone()))?;
+        }
+        if !t.is_empty()? {
+            return Ok(Some(false));
+        }
+        // the next choice (the last disjunct's rows fastest)
+        let mut k = pick.len();
+        loop {
+            if k == 0 {
+                return Ok(Some(true));
+            }
+            k -= 1;
+            pick[k] += 1;
+            if pick[k] < choices[k].len() {
+                break;
+            }
+            pick[k] = 0;
+        }
+    }
 }
 
 /// `rows` of `b` without the groups of rows on existentials that `ctx`
@@ -247,3 +395,6 @@ pub(super) fn implied_by_every(sets: &[BasicMap], head: &[Int]) -> Result<bool> 
         r => r,
     }
 }
+
+#[cfg(test)]
+mod tests;
