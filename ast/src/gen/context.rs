@@ -90,8 +90,14 @@ fn gist_exact(m: &Map, ctx: &Map) -> Result<Map> {
     }
     let g = m.gist(ctx)?;
     let mut out = Map::empty(g.space().clone());
+    // (an equality the context has is implied without a test)
+    let ctx_rows = |b: &BasicMap| match ctx.basic_maps() {
+        [c] => RowsOf::new(b, c),
+        _ => None,
+    };
     for b in g.basic_maps() {
         let mut keep: Vec<(bool, Vec<Int>)> = Vec::new();
+        let rows = ctx_rows(b);
         let implied = |row: &[Int], eq: bool| -> Result<bool> {
             let nonconst = row[1..].iter().any(|v| !v.is_zero());
             if !nonconst {
@@ -100,6 +106,9 @@ fn gist_exact(m: &Map, ctx: &Map) -> Result<Map> {
                 } else {
                     !row[0].is_neg()
                 });
+            }
+            if eq && rows.as_ref().is_some_and(|c| c.has_eq(row)) {
+                return Ok(true);
             }
             // ctx and not(row): row <= -1 (and row >= 1 for an equality)
             let mut neg: Vec<Int> = row.iter().map(|v| -v).collect();
@@ -137,6 +146,87 @@ fn gist_exact(m: &Map, ctx: &Map) -> Result<Map> {
     Ok(out)
 }
 
+/// The rows of one basic set `c` (a context) as seen from a basic set
+/// `b` of the same variables: b's divisions that `c` has (the same
+/// definition on the variables) are read as c's.
+struct RowsOf<'a> {
+    c: &'a BasicMap,
+    base: usize,
+    same_div: Vec<Option<usize>>,
+}
+
+impl<'a> RowsOf<'a> {
+    /// `None` when `b` and `c` differ in their variables.
+    fn new(b: &BasicMap, c: &'a BasicMap) -> Option<RowsOf<'a>> {
+        let base = b.off_div();
+        if base != c.off_div() {
+            return None;
+        }
+        let same_div = b
+            .divs()
+            .iter()
+            .map(|d| {
+                let d = d.as_ref()?;
+                if d.num[base..].iter().any(|v| !v.is_zero()) {
+                    return None;
+                }
+                c.divs().iter().position(|e| {
+                    e.as_ref().is_some_and(|e| {
+                        e.den == d.den
+                            && e.num[..base] == d.num[..base]
+                            && e.num[base..].iter().all(Int::is_zero)
+                    })
+                })
+            })
+            .collect();
+        Some(RowsOf { c, base, same_div })
+    }
+
+    /// A row of `b` in c's columns (`None`: on a division c lacks).
+    fn in_c(&self, r: &[Int]) -> Option<Vec<Int>> {
+        let mut t = vec![Int::ZERO; self.c.row_len()];
+        for (k, v) in r.iter().enumerate() {
+            if v.is_zero() {
+                continue;
+            }
+            let col = if k < self.base {
+                k
+            } else {
+                self.base + self.same_div[k - self.base]?
+            };
+            t[col] = v.clone();
+        }
+        Some(t)
+    }
+
+    /// Whether `c` has the equality `r = 0` of `b` (either way).
+    fn has_eq(&self, r: &[Int]) -> bool {
+        self.in_c(r).is_some_and(|t| {
+            self.c
+                .eqs()
+                .iter()
+                .any(|e| *e == t || e.iter().zip(&t).all(|(x, y)| *x == -y))
+        })
+    }
+
+    /// Whether `r >= 0` of `b` holds on `c` by one of its rows: an
+    /// equality either way, or an inequality with the same coefficients
+    /// and a constant at most r's.
+    fn holds(&self, r: &[Int]) -> bool {
+        self.in_c(r).is_some_and(|t| {
+            self.c
+                .eqs()
+                .iter()
+                .any(|e| *e == t || e.iter().zip(&t).all(|(x, y)| *x == -y))
+                || self
+                    .c
+                    .ineqs()
+                    .iter()
+                    .any(|x| x[1..] == t[1..] && x[0] <= t[0])
+        })
+    }
+}
+
 /// Most combinations of violated rows [`covered_by_rows`] tests.
 const MAX_VIOLATIONS: usize = 16;
 
@@ -158,57 +248,16 @@ pub(super) fn covered_by_rows(m: &Map, ctx: &Map) -> Result<Option<bool>> {
     let [c] = ctx.basic_maps() else {
         return Ok(None);
     };
-    let base_c = c.off_div();
     let mut choices: Vec<Vec<BasicMap>> = Vec::new();
     let mut cases = 1usize;
     for b in m.basic_maps() {
-        let base = b.off_div();
-        if base != base_c || known_locals(b).iter().any(|k| !k) {
+        if known_locals(b).iter().any(|k| !k) {
             return Ok(None);
         }
-        // b's divisions that ctx has (same definition on the variables)
-        let same_div: Vec<Option<usize>> = b
-            .divs()
-            .iter()
-            .map(|d| {
-                let d = d.as_ref()?;
-                if d.num[base..].iter().any(|v| !v.is_zero()) {
-                    return None;
-                }
-                c.divs().iter().position(|e| {
-                    e.as_ref().is_some_and(|e| {
-                        e.den == d.den
-                            && e.num[..base] == d.num[..base]
-                            && e.num[base..].iter().all(Int::is_zero)
-                    })
-                })
-            })
-            .collect();
-        // r in ctx's columns (None: on a division ctx does not have)
-        let in_c = |r: &[Int]| -> Option<Vec<Int>> {
-            let mut t = vec![Int::ZERO; c.row_len()];
-            for (k, v) in r.iter().enumerate() {
-                if v.is_zero() {
-                    continue;
-                }
-                let col = if k < base {
-                    k
-                } else {
-                    base_c + same_div[k - base]?
-                };
-                t[col] = v.clone();
-            }
-            Some(t)
+        let Some(rows) = RowsOf::new(b, c) else {
+            return Ok(None);
         };
         let neg = |r: &[Int]| -> Vec<Int> { r.iter().map(|v| -v).collect() };
-        let ctx_has_eq = |t: &[Int]| c.eqs().iter().any(|e| e == t || *e == neg(t));
-        // r >= 0 on ctx: an equality of ctx either way, or a row of ctx
-        // with the same coefficients and a constant at most r's
-        let holds = |r: &[Int]| -> bool {
-            in_c(r).is_some_and(|t| {
-                ctx_has_eq(&t) || c.ineqs().iter().any(|x| x[1..] == t[1..] && x[0] <= t[0])
-            })
-        };
         let below = |r: &[Int], sign: bool| -> Vec<Int> {
             // sign·r <= -1: -sign·r - 1 >= 0
             let mut v: Vec<Int> = if sign { neg(r) } else { r.to_vec() };
@@ -217,13 +266,13 @@ pub(super) fn covered_by_rows(m: &Map, ctx: &Map) -> Result<Option<bool>> {
         };
         let mut violations = Vec::new();
         for r in b.eqs() {
-            if !in_c(r).is_some_and(|t| ctx_has_eq(&t)) {
+            if !rows.has_eq(r) {
                 violations.push(with_locals(b, &[(false, below(r, true))]));
                 violations.push(with_locals(b, &[(false, below(r, false))]));
             }
         }
         for r in b.ineqs() {
-            if !is_div_def(b, r) && !holds(r) {
+            if !is_div_def(b, r) && !rows.holds(r) {
                 violations.push(with_locals(b, &[(false, below(r, true))]));
             }
         }
