@@ -137,3 +137,57 @@ fn rows_of_the_context_and_divisions_hold() {
     let empty = Map::empty(ctx.space().clone());
     assert_eq!(covered_by_rows(&empty, &ctx).unwrap(), Some(false));
 }
+
+#[test]
+fn rows_the_context_has_hold_on_it() {
+    // every row `holds` or `has_eq` says holds on ctx is implied there
+    // (ctx and the row violated: empty), on random sets with divisions
+    let mut rng = Lcg(11);
+    let mut seen = 0;
+    for _ in 0..200 {
+        let shared = rng.row();
+        let ctx = map(&format!(
+            "{{ [i, j] : 0 <= i <= 5 and 0 <= j <= 5 and {shared} and {} }}",
+            rng.rows()
+        ))
+        .coalesce_simplified()
+        .unwrap();
+        let [c] = ctx.basic_maps() else { continue };
+        let m = map(&format!(
+            "{{ [i, j] : 0 <= i <= 5 and {shared} and {} }}",
+            rng.rows()
+        ))
+        .coalesce_simplified()
+        .unwrap();
+        for b in m.basic_maps() {
+            let Some(rows) = RowsOf::new(b, c) else {
+                continue;
+            };
+            let violated = |r: &[Int], sign: bool| -> bool {
+                let mut v: Vec<Int> = r
+                    .iter()
+                    .map(|x| if sign { -x } else { x.clone() })
+                    .collect();
+                v[0] = &v[0] - &Int::ONE;
+                Map::from_basic(with_locals(b, &[(false, v)]))
+                    .intersect(&ctx)
+                    .unwrap()
+                    .is_empty()
+                    .unwrap()
+            };
+            for r in b.eqs() {
+                if rows.has_eq(r) {
+                    seen += 1;
+                    assert!(violated(r, true) && violated(r, false), "{m} / {ctx}");
+                }
+            }
+            for r in b.ineqs() {
+                if rows.holds(r) {
+                    seen += 1;
+                    assert!(violated(r, true), "{m} / {ctx}");
+                }
+            }
+        }
+    }
+    assert!(seen > 100, "{seen}");
+}
