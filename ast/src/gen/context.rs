@@ -59,9 +59,28 @@ const GIST_EFFORT: u64 = 1_000_000;
 fn gist_exact(m: &Map, ctx: &Map) -> Result<Map> {
     // the shortcut `ctx ⊆ m` only within a bounded effort (the subtraction
     // makes m's locals explicit)
-    let covered = {
+    // (first by the rows of m that ctx does not have, when they are few)
+    // (only where the engine has no cheap proof: several disjuncts, or
+    // divisions, which its linear programming test leaves to the
+    // subtraction; a single plain disjunct is shown inside quickly)
+    let worth = m.basic_maps().len() > 1 || m.basic_maps().iter().any(|b| b.n_div() > 0);
+    let decided = if worth {
         let _scope = presburger::budget::enter(SHORTCUT_EFFORT);
-        ctx.is_subset(m)
+        covered_by_rows(m, ctx)
+    } else {
+        Ok(None)
+    };
+    let covered = match decided {
+        Ok(Some(c)) => Ok(c),
+        Ok(None) => {
+            let _scope = presburger::budget::enter(SHORTCUT_EFFORT);
+            ctx.is_subset(m)
+        }
+        Err(Error::BudgetExceeded) if presburger::budget::remaining() != Some(0) => {
+            let _scope = presburger::budget::enter(SHORTCUT_EFFORT);
+            ctx.is_subset(m)
+        }
+        Err(e) => return Err(e),
     };
     match covered {
         Ok(true) => return Ok(Map::universe(m.space().clone())),
@@ -71,8 +90,14 @@ fn gist_exact(m: &Map, ctx: &Map) -> Result<Map> {
     }
     let g = m.gist(ctx)?;
     let mut out = Map::empty(g.space().clone());
+    // (an equality the context has is implied without a test)
+    let ctx_rows = |b: &BasicMap| match ctx.basic_maps() {
+        [c] => RowsOf::new(b, c),
+        _ => None,
+    };
     for b in g.basic_maps() {
         let mut keep: Vec<(bool, Vec<Int>)> = Vec::new();
+        let rows = ctx_rows(b);
         let implied = |row: &[Int], eq: bool| -> Result<bool> {
             let nonconst = row[1..].iter().any(|v| !v.is_zero());
             if !nonconst {
@@ -81,6 +106,9 @@ fn gist_exact(m: &Map, ctx: &Map) -> Result<Map> {
                 } else {
                     !row[0].is_neg()
                 });
+            }
+            if eq && rows.as_ref().is_some_and(|c| c.has_eq(row)) {
+                return Ok(true);
             }
             // ctx and not(row): row <= -1 (and row >= 1 for an equality)
             let mut neg: Vec<Int> = row.iter().map(|v| -v).collect();
@@ -116,6 +144,175 @@ fn gist_exact(m: &Map, ctx: &Map) -> Result<Map> {
         out.add_basic(with_locals(b, &keep))?;
     }
     Ok(out)
+}
+
+/// The rows of one basic set `c` (a context) as seen from a basic set
+/// `b` of the same variables: b's divisions that `c` has (the same
+/// definition on the variables) are read as c's.
+struct RowsOf<'a> {
+    c: &'a BasicMap,
+    base: usize,
+    same_div: Vec<Option<usize>>,
+}
+
+impl<'a> RowsOf<'a> {
+    /// `None` when `b` and `c` differ in their variables.
+    fn new(b: &BasicMap, c: &'a BasicMap) -> Option<RowsOf<'a>> {
+        let base = b.off_div();
+        if base != c.off_div() {
+            return None;
+        }
+        let same_div = b
+            .divs()
+            .iter()
+            .map(|d| {
+                let d = d.as_ref()?;
+                if d.num[base..].iter().any(|v| !v.is_zero()) {
+                    return None;
+                }
+                c.divs().iter().position(|e| {
+                    e.as_ref().is_some_and(|e| {
+                        e.den == d.den
+                            && e.num[..base] == d.num[..base]
+                            && e.num[base..].iter().all(Int::is_zero)
+                    })
+                })
+            })
+            .collect();
+        Some(RowsOf { c, base, same_div })
+    }
+
+    /// A row of `b` in c's columns (`None`: on a division c lacks).
+    fn in_c(&self, r: &[Int]) -> Option<Vec<Int>> {
+        let mut t = vec![Int::ZERO; self.c.row_len()];
+        for (k, v) in r.iter().enumerate() {
+            if v.is_zero() {
+                continue;
+            }
+            let col = if k < self.base {
+                k
+            } else {
+                self.base + self.same_div[k - self.base]?
+            };
+            t[col] = v.clone();
+        }
+        Some(t)
+    }
+
+    /// Whether `c` has the equality `r = 0` of `b` (either way).
+    fn has_eq(&self, r: &[Int]) -> bool {
+        self.in_c(r).is_some_and(|t| {
+            self.c
+                .eqs()
+                .iter()
+                .any(|e| *e == t || e.iter().zip(&t).all(|(x, y)| *x == -y))
+        })
+    }
+
+    /// Whether `r >= 0` of `b` holds on `c` by one of its rows: an
+    /// equality either way, or an inequality with the same coefficients
+    /// and a constant at most r's.
+    fn holds(&self, r: &[Int]) -> bool {
+        self.in_c(r).is_some_and(|t| {
+            self.c
+                .eqs()
+                .iter()
+                .any(|e| *e == t || e.iter().zip(&t).all(|(x, y)| *x == -y))
+                || self
+                    .c
+                    .ineqs()
+                    .iter()
+                    .any(|x| x[1..] == t[1..] && x[0] <= t[0])
+        })
+    }
+}
+
+/// Most combinations of violated rows [`covered_by_rows`] tests.
+const MAX_VIOLATIONS: usize = 16;
+
+/// Whether `ctx ⊆ m` (`ctx` one basic set), by the rows of m's disjuncts
+/// that `ctx` does not have, when each disjunct has only divisions as
+/// locals (functions of the variables): a point of `ctx` is outside a
+/// disjunct exactly when it violates one of its rows, and a row that
+/// `ctx` has (the same row, on divisions of the same definition, or with
+/// a larger constant; an equality either way) holds on all of `ctx`, as
+/// does a division's defining row. So `ctx \ m` is the union, over the
+/// choices of one of the other rows per disjunct, of `ctx` and the chosen
+/// rows violated (an inequality `r >= 0` as `r <= -1`, an equality as
+/// `r <= -1` or `r >= 1`), each tested for emptiness: where the guard of
+/// a loop or a statement is needed, the engine's inclusion test would
+/// subtract m's disjuncts from `ctx` whole. `None` (not decided here)
+/// when a disjunct has an existential, `ctx` several disjuncts, or there
+/// are more than [`MAX_VIOLATIONS`] choices.
+pub(super) fn covered_by_rows(m: &Map, ctx: &Map) -> Result<Option<bool>> {
+    let [c] = ctx.basic_maps() else {
+        return Ok(None);
+    };
+    let mut choices: Vec<Vec<BasicMap>> = Vec::new();
+    let mut cases = 1usize;
+    for b in m.basic_maps() {
+        if known_locals(b).iter().any(|k| !k) {
+            return Ok(None);
+        }
+        let Some(rows) = RowsOf::new(b, c) else {
+            return Ok(None);
+        };
+        let neg = |r: &[Int]| -> Vec<Int> { r.iter().map(|v| -v).collect() };
+        let below = |r: &[Int], sign: bool| -> Vec<Int> {
+            // sign·r <= -1: -sign·r - 1 >= 0
+            let mut v: Vec<Int> = if sign { neg(r) } else { r.to_vec() };
+            v[0] = &v[0] - &Int::ONE;
+            v
+        };
+        let mut violations = Vec::new();
+        for r in b.eqs() {
+            if !rows.has_eq(r) {
+                violations.push(with_locals(b, &[(false, below(r, true))]));
+                violations.push(with_locals(b, &[(false, below(r, false))]));
+            }
+        }
+        for r in b.ineqs() {
+            if !is_div_def(b, r) && !rows.holds(r) {
+                violations.push(with_locals(b, &[(false, below(r, true))]));
+            }
+        }
+        if violations.is_empty() {
+            // every row of the disjunct holds on ctx
+            return Ok(Some(true));
+        }
+        cases = cases.saturating_mul(violations.len());
+        if cases > MAX_VIOLATIONS {
+            return Ok(None);
+        }
+        choices.push(violations);
+    }
+    if choices.is_empty() {
+        // no disjunct: only an empty ctx is inside
+        return Ok(Some(ctx.is_empty()?));
+    }
+    let mut pick = vec![0usize; choices.len()];
+    loop {
+        let mut t = ctx.clone();
+        for (k, &j) in pick.iter().enumerate() {
+            t = t.intersect(&Map::from_basic(choices[k][j].clone()))?;
+        }
+        if !t.is_empty()? {
+            return Ok(Some(false));
+        }
+        // the next choice (the last disjunct's rows fastest)
+        let mut k = pick.len();
+        loop {
+            if k == 0 {
+                return Ok(Some(true));
+            }
+            k -= 1;
+            pick[k] += 1;
+            if pick[k] < choices[k].len() {
+                break;
+            }
+            pick[k] = 0;
+        }
+    }
 }
 
 /// `rows` of `b` without the groups of rows on existentials that `ctx`
@@ -247,3 +444,6 @@ pub(super) fn implied_by_every(sets: &[BasicMap], head: &[Int]) -> Result<bool> 
         r => r,
     }
 }
+
+#[cfg(test)]
+mod tests;
