@@ -41,21 +41,26 @@ fn gist_with(m: &Map, context: &Map, fast: bool) -> Result<Map> {
         if !b.simplify() {
             continue;
         }
-        let bm = Map::from_basic(b.clone());
-        if bm.intersect(&c)?.is_empty()? {
-            continue;
-        }
         let protected = div_constraints(&b);
         // the shortcut needs the context's disjuncts in b's parameter layout
-        let mut kept = if fast
+        let mut kept = None;
+        let mut meets = None;
+        if fast
             && c.parts
                 .iter()
                 .all(|q| crate::map::same_params(&q.space.params, &b.space.params))
         {
-            Some(Kept::new(&b, &protected, &c.parts)?)
-        } else {
-            None
+            let (k, m) = Kept::new(&b, &protected, &c.parts)?;
+            kept = Some(k);
+            meets = m;
+        }
+        let meets = match meets {
+            Some(m) => m,
+            None => !Map::from_basic(b.clone()).intersect(&c)?.is_empty()?,
         };
+        if !meets {
+            continue;
+        }
         let mut k = 0;
         while k < b.ineqs.len() {
             if protected.contains(&b.ineqs[k]) {
@@ -108,17 +113,48 @@ struct Kept {
 }
 
 impl Kept {
-    fn new(b: &BasicMap, protected: &[Vec<Int>], context: &[BasicMap]) -> Result<Kept> {
+    /// The relaxations for disjunct `b` (with its division bounds
+    /// `protected`) in `context`, and whether `b` meets the context when
+    /// the relaxations of `b ∩ q` tell: `Some(false)` when all are empty
+    /// (no rational point, so no integer one), `Some(true)` when one has an
+    /// integral sample (a vertex: an integer point of the rows of `b ∩ q`,
+    /// locals included), `None` otherwise.
+    fn new(
+        b: &BasicMap,
+        protected: &[Vec<Int>],
+        context: &[BasicMap],
+    ) -> Result<(Kept, Option<bool>)> {
         let mut e = b.clone();
         e.ineqs.retain(|r| protected.contains(r));
-        let mut tabs = Vec::with_capacity(context.len());
-        for q in context {
-            tabs.push(e.conjoin(q, 0).rational_tableau()?);
-        }
-        Ok(Kept {
-            tabs,
+        let mut kept = Kept {
+            tabs: Vec::with_capacity(context.len()),
             row: Vec::new(),
-        })
+        };
+        let mut meets = Some(false);
+        for q in context {
+            let t = e.conjoin(q, 0).rational_tableau()?;
+            if meets != Some(true) && !t.is_empty() {
+                let mut whole = t.clone();
+                for r in b.ineqs.iter().filter(|r| !protected.contains(r)) {
+                    kept.row.clear();
+                    kept.row.extend_from_slice(r);
+                    kept.row.resize(whole.n_var() + 1, Int::ZERO);
+                    whole.add_ineq(&kept.row)?;
+                    if whole.is_empty() {
+                        break;
+                    }
+                }
+                if !whole.is_empty() {
+                    meets = if whole.fractional_var().is_none() {
+                        Some(true)
+                    } else {
+                        None
+                    };
+                }
+            }
+            kept.tabs.push(t);
+        }
+        Ok((kept, meets))
     }
 
     /// `r` in the layout of tableau `t` (padded with zeros for the context
