@@ -210,14 +210,17 @@ fn lp_contains_any(qs: &[BasicMap], p: &BasicMap) -> Result<bool> {
 /// for each row `r` of `q` (an equality as two inequalities) that `base`
 /// can violate (rational minimum of `r` at most `-1`), the vertex of the
 /// relaxation of `base ∩ {r <= -1}` at the tableau's sample is taken when
-/// it is integral in every column, else an integer point found by the
-/// exact search on `base ∩ {r <= -1}`: its first columns are then a point
+/// it is integral in every column, else (for the first two such cuts) an
+/// integer point found by the exact search on `base ∩ {r <= -1}`: its first columns are then a point
 /// `x` of `p` (the rest are integer values of `p`'s locals satisfying its
 /// rows). The answer is `true` only when `x` is proved outside every
 /// disjunct of `qs` by evaluation (`point_excluded`), so it is exact
 /// whatever the vertex.
 fn point_outside_all(qs: &[BasicMap], p: &BasicMap) -> Result<bool> {
+    /// Exact searches for a point of a cut, at most, per call.
+    const MAX_SEARCHES: usize = 2;
     let nv = p.space.n_vars();
+    let mut searches = 0;
     for q in qs {
         if q.divs.iter().any(Option::is_none)
             || !crate::map::same_params(&q.space.params, &p.space.params)
@@ -283,7 +286,13 @@ fn point_outside_all(qs: &[BasicMap], p: &BasicMap) -> Result<bool> {
                     .collect()
             } else {
                 // the exact search on the cut (an integer point of its
-                // rows, locals included, cut down to its first columns)
+                // rows, locals included, cut down to its first columns);
+                // when `p ⊆ ∪ qs` every cut is empty and each search is
+                // paid for nothing, so only a few are made
+                if searches == MAX_SEARCHES {
+                    continue;
+                }
+                searches += 1;
                 let mut z = base.clone();
                 z.ineqs.push(neg);
                 match z.sample()? {
