@@ -20,7 +20,11 @@ impl Map {
     /// - a simplified disjunct of `B` has only constraints that `p`'s
     ///   constraints imply one by one (`syntactically_contains`): contained;
     /// - an integer point of `p` lies in no disjunct of `B`
-    ///   (`point_excluded`): not contained.
+    ///   (`point_excluded`): not contained;
+    /// - linear programming proves `p` inside one disjunct of `B`
+    ///   (`lp_contains_any`): contained;
+    /// - an integer point of `p` cut by a negated row of a disjunct of `B`
+    ///   lies in no disjunct of `B` (`point_outside_all`): not contained.
     ///
     /// The simple version, [`is_subset_by_difference`](Self::is_subset_by_difference),
     /// is kept as a test oracle.
@@ -62,6 +66,9 @@ impl Map {
                 }
                 if lp_contains_any(bs, &ps)? {
                     continue;
+                }
+                if point_outside_all(bs, &ps)? {
+                    return Ok(false);
                 }
                 if !Map::from_basic(ps).difference_is_empty(&b)? {
                     return Ok(false);
@@ -191,6 +198,112 @@ fn lp_contains_any(qs: &[BasicMap], p: &BasicMap) -> Result<bool> {
             }
         }
         return Ok(true);
+    }
+    Ok(false)
+}
+
+/// True if an integer point of `p` is found outside every disjunct of `qs`
+/// (a witness that `p ⊄ ∪ qs`); `false` means "none found".
+///
+/// For each `q` of `qs` whose locals are all defined, `p` is joined with
+/// `q`'s locals and their defining bounds (`base`, `p`'s columns first);
+/// for each row `r` of `q` (an equality as two inequalities) that `base`
+/// can violate (rational minimum of `r` at most `-1`), the vertex of the
+/// relaxation of `base ∩ {r <= -1}` at the tableau's sample is taken when
+/// it is integral in every column, else (for the first two such cuts) an
+/// integer point found by the exact search on `base ∩ {r <= -1}`: its first columns are then a point
+/// `x` of `p` (the rest are integer values of `p`'s locals satisfying its
+/// rows). The answer is `true` only when `x` is proved outside every
+/// disjunct of `qs` by evaluation (`point_excluded`), so it is exact
+/// whatever the vertex.
+fn point_outside_all(qs: &[BasicMap], p: &BasicMap) -> Result<bool> {
+    /// Exact searches for a point of a cut, at most, per call.
+    const MAX_SEARCHES: usize = 2;
+    let nv = p.space.n_vars();
+    let mut searches = 0;
+    for q in qs {
+        if q.divs.iter().any(Option::is_none)
+            || !crate::map::same_params(&q.space.params, &p.space.params)
+            || !q.space.tuples_match(&p.space)
+        {
+            continue;
+        }
+        let off = q.off_div();
+        let mut defs = BasicMap {
+            space: q.space.clone(),
+            divs: q.divs.clone(),
+            eqs: Default::default(),
+            ineqs: Default::default(),
+            hint: Default::default(),
+        };
+        for (k, d) in q.divs.iter().enumerate() {
+            if let Some(d) = d {
+                defs.ineqs.extend(d.bounds(off + k));
+            }
+        }
+        let base = p.conjoin(&defs, 0);
+        let mut t = base.rational_tableau()?;
+        if t.is_empty() {
+            return Ok(false); // p has no point at all
+        }
+        // q's rows in base's layout: q's locals come after p's
+        let lift = |r: &[Int], negate: bool| -> Vec<Int> {
+            let mut out = Vec::with_capacity(base.row_len());
+            out.extend_from_slice(&r[..off]);
+            out.resize(off + p.n_div(), Int::ZERO);
+            out.extend_from_slice(&r[off..]);
+            if negate {
+                out.iter_mut().for_each(|v| *v = -&*v);
+            }
+            out
+        };
+        let rows = q
+            .eqs
+            .iter()
+            .flat_map(|e| [(e, false), (e, true)])
+            .chain(q.ineqs.iter().map(|r| (r, false)));
+        for (r, negate) in rows {
+            budget::tick(1)?;
+            let c = lift(r, negate);
+            if let crate::simplex::Opt::Value(num, den) = t.minimize(&c)? {
+                if num > -&den {
+                    continue; // no point of base has c <= -1
+                }
+            }
+            let mut neg: Vec<Int> = c.iter().map(|v| -v).collect();
+            neg[0] = &neg[0] - &Int::ONE;
+            let mut cut = t.clone();
+            cut.add_ineq(&neg)?;
+            if cut.is_empty() {
+                continue;
+            }
+            let x: Vec<Int> = if cut.fractional_var().is_none() {
+                (0..nv)
+                    .map(|k| {
+                        let (num, den) = cut.sample_value(k);
+                        num.div_floor(&den)
+                    })
+                    .collect()
+            } else {
+                // the exact search on the cut (an integer point of its
+                // rows, locals included, cut down to its first columns);
+                // when `p ⊆ ∪ qs` every cut is empty and each search is
+                // paid for nothing, so only a few are made
+                if searches == MAX_SEARCHES {
+                    continue;
+                }
+                searches += 1;
+                let mut z = base.clone();
+                z.ineqs.push(neg);
+                match z.sample()? {
+                    Some(x) => x,
+                    None => continue,
+                }
+            };
+            if qs.iter().all(|q| point_excluded(q, &x)) {
+                return Ok(true);
+            }
+        }
     }
     Ok(false)
 }
