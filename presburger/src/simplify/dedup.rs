@@ -9,6 +9,13 @@
 //! two directions with one hash send the rows to the simple method. Both
 //! give the same plan (the same loops over the rows, in the same order);
 //! the simple method is the oracle of the tests below.
+//!
+//! Most calls change nothing (every direction once, no opposite pair, no
+//! constant row): for a few rows that is decided first by comparing every
+//! pair of directions in place ([`changes_nothing`]), without building a
+//! plan, and the rows are then left untouched (not rebuilt, so rows shared
+//! with a copy are not copied). The tests check it against the simple
+//! method's plan.
 
 use std::collections::hash_map::Entry;
 
@@ -88,6 +95,30 @@ fn pair_opposites(
         keep,
         new_eqs,
     })
+}
+
+/// Up to this many inequalities, [`changes_nothing`] is tried first (it
+/// compares every pair of rows: quadratic, but without allocation).
+const PAIRWISE_MAX: usize = 24;
+
+/// True if deduplication would leave `ineqs` as they are: no row without
+/// coefficients, and no two rows with equal or opposite directions (the
+/// simple method's plan is then every row in order, all kept, no new
+/// equality). `false` means "not shown".
+fn changes_nothing(ineqs: &[Vec<Int>], n: usize) -> bool {
+    for (i, r) in ineqs.iter().enumerate() {
+        let d = &r[1..n];
+        if d.iter().all(Int::is_zero) {
+            return false;
+        }
+        for s in &ineqs[..i] {
+            let e = &s[1..n];
+            if d == e || is_negation(d, e) {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// The plan by hashes of the directions; `None` if a coefficient is big or
@@ -182,6 +213,9 @@ impl BasicMap {
 
     fn dedup_ineqs_with(&mut self, hashes: DirectionHashes) -> Option<bool> {
         let n = self.row_len();
+        if self.ineqs.len() <= PAIRWISE_MAX && changes_nothing(&self.ineqs, n) {
+            return Some(false);
+        }
         let plan = plan_by_hashes(&self.ineqs, n, hashes)
             .unwrap_or_else(|| plan_by_slices(&self.ineqs, n));
         let Plan::Rows {
@@ -243,7 +277,7 @@ mod tests {
             seed % k
         };
         let big = Int::from(i64::MAX) + Int::from(5);
-        let (mut hashed, mut empty, mut paired) = (0, 0, 0);
+        let (mut hashed, mut empty, mut paired, mut unchanged) = (0, 0, 0, 0);
         for round in 0..3000 {
             let rows = 1 + next(9) as usize;
             let mut ineqs = Vec::new();
@@ -255,6 +289,23 @@ mod tests {
                 ineqs.push(r);
             }
             let slow = plan_by_slices(&ineqs, 4);
+            if changes_nothing(&ineqs, 4) {
+                unchanged += 1;
+                let Plan::Rows {
+                    best,
+                    keep,
+                    new_eqs,
+                } = &slow
+                else {
+                    panic!("{ineqs:?}");
+                };
+                assert!(
+                    best.iter().copied().eq(0..ineqs.len())
+                        && keep.iter().all(|&k| k)
+                        && new_eqs.is_empty(),
+                    "{ineqs:?}"
+                );
+            }
             if let Some(fast) = plan_by_hashes(&ineqs, 4, direction_hashes) {
                 hashed += 1;
                 assert!(plans_agree(&fast, &slow), "{ineqs:?}");
@@ -272,8 +323,8 @@ mod tests {
             }
         }
         assert!(
-            hashed > 2500 && empty > 100 && paired > 30,
-            "{hashed} {empty} {paired}"
+            hashed > 2500 && empty > 100 && paired > 30 && unchanged > 100,
+            "{hashed} {empty} {paired} {unchanged}"
         );
     }
 
