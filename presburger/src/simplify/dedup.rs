@@ -63,6 +63,29 @@ fn is_negation(a: &[Int], b: &[Int]) -> bool {
         })
 }
 
+/// True if `a = b` or `a = -b` (entries of equal length), in one pass that
+/// stops at the first entry where neither can hold.
+#[inline]
+fn same_or_opposite(a: &[Int], b: &[Int]) -> bool {
+    let (mut same, mut opposite) = (true, true);
+    for (x, y) in a.iter().zip(b) {
+        match (x, y) {
+            (Int::Small(x), Int::Small(y)) => {
+                same &= x == y;
+                opposite &= x.checked_neg() == Some(*y);
+            }
+            _ => {
+                same &= x == y;
+                opposite &= *x == -y;
+            }
+        }
+        if !(same || opposite) {
+            return false;
+        }
+    }
+    true
+}
+
 /// The opposite pairs of the directions `best` (`opposite(k)`: the
 /// direction of `-best[k]`, if any).
 fn pair_opposites(
@@ -111,11 +134,8 @@ fn changes_nothing(ineqs: &[Vec<Int>], n: usize) -> bool {
         if d.iter().all(Int::is_zero) {
             return false;
         }
-        for s in &ineqs[..i] {
-            let e = &s[1..n];
-            if d == e || is_negation(d, e) {
-                return false;
-            }
+        if ineqs[..i].iter().any(|s| same_or_opposite(d, &s[1..n])) {
+            return false;
         }
     }
     true
