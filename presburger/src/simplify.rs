@@ -50,8 +50,15 @@ impl BasicMap {
                 return false;
             }
             let rel = self.local_relations_from_eqs();
-            let ineqs_changed = self.gauss();
-            if self.is_obviously_empty() {
+            // (a relation substituted above changes inequalities too)
+            let ineqs_changed = self.gauss() || rel;
+            // (unchanged inequalities passed `normalize_rows`: no false constant one)
+            let empty = if ineqs_changed {
+                self.is_obviously_empty()
+            } else {
+                self.eqs_obviously_infeasible()
+            };
+            if empty {
                 self.set_empty();
                 return false;
             }
@@ -99,6 +106,19 @@ impl BasicMap {
             }
         }
         true
+    }
+
+    /// The equalities' half of [`is_obviously_empty`](Self::is_obviously_empty):
+    /// an equality whose coefficients' gcd does not divide its constant.
+    fn eqs_obviously_infeasible(&self) -> bool {
+        self.eqs.iter().any(|r| {
+            let g = gcd_slice(&r[1..]);
+            if g.is_zero() {
+                !r[0].is_zero()
+            } else {
+                !g.is_one() && !r[0].is_divisible_by(&g)
+            }
+        })
     }
 
     /// A division of a constant is that constant: add the equality.

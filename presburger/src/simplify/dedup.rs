@@ -246,13 +246,14 @@ impl BasicMap {
         else {
             return None;
         };
-        let mut old = std::mem::take(&mut self.ineqs);
-        self.ineqs = best
-            .iter()
-            .zip(&keep)
-            .filter(|(_, &k)| k)
-            .map(|(&i, _)| std::mem::take(&mut old[i]))
-            .collect();
+        // the kept rows moved into a list of their exact length, in the same
+        // storage (no new shared block, no growth on the way)
+        let rows = &mut *self.ineqs;
+        let mut kept = Vec::with_capacity(keep.iter().filter(|&&k| k).count());
+        for (&i, _) in best.iter().zip(&keep).filter(|(_, &k)| k) {
+            kept.push(std::mem::take(&mut rows[i]));
+        }
+        *rows = kept;
         if new_eqs.is_empty() {
             return Some(false);
         }
