@@ -19,7 +19,17 @@ use crate::matrix::{eliminate, normalize};
 
 mod dedup;
 mod floor_pair;
+#[cfg(test)]
+mod reference;
 mod substitute;
+
+/// True if `|a| < |b|`.
+fn abs_lt(a: &Int, b: &Int) -> bool {
+    match (a, b) {
+        (Int::Small(a), Int::Small(b)) => a.unsigned_abs() < b.unsigned_abs(),
+        _ => a.abs() < b.abs(),
+    }
+}
 
 impl BasicMap {
     /// Make this basic map the canonical empty one.
@@ -40,12 +50,24 @@ impl BasicMap {
                 return false;
             }
             let rel = self.local_relations_from_eqs();
-            let _ = self.gauss();
-            if self.is_obviously_empty() {
+            // (a relation substituted above changes inequalities too)
+            let ineqs_changed = self.gauss() || rel;
+            // (unchanged inequalities passed `normalize_rows`: no false constant one)
+            let empty = if ineqs_changed {
+                self.is_obviously_empty()
+            } else {
+                self.eqs_obviously_infeasible()
+            };
+            if empty {
                 self.set_empty();
                 return false;
             }
-            if !self.normalize_rows() {
+            // the rows were normal; elimination leaves every equality it
+            // changes normal (divided by its gcd, and an equality whose
+            // coefficients' gcd does not divide its constant was just
+            // found): only changed inequalities may need their constants
+            // tightened
+            if ineqs_changed && !self.normalize_rows() {
                 self.set_empty();
                 return false;
             }
@@ -84,6 +106,19 @@ impl BasicMap {
             }
         }
         true
+    }
+
+    /// The equalities' half of [`is_obviously_empty`](Self::is_obviously_empty):
+    /// an equality whose coefficients' gcd does not divide its constant.
+    fn eqs_obviously_infeasible(&self) -> bool {
+        self.eqs.iter().any(|r| {
+            let g = gcd_slice(&r[1..]);
+            if g.is_zero() {
+                !r[0].is_zero()
+            } else {
+                !g.is_one() && !r[0].is_divisible_by(&g)
+            }
+        })
     }
 
     /// A division of a constant is that constant: add the equality.
@@ -137,6 +172,13 @@ impl BasicMap {
     /// Gaussian elimination: every equality gets a pivot column (the last
     /// non-zero one) that is eliminated from all other rows and div numerators.
     /// Returns true if an inequality changed.
+    ///
+    /// Each step pivots on the equality (not yet used) with the largest last
+    /// non-zero column, the smallest coefficient there among equal columns.
+    /// The last non-zero column of each equality is kept from step to step:
+    /// an elimination only changes it in the rows it updates (it clears the
+    /// pivot column, which was their last at most). `gauss_reference` (the
+    /// tests' oracle) searches it again at every step.
     pub(crate) fn gauss(&mut self) -> bool {
         let mut ineq_changed = false;
         let n = self.row_len();
@@ -144,18 +186,20 @@ impl BasicMap {
         if self.eqs.is_empty() {
             return false;
         }
+        let last_nonzero = |r: &[Int], below: usize| (1..below).rev().find(|&c| !r[c].is_zero());
         // one mutable access of the rows (each copies shared rows, see
         // `Rows`); the inequalities only when a pivot column meets them
         let eqs = &mut *self.eqs;
+        let mut last: Vec<Option<usize>> = eqs.iter().map(|r| last_nonzero(r, n)).collect();
         while done < eqs.len() {
-            // pick the equality (from `done` on) with the largest last non-zero column
+            // the equality (from `done` on) with the largest last non-zero
+            // column; among equal columns the smallest coefficient
             let mut best: Option<(usize, usize)> = None;
-            for (k, r) in eqs.iter().enumerate().skip(done) {
-                if let Some(c) = (1..n).rev().find(|&c| !r[c].is_zero()) {
-                    // the last column; among equal columns the smallest coefficient
+            for k in done..eqs.len() {
+                if let Some(c) = last[k] {
                     let better = match best {
                         None => true,
-                        Some((bk, bc)) => c > bc || (c == bc && r[c].abs() < eqs[bk][bc].abs()),
+                        Some((bk, bc)) => c > bc || (c == bc && abs_lt(&eqs[k][c], &eqs[bk][bc])),
                     };
                     if better {
                         best = Some((k, c));
@@ -168,16 +212,20 @@ impl BasicMap {
                 return ineq_changed;
             };
             eqs.swap(done, k);
+            last.swap(done, k);
             // the pivot row is taken out while it updates the others (no copy)
             let mut piv = std::mem::take(&mut eqs[done]);
             if piv[col].is_neg() {
                 piv.iter_mut().for_each(|v| *v = -&*v);
             }
-            let a = piv[col].clone();
             for (i, r) in eqs.iter_mut().enumerate() {
                 if i != done && !r[col].is_zero() {
                     eliminate(r, &piv, col);
                     normalize(r);
+                    if i > done {
+                        // (rows before `done` keep their own pivot, a later column)
+                        last[i] = last_nonzero(r, col);
+                    }
                 }
             }
             if self.ineqs.iter().any(|r| !r[col].is_zero()) {
@@ -189,15 +237,18 @@ impl BasicMap {
                     }
                 }
             }
-            for d in self.divs.iter_mut().flatten() {
-                if !d.num[col].is_zero() {
-                    // floor(num/den) = floor(a·num / (a·den)); then eliminate
-                    eliminate(&mut d.num, &piv, col);
-                    d.den = &d.den * &a;
-                    let g = gcd_slice(&d.num).gcd(&d.den);
-                    if !g.is_one() && !g.is_zero() {
-                        d.num.iter_mut().for_each(|v| *v = v.div_exact(&g));
-                        d.den = d.den.div_exact(&g);
+            if self.divs.iter().flatten().any(|d| !d.num[col].is_zero()) {
+                let a = &piv[col];
+                for d in self.divs.iter_mut().flatten() {
+                    if !d.num[col].is_zero() {
+                        // floor(num/den) = floor(a·num / (a·den)); then eliminate
+                        eliminate(&mut d.num, &piv, col);
+                        d.den = &d.den * a;
+                        let g = gcd_slice(&d.num).gcd(&d.den);
+                        if !g.is_one() && !g.is_zero() {
+                            d.num.iter_mut().for_each(|v| *v = v.div_exact(&g));
+                            d.den = d.den.div_exact(&g);
+                        }
                     }
                 }
             }

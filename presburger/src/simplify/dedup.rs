@@ -9,6 +9,13 @@
 //! two directions with one hash send the rows to the simple method. Both
 //! give the same plan (the same loops over the rows, in the same order);
 //! the simple method is the oracle of the tests below.
+//!
+//! Most calls change nothing (every direction once, no opposite pair, no
+//! constant row): for a few rows that is decided first by comparing every
+//! pair of directions in place ([`changes_nothing`]), without building a
+//! plan, and the rows are then left untouched (not rebuilt, so rows shared
+//! with a copy are not copied). The tests check it against the simple
+//! method's plan.
 
 use std::collections::hash_map::Entry;
 
@@ -56,6 +63,29 @@ fn is_negation(a: &[Int], b: &[Int]) -> bool {
         })
 }
 
+/// True if `a = b` or `a = -b` (entries of equal length), in one pass that
+/// stops at the first entry where neither can hold.
+#[inline]
+fn same_or_opposite(a: &[Int], b: &[Int]) -> bool {
+    let (mut same, mut opposite) = (true, true);
+    for (x, y) in a.iter().zip(b) {
+        match (x, y) {
+            (Int::Small(x), Int::Small(y)) => {
+                same &= x == y;
+                opposite &= x.checked_neg() == Some(*y);
+            }
+            _ => {
+                same &= x == y;
+                opposite &= *x == -y;
+            }
+        }
+        if !(same || opposite) {
+            return false;
+        }
+    }
+    true
+}
+
 /// The opposite pairs of the directions `best` (`opposite(k)`: the
 /// direction of `-best[k]`, if any).
 fn pair_opposites(
@@ -88,6 +118,27 @@ fn pair_opposites(
         keep,
         new_eqs,
     })
+}
+
+/// Up to this many inequalities, [`changes_nothing`] is tried first (it
+/// compares every pair of rows: quadratic, but without allocation).
+const PAIRWISE_MAX: usize = 24;
+
+/// True if deduplication would leave `ineqs` as they are: no row without
+/// coefficients, and no two rows with equal or opposite directions (the
+/// simple method's plan is then every row in order, all kept, no new
+/// equality). `false` means "not shown".
+fn changes_nothing(ineqs: &[Vec<Int>], n: usize) -> bool {
+    for (i, r) in ineqs.iter().enumerate() {
+        let d = &r[1..n];
+        if d.iter().all(Int::is_zero) {
+            return false;
+        }
+        if ineqs[..i].iter().any(|s| same_or_opposite(d, &s[1..n])) {
+            return false;
+        }
+    }
+    true
 }
 
 /// The plan by hashes of the directions; `None` if a coefficient is big or
@@ -182,6 +233,9 @@ impl BasicMap {
 
     fn dedup_ineqs_with(&mut self, hashes: DirectionHashes) -> Option<bool> {
         let n = self.row_len();
+        if self.ineqs.len() <= PAIRWISE_MAX && changes_nothing(&self.ineqs, n) {
+            return Some(false);
+        }
         let plan = plan_by_hashes(&self.ineqs, n, hashes)
             .unwrap_or_else(|| plan_by_slices(&self.ineqs, n));
         let Plan::Rows {
@@ -192,13 +246,14 @@ impl BasicMap {
         else {
             return None;
         };
-        let mut old = std::mem::take(&mut self.ineqs);
-        self.ineqs = best
-            .iter()
-            .zip(&keep)
-            .filter(|(_, &k)| k)
-            .map(|(&i, _)| std::mem::take(&mut old[i]))
-            .collect();
+        // the kept rows moved into a list of their exact length, in the same
+        // storage (no new shared block, no growth on the way)
+        let rows = &mut *self.ineqs;
+        let mut kept = Vec::with_capacity(keep.iter().filter(|&&k| k).count());
+        for (&i, _) in best.iter().zip(&keep).filter(|(_, &k)| k) {
+            kept.push(std::mem::take(&mut rows[i]));
+        }
+        *rows = kept;
         if new_eqs.is_empty() {
             return Some(false);
         }
@@ -243,7 +298,7 @@ mod tests {
             seed % k
         };
         let big = Int::from(i64::MAX) + Int::from(5);
-        let (mut hashed, mut empty, mut paired) = (0, 0, 0);
+        let (mut hashed, mut empty, mut paired, mut unchanged) = (0, 0, 0, 0);
         for round in 0..3000 {
             let rows = 1 + next(9) as usize;
             let mut ineqs = Vec::new();
@@ -255,6 +310,23 @@ mod tests {
                 ineqs.push(r);
             }
             let slow = plan_by_slices(&ineqs, 4);
+            if changes_nothing(&ineqs, 4) {
+                unchanged += 1;
+                let Plan::Rows {
+                    best,
+                    keep,
+                    new_eqs,
+                } = &slow
+                else {
+                    panic!("{ineqs:?}");
+                };
+                assert!(
+                    best.iter().copied().eq(0..ineqs.len())
+                        && keep.iter().all(|&k| k)
+                        && new_eqs.is_empty(),
+                    "{ineqs:?}"
+                );
+            }
             if let Some(fast) = plan_by_hashes(&ineqs, 4, direction_hashes) {
                 hashed += 1;
                 assert!(plans_agree(&fast, &slow), "{ineqs:?}");
@@ -272,8 +344,8 @@ mod tests {
             }
         }
         assert!(
-            hashed > 2500 && empty > 100 && paired > 30,
-            "{hashed} {empty} {paired}"
+            hashed > 2500 && empty > 100 && paired > 30 && unchanged > 100,
+            "{hashed} {empty} {paired} {unchanged}"
         );
     }
 

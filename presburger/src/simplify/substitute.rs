@@ -28,7 +28,98 @@ impl BasicMap {
     /// Substitute every existential that an equality gives with coefficient
     /// ±1 (see the [module documentation](self)): first those that no
     /// definition uses, then the others. Returns true if one was substituted.
+    ///
+    /// The same eliminations as [`substitute_unit_existentials_one_by_one`]
+    /// (the tests' oracle), in the same order, but the substituted columns
+    /// (left zero in every row and definition) are all removed at the end in
+    /// one pass over the rows, instead of one column at a time.
+    ///
+    /// [`substitute_unit_existentials_one_by_one`]: Self::substitute_unit_existentials_one_by_one
     pub(crate) fn substitute_unit_existentials(&mut self) -> bool {
+        let off = self.off_div();
+        let nd = self.n_div();
+        // cheap exit: no existential at all, or no unit coefficient of one in an equality
+        let unit_in_eqs = |b: &BasicMap, k: usize| {
+            b.eqs
+                .iter()
+                .position(|r| matches!(r[off + k], Int::Small(1 | -1)))
+        };
+        if !(0..nd).any(|k| self.divs[k].is_none() && unit_in_eqs(self, k).is_some()) {
+            return false;
+        }
+        let mut gone = vec![false; nd];
+        for used_by_divs in [false, true] {
+            for k in 0..nd {
+                let col = off + k;
+                if gone[k]
+                    || self.divs[k].is_some()
+                    || (!used_by_divs && self.local_used_in_divs(k))
+                {
+                    continue;
+                }
+                let Some(i) = self
+                    .eqs
+                    .iter()
+                    .position(|r| matches!(r[col], Int::Small(1 | -1)))
+                else {
+                    continue;
+                };
+                // (the one-by-one version eliminates the row from itself too,
+                // leaving a zero row that it then drops: taken out here)
+                let row = self.eqs.remove(i);
+                self.substitute_into_divs(col, &row);
+                for r in self.eqs.iter_mut().chain(self.ineqs.iter_mut()) {
+                    if !r[col].is_zero() {
+                        eliminate(r, &row, col);
+                    }
+                }
+                if self.divs.iter().flatten().any(|d| !d.num[col].is_zero()) {
+                    for d in self.divs.iter_mut().flatten() {
+                        eliminate(&mut d.num, &row, col);
+                    }
+                }
+                gone[k] = true;
+            }
+        }
+        if self.eqs.iter().any(|row| row.iter().all(Int::is_zero)) {
+            self.eqs.retain(|row| !row.iter().all(Int::is_zero));
+        }
+        self.remove_gone_locals(&gone);
+        true
+    }
+
+    /// Remove the locals `k` with `gone[k]` (each with zero coefficients
+    /// everywhere), all in one pass over the rows and definitions.
+    fn remove_gone_locals(&mut self, gone: &[bool]) {
+        let off = self.off_div();
+        // the columns kept, in order; each row is compacted in place
+        let kept: Vec<usize> = (0..off)
+            .chain((0..gone.len()).filter(|&k| !gone[k]).map(|k| off + k))
+            .collect();
+        let keep = |r: &mut Vec<Int>| {
+            for (j, &c) in kept.iter().enumerate().skip(off) {
+                r.swap(j, c);
+            }
+            r.truncate(kept.len());
+        };
+        for r in self.eqs.iter_mut().chain(self.ineqs.iter_mut()) {
+            keep(r);
+        }
+        let mut k = 0;
+        self.divs.retain(|_| {
+            k += 1;
+            !gone[k - 1]
+        });
+        for d in self.divs.iter_mut().flatten() {
+            keep(&mut d.num);
+        }
+    }
+
+    /// [`substitute_unit_existentials`](Self::substitute_unit_existentials)
+    /// one local at a time, each removed at once: the simple version, the
+    /// oracle of the tests.
+    #[cfg(test)]
+    pub(crate) fn substitute_unit_existentials_one_by_one(&mut self) -> bool {
         let off = self.off_div();
         let mut changed = false;
         for used_by_divs in [false, true] {
