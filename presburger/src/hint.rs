@@ -24,9 +24,11 @@ use crate::rows::Rows;
 /// The flag says whether the finding is a proof about rows (`Empty`,
 /// `NonEmpty`), so that the emptiness tests look for a proof without taking
 /// the lock when there is none (it is only a shortcut: a proof is always
-/// compared under the lock).
+/// compared under the lock). The second flag says whether anything was
+/// ever kept, so that copying a hint that holds nothing (most basic maps'
+/// copies) takes no lock.
 #[derive(Default)]
-pub(crate) struct Hint(Mutex<Known>, AtomicBool);
+pub(crate) struct Hint(Mutex<Known>, AtomicBool, AtomicBool);
 
 /// The finding a [`Hint`] holds.
 #[derive(Clone, Default)]
@@ -65,6 +67,9 @@ impl EmptyRows {
 
 impl Hint {
     pub(crate) fn get(&self) -> Option<Arc<[i64]>> {
+        if !self.2.load(Ordering::Relaxed) {
+            return None;
+        }
         match &*self.0.lock().ok()? {
             Known::Point(p) => Some(p.clone()),
             _ => None,
@@ -74,6 +79,9 @@ impl Hint {
     /// `f` of the kept point, if there is one (no copy of the point).
     #[inline]
     pub(crate) fn with_point<R>(&self, f: impl FnOnce(&[i64]) -> R) -> Option<R> {
+        if !self.2.load(Ordering::Relaxed) {
+            return None;
+        }
         match &*self.0.lock().ok()? {
             Known::Point(p) => Some(f(p)),
             _ => None,
@@ -84,11 +92,15 @@ impl Hint {
         if let Ok(mut g) = self.0.lock() {
             *g = Known::Point(p);
             self.1.store(false, Ordering::Relaxed);
+            self.2.store(true, Ordering::Relaxed);
         }
     }
 
     /// True if the rows `eqs`, `ineqs` are those of a kept emptiness proof.
     pub(crate) fn proves_empty(&self, eqs: &Rows, ineqs: &Rows) -> bool {
+        if !self.1.load(Ordering::Relaxed) {
+            return false;
+        }
         self.0.lock().is_ok_and(|g| match &*g {
             Known::Empty(e) => e.are(eqs, ineqs),
             _ => false,
@@ -120,6 +132,7 @@ impl Hint {
                 ineqs: ineqs.clone(),
             }));
             self.1.store(true, Ordering::Relaxed);
+            self.2.store(true, Ordering::Relaxed);
         }
     }
 
@@ -131,14 +144,23 @@ impl Hint {
                 ineqs: ineqs.clone(),
             }));
             self.1.store(true, Ordering::Relaxed);
+            self.2.store(true, Ordering::Relaxed);
         }
     }
 }
 
 impl Clone for Hint {
     fn clone(&self) -> Self {
+        if !self.2.load(Ordering::Relaxed) {
+            return Hint::default();
+        }
         let known = self.0.lock().map(|g| g.clone()).unwrap_or_default();
         let proof = matches!(known, Known::Empty(_) | Known::NonEmpty(_));
-        Hint(Mutex::new(known), AtomicBool::new(proof))
+        let kept = !matches!(known, Known::Nothing);
+        Hint(
+            Mutex::new(known),
+            AtomicBool::new(proof),
+            AtomicBool::new(kept),
+        )
     }
 }

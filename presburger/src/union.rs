@@ -12,11 +12,20 @@ use std::sync::Arc;
 use crate::space::merge_params_shared;
 use crate::trace::traced;
 
+mod memo;
+
 /// A union of maps living in different spaces.
+///
+/// The list of parts is shared between copies and copied on write
+/// (`Arc::make_mut`), so a copy of a union, or an answer that keeps every
+/// part of its operand (a coalesce that changes nothing), costs one
+/// reference count instead of a copy of every disjunct.
 #[derive(Clone, Debug, Default)]
 pub struct UnionMap {
     pub(crate) params: Arc<[String]>,
-    pub(crate) maps: Vec<Map>,
+    pub(crate) maps: Arc<Vec<Map>>,
+    /// What the last coalesce of these parts gave (not part of the value).
+    coalesced: memo::CoalescedUnion,
 }
 
 /// True if `a` and `b` have the same tuples, shared (`Arc::ptr_eq`): a
@@ -30,16 +39,116 @@ fn same_tuples(a: &crate::Space, b: &crate::Space) -> bool {
     same_domain && Arc::ptr_eq(&a.range, &b.range)
 }
 
+/// Reorder and extend the parameters of every map to `params`.
+fn align_maps(maps: &mut [Map], params: &Arc<[String]>) {
+    for m in maps {
+        m.align_params_shared(params);
+    }
+}
+
+/// [`UnionMap::add_map`] on the parameters and parts of a union.
+fn add_map_to(params_of: &mut Arc<[String]>, maps: &mut Vec<Map>, m: Map) {
+    let mut m = m;
+    if !crate::map::same_params(&m.space.params, params_of) {
+        let params = merge_params_shared(params_of, &m.space.params);
+        align_maps(maps, &params);
+        *params_of = params.clone();
+        m.align_params_shared(&params);
+    }
+    // parts built in order (the usual case) go after the last without a search
+    let order = |x: &Map| (&x.space.domain, &x.space.range).cmp(&(&m.space.domain, &m.space.range));
+    match maps.last().map(order) {
+        None | Some(std::cmp::Ordering::Less) => {
+            maps.push(m);
+            return;
+        }
+        Some(std::cmp::Ordering::Equal) => {
+            let last = maps.last_mut().expect("a last part");
+            last.parts.extend(m.parts);
+            return;
+        }
+        Some(std::cmp::Ordering::Greater) => {}
+    }
+    match maps.binary_search_by(|x| {
+        (&x.space.domain, &x.space.range).cmp(&(&m.space.domain, &m.space.range))
+    }) {
+        Ok(k) => {
+            // same tuples and (now) the same parameters: the union of
+            // the two maps is the concatenation of their disjuncts, as
+            // `Map::union` computes it, without copying `self`'s part
+            debug_assert_eq!(maps[k].space.params, m.space.params);
+            maps[k].parts.extend(m.parts);
+        }
+        Err(k) => maps.insert(k, m),
+    }
+}
+
+/// The parts of two unions with the same parameters, united: both lists
+/// are sorted by tuples and distinct (the invariant of a union), so one
+/// merge walks them; the parts of a space present on both sides are the
+/// concatenation of their disjuncts (`self`'s first, as `add_map` unites
+/// them).
+fn merge_sorted(a: &[Map], b: &[Map]) -> Vec<Map> {
+    use std::cmp::Ordering;
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        let (x, y) = (&a[i], &b[j]);
+        let order = if same_tuples(&x.space, &y.space) {
+            Ordering::Equal
+        } else {
+            (&x.space.domain, &x.space.range).cmp(&(&y.space.domain, &y.space.range))
+        };
+        match order {
+            Ordering::Less => {
+                out.push(x.clone());
+                i += 1;
+            }
+            Ordering::Greater => {
+                out.push(y.clone());
+                j += 1;
+            }
+            Ordering::Equal => {
+                let mut parts = Vec::with_capacity(x.parts.len() + y.parts.len());
+                parts.extend_from_slice(&x.parts);
+                parts.extend_from_slice(&y.parts);
+                out.push(Map {
+                    space: x.space.clone(),
+                    parts,
+                    memo: Default::default(),
+                });
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
+}
+
 /// A union set is a [`UnionMap`] whose parts are sets.
 pub type UnionSet = UnionMap;
 
 impl UnionMap {
     /// The empty union with the given parameters.
     pub fn empty(params: impl Into<Arc<[String]>>) -> UnionMap {
+        UnionMap::new(params.into(), Vec::new())
+    }
+
+    /// The union of these parts (sorted by tuples, distinct, with these
+    /// parameters).
+    fn new(params: Arc<[String]>, maps: Vec<Map>) -> UnionMap {
         UnionMap {
-            params: params.into(),
-            maps: Vec::new(),
+            params,
+            maps: Arc::new(maps),
+            coalesced: Default::default(),
         }
+    }
+
+    /// The parts, owned (moved out when not shared).
+    fn into_maps(self) -> Vec<Map> {
+        Arc::try_unwrap(self.maps).unwrap_or_else(|m| (*m).clone())
     }
 
     /// The parameters.
@@ -64,57 +173,22 @@ impl UnionMap {
 
     /// [`align_params`](Self::align_params) to a shared list (no copy of the names).
     fn align_params_shared(&mut self, params: &Arc<[String]>) {
-        for m in &mut self.maps {
-            m.align_params_shared(params);
-        }
+        align_maps(Arc::make_mut(&mut self.maps).as_mut_slice(), params);
         self.params = params.clone();
     }
 
     /// Add a map: united with the part of the same space, if any.
     pub fn add_map(&mut self, m: Map) -> Result<()> {
-        let mut m = m;
-        if !crate::map::same_params(&m.space.params, &self.params) {
-            let params = merge_params_shared(&self.params, &m.space.params);
-            self.align_params_shared(&params);
-            m.align_params_shared(&params);
-        }
-        // parts built in order (the usual case) go after the last without a search
-        let order =
-            |x: &Map| (&x.space.domain, &x.space.range).cmp(&(&m.space.domain, &m.space.range));
-        match self.maps.last().map(order) {
-            None | Some(std::cmp::Ordering::Less) => {
-                self.maps.push(m);
-                return Ok(());
-            }
-            Some(std::cmp::Ordering::Equal) => {
-                let last = self.maps.last_mut().expect("a last part");
-                last.parts.extend(m.parts);
-                return Ok(());
-            }
-            Some(std::cmp::Ordering::Greater) => {}
-        }
-        match self.maps.binary_search_by(|x| {
-            (&x.space.domain, &x.space.range).cmp(&(&m.space.domain, &m.space.range))
-        }) {
-            Ok(k) => {
-                // same tuples and (now) the same parameters: the union of
-                // the two maps is the concatenation of their disjuncts, as
-                // `Map::union` computes it, without copying `self`'s part
-                debug_assert_eq!(self.maps[k].space.params, m.space.params);
-                self.maps[k].parts.extend(m.parts);
-            }
-            Err(k) => self.maps.insert(k, m),
-        }
+        add_map_to(&mut self.params, Arc::make_mut(&mut self.maps), m);
         Ok(())
     }
 
     /// Every part simplified cheaply ([`Map::simplify_parts`]: exact, no
     /// linear programming), its empty disjuncts dropped.
     pub fn simplify_parts(self) -> UnionMap {
-        UnionMap {
-            params: self.params,
-            maps: self.maps.into_iter().map(Map::simplify_parts).collect(),
-        }
+        let params = self.params.clone();
+        let maps = self.into_maps().into_iter().map(Map::simplify_parts);
+        UnionMap::new(params, maps.collect())
     }
 
     /// The part living in the given tuples' space, if any.
@@ -124,10 +198,7 @@ impl UnionMap {
 
     /// A union with a single part.
     pub fn from_map(m: Map) -> UnionMap {
-        UnionMap {
-            params: m.space.params.clone(),
-            maps: vec![m],
-        }
+        UnionMap::new(m.space.params.clone(), vec![m])
     }
 
     /// The single part of a union in one space; `Err` if there are several.
@@ -145,13 +216,13 @@ fn same_space_pairs<'a>(
     b: &'a UnionMap,
 ) -> Vec<(Option<&'a Map>, Option<&'a Map>)> {
     let mut out = Vec::new();
-    for m in &a.maps {
+    for m in a.maps.iter() {
         out.push((
             Some(m),
             b.maps.iter().find(|x| x.space.tuples_match(&m.space)),
         ));
     }
-    for m in &b.maps {
+    for m in b.maps.iter() {
         if !a.maps.iter().any(|x| x.space.tuples_match(&m.space)) {
             out.push((None, Some(m)));
         }
@@ -192,11 +263,12 @@ impl UnionMap {
         params: &Arc<[String]>,
         maps: impl IntoIterator<Item = Result<Map>>,
     ) -> Result<UnionMap> {
-        let mut u = UnionMap::empty(params.clone());
+        let mut params = params.clone();
+        let mut out = Vec::new();
         for m in maps {
-            u.add_map(m?)?;
+            add_map_to(&mut params, &mut out, m?);
         }
-        Ok(u)
+        Ok(UnionMap::new(params, out))
     }
 
     /// `f` of every part, as [`add_map`](Self::add_map) would collect them;
@@ -206,17 +278,14 @@ impl UnionMap {
     fn each(&self, f: impl Fn(&Map) -> Result<Map>) -> Result<UnionMap> {
         let mut maps = Vec::with_capacity(self.maps.len());
         let mut in_place = true;
-        for x in &self.maps {
+        for x in self.maps.iter() {
             let m = f(x)?;
             in_place &= same_tuples(&x.space, &m.space)
                 && crate::map::same_params(&m.space.params, &self.params);
             maps.push(m);
         }
         if in_place {
-            return Ok(UnionMap {
-                params: self.params.clone(),
-                maps,
-            });
+            return Ok(UnionMap::new(self.params.clone(), maps));
         }
         UnionMap::collect(&self.params, maps.into_iter().map(Ok))
     }
@@ -224,10 +293,29 @@ impl UnionMap {
     /// Union (per space).
     pub fn union(&self, other: &UnionMap) -> Result<UnionMap> {
         traced!("union", [self, other], {
-            let (a, b) = self.aligned(other);
-            // `aligned` made owned copies: move their parts instead of copying again
-            UnionMap::collect(&a.params, a.maps.into_iter().chain(b.maps).map(Ok))
+            let (a, b) = self.aligned_ref(other);
+            // a side without parts adds nothing: the other side's parts, shared
+            if b.maps.is_empty() {
+                return Ok(a.into_owned());
+            }
+            if a.maps.is_empty() {
+                return Ok(b.into_owned());
+            }
+            Ok(UnionMap::new(
+                a.params.clone(),
+                merge_sorted(&a.maps, &b.maps),
+            ))
         })
+    }
+
+    /// [`union`](Self::union) as [`add_map`](Self::add_map) collects the
+    /// parts of both operands (its test oracle).
+    #[doc(hidden)]
+    pub fn union_by_adding(&self, other: &UnionMap) -> Result<UnionMap> {
+        let (a, b) = self.aligned(other);
+        let params = a.params.clone();
+        let maps = a.into_maps().into_iter().chain(b.into_maps());
+        UnionMap::collect(&params, maps.map(Ok))
     }
 
     /// The parameter domain a union stands for, if it is one: a single part
@@ -311,7 +399,7 @@ impl UnionMap {
     /// True if no part has a point.
     pub fn is_empty(&self) -> Result<bool> {
         traced!("is_empty", [self], {
-            for m in &self.maps {
+            for m in self.maps.iter() {
                 if !m.is_empty()? {
                     return Ok(false);
                 }
@@ -376,7 +464,7 @@ impl UnionMap {
     /// One point of the union (as a union with one single-point part), or the empty union.
     pub fn sample(&self) -> Result<UnionMap> {
         traced!("sample", [self], {
-            for m in &self.maps {
+            for m in self.maps.iter() {
                 if let Some(p) = m.sample_point()? {
                     return Ok(UnionMap::from_map(p));
                 }
@@ -404,8 +492,30 @@ impl UnionMap {
     }
 
     /// Coalesce each part.
+    ///
+    /// The answer is kept on `self` (see `union/memo.rs`): coalescing the
+    /// same union again, or a copy of it, while its parts are unwritten
+    /// returns the kept parts (shared), as isl, which coalesces in place,
+    /// finds its union coalesced. An answer that changes no part shares
+    /// `self`'s parts.
     pub fn coalesce(&self) -> Result<UnionMap> {
-        traced!("coalesce", [self], { self.each(Map::coalesce) })
+        traced!("coalesce", [self], {
+            if let Some(u) = memo::CoalescedUnion::get(self) {
+                return Ok(u);
+            }
+            let u = self.coalesce_each()?;
+            if !Arc::ptr_eq(&u.params, &self.params) {
+                return Ok(u);
+            }
+            Ok(memo::CoalescedUnion::set(self, u.into_maps()))
+        })
+    }
+
+    /// [`coalesce`](Self::coalesce) computed, part by part, without the
+    /// kept answer (its test oracle).
+    #[doc(hidden)]
+    pub fn coalesce_each(&self) -> Result<UnionMap> {
+        self.each(Map::coalesce)
     }
 
     /// Gist of each part with respect to the part of `context` in the same
@@ -450,8 +560,8 @@ impl UnionMap {
     ) -> Result<UnionMap> {
         let (a, b) = self.aligned_ref(sets);
         let mut u = UnionMap::empty(a.params.clone());
-        for x in &a.maps {
-            for y in &b.maps {
+        for x in a.maps.iter() {
+            for y in b.maps.iter() {
                 if !x.is_set() && y.is_set() && Some(&y.space.range) == x.space.domain.as_ref() {
                     u.add_map(f(x, y)?)?;
                 }
@@ -465,9 +575,9 @@ impl UnionMap {
     pub fn subtract_domain(&self, set: &UnionMap) -> Result<UnionMap> {
         let (a, b) = self.aligned_ref(set);
         let mut u = UnionMap::empty(a.params.clone());
-        for x in &a.maps {
+        for x in a.maps.iter() {
             let mut rest = x.clone();
-            for y in &b.maps {
+            for y in b.maps.iter() {
                 if !x.is_set() && y.is_set() && Some(&y.space.range) == x.space.domain.as_ref() {
                     rest = rest.subtract(&x.intersect_domain(y)?)?;
                 }
@@ -481,7 +591,7 @@ impl UnionMap {
     pub fn card(&self) -> Result<crate::Int> {
         traced!("card", [self], {
             let mut total = crate::Int::ZERO;
-            for m in &self.maps {
+            for m in self.maps.iter() {
                 total = &total + &m.card()?;
             }
             Ok(total)
@@ -507,7 +617,7 @@ impl UnionMap {
     pub fn params_set(&self) -> Result<UnionMap> {
         let mut u = UnionMap::empty(self.params.clone());
         u.add_map(Map::empty(crate::Space::params_only(self.params.clone())))?;
-        for m in &self.maps {
+        for m in self.maps.iter() {
             u.add_map(m.params())?;
         }
         Ok(u)
@@ -569,8 +679,8 @@ impl UnionMap {
         traced!("compose", [self, other], {
             let (a, b) = self.aligned_ref(other);
             let mut u = UnionMap::empty(a.params.clone());
-            for x in &a.maps {
-                for y in &b.maps {
+            for x in a.maps.iter() {
+                for y in b.maps.iter() {
                     if !x.is_set() && !y.is_set() && Some(&x.space.range) == y.space.domain.as_ref()
                     {
                         u.add_map(x.apply_range(y)?)?;
@@ -586,8 +696,8 @@ impl UnionMap {
         traced!("apply", [self, map], {
             let (a, b) = self.aligned_ref(map);
             let mut u = UnionMap::empty(a.params.clone());
-            for x in &a.maps {
-                for y in &b.maps {
+            for x in a.maps.iter() {
+                for y in b.maps.iter() {
                     if x.is_set() && !y.is_set() && Some(&x.space.range) == y.space.domain.as_ref()
                     {
                         u.add_map(x.apply(y)?)?;
@@ -614,8 +724,8 @@ impl UnionMap {
         traced!("intersect_range", [self, set], {
             let (a, b) = self.aligned_ref(set);
             let mut u = UnionMap::empty(a.params.clone());
-            for x in &a.maps {
-                for y in &b.maps {
+            for x in a.maps.iter() {
+                for y in b.maps.iter() {
                     if !x.is_set() && y.is_set() && y.space.range == x.space.range {
                         u.add_map(x.intersect_range(y)?)?;
                     }
@@ -630,9 +740,9 @@ impl UnionMap {
     pub fn subtract_range(&self, set: &UnionMap) -> Result<UnionMap> {
         let (a, b) = self.aligned_ref(set);
         let mut u = UnionMap::empty(a.params.clone());
-        for x in &a.maps {
+        for x in a.maps.iter() {
             let mut rest = x.clone();
-            for y in &b.maps {
+            for y in b.maps.iter() {
                 if !x.is_set() && y.is_set() && y.space.range == x.space.range {
                     rest = rest.subtract(&x.intersect_range(y)?)?;
                 }
@@ -646,8 +756,8 @@ impl UnionMap {
     pub fn product_sets(&self, other: &UnionMap) -> Result<UnionMap> {
         let (a, b) = self.aligned_ref(other);
         let mut u = UnionMap::empty(a.params.clone());
-        for x in &a.maps {
-            for y in &b.maps {
+        for x in a.maps.iter() {
+            for y in b.maps.iter() {
                 u.add_map(x.product_sets(y)?)?;
             }
         }
@@ -658,8 +768,8 @@ impl UnionMap {
     pub fn cross(&self, other: &UnionMap) -> Result<UnionMap> {
         let (a, b) = self.aligned_ref(other);
         let mut u = UnionMap::empty(a.params.clone());
-        for x in &a.maps {
-            for y in &b.maps {
+        for x in a.maps.iter() {
+            for y in b.maps.iter() {
                 u.add_map(x.cross(y)?)?;
             }
         }
@@ -672,8 +782,8 @@ impl UnionMap {
     pub fn lex_order(&self, other: &UnionMap, strict: bool, less: bool) -> Result<UnionMap> {
         let (a, b) = self.aligned_ref(other);
         let mut u = UnionMap::empty(a.params.clone());
-        for x in &a.maps {
-            for y in &b.maps {
+        for x in a.maps.iter() {
+            for y in b.maps.iter() {
                 if x.is_set() && y.is_set() && x.space.tuples_match(&y.space) {
                     // each pair's product meets the order's disjuncts, one
                     // per level: charged by the size of what it builds
@@ -693,8 +803,8 @@ impl UnionMap {
     pub fn lex_order_maps(&self, other: &UnionMap, strict: bool, less: bool) -> Result<UnionMap> {
         let (a, b) = self.aligned_ref(other);
         let mut u = UnionMap::empty(a.params.clone());
-        for x in &a.maps {
-            for y in &b.maps {
+        for x in a.maps.iter() {
+            for y in b.maps.iter() {
                 if !x.is_set() && !y.is_set() && x.space.range == y.space.range {
                     let order = Map::universe(x.space.range_space()).lex_order(
                         &Map::universe(y.space.range_space()),
@@ -715,7 +825,7 @@ impl UnionMap {
     /// True if every relation maps each domain point to at most one point.
     pub fn is_single_valued(&self) -> Result<bool> {
         traced!("is_single_valued", [self], {
-            for m in &self.maps {
+            for m in self.maps.iter() {
                 if !m.is_single_valued()? {
                     return Ok(false);
                 }
@@ -744,80 +854,4 @@ impl UnionMap {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
-
-    /// Parts of several spaces (some sharing one, with other parameters).
-    const PARTS: &[&str] = &[
-        "[n] -> { A[i] : 0 <= i < n }",
-        "[n] -> { A[i] : i = n + 3 }",
-        "[m] -> { B[i, j] : i <= j <= m }",
-        "{ B[i] : i >= 2 }",
-        "[n] -> { A[i] -> B[j] : j = i + n }",
-        "{ [i] -> [j] : j = 2i }",
-        "[m] -> { C[] : m >= 0 }",
-        "[n, m] -> { A[i] -> A[j] : j > i + m - n }",
-    ];
-
-    /// The simple way to add a map (the oracle of `add_map`'s shortcut for
-    /// parts in order): binary search, then insert or concatenate.
-    fn add_by_search(u: &mut UnionMap, mut m: Map) {
-        if m.space.params != u.params {
-            let params = merge_params_shared(&u.params, &m.space.params);
-            u.align_params_shared(&params);
-            m.align_params_shared(&params);
-        }
-        match u.maps.binary_search_by(|x| {
-            (&x.space.domain, &x.space.range).cmp(&(&m.space.domain, &m.space.range))
-        }) {
-            Ok(k) => u.maps[k].parts.extend(m.parts),
-            Err(k) => u.maps.insert(k, m),
-        }
-    }
-
-    fn same(a: &UnionMap, b: &UnionMap) -> bool {
-        a.params == b.params
-            && a.maps.len() == b.maps.len()
-            && a.maps.iter().zip(&b.maps).all(|(x, y)| {
-                x.space == y.space
-                    && x.parts.len() == y.parts.len()
-                    && x.parts.iter().zip(&y.parts).all(|(p, q)| {
-                        p.space == q.space
-                            && p.eqs == q.eqs
-                            && p.ineqs == q.ineqs
-                            && p.divs == q.divs
-                    })
-            })
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig { cases: 200, failure_persistence: None, ..ProptestConfig::default() })]
-
-        /// `add_map` (with its shortcut for parts in order) builds what the
-        /// binary search alone builds, in any order of the parts; `each`
-        /// (with its shortcut for answers in their part's space) gives what
-        /// collecting the answers with `add_map` gives.
-        #[test]
-        fn add_map_and_each_match_the_search(picks in prop::collection::vec(0..PARTS.len(), 0..8)) {
-            let maps: Vec<Map> = picks.iter().map(|&k| PARTS[k].parse().unwrap()).collect();
-            let mut fast = UnionMap::empty(Arc::from(Vec::<String>::new()));
-            let mut slow = fast.clone();
-            for m in &maps {
-                fast.add_map(m.clone()).unwrap();
-                add_by_search(&mut slow, m.clone());
-            }
-            prop_assert!(same(&fast, &slow), "{:?}", picks);
-            let ordered = fast.maps.windows(2).all(|w| {
-                (&w[0].space.domain, &w[0].space.range) < (&w[1].space.domain, &w[1].space.range)
-            });
-            prop_assert!(ordered, "{:?}", picks);
-            for f in [Map::coalesce as fn(&Map) -> Result<Map>, |m: &Map| Ok(m.clone()),
-                      |m: &Map| if m.is_set() { Ok(m.clone()) } else { m.reverse() }] {
-                let each = fast.each(f).unwrap();
-                let collected = UnionMap::collect(&fast.params, fast.maps.iter().map(f)).unwrap();
-                prop_assert!(same(&each, &collected), "{:?}", picks);
-            }
-        }
-    }
-}
+mod tests;

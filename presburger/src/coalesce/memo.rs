@@ -17,6 +17,7 @@
 //! copy: its rows are shared). Any change to a disjunct's rows, divisions
 //! or space, or to the list of disjuncts, misses the key.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::basic::BasicMap;
@@ -26,9 +27,11 @@ use crate::rows::{Rows, RowsId};
 use crate::space::Space;
 
 /// The kept answer of the last coalesce of a map (see the [module
-/// documentation](self)); copies of the map share it.
+/// documentation](self)); copies of the map share it. The flag says whether
+/// an answer was ever kept, so that looking up or copying the memo of a map
+/// never coalesced (most maps) takes no lock.
 #[derive(Default)]
-pub(crate) struct CoalesceMemo(Mutex<Option<Arc<Memo>>>);
+pub(crate) struct CoalesceMemo(Mutex<Option<Arc<Memo>>>, AtomicBool);
 
 enum Memo {
     /// Several disjuncts: the whole answer.
@@ -76,6 +79,9 @@ impl CoalesceMemo {
     /// The answer kept for `m` (whose memo this is), if `m`'s disjuncts are
     /// those it was computed for.
     pub(crate) fn get(m: &Map) -> Option<Map> {
+        if !m.memo.1.load(Ordering::Relaxed) {
+            return None;
+        }
         let g = m.memo.0.lock().ok()?;
         let Memo::Parts { space, key, result } = g.as_deref()? else {
             return None;
@@ -105,6 +111,9 @@ impl CoalesceMemo {
     /// if they were found empty, else the normalised equalities and
     /// inequalities (shared with the kept ones).
     pub(crate) fn get_one(m: &Map, b: &BasicMap) -> Option<Option<(Rows, Rows)>> {
+        if !m.memo.1.load(Ordering::Relaxed) {
+            return None;
+        }
         let g = m.memo.0.lock().ok()?;
         let Memo::One { eqs, ineqs, normal } = g.as_deref()? else {
             return None;
@@ -125,13 +134,19 @@ impl CoalesceMemo {
     fn keep(&self, memo: Memo) {
         if let Ok(mut g) = self.0.lock() {
             *g = Some(Arc::new(memo));
+            self.1.store(true, Ordering::Relaxed);
         }
     }
 }
 
 impl Clone for CoalesceMemo {
     fn clone(&self) -> Self {
-        CoalesceMemo(Mutex::new(self.0.lock().ok().and_then(|g| g.clone())))
+        if !self.1.load(Ordering::Relaxed) {
+            return CoalesceMemo::default();
+        }
+        let kept = self.0.lock().ok().and_then(|g| g.clone());
+        let flag = AtomicBool::new(kept.is_some());
+        CoalesceMemo(Mutex::new(kept), flag)
     }
 }
 

@@ -135,7 +135,7 @@ impl UnionMap {
     /// [`Map::tidy`] of every part; empty parts are left out.
     pub fn tidy(&self) -> Result<UnionMap> {
         let mut u = UnionMap::empty(self.params.clone());
-        for m in &self.maps {
+        for m in self.maps.iter() {
             let t = m.tidy()?;
             if !t.parts.is_empty() {
                 u.add_map(t)?;
