@@ -530,4 +530,38 @@ mod tests {
             assert!(v.is_equal(v2).unwrap());
         }
     }
+
+    #[test]
+    fn shared_domains_give_the_sets_of_separate_lowering() {
+        // tiled_mix: domains with disjunctions (an `if`, a strided `j`)
+        // shared by several wrapping obligations and by the statements
+        let scop = crate::build_scop(include_str!("../tests/kernels/tiled_mix.c")).unwrap();
+        let mut lowered = Lowered::default();
+        let mut shared = 0;
+        for o in &scop.optimistic.obligations {
+            let neg = o.holds.negate();
+            let bad = Formula::and(vec![o.domain.clone(), neg.clone()]);
+            shared += usize::from(domain_then(&o.domain, &neg, &bad));
+            let fast = lowered.violation_set(&scop, o).unwrap();
+            let slow = violation_set(&scop, o).unwrap();
+            // the same set, written the same way
+            assert_eq!(fast.to_string(), slow.to_string(), "{}", o.what);
+            assert!(fast.is_equal(&slow).unwrap());
+        }
+        assert!(shared > 3, "the kernel should share domains");
+        let runs = domain_params_with(&scop, &mut lowered).unwrap();
+        let mut want = Set::empty(param_space(&scop));
+        for s in &scop.statements {
+            want = want
+                .union(&over_vars(&scop, &s.iterators, &s.domain).unwrap())
+                .unwrap();
+        }
+        assert_eq!(runs.to_string(), want.to_string());
+        let (c, r) = combine_and_runs(&scop).unwrap();
+        assert!(r.is_equal(&want).unwrap());
+        assert!(c
+            .invalid
+            .is_equal(&combine(&scop).unwrap().invalid)
+            .unwrap());
+    }
 }
