@@ -181,7 +181,7 @@ pub fn analyze(scop: &Scop, limits: &Limits) -> Result<Assumptions> {
             cap: limits.max_params,
         });
     }
-    let combined = scop::assume::combine(scop)?;
+    let (combined, runs) = scop::assume::combine_and_runs(scop)?;
     let context = combined.context.clone();
     let universe = Set::universe(context.space().clone());
     let mut kinds: BTreeMap<Kind, Set> = BTreeMap::new();
@@ -208,7 +208,7 @@ pub fn analyze(scop: &Scop, limits: &Limits) -> Result<Assumptions> {
         });
     }
     let (assumed, invalid) = (combined.assumed, combined.invalid);
-    let runs = scop::assume::domain_params(scop)?.intersect(&context)?;
+    let runs = runs.intersect(&context)?;
     let invalid = invalid.intersect(&context)?.coalesce()?;
     let (feasible, assumption_context) = if kinds.keys().any(|k| k.sign() == Sign::Assumption) {
         let valid_runs = runs.subtract(&invalid)?;

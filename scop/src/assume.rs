@@ -230,6 +230,20 @@ pub fn type_context(scop: &Scop) -> Result<Set, Error> {
 /// assert_eq!(c.effective.len(), 1);
 /// ```
 pub fn combine(scop: &Scop) -> Result<Combined, Error> {
+    Ok(combine_and_runs(scop)?.0)
+}
+
+/// [`combine`] and [`domain_params`] together: obligations of one
+/// statement and the statement itself share their domain, whose points are
+/// computed once ([`Lowered`]).
+pub fn combine_and_runs(scop: &Scop) -> Result<(Combined, Set), Error> {
+    let mut lowered = Lowered::default();
+    let combined = combine_with(scop, &mut lowered)?;
+    let runs = domain_params_with(scop, &mut lowered)?;
+    Ok((combined, runs))
+}
+
+fn combine_with<'a>(scop: &'a Scop, lowered: &mut Lowered<'a>) -> Result<Combined, Error> {
     let context = type_context(scop)?;
     let mut assumed = Set::universe(context.space().clone());
     let mut invalid = Set::empty(context.space().clone());
@@ -243,7 +257,7 @@ pub fn combine(scop: &Scop) -> Result<Combined, Error> {
         let at = match seen.iter().position(|(p, _, _)| same(p)) {
             Some(at) => at,
             None => {
-                let v = violation_set(scop, o)?.intersect(&context)?;
+                let v = lowered.violation_set(scop, o)?.intersect(&context)?;
                 let v = if v.is_empty()? {
                     None
                 } else {
@@ -300,11 +314,79 @@ pub fn points(scop: &Scop, vars: &[String], f: &Formula) -> Result<Set, Error> {
 
 /// The parameter values for which some statement instance runs.
 pub fn domain_params(scop: &Scop) -> Result<Set, Error> {
+    domain_params_with(scop, &mut Lowered::default())
+}
+
+fn domain_params_with<'a>(scop: &'a Scop, lowered: &mut Lowered<'a>) -> Result<Set, Error> {
     let mut out = Set::empty(param_space(scop));
     for s in &scop.statements {
-        out = out.union(&over_vars(scop, &s.iterators, &s.domain)?)?;
+        out = out.union(&lowered.points(scop, &s.iterators, &s.domain)?.params())?;
     }
     Ok(out)
+}
+
+/// The points of domains (over their variables), each lowered once: the
+/// obligations of a statement and the statement share their domain.
+#[derive(Default)]
+struct Lowered<'a> {
+    done: Vec<(&'a [String], &'a Formula, Set)>,
+}
+
+impl<'a> Lowered<'a> {
+    /// [`points`] of `domain`, computed once per variables and domain.
+    fn points(
+        &mut self,
+        scop: &Scop,
+        vars: &'a [String],
+        domain: &'a Formula,
+    ) -> Result<Set, Error> {
+        if let Some((_, _, p)) = self
+            .done
+            .iter()
+            .find(|(v, d, _)| *v == vars && *d == domain)
+        {
+            return Ok(p.clone());
+        }
+        let p = points(scop, vars, domain)?;
+        self.done.push((vars, domain, p.clone()));
+        Ok(p)
+    }
+
+    /// [`violation_set`], with the domain's points shared: where the
+    /// negated condition is a disjunction that the conjunction
+    /// `domain ∧ ¬holds` keeps last (after the domain's own conjuncts, in
+    /// their order), lowering the conjunction intersects the domain's
+    /// points with the disjunction's, which is what is done here with the
+    /// domain's points computed once (the same set, written the same way).
+    fn violation_set(&mut self, scop: &Scop, o: &'a Obligation) -> Result<Set, Error> {
+        let neg = o.holds.negate();
+        let bad = Formula::and(vec![o.domain.clone(), neg.clone()]);
+        if !domain_then(&o.domain, &neg, &bad) {
+            return over_vars(scop, &o.vars, &bad);
+        }
+        let d = self.points(scop, &o.vars, &o.domain)?;
+        Ok(d.intersect(&points(scop, &o.vars, &neg)?)?.params())
+    }
+}
+
+/// `bad` (`domain ∧ neg` as [`Formula::and`] writes it) is the domain's
+/// conjuncts in their order and then `neg`, a disjunction; the domain is a
+/// conjunction or a single condition other than a disjunction.
+fn domain_then(domain: &Formula, neg: &Formula, bad: &Formula) -> bool {
+    let (Formula::Or(_), Formula::And(parts)) = (neg, bad) else {
+        return false;
+    };
+    let Some((last, first)) = parts.split_last() else {
+        return false;
+    };
+    if last != neg {
+        return false;
+    }
+    match domain {
+        Formula::And(ds) => first == ds.as_slice(),
+        Formula::Or(_) | Formula::True | Formula::False => false,
+        d => first.len() == 1 && &first[0] == d,
+    }
 }
 
 /// The cells of `array` that some statement accesses, as a set of index
@@ -447,5 +529,39 @@ mod tests {
             assert_eq!(k, k2);
             assert!(v.is_equal(v2).unwrap());
         }
+    }
+
+    #[test]
+    fn shared_domains_give_the_sets_of_separate_lowering() {
+        // tiled_mix: domains with disjunctions (an `if`, a strided `j`)
+        // shared by several wrapping obligations and by the statements
+        let scop = crate::build_scop(include_str!("../tests/kernels/tiled_mix.c")).unwrap();
+        let mut lowered = Lowered::default();
+        let mut shared = 0;
+        for o in &scop.optimistic.obligations {
+            let neg = o.holds.negate();
+            let bad = Formula::and(vec![o.domain.clone(), neg.clone()]);
+            shared += usize::from(domain_then(&o.domain, &neg, &bad));
+            let fast = lowered.violation_set(&scop, o).unwrap();
+            let slow = violation_set(&scop, o).unwrap();
+            // the same set, written the same way
+            assert_eq!(fast.to_string(), slow.to_string(), "{}", o.what);
+            assert!(fast.is_equal(&slow).unwrap());
+        }
+        assert!(shared > 3, "the kernel should share domains");
+        let runs = domain_params_with(&scop, &mut lowered).unwrap();
+        let mut want = Set::empty(param_space(&scop));
+        for s in &scop.statements {
+            want = want
+                .union(&over_vars(&scop, &s.iterators, &s.domain).unwrap())
+                .unwrap();
+        }
+        assert_eq!(runs.to_string(), want.to_string());
+        let (c, r) = combine_and_runs(&scop).unwrap();
+        assert!(r.is_equal(&want).unwrap());
+        assert!(c
+            .invalid
+            .is_equal(&combine(&scop).unwrap().invalid)
+            .unwrap());
     }
 }
