@@ -4,24 +4,11 @@
 //! and alias checks that agree on a grid of parameter values and base
 //! addresses.
 
-use std::path::PathBuf;
-
 use assumptions::cexpr::Params;
 use assumptions::Values;
 
-fn kernels() -> Vec<PathBuf> {
-    let w = testkit::workspace_dir();
-    let mut files = testkit::files_with_suffix(&w.join("scop/tests/kernels"), ".c");
-    files.extend(testkit::files_with_suffix(
-        &w.join("assumptions/tests/kernels"),
-        ".c",
-    ));
-    files.extend(testkit::shared_kernel_sources());
-    if let Some(d) = testkit::shared_path("assumptions") {
-        files.extend(testkit::files_with_suffix(&d, ".c"));
-    }
-    files
-}
+mod common;
+use common::kernels;
 
 #[test]
 fn grouped_cells_are_the_per_statement_cells() {

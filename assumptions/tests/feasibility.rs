@@ -3,23 +3,10 @@
 //! assumed context gisted with them), which `analyze` skips when no
 //! assumption is effective (then an inclusion test decides feasibility).
 
-use std::path::PathBuf;
-
 use scop::assume::Sign;
 
-fn kernels() -> Vec<PathBuf> {
-    let w = testkit::workspace_dir();
-    let mut files = testkit::files_with_suffix(&w.join("scop/tests/kernels"), ".c");
-    files.extend(testkit::files_with_suffix(
-        &w.join("assumptions/tests/kernels"),
-        ".c",
-    ));
-    files.extend(testkit::shared_kernel_sources());
-    if let Some(d) = testkit::shared_path("assumptions") {
-        files.extend(testkit::files_with_suffix(&d, ".c"));
-    }
-    files
-}
+mod common;
+use common::kernels;
 
 #[test]
 fn feasibility_and_assumed_context_agree_with_the_difference() {
