@@ -86,15 +86,7 @@ impl<'a> Source<'a> {
         let eqs: Vec<&Vec<i128>> = a.eqs.iter().chain(&b.eqs).collect();
         for k in l..a.times.len().min(b.times.len()) {
             let (x, y) = (a.times[k].as_ref()?, b.times[k].as_ref()?);
-            if x.len() != y.len() {
-                return None;
-            }
-            let d: Vec<i128> = x
-                .iter()
-                .zip(y)
-                .map(|(p, q)| p.checked_sub(*q))
-                .collect::<Option<_>>()?;
-            match constant_modulo(d, &eqs)?.cmp(&0) {
+            match constant_difference(x, y, &eqs)?.cmp(&0) {
                 Ordering::Equal => {}
                 o => return Some(o),
             }
@@ -199,15 +191,7 @@ impl ElementTimes {
         let eqs: Vec<&Vec<i128>> = self.eqs.iter().chain(&later.eqs).collect();
         let diff = |k: usize| -> Option<i128> {
             let (x, y) = (self.times.get(k)?.as_ref()?, later.times.get(k)?.as_ref()?);
-            if x.len() != y.len() {
-                return None;
-            }
-            let d: Vec<i128> = x
-                .iter()
-                .zip(y)
-                .map(|(p, q)| p.checked_sub(*q))
-                .collect::<Option<_>>()?;
-            constant_modulo(d, &eqs)
+            constant_difference(x, y, &eqs)
         };
         // (equal windows: the same coordinate for one element)
         let diff = |k: usize| -> Option<i128> {
@@ -221,6 +205,20 @@ impl ElementTimes {
         };
         !((0..l).any(|k| diff(k).is_some_and(|d| d != 0)) || diff(l).is_some_and(|d| d >= 0))
     }
+}
+
+/// `x - y` (two time functions of the element, same layout) when it is a
+/// constant modulo the equalities `eqs` ([`constant_modulo`]).
+fn constant_difference(x: &[i128], y: &[i128], eqs: &[&Vec<i128>]) -> Option<i128> {
+    if x.len() != y.len() {
+        return None;
+    }
+    let d: Vec<i128> = x
+        .iter()
+        .zip(y)
+        .map(|(p, q)| p.checked_sub(*q))
+        .collect::<Option<_>>()?;
+    constant_modulo(d, eqs)
 }
 
 /// The value of `d` (`[constant | params | a]`) on the points of the
