@@ -155,6 +155,15 @@ impl BasicMap {
     pub fn ineqs(&self) -> &[Vec<Int>] {
         &self.ineqs
     }
+    /// Every constraint as inequalities `row >= 0` (or `-row >= 0` where
+    /// the flag is set): each equality twice, once negated, then the
+    /// inequalities.
+    pub(crate) fn as_inequalities(&self) -> impl Iterator<Item = (&Vec<Int>, bool)> {
+        self.eqs
+            .iter()
+            .flat_map(|e| [(e, false), (e, true)])
+            .chain(self.ineqs.iter().map(|r| (r, false)))
+    }
     /// The local variables' definitions (`None` for an existential).
     pub fn divs(&self) -> &[Option<Div>] {
         &self.divs

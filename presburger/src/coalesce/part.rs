@@ -369,11 +369,7 @@ impl Part {
         {
             return Ok(false);
         }
-        let rows = q
-            .eqs
-            .iter()
-            .flat_map(|e| [(e, false), (e, true)])
-            .chain(q.ineqs.iter().map(|r| (r, false)));
+        let rows = q.as_inequalities();
         let mut tried = 0;
         for (r, negate) in rows {
             if tried == MAX_SAMPLED_ROWS {

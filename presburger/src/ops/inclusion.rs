@@ -182,11 +182,7 @@ fn lp_contains_any(qs: &[BasicMap], p: &BasicMap) -> Result<bool> {
     }
     let mut row = vec![Int::ZERO; n];
     'q: for q in cands {
-        let rows = q
-            .eqs
-            .iter()
-            .flat_map(|e| [(e, false), (e, true)])
-            .chain(q.ineqs.iter().map(|r| (r, false)));
+        let rows = q.as_inequalities();
         for (r, negate) in rows {
             for (k, v) in r.iter().enumerate() {
                 row[k] = if negate { -v } else { v.clone() };
@@ -257,11 +253,7 @@ fn point_outside_all(qs: &[BasicMap], p: &BasicMap) -> Result<bool> {
             }
             out
         };
-        let rows = q
-            .eqs
-            .iter()
-            .flat_map(|e| [(e, false), (e, true)])
-            .chain(q.ineqs.iter().map(|r| (r, false)));
+        let rows = q.as_inequalities();
         for (r, negate) in rows {
             budget::tick(1)?;
             let c = lift(r, negate);
