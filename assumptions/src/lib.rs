@@ -238,7 +238,7 @@ pub fn analyze(scop: &Scop, limits: &Limits) -> Result<Assumptions> {
         let sign = r.kind.sign();
         if let Some((_, _, g)) = gisted
             .iter()
-            .find(|(s, m, _)| *s == sign && written_alike(m, &r.set))
+            .find(|(s, m, _)| *s == sign && m.plain_is_equal(&r.set))
         {
             r.set = g.clone();
             continue;
@@ -302,17 +302,6 @@ pub fn analyze(scop: &Scop, limits: &Limits) -> Result<Assumptions> {
         check: runtime.to_string(),
         runtime,
     })
-}
-
-/// The two sets are written alike: space, and each disjunct's divisions
-/// and rows (then they are equal, and so are their gists).
-fn written_alike(a: &Set, b: &Set) -> bool {
-    a.space() == b.space()
-        && a.basic_maps().len() == b.basic_maps().len()
-        && a.basic_maps()
-            .iter()
-            .zip(b.basic_maps())
-            .all(|(x, y)| x.divs() == y.divs() && x.eqs() == y.eqs() && x.ineqs() == y.ineqs())
 }
 
 impl Assumptions {

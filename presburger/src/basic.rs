@@ -164,6 +164,15 @@ impl BasicMap {
             .flat_map(|e| [(e, false), (e, true)])
             .chain(self.ineqs.iter().map(|r| (r, false)))
     }
+    /// Whether the two are written alike: the same space, divisions and
+    /// rows in the same order (isl's "plain" equality; then they are equal,
+    /// and an answer about one is an answer about the other).
+    pub fn plain_is_equal(&self, other: &BasicMap) -> bool {
+        self.space == other.space
+            && self.divs == other.divs
+            && self.eqs == other.eqs
+            && self.ineqs == other.ineqs
+    }
     /// The local variables' definitions (`None` for an existential).
     pub fn divs(&self) -> &[Option<Div>] {
         &self.divs

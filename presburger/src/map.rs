@@ -83,6 +83,18 @@ impl Map {
         self.space.is_set()
     }
 
+    /// Whether the two are written alike: the same space and the same
+    /// disjuncts in the same order, each [`BasicMap::plain_is_equal`].
+    pub fn plain_is_equal(&self, other: &Map) -> bool {
+        self.space == other.space
+            && self.parts.len() == other.parts.len()
+            && self
+                .parts
+                .iter()
+                .zip(other.basic_maps())
+                .all(|(x, y)| x.plain_is_equal(y))
+    }
+
     /// The disjuncts.
     pub fn basic_maps(&self) -> &[BasicMap] {
         &self.parts

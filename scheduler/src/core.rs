@@ -59,13 +59,7 @@ impl Default for Options {
 /// The same dependence piece (the same rows in the same order).
 pub(crate) fn same_dep(a: &Dep, b: &Dep) -> bool {
     let (p, q) = (&a.piece, &b.piece);
-    a.src == b.src
-        && a.dst == b.dst
-        && a.tags == b.tags
-        && p.space() == q.space()
-        && p.divs() == q.divs()
-        && p.eqs() == q.eqs()
-        && p.ineqs() == q.ineqs()
+    a.src == b.src && a.dst == b.dst && a.tags == b.tags && p.plain_is_equal(q)
 }
 
 struct Sched<'a> {
@@ -687,13 +681,10 @@ pub fn no_outer_parallel(sc: &ScheduleConstraints) -> Result<bool> {
 fn same_relation(a: &UnionMap, b: &UnionMap) -> bool {
     a.params() == b.params()
         && a.maps().len() == b.maps().len()
-        && a.maps().iter().zip(b.maps()).all(|(x, y)| {
-            x.space() == y.space()
-                && x.basic_maps().len() == y.basic_maps().len()
-                && x.basic_maps().iter().zip(y.basic_maps()).all(|(p, q)| {
-                    p.divs() == q.divs() && p.eqs() == q.eqs() && p.ineqs() == q.ineqs()
-                })
-        })
+        && a.maps()
+            .iter()
+            .zip(b.maps())
+            .all(|(x, y)| x.plain_is_equal(y))
 }
 
 /// How [`compute_schedule_or`] came to its schedule.

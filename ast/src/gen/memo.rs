@@ -70,20 +70,6 @@ fn hash_of(m: &Map) -> u64 {
     h.finish()
 }
 
-/// Whether two sets are written the same way.
-pub(super) fn same_written(a: &Map, b: &Map) -> bool {
-    a.space() == b.space()
-        && a.basic_maps().len() == b.basic_maps().len()
-        && a.basic_maps()
-            .iter()
-            .zip(b.basic_maps())
-            .all(|(x, y)| same_disjunct(x, y))
-}
-
-fn same_disjunct(x: &BasicMap, y: &BasicMap) -> bool {
-    x.divs() == y.divs() && x.eqs() == y.eqs() && x.ineqs() == y.ineqs()
-}
-
 /// The hash of a basic set's written value.
 fn hash_of_basic(b: &BasicMap) -> u64 {
     let mut h = FxHasher::default();
@@ -135,12 +121,12 @@ impl Memo {
     pub(super) fn coalesced(&self, m: &Map) -> Result<Map> {
         let h = hash_of(m);
         if let Some(bucket) = self.coalesced.borrow().get(&h) {
-            if let Some((_, c)) = bucket.iter().find(|(q, _)| same_written(q, m)) {
+            if let Some((_, c)) = bucket.iter().find(|(q, _)| q.plain_is_equal(m)) {
                 // (an answer remembered as its own: checked in debug and
                 // unit-test builds)
-                if cfg!(any(test, debug_assertions)) && same_written(m, c) {
+                if cfg!(any(test, debug_assertions)) && m.plain_is_equal(c) {
                     assert!(
-                        same_written(&m.coalesce_simplified()?, c),
+                        m.coalesce_simplified()?.plain_is_equal(c),
                         "coalesce_simplified changed its own answer {m}"
                     );
                 }
@@ -150,10 +136,10 @@ impl Memo {
         let c = m.coalesce_simplified()?;
         let mut memo = self.coalesced.borrow_mut();
         memo.entry(h).or_default().push((m.clone(), c.clone()));
-        if !same_written(&c, m) {
+        if !c.plain_is_equal(m) {
             let hc = hash_of(&c);
             let bucket = memo.entry(hc).or_default();
-            if !bucket.iter().any(|(q, _)| same_written(q, &c)) {
+            if !bucket.iter().any(|(q, _)| q.plain_is_equal(&c)) {
                 bucket.push((c.clone(), c.clone()));
             }
         }
@@ -167,7 +153,7 @@ impl Memo {
         memo.get(&hash_of(m)).is_some_and(|bucket| {
             bucket
                 .iter()
-                .any(|(q, c)| same_written(q, m) && same_written(c, m))
+                .any(|(q, c)| q.plain_is_equal(m) && c.plain_is_equal(m))
         })
     }
 
@@ -213,7 +199,7 @@ impl Memo {
                         let c = set.intersect(ctx)?.coalesce_simplified()?;
                         assert!(c.is_equal(&out)?, "coalesced_inside changed the set {set}");
                         assert!(
-                            same_written(&c, &out),
+                            c.plain_is_equal(&out),
                             "coalesced_inside: the engine writes {c}"
                         );
                     }
@@ -283,7 +269,7 @@ impl Memo {
                 if cfg!(any(test, debug_assertions)) {
                     let c = u.coalesce_simplified()?;
                     assert!(
-                        same_written(&c, p),
+                        c.plain_is_equal(p),
                         "coalesced_union: the engine writes {c}, not {p}"
                     );
                 }
@@ -298,29 +284,22 @@ impl Memo {
     fn representative(&self, b: &BasicMap) -> BasicMap {
         let memo = self.same_points.borrow();
         memo.get(&hash_of_basic(b))
-            .and_then(|bucket| {
-                bucket
-                    .iter()
-                    .find(|(q, _)| q.space() == b.space() && same_disjunct(q, b))
-            })
+            .and_then(|bucket| bucket.iter().find(|(q, _)| q.plain_is_equal(b)))
             .map_or_else(|| b.clone(), |(_, r)| r.clone())
     }
 
     /// Note that the disjunct `c` has the same points as `b`.
     fn note_same_points(&self, c: &BasicMap, b: &BasicMap) {
-        if c.space() == b.space() && same_disjunct(c, b) {
+        if c.plain_is_equal(b) {
             return;
         }
         let root = self.representative(b);
-        if root.space() == c.space() && same_disjunct(&root, c) {
+        if root.plain_is_equal(c) {
             return;
         }
         let mut memo = self.same_points.borrow_mut();
         let bucket = memo.entry(hash_of_basic(c)).or_default();
-        if !bucket
-            .iter()
-            .any(|(q, _)| q.space() == c.space() && same_disjunct(q, c))
-        {
+        if !bucket.iter().any(|(q, _)| q.plain_is_equal(c)) {
             bucket.push((c.clone(), root));
         }
     }
@@ -382,13 +361,7 @@ impl Memo {
         let found = self.pairs.borrow().get(&h).and_then(|bucket| {
             bucket
                 .iter()
-                .find(|(a, b, t, _)| {
-                    *t == q
-                        && a.space() == rx.space()
-                        && b.space() == ry.space()
-                        && same_disjunct(a, &rx)
-                        && same_disjunct(b, &ry)
-                })
+                .find(|(a, b, t, _)| *t == q && a.plain_is_equal(&rx) && b.plain_is_equal(&ry))
                 .map(|e| e.3)
         });
         if let Some(answer) = found {
@@ -441,7 +414,7 @@ impl Memo {
                     "coalesced_projection changed the set {s}"
                 );
                 assert!(
-                    same_written(&c, &out),
+                    c.plain_is_equal(&out),
                     "coalesced_projection: the engine writes {c}"
                 );
             }
@@ -470,7 +443,7 @@ impl Memo {
         if let Some(bucket) = self.leading.borrow().get(&h) {
             if let Some((_, _, r)) = bucket
                 .iter()
-                .find(|(q, k, _)| *k == keep && q.space() == b.space() && same_disjunct(q, b))
+                .find(|(q, k, _)| *k == keep && q.plain_is_equal(b))
             {
                 return Ok(r.clone());
             }

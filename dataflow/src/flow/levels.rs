@@ -258,11 +258,6 @@ fn coalesce_map(m: Map) -> Result<Map> {
     Ok(m.coalesce()?)
 }
 
-/// The disjuncts of `b` and `c` are written alike (space, divisions and rows).
-fn written_alike(b: &BasicMap, c: &BasicMap) -> bool {
-    b.space() == c.space() && b.divs() == c.divs() && b.eqs() == c.eqs() && b.ineqs() == c.ineqs()
-}
-
 /// `u` with each disjunct written once per part: the accesses of a
 /// statement that reads one element several times (`A[i]` in
 /// `A[i] * A[i]`, or the untagged read and write of `A[i] += ...`) are
@@ -272,7 +267,7 @@ fn written_alike(b: &BasicMap, c: &BasicMap) -> bool {
 fn without_repeats(u: &UnionMap) -> Result<UnionMap> {
     let repeated = |m: &Map| {
         let bs = m.basic_maps();
-        (1..bs.len()).any(|i| bs[..i].iter().any(|b| written_alike(b, &bs[i])))
+        (1..bs.len()).any(|i| bs[..i].iter().any(|b| b.plain_is_equal(&bs[i])))
     };
     if !u.maps().iter().any(repeated) {
         return Ok(u.clone());
@@ -285,7 +280,7 @@ fn without_repeats(u: &UnionMap) -> Result<UnionMap> {
         }
         let mut kept: Vec<&BasicMap> = Vec::new();
         for b in m.basic_maps() {
-            if !kept.iter().any(|k| written_alike(k, b)) {
+            if !kept.iter().any(|k| k.plain_is_equal(b)) {
                 kept.push(b);
             }
         }

@@ -38,17 +38,6 @@ struct Pair {
     later: RefCell<Vec<Option<Option<Map>>>>,
 }
 
-/// The two relations are written alike: space, and each disjunct's
-/// divisions and rows.
-fn written_alike(a: &Map, b: &Map) -> bool {
-    a.space() == b.space()
-        && a.basic_maps().len() == b.basic_maps().len()
-        && a.basic_maps()
-            .iter()
-            .zip(b.basic_maps())
-            .all(|(x, y)| x.divs() == y.divs() && x.eqs() == y.eqs() && x.ineqs() == y.ineqs())
-}
-
 impl Joins {
     /// The number of pairs recorded.
     #[cfg(test)]
@@ -62,7 +51,7 @@ impl Joins {
             match self
                 .sinks
                 .iter()
-                .position(|(a, _, _)| written_alike(a, access))
+                .position(|(a, _, _)| a.plain_is_equal(access))
             {
                 Some(k) => k,
                 None => {
@@ -82,7 +71,7 @@ impl Joins {
         if let Some((_, _, t)) = self
             .times
             .iter()
-            .find(|(m, a, _)| *a == sched.affine && written_alike(m, access))
+            .find(|(m, a, _)| *a == sched.affine && m.plain_is_equal(access))
         {
             return t.clone();
         }
@@ -99,7 +88,7 @@ impl Joins {
         let mut elem = None;
         for &k in &self.sinks[sink].1 {
             let p = &self.done[k];
-            if written_alike(&p.source, s.access) {
+            if p.source.plain_is_equal(s.access) {
                 if p.scheds.as_ref().map(|(a, b)| (a, b)) == scheds {
                     return Ok(k);
                 }
