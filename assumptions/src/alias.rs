@@ -4,7 +4,7 @@
 //! inner subscripts are in bounds, i.e. under the assumptions) must end
 //! before the other begins.
 
-use presburger::{MultiAff, Set};
+use presburger::{MultiAff, PwMultiAff, Set};
 use scop::affine::{AVar, Affine};
 use scop::assume::ArrayParam;
 use scop::ast::IntTy;
@@ -62,7 +62,10 @@ pub(crate) fn alias_pairs_from(
     cells: CellsOf,
     boxes: bool,
 ) -> Result<Option<Vec<AliasPair>>> {
-    match pairs_with(scop, params, false, cells, boxes) {
+    // (the cells and their extremes do not depend on the parameters'
+    // types: the second attempt reuses what the first computed)
+    let mut memo = Vec::new();
+    match pairs_with(scop, params, false, cells, boxes, &mut memo) {
         Err(Error::CheckOverflow(_)) => {}
         r => return r,
     }
@@ -77,7 +80,26 @@ pub(crate) fn alias_pairs_from(
             .map(|(n, t)| (n.clone(), if t.bits() > 32 { IntTy::Int } else { *t }))
             .collect(),
     };
-    pairs_with(scop, &narrow, true, cells, boxes)
+    pairs_with(scop, &narrow, true, cells, boxes, &mut memo)
+}
+
+/// The lowest or highest accessed cell: one point, or the parametric
+/// lexmin or lexmax.
+enum Extreme {
+    Point(MultiAff),
+    Pieces(PwMultiAff),
+}
+
+/// What an array's range needs from the engine, each part computed when
+/// first needed (in the order the ranges need them, so that an attempt
+/// stops where it did without the memo).
+struct Memo {
+    /// The accessed cells and whether one is written.
+    cells: Option<(Set, bool)>,
+    /// The parameters where a cell is accessed.
+    accessed: Option<Set>,
+    /// The lowest and the highest cell.
+    ends: [Option<Extreme>; 2],
 }
 
 fn pairs_with(
@@ -86,13 +108,23 @@ fn pairs_with(
     guard: bool,
     cells_of: CellsOf,
     boxes: bool,
+    memo: &mut Vec<Memo>,
 ) -> Result<Option<Vec<AliasPair>>> {
     let mut ranges = Vec::new();
-    for ap in scop.optimistic.array_params.iter().filter(|a| !a.restrict) {
-        let Some((cells, written)) = cells_of(scop, &ap.name)? else {
+    let arrays = scop.optimistic.array_params.iter().filter(|a| !a.restrict);
+    for (k, ap) in arrays.enumerate() {
+        if memo.len() == k {
+            memo.push(Memo {
+                cells: cells_of(scop, &ap.name)?,
+                accessed: None,
+                ends: [None, None],
+            });
+        }
+        let m = &mut memo[k];
+        let Some((_, written)) = m.cells else {
             continue;
         };
-        let Some(r) = range(&cells, ap, params, boxes)? else {
+        let Some(r) = range(m, ap, params, boxes)? else {
             return Ok(None);
         };
         ranges.push((ap.name.clone(), written, r));
@@ -152,12 +184,19 @@ fn pairs_with(
     Ok(Some(out))
 }
 
-fn range(cells: &Set, ap: &ArrayParam, params: &Params, boxes: bool) -> Result<Option<Range>> {
-    let Some(accessed) = crate::cexpr::set_condition(&cells.params().coalesce()?, params)? else {
+fn range(m: &mut Memo, ap: &ArrayParam, params: &Params, boxes: bool) -> Result<Option<Range>> {
+    let Some((cells, _)) = &m.cells else {
+        return Ok(None);
+    };
+    let accessed = match &m.accessed {
+        Some(a) => a,
+        None => m.accessed.insert(cells.params().coalesce()?),
+    };
+    let Some(accessed) = crate::cexpr::set_condition(accessed, params)? else {
         return Ok(None);
     };
     let mut ends = Vec::new();
-    for (max, extra) in [(false, 0), (true, 1)] {
+    for (k, (max, extra)) in [(false, 0), (true, 1)].into_iter().enumerate() {
         let value = |ma: &MultiAff| {
             Ok(offset(ma, &ap.inner, params)?.map(|off| CInt {
                 term: if extra == 0 {
@@ -168,25 +207,13 @@ fn range(cells: &Set, ap: &ArrayParam, params: &Params, boxes: bool) -> Result<O
                 bound: off.bound + extra as f64,
             }))
         };
-        // the extreme as one point where the cells are a union of boxes
-        // (what `piecewise` makes of a single piece), else the parametric
-        // lexmin or lexmax; 0 where nothing is accessed (never evaluated:
-        // `accessed` is tested first)
-        let point = if boxes {
-            crate::extremes::box_extreme(cells, max)?
-        } else {
-            None
+        let extreme = match &m.ends[k] {
+            Some(e) => e,
+            None => m.ends[k].insert(extreme(cells, max, boxes)?),
         };
-        let end = match point {
-            Some(ma) => value(&ma)?,
-            None => {
-                let pw = if max {
-                    cells.lexmax_pw_multi_aff()?
-                } else {
-                    cells.lexmin_pw_multi_aff()?
-                };
-                crate::cexpr::piecewise(&pw, params, value)?
-            }
+        let end = match &*extreme {
+            Extreme::Point(ma) => value(ma)?,
+            Extreme::Pieces(pw) => crate::cexpr::piecewise(pw, params, value)?,
         };
         let Some(end) = end else {
             return Ok(None);
@@ -203,6 +230,28 @@ fn range(cells: &Set, ap: &ArrayParam, params: &Params, boxes: bool) -> Result<O
         accessed,
         start,
         end,
+    }))
+}
+
+/// The extreme as one point where the cells are a union of boxes
+/// ([`crate::extremes`]) or a guessed point is verified
+/// ([`crate::guessed`]), what `piecewise` makes of a single piece; else
+/// the parametric lexmin or lexmax (always with `boxes` false). The point
+/// may be anything where nothing is accessed (never evaluated: `accessed`
+/// is tested first).
+fn extreme(cells: &Set, max: bool, boxes: bool) -> Result<Extreme> {
+    if boxes {
+        if let Some(p) = crate::extremes::box_extreme(cells, max)? {
+            return Ok(Extreme::Point(p));
+        }
+        if let Some(p) = crate::guessed::guessed_extreme(cells, max)? {
+            return Ok(Extreme::Point(p));
+        }
+    }
+    Ok(Extreme::Pieces(if max {
+        cells.lexmax_pw_multi_aff()?
+    } else {
+        cells.lexmin_pw_multi_aff()?
     }))
 }
 

@@ -44,7 +44,9 @@
 //!    parameters, one of them written, the accessed ranges from the
 //!    parametric lexmin and lexmax of the accessed cells must not overlap
 //!    (one affine point each where the cells are a union of boxes that
-//!    decides them by constants, [`extremes`]).
+//!    decides them by constants, [`extremes`], or where a point guessed
+//!    from the bounds is verified, [`guessed`]; the cells' extremes are
+//!    computed once per array).
 //! 5. Non-affine values ([`bounds`]): an `int` value such as the
 //!    linearized subscript `i * m + j` cannot wrap where its bounds,
 //!    computed from the iterators' parametric ranges, stay in the type; a
@@ -77,6 +79,7 @@ pub mod cells;
 pub mod cexpr;
 mod error;
 pub mod extremes;
+pub mod guessed;
 pub mod reference;
 pub mod term;
 

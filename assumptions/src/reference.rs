@@ -10,7 +10,8 @@ use crate::error::Result;
 /// statement ([`scop::assume::accessed_cells`]) instead of one per group of
 /// statements with the same access ([`crate::cells`]), their lowest and
 /// highest cells always by the parametric lexmin and lexmax (never as the
-/// one point of a union of boxes, [`crate::extremes`]).
+/// one point of a union of boxes, [`crate::extremes`], or a verified
+/// guess, [`crate::guessed`]).
 pub fn alias_pairs(scop: &Scop, params: &Params) -> Result<Option<Vec<AliasPair>>> {
     alias_pairs_from(
         scop,
