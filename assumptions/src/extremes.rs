@@ -131,6 +131,9 @@ pub(crate) fn widened(b: &BasicMap, r: &[Int]) -> Vec<Int> {
 pub(crate) fn dominated(b: &BasicMap, point: &[Vec<Int>], max: bool) -> Result<bool> {
     let off = b.off_out();
     for d in 0..point.len() {
+        if bounded_at(b, point, d, max) {
+            continue;
+        }
         let mut t = b.clone();
         for (k, f) in point[..d].iter().enumerate() {
             // x_k - f_k = 0
@@ -182,6 +185,12 @@ pub(crate) fn covered(b: &BasicMap, winners: &Map) -> Result<bool> {
         violated.push(v);
     }
     for v in violated {
+        // b ∧ v >= 0 is empty where b implies -v - 1 >= 0
+        let mut q = negated(v.clone());
+        q[0] = &q[0] - &Int::ONE;
+        if implies(b, &q) {
+            continue;
+        }
         let mut t = b.clone();
         t.add_ineq(widened(b, &v));
         if !Map::from_basic(t).is_empty()? {
@@ -189,6 +198,110 @@ pub(crate) fn covered(b: &BasicMap, winners: &Map) -> Result<bool> {
         }
     }
     Ok(true)
+}
+
+/// A cheap sufficient test for [`covered`] with the one winner `w` (a
+/// parameter domain): `w` has no locals and `b` implies each of its
+/// constraints ([`implies`]). `false` says nothing.
+pub(crate) fn plainly_within(b: &BasicMap, w: &BasicMap) -> bool {
+    w.n_div() == 0
+        && w.eqs()
+            .iter()
+            .all(|e| implies(b, e) && implies(b, &negated(e.clone())))
+        && w.ineqs().iter().all(|c| implies(b, c))
+}
+
+/// A cheap sufficient test for one step of [`dominated`]: whether a
+/// constraint of `b` on `x_d` and earlier coordinates (none on later ones
+/// or on locals), with the earlier coordinates at `point`, bounds `x_d` by
+/// `f_d` on the extreme side by constants (`x_d <= g` with `g <= f_d` for
+/// the lexmax, `x_d >= g` with `g >= f_d` for the lexmin); then no cell
+/// equal to the point before `d` lies beyond it at `d`. `false` says
+/// nothing.
+fn bounded_at(b: &BasicMap, point: &[Vec<Int>], d: usize, max: bool) -> bool {
+    let (np, off) = (b.n_param(), b.off_out());
+    let f = &point[d];
+    // `s · x_d + rest >= 0` with the wanted sign `s` (-1: x_d <= rest for
+    // the lexmax; 1: x_d >= -rest for the lexmin)
+    let want = if max { -Int::ONE } else { Int::ONE };
+    let bounds = |r: &[Int]| -> bool {
+        if r[off + d] != want || r[off + d + 1..].iter().any(|x| !x.is_zero()) {
+            return false;
+        }
+        if r[1 + np..off].iter().any(|x| !x.is_zero()) {
+            return false;
+        }
+        let mut rest = param_part(r, np);
+        for (k, v) in point[..d].iter().enumerate() {
+            let c = &r[off + k];
+            if !c.is_zero() {
+                for (a, x) in rest.iter_mut().zip(v) {
+                    a.add_mul(c, x);
+                }
+            }
+        }
+        if max {
+            // x_d <= rest <= f_d
+            rest[1..] == f[1..] && rest[0] <= f[0]
+        } else {
+            // x_d >= -rest >= f_d, i.e. rest + f_d <= 0 by constants
+            rest[1..]
+                .iter()
+                .zip(&f[1..])
+                .all(|(a, b)| (a + b).is_zero())
+                && (&rest[0] + &f[0]) <= Int::ZERO
+        }
+    };
+    b.ineqs().iter().any(|r| bounds(r))
+        || b.eqs()
+            .iter()
+            .any(|e| bounds(e) || bounds(&negated(e.clone())))
+}
+
+/// A cheap sufficient test for one step of [`covered`]: whether `b`
+/// implies `q >= 0` (`q` a row `[c | params]`) by a parameter constraint
+/// of its own, or by the sum of a lower and an upper bound of one
+/// coordinate (`x >= l`, `x <= u`: `u - l >= 0`), whose parameter part is
+/// `q`'s and whose constant is at most `q`'s. `false` says nothing.
+fn implies(b: &BasicMap, q: &[Int]) -> bool {
+    let (np, n, off) = (b.n_param(), b.n_out(), b.off_out());
+    let weaker = |r: &[Int]| r[1..] == q[1..] && r[0] <= q[0];
+    let mut rows: Vec<(&Vec<Int>, bool)> = b.ineqs().iter().map(|r| (r, false)).collect();
+    rows.extend(b.eqs().iter().map(|e| (e, true)));
+    // per coordinate, the parameter parts of `x + a >= 0` and `-x + u >= 0`
+    let mut lower: Vec<Vec<Vec<Int>>> = vec![Vec::new(); n];
+    let mut upper: Vec<Vec<Vec<Int>>> = vec![Vec::new(); n];
+    for (r, eq) in rows {
+        if r[1 + np..off].iter().any(|x| !x.is_zero())
+            || r[b.off_div()..].iter().any(|x| !x.is_zero())
+        {
+            continue;
+        }
+        let p = param_part(r, np);
+        match coordinate(r, off, n) {
+            Some(None) => {
+                if weaker(&p) || (eq && weaker(&negated(p.clone()))) {
+                    return true;
+                }
+            }
+            Some(Some((d, pos))) => {
+                let (same, other) = if pos {
+                    (&mut lower, &mut upper)
+                } else {
+                    (&mut upper, &mut lower)
+                };
+                if eq {
+                    other[d].push(negated(p.clone()));
+                }
+                same[d].push(p);
+            }
+            None => {}
+        }
+    }
+    lower
+        .iter()
+        .zip(&upper)
+        .any(|(ls, us)| ls.iter().any(|l| us.iter().any(|u| weaker(&sum(l, u)))))
 }
 
 /// The lexicographic order of two points when decided by constants: at

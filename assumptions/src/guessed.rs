@@ -21,8 +21,9 @@
 //! 2. at every parameter value where some disjunct has a cell, `f(p)` is a
 //!    cell: with `W` the union of `{p : f(p) ∈ D}` over the disjuncts `D`
 //!    whose candidate is `f`, every disjunct's parameter domain lies in
-//!    `W` (emptiness tests against a single winner without existentials,
-//!    an inclusion of parameter sets otherwise).
+//!    `W` (one part of `W` whose constraints every disjunct implies by its
+//!    own, else emptiness tests against a single winner without
+//!    existentials, else an inclusion of parameter sets).
 //!
 //! Then at each `p` where a cell is accessed, `f(p)` is one (2) and none is
 //! smaller (1): `f` is the lexmin there, which is all the alias check uses
@@ -35,7 +36,7 @@ use std::cmp::Ordering;
 use presburger::{Aff, BasicMap, Int, Map, MultiAff, Set, Space, Tuple};
 
 use crate::error::Result;
-use crate::extremes::{compare, covered, dominated, negated, param_part, widened};
+use crate::extremes::{compare, covered, dominated, negated, param_part, plainly_within, widened};
 
 /// The lexmin (`max` false) or lexmax of `cells` as one affine point of
 /// the parameters, exact wherever `cells` is non-empty; `None` when the
@@ -80,9 +81,17 @@ pub fn guessed_extreme(cells: &Set, max: bool) -> Result<Option<MultiAff>> {
             }
         }
     }
-    for b in cells.basic_maps() {
-        if !covered(b, &winners)? {
-            return Ok(None);
+    // (first a single winner whose constraints every disjunct implies
+    // plainly, then the exact tests)
+    let plainly = winners
+        .basic_maps()
+        .iter()
+        .any(|w| cells.basic_maps().iter().all(|b| plainly_within(b, w)));
+    if !plainly {
+        for b in cells.basic_maps() {
+            if !covered(b, &winners)? {
+                return Ok(None);
+            }
         }
     }
     let affs = best
