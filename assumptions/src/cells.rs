@@ -15,10 +15,14 @@
 //! loop's bounds (statements of different loops, as in fdtd-2d, where the
 //! test would cost more than it saves). The set is the same either way:
 //! [`scop::assume::accessed_cells`], one image per statement, is the
-//! reference.
+//! reference. An image is the domain's points under the subscripts (as a
+//! map) where they have no division; else the points of the domain and
+//! the subscripts' equalities together, the iterators projected out.
 
-use presburger::Set;
-use scop::affine::{Affine, Formula};
+use std::sync::Arc;
+
+use presburger::{Aff, Int, Map, MultiAff, Set, Space, Tuple};
+use scop::affine::{AVar, Affine, Formula};
 use scop::model::AccessKind;
 use scop::Scop;
 
@@ -137,6 +141,13 @@ fn covered_common_part(scop: &Scop, g: &Group) -> Result<Option<Formula>> {
 /// `[params] -> { [cells] : exists iterators in domain with cells = index }`.
 fn image(scop: &Scop, iterators: &[String], index: &[Affine], domain: Formula) -> Result<Set> {
     let cells: Vec<String> = (0..index.len()).map(|d| format!("__cell{d}")).collect();
+    if let Some(access) = access_map(scop, iterators, index, &cells)? {
+        // the domain's points under the subscripts (cheaper than the
+        // points of the domain and the subscripts' equalities together,
+        // then projected)
+        let points = scop::assume::points(scop, iterators, &domain)?;
+        return Ok(points.apply(&access)?);
+    }
     let mut vars = iterators.to_vec();
     vars.extend(cells.iter().cloned());
     let mut parts = vec![domain];
@@ -145,4 +156,41 @@ fn image(scop: &Scop, iterators: &[String], index: &[Affine], domain: Formula) -
     }
     let points = scop::assume::points(scop, &vars, &Formula::and(parts))?;
     Ok(points.project_out(0, iterators.len())?)
+}
+
+/// `[params] -> { [iterators] -> [cells] : cells = index }` when the
+/// subscripts are affine in the iterators and parameters (no division).
+fn access_map(
+    scop: &Scop,
+    iterators: &[String],
+    index: &[Affine],
+    cells: &[String],
+) -> Result<Option<Map>> {
+    let params: Arc<[String]> = scop.params.clone().into();
+    let (np, ni) = (scop.params.len(), iterators.len());
+    let dom = Arc::new(Tuple::flat(None, iterators.to_vec()));
+    let dspace = Space::set(params.clone(), dom.clone());
+    let mut affs = Vec::with_capacity(index.len());
+    for e in index {
+        let mut row = vec![Int::ZERO; 1 + np + ni];
+        row[0] = Int::from(e.constant);
+        for (v, c) in &e.terms {
+            let AVar::Name(n) = v else {
+                return Ok(None);
+            };
+            // (an iterator shadows a parameter of the same name, as in
+            // the columns of `scop::assume::points`)
+            let col = match iterators.iter().rposition(|x| x == n) {
+                Some(k) => 1 + np + k,
+                None => match scop.params.iter().position(|p| p == n) {
+                    Some(k) => 1 + k,
+                    None => return Ok(None),
+                },
+            };
+            row[col] = &row[col] + &Int::from(*c);
+        }
+        affs.push(Aff::from_row(&dspace, row, Int::ONE)?);
+    }
+    let space = Space::map(params, dom, Arc::new(Tuple::flat(None, cells.to_vec())));
+    Ok(Some(MultiAff::new(space, affs)?.to_map()))
 }
