@@ -45,11 +45,17 @@ struct Range {
 /// written, and their no-overlap conditions. `None` inside when a literal
 /// does not fit 64 bits.
 pub fn alias_pairs(scop: &Scop, params: &Params) -> Result<Option<Vec<AliasPair>>> {
-    alias_pairs_from(scop, params, crate::cells::accessed_cells, true)
+    let mut shared = crate::cells::Shared::default();
+    alias_pairs_from(
+        scop,
+        params,
+        &mut |scop, array| crate::cells::accessed_cells_with(scop, array, &mut shared),
+        true,
+    )
 }
 
 /// The accessed cells of an array parameter and whether it is written.
-pub(crate) type CellsOf = fn(&Scop, &str) -> Result<Option<(Set, bool)>>;
+pub(crate) type CellsOf<'a> = &'a mut dyn FnMut(&Scop, &str) -> Result<Option<(Set, bool)>>;
 
 /// [`alias_pairs`] with the accessed cells computed by `cells` (the
 /// reference passes [`scop::assume::accessed_cells`]), and their lowest and

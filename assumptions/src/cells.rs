@@ -44,6 +44,41 @@ const MAX_DIFFERING: usize = 12;
 /// tuples `[params] -> { [i0, ..., ik] }`, and whether one of them is
 /// written (the same set as [`scop::assume::accessed_cells`]).
 pub fn accessed_cells(scop: &Scop, array: &str) -> Result<Option<(Set, bool)>> {
+    accessed_cells_with(scop, array, &mut Shared::default())
+}
+
+/// What the cells of several arrays of one kernel share: the points of a
+/// domain (over its iterators), and whether a group's domains cover their
+/// common part (the same loops hold accesses to several arrays).
+#[derive(Default)]
+pub struct Shared {
+    points: Vec<(Vec<String>, Formula, Set)>,
+    common: Vec<(Vec<String>, Vec<Formula>, Option<Formula>)>,
+}
+
+impl Shared {
+    /// [`scop::assume::points`] of `domain`, once per iterators and domain.
+    fn points(&mut self, scop: &Scop, iterators: &[String], domain: &Formula) -> Result<Set> {
+        if let Some((_, _, p)) = self
+            .points
+            .iter()
+            .find(|(v, d, _)| v == iterators && d == domain)
+        {
+            return Ok(p.clone());
+        }
+        let p = scop::assume::points(scop, iterators, domain)?;
+        self.points
+            .push((iterators.to_vec(), domain.clone(), p.clone()));
+        Ok(p)
+    }
+}
+
+/// [`accessed_cells`] with what earlier arrays computed (`shared`).
+pub fn accessed_cells_with(
+    scop: &Scop,
+    array: &str,
+    shared: &mut Shared,
+) -> Result<Option<(Set, bool)>> {
     let mut groups: Vec<Group> = Vec::new();
     let mut written = false;
     for s in &scop.statements {
@@ -65,12 +100,27 @@ pub fn accessed_cells(scop: &Scop, array: &str) -> Result<Option<(Set, bool)>> {
     }
     let mut out: Option<Set> = None;
     for g in &groups {
-        let domains = match covered_common_part(scop, g)? {
+        let key: Vec<Formula> = g.domains.iter().map(|d| (*d).clone()).collect();
+        let common = match shared
+            .common
+            .iter()
+            .find(|(v, ds, _)| v == g.iterators && *ds == key)
+        {
+            Some((_, _, c)) => c.clone(),
+            None => {
+                let c = covered_common_part(scop, g)?;
+                shared
+                    .common
+                    .push((g.iterators.to_vec(), key.clone(), c.clone()));
+                c
+            }
+        };
+        let domains = match common {
             Some(c) => vec![c],
-            None => g.domains.iter().map(|d| (*d).clone()).collect(),
+            None => key,
         };
         for d in domains {
-            let img = image(scop, g.iterators, g.index, d)?;
+            let img = image(scop, g.iterators, g.index, d, shared)?;
             out = Some(match out {
                 None => img,
                 Some(o) => o.union(&img)?,
@@ -139,13 +189,19 @@ fn covered_common_part(scop: &Scop, g: &Group) -> Result<Option<Formula>> {
 }
 
 /// `[params] -> { [cells] : exists iterators in domain with cells = index }`.
-fn image(scop: &Scop, iterators: &[String], index: &[Affine], domain: Formula) -> Result<Set> {
+fn image(
+    scop: &Scop,
+    iterators: &[String],
+    index: &[Affine],
+    domain: Formula,
+    shared: &mut Shared,
+) -> Result<Set> {
     let cells: Vec<String> = (0..index.len()).map(|d| format!("__cell{d}")).collect();
     if let Some(access) = access_map(scop, iterators, index, &cells)? {
         // the domain's points under the subscripts (cheaper than the
         // points of the domain and the subscripts' equalities together,
         // then projected)
-        let points = scop::assume::points(scop, iterators, &domain)?;
+        let points = shared.points(scop, iterators, &domain)?;
         return Ok(points.apply(&access)?);
     }
     let mut vars = iterators.to_vec();

@@ -16,7 +16,7 @@ pub fn alias_pairs(scop: &Scop, params: &Params) -> Result<Option<Vec<AliasPair>
     alias_pairs_from(
         scop,
         params,
-        |scop, array| Ok(scop::assume::accessed_cells(scop, array)?),
+        &mut |scop, array| Ok(scop::assume::accessed_cells(scop, array)?),
         false,
     )
 }
