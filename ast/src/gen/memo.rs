@@ -168,6 +168,11 @@ impl Memo {
     /// of a piece's set at each level of a nest, in contexts that only gain
     /// the bounds of the enclosing loops).
     pub(super) fn coalesced_inside(&self, set: &Map, ctx: &Map) -> Result<Map> {
+        // (only for several disjuncts: what it saves is the pairs' fusion,
+        // tried again; for one, the inclusion test costs more than it saves)
+        if set.basic_maps().len() < 2 {
+            return self.coalesced_inside_own(set, ctx);
+        }
         if let Some(a) = self.earlier_inside(set, ctx)? {
             let out = self.coalesced_inside_own(&a, ctx)?;
             // (the same set, checked in debug and unit-test builds)
@@ -198,6 +203,9 @@ impl Memo {
                 .collect(),
         };
         for (prev, a) in candidates {
+            if a.basic_maps().len() < 2 {
+                continue;
+            }
             if prev.plain_is_equal(ctx) {
                 return Ok(Some(a));
             }
