@@ -111,6 +111,9 @@ pub(super) struct Memo {
     pairs: RefCell<HashMap<u64, Vec<PairAnswer>>>,
     /// Inputs and their `coalesce_simplified`, by the hash of the input.
     coalesced: RefCell<HashMap<u64, Vec<(Map, Map)>>>,
+    /// Answers of [`Memo::coalesced_inside`]: the set, the context and the
+    /// answer, by the hash of the set.
+    inside: RefCell<HashMap<u64, Vec<(Map, Map, Map)>>>,
     /// Basic sets and their [`Memo::leading_dims`] (with the number of
     /// dimensions kept), by the hash of the input.
     leading: RefCell<HashMap<u64, Vec<Leading>>>,
@@ -157,6 +160,82 @@ impl Memo {
         })
     }
 
+    /// `(set ∩ ctx).coalesce_simplified()` as a set ([`Self::coalesced_inside_own`]),
+    /// from an earlier answer `a` for the same written `set` within a
+    /// context `prev` when `ctx ⊆ prev` is shown by linear programming:
+    /// then `set ∩ ctx = a ∩ ctx` (as `a = set ∩ prev`), and `a`, an answer
+    /// remembered as its own, is the simpler input (the recursion asks this
+    /// of a piece's set at each level of a nest, in contexts that only gain
+    /// the bounds of the enclosing loops).
+    pub(super) fn coalesced_inside(&self, set: &Map, ctx: &Map) -> Result<Map> {
+        // (only for several disjuncts: what it saves is the pairs' fusion,
+        // tried again; for one, the inclusion test costs more than it saves)
+        if set.basic_maps().len() < 2 {
+            return self.coalesced_inside_own(set, ctx);
+        }
+        if let Some(a) = self.earlier_inside(set, ctx)? {
+            let out = self.coalesced_inside_own(&a, ctx)?;
+            // (the same set, checked in debug and unit-test builds)
+            if cfg!(any(test, debug_assertions)) {
+                assert!(
+                    set.intersect(ctx)?.is_equal(&out)?,
+                    "coalesced_inside from an earlier answer changed the set {set}"
+                );
+            }
+            self.note_inside(set, ctx, &out);
+            return Ok(out);
+        }
+        let out = self.coalesced_inside_own(set, ctx)?;
+        self.note_inside(set, ctx, &out);
+        Ok(out)
+    }
+
+    /// An earlier answer of [`Self::coalesced_inside`] for the written
+    /// `set` within a context shown to contain `ctx` (the latest first).
+    fn earlier_inside(&self, set: &Map, ctx: &Map) -> Result<Option<Map>> {
+        let candidates: Vec<(Map, Map)> = match self.inside.borrow().get(&hash_of(set)) {
+            None => return Ok(None),
+            Some(bucket) => bucket
+                .iter()
+                .rev()
+                .filter(|(q, _, _)| q.plain_is_equal(set))
+                .map(|(_, prev, a)| (prev.clone(), a.clone()))
+                .collect(),
+        };
+        for (prev, a) in candidates {
+            if a.basic_maps().len() < 2 {
+                continue;
+            }
+            if prev.plain_is_equal(ctx) {
+                return Ok(Some(a));
+            }
+            let shown = {
+                let _scope = presburger::budget::enter(INSIDE_EFFORT);
+                inside_by_lp(ctx, &prev)
+            };
+            match shown {
+                Ok(true) => return Ok(Some(a)),
+                Ok(false) => {}
+                Err(presburger::Error::BudgetExceeded)
+                    if presburger::budget::remaining() != Some(0) => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Ok(None)
+    }
+
+    /// Remember `out` as [`Self::coalesced_inside`]`(set, ctx)`.
+    fn note_inside(&self, set: &Map, ctx: &Map, out: &Map) {
+        let mut memo = self.inside.borrow_mut();
+        let bucket = memo.entry(hash_of(set)).or_default();
+        if !bucket
+            .iter()
+            .any(|(q, c, _)| q.plain_is_equal(set) && c.plain_is_equal(ctx))
+        {
+            bucket.push((set.clone(), ctx.clone(), out.clone()));
+        }
+    }
+
     /// `(set ∩ ctx).coalesce_simplified()`, computed disjunct by disjunct
     /// when `set` is an answer remembered as its own (no disjunct inside
     /// another, no pair fused) of several disjuncts and lies inside `ctx`:
@@ -167,7 +246,7 @@ impl Memo {
     /// context only gains rows that the set implies; the pairs' fusion,
     /// tried again there, is the most of the cost). The inclusion is tested
     /// within a bounded effort (past it, the whole is coalesced).
-    pub(super) fn coalesced_inside(&self, set: &Map, ctx: &Map) -> Result<Map> {
+    fn coalesced_inside_own(&self, set: &Map, ctx: &Map) -> Result<Map> {
         if set.basic_maps().len() > 1 && self.is_own_answer(set) {
             let inside = {
                 let _scope = presburger::budget::enter(INSIDE_EFFORT);

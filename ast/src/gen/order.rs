@@ -313,7 +313,7 @@ impl Gen<'_> {
                         match both.as_ref().unwrap() {
                             // (no pair of points with equal outer values)
                             None => Ok(false),
-                            Some((b, n)) => self.after_in(b, *n, forward, &tests),
+                            Some((b, n)) => self.after_in(b, l, *n, forward, &tests),
                         }
                     })?;
                     if after {
@@ -329,11 +329,13 @@ impl Gen<'_> {
         Ok((ab, ba))
     }
 
-    /// The product of the parts `pa` and `pb` (`b`'s dimensions after
-    /// `a`'s) with equal dimensions `..l`, and the number of dimensions of
-    /// each side: only the schedule dimensions where the statement
-    /// coordinates of both parts are substitutions of the others (the same
-    /// points of those dimensions, half the columns). `None` if empty.
+    /// The product of the parts `pa` and `pb` on their common dimensions
+    /// `..l` (equal outer values): `a`'s `n` dimensions, then `b`'s
+    /// dimensions `l..n` (its dimensions `..l` are `a`'s), and the number
+    /// `n` of dimensions of each side: only the schedule dimensions where
+    /// the statement coordinates of both parts are substitutions of the
+    /// others (the same points of those dimensions, half the columns).
+    /// `None` if empty.
     fn lex_product(
         &self,
         l: usize,
@@ -358,46 +360,51 @@ impl Gen<'_> {
             Some((x, y)) => (x, y, d),
             None => (pa_full, pb_full, full),
         };
-        let space = set_space(&self.scan.params, 2 * n);
+        let space = set_space(&self.scan.params, 2 * n - l);
         let ea = remap(pa, &space, &|c| c);
-        // b's dimensions after a's
-        let eb = remap(pb, &space, &|c| if c <= np { c } else { c + n });
+        // b's dimensions `l..` after a's; its dimensions `..l` are a's
+        let eb = remap(pb, &space, &|c| if c <= np + l { c } else { c + n - l });
         let both_map = Map::from_basic(ea).intersect(&Map::from_basic(eb))?;
-        let Some(mut both) = both_map.basic_maps().first().cloned() else {
-            return Ok(None);
-        };
-        for k in 0..l {
-            let mut r = vec![Int::ZERO; both.row_len()];
-            r[1 + np + k] = Int::ONE;
-            r[1 + np + n + k] = -&Int::ONE;
-            both.add_eq(r);
-        }
-        Ok(Some((both, n)))
+        Ok(both_map.basic_maps().first().cloned().map(|b| (b, n)))
     }
 
-    /// Whether the product `both` of [`Self::lex_product`] (`n` dimensions
-    /// a side) has a point where the first side (the second if not
-    /// `forward`) is after the other by `tests`: first's `k` > second's
-    /// `k` after equal earlier dimensions of `tests` (the skipped
-    /// dimensions are equal constants in both: their equalities hold
-    /// already).
-    fn after_in(&self, both: &BasicMap, n: usize, forward: bool, tests: &[usize]) -> Result<bool> {
+    /// Whether the product `both` of [`Self::lex_product`] at level `l`
+    /// (`n` dimensions a side) has a point where the first side (the second
+    /// if not `forward`) is after the other by `tests` (dimensions `l..`):
+    /// first's `k` > second's `k` after equal earlier dimensions of `tests`
+    /// (the skipped dimensions are equal constants in both: their
+    /// equalities hold already).
+    fn after_in(
+        &self,
+        both: &BasicMap,
+        l: usize,
+        n: usize,
+        forward: bool,
+        tests: &[usize],
+    ) -> Result<bool> {
         let np = self.scan.params.len();
-        let (first, second) = if forward { (0, n) } else { (n, 0) };
+        // the columns of dimension `k` (`k >= l`) of a and of b
+        let a_col = |k: usize| 1 + np + k;
+        let b_col = |k: usize| 1 + np + n + k - l;
         let mut prefix = both.clone();
         for &k in tests {
+            let (first, second) = if forward {
+                (a_col(k), b_col(k))
+            } else {
+                (b_col(k), a_col(k))
+            };
             let mut gt = prefix.clone();
             let mut r = vec![Int::ZERO; gt.row_len()];
-            r[1 + np + first + k] = Int::ONE;
-            r[1 + np + second + k] = -&Int::ONE;
+            r[first] = Int::ONE;
+            r[second] = -&Int::ONE;
             r[0] = -&Int::ONE;
             gt.add_ineq(r);
             if !Map::from_basic(gt).is_empty()? {
                 return Ok(true);
             }
             let mut r = vec![Int::ZERO; prefix.row_len()];
-            r[1 + np + k] = Int::ONE;
-            r[1 + np + n + k] = -&Int::ONE;
+            r[a_col(k)] = Int::ONE;
+            r[b_col(k)] = -&Int::ONE;
             prefix.add_eq(r);
         }
         Ok(false)

@@ -307,3 +307,41 @@ fn written_forms_are_told_apart() {
     assert!(a.plain_is_equal(&a.clone()));
     assert_eq!(hash_of(&a), hash_of(&a.clone()));
 }
+
+#[test]
+fn inside_a_smaller_context_from_an_earlier_answer() {
+    let memo = Memo::default();
+    // a set written with existentials and redundant rows (not an answer of
+    // the memo), asked in a context, then in smaller ones and in one that
+    // is not smaller
+    let raw = map(
+        "[N] -> { [i, j] : exists (e : i = 2e and 0 <= i < N and 0 <= j <= i and N >= 0); \
+         [i, j] : 0 <= i < N and i < j < N and N >= 0; [i, j] : i < 0 and j < 0 }",
+    );
+    let first = map("[N] -> { [i, j] : i >= 0 and N >= 1 }");
+    let got = memo.coalesced_inside(&raw, &first).unwrap();
+    let direct = raw
+        .intersect(&first)
+        .unwrap()
+        .coalesce_simplified()
+        .unwrap();
+    assert!(got.plain_is_equal(&direct), "{got} vs {direct}");
+    let smaller = [
+        "[N] -> { [i, j] : i >= 0 and N >= 1 and j >= 0 }",
+        "[N] -> { [i, j] : 1 <= i <= 5 and N >= 3 }",
+        "[N] -> { [i, j] : i >= 0 and N >= 1 and j <= i }",
+    ];
+    for s in smaller {
+        let ctx = map(s);
+        assert!(memo.earlier_inside(&raw, &ctx).unwrap().is_some(), "{s}");
+        let got = memo.coalesced_inside(&raw, &ctx).unwrap();
+        let exact = raw.intersect(&ctx).unwrap();
+        assert!(got.is_equal(&exact).unwrap(), "{s}: {got}");
+        assert!(got.basic_maps().iter().all(|b| !b.is_empty().unwrap()));
+    }
+    // not inside the first context: no earlier answer applies
+    let other = map("[N] -> { [i, j] : i >= -5 }");
+    assert!(memo.earlier_inside(&raw, &other).unwrap().is_none());
+    let got = memo.coalesced_inside(&raw, &other).unwrap();
+    assert!(got.is_equal(&raw.intersect(&other).unwrap()).unwrap());
+}
