@@ -18,6 +18,7 @@ use std::sync::Arc;
 
 use crate::basic::BasicMap;
 use crate::error::{Error, Result};
+use crate::int::Int;
 use crate::space::{merge_params_shared, Space};
 use crate::trace::traced;
 
@@ -280,7 +281,43 @@ impl BasicMap {
                 b.align_params_shared(&params);
                 return Ok(a.conjoin(&b, 0));
             }
+            // one side's constraints all among the other's: the other is the
+            // intersection (a copy shares its rows, nothing is built)
+            if constraints_among(other, self) {
+                return Ok(self.clone());
+            }
+            if constraints_among(self, other) {
+                return Ok(other.clone());
+            }
             Ok(self.conjoin(other, 0))
         })
     }
+}
+
+/// True if `small` has no locals and each of its constraints is one of
+/// `big`'s (of the same space and parameters), with zeros for `big`'s
+/// locals: an equality is an equality of `big` or its negation, an
+/// inequality an inequality of `big` or one side of an equality of `big`.
+/// Then `big`'s set is a subset of `small`'s, and their intersection is
+/// `big` (the oracle of the tests: `conjoin`).
+pub(crate) fn constraints_among(small: &BasicMap, big: &BasicMap) -> bool {
+    if small.n_div() > 0
+        || small.eqs.len() > big.eqs.len()
+        || small.ineqs.len() > big.ineqs.len() + 2 * big.eqs.len()
+    {
+        return false;
+    }
+    let n = small.row_len();
+    let here = |s: &[Int]| s[n..].iter().all(Int::is_zero);
+    let negation = |s: &[Int], r: &[Int]| s.iter().zip(r).all(|(a, b)| *a == -b);
+    let side_of_eq = |r: &[Int]| {
+        big.eqs
+            .iter()
+            .any(|s| here(s) && (s[..n] == *r || negation(&s[..n], r)))
+    };
+    small.eqs.iter().all(|r| side_of_eq(r))
+        && small
+            .ineqs
+            .iter()
+            .all(|r| big.ineqs.iter().any(|s| s[..n] == r[..] && here(s)) || side_of_eq(r))
 }

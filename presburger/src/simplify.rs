@@ -183,7 +183,8 @@ impl BasicMap {
         let mut ineq_changed = false;
         let n = self.row_len();
         let mut done = 0;
-        if self.eqs.is_empty() {
+        if self.eqs.is_empty() || self.gauss_changes_nothing() {
+            // (decided read-only: rows shared with a copy are not copied)
             return false;
         }
         let last_nonzero = |r: &[Int], below: usize| (1..below).rev().find(|&c| !r[c].is_zero());
@@ -256,6 +257,36 @@ impl BasicMap {
             done += 1;
         }
         ineq_changed
+    }
+
+    /// True if [`gauss`](Self::gauss) would leave every row and definition
+    /// as it is: the equalities' last non-zero columns (their pivots)
+    /// decrease strictly from row to row, each pivot coefficient is positive,
+    /// and no other row and no definition has a non-zero coefficient in a
+    /// pivot column. Then each step pivots on the next row in place (the
+    /// largest last column is the next row's, without a tie), does not negate
+    /// it and eliminates nothing. `false` means "not shown".
+    pub(crate) fn gauss_changes_nothing(&self) -> bool {
+        let n = self.row_len();
+        let mut prev = n;
+        for (i, r) in self.eqs.iter().enumerate() {
+            // (a constant row is not shown: `gauss` may drop it)
+            let Some(c) = (1..n).rev().find(|&c| !r[c].is_zero()) else {
+                return false;
+            };
+            if c >= prev || !r[c].is_pos() {
+                return false;
+            }
+            // (later equalities are zero from column `c` on: their pivots are smaller)
+            if self.eqs[..i].iter().any(|e| !e[c].is_zero())
+                || self.ineqs.iter().any(|e| !e[c].is_zero())
+                || self.divs.iter().flatten().any(|d| !d.num[c].is_zero())
+            {
+                return false;
+            }
+            prev = c;
+        }
+        true
     }
 
     /// Relations among locals implied by the equalities: eliminate the
@@ -411,12 +442,14 @@ impl BasicMap {
             if b.local_used_in_divs(k) {
                 return false;
             }
-            let in_eqs: Vec<usize> = (0..b.eqs.len())
-                .filter(|&i| !b.eqs[i][col].is_zero())
-                .collect();
+            // the one equality that mentions it (none, or two: kept)
+            let mut in_eqs = (0..b.eqs.len()).filter(|&i| !b.eqs[i][col].is_zero());
+            let (Some(i), None) = (in_eqs.next(), in_eqs.next()) else {
+                return false;
+            };
             let in_ineqs = b.ineqs.iter().any(|r| !r[col].is_zero());
-            if in_eqs.len() == 1 && !in_ineqs && b.eqs[in_eqs[0]][col].abs().is_one() {
-                b.eqs.remove(in_eqs[0]);
+            if !in_ineqs && b.eqs[i][col].abs().is_one() {
+                b.eqs.remove(i);
                 b.remove_local(k);
                 return true;
             }
@@ -453,21 +486,27 @@ impl BasicMap {
             if !b.only_in_ineqs(k) {
                 return false;
             }
+            // decided on counts first (no list built for a local that stays)
+            let (mut n_lo, mut n_hi, mut unit_lo, mut unit_hi) = (0usize, 0usize, true, true);
+            for r in b.ineqs.iter() {
+                let c = &r[col];
+                if c.is_pos() {
+                    n_lo += 1;
+                    unit_lo &= c.is_one();
+                } else if c.is_neg() {
+                    n_hi += 1;
+                    unit_hi &= matches!(c, Int::Small(-1));
+                }
+            }
+            if n_lo == 0 || n_hi == 0 || !(unit_lo || unit_hi) || n_lo * n_hi > 16 {
+                return false;
+            }
             let lowers: Vec<usize> = (0..b.ineqs.len())
                 .filter(|&i| b.ineqs[i][col].is_pos())
                 .collect();
             let uppers: Vec<usize> = (0..b.ineqs.len())
                 .filter(|&i| b.ineqs[i][col].is_neg())
                 .collect();
-            let unit_lo = lowers.iter().all(|&i| b.ineqs[i][col].is_one());
-            let unit_hi = uppers.iter().all(|&i| (-&b.ineqs[i][col]).is_one());
-            if lowers.is_empty()
-                || uppers.is_empty()
-                || !(unit_lo || unit_hi)
-                || lowers.len() * uppers.len() > 16
-            {
-                return false;
-            }
             let mut new_rows = Vec::new();
             for &l in &lowers {
                 for &u in &uppers {

@@ -90,8 +90,8 @@ fn same_or_opposite(a: &[Int], b: &[Int]) -> bool {
 /// direction of `-best[k]`, if any).
 fn pair_opposites(
     ineqs: &[Vec<Int>],
-    best: &[usize],
-    mut opposite: impl FnMut(usize) -> Option<Option<usize>>,
+    best: Vec<usize>,
+    mut opposite: impl FnMut(&[usize], usize) -> Option<Option<usize>>,
 ) -> Option<Plan> {
     let mut keep = vec![true; best.len()];
     let mut new_eqs = Vec::new();
@@ -100,7 +100,7 @@ fn pair_opposites(
             continue;
         }
         let r = &ineqs[best[k]];
-        if let Some(k2) = opposite(k)? {
+        if let Some(k2) = opposite(&best, k)? {
             // c + e >= 0 and c2 - e >= 0, i.e. -c <= e <= c2
             let s = &r[0] + &ineqs[best[k2]][0];
             if s.is_neg() {
@@ -114,7 +114,7 @@ fn pair_opposites(
         }
     }
     Some(Plan::Rows {
-        best: best.to_vec(),
+        best,
         keep,
         new_eqs,
     })
@@ -175,8 +175,7 @@ fn plan_by_hashes(ineqs: &[Vec<Int>], n: usize, hashes: DirectionHashes) -> Opti
             }
         }
     }
-    let b = best.clone();
-    pair_opposites(ineqs, &b, |k| {
+    pair_opposites(ineqs, best, |b, k| {
         let r = &ineqs[b[k]][1..n];
         match index.get(&hs[b[k]].1) {
             None => Some(None),
@@ -212,13 +211,26 @@ fn plan_by_slices(ineqs: &[Vec<Int>], n: usize) -> Plan {
         }
     }
     let mut neg: Vec<Int> = Vec::with_capacity(n);
-    let b = best.clone();
-    pair_opposites(ineqs, &b, |k| {
+    pair_opposites(ineqs, best, |b, k| {
         neg.clear();
         neg.extend(ineqs[b[k]][1..n].iter().map(|v| -v));
         Some(index.get(&neg[..]).copied())
     })
     .expect("the lookup by slices always answers")
+}
+
+/// Leave in `rows` the rows `best[k]` with `keep[k]`, in order, in place
+/// (the others dropped): the `j`-th kept row comes from `best[k] >= k >= j`
+/// (the directions first occur in order, each row at or after its
+/// direction's first), and no later kept row is at `j` or at a place an
+/// earlier swap wrote (their rows come after this direction's first).
+fn keep_rows(rows: &mut Vec<Vec<Int>>, best: &[usize], keep: &[bool]) {
+    let mut j = 0;
+    for (&i, _) in best.iter().zip(keep).filter(|(_, &k)| k) {
+        rows.swap(j, i);
+        j += 1;
+    }
+    rows.truncate(j);
 }
 
 impl BasicMap {
@@ -246,14 +258,16 @@ impl BasicMap {
         else {
             return None;
         };
-        // the kept rows moved into a list of their exact length, in the same
-        // storage (no new shared block, no growth on the way)
-        let rows = &mut *self.ineqs;
-        let mut kept = Vec::with_capacity(keep.iter().filter(|&&k| k).count());
-        for (&i, _) in best.iter().zip(&keep).filter(|(_, &k)| k) {
-            kept.push(std::mem::take(&mut rows[i]));
+        if new_eqs.is_empty()
+            && keep.iter().all(|&k| k)
+            && best.iter().copied().eq(0..best.len())
+            && best.len() == self.ineqs.len()
+        {
+            // every row kept in place: nothing to rebuild (rows shared with a
+            // copy stay shared)
+            return Some(false);
         }
-        *rows = kept;
+        keep_rows(&mut self.ineqs, &best, &keep);
         if new_eqs.is_empty() {
             return Some(false);
         }
@@ -336,6 +350,18 @@ mod tests {
                 plan_by_hashes(&ineqs, 4, |c| Some((0, 0)).filter(|_| !c.is_empty()))
             {
                 assert!(plans_agree(&fast, &slow), "{ineqs:?}");
+            }
+            if let Plan::Rows { best, keep, .. } = &slow {
+                // in place as by copies
+                let mut rows = ineqs.clone();
+                keep_rows(&mut rows, best, keep);
+                let want: Vec<Vec<Int>> = best
+                    .iter()
+                    .zip(keep)
+                    .filter(|(_, &k)| k)
+                    .map(|(&i, _)| ineqs[i].clone())
+                    .collect();
+                assert_eq!(rows, want, "{ineqs:?}");
             }
             match &slow {
                 Plan::Empty => empty += 1,

@@ -253,4 +253,97 @@ mod tests {
         }
         assert!(pivots > 1000 && changed > 500, "{pivots} {changed}");
     }
+
+    /// The intersection with a basic set whose constraints are among the
+    /// other's (a random choice of its rows, equalities sometimes negated or
+    /// split into their two inequalities) is the other one, point for point
+    /// in a box as the conjunction of all rows is; either order, and where
+    /// one row is then changed (usually no longer among the other's).
+    #[test]
+    fn intersect_of_constraints_among_is_conjoin() {
+        let mut rng = Rng(0x94d0_49bb_1331_11eb);
+        let (mut among, mut points) = (0, 0);
+        for round in 0..1500 {
+            let big = random_basic(&mut rng);
+            let mut small = BasicMap::universe(big.space.clone());
+            let n = small.row_len();
+            for r in big.eqs() {
+                if r[n..].iter().any(|v| !v.is_zero()) {
+                    continue;
+                }
+                let r = r[..n].to_vec();
+                match rng.below(4) {
+                    0 => {}
+                    1 => small.add_eq(r.iter().map(|v| -v).collect()),
+                    2 => {
+                        small.add_ineq(r.iter().map(|v| -v).collect());
+                        small.add_ineq(r);
+                    }
+                    _ => small.add_eq(r),
+                }
+            }
+            for r in big.ineqs() {
+                if r[n..].iter().all(Int::is_zero) && rng.below(3) != 0 {
+                    small.add_ineq(r[..n].to_vec());
+                }
+            }
+            if round % 4 == 3 && !small.ineqs().is_empty() {
+                small.ineqs[0][0] = &small.ineqs[0][0] - &Int::ONE;
+            }
+            among += usize::from(crate::map::constraints_among(&small, &big));
+            for (x, y) in [(&small, &big), (&big, &small)] {
+                let got = x.intersect(y).unwrap();
+                let want = x.conjoin(y, 0);
+                let dims = x.space.n_vars();
+                let mut p = vec![-3i64; dims];
+                loop {
+                    let pt: Vec<Int> = p.iter().map(|&v| Int::from(v)).collect();
+                    assert_eq!(
+                        got.contains_point(&pt).unwrap(),
+                        want.contains_point(&pt).unwrap(),
+                        "{x:?} {y:?} {p:?}"
+                    );
+                    points += 1;
+                    let Some(k) = (0..dims).find(|&k| p[k] < 3) else {
+                        break;
+                    };
+                    p[k] += 1;
+                    p[..k].iter_mut().for_each(|v| *v = -3);
+                }
+            }
+        }
+        assert!(among > 500 && points > 100_000, "{among} {points}");
+    }
+
+    /// When `gauss_changes_nothing` says so, the reference elimination
+    /// leaves every row and definition as it is; and a second elimination
+    /// (mostly on rows in the form the first leaves, where the shortcut
+    /// answers) is the reference's second one.
+    #[test]
+    fn gauss_shortcut_changes_nothing() {
+        let mut rng = Rng(0x5851_f42d_4c95_7f2d);
+        let (mut shown, mut again) = (0, 0);
+        for _ in 0..4000 {
+            let b = random_basic(&mut rng);
+            if b.gauss_changes_nothing() {
+                shown += 1;
+                let mut slow = b.clone();
+                assert!(!slow.gauss_reference(), "{b:?}");
+                assert_eq!(b.eqs(), slow.eqs(), "{b:?}");
+                assert_eq!(b.ineqs(), slow.ineqs(), "{b:?}");
+                assert_eq!(b.divs(), slow.divs(), "{b:?}");
+            }
+            let (mut fast, mut slow) = (b.clone(), b.clone());
+            let _ = fast.gauss();
+            let _ = slow.gauss_reference();
+            again += usize::from(fast.gauss_changes_nothing());
+            let got = fast.gauss();
+            let want = slow.gauss_reference();
+            assert_eq!(got, want, "{b:?}");
+            assert_eq!(fast.eqs(), slow.eqs(), "{b:?}");
+            assert_eq!(fast.ineqs(), slow.ineqs(), "{b:?}");
+            assert_eq!(fast.divs(), slow.divs(), "{b:?}");
+        }
+        assert!(shown > 300 && again > 2000, "{shown} {again}");
+    }
 }

@@ -291,3 +291,39 @@ fn batched_substitution_is_the_one_by_one() {
     }
     assert!(changed > 300, "{changed}");
 }
+
+/// The comparison of repeated existentials in place (sorted references)
+/// answers as the one by sorted copies with the columns swapped, on every
+/// pair of locals of random sets (some with a repeated existential, some
+/// with the repeat's rows in another order or one coefficient changed).
+#[test]
+fn repeats_in_place_is_by_copies() {
+    let mut rng = Rng(41);
+    let (mut pairs, mut same) = (0, 0);
+    for round in 0..600 {
+        let mut b = random_set(&mut rng);
+        if round % 3 == 1 {
+            let mut rows = b.ineqs().to_vec();
+            rows.reverse();
+            b.ineqs = rows.into();
+        }
+        if round % 5 == 2 && !b.ineqs().is_empty() {
+            // one coefficient of one row changed: usually no longer a repeat
+            let (i, c) = (
+                rng.below(b.ineqs().len() as u64) as usize,
+                1 + rng.below(b.row_len() as u64 - 1) as usize,
+            );
+            b.ineqs[i][c] = &b.ineqs[i][c] + &Int::ONE;
+        }
+        let off = b.off_div();
+        for a in 0..b.n_div() {
+            for k in a + 1..b.n_div() {
+                let got = b.repeats(off + a, off + k);
+                assert_eq!(got, b.repeats_by_copies(off + a, off + k), "{b:?} {a} {k}");
+                pairs += 1;
+                same += usize::from(got);
+            }
+        }
+    }
+    assert!(pairs > 300 && same > 30, "{same} of {pairs}");
+}
