@@ -55,7 +55,8 @@ use crate::basic::BasicMap;
 use crate::int::Int;
 use crate::refute::refute;
 use exact::guess_point_exact;
-use small::{guess_point_small, small, Small};
+pub(crate) use small::Order;
+use small::{guess_point_small, guess_point_small_in, small, Small};
 
 /// What the cheap tests know about a basic map.
 #[derive(Debug, PartialEq)]
@@ -103,6 +104,16 @@ pub(crate) fn guess(b: &BasicMap, want_point: bool, remember: bool) -> Guess {
             None if !refute_first && refute(b) => Guess::Empty,
             None => Guess::Unknown,
         },
+    }
+}
+
+/// A second propagation after [`guess`] found nothing, visiting the
+/// columns in `order` (machine integers only): a verified point, else
+/// `Unknown` (never `Empty`: the first pass's tests have run).
+pub(crate) fn guess_again(b: &BasicMap, want_point: bool, remember: bool, order: Order) -> Guess {
+    match guess_point_small_in(b, want_point, remember, order) {
+        Small::Point(p) => Guess::Point(p),
+        Small::Empty | Small::NoGuess | Small::Overflow => Guess::Unknown,
     }
 }
 

@@ -61,6 +61,30 @@ fn fit(v: Option<i64>) -> Result<i64, Small> {
 /// With `remember`, a point found becomes `b`'s [`Hint`](crate::hint::Hint).
 #[inline]
 pub(super) fn guess_point_small(b: &BasicMap, want_point: bool, remember: bool) -> Small {
+    guess_point_small_in(b, want_point, remember, Order::Columns)
+}
+
+/// The order in which propagation visits the columns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Order {
+    /// Column order: parameters, dimensions, locals (the rule of the
+    /// [module documentation](super)).
+    Columns,
+    /// The dimensions and locals first (in column order), then the
+    /// parameters: a parameter then takes the bound that the dimensions'
+    /// values ask of it (`1 <= i < N and i <= 3 and N >= 1`: `i = 1`, then
+    /// `N = 2`; in column order `N = 1` first, then no `i`).
+    ParamsLast,
+}
+
+/// [`guess_point_small`], visiting the columns in `order`.
+#[inline]
+pub(super) fn guess_point_small_in(
+    b: &BasicMap,
+    want_point: bool,
+    remember: bool,
+    order: Order,
+) -> Small {
     let n = b.row_len();
     let nk = b.eqs.len() + b.ineqs.len() + b.divs.len();
     if n > MAX_COLS || nk > MAX_ROWS {
@@ -80,7 +104,7 @@ pub(super) fn guess_point_small(b: &BasicMap, want_point: bool, remember: bool) 
         lo: [NONE; MAX_COLS],
         hi: [NONE; MAX_COLS],
     };
-    let r = p.run(want_point).unwrap_or_else(|e| e);
+    let r = p.run(want_point, order).unwrap_or_else(|e| e);
     if remember && matches!(r, Small::Point(_)) {
         b.hint.set(Arc::from(&p.val[1..n]));
     }
@@ -154,7 +178,7 @@ impl Propagation<'_> {
     }
 
     #[inline]
-    fn run(&mut self, want_point: bool) -> Result<Small, Small> {
+    fn run(&mut self, want_point: bool, order: Order) -> Result<Small, Small> {
         let b = self.b;
         let (n, ne, nr) = (self.n, self.ne, self.nr);
         for (k, r) in b.eqs.iter().enumerate() {
@@ -179,9 +203,20 @@ impl Propagation<'_> {
             }
         }
         let all: u64 = if n == 64 { u64::MAX } else { (1 << n) - 1 };
+        // the columns in the order of visit
+        let mut cols = [0u8; MAX_COLS];
+        let np = b.n_param();
+        match order {
+            Order::Columns => (1..n).for_each(|c| cols[c - 1] = c as u8),
+            Order::ParamsLast => (1 + np..n)
+                .chain(1..1 + np)
+                .enumerate()
+                .for_each(|(k, c)| cols[k] = c as u8),
+        }
+        let cols = &cols[..n - 1];
         for _ in 0..n {
             let mut progress = false;
-            for c in 1..n {
+            for c in cols.iter().map(|&c| usize::from(c)) {
                 if self.valued & (1 << c) != 0 {
                     continue;
                 }
@@ -206,7 +241,8 @@ impl Propagation<'_> {
                 progress = true;
             }
             if !progress {
-                match (1..n).find(|&c| self.valued & (1 << c) == 0 && !self.is_defined(c)) {
+                let mut free = cols.iter().map(|&c| usize::from(c));
+                match free.find(|&c| self.valued & (1 << c) == 0 && !self.is_defined(c)) {
                     Some(c) => self.fix(c, 0)?, // stays 0
                     None => break,
                 }

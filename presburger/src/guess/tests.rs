@@ -3,7 +3,7 @@
 
 use super::exact::guess_point_exact;
 use super::reference::guess_point_simple;
-use super::small::{guess_point_small, Small};
+use super::small::{guess_point_small, guess_point_small_in, Order, Small};
 use super::*;
 use crate::hint::Hint;
 use crate::map::Map;
@@ -162,8 +162,62 @@ fn hint_is_kept_and_rechecked() {
     assert!(c.is_empty().unwrap());
 }
 
+/// Propagation with the parameters last finds what column order misses
+/// (a parameter fixed by its own lower bound before the dimensions ask
+/// more of it), and its point is a point.
+#[test]
+fn parameters_last() {
+    let b = basic("[N, M] -> { [i] : 1 <= i < N and i <= 3 and N >= 1 }");
+    assert_eq!(guess_point_small(&b, true, false), Small::NoGuess);
+    let p = vec![Int::from(2), Int::ZERO, Int::ONE];
+    assert_eq!(
+        guess_point_small_in(&b, true, false, Order::ParamsLast),
+        Small::Point(Some(p.clone()))
+    );
+    assert!(b.contains_point(&p).unwrap());
+    assert_eq!(
+        guess_again(&b, true, false, Order::ParamsLast),
+        Guess::Point(Some(p))
+    );
+    // column order is the rule of `guess_point_small`
+    let b = basic("[n] -> { [i, j] : 0 <= i < j < n }");
+    assert_eq!(
+        guess_point_small_in(&b, true, false, Order::Columns),
+        guess_point_small(&b, true, false)
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 1000, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Propagation in either order is never wrong: its point lies in the
+    /// set (checked by an exact membership test), its `Empty` is empty
+    /// (exact search), and a second propagation never answers `Empty`.
+    #[test]
+    fn every_order_is_sound(picks in prop::collection::vec(0..BASE_POOL.len() + EXTRA.len(), 1..7)) {
+        let pool = pool_with(EXTRA);
+        let cons: Vec<&str> = picks.iter().map(|&k| pool[k]).collect();
+        let text = format!("[n, m] -> {{ [i, j] : {} and m <= n + i }}", cons.join(" and "));
+        let m: Map = text.parse().unwrap();
+        for b in m.basic_maps() {
+            let mut b = b.clone();
+            b.hint = Hint::default();
+            for order in [Order::Columns, Order::ParamsLast] {
+                match guess_point_small_in(&b, true, false, order) {
+                    Small::Point(Some(p)) => {
+                        prop_assert!(b.contains_point(&p).unwrap(), "{:?} {:?} of {}", order, p, text);
+                    }
+                    Small::Empty => prop_assert_eq!(b.sample_by_search().unwrap(), None, "{}", text),
+                    _ => {}
+                }
+                match guess_again(&b, true, false, order) {
+                    Guess::Point(Some(p)) => prop_assert!(b.contains_point(&p).unwrap(), "{}", text),
+                    Guess::Point(None) | Guess::Empty => prop_assert!(false, "{}", text),
+                    Guess::Unknown => {}
+                }
+            }
+        }
+    }
 
     #[test]
     fn guess_point_matches_simple(picks in prop::collection::vec(0..BASE_POOL.len() + EXTRA.len(), 0..7)) {

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use crate::basic::BasicMap;
 use crate::error::{Error, Result};
-use crate::guess::{guess, remember_point, Guess};
+use crate::guess::{guess, guess_again, remember_point, Guess, Order};
 use crate::int::Int;
 use crate::map::Map;
 use crate::simplex::integer_sample;
@@ -325,6 +325,20 @@ fn sample_of(b: Cow<'_, BasicMap>, want_point: bool) -> Result<Sampled> {
         }
         Guess::Unknown => {}
     }
+    // propagation once more, the parameters last (they then take the
+    // bounds the dimensions' values ask of them): on the AST generator's
+    // tests of tiled_mix, it finds a point for 26 of the 143 basic maps
+    // whose first propagation found none, each of which would otherwise be
+    // simplified (~38 k instructions) and searched (~55 k)
+    if b.n_param() > 0 {
+        let remember = matches!(b, Cow::Borrowed(_));
+        if let Guess::Point(p) = guess_again(&b, want_point, remember, Order::ParamsLast) {
+            return Ok(match p {
+                Some(p) => Sampled::Point(p),
+                None => Sampled::NonEmpty,
+            });
+        }
+    }
     // a borrowed basic map keeps what the search finds on its copy
     let (mut s, original) = match b {
         Cow::Borrowed(b) => {
@@ -478,8 +492,67 @@ mod tests {
         })
     }
 
+    /// Points of `[n] -> { [i, j] : exists e : rows }` with `n`, `i`, `j`
+    /// in `-4..=4` by brute force (`e` in `-40..=40`).
+    fn brute_nonempty_with_param(rows: &[(i64, i64, i64, i64, i64)]) -> bool {
+        (-4..=4i64).any(|n| {
+            (-4..=4i64).any(|i| {
+                (-4..=4i64).any(|j| {
+                    (-40..=40i64).any(|e| {
+                        rows.iter()
+                            .all(|&(a, b, c, d, k)| a * n + b * i + c * j + d * e + k >= 0)
+                    })
+                })
+            })
+        })
+    }
+
+    /// The second propagation (parameters last) answers where the first
+    /// does not, and the answer is right.
+    #[test]
+    fn parameters_last_decides() {
+        let s: Set = "[N, M] -> { [i] : 1 <= i < N and i <= 3 and N >= 1 }"
+            .parse()
+            .unwrap();
+        let b = &s.basic_maps()[0];
+        assert!(!b.is_empty().unwrap());
+        let p = b.sample().unwrap().expect("a point");
+        assert!(b.contains_point(&p).unwrap());
+        let s: Set = "[N, M] -> { [i] : 1 <= i < N and i <= 3 and N >= 1 and N <= 1 }"
+            .parse()
+            .unwrap();
+        assert!(s.is_empty().unwrap());
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig { cases: 300, failure_persistence: None, ..Default::default() })]
+
+        /// Emptiness and samples of sets with a parameter (where the second
+        /// propagation, parameters last, runs), on fresh objects and again:
+        /// the brute-force answer, and a sample is a point.
+        #[test]
+        fn emptiness_with_parameter_matches_brute_force(
+            rows in proptest::collection::vec((-2i64..=2, -2i64..=2, -2i64..=2, -2i64..=2, -5i64..=5), 1..6),
+        ) {
+            let mut all = vec![(1, 0, 0, 0, 4), (-1, 0, 0, 0, 4), (0, 1, 0, 0, 4), (0, -1, 0, 0, 4),
+                               (0, 0, 1, 0, 4), (0, 0, -1, 0, 4), (1, 1, 0, -2, 8), (-1, -1, 0, 2, 8)];
+            all.extend(rows.iter().copied());
+            let cons: Vec<String> = all.iter()
+                .map(|(a, b, c, d, k)| format!("{a}n + {b}i + {c}j + {d}e + {k} >= 0"))
+                .collect();
+            let text = format!("[n] -> {{ [i, j] : exists e : {} }}", cons.join(" and "));
+            let want = !brute_nonempty_with_param(&all);
+            let s: Set = text.parse().unwrap();
+            proptest::prop_assert_eq!(s.is_empty().unwrap(), want, "{}", text);
+            proptest::prop_assert_eq!(s.is_empty().unwrap(), want, "again: {}", text);
+            let fresh: Set = text.parse().unwrap();
+            for b in fresh.basic_maps() {
+                if let Some(p) = b.sample().unwrap() {
+                    proptest::prop_assert!(!want, "{}", text);
+                    proptest::prop_assert!(b.contains_point(&p).unwrap(), "{:?} {}", p, text);
+                }
+            }
+        }
 
         /// Emptiness with an existential, asked twice (the second answer
         /// from what the first kept), then on a copy with one more row
