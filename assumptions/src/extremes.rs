@@ -108,14 +108,19 @@ pub fn box_extreme(cells: &Set, max: bool) -> Result<Option<MultiAff>> {
             }
         }
     }
-    let affs = best
+    point_value(&pspace, n, best).map(Some)
+}
+
+/// The point of `n` coordinates whose values are the rows `[c | params]`
+/// of `point`, as a function of the parameters of `pspace` (a parameter
+/// space).
+pub(crate) fn point_value(pspace: &Space, n: usize, point: &[Vec<Int>]) -> Result<MultiAff> {
+    let affs = point
         .iter()
-        .map(|row| Aff::from_row(&pspace, row.clone(), Int::ONE))
+        .map(|row| Aff::from_row(pspace, row.clone(), Int::ONE))
         .collect::<presburger::Result<Vec<_>>>()?;
-    Ok(Some(MultiAff::new(
-        Space::set(params, Tuple::anonymous(n)),
-        affs,
-    )?))
+    let space = Space::set(pspace.params.clone(), Tuple::anonymous(n));
+    Ok(MultiAff::new(space, affs)?)
 }
 
 /// `[c | params]` extended with zeros to a row of `b`.

@@ -33,10 +33,12 @@
 
 use std::cmp::Ordering;
 
-use presburger::{Aff, BasicMap, Int, Map, MultiAff, Set, Space, Tuple};
+use presburger::{BasicMap, Int, Map, MultiAff, Set, Space};
 
 use crate::error::Result;
-use crate::extremes::{compare, covered, dominated, negated, param_part, plainly_within, widened};
+use crate::extremes::{
+    compare, covered, dominated, negated, param_part, plainly_within, point_value, widened,
+};
 
 /// The lexmin (`max` false) or lexmax of `cells` as one affine point of
 /// the parameters, exact wherever `cells` is non-empty; `None` when the
@@ -94,14 +96,7 @@ pub fn guessed_extreme(cells: &Set, max: bool) -> Result<Option<MultiAff>> {
             }
         }
     }
-    let affs = best
-        .iter()
-        .map(|row| Aff::from_row(&pspace, row.clone(), Int::ONE))
-        .collect::<presburger::Result<Vec<_>>>()?;
-    Ok(Some(MultiAff::new(
-        Space::set(params, Tuple::anonymous(n)),
-        affs,
-    )?))
+    point_value(&pspace, n, best).map(Some)
 }
 
 /// `{ p : f(p) ∈ b }`.
