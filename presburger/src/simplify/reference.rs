@@ -174,7 +174,7 @@ mod tests {
         }
         let n = b.row_len();
         let big = Int::from(i64::MAX) + Int::from(7);
-        let mut row = |rng: &mut Rng| -> Vec<Int> {
+        let row = |rng: &mut Rng| -> Vec<Int> {
             let mut r: Vec<Int> = (0..n)
                 .map(|c| {
                     if c > 0 && rng.below(3) == 0 {
