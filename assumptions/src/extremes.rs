@@ -63,23 +63,8 @@ pub fn box_extreme(cells: &Set, max: bool) -> Result<Option<MultiAff>> {
     let boxes: Vec<Option<BoxExtreme>> =
         cells.basic_maps().iter().map(|b| box_of(b, max)).collect();
     // the extreme point of the boxes, decided by constants
-    let better = if max {
-        Ordering::Greater
-    } else {
-        Ordering::Less
-    };
-    let mut best: Option<&Vec<Vec<Int>>> = None;
-    for x in boxes.iter().flatten() {
-        match best {
-            None => best = Some(&x.point),
-            Some(b) => match compare(&x.point, b) {
-                None => return Ok(None),
-                Some(o) if o == better => best = Some(&x.point),
-                Some(_) => {}
-            },
-        }
-    }
-    let Some(best) = best else {
+    let better = better_order(max);
+    let Some(best) = extreme_point(boxes.iter().flatten().map(|x| &x.point), max) else {
         return Ok(None);
     };
     let pspace = Space::params_only(params.clone());
@@ -109,6 +94,35 @@ pub fn box_extreme(cells: &Set, max: bool) -> Result<Option<MultiAff>> {
         }
     }
     point_value(&pspace, n, best).map(Some)
+}
+
+/// The order of a point better than another: greater for a maximum.
+pub(crate) fn better_order(max: bool) -> Ordering {
+    if max {
+        Ordering::Greater
+    } else {
+        Ordering::Less
+    }
+}
+
+/// The extreme (the maximum if `max`) of `points` (rows `[c | params]`
+/// per coordinate), decided by constants; `None` if there is no point or
+/// two of them do not compare by constants.
+pub(crate) fn extreme_point<'a>(
+    points: impl IntoIterator<Item = &'a Vec<Vec<Int>>>,
+    max: bool,
+) -> Option<&'a Vec<Vec<Int>>> {
+    let mut best: Option<&Vec<Vec<Int>>> = None;
+    for p in points {
+        best = match best {
+            None => Some(p),
+            Some(b) => match compare(p, b)? {
+                o if o == better_order(max) => Some(p),
+                _ => Some(b),
+            },
+        };
+    }
+    best
 }
 
 /// The point of `n` coordinates whose values are the rows `[c | params]`

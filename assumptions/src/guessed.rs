@@ -31,13 +31,11 @@
 //! caller takes the parametric lexmin. `Set::lexmin_pw_multi_aff` is the
 //! oracle in the tests.
 
-use std::cmp::Ordering;
-
 use presburger::{BasicMap, Int, Map, MultiAff, Set, Space};
 
 use crate::error::Result;
 use crate::extremes::{
-    compare, covered, dominated, negated, param_part, plainly_within, point_value, widened,
+    covered, dominated, extreme_point, negated, param_part, plainly_within, point_value, widened,
 };
 
 /// The lexmin (`max` false) or lexmax of `cells` as one affine point of
@@ -48,23 +46,7 @@ pub fn guessed_extreme(cells: &Set, max: bool) -> Result<Option<MultiAff>> {
     let n = cells.space().n_out();
     let guesses: Vec<Option<Vec<Vec<Int>>>> =
         cells.basic_maps().iter().map(|b| guess(b, max)).collect();
-    let better = if max {
-        Ordering::Greater
-    } else {
-        Ordering::Less
-    };
-    let mut best: Option<&Vec<Vec<Int>>> = None;
-    for g in guesses.iter().flatten() {
-        match best {
-            None => best = Some(g),
-            Some(b) => match compare(g, b) {
-                None => return Ok(None),
-                Some(o) if o == better => best = Some(g),
-                Some(_) => {}
-            },
-        }
-    }
-    let Some(best) = best else {
+    let Some(best) = extreme_point(guesses.iter().flatten(), max) else {
         return Ok(None);
     };
     // 1. no cell beyond the point
