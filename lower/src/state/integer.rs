@@ -88,13 +88,13 @@ impl State<'_> {
                         }
                     }
                 }
-                let r = self.ival(a)?;
+                let r = self.ival_simplified(a)?;
                 self.e.neg(r);
                 r
             }
             E::Add(a, b) | E::Sub(a, b) => {
-                let r = self.ival(a)?;
-                let s = self.ioperand(b)?;
+                let r = self.ival_simplified(a)?;
+                let s = self.ioperand_simplified(b)?;
                 if matches!(e, E::Add(..)) {
                     self.e.add(g(r), s)?;
                 } else {
@@ -108,12 +108,12 @@ impl State<'_> {
                 // k * floord(b, k) = b rounded down to a multiple of k
                 if let (E::FloorDiv(b, d), Some(k)) = (&**a, p) {
                     if *d == k {
-                        let r = self.ival(b)?;
+                        let r = self.ival_simplified(b)?;
                         self.e.and(g(r), imm(-k))?;
                         return Ok(r);
                     }
                 }
-                let r = self.ival(a)?;
+                let r = self.ival_simplified(a)?;
                 match p {
                     Some(k) => self.e.shl(r, k.trailing_zeros() as u8),
                     None => self.e.imul_imm(r, r, *k)?,
@@ -121,17 +121,17 @@ impl State<'_> {
                 r
             }
             E::FloorDiv(a, k) | E::ExactDiv(a, k) => {
-                let r = self.ival(a)?;
+                let r = self.ival_simplified(a)?;
                 self.floor_div(r, *k)?;
                 r
             }
             E::Mod(a, k) => {
-                let r = self.ival(a)?;
+                let r = self.ival_simplified(a)?;
                 self.divide(r, *k, true, false)?;
                 r
             }
             E::Min(a, b) | E::Max(a, b) => {
-                let r = self.ival(a)?;
+                let r = self.ival_simplified(a)?;
                 // a variable in a register is compared and moved in place
                 let held = match &**b {
                     E::Var(n) => match self.var(n)? {
@@ -142,7 +142,7 @@ impl State<'_> {
                 };
                 let s = match held {
                     Some(x) => x,
-                    None => self.ival(b)?,
+                    None => self.ival_simplified(b)?,
                 };
                 self.e.cmp(g(r), g(s))?;
                 let c = if matches!(e, E::Min(..)) {
@@ -184,7 +184,13 @@ impl State<'_> {
     /// An operand for the right side of an integer operation: an immediate,
     /// a location, or a new temporary (release it with [`State::release`]).
     pub fn ioperand(&mut self, e: &ast::Expr) -> Result<Operand> {
-        match &simplify(e) {
+        self.ioperand_simplified(&simplify(e))
+    }
+
+    /// [`Self::ioperand`] of an expression already simplified (a part of
+    /// one: [`simplify`] is idempotent).
+    fn ioperand_simplified(&mut self, e: &ast::Expr) -> Result<Operand> {
+        match e {
             ast::Expr::Int(v) if i32::try_from(*v).is_ok() => Ok(imm(*v)),
             ast::Expr::Var(n) => self.var(n),
             e => Ok(g(self.ival_simplified(e)?)),
