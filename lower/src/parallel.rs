@@ -111,13 +111,14 @@ pub(crate) fn parallel_at(
             t.and_then(|t| t.name.as_ref())
                 .is_some_and(|n| only.contains(n))
         };
-        let cut = leading_times(schedule, l + 1)?.unwrap_or_else(|| schedule.clone());
-        let mut times = UnionMap::empty(cut.params().to_vec());
-        for m in cut.maps() {
+        // the statements asked about, their times cut after `l`
+        let mut chosen = UnionMap::empty(schedule.params().to_vec());
+        for m in maps {
             if inside(m.space().domain.as_ref()) {
-                times.add_map(m.clone())?;
+                chosen.add_map(m.clone())?;
             }
         }
+        let times = leading_times(&chosen, l + 1)?.unwrap_or(chosen);
         let mut d = UnionMap::empty(deps.params().to_vec());
         for m in deps.maps() {
             if inside(m.space().domain.as_ref()) && inside(Some(&m.space().range)) {
