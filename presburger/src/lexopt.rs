@@ -24,6 +24,8 @@ use crate::tidy::same_rows;
 use crate::trace::traced;
 use std::cmp::Ordering;
 
+mod separated;
+
 /// Build a problem from a basic map: parameters are the first `n_par`
 /// variables `[params | in | ...]`, unknowns the rest (including all locals,
 /// in order). With `max`, unknowns are negated (lexmax).
@@ -236,6 +238,24 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
         meet[k] = Some(v);
         Ok(v)
     };
+    // per pair of disjuncts (`x`, `y`): `Some(true)` when every point of
+    // `y` is better than every point of `x` (with the same parameters and
+    // inputs), `Some(false)` when none is, as the bounds of their first
+    // output show; `None` when they do not
+    let rows_of = |k: usize| solved_of.iter().find(|(j, _)| *j == k).map(|(_, b)| b);
+    let mut separated_memo: Vec<((usize, usize), Option<bool>)> = Vec::new();
+    let mut separation = |x: usize, y: usize| -> Option<bool> {
+        if let Some((_, v)) = separated_memo.iter().find(|(k, _)| *k == (x, y)) {
+            return *v;
+        }
+        let v = match (rows_of(x), rows_of(y)) {
+            (Some(bx), Some(by)) if separated::below(bx, by, np) => Some(max),
+            (Some(bx), Some(by)) if separated::below(by, bx, np) => Some(!max),
+            _ => None,
+        };
+        separated_memo.push(((x, y), v));
+        v
+    };
     for (a, (ctx_a, vals_a)) in pieces.iter().enumerate() {
         let base = piece_to_basic(&m.space, ctx_a, vals_a);
         // where b is better wherever both are defined, a keeps the points of
@@ -256,7 +276,17 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
             let mut plan: Vec<(usize, Option<usize>)> = Vec::new();
             let mut eq_levels = Vec::new();
             let mut everywhere = false;
+            // disjuncts separated on the first output: the higher one's
+            // points are all better (lexmax) or all worse (lexmin)
+            match separation(origin[a], origin[b]) {
+                Some(true) => everywhere = true,
+                Some(false) => continue,
+                None => {}
+            }
             for level in 0..vals_a.len() {
+                if everywhere {
+                    break;
+                }
                 match const_cmp(&vals_a[level], &vals_b[level], np) {
                     Some(Ordering::Equal) => continue,
                     Some(o) => {

@@ -183,24 +183,33 @@ impl Model {
             schedule.add_map(sched.clone())?;
 
             let mut refs = Vec::new();
+            // (the read and the write of `A[i] += ...` have one relation)
+            let mut plain: Vec<(&str, &[Affine], Map)> = Vec::new();
             for a in &s.accesses {
                 let array = Tuple::flat(Some(a.array.clone()), vec![String::new(); a.index.len()]);
                 let array = Arc::new(array);
-                let relation = access_relation(
-                    Space::map(params.clone(), tuple.clone(), array.clone()),
-                    &s.iterators,
-                    &s.domain,
-                    &a.index,
-                )?;
-                let tag = Tuple::nested(
-                    None,
-                    tuple.clone(),
-                    Tuple::flat(Some(a.ref_id.clone()), vec![]),
-                );
+                let relation = match plain
+                    .iter()
+                    .find(|(n, i, _)| *n == a.array && *i == a.index.as_slice())
+                {
+                    Some((_, _, r)) => r.clone(),
+                    None => {
+                        let r = access_relation(
+                            Space::map(params.clone(), tuple.clone(), array.clone()),
+                            &s.iterators,
+                            &domain,
+                            &a.index,
+                        )?;
+                        plain.push((&a.array, &a.index, r.clone()));
+                        r
+                    }
+                };
+                let tag = Space::set(params.clone(), Tuple::flat(Some(a.ref_id.clone()), vec![]));
+                let tagged_domain = domain.product_sets(&Set::universe(tag))?.wrap()?;
                 let tagged = access_relation(
-                    Space::map(params.clone(), tag, array),
+                    Space::map(params.clone(), tagged_domain.space().range.clone(), array),
                     &s.iterators,
-                    &s.domain,
+                    &tagged_domain,
                     &a.index,
                 )?;
                 refs.push(accesses.len());
@@ -563,8 +572,27 @@ fn assumption_texts(scop: &Scop) -> Result<(String, String), presburger::Error> 
     Ok((text(&c.assumed)?, text(&c.invalid)?))
 }
 
-/// `{ S[i] -> A[index(i)] : domain(i) }` in `space` (whose domain may be tagged).
+/// `{ S[i] -> A[index(i)] : domain(i) }` in `space` (whose domain may be
+/// tagged), from the points of the domain (in the domain of `space`): the
+/// domain's rows are those its formula gives in `space` (with columns for
+/// the array's dimensions, unconstrained), so the relation is the one
+/// [`access_relation_lowered`] builds, written the same way (the tests
+/// compare them on every kernel), without lowering the formula again.
 fn access_relation(
+    space: Space,
+    iterators: &[String],
+    points: &Set,
+    index: &[Affine],
+) -> Result<Map, Error> {
+    let cols = Columns::for_domain(&space, iterators);
+    let graph = Map::from_basic(affine_graph(index, &space, &cols)?);
+    Ok(graph.intersect_domain(points)?)
+}
+
+/// [`access_relation`] with the domain's formula lowered in `space`: the
+/// reference.
+#[cfg(test)]
+fn access_relation_lowered(
     space: Space,
     iterators: &[String],
     domain: &Formula,
@@ -646,5 +674,67 @@ impl fmt::Display for Model {
             writeln!(f, "Extent_{} := {};", a.name, a.extent)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every access relation, plain and tagged, is the one the domain's
+    /// formula lowered in its space gives, written the same way, on every
+    /// kernel of the crate's tests and the shared ones.
+    #[test]
+    fn access_relations_are_the_lowered_ones() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = Vec::new();
+        for dir in [
+            root.join("tests/kernels"),
+            root.join("../../shared/kernels"),
+        ] {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for e in entries.flatten() {
+                if e.path().extension().is_some_and(|x| x == "c") {
+                    files.push(e.path());
+                }
+            }
+        }
+        assert!(files.len() >= 10, "kernels found: {}", files.len());
+        let mut checked = 0;
+        for f in files {
+            let src = std::fs::read_to_string(&f).unwrap();
+            let Ok(scop) = crate::build_scop(&src) else {
+                continue;
+            };
+            let model = Model::from_scop(&scop).unwrap();
+            let params: Arc<[String]> = scop.params.clone().into();
+            for a in &model.accesses {
+                let s = &scop.statements[a.statement];
+                let want = |dom: Tuple| {
+                    let array =
+                        Tuple::flat(Some(a.array.clone()), vec![String::new(); a.index.len()]);
+                    let space = Space::map(params.clone(), dom, array);
+                    access_relation_lowered(space, &s.iterators, &s.domain, &a.index).unwrap()
+                };
+                let tuple = Tuple::flat(Some(s.name.clone()), s.iterators.clone());
+                let plain = want(tuple.clone());
+                let tag = Tuple::nested(None, tuple, Tuple::flat(Some(a.tag.clone()), vec![]));
+                let tagged = want(tag);
+                assert!(
+                    a.relation.plain_is_equal(&plain),
+                    "{f:?}: {} against {plain}",
+                    a.relation
+                );
+                assert!(
+                    a.tagged.plain_is_equal(&tagged),
+                    "{f:?}: {} against {tagged}",
+                    a.tagged
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 50, "accesses checked: {checked}");
     }
 }
