@@ -11,6 +11,9 @@ use crate::options::LoopKind;
 use crate::rows::{find_root, project_keep, remap, set_space};
 use presburger::{BasicMap, Int, Map};
 
+#[cfg(test)]
+mod tests;
+
 /// Most disjuncts [`Gen::split_disjuncts`] orders one by one.
 const MAX_SPLIT: usize = 12;
 
@@ -393,6 +396,37 @@ impl Gen<'_> {
             } else {
                 (b_col(k), a_col(k))
             };
+            // the first side's dimension below the second's at every point
+            // (constant bounds of the product): neither after nor equal
+            // here, so no later test either
+            if let (Some(hi), Some(lo)) = (
+                const_bound(both, first, true),
+                const_bound(both, second, false),
+            ) {
+                if hi < lo {
+                    // (the engine's answer, checked in debug and unit-test
+                    // builds: no point after, none equal)
+                    if cfg!(any(test, debug_assertions)) {
+                        for (c, eq) in [(-1, false), (0, true)] {
+                            let mut q = prefix.clone();
+                            let mut r = vec![Int::ZERO; q.row_len()];
+                            r[first] = Int::ONE;
+                            r[second] = -&Int::ONE;
+                            r[0] = Int::from(c);
+                            if eq {
+                                q.add_eq(r);
+                            } else {
+                                q.add_ineq(r);
+                            }
+                            assert!(
+                                Map::from_basic(q).is_empty()?,
+                                "after_in: constant bounds {hi} < {lo} and a point"
+                            );
+                        }
+                    }
+                    return Ok(false);
+                }
+            }
             let mut gt = prefix.clone();
             let mut r = vec![Int::ZERO; gt.row_len()];
             r[first] = Int::ONE;
@@ -469,6 +503,45 @@ impl Gen<'_> {
         }
         Ok(true)
     }
+}
+
+/// The constant upper (`upper`) or lower bound on column `col` that a row
+/// of `b` on that column alone gives (the tightest of them), if any.
+fn const_bound(b: &BasicMap, col: usize, upper: bool) -> Option<Int> {
+    let alone = |r: &[Int]| {
+        !r[col].is_zero()
+            && r.iter()
+                .enumerate()
+                .skip(1)
+                .all(|(j, v)| j == col || v.is_zero())
+    };
+    let mut best: Option<Int> = None;
+    let mut take = |v: Int| {
+        best = Some(match best.take() {
+            None => v,
+            Some(w) if upper => w.min(v),
+            Some(w) => w.max(v),
+        });
+    };
+    // a·x + c >= 0: x >= ceil(-c / a) = -floor(c / a) when a > 0,
+    // x <= floor(c / -a) when a < 0
+    for r in b.ineqs().iter().filter(|r| alone(r)) {
+        let (a, c) = (&r[col], &r[0]);
+        match (a.is_neg(), upper) {
+            (true, true) => take(c.div_floor(&-a)),
+            (false, false) => take(-&c.div_floor(a)),
+            _ => {}
+        }
+    }
+    for r in b.eqs().iter().filter(|r| alone(r)) {
+        let (a, c) = (&r[col], &r[0]);
+        let v = -c;
+        let q = v.div_floor(a);
+        if &q * a == v {
+            take(q);
+        }
+    }
+    best
 }
 
 /// What the fixed dimensions of two parts tell of their order.
