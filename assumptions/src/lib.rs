@@ -342,10 +342,15 @@ pub enum Choice {
 /// assert!(matches!(choose(&scop, &Limits::default(), &at(10, i32::MAX as i64)), Choice::Original(_)));
 /// ```
 pub fn choose(scop: &Scop, limits: &Limits, values: &Values) -> Choice {
-    let a = match analyze(scop, limits) {
-        Ok(a) => a,
-        Err(e) => return Choice::Original(format!("no run-time check ({e})")),
-    };
+    match analyze(scop, limits) {
+        Ok(a) => decide(&a, values),
+        Err(e) => Choice::Original(format!("no run-time check ({e})")),
+    }
+}
+
+/// [`choose`] with the analysis made already ([`analyze`]'s answer, which
+/// does not depend on `values`).
+pub fn decide(a: &Assumptions, values: &Values) -> Choice {
     if !a.feasible {
         return Choice::Original("the model's assumptions never hold".into());
     }

@@ -171,7 +171,7 @@ fn run_args(src: &str, a: Args) -> Result<String, Error> {
     let policy = a.policy;
     let start = Instant::now();
     let threads = a.threads.unwrap_or_else(lower::default_threads);
-    let front = lower::front_for(src, policy, threads)?;
+    let front = lower::front_versioned(src, policy, threads)?;
     eprintln!(
         "poly run: {}",
         crate::compile::schedule_note(&front, threads)

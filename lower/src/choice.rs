@@ -216,6 +216,34 @@ pub(crate) fn cached_deps<'a>(
     Ok(cell.get_or_init(|| d))
 }
 
+/// The dependences (through `cell`) and the loops of the original
+/// schedule `orig`: independent, so the dependences are computed on a
+/// second thread while the loops are generated, where
+/// [`crate::pipeline::compile_threads`] allows it (the same answers as one
+/// after the other).
+fn deps_and_loops<'a>(
+    model: &scop::Model,
+    cell: &'a std::cell::OnceCell<UnionMap>,
+    orig: &UnionMap,
+) -> Result<(&'a UnionMap, Node)> {
+    if cell.get().is_some() || crate::pipeline::compile_threads() < 2 {
+        let deps = cached_deps(model, cell)?;
+        return Ok((deps, crate::pipeline::loops(model, orig)?));
+    }
+    let (deps, loops) = std::thread::scope(|s| {
+        let side = s.spawn(|| crate::parallel::dependences(model));
+        let loops = crate::pipeline::loops(model, orig);
+        let deps = side.join().unwrap_or_else(|_| {
+            Err(Error::Internal(
+                "the dependence analysis panicked on its thread".into(),
+            ))
+        });
+        (deps, loops)
+    });
+    let (deps, loops) = (deps?, loops?);
+    Ok((cell.get_or_init(|| deps), loops))
+}
+
 /// The scheduler's schedule tree for the dependences `deps`: validity,
 /// coincidence and proximity are all of them (as `poly schedule`).
 /// `outer_parallel`: stop with [`scheduler::Error::NoOuterParallel`] as
@@ -379,9 +407,8 @@ fn choose_bounded(
         Policy::Auto => {}
     }
     let n = model.statements().len();
-    let deps = cached_deps(model, deps)?;
     let orig = original_schedule(model)?;
-    let orig_loops = crate::pipeline::loops(model, &orig)?;
+    let (deps, orig_loops) = deps_and_loops(model, deps, &orig)?;
     let cov_o = coverage(deps, &orig, &orig_loops, &mut orig_par.borrow_mut());
     if cov_o == n {
         return original("its outer loops are parallel".into(), Some(orig_loops));

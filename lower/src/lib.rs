@@ -482,8 +482,8 @@ pub use linear::{Lin, Poly};
 pub use nested::{Nest, Step};
 pub use parallel::{parallel_dims, respects_dependences};
 pub use pipeline::{
-    default_threads, front, front_for, front_with, kernel_and_loops, loops, parallel_in, prepare,
-    prepare_with, schedule, version, Front, JAM,
+    compile_threads, default_threads, front, front_for, front_versioned, front_with,
+    kernel_and_loops, loops, parallel_in, prepare, prepare_with, schedule, version, Front, JAM,
 };
 pub use run::{
     accesses_in_bounds, median, parse_assignments, run, run_adaptive, run_pieces, FmaControl,

@@ -41,6 +41,9 @@ pub struct Front {
     scop: scop::Scop,
     /// `function` as `scop` was built from it.
     scop_of: Function,
+    /// The versioning's analysis of `scop` ([`Front::assumptions`]), once
+    /// computed.
+    checks: std::cell::OnceCell<std::result::Result<assumptions::Assumptions, String>>,
 }
 
 impl Front {
@@ -81,6 +84,15 @@ impl Front {
         answer
     }
 
+    /// The versioning's analysis of [`Front::scop`]
+    /// ([`assumptions::analyze`] under the default limits; its error as
+    /// text), computed once: by [`front_versioned`] on a second thread
+    /// while the schedule is chosen, else here when first asked.
+    pub fn assumptions(&self) -> Result<&std::result::Result<assumptions::Assumptions, String>> {
+        let scop = self.scop()?;
+        Ok(self.checks.get_or_init(|| analyzed(scop)))
+    }
+
     /// The model of [`Front::function`] as the front end built it (before
     /// its engine form, [`Front::model`]); an error when the function was
     /// edited since (see [`Front`]).
@@ -102,6 +114,25 @@ pub fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+/// The threads one compilation may use: [`default_threads`], or 1 where
+/// the environment variable `POLY_COMPILE_THREADS` is `1` (to measure
+/// the compilation's work on one thread). With two or more, independent
+/// analyses run side by side: the dependences while the original
+/// schedule's loops are generated, and in [`front_versioned`] the
+/// versioning's analysis (the answers are the same as one after the
+/// other).
+pub fn compile_threads() -> usize {
+    match std::env::var("POLY_COMPILE_THREADS").ok().as_deref() {
+        Some("1") => 1,
+        _ => default_threads(),
+    }
+}
+
+/// The versioning's analysis as [`Front::assumptions`] keeps it.
+fn analyzed(scop: &scop::Scop) -> std::result::Result<assumptions::Assumptions, String> {
+    assumptions::analyze(scop, &assumptions::Limits::default()).map_err(|e| e.to_string())
+}
+
 /// Parses and models a kernel; the schedule by [`Policy::Auto`] for
 /// [`default_threads`] threads.
 pub fn front(src: &str) -> Result<Front> {
@@ -119,6 +150,18 @@ pub fn front_with(src: &str, policy: Policy) -> Result<Front> {
 /// enclosing loop for one thread only: the fused loop carries their
 /// dependences, where apart each sweep is a parallel loop).
 pub fn front_for(src: &str, policy: Policy, threads: usize) -> Result<Front> {
+    front_checked(src, policy, threads, false)
+}
+
+/// [`front_for`] with the versioning's analysis ([`Front::assumptions`],
+/// which [`version`] reads) computed too: on a second thread while the
+/// schedule is chosen where [`compile_threads`] allows it. What `poly
+/// run` compiles with.
+pub fn front_versioned(src: &str, policy: Policy, threads: usize) -> Result<Front> {
+    front_checked(src, policy, threads, true)
+}
+
+fn front_checked(src: &str, policy: Policy, threads: usize, checked: bool) -> Result<Front> {
     let function = scop::parse_kernel(src)?;
     let scop = scop::build_from_ast(&function)?;
     let model = scop::Model::from_scop(&scop)?;
@@ -126,8 +169,21 @@ pub fn front_for(src: &str, policy: Policy, threads: usize) -> Result<Front> {
     // (the choice's parallel tests of the original schedule, kept when the
     // original is chosen: the same questions as `Front::parallel_in`'s)
     let orig_par = Default::default();
-    let schedule =
-        crate::choice::choose_with(&function, &model, policy, threads, &deps, &orig_par)?;
+    let checks = std::cell::OnceCell::new();
+    let side = checked && compile_threads() > 1;
+    let schedule = std::thread::scope(|s| {
+        let analysis = side.then(|| s.spawn(|| analyzed(&scop)));
+        let schedule =
+            crate::choice::choose_with(&function, &model, policy, threads, &deps, &orig_par);
+        // (a panic on that thread: analyzed again where first asked)
+        if let Some(Ok(a)) = analysis.map(|h| h.join()) {
+            let _ = checks.set(a);
+        }
+        schedule
+    })?;
+    if checked && checks.get().is_none() {
+        let _ = checks.set(analyzed(&scop));
+    }
     let par = match schedule.origin {
         crate::choice::Origin::Original => orig_par,
         _ => Default::default(),
@@ -140,6 +196,7 @@ pub fn front_for(src: &str, policy: Policy, threads: usize) -> Result<Front> {
         deps,
         par,
         scop,
+        checks,
     })
 }
 
@@ -316,7 +373,7 @@ pub fn version(f: &Front, state: &scop::interp::State) -> Result<assumptions::Ch
             }
         }
     }
-    let scop = f.scop()?;
+    let analysis = f.assumptions()?;
     let values = assumptions::Values {
         params: state.ints.iter().map(|(n, v)| (n.clone(), *v)).collect(),
         bases: state
@@ -325,11 +382,10 @@ pub fn version(f: &Front, state: &scop::interp::State) -> Result<assumptions::Ch
             .map(|(n, a)| (n.clone(), a.data.as_ptr() as usize as i64))
             .collect(),
     };
-    Ok(assumptions::choose(
-        scop,
-        &assumptions::Limits::default(),
-        &values,
-    ))
+    Ok(match analysis {
+        Ok(a) => assumptions::decide(a, &values),
+        Err(e) => assumptions::Choice::Original(format!("no run-time check ({e})")),
+    })
 }
 
 #[cfg(test)]
