@@ -409,6 +409,38 @@ mod tests {
         }
     }
 
+    /// The analyses made on a second thread ([`front_versioned`], the
+    /// dependences beside the loops) are those made one after the other
+    /// on one thread: the same dependences, the same run-time check, the
+    /// same schedule and loops.
+    #[test]
+    fn side_thread_answers_are_the_serial_ones() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../scop/tests/kernels");
+        let mut n = 0;
+        for name in ["tiled_mix", "cholesky", "fdtd_2d", "trmm"] {
+            let src = std::fs::read_to_string(format!("{dir}/{name}.c")).unwrap();
+            let f = front_versioned(&src, Policy::Auto, 2).unwrap();
+            // one thread: the model's dependences and analysis made here
+            let model = scop::Model::from_source(&src).unwrap();
+            let deps = crate::parallel::dependences(&model).unwrap();
+            assert!(f.dependences().unwrap().is_equal(&deps).unwrap(), "{name}");
+            let serial = analyzed(f.scop().unwrap());
+            let (Ok(a), Ok(b)) = (f.assumptions().unwrap(), &serial) else {
+                panic!("{name}: no analysis");
+            };
+            assert_eq!(a.check, b.check, "{name}");
+            let g = front_for(&src, Policy::Auto, 2).unwrap();
+            assert!(f.schedule.map.is_equal(&g.schedule.map).unwrap(), "{name}");
+            assert_eq!(
+                kernel_and_loops(&f).unwrap().1,
+                kernel_and_loops(&g).unwrap().1,
+                "{name}"
+            );
+            n += 1;
+        }
+        assert_eq!(n, 4);
+    }
+
     /// `f` under another schedule (nothing cached).
     fn under(f: &Front, schedule: &str) -> Front {
         let mut g = f.clone();
