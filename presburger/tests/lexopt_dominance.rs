@@ -4,9 +4,9 @@
 //! parameter (and input) value of a small box, the optimum is the best
 //! point of the set, found by testing every point of a box around it.
 
-use presburger::{Int, Map, Set};
+use presburger::{Map, Set};
 use proptest::prelude::*;
-use testkit::oracle::{best_in_box, box_points_i64};
+use testkit::oracle::optimum_agrees;
 use testkit::strategies::extra_constraint;
 
 /// The box every disjunct lies in (per output dimension).
@@ -86,28 +86,10 @@ fn union() -> impl Strategy<Value = (String, bool)> {
 }
 
 /// Checks `opt` (the lexmin or lexmax of `m`) against enumeration at every
-/// value of the two leading variables (parameters or parameter and input).
+/// value of the two leading variables, in the output box one wider than
+/// every disjunct's.
 fn agrees(m: &Map, opt: &Map, max: bool) -> std::result::Result<(), String> {
-    let d = m.space().n_out();
-    // the output box, one wider than every disjunct's
-    let (lo, hi) = (LO - 1, HI + 1);
-    let pts = box_points_i64(d, lo, hi);
-    for p in PLO..=PHI {
-        for q in PLO..=PHI {
-            let at =
-                |x: &[i64]| -> Vec<Int> { [p, q].iter().chain(x).map(|v| Int::from(*v)).collect() };
-            let want = best_in_box(d, lo, hi, max, |x| m.contains_point(&at(x)).unwrap());
-            for x in &pts {
-                let got = opt.contains_point(&at(x)).unwrap();
-                if got != (want.as_ref() == Some(x)) {
-                    return Err(format!(
-                        "at ({p}, {q}), {x:?}: optimum says {got}, want {want:?}"
-                    ));
-                }
-            }
-        }
-    }
-    Ok(())
+    optimum_agrees(m, opt, max, (LO - 1, HI + 1), (PLO, PHI))
 }
 
 proptest! {

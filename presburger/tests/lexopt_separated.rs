@@ -6,9 +6,9 @@
 //! comparing values, which must agree with enumeration at every parameter
 //! (and input) value of a small box.
 
-use presburger::{Int, Map};
+use presburger::Map;
 use proptest::prelude::*;
-use testkit::oracle::{best_in_box, box_points_i64};
+use testkit::oracle::optimum_agrees;
 use testkit::strategies::extra_constraint;
 
 const LO: i64 = -3;
@@ -97,26 +97,11 @@ fn union() -> impl Strategy<Value = String> {
     )
 }
 
+/// Checks `opt` (the lexmin or lexmax of `m`) against enumeration at every
+/// value of the two leading variables, in the output box one wider than
+/// every disjunct's.
 fn agrees(m: &Map, opt: &Map, max: bool) -> std::result::Result<(), String> {
-    let d = m.space().n_out();
-    let (lo, hi) = (LO - 1, HI + 1);
-    let pts = box_points_i64(d, lo, hi);
-    for p in PLO..=PHI {
-        for q in PLO..=PHI {
-            let at =
-                |x: &[i64]| -> Vec<Int> { [p, q].iter().chain(x).map(|v| Int::from(*v)).collect() };
-            let want = best_in_box(d, lo, hi, max, |x| m.contains_point(&at(x)).unwrap());
-            for x in &pts {
-                let got = opt.contains_point(&at(x)).unwrap();
-                if got != (want.as_ref() == Some(x)) {
-                    return Err(format!(
-                        "at ({p}, {q}), {x:?}: optimum says {got}, want {want:?}"
-                    ));
-                }
-            }
-        }
-    }
-    Ok(())
+    optimum_agrees(m, opt, max, (LO - 1, HI + 1), (PLO, PHI))
 }
 
 proptest! {

@@ -367,6 +367,39 @@ pub fn best_in_box(
     best
 }
 
+/// Checks `opt`, the lexmin (or with `max` the lexmax) of `m` over its
+/// outputs, against enumeration: at every value in `params` of the two
+/// leading variables (two parameters, or a parameter and an input), `opt`
+/// holds exactly the best point of `m` in the output box `outputs` (which
+/// must contain all of `m`'s points there); the first disagreement as text.
+pub fn optimum_agrees(
+    m: &Map,
+    opt: &Map,
+    max: bool,
+    outputs: (i64, i64),
+    params: (i64, i64),
+) -> Result<(), String> {
+    let d = m.space().n_out();
+    let (lo, hi) = outputs;
+    let pts = box_points_i64(d, lo, hi);
+    for p in params.0..=params.1 {
+        for q in params.0..=params.1 {
+            let at =
+                |x: &[i64]| -> Vec<Int> { [p, q].iter().chain(x).map(|v| Int::from(*v)).collect() };
+            let want = best_in_box(d, lo, hi, max, |x| m.contains_point(&at(x)).unwrap());
+            for x in &pts {
+                let got = opt.contains_point(&at(x)).unwrap();
+                if got != (want.as_ref() == Some(x)) {
+                    return Err(format!(
+                        "at ({p}, {q}), {x:?}: optimum says {got}, want {want:?}"
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The box enumerated by the oracle: parameters in `-param_bound..=param_bound`,
 /// dimensions in `-dim_bound..=dim_bound`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
