@@ -12,8 +12,6 @@
 use crate::basic::{BasicMap, Div};
 use crate::budget;
 use crate::error::{DimKind, DimRef, Error, Result};
-use crate::fourier_motzkin::refute_by_elimination;
-use crate::guess::{kept_point_holds, remember_point};
 use crate::int::Int;
 use crate::map::Map;
 use crate::matrix::normalize;
@@ -24,7 +22,11 @@ use crate::tidy::same_rows;
 use crate::trace::traced;
 use std::cmp::Ordering;
 
+mod points;
 mod separated;
+
+pub use points::lexopt_point;
+pub(crate) use points::lexopt_points;
 
 /// Build a problem from a basic map: parameters are the first `n_par`
 /// variables `[params | in | ...]`, unknowns the rest (including all locals,
@@ -574,148 +576,6 @@ fn dominated(
         }
     }
     Ok(dropped)
-}
-
-/// The size (inequalities times row length, after simplification) from
-/// which [`lexopt_points`] tries [`refute_by_elimination`] before the search.
-const ELIMINATION_SIZE: usize = 900;
-
-/// The optimum of a map without parameters or input dimensions: the optimum
-/// of each disjunct by `opt`, then the best of them.
-pub(crate) fn lexopt_points(
-    m: &Map,
-    max: bool,
-    opt: impl Fn(&BasicMap) -> Result<Option<Vec<Int>>>,
-) -> Result<Map> {
-    let mut best: Option<Vec<Int>> = None;
-    for orig in &m.parts {
-        if orig.known_empty() {
-            continue;
-        }
-        let mut b = orig.clone();
-        // a cheap proof of emptiness first on large systems (the scheduler's
-        // empty Farkas problems): the optimum's search would find it at a
-        // much higher cost (on small ones the search costs about as much);
-        // not tried when a kept point (an earlier optimum's) proves the
-        // disjunct non-empty
-        if !b.simplify()
-            || b.ineqs.len() * b.row_len() >= ELIMINATION_SIZE
-                && !kept_point_holds(orig)
-                && refute_by_elimination(&b)
-        {
-            orig.remember_empty();
-            continue;
-        }
-        let Some(p) = opt(&b)? else {
-            // a later optimum of the same disjunct costs a comparison of rows
-            orig.remember_empty();
-            continue;
-        };
-        // the optimum is a point of the disjunct: kept (its locals completed,
-        // if they can be), a later optimum skips the proof of emptiness
-        if b.ineqs.len() * b.row_len() >= ELIMINATION_SIZE {
-            remember_point(orig, &p);
-        }
-        let better = match &best {
-            None => true,
-            Some(q) => {
-                if max {
-                    p > *q
-                } else {
-                    p < *q
-                }
-            }
-        };
-        if better {
-            best = Some(p);
-        }
-    }
-    let mut out = Map::empty(m.space.clone());
-    if let Some(p) = best {
-        let mut b = BasicMap::universe(m.space.clone());
-        for (k, v) in p.iter().enumerate() {
-            let mut row = vec![Int::ZERO; b.row_len()];
-            row[1 + k] = Int::ONE;
-            row[0] = -v;
-            b.eqs.push(row);
-        }
-        out.parts.push(b);
-    }
-    Ok(out)
-}
-
-/// The lexicographic optimum of the dimensions of a basic set without
-/// parameters, or `None` if it is empty.
-pub fn lexopt_point(b: &BasicMap, max: bool) -> Result<Option<Vec<Int>>> {
-    use crate::simplex::{integer_sample, Opt};
-    let mut b = b.clone();
-    if !b.simplify() {
-        return Ok(None);
-    }
-    let nv = b.row_len() - 1;
-    let feasible =
-        |b: &BasicMap| -> Result<bool> { Ok(integer_sample(nv, &b.eqs, &b.ineqs)?.is_some()) };
-    if !feasible(&b)? {
-        return Ok(None);
-    }
-    let no = b.space.n_out();
-    let off = 1 + b.space.n_param() + b.space.n_in();
-    let mut point = Vec::with_capacity(no);
-    for k in 0..no {
-        // objective: y_k (min) or -y_k (max), minimized
-        let mut obj = vec![Int::ZERO; nv + 1];
-        obj[off + k] = if max { Int::from(-1) } else { Int::ONE };
-        let mut t = b.rational_tableau()?;
-        let lo = match t.clone().minimize(&obj)? {
-            Opt::Value(n, d) => n.div_ceil(&d),
-            Opt::Unbounded => {
-                return Err(Error::Unbounded {
-                    dim: out_dim(&b.space, k),
-                    upper: max,
-                })
-            }
-        };
-        // smallest v >= lo with an integer point where obj <= v
-        let with_bound = |v: &Int| -> BasicMap {
-            let mut c = b.clone();
-            let mut row: Vec<Int> = obj.iter().map(|x| -x).collect();
-            row[0] = v.clone();
-            c.ineqs.push(row);
-            c
-        };
-        let mut hi = match t.maximize(&obj)? {
-            Opt::Value(n, d) => n.div_floor(&d),
-            Opt::Unbounded => {
-                let mut step = Int::ONE;
-                let mut v = lo.clone();
-                loop {
-                    budget::tick(1)?;
-                    if feasible(&with_bound(&v))? {
-                        break v;
-                    }
-                    v = &v + &step;
-                    step = &step * &Int::from(2);
-                }
-            }
-        };
-        let mut lo = lo;
-        while lo < hi {
-            budget::tick(1)?;
-            let mid = (&lo + &hi).div_floor(&Int::from(2));
-            if feasible(&with_bound(&mid))? {
-                hi = mid;
-            } else {
-                lo = &mid + &Int::ONE;
-            }
-        }
-        let v = if max { -&lo } else { lo };
-        let mut row = vec![Int::ZERO; nv + 1];
-        row[off + k] = Int::ONE;
-        row[0] = -&v;
-        b.eqs.push(row);
-        point.push(v);
-    }
-    Ok(Some(point))
 }
 
 /// The comparison of two values `row / den` over `[1 | params | divs]` when it
