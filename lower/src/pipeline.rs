@@ -154,9 +154,10 @@ pub fn front_for(src: &str, policy: Policy, threads: usize) -> Result<Front> {
 }
 
 /// [`front_for`] with the versioning's analysis ([`Front::assumptions`],
-/// which [`version`] reads) computed too: on a second thread while the
-/// schedule is chosen where [`compile_threads`] allows it. What `poly
-/// run` compiles with.
+/// which [`version`] reads) computed on a second thread while the
+/// schedule is chosen, where [`compile_threads`] allows it (else, as
+/// after [`front_for`], where first asked). What `poly run` compiles
+/// with.
 pub fn front_versioned(src: &str, policy: Policy, threads: usize) -> Result<Front> {
     front_checked(src, policy, threads, true)
 }
@@ -181,9 +182,6 @@ fn front_checked(src: &str, policy: Policy, threads: usize, checked: bool) -> Re
         }
         schedule
     })?;
-    if checked && checks.get().is_none() {
-        let _ = checks.set(analyzed(&scop));
-    }
     let par = match schedule.origin {
         crate::choice::Origin::Original => orig_par,
         _ => Default::default(),
