@@ -212,3 +212,37 @@ fn translated_stencil_boxes_fuse_by_wrapping() {
     assert_eq!(c.basic_maps().len(), 1, "{c}");
     assert!(c.is_subset(&a).unwrap() && a.is_subset(&c).unwrap(), "{c}");
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// `coalesce_simplified` leaves its own answer as it is (the AST
+    /// generator remembers an answer as its own), with divisions among the
+    /// rows: a division whose other rows go as redundant is dropped in the
+    /// first call, not the second.
+    #[test]
+    fn coalesce_simplified_is_idempotent(da in disjuncts(), db in fusion_disjuncts(), which in 0..2u8) {
+        let text = if which == 0 { set(&da) } else { pool_set(&pool_with(FUSION), &db) };
+        let a: Map = text.parse().unwrap();
+        let once = a.coalesce_simplified().unwrap();
+        let twice = once.coalesce_simplified().unwrap();
+        prop_assert!(twice.plain_is_equal(&once), "{} gave {:?} then {:?}", text, once, twice);
+        prop_assert!(pool_subset(&a, &once) && pool_subset(&once, &a), "{} gave {}", text, once);
+    }
+}
+
+#[test]
+fn a_division_left_with_its_floor_rows_only_is_dropped() {
+    // from the AST generator's test `unions_of_boxes_run_each_instance_once_in_order`:
+    // the rows `floor((2i0 + 5)/3) >= 2` and `3i0 <= 2*floor(..) + 5` are
+    // redundant, after which the division is bounded by its definition only
+    let a: Map = "{ [i0, 0, i2, i0 - 1, i2] : 2 <= i0 <= 3 and 2 <= i2 <= 3 and \
+                  floor((2i0 + 5)/3) >= 2 and 3i0 <= 2*floor((2i0 + 5)/3) + 5 and \
+                  2i2 >= 3i0 - 5 and 3i2 <= 2i0 + 5 }"
+        .parse()
+        .unwrap();
+    let once = a.coalesce_simplified().unwrap();
+    assert!(once.basic_maps()[0].divs().is_empty(), "{once:?}");
+    assert!(once.coalesce_simplified().unwrap().plain_is_equal(&once));
+    assert!(once.is_equal(&a).unwrap());
+}

@@ -131,6 +131,7 @@ impl Map {
             fuse_pairwise(&mut keep, |l, r| fuse_parts(l, r))?;
             for p in &mut keep {
                 p.remove_redundant_rows()?;
+                p.resimplify_locals()?;
             }
             Ok(Part::into_map(self.space.clone(), keep))
         }
@@ -150,6 +151,7 @@ impl Map {
         let mut parts = Part::all(self)?;
         for p in &mut parts {
             p.remove_redundant_rows()?;
+            p.resimplify_locals()?;
         }
         Ok(Part::into_map(self.space.clone(), parts))
     }

@@ -87,6 +87,24 @@ impl Part {
         Ok(out)
     }
 
+    /// Simplify a disjunct with locals again once it is final (fused, its
+    /// redundant rows removed): a division whose other rows were redundant
+    /// is left constrained by its own floor rows only, which `simplify`
+    /// removes (as `Part::all` does for an input disjunct), and a fusion
+    /// keeps the divisions of both disjuncts. So coalescing the answer again
+    /// leaves it as it is. The cached point stays a point (the same set).
+    pub(super) fn resimplify_locals(&mut self) -> Result<()> {
+        if self.b.n_div() == 0 {
+            return Ok(());
+        }
+        let mut b = self.b.clone();
+        if b.simplify() && !b.plain_is_equal(&self.b) {
+            self.b = b;
+            self.tab = None;
+        }
+        Ok(())
+    }
+
     /// Replace the disjunct by an equal one whose locals all have
     /// definitions, when [`BasicMap::detect_divs`] finds them (it adds only
     /// rows that keep the set: a choice of the existentials' values) or
