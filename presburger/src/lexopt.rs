@@ -22,6 +22,7 @@ use crate::tidy::same_rows;
 use crate::trace::traced;
 use std::cmp::Ordering;
 
+mod memo;
 mod points;
 mod separated;
 
@@ -136,10 +137,14 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
         if orig.known_empty() {
             continue;
         }
-        let mut b = orig.clone();
+        // (the simplified copy kept from an earlier optimum of these rows)
+        let Some(b) = memo::simplified(orig) else {
+            orig.remember_empty();
+            continue;
+        };
         // a rationally empty disjunct is dropped by one LP (much cheaper than
         // letting the parametric search discover it on every context branch)
-        if !b.simplify() || b.is_rationally_empty()? {
+        if b.is_rationally_empty()? {
             orig.remember_empty();
             continue;
         }

@@ -71,6 +71,92 @@ impl BasicMap {
     }
 }
 
+/// The projection of `b`'s column `col` (a set or output dimension) into
+/// `space` when the column needs no elimination, or `None`. That is when no
+/// division mentions it and either
+/// - one equality alone mentions it, with coefficient ±1 and no local:
+///   every point of the other rows extends by the integer value the
+///   equality gives the dimension, so the projection is the other rows;
+/// - or no equality mentions it, and the inequalities that do bound it on
+///   one side only and mention no local: the dimension can be taken far
+///   enough out on that side, so the projection is the other rows.
+///
+/// The rows kept are `b`'s (without the column): a disjunct that was
+/// simplified stays simplified (the rows dropped mention no local, so
+/// nothing the simplification does to locals changes), one that was not is
+/// not simplified here (the set is the same either way). The general path
+/// (the column as an existential, then [`BasicMap::simplify`]) is the
+/// oracle of `tests/project_cheap.rs`.
+pub(crate) fn project_column_cheaply(b: &BasicMap, space: &Space, col: usize) -> Option<BasicMap> {
+    let off = b.off_div();
+    if b.divs
+        .iter()
+        .any(|d| d.as_ref().is_some_and(|d| !d.num[col].is_zero()))
+    {
+        return None;
+    }
+    let no_local = |r: &Vec<Int>| r[off..].iter().all(Int::is_zero);
+    let mut eq_at = None;
+    for (k, r) in b.eqs.iter().enumerate() {
+        if !r[col].is_zero() {
+            if eq_at.is_some() || !r[col].abs().is_one() || !no_local(r) {
+                return None;
+            }
+            eq_at = Some(k);
+        }
+    }
+    let mut side: Option<bool> = None;
+    let mut dropped = vec![false; b.ineqs.len()];
+    for (k, r) in b.ineqs.iter().enumerate() {
+        if r[col].is_zero() {
+            continue;
+        }
+        let positive = r[col].is_pos();
+        if eq_at.is_some() || side.is_some_and(|s| s != positive) || !no_local(r) {
+            return None;
+        }
+        side = Some(positive);
+        dropped[k] = true;
+    }
+    let cut = |r: &Vec<Int>| -> Vec<Int> {
+        let mut o = Vec::with_capacity(r.len() - 1);
+        o.extend_from_slice(&r[..col]);
+        o.extend_from_slice(&r[col + 1..]);
+        o
+    };
+    let eqs: crate::rows::Rows = b
+        .eqs
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| Some(*k) != eq_at)
+        .map(|(_, r)| cut(r))
+        .collect();
+    let ineqs: crate::rows::Rows = b
+        .ineqs
+        .iter()
+        .zip(&dropped)
+        .filter(|(_, d)| !**d)
+        .map(|(r, _)| cut(r))
+        .collect();
+    let divs: crate::divs::Divs = b
+        .divs
+        .iter()
+        .map(|d| {
+            d.as_ref().map(|d| crate::basic::Div {
+                num: cut(&d.num),
+                den: d.den.clone(),
+            })
+        })
+        .collect();
+    Some(BasicMap {
+        space: space.clone(),
+        divs,
+        eqs,
+        ineqs,
+        hint: Default::default(),
+    })
+}
+
 fn params_dest(np: usize) -> impl Iterator<Item = Dest> {
     (0..np).map(Dest::Var)
 }
@@ -209,6 +295,36 @@ impl Map {
                         }
                     }))
                     .collect();
+                // one dimension that no row needs eliminated: its column is
+                // dropped (the other rows as they were); otherwise it
+                // becomes an existential and the disjunct is simplified
+                let col = 1 + np + ni + first;
+                if n == 1 {
+                    let cheap: Vec<Option<BasicMap>> = self
+                        .parts
+                        .iter()
+                        .map(|b| project_column_cheaply(b, &space, col))
+                        .collect();
+                    if cheap.iter().any(Option::is_some) {
+                        let mut parts = Vec::with_capacity(self.parts.len());
+                        for (b, c) in self.parts.iter().zip(cheap) {
+                            match c {
+                                Some(c) => parts.push(c),
+                                None => {
+                                    let mut t = b.transform(space.clone(), &dest, n);
+                                    if t.simplify() {
+                                        parts.push(t);
+                                    }
+                                }
+                            }
+                        }
+                        return Ok(Map {
+                            space,
+                            parts,
+                            memo: Default::default(),
+                        });
+                    }
+                }
                 Ok(self.map_parts(space.clone(), |b| b.transform(space.clone(), &dest, n)))
             }
         )

@@ -27,16 +27,19 @@ pub(crate) fn lexopt_points(
         if orig.known_empty() {
             continue;
         }
-        let mut b = orig.clone();
+        // (the simplified copy kept from an earlier optimum of these rows)
+        let Some(b) = super::memo::simplified(orig) else {
+            orig.remember_empty();
+            continue;
+        };
         // a cheap proof of emptiness first on large systems (the scheduler's
         // empty Farkas problems): the optimum's search would find it at a
         // much higher cost (on small ones the search costs about as much);
         // not tried when a kept point (an earlier optimum's) proves the
         // disjunct non-empty
-        if !b.simplify()
-            || b.ineqs.len() * b.row_len() >= ELIMINATION_SIZE
-                && !kept_point_holds(orig)
-                && refute_by_elimination(&b)
+        if b.ineqs.len() * b.row_len() >= ELIMINATION_SIZE
+            && !kept_point_holds(orig)
+            && refute_by_elimination(&b)
         {
             orig.remember_empty();
             continue;
