@@ -52,22 +52,20 @@ impl BasicMap {
             let rel = self.local_relations_from_eqs();
             // (a relation substituted above changes inequalities too)
             let ineqs_changed = self.gauss() || rel;
-            // (unchanged inequalities passed `normalize_rows`: no false constant one)
+            // unchanged inequalities passed `normalize_rows` (no false
+            // constant one): only the equalities are checked; changed rows
+            // are normalised, which finds exactly the rows that
+            // `is_obviously_empty` finds (an equality whose coefficients' gcd
+            // does not divide its constant, an inequality `c >= 0` with
+            // `c < 0`: the rows `normalize_eq` and `normalize_ineq` call
+            // infeasible), so the set is empty iff it returns false
+            // (`simplify_reference` asks both)
             let empty = if ineqs_changed {
-                self.is_obviously_empty()
+                !self.normalize_rows()
             } else {
                 self.eqs_obviously_infeasible()
             };
             if empty {
-                self.set_empty();
-                return false;
-            }
-            // the rows were normal; elimination leaves every equality it
-            // changes normal (divided by its gcd, and an equality whose
-            // coefficients' gcd does not divide its constant was just
-            // found): only changed inequalities may need their constants
-            // tightened
-            if ineqs_changed && !self.normalize_rows() {
                 self.set_empty();
                 return false;
             }
@@ -84,7 +82,8 @@ impl BasicMap {
                     Some(false) => break,
                     Some(true) => {
                         paired = true;
-                        if self.is_obviously_empty() || !self.normalize_rows() {
+                        // (`normalize_rows` finds what `is_obviously_empty` does, see above)
+                        if !self.normalize_rows() {
                             self.set_empty();
                             return false;
                         }
@@ -191,7 +190,18 @@ impl BasicMap {
         // one mutable access of the rows (each copies shared rows, see
         // `Rows`); the inequalities only when a pivot column meets them
         let eqs = &mut *self.eqs;
-        let mut last: Vec<Option<usize>> = eqs.iter().map(|r| last_nonzero(r, n)).collect();
+        // (on the stack for the usual few equalities: no allocation)
+        let mut on_stack = [None; 32];
+        let mut on_heap = Vec::new();
+        let last: &mut [Option<usize>] = if eqs.len() <= on_stack.len() {
+            &mut on_stack[..eqs.len()]
+        } else {
+            on_heap.resize(eqs.len(), None);
+            &mut on_heap
+        };
+        for (l, r) in last.iter_mut().zip(eqs.iter()) {
+            *l = last_nonzero(r, n);
+        }
         while done < eqs.len() {
             // the equality (from `done` on) with the largest last non-zero
             // column; among equal columns the smallest coefficient

@@ -54,12 +54,19 @@ impl BasicMap {
         if self.local_used_in_divs(k) || self.eqs.iter().any(|r| !r[col].is_zero()) {
             return false;
         }
+        // (counted first: no list for a local with fewer than two bounds)
+        if self
+            .ineqs
+            .iter()
+            .filter(|r| !r[col].is_zero())
+            .nth(1)
+            .is_none()
+        {
+            return false;
+        }
         let rows: Vec<usize> = (0..self.ineqs.len())
             .filter(|&i| !self.ineqs[i][col].is_zero())
             .collect();
-        if rows.len() < 2 {
-            return false;
-        }
         // the first pair (narrowest first) whose other bounds are implied or ±1
         let found = self.floor_pairs(col, &rows).into_iter().find_map(|pair| {
             let (mut lowers, mut uppers) = (Vec::new(), Vec::new());
@@ -122,7 +129,7 @@ impl BasicMap {
             let d = -&l[col];
             for &hi in rows {
                 let h = &self.ineqs[hi];
-                if h[col] != d || (1..l.len()).any(|c| c != col && h[c] != -&l[c]) {
+                if h[col] != d || (1..l.len()).any(|c| c != col && !is_negation(&h[c], &l[c])) {
                     continue;
                 }
                 let w = &l[0] + &h[0];
@@ -165,17 +172,93 @@ impl BasicMap {
         }
         // rest = g·(dir·x) + rest0
         let dir: Vec<Int> = rest[1..].iter().map(|v| v.div_exact(&g)).collect();
-        let neg: Vec<Int> = dir.iter().map(|v| -v).collect();
         let at_least = |bound: Int| rest[0] >= bound;
         // s = s0 + dir·x >= 0: rest >= rest0 - g·s0
         self.ineqs
             .iter()
             .any(|s| s[1..] == dir[..] && at_least(&g * &s[0]))
-            // e = e0 ± dir·x = 0: rest = rest0 ∓ g·e0
+            // e = e0 ± dir·x = 0: rest = rest0 ∓ g·e0 (`-dir` compared in
+            // place, not built)
+            || self.eqs.iter().any(|e| {
+                e[1..] == dir[..] && at_least(&g * &e[0])
+                    || e[1..].iter().zip(&dir).all(|(x, y)| is_negation(x, y))
+                        && at_least(-&(&g * &e[0]))
+            })
+    }
+
+    /// [`implied_by_pair`](Self::implied_by_pair) with the negated
+    /// direction `-dir` built and compared as a slice: the simple version,
+    /// the oracle of the tests.
+    #[cfg(test)]
+    pub(crate) fn implied_by_pair_reference(
+        &self,
+        i: usize,
+        col: usize,
+        lo: usize,
+        hi: usize,
+        d: &Int,
+    ) -> bool {
+        let r = &self.ineqs[i];
+        let c = &r[col];
+        if !c.is_divisible_by(d) {
+            return false;
+        }
+        let m = c.div_exact(d).abs();
+        let side = if c.is_neg() {
+            &self.ineqs[lo]
+        } else {
+            &self.ineqs[hi]
+        };
+        let rest: Vec<Int> = r
+            .iter()
+            .zip(side)
+            .map(|(x, y)| Int::combine(&Int::ONE, x, &-&m, y))
+            .collect();
+        let g = gcd_slice(&rest[1..]);
+        if g.is_zero() {
+            return !rest[0].is_neg();
+        }
+        let dir: Vec<Int> = rest[1..].iter().map(|v| v.div_exact(&g)).collect();
+        let neg: Vec<Int> = dir.iter().map(|v| -v).collect();
+        let at_least = |bound: Int| rest[0] >= bound;
+        self.ineqs
+            .iter()
+            .any(|s| s[1..] == dir[..] && at_least(&g * &s[0]))
             || self.eqs.iter().any(|e| {
                 e[1..] == dir[..] && at_least(&g * &e[0])
                     || e[1..] == neg[..] && at_least(-&(&g * &e[0]))
             })
+    }
+
+    /// The pair of rows `(lo, hi)` with the coefficient `d` of a floor pair
+    /// at `col` (for the tests).
+    #[cfg(test)]
+    pub(crate) fn implied_by_pair_fast(
+        &self,
+        i: usize,
+        col: usize,
+        lo: usize,
+        hi: usize,
+        d: &Int,
+    ) -> bool {
+        self.implied_by_pair(
+            i,
+            col,
+            &FloorPair {
+                lo,
+                hi,
+                d: d.clone(),
+            },
+        )
+    }
+}
+
+/// True if `h = -l` (no value built on the fast path).
+#[inline]
+fn is_negation(h: &Int, l: &Int) -> bool {
+    match (h, l) {
+        (Int::Small(h), Int::Small(l)) => l.checked_neg() == Some(*h),
+        _ => *h == -l,
     }
 }
 

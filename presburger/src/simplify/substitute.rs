@@ -167,12 +167,12 @@ impl BasicMap {
     /// documentation](self)). Returns true if one was removed.
     pub(crate) fn merge_duplicate_existentials(&mut self) -> bool {
         let off = self.off_div();
-        let free: Vec<usize> = (0..self.n_div())
-            .filter(|&k| self.divs[k].is_none() && !self.local_used_in_divs(k))
-            .collect();
-        if free.len() < 2 {
+        let is_free = |k: &usize| self.divs[*k].is_none() && !self.local_used_in_divs(*k);
+        // (counted first: no list when fewer than two are free)
+        if (0..self.n_div()).filter(is_free).nth(1).is_none() {
             return false;
         }
+        let free: Vec<usize> = (0..self.n_div()).filter(is_free).collect();
         for (i, &a) in free.iter().enumerate() {
             for &b in &free[i + 1..] {
                 if self.repeats(off + a, off + b) {

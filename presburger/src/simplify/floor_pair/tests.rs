@@ -190,3 +190,109 @@ fn big_divisors() {
         assert_eq!(b.n_div(), kept, "{b:?}");
     }
 }
+
+/// `implied_by_pair`, which compares each row with the remainder's
+/// direction in place, answers as the reference that builds the direction
+/// and its negation: on random floor pairs with further bounds made of a
+/// multiple of a side plus a multiple of another row (so that the answer is
+/// often yes), now and then with entries beyond 64 bits.
+#[test]
+fn implied_by_pair_is_the_reference() {
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = |k: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % k
+    };
+    let huge = Int::from(1i64 << 62);
+    let (mut yes, mut no) = (0, 0);
+    for round in 0..3000 {
+        let dims = 2 + next(2) as usize;
+        let n = dims + 2;
+        let col = n - 1;
+        let mut b = BasicMap::universe(Space::set(vec![], Tuple::anonymous(dims)));
+        b.add_existential();
+        let small = |next: &mut dyn FnMut(u64) -> u64| Int::from(next(5) as i64 - 2);
+        let mut d = Int::from(1 + next(4) as i64);
+        if round % 17 == 0 {
+            d = &d * &huge;
+        }
+        let f: Vec<Int> = (0..n)
+            .map(|c| {
+                if c == col {
+                    Int::ZERO
+                } else {
+                    small(&mut next)
+                }
+            })
+            .collect();
+        let mut lo = f.clone();
+        lo[col] = -&d;
+        let w = &(&d - &Int::ONE) + &Int::from(next(3) as i64);
+        let mut hi: Vec<Int> = f.iter().map(|v| -v).collect();
+        hi[col] = d.clone();
+        hi[0] = &hi[0] + &w;
+        b.add_ineq(lo.clone());
+        b.add_ineq(hi.clone());
+        let others: Vec<Vec<Int>> = (0..1 + next(3))
+            .map(|_| {
+                (0..n)
+                    .map(|c| {
+                        if c == col {
+                            Int::ZERO
+                        } else {
+                            small(&mut next)
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        for o in &others {
+            b.add_ineq(o.clone());
+        }
+        if next(2) == 0 {
+            b.add_eq(others[0].clone());
+        }
+        for _ in 0..3 {
+            // m·side + t·(±other) + c, or a random row
+            let row: Vec<Int> = if next(4) != 0 {
+                let m = Int::from(1 + next(3) as i64);
+                let side = if next(2) == 0 { &lo } else { &hi };
+                let mut t = Int::from(next(4) as i64 - 1);
+                if round % 13 == 0 {
+                    t = &t * &huge;
+                }
+                let o = &others[next(others.len() as u64) as usize];
+                let c = Int::from(next(5) as i64 - 2);
+                (0..n)
+                    .map(|k| {
+                        let v = Int::combine(&m, &side[k], &t, &o[k]);
+                        if k == 0 {
+                            &v + &c
+                        } else {
+                            v
+                        }
+                    })
+                    .collect()
+            } else {
+                (0..n).map(|_| small(&mut next)).collect()
+            };
+            b.add_ineq(row);
+        }
+        for i in 2..b.ineqs().len() {
+            if b.ineqs()[i][col].is_zero() {
+                continue;
+            }
+            let got = b.implied_by_pair_fast(i, col, 0, 1, &d);
+            let want = b.implied_by_pair_reference(i, col, 0, 1, &d);
+            assert_eq!(got, want, "{b:?} row {i}");
+            if got {
+                yes += 1;
+            } else {
+                no += 1;
+            }
+        }
+    }
+    assert!(yes > 1000 && no > 1000, "{yes} {no}");
+}
