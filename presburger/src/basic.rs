@@ -407,6 +407,39 @@ pub(crate) fn remap_row(r: &[Int], map: &[usize], new_len: usize) -> Vec<Int> {
     out
 }
 
+/// The sources of an injective column map (see [`remap_row`]): entry `j`
+/// is the old column that moves to new column `j`, or [`NO_SOURCE`]; `None`
+/// if two old columns move to one new column (then only `remap_row`, which
+/// adds them, will do).
+pub(crate) fn sources(map: &[usize], new_len: usize) -> Option<Vec<usize>> {
+    let mut src = vec![NO_SOURCE; new_len];
+    for (k, &j) in map.iter().enumerate() {
+        if src[j] != NO_SOURCE {
+            return None;
+        }
+        src[j] = k;
+    }
+    Some(src)
+}
+
+/// A new column that no old column moves to (see [`sources`]).
+pub(crate) const NO_SOURCE: usize = usize::MAX;
+
+/// [`remap_row`] by the [`sources`] of an injective map: each entry of the
+/// new row read off its old column (zero where there is none), in one pass
+/// and one allocation of the final length.
+pub(crate) fn gather_row(r: &[Int], src: &[usize]) -> Vec<Int> {
+    src.iter()
+        .map(|&k| {
+            if k == NO_SOURCE {
+                Int::ZERO
+            } else {
+                r[k].clone()
+            }
+        })
+        .collect()
+}
+
 /// True if the equality row `r` (`[c | coefficients]`) has no integer
 /// solution because the gcd of its coefficients does not divide its
 /// constant (`0 = c` with `c != 0` included).

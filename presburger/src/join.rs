@@ -7,11 +7,12 @@
 //! into the space first ([`BasicMap::transform`]) and then conjoins the
 //! copies ([`BasicMap::conjoin`]): every row is copied twice.
 
-use crate::basic::{remap_row, BasicMap, Div};
+use crate::basic::{gather_row, remap_row, sources, BasicMap, Div};
 use crate::int::Int;
-use crate::matrix::eliminate;
 use crate::space::Space;
 use crate::structural::Dest;
+
+pub(crate) mod subst;
 
 /// `x.transform(space, dx, n_exist).conjoin(&y.transform(space, dy, n_exist), n_exist)`
 /// with the same rows, locals and order, without the intermediate copies:
@@ -44,20 +45,27 @@ pub(crate) fn join_pair(
     };
     let mx = columns(dx, first_local..first_local + nx);
     let my = columns(dy, first_local + nx..new_len);
-    let div = |d: &Option<Div>, m: &[usize]| {
+    // each new row read off its sources in one pass (`remap_row` when two
+    // old columns meet in one new column)
+    let (sx, sy) = (sources(&mx, new_len), sources(&my, new_len));
+    let move_row = |r: &[Int], m: &[usize], s: &Option<Vec<usize>>| match s {
+        Some(s) => gather_row(r, s),
+        None => remap_row(r, m, new_len),
+    };
+    let div = |d: &Option<Div>, m: &[usize], s: &Option<Vec<usize>>| {
         d.as_ref().map(|d| Div {
-            num: remap_row(&d.num, m, new_len),
+            num: move_row(&d.num, m, s),
             den: d.den.clone(),
         })
     };
     let mut divs = Vec::with_capacity(n_exist + nx + ny);
     divs.resize(n_exist, None);
-    divs.extend(x.divs.iter().map(|d| div(d, &mx)));
-    divs.extend(y.divs.iter().map(|d| div(d, &my)));
+    divs.extend(x.divs.iter().map(|d| div(d, &mx, &sx)));
+    divs.extend(y.divs.iter().map(|d| div(d, &my, &sy)));
     let rows = |a: &crate::rows::Rows, b: &crate::rows::Rows| -> crate::rows::Rows {
         let mut out = Vec::with_capacity(a.len() + b.len());
-        out.extend(a.iter().map(|r| remap_row(r, &mx, new_len)));
-        out.extend(b.iter().map(|r| remap_row(r, &my, new_len)));
+        out.extend(a.iter().map(|r| move_row(r, &mx, &sx)));
+        out.extend(b.iter().map(|r| move_row(r, &my, &sy)));
         out.into()
     };
     BasicMap {
@@ -66,6 +74,26 @@ pub(crate) fn join_pair(
         eqs: rows(&x.eqs, &y.eqs),
         ineqs: rows(&x.ineqs, &y.ineqs),
         hint: Default::default(),
+    }
+}
+
+/// [`eliminate`](crate::matrix::eliminate) of column `c` from `row` by a pivot with a unit
+/// coefficient there (`piv[c] = ±1`), touching only the pivot's non-zero
+/// columns `support`: with `|piv[c]| = 1`, `eliminate` computes
+/// `1·row + m·piv` (`m = ∓row[c]`), which changes no other column. The same
+/// values (the tests compare it with `eliminate`).
+pub(crate) fn eliminate_unit(row: &mut [Int], piv: &[Int], support: &[usize], c: usize) {
+    debug_assert!(is_unit(&piv[c]));
+    if row[c].is_zero() {
+        return;
+    }
+    let m = if piv[c].is_neg() {
+        row[c].clone()
+    } else {
+        -&row[c]
+    };
+    for &k in support {
+        row[k].combine_assign(&Int::ONE, &m, &piv[k]);
     }
 }
 
@@ -113,17 +141,19 @@ pub(crate) fn substitute_shared_existentials(z: &mut BasicMap, n_exist: usize) {
                 continue;
             };
             let piv = eqs.remove(i);
+            // (the pivot's few non-zero columns, for the unit eliminations)
+            let support: Vec<usize> = (0..n).filter(|&k| !piv[k].is_zero()).collect();
             for r in eqs.iter_mut() {
-                eliminate(r, &piv, c);
+                eliminate_unit(r, &piv, &support, c);
             }
             if ineqs.iter().any(|r| !r[c].is_zero()) {
                 for r in ineqs.iter_mut() {
-                    eliminate(r, &piv, c);
+                    eliminate_unit(r, &piv, &support, c);
                 }
             }
             if in_divs {
                 for d in divs.iter_mut().flatten() {
-                    eliminate(&mut d.num, &piv, c);
+                    eliminate_unit(&mut d.num, &piv, &support, c);
                 }
             }
             gone[c] = true;
@@ -133,7 +163,16 @@ pub(crate) fn substitute_shared_existentials(z: &mut BasicMap, n_exist: usize) {
     if !any {
         return;
     }
+    // the columns gone: one block (the usual case, every shared existential
+    // or a run of them) is cut out of each row in one move
+    let first = gone.iter().position(|&g| g).unwrap_or(0);
+    let end = first + gone[first..].iter().take_while(|&&g| g).count();
+    let block = gone[end..].iter().all(|&g| !g);
     let compact = |r: &mut Vec<Int>| {
+        if block {
+            r.drain(first..end);
+            return;
+        }
         let mut k = 0;
         r.retain(|_| {
             k += 1;
@@ -201,6 +240,50 @@ mod tests {
         "(k - l) mod 2 = 0",
         "m >= n - 3",
     ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, failure_persistence: None, ..ProptestConfig::default() })]
+
+        /// The unit elimination is `eliminate`, and the one-pass move of a
+        /// row by its sources is `remap_row`, value for value (big entries
+        /// included).
+        #[test]
+        fn unit_elimination_and_gather_are_the_simple_ones(
+            row in prop::collection::vec(-3i64..4, 6),
+            piv in prop::collection::vec(-2i64..3, 6),
+            c in 1usize..6,
+            neg in any::<bool>(),
+            big in any::<bool>(),
+            perm in Just((0..6usize).collect::<Vec<_>>()).prop_shuffle(),
+            extra in 0usize..3,
+        ) {
+            let huge = Int::from(i64::MAX);
+            let mut r: Vec<Int> = row.iter().map(|&v| Int::from(v)).collect();
+            let mut p: Vec<Int> = piv.iter().map(|&v| Int::from(v)).collect();
+            if big {
+                r[0] = &r[0] * &huge;
+                p[(c + 1) % 6] = &huge + &huge;
+            }
+            p[c] = Int::from(if neg { -1 } else { 1 });
+            let support: Vec<usize> = (0..6).filter(|&k| !p[k].is_zero()).collect();
+            let mut fast = r.clone();
+            eliminate_unit(&mut fast, &p, &support, c);
+            let mut slow = r.clone();
+            crate::matrix::eliminate(&mut slow, &p, c);
+            prop_assert_eq!(&fast, &slow);
+            // column 0 stays, the others are permuted into a longer row
+            let mut map = perm.clone();
+            let z = map.iter().position(|&k| k == 0).unwrap();
+            map.swap(0, z);
+            let new_len = 6 + extra;
+            let src = crate::basic::sources(&map, new_len).unwrap();
+            prop_assert_eq!(crate::basic::gather_row(&r, &src), remap_row(&r, &map, new_len));
+            // two columns meeting: no sources
+            let mut meet = map.clone();
+            meet[1] = meet[2];
+            prop_assert!(crate::basic::sources(&meet, new_len).is_none());
+        }
+    }
 
     proptest! {
         #![proptest_config(ProptestConfig { cases: 150, failure_persistence: None, ..ProptestConfig::default() })]

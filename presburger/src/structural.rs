@@ -15,6 +15,8 @@ use crate::map::Map;
 use crate::space::{Space, Tuple};
 use crate::trace::traced;
 
+mod reference;
+
 /// Where an old variable goes in [`BasicMap::transform`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Dest {
@@ -43,8 +45,13 @@ impl BasicMap {
         for k in 0..self.n_div() {
             map.push(1 + nv + n_exist + k);
         }
-        // rows are remapped straight from self (no intermediate copy)
-        let f = |r: &Vec<Int>| crate::basic::remap_row(r, &map, new_len);
+        // rows are remapped straight from self (no intermediate copy), each
+        // read off its sources in one pass when no two columns meet
+        let src = crate::basic::sources(&map, new_len);
+        let f = |r: &Vec<Int>| match &src {
+            Some(s) => crate::basic::gather_row(r, s),
+            None => crate::basic::remap_row(r, &map, new_len),
+        };
         let mut divs = vec![None; n_exist];
         divs.extend(self.divs.iter().map(|d| {
             d.as_ref().map(|d| crate::basic::Div {
@@ -200,6 +207,22 @@ impl Map {
         .simplify_parts()
     }
 
+    /// The parts moved by `dest` into `space` with `n_exist` fresh
+    /// existentials (the projected variables), those that an equality with
+    /// a unit coefficient gives substituted away at once
+    /// ([`substitute_shared_existentials`](crate::join::substitute_shared_existentials),
+    /// the step `apply_range` takes), then simplified. The set is that of
+    /// `project_parts_reference` (transform,
+    /// then simplify alone, which finds the same substitutions in a second
+    /// round): the tests' oracle.
+    fn project_parts(&self, space: Space, dest: &[Dest], n_exist: usize) -> Map {
+        self.map_parts(space.clone(), |b| {
+            let mut t = b.transform(space.clone(), dest, n_exist);
+            crate::join::substitute_shared_existentials(&mut t, n_exist);
+            t
+        })
+    }
+
     /// The inverse relation `{ y -> x : x -> y in self }`.
     ///
     /// ```
@@ -231,7 +254,7 @@ impl Map {
                 .chain((0..ni).map(|k| Dest::Var(np + k)))
                 .chain((0..no).map(Dest::Exist))
                 .collect();
-            Ok(self.map_parts(space.clone(), |b| b.transform(space.clone(), &dest, no)))
+            Ok(self.project_parts(space, &dest, no))
         })
     }
 
@@ -245,7 +268,7 @@ impl Map {
                 .chain((0..ni).map(Dest::Exist))
                 .chain((0..no).map(|k| Dest::Var(np + k)))
                 .collect();
-            Ok(self.map_parts(space.clone(), |b| b.transform(space.clone(), &dest, ni)))
+            Ok(self.project_parts(space, &dest, ni))
         })
     }
 
@@ -802,17 +825,95 @@ fn product_parts(a: &Map, b: &Map, space: Space, da: &[Dest], db: &[Dest]) -> Re
     Ok(out)
 }
 
+/// The constants that the equalities of `b` give to the shared
+/// existentials (`Dest::Exist(k)` of `dest`): entry `k` is `Some(v)` if an
+/// equality `a·x + c = 0` mentions only that variable `x` (moved to
+/// existential `k`) and `a` divides `c` (`v = -c / a`). Empty (no
+/// allocation) when there is none.
+fn fixed_middle(b: &BasicMap, dest: &[Dest], n_exist: usize) -> Vec<Option<Int>> {
+    let mut out = Vec::new();
+    for r in b.eqs.iter() {
+        let mut nz = (1..r.len()).filter(|&c| !r[c].is_zero());
+        let (Some(c), None) = (nz.next(), nz.next()) else {
+            continue;
+        };
+        if let Some(Dest::Exist(k)) = dest.get(c - 1) {
+            if r[0].is_divisible_by(&r[c]) {
+                out.resize(n_exist, None);
+                out[*k] = Some(-&r[0].div_exact(&r[c]));
+            }
+        }
+    }
+    out
+}
+
 fn join(a: &Map, b: &Map, space: Space, da: &[Dest], db: &[Dest], n_exist: usize) -> Result<Map> {
+    join_parts(a, b, space, da, db, n_exist, true)
+}
+
+/// [`join`]; with `fast`, a pair whose equalities fix a shared variable to
+/// two different constants is left out unbuilt (its conjunction is empty),
+/// and the shared variables that equalities of `a`'s part give are
+/// substituted as the rows are built ([`crate::join::subst`]); without,
+/// every pair is built whole, then its shared variables substituted and
+/// simplified (the simple version, the tests' oracle).
+fn join_parts(
+    a: &Map,
+    b: &Map,
+    space: Space,
+    da: &[Dest],
+    db: &[Dest],
+    n_exist: usize,
+    fast: bool,
+) -> Result<Map> {
     let mut out = Map::empty(space.clone());
-    for x in &a.parts {
-        for y in &b.parts {
+    let fixed = |m: &Map, d: &[Dest]| -> Vec<Vec<Option<Int>>> {
+        if fast && n_exist > 0 {
+            m.parts
+                .iter()
+                .map(|p| fixed_middle(p, d, n_exist))
+                .collect()
+        } else {
+            Vec::new()
+        }
+    };
+    let (fa, fb) = (fixed(a, da), fixed(b, db));
+    // the shared variables each part of `a` gives by an equality
+    let given: Vec<Vec<crate::join::subst::Given>> = if fast && n_exist > 0 {
+        a.parts
+            .iter()
+            .map(|x| crate::join::subst::given(x, da, n_exist))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    for (ix, x) in a.parts.iter().enumerate() {
+        for (iy, y) in b.parts.iter().enumerate() {
             crate::budget::tick(1)?;
+            if !fa.is_empty()
+                && fa[ix]
+                    .iter()
+                    .zip(&fb[iy])
+                    .any(|(u, v)| matches!((u, v), (Some(u), Some(v)) if u != v))
+            {
+                continue;
+            }
             // each row copied once into its place (`join`: the simple
             // version, transform then conjoin, is its tests' oracle)
-            let mut z = crate::join::join_pair(x, y, &space, da, db, n_exist);
+            // (the shared variables `x`'s equalities give substituted as
+            // the rows are built: `join::subst`)
+            let (mut z, n_left) = match given.get(ix) {
+                Some(g) if !g.is_empty() => {
+                    crate::join::subst::join_pair_given(x, y, &space, da, db, n_exist, g)
+                }
+                _ => (
+                    crate::join::join_pair(x, y, &space, da, db, n_exist),
+                    n_exist,
+                ),
+            };
             // the middle's unit equalities substituted first (`simplify`
             // alone gives the same set, in two rounds: the tests' oracle)
-            crate::join::substitute_shared_existentials(&mut z, n_exist);
+            crate::join::substitute_shared_existentials(&mut z, n_left);
             if z.simplify() {
                 out.parts.push(z);
             }

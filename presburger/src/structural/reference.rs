@@ -1,0 +1,73 @@
+//! The simple versions of the structural operations' fast paths, kept as
+//! the oracles of their tests (`tests/structural_fast.rs`): projections by
+//! transform and simplify alone, and the composition with every pair of
+//! disjuncts built and simplified.
+
+use super::{align_any, join_parts, need_map, params_dest, Dest};
+use crate::error::{Error, Result};
+use crate::map::Map;
+use crate::space::Space;
+
+impl Map {
+    /// [`domain`](Self::domain) by transform and simplify alone (the
+    /// tests' oracle).
+    #[doc(hidden)]
+    pub fn domain_reference(&self) -> Result<Map> {
+        need_map(self, "domain")?;
+        let (np, ni, no) = (self.space.n_param(), self.space.n_in(), self.space.n_out());
+        let dest: Vec<Dest> = params_dest(np)
+            .chain((0..ni).map(|k| Dest::Var(np + k)))
+            .chain((0..no).map(Dest::Exist))
+            .collect();
+        Ok(self.project_parts_reference(self.space.domain_space(), &dest, no))
+    }
+
+    /// [`range`](Self::range) by transform and simplify alone (the tests'
+    /// oracle).
+    #[doc(hidden)]
+    pub fn range_reference(&self) -> Result<Map> {
+        need_map(self, "range")?;
+        let (np, ni, no) = (self.space.n_param(), self.space.n_in(), self.space.n_out());
+        let dest: Vec<Dest> = params_dest(np)
+            .chain((0..ni).map(Dest::Exist))
+            .chain((0..no).map(|k| Dest::Var(np + k)))
+            .collect();
+        Ok(self.project_parts_reference(self.space.range_space(), &dest, ni))
+    }
+
+    /// [`apply_range`](Self::apply_range) with every pair of disjuncts
+    /// built and simplified (the simple version, the tests' oracle).
+    #[doc(hidden)]
+    pub fn apply_range_reference(&self, other: &Map) -> Result<Map> {
+        need_map(self, "apply_range")?;
+        need_map(other, "apply_range")?;
+        let (a, b) = align_any(self, other);
+        if a.space.range != *b.space.domain.as_ref().unwrap() {
+            return Err(Error::SpaceMismatch(
+                "apply_range: range of the first does not match domain of the second".into(),
+            ));
+        }
+        let np = a.space.n_param();
+        let (ni, nm, no) = (a.space.n_in(), a.space.n_out(), b.space.n_out());
+        let space = Space::map(
+            a.space.params.clone(),
+            a.space.domain.clone().unwrap(),
+            b.space.range.clone(),
+        );
+        let da: Vec<Dest> = params_dest(np)
+            .chain((0..ni).map(|k| Dest::Var(np + k)))
+            .chain((0..nm).map(Dest::Exist))
+            .collect();
+        let db: Vec<Dest> = params_dest(np)
+            .chain((0..nm).map(Dest::Exist))
+            .chain((0..no).map(|k| Dest::Var(np + ni + k)))
+            .collect();
+        join_parts(&a, &b, space, &da, &db, nm, false)
+    }
+
+    /// [`project_parts`](Self::project_parts) by transform and simplify
+    /// alone: the simple version, the oracle of the tests.
+    fn project_parts_reference(&self, space: Space, dest: &[Dest], n_exist: usize) -> Map {
+        self.map_parts(space.clone(), |b| b.transform(space.clone(), dest, n_exist))
+    }
+}

@@ -1,0 +1,269 @@
+//! The fast paths of the structural operations (`domain`, `range`:
+//! projected variables given by a unit equality substituted before
+//! simplification; `reverse`, `apply_range`: rows moved in one pass) against
+//! the simple versions (`domain_reference`, `range_reference`: transform,
+//! then simplify alone) and against brute force on a box.
+
+use presburger::{Int, Map};
+use proptest::prelude::*;
+use testkit::oracle::contains;
+
+/// Constraints of relations `[n] -> { [i, j] -> [k, l] }`: unit and
+/// non-unit equalities between the tuples, existentials, integer divisions.
+const POOL: &[&str] = &[
+    "k = i + 1",
+    "l = j",
+    "k = 2i",
+    "2l = i + j",
+    "k + l = n",
+    "i = k - l",
+    "j = 3k + 1",
+    "l = floor((i + k)/2)",
+    "(i + l) mod 3 = 1",
+    "exists e : k = 2e + j",
+    "exists e : 2e <= l <= 2e + 1 and e >= i",
+    "k <= j + n",
+    "i + j <= l + 2",
+    "k >= 2 - n",
+    "l = n",
+    "i = 1",
+];
+
+/// Every variable bounded, so that brute force over a box decides membership.
+const BOX: &str = "-3 <= i <= 3 and -3 <= j <= 3 and -4 <= k <= 4 and -4 <= l <= 4";
+
+fn relation(disjuncts: &[Vec<usize>]) -> Map {
+    let parts: Vec<String> = disjuncts
+        .iter()
+        .map(|d| {
+            let mut c = vec![BOX.to_string()];
+            c.extend(d.iter().map(|&k| POOL[k].to_string()));
+            format!("[i, j] -> [k, l] : {}", c.join(" and "))
+        })
+        .collect();
+    let text = if parts.is_empty() {
+        "[n] -> { [i, j] -> [k, l] : 1 = 0 }".to_string()
+    } else {
+        format!("[n] -> {{ {} }}", parts.join("; "))
+    };
+    text.parse().unwrap()
+}
+
+fn disjuncts() -> impl Strategy<Value = Vec<Vec<usize>>> {
+    prop::collection::vec(prop::collection::vec(0..POOL.len(), 0..5), 0..3)
+}
+
+fn ints(v: &[i64]) -> Vec<Int> {
+    v.iter().map(|&x| Int::from(x)).collect()
+}
+
+/// The points `(n, i, j, k, l)` of the relation on the box (n in 0..=2).
+fn points(m: &Map) -> Vec<[i64; 5]> {
+    let mut out = Vec::new();
+    for n in 0..=2 {
+        for i in -3..=3 {
+            for j in -3..=3 {
+                for k in -4..=4 {
+                    for l in -4..=4 {
+                        if contains(m, &ints(&[n, i, j, k, l])) {
+                            out.push([n, i, j, k, l]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// `domain` and `range` are their simple versions (as sets, and every
+    /// disjunct left non-empty by the same simplification), and both agree
+    /// with brute force; `reverse` too.
+    #[test]
+    fn projections_agree(d in disjuncts()) {
+        let m = relation(&d);
+        let dom = m.domain().unwrap();
+        let ran = m.range().unwrap();
+        prop_assert!(dom.is_equal(&m.domain_reference().unwrap()).unwrap(), "domain of {}", m);
+        prop_assert!(ran.is_equal(&m.range_reference().unwrap()).unwrap(), "range of {}", m);
+        let rev = m.reverse().unwrap();
+        let pts = points(&m);
+        for n in 0..=2 {
+            for a in -4..=4i64 {
+                for b in -4..=4i64 {
+                    let in_dom = pts.iter().any(|p| p[0] == n && p[1] == a && p[2] == b);
+                    prop_assert_eq!(contains(&dom, &ints(&[n, a, b])), in_dom, "domain of {} at {:?}", m, (n, a, b));
+                    let in_ran = pts.iter().any(|p| p[0] == n && p[3] == a && p[4] == b);
+                    prop_assert_eq!(contains(&ran, &ints(&[n, a, b])), in_ran, "range of {} at {:?}", m, (n, a, b));
+                }
+            }
+        }
+        for p in &pts {
+            prop_assert!(contains(&rev, &ints(&[p[0], p[3], p[4], p[1], p[2]])), "reverse of {} at {:?}", m, p);
+        }
+        prop_assert!(rev.reverse().unwrap().is_equal(&m).unwrap(), "reverse twice of {}", m);
+    }
+}
+
+/// Constraints of relations `[n] -> { [k, l] -> [p, q] }` (the second
+/// operand of a composition): constants that clash with the first's, unit
+/// and non-unit equalities, existentials, divisions.
+const RIGHT: &[&str] = &[
+    "k = 1",
+    "l = -1",
+    "k = 2",
+    "p = k",
+    "q = l + 1",
+    "p = 2l",
+    "p + q = k",
+    "exists f : p = 2f + l",
+    "q = floor((k + 1)/2)",
+    "(k - p) mod 2 = 0",
+    "p <= n",
+    "q >= k - 1",
+];
+
+/// Constants for the first operand too.
+const LEFT_EXTRA: &[&str] = &["k = 1", "l = 2", "k = 2", "l = -1"];
+
+fn relation_right(disjuncts: &[Vec<usize>]) -> Map {
+    let parts: Vec<String> = disjuncts
+        .iter()
+        .map(|d| {
+            let mut c =
+                vec!["-4 <= k <= 4 and -4 <= l <= 4 and -3 <= p <= 3 and -3 <= q <= 3".to_string()];
+            c.extend(d.iter().map(|&k| RIGHT[k].to_string()));
+            format!("[k, l] -> [p, q] : {}", c.join(" and "))
+        })
+        .collect();
+    let text = if parts.is_empty() {
+        "[n] -> { [k, l] -> [p, q] : 1 = 0 }".to_string()
+    } else {
+        format!("[n] -> {{ {} }}", parts.join("; "))
+    };
+    text.parse().unwrap()
+}
+
+fn left_disjuncts() -> impl Strategy<Value = Vec<Vec<usize>>> {
+    prop::collection::vec(
+        prop::collection::vec(0..POOL.len() + LEFT_EXTRA.len(), 0..4),
+        0..3,
+    )
+}
+
+fn relation_left(disjuncts: &[Vec<usize>]) -> Map {
+    let parts: Vec<String> = disjuncts
+        .iter()
+        .map(|d| {
+            let mut c = vec![BOX.to_string()];
+            c.extend(d.iter().map(|&k| {
+                if k < POOL.len() {
+                    POOL[k].to_string()
+                } else {
+                    LEFT_EXTRA[k - POOL.len()].to_string()
+                }
+            }));
+            format!("[i, j] -> [k, l] : {}", c.join(" and "))
+        })
+        .collect();
+    let text = if parts.is_empty() {
+        "[n] -> { [i, j] -> [k, l] : 1 = 0 }".to_string()
+    } else {
+        format!("[n] -> {{ {} }}", parts.join("; "))
+    };
+    text.parse().unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// `apply_range` (pairs with clashing constants left out, the middle
+    /// that the first operand's equalities give substituted as the rows are
+    /// built) is its simple version and agrees with brute force.
+    #[test]
+    fn composition_agrees(l in left_disjuncts(), r in prop::collection::vec(prop::collection::vec(0..RIGHT.len(), 0..4), 0..3)) {
+        let a = relation_left(&l);
+        let b = relation_right(&r);
+        let c = a.apply_range(&b).unwrap();
+        prop_assert!(c.is_equal(&a.apply_range_reference(&b).unwrap()).unwrap(), "{} then {}", a, b);
+        // `apply` (a set through a relation) takes the same join: the
+        // domain of a relation through it is its range
+        let through = a.domain_reference().unwrap().apply(&a).unwrap();
+        prop_assert!(through.is_equal(&a.range_reference().unwrap()).unwrap(), "{}", a);
+        let through = c.domain_reference().unwrap().apply(&c).unwrap();
+        prop_assert!(through.is_equal(&c.range_reference().unwrap()).unwrap(), "{} then {}", a, b);
+        let pa = points(&a);
+        for n in 0..=2i64 {
+            let mut pb = Vec::new();
+            for k in -4..=4i64 {
+                for lv in -4..=4i64 {
+                    for p in -3..=3i64 {
+                        for q in -3..=3i64 {
+                            if contains(&b, &ints(&[n, k, lv, p, q])) {
+                                pb.push([k, lv, p, q]);
+                            }
+                        }
+                    }
+                }
+            }
+            for i in -3..=3i64 {
+                for j in -3..=3i64 {
+                    for p in -3..=3i64 {
+                        for q in -3..=3i64 {
+                            let want = pa.iter().any(|x| x[0] == n && x[1] == i && x[2] == j
+                                && pb.iter().any(|y| y[0] == x[3] && y[1] == x[4] && y[2] == p && y[3] == q));
+                            prop_assert_eq!(contains(&c, &ints(&[n, i, j, p, q])), want, "{} then {} at {:?}", a, b, (n, i, j, p, q));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Projections of three dimensions, where the dimensions substituted away
+/// are not one block (the first and the last), against the simple version.
+#[test]
+fn projections_of_three() {
+    for text in [
+        "[n] -> { [i] -> [a, b, c] : a = i + 1 and c = 2 - i and 0 <= b <= 2a and b <= n }",
+        "[n] -> { [i] -> [a, b, c] : a = i and 2b = i and c = n and i <= 5 }",
+        "[n] -> { [i] -> [a, b, c] : c = i and exists e : a = 3e and 0 <= a - b <= n and b >= c }",
+        "[n] -> { [a, b, c] -> [i] : a = i + 1 and c = 2 - i and 0 <= b <= 2a and b <= n }",
+        "[n] -> { [a, b, c] -> [i] : b = floor((a + c)/2) and a = i and c = -i }",
+    ] {
+        let m: Map = text.parse().unwrap();
+        assert!(
+            m.domain()
+                .unwrap()
+                .is_equal(&m.domain_reference().unwrap())
+                .unwrap(),
+            "{text}"
+        );
+        assert!(
+            m.range()
+                .unwrap()
+                .is_equal(&m.range_reference().unwrap())
+                .unwrap(),
+            "{text}"
+        );
+        let r = m.reverse().unwrap();
+        assert!(
+            r.apply_range(&m)
+                .unwrap()
+                .is_equal(&r.apply_range_reference(&m).unwrap())
+                .unwrap(),
+            "{text}"
+        );
+        assert!(
+            m.apply_range(&r)
+                .unwrap()
+                .is_equal(&m.apply_range_reference(&r).unwrap())
+                .unwrap(),
+            "{text}"
+        );
+    }
+}
