@@ -27,11 +27,11 @@ impl Map {
     }
 
     /// [`subtract`](Self::subtract) without its shortcuts (a disjunct of
-    /// `self` syntactically inside one of `other` dropped unsimplified; a
-    /// disjunct of the minuend proved inside the subtrahend's disjunct by
-    /// linear programming before the disjointness test; disjointness
-    /// proved on the rational relaxation): the test oracle of the fast
-    /// path.
+    /// `self` syntactically inside one of `other`, up to a renaming of
+    /// `other`'s locals, dropped unsimplified; the disjointness test skipped
+    /// when a subtrahend disjunct's rows are all the minuend disjunct's or
+    /// the point kept on the minuend disjunct is in it): the test oracle of
+    /// the fast path.
     #[doc(hidden)]
     pub fn subtract_reference(&self, other: &Map) -> Result<Map> {
         subtract_with(self, other, false)
@@ -71,8 +71,13 @@ fn subtract_with(a: &Map, b: &Map, fast: bool) -> Result<Map> {
     let mut cur: Vec<BasicMap> = Vec::new();
     for p in &a.parts {
         // a disjunct whose rows imply, one by one, every row of a disjunct
-        // of `b` is inside it: nothing of it is left (not even simplified)
-        if fast && b.parts.iter().any(|q| syntactically_contains(q, p)) {
+        // of `b` (up to a renaming of `b`'s locals) is inside it: nothing of
+        // it is left (not even simplified)
+        if fast
+            && b.parts.iter().any(|q| {
+                syntactically_contains(q, p) || super::local_map::contains_by_local_map(q, p)
+            })
+        {
             continue;
         }
         cur.extend(prepared_minuend(p)?);
