@@ -4,8 +4,10 @@
 use crate::basic::BasicMap;
 use crate::budget;
 use crate::error::{Error, Result};
+use crate::guess::{guess, remember_point, Guess};
 use crate::int::Int;
 use crate::map::Map;
+use crate::syntactic::{contains_by_definitions, syntactically_contains};
 use crate::trace::traced;
 
 impl Map {
@@ -20,29 +22,19 @@ impl Map {
     /// ```
     pub fn subtract(&self, other: &Map) -> Result<Map> {
         traced!("subtract", [self, other], {
-            let (a, b) = self.aligned_ref(other, "subtract")?;
-            let mut cur: Vec<BasicMap> = Vec::new();
-            for p in &a.parts {
-                cur.extend(prepared_minuend(p)?);
-            }
-            for bpart in &b.parts {
-                if cur.is_empty() {
-                    break;
-                }
-                for bx in bpart.make_divs_explicit()? {
-                    let mut next = Vec::new();
-                    for p in cur {
-                        next.extend(subtract_basic(p, &bx)?);
-                    }
-                    cur = next;
-                }
-            }
-            Ok(Map {
-                space: a.space.clone(),
-                parts: cur,
-                memo: Default::default(),
-            })
+            subtract_with(self, other, true)
         })
+    }
+
+    /// [`subtract`](Self::subtract) without its shortcuts (a disjunct of
+    /// `self` syntactically inside one of `other`, up to a renaming of
+    /// `other`'s locals, dropped unsimplified; the disjointness test skipped
+    /// when a subtrahend disjunct's rows are all the minuend disjunct's or
+    /// the point kept on the minuend disjunct is in it): the test oracle of
+    /// the fast path.
+    #[doc(hidden)]
+    pub fn subtract_reference(&self, other: &Map) -> Result<Map> {
+        subtract_with(self, other, false)
     }
 
     /// Whether `self \ other` is empty, deciding as soon as one piece of the
@@ -73,28 +65,81 @@ impl Map {
     }
 }
 
-/// A disjunct of the minuend simplified, `None` if empty.
-fn prepared_minuend(p: &BasicMap) -> Result<Option<BasicMap>> {
-    let Some(mut p) = p.simplified_nonempty()? else {
-        return Ok(None);
-    };
-    // cheap definitions for the minuend's existentials let the subtrahend's
-    // equal divisions be recognised as the same
-    if p.divs.iter().any(Option::is_none) {
-        p.detect_divs();
-        p.simplify();
+/// `a \ b`, with the shortcuts of [`subtract_basic_each`] when `fast`.
+fn subtract_with(a: &Map, b: &Map, fast: bool) -> Result<Map> {
+    let (a, b) = a.aligned_ref(b, "subtract")?;
+    let mut cur: Vec<BasicMap> = Vec::new();
+    for p in &a.parts {
+        // a disjunct whose rows imply, one by one, every row of a disjunct
+        // of `b` (up to a renaming of `b`'s locals) is inside it: nothing of
+        // it is left (not even simplified)
+        if fast
+            && b.parts.iter().any(|q| {
+                syntactically_contains(q, p) || super::local_map::contains_by_local_map(q, p)
+            })
+        {
+            continue;
+        }
+        cur.extend(prepared_minuend(p)?);
     }
-    Ok(Some(p))
+    for bpart in &b.parts {
+        if cur.is_empty() {
+            break;
+        }
+        for bx in bpart.make_divs_explicit()? {
+            let mut next = Vec::new();
+            for p in cur {
+                subtract_basic_each(p, &bx, fast, &mut |piece| {
+                    next.push(piece);
+                    Ok(false)
+                })?;
+            }
+            cur = next;
+        }
+    }
+    Ok(Map {
+        space: a.space.clone(),
+        parts: cur,
+        memo: Default::default(),
+    })
 }
 
-/// `p \ b` as disjoint pieces, where every local of `b` is defined.
-fn subtract_basic(p: BasicMap, b: &BasicMap) -> Result<Vec<BasicMap>> {
-    let mut pieces = Vec::new();
-    subtract_basic_each(p, b, &mut |piece| {
-        pieces.push(piece);
-        Ok(false)
-    })?;
-    Ok(pieces)
+/// A disjunct of the minuend simplified, `None` if empty.
+///
+/// As [`BasicMap::simplified_nonempty`] (simplify, exact emptiness test,
+/// relations between locals by linear programming), except that a point
+/// found by the exact search is kept on the simplified disjunct and on `p`
+/// (their hints): a later call on `p` then tests emptiness with one check
+/// instead of a search, and [`subtract_basic_each`] proves with it that
+/// the disjunct meets a subtrahend (skipping the disjointness test).
+fn prepared_minuend(p: &BasicMap) -> Result<Option<BasicMap>> {
+    let mut b = p.clone();
+    if !b.simplify() {
+        return Ok(None);
+    }
+    match guess(&b, false, true) {
+        Guess::Point(_) => {}
+        Guess::Empty => return Ok(None),
+        Guess::Unknown => match b.search_simplified()? {
+            None => return Ok(None),
+            Some(x) => {
+                remember_point(&b, &x);
+            }
+        },
+    }
+    if let Some(x) = b.hint.get() {
+        p.hint.set(x);
+    }
+    if b.local_relations_by_lp()? {
+        b.simplify();
+    }
+    // cheap definitions for the minuend's existentials let the subtrahend's
+    // equal divisions be recognised as the same
+    if b.divs.iter().any(Option::is_none) {
+        b.detect_divs();
+        b.simplify();
+    }
+    Ok(Some(b))
 }
 
 /// Whether `p \ (b_0 ∪ b_1 ∪ ...)` is empty, `p` non-empty and simplified,
@@ -134,7 +179,7 @@ pub(crate) fn difference_is_empty(
     }
     let bx = bxs[part].as_ref().expect("made above")[idx].clone();
     let mut empty = true;
-    subtract_basic_each(p, &bx, &mut |piece| {
+    subtract_basic_each(p, &bx, true, &mut |piece| {
         if !difference_is_empty(piece, k + 1, b, bxs)? {
             empty = false;
             return Ok(true);
@@ -144,11 +189,24 @@ pub(crate) fn difference_is_empty(
     Ok(empty)
 }
 
-/// The pieces of `p \ b` (as [`subtract_basic`] makes them, in the same
-/// order) handed to `each` as they are made; `each` returns `true` to stop.
+/// The pieces of `p \ b` (`p` split on the negations of `b`'s rows, every
+/// local of `b` defined), handed to `each` as they are made; `each` returns
+/// `true` to stop.
+///
+/// With `fast`, two exact shortcuts replace the disjointness test (an
+/// integer emptiness test of `p ∩ b`, paid in full when they overlap, as
+/// a point must be found):
+/// - every row of `b` is among `base`'s rows (`p` with `b`'s locals and
+///   their defining bounds): `p ⊆ b`, no piece;
+/// - the point kept on `p` (its hint, checked against `p`'s rows) is in
+///   `b` (evaluated through `b`'s division definitions): `p` and `b`
+///   overlap, so the test would say "not disjoint".
+///
+/// The pieces are those of the plain path.
 fn subtract_basic_each(
     p: BasicMap,
     b: &BasicMap,
+    fast: bool,
     each: &mut dyn FnMut(BasicMap) -> Result<bool>,
 ) -> Result<()> {
     // base = p ∩ (b's locals with their defining constraints)
@@ -195,12 +253,18 @@ fn subtract_basic_each(
     // the rows already in base (the definitional ones) are not negated
     // (nor needed below: base has them)
     cons.retain(|c| !base.ineqs.contains(c));
+    if fast && cons.is_empty() {
+        return Ok(()); // p ⊆ b
+    }
+    let overlap = fast && kept_point_in(&p, b);
     // disjoint: nothing to remove (and no splitting of p)
-    let mut both = base.clone();
-    both.ineqs.extend(cons.iter().cloned());
-    if both.into_is_empty()? {
-        each(p)?;
-        return Ok(());
+    if !overlap {
+        let mut both = base.clone();
+        both.ineqs.extend(cons.iter().cloned());
+        if both.into_is_empty()? {
+            each(p)?;
+            return Ok(());
+        }
     }
     let mut acc = base;
     // the rational relaxation of acc, extended row by row (one tableau, not
@@ -232,4 +296,22 @@ fn subtract_basic_each(
         }
     }
     Ok(())
+}
+
+/// True if the point kept on `p` (its hint) satisfies `p`'s rows and its
+/// `(params, in, out)` part is in `b` by evaluation through `b`'s division
+/// definitions: a proof that `p ∩ b` is not empty.
+fn kept_point_in(p: &BasicMap, b: &BasicMap) -> bool {
+    if !crate::guess::kept_point_holds(p) {
+        return false;
+    }
+    let Some(x) = p.hint.get() else {
+        return false;
+    };
+    let nv = p.space.n_vars();
+    if x.len() < nv {
+        return false;
+    }
+    let x: Vec<Int> = x[..nv].iter().map(|&v| Int::from(v)).collect();
+    contains_by_definitions(b, &x) == Some(true)
 }

@@ -38,8 +38,10 @@ impl Map {
             // the simplified disjuncts of `b`, made when first needed
             let mut bs: Option<Vec<BasicMap>> = None;
             for p in &a.parts {
-                // the syntactic test holds for any rows, simplified or not
-                if b.parts.iter().any(|q| syntactically_contains(q, p)) {
+                // the syntactic tests hold for any rows, simplified or not
+                if b.parts.iter().any(|q| {
+                    syntactically_contains(q, p) || super::local_map::contains_by_local_map(q, p)
+                }) {
                     continue;
                 }
                 let mut ps = p.clone();

@@ -19,3 +19,4 @@ mod counting;
 mod difference;
 mod emptiness;
 mod inclusion;
+mod local_map;
