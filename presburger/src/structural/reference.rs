@@ -3,8 +3,8 @@
 //! transform and simplify alone, and the composition with every pair of
 //! disjuncts built and simplified.
 
-use super::{align_any, join_parts, need_map, params_dest, Dest};
-use crate::error::{Error, Result};
+use super::{need_map, params_dest, Dest};
+use crate::error::Result;
 use crate::map::Map;
 use crate::space::Space;
 
@@ -39,30 +39,7 @@ impl Map {
     /// built and simplified (the simple version, the tests' oracle).
     #[doc(hidden)]
     pub fn apply_range_reference(&self, other: &Map) -> Result<Map> {
-        need_map(self, "apply_range")?;
-        need_map(other, "apply_range")?;
-        let (a, b) = align_any(self, other);
-        if a.space.range != *b.space.domain.as_ref().unwrap() {
-            return Err(Error::SpaceMismatch(
-                "apply_range: range of the first does not match domain of the second".into(),
-            ));
-        }
-        let np = a.space.n_param();
-        let (ni, nm, no) = (a.space.n_in(), a.space.n_out(), b.space.n_out());
-        let space = Space::map(
-            a.space.params.clone(),
-            a.space.domain.clone().unwrap(),
-            b.space.range.clone(),
-        );
-        let da: Vec<Dest> = params_dest(np)
-            .chain((0..ni).map(|k| Dest::Var(np + k)))
-            .chain((0..nm).map(Dest::Exist))
-            .collect();
-        let db: Vec<Dest> = params_dest(np)
-            .chain((0..nm).map(Dest::Exist))
-            .chain((0..no).map(|k| Dest::Var(np + ni + k)))
-            .collect();
-        join_parts(&a, &b, space, &da, &db, nm, false)
+        self.apply_range_joined(other, false)
     }
 
     /// [`project_parts`](Self::project_parts) by transform and simplify
