@@ -100,6 +100,16 @@ fn per_call(f: Runner, p: &Prepared, min: u128, clock: Clock) -> u128 {
     median(loops)
 }
 
+/// One call of `f` on each of `inputs` (the timed loop of `--fresh`; a
+/// function of its own so that a profiler can count its instructions alone:
+/// `valgrind --tool=callgrind --toggle-collect='trace_time::fresh_calls*'`).
+#[inline(never)]
+fn fresh_calls(f: Runner, inputs: &[Prepared]) {
+    for q in inputs {
+        let _ = std::hint::black_box(f(q));
+    }
+}
+
 /// The time per call of `case` in the chosen mode (ns), `None` if it does
 /// not parse: the operation's time less the trivial call's
 /// ([`testkit::ops::trivial`], through the same path: as the isl side
@@ -116,9 +126,7 @@ fn time_case(case: &Case, fresh: bool, min: u128, clock: Clock) -> Option<u128> 
         // one loop over the K inputs, as the isl side times it: the
         // clock is read twice per loop, not twice per call
         let t = clock.now();
-        for q in &inputs {
-            let _ = std::hint::black_box(f(q));
-        }
+        fresh_calls(f, &inputs);
         let dt = (clock.now() - t) / k as u128;
         let t = clock.now();
         for q in &inputs {
