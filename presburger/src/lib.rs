@@ -98,6 +98,7 @@ mod join;
 mod lexopt;
 mod map;
 pub mod matrix;
+mod memo;
 mod ops;
 mod pairwise;
 pub mod parse;

@@ -79,7 +79,8 @@ proptest! {
             let reference = x.subtract_reference(y).unwrap();
             prop_assert!(is_difference(&reference, x, y), "reference {} \\ {}", x, y);
             // twice on the same objects: the second call finds the points
-            // the first kept on the minuend's disjuncts
+            // the first kept on the minuend's disjuncts, and the prepared
+            // minuend and explicit subtrahend disjuncts it kept by their rows
             for round in 0..2 {
                 let fast = x.subtract(y).unwrap();
                 prop_assert!(is_difference(&fast, x, y), "round {}: {} \\ {} = {}", round, x, y, fast);

@@ -1,12 +1,15 @@
 //! Difference and complement: `A \\ B` splits on the constraints of each
 //! disjunct of `B`, whose locals are first made explicit.
 
+use std::cell::RefCell;
+
 use crate::basic::BasicMap;
 use crate::budget;
 use crate::error::{Error, Result};
 use crate::guess::{guess, remember_point, Guess};
 use crate::int::Int;
 use crate::map::Map;
+use crate::memo::Memo;
 use crate::syntactic::{contains_by_definitions, syntactically_contains};
 use crate::trace::traced;
 
@@ -30,8 +33,9 @@ impl Map {
     /// `self` syntactically inside one of `other`, up to a renaming of
     /// `other`'s locals, dropped unsimplified; the disjointness test skipped
     /// when a subtrahend disjunct's rows are all the minuend disjunct's or
-    /// the point kept on the minuend disjunct is in it): the test oracle of
-    /// the fast path.
+    /// the point kept on the minuend disjunct is in it; and without the
+    /// prepared disjuncts kept from earlier calls): the test oracle of the
+    /// fast path.
     #[doc(hidden)]
     pub fn subtract_reference(&self, other: &Map) -> Result<Map> {
         subtract_with(self, other, false)
@@ -80,13 +84,22 @@ fn subtract_with(a: &Map, b: &Map, fast: bool) -> Result<Map> {
         {
             continue;
         }
-        cur.extend(prepared_minuend(p)?);
+        cur.extend(if fast {
+            prepared_minuend(p)?
+        } else {
+            prepared_minuend_computed(p)?
+        });
     }
     for bpart in &b.parts {
         if cur.is_empty() {
             break;
         }
-        for bx in bpart.make_divs_explicit()? {
+        let explicit = if fast {
+            explicit_subtrahend(bpart)?
+        } else {
+            bpart.make_divs_explicit()?
+        };
+        for bx in explicit {
             let mut next = Vec::new();
             for p in cur {
                 subtract_basic_each(p, &bx, fast, &mut |piece| {
@@ -112,7 +125,48 @@ fn subtract_with(a: &Map, b: &Map, fast: bool) -> Result<Map> {
 /// (their hints): a later call on `p` then tests emptiness with one check
 /// instead of a search, and [`subtract_basic_each`] proves with it that
 /// the disjunct meets a subtrahend (skipping the disjointness test).
+///
+/// Kept by the identity of `p`'s rows ([`crate::memo`]): a later
+/// difference from the same disjunct starts from the kept result.
 fn prepared_minuend(p: &BasicMap) -> Result<Option<BasicMap>> {
+    if let Some(kept) = PREPARED.with(|m| m.borrow().get(p)) {
+        return Ok(kept.map(|mut b| {
+            b.space = p.space.clone();
+            b
+        }));
+    }
+    let prepared = prepared_minuend_computed(p)?;
+    PREPARED.with(|m| m.borrow_mut().put(p, prepared.clone()));
+    Ok(prepared)
+}
+
+/// The disjuncts of `b` with every local explicit
+/// ([`BasicMap::make_divs_explicit`]), kept by the identity of `b`'s rows
+/// as [`prepared_minuend`] is.
+fn explicit_subtrahend(b: &BasicMap) -> Result<Vec<BasicMap>> {
+    if let Some(kept) = EXPLICIT.with(|m| m.borrow().get(b)) {
+        return Ok(kept
+            .into_iter()
+            .map(|mut x| {
+                x.space = b.space.clone();
+                x
+            })
+            .collect());
+    }
+    let explicit = b.make_divs_explicit()?;
+    EXPLICIT.with(|m| m.borrow_mut().put(b, explicit.clone()));
+    Ok(explicit)
+}
+
+thread_local! {
+    /// The last minuend disjuncts prepared (see [`prepared_minuend`]).
+    static PREPARED: RefCell<Memo<Option<BasicMap>>> = const { RefCell::new(Memo::new(8)) };
+    /// The last subtrahend disjuncts made explicit.
+    static EXPLICIT: RefCell<Memo<Vec<BasicMap>>> = const { RefCell::new(Memo::new(8)) };
+}
+
+/// [`prepared_minuend`], computed.
+fn prepared_minuend_computed(p: &BasicMap) -> Result<Option<BasicMap>> {
     let mut b = p.clone();
     if !b.simplify() {
         return Ok(None);
@@ -168,7 +222,7 @@ pub(crate) fn difference_is_empty(
             bxs.push(None);
         }
         if bxs[part].is_none() {
-            bxs[part] = Some(b[part].make_divs_explicit()?);
+            bxs[part] = Some(explicit_subtrahend(&b[part])?);
         }
         let n = bxs[part].as_ref().map_or(0, Vec::len);
         if idx < n {
