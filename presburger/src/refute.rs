@@ -82,7 +82,6 @@ fn refute_rows_with(b: &BasicMap, sparse: bool) -> Result<bool, Overflow> {
         }
     }
     // 1. solve each equality for a column and substitute it into later rows
-    let mut nz: Vec<usize> = Vec::new();
     for e in 0..ne {
         let (done, rest) = a.split_at_mut((e + 1) * n);
         let eq = &mut done[e * n..];
@@ -105,10 +104,10 @@ fn refute_rows_with(b: &BasicMap, sparse: bool) -> Result<bool, Overflow> {
             .rev()
             .find(|&c| eq[c].unsigned_abs() == 1)
             .or_else(|| (1..n).rev().find(|&c| eq[c] != 0)))?;
-        // the columns of the equality (usually a few): with a unit pivot a
-        // row changes only there
-        nz.clear();
-        nz.extend((0..n).filter(|&j| eq[j] != 0));
+        // the columns of the equality when it has at most 8 (usually 2 or
+        // 3): with a unit pivot a row changes only there (listed, on the
+        // stack, once a row needs them; `None` inside: too many)
+        let mut few: Option<Option<([usize; 8], usize)>> = None;
         let p = eq[c];
         let scale = fit(p.checked_abs())?;
         for (k, row) in rest.chunks_exact_mut(n).enumerate() {
@@ -118,8 +117,13 @@ fn refute_rows_with(b: &BasicMap, sparse: bool) -> Result<bool, Overflow> {
             // row·|p| - sign(p)·row[c]·eq has no column c; |p| > 0 keeps an
             // inequality's direction
             let f = fit(row[c].checked_mul(p.signum()))?;
-            if sparse && scale == 1 {
-                for &j in &nz {
+            let cols = match few {
+                Some(x) => x,
+                None if sparse && scale == 1 => *few.insert(columns_of(eq)),
+                None => *few.insert(None),
+            };
+            if let Some((cols, len)) = cols {
+                for &j in &cols[..len] {
                     row[j] = fit(row[j].checked_sub(fit(f.checked_mul(eq[j]))?))?;
                 }
             } else {
@@ -165,12 +169,24 @@ fn refute_rows_with(b: &BasicMap, sparse: bool) -> Result<bool, Overflow> {
 /// comparisons of every pair cost ~13 k instructions on the 55-row
 /// intersections that the AST generator tests (tiled_mix).
 fn has_opposite_pair(ineqs: &[i64], n: usize) -> Result<bool, Overflow> {
-    let mut keys: Vec<(u64, usize)> = ineqs
-        .chunks_exact(n)
-        .enumerate()
-        .filter(|(_, r)| r[1..].iter().any(|&x| x != 0))
-        .map(|(i, r)| (key(&r[1..]), i))
-        .collect();
+    // (`key` over the non-zero coefficients only: rows are sparse)
+    let mut keys: Vec<(u64, usize)> = Vec::with_capacity(ineqs.len() / n.max(1));
+    for (i, r) in ineqs.chunks_exact(n).enumerate() {
+        let mut h: u64 = 0;
+        let mut any = false;
+        let mut m: u64 = KEY_START;
+        for &x in &r[1..] {
+            if x != 0 {
+                any = true;
+                h = h.wrapping_add((x as u64).wrapping_mul(m));
+            }
+            m = next_multiplier(m);
+        }
+        debug_assert!(!any || h == key(&r[1..]));
+        if any {
+            keys.push((h, i));
+        }
+    }
     if keys.len() < 2 {
         return Ok(false);
     }
@@ -200,16 +216,43 @@ fn has_opposite_pair(ineqs: &[i64], n: usize) -> Result<bool, Overflow> {
 }
 
 /// A key of the coefficients `a`, linear modulo 2^64: `key(-a) =
-/// -key(a)` (wrapping), so opposite rows have keys that cancel.
-#[inline]
+/// -key(a)` (wrapping), so opposite rows have keys that cancel
+/// ([`has_opposite_pair`] computes it on the non-zero coefficients only;
+/// this is its definition, for the debug check).
 fn key(a: &[i64]) -> u64 {
     let mut h: u64 = 0;
-    let mut m: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut m: u64 = KEY_START;
     for &x in a {
         h = h.wrapping_add((x as u64).wrapping_mul(m));
-        m = m.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1;
+        m = next_multiplier(m);
     }
     h
+}
+
+/// The multiplier of the first coefficient in [`key`].
+const KEY_START: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// The multiplier of the next coefficient in [`key`] (odd).
+#[inline(always)]
+fn next_multiplier(m: u64) -> u64 {
+    m.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1
+}
+
+/// The columns (the constant's included) of an equality's non-zero
+/// entries and their number, if at most 8.
+fn columns_of(eq: &[i64]) -> Option<([usize; 8], usize)> {
+    let mut cols = [0usize; 8];
+    let mut len = 0;
+    for (j, &v) in eq.iter().enumerate() {
+        if v != 0 {
+            if len == cols.len() {
+                return None;
+            }
+            cols[len] = j;
+            len += 1;
+        }
+    }
+    Some((cols, len))
 }
 
 /// The gcd of the absolute values (0 for all zeros; 0 also if it does not
