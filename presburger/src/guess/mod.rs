@@ -86,7 +86,7 @@ pub(crate) fn guess(b: &BasicMap, want_point: bool, remember: bool) -> Guess {
 /// the equalities (Gaussian elimination), tightened every row by the gcd
 /// of its coefficients and compared the opposite inequalities, the
 /// contradictions `refute` looks for, so it would almost always only
-/// repeat that work (~45 k instructions of a 123-row set, trace-lexmin-17,
+/// repeat that work (~160 k instructions of a 123-row set, trace-lexmin-17,
 /// on the way to the exact search). Sound alike: a point is verified, and
 /// `Empty` comes only from a violated row or the gcd test.
 pub(crate) fn guess_simplified(b: &BasicMap, want_point: bool, remember: bool) -> Guess {
