@@ -234,6 +234,15 @@ proptest! {
             let mut s = b.clone();
             if s.simplify() {
                 agree(&s)?;
+                // without `refute` on the simplified rows: the same point
+                // as the full guess, and an `Empty` that the search confirms
+                s.hint = Hint::default();
+                let full = guess(&s, true, false);
+                match guess_simplified(&s, true, false) {
+                    Guess::Point(p) => prop_assert_eq!(Guess::Point(p), full, "{}", text),
+                    Guess::Empty => prop_assert_eq!(s.sample_by_search().unwrap(), None, "{}", text),
+                    Guess::Unknown => prop_assert!(!matches!(full, Guess::Point(_)), "{}", text),
+                }
             }
         }
     }

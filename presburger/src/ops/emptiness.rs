@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use crate::basic::BasicMap;
 use crate::error::{Error, Result};
-use crate::guess::{guess, guess_again, remember_point, Guess, Order};
+use crate::guess::{guess, guess_again, guess_simplified, remember_point, Guess, Order};
 use crate::int::Int;
 use crate::map::Map;
 use crate::simplex::integer_sample;
@@ -44,9 +44,10 @@ impl BasicMap {
 
     /// [`sample`](Self::sample) of an already simplified basic map: a
     /// verified guess (bound propagation; simplification may have removed
-    /// what blocked it on the original), else the exact search.
+    /// what blocked it on the original; not the contradictions of
+    /// `refute`, which the simplification looked for), else the exact search.
     fn sample_simplified(&self) -> Result<Option<Vec<Int>>> {
-        match guess(self, true, false) {
+        match guess_simplified(self, true, false) {
             Guess::Point(p) => Ok(p),
             Guess::Empty => Ok(None),
             Guess::Unknown => self.search_simplified(),
@@ -74,7 +75,7 @@ impl BasicMap {
         if !b.simplify() {
             return Ok(None);
         }
-        match guess(&b, false, true) {
+        match guess_simplified(&b, false, true) {
             Guess::Point(_) => {
                 if let Some(p) = b.hint.get() {
                     self.hint.set(p);

@@ -144,17 +144,84 @@ fn sample_tightened<R: AsRef<[Int]>>(
     sample_ineqs(k, rows, method)
 }
 
-/// Index pairs `(i, j)` of (tightened) inequalities with opposite
-/// directions, or `None` if there are none.
+/// True if `a = -b` on the coefficients (the constants, entry 0, are not compared).
+fn opposite(a: &[Int], b: &[Int]) -> bool {
+    a[1..].iter().zip(&b[1..]).all(|(x, y)| match (x, y) {
+        (Int::Small(x), Int::Small(y)) => x.checked_neg() == Some(*y),
+        _ => *x == -y,
+    })
+}
+
+/// A key of a row's coefficients, linear modulo 2^64 (`key(-a) = -key(a)`,
+/// wrapping), so opposite rows have keys that cancel; `None` when a
+/// coefficient is not an `i64` or is `i64::MIN` (whose negation is not).
+fn opposite_key(a: &[Int]) -> Option<u64> {
+    let mut h: u64 = 0;
+    let mut m: u64 = 0x9E37_79B9_7F4A_7C15;
+    for x in a {
+        match x {
+            Int::Small(0) => {}
+            Int::Small(x) if *x != i64::MIN => h = h.wrapping_add((*x as u64).wrapping_mul(m)),
+            _ => return None,
+        }
+        m = m.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1;
+    }
+    Some(h)
+}
+
+/// Index pairs `(i, j)`, `i < j`, of (tightened) inequalities with opposite
+/// directions, in increasing order, or `None` if there are none.
+///
+/// Rows are compared in full only with the rows whose [`opposite_key`]
+/// cancels theirs (the keys sorted); a row without a key is compared with
+/// every row. The comparison of every pair ([`opposite_pairs_by_all_pairs`],
+/// the oracle) cost ~600 k instructions on the 111 sparse rows of a
+/// 36-dimensional set (trace-lexmin-17), each comparison running over the
+/// zero coefficients both rows share.
 fn opposite_pairs<R: AsRef<[Int]>>(rows: &[R]) -> Option<Vec<(usize, usize)>> {
-    // quadratic, but each comparison stops at the first coefficient that is
-    // not the negation of the other's (usually the first)
-    let opposite = |a: &[Int], b: &[Int]| {
-        a[1..].iter().zip(&b[1..]).all(|(x, y)| match (x, y) {
-            (Int::Small(x), Int::Small(y)) => x.checked_neg() == Some(*y),
-            _ => *x == -y,
-        })
-    };
+    let mut keys: Vec<(u64, usize)> = Vec::with_capacity(rows.len());
+    let mut keyless: Vec<usize> = Vec::new();
+    for (i, r) in rows.iter().enumerate() {
+        match opposite_key(&r.as_ref()[1..]) {
+            Some(k) => keys.push((k, i)),
+            None => keyless.push(i),
+        }
+    }
+    keys.sort_unstable();
+    let mut pairs = Vec::new();
+    for &(k, i) in &keys {
+        let want = k.wrapping_neg();
+        let start = keys.partition_point(|&(x, _)| x < want);
+        for &(x, j) in &keys[start..] {
+            if x != want {
+                break;
+            }
+            if j > i && opposite(rows[i].as_ref(), rows[j].as_ref()) {
+                pairs.push((i, j));
+            }
+        }
+    }
+    for (n, &i) in keyless.iter().enumerate() {
+        for j in 0..rows.len() {
+            // (a pair of keyless rows once, from its first row)
+            if j != i && !keyless[..n].contains(&j) && opposite(rows[i].as_ref(), rows[j].as_ref())
+            {
+                pairs.push((i.min(j), i.max(j)));
+            }
+        }
+    }
+    if pairs.is_empty() {
+        return None;
+    }
+    pairs.sort_unstable();
+    Some(pairs)
+}
+
+/// [`opposite_pairs`] by the comparison of every pair (its oracle).
+#[cfg(test)]
+pub(super) fn opposite_pairs_by_all_pairs<R: AsRef<[Int]>>(
+    rows: &[R],
+) -> Option<Vec<(usize, usize)>> {
     let mut pairs = Vec::new();
     for i in 0..rows.len() {
         for j in i + 1..rows.len() {
@@ -168,6 +235,12 @@ fn opposite_pairs<R: AsRef<[Int]>>(rows: &[R]) -> Option<Vec<(usize, usize)>> {
     } else {
         Some(pairs)
     }
+}
+
+/// [`opposite_pairs`], for the tests.
+#[cfg(test)]
+pub(super) fn opposite_pairs_keyed<R: AsRef<[Int]>>(rows: &[R]) -> Option<Vec<(usize, usize)>> {
+    opposite_pairs(rows)
 }
 
 /// An inequality after [`tighten`].

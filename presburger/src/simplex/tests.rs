@@ -209,3 +209,49 @@ mod brute_force {
         }
     }
 }
+
+mod opposite_rows {
+    use super::super::sample::{opposite_pairs_by_all_pairs, opposite_pairs_keyed};
+    use crate::int::Int;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 1000, failure_persistence: None, ..ProptestConfig::default() })]
+
+        /// The keyed search for opposite rows finds the pairs, in the
+        /// order, of the comparison of every pair: rows drawn with many
+        /// opposite and equal ones, some with coefficients beyond `i64`
+        /// or `i64::MIN` (rows without a key).
+        #[test]
+        fn opposite_pairs_match_all_pairs(
+            rows in prop::collection::vec((-3i64..=3, prop::collection::vec(-1i64..=1, 3), 0u8..6), 0..12),
+            flips in prop::collection::vec((any::<usize>(), -2i64..=2), 0..8),
+        ) {
+            let big = Int::from(i64::MAX) * Int::from(4);
+            let mut a: Vec<Vec<Int>> = Vec::new();
+            for (c, coef, kind) in &rows {
+                let mut r = vec![Int::from(*c)];
+                r.extend(coef.iter().map(|&x| Int::from(x)));
+                match kind {
+                    0 => r[1] = big.clone(),
+                    1 => r[2] = -&big,
+                    2 => r[3] = Int::from(i64::MIN),
+                    3 => r[1] = -Int::from(i64::MIN), // beyond i64, the negation of MIN
+                    _ => {}
+                }
+                a.push(r);
+            }
+            // negated copies of some rows (their constants changed), and plain copies
+            for (f, c) in &flips {
+                if a.is_empty() {
+                    break;
+                }
+                let r = a[f % a.len()].clone();
+                let mut neg: Vec<Int> = r.iter().map(|x| -x).collect();
+                neg[0] = Int::from(*c);
+                a.push(if c % 2 == 0 { neg } else { r });
+            }
+            prop_assert_eq!(opposite_pairs_keyed(&a), opposite_pairs_by_all_pairs(&a), "{:?}", a);
+        }
+    }
+}
