@@ -4,75 +4,32 @@
 //! simplifying again, as isl marks a basic set it has simplified and does
 //! not simplify it twice.
 //!
-//! Sound because [`RowsId::is`] holds only while the storage is unwritten
-//! (a write of rows whose identity is kept moves them to a new storage):
-//! same storages, same rows; the divisions and the dimension counts (all
-//! the simplification depends on besides the rows) are compared too.
+//! Kept in a [`Memo`] (sound for the reasons given there: same unwritten
+//! row storages, divisions and dimension counts).
 
 use std::cell::RefCell;
 
 use crate::basic::BasicMap;
-use crate::rows::RowsId;
-
-/// How many disjuncts each thread remembers.
-const KEEP: usize = 8;
-
-struct Kept {
-    eqs: RowsId,
-    ineqs: RowsId,
-    divs: crate::divs::Divs,
-    dims: (usize, usize, usize),
-    /// `None`: the simplification found the disjunct empty.
-    simplified: Option<BasicMap>,
-}
+use crate::memo::Memo;
 
 thread_local! {
-    static KEPT: RefCell<Vec<Kept>> = const { RefCell::new(Vec::new()) };
-}
-
-fn dims(b: &BasicMap) -> (usize, usize, usize) {
-    (b.n_param(), b.n_in(), b.n_out())
+    /// The last 8 disjuncts simplified here, by their rows.
+    static KEPT: RefCell<Memo<Option<BasicMap>>> = const { RefCell::new(Memo::new(8)) };
 }
 
 /// `b` simplified ([`BasicMap::simplify`]), or `None` if the simplification
 /// finds it empty: the kept copy when `b`'s rows are those of a disjunct
 /// simplified here before.
 pub(crate) fn simplified(b: &BasicMap) -> Option<BasicMap> {
-    let found = KEPT.with(|k| {
-        let k = k.borrow();
-        k.iter()
-            .position(|e| {
-                e.eqs.is(&b.eqs) && e.ineqs.is(&b.ineqs) && e.dims == dims(b) && e.divs == b.divs
-            })
-            .map(|i| {
-                k[i].simplified.as_ref().map(|s| {
-                    let mut s = s.clone();
-                    s.space = b.space.clone();
-                    s
-                })
-            })
-    });
-    if let Some(s) = found {
-        return s;
+    if let Some(kept) = KEPT.with(|k| k.borrow().get(b)) {
+        return kept.map(|mut s| {
+            s.space = b.space.clone();
+            s
+        });
     }
     let mut s = b.clone();
     let simplified = s.simplify().then_some(s);
-    KEPT.with(|k| {
-        let mut k = k.borrow_mut();
-        if k.len() >= KEEP {
-            k.pop();
-        }
-        k.insert(
-            0,
-            Kept {
-                eqs: b.eqs.id(),
-                ineqs: b.ineqs.id(),
-                divs: b.divs.clone(),
-                dims: dims(b),
-                simplified: simplified.clone(),
-            },
-        );
-    });
+    KEPT.with(|k| k.borrow_mut().put(b, simplified.clone()));
     simplified
 }
 
