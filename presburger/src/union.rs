@@ -503,11 +503,38 @@ impl UnionMap {
             if let Some(u) = memo::CoalescedUnion::get(self) {
                 return Ok(u);
             }
-            let u = self.coalesce_each()?;
-            if !Arc::ptr_eq(&u.params, &self.params) {
-                return Ok(u);
+            // parts that coalescing leaves as they are (most maps of one
+            // disjunct) are neither copied nor compared: when no part
+            // changes, the answer is `self`'s own list
+            let mut changed: Option<Vec<Map>> = None;
+            for (k, x) in self.maps.iter().enumerate() {
+                match x.coalesce_changed()? {
+                    None => {
+                        if let Some(v) = &mut changed {
+                            v.push(x.clone());
+                        }
+                    }
+                    Some(m) => {
+                        let in_place = same_tuples(&x.space, &m.space)
+                            && crate::map::same_params(&m.space.params, &self.params);
+                        if !in_place {
+                            // (not expected: coalescing keeps the space)
+                            return self.coalesce_each();
+                        }
+                        changed
+                            .get_or_insert_with(|| {
+                                let mut v = Vec::with_capacity(self.maps.len());
+                                v.extend_from_slice(&self.maps[..k]);
+                                v
+                            })
+                            .push(m);
+                    }
+                }
             }
-            Ok(memo::CoalescedUnion::set(self, u.into_maps()))
+            Ok(match changed {
+                None => memo::CoalescedUnion::set_unchanged(self),
+                Some(maps) => memo::CoalescedUnion::set(self, maps),
+            })
         })
     }
 

@@ -156,30 +156,49 @@ impl Map {
         Ok(Part::into_map(self.space.clone(), parts))
     }
 
+    /// [`coalesce`](Self::coalesce), or `None` when its answer has exactly
+    /// the disjuncts of `self` (the same rows, shared): what
+    /// [`UnionMap::coalesce`](crate::UnionMap::coalesce) asks of each part,
+    /// so that a part left as it is (most maps of one disjunct) is neither
+    /// copied nor compared.
+    pub(crate) fn coalesce_changed(&self) -> Result<Option<Map>> {
+        if self.parts.len() <= 1 {
+            return self.coalesce_one_changed();
+        }
+        self.coalesce().map(Some)
+    }
+
     /// [`coalesce`](Self::coalesce) of a map of at most one disjunct: only
     /// the cheap normalisation of `cheap::normalise`, no LP (one unit of
     /// the operation budget).
-    ///
-    /// The rows are shared with the input until the normalisation changes
-    /// one (see `Rows`), and rows it leaves unchanged are marked so (a mark
-    /// of `Rows`, cleared by any write): coalescing them again, or a copy of
-    /// them, is a copy of the reference-counted rows. When the
-    /// normalisation changes the rows, the normalised rows are kept on the
-    /// input ([`CoalesceMemo`], keyed by the identity of the input's rows
-    /// only: the normalisation reads nothing else): coalescing the same map
-    /// again, or a copy of it, is its disjunct with the kept rows in place
-    /// of its own, instead of a new normalisation.
     fn coalesce_one(&self) -> Result<Map> {
+        Ok(self.coalesce_one_changed()?.unwrap_or_else(|| Map {
+            space: self.space.clone(),
+            parts: self.parts.clone(),
+            memo: Default::default(),
+        }))
+    }
+
+    /// [`coalesce_one`](Self::coalesce_one), `None` when the answer is
+    /// `self`'s disjunct as it is (see
+    /// [`coalesce_changed`](Self::coalesce_changed)).
+    ///
+    /// The normalisation is decided read-only (`cheap::normalised`): rows
+    /// it leaves unchanged are not copied, and are marked so (a mark of
+    /// `Rows`, cleared by any write): coalescing them again, or a copy of
+    /// them, tests the mark only. When the normalisation changes the rows,
+    /// the normalised rows are kept on the input ([`CoalesceMemo`], keyed
+    /// by the identity of the input's rows only: the normalisation reads
+    /// nothing else): coalescing the same map again, or a copy of it, is
+    /// its disjunct with the kept rows in place of its own, instead of a
+    /// new normalisation.
+    fn coalesce_one_changed(&self) -> Result<Option<Map>> {
         crate::budget::tick(1)?;
         let Some(b) = self.parts.first() else {
-            return Ok(Map::empty(self.space.clone()));
+            return Ok(None);
         };
         if cheap::known_normal(b) {
-            return Ok(Map {
-                space: self.space.clone(),
-                parts: vec![b.clone()],
-                memo: Default::default(),
-            });
+            return Ok(None);
         }
         let with_rows = |normal: Option<(Rows, Rows)>| match normal {
             None => Map::empty(self.space.clone()),
@@ -196,21 +215,18 @@ impl Map {
             },
         };
         if let Some(normal) = CoalesceMemo::get_one(self, b) {
-            return Ok(with_rows(normal));
+            return Ok(Some(with_rows(normal)));
         }
-        let mut c = b.clone();
-        let nonempty = cheap::normalise(&mut c);
-        if nonempty && c.eqs.shares(&b.eqs) && c.ineqs.shares(&b.ineqs) {
-            cheap::mark_normal(b);
-            return Ok(Map {
-                space: self.space.clone(),
-                parts: vec![c],
-                memo: Default::default(),
-            });
-        }
-        let normal = nonempty.then(|| (c.eqs.clone(), c.ineqs.clone()));
+        let normal = match cheap::normalised(b) {
+            cheap::Normal::Same => {
+                cheap::mark_normal(b);
+                return Ok(None);
+            }
+            cheap::Normal::Empty => None,
+            cheap::Normal::Rows(eqs, ineqs) => Some((eqs, ineqs)),
+        };
         CoalesceMemo::set_one(self, b, normal.clone());
-        Ok(with_rows(normal))
+        Ok(Some(with_rows(normal)))
     }
 }
 

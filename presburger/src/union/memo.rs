@@ -92,6 +92,21 @@ impl CoalescedUnion {
         }
     }
 
+    /// Keep `u`'s own parts as its coalesced parts (coalescing changes
+    /// none of them) and return the answer, which shares them.
+    pub(crate) fn set_unchanged(u: &UnionMap) -> UnionMap {
+        let entry = Entry {
+            parts: Arc::downgrade(&u.maps),
+            params: Arc::downgrade(&u.params),
+            answer: None,
+        };
+        if let Ok(mut g) = u.coalesced.0.lock() {
+            *g = Some(entry);
+            u.coalesced.1.store(true, Ordering::Relaxed);
+        }
+        CoalescedUnion::answer(u.params.clone(), u.maps.clone())
+    }
+
     /// Keep `parts` as the coalesced parts of `u` and return the answer:
     /// `u`'s own list when each map's disjuncts are unchanged (the same
     /// storages, see [`same_parts`]).

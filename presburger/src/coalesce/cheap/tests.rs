@@ -2,11 +2,12 @@
 //! (`reference`) and against enumeration on a small box.
 
 use super::{
-    drop_parallel_rows, drop_parallel_rows_pairwise, normalise, normalise_rows, reference,
-    scan_row, write_kept, RowInfo,
+    drop_parallel_rows, drop_parallel_rows_pairwise, kept_rows, normalise, normalised,
+    normalised_list, reference, scan_rows, with_scratch, Normal, RowInfo,
 };
 use crate::basic::BasicMap;
 use crate::int::Int;
+use crate::matrix::{normalize_eq, normalize_ineq};
 use crate::space::{Space, Tuple};
 use proptest::prelude::*;
 
@@ -259,21 +260,70 @@ fn more_rows_and_columns_than_the_inline_buffers() {
     assert_eq!(fast.ineqs.len(), 2 * d + (d - 1));
 }
 
-/// The rows' info as `normalise` computes it before dropping parallel rows.
+#[test]
+fn columns_beyond_the_bound_masks_are_read_in_full() {
+    // 70 columns (the masks of bounded columns hold 64): column c bounded
+    // in [0, 1] for odd c only, rows over pairs of columns on both sides of
+    // the 64th, implied by the box (dropped), contradicted by it (empty) or
+    // neither (kept), as the reference decides
+    let d = 70;
+    let base = || {
+        let mut b = BasicMap::universe(Space::set(vec![], Tuple::anonymous(d)));
+        for c in (1..=d).step_by(2) {
+            let mut lo = vec![0; d + 1];
+            lo[c] = 1;
+            let mut hi = vec![0; d + 1];
+            hi[0] = 1;
+            hi[c] = -1;
+            b.ineqs.push(row(&lo));
+            b.ineqs.push(row(&hi));
+        }
+        b
+    };
+    let pair = |k: i64, a: usize, b: usize| {
+        let mut r = vec![0; d + 1];
+        r[0] = k;
+        r[a] = -1;
+        r[b] = -1;
+        row(&r)
+    };
+    for (k, a, b, kept) in [
+        (2, 63, 67, Some(false)),
+        (2, 61, 63, Some(false)),
+        (1, 63, 67, Some(true)),
+        (5, 66, 67, Some(true)),
+        (-3, 65, 69, None),
+        (-3, 3, 69, None),
+    ] {
+        let mut fast = base();
+        fast.ineqs.push(pair(k, a, b));
+        let mut slow = fast.clone();
+        let n = fast.ineqs.len();
+        let ok = normalise(&mut fast);
+        assert_eq!(ok, reference::normalise(&mut slow), "{k} {a} {b}");
+        assert_eq!(ok, kept.is_some(), "{k} {a} {b}");
+        if let Some(kept) = kept {
+            assert_eq!(fast.ineqs, slow.ineqs, "{k} {a} {b}");
+            assert_eq!(fast.ineqs.len() == n, kept, "{k} {a} {b}");
+        }
+    }
+}
+
+/// The rows' info as `normalise` computes it before dropping parallel rows
+/// (the rows gcd-normalised).
 fn infos(b: &BasicMap) -> Vec<RowInfo> {
-    b.ineqs
-        .iter()
-        .enumerate()
-        .map(|(k, r)| {
-            let (hash, single) = scan_row(r);
-            RowInfo {
-                hash,
-                single,
-                kept: true,
-                from: k as u32,
-            }
-        })
-        .collect()
+    let mut info = Vec::new();
+    assert!(scan_rows(&b.ineqs, &mut info));
+    info
+}
+
+/// `b` with every row divided by its gcd, `None` if a row has no integer
+/// solution.
+fn gcd_normalised(b: &BasicMap) -> Option<BasicMap> {
+    let mut c = b.clone();
+    c.eqs = normalised_list(&b.eqs, normalize_eq)?.into();
+    c.ineqs = normalised_list(&b.ineqs, normalize_ineq)?.into();
+    Some(c)
 }
 
 proptest! {
@@ -293,18 +343,16 @@ proptest! {
         bounds in prop::option::of(1i64..=3),
     ) {
         let b = disjunct(d, &base, &copies, &eqs, bounds);
-        let mut fast = b.clone();
-        let mut slow = b.clone();
-        prop_assume!(normalise_rows(&mut fast) && normalise_rows(&mut slow));
-        let (mut fi, mut si) = (infos(&fast), infos(&slow));
-        let ok_fast = drop_parallel_rows(&fast.ineqs, &mut fi);
-        let ok_slow = drop_parallel_rows_pairwise(&slow.ineqs, &mut si);
+        let g = gcd_normalised(&b);
+        prop_assume!(g.is_some());
+        let g = g.expect("assumed");
+        let (mut fi, mut si) = (infos(&g), infos(&g));
+        let ok_fast = drop_parallel_rows(&g.ineqs, &mut fi, &mut Vec::new());
+        let ok_slow = drop_parallel_rows_pairwise(&g.ineqs, &mut si);
         prop_assert_eq!(ok_fast, ok_slow, "{:?}", b);
         if ok_fast {
             // the kept rows with their merged constants
-            write_kept(&mut fast, &fi);
-            write_kept(&mut slow, &si);
-            prop_assert_eq!(&fast.ineqs, &slow.ineqs, "{:?}", b);
+            prop_assert_eq!(kept_rows(&g.ineqs, &fi), kept_rows(&g.ineqs, &si), "{:?}", b);
         }
         let mut whole = b.clone();
         let mut refd = b.clone();
@@ -323,9 +371,9 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 500, failure_persistence: None, ..ProptestConfig::default() })]
 
     /// The normalisation writes the same rows whether they are shared with
-    /// another copy (only the kept rows copied into new storage) or owned
-    /// (edited in place), and leaves the other copy as it was; rows it
-    /// keeps unchanged stay shared.
+    /// another copy or not, and leaves the other copy as it was; rows it
+    /// keeps unchanged stay shared; and `normalised` says `Same` exactly
+    /// when `normalise` changes nothing.
     #[test]
     fn shared_and_owned_rows_normalise_alike(
         d in 1usize..=3,
@@ -346,6 +394,16 @@ proptest! {
             prop_assert_eq!(&shared.ineqs, &owned.ineqs);
             // inequalities written only when they change
             prop_assert_eq!(shared.ineqs.shares(&b.ineqs), shared.ineqs.to_vec() == before);
+        }
+        let same = kept && shared.eqs.shares(&b.eqs) && shared.ineqs.shares(&b.ineqs);
+        prop_assert_eq!(matches!(normalised(&b), Normal::Same), same);
+        // the same answer with the per-thread scratch in use (fresh buffers)
+        let mut nested = b.clone();
+        let kept_nested = with_scratch(|_| normalise(&mut nested));
+        prop_assert_eq!(kept_nested, kept);
+        if kept {
+            prop_assert_eq!(&nested.eqs, &shared.eqs);
+            prop_assert_eq!(&nested.ineqs, &shared.ineqs);
         }
     }
 }
