@@ -15,6 +15,7 @@ use crate::map::Map;
 use crate::space::{Space, Tuple};
 use crate::trace::traced;
 
+mod project;
 mod reference;
 
 /// Where an old variable goes in [`BasicMap::transform`].
@@ -216,10 +217,10 @@ impl Map {
     /// then simplify alone, which finds the same substitutions in a second
     /// round): the tests' oracle.
     fn project_parts(&self, space: Space, dest: &[Dest], n_exist: usize) -> Map {
+        // (the rows built in one pass, those of transform then the
+        // substitution: `project::project_part`)
         self.map_parts(space.clone(), |b| {
-            let mut t = b.transform(space.clone(), dest, n_exist);
-            crate::join::substitute_shared_existentials(&mut t, n_exist);
-            t
+            project::project_part(b, &space, dest, n_exist)
         })
     }
 
