@@ -121,17 +121,23 @@ pub(crate) fn project_part(b: &BasicMap, space: &Space, dest: &[Dest], n_exist: 
         .map(|(_, r)| gather(r))
         .collect();
     let ineqs: crate::rows::Rows = b.ineqs.iter().map(|r| gather(r)).collect();
-    let mut divs = Vec::with_capacity(n_left + b.n_div());
-    divs.resize(n_left, None);
-    divs.extend(b.divs.iter().map(|d| {
-        d.as_ref().map(|d| Div {
-            num: gather(&d.num),
-            den: d.den.clone(),
-        })
-    }));
+    // (no division before or after: the empty list shared)
+    let divs: crate::divs::Divs = if n_left == 0 && b.divs.is_empty() {
+        b.divs.clone()
+    } else {
+        let mut divs = Vec::with_capacity(n_left + b.n_div());
+        divs.resize(n_left, None);
+        divs.extend(b.divs.iter().map(|d| {
+            d.as_ref().map(|d| Div {
+                num: gather(&d.num),
+                den: d.den.clone(),
+            })
+        }));
+        divs.into()
+    };
     let mut t = BasicMap {
         space: space.clone(),
-        divs: divs.into(),
+        divs,
         eqs,
         ineqs,
         hint: Default::default(),
