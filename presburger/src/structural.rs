@@ -15,6 +15,7 @@ use crate::map::Map;
 use crate::space::{Space, Tuple};
 use crate::trace::traced;
 
+mod project;
 mod reference;
 
 /// Where an old variable goes in [`BasicMap::transform`].
@@ -34,34 +35,57 @@ impl BasicMap {
         debug_assert_eq!(dest.len(), self.space.n_vars());
         let nv = space.n_vars();
         let new_len = 1 + nv + n_exist + self.n_div();
-        let mut map = Vec::with_capacity(self.row_len());
-        map.push(0);
-        for d in dest {
-            map.push(match *d {
-                Dest::Var(k) => 1 + k,
-                Dest::Exist(k) => 1 + nv + k,
-            });
+        let new_col = |d: &Dest| match *d {
+            Dest::Var(k) => 1 + k,
+            Dest::Exist(k) => 1 + nv + k,
+        };
+        // the sources of the new columns, read off `dest` at once (no two
+        // old columns meet: every layout but a few); else the column map
+        let mut src = vec![crate::basic::NO_SOURCE; new_len];
+        src[0] = 0;
+        let mut injective = true;
+        for (k, d) in dest.iter().enumerate() {
+            let j = new_col(d);
+            injective &= src[j] == crate::basic::NO_SOURCE;
+            src[j] = 1 + k;
         }
+        let off = self.off_div();
         for k in 0..self.n_div() {
-            map.push(1 + nv + n_exist + k);
+            src[1 + nv + n_exist + k] = off + k;
         }
+        let map: Vec<usize> = if injective {
+            Vec::new()
+        } else {
+            std::iter::once(0)
+                .chain(dest.iter().map(new_col))
+                .chain((0..self.n_div()).map(|k| 1 + nv + n_exist + k))
+                .collect()
+        };
         // rows are remapped straight from self (no intermediate copy), each
         // read off its sources in one pass when no two columns meet
-        let src = crate::basic::sources(&map, new_len);
-        let f = |r: &Vec<Int>| match &src {
-            Some(s) => crate::basic::gather_row(r, s),
-            None => crate::basic::remap_row(r, &map, new_len),
+        let f = |r: &Vec<Int>| {
+            if injective {
+                crate::basic::gather_row(r, &src)
+            } else {
+                crate::basic::remap_row(r, &map, new_len)
+            }
         };
-        let mut divs = vec![None; n_exist];
-        divs.extend(self.divs.iter().map(|d| {
-            d.as_ref().map(|d| crate::basic::Div {
-                num: f(&d.num),
-                den: d.den.clone(),
-            })
-        }));
+        // (no division before or after: the empty list shared)
+        let divs: crate::divs::Divs = if n_exist == 0 && self.divs.is_empty() {
+            self.divs.clone()
+        } else {
+            let mut divs = vec![None; n_exist];
+            divs.extend(self.divs.iter().map(|d| {
+                d.as_ref().map(|d| crate::basic::Div {
+                    num: f(&d.num),
+                    den: d.den.clone(),
+                })
+            }));
+            divs.into()
+        };
         BasicMap {
             space,
-            divs: divs.into(),
+            divs,
             eqs: self.eqs.iter().map(f).collect(),
             ineqs: self.ineqs.iter().map(f).collect(),
             hint: Default::default(),
@@ -216,10 +240,10 @@ impl Map {
     /// then simplify alone, which finds the same substitutions in a second
     /// round): the tests' oracle.
     fn project_parts(&self, space: Space, dest: &[Dest], n_exist: usize) -> Map {
+        // (the rows built in one pass, those of transform then the
+        // substitution: `project::project_part`)
         self.map_parts(space.clone(), |b| {
-            let mut t = b.transform(space.clone(), dest, n_exist);
-            crate::join::substitute_shared_existentials(&mut t, n_exist);
-            t
+            project::project_part(b, &space, dest, n_exist)
         })
     }
 
