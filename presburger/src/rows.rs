@@ -67,16 +67,6 @@ impl Rows {
         }
     }
 
-    /// The rows for writing if this is their only owner (no copy needed;
-    /// the mark is cleared as by any write), else `None`: a caller that
-    /// would keep only part of shared rows builds the new list itself
-    /// instead of copying them all first.
-    pub(crate) fn unique_mut(&mut self) -> Option<&mut Vec<Vec<Int>>> {
-        let s = Arc::get_mut(&mut self.0)?;
-        *s.mark.get_mut() = 0;
-        Some(&mut s.rows)
-    }
-
     /// True if `self` and `other` are the same storage (a copy not written
     /// since): their rows are then equal without comparing them.
     pub fn shares(&self, other: &Rows) -> bool {
