@@ -39,7 +39,8 @@ object (`n_basic_set`/`n_basic_map`/`n_set`/`n_map`: a field read in C, through 
 conversion and error check) is subtracted; the median of 3 such loops is taken (in `--fresh` mode
 one loop over the K inputs, the trivial call on the same K objects). What remains is
 isl's work plus islpy's wrapping of the result (one Python object) and its release; it is
-floored at 10 ns (the number of cases floored is printed).
+floored at 10 ns (the number of cases floored is printed). Python's cyclic garbage collector is
+off while a case is timed (as `timeit` does; since session 26) and runs between cases.
 
 Prints, per op, the number of cases, the median times (per case the median over rounds), the
 geometric mean over its cases of ours/isl (< 1: ours is faster) with its per-round range, the
@@ -47,6 +48,7 @@ median case ratio and the speedup isl/ours; then the same over all cases.
 """
 import argparse
 import collections
+import gc
 import json
 import math
 import statistics
@@ -179,11 +181,19 @@ def isl_ns(case, fresh, min_ms):
             fn()
     except (isl.Error, KeyError):
         return None
-    if fresh:
-        t, t0 = fresh_ns(case, unions, min_ms)
-    else:
-        t = per_call_ns(fn, min_ms)
-        t0 = per_call_ns(trivial, min_ms / 5)
+    # Python's cyclic garbage collector is off while timing (as `timeit` does): a collection
+    # triggered by the objects a timed loop creates would be charged to isl's call
+    gc_was_on = gc.isenabled()
+    gc.disable()
+    try:
+        if fresh:
+            t, t0 = fresh_ns(case, unions, min_ms)
+        else:
+            t = per_call_ns(fn, min_ms)
+            t0 = per_call_ns(trivial, min_ms / 5)
+    finally:
+        if gc_was_on:
+            gc.enable()
     return max(t - t0, 10.0)
 
 
