@@ -99,6 +99,7 @@ mod lexopt;
 mod map;
 pub mod matrix;
 mod memo;
+mod opposite_key;
 mod ops;
 mod pairwise;
 pub mod parse;

@@ -14,9 +14,13 @@
 //! A [`Memo`] is a short list, most recent first, meant to live in a
 //! `thread_local!` of the module whose computation it keeps.
 
+use std::cell::RefCell;
+use std::thread::LocalKey;
+
 use crate::basic::BasicMap;
 use crate::divs::Divs;
 use crate::rows::RowsId;
+use crate::space::Space;
 
 /// What identifies a basic map's contents: its row storages (unwritten),
 /// divisions and dimension counts.
@@ -84,6 +88,49 @@ impl<T: Clone> Memo<T> {
         }
         self.kept.insert(0, (Key::of(b), value));
     }
+}
+
+/// A kept result made the asking basic map's: the names of its space,
+/// which the [`Key`] does not compare, are put back on every basic map in
+/// it.
+pub(crate) trait InSpace {
+    /// `self` with the space of the basic maps in it replaced by `space`.
+    fn in_space(self, space: &Space) -> Self;
+}
+
+impl InSpace for BasicMap {
+    fn in_space(mut self, space: &Space) -> BasicMap {
+        self.space = space.clone();
+        self
+    }
+}
+
+impl<T: InSpace> InSpace for Option<T> {
+    fn in_space(self, space: &Space) -> Option<T> {
+        self.map(|x| x.in_space(space))
+    }
+}
+
+impl<T: InSpace> InSpace for Vec<T> {
+    fn in_space(self, space: &Space) -> Vec<T> {
+        self.into_iter().map(|x| x.in_space(space)).collect()
+    }
+}
+
+/// The result of `compute` for `b`, taken from the thread's `memo` when it
+/// keeps one for `b`'s contents (in `b`'s space), else computed and kept
+/// (an error is not kept).
+pub(crate) fn kept_or<T: Clone + InSpace, E>(
+    memo: &'static LocalKey<RefCell<Memo<T>>>,
+    b: &BasicMap,
+    compute: impl FnOnce() -> Result<T, E>,
+) -> Result<T, E> {
+    if let Some(kept) = memo.with(|m| m.borrow().get(b)) {
+        return Ok(kept.in_space(&b.space));
+    }
+    let value = compute()?;
+    memo.with(|m| m.borrow_mut().put(b, value.clone()));
+    Ok(value)
 }
 
 #[cfg(test)]

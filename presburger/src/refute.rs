@@ -35,6 +35,7 @@
 
 use crate::basic::BasicMap;
 use crate::int::Int;
+use crate::opposite_key::{cancelling_pairs, key, KeyStep};
 
 /// True if one of the contradictions of the [module documentation](self)
 /// shows that `b` has no integer point.
@@ -174,13 +175,13 @@ fn has_opposite_pair(ineqs: &[i64], n: usize) -> Result<bool, Overflow> {
     for (i, r) in ineqs.chunks_exact(n).enumerate() {
         let mut h: u64 = 0;
         let mut any = false;
-        let mut m: u64 = KEY_START;
+        let mut m = KeyStep::start();
         for &x in &r[1..] {
             if x != 0 {
                 any = true;
-                h = h.wrapping_add((x as u64).wrapping_mul(m));
+                h = h.wrapping_add((x as u64).wrapping_mul(m.get()));
             }
-            m = next_multiplier(m);
+            m = m.next();
         }
         debug_assert!(!any || h == key(&r[1..]));
         if any {
@@ -191,51 +192,18 @@ fn has_opposite_pair(ineqs: &[i64], n: usize) -> Result<bool, Overflow> {
         return Ok(false);
     }
     keys.sort_unstable();
-    for &(k, i) in &keys {
-        let want = k.wrapping_neg();
-        let start = keys.partition_point(|&(x, _)| x < want);
-        for &(x, j) in &keys[start..] {
-            if x != want {
-                break;
-            }
-            if j <= i {
-                continue; // each pair once (and never a row with itself)
-            }
-            let (r, s) = (&ineqs[i * n..(i + 1) * n], &ineqs[j * n..(j + 1) * n]);
-            if r[1..]
-                .iter()
-                .zip(&s[1..])
-                .all(|(x, y)| x.checked_neg() == Some(*y))
-                && fit(r[0].checked_add(s[0]))? < 0
-            {
-                return Ok(true);
-            }
+    for (i, j) in cancelling_pairs(&keys) {
+        let (r, s) = (&ineqs[i * n..(i + 1) * n], &ineqs[j * n..(j + 1) * n]);
+        if r[1..]
+            .iter()
+            .zip(&s[1..])
+            .all(|(x, y)| x.checked_neg() == Some(*y))
+            && fit(r[0].checked_add(s[0]))? < 0
+        {
+            return Ok(true);
         }
     }
     Ok(false)
-}
-
-/// A key of the coefficients `a`, linear modulo 2^64: `key(-a) =
-/// -key(a)` (wrapping), so opposite rows have keys that cancel
-/// ([`has_opposite_pair`] computes it on the non-zero coefficients only;
-/// this is its definition, for the debug check).
-fn key(a: &[i64]) -> u64 {
-    let mut h: u64 = 0;
-    let mut m: u64 = KEY_START;
-    for &x in a {
-        h = h.wrapping_add((x as u64).wrapping_mul(m));
-        m = next_multiplier(m);
-    }
-    h
-}
-
-/// The multiplier of the first coefficient in [`key`].
-const KEY_START: u64 = 0x9E37_79B9_7F4A_7C15;
-
-/// The multiplier of the next coefficient in [`key`] (odd).
-#[inline(always)]
-fn next_multiplier(m: u64) -> u64 {
-    m.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1
 }
 
 /// The columns (the constant's included) of an equality's non-zero

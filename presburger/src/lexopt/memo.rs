@@ -8,9 +8,10 @@
 //! row storages, divisions and dimension counts).
 
 use std::cell::RefCell;
+use std::convert::Infallible;
 
 use crate::basic::BasicMap;
-use crate::memo::Memo;
+use crate::memo::{kept_or, Memo};
 
 thread_local! {
     /// The last 8 disjuncts simplified here, by their rows.
@@ -21,16 +22,12 @@ thread_local! {
 /// finds it empty: the kept copy when `b`'s rows are those of a disjunct
 /// simplified here before.
 pub(crate) fn simplified(b: &BasicMap) -> Option<BasicMap> {
-    if let Some(kept) = KEPT.with(|k| k.borrow().get(b)) {
-        return kept.map(|mut s| {
-            s.space = b.space.clone();
-            s
-        });
-    }
-    let mut s = b.clone();
-    let simplified = s.simplify().then_some(s);
-    KEPT.with(|k| k.borrow_mut().put(b, simplified.clone()));
-    simplified
+    let computed: Result<_, Infallible> = kept_or(&KEPT, b, || {
+        let mut s = b.clone();
+        Ok(s.simplify().then_some(s))
+    });
+    let Ok(s) = computed;
+    s
 }
 
 #[cfg(test)]

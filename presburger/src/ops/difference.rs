@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::guess::{guess, remember_point, Guess};
 use crate::int::Int;
 use crate::map::Map;
-use crate::memo::Memo;
+use crate::memo::{kept_or, Memo};
 use crate::syntactic::{contains_by_definitions, syntactically_contains};
 use crate::trace::traced;
 
@@ -129,33 +129,14 @@ fn subtract_with(a: &Map, b: &Map, fast: bool) -> Result<Map> {
 /// Kept by the identity of `p`'s rows ([`crate::memo`]): a later
 /// difference from the same disjunct starts from the kept result.
 fn prepared_minuend(p: &BasicMap) -> Result<Option<BasicMap>> {
-    if let Some(kept) = PREPARED.with(|m| m.borrow().get(p)) {
-        return Ok(kept.map(|mut b| {
-            b.space = p.space.clone();
-            b
-        }));
-    }
-    let prepared = prepared_minuend_computed(p)?;
-    PREPARED.with(|m| m.borrow_mut().put(p, prepared.clone()));
-    Ok(prepared)
+    kept_or(&PREPARED, p, || prepared_minuend_computed(p))
 }
 
 /// The disjuncts of `b` with every local explicit
 /// ([`BasicMap::make_divs_explicit`]), kept by the identity of `b`'s rows
 /// as [`prepared_minuend`] is.
 fn explicit_subtrahend(b: &BasicMap) -> Result<Vec<BasicMap>> {
-    if let Some(kept) = EXPLICIT.with(|m| m.borrow().get(b)) {
-        return Ok(kept
-            .into_iter()
-            .map(|mut x| {
-                x.space = b.space.clone();
-                x
-            })
-            .collect());
-    }
-    let explicit = b.make_divs_explicit()?;
-    EXPLICIT.with(|m| m.borrow_mut().put(b, explicit.clone()));
-    Ok(explicit)
+    kept_or(&EXPLICIT, b, || b.make_divs_explicit())
 }
 
 thread_local! {

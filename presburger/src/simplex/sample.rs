@@ -11,6 +11,7 @@ use super::tableau::{Opt, Tableau};
 use crate::error::Result;
 use crate::int::{gcd_slice, Int};
 use crate::matrix::{dot, normalize_ineq};
+use crate::opposite_key::{cancelling_pairs, KeyStep};
 use std::borrow::Cow;
 
 /// Find an integer point satisfying `eqs` (= 0) and `ineqs` (>= 0) over `n`
@@ -152,19 +153,21 @@ fn opposite(a: &[Int], b: &[Int]) -> bool {
     })
 }
 
-/// A key of a row's coefficients, linear modulo 2^64 (`key(-a) = -key(a)`,
-/// wrapping), so opposite rows have keys that cancel; `None` when a
-/// coefficient is not an `i64` or is `i64::MIN` (whose negation is not).
+/// A row's [`key`](crate::opposite_key::key) (opposite rows have keys
+/// that cancel); `None` when a coefficient is not an `i64` or is `i64::MIN`
+/// (whose negation is not).
 fn opposite_key(a: &[Int]) -> Option<u64> {
     let mut h: u64 = 0;
-    let mut m: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut m = KeyStep::start();
     for x in a {
         match x {
             Int::Small(0) => {}
-            Int::Small(x) if *x != i64::MIN => h = h.wrapping_add((*x as u64).wrapping_mul(m)),
+            Int::Small(x) if *x != i64::MIN => {
+                h = h.wrapping_add((*x as u64).wrapping_mul(m.get()))
+            }
             _ => return None,
         }
-        m = m.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1;
+        m = m.next();
     }
     Some(h)
 }
@@ -188,19 +191,9 @@ fn opposite_pairs<R: AsRef<[Int]>>(rows: &[R]) -> Option<Vec<(usize, usize)>> {
         }
     }
     keys.sort_unstable();
-    let mut pairs = Vec::new();
-    for &(k, i) in &keys {
-        let want = k.wrapping_neg();
-        let start = keys.partition_point(|&(x, _)| x < want);
-        for &(x, j) in &keys[start..] {
-            if x != want {
-                break;
-            }
-            if j > i && opposite(rows[i].as_ref(), rows[j].as_ref()) {
-                pairs.push((i, j));
-            }
-        }
-    }
+    let mut pairs: Vec<(usize, usize)> = cancelling_pairs(&keys)
+        .filter(|&(i, j)| opposite(rows[i].as_ref(), rows[j].as_ref()))
+        .collect();
     for (n, &i) in keyless.iter().enumerate() {
         for j in 0..rows.len() {
             // (a pair of keyless rows once, from its first row)
