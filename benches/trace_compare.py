@@ -6,7 +6,10 @@
         [--timer BINARY [--timer BINARY2]] benches/corpus/trace.jsonl
 
 Ours: `target/release/examples/trace_time --serve [--fresh] --min-ms N CORPUS` (benches/examples/
-trace_time.rs), in process, inputs parsed beforehand: per request the time of one call, counted
+trace_time.rs), in process, inputs parsed beforehand, on the engine's `Map` methods when every
+argument is of one space and the call on maps succeeds (as isl below is called on isl_set/isl_map
+objects then; since session 27, before which our side always went through `UnionMap`), else on
+`UnionMap` (`testkit::ops::timed_runners`): per request the time of one call, counted
 as isl's is (below): the op resolved from its name before timing, less the time of a trivial call
 through the same path (`testkit::ops::trivial`: whether the input has no parts, returned as an
 answer, so the loop, the call, wrapping and dropping the answer are not counted), floored at the

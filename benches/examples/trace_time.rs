@@ -23,7 +23,8 @@
 //! What is counted, as on the isl side: the op is resolved from its name
 //! before timing ([`testkit::ops::runner`], as `trace_compare.py` builds
 //! isl's call beforehand), and the time per call of a trivial call through
-//! the same path ([`testkit::ops::trivial`], a field read returned as an
+//! the same path ([`testkit::ops::trivial`] or, on maps of one space,
+//! [`testkit::ops::map_trivial`]: a field read returned as an
 //! answer: the loop, the call, wrapping and dropping the answer) is
 //! subtracted, as islpy's `n_basic_set` is subtracted from isl's; the
 //! remainder is floored at 10 ns on both sides (a case at the floor on
@@ -47,7 +48,7 @@ use std::io::{BufRead, Write};
 use std::time::Instant;
 
 use testkit::corpus::{read_cases, Case};
-use testkit::ops::{prepare, runner, trivial, Prepared, Runner};
+use testkit::ops::{prepare, timed_runners, Prepared, Runner, Timed};
 
 /// The clock of the measurements: wall-clock time, or (`--cpu`) the CPU time
 /// of this thread (`CLOCK_THREAD_CPUTIME_ID`), which a loaded machine's other
@@ -113,10 +114,15 @@ fn fresh_calls(f: Runner, inputs: &[Prepared]) {
 /// The time per call of `case` in the chosen mode (ns), `None` if it does
 /// not parse: the operation's time less the trivial call's
 /// ([`testkit::ops::trivial`], through the same path: as the isl side
-/// subtracts `n_basic_set`), floored at [`FLOOR_NS`].
+/// subtracts `n_basic_set`), floored at [`FLOOR_NS`]. The calls are those
+/// of [`testkit::ops::timed_runners`]: the `Map` methods when every
+/// argument is one map (as `trace_compare.py` then times isl's
+/// `isl_set`/`isl_map` calls, not the union ones), since session 27.
 fn time_case(case: &Case, fresh: bool, min: u128, clock: Clock) -> Option<u128> {
     let p = prepare(case).ok()?;
-    let f = runner(&case.op)?;
+    // (the `Map` methods when every argument is one map, as the isl side
+    // takes `isl.Set`/`isl.Map` objects then; else the union ones)
+    let Timed { op: f, trivial, .. } = timed_runners(&p)?;
     let (t, t0) = if fresh {
         let start = clock.now();
         let _ = std::hint::black_box(f(&p));

@@ -199,9 +199,17 @@ impl Map {
     /// The union of two maps of the same space.
     pub fn union(&self, other: &Map) -> Result<Map> {
         traced!("union", [self, other], {
-            let (mut a, b) = self.aligned(other, "union")?;
-            a.parts.extend(b.parts);
-            Ok(a)
+            // (the operands borrowed when their parameters agree: each
+            // disjunct is copied once, into a list of the final length)
+            let (a, b) = self.aligned_ref(other, "union")?;
+            let mut parts = Vec::with_capacity(a.parts.len() + b.parts.len());
+            parts.extend(a.parts.iter().cloned());
+            parts.extend(b.parts.iter().cloned());
+            Ok(Map {
+                space: a.space.clone(),
+                parts,
+                memo: Default::default(),
+            })
         })
     }
 

@@ -65,6 +65,8 @@ fn set_arity(op: &str) -> usize {
 pub enum Answer {
     /// A set or relation.
     Set(UnionMap),
+    /// A set or relation of one space (the answer of a [`map_runner`]).
+    Map(Map),
     /// A truth value.
     Bool(bool),
     /// A count.
@@ -75,6 +77,7 @@ impl fmt::Display for Answer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Answer::Set(s) => write!(f, "{s}"),
+            Answer::Map(m) => write!(f, "{m}"),
             Answer::Bool(b) => write!(f, "{b}"),
             Answer::Int(n) => write!(f, "{n}"),
         }
@@ -88,6 +91,9 @@ pub struct Prepared {
     pub case: Case,
     /// Parsed set/map arguments (`project`'s index is not one of them).
     pub inputs: Vec<UnionMap>,
+    /// The same arguments as maps of one space each, if every one is (what
+    /// a [`map_runner`] takes; see [`timed_runners`]).
+    pub maps: Option<Vec<Map>>,
     /// `project`'s dimension index (0 for the other ops).
     pub index: usize,
 }
@@ -154,9 +160,17 @@ pub fn prepare(case: &Case) -> Result<Prepared, PrepareError> {
             need,
         });
     }
+    // (an argument that is not one map, e.g. a union of two spaces or the
+    // empty union, leaves the ops on unions, as isl's parser then gives a
+    // union set/map)
+    let maps = inputs
+        .iter()
+        .map(|u| u.to_map().ok().flatten())
+        .collect::<Option<Vec<Map>>>();
     Ok(Prepared {
         case: case.clone(),
         inputs,
+        maps,
         index,
     })
 }
@@ -198,6 +212,87 @@ pub fn runner(op: &str) -> Option<Runner> {
         "is_single_valued" => |p| Ok(Bool(p.inputs[0].is_single_valued()?)),
         "is_injective" => |p| Ok(Bool(p.inputs[0].is_injective()?)),
         _ => return None,
+    })
+}
+
+/// The engine call of an op name on maps of one space ([`Prepared::maps`],
+/// the `Map` methods), `None` if the op has none or is not in [`OPS`]. The
+/// call panics on a case without [`Prepared::maps`]: see [`timed_runners`].
+///
+/// A compiler with relations of one space calls these, as isl's users call
+/// `isl_map_*` rather than `isl_union_map_*`; `trace_compare.py` times isl
+/// on `isl.Set`/`isl.Map` objects whenever the arguments are of one space,
+/// and the timing harness times these then.
+pub fn map_runner(op: &str) -> Option<Runner> {
+    use Answer::{Bool, Map as M};
+    fn m(p: &Prepared, k: usize) -> &Map {
+        &p.maps.as_ref().expect("maps of one space")[k]
+    }
+    Some(match op {
+        "lexmin" | "lexmin_map" => |p| Ok(M(m(p, 0).lexmin()?)),
+        "lexmax" | "lexmax_map" => |p| Ok(M(m(p, 0).lexmax()?)),
+        "is_empty" => |p| Ok(Bool(m(p, 0).is_empty()?)),
+        "subtract" => |p| Ok(M(m(p, 0).subtract(m(p, 1))?)),
+        "coalesce" => |p| Ok(M(m(p, 0).coalesce()?)),
+        "union" => |p| Ok(M(m(p, 0).union(m(p, 1))?)),
+        "intersect" => |p| Ok(M(m(p, 0).intersect(m(p, 1))?)),
+        "complement" => |p| Ok(M(m(p, 0).complement()?)),
+        "is_equal" => |p| Ok(Bool(m(p, 0).is_equal(m(p, 1))?)),
+        "is_subset" => |p| Ok(Bool(m(p, 0).is_subset(m(p, 1))?)),
+        "gist" => |p| Ok(M(m(p, 0).gist(m(p, 1))?)),
+        "project" => |p| Ok(M(m(p, 0).project_out(p.index, 1)?)),
+        "reverse" => |p| Ok(M(m(p, 0).reverse()?)),
+        "domain" => |p| Ok(M(m(p, 0).domain()?)),
+        "range" => |p| Ok(M(m(p, 0).range()?)),
+        "compose" => |p| Ok(M(m(p, 0).apply_range(m(p, 1))?)),
+        _ => return None,
+    })
+}
+
+/// [`trivial`] on the maps of one space ([`Prepared::maps`]): whether the
+/// first has no disjuncts, as islpy's `n_basic_set`/`n_basic_map`.
+pub fn map_trivial(p: &Prepared) -> presburger::Result<Answer> {
+    let m = &p.maps.as_ref().expect("maps of one space")[0];
+    Ok(Answer::Bool(m.basic_maps().is_empty()))
+}
+
+/// What a timing harness times for a prepared case (see [`timed_runners`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Timed {
+    /// The operation.
+    pub op: Runner,
+    /// The trivial call through the same path, whose time is subtracted.
+    pub trivial: Runner,
+    /// True if these are the `Map` methods ([`map_runner`]).
+    pub on_maps: bool,
+}
+
+/// The operation and the trivial call a timing harness times for `p`, as
+/// `trace_compare.py` picks isl's objects: the `Map` methods
+/// ([`map_runner`], [`map_trivial`]) when every argument is one map and the
+/// call on them succeeds (it fails when, say, the spaces of a union's
+/// operands differ), else the union ones ([`runner`], [`trivial`]). `None`
+/// if the op is not in [`OPS`]. Runs the chosen operation once (to decide,
+/// and on the unions too: either path has then made one call).
+pub fn timed_runners(p: &Prepared) -> Option<Timed> {
+    if p.maps.is_some() {
+        if let Some(op) = map_runner(&p.case.op) {
+            if op(p).is_ok() {
+                return Some(Timed {
+                    op,
+                    trivial: map_trivial,
+                    on_maps: true,
+                });
+            }
+        }
+    }
+    let op = runner(&p.case.op)?;
+    // (run once too, so that either path has made one call before timing)
+    let _ = op(p);
+    Some(Timed {
+        op,
+        trivial,
+        on_maps: false,
     })
 }
 
@@ -252,6 +347,8 @@ pub fn judge(p: &Prepared, answer: &presburger::Result<Answer>) -> Verdict {
         Ok(a) => a,
     };
     let judged = match (p.case.op.as_str(), answer) {
+        // (judged as the union of its one space)
+        (_, Answer::Map(m)) => return judge(p, &Ok(Answer::Set(UnionMap::from_map(m.clone())))),
         (_, Answer::Bool(v)) => Ok(v.to_string() == expect),
         (_, Answer::Int(n)) => Ok(expect.parse::<Int>().map(|e| e == *n).unwrap_or(false)),
         ("sample", Answer::Set(s)) => (|| {
