@@ -155,3 +155,25 @@ fn subtract_duplicated_existentials() {
         );
     }
 }
+
+/// A subtrahend without disjuncts removes nothing: the minuend's disjuncts
+/// come back as they are (the shortcut), the same set as the reference's.
+#[test]
+fn subtract_nothing() {
+    for text in [
+        "[n] -> { [i, j] : 0 <= i < n and i <= j <= i and j >= 2 }",
+        "{ [i] : i >= 4 and i <= 1 }",
+        "{ [i] : exists e : i = 3e and 0 <= i <= 9; [i] : i = 20 }",
+    ] {
+        let a: Map = text.parse().unwrap();
+        let none = Map::empty(a.space().clone());
+        assert!(none.basic_maps().is_empty());
+        let fast = a.subtract(&none).unwrap();
+        assert_eq!(fast.basic_maps().len(), a.basic_maps().len(), "{a}");
+        assert!(
+            fast.is_equal(&a.subtract_reference(&none).unwrap())
+                .unwrap(),
+            "{a}"
+        );
+    }
+}

@@ -49,9 +49,18 @@ fn timed_runners_choose_as_isl_does() {
         let p = prepare(&c).unwrap();
         timed_runners(&p).unwrap().on_maps
     };
-    assert!(on_maps(case("union", &["{ A[i] : i >= 0 }", "{ A[i] : i < 5 }"])));
+    assert!(on_maps(case(
+        "union",
+        &["{ A[i] : i >= 0 }", "{ A[i] : i < 5 }"]
+    )));
     // different spaces: isl_map_union refuses, the unions answer
-    assert!(!on_maps(case("union", &["{ A[i] : i >= 0 }", "{ B[i] : i < 5 }"])));
+    assert!(!on_maps(case(
+        "union",
+        &["{ A[i] : i >= 0 }", "{ B[i] : i < 5 }"]
+    )));
     // two spaces in one argument
-    assert!(!on_maps(case("coalesce", &["{ A[i] : i >= 0; B[i] : i < 5 }"])));
+    assert!(!on_maps(case(
+        "coalesce",
+        &["{ A[i] : i >= 0; B[i] : i < 5 }"]
+    )));
 }

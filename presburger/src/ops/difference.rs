@@ -72,6 +72,16 @@ impl Map {
 /// `a \ b`, with the shortcuts of [`subtract_basic_each`] when `fast`.
 fn subtract_with(a: &Map, b: &Map, fast: bool) -> Result<Map> {
     let (a, b) = a.aligned_ref(b, "subtract")?;
+    if fast && b.parts.is_empty() {
+        // `a \ ∅ = a`, its disjuncts as they are (a subtrahend without
+        // disjuncts, `{ S[i] -> A[j] : false }`, is a third of the traced
+        // subtractions); the oracle prepares them
+        return Ok(Map {
+            space: a.space.clone(),
+            parts: a.parts.clone(),
+            memo: Default::default(),
+        });
+    }
     let mut cur: Vec<BasicMap> = Vec::new();
     for p in &a.parts {
         // a disjunct whose rows imply, one by one, every row of a disjunct

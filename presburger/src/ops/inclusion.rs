@@ -31,6 +31,12 @@ impl Map {
     pub fn is_subset(&self, other: &Map) -> Result<bool> {
         traced!("is_subset", [self, other], {
             let (a, b) = self.aligned_ref(other, "is_subset")?;
+            // `a ⊆ ∅` iff `a` is empty (the emptiness test reuses the points
+            // kept on `a`'s disjuncts, which the samples of simplified
+            // copies below would not)
+            if b.parts.is_empty() {
+                return a.is_empty();
+            }
             // a universe disjunct contains everything
             if b.parts.iter().any(BasicMap::is_universe_syntactically) {
                 return Ok(true);
