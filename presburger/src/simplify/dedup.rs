@@ -478,6 +478,41 @@ mod tests {
         );
     }
 
+    /// `relation` against negated copies, on short vectors of small and big
+    /// entries (many equal or opposite pairs, leading zeros).
+    #[test]
+    fn relation_is_by_copies() {
+        let big = Int::from(i64::MAX) + Int::from(5);
+        let vals = [
+            Int::ZERO,
+            Int::ONE,
+            Int::from(-1),
+            Int::from(2),
+            big.clone(),
+            -&big,
+        ];
+        let mut seen = [0usize; 3];
+        for code in 0..6usize.pow(4) {
+            let a: Vec<Int> = (0..2)
+                .map(|j| vals[code / 6usize.pow(j) % 6].clone())
+                .collect();
+            let b: Vec<Int> = (2..4)
+                .map(|j| vals[code / 6usize.pow(j) % 6].clone())
+                .collect();
+            let neg: Vec<Int> = b.iter().map(|v| -v).collect();
+            let want = if a.iter().all(Int::is_zero) && b.iter().all(Int::is_zero) || a == b {
+                Relation::Same
+            } else if a == neg {
+                Relation::Opposite
+            } else {
+                Relation::Neither
+            };
+            assert_eq!(relation(&a, &b), want, "{a:?} {b:?}");
+            seen[want as usize] += 1;
+        }
+        assert!(seen.iter().all(|&c| c > 5), "{seen:?}");
+    }
+
     /// The whole step on parsed sets, against the simple method.
     #[test]
     fn dedup_keeps_the_set() {
