@@ -239,8 +239,9 @@ impl BasicMap {
                     }
                 }
             }
-            if self.ineqs.iter().any(|r| !r[col].is_zero()) {
-                for r in self.ineqs.iter_mut() {
+            // (from the first inequality with the column on)
+            if let Some(first) = self.ineqs.iter().position(|r| !r[col].is_zero()) {
+                for r in self.ineqs[first..].iter_mut() {
                     if !r[col].is_zero() {
                         eliminate(r, &piv, col);
                         normalize(r);

@@ -10,12 +10,14 @@
 //! give the same plan (the same loops over the rows, in the same order);
 //! the simple method is the oracle of the tests below.
 //!
-//! Most calls change nothing (every direction once, no opposite pair, no
-//! constant row): for a few rows that is decided first by comparing every
-//! pair of directions in place ([`changes_nothing`]), without building a
-//! plan, and the rows are then left untouched (not rebuilt, so rows shared
-//! with a copy are not copied). The tests check it against the simple
-//! method's plan.
+//! Up to [`PAIRWISE_MAX`] rows (the usual case) the plan is made without
+//! hashing: each row's direction is compared in place with the directions
+//! before it ([`plan_pairwise`], quadratic, its bookkeeping on the stack).
+//! Most calls change nothing (every direction once, no opposite pair
+//! becoming an equality, no constant row): that plan is [`Plan::Same`],
+//! built without allocation, and the rows are then left untouched (not
+//! rebuilt, so rows shared with a copy are not copied). The tests check
+//! the pairwise plan against the simple method's.
 
 use std::collections::hash_map::Entry;
 
@@ -27,6 +29,9 @@ use crate::int::Int;
 enum Plan {
     /// A constant row is negative, or two opposite rows leave no room.
     Empty,
+    /// Every row kept in place, no new equality (only [`plan_pairwise`]
+    /// says so; the others give the `Rows` of it).
+    Same,
     Rows {
         /// Per direction (in order of first occurrence), the row with the
         /// tightest constant.
@@ -63,29 +68,6 @@ fn is_negation(a: &[Int], b: &[Int]) -> bool {
         })
 }
 
-/// True if `a = b` or `a = -b` (entries of equal length), in one pass that
-/// stops at the first entry where neither can hold.
-#[inline]
-fn same_or_opposite(a: &[Int], b: &[Int]) -> bool {
-    let (mut same, mut opposite) = (true, true);
-    for (x, y) in a.iter().zip(b) {
-        match (x, y) {
-            (Int::Small(x), Int::Small(y)) => {
-                same &= x == y;
-                opposite &= x.checked_neg() == Some(*y);
-            }
-            _ => {
-                same &= x == y;
-                opposite &= *x == -y;
-            }
-        }
-        if !(same || opposite) {
-            return false;
-        }
-    }
-    true
-}
-
 /// The opposite pairs of the directions `best` (`opposite(k)`: the
 /// direction of `-best[k]`, if any).
 fn pair_opposites(
@@ -120,25 +102,125 @@ fn pair_opposites(
     })
 }
 
-/// Up to this many inequalities, [`changes_nothing`] is tried first (it
-/// compares every pair of rows: quadratic, but without allocation).
-const PAIRWISE_MAX: usize = 24;
+/// Up to this many inequalities, the plan is made by [`plan_pairwise`]
+/// (it compares every pair of directions: quadratic, but without hashing
+/// or allocation on the usual path where nothing changes).
+const PAIRWISE_MAX: usize = 32;
 
-/// True if deduplication would leave `ineqs` as they are: no row without
-/// coefficients, and no two rows with equal or opposite directions (the
-/// simple method's plan is then every row in order, all kept, no new
-/// equality). `false` means "not shown".
-fn changes_nothing(ineqs: &[Vec<Int>], n: usize) -> bool {
+/// How two directions (of equal length) relate.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Relation {
+    Same,
+    Opposite,
+    Neither,
+}
+
+/// Whether `a = b`, `a = -b` or neither, in one pass that stops at the
+/// first entry where neither can hold (`a` is not zero: not both).
+#[inline]
+fn relation(a: &[Int], b: &[Int]) -> Relation {
+    let (mut same, mut opposite) = (true, true);
+    for (x, y) in a.iter().zip(b) {
+        match (x, y) {
+            (Int::Small(x), Int::Small(y)) => {
+                same &= x == y;
+                opposite &= x.checked_neg() == Some(*y);
+            }
+            _ => {
+                same &= x == y;
+                opposite &= *x == -y;
+            }
+        }
+        if !(same || opposite) {
+            return Relation::Neither;
+        }
+    }
+    if same {
+        Relation::Same
+    } else {
+        Relation::Opposite
+    }
+}
+
+/// No direction (see [`plan_pairwise`]).
+const NO_DIRECTION: usize = usize::MAX;
+
+/// The plan of the simple method for at most [`PAIRWISE_MAX`] rows, by
+/// comparing each row's direction with the directions met before it (in
+/// place, on the stack): the directions in order of first occurrence, the
+/// tightest row of each (the first among equal constants), and each
+/// direction's opposite (a direction has at most one: the directions are
+/// distinct). Then the opposite pairs as [`pair_opposites`] makes them, in
+/// the same order. [`Plan::Same`] when the plan is every row in order, all
+/// kept, no new equality.
+fn plan_pairwise(ineqs: &[Vec<Int>], n: usize) -> Plan {
+    debug_assert!(ineqs.len() <= PAIRWISE_MAX);
+    let mut best = [0usize; PAIRWISE_MAX];
+    let mut opp = [NO_DIRECTION; PAIRWISE_MAX];
+    let mut nd = 0;
+    // a constant row or a repeated direction: the rows change
+    let mut dropped = false;
     for (i, r) in ineqs.iter().enumerate() {
         let d = &r[1..n];
         if d.iter().all(Int::is_zero) {
-            return false;
+            if r[0].is_neg() {
+                return Plan::Empty;
+            }
+            dropped = true;
+            continue;
         }
-        if ineqs[..i].iter().any(|s| same_or_opposite(d, &s[1..n])) {
-            return false;
+        let (mut same, mut opposite) = (NO_DIRECTION, NO_DIRECTION);
+        for k in 0..nd {
+            match relation(d, &ineqs[best[k]][1..n]) {
+                Relation::Same => {
+                    same = k;
+                    break;
+                }
+                Relation::Opposite => opposite = k,
+                Relation::Neither => {}
+            }
+        }
+        if same != NO_DIRECTION {
+            dropped = true;
+            if r[0] < ineqs[best[same]][0] {
+                best[same] = i;
+            }
+        } else {
+            best[nd] = i;
+            if opposite != NO_DIRECTION {
+                opp[nd] = opposite;
+                opp[opposite] = nd;
+            }
+            nd += 1;
         }
     }
-    true
+    // the opposite pairs, as `pair_opposites` visits them
+    let mut keep = [true; PAIRWISE_MAX];
+    let mut new_eqs = Vec::new();
+    for k in 0..nd {
+        let k2 = opp[k];
+        if !keep[k] || k2 == NO_DIRECTION {
+            continue;
+        }
+        let r = &ineqs[best[k]];
+        let s = &r[0] + &ineqs[best[k2]][0];
+        if s.is_neg() {
+            return Plan::Empty;
+        }
+        if s.is_zero() {
+            new_eqs.push(r.clone());
+            keep[k] = false;
+            keep[k2] = false;
+        }
+    }
+    if !dropped && new_eqs.is_empty() {
+        return Plan::Same;
+    }
+    Plan::Rows {
+        best: best[..nd].to_vec(),
+        keep: keep[..nd].to_vec(),
+        new_eqs,
+    }
 }
 
 /// The plan by hashes of the directions; `None` if a coefficient is big or
@@ -183,6 +265,16 @@ fn plan_by_hashes(ineqs: &[Vec<Int>], n: usize, hashes: DirectionHashes) -> Opti
             Some(_) => None,
         }
     })
+}
+
+/// The plan: pairwise for a few rows, else by hashes (by slices when
+/// those do not decide).
+fn plan(ineqs: &[Vec<Int>], n: usize) -> Plan {
+    if ineqs.len() <= PAIRWISE_MAX {
+        plan_pairwise(ineqs, n)
+    } else {
+        plan_by_hashes(ineqs, n, direction_hashes).unwrap_or_else(|| plan_by_slices(ineqs, n))
+    }
 }
 
 /// The simple method: a hash map keyed by the coefficient slices.
@@ -240,23 +332,21 @@ impl BasicMap {
     /// opposite pairs became equalities that changed other inequalities
     /// (by their elimination).
     pub(super) fn dedup_ineqs(&mut self) -> Option<bool> {
-        self.dedup_ineqs_with(direction_hashes)
+        self.dedup_ineqs_with(plan)
     }
 
-    fn dedup_ineqs_with(&mut self, hashes: DirectionHashes) -> Option<bool> {
+    /// [`dedup_ineqs`](Self::dedup_ineqs) by the plan that `plan` makes
+    /// (the tests give it the simple method).
+    fn dedup_ineqs_with(&mut self, plan: fn(&[Vec<Int>], usize) -> Plan) -> Option<bool> {
         let n = self.row_len();
-        if self.ineqs.len() <= PAIRWISE_MAX && changes_nothing(&self.ineqs, n) {
-            return Some(false);
-        }
-        let plan = plan_by_hashes(&self.ineqs, n, hashes)
-            .unwrap_or_else(|| plan_by_slices(&self.ineqs, n));
-        let Plan::Rows {
-            best,
-            keep,
-            new_eqs,
-        } = plan
-        else {
-            return None;
+        let (best, keep, new_eqs) = match plan(&self.ineqs, n) {
+            Plan::Empty => return None,
+            Plan::Same => return Some(false),
+            Plan::Rows {
+                best,
+                keep,
+                new_eqs,
+            } => (best, keep, new_eqs),
         };
         if new_eqs.is_empty()
             && keep.iter().all(|&k| k)
@@ -281,9 +371,23 @@ mod tests {
     use super::*;
     use crate::map::Map;
 
-    fn plans_agree(a: &Plan, b: &Plan) -> bool {
+    /// True if `p` is every row of `len` in order, all kept, no new equality.
+    fn is_same(p: &Plan, len: usize) -> bool {
+        match p {
+            Plan::Same => true,
+            Plan::Rows {
+                best,
+                keep,
+                new_eqs,
+            } => best.iter().copied().eq(0..len) && keep.iter().all(|&k| k) && new_eqs.is_empty(),
+            Plan::Empty => false,
+        }
+    }
+
+    fn plans_agree(a: &Plan, b: &Plan, len: usize) -> bool {
         match (a, b) {
             (Plan::Empty, Plan::Empty) => true,
+            (Plan::Same, p) | (p, Plan::Same) => is_same(p, len),
             (
                 Plan::Rows {
                     best: b1,
@@ -301,7 +405,8 @@ mod tests {
     }
 
     /// Random rows over three columns from a few small directions (so that
-    /// duplicates and opposite pairs are common), some with big entries.
+    /// duplicates and opposite pairs are common), some with big entries:
+    /// the pairwise and the hashed plans are the simple method's.
     #[test]
     fn hashed_plan_is_the_simple_one() {
         let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -314,7 +419,12 @@ mod tests {
         let big = Int::from(i64::MAX) + Int::from(5);
         let (mut hashed, mut empty, mut paired, mut unchanged) = (0, 0, 0, 0);
         for round in 0..3000 {
-            let rows = 1 + next(9) as usize;
+            // (now and then up to the most rows of the pairwise plan)
+            let rows = if round % 3 == 0 {
+                1 + next(PAIRWISE_MAX as u64) as usize
+            } else {
+                1 + next(9) as usize
+            };
             let mut ineqs = Vec::new();
             for _ in 0..rows {
                 let mut r: Vec<Int> = (0..4).map(|_| Int::from(next(5) as i64 - 2)).collect();
@@ -324,32 +434,25 @@ mod tests {
                 ineqs.push(r);
             }
             let slow = plan_by_slices(&ineqs, 4);
-            if changes_nothing(&ineqs, 4) {
+            let pairwise = plan_pairwise(&ineqs, 4);
+            assert!(plans_agree(&pairwise, &slow, rows), "{ineqs:?}");
+            if matches!(pairwise, Plan::Same) {
                 unchanged += 1;
-                let Plan::Rows {
-                    best,
-                    keep,
-                    new_eqs,
-                } = &slow
-                else {
-                    panic!("{ineqs:?}");
-                };
-                assert!(
-                    best.iter().copied().eq(0..ineqs.len())
-                        && keep.iter().all(|&k| k)
-                        && new_eqs.is_empty(),
-                    "{ineqs:?}"
-                );
             }
+            assert_eq!(
+                matches!(pairwise, Plan::Same),
+                is_same(&slow, rows),
+                "{ineqs:?}"
+            );
             if let Some(fast) = plan_by_hashes(&ineqs, 4, direction_hashes) {
                 hashed += 1;
-                assert!(plans_agree(&fast, &slow), "{ineqs:?}");
+                assert!(plans_agree(&fast, &slow, rows), "{ineqs:?}");
             }
             // one hash for every direction: any two directions collide
             if let Some(fast) =
                 plan_by_hashes(&ineqs, 4, |c| Some((0, 0)).filter(|_| !c.is_empty()))
             {
-                assert!(plans_agree(&fast, &slow), "{ineqs:?}");
+                assert!(plans_agree(&fast, &slow, rows), "{ineqs:?}");
             }
             if let Plan::Rows { best, keep, .. } = &slow {
                 // in place as by copies
@@ -375,8 +478,42 @@ mod tests {
         );
     }
 
-    /// The whole step on parsed sets, against the simple method by a
-    /// degenerate hash (every direction collides: the fallback path).
+    /// `relation` against negated copies, on short vectors of small and big
+    /// entries (many equal or opposite pairs, leading zeros).
+    #[test]
+    fn relation_is_by_copies() {
+        let big = Int::from(i64::MAX) + Int::from(5);
+        let vals = [
+            Int::ZERO,
+            Int::ONE,
+            Int::from(-1),
+            Int::from(2),
+            big.clone(),
+            -&big,
+        ];
+        let mut seen = [0usize; 3];
+        for code in 0..6usize.pow(4) {
+            let a: Vec<Int> = (0..2)
+                .map(|j| vals[code / 6usize.pow(j) % 6].clone())
+                .collect();
+            let b: Vec<Int> = (2..4)
+                .map(|j| vals[code / 6usize.pow(j) % 6].clone())
+                .collect();
+            let neg: Vec<Int> = b.iter().map(|v| -v).collect();
+            let want = if a.iter().all(Int::is_zero) && b.iter().all(Int::is_zero) || a == b {
+                Relation::Same
+            } else if a == neg {
+                Relation::Opposite
+            } else {
+                Relation::Neither
+            };
+            assert_eq!(relation(&a, &b), want, "{a:?} {b:?}");
+            seen[want as usize] += 1;
+        }
+        assert!(seen.iter().all(|&c| c > 5), "{seen:?}");
+    }
+
+    /// The whole step on parsed sets, against the simple method.
     #[test]
     fn dedup_keeps_the_set() {
         for s in [
@@ -391,7 +528,7 @@ mod tests {
                 doubled.ineqs.extend(extra);
                 let (mut fast, mut slow) = (doubled.clone(), doubled.clone());
                 let got = fast.dedup_ineqs();
-                let want = slow.dedup_ineqs_with(|_| Some((0, 0)));
+                let want = slow.dedup_ineqs_with(plan_by_slices);
                 assert_eq!(got, want, "{s}");
                 assert_eq!((&fast.eqs, &fast.ineqs), (&slow.eqs, &slow.ineqs), "{s}");
             }

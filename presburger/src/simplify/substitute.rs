@@ -222,10 +222,39 @@ fn exchanged(c: usize, ca: usize, cb: usize) -> usize {
 /// (as a multiset) the rows that mention `ca` (no row mentions both, and as
 /// many mention each). Compared in place: both lists of row references are
 /// sorted in the lexicographic order of the rows as read (those of `cb`
-/// with the two columns exchanged), then compared entry by entry. The
-/// simple method (copies with the columns swapped, sorted) is the oracle of
-/// the tests.
+/// with the two columns exchanged), then compared entry by entry (the
+/// lists on the stack for up to `ON_STACK` rows each). The simple method
+/// (copies with the columns swapped, sorted) is the oracle of the tests.
 fn same_up_to_exchange(rows: &[Vec<Int>], ca: usize, cb: usize) -> bool {
+    // (the usual few rows: the lists on the stack, no allocation)
+    let mut of_a: [&[Int]; ON_STACK] = [&[]; ON_STACK];
+    let mut of_b: [&[Int]; ON_STACK] = [&[]; ON_STACK];
+    let (mut na, mut nb) = (0, 0);
+    for r in rows {
+        if !r[ca].is_zero() {
+            if na == ON_STACK {
+                return same_up_to_exchange_on_heap(rows, ca, cb);
+            }
+            of_a[na] = r;
+            na += 1;
+        }
+        if !r[cb].is_zero() {
+            if nb == ON_STACK {
+                return same_up_to_exchange_on_heap(rows, ca, cb);
+            }
+            of_b[nb] = r;
+            nb += 1;
+        }
+    }
+    same_when_sorted(&mut of_a[..na], &mut of_b[..nb], ca, cb)
+}
+
+/// Up to this many rows mention each column, [`same_up_to_exchange`]
+/// keeps its lists on the stack.
+const ON_STACK: usize = 8;
+
+/// [`same_up_to_exchange`] with its lists in vectors (any number of rows).
+fn same_up_to_exchange_on_heap(rows: &[Vec<Int>], ca: usize, cb: usize) -> bool {
     let mut of_a: Vec<&[Int]> = rows
         .iter()
         .filter(|r| !r[ca].is_zero())
@@ -236,6 +265,12 @@ fn same_up_to_exchange(rows: &[Vec<Int>], ca: usize, cb: usize) -> bool {
         .filter(|r| !r[cb].is_zero())
         .map(|r| &r[..])
         .collect();
+    same_when_sorted(&mut of_a, &mut of_b, ca, cb)
+}
+
+/// The comparison of [`same_up_to_exchange`] on the lists of the rows that
+/// mention `ca` and those that mention `cb`.
+fn same_when_sorted(of_a: &mut [&[Int]], of_b: &mut [&[Int]], ca: usize, cb: usize) -> bool {
     if of_a.len() != of_b.len() {
         return false;
     }
@@ -252,7 +287,7 @@ fn same_up_to_exchange(rows: &[Vec<Int>], ca: usize, cb: usize) -> bool {
             .unwrap_or(std::cmp::Ordering::Equal)
     });
     of_a.iter()
-        .zip(&of_b)
+        .zip(of_b.iter())
         .all(|(a, b)| (0..n).all(|c| a[c] == b[x(c)]))
 }
 

@@ -320,10 +320,33 @@ fn repeats_in_place_is_by_copies() {
             for k in a + 1..b.n_div() {
                 let got = b.repeats(off + a, off + k);
                 assert_eq!(got, b.repeats_by_copies(off + a, off + k), "{b:?} {a} {k}");
+                // the lists on the stack as in vectors
+                for rows in [&b.eqs[..], &b.ineqs[..]] {
+                    assert_eq!(
+                        super::same_up_to_exchange(rows, off + a, off + k),
+                        super::same_up_to_exchange_on_heap(rows, off + a, off + k),
+                        "{b:?} {a} {k}"
+                    );
+                }
                 pairs += 1;
                 same += usize::from(got);
             }
         }
     }
     assert!(pairs > 300 && same > 30, "{same} of {pairs}");
+}
+
+/// More rows per column than the stack lists hold: the comparison goes to
+/// the vectors and still answers (a repeat, then one constant changed).
+#[test]
+fn many_rows_up_to_exchange() {
+    // columns: constant, x, a, b
+    let mut rows = Vec::new();
+    for v in 0..10i64 {
+        rows.push(ints(&[v, 1, 1 + v, 0]));
+        rows.push(ints(&[v, 1, 0, 1 + v]));
+    }
+    assert!(super::same_up_to_exchange(&rows, 2, 3));
+    rows.last_mut().unwrap()[0] = Int::from(99);
+    assert!(!super::same_up_to_exchange(&rows, 2, 3));
 }
