@@ -13,6 +13,8 @@
 //! from a fixed odd sequence ([`KeyStep`]); a zero coefficient adds nothing,
 //! so sparse rows can skip their zeros as long as the multiplier advances.
 
+use crate::int::Int;
+
 /// The multipliers of a [`key`], one per coefficient position.
 #[derive(Clone, Copy)]
 pub(crate) struct KeyStep(u64);
@@ -49,6 +51,24 @@ pub(crate) fn key(a: &[i64]) -> u64 {
     h
 }
 
+/// The [`key`] of the coefficients `a` of a row of exact integers; `None`
+/// when one is not an `i64` or is `i64::MIN` (whose negation is not).
+pub(crate) fn int_key(a: &[Int]) -> Option<u64> {
+    let mut h: u64 = 0;
+    let mut m = KeyStep::start();
+    for x in a {
+        match x {
+            Int::Small(0) => {}
+            Int::Small(x) if *x != i64::MIN => {
+                h = h.wrapping_add((*x as u64).wrapping_mul(m.get()))
+            }
+            _ => return None,
+        }
+        m = m.next();
+    }
+    Some(h)
+}
+
 /// The pairs `(i, j)` of `keys` (sorted `(key, row)` entries) whose keys
 /// cancel, `i` before `j` in the order of `keys`' rows (`i < j`), each pair
 /// once, never a row with itself: the candidates for opposite rows.
@@ -76,6 +96,13 @@ mod tests {
         fn negation_cancels(a in prop::collection::vec(-1000i64..1000, 0..8)) {
             let neg: Vec<i64> = a.iter().map(|x| -x).collect();
             prop_assert_eq!(key(&a).wrapping_add(key(&neg)), 0);
+        }
+
+        /// `int_key` is `key` on rows of small integers.
+        #[test]
+        fn int_key_is_key(a in prop::collection::vec(-1000i64..1000, 0..8)) {
+            let ints: Vec<Int> = a.iter().map(|&x| Int::from(x)).collect();
+            prop_assert_eq!(int_key(&ints), Some(key(&a)));
         }
 
         /// `cancelling_pairs` lists exactly the pairs `i < j` with

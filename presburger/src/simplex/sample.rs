@@ -11,7 +11,7 @@ use super::tableau::{Opt, Tableau};
 use crate::error::Result;
 use crate::int::{gcd_slice, Int};
 use crate::matrix::{dot, normalize_ineq};
-use crate::opposite_key::{cancelling_pairs, KeyStep};
+use crate::opposite_key::{cancelling_pairs, int_key as opposite_key};
 use std::borrow::Cow;
 
 /// Find an integer point satisfying `eqs` (= 0) and `ineqs` (>= 0) over `n`
@@ -151,25 +151,6 @@ fn opposite(a: &[Int], b: &[Int]) -> bool {
         (Int::Small(x), Int::Small(y)) => x.checked_neg() == Some(*y),
         _ => *x == -y,
     })
-}
-
-/// A row's [`key`](crate::opposite_key::key) (opposite rows have keys
-/// that cancel); `None` when a coefficient is not an `i64` or is `i64::MIN`
-/// (whose negation is not).
-fn opposite_key(a: &[Int]) -> Option<u64> {
-    let mut h: u64 = 0;
-    let mut m = KeyStep::start();
-    for x in a {
-        match x {
-            Int::Small(0) => {}
-            Int::Small(x) if *x != i64::MIN => {
-                h = h.wrapping_add((*x as u64).wrapping_mul(m.get()))
-            }
-            _ => return None,
-        }
-        m = m.next();
-    }
-    Some(h)
 }
 
 /// Index pairs `(i, j)`, `i < j`, of (tightened) inequalities with opposite
