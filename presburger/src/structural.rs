@@ -908,7 +908,18 @@ fn join_parts(
             Vec::new()
         }
     };
-    let (fa, fb) = (fixed(a, da), fixed(b, db));
+    // (no constant on `a`'s side: no clash, `b`'s side not looked at)
+    let fa = fixed(a, da);
+    let fa = if fa.iter().all(Vec::is_empty) {
+        Vec::new()
+    } else {
+        fa
+    };
+    let fb = if fa.is_empty() {
+        Vec::new()
+    } else {
+        fixed(b, db)
+    };
     // the shared variables each part of `a` gives by an equality
     let given: Vec<Vec<crate::join::subst::Given>> = if fast && n_exist > 0 {
         a.parts
@@ -935,7 +946,7 @@ fn join_parts(
             // the rows are built: `join::subst`)
             let (mut z, n_left) = match given.get(ix) {
                 Some(g) if !g.is_empty() => {
-                    crate::join::subst::join_pair_given(x, y, &space, da, db, n_exist, g)
+                    crate::join::subst::join_pair_given(x, y, &space, da, db, n_exist, g, true)
                 }
                 _ => (
                     crate::join::join_pair(x, y, &space, da, db, n_exist),
