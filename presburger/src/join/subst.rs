@@ -94,73 +94,58 @@ pub(crate) fn join_pair_given(
 ) -> (BasicMap, usize) {
     let nv = space.n_vars();
     let (nx, ny) = (x.n_div(), y.n_div());
-    // the new index of each shared variable left, None for a given one
-    let mut left = vec![Some(0); n_exist];
-    for g in given {
-        left[g.k] = None;
-    }
-    let mut n_left = 0;
-    for l in left.iter_mut().filter(|l| l.is_some()) {
-        *l = Some(n_left);
-        n_left += 1;
-    }
+    // (`given` names distinct variables, see [`given`])
+    let n_left = n_exist - given.len();
     let first_local = 1 + nv + n_left;
     let new_len = first_local + nx + ny;
-    let columns = |dest: &[Dest], locals: std::ops::Range<usize>| -> Vec<usize> {
-        let mut m = Vec::with_capacity(1 + dest.len() + locals.len());
-        m.push(0);
-        m.extend(dest.iter().map(|d| match *d {
-            Dest::Var(k) => 1 + k,
-            Dest::Exist(k) => left[k].map_or(GIVEN, |j| 1 + nv + j),
-        }));
-        m.extend(locals);
-        m
+    let lx = Layout {
+        dest: dx,
+        nv,
+        locals: first_local,
+        given,
     };
-    let mx = columns(dx, first_local..first_local + nx);
-    let my = columns(dy, first_local + nx..new_len);
-    // the given value of each shared variable, by its index
-    let mut value_of: Vec<Option<&[(usize, Int)]>> = vec![None; n_exist];
-    for g in given {
-        value_of[g.k] = Some(&g.value);
-    }
+    let ly = Layout {
+        dest: dy,
+        nv,
+        locals: first_local + nx,
+        given,
+    };
     // `r` moved into `out` (cleared first), each given variable's
-    // coefficient spread over its value's columns (`x`'s, by `mx`)
-    let build_into = |out: &mut Vec<Int>, r: &[Int], m: &[usize], dest: &[Dest]| {
+    // coefficient spread over its value's columns (`x`'s, by `lx`)
+    let build_into = |out: &mut Vec<Int>, r: &[Int], l: &Layout| {
         out.clear();
         out.resize(new_len, Int::ZERO);
         for (c, v) in r.iter().enumerate() {
             if v.is_zero() {
                 continue;
             }
-            if m[c] != GIVEN {
-                let o = &mut out[m[c]];
-                *o = if o.is_zero() { v.clone() } else { &*o + v };
+            let Some(m) = l.column(c) else {
+                // v·m with m = value: v·value, over x's columns
+                for (j, w) in &l.value(c).value {
+                    let j = lx.column(*j).expect("a value has no shared variable");
+                    out[j].add_mul(v, w);
+                }
                 continue;
-            }
-            let Dest::Exist(k) = dest[c - 1] else {
-                unreachable!("only shared variables are given")
             };
-            // v·m with m = value: v·value, over x's columns
-            for (j, w) in value_of[k].expect("given") {
-                out[mx[*j]].add_mul(v, w);
-            }
+            let o = &mut out[m];
+            *o = if o.is_zero() { v.clone() } else { &*o + v };
         }
     };
-    let build = |r: &[Int], m: &[usize], dest: &[Dest]| -> Vec<Int> {
+    let build = |r: &[Int], l: &Layout| -> Vec<Int> {
         let mut out = Vec::with_capacity(new_len);
-        build_into(&mut out, r, m, dest);
+        build_into(&mut out, r, l);
         out
     };
-    let div = |d: &Option<Div>, m: &[usize], dest: &[Dest]| {
+    let div = |d: &Option<Div>, l: &Layout| {
         d.as_ref().map(|d| Div {
-            num: build(&d.num, m, dest),
+            num: build(&d.num, l),
             den: d.den.clone(),
         })
     };
     let mut divs = Vec::with_capacity(n_left + nx + ny);
     divs.resize(n_left, None);
-    divs.extend(x.divs.iter().map(|d| div(d, &mx, dx)));
-    divs.extend(y.divs.iter().map(|d| div(d, &my, dy)));
+    divs.extend(x.divs.iter().map(|d| div(d, &lx)));
+    divs.extend(y.divs.iter().map(|d| div(d, &ly)));
     let used = |i: usize| given.iter().any(|g| g.eq == i);
     let mut eqs = Vec::with_capacity(x.eqs.len() + y.eqs.len() - given.len());
     eqs.extend(
@@ -168,11 +153,11 @@ pub(crate) fn join_pair_given(
             .iter()
             .enumerate()
             .filter(|(i, _)| !used(*i))
-            .map(|(_, r)| build(r, &mx, dx)),
+            .map(|(_, r)| build(r, &lx)),
     );
-    eqs.extend(y.eqs.iter().map(|r| build(r, &my, dy)));
+    eqs.extend(y.eqs.iter().map(|r| build(r, &ly)));
     let mut ineqs = Vec::with_capacity(x.ineqs.len() + y.ineqs.len());
-    ineqs.extend(x.ineqs.iter().map(|r| build(r, &mx, dx)));
+    ineqs.extend(x.ineqs.iter().map(|r| build(r, &lx)));
     // `y`'s inequalities built in one buffer, kept (the buffer moved into
     // the list) unless a copy of an earlier row: then the buffer serves the
     // next one (see `skip_copies` above)
@@ -181,7 +166,7 @@ pub(crate) fn join_pair_given(
         if row.capacity() == 0 {
             row.reserve_exact(new_len);
         }
-        build_into(&mut row, r, &my, dy);
+        build_into(&mut row, r, &ly);
         if !(skip_copies && ineqs.contains(&row)) {
             ineqs.push(std::mem::take(&mut row));
         }
@@ -197,8 +182,51 @@ pub(crate) fn join_pair_given(
     (z, n_left)
 }
 
-/// The new column of a given variable (it has none).
-const GIVEN: usize = usize::MAX;
+/// Where the columns of one operand go in [`join_pair_given`]'s layout.
+struct Layout<'a> {
+    /// Where the operand's variables go.
+    dest: &'a [Dest],
+    /// The number of variables of the joined space.
+    nv: usize,
+    /// The new column of the operand's first local.
+    locals: usize,
+    /// The shared variables given (distinct).
+    given: &'a [Given],
+}
+
+impl Layout<'_> {
+    /// The new column of old column `c`, `None` for a given shared
+    /// variable: the shared variables left keep their order, after the
+    /// variables of the space.
+    fn column(&self, c: usize) -> Option<usize> {
+        if c == 0 {
+            return Some(0);
+        }
+        match self.dest.get(c - 1) {
+            Some(Dest::Var(k)) => Some(1 + k),
+            Some(&Dest::Exist(k)) => {
+                if self.given.iter().any(|g| g.k == k) {
+                    return None;
+                }
+                let before = self.given.iter().filter(|g| g.k < k).count();
+                Some(1 + self.nv + k - before)
+            }
+            None => Some(self.locals + (c - 1 - self.dest.len())),
+        }
+    }
+
+    /// The given variable of old column `c` (one [`column`](Self::column)
+    /// calls given).
+    fn value(&self, c: usize) -> &Given {
+        let Dest::Exist(k) = self.dest[c - 1] else {
+            unreachable!("only shared variables are given")
+        };
+        self.given
+            .iter()
+            .find(|g| g.k == k)
+            .expect("a given variable")
+    }
+}
 
 #[cfg(test)]
 mod tests {
