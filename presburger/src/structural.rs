@@ -17,6 +17,7 @@ use crate::trace::traced;
 
 mod project;
 mod reference;
+mod repeated;
 
 /// Where an old variable goes in [`BasicMap::transform`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -222,13 +223,35 @@ fn deltas_tuple(space: &Space) -> Arc<Tuple> {
 }
 
 impl Map {
+    /// Every part moved by `f` into `space` and simplified (those found
+    /// empty dropped); a part that repeats an earlier one takes that one's
+    /// answer ([`repeated`]).
     fn map_parts(&self, space: Space, f: impl Fn(&BasicMap) -> BasicMap) -> Map {
+        let rep = repeated::repeats(&self.parts);
+        if rep.is_empty() {
+            return Map {
+                space,
+                parts: self.parts.iter().map(f).collect(),
+                memo: Default::default(),
+            }
+            .simplify_parts();
+        }
+        let mut done: Vec<Option<BasicMap>> = Vec::with_capacity(self.parts.len());
+        for (b, r) in self.parts.iter().zip(&rep) {
+            let answer = match *r {
+                Some(j) => done[j].clone(),
+                None => {
+                    let mut t = f(b);
+                    t.simplify().then_some(t)
+                }
+            };
+            done.push(answer);
+        }
         Map {
             space,
-            parts: self.parts.iter().map(f).collect(),
+            parts: done.into_iter().flatten().collect(),
             memo: Default::default(),
         }
-        .simplify_parts()
     }
 
     /// The parts moved by `dest` into `space` with `n_exist` fresh
@@ -929,9 +952,35 @@ fn join_parts(
     } else {
         Vec::new()
     };
+    // a part repeating an earlier one of its operand: its pairs take the
+    // earlier pairs' answers ([`repeated`]); where each pair's answer went
+    let (ra, rb) = if fast {
+        (repeated::repeats(&a.parts), repeated::repeats(&b.parts))
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    let nb = b.parts.len();
+    let mut answer_at: Vec<Option<usize>> = if ra.is_empty() && rb.is_empty() {
+        Vec::new()
+    } else {
+        vec![None; a.parts.len() * nb]
+    };
     for (ix, x) in a.parts.iter().enumerate() {
         for (iy, y) in b.parts.iter().enumerate() {
             crate::budget::tick(1)?;
+            if !answer_at.is_empty() {
+                let jx = ra.get(ix).copied().flatten().unwrap_or(ix);
+                let jy = rb.get(iy).copied().flatten().unwrap_or(iy);
+                if (jx, jy) != (ix, iy) {
+                    // (an earlier pair: jx < ix, or jx = ix and jy < iy)
+                    if let Some(p) = answer_at[jx * nb + jy] {
+                        answer_at[ix * nb + iy] = Some(out.parts.len());
+                        let z = out.parts[p].clone();
+                        out.parts.push(z);
+                    }
+                    continue;
+                }
+            }
             if !fa.is_empty()
                 && fa[ix]
                     .iter()
@@ -957,6 +1006,9 @@ fn join_parts(
             // alone gives the same set, in two rounds: the tests' oracle)
             crate::join::substitute_shared_existentials(&mut z, n_left);
             if z.simplify() {
+                if !answer_at.is_empty() {
+                    answer_at[ix * nb + iy] = Some(out.parts.len());
+                }
                 out.parts.push(z);
             }
         }
