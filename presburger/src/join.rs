@@ -1,4 +1,6 @@
-//! The conjunction of two basic maps moved into a common space with shared
+//! The joins of [`Map::apply_range`] and [`Map::apply`]: every pair of
+//! disjuncts ([`join_parts`]), and the conjunction of two basic maps moved
+//! into a common space with shared
 //! existentials (the step of [`Map::apply_range`](crate::Map::apply_range)
 //! and [`Map::apply`](crate::Map::apply)), built in one pass: each row of
 //! either operand is copied once, straight into its place in the result.
@@ -8,7 +10,9 @@
 //! copies ([`BasicMap::conjoin`]): every row is copied twice.
 
 use crate::basic::{gather_row, remap_row, sources, BasicMap, Div};
+use crate::error::Result;
 use crate::int::Int;
+use crate::map::Map;
 use crate::space::Space;
 use crate::structural::Dest;
 
@@ -190,6 +194,155 @@ pub(crate) fn substitute_shared_existentials(z: &mut BasicMap, n_exist: usize) {
     for d in z.divs.iter_mut().flatten() {
         compact(&mut d.num);
     }
+}
+
+/// The constants that the equalities of `b` give to the shared
+/// existentials (`Dest::Exist(k)` of `dest`): entry `k` is `Some(v)` if an
+/// equality `a·x + c = 0` mentions only that variable `x` (moved to
+/// existential `k`) and `a` divides `c` (`v = -c / a`). Empty (no
+/// allocation) when there is none.
+fn fixed_middle(b: &BasicMap, dest: &[Dest], n_exist: usize) -> Vec<Option<Int>> {
+    let mut out = Vec::new();
+    for r in b.eqs.iter() {
+        let mut nz = (1..r.len()).filter(|&c| !r[c].is_zero());
+        let (Some(c), None) = (nz.next(), nz.next()) else {
+            continue;
+        };
+        if let Some(Dest::Exist(k)) = dest.get(c - 1) {
+            if r[0].is_divisible_by(&r[c]) {
+                out.resize(n_exist, None);
+                out[*k] = Some(-&r[0].div_exact(&r[c]));
+            }
+        }
+    }
+    out
+}
+
+/// Every pair of disjuncts of `a` and `b` joined ([`join_parts`] with its
+/// shortcuts): the step of [`Map::apply`].
+pub(crate) fn join(
+    a: &Map,
+    b: &Map,
+    space: Space,
+    da: &[Dest],
+    db: &[Dest],
+    n_exist: usize,
+) -> Result<Map> {
+    join_parts(a, b, space, da, db, n_exist, true)
+}
+
+/// [`join`]; with `fast`, a pair whose equalities fix a shared variable to
+/// two different constants is left out unbuilt (its conjunction is empty),
+/// and the shared variables that equalities of `a`'s part give are
+/// substituted as the rows are built ([`crate::join::subst`]); without,
+/// every pair is built whole, then its shared variables substituted and
+/// simplified (the simple version, the tests' oracle).
+pub(crate) fn join_parts(
+    a: &Map,
+    b: &Map,
+    space: Space,
+    da: &[Dest],
+    db: &[Dest],
+    n_exist: usize,
+    fast: bool,
+) -> Result<Map> {
+    let mut out = Map::empty(space.clone());
+    let fixed = |m: &Map, d: &[Dest]| -> Vec<Vec<Option<Int>>> {
+        if fast && n_exist > 0 {
+            m.parts
+                .iter()
+                .map(|p| fixed_middle(p, d, n_exist))
+                .collect()
+        } else {
+            Vec::new()
+        }
+    };
+    // (no constant on `a`'s side: no clash, `b`'s side not looked at)
+    let fa = fixed(a, da);
+    let fa = if fa.iter().all(Vec::is_empty) {
+        Vec::new()
+    } else {
+        fa
+    };
+    let fb = if fa.is_empty() {
+        Vec::new()
+    } else {
+        fixed(b, db)
+    };
+    // the shared variables each part of `a` gives by an equality
+    let given: Vec<Vec<crate::join::subst::Given>> = if fast && n_exist > 0 {
+        a.parts
+            .iter()
+            .map(|x| crate::join::subst::given(x, da, n_exist))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    // a part repeating an earlier one of its operand: its pairs take the
+    // earlier pairs' answers ([`repeated`]); where each pair's answer went
+    let (ra, rb) = if fast {
+        (
+            crate::structural::repeated::repeats(&a.parts),
+            crate::structural::repeated::repeats(&b.parts),
+        )
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    let nb = b.parts.len();
+    let mut answer_at: Vec<Option<usize>> = if ra.is_empty() && rb.is_empty() {
+        Vec::new()
+    } else {
+        vec![None; a.parts.len() * nb]
+    };
+    for (ix, x) in a.parts.iter().enumerate() {
+        for (iy, y) in b.parts.iter().enumerate() {
+            crate::budget::tick(1)?;
+            if !answer_at.is_empty() {
+                let jx = ra.get(ix).copied().flatten().unwrap_or(ix);
+                let jy = rb.get(iy).copied().flatten().unwrap_or(iy);
+                if (jx, jy) != (ix, iy) {
+                    // (an earlier pair: jx < ix, or jx = ix and jy < iy)
+                    if let Some(p) = answer_at[jx * nb + jy] {
+                        answer_at[ix * nb + iy] = Some(out.parts.len());
+                        let z = out.parts[p].clone();
+                        out.parts.push(z);
+                    }
+                    continue;
+                }
+            }
+            if !fa.is_empty()
+                && fa[ix]
+                    .iter()
+                    .zip(&fb[iy])
+                    .any(|(u, v)| matches!((u, v), (Some(u), Some(v)) if u != v))
+            {
+                continue;
+            }
+            // each row copied once into its place (`join`: the simple
+            // version, transform then conjoin, is its tests' oracle)
+            // (the shared variables `x`'s equalities give substituted as
+            // the rows are built: `join::subst`)
+            let (mut z, n_left) = match given.get(ix) {
+                Some(g) if !g.is_empty() => {
+                    crate::join::subst::join_pair_given(x, y, &space, da, db, n_exist, g, true)
+                }
+                _ => (
+                    crate::join::join_pair(x, y, &space, da, db, n_exist),
+                    n_exist,
+                ),
+            };
+            // the middle's unit equalities substituted first (`simplify`
+            // alone gives the same set, in two rounds: the tests' oracle)
+            crate::join::substitute_shared_existentials(&mut z, n_left);
+            if z.simplify() {
+                if !answer_at.is_empty() {
+                    answer_at[ix * nb + iy] = Some(out.parts.len());
+                }
+                out.parts.push(z);
+            }
+        }
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

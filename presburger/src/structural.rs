@@ -17,6 +17,7 @@ use crate::trace::traced;
 
 mod project;
 mod reference;
+pub(crate) mod repeated;
 
 /// Where an old variable goes in [`BasicMap::transform`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -222,13 +223,35 @@ fn deltas_tuple(space: &Space) -> Arc<Tuple> {
 }
 
 impl Map {
+    /// Every part moved by `f` into `space` and simplified (those found
+    /// empty dropped); a part that repeats an earlier one takes that one's
+    /// answer ([`repeated`]).
     fn map_parts(&self, space: Space, f: impl Fn(&BasicMap) -> BasicMap) -> Map {
+        let rep = repeated::repeats(&self.parts);
+        if rep.is_empty() {
+            return Map {
+                space,
+                parts: self.parts.iter().map(f).collect(),
+                memo: Default::default(),
+            }
+            .simplify_parts();
+        }
+        let mut done: Vec<Option<BasicMap>> = Vec::with_capacity(self.parts.len());
+        for (b, r) in self.parts.iter().zip(&rep) {
+            let answer = match *r {
+                Some(j) => done[j].clone(),
+                None => {
+                    let mut t = f(b);
+                    t.simplify().then_some(t)
+                }
+            };
+            done.push(answer);
+        }
         Map {
             space,
-            parts: self.parts.iter().map(f).collect(),
+            parts: done.into_iter().flatten().collect(),
             memo: Default::default(),
         }
-        .simplify_parts()
     }
 
     /// The parts moved by `dest` into `space` with `n_exist` fresh
@@ -637,7 +660,7 @@ impl Map {
         })
     }
 
-    /// [`apply_range`](Self::apply_range) by [`join_parts`] with or without
+    /// [`apply_range`](Self::apply_range) by [`join_parts`](crate::join::join_parts) with or without
     /// its `fast` shortcuts (without: the tests' oracle,
     /// `apply_range_reference`).
     pub(crate) fn apply_range_joined(&self, other: &Map, fast: bool) -> Result<Map> {
@@ -664,7 +687,7 @@ impl Map {
             .chain((0..nm).map(Dest::Exist))
             .chain((0..no).map(|k| Dest::Var(np + ni + k)))
             .collect();
-        join_parts(&a, &b, space, &da, &db, nm, fast)
+        crate::join::join_parts(&a, &b, space, &da, &db, nm, fast)
     }
 
     /// Apply a relation to a set: `{ y : exists x in self : x -> y in map }`.
@@ -686,7 +709,7 @@ impl Map {
                 .chain((0..nm).map(Dest::Exist))
                 .chain((0..no).map(|k| Dest::Var(np + k)))
                 .collect();
-            join(&a, &b, space, &da, &db, nm)
+            crate::join::join(&a, &b, space, &da, &db, nm)
         })
     }
 
@@ -851,103 +874,6 @@ fn product_parts(a: &Map, b: &Map, space: Space, da: &[Dest], db: &[Dest]) -> Re
                     db,
                     0,
                 ))?);
-        }
-    }
-    Ok(out)
-}
-
-/// The constants that the equalities of `b` give to the shared
-/// existentials (`Dest::Exist(k)` of `dest`): entry `k` is `Some(v)` if an
-/// equality `a·x + c = 0` mentions only that variable `x` (moved to
-/// existential `k`) and `a` divides `c` (`v = -c / a`). Empty (no
-/// allocation) when there is none.
-fn fixed_middle(b: &BasicMap, dest: &[Dest], n_exist: usize) -> Vec<Option<Int>> {
-    let mut out = Vec::new();
-    for r in b.eqs.iter() {
-        let mut nz = (1..r.len()).filter(|&c| !r[c].is_zero());
-        let (Some(c), None) = (nz.next(), nz.next()) else {
-            continue;
-        };
-        if let Some(Dest::Exist(k)) = dest.get(c - 1) {
-            if r[0].is_divisible_by(&r[c]) {
-                out.resize(n_exist, None);
-                out[*k] = Some(-&r[0].div_exact(&r[c]));
-            }
-        }
-    }
-    out
-}
-
-fn join(a: &Map, b: &Map, space: Space, da: &[Dest], db: &[Dest], n_exist: usize) -> Result<Map> {
-    join_parts(a, b, space, da, db, n_exist, true)
-}
-
-/// [`join`]; with `fast`, a pair whose equalities fix a shared variable to
-/// two different constants is left out unbuilt (its conjunction is empty),
-/// and the shared variables that equalities of `a`'s part give are
-/// substituted as the rows are built ([`crate::join::subst`]); without,
-/// every pair is built whole, then its shared variables substituted and
-/// simplified (the simple version, the tests' oracle).
-fn join_parts(
-    a: &Map,
-    b: &Map,
-    space: Space,
-    da: &[Dest],
-    db: &[Dest],
-    n_exist: usize,
-    fast: bool,
-) -> Result<Map> {
-    let mut out = Map::empty(space.clone());
-    let fixed = |m: &Map, d: &[Dest]| -> Vec<Vec<Option<Int>>> {
-        if fast && n_exist > 0 {
-            m.parts
-                .iter()
-                .map(|p| fixed_middle(p, d, n_exist))
-                .collect()
-        } else {
-            Vec::new()
-        }
-    };
-    let (fa, fb) = (fixed(a, da), fixed(b, db));
-    // the shared variables each part of `a` gives by an equality
-    let given: Vec<Vec<crate::join::subst::Given>> = if fast && n_exist > 0 {
-        a.parts
-            .iter()
-            .map(|x| crate::join::subst::given(x, da, n_exist))
-            .collect()
-    } else {
-        Vec::new()
-    };
-    for (ix, x) in a.parts.iter().enumerate() {
-        for (iy, y) in b.parts.iter().enumerate() {
-            crate::budget::tick(1)?;
-            if !fa.is_empty()
-                && fa[ix]
-                    .iter()
-                    .zip(&fb[iy])
-                    .any(|(u, v)| matches!((u, v), (Some(u), Some(v)) if u != v))
-            {
-                continue;
-            }
-            // each row copied once into its place (`join`: the simple
-            // version, transform then conjoin, is its tests' oracle)
-            // (the shared variables `x`'s equalities give substituted as
-            // the rows are built: `join::subst`)
-            let (mut z, n_left) = match given.get(ix) {
-                Some(g) if !g.is_empty() => {
-                    crate::join::subst::join_pair_given(x, y, &space, da, db, n_exist, g)
-                }
-                _ => (
-                    crate::join::join_pair(x, y, &space, da, db, n_exist),
-                    n_exist,
-                ),
-            };
-            // the middle's unit equalities substituted first (`simplify`
-            // alone gives the same set, in two rounds: the tests' oracle)
-            crate::join::substitute_shared_existentials(&mut z, n_left);
-            if z.simplify() {
-                out.parts.push(z);
-            }
         }
     }
     Ok(out)

@@ -32,21 +32,33 @@ const POOL: &[&str] = &[
 /// Every variable bounded, so that brute force over a box decides membership.
 const BOX: &str = "-3 <= i <= 3 and -3 <= j <= 3 and -4 <= k <= 4 and -4 <= l <= 4";
 
-fn relation(disjuncts: &[Vec<usize>]) -> Map {
+/// The relation `[n] -> { head : bounds and picks...; ... }` with one
+/// disjunct per list of picks (`constraint(k)` the text of pick `k`), or
+/// the empty relation of that space when there is none.
+fn union_of<'a>(
+    head: &str,
+    bounds: &str,
+    disjuncts: &[Vec<usize>],
+    constraint: impl Fn(usize) -> &'a str,
+) -> Map {
     let parts: Vec<String> = disjuncts
         .iter()
         .map(|d| {
-            let mut c = vec![BOX.to_string()];
-            c.extend(d.iter().map(|&k| POOL[k].to_string()));
-            format!("[i, j] -> [k, l] : {}", c.join(" and "))
+            let mut c = vec![bounds.to_string()];
+            c.extend(d.iter().map(|&k| constraint(k).to_string()));
+            format!("{head} : {}", c.join(" and "))
         })
         .collect();
     let text = if parts.is_empty() {
-        "[n] -> { [i, j] -> [k, l] : 1 = 0 }".to_string()
+        format!("[n] -> {{ {head} : 1 = 0 }}")
     } else {
         format!("[n] -> {{ {} }}", parts.join("; "))
     };
     text.parse().unwrap()
+}
+
+fn relation(disjuncts: &[Vec<usize>]) -> Map {
+    union_of("[i, j] -> [k, l]", BOX, disjuncts, |k| POOL[k])
 }
 
 fn disjuncts() -> impl Strategy<Value = Vec<Vec<usize>>> {
@@ -57,23 +69,30 @@ fn ints(v: &[i64]) -> Vec<Int> {
     v.iter().map(|&x| Int::from(x)).collect()
 }
 
+/// The points of `m` in the box `ranges` (one range per variable,
+/// parameters first), in lexicographic order.
+fn points_in<const N: usize>(m: &Map, ranges: [std::ops::RangeInclusive<i64>; N]) -> Vec<[i64; N]> {
+    let mut out = Vec::new();
+    let mut p: [i64; N] = std::array::from_fn(|d| *ranges[d].start());
+    'all: loop {
+        if contains(m, &ints(&p)) {
+            out.push(p);
+        }
+        // the next point (the last variable fastest)
+        for d in (0..N).rev() {
+            if p[d] < *ranges[d].end() {
+                p[d] += 1;
+                continue 'all;
+            }
+            p[d] = *ranges[d].start();
+        }
+        return out;
+    }
+}
+
 /// The points `(n, i, j, k, l)` of the relation on the box (n in 0..=2).
 fn points(m: &Map) -> Vec<[i64; 5]> {
-    let mut out = Vec::new();
-    for n in 0..=2 {
-        for i in -3..=3 {
-            for j in -3..=3 {
-                for k in -4..=4 {
-                    for l in -4..=4 {
-                        if contains(m, &ints(&[n, i, j, k, l])) {
-                            out.push([n, i, j, k, l]);
-                        }
-                    }
-                }
-            }
-        }
-    }
-    out
+    points_in(m, [0..=2, -3..=3, -3..=3, -4..=4, -4..=4])
 }
 
 proptest! {
@@ -130,21 +149,12 @@ const RIGHT: &[&str] = &[
 const LEFT_EXTRA: &[&str] = &["k = 1", "l = 2", "k = 2", "l = -1"];
 
 fn relation_right(disjuncts: &[Vec<usize>]) -> Map {
-    let parts: Vec<String> = disjuncts
-        .iter()
-        .map(|d| {
-            let mut c =
-                vec!["-4 <= k <= 4 and -4 <= l <= 4 and -3 <= p <= 3 and -3 <= q <= 3".to_string()];
-            c.extend(d.iter().map(|&k| RIGHT[k].to_string()));
-            format!("[k, l] -> [p, q] : {}", c.join(" and "))
-        })
-        .collect();
-    let text = if parts.is_empty() {
-        "[n] -> { [k, l] -> [p, q] : 1 = 0 }".to_string()
-    } else {
-        format!("[n] -> {{ {} }}", parts.join("; "))
-    };
-    text.parse().unwrap()
+    union_of(
+        "[k, l] -> [p, q]",
+        "-4 <= k <= 4 and -4 <= l <= 4 and -3 <= p <= 3 and -3 <= q <= 3",
+        disjuncts,
+        |k| RIGHT[k],
+    )
 }
 
 fn left_disjuncts() -> impl Strategy<Value = Vec<Vec<usize>>> {
@@ -155,26 +165,13 @@ fn left_disjuncts() -> impl Strategy<Value = Vec<Vec<usize>>> {
 }
 
 fn relation_left(disjuncts: &[Vec<usize>]) -> Map {
-    let parts: Vec<String> = disjuncts
-        .iter()
-        .map(|d| {
-            let mut c = vec![BOX.to_string()];
-            c.extend(d.iter().map(|&k| {
-                if k < POOL.len() {
-                    POOL[k].to_string()
-                } else {
-                    LEFT_EXTRA[k - POOL.len()].to_string()
-                }
-            }));
-            format!("[i, j] -> [k, l] : {}", c.join(" and "))
-        })
-        .collect();
-    let text = if parts.is_empty() {
-        "[n] -> { [i, j] -> [k, l] : 1 = 0 }".to_string()
-    } else {
-        format!("[n] -> {{ {} }}", parts.join("; "))
-    };
-    text.parse().unwrap()
+    union_of("[i, j] -> [k, l]", BOX, disjuncts, |k| {
+        if k < POOL.len() {
+            POOL[k]
+        } else {
+            LEFT_EXTRA[k - POOL.len()]
+        }
+    })
 }
 
 proptest! {
@@ -197,18 +194,10 @@ proptest! {
         prop_assert!(through.is_equal(&c.range_reference().unwrap()).unwrap(), "{} then {}", a, b);
         let pa = points(&a);
         for n in 0..=2i64 {
-            let mut pb = Vec::new();
-            for k in -4..=4i64 {
-                for lv in -4..=4i64 {
-                    for p in -3..=3i64 {
-                        for q in -3..=3i64 {
-                            if contains(&b, &ints(&[n, k, lv, p, q])) {
-                                pb.push([k, lv, p, q]);
-                            }
-                        }
-                    }
-                }
-            }
+            let pb: Vec<[i64; 4]> = points_in(&b, [n..=n, -4..=4, -4..=4, -3..=3, -3..=3])
+                .into_iter()
+                .map(|[_, k, l, p, q]| [k, l, p, q])
+                .collect();
             for i in -3..=3i64 {
                 for j in -3..=3i64 {
                     for p in -3..=3i64 {
@@ -236,34 +225,21 @@ fn projections_of_three() {
         "[n] -> { [a, b, c] -> [i] : b = floor((a + c)/2) and a = i and c = -i }",
     ] {
         let m: Map = text.parse().unwrap();
-        assert!(
-            m.domain()
-                .unwrap()
-                .is_equal(&m.domain_reference().unwrap())
-                .unwrap(),
-            "{text}"
-        );
-        assert!(
-            m.range()
-                .unwrap()
-                .is_equal(&m.range_reference().unwrap())
-                .unwrap(),
-            "{text}"
-        );
+        let agree = |fast: Map, simple: Map, what: &str| {
+            assert!(fast.is_equal(&simple).unwrap(), "{what} of {text}");
+        };
+        agree(m.domain().unwrap(), m.domain_reference().unwrap(), "domain");
+        agree(m.range().unwrap(), m.range_reference().unwrap(), "range");
         let r = m.reverse().unwrap();
-        assert!(
-            r.apply_range(&m)
-                .unwrap()
-                .is_equal(&r.apply_range_reference(&m).unwrap())
-                .unwrap(),
-            "{text}"
+        agree(
+            r.apply_range(&m).unwrap(),
+            r.apply_range_reference(&m).unwrap(),
+            "reverse then",
         );
-        assert!(
-            m.apply_range(&r)
-                .unwrap()
-                .is_equal(&m.apply_range_reference(&r).unwrap())
-                .unwrap(),
-            "{text}"
+        agree(
+            m.apply_range(&r).unwrap(),
+            m.apply_range_reference(&r).unwrap(),
+            "then reverse",
         );
     }
 }

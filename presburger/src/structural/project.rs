@@ -45,37 +45,46 @@ const DROPPED: usize = usize::MAX;
 pub(crate) fn project_part(b: &BasicMap, space: &Space, dest: &[Dest], n_exist: usize) -> BasicMap {
     debug_assert_eq!(dest.len(), b.space.n_vars());
     let off = b.off_div();
-    // the old column of each projected variable, by its existential index
-    // (none for a fresh existential that no old variable moves to)
-    let mut exist_col: Vec<Option<usize>> = vec![None; n_exist];
-    for (k, d) in dest.iter().enumerate() {
-        if let Dest::Exist(e) = *d {
-            exist_col[e] = Some(1 + k);
-        }
-    }
     let projected = |c: usize| c >= 1 && c < off && matches!(dest[c - 1], Dest::Exist(_));
-    // the equality giving each projected variable alone, if any
-    let mut given_by: Vec<Option<usize>> = vec![None; n_exist];
-    let mut n_given = 0;
-    for (e, c) in exist_col.iter().enumerate() {
-        let Some(c) = *c else { continue };
+    // the equality giving the projected variable of old column `c` alone,
+    // if any
+    let given_alone = |c: usize| -> Option<usize> {
         if b.ineqs.iter().any(|r| !r[c].is_zero())
             || b.divs.iter().flatten().any(|d| !d.num[c].is_zero())
         {
-            continue;
+            return None;
         }
         let mut mentions = b.eqs.iter().enumerate().filter(|(_, r)| !r[c].is_zero());
         let (Some((i, r)), None) = (mentions.next(), mentions.next()) else {
-            continue;
+            return None;
         };
-        if matches!(r[c], Int::Small(1 | -1))
+        (matches!(r[c], Int::Small(1 | -1))
             && r[off..].iter().all(Int::is_zero)
-            && (1..off).all(|j| j == c || !projected(j) || r[j].is_zero())
-        {
-            given_by[e] = Some(i);
-            n_given += 1;
+            && (1..off).all(|j| j == c || !projected(j) || r[j].is_zero()))
+        .then_some(i)
+    };
+    // the equality giving each projected variable alone, if any (by its
+    // existential index, from the last old variable moved there): the list
+    // allocated at the first one found (most disjuncts of the corpus's
+    // `range` have none, and go the simple way without allocating here)
+    let mut given_by: Vec<Option<usize>> = Vec::new();
+    for (k, d) in dest.iter().enumerate() {
+        let Dest::Exist(e) = *d else { continue };
+        match given_alone(1 + k) {
+            Some(i) => {
+                if given_by.is_empty() {
+                    given_by.resize(n_exist, None);
+                }
+                given_by[e] = Some(i);
+            }
+            None => {
+                if let Some(g) = given_by.get_mut(e) {
+                    *g = None;
+                }
+            }
         }
     }
+    let n_given = given_by.iter().filter(|g| g.is_some()).count();
     if n_given == 0 {
         let mut t = b.transform(space.clone(), dest, n_exist);
         substitute_shared_existentials(&mut t, n_exist);
