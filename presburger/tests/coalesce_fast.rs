@@ -246,3 +246,29 @@ fn a_division_left_with_its_floor_rows_only_is_dropped() {
     assert!(once.coalesce_simplified().unwrap().plain_is_equal(&once));
     assert!(once.is_equal(&a).unwrap());
 }
+
+/// Fusions that the rows a first round of coalescing removes as redundant
+/// hid (found by `coalesce_simplified_is_idempotent`): `coalesce_simplified`
+/// fuses them at once, and its answer is its own.
+#[test]
+fn fusions_after_redundant_rows_go() {
+    for (text, n) in [
+        (
+            "{ [i, j] : -6 <= i <= 6 and -6 <= j <= 6 and j = i - 1 and i <= 2; \
+             [i, j] : -6 <= i <= 6 and -6 <= j <= 6 and -1 <= j <= 1 and i = j; \
+             [i, j] : -6 <= i <= 6 and -6 <= j <= 6 and exists (e : 0 <= 4e <= i + 1) and j = i - 1 }",
+            1,
+        ),
+        (
+            "{ [i, j] : -6 <= i <= 6 and -6 <= j <= 6 and j <= 3; \
+             [i, j] : -6 <= i <= 6 and -6 <= j <= 6 and i >= 2 and -2 <= i - 2j <= 1 }",
+            1,
+        ),
+    ] {
+        let a: Map = text.parse().unwrap();
+        let once = a.coalesce_simplified().unwrap();
+        assert_eq!(once.basic_maps().len(), n, "{once}");
+        assert!(once.is_equal(&a).unwrap(), "{once}");
+        assert!(once.coalesce_simplified().unwrap().plain_is_equal(&once), "{once}");
+    }
+}

@@ -144,9 +144,23 @@ impl Map {
     /// disjuncts it is `coalesce` (whose disjuncts are already so
     /// simplified). For callers that read bounds off the constraints, such as
     /// the AST generator.
+    ///
+    /// Its answer is its own: a fusion can need the removal of redundant
+    /// rows that a round of `coalesce` makes only after its fusion tests
+    /// (two disjuncts, one with redundant rows, fused by the next round), so
+    /// with several disjuncts `coalesce` runs again on its answer while that
+    /// lowers the number of disjuncts.
     pub fn coalesce_simplified(&self) -> Result<Map> {
         if self.parts.len() > 1 {
-            return self.coalesce();
+            let mut m = self.coalesce()?;
+            while m.parts.len() > 1 {
+                let again = m.coalesce()?;
+                if again.parts.len() >= m.parts.len() {
+                    break;
+                }
+                m = again;
+            }
+            return Ok(m);
         }
         let mut parts = Part::all(self)?;
         for p in &mut parts {
