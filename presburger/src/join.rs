@@ -478,7 +478,7 @@ mod tests {
                     // (a basic map found empty becomes the canonical empty one)
                     zs.simplify();
                     ss.simplify();
-                    let one = |b: BasicMap| Map { space: space.clone(), parts: vec![b], memo: Default::default() };
+                    let one = |b: BasicMap| Map::new(space.clone(), vec![b]);
                     prop_assert!(one(z.clone()).is_equal(&one(s.clone())).unwrap(), "{:?} {:?}", l, r);
                     prop_assert!(one(zs).is_equal(&one(ss)).unwrap(), "{:?} {:?}", l, r);
                 }

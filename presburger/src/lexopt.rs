@@ -191,11 +191,7 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
             .iter()
             .map(|(ctx, vals)| piece_to_basic(&m.space, ctx, vals))
             .collect();
-        return Ok(Map {
-            space: m.space.clone(),
-            parts,
-            memo: Default::default(),
-        });
+        return Ok(Map::new(m.space.clone(), parts));
     }
     // pieces of one disjunct split on a row their values do not depend on
     // are one piece (fewer comparisons below)
@@ -332,11 +328,7 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
                         better_at_level(&base, np, ctx_b, vals_b, &eq_levels[..n_eq], strict, max)
                     })
                     .collect();
-                worse_list.push(Map {
-                    space: m.space.clone(),
-                    parts,
-                    memo: Default::default(),
-                });
+                worse_list.push(Map::new(m.space.clone(), parts));
             }
         }
         // the graph of a over what is left of its domain: each part of
@@ -345,28 +337,27 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
         let mut cur = if dominating.is_empty() {
             Map::from_basic(base)
         } else if dom.parts.iter().all(|d| d.divs.iter().all(Option::is_some)) {
-            Map {
-                space: m.space.clone(),
-                parts: dom
-                    .parts
+            Map::new(
+                m.space.clone(),
+                dom.parts
                     .iter()
                     .map(|d| better_at_level(&base, np, d, &[], &[], None, max))
                     .collect(),
-                memo: Default::default(),
-            }
+            )
         } else {
-            worse_list.extend(dominating.iter().map(|&b| Map {
-                space: m.space.clone(),
-                parts: vec![better_at_level(
-                    &base,
-                    np,
-                    &pieces[b].0,
-                    &[],
-                    &[],
-                    None,
-                    max,
-                )],
-                memo: Default::default(),
+            worse_list.extend(dominating.iter().map(|&b| {
+                Map::new(
+                    m.space.clone(),
+                    vec![better_at_level(
+                        &base,
+                        np,
+                        &pieces[b].0,
+                        &[],
+                        &[],
+                        None,
+                        max,
+                    )],
+                )
             }));
             Map::from_basic(base)
         };
@@ -376,7 +367,7 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
             }
             cur = cur.subtract(worse)?;
         }
-        out.parts.extend(cur.parts);
+        out.parts.extend(cur.into_parts());
     }
     Ok(out)
 }
@@ -562,18 +553,16 @@ fn dominated(
                     })
                 }
             };
-            let covered = Map {
-                space: dom.space.clone(),
-                parts: ps
-                    .iter()
+            let covered = Map::new(
+                dom.space.clone(),
+                ps.iter()
                     .map(|&p| {
                         let mut c = pieces[p].0.clone();
                         c.space = dom.space.clone();
                         c
                     })
                     .collect(),
-                memo: Default::default(),
-            };
+            );
             if dom.is_subset(&covered)? {
                 dropped.push(*d);
                 break;

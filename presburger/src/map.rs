@@ -23,13 +23,52 @@ use crate::space::{merge_params_shared, Space};
 use crate::trace::traced;
 
 /// A finite union of [`BasicMap`]s over one space.
-#[derive(Clone, Debug)]
-pub struct Map {
+///
+/// The space, the disjuncts and the coalescing memo are shared behind one
+/// reference count: copying a map (as every operation that returns its
+/// operand does) is one atomic increment, and a copy is written on its
+/// first write (`DerefMut`, copy on write), so the value semantics are
+/// those of the fields.
+#[derive(Clone)]
+pub struct Map(Arc<MapData>);
+
+/// The fields of a [`Map`], reached through `Deref`/`DerefMut` inside the
+/// crate (public only because `Deref` is; not exported, and its fields are
+/// the crate's).
+#[doc(hidden)]
+#[derive(Clone)]
+pub struct MapData {
     pub(crate) space: Space,
     pub(crate) parts: Vec<BasicMap>,
     /// What coalescing found for these disjuncts (kept by `coalesce`, not
     /// part of the value).
     pub(crate) memo: crate::coalesce::CoalesceMemo,
+}
+
+impl std::ops::Deref for Map {
+    type Target = MapData;
+    #[inline]
+    fn deref(&self) -> &MapData {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Map {
+    /// The fields to write: copied first if shared.
+    #[inline]
+    fn deref_mut(&mut self) -> &mut MapData {
+        Arc::make_mut(&mut self.0)
+    }
+}
+
+impl std::fmt::Debug for Map {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Map")
+            .field("space", &self.space)
+            .field("parts", &self.parts)
+            .field("memo", &self.memo)
+            .finish()
+    }
 }
 
 /// True if two shared parameter lists are equal: the same list when they
@@ -47,31 +86,43 @@ pub type Set = Map;
 pub type BasicSet = BasicMap;
 
 impl Map {
+    /// The map of these disjuncts (all of `space`), with nothing memoised.
+    #[inline]
+    pub(crate) fn new(space: Space, parts: Vec<BasicMap>) -> Map {
+        Map(Arc::new(MapData {
+            space,
+            parts,
+            memo: Default::default(),
+        }))
+    }
+
+    /// The disjuncts, owned (copied only if the map is shared).
+    pub(crate) fn into_parts(self) -> Vec<BasicMap> {
+        self.into_space_parts().1
+    }
+
+    /// The space and the disjuncts, owned (copied only if the map is
+    /// shared).
+    pub(crate) fn into_space_parts(self) -> (Space, Vec<BasicMap>) {
+        match Arc::try_unwrap(self.0) {
+            Ok(d) => (d.space, d.parts),
+            Err(shared) => (shared.space.clone(), shared.parts.clone()),
+        }
+    }
+
     /// The empty map of a space.
     pub fn empty(space: Space) -> Map {
-        Map {
-            space,
-            parts: Vec::new(),
-            memo: Default::default(),
-        }
+        Map::new(space, Vec::new())
     }
 
     /// All points of a space.
     pub fn universe(space: Space) -> Map {
-        Map {
-            parts: vec![BasicMap::universe(space.clone())],
-            space,
-            memo: Default::default(),
-        }
+        Map::new(space.clone(), vec![BasicMap::universe(space)])
     }
 
     /// A map with one disjunct.
     pub fn from_basic(b: BasicMap) -> Map {
-        Map {
-            space: b.space.clone(),
-            parts: vec![b],
-            memo: Default::default(),
-        }
+        Map::new(b.space.clone(), vec![b])
     }
 
     /// The space.
@@ -205,11 +256,7 @@ impl Map {
             let mut parts = Vec::with_capacity(a.parts.len() + b.parts.len());
             parts.extend(a.parts.iter().cloned());
             parts.extend(b.parts.iter().cloned());
-            Ok(Map {
-                space: a.space.clone(),
-                parts,
-                memo: Default::default(),
-            })
+            Ok(Map::new(a.space.clone(), parts))
         })
     }
 

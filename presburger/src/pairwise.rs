@@ -55,7 +55,7 @@ pub(crate) fn each_pair(
             let r = op(&xm, ym)?;
             match &mut out {
                 None => out = Some(r),
-                Some(m) => m.parts.extend(r.parts),
+                Some(m) => m.parts.extend(r.into_parts()),
             }
         }
     }

@@ -17,10 +17,9 @@ use crate::map::Map;
 pub fn lexopt_by_search(m: &Map, max: bool) -> Result<Map> {
     // independent of what earlier calls kept on the disjuncts (points,
     // emptiness proofs): fresh copies
-    let fresh = Map {
-        space: m.space.clone(),
-        parts: m
-            .parts
+    let fresh = Map::new(
+        m.space.clone(),
+        m.parts
             .iter()
             .map(|b| {
                 let mut c = b.clone();
@@ -28,8 +27,7 @@ pub fn lexopt_by_search(m: &Map, max: bool) -> Result<Map> {
                 c
             })
             .collect(),
-        memo: Default::default(),
-    };
+    );
     lexopt_points(&fresh, max, |b| lexopt_point(b, max))
 }
 
@@ -109,11 +107,7 @@ impl Map {
         for b in &mut keep {
             b.remove_redundancies()?;
         }
-        Ok(Map {
-            space: m.space,
-            parts: keep,
-            memo: Default::default(),
-        })
+        Ok(Map::new(m.space.clone(), keep))
     }
 }
 
@@ -142,11 +136,7 @@ fn fuse(a: &BasicMap, b: &BasicMap) -> Result<Option<BasicMap>> {
     if !h.simplify() {
         return Ok(None);
     }
-    let union = Map {
-        space: a.space.clone(),
-        parts: vec![a.clone(), b.clone()],
-        memo: Default::default(),
-    };
+    let union = Map::new(a.space.clone(), vec![a.clone(), b.clone()]);
     if Map::from_basic(h.clone()).is_subset(&union)? {
         Ok(Some(h))
     } else {

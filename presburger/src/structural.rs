@@ -229,12 +229,7 @@ impl Map {
     fn map_parts(&self, space: Space, f: impl Fn(&BasicMap) -> BasicMap) -> Map {
         let rep = repeated::repeats(&self.parts);
         if rep.is_empty() {
-            return Map {
-                space,
-                parts: self.parts.iter().map(f).collect(),
-                memo: Default::default(),
-            }
-            .simplify_parts();
+            return Map::new(space, self.parts.iter().map(f).collect()).simplify_parts();
         }
         let mut done: Vec<Option<BasicMap>> = Vec::with_capacity(self.parts.len());
         for (b, r) in self.parts.iter().zip(&rep) {
@@ -247,11 +242,7 @@ impl Map {
             };
             done.push(answer);
         }
-        Map {
-            space,
-            parts: done.into_iter().flatten().collect(),
-            memo: Default::default(),
-        }
+        Map::new(space, done.into_iter().flatten().collect())
     }
 
     /// The parts moved by `dest` into `space` with `n_exist` fresh
@@ -388,11 +379,7 @@ impl Map {
                                 }
                             }
                         }
-                        return Ok(Map {
-                            space,
-                            parts,
-                            memo: Default::default(),
-                        });
+                        return Ok(Map::new(space, parts));
                     }
                 }
                 Ok(self.map_parts(space.clone(), |b| b.transform(space.clone(), &dest, n)))
@@ -435,12 +422,7 @@ impl Map {
                     t
                 })
                 .collect();
-            Ok(Map {
-                space,
-                parts,
-                memo: Default::default(),
-            }
-            .simplify_parts())
+            Ok(Map::new(space, parts).simplify_parts())
         })
     }
 
@@ -476,11 +458,7 @@ impl Map {
                 t
             })
             .collect();
-        Ok(Map {
-            space,
-            parts,
-            memo: Default::default(),
-        })
+        Ok(Map::new(space, parts))
     }
 
     /// The same set in an anonymous flat tuple of the same dimension
@@ -542,11 +520,7 @@ impl Map {
                 t
             })
             .collect();
-        Ok(Map {
-            space,
-            parts,
-            memo: Default::default(),
-        })
+        Ok(Map::new(space, parts))
     }
 
     /// `{ [x -> y] -> x : x -> y in self }`.
@@ -583,11 +557,7 @@ impl Map {
                 t
             })
             .collect();
-        Ok(Map {
-            space,
-            parts,
-            memo: Default::default(),
-        })
+        Ok(Map::new(space, parts))
     }
 
     /// The product of two sets as a relation `{ x -> y : x in self, y in other }`.
@@ -756,11 +726,7 @@ impl Map {
             .iter()
             .map(|b| b.transform(a.space.clone(), &dest, 0))
             .collect();
-        a.intersect(&Map {
-            space: a.space.clone(),
-            parts,
-            memo: Default::default(),
-        })
+        a.intersect(&Map::new(a.space.clone(), parts))
     }
 
     /// Intersect with a parameter domain (a set whose space has no dimensions).
@@ -772,15 +738,13 @@ impl Map {
                 .chain((0..p.space.n_in() + p.space.n_out()).map(Dest::Exist))
                 .collect();
             let nd = p.space.n_in() + p.space.n_out();
-            let lifted = Map {
-                space: a.space.clone(),
-                parts: p
-                    .parts
+            let lifted = Map::new(
+                a.space.clone(),
+                p.parts
                     .iter()
                     .map(|b| b.transform(a.space.clone(), &dest, nd))
                     .collect(),
-                memo: Default::default(),
-            };
+            );
             a.intersect(&lifted)
         })
     }

@@ -64,7 +64,7 @@ fn add_map_to(params_of: &mut Arc<[String]>, maps: &mut Vec<Map>, m: Map) {
         }
         Some(std::cmp::Ordering::Equal) => {
             let last = maps.last_mut().expect("a last part");
-            last.parts.extend(m.parts);
+            last.parts.extend(m.into_parts());
             return;
         }
         Some(std::cmp::Ordering::Greater) => {}
@@ -77,7 +77,7 @@ fn add_map_to(params_of: &mut Arc<[String]>, maps: &mut Vec<Map>, m: Map) {
             // the two maps is the concatenation of their disjuncts, as
             // `Map::union` computes it, without copying `self`'s part
             debug_assert_eq!(maps[k].space.params, m.space.params);
-            maps[k].parts.extend(m.parts);
+            maps[k].parts.extend(m.into_parts());
         }
         Err(k) => maps.insert(k, m),
     }
@@ -112,11 +112,7 @@ fn merge_sorted(a: &[Map], b: &[Map]) -> Vec<Map> {
                 let mut parts = Vec::with_capacity(x.parts.len() + y.parts.len());
                 parts.extend_from_slice(&x.parts);
                 parts.extend_from_slice(&y.parts);
-                out.push(Map {
-                    space: x.space.clone(),
-                    parts,
-                    memo: Default::default(),
-                });
+                out.push(Map::new(x.space.clone(), parts));
                 i += 1;
                 j += 1;
             }

@@ -221,11 +221,7 @@ pub(super) mod reference {
         a: &BasicMap,
         b: &BasicMap,
     ) -> Result<bool> {
-        let union = Map {
-            space: a.space.clone(),
-            parts: vec![a.clone(), b.clone()],
-            memo: Default::default(),
-        };
+        let union = Map::new(a.space.clone(), vec![a.clone(), b.clone()]);
         Map::from_basic(h.clone()).is_subset(&union)
     }
 }

@@ -97,11 +97,7 @@ impl CoalesceMemo {
         let memo = Memo::Parts {
             space: m.space.clone(),
             key: m.parts.iter().map(PartKey::of).collect(),
-            result: Map {
-                space: result.space.clone(),
-                parts: result.parts.clone(),
-                memo: Default::default(),
-            },
+            result: Map::new(result.space.clone(), result.parts.clone()),
         };
         m.memo.keep(memo);
     }

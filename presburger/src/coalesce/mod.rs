@@ -85,11 +85,8 @@ impl Map {
         {
             // disjuncts that repeat another's rows over renamed locals go
             // before any exact work (see `rename`)
-            let reduced = rename::drop_renamed_contained(&self.parts).map(|parts| Map {
-                space: self.space.clone(),
-                parts,
-                memo: Default::default(),
-            });
+            let reduced = rename::drop_renamed_contained(&self.parts)
+                .map(|parts| Map::new(self.space.clone(), parts));
             let mut parts = Part::all(reduced.as_ref().unwrap_or(self))?;
             if parts.len() <= 1 {
                 // nothing to compare: only the redundant rows go
@@ -186,11 +183,7 @@ impl Map {
     /// the cheap normalisation of `cheap::normalise`, no LP (one unit of
     /// the operation budget).
     fn coalesce_one(&self) -> Result<Map> {
-        Ok(self.coalesce_one_changed()?.unwrap_or_else(|| Map {
-            space: self.space.clone(),
-            parts: self.parts.clone(),
-            memo: Default::default(),
-        }))
+        Ok(self.coalesce_one_changed()?.unwrap_or_else(|| self.clone()))
     }
 
     /// [`coalesce_one`](Self::coalesce_one), `None` when the answer is
@@ -216,17 +209,16 @@ impl Map {
         }
         let with_rows = |normal: Option<(Rows, Rows)>| match normal {
             None => Map::empty(self.space.clone()),
-            Some((eqs, ineqs)) => Map {
-                space: self.space.clone(),
-                parts: vec![BasicMap {
+            Some((eqs, ineqs)) => Map::new(
+                self.space.clone(),
+                vec![BasicMap {
                     space: b.space.clone(),
                     divs: b.divs.clone(),
                     eqs,
                     ineqs,
                     hint: b.hint.clone(),
                 }],
-                memo: Default::default(),
-            },
+            ),
         };
         if let Some(normal) = CoalesceMemo::get_one(self, b) {
             return Ok(Some(with_rows(normal)));

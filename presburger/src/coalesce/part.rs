@@ -183,11 +183,7 @@ impl Part {
     }
 
     pub(super) fn into_map(space: crate::Space, parts: Vec<Part>) -> Map {
-        Map {
-            space,
-            parts: parts.into_iter().map(|p| p.b).collect(),
-            memo: Default::default(),
-        }
+        Map::new(space, parts.into_iter().map(|p| p.b).collect())
     }
 
     pub(super) fn tab(&mut self) -> Result<&mut crate::simplex::Tableau> {

@@ -199,11 +199,7 @@ mod tests {
              and n > e0 and i <= e0 + 30 and e0 >= -30) }",
         );
         assert!(contains_renamed(&a, &b));
-        let m = Map {
-            space: a.space.clone(),
-            parts: vec![a.clone(), b.clone()],
-            memo: Default::default(),
-        };
+        let m = Map::new(a.space.clone(), vec![a.clone(), b.clone()]);
         let kept = drop_renamed_contained(&m.parts).expect("one dropped");
         assert_eq!(kept.len(), 1);
         // the converse is not proved (`b` has rows on e1 that `a` lacks

@@ -343,7 +343,7 @@ proptest! {
         }
         // a copy in another space of the same dimensions
         let mut c = m.clone();
-        let renamed: crate::space::Space = "[m] -> { [a, b, c] }".parse::<Map>().unwrap().space;
+        let renamed: crate::space::Space = "[m] -> { [a, b, c] }".parse::<Map>().unwrap().space.clone();
         c.space = renamed.clone();
         for p in &mut c.parts {
             p.space = renamed.clone();

@@ -289,11 +289,7 @@ mod tests {
                 assert_eq!(nf, ns);
                 assert!(fast.check_lengths());
                 skipped += slow.ineqs.len() - fast.ineqs.len();
-                let one = |b: &BasicMap| Map {
-                    space: space.clone(),
-                    parts: vec![b.clone()],
-                    memo: Default::default(),
-                };
+                let one = |b: &BasicMap| Map::new(space.clone(), vec![b.clone()]);
                 assert!(one(&fast).is_equal(&one(&slow)).unwrap(), "{a} then {b}");
                 crate::join::substitute_shared_existentials(&mut fast, nf);
                 crate::join::substitute_shared_existentials(&mut slow, ns);

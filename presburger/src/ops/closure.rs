@@ -187,18 +187,14 @@ fn paths(space: &Space, steps: &[Step], len: Length) -> BasicMap {
 
 /// `m` coalesced, without its empty disjuncts.
 fn tidy(m: Map) -> Result<Map> {
-    let m = m.coalesce()?;
-    let mut parts = Vec::with_capacity(m.parts.len());
-    for b in m.parts {
+    let (space, all) = m.coalesce()?.into_space_parts();
+    let mut parts = Vec::with_capacity(all.len());
+    for b in all {
         if !b.is_empty()? {
             parts.push(b);
         }
     }
-    Ok(Map {
-        space: m.space,
-        parts,
-        memo: Default::default(),
-    })
+    Ok(Map::new(space, parts))
 }
 
 /// A parameter name not among `params`, for the path length.

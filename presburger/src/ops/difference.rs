@@ -76,11 +76,7 @@ fn subtract_with(a: &Map, b: &Map, fast: bool) -> Result<Map> {
         // `a \ ∅ = a`, its disjuncts as they are (a subtrahend without
         // disjuncts, `{ S[i] -> A[j] : false }`, is a third of the traced
         // subtractions); the oracle prepares them
-        return Ok(Map {
-            space: a.space.clone(),
-            parts: a.parts.clone(),
-            memo: Default::default(),
-        });
+        return Ok(Map::clone(&a));
     }
     let mut cur: Vec<BasicMap> = Vec::new();
     for p in &a.parts {
@@ -120,11 +116,7 @@ fn subtract_with(a: &Map, b: &Map, fast: bool) -> Result<Map> {
             cur = next;
         }
     }
-    Ok(Map {
-        space: a.space.clone(),
-        parts: cur,
-        memo: Default::default(),
-    })
+    Ok(Map::new(a.space.clone(), cur))
 }
 
 /// A disjunct of the minuend simplified, `None` if empty.

@@ -87,24 +87,19 @@ mod tests {
     fn alone(m: &Map) -> Vec<Map> {
         m.parts
             .iter()
-            .map(|b| Map {
-                space: m.space.clone(),
-                parts: vec![b.clone()],
-                memo: Default::default(),
-            })
+            .map(|b| Map::new(m.space.clone(), vec![b.clone()]))
             .collect()
     }
 
     /// The answers for each disjunct alone, concatenated.
     fn one_by_one(m: &Map, op: impl Fn(&Map) -> Map) -> Map {
         let answers: Vec<Map> = alone(m).iter().map(&op).collect();
-        Map {
-            space: answers
+        Map::new(
+            answers
                 .first()
-                .map_or_else(|| op(m).space, |a| a.space.clone()),
-            parts: answers.into_iter().flat_map(|a| a.parts).collect(),
-            memo: Default::default(),
-        }
+                .map_or_else(|| op(m).space.clone(), |a| a.space.clone()),
+            answers.into_iter().flat_map(|a| a.into_parts()).collect(),
+        )
     }
 
     proptest! {
@@ -140,10 +135,10 @@ mod tests {
             let mut pairs = Vec::new();
             for x in alone(&a) {
                 for y in alone(&b) {
-                    pairs.extend(x.apply_range(&y).unwrap().parts);
+                    pairs.extend(x.apply_range(&y).unwrap().into_parts());
                 }
             }
-            let by_pairs = Map { space: c.space.clone(), parts: pairs, memo: Default::default() };
+            let by_pairs = Map::new(c.space.clone(), pairs);
             prop_assert!(same(&c, &by_pairs), "{} then {}", a, b);
         }
     }

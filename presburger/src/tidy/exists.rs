@@ -324,11 +324,7 @@ impl BasicMap {
             }
             pieces.push(p);
         }
-        let union = Map {
-            space: self.space.clone(),
-            parts: pieces,
-            memo: Default::default(),
-        };
+        let union = Map::new(self.space.clone(), pieces);
         let real = real.eliminate_exactly(depth - 1)?;
         if n_existentials(&real) == 0 && Map::from_basic(real.clone()).is_subset(&union)? {
             return Ok(Some(real));

@@ -108,26 +108,16 @@ impl Map {
             }
         }
         while parts.len() > 1 && residues::merge_residue_classes(&mut parts) {}
-        let m = Map {
-            space: self.space.clone(),
-            parts,
-            memo: Default::default(),
-        }
-        .coalesce()?;
+        let m = Map::new(self.space.clone(), parts).coalesce()?;
         if m.parts.len() == 1 {
             return Ok(m);
         }
         // coalescing may have left rows another disjunct made redundant
-        let mut parts = Vec::with_capacity(m.parts.len());
-        for mut b in m.parts {
+        let (space, mut parts) = m.into_space_parts();
+        for b in &mut parts {
             b.remove_redundancies()?;
-            parts.push(b);
         }
-        Ok(Map {
-            space: m.space,
-            parts,
-            memo: Default::default(),
-        })
+        Ok(Map::new(space, parts))
     }
 }
 

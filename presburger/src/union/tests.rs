@@ -27,7 +27,7 @@ fn add_by_search(u: &mut UnionMap, mut m: Map) {
     match maps.binary_search_by(|x| {
         (&x.space.domain, &x.space.range).cmp(&(&m.space.domain, &m.space.range))
     }) {
-        Ok(k) => maps[k].parts.extend(m.parts),
+        Ok(k) => maps[k].parts.extend(m.into_parts()),
         Err(k) => maps.insert(k, m),
     }
 }
