@@ -171,11 +171,18 @@ fn nested_dim(a: &Tuple, b: &Tuple) -> usize {
 /// usually share one parameter list, so the lists are compared by pointer
 /// first ([`same_params`](crate::map::same_params); the tuples' `Arc`s have
 /// that shortcut of their own).
-impl PartialEq for Space {
-    fn eq(&self, other: &Space) -> bool {
+impl PartialEq for SpaceParts {
+    fn eq(&self, other: &SpaceParts) -> bool {
         crate::map::same_params(&self.params, &other.params)
             && self.domain == other.domain
             && self.range == other.range
+    }
+}
+impl Eq for SpaceParts {}
+
+impl PartialEq for Space {
+    fn eq(&self, other: &Space) -> bool {
+        Arc::ptr_eq(&self.0, &other.0) || *self.0 == *other.0
     }
 }
 impl Eq for Space {}
@@ -240,15 +247,70 @@ impl Ord for Tuple {
 /// domain dims (its tuple is the "range" tuple).
 ///
 /// The parts are shared (see the [module documentation](self)): cloning a
-/// space does not allocate.
+/// space does not allocate; it is one atomic increment, the three parts
+/// being kept behind one reference count ([`SpaceParts`], reached through
+/// `Deref`; a write through `DerefMut` copies a shared space first), and
+/// two copies of one space are equal at once.
+#[derive(Clone)]
+pub struct Space(Arc<SpaceParts>);
+
+/// The parts of a [`Space`], read (and written) through it: `space.params`,
+/// `space.domain`, `space.range`.
 #[derive(Clone, Debug, Hash, PartialOrd, Ord)]
-pub struct Space {
+pub struct SpaceParts {
     /// Parameter names, in order.
     pub params: Arc<[String]>,
     /// The domain tuple of a relation (`None` for a set).
     pub domain: Option<Arc<Tuple>>,
     /// The tuple of a set, or the range tuple of a relation.
     pub range: Arc<Tuple>,
+}
+
+impl std::ops::Deref for Space {
+    type Target = SpaceParts;
+    #[inline]
+    fn deref(&self) -> &SpaceParts {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Space {
+    /// The parts to write: copied first if shared.
+    #[inline]
+    fn deref_mut(&mut self) -> &mut SpaceParts {
+        Arc::make_mut(&mut self.0)
+    }
+}
+
+impl std::fmt::Debug for Space {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Space")
+            .field("params", &self.params)
+            .field("domain", &self.domain)
+            .field("range", &self.range)
+            .finish()
+    }
+}
+
+impl Hash for Space {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.hash(state)
+    }
+}
+
+impl PartialOrd for Space {
+    fn partial_cmp(&self, other: &Space) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Space {
+    fn cmp(&self, other: &Space) -> Ordering {
+        if Arc::ptr_eq(&self.0, &other.0) {
+            return Ordering::Equal;
+        }
+        self.0.cmp(&other.0)
+    }
 }
 
 /// The zero-dimensional anonymous tuple, shared.
@@ -275,13 +337,19 @@ fn params0() -> Arc<Tuple> {
 }
 
 impl Space {
+    /// The space of these parts.
+    #[inline]
+    fn of(parts: SpaceParts) -> Space {
+        Space(Arc::new(parts))
+    }
+
     /// The space of a set.
     pub fn set(params: impl Into<Arc<[String]>>, tuple: impl Into<Arc<Tuple>>) -> Space {
-        Space {
+        Space::of(SpaceParts {
             params: params.into(),
             domain: None,
             range: tuple.into(),
-        }
+        })
     }
 
     /// The space of a relation.
@@ -290,11 +358,11 @@ impl Space {
         domain: impl Into<Arc<Tuple>>,
         range: impl Into<Arc<Tuple>>,
     ) -> Space {
-        Space {
+        Space::of(SpaceParts {
             params: params.into(),
             domain: Some(plain(domain.into())),
             range: plain(range.into()),
-        }
+        })
     }
 
     /// The space of a parameter domain (`[n] -> { : }`): a set space whose
@@ -386,17 +454,17 @@ impl Space {
 
     /// The same space with a different parameter list.
     pub fn with_params(&self, params: impl Into<Arc<[String]>>) -> Space {
-        Space {
+        Space::of(SpaceParts {
             params: params.into(),
             domain: self.domain.clone(),
             range: self.range.clone(),
-        }
+        })
     }
 
     /// The same space with a different range tuple (the tuple of a set).
     pub fn with_range(&self, range: impl Into<Arc<Tuple>>) -> Space {
         let range = range.into();
-        Space {
+        Space::of(SpaceParts {
             params: self.params.clone(),
             range: if self.domain.is_some() {
                 plain(range)
@@ -404,7 +472,7 @@ impl Space {
                 range
             },
             domain: self.domain.clone(),
-        }
+        })
     }
 
     /// Names to print for the dimensions `[domain dims | range dims]`, filling

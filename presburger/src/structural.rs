@@ -536,7 +536,7 @@ impl Map {
     fn pair_projection(&self, dom: bool) -> Result<Map> {
         need_map(self, if dom { "domain_map" } else { "range_map" })?;
         let (np, ni, no) = (self.space.n_param(), self.space.n_in(), self.space.n_out());
-        let wrapped = self.space.wrap().range;
+        let wrapped = self.space.wrap().range.clone();
         let target = if dom {
             self.space.domain_tuple()
         } else {

@@ -230,7 +230,7 @@ pub fn join_on_range(a: &Map, b: &Map) -> Result<Map> {
     }
     let space = Space::map(
         a.space().params.clone(),
-        a.space().wrap().range,
+        a.space().wrap().range.clone(),
         b.space().domain_tuple(),
     );
     let np = a.space().n_param();
