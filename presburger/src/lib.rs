@@ -130,6 +130,6 @@ pub use error::{DimKind, DimRef, Error, Result};
 pub use int::Int;
 pub use map::{BasicSet, Map, Set};
 pub use print::tuples_text;
-pub use space::{Space, Tuple, TupleKind};
+pub use space::{Space, SpaceParts, Tuple, TupleKind};
 pub use structural::lex_order_map;
 pub use union::{UnionMap, UnionSet};

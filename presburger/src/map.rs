@@ -253,6 +253,14 @@ impl Map {
             // (the operands borrowed when their parameters agree: each
             // disjunct is copied once, into a list of the final length)
             let (a, b) = self.aligned_ref(other, "union")?;
+            // a union with a map of no disjuncts is the other operand,
+            // shared (a copy is one atomic increment)
+            if b.parts.is_empty() {
+                return Ok(Map::clone(&a));
+            }
+            if a.parts.is_empty() {
+                return Ok(Map::clone(&b));
+            }
             let mut parts = Vec::with_capacity(a.parts.len() + b.parts.len());
             parts.extend(a.parts.iter().cloned());
             parts.extend(b.parts.iter().cloned());

@@ -10,8 +10,9 @@
 //! Every [`BasicMap`](crate::BasicMap) carries its space, and basic maps are
 //! copied all the time, so a space is cheap to copy: the parameter list is an
 //! `Arc<[String]>` and the tuples are `Arc<Tuple>` (the two halves of a
-//! wrapped tuple too). Cloning a [`Space`] only bumps reference counts; it
-//! never allocates. Spaces are immutable values: to
+//! wrapped tuple too), and the three are kept behind one more reference
+//! count ([`SpaceParts`], read through `Deref`): cloning a [`Space`] bumps
+//! one reference count and never allocates. Spaces are immutable values: to
 //! change a part, build a new space ([`Space::with_params`],
 //! [`Space::with_range`], [`Space::set`], ...) that shares the unchanged parts.
 //! The constructors take anything that converts into the shared form
@@ -28,7 +29,7 @@
 //! assert!(s.is_set());
 //! let r = s.reverse().reverse();
 //! assert!(std::sync::Arc::ptr_eq(&r.params, &s.params));
-//! assert_eq!(*r.domain.unwrap(), Tuple::anonymous(0));
+//! assert_eq!(r.domain.as_deref(), Some(&Tuple::anonymous(0)));
 //! ```
 
 use std::cmp::Ordering;

@@ -117,3 +117,30 @@ proptest! {
         prop_assert_eq!(sub, pool_subset(&a, &b), "{} <= {}", set(&da), ub_text);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// `Map::union` with an operand of no disjuncts is the other operand,
+    /// its disjuncts as they are (shared, not copied): against enumeration,
+    /// on either side, with the parameters of the two operands equal or not.
+    #[test]
+    fn map_union_with_no_disjuncts(da in disjuncts(), left in any::<bool>(), params in any::<bool>()) {
+        let a: Map = set(&da).parse().unwrap();
+        let none: Map = if params {
+            "[m] -> { [i, j] : false }".parse().unwrap()
+        } else {
+            "{ [i, j] : false }".parse().unwrap()
+        };
+        prop_assert_eq!(none.basic_maps().len(), 0);
+        let u = if left { none.union(&a).unwrap() } else { a.union(&none).unwrap() };
+        prop_assert_eq!(u.basic_maps().len(), a.basic_maps().len());
+        for p in box_points(if params { 3 } else { 2 }, -7, 7) {
+            // (with `[m]`, the union's points are `[m, i, j]`)
+            prop_assert_eq!(contains(&u, &p), contains(&a, &p[p.len() - 2..]));
+        }
+        if !params {
+            prop_assert_eq!(u.to_string(), a.to_string());
+        }
+    }
+}
