@@ -560,18 +560,18 @@ fn kept_rows(rows: &[Vec<Int>], info: &[RowInfo]) -> Option<Vec<Vec<Int>>> {
     if info.iter().enumerate().all(|(k, i)| i.kept && !moved(k, i)) {
         return None;
     }
-    let kept = info
-        .iter()
-        .enumerate()
-        .filter(|(_, i)| i.kept)
-        .map(|(k, i)| {
-            let r = &rows[k];
-            let mut v = Vec::with_capacity(r.len());
-            v.push(rows[i.from as usize][0].clone());
-            v.extend_from_slice(&r[1..]);
-            v
-        })
-        .collect();
+    // (sized once: a collected filter grows by reallocation)
+    let mut kept = Vec::with_capacity(info.iter().filter(|i| i.kept).count());
+    for (k, i) in info.iter().enumerate() {
+        if !i.kept {
+            continue;
+        }
+        let r = &rows[k];
+        let mut v = Vec::with_capacity(r.len());
+        v.push(rows[i.from as usize][0].clone());
+        v.extend_from_slice(&r[1..]);
+        kept.push(v);
+    }
     Some(kept)
 }
 

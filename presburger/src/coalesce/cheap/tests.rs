@@ -407,3 +407,29 @@ proptest! {
         }
     }
 }
+
+/// `kept_rows` builds exactly the kept rows, each with its merged constant,
+/// in one allocation of the outer list (sized by the kept count, not grown):
+/// here 9 rows of which 3 are looser parallel copies.
+#[test]
+fn kept_rows_are_sized_once_and_take_the_merged_constants() {
+    let base: Vec<(Vec<i64>, i64)> = (0..6).map(|k| (vec![1 + k % 3, -(k / 3), 1], k)).collect();
+    // copies of rows 0, 2 and 4: two looser (shift > 0), one tighter
+    let b = disjunct(
+        3,
+        &base,
+        &[(0, 2, false), (2, 1, false), (4, -3, false)],
+        &[],
+        None,
+    );
+    let g = gcd_normalised(&b).expect("no contradiction");
+    let mut info = infos(&g);
+    assert!(drop_parallel_rows(&g.ineqs, &mut info, &mut Vec::new()));
+    let kept = kept_rows(&g.ineqs, &info).expect("copies dropped");
+    assert_eq!(kept.len(), info.iter().filter(|i| i.kept).count());
+    assert_eq!(kept.capacity(), kept.len());
+    let mut slow = b.clone();
+    assert!(reference::normalise(&mut slow));
+    // (no box here: parallel rows are the only change)
+    assert_eq!(kept, slow.ineqs.to_vec());
+}
