@@ -43,6 +43,12 @@ pub(crate) fn conjoin_sharing(a: &BasicMap, b: &BasicMap) -> BasicMap {
             base + na + fresh - 1
         }));
     }
+    if fresh == nb && na > 0 {
+        // nothing shared, and `b`'s locals move: a row of `b` with a local
+        // is none of `a`'s, so the plain conjunction (without the search
+        // for repeated rows)
+        return a.conjoin(b, 0);
+    }
     // (`b`'s locals where they are, after the variables: its rows are
     // compared with `a`'s as they are, else lifted into `scratch` first)
     let in_place = dest.iter().enumerate().all(|(k, &d)| d == base + k);
