@@ -16,6 +16,9 @@ use std::sync::Arc;
 
 use crate::basic::Div;
 
+mod conjoin;
+pub(crate) use conjoin::conjoin_sharing;
+
 /// The definitions of the locals (`None`: an existential without one),
 /// shared by reference count and copied on the first write of a shared
 /// copy. See the [module documentation](self).

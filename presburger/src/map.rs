@@ -347,7 +347,7 @@ impl BasicMap {
                 let mut b = other.clone();
                 a.align_params_shared(&params);
                 b.align_params_shared(&params);
-                return Ok(a.conjoin(&b, 0));
+                return Ok(crate::divs::conjoin_sharing(&a, &b));
             }
             // one side's constraints all among the other's: the other is the
             // intersection (a copy shares its rows, nothing is built)
@@ -357,7 +357,7 @@ impl BasicMap {
             if constraints_among(self, other) {
                 return Ok(other.clone());
             }
-            Ok(self.conjoin(other, 0))
+            Ok(crate::divs::conjoin_sharing(self, other))
         })
     }
 }

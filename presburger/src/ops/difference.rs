@@ -261,7 +261,14 @@ fn subtract_basic_each(
             .ok_or_else(|| Error::Invalid("subtract: unexpected existential".into()))?;
         divs_only.ineqs.extend(d.bounds(off + k));
     }
-    let base = p.intersect(&divs_only)?;
+    // (the layout `lift` below assumes: `p`'s locals, then all of `b`'s;
+    // `p` and `b` have the same parameters, aligned by the callers)
+    // (without locals in `b`, `p` itself: its rows shared, not copied)
+    let base = if b.n_div() == 0 {
+        p.clone()
+    } else {
+        p.conjoin(&divs_only, 0)
+    };
     // b's constraints in base's layout: b's columns [0, off) stay, locals
     // shift by p.n_div(); an equality gives two inequalities
     let lift = |r: &[Int], negate: bool| -> Vec<Int> {

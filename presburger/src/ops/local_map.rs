@@ -56,6 +56,9 @@ pub(crate) fn contains_by_local_map(q: &BasicMap, p: &BasicMap) -> bool {
     }
     let mut search = Search {
         p,
+        eq_keys: Vec::new(),
+        ineq_keys: Vec::new(),
+        keyed: false,
         off,
         sigma: Vec::with_capacity(nq),
         by_last,
@@ -65,11 +68,20 @@ pub(crate) fn contains_by_local_map(q: &BasicMap, p: &BasicMap) -> bool {
     if !search.rows_hold(0) {
         return false;
     }
+    // (the keys of `p`'s rows only for a search: most calls stop above)
+    search.eq_keys = p.eqs.iter().map(|f| keys(&f[1..]).0).collect();
+    search.ineq_keys = p.ineqs.iter().map(|f| keys(&f[1..]).0).collect();
+    search.keyed = true;
     search.extend()
 }
 
 struct Search<'a> {
     p: &'a BasicMap,
+    /// The [`keys`] of `p`'s equalities' and inequalities' coefficients.
+    /// (`keyed`: once they are made, before the search proper)
+    eq_keys: Vec<u64>,
+    ineq_keys: Vec<u64>,
+    keyed: bool,
     off: usize,
     /// `sigma[k]`: the local of `p` that `q`'s local `k` is sent to.
     sigma: Vec<usize>,
@@ -108,7 +120,11 @@ impl Search<'_> {
         let ok = rows.iter().all(|&(r, eq)| {
             self.checks += 1;
             self.rename(r);
-            implied(self.p, &self.row, eq)
+            if self.keyed {
+                implied_by_key(self.p, &self.eq_keys, &self.ineq_keys, &self.row, eq)
+            } else {
+                implied(self.p, &self.row, eq)
+            }
         });
         self.by_last[slot] = rows;
         ok
@@ -128,6 +144,51 @@ impl Search<'_> {
     }
 }
 
+/// A 64-bit hash of coefficients and one of their negation: equal slices
+/// have equal keys, and the second key of a slice is the first of its
+/// negation (a `Big` entry and `i64::MIN`, whose negation is `Big`, count
+/// as one fixed word).
+fn keys(c: &[Int]) -> (u64, u64) {
+    const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+    let mix = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(SEED);
+    let (mut h, mut g) = (0u64, 0u64);
+    for v in c {
+        let (x, y) = match v {
+            Int::Small(x) if *x != i64::MIN => (*x as u64, x.wrapping_neg() as u64),
+            _ => (0x9e37, 0x9e37),
+        };
+        h = mix(h, x);
+        g = mix(g, y);
+    }
+    (h, g)
+}
+
+/// [`implied`], comparing `r` only with the rows of `p` whose coefficients'
+/// key (`eq_keys`, `ineq_keys`: [`keys`] of each row's coefficients) is
+/// that of `r` or of `-r`: the rows skipped differ from `r` and `-r`
+/// (`implied` is the oracle of the tests).
+fn implied_by_key(p: &BasicMap, eq_keys: &[u64], ineq_keys: &[u64], r: &[Int], eq: bool) -> bool {
+    let opposite = |a: &[Int], b: &[Int]| a.iter().zip(b).all(|(x, y)| (x + y).is_zero());
+    if r[1..].iter().all(Int::is_zero) {
+        return if eq { r[0].is_zero() } else { !r[0].is_neg() };
+    }
+    let (h, g) = keys(&r[1..]);
+    let eqs = p.eqs.iter().zip(eq_keys);
+    if eq {
+        return eqs
+            .clone()
+            .any(|(f, &k)| k == h && f[..] == r[..] || k == g && opposite(f, r));
+    }
+    p.ineqs
+        .iter()
+        .zip(ineq_keys)
+        .any(|(f, &k)| k == h && f[1..] == r[1..] && f[0] <= r[0])
+        || eqs.clone().any(|(f, &k)| {
+            (k == h && f[1..] == r[1..] && f[0] <= r[0])
+                || (k == g && opposite(&f[1..], &r[1..]) && -&f[0] <= r[0])
+        })
+}
+
 /// Whether the row `r` (an equality if `eq`) follows from one row of `p`:
 /// an equality is one of `p`'s up to sign; an inequality `c + a·v >= 0`
 /// follows from an inequality `c' + a·v >= 0` of `p` with `c' <= c` or an
@@ -145,4 +206,76 @@ fn implied(p: &BasicMap, r: &[Int], eq: bool) -> bool {
         || p.eqs.iter().any(|f| {
             (f[1..] == r[1..] && f[0] <= r[0]) || (opposite(&f[1..], &r[1..]) && -&f[0] <= r[0])
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{implied, implied_by_key, keys};
+    use crate::basic::BasicMap;
+    use crate::int::Int;
+
+    /// The keyed test answers as the one that compares every row, on rows
+    /// drawn from a small pool (so that equal, opposite and shifted rows
+    /// are common), big entries and `i64::MIN` among them.
+    #[test]
+    fn implied_by_key_is_implied() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut below = |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        let pool = |k: u64| -> Int {
+            match k {
+                0 => Int::from(i64::MIN),
+                1 => Int::from(4294967296i64),
+                2 => "100000000000000000000".parse().unwrap(),
+                3 => "-100000000000000000000".parse().unwrap(),
+                _ => Int::from(k as i64 % 5 - 2),
+            }
+        };
+        let (mut yes, mut total) = (0, 0);
+        for _ in 0..3000 {
+            let mut p: BasicMap =
+                "{ [i, j, k] }".parse::<crate::Map>().unwrap().basic_maps()[0].clone();
+            let row = |below: &mut dyn FnMut(u64) -> u64| -> Vec<Int> {
+                (0..4).map(|_| pool(below(12))).collect()
+            };
+            for _ in 0..below(3) {
+                p.eqs.push(row(&mut below));
+            }
+            for _ in 0..below(6) {
+                p.ineqs.push(row(&mut below));
+            }
+            let eq_keys: Vec<u64> = p.eqs.iter().map(|f| keys(&f[1..]).0).collect();
+            let ineq_keys: Vec<u64> = p.ineqs.iter().map(|f| keys(&f[1..]).0).collect();
+            for _ in 0..8 {
+                // a row of p, maybe negated or shifted, or a fresh one
+                let all: Vec<Vec<Int>> = p.eqs.iter().chain(p.ineqs.iter()).cloned().collect();
+                let mut r = if all.is_empty() || below(4) == 0 {
+                    row(&mut below)
+                } else {
+                    all[below(all.len() as u64) as usize].clone()
+                };
+                if below(2) == 0 {
+                    r.iter_mut().for_each(|v| *v = -&*v);
+                }
+                if below(2) == 0 {
+                    r[0] = &r[0] + &Int::from(below(3) as i64 - 1);
+                }
+                for eq in [false, true] {
+                    let want = implied(&p, &r, eq);
+                    assert_eq!(
+                        implied_by_key(&p, &eq_keys, &ineq_keys, &r, eq),
+                        want,
+                        "{p:?} {r:?} {eq}"
+                    );
+                    yes += usize::from(want);
+                    total += 1;
+                }
+            }
+        }
+        assert!(yes > 5000 && total - yes > 5000, "{yes} {total}");
+    }
 }
