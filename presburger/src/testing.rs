@@ -6,3 +6,17 @@
 //! for the integration tests.
 
 include!("../../testkit/src/pool_base.rs");
+
+/// A small deterministic generator (xorshift) for the unit tests' random
+/// inputs: a fixed seed gives the same cases on every run.
+pub(crate) struct XorShift(pub(crate) u64);
+
+impl XorShift {
+    /// A value in `0..n`.
+    pub(crate) fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}

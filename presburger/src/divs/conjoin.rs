@@ -208,15 +208,7 @@ mod tests {
         "i + j >= -2",
     ];
 
-    struct Rng(u64);
-    impl Rng {
-        fn below(&mut self, n: u64) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0 % n
-        }
-    }
+    use crate::testing::XorShift as Rng;
 
     fn random_set(rng: &mut Rng) -> BasicMap {
         let k = 1 + rng.below(4);

@@ -142,16 +142,10 @@ mod tests {
     use crate::int::Int;
     use crate::space::{Space, Tuple};
 
-    /// A small deterministic generator (xorshift).
-    struct Rng(u64);
+    use crate::testing::XorShift as Rng;
 
     impl Rng {
-        fn below(&mut self, n: u64) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0 % n
-        }
+        /// A coefficient in `-m..=m`.
         fn coef(&mut self, m: i64) -> Int {
             Int::from(self.below((2 * m + 1) as u64) as i64 - m)
         }
