@@ -246,7 +246,9 @@ pub(crate) fn join_parts(
     n_exist: usize,
     fast: bool,
 ) -> Result<Map> {
-    let mut out = Map::empty(space.clone());
+    // (the disjuncts collected before the map is built: a push through
+    // the map's `DerefMut` checks its sharing every time)
+    let mut out: Vec<BasicMap> = Vec::new();
     let fixed = |m: &Map, d: &[Dest]| -> Vec<Vec<Option<Int>>> {
         if fast && n_exist > 0 {
             m.parts
@@ -303,9 +305,9 @@ pub(crate) fn join_parts(
                 if (jx, jy) != (ix, iy) {
                     // (an earlier pair: jx < ix, or jx = ix and jy < iy)
                     if let Some(p) = answer_at[jx * nb + jy] {
-                        answer_at[ix * nb + iy] = Some(out.parts.len());
-                        let z = out.parts[p].clone();
-                        out.parts.push(z);
+                        answer_at[ix * nb + iy] = Some(out.len());
+                        let z = out[p].clone();
+                        out.push(z);
                     }
                     continue;
                 }
@@ -336,13 +338,13 @@ pub(crate) fn join_parts(
             crate::join::substitute_shared_existentials(&mut z, n_left);
             if z.simplify() {
                 if !answer_at.is_empty() {
-                    answer_at[ix * nb + iy] = Some(out.parts.len());
+                    answer_at[ix * nb + iy] = Some(out.len());
                 }
-                out.parts.push(z);
+                out.push(z);
             }
         }
     }
-    Ok(out)
+    Ok(Map::new(space, out))
 }
 
 #[cfg(test)]

@@ -272,7 +272,9 @@ impl Map {
     pub fn intersect(&self, other: &Map) -> Result<Map> {
         traced!("intersect", [self, other], {
             let (a, b) = self.aligned_ref(other, "intersect")?;
-            let mut out = Map::empty(a.space.clone());
+            // (the disjuncts collected before the map is built: a push
+            // through the map's `DerefMut` checks its sharing every time)
+            let mut parts = Vec::new();
             for x in &a.parts {
                 for y in &b.parts {
                     // a product of unions: charge each pair, so that the
@@ -285,11 +287,11 @@ impl Map {
                     }
                     let mut z = x.intersect(y)?;
                     if z.simplify() {
-                        out.parts.push(z);
+                        parts.push(z);
                     }
                 }
             }
-            Ok(out)
+            Ok(Map::new(a.space.clone(), parts))
         })
     }
 

@@ -56,18 +56,6 @@ pub(crate) fn conjoin_sharing(a: &BasicMap, b: &BasicMap) -> BasicMap {
     // `b`'s row `r` in the conjunction's layout: variables as they are,
     // locals to their columns (two of `b`'s locals meet in one column only
     // when their definitions are equal: the coefficients add)
-    let lift = |r: &[Int]| -> Vec<Int> {
-        let mut out = Vec::with_capacity(new_len);
-        out.extend_from_slice(&r[..base]);
-        out.resize(new_len, Int::ZERO);
-        for (k, v) in r[base..].iter().enumerate() {
-            if !v.is_zero() {
-                let c = dest[k];
-                out[c] = &out[c] + v;
-            }
-        }
-        out
-    };
     let lift_into = |r: &[Int], out: &mut Vec<Int>| {
         out.clear();
         out.extend_from_slice(&r[..base]);
@@ -77,6 +65,11 @@ pub(crate) fn conjoin_sharing(a: &BasicMap, b: &BasicMap) -> BasicMap {
                 out[dest[k]] = &out[dest[k]] + v;
             }
         }
+    };
+    let lift = |r: &[Int]| -> Vec<Int> {
+        let mut out = Vec::with_capacity(new_len);
+        lift_into(r, &mut out);
+        out
     };
     let widen = |r: &Vec<Int>| {
         let mut out = Vec::with_capacity(new_len);

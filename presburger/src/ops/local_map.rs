@@ -20,6 +20,7 @@
 
 use crate::basic::BasicMap;
 use crate::int::Int;
+use crate::opposite_key::int_key;
 
 /// Row checks a search may make before giving up ("not proved").
 const MAX_CHECKS: usize = 1024;
@@ -56,9 +57,7 @@ pub(crate) fn contains_by_local_map(q: &BasicMap, p: &BasicMap) -> bool {
     }
     let mut search = Search {
         p,
-        eq_keys: Vec::new(),
-        ineq_keys: Vec::new(),
-        keyed: false,
+        keys: None,
         off,
         sigma: Vec::with_capacity(nq),
         by_last,
@@ -69,19 +68,15 @@ pub(crate) fn contains_by_local_map(q: &BasicMap, p: &BasicMap) -> bool {
         return false;
     }
     // (the keys of `p`'s rows only for a search: most calls stop above)
-    search.eq_keys = p.eqs.iter().map(|f| keys(&f[1..]).0).collect();
-    search.ineq_keys = p.ineqs.iter().map(|f| keys(&f[1..]).0).collect();
-    search.keyed = true;
+    search.keys = Some(RowKeys::of(p));
     search.extend()
 }
 
 struct Search<'a> {
     p: &'a BasicMap,
-    /// The [`keys`] of `p`'s equalities' and inequalities' coefficients.
-    /// (`keyed`: once they are made, before the search proper)
-    eq_keys: Vec<u64>,
-    ineq_keys: Vec<u64>,
-    keyed: bool,
+    /// The keys of `p`'s rows, once they are made (before the search
+    /// proper).
+    keys: Option<RowKeys>,
     off: usize,
     /// `sigma[k]`: the local of `p` that `q`'s local `k` is sent to.
     sigma: Vec<usize>,
@@ -120,11 +115,7 @@ impl Search<'_> {
         let ok = rows.iter().all(|&(r, eq)| {
             self.checks += 1;
             self.rename(r);
-            if self.keyed {
-                implied_by_key(self.p, &self.eq_keys, &self.ineq_keys, &self.row, eq)
-            } else {
-                implied(self.p, &self.row, eq)
-            }
+            implied_keyed(self.p, self.keys.as_ref(), &self.row, eq)
         });
         self.by_last[slot] = rows;
         ok
@@ -144,73 +135,68 @@ impl Search<'_> {
     }
 }
 
-/// A 64-bit hash of coefficients and one of their negation: equal slices
-/// have equal keys, and the second key of a slice is the first of its
-/// negation (a `Big` entry and `i64::MIN`, whose negation is `Big`, count
-/// as one fixed word).
-fn keys(c: &[Int]) -> (u64, u64) {
-    const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-    let mix = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(SEED);
-    let (mut h, mut g) = (0u64, 0u64);
-    for v in c {
-        let (x, y) = match v {
-            Int::Small(x) if *x != i64::MIN => (*x as u64, x.wrapping_neg() as u64),
-            _ => (0x9e37, 0x9e37),
-        };
-        h = mix(h, x);
-        g = mix(g, y);
-    }
-    (h, g)
+/// The [`int_key`]s of the coefficients of a basic map's equalities and
+/// inequalities (`None`: a coefficient beyond `i64`): a row equal to `r`
+/// has `r`'s key, one opposite to `r` its negation (the key is linear).
+struct RowKeys {
+    eqs: Vec<Option<u64>>,
+    ineqs: Vec<Option<u64>>,
 }
 
-/// [`implied`], comparing `r` only with the rows of `p` whose coefficients'
-/// key (`eq_keys`, `ineq_keys`: [`keys`] of each row's coefficients) is
-/// that of `r` or of `-r`: the rows skipped differ from `r` and `-r`
-/// (`implied` is the oracle of the tests).
-fn implied_by_key(p: &BasicMap, eq_keys: &[u64], ineq_keys: &[u64], r: &[Int], eq: bool) -> bool {
-    let opposite = |a: &[Int], b: &[Int]| a.iter().zip(b).all(|(x, y)| (x + y).is_zero());
-    if r[1..].iter().all(Int::is_zero) {
-        return if eq { r[0].is_zero() } else { !r[0].is_neg() };
+impl RowKeys {
+    fn of(p: &BasicMap) -> RowKeys {
+        let of = |rows: &crate::rows::Rows| rows.iter().map(|f| int_key(&f[1..])).collect();
+        RowKeys {
+            eqs: of(&p.eqs),
+            ineqs: of(&p.ineqs),
+        }
     }
-    let (h, g) = keys(&r[1..]);
-    let eqs = p.eqs.iter().zip(eq_keys);
-    if eq {
-        return eqs
-            .clone()
-            .any(|(f, &k)| k == h && f[..] == r[..] || k == g && opposite(f, r));
-    }
-    p.ineqs
-        .iter()
-        .zip(ineq_keys)
-        .any(|(f, &k)| k == h && f[1..] == r[1..] && f[0] <= r[0])
-        || eqs.clone().any(|(f, &k)| {
-            (k == h && f[1..] == r[1..] && f[0] <= r[0])
-                || (k == g && opposite(&f[1..], &r[1..]) && -&f[0] <= r[0])
-        })
+}
+
+/// [`implied_keyed`] comparing every row: the tests' oracle.
+#[cfg(test)]
+fn implied(p: &BasicMap, r: &[Int], eq: bool) -> bool {
+    implied_keyed(p, None, r, eq)
 }
 
 /// Whether the row `r` (an equality if `eq`) follows from one row of `p`:
 /// an equality is one of `p`'s up to sign; an inequality `c + a·v >= 0`
 /// follows from an inequality `c' + a·v >= 0` of `p` with `c' <= c` or an
 /// equality `±(c' + a·v) = 0` with `±c' <= c`; a row without variables
-/// that holds needs nothing.
-fn implied(p: &BasicMap, r: &[Int], eq: bool) -> bool {
+/// that holds needs nothing. With `keys` ([`RowKeys::of`] `p`), `r` is
+/// compared only with the rows of `p` whose key is that of `r` or of `-r`
+/// as the comparison needs: the rows skipped differ from `r` and `-r`.
+fn implied_keyed(p: &BasicMap, keys: Option<&RowKeys>, r: &[Int], eq: bool) -> bool {
     let opposite = |a: &[Int], b: &[Int]| a.iter().zip(b).all(|(x, y)| (x + y).is_zero());
     if r[1..].iter().all(Int::is_zero) {
         return if eq { r[0].is_zero() } else { !r[0].is_neg() };
     }
+    let h = keys.and_then(|_| int_key(&r[1..]));
+    // whether row `i` of `rows` (keys `ks`) may equal `r`, or `-r` if `neg`
+    let may = |ks: Option<&Vec<Option<u64>>>, i: usize, neg: bool| match (h, ks.and_then(|k| k[i]))
+    {
+        (Some(h), Some(k)) => k == if neg { h.wrapping_neg() } else { h },
+        _ => true,
+    };
+    let (eqk, ineqk) = (keys.map(|k| &k.eqs), keys.map(|k| &k.ineqs));
     if eq {
-        return p.eqs.iter().any(|f| f[..] == r[..] || opposite(f, r));
+        return p.eqs.iter().enumerate().any(|(i, f)| {
+            (may(eqk, i, false) && f[..] == r[..]) || (may(eqk, i, true) && opposite(f, r))
+        });
     }
-    p.ineqs.iter().any(|f| f[1..] == r[1..] && f[0] <= r[0])
-        || p.eqs.iter().any(|f| {
-            (f[1..] == r[1..] && f[0] <= r[0]) || (opposite(&f[1..], &r[1..]) && -&f[0] <= r[0])
+    p.ineqs
+        .iter()
+        .enumerate()
+        .any(|(i, f)| may(ineqk, i, false) && f[1..] == r[1..] && f[0] <= r[0])
+        || p.eqs.iter().enumerate().any(|(i, f)| {
+            (may(eqk, i, false) && f[1..] == r[1..] && f[0] <= r[0])
+                || (may(eqk, i, true) && opposite(&f[1..], &r[1..]) && -&f[0] <= r[0])
         })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{implied, implied_by_key, keys};
+    use super::{implied, implied_keyed, RowKeys};
     use crate::basic::BasicMap;
     use crate::int::Int;
 
@@ -219,13 +205,8 @@ mod tests {
     /// are common), big entries and `i64::MIN` among them.
     #[test]
     fn implied_by_key_is_implied() {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut below = |n: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % n
-        };
+        let mut rng = crate::testing::XorShift(0x2545_f491_4f6c_dd1d);
+        let mut below = |n: u64| rng.below(n);
         let pool = |k: u64| -> Int {
             match k {
                 0 => Int::from(i64::MIN),
@@ -248,8 +229,7 @@ mod tests {
             for _ in 0..below(6) {
                 p.ineqs.push(row(&mut below));
             }
-            let eq_keys: Vec<u64> = p.eqs.iter().map(|f| keys(&f[1..]).0).collect();
-            let ineq_keys: Vec<u64> = p.ineqs.iter().map(|f| keys(&f[1..]).0).collect();
+            let keys = RowKeys::of(&p);
             for _ in 0..8 {
                 // a row of p, maybe negated or shifted, or a fresh one
                 let all: Vec<Vec<Int>> = p.eqs.iter().chain(p.ineqs.iter()).cloned().collect();
@@ -267,7 +247,7 @@ mod tests {
                 for eq in [false, true] {
                     let want = implied(&p, &r, eq);
                     assert_eq!(
-                        implied_by_key(&p, &eq_keys, &ineq_keys, &r, eq),
+                        implied_keyed(&p, Some(&keys), &r, eq),
                         want,
                         "{p:?} {r:?} {eq}"
                     );
