@@ -156,8 +156,9 @@ impl Tableau {
     ) -> usize {
         let new = self.n_rows();
         if self.mat.capacity_rows() < new + 1 {
-            // rows come one at a time: start with room for a few
-            self.mat.reserve_rows(new.max(8));
+            // rows come one at a time: start with room for a few (and as
+            // many unknowns and row labels, one growth for all three)
+            self.reserve_rows(new.max(8));
         }
         let out = self.mat.push_zero_row();
         out[0] = Int::ONE;
