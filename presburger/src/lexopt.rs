@@ -15,7 +15,7 @@ use crate::error::{DimKind, DimRef, Error, Result};
 use crate::int::Int;
 use crate::map::Map;
 use crate::matrix::normalize;
-use crate::pip::{solve, Problem};
+use crate::pip::{solve_view, View};
 use crate::space::{Space, Tuple};
 use crate::syntactic::contains_by_definitions;
 use crate::tidy::same_rows;
@@ -29,29 +29,46 @@ mod separated;
 pub use points::lexopt_point;
 pub(crate) use points::lexopt_points;
 
-/// Build a problem from a basic map: parameters are the first `n_par`
-/// variables `[params | in | ...]`, unknowns the rest (including all locals,
-/// in order). With `max`, unknowns are negated (lexmax).
-fn problem_of(b: &BasicMap, n_par: usize, max: bool) -> Problem {
-    let total = b.row_len() - 1;
-    let conv = |r: &Vec<Int>| -> Vec<Int> {
-        let mut out = r.clone();
-        if max {
-            for v in out[1 + n_par..].iter_mut() {
-                *v = -&*v;
-            }
-        }
-        out
+/// The parametric problem of a basic map, solved: parameters are the first
+/// `n_par` variables `[params | in | ...]`, unknowns the rest (including all
+/// locals, in order). With `max`, unknowns are negated (lexmax: a copy of
+/// the rows); without, the basic map's rows are the problem's as they are
+/// (borrowed). Errors name `space`'s dimensions (see [`solve_named`]).
+fn solve_of(
+    b: &BasicMap,
+    n_par: usize,
+    max: bool,
+    space: &Space,
+) -> Result<Vec<crate::pip::Piece>> {
+    let negate = |rows: &[Vec<Int>]| -> Vec<Vec<Int>> {
+        rows.iter()
+            .map(|r| {
+                let mut out = r.clone();
+                for v in out[1 + n_par..].iter_mut() {
+                    *v = -&*v;
+                }
+                out
+            })
+            .collect()
+    };
+    let negated;
+    let (eqs, ineqs): (&[Vec<Int>], &[Vec<Int>]) = if max {
+        negated = (negate(&b.eqs), negate(&b.ineqs));
+        (&negated.0, &negated.1)
+    } else {
+        (&b.eqs, &b.ineqs)
     };
     let np_space = b.space.n_param();
     let ctx_space = Space::set(b.space.params.clone(), Tuple::anonymous(n_par - np_space));
-    Problem {
+    let ctx = BasicMap::universe(ctx_space);
+    let view = View {
         n_par,
-        n_unk: total - n_par,
-        eqs: b.eqs.iter().map(conv).collect(),
-        ineqs: b.ineqs.iter().map(conv).collect(),
-        ctx: BasicMap::universe(ctx_space),
-    }
+        n_unk: b.row_len() - 1 - n_par,
+        eqs,
+        ineqs,
+        ctx: &ctx,
+    };
+    solve_named(view, space, max)
 }
 
 /// Output (or set) dimension `k` of a space, or its `k - n_out`-th local,
@@ -72,8 +89,8 @@ fn out_dim(space: &Space, k: usize) -> DimRef {
 /// [`solve`] for an optimum of `space`'s outputs: an unbounded unknown is
 /// named as the output dimension (or local) it stands for, and for `max`
 /// (unknowns negated) the missing bound is the upper one.
-fn solve_named(prob: &Problem, space: &Space, max: bool) -> Result<Vec<crate::pip::Piece>> {
-    solve(prob).map_err(|e| match e {
+fn solve_named(prob: View<'_>, space: &Space, max: bool) -> Result<Vec<crate::pip::Piece>> {
+    solve_view(prob).map_err(|e| match e {
         Error::Unbounded {
             dim:
                 DimRef {
@@ -96,9 +113,8 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
     let no = m.space.n_out();
     if np == 0 {
         return lexopt_points(m, max, |b| {
-            let prob = problem_of(b, 0, max);
             // without parameters a solution is one piece of constants
-            let Some(p) = solve_named(&prob, &m.space, max)?.into_iter().next() else {
+            let Some(p) = solve_of(b, 0, max, &m.space)?.into_iter().next() else {
                 return Ok(None);
             };
             if p.values[..no]
@@ -153,8 +169,7 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
         }
         solved.push(b.clone());
         solved_of.push((k, b.clone()));
-        let prob = problem_of(&b, np, max);
-        let found = solve_named(&prob, &m.space, max)?;
+        let found = solve_of(&b, np, max, &m.space)?;
         if found.is_empty() {
             // no parameter value has a point: the disjunct is empty
             orig.remember_empty();

@@ -7,7 +7,7 @@
 //! constraint bounds either way), the unknowns are first changed by an
 //! integer basis in which every minimum exists ([`bounded_basis`]).
 
-use super::problem::{Piece, Problem};
+use super::problem::{Piece, Problem, View};
 use super::solve::solve_limited;
 use crate::basic::{BasicMap, Div};
 use crate::error::{Error, Result};
@@ -130,7 +130,7 @@ pub fn explicit_divs_ordered(
         ineqs,
         ctx,
     };
-    let Some(pieces) = solve_bounded(&prob, cut_divs)? else {
+    let Some(pieces) = solve_bounded(prob.view(), cut_divs)? else {
         return Ok(None);
     };
     let mut out = Vec::new();
@@ -207,7 +207,7 @@ pub fn explicit_divs_ordered(
 /// in the coordinates `w` of `u = T·w` ([`bounded_basis`]), mapped back.
 /// `None` when a branch needs more than `cut_divs` divisions for its cuts
 /// ([`solve_limited`]).
-pub(crate) fn solve_bounded(prob: &Problem, cut_divs: Option<usize>) -> Result<Option<Vec<Piece>>> {
+pub(crate) fn solve_bounded(prob: View<'_>, cut_divs: Option<usize>) -> Result<Option<Vec<Piece>>> {
     match solve_limited(prob, cut_divs) {
         Err(Error::Unbounded { .. }) => {}
         found => return found,
@@ -226,7 +226,7 @@ pub(crate) fn solve_bounded(prob: &Problem, cut_divs: Option<usize>) -> Result<O
         ineqs: prob.ineqs.iter().map(change).collect(),
         ctx: prob.ctx.clone(),
     };
-    let Some(mut pieces) = solve_limited(&sub, cut_divs)? else {
+    let Some(mut pieces) = solve_limited(sub.view(), cut_divs)? else {
         return Ok(None);
     };
     for p in &mut pieces {
@@ -264,13 +264,13 @@ pub(crate) fn solve_bounded(prob: &Problem, cut_divs: Option<usize>) -> Result<O
 /// `A·d = 0`, hence `d = 0`): `c·w` is bounded below, and once it is fixed
 /// the fibre is bounded. The primitive `c` is made the first coordinate of
 /// a unimodular change `V` (`c·V = (1, 0, …)`), and `T = U_{:, ..r}·V`.
-fn bounded_basis(prob: &Problem) -> Matrix {
+fn bounded_basis(prob: View<'_>) -> Matrix {
     let np = prob.n_par;
     let n = prob.n_unk;
     let unknowns: Vec<&[Int]> = prob
         .eqs
         .iter()
-        .chain(&prob.ineqs)
+        .chain(prob.ineqs)
         .map(|r| &r[1 + np..])
         .collect();
     let h = Matrix::from_rows(n, &unknowns).column_echelon();
@@ -282,7 +282,7 @@ fn bounded_basis(prob: &Problem) -> Matrix {
         }
     }
     let mut c = vec![Int::ZERO; r];
-    for row in &prob.ineqs {
+    for row in prob.ineqs {
         for (o, v) in c.iter_mut().zip(t.vec_mul(&row[1 + np..])) {
             *o = &*o + &v;
         }

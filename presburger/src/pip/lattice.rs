@@ -1,7 +1,7 @@
 //! Equalities of a parametric problem solved over the integers: the
 //! lattice `u = u0(p, q) + L·z` with `L` in column echelon form.
 
-use super::problem::{Piece, Problem};
+use super::problem::{Piece, View};
 use super::search::solve_ineqs;
 use crate::basic::BasicMap;
 use crate::error::{DimKind, DimRef, Error, Result};
@@ -15,7 +15,7 @@ use crate::int::{gcd_slice, Int};
 /// the one of `u`. Unlike pivoting the equalities into a rational tableau,
 /// no cut is ever needed for them.
 pub(super) fn solve_equalities(
-    problem: &Problem,
+    problem: View<'_>,
     cut_divs: Option<usize>,
 ) -> Result<Option<Vec<Piece>>> {
     solve_equalities_by(problem, cut_divs, true)
@@ -24,7 +24,7 @@ pub(super) fn solve_equalities(
 /// [`solve_equalities`], with `unit` whether equalities that fix unknowns
 /// with unit coefficients take the short path ([`unit_lattice`]).
 fn solve_equalities_by(
-    problem: &Problem,
+    problem: View<'_>,
     cut_divs: Option<usize>,
     unit: bool,
 ) -> Result<Option<Vec<Piece>>> {
@@ -42,7 +42,9 @@ fn solve_equalities_by(
         .ineqs
         .iter()
         .map(|r| {
-            let mut o = vec![Int::ZERO; w + k];
+            // (room for the tableau's two leading entries, see `solve_ineqs`)
+            let mut o = Vec::with_capacity(w + k + 2);
+            o.resize(w + k, Int::ZERO);
             o[..1 + np].clone_from_slice(&r[..1 + np]);
             for (i, a) in r[1 + np..].iter().enumerate() {
                 if a.is_zero() {
@@ -138,7 +140,7 @@ fn solve_equalities_by(
 /// its columns and `L`; `None` if an equality on the parameters alone is
 /// never satisfied.
 #[allow(clippy::type_complexity)]
-fn general_lattice(problem: &Problem) -> Option<(BasicMap, Vec<Vec<Int>>, Vec<Vec<Int>>)> {
+fn general_lattice(problem: View<'_>) -> Option<(BasicMap, Vec<Vec<Int>>, Vec<Vec<Int>>)> {
     let n = problem.n_unk;
     let np = problem.n_par;
     let mut ctx = problem.ctx.clone();
@@ -155,7 +157,7 @@ fn general_lattice(problem: &Problem) -> Option<(BasicMap, Vec<Vec<Int>>, Vec<Ve
     // E·U = [H 0], H lower triangular: forward substitution for y = U^-1·u,
     // each y_j an affine function over the context columns [1 | p | divs]
     let mut y: Vec<Vec<Int>> = Vec::with_capacity(rank);
-    for e in &problem.eqs {
+    for e in problem.eqs {
         let eu = |j: usize| -> Int {
             let mut v = Int::ZERO;
             for (i, a) in e[1 + np..].iter().enumerate() {
@@ -251,7 +253,7 @@ fn general_lattice(problem: &Problem) -> Option<(BasicMap, Vec<Vec<Int>>, Vec<Ve
 /// `problem.ctx`, unchanged. The general path is the oracle of the tests
 /// below.
 #[allow(clippy::type_complexity)]
-fn unit_lattice(problem: &Problem) -> Option<(BasicMap, Vec<Vec<Int>>, Vec<Vec<Int>>)> {
+fn unit_lattice(problem: View<'_>) -> Option<(BasicMap, Vec<Vec<Int>>, Vec<Vec<Int>>)> {
     let n = problem.n_unk;
     let np = problem.n_par;
     let ctx = problem.ctx.clone();
@@ -457,8 +459,8 @@ mod tests {
         /// the same minimum at every parameter value of the box.
         #[test]
         fn unit_lattice_agrees_with_general(prob in problem()) {
-            let short = solve_equalities_by(&prob, None, true).unwrap().unwrap();
-            let general = solve_equalities_by(&prob, None, false).unwrap().unwrap();
+            let short = solve_equalities_by(prob.view(), None, true).unwrap().unwrap();
+            let general = solve_equalities_by(prob.view(), None, false).unwrap().unwrap();
             let params: Vec<Vec<Int>> = if prob.n_par == 0 {
                 vec![vec![]]
             } else {

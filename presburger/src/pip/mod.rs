@@ -106,5 +106,7 @@ mod tableau;
 mod tighten;
 
 pub use divs::{explicit_divs, explicit_divs_ordered};
+pub(crate) use problem::View;
 pub use problem::{Piece, Problem};
 pub use solve::solve;
+pub(crate) use solve::solve_view;

@@ -34,3 +34,34 @@ pub struct Problem {
     /// unused: they are part of the `n_par` dimensions).
     pub ctx: BasicMap,
 }
+
+impl Problem {
+    /// The problem with its rows borrowed, as the solver reads it.
+    pub(crate) fn view(&self) -> View<'_> {
+        View {
+            n_par: self.n_par,
+            n_unk: self.n_unk,
+            eqs: &self.eqs,
+            ineqs: &self.ineqs,
+            ctx: &self.ctx,
+        }
+    }
+}
+
+/// A [`Problem`] whose rows and context are borrowed: what the solver
+/// reads (it copies the rows into its own layouts anyway), so that a caller
+/// whose rows already have the problem's layout (a basic map's, for a
+/// lexicographic minimum) passes them without a copy.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct View<'a> {
+    /// Number of parameters.
+    pub n_par: usize,
+    /// Number of unknowns.
+    pub n_unk: usize,
+    /// Equalities, `[1 | params | unknowns]`.
+    pub eqs: &'a [Vec<Int>],
+    /// Inequalities, `[1 | params | unknowns]`.
+    pub ineqs: &'a [Vec<Int>],
+    /// The initial context.
+    pub ctx: &'a BasicMap,
+}

@@ -68,11 +68,10 @@ pub(super) fn solve_ineqs(
         // r = [ctx part | unknowns]; u = u' - M  =>  M coefficient = -Σ a.
         // Every unknown is still a column (in order), so the tableau row is
         // [1 | -Σ a | r]
+        // (in place: the callers leave room for the two entries)
         let msum = sum(&r[n_ctx..]);
-        let mut row = Vec::with_capacity(2 + r.len());
-        row.push(Int::ONE);
-        row.push(-&msum);
-        row.extend(r);
+        let mut row = r;
+        row.splice(0..0, [Int::ONE, -&msum]);
         tab.push(row);
     }
     let mut out = Vec::new();

@@ -1,6 +1,6 @@
 //! The entry point: equalities first (as a lattice), then the search.
 
-use super::problem::{Piece, Problem};
+use super::problem::{Piece, Problem, View};
 use super::{lattice, search};
 use crate::error::{Error, Result};
 use crate::int::Int;
@@ -10,6 +10,11 @@ use crate::int::Int;
 /// Equalities are solved over the integers first (see the module documentation);
 /// the tableau only ever sees inequalities.
 pub fn solve(problem: &Problem) -> Result<Vec<Piece>> {
+    solve_view(problem.view())
+}
+
+/// [`solve`] of a problem with borrowed rows.
+pub(crate) fn solve_view(problem: View<'_>) -> Result<Vec<Piece>> {
     // without a limit the search never gives up
     solve_limited(problem, None)?.ok_or_else(|| {
         Error::Invalid("parametric integer programming gave up without a limit".into())
@@ -27,7 +32,7 @@ pub fn solve(problem: &Problem) -> Result<Vec<Piece>> {
 /// which needs *some* value of its existentials, in any order) tries that
 /// one instead of running on.
 pub(crate) fn solve_limited(
-    problem: &Problem,
+    problem: View<'_>,
     cut_divs: Option<usize>,
 ) -> Result<Option<Vec<Piece>>> {
     let np = problem.n_par;
@@ -40,7 +45,8 @@ pub(crate) fn solve_limited(
         .ineqs
         .iter()
         .map(|r| {
-            let mut o = Vec::with_capacity(r.len() + nd0);
+            // (room for the tableau's two leading entries, see `solve_ineqs`)
+            let mut o = Vec::with_capacity(r.len() + nd0 + 2);
             o.extend_from_slice(&r[..1 + np]);
             o.extend(std::iter::repeat_n(Int::ZERO, nd0));
             o.extend_from_slice(&r[1 + np..]);
