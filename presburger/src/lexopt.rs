@@ -22,7 +22,6 @@ use crate::tidy::same_rows;
 use crate::trace::traced;
 use std::cmp::Ordering;
 
-mod memo;
 mod points;
 mod separated;
 
@@ -154,7 +153,7 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
             continue;
         }
         // (the simplified copy kept from an earlier optimum of these rows)
-        let Some(b) = memo::simplified(orig) else {
+        let Some(b) = crate::memo::simplified(orig) else {
             orig.remember_empty();
             continue;
         };

@@ -133,11 +133,112 @@ pub(crate) fn kept_or<T: Clone + InSpace, E>(
     Ok(value)
 }
 
+/// The simplified copies of the last basic maps simplified through
+/// [`simplified`] and [`simplified_nonempty`], by their rows: a later call on
+/// the same disjunct (the same storages, unwritten since) takes the copy
+/// instead of simplifying again, as isl marks a basic set it has simplified
+/// and does not simplify it twice. (Lexicographic optima and gist simplify
+/// their operands' disjuncts; a compiler asks them again of the same
+/// objects.)
+mod simplified_copies {
+    use super::{kept_or, Memo};
+    use crate::basic::BasicMap;
+    use crate::error::Result;
+    use std::cell::RefCell;
+    use std::convert::Infallible;
+
+    thread_local! {
+        /// The last 8 basic maps simplified, by their rows.
+        static SIMPLIFIED: RefCell<Memo<Option<BasicMap>>> = const { RefCell::new(Memo::new(8)) };
+        /// The last 8 basic maps simplified and tested for emptiness.
+        static NONEMPTY: RefCell<Memo<Option<BasicMap>>> = const { RefCell::new(Memo::new(8)) };
+    }
+
+    /// `b` simplified ([`BasicMap::simplify`]), or `None` if the
+    /// simplification finds it empty: the kept copy when `b`'s rows are
+    /// those of a basic map simplified here before.
+    pub(crate) fn simplified(b: &BasicMap) -> Option<BasicMap> {
+        let computed: std::result::Result<_, Infallible> = kept_or(&SIMPLIFIED, b, || {
+            let mut s = b.clone();
+            Ok(s.simplify().then_some(s))
+        });
+        let Ok(s) = computed;
+        s
+    }
+
+    /// [`BasicMap::simplified_nonempty`] (`None` when `b` is empty, an exact
+    /// test), the kept copy when `b`'s rows are those of a basic map asked
+    /// here before.
+    pub(crate) fn simplified_nonempty(b: &BasicMap) -> Result<Option<BasicMap>> {
+        kept_or(&NONEMPTY, b, || b.simplified_nonempty())
+    }
+}
+
+pub(crate) use simplified_copies::{simplified, simplified_nonempty};
+
 #[cfg(test)]
 mod tests {
     use super::Memo;
     use crate::basic::BasicMap;
     use crate::int::Int;
+
+    fn plain(b: &BasicMap) -> Option<BasicMap> {
+        let mut s = b.clone();
+        s.simplify().then_some(s)
+    }
+
+    fn same(a: &Option<BasicMap>, b: &Option<BasicMap>) -> bool {
+        match (a, b) {
+            (Some(a), Some(b)) => a.plain_is_equal(b) && a.space == b.space,
+            (None, None) => true,
+            _ => false,
+        }
+    }
+
+    /// The kept copy is the simplification of the rows as they are now:
+    /// again after each in-place write of the original (and of a copy
+    /// sharing its rows), for a basic map that simplifies to something
+    /// else and one found empty; the same for the copy tested non-empty.
+    #[test]
+    fn kept_copy_follows_the_rows() {
+        let mut b: BasicMap =
+            "{ [a, b, c] : 0 <= a <= 5 and a <= b <= a and c = a + b and c >= 1 }"
+                .parse()
+                .unwrap();
+        for step in 0..6 {
+            let want = plain(&b);
+            let nonempty = b.simplified_nonempty().unwrap();
+            for x in [&b, &b.clone()] {
+                assert!(same(&super::simplified(x), &want), "step {step}");
+                assert!(same(&super::simplified(x), &want), "step {step}, kept");
+                assert!(
+                    same(&super::simplified_nonempty(x).unwrap(), &nonempty),
+                    "step {step}"
+                );
+                assert!(
+                    same(&super::simplified_nonempty(x).unwrap(), &nonempty),
+                    "step {step}, kept"
+                );
+            }
+            let copy = b.clone();
+            // a write: one more row, the bound on a tightened (empty at the end)
+            let mut row = vec![Int::ZERO; b.row_len()];
+            row[1] = Int::from(-1);
+            row[0] = Int::from(4 - step);
+            b.add_ineq(row);
+            // the copy is unchanged and still answered from its rows
+            assert!(
+                same(&super::simplified(&copy), &want),
+                "step {step}, old copy"
+            );
+            assert!(
+                same(&super::simplified_nonempty(&copy).unwrap(), &nonempty),
+                "step {step}, old copy"
+            );
+        }
+        assert!(super::simplified(&b).is_none());
+        assert!(super::simplified_nonempty(&b).unwrap().is_none());
+    }
 
     /// A kept result is found for the same storages (also through a copy
     /// sharing them) and not after a write, nor for equal rows in other

@@ -34,13 +34,19 @@ impl Map {
 
 fn gist_with(m: &Map, context: &Map, fast: bool) -> Result<Map> {
     let (a, c) = m.aligned(context, "gist")?;
-    let c = c.remove_empty_parts()?;
+    // the context without its empty disjuncts, each simplified, and each
+    // disjunct of `a` simplified: the copies kept by their rows
+    // (`crate::memo`) when the same objects were asked before
+    let mut kept_parts = Vec::with_capacity(c.parts.len());
+    for q in &c.parts {
+        kept_parts.extend(crate::memo::simplified_nonempty(q)?);
+    }
+    let c = Map::new(c.space.clone(), kept_parts);
     let mut out = Map::empty(a.space.clone());
     for b in &a.parts {
-        let mut b = b.clone();
-        if !b.simplify() {
+        let Some(mut b) = crate::memo::simplified(b) else {
             continue;
-        }
+        };
         let protected = div_constraints(&b);
         // the shortcut needs the context's disjuncts in b's parameter layout
         let mut kept = None;

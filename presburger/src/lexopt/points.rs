@@ -28,7 +28,7 @@ pub(crate) fn lexopt_points(
             continue;
         }
         // (the simplified copy kept from an earlier optimum of these rows)
-        let Some(b) = super::memo::simplified(orig) else {
+        let Some(b) = crate::memo::simplified(orig) else {
             orig.remember_empty();
             continue;
         };
