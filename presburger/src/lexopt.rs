@@ -24,6 +24,8 @@ use std::cmp::Ordering;
 
 mod points;
 mod separated;
+#[cfg(test)]
+mod tests;
 
 pub use points::lexopt_point;
 pub(crate) use points::lexopt_points;
@@ -541,15 +543,11 @@ fn dominated(
             budget::tick(1)?;
             // no point of d strictly better than a piece of k where it applies
             let mut beaten = false;
-            'pieces: for &p in ps {
+            for &p in ps {
                 let (ctx, vals) = &pieces[p];
-                for l in 0..no {
-                    let eq: Vec<usize> = (0..l).collect();
-                    // (`!max`: the point better than the piece's value)
-                    if !better_at_level(bd, np, ctx, vals, &eq, Some(l), !max).into_is_empty()? {
-                        beaten = true;
-                        break 'pieces;
-                    }
+                if beats_somewhere(bd, np, ctx, vals, no, !max)? {
+                    beaten = true;
+                    break;
                 }
             }
             if beaten {
@@ -586,6 +584,67 @@ fn dominated(
     Ok(dropped)
 }
 
+/// True if some point of `bd` is strictly better (lexmin; lexmax with
+/// `max`) than the value `vals` on `ctx`: if one of the sets
+/// [`better_at_level`] gives for the levels `0..no` (equal before `l`,
+/// strictly better at `l`) is not empty.
+///
+/// Those sets are mostly empty, and their rational relaxations show it:
+/// the relaxation of `bd ∩ ctx` is built once, each level's strict row is
+/// tried on a copy and its equality then added, and only a level whose
+/// relaxation is not empty takes the exact test. (An empty relaxation of
+/// the rows so far also settles every later level: their sets only add
+/// rows.) The answer is that of the exact test of every level in turn
+/// (the plain loop, kept as [`beats_somewhere_reference`]).
+fn beats_somewhere(
+    bd: &BasicMap,
+    np: usize,
+    ctx: &BasicMap,
+    vals: &[(Vec<Int>, Int)],
+    no: usize,
+    max: bool,
+) -> Result<bool> {
+    let (b, qcols) = with_context(bd, np, ctx);
+    let mut tab = b.rational_tableau()?;
+    for l in 0..no {
+        if tab.is_empty() {
+            return Ok(false);
+        }
+        let strict = level_row(&b, np, &qcols, &vals[l], l, true, max);
+        let mut t = tab.clone();
+        t.add_ineq(&strict)?;
+        if !t.is_empty() {
+            let eq: Vec<usize> = (0..l).collect();
+            if !better_at_level(bd, np, ctx, vals, &eq, Some(l), max).into_is_empty()? {
+                return Ok(true);
+            }
+        }
+        if l + 1 < no {
+            tab.add_eq(&level_row(&b, np, &qcols, &vals[l], l, false, max))?;
+        }
+    }
+    Ok(false)
+}
+
+/// [`beats_somewhere`] by an exact emptiness test per level (the oracle).
+#[cfg(test)]
+fn beats_somewhere_reference(
+    bd: &BasicMap,
+    np: usize,
+    ctx: &BasicMap,
+    vals: &[(Vec<Int>, Int)],
+    no: usize,
+    max: bool,
+) -> Result<bool> {
+    for l in 0..no {
+        let eq: Vec<usize> = (0..l).collect();
+        if !better_at_level(bd, np, ctx, vals, &eq, Some(l), max).into_is_empty()? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
 /// The comparison of two values `row / den` over `[1 | params | divs]` when it
 /// is the same at every point: both free of divisions and differing by a
 /// constant. `Some(b.cmp(a))`, or `None` when it depends on the point.
@@ -617,6 +676,22 @@ fn better_at_level(
     strict: Option<usize>,
     max: bool,
 ) -> BasicMap {
+    let (mut b, qcols) = with_context(base, np, ctx_b);
+    for &l in eq_levels.iter().chain(&strict) {
+        let row = level_row(&b, np, &qcols, &vals_b[l], l, Some(l) == strict, max);
+        if Some(l) != strict {
+            b.eqs.push(row);
+        } else {
+            b.ineqs.push(row);
+        }
+    }
+    b
+}
+
+/// `{ (x, y) in base : x in ctx_b }` with `ctx_b`'s divisions appended as
+/// locals, and the columns of those divisions (where a value row's
+/// division columns go, see [`level_row`]).
+fn with_context(base: &BasicMap, np: usize, ctx_b: &BasicMap) -> (BasicMap, Vec<usize>) {
     // append ctx_b's divisions (in order), mapping [1 | x | q_b] into b's
     // layout: the rows are widened once to their final length (not once per
     // division, which reallocated every row)
@@ -669,26 +744,42 @@ fn better_at_level(
     for e in &ctx_b.ineqs {
         b.ineqs.push(map_row(e, &qcols, len));
     }
-    let off_y = 1 + np;
-    for &l in eq_levels.iter().chain(&strict) {
-        let (row, den) = &vals_b[l];
-        // f = row(x, q_b); y'_l = f / den; diff = den·y_l - f
-        let f = map_row(row, &qcols, len);
-        let mut diff: Vec<Int> = f.iter().map(|v| -v).collect();
-        diff[off_y + l] = &diff[off_y + l] + den;
-        if Some(l) != strict {
-            b.eqs.push(diff);
-        } else {
-            // lexmin: y'_l <= y_l - 1  <=>  den·y_l - f - den >= 0
-            // lexmax: y'_l >= y_l + 1  <=>  f - den·y_l - den >= 0
-            if max {
-                diff.iter_mut().for_each(|v| *v = -&*v);
-            }
-            diff[0] = &diff[0] - den;
-            b.ineqs.push(diff);
+    (b, qcols)
+}
+
+/// The row of [`better_at_level`]'s condition at level `l` on `b` (a basic
+/// map of [`with_context`] with division columns `qcols`): with `strict`
+/// the inequality "the value `(row, den)` strictly better than `y_l`",
+/// else the equality `y_l = row / den`.
+fn level_row(
+    b: &BasicMap,
+    np: usize,
+    qcols: &[usize],
+    (row, den): &(Vec<Int>, Int),
+    l: usize,
+    strict: bool,
+    max: bool,
+) -> Vec<Int> {
+    // f = row(x, q_b); y'_l = f / den; diff = den·y_l - f
+    let mut diff = vec![Int::ZERO; b.row_len()];
+    for (k, v) in row.iter().enumerate() {
+        if v.is_zero() {
+            continue;
         }
+        let t = if k < 1 + np { k } else { qcols[k - 1 - np] };
+        diff[t] = &diff[t] - v;
     }
-    b
+    let off_y = 1 + np;
+    diff[off_y + l] = &diff[off_y + l] + den;
+    if strict {
+        // lexmin: y'_l <= y_l - 1  <=>  den·y_l - f - den >= 0
+        // lexmax: y'_l >= y_l + 1  <=>  f - den·y_l - den >= 0
+        if max {
+            diff.iter_mut().for_each(|v| *v = -&*v);
+        }
+        diff[0] = &diff[0] - den;
+    }
+    diff
 }
 
 /// The basic map `{ x -> y : x in ctx, y = values(x) }` in `space`.
