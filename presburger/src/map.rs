@@ -447,17 +447,33 @@ pub(crate) fn constraints_among(small: &BasicMap, big: &BasicMap) -> bool {
     }
     let n = small.row_len();
     let here = |s: &[Int]| s[n..].iter().all(Int::is_zero);
-    let negation = |s: &[Int], r: &[Int]| s.iter().zip(r).all(|(a, b)| *a == -b);
-    let side_of_eq = |r: &[Int]| {
-        big.eqs
-            .iter()
-            .any(|s| here(s) && (s[..n] == *r || negation(&s[..n], r)))
+    let negation = |s: &[Int], r: &[Int]| s.iter().zip(r).all(|(a, b)| is_negation(a, b));
+    // (a row is compared whole only when its entry at the first non-zero
+    // column of `r` matches, or is the negation: most rows differ there)
+    let key = |r: &[Int]| (1..n).find(|&c| !r[c].is_zero()).unwrap_or(0);
+    let side_of_eq = |r: &[Int], p: usize| {
+        big.eqs.iter().any(|s| {
+            (s[p] == r[p] && s[..n] == *r || is_negation(&s[p], &r[p]) && negation(&s[..n], r))
+                && here(s)
+        })
     };
-    small.eqs.iter().all(|r| side_of_eq(r))
-        && small
-            .ineqs
-            .iter()
-            .all(|r| big.ineqs.iter().any(|s| s[..n] == r[..] && here(s)) || side_of_eq(r))
+    small.eqs.iter().all(|r| side_of_eq(r, key(r)))
+        && small.ineqs.iter().all(|r| {
+            let p = key(r);
+            big.ineqs
+                .iter()
+                .any(|s| s[p] == r[p] && s[..n] == r[..] && here(s))
+                || side_of_eq(r, p)
+        })
+}
+
+/// True if `a = -b` (no value built on the fast path).
+#[inline]
+fn is_negation(a: &Int, b: &Int) -> bool {
+    match (a, b) {
+        (Int::Small(a), Int::Small(b)) => b.checked_neg() == Some(*a),
+        _ => *a == -b,
+    }
 }
 
 #[cfg(test)]

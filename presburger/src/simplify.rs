@@ -23,6 +23,18 @@ mod floor_pair;
 mod reference;
 mod substitute;
 
+/// What [`BasicMap::gauss`] does, where that is decided without
+/// eliminating (see `gauss_shortcut`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum GaussShortcut {
+    /// Every row and definition stays as it is.
+    Nothing,
+    /// Only the equalities are reordered (by decreasing pivot column).
+    Reorder,
+    /// Not shown to be one of the above: the elimination runs.
+    Eliminate,
+}
+
 /// True if `|a| < |b|`.
 fn abs_lt(a: &Int, b: &Int) -> bool {
     match (a, b) {
@@ -182,11 +194,39 @@ impl BasicMap {
         let mut ineq_changed = false;
         let n = self.row_len();
         let mut done = 0;
-        if self.eqs.is_empty() || self.gauss_changes_nothing() {
-            // (decided read-only: rows shared with a copy are not copied)
+        if self.eqs.is_empty() {
             return false;
         }
         let last_nonzero = |r: &[Int], below: usize| (1..below).rev().find(|&c| !r[c].is_zero());
+        match self.gauss_shortcut() {
+            // (decided read-only: rows shared with a copy are not copied)
+            GaussShortcut::Nothing => return false,
+            GaussShortcut::Reorder => {
+                // the steps' swaps, without their eliminations: the rows end
+                // by decreasing pivot (distinct pivots, found once)
+                let eqs = &mut *self.eqs;
+                let mut on_stack = [0usize; 32];
+                let mut on_heap = Vec::new();
+                let piv: &mut [usize] = if eqs.len() <= on_stack.len() {
+                    &mut on_stack[..eqs.len()]
+                } else {
+                    on_heap.resize(eqs.len(), 0);
+                    &mut on_heap
+                };
+                for (p, r) in piv.iter_mut().zip(eqs.iter()) {
+                    *p = last_nonzero(r, n).unwrap_or(0);
+                }
+                for done in 0..eqs.len() {
+                    let k = (done..eqs.len())
+                        .max_by_key(|&k| piv[k])
+                        .expect("a row from `done` on");
+                    eqs.swap(done, k);
+                    piv.swap(done, k);
+                }
+                return false;
+            }
+            GaussShortcut::Eliminate => {}
+        }
         // one mutable access of the rows (each copies shared rows, see
         // `Rows`); the inequalities only when a pivot column meets them
         let eqs = &mut *self.eqs;
@@ -277,27 +317,50 @@ impl BasicMap {
     /// pivot column. Then each step pivots on the next row in place (the
     /// largest last column is the next row's, without a tie), does not negate
     /// it and eliminates nothing. `false` means "not shown".
+    #[cfg(test)]
     pub(crate) fn gauss_changes_nothing(&self) -> bool {
+        self.gauss_shortcut() == GaussShortcut::Nothing
+    }
+
+    /// What [`gauss`](Self::gauss) would do, decided read-only where it
+    /// eliminates nothing: every equality's last non-zero column (its pivot)
+    /// has a positive coefficient and is zero in every other row and
+    /// definition (so the pivots are distinct). Then each step pivots on the
+    /// equality with the largest remaining pivot, does not negate it and
+    /// eliminates nothing: the equalities end sorted by decreasing pivot,
+    /// all else as it was ([`GaussShortcut::Nothing`] if they already are,
+    /// else [`GaussShortcut::Reorder`]). [`GaussShortcut::Eliminate`]
+    /// means "not shown".
+    fn gauss_shortcut(&self) -> GaussShortcut {
         let n = self.row_len();
         let mut prev = n;
+        let mut sorted = true;
         for (i, r) in self.eqs.iter().enumerate() {
             // (a constant row is not shown: `gauss` may drop it)
             let Some(c) = (1..n).rev().find(|&c| !r[c].is_zero()) else {
-                return false;
+                return GaussShortcut::Eliminate;
             };
-            if c >= prev || !r[c].is_pos() {
-                return false;
+            if !r[c].is_pos() {
+                return GaussShortcut::Eliminate;
             }
-            // (later equalities are zero from column `c` on: their pivots are smaller)
-            if self.eqs[..i].iter().any(|e| !e[c].is_zero())
+            if self
+                .eqs
+                .iter()
+                .enumerate()
+                .any(|(j, e)| j != i && !e[c].is_zero())
                 || self.ineqs.iter().any(|e| !e[c].is_zero())
                 || self.divs.iter().flatten().any(|d| !d.num[c].is_zero())
             {
-                return false;
+                return GaussShortcut::Eliminate;
             }
+            sorted &= c < prev;
             prev = c;
         }
-        true
+        if sorted {
+            GaussShortcut::Nothing
+        } else {
+            GaussShortcut::Reorder
+        }
     }
 
     /// Relations among locals implied by the equalities: eliminate the

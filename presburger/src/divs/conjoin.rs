@@ -101,8 +101,18 @@ pub(crate) fn conjoin_sharing(a: &BasicMap, b: &BasicMap) -> BasicMap {
             lift_into(r, &mut scratch);
             &scratch
         };
-        rows.iter()
-            .any(|s| same_padded(s, r, false) || both && same_padded(s, r, true))
+        // (a row is compared whole only when its entry at the first
+        // non-zero column of `r` matches, or is the negation)
+        let p = r
+            .iter()
+            .skip(1)
+            .position(|v| !v.is_zero())
+            .map_or(0, |p| p + 1);
+        rows.iter().any(|s| {
+            let sp = s.get(p).unwrap_or(&Int::ZERO);
+            *sp == r[p] && same_padded(s, r, false)
+                || both && is_negation(sp, &r[p]) && same_padded(s, r, true)
+        })
     };
     let mut eqs: Vec<Vec<Int>> = Vec::with_capacity(a.eqs.len() + b.eqs.len());
     eqs.extend(a.eqs.iter().map(widen));
@@ -124,6 +134,15 @@ pub(crate) fn conjoin_sharing(a: &BasicMap, b: &BasicMap) -> BasicMap {
         eqs: eqs.into(),
         ineqs: ineqs.into(),
         hint: Default::default(),
+    }
+}
+
+/// True if `a = -b` (no value built on the fast path).
+#[inline]
+fn is_negation(a: &Int, b: &Int) -> bool {
+    match (a, b) {
+        (Int::Small(a), Int::Small(b)) => b.checked_neg() == Some(*a),
+        _ => *a == -b,
     }
 }
 

@@ -69,6 +69,19 @@ impl BasicMap {
             .collect();
         // the first pair (narrowest first) whose other bounds are implied or ±1
         let found = self.floor_pairs(col, &rows).into_iter().find_map(|pair| {
+            // a further bound with a coefficient neither ±1 nor a multiple of
+            // `d` fails the pair below whatever the others are: found first,
+            // without the search for implied rows
+            let hopeless = |&i: &usize| {
+                let c = &self.ineqs[i][col];
+                i != pair.lo
+                    && i != pair.hi
+                    && !matches!(c, Int::Small(1 | -1))
+                    && !c.is_divisible_by(&pair.d)
+            };
+            if rows.iter().any(hopeless) {
+                return None;
+            }
             let (mut lowers, mut uppers) = (Vec::new(), Vec::new());
             for &i in &rows {
                 if i == pair.lo || i == pair.hi || self.implied_by_pair(i, col, &pair) {
@@ -173,15 +186,19 @@ impl BasicMap {
         // rest = g·(dir·x) + rest0
         let dir: Vec<Int> = rest[1..].iter().map(|v| v.div_exact(&g)).collect();
         let at_least = |bound: Int| rest[0] >= bound;
+        // (a row is compared whole only when its entry at the first non-zero
+        // column of `dir` matches: most rows differ there)
+        let p = dir.iter().position(|v| !v.is_zero()).expect("g > 0");
         // s = s0 + dir·x >= 0: rest >= rest0 - g·s0
         self.ineqs
             .iter()
-            .any(|s| s[1..] == dir[..] && at_least(&g * &s[0]))
+            .any(|s| s[1 + p] == dir[p] && s[1..] == dir[..] && at_least(&g * &s[0]))
             // e = e0 ± dir·x = 0: rest = rest0 ∓ g·e0 (`-dir` compared in
             // place, not built)
             || self.eqs.iter().any(|e| {
-                e[1..] == dir[..] && at_least(&g * &e[0])
-                    || e[1..].iter().zip(&dir).all(|(x, y)| is_negation(x, y))
+                e[1 + p] == dir[p] && e[1..] == dir[..] && at_least(&g * &e[0])
+                    || is_negation(&e[1 + p], &dir[p])
+                        && e[1..].iter().zip(&dir).all(|(x, y)| is_negation(x, y))
                         && at_least(-&(&g * &e[0]))
             })
     }

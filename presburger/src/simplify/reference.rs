@@ -345,6 +345,63 @@ mod tests {
         assert!(written > 500 && empty > 300, "{written} {empty}");
     }
 
+    /// Equalities already eliminated but in another order (as parsed
+    /// tuples give them, `i0 = 1 and i2 = 2 and ...`): `gauss`, which then
+    /// only sorts them, leaves the rows and answer of the reference
+    /// elimination; with a row now and then changed so that the shortcut
+    /// must not apply.
+    #[test]
+    fn gauss_reorder_is_the_reference() {
+        let mut rng = Rng(0x3c6e_f372_fe94_f82b);
+        let (mut reordered, mut eliminated) = (0, 0);
+        for round in 0..4000 {
+            let mut b = random_basic(&mut rng);
+            let _ = b.gauss_reference();
+            if b.eqs().len() < 2 {
+                continue;
+            }
+            // a random rotation, or the reverse order
+            let k = rng.below(b.eqs().len() as u64) as usize;
+            if rng.below(2) == 0 {
+                b.eqs.rotate_left(k);
+            } else {
+                b.eqs.reverse();
+            }
+            if round % 5 == 0 {
+                // a pivot column met elsewhere, or a negated pivot
+                let n = b.row_len();
+                let i = rng.below(b.eqs().len() as u64) as usize;
+                let c = (1..n).rev().find(|&c| !b.eqs()[i][c].is_zero());
+                if let Some(c) = c {
+                    if rng.below(2) == 0 {
+                        let r: Vec<Int> = b.eqs()[i].iter().map(|v| -v).collect();
+                        b.eqs[i] = r;
+                    } else if let Some(r) = b.ineqs.first_mut() {
+                        r[c] = &r[c] + &Int::ONE;
+                    }
+                }
+            }
+            let shortcut = b.gauss_shortcut();
+            let (mut fast, mut slow) = (b.clone(), b.clone());
+            let got = fast.gauss();
+            let want = slow.gauss_reference();
+            assert_eq!(got, want, "{b:?}");
+            assert_eq!(fast.eqs(), slow.eqs(), "{b:?}");
+            assert_eq!(fast.ineqs(), slow.ineqs(), "{b:?}");
+            assert_eq!(fast.divs(), slow.divs(), "{b:?}");
+            if shortcut == super::super::GaussShortcut::Reorder {
+                reordered += 1;
+                assert!(!got, "{b:?}");
+                assert_eq!(fast.ineqs(), b.ineqs(), "{b:?}");
+            }
+            eliminated += usize::from(shortcut == super::super::GaussShortcut::Eliminate);
+        }
+        assert!(
+            reordered > 500 && eliminated > 300,
+            "{reordered} {eliminated}"
+        );
+    }
+
     /// When `gauss_changes_nothing` says so, the reference elimination
     /// leaves every row and definition as it is; and a second elimination
     /// (mostly on rows in the form the first leaves, where the shortcut
