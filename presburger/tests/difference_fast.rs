@@ -20,6 +20,10 @@ const EXTRA: &[&str] = &[
     "-2 <= i - 2j <= 1",
     "i >= 5",
     "j <= floor((i + 4)/3)",
+    // with `(i + j) mod 2 = 0` a parity contradiction on existentials
+    // (a subtrahend disjunct left out as empty)
+    "exists (e : i + j = 2e + 1)",
+    "exists (e0, e1 : i = 2e0 and j = 4e1 + 1)",
 ];
 
 const POOL_LEN: usize = BASE_POOL.len() + EXTRA.len();

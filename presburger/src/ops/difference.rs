@@ -3,7 +3,7 @@
 
 use std::cell::RefCell;
 
-use crate::basic::BasicMap;
+use crate::basic::{BasicMap, Div};
 use crate::budget;
 use crate::error::{Error, Result};
 use crate::guess::{guess, remember_point, Guess};
@@ -137,8 +137,30 @@ fn prepared_minuend(p: &BasicMap) -> Result<Option<BasicMap>> {
 /// The disjuncts of `b` with every local explicit
 /// ([`BasicMap::make_divs_explicit`]), kept by the identity of `b`'s rows
 /// as [`prepared_minuend`] is.
+///
+/// A disjunct whose equalities have no integer solution (with the locals
+/// as free integers: a parity or divisibility contradiction, which the
+/// simplification of a subtrahend need not find, e.g. `i = 2e0` and
+/// `i = 2e1 + 1`) is empty and left out: it removes nothing.
 fn explicit_subtrahend(b: &BasicMap) -> Result<Vec<BasicMap>> {
-    kept_or(&EXPLICIT, b, || b.make_divs_explicit())
+    kept_or(&EXPLICIT, b, || {
+        let mut v = b.make_divs_explicit()?;
+        v.retain(|x| !equalities_unsolvable(x));
+        Ok(v)
+    })
+}
+
+/// True if the equalities of `b` have no integer solution (every
+/// variable and local a free integer): then `b` is empty. Only tried when
+/// an equality has a local (without, the simplification's gcd test of
+/// each equality and Gaussian elimination over the variables decide it).
+pub(crate) fn equalities_unsolvable(b: &BasicMap) -> bool {
+    let off = b.off_div();
+    if b.eqs.is_empty() || !b.eqs.iter().any(|e| e[off..].iter().any(|v| !v.is_zero())) {
+        return false;
+    }
+    let eqs: Vec<Vec<Int>> = b.eqs.iter().cloned().collect();
+    crate::simplex::solve_equalities(b.row_len() - 1, &eqs).is_none()
 }
 
 thread_local! {
@@ -246,50 +268,90 @@ fn subtract_basic_each(
     fast: bool,
     each: &mut dyn FnMut(BasicMap) -> Result<bool>,
 ) -> Result<()> {
-    // base = p ∩ (b's locals with their defining constraints)
-    let mut divs_only = BasicMap {
-        space: b.space.clone(),
-        divs: b.divs.clone(),
-        eqs: Default::default(),
-        ineqs: Default::default(),
-        hint: Default::default(),
-    };
+    // base = p ∩ (b's locals with their defining constraints). With `fast`,
+    // a local of `b` whose definition is one of `p`'s (after the renaming
+    // of `b`'s earlier locals) is that local of `p` (see [`shared_locals`]);
+    // the others come after `p`'s locals, in order.
+    // (`p` and `b` have the same parameters, aligned by the callers)
     let off = b.off_div();
-    for (k, d) in b.divs.iter().enumerate() {
-        let d = d
-            .as_ref()
-            .ok_or_else(|| Error::Invalid("subtract: unexpected existential".into()))?;
-        divs_only.ineqs.extend(d.bounds(off + k));
-    }
-    // (the layout `lift` below assumes: `p`'s locals, then all of `b`'s;
-    // `p` and `b` have the same parameters, aligned by the callers)
-    // (without locals in `b`, `p` itself: its rows shared, not copied)
-    let base = if b.n_div() == 0 {
-        p.clone()
-    } else {
-        p.conjoin(&divs_only, 0)
-    };
-    // b's constraints in base's layout: b's columns [0, off) stay, locals
-    // shift by p.n_div(); an equality gives two inequalities
+    let np = p.n_div();
+    let (dest, fresh) = shared_locals(&p, b, fast)?;
+    let new_len = off + np + fresh;
+    // a row of `b` in base's layout: b's columns [0, off) stay, locals go
+    // to `dest` (two of them in one column add); negated if `negate`
     let lift = |r: &[Int], negate: bool| -> Vec<Int> {
-        let mut out = Vec::with_capacity(base.row_len());
-        if negate {
-            out.extend(r[..off].iter().map(|v| -v));
-        } else {
-            out.extend_from_slice(&r[..off]);
+        let mut out = Vec::with_capacity(new_len);
+        out.extend_from_slice(&r[..off]);
+        out.resize(new_len, Int::ZERO);
+        for (k, v) in r[off..].iter().enumerate() {
+            if !v.is_zero() {
+                out[dest[k]] = &out[dest[k]] + v;
+            }
         }
-        out.resize(off + p.n_div(), Int::ZERO);
         if negate {
-            out.extend(r[off..].iter().map(|v| -v));
-        } else {
-            out.extend_from_slice(&r[off..]);
+            out.iter_mut().for_each(|v| *v = -&*v);
         }
         out
     };
+    // (without new locals, `p` itself: its rows shared, not copied)
+    let mut base = if fresh == 0 {
+        p.clone()
+    } else {
+        let widen = |r: &Vec<Int>| {
+            let mut out = Vec::with_capacity(new_len);
+            out.extend_from_slice(r);
+            out.resize(new_len, Int::ZERO);
+            out
+        };
+        let mut divs: Vec<Option<Div>> = Vec::with_capacity(np + fresh);
+        divs.extend(p.divs.iter().map(|d| {
+            d.as_ref().map(|d| Div {
+                num: widen(&d.num),
+                den: d.den.clone(),
+            })
+        }));
+        for (k, d) in b.divs.iter().enumerate() {
+            if dest[k] >= off + np {
+                divs.push(d.as_ref().map(|d| Div {
+                    num: lift(&d.num, false),
+                    den: d.den.clone(),
+                }));
+            }
+        }
+        BasicMap {
+            space: p.space.clone(),
+            divs: divs.into(),
+            eqs: p.eqs.iter().map(widen).collect(),
+            ineqs: p.ineqs.iter().map(widen).collect(),
+            hint: Default::default(),
+        }
+    };
+    for (k, d) in b.divs.iter().enumerate() {
+        // (every local of `b` has a definition: checked by shared_locals)
+        if let Some(d) = d {
+            for r in d.bounds(off + k) {
+                let r = lift(&r, false);
+                if !base.ineqs.contains(&r) {
+                    base.ineqs.push(r);
+                }
+            }
+        }
+    }
     let mut cons: Vec<Vec<Int>> = Vec::with_capacity(2 * b.eqs.len() + b.ineqs.len());
     for e in &b.eqs {
-        cons.push(lift(e, false));
-        cons.push(lift(e, true));
+        let pos = lift(e, false);
+        let neg = lift(e, true);
+        // (an equality of base, either way: both halves hold on base)
+        if fast
+            && base
+                .eqs
+                .iter()
+                .any(|f| f[..] == pos[..] || f[..] == neg[..])
+        {
+            continue;
+        }
+        cons.push(pos);
+        cons.push(neg);
     }
     for r in &b.ineqs {
         cons.push(lift(r, false));
@@ -312,14 +374,25 @@ fn subtract_basic_each(
     }
     let mut acc = base;
     // the rational relaxation of acc, extended row by row (one tableau, not
-    // one per step)
-    let mut acc_tab = acc.rational_tableau()?;
+    // one per step), made when a row first needs it
+    let mut acc_tab: Option<crate::simplex::Tableau> = None;
+    // (with `fast`, the keys of acc's rows for `implied_by_sum`)
+    let mut keys = if fast { SignedKeys::of(&acc) } else { None };
     for c in cons {
         budget::tick(1)?;
+        // c implied by one row of acc or the sum of two: no point of acc
+        // has c <= -1 (what the LP below would find, without a tableau)
+        if keys.as_ref().is_some_and(|k| k.implied_by_sum(&acc, &c)) {
+            continue;
+        }
+        let tab = match &mut acc_tab {
+            Some(t) => t,
+            None => acc_tab.insert(acc.rational_tableau()?),
+        };
         // c takes integer values at integer points: if its rational minimum
         // over acc is above -1, no point of acc has c <= -1 (one LP on the
         // shared tableau instead of an emptiness test of a new piece)
-        if let crate::simplex::Opt::Value(num, den) = acc_tab.minimize(&c)? {
+        if let crate::simplex::Opt::Value(num, den) = tab.minimize(&c)? {
             if num > -&den {
                 continue;
             }
@@ -333,13 +406,145 @@ fn subtract_basic_each(
                 return Ok(());
             }
         }
-        acc_tab.add_ineq(&c)?;
+        tab.add_ineq(&c)?;
+        if let Some(k) = &mut keys {
+            k.push(&c, acc.ineqs.len());
+        }
         acc.ineqs.push(c);
-        if acc_tab.is_empty() {
+        if tab.is_empty() {
             break;
         }
     }
     Ok(())
+}
+
+/// Where each local of `b` goes in the layout of `p ∩ b`, and how many
+/// come after `p`'s locals (`fresh`). With `share`, a local of `b` whose
+/// definition, with `b`'s earlier locals renamed, is one of `p`'s
+/// definitions is that local of `p`; every other local (all without
+/// `share`) gets the next new column after `p`'s locals.
+///
+/// Why this is exact: a defined local is the value of its definition (a
+/// floor of the variables and earlier locals), so two locals with the same
+/// definition, whose earlier locals are the same, take the same value at
+/// every point; identifying them keeps the set `p ∩ (b's locals with their
+/// bounds)`. An existential of `b` without a definition is an `Err`.
+fn shared_locals(p: &BasicMap, b: &BasicMap, share: bool) -> Result<(Vec<usize>, usize)> {
+    let off = b.off_div();
+    let end = off + p.n_div();
+    let mut dest: Vec<usize> = Vec::with_capacity(b.n_div());
+    let mut fresh = 0;
+    let mut num: Vec<Int> = Vec::new();
+    for (k, d) in b.divs.iter().enumerate() {
+        let d = d
+            .as_ref()
+            .ok_or_else(|| Error::Invalid("subtract: unexpected existential".into()))?;
+        let mut shared = None;
+        if share && p.off_div() == off {
+            // d's numerator in p's layout, if it only uses shared locals
+            num.clear();
+            num.extend_from_slice(&d.num[..off]);
+            num.resize(end, Int::ZERO);
+            let mut ok = true;
+            for (j, v) in d.num[off..].iter().enumerate() {
+                if !v.is_zero() {
+                    if j >= k || dest[j] >= end {
+                        ok = false;
+                        break;
+                    }
+                    num[dest[j]] = &num[dest[j]] + v;
+                }
+            }
+            if ok {
+                shared = p.divs.iter().position(|e| {
+                    e.as_ref()
+                        .is_some_and(|e| e.den == d.den && e.num[..] == num[..])
+                });
+            }
+        }
+        dest.push(match shared {
+            Some(m) => off + m,
+            None => {
+                fresh += 1;
+                end + fresh - 1
+            }
+        });
+    }
+    Ok((dest, fresh))
+}
+
+/// The keys ([`int_key`](crate::opposite_key::int_key)) of the coefficients
+/// of a basic map's inequalities and of its equalities taken both ways, as
+/// `(key, row, negated)` with `row` indexing `ineqs` or (`eq`) `eqs`.
+struct SignedKeys {
+    rows: Vec<(u64, usize, bool, bool)>,
+}
+
+impl SignedKeys {
+    /// `None` if a coefficient is beyond `i64` (then the LP decides).
+    fn of(b: &BasicMap) -> Option<SignedKeys> {
+        let mut k = SignedKeys {
+            rows: Vec::with_capacity(2 * b.eqs.len() + b.ineqs.len()),
+        };
+        for (i, e) in b.eqs.iter().enumerate() {
+            let h = crate::opposite_key::int_key(&e[1..])?;
+            k.rows.push((h, i, true, false));
+            k.rows.push((h.wrapping_neg(), i, true, true));
+        }
+        for (i, r) in b.ineqs.iter().enumerate() {
+            if !k.push(r, i) {
+                return None;
+            }
+        }
+        Some(k)
+    }
+
+    /// Add inequality `i`, `r`; `false` if it has no key.
+    fn push(&mut self, r: &[Int], i: usize) -> bool {
+        match crate::opposite_key::int_key(&r[1..]) {
+            Some(h) => {
+                self.rows.push((h, i, false, false));
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Whether `c >= 0` follows from one row of `b` (an inequality, or an
+    /// equality either way) or from the sum of two: same coefficients,
+    /// a constant at most `c`'s. Exact: such a row (sum) is non-negative
+    /// on `b` and differs from `c` by a non-negative constant. `false`
+    /// means "not shown". The keys only select candidates, checked in full.
+    fn implied_by_sum(&self, b: &BasicMap, c: &[Int]) -> bool {
+        let Some(h) = crate::opposite_key::int_key(&c[1..]) else {
+            return false;
+        };
+        let row = |&(_, i, eq, neg): &(u64, usize, bool, bool)| -> (&[Int], bool) {
+            (if eq { &b.eqs[i][..] } else { &b.ineqs[i][..] }, neg)
+        };
+        let val = |r: &[Int], neg: bool, j: usize| if neg { -&r[j] } else { r[j].clone() };
+        for (x, a) in self.rows.iter().enumerate() {
+            if a.0 == h {
+                let (r, n) = row(a);
+                if (1..c.len()).all(|j| val(r, n, j) == c[j]) && val(r, n, 0) <= c[0] {
+                    return true;
+                }
+            }
+            let want = h.wrapping_sub(a.0);
+            for bk in &self.rows[x + 1..] {
+                if bk.0 != want {
+                    continue;
+                }
+                let ((r, n), (s, m)) = (row(a), row(bk));
+                if (1..c.len()).all(|j| &val(r, n, j) + &val(s, m, j) == c[j])
+                    && &val(r, n, 0) + &val(s, m, 0) <= c[0]
+                {
+                    return true;
+                }
+            }
+        }
+        false
+    }
 }
 
 /// True if the point kept on `p` (its hint) satisfies `p`'s rows and its
@@ -359,3 +564,7 @@ fn kept_point_in(p: &BasicMap, b: &BasicMap) -> bool {
     let x: Vec<Int> = x[..nv].iter().map(|&v| Int::from(v)).collect();
     contains_by_definitions(b, &x) == Some(true)
 }
+
+#[cfg(test)]
+#[path = "difference_tests.rs"]
+mod tests;
