@@ -183,7 +183,7 @@ impl Eq for SpaceParts {}
 
 impl PartialEq for Space {
     fn eq(&self, other: &Space) -> bool {
-        Arc::ptr_eq(&self.0, &other.0) || *self.0 == *other.0
+        Arc::ptr_eq(&self.0, &other.0) || self.0.parts == other.0.parts
     }
 }
 impl Eq for Space {}
@@ -252,8 +252,47 @@ impl Ord for Tuple {
 /// being kept behind one reference count ([`SpaceParts`], reached through
 /// `Deref`; a write through `DerefMut` copies a shared space first), and
 /// two copies of one space are equal at once.
+///
+/// Beside the parts, the shared allocation keeps the set spaces derived
+/// from a relation space ([`Space::domain_space`], [`Space::range_space`])
+/// once built ([`Derived`]): the projections build their answer's space
+/// from the operand's, and a space is immutable while shared (a write
+/// through `DerefMut` forgets them), so the same derived space is handed
+/// out again instead of a new allocation per call.
 #[derive(Clone)]
-pub struct Space(Arc<SpaceParts>);
+pub struct Space(Arc<Inner>);
+
+/// What a [`Space`] shares: its parts and the spaces derived from them.
+struct Inner {
+    parts: SpaceParts,
+    derived: Derived,
+}
+
+impl Clone for Inner {
+    /// A copy is about to be written (`Arc::make_mut`): it derives nothing yet.
+    fn clone(&self) -> Inner {
+        Inner {
+            parts: self.parts.clone(),
+            derived: Derived::default(),
+        }
+    }
+}
+
+/// The set spaces derived from a relation space, built on first use.
+/// Only a relation space keeps them (a set space is its own range space,
+/// and its domain space is not kept), so a kept space keeps none itself:
+/// no chain of spaces grows behind one.
+///
+/// The space without some range dimensions ([`Space::without_range_dims`])
+/// is kept too, for the last `(first, n)` asked (each kept space has fewer
+/// dimensions than the one keeping it: a chain behind one space is no
+/// longer than its dimensions).
+#[derive(Default)]
+struct Derived {
+    domain: std::sync::OnceLock<Space>,
+    range: std::sync::OnceLock<Space>,
+    without: std::sync::Mutex<Option<(usize, usize, Space)>>,
+}
 
 /// The parts of a [`Space`], read (and written) through it: `space.params`,
 /// `space.domain`, `space.range`.
@@ -271,15 +310,18 @@ impl std::ops::Deref for Space {
     type Target = SpaceParts;
     #[inline]
     fn deref(&self) -> &SpaceParts {
-        &self.0
+        &self.0.parts
     }
 }
 
 impl std::ops::DerefMut for Space {
-    /// The parts to write: copied first if shared.
+    /// The parts to write: copied first if shared; the derived spaces
+    /// (built from the parts before the write) are forgotten.
     #[inline]
     fn deref_mut(&mut self) -> &mut SpaceParts {
-        Arc::make_mut(&mut self.0)
+        let inner = Arc::make_mut(&mut self.0);
+        inner.derived = Derived::default();
+        &mut inner.parts
     }
 }
 
@@ -295,7 +337,7 @@ impl std::fmt::Debug for Space {
 
 impl Hash for Space {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        self.0.hash(state)
+        self.0.parts.hash(state)
     }
 }
 
@@ -310,7 +352,7 @@ impl Ord for Space {
         if Arc::ptr_eq(&self.0, &other.0) {
             return Ordering::Equal;
         }
-        self.0.cmp(&other.0)
+        self.0.parts.cmp(&other.0.parts)
     }
 }
 
@@ -341,7 +383,10 @@ impl Space {
     /// The space of these parts.
     #[inline]
     fn of(parts: SpaceParts) -> Space {
-        Space(Arc::new(parts))
+        Space(Arc::new(Inner {
+            parts,
+            derived: Derived::default(),
+        }))
     }
 
     /// The space of a set.
@@ -411,13 +456,64 @@ impl Space {
 
     /// The domain of a relation as a set space (a set space is its own domain
     /// only in the sense of `params`; use on relations).
+    ///
+    /// Built once per relation space (see [`Space`]): later calls return
+    /// the same space.
     pub fn domain_space(&self) -> Space {
-        Space::set(self.params.clone(), self.domain_tuple())
+        if self.is_set() {
+            return Space::set(self.params.clone(), self.domain_tuple());
+        }
+        self.0
+            .derived
+            .domain
+            .get_or_init(|| Space::set(self.params.clone(), self.domain_tuple()))
+            .clone()
     }
 
-    /// The range of a relation (or the tuple of a set) as a set space.
+    /// The range of a relation (or the tuple of a set) as a set space: a
+    /// set space itself. Built once per relation space (see [`Space`]).
     pub fn range_space(&self) -> Space {
-        Space::set(self.params.clone(), self.range.clone())
+        if self.is_set() {
+            // (the parts `Space::set(params, range)` would have)
+            return self.clone();
+        }
+        self.0
+            .derived
+            .range
+            .get_or_init(|| Space::set(self.params.clone(), self.range.clone()))
+            .clone()
+    }
+
+    /// The same space without the `n` range (set) dimensions from `first`
+    /// on (the range tuple flat, with its name and the other dimensions'
+    /// names): the space of [`Map::project_out`](crate::Map::project_out).
+    /// The last one asked is kept on the space (see [`Space`]).
+    pub(crate) fn without_range_dims(&self, first: usize, n: usize) -> Space {
+        let build = || {
+            let range = &self.range;
+            let kept: Vec<String> = range
+                .dim_names()
+                .into_iter()
+                .enumerate()
+                .filter(|(k, _)| *k < first || *k >= first + n)
+                .map(|(_, s)| s)
+                .collect();
+            self.with_range(Tuple::flat(range.name.clone(), kept))
+        };
+        if n == 0 {
+            return build();
+        }
+        let Ok(mut kept) = self.0.derived.without.lock() else {
+            return build();
+        };
+        match &*kept {
+            Some((f, m, s)) if (*f, *m) == (first, n) => s.clone(),
+            _ => {
+                let s = build();
+                *kept = Some((first, n, s.clone()));
+                s
+            }
+        }
     }
 
     /// The reversed relation space.

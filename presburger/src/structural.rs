@@ -15,6 +15,7 @@ use crate::map::Map;
 use crate::space::{Space, Tuple};
 use crate::trace::traced;
 
+mod contradiction;
 mod project;
 mod reference;
 pub(crate) mod repeated;
@@ -189,6 +190,30 @@ pub(crate) fn project_column_cheaply(b: &BasicMap, space: &Space, col: usize) ->
     })
 }
 
+/// `f(b)` simplified, or `None` if it is empty, for an `f` that keeps
+/// emptiness both ways (see [`Map::map_parts`]): `None` at once if `b` is
+/// known empty; else `f(b)` simplified, `None` (and `b` kept as empty) if
+/// `simplify` or, when `check_eqs`, [`contradiction`] finds it empty.
+/// (Only `domain` asks for the equalities' test: it finds the corpus's
+/// empty disjuncts that `simplify` leaves there; on `range` it found
+/// nothing and cost 1 % of the slice's instructions.)
+fn moved(b: &BasicMap, f: impl Fn(&BasicMap) -> BasicMap, check_eqs: bool) -> Option<BasicMap> {
+    if b.known_empty() {
+        return None;
+    }
+    let mut t = f(b);
+    if t.simplify()
+        && !(check_eqs
+            && contradiction::worth_a_look(&t)
+            && contradiction::equalities_contradict(&t))
+    {
+        Some(t)
+    } else {
+        b.remember_empty();
+        None
+    }
+}
+
 fn params_dest(np: usize) -> impl Iterator<Item = Dest> {
     (0..np).map(Dest::Var)
 }
@@ -226,23 +251,49 @@ impl Map {
     /// Every part moved by `f` into `space` and simplified (those found
     /// empty dropped); a part that repeats an earlier one takes that one's
     /// answer ([`repeated`]).
+    ///
+    /// Every `f` here keeps emptiness both ways (it moves, renames or
+    /// projects variables: a point of the part gives a point of its image
+    /// and the image of no point is empty). So a part found empty once
+    /// moved is empty itself, and this is kept on it
+    /// ([`BasicMap::remember_empty`]: its hint, valid while its rows are
+    /// unchanged); a part known empty that way, by this or an earlier
+    /// emptiness test, is dropped without being moved. The disjuncts kept
+    /// are those of the simple way (`tests/structural_fast.rs`), but for
+    /// those whose equalities [`contradiction`] finds without an integer
+    /// solution once simplified (empty, dropped and kept as empty too).
     fn map_parts(&self, space: Space, f: impl Fn(&BasicMap) -> BasicMap) -> Map {
+        self.map_parts_checked(space, f, false)
+    }
+
+    /// [`map_parts`](Self::map_parts), the equalities of each part
+    /// simplified also tested by [`contradiction`] if `check_eqs` (see
+    /// [`moved`]).
+    fn map_parts_checked(
+        &self,
+        space: Space,
+        f: impl Fn(&BasicMap) -> BasicMap,
+        check_eqs: bool,
+    ) -> Map {
         let rep = repeated::repeats(&self.parts);
-        if rep.is_empty() {
-            return Map::new(space, self.parts.iter().map(f).collect()).simplify_parts();
+        let mut done: Vec<Option<BasicMap>> = Vec::new();
+        if !rep.is_empty() {
+            done.reserve(self.parts.len());
         }
-        let mut done: Vec<Option<BasicMap>> = Vec::with_capacity(self.parts.len());
-        for (b, r) in self.parts.iter().zip(&rep) {
-            let answer = match *r {
+        let mut out: Vec<BasicMap> = Vec::with_capacity(self.parts.len());
+        for (k, b) in self.parts.iter().enumerate() {
+            let answer = match rep.get(k).copied().flatten() {
                 Some(j) => done[j].clone(),
-                None => {
-                    let mut t = f(b);
-                    t.simplify().then_some(t)
-                }
+                None => moved(b, &f, check_eqs),
             };
-            done.push(answer);
+            if rep.is_empty() {
+                out.extend(answer);
+            } else {
+                out.extend(answer.clone());
+                done.push(answer);
+            }
         }
-        Map::new(space, done.into_iter().flatten().collect())
+        Map::new(space, out)
     }
 
     /// The parts moved by `dest` into `space` with `n_exist` fresh
@@ -253,12 +304,14 @@ impl Map {
     /// `project_parts_reference` (transform,
     /// then simplify alone, which finds the same substitutions in a second
     /// round): the tests' oracle.
-    fn project_parts(&self, space: Space, dest: &[Dest], n_exist: usize) -> Map {
+    fn project_parts(&self, space: Space, dest: &[Dest], n_exist: usize, check_eqs: bool) -> Map {
         // (the rows built in one pass, those of transform then the
         // substitution: `project::project_part`)
-        self.map_parts(space.clone(), |b| {
-            project::project_part(b, &space, dest, n_exist)
-        })
+        self.map_parts_checked(
+            space.clone(),
+            |b| project::project_part(b, &space, dest, n_exist),
+            check_eqs,
+        )
     }
 
     /// The inverse relation `{ y -> x : x -> y in self }`.
@@ -288,11 +341,14 @@ impl Map {
             need_map(self, "domain")?;
             let (np, ni, no) = (self.space.n_param(), self.space.n_in(), self.space.n_out());
             let space = self.space.domain_space();
+            if self.parts.is_empty() {
+                return Ok(Map::empty(space));
+            }
             let dest: Vec<Dest> = params_dest(np)
                 .chain((0..ni).map(|k| Dest::Var(np + k)))
                 .chain((0..no).map(Dest::Exist))
                 .collect();
-            Ok(self.project_parts(space, &dest, no))
+            Ok(self.project_parts(space, &dest, no, true))
         })
     }
 
@@ -302,11 +358,14 @@ impl Map {
             need_map(self, "range")?;
             let (np, ni, no) = (self.space.n_param(), self.space.n_in(), self.space.n_out());
             let space = self.space.range_space();
+            if self.parts.is_empty() {
+                return Ok(Map::empty(space));
+            }
             let dest: Vec<Dest> = params_dest(np)
                 .chain((0..ni).map(Dest::Exist))
                 .chain((0..no).map(|k| Dest::Var(np + k)))
                 .collect();
-            Ok(self.project_parts(space, &dest, ni))
+            Ok(self.project_parts(space, &dest, ni, false))
         })
     }
 
@@ -335,15 +394,10 @@ impl Map {
                         "project_out: dimension range out of bounds".into(),
                     ));
                 }
-                let range = &self.space.range;
-                let kept: Vec<String> = range
-                    .dim_names()
-                    .into_iter()
-                    .enumerate()
-                    .filter(|(k, _)| *k < first || *k >= first + n)
-                    .map(|(_, s)| s)
-                    .collect();
-                let space = self.space.with_range(Tuple::flat(range.name.clone(), kept));
+                let space = self.space.without_range_dims(first, n);
+                if self.parts.is_empty() {
+                    return Ok(Map::empty(space));
+                }
                 let dest: Vec<Dest> = params_dest(np)
                     .chain((0..ni).map(|k| Dest::Var(np + k)))
                     .chain((0..no).map(|k| {
@@ -371,12 +425,11 @@ impl Map {
                         for (b, c) in self.parts.iter().zip(cheap) {
                             match c {
                                 Some(c) => parts.push(c),
-                                None => {
-                                    let mut t = b.transform(space.clone(), &dest, n);
-                                    if t.simplify() {
-                                        parts.push(t);
-                                    }
-                                }
+                                None => parts.extend(moved(
+                                    b,
+                                    |b| b.transform(space.clone(), &dest, n),
+                                    false,
+                                )),
                             }
                         }
                         return Ok(Map::new(space, parts));

@@ -43,8 +43,15 @@ impl Map {
     }
 
     /// [`project_parts`](Self::project_parts) by transform and simplify
-    /// alone: the simple version, the oracle of the tests.
+    /// alone, part by part (no repeated part taken from an earlier one, no
+    /// emptiness kept on or read from a part, no test of the equalities
+    /// beside `simplify`): the simple version, the oracle of the tests.
     fn project_parts_reference(&self, space: Space, dest: &[Dest], n_exist: usize) -> Map {
-        self.map_parts(space.clone(), |b| b.transform(space.clone(), dest, n_exist))
+        let parts = self
+            .parts
+            .iter()
+            .map(|b| b.transform(space.clone(), dest, n_exist))
+            .collect();
+        Map::new(space, parts).simplify_parts()
     }
 }
