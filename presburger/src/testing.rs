@@ -20,3 +20,15 @@ impl XorShift {
         self.0 % n
     }
 }
+
+/// `[n] -> { TUPLES : c and ... }` with the constraints `picks` of `pool`
+/// (`true` for none): the random relations of the unit tests' pools.
+pub(crate) fn pooled_map(pool: &[&str], picks: &[usize], tuples: &str) -> crate::Map {
+    let c: Vec<&str> = picks.iter().map(|&k| pool[k]).collect();
+    let body = if c.is_empty() {
+        "true".to_string()
+    } else {
+        c.join(" and ")
+    };
+    format!("[n] -> {{ {tuples} : {body} }}").parse().unwrap()
+}

@@ -46,32 +46,5 @@ pub fn map_and_domain_set() -> impl Strategy<Value = (Generated, Generated)> {
     shape(true, 3).prop_flat_map(|s| (of_shape(s), of_shape(Shape::set(s.param, s.n_in))))
 }
 
-/// One extra constraint, as isl text, of the hand-written strategies of
-/// the engine's lexmin/lexmax tests: over `lin`, the sum of `a*name` for
-/// the non-zero coefficients `a` of `coefs` (`None` when all are zero), by
-/// `kind`: 0, `lin + c = 0`; 1, `lin + c` a multiple of `m` (through an
-/// existential); 2, `(lin) mod m = 1`; otherwise `lin + c >= 0`.
-pub fn extra_constraint(
-    coefs: &[i64],
-    names: &[impl std::fmt::Display],
-    c: i64,
-    kind: u8,
-    m: i64,
-) -> Option<String> {
-    let lin: Vec<String> = coefs
-        .iter()
-        .zip(names)
-        .filter(|(a, _)| **a != 0)
-        .map(|(a, v)| format!("{a}*{v}"))
-        .collect();
-    if lin.is_empty() {
-        return None;
-    }
-    let lin = lin.join(" + ");
-    Some(match kind {
-        0 => format!("{lin} + {c} = 0"),
-        1 => format!("exists (e : {lin} + {c} = {m}*e)"),
-        2 => format!("({lin}) mod {m} = 1"),
-        _ => format!("{lin} + {c} >= 0"),
-    })
-}
+/// (Kept with the base pool, which the engine's unit tests include too.)
+pub use crate::pool::extra_constraint;

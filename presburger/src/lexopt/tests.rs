@@ -1,10 +1,11 @@
 //! The rational shortcut of the dominance test against its oracle, on the
 //! pieces of random disjuncts' optima (the merge's own inputs).
 
-use super::{beats_somewhere, beats_somewhere_reference, solve_of};
+use super::dominance::{beats_somewhere, beats_somewhere_reference};
+use super::solve_of;
 use crate::basic::BasicMap;
+use crate::testing::extra_constraint;
 use proptest::prelude::*;
-use testkit::strategies::extra_constraint;
 
 /// `[n] -> { [x0, x1] : ... }`: a box and up to three constraints mixing
 /// the outputs and the parameter (equalities, strides, congruences,

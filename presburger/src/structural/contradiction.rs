@@ -172,13 +172,7 @@ mod tests {
     ];
 
     fn relation(picks: &[usize]) -> Map {
-        let c: Vec<&str> = picks.iter().map(|&k| POOL[k]).collect();
-        let body = if c.is_empty() {
-            "true".to_string()
-        } else {
-            c.join(" and ")
-        };
-        format!("[n] -> {{ [i] -> [k] : {body} }}").parse().unwrap()
+        crate::testing::pooled_map(&POOL, picks, "[i] -> [k]")
     }
 
     /// A disjunct whose equalities are found contradictory is empty

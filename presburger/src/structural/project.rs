@@ -186,15 +186,7 @@ mod tests {
     ];
 
     fn relation(picks: &[usize]) -> Map {
-        let c: Vec<&str> = picks.iter().map(|&k| POOL[k]).collect();
-        let body = if c.is_empty() {
-            "true".to_string()
-        } else {
-            c.join(" and ")
-        };
-        format!("[n] -> {{ [i, j] -> [k, l, m] : {body} }}")
-            .parse()
-            .unwrap()
+        crate::testing::pooled_map(&POOL, picks, "[i, j] -> [k, l, m]")
     }
 
     /// The layouts of `domain` and `range` of `{ [i, j] -> [k, l, m] }`
