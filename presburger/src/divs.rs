@@ -17,7 +17,7 @@ use std::sync::Arc;
 use crate::basic::Div;
 
 mod conjoin;
-pub(crate) use conjoin::conjoin_sharing;
+pub(crate) use conjoin::{conjoin_sharing, Layout};
 
 /// The definitions of the locals (`None`: an existential without one),
 /// shared by reference count and copied on the first write of a shared

@@ -23,27 +23,125 @@
 use crate::basic::{BasicMap, Div};
 use crate::int::Int;
 
+/// Where the columns of `b` go in a conjunction with `a` (same space and
+/// parameters): its variables where they are, each of its locals either in
+/// the column of a local of `a` with the same definition (`b`'s earlier
+/// locals renamed so; see the module documentation for why this is
+/// exact) or in the next fresh column after `a`'s locals. The layout of
+/// [`conjoin_sharing`], and of the base of a subtraction
+/// (`ops::difference`).
+pub(crate) struct Layout {
+    /// The first local column of both operands (1 + their variables).
+    off: usize,
+    /// The number of `a`'s locals.
+    na: usize,
+    /// The column of each local of `b`.
+    pub(crate) dest: Vec<usize>,
+    /// How many of `b`'s locals have a fresh column.
+    pub(crate) fresh: usize,
+}
+
+impl Layout {
+    /// The layout of `a ∧ b`; with `share`, `b`'s locals with one of `a`'s
+    /// definitions go to that local's column, else every local is fresh.
+    pub(crate) fn new(a: &BasicMap, b: &BasicMap, share: bool) -> Layout {
+        let off = b.off_div();
+        let na = a.n_div();
+        let share = share && a.off_div() == off;
+        let mut dest: Vec<usize> = Vec::with_capacity(b.n_div());
+        let mut fresh = 0;
+        let mut scratch: Vec<Int> = Vec::new();
+        for (j, d) in b.divs.iter().enumerate() {
+            let shared = d
+                .as_ref()
+                .filter(|_| share)
+                .and_then(|d| same_div_in(a, d, &dest, j, &mut scratch));
+            dest.push(shared.unwrap_or_else(|| {
+                fresh += 1;
+                off + na + fresh - 1
+            }));
+        }
+        Layout {
+            off,
+            na,
+            dest,
+            fresh,
+        }
+    }
+
+    /// The length of a row of the conjunction.
+    pub(crate) fn len(&self) -> usize {
+        self.off + self.na + self.fresh
+    }
+
+    /// True if `b`'s locals keep their columns.
+    fn in_place(&self) -> bool {
+        self.dest
+            .iter()
+            .enumerate()
+            .all(|(k, &d)| d == self.off + k)
+    }
+
+    /// `b`'s row `r` in the conjunction's layout, into `out`: variables as
+    /// they are, locals to their columns (two of `b`'s locals meet in one
+    /// column only when their definitions are equal: the coefficients add).
+    pub(crate) fn lift_into(&self, r: &[Int], out: &mut Vec<Int>) {
+        out.clear();
+        out.extend_from_slice(&r[..self.off]);
+        out.resize(self.len(), Int::ZERO);
+        for (k, v) in r[self.off..].iter().enumerate() {
+            if !v.is_zero() {
+                let c = self.dest[k];
+                out[c] = &out[c] + v;
+            }
+        }
+    }
+
+    /// [`lift_into`](Self::lift_into) a new row.
+    pub(crate) fn lift(&self, r: &[Int]) -> Vec<Int> {
+        let mut out = Vec::with_capacity(self.len());
+        self.lift_into(r, &mut out);
+        out
+    }
+
+    /// `a`'s row `r` in the conjunction's layout (zeros appended).
+    pub(crate) fn widen(&self, r: &[Int]) -> Vec<Int> {
+        let mut out = Vec::with_capacity(self.len());
+        out.extend_from_slice(r);
+        out.resize(self.len(), Int::ZERO);
+        out
+    }
+
+    /// The conjunction's locals: `a`'s divisions, then those of `b`'s
+    /// locals with a fresh column.
+    pub(crate) fn divs(&self, a: &BasicMap, b: &BasicMap) -> Vec<Option<Div>> {
+        let mut divs: Vec<Option<Div>> = Vec::with_capacity(self.na + self.fresh);
+        divs.extend(a.divs.iter().map(|d| {
+            d.as_ref().map(|d| Div {
+                num: self.widen(&d.num),
+                den: d.den.clone(),
+            })
+        }));
+        for (j, d) in b.divs.iter().enumerate() {
+            if self.dest[j] >= self.off + self.na {
+                divs.push(d.as_ref().map(|d| Div {
+                    num: self.lift(&d.num),
+                    den: d.den.clone(),
+                }));
+            }
+        }
+        divs
+    }
+}
+
 /// `a ∧ b` (same space and parameters), with each local of `b` whose
 /// definition repeats one of `a`'s (after the renaming of `b`'s earlier
 /// locals) merged into it and the rows of `b` that repeat one of `a`'s
 /// left out. The locals are `a`'s, then `b`'s other ones in order.
 pub(crate) fn conjoin_sharing(a: &BasicMap, b: &BasicMap) -> BasicMap {
-    let base = a.off_div();
+    let layout = Layout::new(a, b, true);
     let (na, nb) = (a.n_div(), b.n_div());
-    // the column of each local of `b` in the conjunction
-    let mut dest: Vec<usize> = Vec::with_capacity(nb);
-    let mut fresh = 0;
-    let mut scratch: Vec<Int> = Vec::new();
-    for j in 0..nb {
-        let shared = b.divs[j]
-            .as_ref()
-            .and_then(|d| same_div_in(a, d, &dest, j, &mut scratch));
-        dest.push(shared.unwrap_or_else(|| {
-            fresh += 1;
-            base + na + fresh - 1
-        }));
-    }
-    if fresh == nb && na > 0 {
+    if layout.fresh == nb && na > 0 {
         // nothing shared, and `b`'s locals move: a row of `b` with a local
         // is none of `a`'s, so the plain conjunction (without the search
         // for repeated rows)
@@ -51,54 +149,16 @@ pub(crate) fn conjoin_sharing(a: &BasicMap, b: &BasicMap) -> BasicMap {
     }
     // (`b`'s locals where they are, after the variables: its rows are
     // compared with `a`'s as they are, else lifted into `scratch` first)
-    let in_place = dest.iter().enumerate().all(|(k, &d)| d == base + k);
-    let new_len = base + na + fresh;
-    // `b`'s row `r` in the conjunction's layout: variables as they are,
-    // locals to their columns (two of `b`'s locals meet in one column only
-    // when their definitions are equal: the coefficients add)
-    let lift_into = |r: &[Int], out: &mut Vec<Int>| {
-        out.clear();
-        out.extend_from_slice(&r[..base]);
-        out.resize(new_len, Int::ZERO);
-        for (k, v) in r[base..].iter().enumerate() {
-            if !v.is_zero() {
-                out[dest[k]] = &out[dest[k]] + v;
-            }
-        }
-    };
-    let lift = |r: &[Int]| -> Vec<Int> {
-        let mut out = Vec::with_capacity(new_len);
-        lift_into(r, &mut out);
-        out
-    };
-    let widen = |r: &Vec<Int>| {
-        let mut out = Vec::with_capacity(new_len);
-        out.extend_from_slice(r);
-        out.resize(new_len, Int::ZERO);
-        out
-    };
-    let mut divs: Vec<Option<Div>> = Vec::with_capacity(na + fresh);
-    divs.extend(a.divs.iter().map(|d| {
-        d.as_ref().map(|d| Div {
-            num: widen(&d.num),
-            den: d.den.clone(),
-        })
-    }));
-    for (j, d) in b.divs.iter().enumerate() {
-        if dest[j] >= base + na {
-            divs.push(d.as_ref().map(|d| Div {
-                num: lift(&d.num),
-                den: d.den.clone(),
-            }));
-        }
-    }
+    let in_place = layout.in_place();
+    let mut scratch: Vec<Int> = Vec::new();
+    let divs = layout.divs(a, b);
     // `b`'s rows that are not `a`'s (an equality: nor its negation),
     // compared before they are built
     let mut repeated = |rows: &[Vec<Int>], r: &[Int], both: bool| -> bool {
         let r: &[Int] = if in_place {
             r
         } else {
-            lift_into(r, &mut scratch);
+            layout.lift_into(r, &mut scratch);
             &scratch
         };
         // (a row is compared whole only when its entry at the first
@@ -115,17 +175,17 @@ pub(crate) fn conjoin_sharing(a: &BasicMap, b: &BasicMap) -> BasicMap {
         })
     };
     let mut eqs: Vec<Vec<Int>> = Vec::with_capacity(a.eqs.len() + b.eqs.len());
-    eqs.extend(a.eqs.iter().map(widen));
+    eqs.extend(a.eqs.iter().map(|r| layout.widen(r)));
     for r in b.eqs.iter() {
         if !repeated(&a.eqs, r, true) {
-            eqs.push(lift(r));
+            eqs.push(layout.lift(r));
         }
     }
     let mut ineqs: Vec<Vec<Int>> = Vec::with_capacity(a.ineqs.len() + b.ineqs.len());
-    ineqs.extend(a.ineqs.iter().map(widen));
+    ineqs.extend(a.ineqs.iter().map(|r| layout.widen(r)));
     for r in b.ineqs.iter() {
         if !repeated(&a.ineqs, r, false) {
-            ineqs.push(lift(r));
+            ineqs.push(layout.lift(r));
         }
     }
     BasicMap {

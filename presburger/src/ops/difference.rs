@@ -3,8 +3,9 @@
 
 use std::cell::RefCell;
 
-use crate::basic::{BasicMap, Div};
+use crate::basic::BasicMap;
 use crate::budget;
+use crate::divs::Layout;
 use crate::error::{Error, Result};
 use crate::guess::{guess, remember_point, Guess};
 use crate::int::Int;
@@ -270,64 +271,36 @@ fn subtract_basic_each(
 ) -> Result<()> {
     // base = p ∩ (b's locals with their defining constraints). With `fast`,
     // a local of `b` whose definition is one of `p`'s (after the renaming
-    // of `b`'s earlier locals) is that local of `p` (see [`shared_locals`]);
+    // of `b`'s earlier locals) is that local of `p` (see `divs::Layout`);
     // the others come after `p`'s locals, in order.
     // (`p` and `b` have the same parameters, aligned by the callers)
     let off = b.off_div();
-    let np = p.n_div();
-    let (dest, fresh) = shared_locals(&p, b, fast)?;
-    let new_len = off + np + fresh;
-    // a row of `b` in base's layout: b's columns [0, off) stay, locals go
-    // to `dest` (two of them in one column add); negated if `negate`
+    if b.divs.iter().any(Option::is_none) {
+        return Err(Error::Invalid("subtract: unexpected existential".into()));
+    }
+    let layout = Layout::new(&p, b, fast);
+    // a row of `b` in base's layout, negated if `negate`
     let lift = |r: &[Int], negate: bool| -> Vec<Int> {
-        let mut out = Vec::with_capacity(new_len);
-        out.extend_from_slice(&r[..off]);
-        out.resize(new_len, Int::ZERO);
-        for (k, v) in r[off..].iter().enumerate() {
-            if !v.is_zero() {
-                out[dest[k]] = &out[dest[k]] + v;
-            }
-        }
+        let mut out = layout.lift(r);
         if negate {
             out.iter_mut().for_each(|v| *v = -&*v);
         }
         out
     };
     // (without new locals, `p` itself: its rows shared, not copied)
-    let mut base = if fresh == 0 {
+    let mut base = if layout.fresh == 0 {
         p.clone()
     } else {
-        let widen = |r: &Vec<Int>| {
-            let mut out = Vec::with_capacity(new_len);
-            out.extend_from_slice(r);
-            out.resize(new_len, Int::ZERO);
-            out
-        };
-        let mut divs: Vec<Option<Div>> = Vec::with_capacity(np + fresh);
-        divs.extend(p.divs.iter().map(|d| {
-            d.as_ref().map(|d| Div {
-                num: widen(&d.num),
-                den: d.den.clone(),
-            })
-        }));
-        for (k, d) in b.divs.iter().enumerate() {
-            if dest[k] >= off + np {
-                divs.push(d.as_ref().map(|d| Div {
-                    num: lift(&d.num, false),
-                    den: d.den.clone(),
-                }));
-            }
-        }
         BasicMap {
             space: p.space.clone(),
-            divs: divs.into(),
-            eqs: p.eqs.iter().map(widen).collect(),
-            ineqs: p.ineqs.iter().map(widen).collect(),
+            divs: layout.divs(&p, b).into(),
+            eqs: p.eqs.iter().map(|r| layout.widen(r)).collect(),
+            ineqs: p.ineqs.iter().map(|r| layout.widen(r)).collect(),
             hint: Default::default(),
         }
     };
     for (k, d) in b.divs.iter().enumerate() {
-        // (every local of `b` has a definition: checked by shared_locals)
+        // (every local of `b` has a definition: checked above)
         if let Some(d) = d {
             for r in d.bounds(off + k) {
                 let r = lift(&r, false);
@@ -416,61 +389,6 @@ fn subtract_basic_each(
         }
     }
     Ok(())
-}
-
-/// Where each local of `b` goes in the layout of `p ∩ b`, and how many
-/// come after `p`'s locals (`fresh`). With `share`, a local of `b` whose
-/// definition, with `b`'s earlier locals renamed, is one of `p`'s
-/// definitions is that local of `p`; every other local (all without
-/// `share`) gets the next new column after `p`'s locals.
-///
-/// Why this is exact: a defined local is the value of its definition (a
-/// floor of the variables and earlier locals), so two locals with the same
-/// definition, whose earlier locals are the same, take the same value at
-/// every point; identifying them keeps the set `p ∩ (b's locals with their
-/// bounds)`. An existential of `b` without a definition is an `Err`.
-fn shared_locals(p: &BasicMap, b: &BasicMap, share: bool) -> Result<(Vec<usize>, usize)> {
-    let off = b.off_div();
-    let end = off + p.n_div();
-    let mut dest: Vec<usize> = Vec::with_capacity(b.n_div());
-    let mut fresh = 0;
-    let mut num: Vec<Int> = Vec::new();
-    for (k, d) in b.divs.iter().enumerate() {
-        let d = d
-            .as_ref()
-            .ok_or_else(|| Error::Invalid("subtract: unexpected existential".into()))?;
-        let mut shared = None;
-        if share && p.off_div() == off {
-            // d's numerator in p's layout, if it only uses shared locals
-            num.clear();
-            num.extend_from_slice(&d.num[..off]);
-            num.resize(end, Int::ZERO);
-            let mut ok = true;
-            for (j, v) in d.num[off..].iter().enumerate() {
-                if !v.is_zero() {
-                    if j >= k || dest[j] >= end {
-                        ok = false;
-                        break;
-                    }
-                    num[dest[j]] = &num[dest[j]] + v;
-                }
-            }
-            if ok {
-                shared = p.divs.iter().position(|e| {
-                    e.as_ref()
-                        .is_some_and(|e| e.den == d.den && e.num[..] == num[..])
-                });
-            }
-        }
-        dest.push(match shared {
-            Some(m) => off + m,
-            None => {
-                fresh += 1;
-                end + fresh - 1
-            }
-        });
-    }
-    Ok((dest, fresh))
 }
 
 /// The keys ([`int_key`](crate::opposite_key::int_key)) of the coefficients
