@@ -191,15 +191,15 @@ pub(crate) fn covered(b: &BasicMap, winners: &Map) -> Result<bool> {
     let mut violated: Vec<Vec<Int>> = Vec::new();
     for e in w.eqs() {
         // e >= 1 or -e >= 1
-        let mut up = e.clone();
+        let mut up = e.to_vec();
         up[0] = &up[0] - &Int::ONE;
-        let mut down = negated(e.clone());
+        let mut down = negated(e.to_vec());
         down[0] = &down[0] - &Int::ONE;
         violated.extend([up, down]);
     }
     for c in w.ineqs() {
         // -c - 1 >= 0
-        let mut v = negated(c.clone());
+        let mut v = negated(c.to_vec());
         v[0] = &v[0] - &Int::ONE;
         violated.push(v);
     }
@@ -226,7 +226,7 @@ pub(crate) fn plainly_within(b: &BasicMap, w: &BasicMap) -> bool {
     w.n_div() == 0
         && w.eqs()
             .iter()
-            .all(|e| implies(b, e) && implies(b, &negated(e.clone())))
+            .all(|e| implies(b, e) && implies(b, &negated(e.to_vec())))
         && w.ineqs().iter().all(|c| implies(b, c))
 }
 
@@ -274,7 +274,7 @@ fn bounded_at(b: &BasicMap, point: &[Vec<Int>], d: usize, max: bool) -> bool {
     b.ineqs().iter().any(|r| bounds(r))
         || b.eqs()
             .iter()
-            .any(|e| bounds(e) || bounds(&negated(e.clone())))
+            .any(|e| bounds(e) || bounds(&negated(e.to_vec())))
 }
 
 /// A cheap sufficient test for one step of [`covered`]: whether `b`
@@ -285,7 +285,7 @@ fn bounded_at(b: &BasicMap, point: &[Vec<Int>], d: usize, max: bool) -> bool {
 fn implies(b: &BasicMap, q: &[Int]) -> bool {
     let (np, n, off) = (b.n_param(), b.n_out(), b.off_out());
     let weaker = |r: &[Int]| r[1..] == q[1..] && r[0] <= q[0];
-    let mut rows: Vec<(&Vec<Int>, bool)> = b.ineqs().iter().map(|r| (r, false)).collect();
+    let mut rows: Vec<(&[Int], bool)> = b.ineqs().iter().map(|r| (r, false)).collect();
     rows.extend(b.eqs().iter().map(|e| (e, true)));
     // per coordinate, the parameter parts of `x + a >= 0` and `-x + u >= 0`
     let mut lower: Vec<Vec<Vec<Int>>> = vec![Vec::new(); n];

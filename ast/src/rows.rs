@@ -465,7 +465,7 @@ pub fn fix_locals(b: &BasicMap, params: &[Vec<Int>]) -> Result<BasicMap> {
     for r in b.eqs() {
         t.add_eq(r)?;
     }
-    for r in b.ineqs().iter().chain(params) {
+    for r in b.ineqs().iter().chain(params.iter().map(|r| &r[..])) {
         t.add_ineq(r)?;
     }
     if t.is_empty() {

@@ -34,6 +34,7 @@
 
 use crate::int::{gcd_slice, Int};
 use crate::matrix::{normalize_eq, normalize_ineq, RowStatus};
+use crate::rows::Rows;
 use crate::space::Space;
 
 /// The definition `floor(num / den)` of a local variable.
@@ -148,17 +149,17 @@ impl BasicMap {
     }
 
     /// The equality constraints (`row · (1, x, l) = 0`).
-    pub fn eqs(&self) -> &[Vec<Int>] {
+    pub fn eqs(&self) -> &crate::rows::Rows {
         &self.eqs
     }
     /// The inequality constraints (`row · (1, x, l) >= 0`).
-    pub fn ineqs(&self) -> &[Vec<Int>] {
+    pub fn ineqs(&self) -> &crate::rows::Rows {
         &self.ineqs
     }
     /// Every constraint as inequalities `row >= 0` (or `-row >= 0` where
     /// the flag is set): each equality twice, once negated, then the
     /// inequalities.
-    pub(crate) fn as_inequalities(&self) -> impl Iterator<Item = (&Vec<Int>, bool)> {
+    pub(crate) fn as_inequalities(&self) -> impl Iterator<Item = (&[Int], bool)> {
         self.eqs
             .iter()
             .flat_map(|e| [(e, false), (e, true)])
@@ -219,9 +220,8 @@ impl BasicMap {
 
     fn push_local(&mut self, def: Option<Div>) -> usize {
         let col = self.row_len();
-        for r in self.eqs.iter_mut().chain(self.ineqs.iter_mut()) {
-            r.push(Int::ZERO);
-        }
+        self.eqs.insert_columns(col, 1);
+        self.ineqs.insert_columns(col, 1);
         for d in self.divs.iter_mut().flatten() {
             d.num.push(Int::ZERO);
         }
@@ -250,23 +250,19 @@ impl BasicMap {
         if n == 0 {
             return;
         }
-        let ins = |r: &mut Vec<Int>| {
-            r.splice(pos..pos, std::iter::repeat_n(Int::ZERO, n));
-        };
-        for r in self.eqs.iter_mut().chain(self.ineqs.iter_mut()) {
-            ins(r);
-        }
+        self.eqs.insert_columns(pos, n);
+        self.ineqs.insert_columns(pos, n);
         for d in self.divs.iter_mut().flatten() {
-            ins(&mut d.num);
+            d.num.splice(pos..pos, std::iter::repeat_n(Int::ZERO, n));
         }
     }
 
     /// Permute and embed the columns: column `k` of the old rows moves to
     /// column `map[k]` of rows of length `new_len` (column 0 must map to 0).
     pub(crate) fn remap_cols(&mut self, map: &[usize], new_len: usize) {
-        let f = |r: &Vec<Int>| remap_row(r, map, new_len);
-        self.eqs = self.eqs.iter().map(f).collect();
-        self.ineqs = self.ineqs.iter().map(f).collect();
+        let f = |r: &[Int]| remap_row(r, map, new_len);
+        self.eqs = remap_rows(&self.eqs, map, new_len);
+        self.ineqs = remap_rows(&self.ineqs, map, new_len);
         for d in self.divs.iter_mut().flatten() {
             d.num = f(&d.num);
         }
@@ -283,21 +279,21 @@ impl BasicMap {
         let keep = base + n_shared; // columns other shares with self
         let new_len = self.row_len() + other.n_div() - n_shared;
         // self's rows, padded with zeros for other's locals
-        let widen = |r: &Vec<Int>| {
+        let widen = |r: &[Int]| {
             let mut out = Vec::with_capacity(new_len);
             out.extend_from_slice(r);
             out.resize(new_len, Int::ZERO);
             out
         };
         // other's rows: shared columns stay, its own locals move after self's
-        let lift = |r: &Vec<Int>| {
+        let lift = |r: &[Int]| {
             let mut out = Vec::with_capacity(new_len);
             out.extend_from_slice(&r[..keep]);
             out.resize(base + na, Int::ZERO);
             out.extend_from_slice(&r[keep..]);
             out
         };
-        let div = |d: &Option<Div>, f: &dyn Fn(&Vec<Int>) -> Vec<Int>| {
+        let div = |d: &Option<Div>, f: &dyn Fn(&[Int]) -> Vec<Int>| {
             d.as_ref().map(|d| Div {
                 num: f(&d.num),
                 den: d.den.clone(),
@@ -306,17 +302,26 @@ impl BasicMap {
         let mut divs = Vec::with_capacity(na + other.n_div() - n_shared);
         divs.extend(self.divs.iter().map(|d| div(d, &widen)));
         divs.extend(other.divs[n_shared..].iter().map(|d| div(d, &lift)));
-        let mut eqs = Vec::with_capacity(self.eqs.len() + other.eqs.len());
-        eqs.extend(self.eqs.iter().map(widen));
-        eqs.extend(other.eqs.iter().map(lift));
-        let mut ineqs = Vec::with_capacity(self.ineqs.len() + other.ineqs.len());
-        ineqs.extend(self.ineqs.iter().map(widen));
-        ineqs.extend(other.ineqs.iter().map(lift));
+        // the rows, built in place
+        let rows = |mine: &Rows, theirs: &Rows| {
+            let mut out = Rows::with_capacity(mine.len() + theirs.len(), new_len);
+            let mut w = out.writer();
+            for r in mine {
+                w.push_with(new_len, |o| o[..r.len()].clone_from_slice(r));
+            }
+            for r in theirs {
+                w.push_with(new_len, |o| {
+                    o[..keep].clone_from_slice(&r[..keep]);
+                    o[base + na..].clone_from_slice(&r[keep..]);
+                });
+            }
+            out
+        };
         BasicMap {
             space: self.space.clone(),
             divs: divs.into(),
-            eqs: eqs.into(),
-            ineqs: ineqs.into(),
+            eqs: rows(&self.eqs, &other.eqs),
+            ineqs: rows(&self.ineqs, &other.ineqs),
             hint: Default::default(),
         }
     }
@@ -338,16 +343,20 @@ impl BasicMap {
         // one): rows about to be emptied are not written
         let n = self.row_len();
         if let Some(i) = first_eq {
-            if self.eqs[i..]
+            if self
+                .eqs
                 .iter()
+                .skip(i)
                 .any(|r| !is_normal_row(r) && eq_has_no_integer_root(r))
             {
                 return false;
             }
         }
         if let Some(i) = first_ineq {
-            if self.ineqs[i..]
+            if self
+                .ineqs
                 .iter()
+                .skip(i)
                 .any(|r| r[0].is_neg() && r[1..n].iter().all(Int::is_zero))
             {
                 return false;
@@ -355,13 +364,13 @@ impl BasicMap {
         }
         // (normalisation leaves a normal row as it is: from the first other one on)
         if let Some(i) = first_eq {
-            for r in self.eqs[i..].iter_mut() {
+            for r in self.eqs.iter_mut().skip(i) {
                 let status = normalize_eq(r);
                 debug_assert_ne!(status, RowStatus::Infeasible);
             }
         }
         if let Some(i) = first_ineq {
-            for r in self.ineqs[i..].iter_mut() {
+            for r in self.ineqs.iter_mut().skip(i) {
                 let status = normalize_ineq(r);
                 debug_assert_ne!(status, RowStatus::Infeasible);
             }
@@ -405,6 +414,52 @@ pub(crate) fn remap_row(r: &[Int], map: &[usize], new_len: usize) -> Vec<Int> {
         *o = if o.is_zero() { v.clone() } else { &*o + v };
     }
     out
+}
+
+/// [`remap_row`] of every row of `rows`, built in place.
+pub(crate) fn remap_rows(rows: &Rows, map: &[usize], new_len: usize) -> Rows {
+    let mut out = Rows::with_capacity(rows.len(), new_len);
+    remap_onto(rows, map, new_len, &mut out.writer());
+    out
+}
+
+/// [`gather_row`] of every row of `rows`, built in place.
+pub(crate) fn gather_rows(rows: &Rows, src: &[usize]) -> Rows {
+    let mut out = Rows::with_capacity(rows.len(), src.len());
+    gather_onto(rows, src, &mut out.writer());
+    out
+}
+
+/// [`gather_row`] of every row of `rows`, appended to `out`.
+pub(crate) fn gather_onto(rows: &Rows, src: &[usize], out: &mut crate::RowsWriter<'_>) {
+    for r in rows {
+        out.push_iter(src.iter().map(|&k| {
+            if k == NO_SOURCE {
+                Int::ZERO
+            } else {
+                r[k].clone()
+            }
+        }));
+    }
+}
+
+/// [`remap_row`] of every row of `rows`, appended to `out`.
+pub(crate) fn remap_onto(
+    rows: &Rows,
+    map: &[usize],
+    new_len: usize,
+    out: &mut crate::RowsWriter<'_>,
+) {
+    for r in rows {
+        out.push_with(new_len, |o| {
+            for (k, v) in r.iter().enumerate() {
+                if !v.is_zero() {
+                    let o = &mut o[map[k]];
+                    *o = if o.is_zero() { v.clone() } else { &*o + v };
+                }
+            }
+        });
+    }
 }
 
 /// The sources of an injective column map (see [`remap_row`]): entry `j`

@@ -66,11 +66,19 @@ pub(crate) fn join_pair(
     divs.resize(n_exist, None);
     divs.extend(x.divs.iter().map(|d| div(d, &mx, &sx)));
     divs.extend(y.divs.iter().map(|d| div(d, &my, &sy)));
-    let rows = |a: &crate::rows::Rows, b: &crate::rows::Rows| -> crate::rows::Rows {
-        let mut out = Vec::with_capacity(a.len() + b.len());
-        out.extend(a.iter().map(|r| move_row(r, &mx, &sx)));
-        out.extend(b.iter().map(|r| move_row(r, &my, &sy)));
-        out.into()
+    let onto = |r: &crate::Rows,
+                m: &[usize],
+                s: &Option<Vec<usize>>,
+                out: &mut crate::RowsWriter<'_>| match s {
+        Some(s) => crate::basic::gather_onto(r, s, out),
+        None => crate::basic::remap_onto(r, m, new_len, out),
+    };
+    let rows = |a: &crate::Rows, b: &crate::Rows| -> crate::Rows {
+        let mut out = crate::Rows::with_capacity(a.len() + b.len(), new_len);
+        let mut w = out.writer();
+        onto(a, &mx, &sx, &mut w);
+        onto(b, &my, &sy, &mut w);
+        out
     };
     BasicMap {
         space: space.clone(),
@@ -135,7 +143,7 @@ pub(crate) fn substitute_shared_existentials(z: &mut BasicMap, n_exist: usize) {
             eqs, ineqs, divs, ..
         } = z;
         // freshly built by `join_pair`: the only owner, so no copy here
-        let eqs = &mut **eqs;
+        let eqs: &mut crate::Rows = eqs;
         for c in off..own {
             let in_divs = divs.iter().flatten().any(|d| !d.num[c].is_zero());
             let Some(i) = eqs
@@ -183,8 +191,12 @@ pub(crate) fn substitute_shared_existentials(z: &mut BasicMap, n_exist: usize) {
             !gone[k - 1]
         });
     };
-    for r in z.eqs.iter_mut().chain(z.ineqs.iter_mut()) {
-        compact(r);
+    for rows in [&mut z.eqs, &mut z.ineqs] {
+        if block {
+            rows.remove_columns(first..end);
+        } else {
+            rows.retain_columns(|c| !gone[c]);
+        }
     }
     let mut k = off;
     z.divs.retain(|_| {

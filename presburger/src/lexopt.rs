@@ -15,6 +15,7 @@ use crate::int::Int;
 use crate::map::Map;
 use crate::matrix::normalize;
 use crate::pip::{solve_view, View};
+use crate::rows::Rows;
 use crate::space::{Space, Tuple};
 use crate::syntactic::contains_by_definitions;
 use crate::tidy::same_rows;
@@ -41,19 +42,17 @@ fn solve_of(
     max: bool,
     space: &Space,
 ) -> Result<Vec<crate::pip::Piece>> {
-    let negate = |rows: &[Vec<Int>]| -> Vec<Vec<Int>> {
-        rows.iter()
-            .map(|r| {
-                let mut out = r.clone();
-                for v in out[1 + n_par..].iter_mut() {
-                    *v = -&*v;
-                }
-                out
-            })
-            .collect()
+    let negate = |rows: &Rows| -> Rows {
+        let mut out = rows.clone();
+        for r in out.iter_mut() {
+            for v in r[1 + n_par..].iter_mut() {
+                *v = -&*v;
+            }
+        }
+        out
     };
     let negated;
-    let (eqs, ineqs): (&[Vec<Int>], &[Vec<Int>]) = if max {
+    let (eqs, ineqs): (&Rows, &Rows) = if max {
         negated = (negate(&b.eqs), negate(&b.ineqs));
         (&negated.0, &negated.1)
     } else {
@@ -463,9 +462,8 @@ fn opposite_bounds(a: &BasicMap, b: &BasicMap) -> bool {
     }
     // the rows of one context free of its divisions, with their signs
     let rows = |m: &BasicMap| -> Vec<(Vec<Int>, bool)> {
-        let free = |r: &Vec<Int>| {
-            r[off..].iter().all(Int::is_zero) && r[1..off].iter().any(|v| !v.is_zero())
-        };
+        let free =
+            |r: &[Int]| r[off..].iter().all(Int::is_zero) && r[1..off].iter().any(|v| !v.is_zero());
         let mut out: Vec<(Vec<Int>, bool)> = Vec::new();
         for e in m.eqs.iter().filter(|r| free(r)) {
             out.push((e[..off].to_vec(), false));
@@ -564,14 +562,14 @@ fn with_context(base: &BasicMap, np: usize, ctx_b: &BasicMap) -> (BasicMap, Vec<
     let (base_len, n_local) = (b.row_len(), b.divs.len());
     if nd > 0 {
         let len = base_len + nd;
-        let widen = |r: &Vec<Int>| -> Vec<Int> {
+        let widen = |r: &[Int]| -> Vec<Int> {
             let mut out = Vec::with_capacity(len);
             out.extend_from_slice(r);
             out.resize(len, Int::ZERO);
             out
         };
-        b.eqs = b.eqs.iter().map(widen).collect();
-        b.ineqs = b.ineqs.iter().map(widen).collect();
+        b.eqs.insert_columns(base_len, nd);
+        b.ineqs.insert_columns(base_len, nd);
         for d in b.divs.iter_mut().flatten() {
             d.num = widen(&d.num);
         }
@@ -602,12 +600,21 @@ fn with_context(base: &BasicMap, np: usize, ctx_b: &BasicMap) -> (BasicMap, Vec<
         qcols.push(col);
     }
     let len = b.row_len();
-    for e in &ctx_b.eqs {
-        b.eqs.push(map_row(e, &qcols, len));
-    }
-    for e in &ctx_b.ineqs {
-        b.ineqs.push(map_row(e, &qcols, len));
-    }
+    let map_onto = |rows: &Rows, out: &mut Rows| {
+        let mut w = out.writer();
+        for e in rows {
+            w.push_with(len, |out| {
+                for (k, v) in e.iter().enumerate() {
+                    if !v.is_zero() {
+                        let t = if k < 1 + np { k } else { qcols[k - 1 - np] };
+                        out[t] = &out[t] + v;
+                    }
+                }
+            });
+        }
+    };
+    map_onto(&ctx_b.eqs, &mut b.eqs);
+    map_onto(&ctx_b.ineqs, &mut b.ineqs);
     (b, qcols)
 }
 

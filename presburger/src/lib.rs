@@ -57,8 +57,8 @@
 //! let problem = pip::Problem {
 //!     n_par: 1,
 //!     n_unk: 1,
-//!     eqs: vec![],
-//!     ineqs: vec![row(&[0, -1, 1]), row(&[0, 0, 1])],
+//!     eqs: presburger::Rows::new(),
+//!     ineqs: [row(&[0, -1, 1]), row(&[0, 0, 1])].into_iter().collect(),
 //!     ctx,
 //! };
 //! let pieces = pip::solve(&problem).unwrap();
@@ -109,6 +109,7 @@ pub mod reference;
 mod refute;
 pub mod relation;
 mod rows;
+pub use rows::{Rows, RowsWriter};
 pub mod simplex;
 pub mod simplify;
 pub mod space;

@@ -204,7 +204,7 @@ impl BasicMap {
             GaussShortcut::Reorder => {
                 // the steps' swaps, without their eliminations: the rows end
                 // by decreasing pivot (distinct pivots, found once)
-                let eqs = &mut *self.eqs;
+                let eqs = &mut self.eqs;
                 let mut on_stack = [0usize; 32];
                 let mut on_heap = Vec::new();
                 let piv: &mut [usize] = if eqs.len() <= on_stack.len() {
@@ -229,7 +229,7 @@ impl BasicMap {
         }
         // one mutable access of the rows (each copies shared rows, see
         // `Rows`); the inequalities only when a pivot column meets them
-        let eqs = &mut *self.eqs;
+        let eqs = &mut self.eqs;
         // (on the stack for the usual few equalities: no allocation)
         let mut on_stack = [None; 32];
         let mut on_heap = Vec::new();
@@ -264,13 +264,14 @@ impl BasicMap {
             };
             eqs.swap(done, k);
             last.swap(done, k);
-            // the pivot row is taken out while it updates the others (no copy)
-            let mut piv = std::mem::take(&mut eqs[done]);
-            if piv[col].is_neg() {
-                piv.iter_mut().for_each(|v| *v = -&*v);
+            // the pivot row updates the others in place (no copy)
+            if eqs[done][col].is_neg() {
+                eqs[done].iter_mut().for_each(|v| *v = -&*v);
             }
-            for (i, r) in eqs.iter_mut().enumerate() {
-                if i != done && !r[col].is_zero() {
+            let (piv, others) = eqs.split_row_mut(done);
+            let piv: &[Int] = piv;
+            for (i, r) in others {
+                if !r[col].is_zero() {
                     eliminate(r, &piv, col);
                     normalize(r);
                     if i > done {
@@ -281,20 +282,22 @@ impl BasicMap {
             }
             // (from the first inequality with the column on)
             if let Some(first) = self.ineqs.iter().position(|r| !r[col].is_zero()) {
-                for r in self.ineqs[first..].iter_mut() {
+                let piv = &eqs[done];
+                for r in self.ineqs.iter_mut().skip(first) {
                     if !r[col].is_zero() {
-                        eliminate(r, &piv, col);
+                        eliminate(r, piv, col);
                         normalize(r);
                         ineq_changed = true;
                     }
                 }
             }
             if self.divs.iter().flatten().any(|d| !d.num[col].is_zero()) {
+                let piv = &eqs[done];
                 let a = &piv[col];
                 for d in self.divs.iter_mut().flatten() {
                     if !d.num[col].is_zero() {
                         // floor(num/den) = floor(a·num / (a·den)); then eliminate
-                        eliminate(&mut d.num, &piv, col);
+                        eliminate(&mut d.num, piv, col);
                         d.den = &d.den * a;
                         let g = gcd_slice(&d.num).gcd(&d.den);
                         if !g.is_one() && !g.is_zero() {
@@ -304,7 +307,6 @@ impl BasicMap {
                     }
                 }
             }
-            eqs[done] = piv;
             done += 1;
         }
         ineq_changed
@@ -484,19 +486,26 @@ impl BasicMap {
     }
 
     /// Visit the locals in order; `drop(self, k)` returns true when it
-    /// removed local `k` (the next local then has index `k`). Returns true
-    /// if any local was removed.
+    /// eliminated local `k` (no row mentions it any more). The locals
+    /// eliminated lose their definitions at once (so no later visit sees
+    /// them used) and their columns in one pass at the end. Returns true if
+    /// any local was eliminated.
     fn drop_locals(&mut self, mut drop: impl FnMut(&mut Self, usize) -> bool) -> bool {
-        let mut changed = false;
-        let mut k = 0;
-        while k < self.n_div() {
+        let mut gone: Vec<bool> = Vec::new();
+        for k in 0..self.n_div() {
             if drop(self, k) {
-                changed = true;
-            } else {
-                k += 1;
+                if gone.is_empty() {
+                    gone.resize(self.n_div(), false);
+                }
+                gone[k] = true;
+                self.divs[k] = None;
             }
         }
-        changed
+        if gone.is_empty() {
+            return false;
+        }
+        self.remove_gone_locals(&gone);
+        true
     }
 
     /// True if local `k` is an existential that only inequalities mention
@@ -524,7 +533,6 @@ impl BasicMap {
             let in_ineqs = b.ineqs.iter().any(|r| !r[col].is_zero());
             if !in_ineqs && b.eqs[i][col].abs().is_one() {
                 b.eqs.remove(i);
-                b.remove_local(k);
                 return true;
             }
             false
@@ -545,7 +553,6 @@ impl BasicMap {
                 return false;
             }
             b.ineqs.retain(|r| r[col].is_zero());
-            b.remove_local(k);
             true
         })
     }
@@ -596,7 +603,6 @@ impl BasicMap {
             }
             b.ineqs.retain(|r| r[col].is_zero());
             b.ineqs.extend(new_rows);
-            b.remove_local(k);
             true
         })
     }
@@ -669,33 +675,33 @@ impl BasicMap {
 
     /// Remove locals that no constraint mentions and no definition uses.
     fn drop_unused_locals(&mut self) -> bool {
+        // all found first, then removed in one pass over the rows (a
+        // definition only uses earlier locals: one removed later never made
+        // an earlier one used)
         let off = self.off_div();
-        let mut changed = false;
-        let mut k = 0;
-        while k < self.n_div() {
-            let col = off + k;
-            let used = self
-                .eqs
-                .iter()
-                .chain(self.ineqs.iter())
-                .any(|r| !r[col].is_zero())
-                || self.local_used_in_divs(k);
-            if !used {
-                self.remove_local(k);
-                changed = true;
-                continue;
-            }
-            k += 1;
+        let gone: Vec<bool> = (0..self.n_div())
+            .map(|k| {
+                let col = off + k;
+                !(self
+                    .eqs
+                    .iter()
+                    .chain(self.ineqs.iter())
+                    .any(|r| !r[col].is_zero())
+                    || self.local_used_in_divs(k))
+            })
+            .collect();
+        if !gone.contains(&true) {
+            return false;
         }
-        changed
+        self.remove_gone_locals(&gone);
+        true
     }
 
     /// Remove local `k` (which must have zero coefficients everywhere it matters).
     pub(crate) fn remove_local(&mut self, k: usize) {
         let col = self.off_div() + k;
-        for r in self.eqs.iter_mut().chain(self.ineqs.iter_mut()) {
-            r.remove(col);
-        }
+        self.eqs.remove_column(col);
+        self.ineqs.remove_column(col);
         self.divs.remove(k);
         for d in self.divs.iter_mut().flatten() {
             d.num.remove(col);
@@ -754,7 +760,7 @@ impl BasicMap {
                 .collect();
             if uppers.len() == 1 && later_free(&self.ineqs[uppers[0]]) {
                 // U - a·e >= 0  =>  e = floor(U/a); add -U + a·e + a - 1 >= 0
-                let r = self.ineqs[uppers[0]].clone();
+                let r = self.ineqs[uppers[0]].to_vec();
                 let a = -&r[col];
                 let mut num = r.clone();
                 num[col] = Int::ZERO;
@@ -767,7 +773,7 @@ impl BasicMap {
             if lowers.len() == 1 && later_free(&self.ineqs[lowers[0]]) {
                 // a·e + L >= 0 => e = ceil(-L/a) = -floor(L/a); introduce via e' = -e is awkward:
                 // use e = floor((-L + a - 1)/a), add -(a·e + L) + a - 1 >= 0
-                let r = self.ineqs[lowers[0]].clone();
+                let r = self.ineqs[lowers[0]].to_vec();
                 let a = r[col].clone();
                 let mut num: Vec<Int> = r.iter().map(|v| -v).collect();
                 num[col] = Int::ZERO;
@@ -807,7 +813,7 @@ impl BasicMap {
                 let ok = (1..lo.len()).all(|c| c == col || hi[c] == -&lo[c])
                     && hi[0] == &(&(-&lo[0]) + &d) - &Int::ONE;
                 if ok {
-                    let mut num = lo.clone();
+                    let mut num = lo.to_vec();
                     num[col] = Int::ZERO;
                     return Some(Div { num, den: d });
                 }

@@ -84,7 +84,7 @@ fn generate(src: &mut Bytes) -> BasicMap {
                 .iter()
                 .find(|r| r[col] == Int::from(-d))
                 .expect("a lower row")
-                .clone();
+                .to_vec();
             let p = &plain[src.below(plain.len() as u8) as usize];
             for c in 0..r.len() {
                 r[c] = &(&m * &side[c]) + &p[c];

@@ -120,7 +120,7 @@ pub fn pieces(sc: &ScheduleConstraints, stmts: &[Space], rel: &UnionMap) -> Resu
                     base_len + tag_in + tag_out + (k - k_div)
                 }
             };
-            let remap = |r: &Vec<presburger::Int>| {
+            let remap = |r: &[presburger::Int]| {
                 let mut out = vec![presburger::Int::ZERO; r.len()];
                 for (k, v) in r.iter().enumerate() {
                     out[col(k)] = v.clone();

@@ -427,7 +427,7 @@ fn farkas_rows<T: Coef>(
     nv: usize,
 ) -> Result<(Vec<Vec<T>>, Vec<Vec<T>>)> {
     let width = piece.row_len();
-    let conv = |r: &Vec<Int>| r.iter().map(T::of_int).collect::<Result<Vec<T>>>();
+    let conv = |r: &[Int]| r.iter().map(T::of_int).collect::<Result<Vec<T>>>();
     let hyps: Vec<Vec<T>> = piece.ineqs().iter().map(conv).collect::<Result<_>>()?;
     let eq_hyps: Vec<Vec<T>> = piece.eqs().iter().map(conv).collect::<Result<_>>()?;
     let nl = hyps.len();

@@ -92,7 +92,7 @@ fn small(v: &Int) -> Option<i128> {
 fn spanned_by_points(piece: &BasicMap) -> Result<Option<Vec<Vec<i128>>>> {
     let width = piece.row_len();
     let nv = width - 1;
-    let rows = |rs: &[Vec<Int>]| -> Option<Vec<Vec<i128>>> {
+    let rows = |rs: &presburger::Rows| -> Option<Vec<Vec<i128>>> {
         rs.iter().map(|r| r.iter().map(small).collect()).collect()
     };
     let (Some(eqs), Some(ineqs)) = (rows(piece.eqs()), rows(piece.ineqs())) else {
@@ -354,7 +354,7 @@ mod tests {
         let mut out = Vec::new();
         let mut x = vec![-r; nv];
         loop {
-            let holds = |row: &Vec<Int>, eq: bool| {
+            let holds = |row: &[Int], eq: bool| {
                 let v: i64 = row[0].to_i64().unwrap()
                     + (0..nv)
                         .map(|k| row[1 + k].to_i64().unwrap() * x[k])

@@ -103,14 +103,14 @@ impl Gen<'_> {
                 // as inequalities: the loop range only implies the bounds
                 let up: Vec<Int> = r.iter().map(|v| -v).collect();
                 let (lo_row, hi_row) = if c > 0 {
-                    (r.clone(), up)
+                    (r.to_vec(), up)
                 } else {
-                    (up, r.clone())
+                    (up, r.to_vec())
                 };
                 bd.lower_rows.push((false, lo_row));
                 bd.upper_rows.push((false, hi_row));
                 if bd.eq_row.is_none() {
-                    bd.eq_row = Some(r.clone());
+                    bd.eq_row = Some(r.to_vec());
                 }
                 if bd.eq.is_none() {
                     bd.eq = Some(val);
@@ -127,7 +127,7 @@ impl Gen<'_> {
                     let (t, k) = pr.terms(b, r, &|x| x == col || (x >= base && dep[x - base]))?;
                     let (t, k) = if c > 0 { (neg(t), -k) } else { (t, k) };
                     bd.stride = Some((g, linear(t, k)));
-                    bd.stride_row = Some(r.clone());
+                    bd.stride_row = Some(r.to_vec());
                 }
             }
         }
@@ -145,7 +145,7 @@ impl Gen<'_> {
                     Expr::floord(linear(neg(t), -k + c - 1), c)
                 };
                 bd.lower.push(e);
-                bd.lower_rows.push((false, r.clone()));
+                bd.lower_rows.push((false, r.to_vec()));
             } else {
                 let a = -c;
                 let e = if a == 1 {
@@ -154,7 +154,7 @@ impl Gen<'_> {
                     Expr::floord(linear(t, k), a)
                 };
                 bd.upper.push(e);
-                bd.upper_rows.push((false, r.clone()));
+                bd.upper_rows.push((false, r.to_vec()));
             }
         }
         dedup(&mut bd.lower);

@@ -129,7 +129,7 @@ fn gist_exact(m: &Map, ctx: &Map) -> Result<Map> {
         };
         for r in b.eqs() {
             if !implied(r, true)? {
-                keep.push((true, r.clone()));
+                keep.push((true, r.to_vec()));
             }
         }
         for r in b.ineqs() {
@@ -137,7 +137,7 @@ fn gist_exact(m: &Map, ctx: &Map) -> Result<Map> {
             // only constant rows are left to check
             let constant = r[1..].iter().all(|v| v.is_zero());
             if is_div_def(b, r) || !constant || !implied(r, false)? {
-                keep.push((false, r.clone()));
+                keep.push((false, r.to_vec()));
             }
         }
         let keep = drop_implied_local_groups(b, keep, ctx)?;

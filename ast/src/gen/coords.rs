@@ -169,7 +169,7 @@ fn functions(s: &Map, first: usize, d: usize, n: usize) -> Option<Vec<Vec<Int>>>
 fn echelon(b: &BasicMap) -> Vec<(usize, Vec<Int>)> {
     let mut basis: Vec<(usize, Vec<Int>)> = Vec::new();
     for r in b.eqs() {
-        let r = reduce_row(&basis, r.clone());
+        let r = reduce_row(&basis, r.to_vec());
         if let Some(p) = r.iter().position(|v| !v.is_zero()) {
             // keep the earlier rows zero on the new pivot too
             for (_, q) in basis.iter_mut() {

@@ -595,12 +595,12 @@ fn inside_by_lp(set: &Map, ctx: &Map) -> presburger::Result<bool> {
                 div_rows.extend(d.bounds(base + k));
             }
         }
-        for (eq, r) in b
-            .eqs()
-            .iter()
-            .map(|r| (true, r))
-            .chain(b.ineqs().iter().chain(&div_rows).map(|r| (false, r)))
-        {
+        for (eq, r) in b.eqs().iter().map(|r| (true, r)).chain(
+            b.ineqs()
+                .iter()
+                .chain(div_rows.iter().map(|r| &r[..]))
+                .map(|r| (false, r)),
+        ) {
             if eq {
                 t.add_eq(r)?;
             } else {

@@ -116,11 +116,11 @@ pub(super) fn prepared_pieces(scan: &Scan) -> Result<Vec<Piece>> {
         [c] if c.n_div() == 0 => c
             .ineqs()
             .iter()
-            .cloned()
+            .map(<[Int]>::to_vec)
             .chain(
                 c.eqs()
                     .iter()
-                    .flat_map(|r| [r.clone(), r.iter().map(|v| -v).collect()]),
+                    .flat_map(|r| [r.to_vec(), r.iter().map(|v| -v).collect()]),
             )
             .collect(),
         _ => vec![],

@@ -30,9 +30,9 @@ pub(super) fn unify_bound_rows(parts: &[BasicMap], col: usize) -> Vec<BasicMap> 
             continue;
         }
         let mut changed = false;
-        let mut rows: Vec<(bool, Vec<Int>)> = b.eqs().iter().map(|r| (true, r.clone())).collect();
+        let mut rows: Vec<(bool, Vec<Int>)> = b.eqs().iter().map(|r| (true, r.to_vec())).collect();
         for r in b.ineqs() {
-            let mut row = r.clone();
+            let mut row = r.to_vec();
             if !r[col].is_zero() && plain_from(r, col) {
                 let other = parts
                     .iter()

@@ -305,7 +305,7 @@ impl Aff {
             map.push(k - np + params.len());
         }
         let new_len = self.num.len() - np + params.len();
-        let remap = |r: &Vec<Int>| {
+        let remap = |r: &[Int]| {
             let mut out = vec![Int::ZERO; new_len];
             for (k, v) in r.iter().enumerate() {
                 out[map[k]] = v.clone();
@@ -346,12 +346,12 @@ impl Aff {
         let off = a.off_div();
         let (na, nb) = (a.divs.len(), b.divs.len());
         let len = off + na + nb;
-        let ext_a = |r: &Vec<Int>| {
-            let mut out = r.clone();
+        let ext_a = |r: &[Int]| {
+            let mut out = r.to_vec();
             out.resize(len, Int::ZERO);
             out
         };
-        let ext_b = |r: &Vec<Int>| {
+        let ext_b = |r: &[Int]| {
             let mut out = vec![Int::ZERO; len];
             for (k, v) in r.iter().enumerate() {
                 let to = if k < off { k } else { k + na };
@@ -556,7 +556,7 @@ impl Aff {
             let keep: Vec<usize> = (0..self.num.len())
                 .filter(|&c| c < off || used[c - off])
                 .collect();
-            let pick = |r: &Vec<Int>| keep.iter().map(|&c| r[c].clone()).collect::<Vec<Int>>();
+            let pick = |r: &[Int]| keep.iter().map(|&c| r[c].clone()).collect::<Vec<Int>>();
             self.num = pick(&self.num);
             let divs = std::mem::take(&mut self.divs);
             self.divs = divs

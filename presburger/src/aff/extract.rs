@@ -286,7 +286,7 @@ fn solve(b: &BasicMap, dom: &Space) -> Result<Option<MultiAff>> {
             if known[c].is_some() {
                 continue;
             }
-            let alone = |r: &Vec<Int>| unknown.iter().all(|&u| u == c || r[u].is_zero());
+            let alone = |r: &[Int]| unknown.iter().all(|&u| u == c || r[u].is_zero());
             let found = b.ineqs().iter().find_map(|r1| {
                 if !r1[c].is_neg() || !alone(r1) {
                     return None;
@@ -295,7 +295,7 @@ fn solve(b: &BasicMap, dom: &Space) -> Result<Option<MultiAff>> {
                 b.ineqs().iter().find_map(|r2| {
                     let opposite = (1..n).all(|j| r2[j] == -&r1[j]);
                     let s = &r1[0] + &r2[0];
-                    (opposite && !s.is_neg() && s < d).then(|| (r1.clone(), d.clone()))
+                    (opposite && !s.is_neg() && s < d).then(|| (r1.to_vec(), d.clone()))
                 })
             });
             if let Some((r1, d)) = found {
@@ -326,7 +326,7 @@ fn solve(b: &BasicMap, dom: &Space) -> Result<Option<MultiAff>> {
 
 /// Gauss–Jordan elimination of the equalities on the columns `cols` (in
 /// order): the reduced rows and, per column, its pivot row.
-fn eliminate(eqs: &[Vec<Int>], cols: &[usize], n: usize) -> (Vec<Vec<Int>>, Vec<Option<usize>>) {
+fn eliminate(eqs: &crate::Rows, cols: &[usize], n: usize) -> (Vec<Vec<Int>>, Vec<Option<usize>>) {
     let mut rows: Vec<Vec<Int>> = eqs.to_vec();
     let mut pivot: Vec<Option<usize>> = vec![None; n];
     let mut used = vec![false; rows.len()];

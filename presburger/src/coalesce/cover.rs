@@ -151,8 +151,8 @@ pub(super) fn inside_union<'a>(
                     return Ok(false);
                 }
                 let mut x = h.clone();
-                x.ineqs.extend(acc_rows.iter().cloned());
-                x.ineqs.push(out_r.clone());
+                x.ineqs.extend(acc_rows.iter());
+                x.ineqs.push(&out_r);
                 x.ineqs.push(beyond(s));
                 if !x.into_is_empty()? {
                     return Ok(false);
@@ -193,7 +193,7 @@ pub(super) fn satisfies_all(h: &BasicMap, t: Tableau, rows: &[&[Int]]) -> Result
                 return Ok(false);
             }
             let mut x = h.clone();
-            x.ineqs.extend(acc_rows.iter().cloned());
+            x.ineqs.extend(acc_rows.iter());
             x.ineqs.push(beyond(r));
             if !x.into_is_empty()? {
                 return Ok(false);

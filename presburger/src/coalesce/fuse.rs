@@ -131,7 +131,7 @@ pub(super) fn candidate(a: &BasicMap, rows: &[Vec<Int>]) -> BasicMap {
         let d = d.as_ref().expect("only divisions");
         h.ineqs.extend(d.bounds(off + k));
     }
-    h.ineqs.extend(rows.iter().cloned());
+    h.ineqs.extend(rows.iter());
     h
 }
 
@@ -221,7 +221,7 @@ fn relaxed(r: &[Int], min: &Option<(Int, Int)>) -> Option<Vec<Int>> {
 /// form of *wrapping* a constraint around the equality: e.g. `i ≤ N - 2`
 /// on `o = i` becomes `o ≤ N - 2`, which also holds on `o = i - 1,
 /// i ≤ N - 1`).
-fn rewritten_by_eqs(r: &[Int], eqs: &[Vec<Int>]) -> Vec<Vec<Int>> {
+fn rewritten_by_eqs(r: &[Int], eqs: &crate::Rows) -> Vec<Vec<Int>> {
     let mut out = Vec::new();
     for e in eqs {
         for v in 1..r.len() {

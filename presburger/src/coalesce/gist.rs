@@ -69,7 +69,7 @@ fn gist_with(m: &Map, context: &Map, fast: bool) -> Result<Map> {
         }
         let mut k = 0;
         while k < b.ineqs.len() {
-            if protected.contains(&b.ineqs[k]) {
+            if protected.iter().any(|p| p[..] == b.ineqs[k]) {
                 k += 1;
                 continue;
             }
@@ -131,7 +131,7 @@ impl Kept {
         context: &[BasicMap],
     ) -> Result<(Kept, Option<bool>)> {
         let mut e = b.clone();
-        e.ineqs.retain(|r| protected.contains(r));
+        e.ineqs.retain(|r| protected.iter().any(|p| p[..] == *r));
         let mut kept = Kept {
             tabs: Vec::with_capacity(context.len()),
             row: Vec::new(),
@@ -141,7 +141,11 @@ impl Kept {
             let t = e.conjoin(q, 0).rational_tableau()?;
             if meets != Some(true) && !t.is_empty() {
                 let mut whole = t.clone();
-                for r in b.ineqs.iter().filter(|r| !protected.contains(r)) {
+                for r in b
+                    .ineqs
+                    .iter()
+                    .filter(|r| !protected.iter().any(|p| p[..] == **r))
+                {
                     kept.row.clear();
                     kept.row.extend_from_slice(r);
                     kept.row.resize(whole.n_var() + 1, Int::ZERO);

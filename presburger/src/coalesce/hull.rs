@@ -282,7 +282,7 @@ impl Lattice {
     fn to_basic(&self, space: Space) -> BasicMap {
         let mut b = BasicMap::universe(space);
         for e in &self.eqs {
-            b.eqs.push(e.clone());
+            b.eqs.push(e);
         }
         for (c, d) in &self.congruences {
             let mut num = c.clone();

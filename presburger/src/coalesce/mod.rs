@@ -240,7 +240,7 @@ impl Map {
 pub(crate) fn as_ineqs(x: &BasicMap) -> Vec<Vec<Int>> {
     let mut v = x.ineqs.to_vec();
     for e in &x.eqs {
-        v.push(e.clone());
+        v.push(e.to_vec());
         v.push(e.iter().map(|c| -c).collect());
     }
     v

@@ -392,7 +392,7 @@ impl Part {
             let r: Vec<Int> = if negate {
                 r.iter().map(|v| -v).collect()
             } else {
-                r.clone()
+                r.to_vec()
             };
             if let Some((n, d)) = self.min(&r)? {
                 if n > -&d {
@@ -508,7 +508,7 @@ impl Part {
             }
             // only with the tableau of `P` at hand (built for other LPs)
             if self.tab.is_some() {
-                let r = self.b.ineqs[k].clone();
+                let r = self.b.ineqs[k].to_vec();
                 if matches!(self.min(&r)?, Some((num, _)) if num.is_pos()) {
                     self.b.ineqs.remove(k);
                     continue;
@@ -528,12 +528,12 @@ impl Part {
                 // cannot happen for a non-empty disjunct; as the original
                 return Ok(());
             }
-            for r in &self.b.ineqs[*upto..k] {
+            for r in self.b.ineqs.iter().take(k).skip(*upto) {
                 pre.add_ineq(r)?;
             }
             *upto = k;
             let mut t = pre.clone();
-            for r in &self.b.ineqs[k + 1..] {
+            for r in self.b.ineqs.iter().skip(k + 1) {
                 t.add_ineq(r)?;
             }
             if t.is_empty() {
@@ -676,7 +676,7 @@ pub(super) fn step_leaves_row(b: &BasicMap, k: usize, x: &[i64]) -> bool {
         };
         let s = akc.signum();
         // row k reaches 0 after vals[k] / |akc|; row i after vals[i] / |aic|
-        let moves_first = |(i, o): (usize, &Vec<Int>)| {
+        let moves_first = |(i, o): (usize, &[Int])| {
             i == k
                 || match o[c].to_i64() {
                     Some(aic) if aic.signum() * s <= 0 => true,

@@ -152,7 +152,7 @@ proptest! {
             full.ineqs.iter_mut().for_each(|r| { crate::matrix::normalize_ineq(r); });
             for k in 0..full.ineqs.len() {
                 if !c.ineqs.contains(&full.ineqs[k]) && !b.is_empty().unwrap() {
-                    prop_assert!(lp_redundant(&full, k) || full.ineqs[..k].contains(&full.ineqs[k]) || full.ineqs.iter().any(|o| o[1..] == full.ineqs[k][1..] && o[0] < full.ineqs[k][0]),
+                    prop_assert!(lp_redundant(&full, k) || full.ineqs.iter().take(k).any(|o| o == &full.ineqs[k]) || full.ineqs.iter().any(|o| o[1..] == full.ineqs[k][1..] && o[0] < full.ineqs[k][0]),
                         "row {} of {:?} dropped, not redundant", k, full);
                 }
             }
@@ -183,7 +183,11 @@ fn cheap_normalisation_examples() {
     let with_rows = |ineqs: &[[i64; 3]], eqs: &[[i64; 3]]| {
         let m: Map = "{ [i, j] : 0 <= i <= 3 and 0 <= j <= 2 }".parse().unwrap();
         let mut b = m.parts[0].clone();
-        let row = |r: &[i64; 3]| r.iter().map(|&v| crate::int::Int::from(v)).collect();
+        let row = |r: &[i64; 3]| {
+            r.iter()
+                .map(|&v| crate::int::Int::from(v))
+                .collect::<Vec<_>>()
+        };
         b.ineqs.extend(ineqs.iter().map(row));
         b.eqs.extend(eqs.iter().map(row));
         super::cheap::normalise(&mut b)

@@ -108,8 +108,8 @@ fn floor_summable(p: &Piece) -> Option<Vec<bool>> {
             return None;
         }
     }
-    let marked = |r: &Vec<Int>| (0..marks.len()).any(|k| marks[k] && !r[off + k].is_zero());
-    if p.ineqs.iter().chain(&p.eqs).any(marked) {
+    let marked = |r: &[Int]| (0..marks.len()).any(|k| marks[k] && !r[off + k].is_zero());
+    if p.ineqs.iter().chain(&p.eqs).any(|r| marked(r)) {
         return None;
     }
     for e in p.poly.terms.keys() {
@@ -262,8 +262,18 @@ pub(crate) fn chambers(p: &Piece, floors: &[bool]) -> Result<Vec<Piece>> {
         return Ok(out);
     }
     // step 3
-    let lowers: Vec<&Vec<Int>> = p.ineqs.iter().filter(|r| r[wcol].is_pos()).collect();
-    let uppers: Vec<&Vec<Int>> = p.ineqs.iter().filter(|r| r[wcol].is_neg()).collect();
+    let lowers: Vec<&[Int]> = p
+        .ineqs
+        .iter()
+        .filter(|r| r[wcol].is_pos())
+        .map(|r| &r[..])
+        .collect();
+    let uppers: Vec<&[Int]> = p
+        .ineqs
+        .iter()
+        .filter(|r| r[wcol].is_neg())
+        .map(|r| &r[..])
+        .collect();
     if lowers.is_empty() || uppers.is_empty() {
         return Err(Error::Invalid(format!(
             "{UNBOUNDED} (a dimension has no {} bound)",
@@ -306,32 +316,32 @@ pub(crate) fn chambers(p: &Piece, floors: &[bool]) -> Result<Vec<Piece>> {
             let (mut b, mut images) = start();
             // s = ceil(-r_i / a_i) = floor((-r_i + a_i - 1) / a_i)
             let a = lo[wcol].clone();
-            let mut r = (*lo).clone();
+            let mut r = lo.to_vec();
             r[wcol] = Int::ZERO;
             let mut num: Vec<Int> = b.subst(&r, &images).iter().map(|v| -v).collect();
             num[0] = &(&num[0] + &a) - &Int::ONE;
             let s = b.div(&num, &a);
             // t = floor(r_j / b_j)
             let bj = -&up[wcol];
-            let mut r = (*up).clone();
+            let mut r = up.to_vec();
             r[wcol] = Int::ZERO;
             let num = b.subst(&r, &images);
             let t = b.div(&num, &bj);
-            let shifted = |e: &Vec<Int>, d: i64| {
-                let mut e = e.clone();
+            let shifted = |e: &[Int], d: i64| {
+                let mut e = e.to_vec();
                 e[0] = &e[0] + &Int::from(d);
                 e
             };
             for (k, row) in lowers.iter().enumerate() {
                 if k != i {
-                    images[w] = if k < i { shifted(&s, -1) } else { s.clone() };
+                    images[w] = if k < i { shifted(&s, -1) } else { s.to_vec() };
                     let e = b.subst(row, &images);
                     b.add_ineq(e);
                 }
             }
             for (k, row) in uppers.iter().enumerate() {
                 if k != j {
-                    images[w] = if k < j { shifted(&t, 1) } else { t.clone() };
+                    images[w] = if k < j { shifted(&t, 1) } else { t.to_vec() };
                     let e = b.subst(row, &images);
                     b.add_ineq(e);
                 }

@@ -436,8 +436,8 @@ fn initial_piece(b: &BasicMap, q: Option<&QuasiPolynomial>) -> Option<Piece> {
         }
     };
     let width = 1 + n_var + divs.len();
-    let pad = |r: &Vec<Int>| {
-        let mut r = r.clone();
+    let pad = |r: &[Int]| {
+        let mut r = r.to_vec();
         r.resize(width, Int::ZERO);
         r
     };

@@ -86,11 +86,11 @@ impl Piece {
     /// divisions' definitions) is above `-1`. A chamber's condition
     /// `ceil(x/m) <= floor((x + n - 1)/m) + 1` beside `n >= 0` is such a
     /// row (its rational minimum is `-(m-1)/m`).
-    fn drop_integer_implied(&mut self, eqs: &[Vec<Int>], div_bounds: &[Vec<Int>]) -> Result<()> {
+    fn drop_integer_implied(&mut self, eqs: &crate::Rows, div_bounds: &[Vec<Int>]) -> Result<()> {
         let off = 1 + self.n_var;
         let width = off + self.divs.len();
-        let pad = |r: &Vec<Int>| {
-            let mut r = r.clone();
+        let pad = |r: &[Int]| {
+            let mut r = r.to_vec();
             r.resize(width, Int::ZERO);
             r
         };

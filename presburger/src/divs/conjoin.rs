@@ -22,6 +22,7 @@
 
 use crate::basic::{BasicMap, Div};
 use crate::int::Int;
+use crate::rows::Rows;
 
 /// Where the columns of `b` go in a conjunction with `a` (same space and
 /// parameters): its variables where they are, each of its locals either in
@@ -104,6 +105,24 @@ impl Layout {
         out
     }
 
+    /// [`lift_into`](Self::lift_into) a new last row of `rows`.
+    pub(crate) fn lift_onto(&self, r: &[Int], rows: &mut crate::RowsWriter<'_>) {
+        rows.push_with(self.len(), |out| {
+            out[..self.off].clone_from_slice(&r[..self.off]);
+            for (k, v) in r[self.off..].iter().enumerate() {
+                if !v.is_zero() {
+                    let c = self.dest[k];
+                    out[c] = &out[c] + v;
+                }
+            }
+        })
+    }
+
+    /// [`widen`](Self::widen) into a new last row of `rows`.
+    pub(crate) fn widen_onto(&self, r: &[Int], rows: &mut crate::RowsWriter<'_>) {
+        rows.push_with(self.len(), |out| out[..r.len()].clone_from_slice(r))
+    }
+
     /// `a`'s row `r` in the conjunction's layout (zeros appended).
     pub(crate) fn widen(&self, r: &[Int]) -> Vec<Int> {
         let mut out = Vec::with_capacity(self.len());
@@ -154,7 +173,7 @@ pub(crate) fn conjoin_sharing(a: &BasicMap, b: &BasicMap) -> BasicMap {
     let divs = layout.divs(a, b);
     // `b`'s rows that are not `a`'s (an equality: nor its negation),
     // compared before they are built
-    let mut repeated = |rows: &[Vec<Int>], r: &[Int], both: bool| -> bool {
+    let mut repeated = |rows: &Rows, r: &[Int], both: bool| -> bool {
         let r: &[Int] = if in_place {
             r
         } else {
@@ -174,25 +193,31 @@ pub(crate) fn conjoin_sharing(a: &BasicMap, b: &BasicMap) -> BasicMap {
                 || both && is_negation(sp, &r[p]) && same_padded(s, r, true)
         })
     };
-    let mut eqs: Vec<Vec<Int>> = Vec::with_capacity(a.eqs.len() + b.eqs.len());
-    eqs.extend(a.eqs.iter().map(|r| layout.widen(r)));
+    let mut eqs = Rows::with_capacity(a.eqs.len() + b.eqs.len(), layout.len());
+    let mut w = eqs.writer();
+    for r in a.eqs.iter() {
+        layout.widen_onto(r, &mut w);
+    }
     for r in b.eqs.iter() {
         if !repeated(&a.eqs, r, true) {
-            eqs.push(layout.lift(r));
+            layout.lift_onto(r, &mut w);
         }
     }
-    let mut ineqs: Vec<Vec<Int>> = Vec::with_capacity(a.ineqs.len() + b.ineqs.len());
-    ineqs.extend(a.ineqs.iter().map(|r| layout.widen(r)));
+    let mut ineqs = Rows::with_capacity(a.ineqs.len() + b.ineqs.len(), layout.len());
+    let mut w = ineqs.writer();
+    for r in a.ineqs.iter() {
+        layout.widen_onto(r, &mut w);
+    }
     for r in b.ineqs.iter() {
         if !repeated(&a.ineqs, r, false) {
-            ineqs.push(layout.lift(r));
+            layout.lift_onto(r, &mut w);
         }
     }
     BasicMap {
         space: a.space.clone(),
         divs: divs.into(),
-        eqs: eqs.into(),
-        ineqs: ineqs.into(),
+        eqs,
+        ineqs,
         hint: Default::default(),
     }
 }

@@ -194,7 +194,7 @@ pub(crate) fn remember_point(b: &BasicMap, p: &[Int]) -> bool {
             }
             _ => {
                 // rows ready for `c`: no coefficient on a later column
-                let ready = |r: &&Vec<Int>| !r[c].is_zero() && r[c + 1..].iter().all(Int::is_zero);
+                let ready = |r: &&[Int]| !r[c].is_zero() && r[c + 1..].iter().all(Int::is_zero);
                 let mut bounds = exact::ColumnBounds::default();
                 for e in b.eqs.iter().filter(ready) {
                     if bounds.equality(e, c, &val).is_err() {

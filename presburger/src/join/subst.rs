@@ -19,6 +19,7 @@
 
 use crate::basic::{BasicMap, Div};
 use crate::int::Int;
+use crate::rows::Rows;
 use crate::space::Space;
 use crate::structural::Dest;
 
@@ -112,9 +113,8 @@ pub(crate) fn join_pair_given(
     };
     // `r` moved into `out` (cleared first), each given variable's
     // coefficient spread over its value's columns (`x`'s, by `lx`)
-    let build_into = |out: &mut Vec<Int>, r: &[Int], l: &Layout| {
-        out.clear();
-        out.resize(new_len, Int::ZERO);
+    // `out` holds zeros
+    let build_into = |out: &mut [Int], r: &[Int], l: &Layout| {
         for (c, v) in r.iter().enumerate() {
             if v.is_zero() {
                 continue;
@@ -132,7 +132,7 @@ pub(crate) fn join_pair_given(
         }
     };
     let build = |r: &[Int], l: &Layout| -> Vec<Int> {
-        let mut out = Vec::with_capacity(new_len);
+        let mut out = vec![Int::ZERO; new_len];
         build_into(&mut out, r, l);
         out
     };
@@ -147,35 +147,33 @@ pub(crate) fn join_pair_given(
     divs.extend(x.divs.iter().map(|d| div(d, &lx)));
     divs.extend(y.divs.iter().map(|d| div(d, &ly)));
     let used = |i: usize| given.iter().any(|g| g.eq == i);
-    let mut eqs = Vec::with_capacity(x.eqs.len() + y.eqs.len() - given.len());
-    eqs.extend(
-        x.eqs
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| !used(*i))
-            .map(|(_, r)| build(r, &lx)),
-    );
-    eqs.extend(y.eqs.iter().map(|r| build(r, &ly)));
-    let mut ineqs = Vec::with_capacity(x.ineqs.len() + y.ineqs.len());
-    ineqs.extend(x.ineqs.iter().map(|r| build(r, &lx)));
-    // `y`'s inequalities built in one buffer, kept (the buffer moved into
-    // the list) unless a copy of an earlier row: then the buffer serves the
-    // next one (see `skip_copies` above)
-    let mut row = Vec::new();
+    let mut eqs = Rows::with_capacity(x.eqs.len() + y.eqs.len() - given.len(), new_len);
+    let mut w = eqs.writer();
+    for (_, r) in x.eqs.iter().enumerate().filter(|(i, _)| !used(*i)) {
+        w.push_with(new_len, |o| build_into(o, r, &lx));
+    }
+    for r in y.eqs.iter() {
+        w.push_with(new_len, |o| build_into(o, r, &ly));
+    }
+    let mut ineqs = Rows::with_capacity(x.ineqs.len() + y.ineqs.len(), new_len);
+    let mut w = ineqs.writer();
+    for r in x.ineqs.iter() {
+        w.push_with(new_len, |o| build_into(o, r, &lx));
+    }
+    // `y`'s inequalities built in place, dropped again if a copy of an
+    // earlier row (see `skip_copies` above)
     for r in y.ineqs.iter() {
-        if row.capacity() == 0 {
-            row.reserve_exact(new_len);
-        }
-        build_into(&mut row, r, &ly);
-        if !(skip_copies && ineqs.contains(&row)) {
-            ineqs.push(std::mem::take(&mut row));
+        w.push_with(new_len, |o| build_into(o, r, &ly));
+        let last = w.len() - 1;
+        if skip_copies && (0..last).any(|i| w.row(i) == w.row(last)) {
+            w.truncate(last);
         }
     }
     let z = BasicMap {
         space: space.clone(),
         divs: divs.into(),
-        eqs: eqs.into(),
-        ineqs: ineqs.into(),
+        eqs,
+        ineqs,
         hint: Default::default(),
     };
     debug_assert!(z.check_lengths());

@@ -17,7 +17,7 @@ fn first_output_bounds(b: &BasicMap, np: usize) -> Vec<(Vec<Int>, Int)> {
         // no output dimension
         return Vec::new();
     }
-    let alone = |r: &Vec<Int>| !r[col].is_zero() && r[col + 1..].iter().all(Int::is_zero);
+    let alone = |r: &[Int]| !r[col].is_zero() && r[col + 1..].iter().all(Int::is_zero);
     let mut out = Vec::new();
     for e in b.eqs.iter().filter(|r| alone(r)) {
         out.push((e[..col].to_vec(), e[col].clone()));

@@ -94,7 +94,7 @@ fn steps(r: &Map) -> Result<Vec<Step>> {
     for b in &r.parts {
         let d = Map::from_basic(b.clone()).deltas()?;
         for s in &d.parts {
-            let keep = |row: &Vec<Int>| -> Option<Vec<Int>> {
+            let keep = |row: &[Int]| -> Option<Vec<Int>> {
                 let params = &row[1..1 + np];
                 let locals = &row[1 + np + n..];
                 if params.iter().chain(locals).any(|c| !c.is_zero()) {
@@ -133,7 +133,7 @@ fn paths(space: &Space, steps: &[Step], len: Length) -> BasicMap {
         let mut r = zero();
         r[k] = Int::ONE;
         b.add_ineq(r); // k >= 0
-        let scaled = |row: &Vec<Int>| {
+        let scaled = |row: &[Int]| {
             let mut r = zero();
             r[k] = row[0].clone();
             for (j, &col) in d.iter().enumerate() {

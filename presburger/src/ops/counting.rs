@@ -85,7 +85,7 @@ fn count_rec(parts: &[BasicMap], nv: usize, prefix: &mut Vec<Int>, count: &mut I
 /// an interval counted in closed form; the counts multiply.
 fn count_without_locals(b: &BasicMap) -> Result<Int> {
     let nv = b.space.n_vars();
-    let rows: Vec<(bool, &Vec<Int>)> = b
+    let rows: Vec<(bool, &[Int])> = b
         .eqs
         .iter()
         .map(|r| (true, r))
@@ -117,12 +117,12 @@ fn count_without_locals(b: &BasicMap) -> Result<Int> {
         }
         seen[root] = true;
         let group: Vec<usize> = (0..nv).filter(|&k| find(&mut parent, k) == root).collect();
-        let sub = |r: &Vec<Int>| -> Vec<Int> {
+        let sub = |r: &[Int]| -> Vec<Int> {
             let mut out = vec![r[0].clone()];
             out.extend(group.iter().map(|&k| r[1 + k].clone()));
             out
         };
-        let touches = |r: &Vec<Int>| group.iter().any(|&k| !r[1 + k].is_zero());
+        let touches = |r: &[Int]| group.iter().any(|&k| !r[1 + k].is_zero());
         let eqs: Vec<Vec<Int>> = rows
             .iter()
             .filter(|(e, r)| *e && touches(r))

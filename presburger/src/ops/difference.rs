@@ -160,8 +160,7 @@ pub(crate) fn equalities_unsolvable(b: &BasicMap) -> bool {
     if b.eqs.is_empty() || !b.eqs.iter().any(|e| e[off..].iter().any(|v| !v.is_zero())) {
         return false;
     }
-    let eqs: Vec<Vec<Int>> = b.eqs.iter().cloned().collect();
-    crate::simplex::solve_equalities(b.row_len() - 1, &eqs).is_none()
+    crate::simplex::solve_equalities(b.row_len() - 1, &b.eqs).is_none()
 }
 
 thread_local! {
@@ -339,7 +338,7 @@ fn subtract_basic_each(
     // disjoint: nothing to remove (and no splitting of p)
     if !overlap {
         let mut both = base.clone();
-        both.ineqs.extend(cons.iter().cloned());
+        both.ineqs.extend(cons.iter());
         if both.into_is_empty()? {
             each(p)?;
             return Ok(());

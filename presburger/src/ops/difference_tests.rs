@@ -52,8 +52,8 @@ fn implied_by_sum_is_implied() {
         let signed: Vec<Vec<Int>> = b
             .ineqs
             .iter()
-            .cloned()
-            .chain(b.eqs.iter().cloned())
+            .map(<[Int]>::to_vec)
+            .chain(b.eqs.iter().map(<[Int]>::to_vec))
             .chain(b.eqs.iter().map(|e| e.iter().map(|v| -v).collect()))
             .collect();
         for _ in 0..6 {

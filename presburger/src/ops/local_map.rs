@@ -232,7 +232,12 @@ mod tests {
             let keys = RowKeys::of(&p);
             for _ in 0..8 {
                 // a row of p, maybe negated or shifted, or a fresh one
-                let all: Vec<Vec<Int>> = p.eqs.iter().chain(p.ineqs.iter()).cloned().collect();
+                let all: Vec<Vec<Int>> = p
+                    .eqs
+                    .iter()
+                    .chain(p.ineqs.iter())
+                    .map(<[Int]>::to_vec)
+                    .collect();
                 let mut r = if all.is_empty() || below(4) == 0 {
                     row(&mut below)
                 } else {

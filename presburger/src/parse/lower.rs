@@ -405,10 +405,10 @@ impl<'a> Builder<'a> {
                 }
             }
             for r in cb.eqs() {
-                b.add_eq(r.clone());
+                b.add_eq(r.to_vec());
             }
             for r in cb.ineqs() {
-                b.add_ineq(r.clone());
+                b.add_ineq(r.to_vec());
             }
             out.push(State {
                 b,
@@ -469,7 +469,7 @@ impl<'a> Builder<'a> {
         let d = va.add(&vb.neg());
         let n = s.b.row_len();
         let r = d.padded(n);
-        let neg_r = |r: &Vec<Int>| -> Vec<Int> { r.iter().map(|v| -v).collect() };
+        let neg_r = |r: &[Int]| -> Vec<Int> { r.iter().map(|v| -v).collect() };
         let minus_one = |mut r: Vec<Int>| -> Vec<Int> {
             r[0] = &r[0] - &Int::ONE;
             r

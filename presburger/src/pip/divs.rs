@@ -13,6 +13,7 @@ use crate::basic::{BasicMap, Div};
 use crate::error::{Error, Result};
 use crate::int::{gcd_slice, Int};
 use crate::matrix::Matrix;
+use crate::rows::Rows;
 use crate::space::{Space, Tuple};
 
 /// How many context divisions the cuts of one branch may add before
@@ -94,15 +95,15 @@ pub fn explicit_divs_ordered(
     for (i, &k) in unks.iter().enumerate() {
         perm[off + k] = 1 + n_par + i;
     }
-    let reorder = |r: &Vec<Int>| -> Vec<Int> {
+    let reorder = |r: &[Int]| -> Vec<Int> {
         let mut out = vec![Int::ZERO; r.len()];
         for (c, v) in r.iter().enumerate() {
             out[perm[c]] = v.clone();
         }
         out
     };
-    let eqs: Vec<Vec<Int>> = b.eqs.iter().map(reorder).collect();
-    let ineqs: Vec<Vec<Int>> = b.ineqs.iter().map(reorder).collect();
+    let eqs: Rows = b.eqs.iter().map(reorder).collect();
+    let ineqs: Rows = b.ineqs.iter().map(reorder).collect();
     // the context: params are [vars | param locals], with the param locals' definitions
     // expressed as constraints (they are determined by the vars)
     let ctx_space = Space::set(
@@ -180,7 +181,7 @@ pub fn explicit_divs_ordered(
             r.ineqs.push(pad(e));
         }
         // the original constraints, with unknown locals moved after the cuts
-        let shift = |row: &Vec<Int>| -> Vec<Int> {
+        let shift = |row: &[Int]| -> Vec<Int> {
             let mut o = vec![Int::ZERO; len];
             for (c, v) in row.iter().enumerate() {
                 let t = if c <= n_par { c } else { c + ncut };
@@ -214,7 +215,7 @@ pub(crate) fn solve_bounded(prob: View<'_>, cut_divs: Option<usize>) -> Result<O
     }
     let np = prob.n_par;
     let t = bounded_basis(prob);
-    let change = |row: &Vec<Int>| -> Vec<Int> {
+    let change = |row: &[Int]| -> Vec<Int> {
         let mut o = row[..1 + np].to_vec();
         o.extend(t.vec_mul(&row[1 + np..]));
         o

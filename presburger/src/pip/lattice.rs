@@ -259,7 +259,7 @@ fn unit_lattice(problem: View<'_>) -> Option<(BasicMap, Vec<Vec<Int>>, Vec<Vec<I
     let ctx = problem.ctx.clone();
     let w = ctx.row_len();
     // rows [context columns (w) | unknowns (n)]
-    let widen = |e: &Vec<Int>| -> Vec<Int> {
+    let widen = |e: &[Int]| -> Vec<Int> {
         let mut r = vec![Int::ZERO; w + n];
         r[..1 + np].clone_from_slice(&e[..1 + np]);
         r[w..].clone_from_slice(&e[1 + np..]);
@@ -445,8 +445,8 @@ mod tests {
                 Problem {
                     n_par: np,
                     n_unk: n,
-                    eqs,
-                    ineqs,
+                    eqs: eqs.into(),
+                    ineqs: ineqs.into(),
                     ctx,
                 }
             })

@@ -68,8 +68,8 @@
 //! let problem = pip::Problem {
 //!     n_par: 1,
 //!     n_unk: 1,
-//!     eqs: vec![],
-//!     ineqs: vec![row(&[0, -1, 2]), row(&[0, 0, 1])],
+//!     eqs: presburger::Rows::new(),
+//!     ineqs: [row(&[0, -1, 2]), row(&[0, 0, 1])].into_iter().collect(),
 //!     ctx: "{ [p] : p >= -10 }".parse::<BasicSet>().unwrap(),
 //! };
 //! let pieces = pip::solve(&problem).unwrap();

@@ -27,9 +27,9 @@ pub struct Problem {
     /// Number of unknowns.
     pub n_unk: usize,
     /// Equalities.
-    pub eqs: Vec<Vec<Int>>,
+    pub eqs: crate::Rows,
     /// Inequalities.
-    pub ineqs: Vec<Vec<Int>>,
+    pub ineqs: crate::Rows,
     /// The initial context (a basic set with `n_par` dimensions, its params
     /// unused: they are part of the `n_par` dimensions).
     pub ctx: BasicMap,
@@ -59,9 +59,9 @@ pub(crate) struct View<'a> {
     /// Number of unknowns.
     pub n_unk: usize,
     /// Equalities, `[1 | params | unknowns]`.
-    pub eqs: &'a [Vec<Int>],
+    pub eqs: &'a crate::Rows,
     /// Inequalities, `[1 | params | unknowns]`.
-    pub ineqs: &'a [Vec<Int>],
+    pub ineqs: &'a crate::Rows,
     /// The initial context.
     pub ctx: &'a BasicMap,
 }

@@ -280,7 +280,7 @@ struct Disjunct {
 /// The equality that defines dimension column `col` in isl's convention: the first one
 /// whose last non-zero column is `col`, with coefficient ±1 (so it only involves the
 /// parameters and earlier dimensions, never a local).
-fn defining_eq(eqs: &[Vec<Int>], taken: &[bool], col: usize) -> Option<usize> {
+fn defining_eq(eqs: &crate::Rows, taken: &[bool], col: usize) -> Option<usize> {
     (0..eqs.len()).find(|&e| {
         !taken[e]
             && eqs[e].get(col).is_some_and(|c| c.abs().is_one())
@@ -413,7 +413,7 @@ fn basic_body(b: &BasicMap, dims: &[String], define: bool) -> Disjunct {
             let row: Vec<Int> = if r[col].is_neg() {
                 r.iter().map(|v| -v).collect()
             } else {
-                r.clone()
+                r.to_vec()
             };
             let expr = lin_text(&cn.terms(&row, Some(col), true), &-&row[0]);
             // a dimension that another printed row (an equality, a definition, a bound,
@@ -453,7 +453,7 @@ fn basic_body(b: &BasicMap, dims: &[String], define: bool) -> Disjunct {
             let row: Vec<Int> = if flip {
                 r.iter().map(|v| -v).collect()
             } else {
-                r.clone()
+                r.to_vec()
             };
             let rhs = lin_text(&cn.terms(&row, Some(m), true), &-&row[0]);
             cons.push(Cons::Text(format!("{} = {rhs}", lhs_text(&cn, m, &row[m]))));

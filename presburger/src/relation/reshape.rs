@@ -247,11 +247,11 @@ pub fn join_on_range(a: &Map, b: &Map) -> Result<Map> {
             1 + np + nx + (k - 1 - np - nz)
         }
     };
-    let widen = |r: &Vec<Int>| -> Vec<Int> {
+    let widen = |r: &[Int]| -> Vec<Int> {
         let zeros = std::iter::repeat_n(Int::ZERO, len - r.len());
         r.iter().cloned().chain(zeros).collect()
     };
-    let lift = |r: &Vec<Int>| {
+    let lift = |r: &[Int]| {
         let mut row = vec![Int::ZERO; len];
         for (k, v) in r.iter().enumerate() {
             row[b_col(k)] = v.clone();

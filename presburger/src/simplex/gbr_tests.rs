@@ -84,17 +84,22 @@ fn long_thin_slab_is_decided_quickly() {
     // visit about 10^5 nodes; the reduced basis finds the direction x − y
     let (p, q, b) = (100_001, 100_000, 50_000);
     let empty = slab(p, q, 60_000, 1, b);
-    let got = budget::with_budget(200_000, || integer_sample(2, &[], &empty));
+    let got = budget::with_budget(200_000, || {
+        integer_sample(2, &crate::Rows::new(), &crate::Rows::from(&empty[..]))
+    });
     assert_eq!(got, Ok(None));
     assert_eq!(by_reduced_basis(2, &empty), None);
     // plain branch and bound does not finish within the same budget
     let slow = budget::with_budget(200_000, || {
-        integer_sample_by_branch_and_bound(2, &[], &empty)
+        integer_sample_by_branch_and_bound(2, &crate::Rows::new(), &crate::Rows::from(&empty[..]))
     });
     assert_eq!(slow, Err(crate::error::Error::BudgetExceeded));
     // v = 30000 at x = y = 30000
     let full = slab(p, q, 30_000, 1, b);
-    let got = budget::with_budget(200_000, || integer_sample(2, &[], &full)).unwrap();
+    let got = budget::with_budget(200_000, || {
+        integer_sample(2, &crate::Rows::new(), &crate::Rows::from(&full[..]))
+    })
+    .unwrap();
     assert!(sat(&full, &got.unwrap()));
     // the same in 3-d with a free third coordinate (an unbounded direction)
     let mut free: Vec<Vec<Int>> = empty
@@ -106,7 +111,9 @@ fn long_thin_slab_is_decided_quickly() {
         })
         .collect();
     free.push(ints(&[0, 0, 0, 1]));
-    let got = budget::with_budget(200_000, || integer_sample(3, &[], &free));
+    let got = budget::with_budget(200_000, || {
+        integer_sample(3, &crate::Rows::new(), &crate::Rows::from(&free[..]))
+    });
     assert_eq!(got, Ok(None));
 }
 
@@ -137,7 +144,9 @@ fn reduced_directions_need_big_integers() {
 #[test]
 fn budget_exhaustion_is_an_error() {
     let rows = slab(100_001, 100_000, 60_000, 1, 50_000);
-    let got = budget::with_budget(50, || integer_sample(2, &[], &rows));
+    let got = budget::with_budget(50, || {
+        integer_sample(2, &crate::Rows::new(), &crate::Rows::from(&rows[..]))
+    });
     assert_eq!(got, Err(crate::error::Error::BudgetExceeded));
 }
 
@@ -158,7 +167,7 @@ proptest! {
             Some(pt) => prop_assert!(sat(&rows, &pt), "{:?} fails", pt),
             None => prop_assert!(!any),
         }
-        match integer_sample(2, &[], &rows).unwrap() {
+        match integer_sample(2, &crate::Rows::new(), &crate::Rows::from(&rows[..])).unwrap() {
             Some(pt) => prop_assert!(sat(&rows, &pt)),
             None => prop_assert!(!any),
         }
@@ -218,8 +227,8 @@ proptest! {
             }
         }
         let eqs = vec![ints(&eq)];
-        let fast = integer_sample(3, &eqs, &rows);
-        let slow = integer_sample_by_branch_and_bound(3, &eqs, &rows);
+        let fast = integer_sample(3, &crate::Rows::from(&eqs[..]), &crate::Rows::from(&rows[..]));
+        let slow = integer_sample_by_branch_and_bound(3, &crate::Rows::from(&eqs[..]), &crate::Rows::from(&rows[..]));
         match (fast, slow) {
             (Ok(f), Ok(s)) => {
                 prop_assert_eq!(f.is_some(), s.is_some());

@@ -3,19 +3,20 @@
 
 use crate::int::Int;
 use crate::matrix::{dot, Hermite, Matrix};
+use crate::rows::Rows;
 
 /// The integer solutions of `eqs` (= 0) over `n` variables, as
 /// `x = x0 + B·z` for all integer `z` (B has `n` rows and one column per free
 /// direction), or `None` if there is no integer solution. Column operations
 /// with unimodular steps (Euclid on columns) bring the equalities to lower
 /// triangular form.
-pub fn solve_equalities(n: usize, eqs: &[Vec<Int>]) -> Option<(Vec<Int>, Vec<Vec<Int>>)> {
+pub fn solve_equalities(n: usize, eqs: &Rows) -> Option<(Vec<Int>, Vec<Vec<Int>>)> {
     let (x0, basis) = solve_equalities_matrix(n, eqs)?;
     Some((x0, basis.to_rows()))
 }
 
 /// [`solve_equalities`] with the basis `B` as an `n × (n − rank)` matrix.
-pub(super) fn solve_equalities_matrix(n: usize, eqs: &[Vec<Int>]) -> Option<(Vec<Int>, Matrix)> {
+pub(super) fn solve_equalities_matrix(n: usize, eqs: &Rows) -> Option<(Vec<Int>, Matrix)> {
     // E·U = [H 0] with H lower triangular; then H·z = -c by forward substitution
     let Hermite { h, u, pivot_rows } = coefficients(n, eqs).column_echelon();
     let r = pivot_rows.len();
@@ -46,10 +47,10 @@ pub(super) fn solve_equalities_matrix(n: usize, eqs: &[Vec<Int>]) -> Option<(Vec
 }
 
 /// The coefficient matrix (constants dropped) of rows `[c, a_0, …, a_{k−1}, …]`.
-fn coefficients(k: usize, e: &[Vec<Int>]) -> Matrix {
+fn coefficients<R: AsRef<[Int]>>(k: usize, e: impl IntoIterator<Item = R>) -> Matrix {
     let mut m = Matrix::with_cols(k);
     for r in e {
-        m.push_row(&r[1..1 + k]);
+        m.push_row(&r.as_ref()[1..1 + k]);
     }
     m
 }

@@ -28,7 +28,7 @@
 //!
 //! ```
 //! use presburger::simplex::{integer_sample, Opt, Tableau};
-//! use presburger::Int;
+//! use presburger::{Int, Rows};
 //! let row = |v: &[i64]| v.iter().map(|&x| Int::from(x)).collect::<Vec<_>>();
 //! // 0 <= x <= 5, 0 <= y, x + y <= 7: maximize x + 2y
 //! let mut t = Tableau::new(2);
@@ -37,10 +37,11 @@
 //! }
 //! assert_eq!(t.maximize(&row(&[0, 1, 2])).unwrap(), Opt::Value(14.into(), 1.into()));
 //! // 2x = 3y + 1 with 0 <= x, y <= 5 has an integer point; 1 <= 2x <= 1 has none
-//! let p = integer_sample(2, &[row(&[-1, 2, -3])], &[row(&[0, 1, 0]), row(&[5, -1, 0]),
-//!     row(&[0, 0, 1]), row(&[5, 0, -1])]).unwrap().unwrap();
+//! let rows = |rs: &[&[i64]]| rs.iter().map(|r| row(r)).collect::<Rows>();
+//! let p = integer_sample(2, &rows(&[&[-1, 2, -3]]), &rows(&[&[0, 1, 0], &[5, -1, 0],
+//!     &[0, 0, 1], &[5, 0, -1]])).unwrap().unwrap();
 //! assert_eq!(&p[0] * &Int::from(2), &(&p[1] * &Int::from(3)) + &Int::from(1));
-//! assert_eq!(integer_sample(1, &[], &[row(&[-1, 2]), row(&[1, -2])]).unwrap(), None);
+//! assert_eq!(integer_sample(1, &Rows::new(), &rows(&[&[-1, 2], &[1, -2]])).unwrap(), None);
 //! ```
 
 mod cone;

@@ -12,8 +12,8 @@ use crate::int::Int;
 /// nodes proportional to the polytope's length.
 pub fn integer_sample_by_branch_and_bound(
     n: usize,
-    eqs: &[Vec<Int>],
-    ineqs: &[Vec<Int>],
+    eqs: &crate::Rows,
+    ineqs: &crate::Rows,
 ) -> Result<Option<Vec<Int>>> {
     integer_sample_by(n, eqs, ineqs, Method::BranchAndBound)
 }

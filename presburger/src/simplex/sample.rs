@@ -12,6 +12,7 @@ use crate::error::Result;
 use crate::int::{gcd_slice, Int};
 use crate::matrix::{dot, normalize_ineq};
 use crate::opposite_key::{cancelling_pairs, int_key as opposite_key};
+use crate::rows::Rows;
 use std::borrow::Cow;
 
 /// Find an integer point satisfying `eqs` (= 0) and `ineqs` (>= 0) over `n`
@@ -29,7 +30,7 @@ use std::borrow::Cow;
 ///    slice has a full-dimensional recession cone, so it contains integer
 ///    points: one is found by moving the rational sample far enough along an
 ///    interior direction of the cone and rounding.
-pub fn integer_sample(n: usize, eqs: &[Vec<Int>], ineqs: &[Vec<Int>]) -> Result<Option<Vec<Int>>> {
+pub fn integer_sample(n: usize, eqs: &Rows, ineqs: &Rows) -> Result<Option<Vec<Int>>> {
     integer_sample_with(n, eqs, ineqs, None)
 }
 
@@ -48,8 +49,8 @@ pub(super) enum Method {
 /// [`integer_sample`] searching the bounded coordinates by `method`.
 pub(super) fn integer_sample_by(
     n: usize,
-    eqs: &[Vec<Int>],
-    ineqs: &[Vec<Int>],
+    eqs: &Rows,
+    ineqs: &Rows,
     method: Method,
 ) -> Result<Option<Vec<Int>>> {
     sample_with(n, eqs, ineqs, None, method)
@@ -58,8 +59,8 @@ pub(super) fn integer_sample_by(
 /// [`integer_sample`] with one more inequality `extra` (no copy of the others).
 pub(crate) fn integer_sample_with(
     n: usize,
-    eqs: &[Vec<Int>],
-    ineqs: &[Vec<Int>],
+    eqs: &Rows,
+    ineqs: &Rows,
     extra: Option<&[Int]>,
 ) -> Result<Option<Vec<Int>>> {
     sample_with(n, eqs, ineqs, extra, Method::ReducedBasis)
@@ -67,12 +68,12 @@ pub(crate) fn integer_sample_with(
 
 fn sample_with(
     n: usize,
-    eqs: &[Vec<Int>],
-    ineqs: &[Vec<Int>],
+    eqs: &Rows,
+    ineqs: &Rows,
     extra: Option<&[Int]>,
     method: Method,
 ) -> Result<Option<Vec<Int>>> {
-    let all = ineqs.iter().map(Vec::as_slice).chain(extra);
+    let all = ineqs.iter().chain(extra);
     if eqs.is_empty() {
         // the free directions are the variables themselves: rows that need
         // no tightening are used as they are (and constant rows allocate nothing)
@@ -132,13 +133,13 @@ fn sample_tightened<R: AsRef<[Int]>>(
         if pairs.iter().any(|&(i, j)| (konst(i) + konst(j)).is_neg()) {
             return Ok(None);
         }
-        let new_eqs: Vec<Vec<Int>> = pairs
+        let new_eqs: Rows = pairs
             .iter()
             .filter(|&&(i, j)| (konst(i) + konst(j)).is_zero())
-            .map(|&(i, _)| rows[i].as_ref().to_vec())
+            .map(|&(i, _)| rows[i].as_ref())
             .collect();
         if !new_eqs.is_empty() {
-            let rows = owned(rows);
+            let rows: Rows = rows.iter().map(|r| r.as_ref()).collect();
             return sample_with(k, &new_eqs, &rows, None, method);
         }
     }

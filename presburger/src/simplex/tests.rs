@@ -73,14 +73,19 @@ fn equalities_remove_columns() {
 fn integer_gap() {
     // 1 <= 2x <= 1 has a rational but no integer solution
     assert_eq!(
-        integer_sample(1, &[], &[r(&[-1, 2]), r(&[1, -2])]).unwrap(),
+        integer_sample(
+            1,
+            &crate::Rows::new(),
+            &vec![r(&[-1, 2]), r(&[1, -2])].into()
+        )
+        .unwrap(),
         None
     );
     // 2x = 3y + 1, 0 <= x, y <= 5
     let p = integer_sample(
         2,
-        &[r(&[-1, 2, -3])],
-        &[r(&[0, 1, 0]), r(&[5, -1, 0]), r(&[0, 0, 1]), r(&[5, 0, -1])],
+        &vec![r(&[-1, 2, -3])].into(),
+        &vec![r(&[0, 1, 0]), r(&[5, -1, 0]), r(&[0, 0, 1]), r(&[5, 0, -1])].into(),
     )
     .unwrap()
     .unwrap();
@@ -160,7 +165,7 @@ mod brute_force {
                 eqs.iter().all(|r| eval(r, p).is_zero()) && ineqs.iter().all(|r| !eval(r, p).is_neg())
             };
             let any = box_points(n, 3).iter().any(|p| sat(p));
-            match integer_sample(n, &eqs, &ineqs).unwrap() {
+            match integer_sample(n, &crate::Rows::from(&eqs[..]), &crate::Rows::from(&ineqs[..])).unwrap() {
                 Some(p) => prop_assert!(sat(&p), "{:?} fails", p),
                 None => prop_assert!(!any),
             }
@@ -172,7 +177,7 @@ mod brute_force {
             let eqs: Vec<Vec<Int>> = eqs.into_iter().map(|r| r[..1 + n].to_vec()).collect();
             let sat = |p: &[Int]| eqs.iter().all(|r| eval(r, p).is_zero());
             let sols: Vec<Vec<Int>> = box_points(n, 4).into_iter().filter(|p| sat(p)).collect();
-            match solve_equalities(n, &eqs) {
+            match solve_equalities(n, &crate::Rows::from(&eqs[..])) {
                 None => prop_assert!(sols.is_empty()),
                 Some((x0, b)) => {
                     prop_assert!(sat(&x0));

@@ -24,6 +24,7 @@ use std::collections::hash_map::Entry;
 use crate::basic::BasicMap;
 use crate::fxhash::FxHashMap;
 use crate::int::Int;
+use crate::rows::Rows;
 
 /// What deduplication makes of the inequalities, or a contradiction.
 enum Plan {
@@ -71,7 +72,7 @@ fn is_negation(a: &[Int], b: &[Int]) -> bool {
 /// The opposite pairs of the directions `best` (`opposite(k)`: the
 /// direction of `-best[k]`, if any).
 fn pair_opposites(
-    ineqs: &[Vec<Int>],
+    ineqs: &Rows,
     best: Vec<usize>,
     mut opposite: impl FnMut(&[usize], usize) -> Option<Option<usize>>,
 ) -> Option<Plan> {
@@ -89,7 +90,7 @@ fn pair_opposites(
                 return Some(Plan::Empty);
             }
             if s.is_zero() {
-                new_eqs.push(r.clone());
+                new_eqs.push(r.to_vec());
                 keep[k] = false;
                 keep[k2] = false;
             }
@@ -153,7 +154,7 @@ const NO_DIRECTION: usize = usize::MAX;
 /// distinct). Then the opposite pairs as [`pair_opposites`] makes them, in
 /// the same order. [`Plan::Same`] when the plan is every row in order, all
 /// kept, no new equality.
-fn plan_pairwise(ineqs: &[Vec<Int>], n: usize) -> Plan {
+fn plan_pairwise(ineqs: &Rows, n: usize) -> Plan {
     debug_assert!(ineqs.len() <= PAIRWISE_MAX);
     let mut best = [0usize; PAIRWISE_MAX];
     let mut opp = [NO_DIRECTION; PAIRWISE_MAX];
@@ -208,7 +209,7 @@ fn plan_pairwise(ineqs: &[Vec<Int>], n: usize) -> Plan {
             return Plan::Empty;
         }
         if s.is_zero() {
-            new_eqs.push(r.clone());
+            new_eqs.push(r.to_vec());
             keep[k] = false;
             keep[k2] = false;
         }
@@ -225,7 +226,7 @@ fn plan_pairwise(ineqs: &[Vec<Int>], n: usize) -> Plan {
 
 /// The plan by hashes of the directions; `None` if a coefficient is big or
 /// two directions share a hash (then the simple method decides).
-fn plan_by_hashes(ineqs: &[Vec<Int>], n: usize, hashes: DirectionHashes) -> Option<Plan> {
+fn plan_by_hashes(ineqs: &Rows, n: usize, hashes: DirectionHashes) -> Option<Plan> {
     let hs: Vec<(u64, u64)> = ineqs
         .iter()
         .map(|r| hashes(&r[1..n]))
@@ -269,7 +270,7 @@ fn plan_by_hashes(ineqs: &[Vec<Int>], n: usize, hashes: DirectionHashes) -> Opti
 
 /// The plan: pairwise for a few rows, else by hashes (by slices when
 /// those do not decide).
-fn plan(ineqs: &[Vec<Int>], n: usize) -> Plan {
+fn plan(ineqs: &Rows, n: usize) -> Plan {
     if ineqs.len() <= PAIRWISE_MAX {
         plan_pairwise(ineqs, n)
     } else {
@@ -278,7 +279,7 @@ fn plan(ineqs: &[Vec<Int>], n: usize) -> Plan {
 }
 
 /// The simple method: a hash map keyed by the coefficient slices.
-fn plan_by_slices(ineqs: &[Vec<Int>], n: usize) -> Plan {
+fn plan_by_slices(ineqs: &Rows, n: usize) -> Plan {
     let mut best: Vec<usize> = Vec::with_capacity(ineqs.len());
     let mut index: FxHashMap<&[Int], usize> =
         FxHashMap::with_capacity_and_hasher(ineqs.len(), Default::default());
@@ -316,13 +317,8 @@ fn plan_by_slices(ineqs: &[Vec<Int>], n: usize) -> Plan {
 /// (the directions first occur in order, each row at or after its
 /// direction's first), and no later kept row is at `j` or at a place an
 /// earlier swap wrote (their rows come after this direction's first).
-fn keep_rows(rows: &mut Vec<Vec<Int>>, best: &[usize], keep: &[bool]) {
-    let mut j = 0;
-    for (&i, _) in best.iter().zip(keep).filter(|(_, &k)| k) {
-        rows.swap(j, i);
-        j += 1;
-    }
-    rows.truncate(j);
+fn keep_rows(rows: &mut Rows, best: &[usize], keep: &[bool]) {
+    rows.swap_in(best.iter().zip(keep).filter(|(_, &k)| k).map(|(&i, _)| i));
 }
 
 impl BasicMap {
@@ -337,7 +333,7 @@ impl BasicMap {
 
     /// [`dedup_ineqs`](Self::dedup_ineqs) by the plan that `plan` makes
     /// (the tests give it the simple method).
-    fn dedup_ineqs_with(&mut self, plan: fn(&[Vec<Int>], usize) -> Plan) -> Option<bool> {
+    fn dedup_ineqs_with(&mut self, plan: fn(&Rows, usize) -> Plan) -> Option<bool> {
         let n = self.row_len();
         let (best, keep, new_eqs) = match plan(&self.ineqs, n) {
             Plan::Empty => return None,
@@ -433,8 +429,8 @@ mod tests {
                 }
                 ineqs.push(r);
             }
-            let slow = plan_by_slices(&ineqs, 4);
-            let pairwise = plan_pairwise(&ineqs, 4);
+            let slow = plan_by_slices(&crate::Rows::from(&ineqs[..]), 4);
+            let pairwise = plan_pairwise(&crate::Rows::from(&ineqs[..]), 4);
             assert!(plans_agree(&pairwise, &slow, rows), "{ineqs:?}");
             if matches!(pairwise, Plan::Same) {
                 unchanged += 1;
@@ -444,19 +440,20 @@ mod tests {
                 is_same(&slow, rows),
                 "{ineqs:?}"
             );
-            if let Some(fast) = plan_by_hashes(&ineqs, 4, direction_hashes) {
+            if let Some(fast) = plan_by_hashes(&crate::Rows::from(&ineqs[..]), 4, direction_hashes)
+            {
                 hashed += 1;
                 assert!(plans_agree(&fast, &slow, rows), "{ineqs:?}");
             }
             // one hash for every direction: any two directions collide
-            if let Some(fast) =
-                plan_by_hashes(&ineqs, 4, |c| Some((0, 0)).filter(|_| !c.is_empty()))
-            {
+            if let Some(fast) = plan_by_hashes(&crate::Rows::from(&ineqs[..]), 4, |c| {
+                Some((0, 0)).filter(|_| !c.is_empty())
+            }) {
                 assert!(plans_agree(&fast, &slow, rows), "{ineqs:?}");
             }
             if let Plan::Rows { best, keep, .. } = &slow {
                 // in place as by copies
-                let mut rows = ineqs.clone();
+                let mut rows = crate::Rows::from(&ineqs[..]);
                 keep_rows(&mut rows, best, keep);
                 let want: Vec<Vec<Int>> = best
                     .iter()

@@ -126,7 +126,6 @@ impl BasicMap {
         }
         self.ineqs.retain(|r| r[col].is_zero());
         self.ineqs.extend(new_rows);
-        self.remove_local(k);
         true
     }
 

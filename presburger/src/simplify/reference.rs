@@ -74,7 +74,8 @@ impl BasicMap {
         }
         // one mutable access of the rows (each copies shared rows, see
         // `Rows`); the inequalities only when a pivot column meets them
-        let eqs = &mut *self.eqs;
+        let mut rows = self.eqs.to_vec();
+        let eqs = &mut rows;
         while done < eqs.len() {
             // pick the equality (from `done` on) with the largest last non-zero column
             let mut best: Option<(usize, usize)> = None;
@@ -93,6 +94,7 @@ impl BasicMap {
             let Some((k, col)) = best else {
                 // remaining equalities are constant: keep a false one, drop 0 = 0
                 eqs.retain(|r| !r.iter().all(Int::is_zero));
+                self.eqs = std::mem::take(eqs).into();
                 return ineq_changed;
             };
             eqs.swap(done, k);
@@ -132,6 +134,7 @@ impl BasicMap {
             eqs[done] = piv;
             done += 1;
         }
+        self.eqs = rows.into();
         ineq_changed
     }
 }
@@ -362,11 +365,13 @@ mod tests {
             }
             // a random rotation, or the reverse order
             let k = rng.below(b.eqs().len() as u64) as usize;
+            let mut v = b.eqs.to_vec();
             if rng.below(2) == 0 {
-                b.eqs.rotate_left(k);
+                v.rotate_left(k);
             } else {
-                b.eqs.reverse();
+                v.reverse();
             }
+            b.eqs = v.into();
             if round % 5 == 0 {
                 // a pivot column met elsewhere, or a negated pivot
                 let n = b.row_len();
@@ -375,8 +380,9 @@ mod tests {
                 if let Some(c) = c {
                     if rng.below(2) == 0 {
                         let r: Vec<Int> = b.eqs()[i].iter().map(|v| -v).collect();
-                        b.eqs[i] = r;
-                    } else if let Some(r) = b.ineqs.first_mut() {
+                        b.eqs.set(i, r);
+                    } else if !b.ineqs.is_empty() {
+                        let r = &mut b.ineqs[0];
                         r[c] = &r[c] + &Int::ONE;
                     }
                 }

@@ -90,28 +90,36 @@ impl BasicMap {
 
     /// Remove the locals `k` with `gone[k]` (each with zero coefficients
     /// everywhere), all in one pass over the rows and definitions.
-    fn remove_gone_locals(&mut self, gone: &[bool]) {
+    pub(super) fn remove_gone_locals(&mut self, gone: &[bool]) {
         let off = self.off_div();
-        // the columns kept, in order; each row is compacted in place
-        let kept: Vec<usize> = (0..off)
-            .chain((0..gone.len()).filter(|&k| !gone[k]).map(|k| off + k))
-            .collect();
-        let keep = |r: &mut Vec<Int>| {
-            for (j, &c) in kept.iter().enumerate().skip(off) {
-                r.swap(j, c);
-            }
-            r.truncate(kept.len());
-        };
-        for r in self.eqs.iter_mut().chain(self.ineqs.iter_mut()) {
-            keep(r);
+        // the rows compacted in place; then the definitions (by the
+        // columns kept, in order)
+        // (one run of columns, the usual case: cut out in one move)
+        let first = gone.iter().position(|&g| g).unwrap_or(gone.len());
+        let end = first + gone[first..].iter().take_while(|&&g| g).count();
+        if gone[end..].iter().all(|&g| !g) {
+            self.eqs.remove_columns(off + first..off + end);
+            self.ineqs.remove_columns(off + first..off + end);
+        } else {
+            let gone_col = |c: usize| c >= off && gone[c - off];
+            self.eqs.retain_columns(|c| !gone_col(c));
+            self.ineqs.retain_columns(|c| !gone_col(c));
         }
         let mut k = 0;
         self.divs.retain(|_| {
             k += 1;
             !gone[k - 1]
         });
-        for d in self.divs.iter_mut().flatten() {
-            keep(&mut d.num);
+        if self.divs.iter().flatten().next().is_some() {
+            let kept: Vec<usize> = (0..off)
+                .chain((0..gone.len()).filter(|&k| !gone[k]).map(|k| off + k))
+                .collect();
+            for d in self.divs.iter_mut().flatten() {
+                for (j, &c) in kept.iter().enumerate().skip(off) {
+                    d.num.swap(j, c);
+                }
+                d.num.truncate(kept.len());
+            }
         }
     }
 
@@ -130,7 +138,10 @@ impl BasicMap {
                 let row = if skip {
                     None
                 } else {
-                    self.eqs.iter().find(|r| r[col].abs().is_one()).cloned()
+                    self.eqs
+                        .iter()
+                        .find(|r| r[col].abs().is_one())
+                        .map(<[Int]>::to_vec)
                 };
                 let Some(row) = row else {
                     k += 1;
@@ -191,13 +202,13 @@ impl BasicMap {
     /// mention `cb` are those that mention `ca` with the two exchanged.
     fn repeats(&self, ca: usize, cb: usize) -> bool {
         // cheap test first: as many rows mention each, none both
-        let count = |rows: &[Vec<Int>]| {
+        let count = |rows: &crate::Rows| {
             rows.iter().fold((0, 0, false), |(na, nb, both), r| {
                 let (a, b) = (!r[ca].is_zero(), !r[cb].is_zero());
                 (na + a as usize, nb + b as usize, both || (a && b))
             })
         };
-        for rows in [&self.eqs[..], &self.ineqs[..]] {
+        for rows in [&self.eqs, &self.ineqs] {
             let (na, nb, both) = count(rows);
             if both || na != nb {
                 return false;
@@ -225,7 +236,7 @@ fn exchanged(c: usize, ca: usize, cb: usize) -> usize {
 /// with the two columns exchanged), then compared entry by entry (the
 /// lists on the stack for up to `ON_STACK` rows each). The simple method
 /// (copies with the columns swapped, sorted) is the oracle of the tests.
-fn same_up_to_exchange(rows: &[Vec<Int>], ca: usize, cb: usize) -> bool {
+fn same_up_to_exchange(rows: &crate::Rows, ca: usize, cb: usize) -> bool {
     // (the usual few rows: the lists on the stack, no allocation)
     let mut of_a: [&[Int]; ON_STACK] = [&[]; ON_STACK];
     let mut of_b: [&[Int]; ON_STACK] = [&[]; ON_STACK];
@@ -254,7 +265,7 @@ fn same_up_to_exchange(rows: &[Vec<Int>], ca: usize, cb: usize) -> bool {
 const ON_STACK: usize = 8;
 
 /// [`same_up_to_exchange`] with its lists in vectors (any number of rows).
-fn same_up_to_exchange_on_heap(rows: &[Vec<Int>], ca: usize, cb: usize) -> bool {
+fn same_up_to_exchange_on_heap(rows: &crate::Rows, ca: usize, cb: usize) -> bool {
     let mut of_a: Vec<&[Int]> = rows
         .iter()
         .filter(|r| !r[ca].is_zero())
@@ -297,13 +308,13 @@ impl BasicMap {
     /// tests.
     #[cfg(test)]
     pub(crate) fn repeats_by_copies(&self, ca: usize, cb: usize) -> bool {
-        fn rows_with(rows: &[Vec<Int>], ca: usize, cb: usize) -> Option<Vec<Vec<Int>>> {
+        fn rows_with(rows: &crate::Rows, ca: usize, cb: usize) -> Option<Vec<Vec<Int>>> {
             let mut out = Vec::new();
             for r in rows {
                 match (r[ca].is_zero(), r[cb].is_zero()) {
                     (false, false) => return None,
                     (true, false) => {
-                        let mut s = r.clone();
+                        let mut s = r.to_vec();
                         s.swap(ca, cb);
                         out.push(s);
                     }
@@ -313,13 +324,16 @@ impl BasicMap {
             out.sort();
             Some(out)
         }
-        fn rows_of(rows: &[Vec<Int>], ca: usize) -> Vec<Vec<Int>> {
-            let mut out: Vec<Vec<Int>> =
-                rows.iter().filter(|r| !r[ca].is_zero()).cloned().collect();
+        fn rows_of(rows: &crate::Rows, ca: usize) -> Vec<Vec<Int>> {
+            let mut out: Vec<Vec<Int>> = rows
+                .iter()
+                .filter(|r| !r[ca].is_zero())
+                .map(<[Int]>::to_vec)
+                .collect();
             out.sort();
             out
         }
-        let same = |rows: &[Vec<Int>]| match rows_with(rows, ca, cb) {
+        let same = |rows: &crate::Rows| match rows_with(rows, ca, cb) {
             Some(moved) => moved == rows_of(rows, ca),
             None => false,
         };

@@ -53,11 +53,18 @@ impl BasicMap {
         };
         // rows are remapped straight from self (no intermediate copy), each
         // read off its sources in one pass when no two columns meet
-        let f = |r: &Vec<Int>| {
+        let f = |r: &[Int]| {
             if injective {
                 crate::basic::gather_row(r, &src)
             } else {
                 crate::basic::remap_row(r, &map, new_len)
+            }
+        };
+        let rows = |r: &crate::Rows| {
+            if injective {
+                crate::basic::gather_rows(r, &src)
+            } else {
+                crate::basic::remap_rows(r, &map, new_len)
             }
         };
         // (no division before or after: the empty list shared)
@@ -76,8 +83,8 @@ impl BasicMap {
         BasicMap {
             space,
             divs,
-            eqs: self.eqs.iter().map(f).collect(),
-            ineqs: self.ineqs.iter().map(f).collect(),
+            eqs: rows(&self.eqs),
+            ineqs: rows(&self.ineqs),
             hint: Default::default(),
         }
     }
@@ -116,7 +123,7 @@ pub(crate) fn project_column_cheaply(b: &BasicMap, space: &Space, col: usize) ->
     {
         return None;
     }
-    let no_local = |r: &Vec<Int>| r[off..].iter().all(Int::is_zero);
+    let no_local = |r: &[Int]| r[off..].iter().all(Int::is_zero);
     let mut eq_at = None;
     for (k, r) in b.eqs.iter().enumerate() {
         if !r[col].is_zero() {
@@ -139,26 +146,23 @@ pub(crate) fn project_column_cheaply(b: &BasicMap, space: &Space, col: usize) ->
         side = Some(positive);
         dropped[k] = true;
     }
-    let cut = |r: &Vec<Int>| -> Vec<Int> {
+    // the rows kept, each without the column, built in place
+    let cut_rows = |rows: &crate::Rows, keep: &dyn Fn(usize) -> bool| {
+        let mut out = crate::Rows::with_capacity(rows.len(), b.row_len() - 1);
+        let mut w = out.writer();
+        for (_, r) in rows.iter().enumerate().filter(|(k, _)| keep(*k)) {
+            w.push_iter(r[..col].iter().chain(&r[col + 1..]).cloned());
+        }
+        out
+    };
+    let eqs = cut_rows(&b.eqs, &|k| Some(k) != eq_at);
+    let ineqs = cut_rows(&b.ineqs, &|k| !dropped[k]);
+    let cut = |r: &[Int]| -> Vec<Int> {
         let mut o = Vec::with_capacity(r.len() - 1);
         o.extend_from_slice(&r[..col]);
         o.extend_from_slice(&r[col + 1..]);
         o
     };
-    let eqs: crate::rows::Rows = b
-        .eqs
-        .iter()
-        .enumerate()
-        .filter(|(k, _)| Some(*k) != eq_at)
-        .map(|(_, r)| cut(r))
-        .collect();
-    let ineqs: crate::rows::Rows = b
-        .ineqs
-        .iter()
-        .zip(&dropped)
-        .filter(|(_, d)| !**d)
-        .map(|(r, _)| cut(r))
-        .collect();
     let divs: crate::divs::Divs = b
         .divs
         .iter()

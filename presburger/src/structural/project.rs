@@ -122,14 +122,18 @@ pub(crate) fn project_part(b: &BasicMap, space: &Space, dest: &[Dest], n_exist: 
     }
     let gather = |r: &[Int]| gather_row(r, &src);
     let dropped_eq = |i: usize| given_by.contains(&Some(i));
-    let eqs: crate::rows::Rows = b
-        .eqs
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| !dropped_eq(*i))
-        .map(|(_, r)| gather(r))
-        .collect();
-    let ineqs: crate::rows::Rows = b.ineqs.iter().map(|r| gather(r)).collect();
+    let mut eqs = crate::Rows::with_capacity(b.eqs.len() - n_given, new_len);
+    let mut w = eqs.writer();
+    for (_, r) in b.eqs.iter().enumerate().filter(|(i, _)| !dropped_eq(*i)) {
+        w.push_iter(src.iter().map(|&k| {
+            if k == NO_SOURCE {
+                Int::ZERO
+            } else {
+                r[k].clone()
+            }
+        }));
+    }
+    let ineqs = crate::basic::gather_rows(&b.ineqs, &src);
     // (no division before or after: the empty list shared)
     let divs: crate::divs::Divs = if n_left == 0 && b.divs.is_empty() {
         b.divs.clone()

@@ -56,7 +56,7 @@ impl BasicMap {
             }
             changed = true;
             // old q = new q + Σ shift_c·x_c: substitute wherever q appears
-            let subst = |row: &mut Vec<Int>| {
+            let subst = |row: &mut [Int]| {
                 if row[col].is_zero() {
                     return;
                 }
@@ -156,7 +156,7 @@ impl BasicMap {
                 let mut row = vec![Int::ZERO; self.row_len()];
                 row[off + k] = Int::ONE;
                 row[0] = -&v;
-                self.eqs.push(row.clone());
+                self.eqs.push(&row);
                 t.add_eq(&row)?;
                 added = true;
             }
@@ -169,7 +169,8 @@ impl BasicMap {
     /// printer recognises a division's bounds only in their exact form.
     fn replace_bounds(&mut self, col: usize, old: &Div, new: &Div) {
         let old_bounds = old.bounds(col);
-        self.ineqs.retain(|r| !old_bounds.contains(r));
+        self.ineqs
+            .retain(|r| !old_bounds.iter().any(|b| b[..] == *r));
         for b in new.bounds(col) {
             if !self.ineqs.contains(&b) {
                 self.ineqs.push(b);

@@ -136,7 +136,7 @@ impl BasicMap {
             cols.iter()
                 .rev()
                 .find(|&&c| r[c].abs().is_one())
-                .map(|&c| (r.clone(), c))
+                .map(|&c| (r.to_vec(), c))
         });
         let Some((row, col)) = found else {
             return false;
@@ -186,7 +186,7 @@ impl BasicMap {
             let [col] = present[..] else {
                 continue;
             };
-            let elsewhere = |r: &Vec<Int>| !r[col].is_zero();
+            let elsewhere = |r: &[Int]| !r[col].is_zero();
             let in_other_eq = self
                 .eqs
                 .iter()
@@ -195,7 +195,7 @@ impl BasicMap {
             if !in_other_eq && !self.ineqs.iter().any(elsewhere) {
                 continue;
             }
-            let piv = self.eqs[i].clone();
+            let piv = self.eqs[i].to_vec();
             for (j, r) in self.eqs.iter_mut().enumerate() {
                 if j != i {
                     eliminate(r, &piv, col);
@@ -244,8 +244,8 @@ impl BasicMap {
     /// at `col` (its rational shadow), if that is its integer projection (see the
     /// [module documentation](self)), else `None`.
     fn exact_shadow(&self, col: usize) -> Result<Option<Vec<Vec<Int>>>> {
-        let lowers: Vec<&Vec<Int>> = self.ineqs.iter().filter(|r| r[col].is_pos()).collect();
-        let uppers: Vec<&Vec<Int>> = self.ineqs.iter().filter(|r| r[col].is_neg()).collect();
+        let lowers: Vec<&[Int]> = self.ineqs.iter().filter(|r| r[col].is_pos()).collect();
+        let uppers: Vec<&[Int]> = self.ineqs.iter().filter(|r| r[col].is_neg()).collect();
         let mut shadow = Vec::with_capacity(lowers.len() * uppers.len());
         // pairs without a unit coefficient, with their dark-shadow margin (a - 1)(b - 1)
         let mut dark = Vec::new();
@@ -276,7 +276,7 @@ impl BasicMap {
             .ineqs
             .iter()
             .filter(|r| r[col].is_zero())
-            .chain(&shadow)
+            .chain(shadow.iter().map(|r| &r[..]))
         {
             t.add_ineq(r)?;
         }
@@ -358,7 +358,7 @@ impl BasicMap {
             }
             for j in 0..=top {
                 let mut p = self.clone();
-                let mut row = l.clone();
+                let mut row = l.to_vec();
                 row[0] = &row[0] - &Int::from(j);
                 p.eqs.push(row);
                 out.push(p);

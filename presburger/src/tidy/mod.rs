@@ -137,8 +137,8 @@ impl UnionMap {
 
 /// True if two disjuncts have the same rows and divisions (in any order).
 pub(crate) fn same_rows(a: &BasicMap, b: &BasicMap) -> bool {
-    let sorted = |rows: &[Vec<crate::int::Int>]| {
-        let mut v = rows.to_vec();
+    let sorted = |rows: &crate::Rows| {
+        let mut v = rows.clone();
         v.sort();
         v
     };

@@ -34,7 +34,7 @@ fn splits(b: &BasicMap) -> Vec<Split> {
         let bounds = d.bounds(col);
         if b.ineqs
             .iter()
-            .any(|r| !r[col].is_zero() && !bounds.contains(r))
+            .any(|r| !r[col].is_zero() && !bounds.iter().any(|b| b[..] == *r))
         {
             continue;
         }

@@ -376,7 +376,7 @@ fn windows(
     let (off_in, off_out) = (b.off_in(), b.off_out());
     let off_loc = off_out + n_out;
     let small = |v: &Int| v.to_i64().map(i128::from);
-    let row_of = |r: &Vec<Int>| r.iter().map(small).collect::<Option<Vec<i128>>>();
+    let row_of = |r: &[Int]| r.iter().map(small).collect::<Option<Vec<i128>>>();
     // (rows past i64 are left out: they show no window)
     let eqs: Vec<Vec<i128>> = b.eqs().iter().filter_map(row_of).collect();
     let ineqs: Vec<Vec<i128>> = b.ineqs().iter().filter_map(row_of).collect();

@@ -153,8 +153,8 @@ fn normalised_with(b: &BasicMap, s: &mut Scratch) -> Normal {
         debug_assert!(normal, "normalised rows are normal");
         new_ineqs = Some(v);
     }
-    let eqs: &[Vec<Int>] = new_eqs.as_deref().unwrap_or(&b.eqs);
-    let rows: &[Vec<Int>] = new_ineqs.as_deref().unwrap_or(&b.ineqs);
+    let eqs: &Rows = new_eqs.as_ref().unwrap_or(&b.eqs);
+    let rows: &Rows = new_ineqs.as_ref().unwrap_or(&b.ineqs);
     let ok = drop_parallel_rows(rows, &mut s.info, &mut s.table)
         && drop_rows_implied_by_box(rows, eqs, &mut s.info, &s.eqs, &mut s.bounds);
     if !ok {
@@ -170,8 +170,8 @@ fn normalised_with(b: &BasicMap, s: &mut Scratch) -> Normal {
     match (new_eqs, ineqs) {
         (None, None) => Normal::Same,
         (eqs, ineqs) => Normal::Rows(
-            eqs.map_or_else(|| b.eqs.clone(), Rows::from),
-            ineqs.map_or_else(|| b.ineqs.clone(), Rows::from),
+            eqs.unwrap_or_else(|| b.eqs.clone()),
+            ineqs.unwrap_or_else(|| b.ineqs.clone()),
         ),
     }
 }
@@ -213,26 +213,24 @@ pub(crate) fn mark_normal(b: &BasicMap) {
 /// A copy of `rows`, each divided by the gcd of its coefficients by
 /// `normalize` ([`normalize_eq`] or [`normalize_ineq`]), rows without
 /// variables dropped; `None` if some row has no integer solution.
-fn normalised_list(
-    rows: &[Vec<Int>],
-    normalize: fn(&mut [Int]) -> RowStatus,
-) -> Option<Vec<Vec<Int>>> {
-    let mut v = Vec::with_capacity(rows.len());
-    for r in rows {
-        let mut r = r.clone();
-        match normalize(&mut r) {
-            RowStatus::Constraint => v.push(r),
-            RowStatus::Tautology => {}
-            RowStatus::Infeasible => return None,
+fn normalised_list(rows: &Rows, normalize: fn(&mut [Int]) -> RowStatus) -> Option<Rows> {
+    let mut v = rows.clone();
+    let mut infeasible = false;
+    v.retain_mut(|r| match normalize(r) {
+        RowStatus::Constraint => true,
+        RowStatus::Tautology => false,
+        RowStatus::Infeasible => {
+            infeasible = true;
+            false
         }
-    }
-    Some(v)
+    });
+    (!infeasible).then_some(v)
 }
 
 /// Scan `rows` into `info` (see [`scan_row`]); `false` as soon as a row
 /// is not gcd-normalised (its coefficients have a common factor, or none is
 /// non-zero): `info` is then partial.
-fn scan_rows(rows: &[Vec<Int>], info: &mut Vec<RowInfo>) -> bool {
+fn scan_rows(rows: &Rows, info: &mut Vec<RowInfo>) -> bool {
     info.clear();
     info.reserve(rows.len());
     for (k, r) in rows.iter().enumerate() {
@@ -322,13 +320,13 @@ fn scan_row(r: &[Int]) -> Scan {
 
 /// The constant of kept row `i` after the merges so far (that of the row
 /// it takes its constant from, see [`RowInfo::from`]).
-fn constant<'a>(rows: &'a [Vec<Int>], info: &[RowInfo], i: usize) -> &'a Int {
+fn constant<'a>(rows: &'a Rows, info: &[RowInfo], i: usize) -> &'a Int {
     &rows[info[i].from as usize][0]
 }
 
 /// Merge later row `j` into the kept row `i` with the same coefficients:
 /// `i` takes `j`'s constant if it is less, `j` is no longer kept.
-fn merge_parallel(rows: &[Vec<Int>], info: &mut [RowInfo], i: usize, j: usize) {
+fn merge_parallel(rows: &Rows, info: &mut [RowInfo], i: usize, j: usize) {
     if rows[j][0] < *constant(rows, info, i) {
         info[i].from = j as u32;
     }
@@ -339,7 +337,7 @@ fn merge_parallel(rows: &[Vec<Int>], info: &mut [RowInfo], i: usize, j: usize) {
 /// is negative (`c1 + e ≥ 0`, `c2 - e ≥ 0`, `c1 + c2 < 0`): no point. The
 /// sum is tested first (rows of opposite coefficients are common, such as a
 /// division's two bounds, contradicting ones rare).
-fn contradict(rows: &[Vec<Int>], info: &[RowInfo], i: usize, j: usize) -> bool {
+fn contradict(rows: &Rows, info: &[RowInfo], i: usize, j: usize) -> bool {
     let (a, b) = (constant(rows, info, i), constant(rows, info, j));
     let negative = match (a, b) {
         (Int::Small(x), Int::Small(y)) => i128::from(*x) + i128::from(*y) < 0,
@@ -362,7 +360,7 @@ fn contradict(rows: &[Vec<Int>], info: &[RowInfo], i: usize, j: usize) -> bool {
 /// pair was most of the time of coalescing one disjunct); rows with a
 /// coefficient outside `i64` (no hash) take [`drop_parallel_rows_pairwise`],
 /// which decides the same.
-fn drop_parallel_rows(rows: &[Vec<Int>], info: &mut [RowInfo], table: &mut Vec<u32>) -> bool {
+fn drop_parallel_rows(rows: &Rows, info: &mut [RowInfo], table: &mut Vec<u32>) -> bool {
     if info.iter().any(|i| !i.hashed) {
         return drop_parallel_rows_pairwise(rows, info);
     }
@@ -422,7 +420,7 @@ fn drop_parallel_rows(rows: &[Vec<Int>], info: &mut [RowInfo], table: &mut Vec<u
 /// compared in full when a hash is missing or the hashes say parallel or
 /// opposite); for rows with a coefficient outside `i64`, and the oracle of
 /// the hash table in the tests.
-fn drop_parallel_rows_pairwise(rows: &[Vec<Int>], info: &mut [RowInfo]) -> bool {
+fn drop_parallel_rows_pairwise(rows: &Rows, info: &mut [RowInfo]) -> bool {
     let n = info.len();
     // parallel rows: each later copy merged into the first
     for i in 0..n {
@@ -482,8 +480,8 @@ fn opposite(a: &[Int], b: &[Int]) -> bool {
 /// case: bounds by parameters are rows of several columns) is passed over
 /// without reading it again.
 fn drop_rows_implied_by_box(
-    rows: &[Vec<Int>],
-    eqs: &[Vec<Int>],
+    rows: &Rows,
+    eqs: &Rows,
     info: &mut [RowInfo],
     eq_info: &[RowInfo],
     bounds: &mut Vec<Bounds>,
@@ -556,27 +554,28 @@ impl Known {
 /// The rows kept by the decisions of `info`, each with its merged constant,
 /// in their order, or `None` if they are `rows` as they are. Only the kept
 /// rows are copied into new storage.
-fn kept_rows(rows: &[Vec<Int>], info: &[RowInfo]) -> Option<Vec<Vec<Int>>> {
+fn kept_rows(rows: &Rows, info: &[RowInfo]) -> Option<Rows> {
     if info.iter().enumerate().all(|(k, i)| i.kept && !moved(k, i)) {
         return None;
     }
     // (sized once: a collected filter grows by reallocation)
-    let mut kept = Vec::with_capacity(info.iter().filter(|i| i.kept).count());
+    let n = info.iter().filter(|i| i.kept).count();
+    let mut kept = Rows::with_capacity(n, rows.width());
     for (k, i) in info.iter().enumerate() {
         if !i.kept {
             continue;
         }
         let r = &rows[k];
-        let mut v = Vec::with_capacity(r.len());
-        v.push(rows[i.from as usize][0].clone());
-        v.extend_from_slice(&r[1..]);
-        kept.push(v);
+        kept.push_with(r.len(), |v| {
+            v[0] = rows[i.from as usize][0].clone();
+            v[1..].clone_from_slice(&r[1..]);
+        });
     }
     Some(kept)
 }
 
 /// [`kept_rows`] in place, on rows owned by the caller (a normalised copy).
-fn keep_in_place(rows: &mut Vec<Vec<Int>>, info: &[RowInfo]) {
+fn keep_in_place(rows: &mut Rows, info: &[RowInfo]) {
     for (k, i) in info.iter().enumerate() {
         if moved(k, i) {
             let c = std::mem::take(&mut rows[i.from as usize][0]);

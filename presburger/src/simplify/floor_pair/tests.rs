@@ -24,7 +24,7 @@ fn member(b: &BasicMap, point: &[i64]) -> bool {
     const LOCAL: i64 = 12;
     fn search(b: &BasicMap, vals: &mut Vec<i64>) -> bool {
         if vals.len() == b.row_len() {
-            let val = |r: &Vec<Int>| {
+            let val = |r: &[Int]| {
                 r.iter()
                     .zip(vals.iter())
                     .fold(Int::ZERO, |acc, (c, v)| &acc + &(c * &Int::from(*v)))
@@ -162,7 +162,7 @@ fn divisions_only_in_their_pair_are_dropped() {
     b.add_ineq(row);
     let s = simplified(&b);
     assert_eq!(s.n_div(), 0, "{s:?}");
-    assert_eq!(s.ineqs(), [vec![Int::from(-8), Int::ONE]]);
+    assert_eq!(s.ineqs().to_vec(), [vec![Int::from(-8), Int::ONE]]);
     // a division another one's definition uses stays: floor(floor(i/2)/3) >= 1
     let mut b = BasicMap::universe(Space::set(vec![], Tuple::anonymous(1)));
     let q = b.add_div(vec![Int::ZERO, Int::ONE], Int::from(2));

@@ -234,11 +234,11 @@ fn random_set(rng: &mut Rng) -> BasicMap {
         if let Some(a) = (0..n_local).find(|&k| b.divs()[k].is_none()) {
             let ca = off + a;
             let cb = b.add_existential();
-            let copy = |rows: &[Vec<Int>]| -> Vec<Vec<Int>> {
+            let copy = |rows: &crate::Rows| -> Vec<Vec<Int>> {
                 rows.iter()
                     .filter(|r| !r[ca].is_zero())
                     .map(|r| {
-                        let mut s = r.clone();
+                        let mut s = r.to_vec();
                         s.swap(ca, cb);
                         s
                     })
@@ -321,7 +321,7 @@ fn repeats_in_place_is_by_copies() {
                 let got = b.repeats(off + a, off + k);
                 assert_eq!(got, b.repeats_by_copies(off + a, off + k), "{b:?} {a} {k}");
                 // the lists on the stack as in vectors
-                for rows in [&b.eqs[..], &b.ineqs[..]] {
+                for rows in [&b.eqs, &b.ineqs] {
                     assert_eq!(
                         super::same_up_to_exchange(rows, off + a, off + k),
                         super::same_up_to_exchange_on_heap(rows, off + a, off + k),
@@ -346,7 +346,15 @@ fn many_rows_up_to_exchange() {
         rows.push(ints(&[v, 1, 1 + v, 0]));
         rows.push(ints(&[v, 1, 0, 1 + v]));
     }
-    assert!(super::same_up_to_exchange(&rows, 2, 3));
+    assert!(super::same_up_to_exchange(
+        &crate::Rows::from(&rows[..]),
+        2,
+        3
+    ));
     rows.last_mut().unwrap()[0] = Int::from(99);
-    assert!(!super::same_up_to_exchange(&rows, 2, 3));
+    assert!(!super::same_up_to_exchange(
+        &crate::Rows::from(&rows[..]),
+        2,
+        3
+    ));
 }
