@@ -219,6 +219,16 @@ impl Rows {
         self.writer().push_with(width, fill)
     }
 
+    /// The rows, to change in place (the storage copied if shared, once).
+    pub fn rows_mut(&mut self) -> RowsMut<'_> {
+        let s = self.write();
+        let n = s.len * s.width;
+        RowsMut {
+            data: &mut s.data[..n],
+            width: s.width,
+        }
+    }
+
     /// The rows, to append many (the storage copied if shared, once).
     pub fn writer(&mut self) -> RowsWriter<'_> {
         RowsWriter(self.write())
@@ -539,6 +549,66 @@ impl Rows {
     /// Remove column `col` of every row.
     pub fn remove_column(&mut self, col: usize) {
         self.remove_columns(col..col + 1)
+    }
+}
+
+/// The rows of a [`Rows`] made unique once, to be changed in place
+/// (see [`Rows::rows_mut`]): exchanged, split, indexed.
+pub struct RowsMut<'a> {
+    data: &'a mut [Int],
+    width: usize,
+}
+
+impl RowsMut<'_> {
+    /// The number of rows.
+    pub fn len(&self) -> usize {
+        self.data.len() / self.width.max(1)
+    }
+
+    /// True if there are no rows.
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+
+    /// Exchange rows `i` and `j`.
+    pub fn swap(&mut self, i: usize, j: usize) {
+        if i == j {
+            return;
+        }
+        let w = self.width;
+        let (a, b) = (i.min(j), i.max(j));
+        let (lo, hi) = self.data.split_at_mut(b * w);
+        lo[a * w..(a + 1) * w].swap_with_slice(&mut hi[..w]);
+    }
+
+    /// Row `i` and the others (with their indices), all mutably.
+    pub fn split_row_mut(
+        &mut self,
+        i: usize,
+    ) -> (&mut [Int], impl Iterator<Item = (usize, &mut [Int])>) {
+        let w = self.width;
+        let (before, rest) = self.data.split_at_mut(i * w);
+        let (row, after) = rest.split_at_mut(w);
+        let others = before.chunks_exact_mut(w).enumerate().chain(
+            after
+                .chunks_exact_mut(w)
+                .enumerate()
+                .map(move |(k, r)| (i + 1 + k, r)),
+        );
+        (row, others)
+    }
+}
+
+impl Index<usize> for RowsMut<'_> {
+    type Output = [Int];
+    fn index(&self, i: usize) -> &[Int] {
+        &self.data[i * self.width..(i + 1) * self.width]
+    }
+}
+
+impl IndexMut<usize> for RowsMut<'_> {
+    fn index_mut(&mut self, i: usize) -> &mut [Int] {
+        &mut self.data[i * self.width..(i + 1) * self.width]
     }
 }
 

@@ -204,7 +204,7 @@ impl BasicMap {
             GaussShortcut::Reorder => {
                 // the steps' swaps, without their eliminations: the rows end
                 // by decreasing pivot (distinct pivots, found once)
-                let eqs = &mut self.eqs;
+                let mut eqs = self.eqs.rows_mut();
                 let mut on_stack = [0usize; 32];
                 let mut on_heap = Vec::new();
                 let piv: &mut [usize] = if eqs.len() <= on_stack.len() {
@@ -213,8 +213,8 @@ impl BasicMap {
                     on_heap.resize(eqs.len(), 0);
                     &mut on_heap
                 };
-                for (p, r) in piv.iter_mut().zip(eqs.iter()) {
-                    *p = last_nonzero(r, n).unwrap_or(0);
+                for (i, p) in piv.iter_mut().enumerate() {
+                    *p = last_nonzero(&eqs[i], n).unwrap_or(0);
                 }
                 for done in 0..eqs.len() {
                     let k = (done..eqs.len())
@@ -229,7 +229,7 @@ impl BasicMap {
         }
         // one mutable access of the rows (each copies shared rows, see
         // `Rows`); the inequalities only when a pivot column meets them
-        let eqs = &mut self.eqs;
+        let mut eqs = self.eqs.rows_mut();
         // (on the stack for the usual few equalities: no allocation)
         let mut on_stack = [None; 32];
         let mut on_heap = Vec::new();
@@ -239,8 +239,8 @@ impl BasicMap {
             on_heap.resize(eqs.len(), None);
             &mut on_heap
         };
-        for (l, r) in last.iter_mut().zip(eqs.iter()) {
-            *l = last_nonzero(r, n);
+        for (i, l) in last.iter_mut().enumerate() {
+            *l = last_nonzero(&eqs[i], n);
         }
         while done < eqs.len() {
             // the equality (from `done` on) with the largest last non-zero
@@ -259,7 +259,7 @@ impl BasicMap {
             }
             let Some((k, col)) = best else {
                 // remaining equalities are constant: keep a false one, drop 0 = 0
-                eqs.retain(|r| !r.iter().all(Int::is_zero));
+                self.eqs.retain(|r| !r.iter().all(Int::is_zero));
                 return ineq_changed;
             };
             eqs.swap(done, k);
