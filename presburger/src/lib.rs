@@ -38,7 +38,7 @@
 //! | integers | [`int`] | [`Int`]: `i64` fast path, big integers on overflow (never wrapping) | — |
 //! | matrix | [`matrix`] | flat row storage; `dot`, `eval`, gcd normalization; echelon, rank, kernel, Hermite and Smith forms | int |
 //! | simplex | [`simplex`] | the exact rational tableau (incremental), integer sampling (branch and bound on the bounded directions, rounding on the others: always terminates) | matrix, int, budget |
-//! | basic | [`space`], [`basic`], [`simplify`], `guess`, `refute`, `syntactic` | spaces with named parameters and tuples; one conjunction ([`BasicMap`]) with divisions and existentials; Gaussian elimination, gcd tightening, redundancy and division detection; cheap emptiness (bound propagation, refutation); membership and containment decided from the rows alone | simplex, matrix, int |
+//! | basic | [`space`], [`basic`], [`simplify`], `guess`, `refute`, `syntactic` | spaces with named parameters and tuples; one conjunction ([`BasicMap`]) with divisions and existentials, its rows in one flat buffer ([`Rows`]); Gaussian elimination, gcd tightening, redundancy and division detection; cheap emptiness (bound propagation, refutation); membership and containment decided from the rows alone | simplex, matrix, int |
 //! | pip | [`pip`] | Feautrier's parametric integer programming on one problem: the parametric tableau, equalities as a lattice, the dual simplex with context splits and Gomory cuts, explicit definitions of existentials | basic, simplex |
 //! | map | `map`, `union`, `ops`, `structural`, `coalesce`, `lexopt` | disjunctive unions over one space ([`Map`]) and many spaces ([`UnionMap`]); emptiness, difference, inclusion, counting; projections, products, composition; coalescing, gist, hulls; the lexicographic optimum of a union (each disjunct by pip, then the pieces merged) | pip, basic |
 //! | relation | [`relation`] | relations named after the mathematics that analyses need: time orders by level, affine schedules, reshaping (permutation, domain factor, join on range), pruned difference | map |
@@ -109,7 +109,7 @@ pub mod reference;
 mod refute;
 pub mod relation;
 mod rows;
-pub use rows::{Rows, RowsWriter};
+pub use rows::{Rows, RowsMut, RowsWriter};
 pub mod simplex;
 pub mod simplify;
 pub mod space;
