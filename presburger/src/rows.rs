@@ -39,7 +39,8 @@ use crate::int::Int;
 
 /// Rows `[c | params | in | out | locals]` of one width, stored flat,
 /// shared by reference count and copied on the first write of a shared
-/// copy. See the [module documentation](self).
+/// copy: one allocation for the rows of a basic map, one buffer copied by a
+/// written copy.
 #[derive(Clone, Default)]
 pub struct Rows(Arc<Shared>);
 
