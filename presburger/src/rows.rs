@@ -278,25 +278,6 @@ impl Rows {
         self[i].clone_from_slice(row.as_ref());
     }
 
-    /// Row `i` and the others (with their indices), all mutably.
-    pub fn split_row_mut(
-        &mut self,
-        i: usize,
-    ) -> (&mut [Int], impl Iterator<Item = (usize, &mut [Int])>) {
-        assert!(i < self.len(), "row {i} of {}", self.len());
-        let s = self.write();
-        let w = s.width;
-        let (before, rest) = s.data.split_at_mut(i * w);
-        let (row, after) = rest.split_at_mut(w);
-        let others = before.chunks_exact_mut(w).enumerate().chain(
-            after
-                .chunks_exact_mut(w)
-                .enumerate()
-                .map(move |(k, r)| (i + 1 + k, r)),
-        );
-        (row, others)
-    }
-
     /// Exchange row `j` with row `sources[j]` for `j = 0, 1, …` in order
     /// (each source at or after `j`), then keep the first
     /// `sources.len()` rows: one write of the storage for all the swaps.
@@ -318,11 +299,7 @@ impl Rows {
             return;
         }
         assert!(i < self.len() && j < self.len());
-        let s = self.write();
-        let w = s.width;
-        let (a, b) = (i.min(j), i.max(j));
-        let (lo, hi) = s.data.split_at_mut(b * w);
-        lo[a * w..(a + 1) * w].swap_with_slice(&mut hi[..w]);
+        self.rows_mut().swap(i, j)
     }
 
     /// Keep the first `n` rows.
