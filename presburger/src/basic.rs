@@ -278,25 +278,22 @@ impl BasicMap {
         let na = self.n_div();
         let keep = base + n_shared; // columns other shares with self
         let new_len = self.row_len() + other.n_div() - n_shared;
-        // self's rows, padded with zeros for other's locals
-        let widen = |r: &[Int]| {
-            let mut out = Vec::with_capacity(new_len);
-            out.extend_from_slice(r);
-            out.resize(new_len, Int::ZERO);
-            out
+        // (each into a row of zeros of the new length) self's rows padded
+        // with zeros for other's locals; other's rows: shared columns stay,
+        // its own locals move after self's
+        let widen = |o: &mut [Int], r: &[Int]| o[..r.len()].clone_from_slice(r);
+        let lift = |o: &mut [Int], r: &[Int]| {
+            o[..keep].clone_from_slice(&r[..keep]);
+            o[base + na..].clone_from_slice(&r[keep..]);
         };
-        // other's rows: shared columns stay, its own locals move after self's
-        let lift = |r: &[Int]| {
-            let mut out = Vec::with_capacity(new_len);
-            out.extend_from_slice(&r[..keep]);
-            out.resize(base + na, Int::ZERO);
-            out.extend_from_slice(&r[keep..]);
-            out
-        };
-        let div = |d: &Option<Div>, f: &dyn Fn(&[Int]) -> Vec<Int>| {
-            d.as_ref().map(|d| Div {
-                num: f(&d.num),
-                den: d.den.clone(),
+        let div = |d: &Option<Div>, f: &dyn Fn(&mut [Int], &[Int])| {
+            d.as_ref().map(|d| {
+                let mut num = vec![Int::ZERO; new_len];
+                f(&mut num, &d.num);
+                Div {
+                    num,
+                    den: d.den.clone(),
+                }
             })
         };
         let mut divs = Vec::with_capacity(na + other.n_div() - n_shared);
@@ -307,13 +304,10 @@ impl BasicMap {
             let mut out = Rows::with_capacity(mine.len() + theirs.len(), new_len);
             let mut w = out.writer();
             for r in mine {
-                w.push_with(new_len, |o| o[..r.len()].clone_from_slice(r));
+                w.push_with(new_len, |o| widen(o, r));
             }
             for r in theirs {
-                w.push_with(new_len, |o| {
-                    o[..keep].clone_from_slice(&r[..keep]);
-                    o[base + na..].clone_from_slice(&r[keep..]);
-                });
+                w.push_with(new_len, |o| lift(o, r));
             }
             out
         };
@@ -406,14 +400,18 @@ impl BasicMap {
 /// place are added), in a row of length `new_len`.
 pub(crate) fn remap_row(r: &[Int], map: &[usize], new_len: usize) -> Vec<Int> {
     let mut out = vec![Int::ZERO; new_len];
-    for (k, v) in r.iter().enumerate() {
-        if v.is_zero() {
-            continue;
-        }
-        let o = &mut out[map[k]];
-        *o = if o.is_zero() { v.clone() } else { &*o + v };
-    }
+    remap_into(&mut out, r, map);
     out
+}
+
+/// [`remap_row`] into `out` (zeros).
+fn remap_into(out: &mut [Int], r: &[Int], map: &[usize]) {
+    for (k, v) in r.iter().enumerate() {
+        if !v.is_zero() {
+            let o = &mut out[map[k]];
+            *o = if o.is_zero() { v.clone() } else { &*o + v };
+        }
+    }
 }
 
 /// [`remap_row`] of every row of `rows`, built in place.
@@ -433,13 +431,7 @@ pub(crate) fn gather_rows(rows: &Rows, src: &[usize]) -> Rows {
 /// [`gather_row`] of every row of `rows`, appended to `out`.
 pub(crate) fn gather_onto(rows: &Rows, src: &[usize], out: &mut crate::RowsWriter<'_>) {
     for r in rows {
-        out.push_iter(src.iter().map(|&k| {
-            if k == NO_SOURCE {
-                Int::ZERO
-            } else {
-                r[k].clone()
-            }
-        }));
+        out.push_iter(gathered(r, src));
     }
 }
 
@@ -451,14 +443,7 @@ pub(crate) fn remap_onto(
     out: &mut crate::RowsWriter<'_>,
 ) {
     for r in rows {
-        out.push_with(new_len, |o| {
-            for (k, v) in r.iter().enumerate() {
-                if !v.is_zero() {
-                    let o = &mut o[map[k]];
-                    *o = if o.is_zero() { v.clone() } else { &*o + v };
-                }
-            }
-        });
+        out.push_with(new_len, |o| remap_into(o, r, map));
     }
 }
 
@@ -484,15 +469,18 @@ pub(crate) const NO_SOURCE: usize = usize::MAX;
 /// new row read off its old column (zero where there is none), in one pass
 /// and one allocation of the final length.
 pub(crate) fn gather_row(r: &[Int], src: &[usize]) -> Vec<Int> {
-    src.iter()
-        .map(|&k| {
-            if k == NO_SOURCE {
-                Int::ZERO
-            } else {
-                r[k].clone()
-            }
-        })
-        .collect()
+    gathered(r, src).collect()
+}
+
+/// The entries of [`gather_row`], one by one.
+pub(crate) fn gathered<'a>(r: &'a [Int], src: &'a [usize]) -> impl Iterator<Item = Int> + 'a {
+    src.iter().map(|&k| {
+        if k == NO_SOURCE {
+            Int::ZERO
+        } else {
+            r[k].clone()
+        }
+    })
 }
 
 /// True if the equality row `r` (`[c | coefficients]`) has no integer

@@ -191,13 +191,8 @@ pub(crate) fn substitute_shared_existentials(z: &mut BasicMap, n_exist: usize) {
             !gone[k - 1]
         });
     };
-    for rows in [&mut z.eqs, &mut z.ineqs] {
-        if block {
-            rows.remove_columns(first..end);
-        } else {
-            rows.retain_columns(|c| !gone[c]);
-        }
-    }
+    z.eqs.retain_columns(|c| !gone[c]);
+    z.ineqs.retain_columns(|c| !gone[c]);
     let mut k = off;
     z.divs.retain(|_| {
         k += 1;

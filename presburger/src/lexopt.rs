@@ -576,15 +576,18 @@ fn with_context(base: &BasicMap, np: usize, ctx_b: &BasicMap) -> (BasicMap, Vec<
         b.divs.resize(n_local + nd, None);
     }
     let mut qcols: Vec<usize> = Vec::new();
+    // a context row over b's columns, into a row of zeros
+    let map_into = |out: &mut [Int], r: &[Int], qcols: &[usize]| {
+        for (k, v) in r.iter().enumerate() {
+            if !v.is_zero() {
+                let t = if k < 1 + np { k } else { qcols[k - 1 - np] };
+                out[t] = &out[t] + v;
+            }
+        }
+    };
     let map_row = |r: &[Int], qcols: &[usize], len: usize| -> Vec<Int> {
         let mut out = vec![Int::ZERO; len];
-        for (k, v) in r.iter().enumerate() {
-            if v.is_zero() {
-                continue;
-            }
-            let t = if k < 1 + np { k } else { qcols[k - 1 - np] };
-            out[t] = &out[t] + v;
-        }
+        map_into(&mut out, r, qcols);
         out
     };
     for (k, d) in ctx_b.divs.iter().enumerate() {
@@ -603,14 +606,7 @@ fn with_context(base: &BasicMap, np: usize, ctx_b: &BasicMap) -> (BasicMap, Vec<
     let map_onto = |rows: &Rows, out: &mut Rows| {
         let mut w = out.writer();
         for e in rows {
-            w.push_with(len, |out| {
-                for (k, v) in e.iter().enumerate() {
-                    if !v.is_zero() {
-                        let t = if k < 1 + np { k } else { qcols[k - 1 - np] };
-                        out[t] = &out[t] + v;
-                    }
-                }
-            });
+            w.push_with(len, |out| map_into(out, e, &qcols));
         }
     };
     map_onto(&ctx_b.eqs, &mut b.eqs);

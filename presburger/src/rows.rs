@@ -483,20 +483,9 @@ impl Rows {
         if cols.is_empty() || self.is_empty() {
             return;
         }
-        let s = self.write();
-        let w = s.width;
+        let w = self.0.width;
         assert!(cols.end <= w, "columns {cols:?} of {w}");
-        let n = cols.end - cols.start;
-        assert!(n < w, "a row keeps at least one column");
-        // the kept entries moved (not cloned) into a new buffer, row by row
-        let (a, b) = (cols.start, cols.end);
-        let mut data = Vec::with_capacity(s.len * (w - n));
-        for row in s.data.chunks_exact_mut(w) {
-            data.extend(row[..a].iter_mut().map(std::mem::take));
-            data.extend(row[b..].iter_mut().map(std::mem::take));
-        }
-        s.data = data;
-        s.width = w - n;
+        self.retain_columns(|c| !cols.contains(&c))
     }
 
     /// Keep the columns `c` of every row for which `keep(c)` is true.
@@ -511,16 +500,25 @@ impl Rows {
             return;
         }
         assert!(n > 0, "a row keeps at least one column");
+        // the kept entries moved (not cloned) into a new buffer, row by row
+        // (in place, every later entry would move once per removed column)
+        // the removed columns as one run `a..b` (the usual case: two block
+        // moves per row), else entry by entry
+        let a = kept.iter().position(|&k| !k).unwrap_or(w);
+        let b = a + (w - n);
+        let one_run = kept[a..b].iter().all(|&k| !k);
         let s = self.write();
-        let mut c = 0;
-        s.data.retain(|_| {
-            let keep = kept[c];
-            c += 1;
-            if c == w {
-                c = 0;
+        let mut data = Vec::with_capacity(s.len * n);
+        for row in s.data.chunks_exact_mut(w) {
+            if one_run {
+                data.extend(row[..a].iter_mut().map(std::mem::take));
+                data.extend(row[b..].iter_mut().map(std::mem::take));
+            } else {
+                let kept_entries = row.iter_mut().zip(&kept).filter(|(_, &k)| k);
+                data.extend(kept_entries.map(|(v, _)| std::mem::take(v)));
             }
-            keep
-        });
+        }
+        s.data = data;
         s.width = n;
     }
 

@@ -88,8 +88,14 @@ impl Layout {
     /// column only when their definitions are equal: the coefficients add).
     pub(crate) fn lift_into(&self, r: &[Int], out: &mut Vec<Int>) {
         out.clear();
-        out.extend_from_slice(&r[..self.off]);
         out.resize(self.len(), Int::ZERO);
+        self.lift_fill(r, out);
+    }
+
+    /// [`lift_into`](Self::lift_into) a row of zeros of the conjunction's
+    /// length.
+    fn lift_fill(&self, r: &[Int], out: &mut [Int]) {
+        out[..self.off].clone_from_slice(&r[..self.off]);
         for (k, v) in r[self.off..].iter().enumerate() {
             if !v.is_zero() {
                 let c = self.dest[k];
@@ -107,15 +113,7 @@ impl Layout {
 
     /// [`lift_into`](Self::lift_into) a new last row of `rows`.
     pub(crate) fn lift_onto(&self, r: &[Int], rows: &mut crate::RowsWriter<'_>) {
-        rows.push_with(self.len(), |out| {
-            out[..self.off].clone_from_slice(&r[..self.off]);
-            for (k, v) in r[self.off..].iter().enumerate() {
-                if !v.is_zero() {
-                    let c = self.dest[k];
-                    out[c] = &out[c] + v;
-                }
-            }
-        })
+        rows.push_with(self.len(), |out| self.lift_fill(r, out))
     }
 
     /// [`widen`](Self::widen) into a new last row of `rows`.

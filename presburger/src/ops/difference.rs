@@ -286,6 +286,14 @@ fn subtract_basic_each(
         }
         out
     };
+    let widened = |rows: &crate::Rows| {
+        let mut out = crate::Rows::with_capacity(rows.len(), layout.len());
+        let mut w = out.writer();
+        for r in rows {
+            layout.widen_onto(r, &mut w);
+        }
+        out
+    };
     // (without new locals, `p` itself: its rows shared, not copied)
     let mut base = if layout.fresh == 0 {
         p.clone()
@@ -293,8 +301,8 @@ fn subtract_basic_each(
         BasicMap {
             space: p.space.clone(),
             divs: layout.divs(&p, b).into(),
-            eqs: p.eqs.iter().map(|r| layout.widen(r)).collect(),
-            ineqs: p.ineqs.iter().map(|r| layout.widen(r)).collect(),
+            eqs: widened(&p.eqs),
+            ineqs: widened(&p.ineqs),
             hint: Default::default(),
         }
     };

@@ -155,6 +155,18 @@ fn agrees_with_vectors() {
             }
             r.remove_columns(a..b);
             assert_eq!(r, v);
+            // any set of columns kept (one run removed, or several)
+            let wv = v[0].len();
+            let mask: Vec<bool> = (0..wv).map(|c| c == 0 || next(2) == 0).collect();
+            for x in &mut v {
+                let mut c = 0;
+                x.retain(|_| {
+                    c += 1;
+                    mask[c - 1]
+                });
+            }
+            r.retain_columns(|c| mask[c]);
+            assert_eq!(r, v);
         }
     }
 }

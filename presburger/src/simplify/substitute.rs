@@ -94,17 +94,9 @@ impl BasicMap {
         let off = self.off_div();
         // the rows compacted in place; then the definitions (by the
         // columns kept, in order)
-        // (one run of columns, the usual case: cut out in one move)
-        let first = gone.iter().position(|&g| g).unwrap_or(gone.len());
-        let end = first + gone[first..].iter().take_while(|&&g| g).count();
-        if gone[end..].iter().all(|&g| !g) {
-            self.eqs.remove_columns(off + first..off + end);
-            self.ineqs.remove_columns(off + first..off + end);
-        } else {
-            let gone_col = |c: usize| c >= off && gone[c - off];
-            self.eqs.retain_columns(|c| !gone_col(c));
-            self.ineqs.retain_columns(|c| !gone_col(c));
-        }
+        let gone_col = |c: usize| c >= off && gone[c - off];
+        self.eqs.retain_columns(|c| !gone_col(c));
+        self.ineqs.retain_columns(|c| !gone_col(c));
         let mut k = 0;
         self.divs.retain(|_| {
             k += 1;

@@ -125,13 +125,7 @@ pub(crate) fn project_part(b: &BasicMap, space: &Space, dest: &[Dest], n_exist: 
     let mut eqs = crate::Rows::with_capacity(b.eqs.len() - n_given, new_len);
     let mut w = eqs.writer();
     for (_, r) in b.eqs.iter().enumerate().filter(|(i, _)| !dropped_eq(*i)) {
-        w.push_iter(src.iter().map(|&k| {
-            if k == NO_SOURCE {
-                Int::ZERO
-            } else {
-                r[k].clone()
-            }
-        }));
+        w.push_iter(crate::basic::gathered(r, &src));
     }
     let ineqs = crate::basic::gather_rows(&b.ineqs, &src);
     // (no division before or after: the empty list shared)
