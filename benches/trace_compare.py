@@ -2,10 +2,10 @@
 (issue 22: benches/corpus/trace.jsonl).
 
     cargo build --release -p benches --example trace_time
-    python3 benches/trace_compare.py [--fresh] [--min-ms N] [--rounds R] [--csv OUT] [--op OP]... \
+    python3 benches/trace_compare.py [--fresh | --from-text] [--min-ms N] [--rounds R] [--csv OUT] [--op OP]... \
         [--timer BINARY [--timer BINARY2]] benches/corpus/trace.jsonl
 
-Ours: `target/release/examples/trace_time --serve [--fresh] --min-ms N CORPUS` (benches/examples/
+Ours: `target/release/examples/trace_time --serve [--fresh | --from-text] --min-ms N CORPUS` (benches/examples/
 trace_time.rs), in process, inputs parsed beforehand, on the engine's `Map` methods when every
 argument is of one space and the call on maps succeeds (as isl below is called on isl_set/isl_map
 objects then; since session 27, before which our side always went through `UnionMap`), else on
@@ -27,11 +27,17 @@ and its median over the rounds; per op, the geometric mean of those medians over
 per-case ratio. With two `--timer`s (e.g. main's build and a branch's), each is timed with isl
 on every case, and their ratio B/A is printed too. `--csv` writes every measurement.
 
-Two modes, the same on both sides. Default, "same object": the call repeated on one parsed
+Three modes, the same on both sides. Default, "same object": the call repeated on one parsed
 input, so what an earlier call left on the object is reused (isl records on its objects that a
 basic set is empty, simplified, without redundant constraints, ...; the engine keeps a point on
 each basic map). `--fresh`: every timed call is the first on a freshly parsed input (K inputs
 parsed beforehand, K chosen so that the calls take about N ms, 3 to 100; parsing not timed).
+`--from-text` (session 34): every timed call parses its arguments' text and then makes the call
+(K times), less K calls that parse the smallest text of each argument's type (`{ [] }`,
+`{ [] -> [] }`) and make the trivial call: the parsers' own work counts. isl's parser does work
+that ours leaves to the operations (it simplifies every disjunct and drops those an exact
+emptiness test finds empty: it reads most of the corpus's empty lexmin inputs as no disjunct at
+all), so `--fresh` charges that work to our side only; `--from-text` charges each side its own.
 
 isl: the same operation on the same inputs through islpy, as isl_set/isl_map when the
 operands are of one space (what a compiler calls, and what the engine's traced calls mostly are),
@@ -82,14 +88,12 @@ def parse(text, want_map=False):
 UNION = {isl.Set: isl.UnionSet, isl.Map: isl.UnionMap}
 
 
-def callables(case, unions=False):
-    """(operation, trivial call) as zero-argument callables on parsed objects; `unions`: as
-    union sets/maps (when isl refuses the single-space objects, e.g. a union of two spaces)."""
+def operands(case, unions=False):
+    """The parsed operands (x, y), y None for a unary op; `unions`: as union sets/maps (when isl
+    refuses the single-space objects, e.g. a union of two spaces)."""
     op, a = case["op"], case["args"]
     if op == "project":
-        s = isl.Set(a[0])
-        k = int(a[1])
-        return (lambda: s.project_out(isl.dim_type.set, k, 1)), (lambda: s.n_basic_set())
+        return isl.Set(a[0]), None
     x = parse(a[0], op in MAP_OPS)
     if unions:
         x = UNION.get(type(x), type(x))(a[0])
@@ -103,9 +107,49 @@ def callables(case, unions=False):
                 x, y = isl.UnionMap(a[0]), isl.UnionMap(a[1])
         elif op == "apply" and isinstance(x, isl.Set) != isinstance(y, isl.Map):
             x, y = isl.UnionSet(a[0]), isl.UnionMap(a[1])
-    trivial = {isl.UnionSet: lambda: x.n_set(), isl.UnionMap: lambda: x.n_map(),
-               isl.Set: lambda: x.n_basic_set(), isl.Map: lambda: x.n_basic_map()}[type(x)]
-    return isl_op(op, x, y), trivial
+    return x, y
+
+
+# the trivial call per isl type (a field read through the wrapper)
+TRIVIAL = {isl.UnionSet: "n_set", isl.UnionMap: "n_map", isl.Set: "n_basic_set", isl.Map: "n_basic_map"}
+
+
+def callables(case, unions=False):
+    """(operation, trivial call) as zero-argument callables on parsed objects (see `operands`)."""
+    x, y = operands(case, unions)
+    trivial = getattr(x, TRIVIAL[type(x)])
+    if case["op"] == "project":
+        k = int(case["args"][1])
+        return (lambda: x.project_out(isl.dim_type.set, k, 1)), trivial
+    return isl_op(case["op"], x, y), trivial
+
+
+# `--from-text`: the isl method of each op (as `isl_op` calls it) and the smallest text of each type
+METHOD = {"is_empty": "is_empty", "lexmin": "lexmin", "lexmax": "lexmax", "lexmin_map": "lexmin",
+          "lexmax_map": "lexmax", "union": "union", "intersect": "intersect", "subtract": "subtract",
+          "complement": "complement", "coalesce": "coalesce", "is_subset": "is_subset",
+          "is_equal": "is_equal", "gist": "gist", "reverse": "reverse", "domain": "domain",
+          "range": "range", "deltas": "deltas", "compose": "apply_range", "apply": "apply",
+          "is_single_valued": "is_single_valued", "is_injective": "is_injective",
+          "sample": "sample_point"}
+SMALLEST = {isl.Set: "{ [] }", isl.UnionSet: "{ [] }", isl.Map: "{ [] -> [] }", isl.UnionMap: "{ [] -> [] }"}
+
+
+def text_callables(case, unions=False):
+    """`--from-text`: (parse the arguments' text and call the op; parse the smallest text of each
+    argument's type and make the trivial call), the types those `operands` picks, decided
+    beforehand (as the engine's side resolves its op beforehand)."""
+    op, a = case["op"], case["args"]
+    x, y = operands(case, unions)
+    X, t0, sx = type(x), getattr(type(x), TRIVIAL[type(x)]), SMALLEST[type(x)]
+    if op == "project":
+        k = int(a[1])
+        return (lambda: X(a[0]).project_out(isl.dim_type.set, k, 1)), (lambda: t0(X(sx)))
+    f = getattr(X, METHOD[op])
+    if y is None:
+        return (lambda: f(X(a[0]))), (lambda: t0(X(sx)))
+    Y, sy = type(y), SMALLEST[type(y)]
+    return (lambda: f(X(a[0]), Y(a[1]))), (lambda: (t0(X(sx)), Y(sy)))
 
 
 def per_call_ns(f, min_ms):
@@ -147,6 +191,28 @@ def fresh_ns(case, unions, min_ms):
     return dt / k, d0 / k
 
 
+MODE_NAME = {False: "same object", True: "first calls", "text": "from text (parse + call)"}
+
+
+def from_text_ns(case, unions, min_ms):
+    """`--from-text`: K calls that each parse the arguments and make the call, minus K that each
+    parse the smallest texts of their types and make the trivial call."""
+    f, g = text_callables(case, unions)
+    t = CLOCK[0]()
+    f()
+    first = CLOCK[0]() - t
+    k = int(min(100, max(3, min_ms * 1e6 / max(first, 1))))
+    t = CLOCK[0]()
+    for _ in range(k):
+        f()
+    dt = CLOCK[0]() - t
+    t = CLOCK[0]()
+    for _ in range(k):
+        g()
+    d0 = CLOCK[0]() - t
+    return dt / k, d0 / k
+
+
 def geo(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs))
 
@@ -156,7 +222,8 @@ class Server:
     are taken one right after the other."""
 
     def __init__(self, timer, files, fresh, min_ms, cpu):
-        self.p = subprocess.Popen([timer, "--serve"] + (["--fresh"] if fresh else []) + (["--cpu"] if cpu else [])
+        flag = ["--from-text"] if fresh == "text" else ["--fresh"] if fresh else []
+        self.p = subprocess.Popen([timer, "--serve"] + flag + (["--cpu"] if cpu else [])
                                   + ["--min-ms", str(max(1, round(min_ms)))] + list(files),
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
 
@@ -189,7 +256,9 @@ def isl_ns(case, fresh, min_ms):
     gc_was_on = gc.isenabled()
     gc.disable()
     try:
-        if fresh:
+        if fresh == "text":
+            t, t0 = from_text_ns(case, unions, min_ms)
+        elif fresh:
             t, t0 = fresh_ns(case, unions, min_ms)
         else:
             t = per_call_ns(fn, min_ms)
@@ -206,6 +275,9 @@ def main():
                     help="trace_time binary (default target/release/examples/trace_time); give it twice "
                          "to compare two builds, each timed in turn with isl on every case")
     ap.add_argument("--fresh", action="store_true", help="first calls on fresh inputs (both sides)")
+    ap.add_argument("--from-text", action="store_true",
+                    help="each call parses its arguments' text, less the parse of the smallest text of "
+                         "each argument's type (both sides; the parsers' own work counts)")
     ap.add_argument("--min-ms", type=float, default=5)
     ap.add_argument("--rounds", type=int, default=3,
                     help="interleaved rounds over the corpus (default 3); per case the median over "
@@ -227,7 +299,10 @@ def main():
                 if not o.op or c["op"] in o.op:
                     cases.append(c)
     CLOCK[0] = time.thread_time_ns if o.clock == "cpu" else time.perf_counter_ns
-    servers = [Server(t, o.files, o.fresh, o.min_ms, o.clock == "cpu") for t in timers]
+    if o.fresh and o.from_text:
+        ap.error("--fresh and --from-text are two modes: give one")
+    mode = "text" if o.from_text else o.fresh
+    servers = [Server(t, o.files, mode, o.min_ms, o.clock == "cpu") for t in timers]
     sides = list(range(len(timers))) + ["isl"]
     # times[side][id] = [ns per round]
     times = {s: collections.defaultdict(list) for s in sides}
@@ -242,7 +317,7 @@ def main():
         for c in cases:
             cid = c["id"]
             for s in order:
-                t = isl_ns(c, o.fresh, o.min_ms) if s == "isl" else servers[s].time(cid)
+                t = isl_ns(c, mode, o.min_ms) if s == "isl" else servers[s].time(cid)
                 if t is None:
                     if s == "isl" and r == 0:
                         refused[c["op"]] += 1
@@ -270,7 +345,7 @@ def main():
 
     for s in range(len(timers)):
         print(f"\n{timers[s]} against isl: {o.rounds} interleaved rounds, "
-              f"{'first calls' if o.fresh else 'same object'}, --min-ms {o.min_ms:g}\n")
+              f"{MODE_NAME[mode]}, --min-ms {o.min_ms:g}\n")
         print("| op | cases | ours median | isl median | ours/isl: geomean of per-case medians | "
               "per-round geomeans (min–max) | median case ratio | speedup isl/ours | cases ours faster |")
         print("|---|---|---|---|---|---|---|---|---|")

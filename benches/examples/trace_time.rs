@@ -4,8 +4,8 @@
 //!
 //! ```text
 //! cargo build --release -p benches --example trace_time
-//! target/release/examples/trace_time [--fresh] [--min-ms N] benches/corpus/trace.jsonl
-//! target/release/examples/trace_time --serve [--cpu] [--fresh] [--min-ms N] benches/corpus/trace.jsonl
+//! target/release/examples/trace_time [--fresh | --from-text] [--min-ms N] benches/corpus/trace.jsonl
+//! target/release/examples/trace_time --serve [--cpu] [--fresh | --from-text] [--min-ms N] benches/corpus/trace.jsonl
 //! ```
 //!
 //! Prints `ID OP NANOSECONDS` per case. Default ("same object"): calls
@@ -17,7 +17,15 @@
 //! so that the calls take about N ms, at least 3 and at most 100); the time
 //! of the loop over the K inputs divided by K. Both modes read the clock
 //! once per loop, as `trace_compare.py` times isl (reading it around every
-//! call added about 25 ns per call, the whole time of a tiny call). Parsing is never timed. Answers are not
+//! call added about 25 ns per call, the whole time of a tiny call). Parsing is not timed in these
+//! two modes. `--from-text` (since session 34): every timed call parses its
+//! arguments' text and then makes the call, less a loop that parses the
+//! smallest text of each argument's kind (`{ [] }` for a set or an empty
+//! union, `{ [] -> [] }` for a relation) and makes the trivial call: the
+//! work a parser does on its input counts wherever it is done. (isl's
+//! parser simplifies each disjunct and drops the ones an exact test finds
+//! empty, while ours keeps the rows as written and leaves that to the
+//! operations: `--fresh` charges that work to our side only.) Answers are not
 //! checked here (`check.py` and `poly bench` check the corpus).
 //!
 //! What is counted, as on the isl side: the op is resolved from its name
@@ -111,6 +119,50 @@ fn fresh_calls(f: Runner, inputs: &[Prepared]) {
     }
 }
 
+/// `k` calls of `f`, each on `case`'s arguments parsed afresh (the timed
+/// loop of `--from-text`).
+#[inline(never)]
+fn from_text_calls(f: Runner, case: &Case, k: usize) {
+    for _ in 0..k {
+        let q = prepare(case).expect("parses");
+        let _ = std::hint::black_box(f(&q));
+    }
+}
+
+/// `p`'s case with each set or relation argument replaced by the smallest
+/// text of its kind (the baseline of `--from-text`, as `trace_compare.py`
+/// parses `{ [] }` or `{ [] -> [] }` with the argument's isl type).
+fn smallest_texts(p: &Prepared) -> Case {
+    let mut inputs = p.inputs.iter();
+    let args = p
+        .case
+        .args
+        .iter()
+        .enumerate()
+        .map(|(k, a)| {
+            if p.case.op == "project" && k == 1 {
+                return a.clone();
+            }
+            match inputs.next() {
+                Some(u) if !u.is_set() => "{ [] -> [] }".to_string(),
+                _ => "{ [] }".to_string(),
+            }
+        })
+        .collect();
+    Case {
+        args,
+        ..p.case.clone()
+    }
+}
+
+/// What a timed call is (see the crate documentation).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    SameObject,
+    Fresh,
+    FromText,
+}
+
 /// The time per call of `case` in the chosen mode (ns), `None` if it does
 /// not parse: the operation's time less the trivial call's
 /// ([`testkit::ops::trivial`], through the same path: as the isl side
@@ -118,12 +170,25 @@ fn fresh_calls(f: Runner, inputs: &[Prepared]) {
 /// of [`testkit::ops::timed_runners`]: the `Map` methods when every
 /// argument is one map (as `trace_compare.py` then times isl's
 /// `isl_set`/`isl_map` calls, not the union ones), since session 27.
-fn time_case(case: &Case, fresh: bool, min: u128, clock: Clock) -> Option<u128> {
+fn time_case(case: &Case, mode: Mode, min: u128, clock: Clock) -> Option<u128> {
     let p = prepare(case).ok()?;
     // (the `Map` methods when every argument is one map, as the isl side
     // takes `isl.Set`/`isl.Map` objects then; else the union ones)
     let Timed { op: f, trivial, .. } = timed_runners(&p)?;
-    let (t, t0) = if fresh {
+    let (t, t0) = if mode == Mode::FromText {
+        let start = clock.now();
+        let _ = std::hint::black_box(f(&prepare(case).ok()?));
+        let first = (clock.now() - start).max(1);
+        let k = (min / first).clamp(3, 100) as usize;
+        let smallest = smallest_texts(&p);
+        // (the parsed inputs dropped inside the loops, as on the isl side)
+        let t = clock.now();
+        from_text_calls(f, case, k);
+        let dt = (clock.now() - t) / k as u128;
+        let t = clock.now();
+        from_text_calls(trivial, &smallest, k);
+        (dt, (clock.now() - t) / k as u128)
+    } else if mode == Mode::Fresh {
         let start = clock.now();
         let _ = std::hint::black_box(f(&p));
         let first = (clock.now() - start).max(1);
@@ -149,7 +214,7 @@ fn time_case(case: &Case, fresh: bool, min: u128, clock: Clock) -> Option<u128> 
 }
 
 fn main() {
-    let mut fresh = false;
+    let mut mode = Mode::SameObject;
     let mut serve = false;
     let mut cpu = false;
     let mut min_ms = 3u64;
@@ -157,7 +222,8 @@ fn main() {
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
-            "--fresh" => fresh = true,
+            "--fresh" => mode = Mode::Fresh,
+            "--from-text" => mode = Mode::FromText,
             "--serve" => serve = true,
             "--cpu" => cpu = true,
             "--min-ms" => {
@@ -179,7 +245,7 @@ fn main() {
         let text = std::fs::read_to_string(&f).expect("corpus file");
         cases.extend(read_cases(&text).expect("corpus"));
     }
-    let report = |case: &Case| match time_case(case, fresh, min, clock) {
+    let report = |case: &Case| match time_case(case, mode, min, clock) {
         Some(t) => format!("{} {} {}", case.id, case.op, t),
         None => format!("{} {} UNSUPPORTED", case.id, case.op),
     };
