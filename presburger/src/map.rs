@@ -175,7 +175,10 @@ impl Map {
     /// empty for a shallow reason (an equality against an order
     /// constraint, say, as `refute` proves), as isl's parser leaves out
     /// what its simplification finds empty. The other disjuncts are added
-    /// as by [`add_basic`](Self::add_basic).
+    /// as by [`add_basic`](Self::add_basic), their rows as given; a
+    /// disjunct whose rows the cheap normalisation of
+    /// [`coalesce`](Self::coalesce) would leave as they are is marked so
+    /// (coalescing it later costs a test of the mark).
     pub fn from_disjuncts(space: Space, disjuncts: Vec<BasicMap>) -> Result<Map> {
         let mut m = Map::empty(space);
         for b in disjuncts {
@@ -189,6 +192,13 @@ impl Map {
             if !empty {
                 m.add_basic(b)?;
             }
+        }
+        // what coalescing a disjunct would find out cheaply (its rows left
+        // as they are by the normalisation) is found here, as isl's parser
+        // normalises what it reads: kept as a mark on the rows, which stay
+        // as written
+        for b in &m.parts {
+            crate::coalesce::note_normal(b);
         }
         Ok(m)
     }

@@ -236,6 +236,20 @@ impl Map {
     }
 }
 
+/// Mark `b`'s rows as normal (see `cheap::mark_normal`) if the cheap
+/// normalisation leaves them as they are: a later
+/// [`coalesce`](Map::coalesce) of a map of this one disjunct, or of a copy
+/// sharing its rows, then tests the mark only. Nothing else changes (rows
+/// the normalisation would change, or finds empty, are left unmarked: their
+/// coalescing computes it then). Map construction from given disjuncts
+/// ([`Map::from_disjuncts`], the parser's) asks it, as isl's parser
+/// normalises what it reads.
+pub(crate) fn note_normal(b: &BasicMap) {
+    if !cheap::known_normal(b) && matches!(cheap::normalised(b), cheap::Normal::Same) {
+        cheap::mark_normal(b);
+    }
+}
+
 /// The constraints of `x` as inequalities (an equality gives two).
 pub(crate) fn as_ineqs(x: &BasicMap) -> Vec<Vec<Int>> {
     let mut v = x.ineqs.to_vec();

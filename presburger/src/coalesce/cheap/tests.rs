@@ -210,6 +210,43 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 500, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Map construction from given disjuncts (the parser's) marks a
+    /// disjunct normal exactly when the normalisation of a fresh copy
+    /// leaves it as it is, keeps its rows as given, and coalescing it then
+    /// gives the plain normalisation of a fresh copy; the same for the map
+    /// read back from its printed form.
+    #[test]
+    fn construction_marks_exactly_the_normal_disjuncts(
+        d in 1usize..=3,
+        base in rows_strategy(6),
+        copies in prop::collection::vec((0usize..6, -3i64..=3, any::<bool>()), 0..4),
+        eqs in rows_strategy(2),
+        bounds in prop::option::of(1i64..=3),
+    ) {
+        let b = disjunct(d, &base, &copies, &eqs, bounds);
+        let built = crate::Map::from_disjuncts(b.space.clone(), vec![b.clone()]).unwrap();
+        let text = built.to_string();
+        let read: crate::Map = text.parse().unwrap();
+        for (m, what) in [(&built, "built"), (&read, "read")] {
+            for p in &m.parts {
+                let same = matches!(normalised(&unshared(p)), Normal::Same);
+                prop_assert_eq!(super::known_normal(p), same, "{} {}: {:?}", what, text, p);
+            }
+            if m.parts.len() == 1 {
+                let p = &m.parts[0];
+                prop_assert_eq!(parts(&m.coalesce().unwrap()), coalesce_oracle(p), "{} {}", what, text);
+            }
+        }
+        // the rows as given (the shallow emptiness test may leave the disjunct out)
+        if let Some(p) = built.parts.first() {
+            prop_assert_eq!((p.eqs.to_vec(), p.ineqs.to_vec()), (b.eqs.to_vec(), b.ineqs.to_vec()));
+        }
+    }
+}
+
 #[test]
 fn a_tighter_row_after_a_merged_copy_is_tested_against_the_opposite_side() {
     // x - y + 5 >= 0, -x + y - 3 >= 0, x - y + 1 >= 0: y - x in [3, 1]
