@@ -44,8 +44,9 @@
 //! The modules: `lexer` (tokens and keywords), `limits` (the size guards), `grammar` (tokens to a syntax tree,
 //! `syntax`), `lower` (syntax tree to basic maps in disjunctive normal
 //! form). The parser only parses: leaving out the disjuncts that are empty
-//! for a shallow reason is map construction
-//! ([`Map::from_disjuncts`]).
+//! for a shallow reason, and marking those whose rows coalescing's cheap
+//! normalisation would leave as they are, is map construction
+//! ([`Map::from_disjuncts`]); the rows stay as written.
 
 mod grammar;
 mod lexer;
