@@ -23,10 +23,11 @@
 //! smallest text of each argument's kind (`{ [] }` for a set or an empty
 //! union, `{ [] -> [] }` for a relation) and makes the trivial call: the
 //! work a parser does on its input counts wherever it is done. (isl's
-//! parser simplifies each disjunct and drops the ones an exact test finds
-//! empty, while ours keeps the rows as written and leaves that to the
-//! operations: `--fresh` charges that work to our side only.) Answers are not
-//! checked here (`check.py` and `poly bench` check the corpus).
+//! parser simplifies each disjunct as it reads it and leaves out those it
+//! finds empty, while ours keeps the rows as written and leaves most of
+//! that to the operations: `--fresh` charges that work to our side only.)
+//! Answers are not checked here (`check.py` and `poly bench` check the
+//! corpus).
 //!
 //! What is counted, as on the isl side: the op is resolved from its name
 //! before timing ([`testkit::ops::runner`], as `trace_compare.py` builds
