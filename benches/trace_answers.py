@@ -48,20 +48,20 @@ MAP_OPS = {"reverse", "domain", "range", "deltas", "compose", "lexmin_map", "lex
            "is_single_valued", "is_injective"}
 
 
+# the isl method of each op (called on the first operand, with the second if there is one)
+METHOD = {"is_empty": "is_empty", "lexmin": "lexmin", "lexmax": "lexmax", "lexmin_map": "lexmin",
+          "lexmax_map": "lexmax", "union": "union", "intersect": "intersect", "subtract": "subtract",
+          "complement": "complement", "coalesce": "coalesce", "is_subset": "is_subset",
+          "is_equal": "is_equal", "gist": "gist", "reverse": "reverse", "domain": "domain",
+          "range": "range", "deltas": "deltas", "compose": "apply_range", "apply": "apply",
+          "is_single_valued": "is_single_valued", "is_injective": "is_injective",
+          "sample": "sample_point", "card": "card"}
+
+
 def isl_op(op, x, y=None):
     """The zero-argument callable doing `op` with isl on parsed operands (`KeyError` if none)."""
-    return {
-        "is_empty": lambda: x.is_empty(), "lexmin": lambda: x.lexmin(), "lexmax": lambda: x.lexmax(),
-        "lexmin_map": lambda: x.lexmin(), "lexmax_map": lambda: x.lexmax(),
-        "union": lambda: x.union(y), "intersect": lambda: x.intersect(y),
-        "subtract": lambda: x.subtract(y), "complement": lambda: x.complement(),
-        "coalesce": lambda: x.coalesce(), "is_subset": lambda: x.is_subset(y),
-        "is_equal": lambda: x.is_equal(y), "gist": lambda: x.gist(y), "reverse": lambda: x.reverse(),
-        "domain": lambda: x.domain(), "range": lambda: x.range(), "deltas": lambda: x.deltas(),
-        "compose": lambda: x.apply_range(y), "apply": lambda: x.apply(y),
-        "is_single_valued": lambda: x.is_single_valued(), "is_injective": lambda: x.is_injective(),
-        "sample": lambda: x.sample_point(), "card": lambda: x.card(),
-    }[op]
+    f = getattr(type(x), METHOD[op])
+    return (lambda: f(x)) if y is None else (lambda: f(x, y))
 
 
 def answer(op, args):

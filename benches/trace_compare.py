@@ -67,7 +67,7 @@ import time
 
 import islpy as isl
 
-from trace_answers import MAP_OPS, isl_op
+from trace_answers import MAP_OPS, METHOD, isl_op
 
 
 # the clock of every measurement: thread CPU time by default (--clock cpu), else wall-clock time
@@ -124,14 +124,7 @@ def callables(case, unions=False):
     return isl_op(case["op"], x, y), trivial
 
 
-# `--from-text`: the isl method of each op (as `isl_op` calls it) and the smallest text of each type
-METHOD = {"is_empty": "is_empty", "lexmin": "lexmin", "lexmax": "lexmax", "lexmin_map": "lexmin",
-          "lexmax_map": "lexmax", "union": "union", "intersect": "intersect", "subtract": "subtract",
-          "complement": "complement", "coalesce": "coalesce", "is_subset": "is_subset",
-          "is_equal": "is_equal", "gist": "gist", "reverse": "reverse", "domain": "domain",
-          "range": "range", "deltas": "deltas", "compose": "apply_range", "apply": "apply",
-          "is_single_valued": "is_single_valued", "is_injective": "is_injective",
-          "sample": "sample_point"}
+# `--from-text`: the smallest text of each type
 SMALLEST = {isl.Set: "{ [] }", isl.UnionSet: "{ [] }", isl.Map: "{ [] -> [] }", isl.UnionMap: "{ [] -> [] }"}
 
 
@@ -191,7 +184,7 @@ def fresh_ns(case, unions, min_ms):
     return dt / k, d0 / k
 
 
-MODE_NAME = {False: "same object", True: "first calls", "text": "from text (parse + call)"}
+MODE_NAME = {"same": "same object", "fresh": "first calls", "text": "from text (parse + call)"}
 
 
 def from_text_ns(case, unions, min_ms):
@@ -221,8 +214,8 @@ class Server:
     """`trace_time --serve`: one case timed per request, so that ours and isl's time of a case
     are taken one right after the other."""
 
-    def __init__(self, timer, files, fresh, min_ms, cpu):
-        flag = ["--from-text"] if fresh == "text" else ["--fresh"] if fresh else []
+    def __init__(self, timer, files, mode, min_ms, cpu):
+        flag = {"same": [], "fresh": ["--fresh"], "text": ["--from-text"]}[mode]
         self.p = subprocess.Popen([timer, "--serve"] + flag + (["--cpu"] if cpu else [])
                                   + ["--min-ms", str(max(1, round(min_ms)))] + list(files),
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
@@ -238,7 +231,7 @@ class Server:
         self.p.wait()
 
 
-def isl_ns(case, fresh, min_ms):
+def isl_ns(case, mode, min_ms):
     """isl's time per call (trivial call subtracted, floored at 10 ns), None if isl refuses."""
     try:
         try:
@@ -249,16 +242,16 @@ def isl_ns(case, fresh, min_ms):
             unions = True
             fn, trivial = callables(case, unions)
             fn()
-    except (isl.Error, KeyError):
+    except (isl.Error, KeyError, AttributeError):
         return None
     # Python's cyclic garbage collector is off while timing (as `timeit` does): a collection
     # triggered by the objects a timed loop creates would be charged to isl's call
     gc_was_on = gc.isenabled()
     gc.disable()
     try:
-        if fresh == "text":
+        if mode == "text":
             t, t0 = from_text_ns(case, unions, min_ms)
-        elif fresh:
+        elif mode == "fresh":
             t, t0 = fresh_ns(case, unions, min_ms)
         else:
             t = per_call_ns(fn, min_ms)
@@ -301,7 +294,7 @@ def main():
     CLOCK[0] = time.thread_time_ns if o.clock == "cpu" else time.perf_counter_ns
     if o.fresh and o.from_text:
         ap.error("--fresh and --from-text are two modes: give one")
-    mode = "text" if o.from_text else o.fresh
+    mode = "text" if o.from_text else "fresh" if o.fresh else "same"
     servers = [Server(t, o.files, mode, o.min_ms, o.clock == "cpu") for t in timers]
     sides = list(range(len(timers))) + ["isl"]
     # times[side][id] = [ns per round]

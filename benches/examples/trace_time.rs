@@ -157,7 +157,7 @@ fn smallest_texts(p: &Prepared) -> Case {
 }
 
 /// What a timed call is (see the crate documentation).
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 enum Mode {
     SameObject,
     Fresh,
@@ -176,40 +176,42 @@ fn time_case(case: &Case, mode: Mode, min: u128, clock: Clock) -> Option<u128> {
     // (the `Map` methods when every argument is one map, as the isl side
     // takes `isl.Set`/`isl.Map` objects then; else the union ones)
     let Timed { op: f, trivial, .. } = timed_runners(&p)?;
-    let (t, t0) = if mode == Mode::FromText {
-        let start = clock.now();
-        let _ = std::hint::black_box(f(&prepare(case).ok()?));
-        let first = (clock.now() - start).max(1);
-        let k = (min / first).clamp(3, 100) as usize;
-        let smallest = smallest_texts(&p);
-        // (the parsed inputs dropped inside the loops, as on the isl side)
-        let t = clock.now();
-        from_text_calls(f, case, k);
-        let dt = (clock.now() - t) / k as u128;
-        let t = clock.now();
-        from_text_calls(trivial, &smallest, k);
-        (dt, (clock.now() - t) / k as u128)
-    } else if mode == Mode::Fresh {
-        let start = clock.now();
-        let _ = std::hint::black_box(f(&p));
-        let first = (clock.now() - start).max(1);
-        let k = (min / first).clamp(3, 100) as usize;
-        let inputs: Vec<_> = (0..k).map(|_| prepare(case).expect("parses")).collect();
-        // one loop over the K inputs, as the isl side times it: the
-        // clock is read twice per loop, not twice per call
-        let t = clock.now();
-        fresh_calls(f, &inputs);
-        let dt = (clock.now() - t) / k as u128;
-        let t = clock.now();
-        for q in &inputs {
-            let _ = std::hint::black_box(trivial(q));
+    // K calls for about `min` (3 to 100), judged by a first call of this mode's
+    let batch = |first: u128| (min / first.max(1)).clamp(3, 100) as usize;
+    let (t, t0) = match mode {
+        Mode::FromText => {
+            let start = clock.now();
+            let _ = std::hint::black_box(f(&prepare(case).ok()?));
+            let k = batch(clock.now() - start);
+            let smallest = smallest_texts(&p);
+            // (the parsed inputs dropped inside the loops, as on the isl side)
+            let t = clock.now();
+            from_text_calls(f, case, k);
+            let dt = (clock.now() - t) / k as u128;
+            let t = clock.now();
+            from_text_calls(trivial, &smallest, k);
+            (dt, (clock.now() - t) / k as u128)
         }
-        (dt, (clock.now() - t) / k as u128)
-    } else {
-        (
+        Mode::Fresh => {
+            let start = clock.now();
+            let _ = std::hint::black_box(f(&p));
+            let k = batch(clock.now() - start);
+            let inputs: Vec<_> = (0..k).map(|_| prepare(case).expect("parses")).collect();
+            // one loop over the K inputs, as the isl side times it: the
+            // clock is read twice per loop, not twice per call
+            let t = clock.now();
+            fresh_calls(f, &inputs);
+            let dt = (clock.now() - t) / k as u128;
+            let t = clock.now();
+            for q in &inputs {
+                let _ = std::hint::black_box(trivial(q));
+            }
+            (dt, (clock.now() - t) / k as u128)
+        }
+        Mode::SameObject => (
             per_call(f, &p, min, clock),
             per_call(trivial, &p, min / 5, clock),
-        )
+        ),
     };
     Some(t.saturating_sub(t0).max(FLOOR_NS))
 }
