@@ -245,7 +245,7 @@ impl Map {
 /// ([`Map::from_disjuncts`], the parser's) asks it, as isl's parser
 /// normalises what it reads.
 pub(crate) fn note_normal(b: &BasicMap) {
-    if !cheap::known_normal(b) && matches!(cheap::normalised(b), cheap::Normal::Same) {
+    if !cheap::known_normal(b) && cheap::is_normal(b) {
         cheap::mark_normal(b);
     }
 }

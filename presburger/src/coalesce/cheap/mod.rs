@@ -176,6 +176,19 @@ fn normalised_with(b: &BasicMap, s: &mut Scratch) -> Normal {
     }
 }
 
+/// Whether [`normalised`] finds `b`'s rows [`Normal::Same`], decided the
+/// same way but without building the rows it would change (the first
+/// change answers): what map construction asks of each disjunct it marks.
+pub(crate) fn is_normal(b: &BasicMap) -> bool {
+    with_scratch(|s| {
+        scan_rows(&b.eqs, &mut s.eqs)
+            && scan_rows(&b.ineqs, &mut s.info)
+            && drop_parallel_rows(&b.ineqs, &mut s.info, &mut s.table)
+            && drop_rows_implied_by_box(&b.ineqs, &b.eqs, &mut s.info, &s.eqs, &mut s.bounds)
+            && all_kept_in_place(&s.info)
+    })
+}
+
 /// Normalise `b` cheaply (see the [module documentation](self)). Returns
 /// `false` if `b` was found empty (a row without integer solution, two
 /// opposite inequalities that contradict, or a row the box contradicts);
@@ -555,7 +568,7 @@ impl Known {
 /// in their order, or `None` if they are `rows` as they are. Only the kept
 /// rows are copied into new storage.
 fn kept_rows(rows: &Rows, info: &[RowInfo]) -> Option<Rows> {
-    if info.iter().enumerate().all(|(k, i)| i.kept && !moved(k, i)) {
+    if all_kept_in_place(info) {
         return None;
     }
     // (sized once: a collected filter grows by reallocation)
@@ -587,6 +600,11 @@ fn keep_in_place(rows: &mut Rows, info: &[RowInfo]) {
         k += 1;
         info[k - 1].kept
     });
+}
+
+/// Every row kept, each with its own constant: the rows as they are.
+fn all_kept_in_place(info: &[RowInfo]) -> bool {
+    info.iter().enumerate().all(|(k, i)| i.kept && !moved(k, i))
 }
 
 /// Row `k` is kept and takes the constant of another row.

@@ -2,7 +2,7 @@
 //! (`reference`) and against enumeration on a small box.
 
 use super::{
-    drop_parallel_rows, drop_parallel_rows_pairwise, kept_rows, normalise, normalised,
+    drop_parallel_rows, drop_parallel_rows_pairwise, is_normal, kept_rows, normalise, normalised,
     normalised_list, reference, scan_rows, with_scratch, Normal, RowInfo,
 };
 use crate::basic::BasicMap;
@@ -117,6 +117,8 @@ proptest! {
         bounds in prop::option::of(1i64..=3),
     ) {
         let b = disjunct(d, &base, &copies, &eqs, bounds);
+        // the check alone decides as the normalisation does
+        prop_assert_eq!(is_normal(&b), matches!(normalised(&b), Normal::Same), "{:?}", b);
         let mut fast = b.clone();
         let mut slow = b.clone();
         let kept = normalise(&mut fast);
