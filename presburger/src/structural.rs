@@ -76,6 +76,22 @@ impl Map {
         self.map_parts_checked(space, f, false)
     }
 
+    /// Every part relabelled by `f` into `space`, not simplified (those
+    /// known empty dropped): for an `f` that only renames the variables (a
+    /// permutation of the columns, a new space of the same variables), which
+    /// leaves each part as redundant and as empty as it was, so that
+    /// simplifying would only redo work on the input's account (as isl's
+    /// `reverse`, `wrap` and `unwrap` only move the variables).
+    fn relabel_parts(&self, space: Space, f: impl Fn(&BasicMap) -> BasicMap) -> Map {
+        let parts = self
+            .parts
+            .iter()
+            .filter(|b| !b.known_empty())
+            .map(f)
+            .collect();
+        Map::new(space, parts)
+    }
+
     /// [`map_parts`](Self::map_parts), the equalities of each part
     /// simplified also tested by [`contradiction`] if `check_eqs` (see
     /// [`moved`]).
@@ -124,7 +140,9 @@ impl Map {
         )
     }
 
-    /// The inverse relation `{ y -> x : x -> y in self }`.
+    /// The inverse relation `{ y -> x : x -> y in self }`: each disjunct's
+    /// variables moved, its constraints otherwise as they are (not
+    /// simplified; disjuncts known empty left out).
     ///
     /// ```
     /// use presburger::Map;
@@ -141,7 +159,7 @@ impl Map {
                 .chain((0..ni).map(|k| Dest::Var(np + no + k)))
                 .chain((0..no).map(|k| Dest::Var(np + k)))
                 .collect();
-            Ok(self.map_parts(space.clone(), |b| b.transform(space.clone(), &dest, 0)))
+            Ok(self.relabel_parts(space.clone(), |b| b.transform(space.clone(), &dest, 0)))
         })
     }
 
@@ -333,7 +351,7 @@ impl Map {
             self.space.params.clone(),
             Tuple::anonymous(self.space.n_out()),
         );
-        Ok(self.map_parts(space.clone(), |b| BasicMap {
+        Ok(self.relabel_parts(space.clone(), |b| BasicMap {
             space: space.clone(),
             ..b.clone()
         }))
@@ -343,7 +361,7 @@ impl Map {
     pub fn wrap(&self) -> Result<Map> {
         need_map(self, "wrap")?;
         let space = self.space.wrap();
-        Ok(self.map_parts(space.clone(), |b| BasicMap {
+        Ok(self.relabel_parts(space.clone(), |b| BasicMap {
             space: space.clone(),
             ..b.clone()
         }))
@@ -356,7 +374,7 @@ impl Map {
             .space
             .unwrap()
             .ok_or_else(|| Error::SpaceMismatch("unwrap needs a wrapped set".into()))?;
-        Ok(self.map_parts(space.clone(), |b| BasicMap {
+        Ok(self.relabel_parts(space.clone(), |b| BasicMap {
             space: space.clone(),
             ..b.clone()
         }))

@@ -152,6 +152,23 @@ proptest! {
         }
         prop_assert!(rev.reverse().unwrap().is_equal(&m).unwrap(), "reverse twice of {}", m);
     }
+
+    /// `reverse` only moves the variables: reversed twice, a fresh relation
+    /// is the same disjuncts with the same rows (not simplified: a
+    /// simplification would bring opposite pairs together as equalities
+    /// and drop redundant rows), and each reversed disjunct has the same
+    /// number of rows of each kind.
+    #[test]
+    fn reverse_relabels(d in disjuncts()) {
+        let m = relation(&d);
+        let rev = m.reverse().unwrap();
+        prop_assert!(rev.reverse().unwrap().plain_is_equal(&m), "reverse twice of {}", m);
+        prop_assert_eq!(rev.basic_maps().len(), m.basic_maps().len());
+        for (r, b) in rev.basic_maps().iter().zip(m.basic_maps()) {
+            prop_assert_eq!(r.eqs().len(), b.eqs().len());
+            prop_assert_eq!(r.ineqs().len(), b.ineqs().len());
+        }
+    }
 }
 
 /// A disjunct with equalities that contradict (`i` odd and even through
