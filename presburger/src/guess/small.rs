@@ -75,6 +75,16 @@ pub(crate) enum Order {
     /// values ask of it (`1 <= i < N and i <= 3 and N >= 1`: `i = 1`, then
     /// `N = 2`; in column order `N = 1` first, then no `i`).
     ParamsLast,
+    /// The columns from the last (the range's dimensions first, then the
+    /// domain's, then the parameters), and after each value the visit
+    /// starts again from the first of them: the first column in this order
+    /// that has a bound takes it. In a relation an order constraint between
+    /// the two sides (`o2 < p`, with `o2 = s`) then has its range side
+    /// valued as soon as it can be and the domain side takes the bound it
+    /// asks (`s = 0`, `o2 = 0`, then `p = 1`); in column order `p` takes
+    /// its own lower bound `0` first, and no `o2` is left
+    /// (`trace-is_empty-106`).
+    Reversed,
 }
 
 /// [`guess_point_small`], visiting the columns in `order`.
@@ -212,8 +222,14 @@ impl Propagation<'_> {
                 .chain(1..1 + np)
                 .enumerate()
                 .for_each(|(k, c)| cols[k] = c as u8),
+            Order::Reversed => (1..n)
+                .rev()
+                .enumerate()
+                .for_each(|(k, c)| cols[k] = c as u8),
         }
         let cols = &cols[..n - 1];
+        // (each round values at least one column, or stops)
+        let restart = order == Order::Reversed;
         for _ in 0..n {
             let mut progress = false;
             for c in cols.iter().map(|&c| usize::from(c)) {
@@ -239,6 +255,9 @@ impl Propagation<'_> {
                 };
                 self.fix(c, v)?;
                 progress = true;
+                if restart {
+                    break;
+                }
             }
             if !progress {
                 let mut free = cols.iter().map(|&c| usize::from(c));

@@ -187,6 +187,26 @@ fn parameters_last() {
     );
 }
 
+/// Propagation from the last column finds what both other orders miss in a
+/// relation whose range is ordered against its domain (`o2 < p`, with
+/// `p` bounded only from below and by a parameter), and its point is a
+/// point (`trace-is_empty-106`).
+#[test]
+fn range_first() {
+    let b = basic(
+        "[NR, NQ, NP] -> { S1[r, q, p, s] -> S2[r, q, o2 = s] : 0 <= r < NR and 0 <= q < NQ \
+         and 0 <= p < NP and 0 <= s < NP and o2 < p }",
+    );
+    for order in [Order::Columns, Order::ParamsLast] {
+        assert_eq!(guess_point_small_in(&b, true, false, order), Small::NoGuess, "{order:?}");
+    }
+    let Small::Point(Some(p)) = guess_point_small_in(&b, true, false, Order::Reversed) else {
+        panic!("no point from the last column");
+    };
+    assert!(b.contains_point(&p).unwrap(), "{p:?}");
+    assert_eq!(p[5], Int::ONE, "p takes the bound o2 = 0 asks: {p:?}");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 1000, failure_persistence: None, ..ProptestConfig::default() })]
 
@@ -202,7 +222,7 @@ proptest! {
         for b in m.basic_maps() {
             let mut b = b.clone();
             b.hint = Hint::default();
-            for order in [Order::Columns, Order::ParamsLast] {
+            for order in [Order::Columns, Order::ParamsLast, Order::Reversed] {
                 match guess_point_small_in(&b, true, false, order) {
                     Small::Point(Some(p)) => {
                         prop_assert!(b.contains_point(&p).unwrap(), "{:?} {:?} of {}", order, p, text);

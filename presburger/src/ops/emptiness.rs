@@ -331,9 +331,18 @@ fn sample_of(b: Cow<'_, BasicMap>, want_point: bool) -> Result<Sampled> {
     // tests of tiled_mix, it finds a point for 26 of the 143 basic maps
     // whose first propagation found none, each of which would otherwise be
     // simplified (~38 k instructions) and searched (~55 k)
-    if b.n_param() > 0 {
-        let remember = matches!(b, Cow::Borrowed(_));
-        if let Guess::Point(p) = guess_again(&b, want_point, remember, Order::ParamsLast) {
+    // then from the last column (the range's dimensions first: see
+    // `Order::Reversed`): of the corpus's 400 `is_empty` cases, it makes 14
+    // (dependence relations ordered across their two sides) 3.5-5x faster
+    // on first calls; where it too finds nothing, it costs a few percent
+    let remember = matches!(b, Cow::Borrowed(_));
+    let orders: &[Order] = if b.n_param() > 0 {
+        &[Order::ParamsLast, Order::Reversed]
+    } else {
+        &[Order::Reversed]
+    };
+    for &order in orders {
+        if let Guess::Point(p) = guess_again(&b, want_point, remember, order) {
             return Ok(match p {
                 Some(p) => Sampled::Point(p),
                 None => Sampled::NonEmpty,
