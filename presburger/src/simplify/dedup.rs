@@ -12,7 +12,8 @@
 //!
 //! Up to [`PAIRWISE_MAX`] rows (the usual case) the plan is made without
 //! hashing: each row's direction is compared in place with the directions
-//! before it ([`plan_pairwise`], quadratic, its bookkeeping on the stack).
+//! before it that have the same support ([`plan_pairwise`], quadratic, its
+//! bookkeeping on the stack).
 //! Most calls change nothing (every direction once, no opposite pair
 //! becoming an equality, no constant row): that plan is [`Plan::Same`],
 //! built without allocation, and the rows are then left untouched (not
@@ -143,6 +144,19 @@ fn relation(a: &[Int], b: &[Int]) -> Relation {
     }
 }
 
+/// The columns where `d` is not zero, folded onto 64 bits (column `j` sets
+/// bit `j % 64`), in one pass without branches: equal and opposite
+/// directions have the same support, hence the same mask, so
+/// [`plan_pairwise`] compares only directions of equal masks (in the
+/// sparse rows of the usual basic map, most pairs differ there); 0 only
+/// for the zero direction.
+#[inline]
+fn support(d: &[Int]) -> u64 {
+    d.iter()
+        .enumerate()
+        .fold(0, |m, (j, v)| m | (u64::from(!v.is_zero()) << (j % 64)))
+}
+
 /// No direction (see [`plan_pairwise`]).
 const NO_DIRECTION: usize = usize::MAX;
 
@@ -158,12 +172,15 @@ fn plan_pairwise(ineqs: &Rows, n: usize) -> Plan {
     debug_assert!(ineqs.len() <= PAIRWISE_MAX);
     let mut best = [0usize; PAIRWISE_MAX];
     let mut opp = [NO_DIRECTION; PAIRWISE_MAX];
+    // each direction's `support`: only directions of one support are compared
+    let mut masks = [0u64; PAIRWISE_MAX];
     let mut nd = 0;
     // a constant row or a repeated direction: the rows change
     let mut dropped = false;
     for (i, r) in ineqs.iter().enumerate() {
         let d = &r[1..n];
-        if d.iter().all(Int::is_zero) {
+        let mask = support(d);
+        if mask == 0 {
             if r[0].is_neg() {
                 return Plan::Empty;
             }
@@ -172,6 +189,9 @@ fn plan_pairwise(ineqs: &Rows, n: usize) -> Plan {
         }
         let (mut same, mut opposite) = (NO_DIRECTION, NO_DIRECTION);
         for k in 0..nd {
+            if masks[k] != mask {
+                continue;
+            }
             match relation(d, &ineqs[best[k]][1..n]) {
                 Relation::Same => {
                     same = k;
@@ -188,6 +208,7 @@ fn plan_pairwise(ineqs: &Rows, n: usize) -> Plan {
             }
         } else {
             best[nd] = i;
+            masks[nd] = mask;
             if opposite != NO_DIRECTION {
                 opp[nd] = opposite;
                 opp[opposite] = nd;
