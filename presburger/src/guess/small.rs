@@ -4,6 +4,8 @@ use std::sync::Arc;
 
 #[cfg(doc)]
 use super::exact::guess_point_exact;
+#[cfg(doc)]
+use super::guess_again;
 use crate::basic::BasicMap;
 #[cfg(doc)]
 use crate::hint::Hint;
@@ -30,6 +32,10 @@ const NONE: i64 = i64::MIN;
 /// [`guess_point_small`]; larger basic maps use [`guess_point_exact`].
 const MAX_ROWS: usize = 64;
 const MAX_COLS: usize = 32;
+
+/// The largest modulus whose congruence [`Propagation::congruent`] meets
+/// (by trying at most that many values).
+const MAX_MODULUS: i128 = 64;
 
 #[inline]
 pub(super) fn small(x: &Int) -> Option<i64> {
@@ -247,9 +253,9 @@ impl Propagation<'_> {
                 } else if self.exact[c] != NONE {
                     self.exact[c]
                 } else if self.lo[c] != NONE {
-                    self.lo[c]
+                    self.congruent(c, self.lo[c], 1, order)
                 } else if self.hi[c] != NONE {
-                    self.hi[c]
+                    self.congruent(c, self.hi[c], -1, order)
                 } else {
                     continue;
                 };
@@ -277,6 +283,51 @@ impl Propagation<'_> {
         let off = n - b.divs.len();
         let point = want_point.then(|| self.val[1..off].iter().map(|&v| Int::from(v)).collect());
         Ok(Small::Point(point))
+    }
+
+    /// The bound `v` of column `c`, in the orders of [`guess_again`]
+    /// (not [`Order::Columns`], the rule that [`guess_point_exact`]
+    /// repeats), moved by `step` (+1 from a lower bound, -1 from an upper
+    /// one) to the first value at which each equality of `c` with one
+    /// other open column `e` can still be solved for `e` in integers:
+    /// `a_c·v + s ≡ 0 (mod |a_e|)`, for `|a_e|` up to [`MAX_MODULUS`]. A
+    /// congruence (`t mod 2 = 0`: `t = 2e`) then no longer fails at the
+    /// bound (`5 <= t`: `t = 6`, not 5). `v` itself when no such equality
+    /// asks more (the point is checked whole at the end, so any value is
+    /// sound).
+    fn congruent(&self, c: usize, v: i64, step: i64, order: Order) -> i64 {
+        if order == Order::Columns {
+            return v;
+        }
+        let eqs = if self.ne == 64 { u64::MAX } else { (1u64 << self.ne) - 1 };
+        let mut rows = self.col_rows[c] & eqs;
+        let mut v = v;
+        while rows != 0 {
+            let k = rows.trailing_zeros() as usize;
+            rows &= rows - 1;
+            let open = self.row_cols[k] & !self.valued & !(1 << c);
+            if open.count_ones() != 1 {
+                continue;
+            }
+            let r = self.row(k);
+            let (Some(ac), Some(ae)) = (small(&r[c]), small(&r[open.trailing_zeros() as usize]))
+            else {
+                continue;
+            };
+            let m = i128::from(ae).abs();
+            if m <= 1 || m > MAX_MODULUS {
+                continue;
+            }
+            let s = i128::from(self.sum[k]);
+            let solvable = |t: i64| (i128::from(ac) * i128::from(t) + s).rem_euclid(m) == 0;
+            if let Some(t) = (0..m as i64)
+                .filter_map(|j| v.checked_add(j * step))
+                .find(|&t| t != NONE && solvable(t))
+            {
+                v = t;
+            }
+        }
+        v
     }
 
     /// Fold row `k`, ready for column `c`, into `c`'s bounds.

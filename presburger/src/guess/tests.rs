@@ -207,6 +207,32 @@ fn range_first() {
     assert_eq!(p[5], Int::ONE, "p takes the bound o2 = 0 asks: {p:?}");
 }
 
+/// In the orders of `guess_again`, a bound is moved to the first value an
+/// equality with one other open column can be solved at: `t1 mod 2 = 0`
+/// with `5 <= t1` gives `t1 = 6`; column order takes 5 and finds nothing
+/// (`trace-is_empty-353`).
+#[test]
+fn bounds_meet_congruences() {
+    for text in [
+        "[t1, b] -> { [i0, i1, i2, i3] : (t1) mod 2 = 0 and 0 <= b <= 1 and 5 <= t1 <= 8 }",
+        "[t1] -> { [i] : exists (e : t1 = 2e) and 5 <= t1 <= 8 and 0 <= i <= t1 }",
+        "{ [i, j] : (i) mod 32 = 0 and (j - i) mod 3 = 0 and 3 <= i <= 40 and j >= i + 1 }",
+    ] {
+        let b = basic(text);
+        assert_eq!(guess_point_small(&b, true, false), Small::NoGuess, "{text}");
+        let found = [Order::ParamsLast, Order::Reversed].into_iter().any(|order| {
+            match guess_point_small_in(&b, true, false, order) {
+                Small::Point(Some(p)) => {
+                    assert!(b.contains_point(&p).unwrap(), "{order:?} {p:?} of {text}");
+                    true
+                }
+                _ => false,
+            }
+        });
+        assert!(found, "no point of {text}");
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 1000, failure_persistence: None, ..ProptestConfig::default() })]
 
