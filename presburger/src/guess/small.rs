@@ -299,7 +299,11 @@ impl Propagation<'_> {
         if order == Order::Columns {
             return v;
         }
-        let eqs = if self.ne == 64 { u64::MAX } else { (1u64 << self.ne) - 1 };
+        let eqs = if self.ne == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.ne) - 1
+        };
         let mut rows = self.col_rows[c] & eqs;
         let mut v = v;
         while rows != 0 {

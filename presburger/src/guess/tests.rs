@@ -198,7 +198,11 @@ fn range_first() {
          and 0 <= p < NP and 0 <= s < NP and o2 < p }",
     );
     for order in [Order::Columns, Order::ParamsLast] {
-        assert_eq!(guess_point_small_in(&b, true, false, order), Small::NoGuess, "{order:?}");
+        assert_eq!(
+            guess_point_small_in(&b, true, false, order),
+            Small::NoGuess,
+            "{order:?}"
+        );
     }
     let Small::Point(Some(p)) = guess_point_small_in(&b, true, false, Order::Reversed) else {
         panic!("no point from the last column");
@@ -220,15 +224,15 @@ fn bounds_meet_congruences() {
     ] {
         let b = basic(text);
         assert_eq!(guess_point_small(&b, true, false), Small::NoGuess, "{text}");
-        let found = [Order::ParamsLast, Order::Reversed].into_iter().any(|order| {
-            match guess_point_small_in(&b, true, false, order) {
+        let found = [Order::ParamsLast, Order::Reversed]
+            .into_iter()
+            .any(|order| match guess_point_small_in(&b, true, false, order) {
                 Small::Point(Some(p)) => {
                     assert!(b.contains_point(&p).unwrap(), "{order:?} {p:?} of {text}");
                     true
                 }
                 _ => false,
-            }
-        });
+            });
         assert!(found, "no point of {text}");
     }
 }
