@@ -33,7 +33,7 @@ const NONE: i64 = i64::MIN;
 const MAX_ROWS: usize = 64;
 const MAX_COLS: usize = 32;
 
-/// The largest modulus whose congruence [`Propagation::congruent`] meets
+/// The largest modulus whose congruence [`Propagation::bound_value`] meets
 /// (by trying at most that many values).
 const MAX_MODULUS: i128 = 64;
 
@@ -236,6 +236,8 @@ impl Propagation<'_> {
         let cols = &cols[..n - 1];
         // (each round values at least one column, or stops)
         let restart = order == Order::Reversed;
+        // (column order is the rule `guess_point_exact` repeats)
+        let meet_congruences = order != Order::Columns;
         for _ in 0..n {
             let mut progress = false;
             for c in cols.iter().map(|&c| usize::from(c)) {
@@ -253,9 +255,9 @@ impl Propagation<'_> {
                 } else if self.exact[c] != NONE {
                     self.exact[c]
                 } else if self.lo[c] != NONE {
-                    self.congruent(c, self.lo[c], 1, order)
+                    self.bound_value(c, self.lo[c], 1, meet_congruences)
                 } else if self.hi[c] != NONE {
-                    self.congruent(c, self.hi[c], -1, order)
+                    self.bound_value(c, self.hi[c], -1, meet_congruences)
                 } else {
                     continue;
                 };
@@ -285,18 +287,19 @@ impl Propagation<'_> {
         Ok(Small::Point(point))
     }
 
-    /// The bound `v` of column `c`, in the orders of [`guess_again`]
-    /// (not [`Order::Columns`], the rule that [`guess_point_exact`]
-    /// repeats), moved by `step` (+1 from a lower bound, -1 from an upper
-    /// one) to the first value at which each equality of `c` with one
-    /// other open column `e` can still be solved for `e` in integers:
+    /// The value column `c` takes from its bound `v`: `v` itself in column
+    /// order (the rule that [`guess_point_exact`] repeats); with
+    /// `meet_congruences` (the orders of [`guess_again`]), `v` moved by
+    /// `step` (+1 from a lower bound, -1 from an upper one) to the first
+    /// value at which each equality of `c` with one other open column `e`
+    /// can still be solved for `e` in integers:
     /// `a_c·v + s ≡ 0 (mod |a_e|)`, for `|a_e|` up to [`MAX_MODULUS`]. A
     /// congruence (`t mod 2 = 0`: `t = 2e`) then no longer fails at the
     /// bound (`5 <= t`: `t = 6`, not 5). `v` itself when no such equality
     /// asks more (the point is checked whole at the end, so any value is
     /// sound).
-    fn congruent(&self, c: usize, v: i64, step: i64, order: Order) -> i64 {
-        if order == Order::Columns {
+    fn bound_value(&self, c: usize, v: i64, step: i64, meet_congruences: bool) -> i64 {
+        if !meet_congruences {
             return v;
         }
         let eqs = if self.ne == 64 {

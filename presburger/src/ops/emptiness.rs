@@ -336,7 +336,9 @@ fn sample_of(b: Cow<'_, BasicMap>, want_point: bool) -> Result<Sampled> {
     // (dependence relations ordered across their two sides) 3.5-5x faster
     // on first calls; where it too finds nothing, it costs a few percent
     let remember = matches!(b, Cow::Borrowed(_));
-    let orders: &[Order] = if b.n_param() > 0 {
+    // (without parameters or equalities, parameters-last is column order,
+    // which `guess` has tried: its bounds then meet no congruence)
+    let orders: &[Order] = if b.n_param() > 0 || !b.eqs.is_empty() {
         &[Order::ParamsLast, Order::Reversed]
     } else {
         &[Order::Reversed]
