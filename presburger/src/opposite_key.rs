@@ -10,32 +10,72 @@
 //! in full (a key is a hash: equal keys do not prove opposite rows).
 //!
 //! The key sums `a_k · m_k` over the coefficients, with multipliers `m_k`
-//! from a fixed odd sequence ([`KeyStep`]); a zero coefficient adds nothing,
-//! so sparse rows can skip their zeros as long as the multiplier advances.
+//! from a fixed odd sequence ([`multiplier`], stepped by [`KeyStep`]); a
+//! zero coefficient adds nothing, so sparse rows can skip their zeros as
+//! long as the position advances. Duplicate inequalities (`simplify`) and
+//! parallel rows (coalescing's cheap normalisation) are keyed the same way.
 
 use crate::int::Int;
 
-/// The multipliers of a [`key`], one per coefficient position.
+/// The splitmix64 finaliser: a bijection of `u64` whose outputs look
+/// independent for consecutive inputs.
+const fn splitmix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// How many positions [`multiplier`] reads from a table.
+const TABLED: usize = 128;
+
+/// The multipliers of the first [`TABLED`] columns, computed at compile time.
+static MULTIPLIERS: [u64; TABLED] = {
+    let mut t = [0u64; TABLED];
+    let mut c = 0;
+    while c < TABLED {
+        t[c] = splitmix(c as u64) | 1;
+        c += 1;
+    }
+    t
+};
+
+/// The multiplier `m_c` of position `c`: odd and pseudo-random. The
+/// multipliers look independent, so rows with small coefficients rarely
+/// share a key (multipliers in arithmetic progression, `c·k`, would give
+/// `x_1 + x_4` and `x_2 + x_3` one key); the first [`TABLED`] are read from
+/// a table made at compile time, so a sparse row pays only for its
+/// non-zero entries.
+#[inline]
+pub(crate) fn multiplier(c: usize) -> u64 {
+    match MULTIPLIERS.get(c) {
+        Some(&m) => m,
+        None => splitmix(c as u64) | 1,
+    }
+}
+
+/// The multipliers of a [`key`], one per coefficient position (see
+/// [`multiplier`]).
 #[derive(Clone, Copy)]
-pub(crate) struct KeyStep(u64);
+pub(crate) struct KeyStep(usize);
 
 impl KeyStep {
-    /// The multiplier of the first coefficient.
+    /// The first coefficient's position.
     #[inline(always)]
     pub(crate) fn start() -> KeyStep {
-        KeyStep(0x9E37_79B9_7F4A_7C15)
+        KeyStep(0)
     }
 
     /// This position's multiplier.
     #[inline(always)]
     pub(crate) fn get(self) -> u64 {
-        self.0
+        multiplier(self.0)
     }
 
-    /// The next position's (odd).
+    /// The next position.
     #[inline(always)]
     pub(crate) fn next(self) -> KeyStep {
-        KeyStep(self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1)
+        KeyStep(self.0 + 1)
     }
 }
 
@@ -89,6 +129,33 @@ pub(crate) fn cancelling_pairs(keys: &[(u64, usize)]) -> impl Iterator<Item = (u
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// No two rows of at most two entries in `{-2, …, 2}` over the first
+    /// 40 columns share a key unless they are equal (the arithmetic
+    /// progression `c·k` fails this: `x_1 + x_4` against `x_2 + x_3`).
+    #[test]
+    fn small_rows_have_distinct_keys() {
+        let mut seen = std::collections::HashMap::new();
+        let vals = [-2i64, -1, 1, 2];
+        for a in 0..40usize {
+            for b in a..40usize {
+                for &x in &vals {
+                    for &y in &vals {
+                        let mut row = [0i64; 40];
+                        row[a] += x;
+                        row[b] += y;
+                        let h = row.iter().enumerate().fold(0u64, |h, (c, &v)| {
+                            h.wrapping_add((v as u64).wrapping_mul(multiplier(c)))
+                        });
+                        if let Some(old) = seen.insert(h, row) {
+                            assert_eq!(old, row, "hash {h:#x}");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(seen.len() > 10_000);
+    }
 
     proptest! {
         /// `key` is linear: opposite coefficient lists have cancelling keys.

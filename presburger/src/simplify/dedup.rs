@@ -3,9 +3,10 @@
 //! The rows are grouped by direction (their coefficients without the
 //! constant). The simple method keys a hash map by the coefficient slices
 //! and looks up each direction's negation as a new row. The fast path keys
-//! it by a 64-bit hash of each direction, computed in one pass together with
-//! the hash of its negation (no negated copy), when every coefficient fits
-//! in 64 bits; every match of hashes is checked on the rows themselves, and
+//! it by a 64-bit linear hash of each direction (the hash of `-d` is the
+//! negation of that of `d`: no negated copy, no second hash), computed in
+//! one pass that skips zeros and also tells the zero direction, when every
+//! coefficient fits in 64 bits; every match of hashes is checked on the rows themselves, and
 //! two directions with one hash send the rows to the simple method. Both
 //! give the same plan (the same loops over the rows, in the same order);
 //! the simple method is the oracle of the tests below.
@@ -25,6 +26,7 @@ use std::collections::hash_map::Entry;
 use crate::basic::BasicMap;
 use crate::fxhash::FxHashMap;
 use crate::int::Int;
+use crate::opposite_key::multiplier;
 use crate::rows::Rows;
 
 /// What deduplication makes of the inequalities, or a contradiction.
@@ -40,25 +42,34 @@ enum Plan {
         best: Vec<usize>,
         /// Per direction, false when it became an equality.
         keep: Vec<bool>,
-        /// The equalities of opposite pairs with matching constants.
-        new_eqs: Vec<Vec<Int>>,
+        /// The equalities of opposite pairs with matching constants: the
+        /// row (its index) of one side of each pair.
+        new_eqs: Vec<usize>,
     },
 }
 
-/// The hashes of a direction and of its negation, `None` if a coefficient
-/// does not fit in 64 bits.
-type DirectionHashes = fn(&[Int]) -> Option<(u64, u64)>;
+/// A direction's linear hash and whether it is not zero, `None` if a
+/// coefficient does not fit in 64 bits.
+type DirectionHash = fn(&[Int]) -> Option<(u64, bool)>;
 
-fn direction_hashes(coef: &[Int]) -> Option<(u64, u64)> {
-    const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-    let mix = |h: u64, w: i64| (h.rotate_left(5) ^ w as u64).wrapping_mul(SEED);
-    let (mut h, mut g) = (0u64, 0u64);
-    for v in coef {
-        let x = v.to_i64()?;
-        h = mix(h, x);
-        g = mix(g, x.wrapping_neg());
+/// The linear hash of a direction (`Σ d_j·m_j`, wrapping, with the odd
+/// multiplier `m_j` of [`multiplier`], as the keys of opposite rows), in one pass that skips zeros, and whether
+/// the direction is not zero. Linear: the hash of `-d` is the negation of
+/// that of `d`, so a direction's opposite is looked up without a negated
+/// copy or a second hash.
+fn direction_hash(coef: &[Int]) -> Option<(u64, bool)> {
+    let (mut h, mut nonzero) = (0u64, false);
+    for (j, v) in coef.iter().enumerate() {
+        match *v {
+            Int::Small(0) => {}
+            Int::Small(x) => {
+                h = h.wrapping_add((x as u64).wrapping_mul(multiplier(j)));
+                nonzero = true;
+            }
+            Int::Big(_) => return None,
+        }
     }
-    Some((h, g))
+    Some((h, nonzero))
 }
 
 /// True if `a = -b` entry by entry.
@@ -91,7 +102,7 @@ fn pair_opposites(
                 return Some(Plan::Empty);
             }
             if s.is_zero() {
-                new_eqs.push(r.to_vec());
+                new_eqs.push(best[k]);
                 keep[k] = false;
                 keep[k2] = false;
             }
@@ -230,7 +241,7 @@ fn plan_pairwise(ineqs: &Rows, n: usize) -> Plan {
             return Plan::Empty;
         }
         if s.is_zero() {
-            new_eqs.push(r.to_vec());
+            new_eqs.push(best[k]);
             keep[k] = false;
             keep[k2] = false;
         }
@@ -246,23 +257,23 @@ fn plan_pairwise(ineqs: &Rows, n: usize) -> Plan {
 }
 
 /// The plan by hashes of the directions; `None` if a coefficient is big or
-/// two directions share a hash (then the simple method decides).
-fn plan_by_hashes(ineqs: &Rows, n: usize, hashes: DirectionHashes) -> Option<Plan> {
-    let hs: Vec<(u64, u64)> = ineqs
-        .iter()
-        .map(|r| hashes(&r[1..n]))
-        .collect::<Option<_>>()?;
+/// two directions share a hash (then the simple method decides). `hash` is
+/// linear (that of `-d` is the negation of that of `d`).
+fn plan_by_hashes(ineqs: &Rows, n: usize, hash: DirectionHash) -> Option<Plan> {
+    let mut hs: Vec<u64> = Vec::with_capacity(ineqs.len());
     let mut index: FxHashMap<u64, usize> =
         FxHashMap::with_capacity_and_hasher(ineqs.len(), Default::default());
     let mut best: Vec<usize> = Vec::with_capacity(ineqs.len());
     for (i, r) in ineqs.iter().enumerate() {
-        if r[1..n].iter().all(Int::is_zero) {
+        let (h, nonzero) = hash(&r[1..n])?;
+        hs.push(h);
+        if !nonzero {
             if r[0].is_neg() {
                 return Some(Plan::Empty);
             }
             continue;
         }
-        match index.entry(hs[i].0) {
+        match index.entry(h) {
             Entry::Occupied(e) => {
                 let k = *e.get();
                 let j = best[k];
@@ -281,7 +292,7 @@ fn plan_by_hashes(ineqs: &Rows, n: usize, hashes: DirectionHashes) -> Option<Pla
     }
     pair_opposites(ineqs, best, |b, k| {
         let r = &ineqs[b[k]][1..n];
-        match index.get(&hs[b[k]].1) {
+        match index.get(&hs[b[k]].wrapping_neg()) {
             None => Some(None),
             Some(&k2) if is_negation(&ineqs[b[k2]][1..n], r) => Some(Some(k2)),
             Some(_) => None,
@@ -295,7 +306,7 @@ fn plan(ineqs: &Rows, n: usize) -> Plan {
     if ineqs.len() <= PAIRWISE_MAX {
         plan_pairwise(ineqs, n)
     } else {
-        plan_by_hashes(ineqs, n, direction_hashes).unwrap_or_else(|| plan_by_slices(ineqs, n))
+        plan_by_hashes(ineqs, n, direction_hash).unwrap_or_else(|| plan_by_slices(ineqs, n))
     }
 }
 
@@ -374,11 +385,12 @@ impl BasicMap {
             // copy stay shared)
             return Some(false);
         }
+        // (the new equalities copied from their rows before these move)
+        self.eqs.extend(new_eqs.iter().map(|&i| &self.ineqs[i]));
         keep_rows(&mut self.ineqs, &best, &keep);
         if new_eqs.is_empty() {
             return Some(false);
         }
-        self.eqs.extend(new_eqs);
         Some(self.gauss())
     }
 }
@@ -461,28 +473,32 @@ mod tests {
                 is_same(&slow, rows),
                 "{ineqs:?}"
             );
-            if let Some(fast) = plan_by_hashes(&crate::Rows::from(&ineqs[..]), 4, direction_hashes)
-            {
+            if let Some(fast) = plan_by_hashes(&crate::Rows::from(&ineqs[..]), 4, direction_hash) {
                 hashed += 1;
                 assert!(plans_agree(&fast, &slow, rows), "{ineqs:?}");
             }
             // one hash for every direction: any two directions collide
             if let Some(fast) = plan_by_hashes(&crate::Rows::from(&ineqs[..]), 4, |c| {
-                Some((0, 0)).filter(|_| !c.is_empty())
+                Some((0, c.iter().any(|v| !v.is_zero())))
             }) {
                 assert!(plans_agree(&fast, &slow, rows), "{ineqs:?}");
             }
             if let Plan::Rows { best, keep, .. } = &slow {
-                // in place as by copies
-                let mut rows = crate::Rows::from(&ineqs[..]);
-                keep_rows(&mut rows, best, keep);
+                // in place (and from a shared list, by a new one) as by copies
                 let want: Vec<Vec<Int>> = best
                     .iter()
                     .zip(keep)
                     .filter(|(_, &k)| k)
                     .map(|(&i, _)| ineqs[i].clone())
                     .collect();
+                let mut rows = crate::Rows::from(&ineqs[..]);
+                keep_rows(&mut rows, best, keep);
                 assert_eq!(rows, want, "{ineqs:?}");
+                let original = crate::Rows::from(&ineqs[..]);
+                let mut shared = original.clone();
+                keep_rows(&mut shared, best, keep);
+                assert_eq!(shared, want, "{ineqs:?}");
+                assert_eq!(original, ineqs, "the shared rows stay as they were");
             }
             match &slow {
                 Plan::Empty => empty += 1,

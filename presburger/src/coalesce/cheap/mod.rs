@@ -305,8 +305,7 @@ fn scan_row(r: &[Int]) -> Scan {
         match *v {
             Int::Small(0) => continue,
             Int::Small(v) => {
-                // an odd multiplier per column (splitmix-style constant)
-                let m = (c as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+                let m = crate::opposite_key::multiplier(c);
                 x.hash = x.hash.wrapping_add((v as u64).wrapping_mul(m));
                 x.unit |= v.unsigned_abs() == 1;
                 if c <= 64 {

@@ -100,8 +100,7 @@ fn linear_hash(r: &[Int]) -> Option<u64> {
             Int::Small(v) => *v as u64,
             Int::Big(_) => return None,
         };
-        // an odd multiplier per column (splitmix-style constant)
-        let m = (c as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let m = crate::opposite_key::multiplier(c);
         h = h.wrapping_add(v.wrapping_mul(m));
     }
     Some(h)
