@@ -15,7 +15,7 @@
 
 use crate::basic::{BasicMap, Div};
 use crate::int::{gcd_slice, Int};
-use crate::matrix::{eliminate, normalize};
+use crate::matrix::{eliminate, eliminate_on_support, normalize};
 
 mod dedup;
 mod floor_pair;
@@ -34,6 +34,11 @@ enum GaussShortcut {
     /// Not shown to be one of the above: the elimination runs.
     Eliminate,
 }
+
+/// Rows longer than this are eliminated on the pivot's non-zero columns in
+/// [`BasicMap::gauss`] (`eliminate_on_support`); shorter ones entry by
+/// entry, which costs about as much as finding those columns.
+const SPARSE_ROWS: usize = 16;
 
 /// True if `|a| < |b|`.
 fn abs_lt(a: &Int, b: &Int) -> bool {
@@ -242,6 +247,19 @@ impl BasicMap {
         for (i, l) in last.iter_mut().enumerate() {
             *l = last_nonzero(&eqs[i], n);
         }
+        // the pivot's non-zero columns, for rows long enough that eliminating
+        // on them pays (on the stack up to 128 columns)
+        let sparse = n > SPARSE_ROWS && n <= usize::from(u16::MAX);
+        let mut support_on_stack = [0u16; 128];
+        let mut support_on_heap = Vec::new();
+        let support_room: &mut [u16] = if !sparse {
+            &mut []
+        } else if n <= support_on_stack.len() {
+            &mut support_on_stack[..n]
+        } else {
+            support_on_heap.resize(n, 0);
+            &mut support_on_heap
+        };
         while done < eqs.len() {
             // the equality (from `done` on) with the largest last non-zero
             // column; among equal columns the smallest coefficient
@@ -270,9 +288,29 @@ impl BasicMap {
             }
             let (piv, others) = eqs.split_row_mut(done);
             let piv: &[Int] = piv;
+            // the pivot's non-zero columns: a unit pivot changes only those
+            // (only a unit pivot is eliminated on its support)
+            let sparse = sparse && matches!(piv[col], Int::Small(1));
+            let mut nz = 0;
+            if sparse {
+                for (k, v) in piv.iter().enumerate() {
+                    if !v.is_zero() {
+                        support_room[nz] = k as u16;
+                        nz += 1;
+                    }
+                }
+            }
+            let support = &support_room[..nz];
+            let elim = |r: &mut [Int], piv: &[Int]| {
+                if sparse {
+                    eliminate_on_support(r, piv, col, support)
+                } else {
+                    eliminate(r, piv, col)
+                }
+            };
             for (i, r) in others {
                 if !r[col].is_zero() {
-                    eliminate(r, &piv, col);
+                    elim(r, piv);
                     normalize(r);
                     if i > done {
                         // (rows before `done` keep their own pivot, a later column)
@@ -285,7 +323,7 @@ impl BasicMap {
                 let piv = &eqs[done];
                 for r in self.ineqs.iter_mut().skip(first) {
                     if !r[col].is_zero() {
-                        eliminate(r, piv, col);
+                        elim(r, piv);
                         normalize(r);
                         ineq_changed = true;
                     }

@@ -80,6 +80,7 @@ mod tests;
 pub use crate::int::gcd_slice;
 pub use dense::Matrix;
 pub use hermite::{Echelon, Hermite};
+pub(crate) use row::eliminate_on_support;
 pub use row::{
     big_cost, dot, eliminate, eval, is_normal_row, normalize, normalize_eq, normalize_ineq,
     normalize_row, substitute_pivot, RowStatus,

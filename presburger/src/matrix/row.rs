@@ -223,6 +223,41 @@ pub fn eliminate(row: &mut [Int], pivot: &[Int], col: usize) {
     eliminate_reference(row, pivot, col);
 }
 
+/// [`eliminate`] given the non-zero columns of `pivot` (`support`, in any
+/// order): with a unit pivot (`pivot[col] = ±1`) and a machine-integer
+/// `row[col]`, only the entries of those columns change (`row[k] + nb·pivot[k]`),
+/// so a sparse pivot costs its support, not the row's length (Gaussian
+/// elimination of many equalities from long rows); otherwise it is
+/// [`eliminate`].
+pub(crate) fn eliminate_on_support(row: &mut [Int], pivot: &[Int], col: usize, support: &[u16]) {
+    debug_assert!(
+        (0..pivot.len()).all(|k| pivot[k].is_zero() != support.contains(&(k as u16))),
+        "support {support:?} of {pivot:?}"
+    );
+    let nb = match (&pivot[col], &row[col]) {
+        (_, Int::Small(0)) => return,
+        (Int::Small(1), Int::Small(c)) => c.checked_neg(),
+        (Int::Small(-1), Int::Small(c)) => Some(*c),
+        _ => None,
+    };
+    let Some(nb) = nb else {
+        return eliminate(row, pivot, col);
+    };
+    for &k in support {
+        let k = usize::from(k);
+        match (&mut row[k], &pivot[k]) {
+            (Int::Small(x), Int::Small(y)) => {
+                let s = (*x as i128) + (nb as i128) * (*y as i128);
+                match i64::try_from(s) {
+                    Ok(s) => *x = s,
+                    Err(_) => row[k] = Int::from(s),
+                }
+            }
+            (v, q) => v.combine_assign(&Int::ONE, &Int::Small(nb), q),
+        }
+    }
+}
+
 /// [`eliminate`] with the multipliers `a = |p| > 0` and `nb` as machine
 /// integers: `row[k] = a·row[k] + nb·pivot[k]`, exactly (an entry whose
 /// value does not fit takes the wide path).
@@ -470,6 +505,40 @@ mod tests {
             prop_assume!(!piv[col].is_zero());
             let (mut fast, mut slow) = (row.clone(), row.clone());
             eliminate(&mut fast, &piv, col);
+            eliminate_reference(&mut slow, &piv, col);
+            prop_assert_eq!(&fast, &slow, "{:?} {:?} {}", row, piv, col);
+            prop_assert!(fast[col].is_zero());
+        }
+    }
+
+    proptest! {
+        /// Elimination on the pivot's support leaves exactly the row the
+        /// reference leaves (unit pivots of either sign, and others), also
+        /// with entries near and beyond 64 bits.
+        #[test]
+        fn elimination_on_support_is_the_reference(
+            row in proptest::collection::vec((-5i64..5, 0u8..12), 2..9),
+            piv in proptest::collection::vec((-3i64..3, 0u8..12), 2..9),
+            col in 1usize..8,
+            unit in proptest::bool::ANY,
+        ) {
+            let n = row.len().min(piv.len());
+            prop_assume!(col < n);
+            let big = |(v, k): (i64, u8)| match k {
+                0 => Int::from(i64::MAX - v.abs()),
+                1 => Int::from(i64::MIN + v.abs()),
+                2 => &Int::from(i64::MAX) * &Int::from(v),
+                _ => Int::from(v),
+            };
+            let row: Vec<Int> = row[..n].iter().map(|&e| big(e)).collect();
+            let mut piv: Vec<Int> = piv[..n].iter().map(|&e| big(e)).collect();
+            if unit {
+                piv[col] = if piv[col].is_neg() { Int::from(-1) } else { Int::ONE };
+            }
+            prop_assume!(!piv[col].is_zero());
+            let support: Vec<u16> = (0..n as u16).rev().filter(|&k| !piv[usize::from(k)].is_zero()).collect();
+            let (mut fast, mut slow) = (row.clone(), row.clone());
+            eliminate_on_support(&mut fast, &piv, col, &support);
             eliminate_reference(&mut slow, &piv, col);
             prop_assert_eq!(&fast, &slow, "{:?} {:?} {}", row, piv, col);
             prop_assert!(fast[col].is_zero());
