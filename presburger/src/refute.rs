@@ -73,11 +73,12 @@ fn refute_rows_with(b: &BasicMap, sparse: bool) -> Result<bool, Overflow> {
     let ne = b.eqs.len();
     let m = ne + b.ineqs.len();
     // rows as i64, equalities first
-    let mut a: Vec<i64> = vec![0; m * n];
-    for (row, r) in a.chunks_exact_mut(n).zip(b.eqs.iter().chain(&b.ineqs)) {
-        for (v, x) in row.iter_mut().zip(&r[..n]) {
+    // (filled as read, not zeroed first: the matrix can be a few pages)
+    let mut a: Vec<i64> = Vec::with_capacity(m * n);
+    for r in b.eqs.iter().chain(&b.ineqs) {
+        for x in &r[..n] {
             match x {
-                Int::Small(x) => *v = *x,
+                Int::Small(x) => a.push(*x),
                 Int::Big(_) => return Err(Overflow),
             }
         }

@@ -67,12 +67,31 @@ impl Clone for Shared {
     /// A copy is about to be written: it has no mark.
     fn clone(&self) -> Shared {
         Shared {
-            data: self.data.clone(),
+            data: copy_entries(&self.data),
             len: self.len,
             width: self.width,
             mark: AtomicU64::new(0),
         }
     }
+}
+
+/// A copy of `entries`, with room for no more: one pass that copies the
+/// machine integers and clones the big ones (the slice's own `to_vec`
+/// guards each clone against a panic, about twice the instructions a row
+/// entry).
+fn copy_entries(entries: &[Int]) -> Vec<Int> {
+    let mut v = Vec::with_capacity(entries.len());
+    append_entries(&mut v, entries);
+    v
+}
+
+/// Append a copy of `entries` to `data` (as [`copy_entries`] copies).
+#[inline]
+fn append_entries(data: &mut Vec<Int>, entries: &[Int]) {
+    data.extend(entries.iter().map(|x| match x {
+        Int::Small(x) => Int::Small(*x),
+        Int::Big(b) => Int::Big(b.clone()),
+    }));
 }
 
 /// Marks of facts about a pair of row lists (equalities, inequalities)
@@ -278,10 +297,35 @@ impl Rows {
         self[i].clone_from_slice(row.as_ref());
     }
 
-    /// Exchange row `j` with row `sources[j]` for `j = 0, 1, …` in order
-    /// (each source at or after `j`), then keep the first
-    /// `sources.len()` rows: one write of the storage for all the swaps.
+    /// Keep the rows `sources[0], sources[1], …` in that order, the others
+    /// dropped. The sources are distinct, each at or after its new place
+    /// (`sources[j] >= j`): then exchanging row `j` with row `sources[j]`
+    /// for `j = 0, 1, …` (what an unshared list does, in place) takes every
+    /// row from where it was. A shared list is not copied whole: the new
+    /// list has only the rows taken.
     pub fn swap_in(&mut self, sources: impl IntoIterator<Item = usize>) {
+        if Arc::strong_count(&self.0) > 1 {
+            // shared (as `Arc::make_mut` would copy it): a new list of the
+            // rows taken, the others not copied
+            let (w, len) = (self.0.width, self.0.len);
+            let mut data = Vec::new();
+            let mut j = 0;
+            for i in sources {
+                assert!(j <= i && i < len, "row {i} to {j} of {len}");
+                if data.capacity() == 0 {
+                    data.reserve_exact((len - j) * w);
+                }
+                append_entries(&mut data, &self.0.data[i * w..(i + 1) * w]);
+                j += 1;
+            }
+            *self = Rows(Arc::new(Shared {
+                data,
+                len: j,
+                width: w,
+                mark: AtomicU64::new(0),
+            }));
+            return;
+        }
         let s = self.write();
         let mut j = 0;
         for i in sources {
@@ -448,7 +492,7 @@ impl Rows {
         }
         let s = self.write();
         s.start_row(other.0.width);
-        s.data.extend_from_slice(&other.0.data);
+        append_entries(&mut s.data, &other.0.data);
         s.len += other.0.len;
     }
 
@@ -598,7 +642,7 @@ impl RowsWriter<'_> {
         let row = row.as_ref();
         let s = &mut *self.0;
         s.start_row(row.len());
-        s.data.extend_from_slice(row);
+        append_entries(&mut s.data, row);
         s.len += 1;
     }
 
@@ -828,7 +872,7 @@ impl<R: AsRef<[Int]>> Extend<R> for Rows {
         for row in it {
             let row = row.as_ref();
             s.start_row(row.len());
-            s.data.extend_from_slice(row);
+            append_entries(&mut s.data, row);
             s.len += 1;
         }
     }
