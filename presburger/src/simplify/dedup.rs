@@ -3,10 +3,10 @@
 //! The rows are grouped by direction (their coefficients without the
 //! constant). The simple method keys a hash map by the coefficient slices
 //! and looks up each direction's negation as a new row. The fast path keys
-//! it by a 64-bit linear hash of each direction (the hash of `-d` is the
-//! negation of that of `d`: no negated copy, no second hash), computed in
-//! one pass that skips zeros and also tells the zero direction, when every
-//! coefficient fits in 64 bits; every match of hashes is checked on the rows themselves, and
+//! it by the linear key of each direction (`opposite_key::int_key`: the key
+//! of `-d` is the negation of that of `d`, no negated copy, no second
+//! hash), when every coefficient and its negation fit in 64 bits; every
+//! match of keys is checked on the rows themselves, and
 //! two directions with one hash send the rows to the simple method. Both
 //! give the same plan (the same loops over the rows, in the same order);
 //! the simple method is the oracle of the tests below.
@@ -26,7 +26,7 @@ use std::collections::hash_map::Entry;
 use crate::basic::BasicMap;
 use crate::fxhash::FxHashMap;
 use crate::int::Int;
-use crate::opposite_key::multiplier;
+use crate::opposite_key::int_key;
 use crate::rows::Rows;
 
 /// What deduplication makes of the inequalities, or a contradiction.
@@ -49,27 +49,16 @@ enum Plan {
 }
 
 /// A direction's linear hash and whether it is not zero, `None` if a
-/// coefficient does not fit in 64 bits.
+/// coefficient does not fit in 64 bits (or has no negation there).
 type DirectionHash = fn(&[Int]) -> Option<(u64, bool)>;
 
-/// The linear hash of a direction (`Σ d_j·m_j`, wrapping, with the odd
-/// multiplier `m_j` of [`multiplier`], as the keys of opposite rows), in one pass that skips zeros, and whether
-/// the direction is not zero. Linear: the hash of `-d` is the negation of
-/// that of `d`, so a direction's opposite is looked up without a negated
-/// copy or a second hash.
+/// The key of a direction ([`int_key`]: linear, so the key of `-d` is the
+/// negation of that of `d` and a direction's opposite is looked up without
+/// a negated copy or a second hash) and whether the direction is not zero
+/// (looked for only when the key is 0).
 fn direction_hash(coef: &[Int]) -> Option<(u64, bool)> {
-    let (mut h, mut nonzero) = (0u64, false);
-    for (j, v) in coef.iter().enumerate() {
-        match *v {
-            Int::Small(0) => {}
-            Int::Small(x) => {
-                h = h.wrapping_add((x as u64).wrapping_mul(multiplier(j)));
-                nonzero = true;
-            }
-            Int::Big(_) => return None,
-        }
-    }
-    Some((h, nonzero))
+    let h = int_key(coef)?;
+    Some((h, h != 0 || coef.iter().any(|v| !v.is_zero())))
 }
 
 /// True if `a = -b` entry by entry.
