@@ -93,18 +93,25 @@ pub(crate) fn key(a: &[i64]) -> u64 {
 
 /// The [`key`] of the coefficients `a` of a row of exact integers; `None`
 /// when one is not an `i64` or is `i64::MIN` (whose negation is not).
+///
+/// The first [`TABLED`] positions walk the multiplier table alongside the
+/// row (no index, no bounds check; a zero adds `0·m_c`, no branch for
+/// it), the rest compute theirs; the key is [`key`]'s (the tests compare).
 pub(crate) fn int_key(a: &[Int]) -> Option<u64> {
-    let mut h: u64 = 0;
-    let mut m = KeyStep::start();
-    for x in a {
+    #[inline(always)]
+    fn term(x: &Int, m: u64) -> Option<u64> {
         match x {
-            Int::Small(0) => {}
-            Int::Small(x) if *x != i64::MIN => {
-                h = h.wrapping_add((*x as u64).wrapping_mul(m.get()))
-            }
-            _ => return None,
+            Int::Small(x) if *x != i64::MIN => Some((*x as u64).wrapping_mul(m)),
+            _ => None,
         }
-        m = m.next();
+    }
+    let (head, tail) = a.split_at(a.len().min(TABLED));
+    let mut h: u64 = 0;
+    for (x, &m) in head.iter().zip(MULTIPLIERS.iter()) {
+        h = h.wrapping_add(term(x, m)?);
+    }
+    for (c, x) in tail.iter().enumerate() {
+        h = h.wrapping_add(term(x, multiplier(TABLED + c))?);
     }
     Some(h)
 }
@@ -165,11 +172,31 @@ mod tests {
             prop_assert_eq!(key(&a).wrapping_add(key(&neg)), 0);
         }
 
-        /// `int_key` is `key` on rows of small integers.
+        /// `int_key` is `key` on rows of small integers, short ones and
+        /// ones longer than the multiplier table (mostly zeros, as rows are).
         #[test]
-        fn int_key_is_key(a in prop::collection::vec(-1000i64..1000, 0..8)) {
-            let ints: Vec<Int> = a.iter().map(|&x| Int::from(x)).collect();
-            prop_assert_eq!(int_key(&ints), Some(key(&a)));
+        fn int_key_is_key(
+            a in prop::collection::vec(-1000i64..1000, 0..8),
+            long in prop::collection::vec(prop_oneof![4 => Just(0i64), 1 => -5i64..5], 120..140),
+        ) {
+            for a in [a, long] {
+                let ints: Vec<Int> = a.iter().map(|&x| Int::from(x)).collect();
+                prop_assert_eq!(int_key(&ints), Some(key(&a)));
+            }
+        }
+
+        /// `int_key` has no key for a row with `i64::MIN` or a big
+        /// integer, wherever it is (before or after the table's end).
+        #[test]
+        fn int_key_refuses_what_has_no_negation(len in 1usize..140, at in 0usize..140, big in any::<bool>()) {
+            let at = at % len;
+            let mut ints = vec![Int::ZERO; len];
+            ints[at] = if big {
+                &Int::from(i64::MAX) + &Int::ONE
+            } else {
+                Int::from(i64::MIN)
+            };
+            prop_assert_eq!(int_key(&ints), None);
         }
 
         /// `cancelling_pairs` lists exactly the pairs `i < j` with

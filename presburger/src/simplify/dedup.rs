@@ -283,6 +283,10 @@ fn plan_by_hashes(ineqs: &Rows, n: usize, hash: DirectionHash) -> Option<Plan> {
         let r = &ineqs[b[k]][1..n];
         match index.get(&hs[b[k]].wrapping_neg()) {
             None => Some(None),
+            // an earlier direction: its own look-up found this one (one
+            // direction per key) and compared the pair then, so neither
+            // the rows nor the constants are compared twice
+            Some(&k2) if k2 < k => Some(None),
             Some(&k2) if is_negation(&ineqs[b[k2]][1..n], r) => Some(Some(k2)),
             Some(_) => None,
         }
