@@ -465,6 +465,37 @@ pub(crate) fn sources(map: &[usize], new_len: usize) -> Option<Vec<usize>> {
 /// A new column that no old column moves to (see [`sources`]).
 pub(crate) const NO_SOURCE: usize = usize::MAX;
 
+/// Up to this many columns, [`SourceBuffer`] keeps a column map on the stack.
+const STACK_COLUMNS: usize = 64;
+
+/// Room for the sources of `n` new columns ([`NO_SOURCE`] each at first):
+/// on the stack up to [`STACK_COLUMNS`] (the usual basic map; the structural
+/// operations move every disjunct's columns, and an allocation there costs
+/// about what gathering a short row does), else on the heap.
+pub(crate) struct SourceBuffer {
+    stack: [usize; STACK_COLUMNS],
+    heap: Vec<usize>,
+}
+
+impl SourceBuffer {
+    pub(crate) fn new() -> SourceBuffer {
+        SourceBuffer {
+            stack: [NO_SOURCE; STACK_COLUMNS],
+            heap: Vec::new(),
+        }
+    }
+
+    /// The first `n` entries, all [`NO_SOURCE`] (a buffer is taken once).
+    pub(crate) fn take(&mut self, n: usize) -> &mut [usize] {
+        if n <= STACK_COLUMNS {
+            &mut self.stack[..n]
+        } else {
+            self.heap = vec![NO_SOURCE; n];
+            &mut self.heap
+        }
+    }
+}
+
 /// [`remap_row`] by the [`sources`] of an injective map: each entry of the
 /// new row read off its old column (zero where there is none), in one pass
 /// and one allocation of the final length.

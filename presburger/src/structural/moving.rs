@@ -31,7 +31,8 @@ impl BasicMap {
         };
         // the sources of the new columns, read off `dest` at once (no two
         // old columns meet: every layout but a few); else the column map
-        let mut src = vec![crate::basic::NO_SOURCE; new_len];
+        let mut buffer = crate::basic::SourceBuffer::new();
+        let src = buffer.take(new_len);
         src[0] = 0;
         let mut injective = true;
         for (k, d) in dest.iter().enumerate() {

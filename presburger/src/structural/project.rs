@@ -19,7 +19,7 @@
 //! tests compare them).
 
 use super::Dest;
-use crate::basic::{gather_row, BasicMap, Div, NO_SOURCE};
+use crate::basic::{gather_row, BasicMap, Div};
 use crate::int::Int;
 use crate::join::substitute_shared_existentials;
 use crate::space::Space;
@@ -105,7 +105,8 @@ pub(crate) fn project_part(b: &BasicMap, space: &Space, dest: &[Dest], n_exist: 
     let new_len = 1 + nv + n_left + b.n_div();
     // the source (old column) of each new column (none for a fresh
     // existential: zero there)
-    let mut src = vec![NO_SOURCE; new_len];
+    let mut buffer = crate::basic::SourceBuffer::new();
+    let src = buffer.take(new_len);
     src[0] = 0;
     for (k, d) in dest.iter().enumerate() {
         match *d {
