@@ -42,6 +42,7 @@
 use crate::basic::BasicMap;
 use crate::fxhash::FxHashMap;
 use crate::int::Int;
+use crate::opposite_key::key;
 use crate::refute::gcd_of;
 
 /// The largest number of rows one elimination may add (`p·q - p - q`).
@@ -56,15 +57,16 @@ pub(crate) const MAX_ROWS: usize = 400;
 pub(crate) fn refute_by_elimination(b: &BasicMap) -> bool {
     let n = b.row_len();
     let mut sys = System::new(n);
+    let mut row = Vec::with_capacity(n);
     for r in &b.ineqs {
-        let mut row = Vec::with_capacity(n);
+        row.clear();
         for x in &r[..n] {
             match x {
                 Int::Small(x) => row.push(*x),
                 Int::Big(_) => return false,
             }
         }
-        match sys.add(row) {
+        match sys.add(&mut row) {
             Ok(()) => {}
             Err(Stop::Contradiction) => return true,
             Err(Stop::Overflow) => return false,
@@ -90,46 +92,53 @@ fn fit<T>(v: Option<T>) -> Result<T, Stop> {
 
 /// The inequalities `row·(1, x) >= 0`, normalized and without parallel
 /// duplicates, with per-column counts of lower and upper bounds.
+///
+/// The rows are stored one after the other in one buffer, each with the
+/// linear key of its coefficients ([`key`]: the key of `-a` is the negation
+/// of that of `a`), so a row's opposite is looked up without a negated
+/// copy and a row is keyed once, not again when it is eliminated.
 struct System {
     n: usize,
-    /// Every row ever added; eliminated ones are marked dead.
-    rows: Vec<Vec<i64>>,
+    /// Every row ever added, `n` entries each; eliminated ones are marked dead.
+    data: Vec<i64>,
+    /// The key of each row's coefficients.
+    keys: Vec<u64>,
     live: Vec<bool>,
     n_live: usize,
     /// Rows with a positive (lower bounds) and negative (upper bounds)
     /// coefficient, per column.
     lower: Vec<i64>,
     upper: Vec<i64>,
-    /// The live row of each direction, by the hash of its coefficients
-    /// (a collision only leaves a duplicate in place).
-    by_hash: FxHashMap<u64, usize>,
-}
-
-/// The hash of `sign · coeffs`.
-fn hash_of(coeffs: &[i64], sign: i64) -> u64 {
-    let mut h: u64 = 0;
-    for &x in coeffs {
-        h = (h.rotate_left(5) ^ (x.wrapping_mul(sign) as u64))
-            .wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    h
+    /// The live row of each direction, by its key (a collision only
+    /// leaves a duplicate in place).
+    by_key: FxHashMap<u64, usize>,
+    /// Where a combination is built before it is added.
+    scratch: Vec<i64>,
 }
 
 impl System {
     fn new(n: usize) -> System {
         System {
             n,
-            rows: Vec::new(),
+            data: Vec::new(),
+            keys: Vec::new(),
             live: Vec::new(),
             n_live: 0,
             lower: vec![0; n],
             upper: vec![0; n],
-            by_hash: FxHashMap::default(),
+            by_key: FxHashMap::default(),
+            scratch: Vec::with_capacity(n),
         }
     }
 
-    /// Add a row (normalized here), unless a parallel row is as tight.
-    fn add(&mut self, mut row: Vec<i64>) -> Result<(), Stop> {
+    /// Row `k`.
+    #[inline]
+    fn row(&self, k: usize) -> &[i64] {
+        &self.data[k * self.n..(k + 1) * self.n]
+    }
+
+    /// Add a row (normalized here, in place), unless a parallel row is as tight.
+    fn add(&mut self, row: &mut [i64]) -> Result<(), Stop> {
         let g = gcd_of(&row[1..]);
         if g == 0 {
             return if row[0] < 0 {
@@ -143,8 +152,9 @@ impl System {
             row[1..].iter_mut().for_each(|v| *v /= g);
         }
         let coeffs = &row[1..];
-        if let Some(&k) = self.by_hash.get(&hash_of(coeffs, -1)) {
-            let other = &self.rows[k];
+        let h = key(coeffs);
+        if let Some(&k) = self.by_key.get(&h.wrapping_neg()) {
+            let other = self.row(k);
             if self.live[k]
                 && other[1..]
                     .iter()
@@ -155,11 +165,11 @@ impl System {
                 return Err(Stop::Contradiction);
             }
         }
-        let h = hash_of(coeffs, 1);
-        if let Some(&k) = self.by_hash.get(&h) {
-            if self.live[k] && self.rows[k][1..] == *coeffs {
-                if row[0] < self.rows[k][0] {
-                    self.rows[k][0] = row[0];
+        if let Some(&k) = self.by_key.get(&h) {
+            if self.live[k] && self.row(k)[1..] == *coeffs {
+                let at = k * self.n;
+                if row[0] < self.data[at] {
+                    self.data[at] = row[0];
                 }
                 return Ok(());
             }
@@ -171,8 +181,9 @@ impl System {
                 self.upper[c] += 1;
             }
         }
-        self.by_hash.insert(h, self.rows.len());
-        self.rows.push(row);
+        self.by_key.insert(h, self.keys.len());
+        self.data.extend_from_slice(row);
+        self.keys.push(h);
         self.live.push(true);
         self.n_live += 1;
         Ok(())
@@ -182,16 +193,17 @@ impl System {
     fn kill(&mut self, k: usize) {
         self.live[k] = false;
         self.n_live -= 1;
-        for (c, &a) in self.rows[k].iter().enumerate().skip(1) {
+        let n = self.n;
+        for (c, &a) in self.data[k * n..(k + 1) * n].iter().enumerate().skip(1) {
             if a > 0 {
                 self.lower[c] -= 1;
             } else if a < 0 {
                 self.upper[c] -= 1;
             }
         }
-        let h = hash_of(&self.rows[k][1..], 1);
-        if self.by_hash.get(&h) == Some(&k) {
-            self.by_hash.remove(&h);
+        let h = self.keys[k];
+        if self.by_key.get(&h) == Some(&k) {
+            self.by_key.remove(&h);
         }
     }
 
@@ -234,11 +246,12 @@ impl System {
     /// Replace the rows with a coefficient on column `c` by the
     /// combinations of each lower with each upper bound.
     fn eliminate(&mut self, c: usize) -> Result<(), Stop> {
+        let n = self.n;
         let mut lo = Vec::new();
         let mut hi = Vec::new();
-        for k in 0..self.rows.len() {
+        for k in 0..self.keys.len() {
             if self.live[k] {
-                let a = self.rows[k][c];
+                let a = self.data[k * n + c];
                 if a > 0 {
                     lo.push(k);
                 } else if a < 0 {
@@ -249,13 +262,22 @@ impl System {
         for &k in lo.iter().chain(&hi) {
             self.kill(k);
         }
-        for &i in &lo {
-            for &j in &hi {
+        let mut row = std::mem::take(&mut self.scratch);
+        let added = self.combine_all(c, &lo, &hi, &mut row);
+        self.scratch = row;
+        added
+    }
+
+    /// Add each combination of a row of `lo` with a row of `hi` without
+    /// column `c`, built in `row`.
+    fn combine_all(&mut self, c: usize, lo: &[usize], hi: &[usize], row: &mut Vec<i64>) -> Result<(), Stop> {
+        for &i in lo {
+            for &j in hi {
                 // y·lo + x·hi with x = lo[c] / g, y = -hi[c] / g: no column c
-                let (a, b) = (&self.rows[i], &self.rows[j]);
+                let (a, b) = (self.row(i), self.row(j));
                 let g = gcd_of(&[a[c], b[c]]);
                 let (x, y) = (a[c] / g, fit(b[c].checked_neg())? / g);
-                let mut row = Vec::with_capacity(self.n);
+                row.clear();
                 for (u, v) in a.iter().zip(b) {
                     let s = fit(u.checked_mul(y))?;
                     row.push(fit(s.checked_add(fit(v.checked_mul(x))?))?);
