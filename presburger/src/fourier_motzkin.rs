@@ -56,7 +56,7 @@ pub(crate) const MAX_ROWS: usize = 400;
 /// no integer point.
 pub(crate) fn refute_by_elimination(b: &BasicMap) -> bool {
     let n = b.row_len();
-    let mut sys = System::new(n);
+    let mut sys = System::new(n, b.ineqs.len());
     let mut row = Vec::with_capacity(n);
     for r in &b.ineqs {
         row.clear();
@@ -66,7 +66,7 @@ pub(crate) fn refute_by_elimination(b: &BasicMap) -> bool {
                 Int::Big(_) => return false,
             }
         }
-        match sys.add(&mut row) {
+        match sys.add(&mut row, None) {
             Ok(()) => {}
             Err(Stop::Contradiction) => return true,
             Err(Stop::Overflow) => return false,
@@ -117,12 +117,13 @@ struct System {
 }
 
 impl System {
-    fn new(n: usize) -> System {
+    /// No rows yet, with room for `2·rows` of `n` entries.
+    fn new(n: usize, rows: usize) -> System {
         System {
             n,
-            data: Vec::new(),
-            keys: Vec::new(),
-            live: Vec::new(),
+            data: Vec::with_capacity(2 * rows * n),
+            keys: Vec::with_capacity(2 * rows),
+            live: Vec::with_capacity(2 * rows),
             n_live: 0,
             lower: vec![0; n],
             upper: vec![0; n],
@@ -137,8 +138,11 @@ impl System {
         &self.data[k * self.n..(k + 1) * self.n]
     }
 
-    /// Add a row (normalized here, in place), unless a parallel row is as tight.
-    fn add(&mut self, row: &mut [i64]) -> Result<(), Stop> {
+    /// Add a row (normalized here, in place), unless a parallel row is as
+    /// tight. `known` is the [`key`] of its coefficients before
+    /// normalization, if the caller has it (a combination's is the same
+    /// combination of its rows' keys: the key is linear).
+    fn add(&mut self, row: &mut [i64], known: Option<u64>) -> Result<(), Stop> {
         let g = gcd_of(&row[1..]);
         if g == 0 {
             return if row[0] < 0 {
@@ -152,7 +156,14 @@ impl System {
             row[1..].iter_mut().for_each(|v| *v /= g);
         }
         let coeffs = &row[1..];
-        let h = key(coeffs);
+        let h = match known {
+            // the coefficients were divided by g: so is the key (mod 2^64),
+            // by multiplying with g's inverse when g is odd
+            Some(h) if g == 1 => h,
+            Some(h) if g % 2 == 1 => h.wrapping_mul(inverse_mod_2_64(g as u64)),
+            _ => key(coeffs),
+        };
+        debug_assert_eq!(h, key(coeffs));
         if let Some(&k) = self.by_key.get(&h.wrapping_neg()) {
             let other = self.row(k);
             if self.live[k]
@@ -278,16 +289,35 @@ impl System {
                 let g = gcd_of(&[a[c], b[c]]);
                 let (x, y) = (a[c] / g, fit(b[c].checked_neg())? / g);
                 row.clear();
-                for (u, v) in a.iter().zip(b) {
+                for (&u, &v) in a.iter().zip(b) {
+                    // (the rows are sparse: a shared zero costs no product)
+                    if u == 0 && v == 0 {
+                        row.push(0);
+                        continue;
+                    }
                     let s = fit(u.checked_mul(y))?;
                     row.push(fit(s.checked_add(fit(v.checked_mul(x))?))?);
                 }
                 debug_assert_eq!(row[c], 0);
-                self.add(row)?;
+                let h = self.keys[i]
+                    .wrapping_mul(y as u64)
+                    .wrapping_add(self.keys[j].wrapping_mul(x as u64));
+                self.add(row, Some(h))?;
             }
         }
         Ok(())
     }
+}
+
+/// The inverse of the odd `g` modulo 2^64 (Newton's iteration: each step
+/// doubles the number of correct low bits, from 3 for `g` itself).
+fn inverse_mod_2_64(g: u64) -> u64 {
+    debug_assert!(g % 2 == 1);
+    let mut x = g;
+    for _ in 0..5 {
+        x = x.wrapping_mul(2u64.wrapping_sub(g.wrapping_mul(x)));
+    }
+    x
 }
 
 #[cfg(test)]
@@ -362,6 +392,13 @@ mod tests {
                 })
             })
         })
+    }
+
+    #[test]
+    fn inverses_mod_2_64() {
+        for g in (1..2000u64).step_by(2).chain([u64::MAX, i64::MAX as u64, 0x9E37_79B9_7F4A_7C15]) {
+            assert_eq!(g.wrapping_mul(inverse_mod_2_64(g)), 1, "{g}");
+        }
     }
 
     proptest! {
