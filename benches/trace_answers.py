@@ -14,7 +14,8 @@ RAW.jsonl comes from benches/trace_record.py (lines `{"op", "args"}`). The scrip
 3. keeps at most N cases per op (default 400), a deterministic choice (by a hash of the line), so
    that the rare ops are not drowned by intersections and emptiness tests;
 4. answers each case with isl through islpy: sets and relations as union sets/maps (`UnionSet`,
-   `UnionMap`), `project` with `Set.project_out`, an isl error as `error`; a case isl cannot
+   `UnionMap`), `project` with `Set.project_out`, `complement` as a `Set` or `Map` (isl has no
+   union complement), an isl error as `error`; a case isl cannot
    answer within its operation limit (`Context.set_max_operations`) is left out and counted.
 The case ids are `trace-OP-K`. `--stats` prints the distribution of the operands of a corpus
 (dimensions, parameters, constraints and existentials per disjunct, disjuncts, coefficients) as
@@ -68,6 +69,13 @@ def answer(op, args):
     """isl's answer in the conformance format (a string)."""
     if op == "project":
         return str(isl.Set(args[0]).project_out(isl.dim_type.set, int(args[1]), 1))
+    if op == "complement":
+        # isl complements a set or a map of one space (no union complement)
+        try:
+            x = isl.Set(args[0])
+        except isl.Error:
+            x = isl.Map(args[0])
+        return str(x.complement())
     x = isl.UnionMap(args[0]) if op in MAP_OPS else parse(args[0])
     y = None
     if len(args) > 1:

@@ -1,7 +1,9 @@
 //! The engine trace corpus of issue 22 (`benches/corpus/trace.jsonl`, the
 //! operations the pipeline performs on the kernels, recorded with the
-//! `trace` feature of `presburger`): one benchmark per op, each running
-//! every case of that op once (inputs parsed beforehand).
+//! `trace` feature of `presburger`) and its derived complement and
+//! equality cases (`benches/corpus/derived.jsonl`, `benches/trace_derive.py`):
+//! one benchmark per op, each running every case of that op once (inputs
+//! parsed beforehand).
 
 use std::time::Duration;
 
@@ -10,9 +12,12 @@ use testkit::corpus::read_cases;
 use testkit::ops::{prepare, run, Prepared};
 
 fn trace(c: &mut Criterion) {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/corpus/trace.jsonl");
-    let text = std::fs::read_to_string(path).expect("benches/corpus/trace.jsonl");
-    let cases = read_cases(&text).expect("case file");
+    let mut cases = Vec::new();
+    for name in ["trace.jsonl", "derived.jsonl"] {
+        let path = format!("{}/corpus/{name}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).expect("a corpus file of benches/corpus");
+        cases.extend(read_cases(&text).expect("case file"));
+    }
     let mut ops: Vec<&str> = cases.iter().map(|c| c.op.as_str()).collect();
     ops.sort();
     ops.dedup();

@@ -1,6 +1,7 @@
 //! The `Map` methods that the timing harness times on arguments of one
 //! space ([`testkit::ops::map_runner`], chosen by `timed_runners`) give
-//! right answers on the whole trace corpus (`benches/corpus/trace.jsonl`):
+//! right answers on the whole trace corpus (`benches/corpus/trace.jsonl`,
+//! and its derived complement and equality cases, `derived.jsonl`):
 //! the union path is judged by the conformance tests and `check.py`, this
 //! judges the path whose speed `benches/README.md` quotes.
 
@@ -9,9 +10,12 @@ use testkit::ops::{judge, map_runner, prepare, timed_runners, Verdict};
 
 #[test]
 fn map_path_answers_the_trace_corpus() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../benches/corpus/trace.jsonl");
-    let text = std::fs::read_to_string(path).expect("the trace corpus");
-    let cases = read_cases(&text).expect("a corpus");
+    let mut cases = Vec::new();
+    for name in ["trace.jsonl", "derived.jsonl"] {
+        let path = format!("{}/../benches/corpus/{name}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).expect("the trace corpus");
+        cases.extend(read_cases(&text).expect("a corpus"));
+    }
     let (mut on_maps, mut wrong) = (0, Vec::new());
     for case in &cases {
         let p = prepare(case).expect("corpus inputs parse");
