@@ -281,7 +281,13 @@ impl System {
 
     /// Add each combination of a row of `lo` with a row of `hi` without
     /// column `c`, built in `row`.
-    fn combine_all(&mut self, c: usize, lo: &[usize], hi: &[usize], row: &mut Vec<i64>) -> Result<(), Stop> {
+    fn combine_all(
+        &mut self,
+        c: usize,
+        lo: &[usize],
+        hi: &[usize],
+        row: &mut Vec<i64>,
+    ) -> Result<(), Stop> {
         for &i in lo {
             for &j in hi {
                 // y·lo + x·hi with x = lo[c] / g, y = -hi[c] / g: no column c
@@ -396,7 +402,10 @@ mod tests {
 
     #[test]
     fn inverses_mod_2_64() {
-        for g in (1..2000u64).step_by(2).chain([u64::MAX, i64::MAX as u64, 0x9E37_79B9_7F4A_7C15]) {
+        for g in (1..2000u64)
+            .step_by(2)
+            .chain([u64::MAX, i64::MAX as u64, 0x9E37_79B9_7F4A_7C15])
+        {
             assert_eq!(g.wrapping_mul(inverse_mod_2_64(g)), 1, "{g}");
         }
     }
