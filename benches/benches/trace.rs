@@ -8,16 +8,11 @@
 use std::time::Duration;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use testkit::corpus::read_cases;
+use testkit::corpus::trace_corpus;
 use testkit::ops::{prepare, run, Prepared};
 
 fn trace(c: &mut Criterion) {
-    let mut cases = Vec::new();
-    for name in ["trace.jsonl", "derived.jsonl"] {
-        let path = format!("{}/corpus/{name}", env!("CARGO_MANIFEST_DIR"));
-        let text = std::fs::read_to_string(&path).expect("a corpus file of benches/corpus");
-        cases.extend(read_cases(&text).expect("case file"));
-    }
+    let cases = trace_corpus();
     let mut ops: Vec<&str> = cases.iter().map(|c| c.op.as_str()).collect();
     ops.sort();
     ops.dedup();

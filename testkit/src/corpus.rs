@@ -97,6 +97,25 @@ pub fn read_cases(text: &str) -> Result<Vec<Case>, CorpusError> {
         .collect()
 }
 
+/// The files of the engine trace corpus under `benches/corpus/` (issue 22):
+/// the recorded operations and the complement and equality cases derived
+/// from their operands (`benches/trace_derive.py`).
+pub const TRACE_CORPUS: [&str; 2] = ["trace.jsonl", "derived.jsonl"];
+
+/// Every case of the engine trace corpus ([`TRACE_CORPUS`], in order), read
+/// from the workspace. Panics with the file's name if one cannot be read or
+/// is not a case file: the corpus is part of the repository.
+pub fn trace_corpus() -> Vec<Case> {
+    let dir = crate::workspace_dir().join("benches/corpus");
+    let mut cases = Vec::new();
+    for name in TRACE_CORPUS {
+        let path = dir.join(name);
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+        cases.extend(read_cases(&text).unwrap_or_else(|e| panic!("{path:?}: {e:?}")));
+    }
+    cases
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

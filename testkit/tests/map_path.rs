@@ -5,17 +5,12 @@
 //! the union path is judged by the conformance tests and `check.py`, this
 //! judges the path whose speed `benches/README.md` quotes.
 
-use testkit::corpus::read_cases;
+use testkit::corpus::trace_corpus;
 use testkit::ops::{judge, map_runner, prepare, timed_runners, Verdict};
 
 #[test]
 fn map_path_answers_the_trace_corpus() {
-    let mut cases = Vec::new();
-    for name in ["trace.jsonl", "derived.jsonl"] {
-        let path = format!("{}/../benches/corpus/{name}", env!("CARGO_MANIFEST_DIR"));
-        let text = std::fs::read_to_string(&path).expect("the trace corpus");
-        cases.extend(read_cases(&text).expect("a corpus"));
-    }
+    let cases = trace_corpus();
     let (mut on_maps, mut wrong) = (0, Vec::new());
     for case in &cases {
         let p = prepare(case).expect("corpus inputs parse");

@@ -1,15 +1,12 @@
-//! A case of the trace corpus (`benches/corpus/trace.jsonl`), run and
+//! A case of the trace corpus (`testkit::corpus::trace_corpus`), run and
 //! judged as `poly bench` does it: shared by the regression tests.
 
-use testkit::corpus::{read_cases, Case};
+use testkit::corpus::{trace_corpus, Case};
 use testkit::ops::{check_within, Verdict};
 
 /// The case `id` of the trace corpus.
 pub fn corpus_case(id: &str) -> Case {
-    let path = testkit::workspace_dir().join("benches/corpus/trace.jsonl");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
-    read_cases(&text)
-        .unwrap()
+    trace_corpus()
         .into_iter()
         .find(|c| c.id == id)
         .unwrap_or_else(|| panic!("{id} not in the corpus"))
