@@ -109,6 +109,11 @@ fn solve_named(prob: View<'_>, space: &Space, max: bool) -> Result<Vec<crate::pi
 
 /// Lexicographic optimum of a map (per domain point) or set (per parameter value).
 pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
+    if m.parts.is_empty() {
+        // the optimum of nothing is nothing: the input itself (shared, no
+        // allocation; a map's value is its space and disjuncts)
+        return Ok(m.clone());
+    }
     let np = m.space.n_param() + m.space.n_in();
     let no = m.space.n_out();
     if np == 0 {

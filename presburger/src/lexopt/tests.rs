@@ -60,3 +60,27 @@ proptest! {
         }
     }
 }
+
+/// The optimum of a map without disjuncts is that map, in its own space
+/// (sets, relations, with parameters), shared rather than rebuilt.
+#[test]
+fn optimum_of_nothing_is_the_input() {
+    use crate::map::Map;
+    for text in [
+        "{ [i, j] : false }",
+        "[n] -> { [i] -> [j] : 1 = 0 }",
+        "{ : false }",
+    ] {
+        let m: Map = text.parse().unwrap();
+        assert!(m.basic_maps().is_empty(), "{text} parses without disjuncts");
+        for max in [false, true] {
+            let opt = super::lexopt_map(&m, max).unwrap();
+            assert!(opt.basic_maps().is_empty(), "{text}");
+            assert_eq!(opt.space(), m.space(), "{text}");
+            assert!(
+                std::ptr::eq::<crate::map::MapData>(&*opt, &*m),
+                "{text}: not shared"
+            );
+        }
+    }
+}
