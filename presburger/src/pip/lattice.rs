@@ -38,6 +38,17 @@ fn solve_equalities_by(
     let w = ctx.row_len();
     let k = l.first().map_or(0, Vec::len);
     debug_assert!(l.len() == n && k <= n);
+    // the non-zero entries of each unknown's row of `u0` and `L` (columns of
+    // the substituted row): most unknowns are one coordinate `z_j`, so a
+    // coefficient costs its few entries, not a pass over `w + k` columns
+    let support: Vec<Vec<usize>> = (0..n)
+        .map(|i| {
+            let at_u0 = u0[i].iter().enumerate().filter(|(_, t)| !t.is_zero());
+            let at_l = l[i].iter().enumerate().filter(|(_, t)| !t.is_zero());
+            at_u0.map(|(c, _)| c).chain(at_l.map(|(j, _)| w + j)).collect()
+        })
+        .collect();
+    let entry = |i: usize, c: usize| if c < w { &u0[i][c] } else { &l[i][c - w] };
     let rows: Vec<Vec<Int>> = problem
         .ineqs
         .iter()
@@ -50,15 +61,8 @@ fn solve_equalities_by(
                 if a.is_zero() {
                     continue;
                 }
-                for (c, t) in u0[i].iter().enumerate() {
-                    if !t.is_zero() {
-                        o[c].add_mul(a, t);
-                    }
-                }
-                for j in 0..k {
-                    if !l[i][j].is_zero() {
-                        o[w + j].add_mul(a, &l[i][j]);
-                    }
+                for &c in &support[i] {
+                    o[c].add_mul(a, entry(i, c));
                 }
             }
             o
