@@ -45,7 +45,10 @@ fn solve_equalities_by(
         .map(|i| {
             let at_u0 = u0[i].iter().enumerate().filter(|(_, t)| !t.is_zero());
             let at_l = l[i].iter().enumerate().filter(|(_, t)| !t.is_zero());
-            at_u0.map(|(c, _)| c).chain(at_l.map(|(j, _)| w + j)).collect()
+            at_u0
+                .map(|(c, _)| c)
+                .chain(at_l.map(|(j, _)| w + j))
+                .collect()
         })
         .collect();
     let entry = |i: usize, c: usize| if c < w { &u0[i][c] } else { &l[i][c - w] };
