@@ -65,66 +65,25 @@ pub(crate) const MAX_ROWS: usize = 400;
 /// (see the [module documentation](self)) reaches a contradiction: `b` has
 /// no integer point.
 pub(crate) fn refute_by_elimination(b: &BasicMap) -> bool {
-    let n = b.row_len();
-    let mut sys = System::new(n, b.ineqs.len() + 2 * b.eqs.len());
-    let mut row = Vec::with_capacity(n);
-    for r in &b.ineqs {
-        if !small_row(r, false, &mut row) {
-            return false;
-        }
-        match sys.add(&mut row, None) {
-            Ok(()) => {}
-            Err(Stop::Contradiction) => return true,
-            Err(Stop::Overflow) => return false,
-        }
+    let mut sys = System::new(b.row_len(), b.ineqs.len() + 2 * b.eqs.len());
+    match sys.load(b).and_then(|()| sys.eliminate_all()) {
+        Ok(()) => false,
+        Err(Stop::Contradiction) => true,
+        Err(Stop::Overflow) => false,
     }
-    // an equality is its two inequalities (`add` pairs them), unless a
-    // column with a unit coefficient is in no other row: then it only
-    // defines that column (integral wherever the others are), and its
-    // elimination would drop it (as after Gaussian elimination, where
-    // every equality's pivot is such a column)
-    let mut in_eqs = vec![0u32; n];
-    for r in &b.eqs {
-        for (c, v) in r.iter().enumerate().skip(1) {
-            in_eqs[c] += u32::from(!v.is_zero());
-        }
-    }
-    for r in &b.eqs {
-        let defines = (1..n).any(|c| {
-            matches!(r[c], Int::Small(1 | -1)) && in_eqs[c] == 1 && sys.lower[c] + sys.upper[c] == 0
-        });
-        if defines {
-            continue;
-        }
-        for negate in [false, true] {
-            if !small_row(r, negate, &mut row) {
-                return false;
-            }
-            match sys.add(&mut row, None) {
-                Ok(()) => {}
-                Err(Stop::Contradiction) => return true,
-                Err(Stop::Overflow) => return false,
-            }
-        }
-    }
-    sys.eliminate_all()
 }
 
-/// `r` (negated with `negate`) as machine integers in `out`; false if an
-/// entry (or its negation) does not fit.
-fn small_row(r: &[Int], negate: bool, out: &mut Vec<i64>) -> bool {
+/// `r` (negated with `negate`) as machine integers in `out`, or
+/// [`Stop::Overflow`] if an entry (or its negation) does not fit.
+fn small_row(r: &[Int], negate: bool, out: &mut Vec<i64>) -> Result<(), Stop> {
     out.clear();
     for x in r {
-        match (x, negate) {
-            (Int::Small(x), false) => out.push(*x),
-            (Int::Small(x), true) => match x.checked_neg() {
-                Some(x) => out.push(x),
-                None => return false,
-            },
-            (Int::Big(_), _) => return false,
-        }
+        let Int::Small(x) = x else {
+            return Err(Stop::Overflow);
+        };
+        out.push(if negate { fit(x.checked_neg())? } else { *x });
     }
-    true
+    Ok(())
 }
 
 /// Why adding or combining rows stopped.
@@ -186,6 +145,41 @@ impl System {
             pairs: Vec::new(),
             scratch: Vec::with_capacity(n),
         }
+    }
+
+    /// Add the rows of `b`: its inequalities, then each equality as two
+    /// inequalities (`add` pairs them), unless a column with a unit
+    /// coefficient is in no other row: then the equality only defines that
+    /// column (integral wherever the others are), and eliminating the column
+    /// would drop it (as after Gaussian elimination, where every equality's
+    /// pivot is such a column).
+    fn load(&mut self, b: &BasicMap) -> Result<(), Stop> {
+        let n = self.n;
+        let mut row = Vec::with_capacity(n);
+        for r in &b.ineqs {
+            small_row(r, false, &mut row)?;
+            self.add(&mut row, None)?;
+        }
+        let mut in_eqs = vec![0u32; n];
+        for r in &b.eqs {
+            for (c, v) in r.iter().enumerate().skip(1) {
+                in_eqs[c] += u32::from(!v.is_zero());
+            }
+        }
+        for r in &b.eqs {
+            let defines = (1..n).any(|c| {
+                matches!(r[c], Int::Small(1 | -1))
+                    && in_eqs[c] == 1
+                    && self.lower[c] + self.upper[c] == 0
+            });
+            if !defines {
+                for negate in [false, true] {
+                    small_row(r, negate, &mut row)?;
+                    self.add(&mut row, None)?;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Row `k`.
@@ -305,28 +299,23 @@ impl System {
     }
 
     /// Substitute equalities and eliminate columns until a contradiction
-    /// (`true`) or no column is cheap enough (`false`).
-    fn eliminate_all(&mut self) -> bool {
+    /// (`Err(Stop::Contradiction)`) or no column is cheap enough (`Ok`).
+    fn eliminate_all(&mut self) -> Result<(), Stop> {
         loop {
-            let step = match self.next_pair() {
-                Some((e, f)) => self.substitute(e, f),
+            match self.next_pair() {
+                Some((e, f)) => self.substitute(e, f)?,
                 None => {
                     if self.n_live > MAX_ROWS {
-                        return false;
+                        return Ok(());
                     }
                     let Some(c) = self.pick() else {
-                        return false;
+                        return Ok(());
                     };
-                    self.eliminate(c)
+                    self.eliminate(c)?;
                 }
-            };
-            if crate::budget::tick(1).is_err() {
-                return false;
             }
-            match step {
-                Ok(()) => {}
-                Err(Stop::Contradiction) => return true,
-                Err(Stop::Overflow) => return false,
+            if crate::budget::tick(1).is_err() {
+                return Ok(());
             }
         }
     }
@@ -381,12 +370,12 @@ impl System {
             };
             row.clear();
             for (&u, &v) in r.iter().zip(&eq) {
-                if v == 0 {
-                    row.push(fit(u.checked_mul(x))?);
-                    continue;
-                }
                 let s = fit(u.checked_mul(x))?;
-                row.push(fit(s.checked_sub(fit(v.checked_mul(sy))?))?);
+                row.push(if v == 0 {
+                    s
+                } else {
+                    fit(s.checked_sub(fit(v.checked_mul(sy))?))?
+                });
             }
             debug_assert_eq!(row[c], 0);
             let h = self.keys[k]

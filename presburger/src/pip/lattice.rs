@@ -38,20 +38,16 @@ fn solve_equalities_by(
     let w = ctx.row_len();
     let k = l.first().map_or(0, Vec::len);
     debug_assert!(l.len() == n && k <= n);
-    // the non-zero entries of each unknown's row of `u0` and `L` (columns of
-    // the substituted row): most unknowns are one coordinate `z_j`, so a
-    // coefficient costs its few entries, not a pass over `w + k` columns
-    let support: Vec<Vec<usize>> = (0..n)
+    // the non-zero entries of each unknown's row of `u0` and `L`, by their
+    // column in the substituted row: most unknowns are one coordinate `z_j`,
+    // so a coefficient costs its few entries, not a pass over `w + k` columns
+    let support: Vec<Vec<(usize, &Int)>> = (0..n)
         .map(|i| {
-            let at_u0 = u0[i].iter().enumerate().filter(|(_, t)| !t.is_zero());
-            let at_l = l[i].iter().enumerate().filter(|(_, t)| !t.is_zero());
-            at_u0
-                .map(|(c, _)| c)
-                .chain(at_l.map(|(j, _)| w + j))
-                .collect()
+            let at_u0 = u0[i].iter().enumerate();
+            let at_l = l[i].iter().enumerate().map(|(j, t)| (w + j, t));
+            at_u0.chain(at_l).filter(|(_, t)| !t.is_zero()).collect()
         })
         .collect();
-    let entry = |i: usize, c: usize| if c < w { &u0[i][c] } else { &l[i][c - w] };
     let rows: Vec<Vec<Int>> = problem
         .ineqs
         .iter()
@@ -64,8 +60,8 @@ fn solve_equalities_by(
                 if a.is_zero() {
                     continue;
                 }
-                for &c in &support[i] {
-                    o[c].add_mul(a, entry(i, c));
+                for &(c, t) in &support[i] {
+                    o[c].add_mul(a, t);
                 }
             }
             o
