@@ -38,9 +38,11 @@
 //! [`MAX_GROWTH`] rows, when the rows outnumber [`MAX_ROWS`], or on an
 //! `i64` overflow (no proof, no panic).
 //!
-//! The lexicographic optimum of a set without parameters tries it before
-//! its search (`lexopt`); the elimination costs about as much as reading
-//! the rows a few times, which the search of a non-empty set then adds to.
+//! The lexicographic optimum of a set without parameters tries it when its
+//! search, on a budget proportional to the system's size, runs out
+//! (`lexopt::points`): the elimination costs about as much as reading the
+//! rows a few times, work thrown away on a set with a point, which most
+//! searches settle within that budget.
 //!
 //! ```
 //! use presburger::Set;

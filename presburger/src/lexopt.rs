@@ -107,6 +107,34 @@ fn solve_named(prob: View<'_>, space: &Space, max: bool) -> Result<Vec<crate::pi
     })
 }
 
+/// The optimum of a basic map of `space` without parameters or inputs by
+/// the parametric search (one piece of constants), `None` if it is empty.
+fn point_by_pip(b: &BasicMap, max: bool, space: &Space) -> Result<Option<Vec<Int>>> {
+    let no = space.n_out();
+    let Some(p) = solve_of(b, 0, max, space)?.into_iter().next() else {
+        return Ok(None);
+    };
+    if p.values[..no]
+        .iter()
+        .any(|(row, _)| row[1..].iter().any(|v| !v.is_zero()))
+    {
+        return lexopt_point(b, max); // not expected: divisions of constants
+    }
+    Ok(Some(
+        p.values[..no]
+            .iter()
+            .map(|(row, den)| {
+                let v = row[0].div_exact(den);
+                if max {
+                    -v
+                } else {
+                    v
+                }
+            })
+            .collect(),
+    ))
+}
+
 /// Lexicographic optimum of a map (per domain point) or set (per parameter value).
 pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
     if m.parts.is_empty() {
@@ -117,31 +145,7 @@ pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
     let np = m.space.n_param() + m.space.n_in();
     let no = m.space.n_out();
     if np == 0 {
-        return lexopt_points(m, max, |b| {
-            // without parameters a solution is one piece of constants
-            let Some(p) = solve_of(b, 0, max, &m.space)?.into_iter().next() else {
-                return Ok(None);
-            };
-            if p.values[..no]
-                .iter()
-                .any(|(row, _)| row[1..].iter().any(|v| !v.is_zero()))
-            {
-                return lexopt_point(b, max); // not expected: divisions of constants
-            }
-            Ok(Some(
-                p.values[..no]
-                    .iter()
-                    .map(|(row, den)| {
-                        let v = row[0].div_exact(den);
-                        if max {
-                            -v
-                        } else {
-                            v
-                        }
-                    })
-                    .collect(),
-            ))
-        });
+        return lexopt_points(m, max, |b| point_by_pip(b, max, &m.space));
     }
     let mut pieces: Vec<(BasicMap, Vec<(Vec<Int>, Int)>)> = Vec::new();
     let mut samples: Vec<Option<Vec<Int>>> = Vec::new();

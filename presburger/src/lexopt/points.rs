@@ -12,15 +12,68 @@ use crate::int::Int;
 use crate::map::Map;
 
 /// The size (inequalities times row length, after simplification) from
-/// which [`lexopt_points`] tries [`refute_by_elimination`] before the search.
+/// which [`lexopt_points`] gives the search a budget and, when it runs out,
+/// tries [`refute_by_elimination`] before the search without one.
 const ELIMINATION_SIZE: usize = 900;
+
+/// The search's budget on a large system (see [`ELIMINATION_SIZE`]), per
+/// entry of its inequalities: the searches of the corpus's large systems,
+/// empty or not, end within 32 (the scheduler's Farkas problems; a search
+/// loop charges about a quarter of the tableau's entries per step).
+const SEARCH_BUDGET_PER_ENTRY: u64 = 64;
 
 /// The optimum of a map without parameters or input dimensions: the optimum
 /// of each disjunct by `opt`, then the best of them.
+///
+/// On a large disjunct the search runs first on a budget proportional to
+/// the disjunct's size: most end within it, empty or not, and a
+/// refutation first would be work thrown away on every disjunct with a
+/// point. When the budget runs out, the cheap refutation by elimination
+/// gets its chance (some empty Farkas problems are proved empty by it far
+/// sooner than by the search), then the search runs again without the
+/// budget.
 pub(crate) fn lexopt_points(
     m: &Map,
     max: bool,
     opt: impl Fn(&BasicMap) -> Result<Option<Vec<Int>>>,
+) -> Result<Map> {
+    lexopt_points_budgeted(m, max, opt, SEARCH_BUDGET_PER_ENTRY)
+}
+
+/// The search of `b` by `opt` on a budget of `per_entry` operations per
+/// entry of its inequalities; when that runs out (and not an enclosing
+/// budget), the refutation by elimination, then the search without this
+/// budget. `Ok(None)`: no point.
+fn search_then_refute(
+    b: &BasicMap,
+    opt: &impl Fn(&BasicMap) -> Result<Option<Vec<Int>>>,
+    per_entry: u64,
+) -> Result<Option<Vec<Int>>> {
+    let ops = (b.ineqs.len() * b.row_len()) as u64 * per_entry;
+    let scope = budget::enter(ops);
+    let first = opt(b);
+    // (an enclosing budget that granted less is the caller's to report)
+    let ours = scope.granted() == ops;
+    drop(scope);
+    match first {
+        Err(Error::BudgetExceeded) if ours => {
+            if refute_by_elimination(b) {
+                Ok(None)
+            } else {
+                opt(b)
+            }
+        }
+        found => found,
+    }
+}
+
+/// [`lexopt_points`] with the search's budget per entry of a large
+/// disjunct given (the tests give 0: the refutation, then the search).
+pub(crate) fn lexopt_points_budgeted(
+    m: &Map,
+    max: bool,
+    opt: impl Fn(&BasicMap) -> Result<Option<Vec<Int>>>,
+    per_entry: u64,
 ) -> Result<Map> {
     let mut best: Option<Vec<Int>> = None;
     for orig in &m.parts {
@@ -32,19 +85,15 @@ pub(crate) fn lexopt_points(
             orig.remember_empty();
             continue;
         };
-        // a cheap proof of emptiness first on large systems (the scheduler's
-        // empty Farkas problems): the optimum's search would find it at a
-        // much higher cost (on small ones the search costs about as much);
-        // not tried when a kept point (an earlier optimum's) proves the
-        // disjunct non-empty
-        if b.ineqs.len() * b.row_len() >= ELIMINATION_SIZE
-            && !kept_point_holds(orig)
-            && refute_by_elimination(&b)
-        {
-            orig.remember_empty();
-            continue;
-        }
-        let Some(p) = opt(&b)? else {
+        // large systems: the search on a budget, then the refutation (see
+        // above); not when a kept point (an earlier optimum's) already
+        // proves the disjunct non-empty
+        let found = if b.ineqs.len() * b.row_len() >= ELIMINATION_SIZE && !kept_point_holds(orig) {
+            search_then_refute(&b, &opt, per_entry)?
+        } else {
+            opt(&b)?
+        };
+        let Some(p) = found else {
             // a later optimum of the same disjunct costs a comparison of rows
             orig.remember_empty();
             continue;

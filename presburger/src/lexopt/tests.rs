@@ -84,3 +84,72 @@ fn optimum_of_nothing_is_the_input() {
         }
     }
 }
+
+/// A large system without parameters (the scheduler's shape: many sparse
+/// inequalities in many unknowns, boxed so that every optimum exists),
+/// large enough after simplification for the budgeted search: random rows
+/// over 24 unknowns in `0..=3`.
+fn large_system(seed: u64) -> String {
+    let mut s = seed | 1;
+    let mut next = |k: u64| {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s % k
+    };
+    let n = 24;
+    let mut rows: Vec<String> = (0..n).map(|k| format!("0 <= x{k} <= 3")).collect();
+    for _ in 0..40 {
+        let mut terms = Vec::new();
+        for _ in 0..3 {
+            let c = next(5) as i64 - 2;
+            if c != 0 {
+                terms.push(format!("{c}x{}", next(n)));
+            }
+        }
+        if terms.is_empty() {
+            continue;
+        }
+        rows.push(format!("{} >= {}", terms.join(" + "), next(9) as i64 - 7));
+    }
+    let vars: Vec<String> = (0..n).map(|k| format!("x{k}")).collect();
+    format!("{{ [{}] : {} }}", vars.join(", "), rows.join(" and "))
+}
+
+/// On large systems the search on its budget, and on no budget (the
+/// refutation by elimination, then the search without one), give the
+/// optimum of the bisection oracle (`lexopt_by_search`), empty or not.
+#[test]
+fn budgeted_search_and_refutation_give_the_optimum() {
+    use super::points::lexopt_points_budgeted;
+    use crate::map::Map;
+    let (mut empty, mut points) = (0, 0);
+    for seed in 0..24u64 {
+        let text = large_system(0x9e37_79b9 * (seed + 1));
+        for max in [false, true] {
+            // (fresh copies: the calls keep points and emptiness on them)
+            let m = || text.parse::<Map>().unwrap();
+            let want = crate::reference::lexopt_by_search(&m(), max).unwrap();
+            let space = m().space.clone();
+            for per_entry in [0, 64] {
+                let got = lexopt_points_budgeted(
+                    &m(),
+                    max,
+                    |b| super::point_by_pip(b, max, &space),
+                    per_entry,
+                )
+                .unwrap();
+                assert!(
+                    got.is_equal(&want).unwrap(),
+                    "{text} {max} {per_entry}: {got} vs {want}"
+                );
+            }
+            if want.is_empty().unwrap() {
+                empty += 1;
+            } else {
+                points += 1;
+            }
+        }
+    }
+    assert!(empty > 4 && points > 4, "{empty} {points}");
+}
