@@ -43,7 +43,7 @@
 //! | map | `map`, `union`, `ops`, `structural`, `coalesce`, `lexopt` | disjunctive unions over one space ([`Map`]) and many spaces ([`UnionMap`]); emptiness, difference, inclusion, counting; projections, products, composition; coalescing, gist, hulls; the lexicographic optimum of a union (each disjunct by pip, then the pieces merged) | pip, basic |
 //! | relation | [`relation`] | relations named after the mathematics that analyses need: time orders by level, affine schedules, reshaping (permutation, domain factor, join on range), pruned difference | map |
 //! | aff | [`aff`] | quasi-affine functions ([`Aff`], [`MultiAff`], [`PwAff`], [`PwMultiAff`]): the results of lexopt as functions, schedules, AST expressions; the named-dimension [`Builder`] of constraints | map, basic |
-//! | notation | [`parse`], `print` | isl notation in (lexer, grammar to a syntax tree, lowering to basic maps; the map constructor [`Map::from_disjuncts`] leaves out refuted disjuncts) and out (sets and relations, a dimension defined by an equality written inside its tuple as isl does; the affine functions' `Display` and `FromStr`) | map, aff |
+//! | notation | [`parse`], `print` | isl notation in (lexer, grammar to a syntax tree, lowering to basic maps; the map constructor [`Map::from_disjuncts`] leaves out the disjuncts the simplification finds empty) and out (sets and relations, a dimension defined by an equality written inside its tuple as isl does; the affine functions' `Display` and `FromStr`) | map, aff |
 //! | oracles | [`reference`](mod@reference) | the simple algorithms kept as oracles of the fast ones, tested against them (brute-force membership lives in `testkit`) | anything above |
 //!
 //! The lowest layers are usable on their own: a parametric problem can be

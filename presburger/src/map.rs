@@ -171,24 +171,22 @@ impl Map {
         Ok(())
     }
 
-    /// The map of `space` with these disjuncts, leaving out those that are
-    /// empty for a shallow reason (an equality against an order
-    /// constraint, say, as `refute` proves), as isl's parser leaves out
-    /// what its simplification finds empty. The other disjuncts are added
-    /// as by [`add_basic`](Self::add_basic), their rows as given; a
-    /// disjunct whose rows the cheap normalisation of
-    /// [`coalesce`](Self::coalesce) would leave as they are is marked so
-    /// (coalescing it later costs a test of the mark).
+    /// The map of `space` with these disjuncts, leaving out those that
+    /// [`simplify`](BasicMap::simplify) finds empty (an equality against an
+    /// order constraint, say, or two opposite rows that leave no room), as
+    /// isl's parser leaves out what its simplification finds empty. The
+    /// other disjuncts are added as by [`add_basic`](Self::add_basic), their
+    /// rows as given (the simplification runs on a copy); a disjunct whose
+    /// rows the cheap normalisation of [`coalesce`](Self::coalesce) would
+    /// leave as they are is marked so (coalescing it later costs a test of
+    /// the mark).
     pub fn from_disjuncts(space: Space, disjuncts: Vec<BasicMap>) -> Result<Map> {
         let mut m = Map::empty(space);
         for b in disjuncts {
-            let empty = match crate::refute::refute_checked(&b) {
-                Some(refuted) => refuted,
-                // big coefficients: the simplification (which works on any
-                // integers) decides instead, so that the printed form, whose
-                // rows are small again, reads back the same
-                None => !b.clone().simplify(),
-            };
+            // `refute` first (cheaper, and no copy of the rows); what it
+            // does not prove empty (or leaves undecided: big coefficients),
+            // the simplification of a copy decides
+            let empty = crate::refute::refute_checked(&b) == Some(true) || !b.clone().simplify();
             if !empty {
                 m.add_basic(b)?;
             }

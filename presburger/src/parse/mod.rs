@@ -43,10 +43,10 @@
 //!
 //! The modules: `lexer` (tokens and keywords), `limits` (the size guards), `grammar` (tokens to a syntax tree,
 //! `syntax`), `lower` (syntax tree to basic maps in disjunctive normal
-//! form). The parser only parses: leaving out the disjuncts that are empty
-//! for a shallow reason, and marking those whose rows coalescing's cheap
-//! normalisation would leave as they are, is map construction
-//! ([`Map::from_disjuncts`]); the rows stay as written.
+//! form). The parser only parses: leaving out the disjuncts that the
+//! simplification finds empty (as isl's parser does), and marking those
+//! whose rows coalescing's cheap normalisation would leave as they are, is
+//! map construction ([`Map::from_disjuncts`]); the rows stay as written.
 
 mod grammar;
 mod lexer;
@@ -334,6 +334,31 @@ mod tests {
         let r = crate::budget::with_budget(20, || a.intersect(&a));
         assert!(matches!(r, Err(Error::BudgetExceeded)), "{r:?}");
         assert!(crate::budget::with_budget(100_000, || a.intersect(&a)).is_ok());
+    }
+
+    #[test]
+    fn disjuncts_the_simplification_finds_empty_are_left_out_by_map_construction() {
+        // an opposite pair made an equality (i = j), which makes the last
+        // two rows opposite with no room: `refute` (one round of
+        // substitution) proves nothing, the simplification finds it empty
+        let text = "{ [i, j, k] : i >= j and j >= i and k >= i and j >= k + 1 }";
+        let b: BasicMap = text.parse().unwrap();
+        assert_eq!(crate::refute::refute_checked(&b), Some(false));
+        assert!(!b.clone().simplify());
+        assert_eq!(b.ineqs().len(), 4, "a basic map keeps its rows");
+        let m: Map = text.parse().unwrap();
+        assert!(m.basic_maps().is_empty());
+        // with a non-empty disjunct beside it, that one stays as written
+        let m: Map = format!(
+            "{}; [i, j, k] : i >= j and j >= i }}",
+            &text[..text.len() - 2]
+        )
+        .parse()
+        .unwrap();
+        assert_eq!(m.basic_maps().len(), 1);
+        assert_eq!(m.basic_maps()[0].ineqs().len(), 2);
+        let u: UnionMap = text.parse().unwrap();
+        assert!(u.maps().iter().all(|m| m.basic_maps().is_empty()));
     }
 
     #[test]
