@@ -123,7 +123,7 @@ fn large_system(seed: u64) -> String {
 fn budgeted_search_and_refutation_give_the_optimum() {
     use super::points::lexopt_points_budgeted;
     use crate::map::Map;
-    let (mut empty, mut points) = (0, 0);
+    let (mut empty, mut points, mut refuted) = (0, 0, 0);
     for seed in 0..24u64 {
         let text = large_system(0x9e37_79b9 * (seed + 1));
         for max in [false, true] {
@@ -150,6 +150,14 @@ fn budgeted_search_and_refutation_give_the_optimum() {
                 points += 1;
             }
         }
+        // the systems that reach the refutation (the simplification leaves
+        // them non-empty) and that it proves empty
+        let mut b: crate::basic::BasicMap = text.parse().unwrap();
+        if b.simplify() && crate::fourier_motzkin::refute_by_elimination(&b) {
+            refuted += 1;
+        }
     }
     assert!(empty > 4 && points > 4, "{empty} {points}");
+    // (with budget 0 the refutation runs on every system; some it proves empty)
+    assert!(refuted > 0, "{refuted}");
 }
