@@ -179,7 +179,9 @@ impl Map {
     /// rows as given (the simplification runs on a copy); a disjunct whose
     /// rows the cheap normalisation of [`coalesce`](Self::coalesce) would
     /// leave as they are is marked so (coalescing it later costs a test of
-    /// the mark).
+    /// the mark), and of a map of one disjunct that the normalisation
+    /// changes, the normalised rows are kept on the map as `coalesce` keeps
+    /// them (coalescing it later takes them).
     pub fn from_disjuncts(space: Space, disjuncts: Vec<BasicMap>) -> Result<Map> {
         let mut m = Map::empty(space);
         for b in disjuncts {
@@ -191,13 +193,12 @@ impl Map {
                 m.add_basic(b)?;
             }
         }
-        // what coalescing a disjunct would find out cheaply (its rows left
-        // as they are by the normalisation) is found here, as isl's parser
-        // normalises what it reads: kept as a mark on the rows, which stay
-        // as written
-        for b in &m.parts {
-            crate::coalesce::note_normal(b);
-        }
+        // what coalescing would find out cheaply (the normalisation of its
+        // disjuncts) is found here, as isl's parser normalises what it
+        // reads: kept as a mark on rows it leaves as they are, or for a map
+        // of one disjunct as the normalised rows kept on the map; the rows
+        // stay as written
+        crate::coalesce::note_normal(&m);
         Ok(m)
     }
 

@@ -236,17 +236,34 @@ impl Map {
     }
 }
 
-/// Mark `b`'s rows as normal (see `cheap::mark_normal`) if the cheap
-/// normalisation leaves them as they are: a later
-/// [`coalesce`](Map::coalesce) of a map of this one disjunct, or of a copy
-/// sharing its rows, then tests the mark only. Nothing else changes (rows
-/// the normalisation would change, or finds empty, are left unmarked: their
-/// coalescing computes it then). Map construction from given disjuncts
-/// ([`Map::from_disjuncts`], the parser's) asks it, as isl's parser
-/// normalises what it reads.
-pub(crate) fn note_normal(b: &BasicMap) {
-    if !cheap::known_normal(b) && cheap::is_normal(b) {
-        cheap::mark_normal(b);
+/// What coalescing `m` would find out cheaply, found now (map construction
+/// from given disjuncts, [`Map::from_disjuncts`], the parser's, asks it, as
+/// isl's parser normalises what it reads); the rows stay as written. A
+/// disjunct whose rows the cheap normalisation leaves as they are is marked
+/// so (see `cheap::mark_normal`): a later [`coalesce`](Map::coalesce) of a
+/// map of this one disjunct, or of a copy sharing its rows, then tests the
+/// mark only. When `m` has one disjunct whose rows the normalisation
+/// changes (or finds empty), the normalised rows are kept on `m` as
+/// coalescing keeps them ([`CoalesceMemo`]): coalescing `m` or a copy of it
+/// then takes them instead of normalising. (Of several disjuncts, those the
+/// normalisation would change are left unmarked: coalescing several
+/// disjuncts computes more than the normalisation.)
+pub(crate) fn note_normal(m: &Map) {
+    if let [b] = m.parts.as_slice() {
+        if cheap::known_normal(b) {
+            return;
+        }
+        match cheap::normalised(b) {
+            cheap::Normal::Same => cheap::mark_normal(b),
+            cheap::Normal::Empty => CoalesceMemo::set_one(m, b, None),
+            cheap::Normal::Rows(eqs, ineqs) => CoalesceMemo::set_one(m, b, Some((eqs, ineqs))),
+        }
+        return;
+    }
+    for b in &m.parts {
+        if !cheap::known_normal(b) && cheap::is_normal(b) {
+            cheap::mark_normal(b);
+        }
     }
 }
 
