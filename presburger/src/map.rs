@@ -176,7 +176,9 @@ impl Map {
     /// order constraint, say, or two opposite rows that leave no room), as
     /// isl's parser leaves out what its simplification finds empty. The
     /// other disjuncts are added as by [`add_basic`](Self::add_basic), their
-    /// rows as given (the simplification runs on a copy); a disjunct whose
+    /// rows as given (the simplification runs on a copy, which is kept on
+    /// the disjunct for its later emptiness tests, samples and optima while
+    /// its rows are unchanged, as isl keeps its simplified disjunct); a disjunct whose
     /// rows the cheap normalisation of [`coalesce`](Self::coalesce) would
     /// leave as they are is marked so (coalescing it later costs a test of
     /// the mark), and of a map of one disjunct that the normalisation
@@ -188,7 +190,17 @@ impl Map {
             // `refute` first (cheaper, and no copy of the rows); what it
             // does not prove empty (or leaves undecided: big coefficients),
             // the simplification of a copy decides
-            let empty = crate::refute::refute_checked(&b) == Some(true) || !b.clone().simplify();
+            let empty = crate::refute::refute_checked(&b) == Some(true) || {
+                let mut s = b.clone();
+                if s.simplify() {
+                    // kept for a later simplification of these rows (as
+                    // isl's parser keeps its simplified disjunct)
+                    b.keep_simplified(s);
+                    false
+                } else {
+                    true
+                }
+            };
             if !empty {
                 m.add_basic(b)?;
             }

@@ -19,6 +19,7 @@ use std::thread::LocalKey;
 
 use crate::basic::BasicMap;
 use crate::divs::Divs;
+use crate::hint::Contents;
 use crate::rows::RowsId;
 use crate::space::Space;
 
@@ -133,9 +134,48 @@ pub(crate) fn kept_or<T: Clone + InSpace, E>(
     Ok(value)
 }
 
+impl BasicMap {
+    /// What a simplification reads of `self` (see [`Contents`]).
+    fn contents(&self) -> Contents<'_> {
+        Contents {
+            eqs: &self.eqs,
+            ineqs: &self.ineqs,
+            divs: &self.divs,
+            dims: dims(self),
+        }
+    }
+
+    /// Keep `simplified`, the simplification of a copy of `self`, in
+    /// `self`'s hint (map construction does: it simplifies a copy of each
+    /// disjunct to leave out those found empty, as isl's parser does, and
+    /// isl keeps its simplified disjunct): a later simplification of
+    /// `self`'s contents, unchanged, takes it ([`kept_simplified`](Self::kept_simplified)).
+    pub(crate) fn keep_simplified(&self, simplified: BasicMap) {
+        self.hint.set_simplified(
+            self.contents(),
+            (simplified.divs, simplified.eqs, simplified.ineqs),
+        );
+    }
+
+    /// The simplification of `self` kept by
+    /// [`keep_simplified`](Self::keep_simplified), in `self`'s space, if
+    /// `self`'s contents are those it was computed from.
+    pub(crate) fn kept_simplified(&self) -> Option<BasicMap> {
+        let k = self.hint.simplified(self.contents())?;
+        Some(BasicMap {
+            space: self.space.clone(),
+            divs: k.divs.clone(),
+            eqs: k.simplified_eqs.clone(),
+            ineqs: k.simplified_ineqs.clone(),
+            hint: Default::default(),
+        })
+    }
+}
+
 /// The simplified copies of the last basic maps simplified through
-/// [`simplified`] and [`simplified_nonempty`], by their rows: a later call on
-/// the same disjunct (the same storages, unwritten since) takes the copy
+/// [`simplified`] and [`simplified_nonempty`], by their rows (and the copy
+/// map construction keeps on each disjunct it reads, see
+/// [`BasicMap::keep_simplified`]): a later call on the same disjunct (the same storages, unwritten since) takes the copy
 /// instead of simplifying again, as isl marks a basic set it has simplified
 /// and does not simplify it twice. (Lexicographic optima and gist simplify
 /// their operands' disjuncts; a compiler asks them again of the same
@@ -158,6 +198,10 @@ mod simplified_copies {
     /// simplification finds it empty: the kept copy when `b`'s rows are
     /// those of a basic map simplified here before.
     pub(crate) fn simplified(b: &BasicMap) -> Option<BasicMap> {
+        // (the copy map construction kept, see `keep_simplified`)
+        if let Some(s) = b.kept_simplified() {
+            return Some(s);
+        }
         let computed: std::result::Result<_, Infallible> = kept_or(&SIMPLIFIED, b, || {
             let mut s = b.clone();
             Ok(s.simplify().then_some(s))
@@ -238,6 +282,32 @@ mod tests {
         }
         assert!(super::simplified(&b).is_none());
         assert!(super::simplified_nonempty(&b).unwrap().is_none());
+    }
+
+    /// Map construction keeps on each disjunct it reads its simplified
+    /// copy, which is the simplification of the disjunct's contents and is
+    /// taken while they are unchanged: not by a copy of the basic map
+    /// (copies are made all the time), not after a write of its rows.
+    #[test]
+    fn construction_keeps_the_simplified_copy() {
+        let mut m: crate::Map =
+            "{ [i, j] : exists (e : i = 2e and 0 <= e <= 3) and j = i + 1 and j >= 2 }"
+                .parse()
+                .unwrap();
+        let b = &m.parts[0];
+        let kept = b.kept_simplified().expect("kept by construction");
+        assert!(same(&Some(kept.clone()), &plain(b)));
+        assert!(same(&super::simplified(b), &plain(b)));
+        // (the simplification changed the rows: the kept copy is not the input)
+        assert!(!kept.plain_is_equal(b));
+        assert!(b.clone().kept_simplified().is_none());
+        let b = &mut m.parts[0];
+        let mut row = vec![Int::ZERO; b.row_len()];
+        row[1] = Int::from(-1);
+        row[0] = Int::from(2);
+        b.add_ineq(row);
+        assert!(b.kept_simplified().is_none());
+        assert!(same(&super::simplified(b), &plain(b)));
     }
 
     /// A kept result is found for the same storages (also through a copy

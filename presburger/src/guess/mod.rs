@@ -93,6 +93,14 @@ pub(crate) fn guess_simplified(b: &BasicMap, want_point: bool, remember: bool) -
     guess_with(b, want_point, remember, false)
 }
 
+/// [`guess`] of rows that [`refute`] has been tried on and found no
+/// contradiction in (map construction tries it on every disjunct it reads,
+/// and keeps the simplified rows of those it keeps): without `refute`,
+/// which would find the same nothing.
+pub(crate) fn guess_refuted(b: &BasicMap, want_point: bool, remember: bool) -> Guess {
+    guess_with(b, want_point, remember, false)
+}
+
 /// [`guess`], with or without [`refute`] (`use_refute`).
 fn guess_with(b: &BasicMap, want_point: bool, remember: bool, use_refute: bool) -> Guess {
     let off = b.off_div();

@@ -5,7 +5,9 @@ use std::borrow::Cow;
 
 use crate::basic::BasicMap;
 use crate::error::{Error, Result};
-use crate::guess::{guess, guess_again, guess_simplified, remember_point, Guess, Order};
+use crate::guess::{
+    guess, guess_again, guess_refuted, guess_simplified, remember_point, Guess, Order,
+};
 use crate::int::Int;
 use crate::map::Map;
 use crate::simplex::integer_sample;
@@ -71,10 +73,17 @@ impl BasicMap {
     /// simplified copy, which the next call on `self` simplifies alike, so
     /// asking again costs one check instead of a new guess.
     pub(crate) fn simplified_nonempty(&self) -> Result<Option<BasicMap>> {
-        let mut b = self.clone();
-        if !b.simplify() {
-            return Ok(None);
-        }
+        // (the simplified copy map construction kept, if these are its rows)
+        let mut b = match self.kept_simplified() {
+            Some(b) => b,
+            None => {
+                let mut b = self.clone();
+                if !b.simplify() {
+                    return Ok(None);
+                }
+                b
+            }
+        };
         match guess_simplified(&b, false, true) {
             Guess::Point(_) => {
                 if let Some(p) = b.hint.get() {
@@ -297,7 +306,19 @@ fn sample_of(b: Cow<'_, BasicMap>, want_point: bool) -> Result<Sampled> {
         }
     }
     crate::budget::tick(big_number_work(&b))?;
-    match guess(&b, want_point, matches!(b, Cow::Borrowed(_))) {
+    // the simplified rows map construction kept (it tried `refute` on these
+    // rows too): no `refute` again, and the search takes them instead of
+    // simplifying a copy
+    let kept = match &b {
+        Cow::Borrowed(b) => b.kept_simplified(),
+        Cow::Owned(_) => None,
+    };
+    let first = if kept.is_some() {
+        guess_refuted(&b, want_point, true)
+    } else {
+        guess(&b, want_point, matches!(b, Cow::Borrowed(_)))
+    };
+    match first {
         Guess::Point(p) => {
             // a point the cheap tests found but did not keep (e.g. by
             // exact propagation, or with locals): the rows are kept as
@@ -352,16 +373,17 @@ fn sample_of(b: Cow<'_, BasicMap>, want_point: bool) -> Result<Sampled> {
         }
     }
     // a borrowed basic map keeps what the search finds on its copy
+    let simplified = kept.is_some();
     let (mut s, original) = match b {
         Cow::Borrowed(b) => {
             if b.known_empty() {
                 return Ok(Sampled::Empty);
             }
-            (b.clone(), Some(b))
+            (kept.unwrap_or_else(|| b.clone()), Some(b))
         }
         Cow::Owned(b) => (b, None),
     };
-    if !s.simplify() {
+    if !simplified && !s.simplify() {
         if let Some(b) = original {
             b.remember_empty();
         }

@@ -44,9 +44,12 @@
 //! The modules: `lexer` (tokens and keywords), `limits` (the size guards), `grammar` (tokens to a syntax tree,
 //! `syntax`), `lower` (syntax tree to basic maps in disjunctive normal
 //! form). The parser only parses: leaving out the disjuncts that the
-//! simplification finds empty (as isl's parser does), and marking those
-//! whose rows coalescing's cheap normalisation would leave as they are, is
-//! map construction ([`Map::from_disjuncts`]); the rows stay as written.
+//! simplification finds empty (as isl's parser does), keeping each other
+//! disjunct's simplified copy for later emptiness tests, samples and optima
+//! (as isl keeps its simplified disjunct), and marking the disjuncts whose
+//! rows coalescing's cheap normalisation would leave as they are (or, for a
+//! map of one disjunct, keeping the normalised rows) is map construction
+//! ([`Map::from_disjuncts`]); the rows stay as written.
 
 mod grammar;
 mod lexer;
