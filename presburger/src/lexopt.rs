@@ -136,7 +136,31 @@ fn point_by_pip(b: &BasicMap, max: bool, space: &Space) -> Result<Option<Vec<Int
 }
 
 /// Lexicographic optimum of a map (per domain point) or set (per parameter value).
+///
+/// The parametric search optimises the locals too, after the output
+/// dimensions; an existential without a lexicographic optimum (unbounded
+/// below, such as the stride `exists e, f : i + j = 2e + 4f + 1`, where
+/// only `e + 2f` is fixed) makes it fail although the optimum of the
+/// dimensions exists. Then every disjunct is first given definitions of its
+/// locals ([`BasicMap::make_divs_explicit`], which solves in an integer
+/// basis where every minimum exists: any witness will do), and the optimum
+/// is that of the union of those disjuncts (the same set).
 pub fn lexopt_map(m: &Map, max: bool) -> Result<Map> {
+    match lexopt_map_as_given(m, max) {
+        Err(Error::Unbounded { dim, .. }) if dim.kind == DimKind::Local => {
+            let mut parts = Vec::with_capacity(m.parts.len());
+            for b in &m.parts {
+                parts.extend(b.make_divs_explicit()?);
+            }
+            lexopt_map_as_given(&Map::new(m.space.clone(), parts), max)
+        }
+        r => r,
+    }
+}
+
+/// [`lexopt_map`] of the disjuncts as they are (an error for an
+/// existential without an optimum).
+fn lexopt_map_as_given(m: &Map, max: bool) -> Result<Map> {
     if m.parts.is_empty() {
         // the optimum of nothing is nothing: the input itself (shared, no
         // allocation; a map's value is its space and disjuncts)

@@ -51,7 +51,7 @@ proptest! {
         let pool = pool_with(&[
             "exists (e : i = 2e)",
             "exists (e : j = 3e + 1)",
-            "exists (e : i + j = 2e + 1)",
+            "exists (e, f : i + j = 2e + 4f + 1)",
             "(i + j) mod 3 = 1",
             "floor(i/2) >= j",
             "exists (e : 2e <= i <= 2e + 1 and e >= j)",

@@ -133,3 +133,66 @@ proptest! {
         }
     }
 }
+
+/// The lexicographic minimum and maximum of `s` within the box `[-R, R]²`
+/// are the first and the last point of the box in `s` (membership searched
+/// exactly over the locals), or nothing.
+fn assert_optima_on_box(s: &Set) {
+    const R: i64 = 4;
+    let bounded: Set = format!("{{ [i, j] : {} <= i <= {R} and {} <= j <= {R} }}", -R, -R)
+        .parse()
+        .unwrap();
+    let s = s.intersect(&bounded).unwrap();
+    let mut points = Vec::new();
+    for i in -R..=R {
+        for j in -R..=R {
+            let pt = [Int::from(i), Int::from(j)];
+            if s.basic_maps()
+                .iter()
+                .any(|b| b.contains_point(&pt).unwrap())
+            {
+                points.push(pt);
+            }
+        }
+    }
+    for (max, want) in [(false, points.first()), (true, points.last())] {
+        let opt = if max { s.lexmax() } else { s.lexmin() }.unwrap();
+        let got: Vec<_> = (-R..=R)
+            .flat_map(|i| (-R..=R).map(move |j| [Int::from(i), Int::from(j)]))
+            .filter(|pt| {
+                opt.basic_maps()
+                    .iter()
+                    .any(|b| b.contains_point(pt).unwrap())
+            })
+            .collect();
+        assert_eq!(
+            got,
+            want.into_iter().cloned().collect::<Vec<_>>(),
+            "{s}, max: {max}"
+        );
+    }
+}
+
+/// Optima of sets whose existentials have no optimum of their own (only a
+/// combination is fixed): the parametric search optimises the locals too and
+/// used to fail with "unbounded optimum: existential"; the dimensions'
+/// optimum exists.
+#[test]
+fn optima_over_strides_of_two_existentials() {
+    for text in [
+        "{ [i, j] : exists (e, f : i + j = 2e + 4f + 1) }",
+        "{ [i, j] : exists (e0, e1 : i = 2e0 + 3e1) }",
+        "{ [i, j] : exists (e0, e1 : i = 4e0 + 6e1 and e0 <= j) }",
+    ] {
+        assert_optima_on_box(&text.parse().unwrap());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    #[test]
+    fn optima_of_one_sided_existentials(text in one_sided_set()) {
+        assert_optima_on_box(&text.parse().unwrap());
+    }
+}
