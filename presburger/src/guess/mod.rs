@@ -88,16 +88,11 @@ pub(crate) fn guess(b: &BasicMap, want_point: bool, remember: bool) -> Guess {
 /// contradictions `refute` looks for, so it would almost always only
 /// repeat that work (~160 k instructions of a 123-row set, trace-lexmin-17,
 /// on the way to the exact search). Sound alike: a point is verified, and
-/// `Empty` comes only from a violated row or the gcd test.
+/// `Empty` comes only from a violated row or the gcd test. Also for rows
+/// that `refute` has been tried on and found no contradiction in (map
+/// construction tries it on every disjunct it reads and keeps the
+/// simplified copy of those it keeps), where it would find the same nothing.
 pub(crate) fn guess_simplified(b: &BasicMap, want_point: bool, remember: bool) -> Guess {
-    guess_with(b, want_point, remember, false)
-}
-
-/// [`guess`] of rows that [`refute`] has been tried on and found no
-/// contradiction in (map construction tries it on every disjunct it reads,
-/// and keeps the simplified rows of those it keeps): without `refute`,
-/// which would find the same nothing.
-pub(crate) fn guess_refuted(b: &BasicMap, want_point: bool, remember: bool) -> Guess {
     guess_with(b, want_point, remember, false)
 }
 

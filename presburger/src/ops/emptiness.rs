@@ -5,9 +5,7 @@ use std::borrow::Cow;
 
 use crate::basic::BasicMap;
 use crate::error::{Error, Result};
-use crate::guess::{
-    guess, guess_again, guess_refuted, guess_simplified, remember_point, Guess, Order,
-};
+use crate::guess::{guess, guess_again, guess_simplified, remember_point, Guess, Order};
 use crate::int::Int;
 use crate::map::Map;
 use crate::simplex::integer_sample;
@@ -314,7 +312,7 @@ fn sample_of(b: Cow<'_, BasicMap>, want_point: bool) -> Result<Sampled> {
         Cow::Owned(_) => None,
     };
     let first = if kept.is_some() {
-        guess_refuted(&b, want_point, true)
+        guess_simplified(&b, want_point, true)
     } else {
         guess(&b, want_point, matches!(b, Cow::Borrowed(_)))
     };
